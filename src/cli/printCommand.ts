@@ -1,0 +1,67 @@
+// `jarvis -p "…"` (or a prompt on stdin): configuration → runtime → print front end → exit code.
+import { openRuntime } from '../engine/runtime';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint } from '../print/printMode';
+import type { MainOptions } from './program';
+import { loadStartup, StartupError } from './startup';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function runPrintCommand(options: MainOptions): Promise<number> {
+  const stdout = { write: (s: string) => void process.stdout.write(s) };
+  const stderr = { write: (s: string) => void process.stderr.write(s) };
+  let prompt = options.prompt;
+  if (prompt === undefined) prompt = await readStdin();
+  if (!prompt.trim()) {
+    stderr.write('jarvis: the prompt is empty. Pass it with -p "<task>" or on standard input.\n');
+    return EXIT_FAILURE;
+  }
+  let startup;
+  try {
+    startup = loadStartup(options, { nonInteractive: true });
+  } catch (e) {
+    if (e instanceof StartupError) {
+      stderr.write(`${e.message}\n`);
+      return EXIT_FAILURE;
+    }
+    throw e;
+  }
+  for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
+  const format = options.outputFormat === 'stream-json' ? 'stream-json' : 'text';
+  const render = makePrintRenderer(format, stdout, stderr);
+  const runtime = openRuntime({
+    ...startup.runtime,
+    mode: 'auto', // SPEC §0 decision 4: print mode runs in auto mode
+    modeOverride: true,
+    nonInteractive: true,
+    notificationDelivery: 'collect',
+    onEvent: render,
+  });
+  const bg = startup.settings.background;
+  for (const w of runtime.warnings) stderr.write(`warning: ${w}\n`);
+  if (startup.runtime.resume) stderr.write(`• resuming session ${runtime.session.id}\n`);
+
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(EXIT_INTERRUPTED);
+    interrupted = true;
+    stderr.write('\ninterrupted: stopping the turn (press Ctrl-C again to force)\n');
+    runtime.agent.cancel(true);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const background = {
+      watcher: runtime.notifications,
+      mode: bg.printBackgroundMode,
+      waitCeilingMs: bg.printWaitCeilingS * 1000,
+      maxTurns: bg.printMaxTurns,
+    };
+    return await runPrint(runtime.agent, { prompt, outputFormat: format, stdout, stderr, background }, () => interrupted);
+  } finally {
+    process.off('SIGINT', onSigint);
+    await runtime.close({ force: interrupted });
+  }
+}

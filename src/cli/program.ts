@@ -1,0 +1,118 @@
+// Argument parsing, flag-conflict rules (SPEC §1.3) and subcommand dispatch.
+import { writeFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+
+export interface MainOptions {
+  session?: string | true;
+  continue?: boolean;
+  model?: string;
+  prompt?: string;
+  outputFormat?: string;
+  yolo?: boolean;
+  auto?: boolean;
+  plan?: boolean;
+  skillsDir?: string[];
+  agent?: string[];
+  agentFile?: string[];
+  addDir?: string[];
+}
+
+export class UsageError extends Error {}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Applies SPEC §1.3; returns the first conflict as a message, or undefined. */
+export function flagConflict(o: MainOptions, promptGiven: boolean): string | undefined {
+  if (o.continue && o.session !== undefined) return '--continue and --session both resume a session; use one of them.';
+  if (o.yolo && o.auto) return '--yolo and --auto are different permission modes; use one of them.';
+  if (promptGiven) {
+    const bad = [o.yolo && '--yolo', o.auto && '--auto', o.plan && '--plan'].filter(Boolean);
+    if (o.plan) return '--plan cannot be used with --prompt: print mode always runs in auto mode and cannot stop for a plan review.';
+    if (bad.length) return undefined; // SPEC §0 decision 4: accepted, and change nothing
+  }
+  if (o.outputFormat !== undefined && !promptGiven) return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
+  if (o.outputFormat !== undefined && !['text', 'stream-json'].includes(o.outputFormat)) return `--output-format must be text or stream-json, got "${o.outputFormat}".`;
+  if ((o.agent?.length ?? 0) > 1) return '--agent may only be given once.';
+  if ((o.agentFile?.length ?? 0) > 1) return '--agent-file may only be given once.';
+  if (o.agent?.length && o.agentFile?.length) return '--agent and --agent-file both choose the main agent; use one of them.';
+  if ((o.agent?.length || o.agentFile?.length) && (o.continue || o.session !== undefined)) {
+    return 'An agent is chosen when a session is created; a resumed session keeps its own. Drop --agent/--agent-file or start a new session.';
+  }
+  return undefined;
+}
+
+/** JARVIS_DIAGNOSTICS_FILE: write this process's resource usage (CPU, peak RSS) there on exit (benchmarks). */
+function writeDiagnosticsOnExit(): void {
+  const file = process.env.JARVIS_DIAGNOSTICS_FILE;
+  if (!file) return;
+  process.on('exit', () => {
+    try {
+      writeFileSync(file, JSON.stringify(process.resourceUsage()));
+    } catch {
+      // diagnostics must never change how the program ends
+    }
+  });
+}
+
+export async function runCli(argv: string[], version: string): Promise<number> {
+  writeDiagnosticsOnExit();
+  let exitCode = 0;
+  const program = new Command('jarvis')
+    .description('Jarvis Code CLI — an AI coding agent for your terminal')
+    .version(version, '-V, --version')
+    .helpOption('-h, --help')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .option('-S, --session [id]', 'resume a session (with an id: that session)')
+    .option('-c, --continue', 'resume the most recent session of this folder')
+    .option('-m, --model <alias>', 'model alias for this launch')
+    .option('-p, --prompt <text>', 'run one prompt non-interactively (print mode); the prompt may also come on stdin')
+    .option('--output-format <format>', 'print mode output: text or stream-json')
+    .option('-y, --yolo', 'approve every regular tool call (sensitive files still ask)')
+    .option('--auto', 'auto permission mode: approve everything, never ask')
+    .option('--plan', 'start the new session in plan mode')
+    .option('--skills-dir <dir>', 'load skills from this folder (repeatable)', collect)
+    .option('--agent <name>', 'main agent for a new session', collect)
+    .option('--agent-file <path>', 'load an agent file and use it as the main agent', collect)
+    .option('--add-dir <dir>', 'extra workspace folder (repeatable)', collect)
+    .addOption(new Option('-r, --resume [id]').hideHelp())
+    .addOption(new Option('--yes').hideHelp())
+    .addOption(new Option('--auto-approve').hideHelp())
+    .argument('[command]')
+    .action(async (command: string | undefined, raw: MainOptions & { resume?: string | true; yes?: boolean; autoApprove?: boolean }) => {
+      if (command !== undefined) throw new UsageError(`unknown command '${command}'. Run jarvis --help to see the commands.`);
+      const options: MainOptions = { ...raw, session: raw.session ?? raw.resume, yolo: raw.yolo || raw.yes || raw.autoApprove };
+      const promptGiven = options.prompt !== undefined;
+      const conflict = flagConflict(options, promptGiven);
+      if (conflict) throw new UsageError(conflict);
+      if (promptGiven || !process.stdin.isTTY) {
+        const { runPrintCommand } = await import('./printCommand');
+        exitCode = await runPrintCommand(options);
+        return;
+      }
+      const { runInteractiveCommand } = await import('./interactiveCommand');
+      exitCode = await runInteractiveCommand(options);
+    });
+
+  program
+    .command('doctor')
+    .description('validate config.toml and tui.toml without changing them')
+    .argument('[target]', 'config or tui')
+    .argument('[path]', 'validate this file instead of the default one')
+    .action(async (target: string | undefined, path: string | undefined) => {
+      const { runDoctorCommand } = await import('./doctorCommand');
+      exitCode = await runDoctorCommand(target, path);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof UsageError) {
+      process.stderr.write(`jarvis: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,97 @@
+// Turns flags + config.toml + environment into what a front end needs to open a runtime. Every
+// problem becomes a StartupError whose message says what is wrong and how to fix it.
+import { resolve } from 'node:path';
+import type { PermissionRule } from '../engine/approvals';
+import type { PermissionMode } from '../engine/records';
+import type { RuntimeOptions } from '../engine/runtime';
+import { Session } from '../engine/session';
+import { ConfigError, loadConfig, type JarvisConfig } from '../store/config';
+import { resolveModel } from '../store/modelResolution';
+import { jarvisHome } from '../store/paths';
+import { effectiveSettings, type Settings } from '../store/settings';
+import type { SessionLocation } from '../store/sessionStore';
+import type { MainOptions } from './program';
+
+export class StartupError extends Error {}
+
+export interface Startup {
+  home: string;
+  cwd: string;
+  config: JarvisConfig;
+  configPath: string;
+  settings: Settings;
+  warnings: string[];
+  /** Everything but the front-end parts (events, approval port, services). */
+  runtime: Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery'>;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean; env?: NodeJS.ProcessEnv; cwd?: string }): Startup {
+  const env = ctx.env ?? process.env;
+  const cwd = resolve(ctx.cwd ?? process.cwd());
+  const home = jarvisHome(env);
+  let loaded;
+  try {
+    loaded = loadConfig(home);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new StartupError(`jarvis: invalid configuration\n${e.message}\nFix the file (run \`jarvis doctor\` to check it); it was not changed.`);
+    throw e;
+  }
+  const { config } = loaded;
+  const { settings, warnings: settingWarnings } = effectiveSettings(config, env);
+  const warnings = [...loaded.warnings, ...settingWarnings];
+
+  let resume: SessionLocation | undefined;
+  if (options.continue) {
+    resume = Session.findLatest(home, cwd);
+    if (!resume) throw new StartupError(`jarvis: there is no session to continue in ${cwd}. Start one with jarvis -p "<task>" or jarvis.`);
+  } else if (typeof options.session === 'string') {
+    resume = Session.findById(home, options.session, cwd);
+    if (!resume) throw new StartupError(`jarvis: no session "${options.session}" was found (or the id prefix matches several). List sessions with /sessions in the UI.`);
+  } else if (options.session === true && ctx.nonInteractive) {
+    throw new StartupError('jarvis: --session without an id opens a picker, which needs the interactive UI. Give the session id, or use --continue.');
+  }
+
+  let model;
+  try {
+    model = resolveModel({ config, env, cliModel: options.model, configPath: loaded.path });
+  } catch (e) {
+    throw new StartupError(`jarvis: ${messageOf(e)}`);
+  }
+
+  const explicitMode: PermissionMode | undefined = options.yolo ? 'yolo' : options.auto ? 'auto' : undefined;
+  const mode: PermissionMode = explicitMode ?? config.default_permission_mode;
+  const rules: PermissionRule[] = (config.permission?.rules ?? []).map((r) => ({ decision: r.decision, pattern: r.pattern, scope: r.scope, reason: r.reason }));
+
+  return {
+    home,
+    cwd,
+    config,
+    configPath: loaded.path,
+    settings,
+    warnings,
+    runtime: {
+      home,
+      cwd,
+      model,
+      mode,
+      modeOverride: explicitMode !== undefined,
+      resume,
+      loop: { maxStepsPerTurn: settings.loop.maxStepsPerTurn, maxAttemptsPerStep: settings.loop.maxAttemptsPerStep },
+      rules,
+      background: {
+        maxRunningTasks: settings.background.maxRunningTasks,
+        killGracePeriodMs: settings.background.killGracePeriodMs,
+        keepAliveOnExit: settings.background.keepAliveOnExit,
+        autoBackgroundOnTimeout: settings.background.bashAutoBackgroundOnTimeout,
+        bashTaskTimeoutS: config.background.bash_task_timeout_s,
+      },
+      nonInteractive: ctx.nonInteractive,
+      additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),
+      productName: settings.identity.name,
+    },
+  };
+}

@@ -1,0 +1,362 @@
+// The agent loop. One queue of step requests (prompts, steers, notifications); one turn at a time.
+// A turn runs steps — a model response, then its tool calls — until the model answers without tools.
+// Each turn and each step has its own AbortController; cancelling keeps the partial text.
+import { randomBytes } from 'node:crypto';
+import type { ContentPart, Message, ModelClient, ModelRequest, ResolvedModel, ToolCall } from '../llm/types';
+import { ProviderError } from '../llm/types';
+import { retryDelayMs, shouldRetry, sleep } from '../llm/retry';
+import { normalizeToolCallIds } from '../llm/toolCallIds';
+import { toProviderError } from '../llm/providerErrors';
+import { toolSchemaForModel, type Tool, type ToolAccess, type ToolServices } from '../tools/defineTool';
+import type { ApprovalPort, PermissionRule } from './approvals';
+import type { EngineEvent } from './events';
+import type { Session } from './session';
+import type { TurnEndReason, TurnOrigin } from './records';
+import { runToolCalls, type ToolBatchResult } from './toolBatch';
+
+export type StepRequest =
+  | { kind: 'prompt'; text: string; content?: ContentPart[] }
+  | { kind: 'steer'; text: string }
+  | { kind: 'notification'; text: string };
+
+export interface LoopSettings {
+  /** 0 = unlimited. */
+  maxStepsPerTurn: number;
+  maxAttemptsPerStep: number;
+}
+
+/**
+ * Capabilities that shape a turn without living in the loop (plan mode, compaction, goals…) plug in
+ * here. Each hook is optional; they run in the order given.
+ */
+export interface TurnExtension {
+  /** Before every model request of a turn: compact the context, inject a reminder message… */
+  beforeStep?(agent: Agent, signal: AbortSignal): Promise<void> | void;
+  /**
+   * A provider error the loop would not retry by itself (e.g. a context overflow). Return true after
+   * fixing the cause (e.g. compacting) to retry the step; the loop gives up after a few tries.
+   */
+  recoverFromError?(agent: Agent, error: ProviderError, attempt: number, signal: AbortSignal): Promise<boolean>;
+  /** Refuse a tool call before approval is asked (plan mode, budgets): return the message for the model. */
+  checkToolCall?(call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown }, agent: Agent): string | undefined;
+  /** After every turn, with its outcome. */
+  afterTurn?(agent: Agent, outcome: TurnOutcome): Promise<void> | void;
+}
+
+/** How many times one step may be recovered by extensions (e.g. compaction with growing cuts). */
+export const MAX_RECOVERIES_PER_STEP = 3;
+
+export interface AgentDeps {
+  extensions?: TurnExtension[];
+  session: Session;
+  model: ResolvedModel;
+  getClient(): Promise<ModelClient>;
+  tools: Tool[];
+  systemPrompt: string;
+  settings: LoopSettings;
+  rules: PermissionRule[];
+  approvalPort?: ApprovalPort;
+  isSensitivePath(path: string): boolean;
+  services: ToolServices;
+  cwd: string;
+  onEvent(event: EngineEvent): void;
+  /** Overrides the retry back-off (tests use 0). */
+  retryDelay?: (attempt: number, error: ProviderError) => number;
+}
+
+export interface TurnOutcome {
+  turnId: string;
+  reason: TurnEndReason;
+  error?: string;
+  text: string;
+}
+
+/** Consecutive steps whose every tool call was invalid before the turn is stopped. */
+export const MAX_INVALID_STEPS = 3;
+
+interface StepResponse {
+  text: string;
+  message: Extract<Message, { role: 'assistant' }>;
+  toolCalls: ToolCall[];
+}
+
+class TurnCancelled extends Error {}
+
+export class Agent {
+  private readonly queue: StepRequest[] = [];
+  private draining: Promise<void> | undefined;
+  private turnAbort: AbortController | undefined;
+  private readonly outcomes: TurnOutcome[] = [];
+
+  constructor(private readonly deps: AgentDeps) {}
+
+  get busy(): boolean {
+    return this.draining !== undefined;
+  }
+
+  get session(): Session {
+    return this.deps.session;
+  }
+
+  /** Queues a request. Steers and notifications join a running turn at its next step boundary. */
+  submit(request: StepRequest): void {
+    this.queue.push(request);
+    if (!this.draining) {
+      this.draining = this.drain().finally(() => {
+        this.draining = undefined;
+      });
+    }
+  }
+
+  /** Resolves when the queue is empty and no turn runs; returns the outcomes of the turns it ran. */
+  async idle(): Promise<TurnOutcome[]> {
+    while (this.draining) await this.draining;
+    return this.outcomes.splice(0);
+  }
+
+  /** Interrupts the running turn at once. Queued prompts stay queued unless `clearQueue`. */
+  cancel(clearQueue = false): void {
+    if (clearQueue) this.queue.length = 0;
+    this.turnAbort?.abort(new TurnCancelled('cancelled'));
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length) {
+      const request = this.queue.shift()!;
+      this.outcomes.push(await this.runTurn(request));
+    }
+  }
+
+  private emit(event: EngineEvent): void {
+    try {
+      this.deps.onEvent(event);
+    } catch {
+      // A front end's rendering bug must never break the turn or lose journal records.
+    }
+  }
+
+  private userMessageFor(request: StepRequest): Message {
+    if (request.kind === 'prompt') return { role: 'user', content: request.content ?? [{ type: 'text', text: request.text }] };
+    if (request.kind === 'steer') return { role: 'user', content: [{ type: 'text', text: request.text }] };
+    return { role: 'user', content: [{ type: 'text', text: `<system-notification>\n${request.text}\n</system-notification>` }] };
+  }
+
+  private async runTurn(first: StepRequest): Promise<TurnOutcome> {
+    const { session } = this.deps;
+    const turnId = `t_${randomBytes(5).toString('hex')}`;
+    const origin: TurnOrigin = first.kind === 'notification' ? 'notification' : 'user';
+    const abort = new AbortController();
+    this.turnAbort = abort;
+    session.commit({ type: 'turn_start', turnId, origin, prompt: first.text });
+    session.commit({ type: 'message', message: this.userMessageFor(first) });
+    this.emit({ type: 'turn_start', turnId, origin, prompt: first.text });
+    let finalText = '';
+    let invalidSteps = 0;
+    let reason: TurnEndReason = 'completed';
+    let error: string | undefined;
+    try {
+      for (let step = 1; ; step++) {
+        this.absorbSteers();
+        for (const ext of this.deps.extensions ?? []) await ext.beforeStep?.(this, abort.signal);
+        const max = this.deps.settings.maxStepsPerTurn;
+        if (max > 0 && step > max) {
+          reason = 'max_steps';
+          error = `The turn stopped after ${max} steps (loop_control.max_steps_per_turn). Send a message to continue.`;
+          break;
+        }
+        this.emit({ type: 'step_start', turnId, step });
+        const response = await this.runStep(abort.signal);
+        finalText = response.text;
+        if (!response.toolCalls.length) break;
+        const batch = await this.runTools(response.toolCalls, abort.signal);
+        invalidSteps = batch.allInvalid ? invalidSteps + 1 : 0;
+        if (batch.rejected) {
+          reason = 'cancelled';
+          error = 'The user rejected a tool call.';
+          break;
+        }
+        if (invalidSteps >= MAX_INVALID_STEPS) {
+          reason = 'failed';
+          error = `The model made invalid tool calls ${MAX_INVALID_STEPS} steps in a row; the turn was stopped.`;
+          break;
+        }
+      }
+    } catch (e) {
+      if (abort.signal.aborted) {
+        reason = 'cancelled';
+      } else {
+        reason = 'failed';
+        error = e instanceof Error ? e.message : String(e);
+        this.emit({ type: 'notice', level: 'error', text: error });
+      }
+    } finally {
+      this.turnAbort = undefined;
+    }
+    session.commit({ type: 'turn_end', turnId, reason, ...(error ? { error } : {}) });
+    session.saveSummary();
+    this.emit({ type: 'turn_end', turnId, reason, ...(error ? { error } : {}) });
+    const outcome: TurnOutcome = { turnId, reason, error, text: finalText };
+    for (const ext of this.deps.extensions ?? []) {
+      try {
+        await ext.afterTurn?.(this, outcome);
+      } catch (e) {
+        this.emit({ type: 'notice', level: 'error', text: `after-turn handler failed: ${e instanceof Error ? e.message : String(e)}` });
+      }
+    }
+    return outcome;
+  }
+
+  /** Steers and notifications queued while a turn runs are given to the model before its next step. */
+  private absorbSteers(): void {
+    for (let i = 0; i < this.queue.length; ) {
+      const r = this.queue[i];
+      if (r.kind === 'prompt') {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      this.deps.session.commit({ type: 'message', message: this.userMessageFor(r) });
+    }
+  }
+
+  private buildRequest(): ModelRequest {
+    const { session, tools, model } = this.deps;
+    return {
+      system: session.state.systemPrompt ?? this.deps.systemPrompt,
+      messages: session.state.messages,
+      tools: tools.map(toolSchemaForModel),
+      params: {
+        promptCacheKey: session.id,
+        thinking: model.capabilities.includes('thinking') ? { enabled: true, effort: model.defaultEffort } : undefined,
+      },
+    };
+  }
+
+  private async runStep(turnSignal: AbortSignal): Promise<StepResponse> {
+    const { settings } = this.deps;
+    const client = await this.deps.getClient();
+    let request = this.buildRequest();
+    let recoveries = 0;
+    for (let attempt = 1; ; attempt++) {
+      const stepAbort = new AbortController();
+      const onAbort = () => stepAbort.abort(turnSignal.reason);
+      turnSignal.addEventListener('abort', onAbort, { once: true });
+      const partial = { text: '' };
+      try {
+        return await this.consume(client, request, stepAbort.signal, partial);
+      } catch (e) {
+        if (turnSignal.aborted) {
+          if (partial.text) {
+            this.deps.session.commit({ type: 'message', message: { role: 'assistant', text: partial.text }, partial: true });
+          }
+          throw e;
+        }
+        const { model } = this.deps;
+        const err = toProviderError(e, { providerName: model.providerName, providerType: model.providerType, model: model.model });
+        if (!err.retryable && recoveries < MAX_RECOVERIES_PER_STEP) {
+          let recovered = false;
+          for (const ext of this.deps.extensions ?? []) {
+            if (await ext.recoverFromError?.(this, err, recoveries + 1, turnSignal)) {
+              recovered = true;
+              break;
+            }
+          }
+          if (recovered) {
+            recoveries++;
+            request = this.buildRequest();
+            attempt = 0;
+            continue;
+          }
+        }
+        if (!shouldRetry(err, attempt, settings.maxAttemptsPerStep)) throw err;
+        const delayMs = this.deps.retryDelay ? this.deps.retryDelay(attempt, err) : retryDelayMs(attempt, err);
+        this.emit({ type: 'retry', attempt, maxAttempts: settings.maxAttemptsPerStep, delayMs, error: err.message });
+        await sleep(delayMs, turnSignal);
+      } finally {
+        turnSignal.removeEventListener('abort', onAbort);
+      }
+    }
+  }
+
+  private async consume(client: ModelClient, request: ModelRequest, signal: AbortSignal, partial: { text: string }): Promise<StepResponse> {
+    const thinking: NonNullable<Extract<Message, { role: 'assistant' }>['thinking']> = [];
+    let thinkingText = '';
+    const calls: ToolCall[] = [];
+    let finished = false;
+    for await (const part of client.stream(request, signal)) {
+      switch (part.type) {
+        case 'text':
+          partial.text += part.delta;
+          this.emit({ type: 'text_delta', delta: part.delta });
+          break;
+        case 'thinking':
+          thinkingText += part.delta;
+          this.emit({ type: 'thinking_delta', delta: part.delta });
+          break;
+        case 'thinking_block':
+          thinking.push(part.block);
+          break;
+        case 'tool_call_start':
+          this.emit({ type: 'tool_call_start', id: part.id, name: part.name });
+          break;
+        case 'tool_call':
+          calls.push(part.call);
+          break;
+        case 'usage': {
+          this.deps.session.commit({ type: 'usage', usage: part.usage });
+          const { model } = this.deps;
+          this.emit({ type: 'usage', usage: part.usage, contextTokens: this.deps.session.state.usage.lastInputTokens + part.usage.outputTokens, contextLimit: model.maxInputSize ?? model.maxContextSize });
+          break;
+        }
+        case 'finish':
+          finished = true;
+          break;
+      }
+    }
+    if (signal.aborted) throw new TurnCancelled('cancelled');
+    if (!finished) throw new ProviderError('bad_response', `${client.providerType}: the response stream ended before the model finished its answer.`);
+    if (!thinking.length && thinkingText) thinking.push({ text: thinkingText });
+    const toolCalls = normalizeToolCallIds(calls, this.usedToolCallIds());
+    const message: Extract<Message, { role: 'assistant' }> = { role: 'assistant', text: partial.text };
+    if (thinking.length) message.thinking = thinking;
+    if (toolCalls.length) message.toolCalls = toolCalls;
+    this.deps.session.commit({ type: 'message', message });
+    this.emit({ type: 'assistant_message', text: partial.text, toolCalls });
+    return { text: partial.text, message, toolCalls };
+  }
+
+  private usedToolCallIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const m of this.deps.session.state.messages) if (m.role === 'assistant') for (const c of m.toolCalls ?? []) ids.add(c.id);
+    return ids;
+  }
+
+  private async runTools(calls: ToolCall[], signal: AbortSignal): Promise<ToolBatchResult> {
+    const { session } = this.deps;
+    const batch = await runToolCalls(calls, {
+      tools: this.deps.tools,
+      cwd: this.deps.cwd,
+      services: this.deps.services,
+      guard: session.guard,
+      mode: session.state.mode,
+      rules: this.deps.rules,
+      sessionApprovals: session.state.sessionApprovals,
+      approvalPort: this.deps.approvalPort,
+      isSensitivePath: this.deps.isSensitivePath,
+      checkToolCall: (call) => {
+        for (const ext of this.deps.extensions ?? []) {
+          const refusal = ext.checkToolCall?.(call, this);
+          if (refusal) return refusal;
+        }
+        return undefined;
+      },
+      signal,
+      emit: (e) => this.emit(e),
+      rememberApproval: (pattern) => session.commit({ type: 'session_approval', pattern }),
+    });
+    for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
+    for (const message of batch.messages) session.commit({ type: 'message', message });
+    if (signal.aborted) throw new TurnCancelled('cancelled');
+    return batch;
+  }
+}

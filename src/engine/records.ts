@@ -1,0 +1,142 @@
+// The typed, versioned records of a session journal, and the one reducer that turns them into state.
+// The live engine applies every record through `applyRecord` as it appends it, and resume replays the
+// file through the same function — so a resumed session has exactly the state the live one had.
+import type { Message, Usage } from '../llm/types';
+import type { FileSnapshot } from './fileGuard';
+
+export const RECORD_VERSION = 1;
+
+export type PermissionMode = 'manual' | 'yolo' | 'auto';
+export type TurnOrigin = 'user' | 'notification' | 'system';
+export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_steps' | 'interrupted';
+
+export type RecordBody =
+  | { type: 'session_meta'; sessionId: string; workDir: string; modelAlias: string; createdAt: string; forkedFrom?: string }
+  | { type: 'system_prompt'; text: string }
+  | { type: 'request_trace'; tools: string[]; toolSchemaBytes: number; systemBytes: number; params: Record<string, unknown> }
+  | { type: 'turn_start'; turnId: string; origin: TurnOrigin; prompt: string }
+  | { type: 'message'; message: Message; partial?: boolean }
+  | { type: 'turn_end'; turnId: string; reason: TurnEndReason; error?: string }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'mode'; mode: PermissionMode }
+  | { type: 'session_approval'; pattern: string }
+  | { type: 'file_snapshot'; snapshot: FileSnapshot }
+  | { type: 'title'; title: string }
+  | { type: 'model'; modelAlias: string }
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
+
+export type JournalRecord = RecordBody & { v: number; ts: number };
+
+const KNOWN_TYPES = new Set<string>([
+  'session_meta', 'system_prompt', 'request_trace', 'turn_start', 'message', 'turn_end', 'usage', 'mode',
+  'session_approval', 'file_snapshot', 'title', 'model', 'notice',
+]);
+
+export function isJournalRecord(value: unknown): value is JournalRecord {
+  if (!value || typeof value !== 'object') return false;
+  const r = value as { v?: unknown; type?: unknown };
+  return typeof r.v === 'number' && r.v <= RECORD_VERSION && typeof r.type === 'string' && KNOWN_TYPES.has(r.type);
+}
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** Input tokens of the latest request: how full the context is. */
+  lastInputTokens: number;
+}
+
+export interface SessionState {
+  sessionId: string;
+  workDir: string;
+  createdAt: string;
+  forkedFrom?: string;
+  modelAlias: string;
+  systemPrompt?: string;
+  title?: string;
+  lastPrompt?: string;
+  mode: PermissionMode;
+  messages: Message[];
+  openTurn?: { turnId: string; origin: TurnOrigin };
+  turns: number;
+  sessionApprovals: string[];
+  fileSnapshots: Record<string, FileSnapshot>;
+  usage: UsageTotals;
+}
+
+export function emptyState(): SessionState {
+  return {
+    sessionId: '',
+    workDir: '',
+    createdAt: '',
+    modelAlias: '',
+    mode: 'manual',
+    messages: [],
+    turns: 0,
+    sessionApprovals: [],
+    fileSnapshots: {},
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, lastInputTokens: 0 },
+  };
+}
+
+/** Applies one record to the state (mutating it). Pure with respect to anything but `state`. */
+export function applyRecord(state: SessionState, record: RecordBody): void {
+  switch (record.type) {
+    case 'session_meta':
+      state.sessionId = record.sessionId;
+      state.workDir = record.workDir;
+      state.modelAlias = record.modelAlias;
+      state.createdAt = record.createdAt;
+      if (record.forkedFrom) state.forkedFrom = record.forkedFrom;
+      return;
+    case 'system_prompt':
+      state.systemPrompt = record.text;
+      return;
+    case 'turn_start':
+      state.openTurn = { turnId: record.turnId, origin: record.origin };
+      state.turns += 1;
+      if (record.origin === 'user') state.lastPrompt = record.prompt;
+      return;
+    case 'message':
+      state.messages.push(record.message);
+      return;
+    case 'turn_end':
+      state.openTurn = undefined;
+      return;
+    case 'usage': {
+      const u = state.usage;
+      u.inputTokens += record.usage.inputTokens;
+      u.outputTokens += record.usage.outputTokens;
+      u.cacheReadTokens += record.usage.cacheReadTokens ?? 0;
+      u.cacheWriteTokens += record.usage.cacheWriteTokens ?? 0;
+      // Every adapter reports inputTokens as the whole prompt, cached parts included.
+      u.lastInputTokens = record.usage.inputTokens;
+      return;
+    }
+    case 'mode':
+      state.mode = record.mode;
+      return;
+    case 'session_approval':
+      if (!state.sessionApprovals.includes(record.pattern)) state.sessionApprovals.push(record.pattern);
+      return;
+    case 'file_snapshot':
+      state.fileSnapshots[record.snapshot.path] = record.snapshot;
+      return;
+    case 'title':
+      state.title = record.title;
+      return;
+    case 'model':
+      state.modelAlias = record.modelAlias;
+      return;
+    case 'request_trace':
+    case 'notice':
+      return;
+  }
+}
+
+export function replay(records: readonly RecordBody[]): SessionState {
+  const state = emptyState();
+  for (const r of records) applyRecord(state, r);
+  return state;
+}

@@ -1,0 +1,123 @@
+// Puts one working session together: the session (new or resumed), its tools and services, the model
+// client (created on first use, so nothing heavy loads before the first request) and the agent.
+import { createModelClient } from '../llm/createModelClient';
+import type { ModelClient, ResolvedModel } from '../llm/types';
+import { builtinTools } from '../tools/registry';
+import type { ServiceKey, Tool, ToolServices } from '../tools/defineTool';
+import { resolveBashTaskTimeoutS, TASK_SERVICE, type TaskSettings } from '../tools/task/taskService';
+import { BackgroundTasks } from './backgroundTasks';
+import { TaskNotifications } from './taskNotifications';
+import { isSensitivePath } from '../tools/file/sensitivePaths';
+import type { ApprovalPort, PermissionRule } from './approvals';
+import type { EngineEvent } from './events';
+import { Agent, type LoopSettings, type TurnExtension } from './loop';
+import type { PermissionMode } from './records';
+import { Session } from './session';
+import type { SessionLocation } from '../store/sessionStore';
+import { buildSystemPrompt } from './systemPrompt';
+
+export interface RuntimeOptions {
+  home: string;
+  cwd: string;
+  model: ResolvedModel;
+  /** Mode for a new session; for a resumed one only when `modeOverride` is set. */
+  mode: PermissionMode;
+  modeOverride?: boolean;
+  resume?: SessionLocation;
+  loop: LoopSettings;
+  rules: PermissionRule[];
+  nonInteractive: boolean;
+  approvalPort?: ApprovalPort;
+  additionalDirs?: string[];
+  productName?: string;
+  onEvent(event: EngineEvent): void;
+  background: Omit<TaskSettings, 'bashTaskTimeoutS'> & { bashTaskTimeoutS?: number };
+  /** 'agent': task completions start turns by themselves (UI); 'collect': the front end decides (print). */
+  notificationDelivery: 'agent' | 'collect';
+  /** Tests inject a client or a tool list. */
+  client?: ModelClient;
+  tools?: Tool[];
+  retryDelay?: (attempt: number) => number;
+  extensions?: TurnExtension[];
+}
+
+export interface Runtime {
+  session: Session;
+  agent: Agent;
+  tools: Tool[];
+  warnings: string[];
+  services: ToolServices;
+  tasks: BackgroundTasks;
+  notifications: TaskNotifications;
+  /** Session close: stops background tasks (unless keep_alive_on_exit) and saves the summary. */
+  close(opts?: { force?: boolean }): Promise<void>;
+}
+
+export function openRuntime(opts: RuntimeOptions): Runtime {
+  const warnings: string[] = [];
+  let session: Session;
+  if (opts.resume) {
+    session = Session.open(opts.resume);
+    warnings.push(...session.warnings);
+    if (opts.modeOverride && session.state.mode !== opts.mode) session.commit({ type: 'mode', mode: opts.mode });
+  } else {
+    session = Session.create({ home: opts.home, workDir: opts.cwd, modelAlias: opts.model.alias, mode: opts.mode });
+  }
+  // A resumed session keeps the prompt it was created with, so its behaviour does not drift.
+  if (session.state.systemPrompt === undefined) {
+    const prompt = buildSystemPrompt({ home: opts.home, cwd: opts.cwd, productName: opts.productName, additionalDirs: opts.additionalDirs });
+    warnings.push(...prompt.warnings);
+    session.commit({ type: 'system_prompt', text: prompt.text });
+  }
+
+  const notifications = new TaskNotifications(opts.notificationDelivery);
+  const tasks = new BackgroundTasks({
+    sessionDir: session.dir,
+    settings: { ...opts.background, bashTaskTimeoutS: resolveBashTaskTimeoutS(opts.background.bashTaskTimeoutS, opts.nonInteractive) },
+    onTaskFinished: notifications.onTaskFinished,
+  });
+  const registry = new Map<string, unknown>([[TASK_SERVICE.name, tasks]]);
+  const services: ToolServices = {
+    sessionDir: session.dir,
+    nonInteractive: opts.nonInteractive,
+    get<T>(key: ServiceKey<T>): T {
+      if (!registry.has(key.name)) throw new Error(`the ${key.name} service is not available in this session`);
+      return registry.get(key.name) as T;
+    },
+  };
+  const all = opts.tools ?? builtinTools();
+  const tools = all.filter((t) => !t.isAvailable || t.isAvailable({ capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive }));
+
+  let client: Promise<ModelClient> | undefined = opts.client ? Promise.resolve(opts.client) : undefined;
+  const agent = new Agent({
+    session,
+    model: opts.model,
+    getClient: () => (client ??= createModelClient(opts.model)),
+    tools,
+    systemPrompt: session.state.systemPrompt!,
+    settings: opts.loop,
+    rules: opts.rules,
+    approvalPort: opts.approvalPort,
+    isSensitivePath,
+    services,
+    cwd: opts.cwd,
+    onEvent: opts.onEvent,
+    retryDelay: opts.retryDelay,
+    extensions: opts.extensions,
+  });
+  notifications.bind(tasks, agent);
+  if (opts.resume) tasks.restore();
+  return {
+    session,
+    agent,
+    tools,
+    warnings,
+    services,
+    tasks,
+    notifications,
+    async close(closeOpts = {}) {
+      await tasks.close(closeOpts);
+      session.saveSummary();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// A session: its folder, its journal and the state rebuilt from it. Every change goes through
+// `commit`, which appends the record and applies it with the same reducer that resume replays.
+import { JournalWriter, readJournal } from '../store/journal';
+import {
+  createSessionDir,
+  findLatestSession,
+  findSessionById,
+  journalPathOf,
+  writeSessionSummary,
+  type SessionLocation,
+} from '../store/sessionStore';
+import type { Message } from '../llm/types';
+import { FileStateGuard } from './fileGuard';
+import { applyRecord, emptyState, isJournalRecord, RECORD_VERSION, type JournalRecord, type PermissionMode, type RecordBody, type SessionState } from './records';
+
+export class Session {
+  readonly state: SessionState = emptyState();
+  readonly guard = new FileStateGuard();
+  private readonly journal: JournalWriter<JournalRecord>;
+  readonly warnings: string[] = [];
+
+  private constructor(readonly location: SessionLocation) {
+    this.journal = new JournalWriter<JournalRecord>(journalPathOf(location.sessionDir));
+  }
+
+  get id(): string {
+    return this.location.sessionId;
+  }
+  get dir(): string {
+    return this.location.sessionDir;
+  }
+  get journalPath(): string {
+    return this.journal.path;
+  }
+
+  static create(opts: { home: string; workDir: string; modelAlias: string; mode: PermissionMode; sessionId?: string }): Session {
+    const session = new Session(createSessionDir(opts.home, opts.workDir, opts.sessionId));
+    session.commit({ type: 'session_meta', sessionId: session.id, workDir: opts.workDir, modelAlias: opts.modelAlias, createdAt: new Date().toISOString() });
+    session.commit({ type: 'mode', mode: opts.mode });
+    session.saveSummary();
+    return session;
+  }
+
+  /** Rebuilds a session by replaying its journal, then closes anything a crash left open. */
+  static open(location: SessionLocation): Session {
+    const session = new Session(location);
+    const { records, warnings } = readJournal(journalPathOf(location.sessionDir), isJournalRecord);
+    session.warnings.push(...warnings);
+    for (const r of records) session.applyOnly(r);
+    session.repairAfterCrash();
+    return session;
+  }
+
+  static findLatest(home: string, workDir: string): SessionLocation | undefined {
+    return findLatestSession(home, workDir);
+  }
+
+  static findById(home: string, id: string, workDir: string): SessionLocation | undefined {
+    return findSessionById(home, id, workDir);
+  }
+
+  commit(body: RecordBody): void {
+    const record = { v: RECORD_VERSION, ts: Date.now(), ...body } as JournalRecord;
+    this.journal.append(record);
+    this.applyOnly(record);
+  }
+
+  private applyOnly(record: RecordBody): void {
+    applyRecord(this.state, record);
+    if (record.type === 'file_snapshot') this.guard.apply(record.snapshot);
+  }
+
+  saveSummary(): void {
+    writeSessionSummary(this.dir, {
+      sessionId: this.id,
+      workDir: this.state.workDir,
+      title: this.state.title,
+      lastPrompt: this.state.lastPrompt,
+      createdAt: this.state.createdAt,
+      updatedAt: new Date().toISOString(),
+      forkedFrom: this.state.forkedFrom,
+    });
+  }
+
+  /**
+   * A process killed mid-turn can leave tool calls without results and a turn without an end.
+   * Providers reject such histories, so close them with explicit records (replay stays pure).
+   */
+  private repairAfterCrash(): void {
+    const answered = new Set<string>();
+    for (const m of this.state.messages) if (m.role === 'tool') answered.add(m.toolCallId);
+    const last = [...this.state.messages].reverse().find((m) => m.role === 'assistant');
+    const missing = last && last.role === 'assistant' ? (last.toolCalls ?? []).filter((c) => !answered.has(c.id)) : [];
+    for (const call of missing) {
+      const message: Message = {
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: 'text', text: `${call.name} did not finish: the session stopped before its result was recorded. Check its effects before retrying.` }],
+        isError: true,
+      };
+      this.commit({ type: 'message', message });
+    }
+    if (this.state.openTurn) {
+      this.commit({ type: 'turn_end', turnId: this.state.openTurn.turnId, reason: 'interrupted', error: 'the process stopped during this turn' });
+      this.warnings.push('The previous run stopped in the middle of a turn; the conversation was restored up to the last recorded step.');
+    }
+  }
+}

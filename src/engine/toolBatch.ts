@@ -1,0 +1,144 @@
+// Runs the tool calls of one model response: prepare and validate each, decide approval for each in
+// order (asking the front end where needed), then execute — in parallel, except that a call waits for
+// every earlier call whose accesses conflict with its own. Results come back paired by call id, in
+// the order the model made the calls.
+import type { Message, ToolCall } from '../llm/types';
+import type { Tool, ToolAccess, ToolResult, ToolServices } from '../tools/defineTool';
+import { decideApproval, type ApprovalPort, type PermissionRule } from './approvals';
+import type { EngineEvent } from './events';
+import type { FileSnapshot, FileStateGuard } from './fileGuard';
+import { sessionApprovalPattern } from './permissionRules';
+import type { PermissionMode } from './records';
+import { accessesConflict, executeToolCall, prepareToolCall, type PreparedToolCall, type ToolRunEnv } from './toolRunner';
+
+export interface ToolBatchEnv {
+  tools: Tool[];
+  cwd: string;
+  services: ToolServices;
+  guard: FileStateGuard;
+  mode: PermissionMode;
+  rules: readonly PermissionRule[];
+  sessionApprovals: readonly string[];
+  approvalPort?: ApprovalPort;
+  isSensitivePath(path: string): boolean;
+  /** Constraints outside the permission system (plan mode, budgets); a string refuses the call. */
+  checkToolCall?(call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown }): string | undefined;
+  signal: AbortSignal;
+  emit(event: EngineEvent): void;
+  rememberApproval(pattern: string): void;
+}
+
+export interface ToolBatchResult {
+  messages: Message[];
+  snapshots: FileSnapshot[];
+  /** Every call in the batch was malformed, unknown or schema-invalid. */
+  allInvalid: boolean;
+  /** The user rejected a call without feedback: the turn should stop. */
+  rejected: boolean;
+}
+
+type Gate = { run: true } | { run: false; result: ToolResult; rejected?: boolean };
+
+async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: string[]): Promise<Gate> {
+  if (p.error || !p.tool) return { run: false, result: { content: p.error ?? 'invalid call', isError: true } };
+  const refusal = env.checkToolCall?.({ toolName: p.tool.name, subject: p.subject, accesses: p.accesses, args: p.args });
+  if (refusal) return { run: false, result: { content: refusal, isError: true } };
+  const decision = decideApproval({
+    toolName: p.tool.name,
+    subject: p.subject,
+    accesses: p.accesses,
+    defaultApproval: p.tool.defaultApproval,
+    mode: env.mode,
+    rules: env.rules,
+    sessionApprovals: [...env.sessionApprovals, ...remembered],
+    cwd: env.cwd,
+    isSensitivePath: env.isSensitivePath,
+  });
+  if (decision.decision === 'deny') {
+    env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: decision.by });
+    const why = decision.reason ? ` (${decision.reason})` : '';
+    return { run: false, result: { content: `${p.subject} is denied by a permission rule (${decision.by})${why}. Do not retry it; find another way or ask the user.`, isError: true } };
+  }
+  if (decision.decision === 'allow') {
+    env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: decision.by });
+    return { run: true };
+  }
+  if (!env.approvalPort) {
+    return { run: false, result: { content: `${p.subject} needs the user's approval, and no one can approve it in this mode. Tell the user what you wanted to do instead.`, isError: true } };
+  }
+  const sessionPattern = sessionApprovalPattern(p.subject);
+  const answer = await env.approvalPort.ask(
+    { callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by },
+    env.signal,
+  );
+  if (answer.decision === 'reject') {
+    env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: 'user' });
+    const text = answer.feedback
+      ? `The user rejected this call and said: ${answer.feedback}`
+      : 'The user rejected this call. Stop and wait for their next instruction.';
+    return { run: false, result: { content: text, isError: true }, rejected: !answer.feedback };
+  }
+  if (answer.decision === 'approve_session') {
+    remembered.push(sessionPattern);
+    env.rememberApproval(sessionPattern);
+  }
+  env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: 'user' });
+  return { run: true };
+}
+
+function resultText(result: ToolResult): string {
+  return typeof result.content === 'string' ? result.content : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+}
+
+export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promise<ToolBatchResult> {
+  const runEnv: ToolRunEnv = {
+    cwd: env.cwd,
+    services: env.services,
+    guard: env.guard,
+    onProgress: (callId, progress) => env.emit({ type: 'tool_progress', callId, progress }),
+  };
+  const toolMap = new Map(env.tools.map((t) => [t.name, t]));
+  const prepared = calls.map((c) => prepareToolCall(c, toolMap, runEnv));
+  for (const p of prepared) env.emit({ type: 'tool_call', call: p.call, subject: p.subject });
+
+  const remembered: string[] = [];
+  const gates: Gate[] = [];
+  let rejected = false;
+  for (const p of prepared) {
+    if (rejected || env.signal.aborted) {
+      gates.push({ run: false, result: { content: rejected ? 'Not run: the user rejected an earlier call in this step.' : 'Not run: the turn was interrupted.', isError: true } });
+      continue;
+    }
+    const gate = await approve(p, env, remembered).catch((): Gate => ({ run: false, result: { content: 'Not run: the turn was interrupted.', isError: true } }));
+    if (!gate.run && gate.rejected) rejected = true;
+    gates.push(gate);
+  }
+
+  const snapshots: FileSnapshot[] = [];
+  const running: Array<Promise<ToolResult>> = [];
+  prepared.forEach((p, i) => {
+    const gate = gates[i];
+    if (!gate.run) {
+      running.push(Promise.resolve(gate.result));
+      return;
+    }
+    const waitFor = running.filter((_, j) => gates[j].run && accessesConflict(prepared[j].accesses, p.accesses));
+    running.push(
+      Promise.allSettled(waitFor).then(async () => {
+        if (env.signal.aborted) return { content: 'Not run: the turn was interrupted.', isError: true };
+        const outcome = await executeToolCall(p, runEnv, env.signal);
+        snapshots.push(...outcome.snapshots);
+        return outcome.result;
+      }),
+    );
+  });
+  const results = await Promise.all(running);
+
+  const messages: Message[] = prepared.map((p, i) => {
+    const result = results[i];
+    const content = typeof result.content === 'string' ? [{ type: 'text' as const, text: result.content }] : result.content;
+    env.emit({ type: 'tool_result', callId: p.call.id, toolName: p.call.name, text: resultText(result), isError: !!result.isError, summary: result.summary, display: result.display });
+    return { role: 'tool', toolCallId: p.call.id, toolName: p.call.name, content, ...(result.isError ? { isError: true } : {}) };
+  });
+  return { messages, snapshots, allInvalid: prepared.every((p) => p.error !== undefined), rejected };
+}

@@ -1,0 +1,140 @@
+// Everything that happens around a tool's `execute`: argument parsing and validation, the file
+// guard, execution under the step's abort signal, and the central output cap. Approval is decided
+// by the caller between `prepareToolCall` and `executeToolCall`.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { ContentPart, ToolCall } from '../llm/types';
+import { describeSchemaError, type Tool, type ToolAccess, type ToolContext, type ToolProgress, type ToolResult, type ToolServices } from '../tools/defineTool';
+import type { FileSnapshot, FileStateGuard } from './fileGuard';
+
+export const MAX_TOOL_OUTPUT_CHARS = 50_000;
+const PREVIEW_HEAD_CHARS = 30_000;
+const PREVIEW_TAIL_CHARS = 10_000;
+
+export interface ToolRunEnv {
+  cwd: string;
+  services: ToolServices;
+  guard: FileStateGuard;
+  onProgress(callId: string, progress: ToolProgress): void;
+}
+
+export interface PreparedToolCall {
+  call: ToolCall;
+  tool?: Tool;
+  args?: unknown;
+  /** Set when the call cannot run: the model sees this as the tool's error result. */
+  error?: string;
+  subject: string;
+  accesses: ToolAccess[];
+}
+
+export function resolvePath(cwd: string, path: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return join(homedir(), path.slice(2));
+  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}
+
+function contextFor(call: ToolCall, env: ToolRunEnv, signal: AbortSignal): ToolContext {
+  return {
+    cwd: env.cwd,
+    signal,
+    callId: call.id,
+    services: env.services,
+    resolve: (p) => resolvePath(env.cwd, p),
+    emitProgress: (progress) => env.onProgress(call.id, progress),
+  };
+}
+
+/** Parses and validates a model's tool call. Never throws: problems become `error`. */
+export function prepareToolCall(call: ToolCall, tools: ReadonlyMap<string, Tool>, env: ToolRunEnv): PreparedToolCall {
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const names = [...tools.keys()].sort().join(', ');
+    return { call, subject: call.name, accesses: [], error: `Unknown tool "${call.name}". Available tools: ${names}.` };
+  }
+  let raw: unknown;
+  const text = call.arguments.trim() === '' ? '{}' : call.arguments;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { call, tool, subject: tool.name, accesses: [], error: `The arguments for ${tool.name} are not valid JSON (${why}). Send a single JSON object matching the tool's schema.` };
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { call, tool, subject: tool.name, accesses: [], error: `The arguments for ${tool.name} must be a JSON object, got ${Array.isArray(raw) ? 'an array' : typeof raw}.` };
+  }
+  const parsed = tool.schema.safeParse(raw);
+  if (!parsed.success) {
+    return { call, tool, subject: tool.name, accesses: [], error: describeSchemaError(tool.name, parsed.error as z.ZodError) };
+  }
+  const ctx = contextFor(call, env, new AbortController().signal);
+  try {
+    const subject = tool.subject ? tool.subject(parsed.data, ctx) : tool.name;
+    const accesses = tool.accesses ? tool.accesses(parsed.data, ctx) : [];
+    return { call, tool, args: parsed.data, subject, accesses };
+  } catch (e) {
+    return { call, tool, subject: tool.name, accesses: [], error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export interface ToolRunOutcome {
+  result: ToolResult;
+  snapshots: FileSnapshot[];
+}
+
+/** Runs a prepared, approved call. Never throws: a tool's exception becomes an error result. */
+export async function executeToolCall(prepared: PreparedToolCall, env: ToolRunEnv, signal: AbortSignal): Promise<ToolRunOutcome> {
+  if (prepared.error || !prepared.tool) {
+    return { result: { content: prepared.error ?? 'Tool call could not be prepared.', isError: true }, snapshots: [] };
+  }
+  const guardError = await env.guard.check(prepared.accesses);
+  if (guardError) return { result: { content: guardError, isError: true }, snapshots: [] };
+  let result: ToolResult;
+  try {
+    result = await prepared.tool.execute(prepared.args, contextFor(prepared.call, env, signal));
+  } catch (e) {
+    if (signal.aborted) return { result: { content: `${prepared.tool.name} was interrupted.`, isError: true }, snapshots: [] };
+    const why = e instanceof Error ? e.message : String(e);
+    return { result: { content: `${prepared.tool.name} failed: ${why}`, isError: true }, snapshots: [] };
+  }
+  const snapshots = result.isError ? [] : await env.guard.capture(prepared.accesses);
+  return { result: await capToolOutput(result, prepared.call.id, env.services.sessionDir), snapshots };
+}
+
+/** The central output cap: long text is saved in the session and the model gets a preview plus the path. */
+export async function capToolOutput(result: ToolResult, callId: string, sessionDir: string): Promise<ToolResult> {
+  const parts: ContentPart[] = typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : result.content;
+  const total = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
+  if (total <= MAX_TOOL_OUTPUT_CHARS) return result;
+  const full = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  const dir = join(sessionDir, 'tool-outputs');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `${callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`);
+  await writeFile(file, full);
+  const omitted = full.length - PREVIEW_HEAD_CHARS - PREVIEW_TAIL_CHARS;
+  const preview =
+    `${full.slice(0, PREVIEW_HEAD_CHARS)}\n\n[… ${omitted} characters omitted: the output was ${full.length} characters, over the ${MAX_TOOL_OUTPUT_CHARS}-character limit. ` +
+    `The full output is saved at ${file}; read slices of it with Read (line_offset / n_lines) or search it with Grep.]\n\n` +
+    full.slice(full.length - PREVIEW_TAIL_CHARS);
+  const images = parts.filter((p) => p.type !== 'text');
+  return { ...result, content: [{ type: 'text', text: preview }, ...images] };
+}
+
+/** Two calls may run at the same time unless one writes what the other touches, or either runs a command. */
+export function accessesConflict(a: readonly ToolAccess[], b: readonly ToolAccess[]): boolean {
+  for (const x of a) {
+    for (const y of b) {
+      if (x.kind === 'read' && y.kind === 'read') continue;
+      // A command's footprint is unknown: it may write anything, so it runs alone.
+      if (x.kind === 'exec' || y.kind === 'exec') return true;
+      if (x.path === y.path || isInside(x.path, y.path) || isInside(y.path, x.path)) return true;
+    }
+  }
+  return false;
+}
+
+function isInside(child: string, parent: string): boolean {
+  return child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+}

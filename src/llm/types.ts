@@ -1,0 +1,144 @@
+// The provider-neutral message and stream model. Every adapter maps onto these shapes, and the
+// engine, the journal and the front ends only ever see these.
+
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mediaType: string; data: string /* base64 */ };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text exactly as the model produced it; parsing happens in the engine. */
+  arguments: string;
+}
+
+export interface ThinkingBlock {
+  text: string;
+  /** Provider signature that must travel back with the block (Anthropic). */
+  signature?: string;
+  /** Opaque redacted thinking payload (Anthropic). */
+  redacted?: string;
+}
+
+export type Message =
+  | { role: 'user'; content: ContentPart[] }
+  | { role: 'assistant'; text: string; thinking?: ThinkingBlock[]; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; toolName: string; content: ContentPart[]; isError?: boolean };
+
+export interface ToolSchema {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ThinkingParams {
+  enabled: boolean;
+  effort?: string;
+}
+
+export interface ModelRequestParams {
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  thinking?: ThinkingParams;
+  /** Stable key for provider-side prompt caching (session id). */
+  promptCacheKey?: string;
+}
+
+export interface ModelRequest {
+  system: string;
+  messages: Message[];
+  tools: ToolSchema[];
+  params: ModelRequestParams;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+export type StreamPart =
+  | { type: 'text'; delta: string }
+  | { type: 'thinking'; delta: string }
+  /** A complete thinking block with its signature, emitted when the provider closes it. */
+  | { type: 'thinking_block'; block: ThinkingBlock }
+  /** A tool call announced by the stream (name known, arguments still arriving). */
+  | { type: 'tool_call_start'; id: string; name: string }
+  /** A complete tool call, arguments assembled from the deltas. */
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: FinishReason };
+
+export interface ModelClient {
+  readonly providerType: ProviderType;
+  readonly model: string;
+  /**
+   * Streams one model response. Throws ProviderError for anything that went wrong on the wire.
+   * The SDK's own retries are off: the caller decides whether to retry.
+   */
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamPart>;
+}
+
+export type ProviderType = 'openai' | 'openai_responses' | 'anthropic' | 'kimi';
+export const PROVIDER_TYPES: readonly ProviderType[] = ['openai', 'openai_responses', 'anthropic', 'kimi'];
+
+export type Capability = 'thinking' | 'always_thinking' | 'image_in' | 'video_in' | 'audio_in' | 'tool_use';
+export const CAPABILITIES: readonly Capability[] = ['thinking', 'always_thinking', 'image_in', 'video_in', 'audio_in', 'tool_use'];
+
+/** Everything needed to build a client for one model: the result of config + env resolution. */
+export interface ResolvedModel {
+  alias: string;
+  providerName: string;
+  providerType: ProviderType;
+  model: string;
+  apiKey: string;
+  baseUrl?: string;
+  customHeaders?: Record<string, string>;
+  maxContextSize: number;
+  maxInputSize?: number;
+  maxOutputSize?: number;
+  capabilities: Capability[];
+  displayName: string;
+  reasoningKey?: string;
+  defaultEffort?: string;
+  supportEfforts?: string[];
+  adaptiveThinking?: boolean;
+}
+
+export type ProviderErrorKind =
+  | 'auth' // bad or missing key: fail at once
+  | 'quota' // balance / quota exhausted: fail at once
+  | 'rate_limit' // transient 429
+  | 'overloaded'
+  | 'server' // 5xx
+  | 'connection'
+  | 'timeout'
+  | 'conflict' // 408/409
+  | 'context_overflow'
+  | 'bad_request'
+  | 'not_found'
+  | 'bad_response' // garbled or truncated stream
+  | 'aborted';
+
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'connection', 'timeout', 'conflict']);
+
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.status = opts.status;
+    this.retryAfterMs = opts.retryAfterMs;
+  }
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind);
+  }
+}

@@ -1,0 +1,188 @@
+// Child processes that run in their own process group, so that a command and everything it starts
+// (pipelines, `&` jobs, grandchildren) can be stopped together: SIGTERM to the group, a grace
+// period, then SIGKILL to the group. Used by Bash, background tasks and (later) hooks.
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Variables that keep tools from waiting on a human: no pagers, no colour codes, no credential
+ * prompts, no editors. stdin is closed as well, so anything that still reads gets EOF at once.
+ */
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
+  TERM: 'dumb',
+  NO_COLOR: '1',
+  FORCE_COLOR: '0',
+  CLICOLOR: '0',
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  MANPAGER: 'cat',
+  SYSTEMD_PAGER: '',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_EDITOR: 'true',
+  GCM_INTERACTIVE: 'never',
+  DEBIAN_FRONTEND: 'noninteractive',
+  PIP_NO_INPUT: '1',
+  CI: process.env.CI ?? '',
+};
+
+/** The environment for a non-interactive command: the parent's, overlaid with NON_INTERACTIVE_ENV. */
+export function nonInteractiveEnv(base: NodeJS.ProcessEnv = process.env, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, ...NON_INTERACTIVE_ENV, ...extra };
+  if (!env.CI) delete env.CI;
+  return env;
+}
+
+/** The shell commands run in: `JARVIS_SHELL_PATH` when set, else `bash` from PATH. */
+export function shellPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.JARVIS_SHELL_PATH?.trim() || 'bash';
+}
+
+export interface GroupSpawnOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Where stdout and stderr go: 'pipe' (the caller reads them) or an open file descriptor both are
+   * appended to (the process can then outlive this one without losing output).
+   */
+  output?: 'pipe' | number;
+}
+
+/** Starts `file args` as the leader of a new process group, with stdin closed. */
+export function spawnInGroup(file: string, args: readonly string[], opts: GroupSpawnOptions): ChildProcess {
+  const out = opts.output ?? 'pipe';
+  const stdio: StdioOptions = ['ignore', out, out];
+  return spawn(file, [...args], { cwd: opts.cwd, env: opts.env ?? nonInteractiveEnv(), stdio, detached: true, windowsHide: true });
+}
+
+/** Runs `command` through `bash -c` in its own process group, non-interactively. */
+export function spawnShell(command: string, opts: GroupSpawnOptions): ChildProcess {
+  return spawnInGroup(shellPath(opts.env), ['-c', command], opts);
+}
+
+/** Sends `signal` to every process of group `pgid` (0 only checks). False when the group no longer exists. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ESRCH') return false;
+    if (code === 'EPERM') return true; // it exists, but a member belongs to someone else
+    throw e;
+  }
+}
+
+/**
+ * Live (non-zombie) members of group `pgid`. Zombies count as gone: an orphan whose new parent does
+ * not reap it stays a zombie forever, yet it can no longer run. Empty when /proc is unavailable.
+ */
+export function groupMembers(pgid: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const members: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the command name (which may contain spaces and parentheses): state ppid pgrp …
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') members.push(Number(name));
+  }
+  return members;
+}
+
+/** True while any process of group `pgid` is alive. */
+export function isGroupAlive(pgid: number): boolean {
+  if (!signalGroup(pgid, 0)) return false;
+  if (process.platform !== 'linux') return true;
+  return groupMembers(pgid).length > 0;
+}
+
+export interface TerminateOptions {
+  /** How long processes get to exit after SIGTERM before the group is sent SIGKILL. */
+  graceMs: number;
+  /** Polling interval while waiting for the group to disappear. */
+  pollMs?: number;
+}
+
+/**
+ * Stops a whole process group: SIGTERM, wait up to `graceMs` for every member to exit, then
+ * SIGKILL whatever is left. Resolves once the group is gone (or after a short wait following
+ * SIGKILL); `forced` says whether SIGKILL was needed.
+ */
+export async function terminateGroup(pgid: number, opts: TerminateOptions): Promise<{ forced: boolean }> {
+  const pollMs = opts.pollMs ?? 25;
+  if (!signalGroup(pgid, 'SIGTERM')) return { forced: false };
+  // A process stopped by SIGSTOP/SIGTSTP would never act on SIGTERM; let it run so it can.
+  signalGroup(pgid, 'SIGCONT');
+  if (await waitUntil(() => !isGroupAlive(pgid), opts.graceMs, pollMs)) return { forced: false };
+  signalGroup(pgid, 'SIGKILL');
+  await waitUntil(() => !isGroupAlive(pgid), 2_000, pollMs);
+  return { forced: true };
+}
+
+async function waitUntil(done: () => boolean, timeoutMs: number, pollMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, Math.min(pollMs, Math.max(1, deadline - Date.now()))));
+  }
+  return true;
+}
+
+export interface ExitInfo {
+  /** Exit status, or null when the process was ended by a signal or never started. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the process could not be started (missing shell, bad cwd…). */
+  error?: Error;
+}
+
+/**
+ * Resolves when the process itself exits (not when its output pipes close: a background grandchild
+ * may hold them open much longer), or when it fails to start.
+ */
+export function waitForExit(child: ChildProcess): Promise<ExitInfo> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode as NodeJS.Signals | null });
+  }
+  return new Promise((resolve) => {
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      child.off('error', onError);
+      resolve({ code, signal });
+    };
+    const onError = (error: Error) => {
+      child.off('exit', onExit);
+      resolve({ code: null, signal: null, error });
+    };
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+}
+
+/**
+ * After the process has exited, waits up to `ms` for its pipes to drain, then stops listening to
+ * them without closing them (closing would hand a lingering grandchild SIGPIPE) and unrefs them so
+ * they never keep this process alive.
+ */
+export async function releasePipes(child: ChildProcess, ms: number): Promise<void> {
+  const streams = [child.stdout, child.stderr].filter((s) => s !== null && !s.readableEnded && !s.destroyed);
+  await Promise.race([
+    Promise.all(streams.map((s) => new Promise<void>((r) => s!.once('close', () => r())))),
+    new Promise<void>((r) => setTimeout(r, ms).unref()),
+  ]);
+  for (const s of streams) {
+    if (!s || s.destroyed) continue;
+    s.removeAllListeners('data');
+    s.on('data', () => {});
+    (s as unknown as { unref?: () => void }).unref?.();
+  }
+}

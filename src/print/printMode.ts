@@ -1,0 +1,81 @@
+// Print mode (`jarvis -p`): one prompt, no human. Runs the turn, keeps the process alive for
+// background work as `print_background_mode` says, and maps the outcome to an exit code.
+import type { EngineEvent } from '../engine/events';
+import type { Agent, TurnOutcome } from '../engine/loop';
+import { StreamJsonWriter, TranscriptWriter, type Sink } from './transcriptWriter';
+
+export const EXIT_SUCCESS = 0;
+export const EXIT_FAILURE = 1;
+/** Interrupted by SIGINT (128 + 2), after the partial turn was journalled. */
+export const EXIT_INTERRUPTED = 130;
+
+export type PrintBackgroundMode = 'exit' | 'drain' | 'steer';
+
+export interface BackgroundWatcher {
+  /** True while tasks run or finished tasks await their notification. */
+  hasPending(): boolean;
+  /** Resolves when something changed (a task finished) or the signal aborts. */
+  nextChange(signal: AbortSignal): Promise<void>;
+  /** Notifications waiting to be delivered to the agent, taken once. */
+  takeNotifications(): string[];
+}
+
+export interface PrintRunOptions {
+  prompt: string;
+  outputFormat: 'text' | 'stream-json';
+  stdout: Sink;
+  stderr: Sink;
+  background?: { watcher: BackgroundWatcher; mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
+}
+
+export function makePrintRenderer(format: 'text' | 'stream-json', stdout: Sink, stderr: Sink): (event: EngineEvent) => void {
+  const writer = format === 'stream-json' ? new StreamJsonWriter(stdout, stderr) : new TranscriptWriter(stdout, stderr);
+  return (event) => writer.handle(event);
+}
+
+function exitCodeOf(outcomes: TurnOutcome[]): number {
+  const last = outcomes[outcomes.length - 1];
+  if (!last) return EXIT_FAILURE;
+  if (last.reason === 'completed') return EXIT_SUCCESS;
+  return EXIT_FAILURE;
+}
+
+/** Runs the prompt and whatever background handling follows; resolves to the exit code. */
+export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted: () => boolean): Promise<number> {
+  agent.submit({ kind: 'prompt', text: opts.prompt });
+  const outcomes = await agent.idle();
+  if (interrupted()) return EXIT_INTERRUPTED;
+  const code = exitCodeOf(outcomes);
+  const bg = opts.background;
+  if (!bg || bg.mode === 'exit' || code !== EXIT_SUCCESS) return code;
+
+  const deadline = Date.now() + bg.waitCeilingMs;
+  const ceiling = new AbortController();
+  const timer = setTimeout(() => ceiling.abort(), Math.min(bg.waitCeilingMs, 2_147_483_647));
+  let turns = 0;
+  let last = code;
+  try {
+    while (bg.watcher.hasPending() && Date.now() < deadline && !interrupted()) {
+      const notes = bg.watcher.takeNotifications();
+      if (!notes.length) {
+        await bg.watcher.nextChange(ceiling.signal);
+        continue;
+      }
+      if (bg.mode === 'drain') continue; // drain: wait for the work, do not start turns
+      if (turns >= bg.maxTurns) {
+        opts.stderr.write(`print mode: stopping after ${bg.maxTurns} background-triggered turns (background.print_max_turns)\n`);
+        break;
+      }
+      turns++;
+      for (const text of notes) agent.submit({ kind: 'notification', text });
+      last = exitCodeOf(await agent.idle());
+      if (last !== EXIT_SUCCESS) break;
+    }
+    if (bg.watcher.hasPending() && Date.now() >= deadline) {
+      opts.stderr.write('print mode: background work still running at background.print_wait_ceiling_s; exiting\n');
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return interrupted() ? EXIT_INTERRUPTED : last;
+}

@@ -1,0 +1,116 @@
+// Print mode's text output: "transcript style". Each assistant or thinking message starts with "• "
+// and its following lines are indented two spaces. Assistant text goes to stdout; thinking, tool
+// activity, retries and notices go to stderr, so stdout stays the answer alone.
+import type { EngineEvent } from '../engine/events';
+
+export interface Sink {
+  write(text: string): void;
+}
+
+/** Writes streamed text as a bullet block: "• " before the first line, two spaces before the rest. */
+class BulletStream {
+  private open = false;
+  private atLineStart = true;
+  constructor(private readonly sink: Sink) {}
+
+  push(delta: string): void {
+    if (!delta) return;
+    let out = '';
+    for (const ch of delta) {
+      if (this.atLineStart) {
+        out += this.open ? '  ' : '• ';
+        this.open = true;
+        this.atLineStart = false;
+      }
+      out += ch;
+      if (ch === '\n') this.atLineStart = true;
+    }
+    this.sink.write(out);
+  }
+
+  end(): void {
+    if (this.open && !this.atLineStart) this.sink.write('\n');
+    this.open = false;
+    this.atLineStart = true;
+  }
+}
+
+export class TranscriptWriter {
+  private readonly text: BulletStream;
+  private readonly thinking: BulletStream;
+
+  constructor(private readonly stdout: Sink, private readonly stderr: Sink) {
+    this.text = new BulletStream(stdout);
+    this.thinking = new BulletStream(stderr);
+  }
+
+  handle(event: EngineEvent): void {
+    switch (event.type) {
+      case 'thinking_delta':
+        this.thinking.push(event.delta);
+        return;
+      case 'text_delta':
+        this.thinking.end();
+        this.text.push(event.delta);
+        return;
+      case 'assistant_message':
+        this.thinking.end();
+        this.text.end();
+        return;
+      case 'tool_call':
+        this.stderr.write(`• ${event.subject}\n`);
+        return;
+      case 'tool_result': {
+        const first = event.summary ?? event.text.split('\n')[0].slice(0, 200);
+        this.stderr.write(`  ${event.isError ? '✗' : '⎿'} ${first}\n`);
+        return;
+      }
+      case 'retry':
+        this.stderr.write(`  ↻ ${event.error} — retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1} of ${event.maxAttempts})\n`);
+        return;
+      case 'notice':
+        this.stderr.write(`${event.level === 'error' ? 'error' : event.level}: ${event.text}\n`);
+        return;
+      case 'turn_end':
+        this.thinking.end();
+        this.text.end();
+        if (event.reason === 'max_steps' && event.error) this.stderr.write(`${event.error}\n`);
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+/** stream-json: one JSON object per stdout line, in the shape of chat messages. No thinking. */
+export class StreamJsonWriter {
+  constructor(private readonly stdout: Sink, private readonly stderr: Sink) {}
+
+  private line(value: unknown): void {
+    this.stdout.write(`${JSON.stringify(value)}\n`);
+  }
+
+  handle(event: EngineEvent): void {
+    switch (event.type) {
+      case 'assistant_message': {
+        const message: Record<string, unknown> = { role: 'assistant', content: event.text };
+        if (event.toolCalls.length) {
+          message.tool_calls = event.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+        }
+        this.line(message);
+        return;
+      }
+      case 'tool_result':
+        this.line({ role: 'tool', tool_call_id: event.callId, name: event.toolName, content: event.text, ...(event.isError ? { is_error: true } : {}) });
+        return;
+      case 'retry':
+        this.line({ type: 'retry', attempt: event.attempt, max_attempts: event.maxAttempts, delay_ms: event.delayMs, error: event.error });
+        return;
+      case 'notice':
+        this.stderr.write(`${event.level}: ${event.text}\n`);
+        return;
+      default:
+        return;
+    }
+  }
+}

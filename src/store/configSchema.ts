@@ -1,0 +1,411 @@
+// The shape of config.toml (SPEC §3) and the machinery that turns a bad TOML file into one message a
+// user can act on. Every table is strict: an unknown key is an error, because a misspelt key that is
+// silently ignored is worse than a startup error. Each leaf carries the phrase a user should read when
+// it is wrong ("an integer ≥ 1"); zod's own wording never reaches the user.
+import { parse as parseTomlDocument, TomlError } from 'smol-toml';
+import { z } from 'zod';
+import { displayPath } from './paths';
+
+// Runtime copies of the llm layer's unions: store may not import llm at runtime (same layer rank), and a
+// test checks these lists stay equal to llm/types.ts.
+export const PROVIDER_TYPE_NAMES = ['kimi', 'anthropic', 'openai', 'openai_responses'] as const;
+/** Provider types the config accepts; the Google ones are valid config but not built yet. */
+export const CONFIG_PROVIDER_TYPES = [...PROVIDER_TYPE_NAMES, 'google-genai', 'vertexai'] as const;
+export const CAPABILITY_NAMES = ['thinking', 'always_thinking', 'image_in', 'video_in', 'audio_in', 'tool_use'] as const;
+
+export const HOOK_EVENTS = [
+  'UserPromptSubmit', 'UserPromptQueued', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure',
+  'PermissionRequest', 'PermissionResult', 'Stop', 'StopFailure', 'Interrupt', 'TurnStarted',
+  'SessionStart', 'SessionEnd', 'SessionHeartbeat', 'SubagentStart', 'SubagentStop', 'TaskStarted',
+  'PreCompact', 'PostCompact', 'Notification',
+] as const;
+
+/** Identity/routing fields of a model: `overrides` may not change which endpoint a model talks to. */
+export const OVERRIDE_FORBIDDEN_KEYS = ['provider', 'model', 'protocol', 'beta_api', 'base_url'] as const;
+
+export const INT32_MAX = 2_147_483_647;
+
+// ---- building blocks: each carries the "expected …" phrase used in error messages ----
+
+export const str = () => z.string({ error: 'a string' });
+export const nonEmpty = () => z.string({ error: 'a non-empty string' }).min(1, { error: 'a non-empty string' });
+export const bool = () => z.boolean({ error: 'true or false' });
+export const stringList = () => z.array(str(), { error: 'an array of strings' });
+export const stringTable = () => z.record(z.string(), str(), { error: 'a table of string values' });
+
+export function int(min?: number, max?: number) {
+  const expected =
+    min !== undefined && max !== undefined ? `an integer from ${min} to ${max}`
+    : min !== undefined ? `an integer ≥ ${min}`
+    : max !== undefined ? `an integer ≤ ${max}`
+    : 'an integer';
+  let schema = z.number({ error: expected }).int({ error: expected });
+  if (min !== undefined) schema = schema.min(min, { error: expected });
+  if (max !== undefined) schema = schema.max(max, { error: expected });
+  return schema;
+}
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `one of ${values.map((v) => JSON.stringify(v)).join(', ')}` });
+}
+
+export function table<S extends z.core.$ZodLooseShape>(shape: S) {
+  return z.strictObject(shape, { error: 'a table' });
+}
+
+function isRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---- config.toml ----
+
+const oauthRef = table({ storage: nonEmpty(), key: nonEmpty() });
+
+const providerSchema = table({
+  type: oneOf(CONFIG_PROVIDER_TYPES),
+  api_key: nonEmpty().optional(),
+  base_url: nonEmpty().optional(),
+  oauth: oauthRef.optional(),
+  env: stringTable().optional(),
+  custom_headers: stringTable().optional(),
+  // Provenance written by importers (catalog, registry); opaque to us.
+  source: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'a string or a table' }).optional(),
+});
+
+/** Fields a model and its `overrides` table share. */
+const modelTunables = {
+  max_context_size: int(1),
+  max_input_size: int(1).optional(),
+  max_output_size: int(1).optional(),
+  capabilities: z.array(oneOf(CAPABILITY_NAMES), { error: 'an array of capability names' }).optional(),
+  support_efforts: stringList().optional(),
+  default_effort: nonEmpty().optional(),
+  off_effort: nonEmpty().optional(),
+  display_name: nonEmpty().optional(),
+  reasoning_key: nonEmpty().optional(),
+  adaptive_thinking: bool().optional(),
+};
+
+const modelOverridesSchema = table({ ...modelTunables, max_context_size: int(1).optional() });
+
+const modelSchema = table({
+  provider: nonEmpty(),
+  model: nonEmpty(),
+  ...modelTunables,
+  protocol: oneOf(CONFIG_PROVIDER_TYPES).optional(),
+  beta_api: bool().optional(),
+  base_url: nonEmpty().optional(),
+  overrides: modelOverridesSchema.optional(),
+});
+
+const secondaryModelSchema = table({
+  default_model: nonEmpty().optional(),
+  models: stringTable().optional(),
+  force: bool().default(false),
+});
+
+const thinkingSchema = table({
+  enabled: bool().default(true),
+  effort: oneOf(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+  keep: z.union([z.string(), z.boolean(), z.number()], { error: 'a string, boolean or number' }).default('all'),
+});
+
+const loopControlSchema = table({
+  max_steps_per_turn: int(0).default(0),
+  max_attempts_per_step: int(1).default(10),
+  reserved_context_size: int(0).optional(),
+  compaction_trigger_ratio: z
+    .number({ error: 'a number greater than 0 and at most 1' })
+    .gt(0, { error: 'a number greater than 0 and at most 1' })
+    .lte(1, { error: 'a number greater than 0 and at most 1' })
+    .default(0.85),
+});
+
+export const TOKEN_COUNTING_STRATEGIES = ['measured+estimated', 'measured', 'estimated'] as const;
+export const PRINT_BACKGROUND_MODES = ['exit', 'drain', 'steer'] as const;
+
+const backgroundSchema = table({
+  max_running_tasks: int(1).optional(),
+  keep_alive_on_exit: bool().default(false),
+  kill_grace_period_ms: int(0).default(5000),
+  bash_auto_background_on_timeout: bool().default(true),
+  // Left unset here: its default depends on the front end (600 interactive, 0 in print mode).
+  bash_task_timeout_s: int(0).optional(),
+  print_background_mode: oneOf(PRINT_BACKGROUND_MODES).default('steer'),
+  print_wait_ceiling_s: int(0, 2_147_483).default(2_147_483),
+  print_max_turns: int(1).default(100_000),
+});
+
+// Timeouts whose default depends on print mode are left unset; settings.ts applies them.
+const timeoutOnly = () => table({ timeout_ms: int(0).optional() });
+
+const mcpSchema = table({
+  startup_timeout_ms: int(1, INT32_MAX).default(30_000),
+  tool_timeout_ms: int(1, INT32_MAX).default(60_000),
+});
+
+const memorySchema = table({
+  extraction_enabled: bool().default(true),
+  recall_max_records: int(1).default(20),
+  recall_max_bytes: int(1).default(16_384),
+});
+
+const serviceSchema = table({
+  base_url: nonEmpty().optional(),
+  api_key: nonEmpty().optional(),
+  oauth: oauthRef.optional(),
+  custom_headers: stringTable().optional(),
+});
+
+// SPEC §3.14: only these two services exist; other keys are ignored (config.ts warns about them).
+const servicesSchema = z.object(
+  { moonshot_search: serviceSchema.optional(), moonshot_fetch: serviceSchema.optional() },
+  { error: 'a table' },
+);
+
+const TOOL_PATTERN = /^[A-Za-z0-9_*.-]+(\(.*\))?$/s;
+
+const permissionRuleSchema = table({
+  decision: oneOf(['allow', 'deny', 'ask']),
+  pattern: nonEmpty().regex(TOOL_PATTERN, {
+    error: 'a tool pattern such as "Read", "Bash(npm test*)" or "mcp__github__*"',
+  }),
+  scope: oneOf(['turn-override', 'session-runtime', 'project', 'user']).default('user'),
+  reason: str().optional(),
+});
+
+const hookSchema = table({
+  event: oneOf(HOOK_EVENTS),
+  matcher: str().refine(isRegex, { error: 'a valid regular expression' }).optional(),
+  command: nonEmpty(),
+  timeout: int(1, 600).default(30),
+});
+
+export const configSchema = table({
+  default_model: nonEmpty().optional(),
+  default_permission_mode: oneOf(['manual', 'yolo', 'auto']).default('manual'),
+  default_plan_mode: bool().default(false),
+  merge_all_available_skills: bool().default(true),
+  extra_skill_dirs: stringList().default([]),
+  extra_agent_dirs: stringList().default([]),
+  builtin_product_skills: bool().default(true),
+  telemetry: bool().default(true),
+  active_search_provider: oneOf(['brave', 'langsearch', 'moonshot']).optional(),
+  providers: z.record(z.string(), providerSchema, { error: 'a table of providers' }).default({}),
+  models: z.record(z.string(), modelSchema, { error: 'a table of models' }).default({}),
+  secondary_model: secondaryModelSchema.optional(),
+  thinking: thinkingSchema.prefault({}),
+  loop_control: loopControlSchema.prefault({}),
+  token_counting: table({ strategy: oneOf(TOKEN_COUNTING_STRATEGIES).default('measured+estimated') }).prefault({}),
+  background: backgroundSchema.prefault({}),
+  subagent: timeoutOnly().prefault({}),
+  swarm: timeoutOnly().prefault({}),
+  mcp: mcpSchema.prefault({}),
+  memory: memorySchema.prefault({}),
+  identity: table({ name: nonEmpty().optional(), slug: nonEmpty().optional() }).prefault({}),
+  tools: table({ enabled: stringList().default([]), disabled: stringList().default([]) }).prefault({}),
+  image: table({ max_edge_px: int(1).default(2000), read_byte_budget: int(1).default(262_144) }).prefault({}),
+  services: servicesSchema.prefault({}),
+  permission: table({
+    rules: z.array(permissionRuleSchema, { error: 'an array of [[permission.rules]] tables' }).default([]),
+  }).prefault({}),
+  hooks: z.array(hookSchema, { error: 'an array of [[hooks]] tables' }).default([]),
+  experimental: table({ micro_compaction: bool().default(false) }).prefault({}),
+});
+
+/** config.toml after validation, with every documented default applied. */
+export type JarvisConfig = z.output<typeof configSchema>;
+export type ProviderConfig = z.output<typeof providerSchema>;
+export type ModelConfig = z.output<typeof modelSchema>;
+export type ModelOverrides = z.output<typeof modelOverridesSchema>;
+export type PermissionRuleConfig = z.output<typeof permissionRuleSchema>;
+export type HookConfig = z.output<typeof hookSchema>;
+export type ServiceConfig = z.output<typeof serviceSchema>;
+export type ConfigProviderType = (typeof CONFIG_PROVIDER_TYPES)[number];
+
+/** The configuration an absent or empty config.toml means. */
+export function defaultConfig(): JarvisConfig {
+  return configSchema.parse({});
+}
+
+// ---- errors ----
+
+export interface ConfigErrorInit {
+  file: string;
+  /** Dotted key path, e.g. `models.fast.max_context_size`; empty for whole-file problems. */
+  key: string;
+  expected: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** A config file that cannot be used. The message names the file, the key and what was expected. */
+export class ConfigError extends Error {
+  readonly file: string;
+  readonly key: string;
+  readonly expected: string;
+  readonly line?: number;
+  readonly column?: number;
+  constructor(init: ConfigErrorInit) {
+    super(init.message);
+    this.name = 'ConfigError';
+    this.file = init.file;
+    this.key = init.key;
+    this.expected = init.expected;
+    this.line = init.line;
+    this.column = init.column;
+  }
+}
+
+type Path = readonly PropertyKey[];
+
+/** `models."kimi.k2".max_context_size`, `hooks[1].timeout`. */
+export function formatKey(path: Path): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else {
+      const name = String(part);
+      const bare = /^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name);
+      out += out ? `.${bare}` : bare;
+    }
+  }
+  return out;
+}
+
+/** How a TOML value reads in a message: `"big"`, `12`, `an array`, `a table`. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Date) return 'a date';
+  return 'a table';
+}
+
+/** Builds the standard `file: key: expected X, got Y` error. */
+export function valueError(file: string, path: Path, expected: string, got: unknown): ConfigError {
+  const key = formatKey(path);
+  const problem = got === undefined ? `missing required key (expected ${expected})` : `expected ${expected}, got ${describeValue(got)}`;
+  return new ConfigError({ file, key, expected, message: `${displayPath(file)}: ${key}: ${problem}` });
+}
+
+/** Parses TOML text; a syntax error becomes a ConfigError with line and column. */
+export function parseToml(text: string, file: string): Record<string, unknown> {
+  try {
+    return parseTomlDocument(text) as Record<string, unknown>;
+  } catch (err) {
+    if (!(err instanceof TomlError)) throw err;
+    const reason = err.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
+    throw new ConfigError({
+      file,
+      key: '',
+      expected: 'valid TOML',
+      line: err.line,
+      column: err.column,
+      message: `${displayPath(file)}: TOML syntax error at line ${err.line}, column ${err.column}: ${reason}`,
+    });
+  }
+}
+
+function valueAt(root: unknown, path: Path): unknown {
+  let node = root;
+  for (const part of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[part];
+  }
+  return node;
+}
+
+// Just enough of zod's internal definition to walk a schema down a key path.
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  valueType?: z.ZodType;
+  element?: z.ZodType;
+  in?: z.ZodType;
+}
+
+/** The keys a table at `path` accepts, or undefined when the schema there is not a fixed table. */
+function knownKeysAt(schema: z.ZodType, path: Path): string[] | undefined {
+  let node: z.ZodType | undefined = schema;
+  let i = 0;
+  while (node) {
+    const def = node._zod.def as unknown as SchemaDef;
+    if (def.innerType) node = def.innerType;
+    else if (def.in) node = def.in;
+    else if (i === path.length) return def.shape ? Object.keys(def.shape) : undefined;
+    else if (def.shape) node = def.shape[String(path[i++])];
+    else if (def.valueType ?? def.element) {
+      node = def.valueType ?? def.element;
+      i++;
+    } else return undefined;
+  }
+  return undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/** The known key a misspelling most likely meant, when one is close enough to suggest. */
+export function closestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+/** `[models.fast]`, `a [[hooks]] entry`, `the top level`. */
+function tableLabel(path: Path): string {
+  if (path.length === 0) return 'the top level';
+  if (typeof path[path.length - 1] === 'number') return `a [[${formatKey(path.slice(0, -1))}]] entry`;
+  return `[${formatKey(path)}]`;
+}
+
+function unknownKeyError(file: string, schema: z.ZodType, path: Path, key: string): ConfigError {
+  const known = knownKeysAt(schema, path) ?? [];
+  const fullKey = formatKey([...path, key]);
+  const suggestion = closestKey(key, known);
+  const hint = suggestion ? ` — did you mean "${suggestion}"?` : '';
+  const expected = `one of the keys allowed in ${tableLabel(path)}: ${known.join(', ')}`;
+  return new ConfigError({
+    file,
+    key: fullKey,
+    expected,
+    message: `${displayPath(file)}: ${fullKey}: unknown key${hint} (${tableLabel(path)} accepts: ${known.join(', ')})`,
+  });
+}
+
+/**
+ * Validates parsed TOML against a schema. The first problem becomes a ConfigError in our words:
+ * the schema's leaves carry the expected phrase, unknown keys get a suggestion.
+ */
+export function validateAgainst<S extends z.ZodType>(schema: S, raw: unknown, file: string): z.output<S> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (issue.code === 'unrecognized_keys') throw unknownKeyError(file, schema, issue.path, issue.keys[0]);
+  throw valueError(file, issue.path, issue.message, valueAt(raw, issue.path));
+}

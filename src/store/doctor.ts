@@ -1,0 +1,74 @@
+// `jarvis doctor [config|tui] [path]` (SPEC §1.6): validates the config files and reports each one.
+// It only reads: a missing default file is "skipped" (not created), an explicitly named file must exist.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseConfigText } from './config';
+import { ConfigError } from './configSchema';
+import { configPath, displayPath, tuiConfigPath } from './paths';
+import { parseTuiConfigText } from './tuiConfig';
+
+export type DoctorTarget = 'config' | 'tui';
+export type DoctorStatus = 'valid' | 'skipped' | 'missing' | 'invalid';
+
+export interface DoctorFileReport {
+  target: DoctorTarget;
+  path: string;
+  status: DoctorStatus;
+  /** Why it is invalid, missing or skipped. */
+  message?: string;
+  warnings: string[];
+}
+
+export interface DoctorReport {
+  /** True when every file is valid or skipped (exit code 0). */
+  ok: boolean;
+  files: DoctorFileReport[];
+}
+
+export interface DoctorOptions {
+  home: string;
+  target?: DoctorTarget;
+  /** An explicit file; it must exist. Without `target`, a file named tui.toml is checked as tui. */
+  path?: string;
+}
+
+function check(target: DoctorTarget, path: string, explicit: boolean): DoctorFileReport {
+  if (!existsSync(path)) {
+    return explicit
+      ? { target, path, status: 'missing', message: `${displayPath(path)}: no such file`, warnings: [] }
+      : { target, path, status: 'skipped', message: `${displayPath(path)} does not exist`, warnings: [] };
+  }
+  try {
+    const text = readFileSync(path, 'utf8');
+    const { warnings } = target === 'config' ? parseConfigText(text, path) : parseTuiConfigText(text, path);
+    return { target, path, status: 'valid', warnings };
+  } catch (err) {
+    if (err instanceof ConfigError) return { target, path, status: 'invalid', message: err.message, warnings: [] };
+    const message = `${displayPath(path)}: ${err instanceof Error ? err.message : String(err)}`;
+    return { target, path, status: 'invalid', message, warnings: [] };
+  }
+}
+
+export function runDoctor(opts: DoctorOptions): DoctorReport {
+  let files: DoctorFileReport[];
+  if (opts.path !== undefined) {
+    const target = opts.target ?? (basename(opts.path) === 'tui.toml' ? 'tui' : 'config');
+    files = [check(target, opts.path, true)];
+  } else {
+    const targets: DoctorTarget[] = opts.target ? [opts.target] : ['config', 'tui'];
+    files = targets.map((t) => check(t, t === 'config' ? configPath(opts.home) : tuiConfigPath(opts.home), false));
+  }
+  return { ok: files.every((f) => f.status === 'valid' || f.status === 'skipped'), files };
+}
+
+/** Plain text, one block per file, for the terminal. */
+export function formatDoctorReport(report: DoctorReport): string {
+  const lines: string[] = [];
+  for (const file of report.files) {
+    lines.push(`${file.target === 'config' ? 'config.toml' : 'tui.toml'} (${displayPath(file.path)}): ${file.status}`);
+    if (file.message && file.status !== 'valid') lines.push(`  ${file.message}`);
+    for (const warning of file.warnings) lines.push(`  warning: ${warning}`);
+  }
+  lines.push(report.ok ? 'All checked files are valid.' : 'Some files need attention.');
+  return lines.join('\n');
+}

@@ -1,0 +1,68 @@
+// Append-only JSONL journal. Each record is one line written with a single synchronous append, so a
+// process killed mid-write leaves at most one torn last line; reading skips it with a warning and
+// keeps everything before it. Appending after a torn line first ends that line, so it never merges
+// with the next record.
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface JournalReadResult<T> {
+  records: T[];
+  warnings: string[];
+}
+
+export class JournalWriter<T extends object> {
+  private checkedTail = false;
+  constructor(readonly path: string) {}
+
+  append(record: T): void {
+    if (!this.checkedTail) this.prepare();
+    appendFileSync(this.path, `${JSON.stringify(record)}\n`);
+  }
+
+  private prepare(): void {
+    this.checkedTail = true;
+    mkdirSync(dirname(this.path), { recursive: true });
+    if (!existsSync(this.path)) return;
+    const size = statSync(this.path).size;
+    if (size === 0) return;
+    const fd = openSync(this.path, 'r');
+    try {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) appendFileSync(this.path, '\n');
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+export function readJournal<T>(path: string, isRecord: (value: unknown) => value is T): JournalReadResult<T> {
+  const records: T[] = [];
+  const warnings: string[] = [];
+  if (!existsSync(path)) return { records, warnings };
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  const endsClean = text.endsWith('\n');
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const lineNo = index + 1;
+    const isLast = index === lines.length - 1 || (index === lines.length - 2 && endsClean);
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      warnings.push(
+        isLast && !endsClean
+          ? `${path}:${lineNo}: the last record was cut off (the process probably stopped mid-write); it was skipped, everything before it is intact`
+          : `${path}:${lineNo}: unreadable record skipped`,
+      );
+      return;
+    }
+    if (!isRecord(value)) {
+      warnings.push(`${path}:${lineNo}: record of an unknown type or version skipped`);
+      return;
+    }
+    records.push(value);
+  });
+  return { records, warnings };
+}

@@ -1,0 +1,285 @@
+// Which model a run talks to, and with which credentials (SPEC §3.3, §3.4, §3.17, §4.1).
+// Precedence: `-m <alias>` > the JARVIS_MODEL_* channel > `default_model`. Credentials come from the
+// config file only (`api_key`, then `[providers.x.env]`); the shell's OPENAI_API_KEY and friends are
+// never read, so a stray export can never silently bill a different account.
+import {
+  CAPABILITY_NAMES,
+  PROVIDER_TYPE_NAMES,
+  type ConfigProviderType,
+  type JarvisConfig,
+  type ModelConfig,
+  type ProviderConfig,
+} from './configSchema';
+import { displayPath } from './paths';
+import { envValue, parseBooleanWord, parseIntInRange } from './settings';
+
+export type ProviderTypeName = (typeof PROVIDER_TYPE_NAMES)[number];
+export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
+
+/**
+ * The same shape as llm/types.ts `ResolvedModel` (store may not import llm; a test checks that this
+ * type is assignable to that one), plus `offEffort` from the model config.
+ */
+export interface ResolvedModel {
+  alias: string;
+  providerName: string;
+  providerType: ProviderTypeName;
+  model: string;
+  apiKey: string;
+  baseUrl?: string;
+  customHeaders?: Record<string, string>;
+  maxContextSize: number;
+  maxInputSize?: number;
+  maxOutputSize?: number;
+  capabilities: CapabilityName[];
+  displayName: string;
+  reasoningKey?: string;
+  defaultEffort?: string;
+  supportEfforts?: string[];
+  offEffort?: string;
+  adaptiveThinking?: boolean;
+}
+
+export interface ResolveModelInput {
+  config: JarvisConfig;
+  env: NodeJS.ProcessEnv;
+  /** The `-m` flag. */
+  cliModel?: string;
+  /** Where `config` came from, for messages. */
+  configPath: string;
+  /** Looks up a stored OAuth token for a provider with an `oauth` reference (written by login). */
+  oauthToken?: (ref: { storage: string; key: string }, providerName: string) => string | undefined;
+}
+
+/** A model cannot be resolved: bad alias, missing credential, bad JARVIS_MODEL_* value. */
+export class ModelConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelConfigError';
+  }
+}
+
+/** Nothing configured at all; the message shows both ways to configure a model. */
+export class NoModelConfiguredError extends ModelConfigError {
+  constructor(configPath: string) {
+    super(noModelMessage(configPath));
+    this.name = 'NoModelConfiguredError';
+  }
+}
+
+/** Alias and provider name reported for a model that came from the JARVIS_MODEL_* channel. */
+export const ENV_MODEL_ALIAS = 'JARVIS_MODEL';
+export const ENV_MODEL_DEFAULT_CONTEXT_SIZE = 262_144;
+const ENV_MODEL_DEFAULT_CAPABILITIES = 'image_in,thinking';
+
+export const DEFAULT_BASE_URLS: Record<ProviderTypeName, string | undefined> = {
+  kimi: 'https://api.moonshot.ai/v1',
+  anthropic: undefined, // the SDK's own default
+  openai: 'https://api.openai.com/v1',
+  openai_responses: 'https://api.openai.com/v1',
+};
+
+/** The conventional names looked up inside `[providers.x.env]` (never in the process environment). */
+export const PROVIDER_ENV_KEYS: Record<ConfigProviderType, { apiKey: string[]; baseUrl?: string }> = {
+  kimi: { apiKey: ['KIMI_API_KEY'], baseUrl: 'KIMI_BASE_URL' },
+  anthropic: { apiKey: ['ANTHROPIC_API_KEY'], baseUrl: 'ANTHROPIC_BASE_URL' },
+  openai: { apiKey: ['OPENAI_API_KEY'], baseUrl: 'OPENAI_BASE_URL' },
+  openai_responses: { apiKey: ['OPENAI_API_KEY'], baseUrl: 'OPENAI_BASE_URL' },
+  'google-genai': { apiKey: ['GOOGLE_API_KEY'] },
+  vertexai: { apiKey: ['GOOGLE_API_KEY', 'VERTEXAI_API_KEY'] },
+};
+
+// First match wins; matched against the model id lowercased, after any `vendor/` prefix.
+const CAPABILITY_RULES: Array<[RegExp, CapabilityName[]]> = [
+  [/^claude-3-(?!7)/, ['image_in', 'tool_use']],
+  [/^claude-/, ['thinking', 'image_in', 'tool_use']],
+  [/^o\d(-|$)/, ['thinking', 'always_thinking', 'image_in', 'tool_use']],
+  [/^gpt-5/, ['thinking', 'image_in', 'tool_use']],
+  [/^(gpt-4o|chatgpt-4o|gpt-4\.1)/, ['image_in', 'tool_use']],
+  [/^kimi-k2.*thinking/, ['thinking', 'always_thinking', 'tool_use']],
+  [/^moonshot-.*vision/, ['image_in', 'tool_use']],
+  [/^(kimi-k2|moonshot-)/, ['tool_use']],
+  [/^deepseek-reasoner/, ['thinking', 'always_thinking', 'tool_use']],
+  [/^deepseek-chat/, ['tool_use']],
+  [/^gemini-(2\.5|[3-9])/, ['thinking', 'image_in', 'video_in', 'audio_in', 'tool_use']],
+  [/^gemini-/, ['image_in', 'tool_use']],
+  [/^(qwq|qwen3.*thinking)/, ['thinking', 'tool_use']],
+];
+
+/** Capabilities known from the model id alone. */
+export function detectCapabilities(model: string): CapabilityName[] {
+  const id = model.toLowerCase().split('/').pop() ?? '';
+  return CAPABILITY_RULES.find(([re]) => re.test(id))?.[1].slice() ?? [];
+}
+
+/** Auto-detected ∪ configured, in the canonical order. Configuration can add, never remove. */
+function mergeCapabilities(model: string, ...added: Array<readonly CapabilityName[] | undefined>): CapabilityName[] {
+  const all = new Set<CapabilityName>(detectCapabilities(model));
+  for (const list of added) for (const c of list ?? []) all.add(c);
+  return CAPABILITY_NAMES.filter((c) => all.has(c));
+}
+
+function quoted(names: string[]): string {
+  return names.map((n) => JSON.stringify(n)).join(', ');
+}
+
+function noModelMessage(configPath: string): string {
+  return [
+    'No model is configured. Configure one in either of two ways:',
+    '',
+    `1. In ${displayPath(configPath)}:`,
+    '',
+    '     default_model = "my-model"',
+    '',
+    '     [providers.my-provider]',
+    '     type = "openai"          # kimi | anthropic | openai | openai_responses',
+    '     api_key = "sk-..."',
+    '',
+    '     [models.my-model]',
+    '     provider = "my-provider"',
+    '     model = "gpt-4.1"',
+    '     max_context_size = 1047576',
+    '',
+    '2. Or, for a quick start without a config file, in the environment:',
+    '',
+    '     export JARVIS_MODEL_NAME=gpt-4.1',
+    '     export JARVIS_MODEL_API_KEY=sk-...',
+    '     export JARVIS_MODEL_PROVIDER_TYPE=openai                 # kimi (default) | anthropic | openai | openai_responses',
+    '     export JARVIS_MODEL_BASE_URL=https://api.openai.com/v1   # optional',
+  ].join('\n');
+}
+
+function asProviderType(type: ConfigProviderType, where: string): ProviderTypeName {
+  if ((PROVIDER_TYPE_NAMES as readonly string[]).includes(type)) return type as ProviderTypeName;
+  throw new ModelConfigError(`${where}: provider type "${type}" is not supported yet; supported: ${PROVIDER_TYPE_NAMES.join(', ')}`);
+}
+
+function resolveApiKey(input: ResolveModelInput, name: string, provider: ProviderConfig): string {
+  if (provider.api_key !== undefined) return provider.api_key;
+  const keyNames = PROVIDER_ENV_KEYS[provider.type].apiKey;
+  for (const keyName of keyNames) {
+    const value = provider.env?.[keyName];
+    if (value !== undefined && value.trim() !== '') return value;
+  }
+  const where = `${displayPath(input.configPath)}: providers.${name}`;
+  if (provider.oauth) {
+    const token = input.oauthToken?.(provider.oauth, name);
+    if (token) return token;
+    throw new ModelConfigError(
+      `${where}: no stored OAuth credential for oauth.key = "${provider.oauth.key}"; log in again or set api_key`,
+    );
+  }
+  throw new ModelConfigError(
+    `${where}: no API key: set api_key, or ${keyNames.join(' / ')} in [providers.${name}.env] ` +
+      '(shell environment variables are not read for provider credentials)',
+  );
+}
+
+function resolveAlias(input: ResolveModelInput, alias: string): ResolvedModel {
+  const base: ModelConfig = input.config.models[alias];
+  // Overrides win over the table they sit in: importers rewrite the table, users own the overrides.
+  const m = { ...base, ...definedOnly(base.overrides ?? {}) };
+  const provider = input.config.providers[m.provider];
+  const file = displayPath(input.configPath);
+  if (!provider) {
+    const names = Object.keys(input.config.providers);
+    throw new ModelConfigError(`${file}: models.${alias}.provider: no provider named "${m.provider}"; defined providers: ${quoted(names)}`);
+  }
+  const providerType = asProviderType(m.protocol ?? provider.type, `${file}: models.${alias}`);
+  const baseUrlKey = PROVIDER_ENV_KEYS[provider.type].baseUrl;
+  const envBaseUrl = baseUrlKey ? provider.env?.[baseUrlKey]?.trim() || undefined : undefined;
+  return {
+    alias,
+    providerName: m.provider,
+    providerType,
+    model: m.model,
+    apiKey: resolveApiKey(input, m.provider, provider),
+    baseUrl: m.base_url ?? provider.base_url ?? envBaseUrl ?? DEFAULT_BASE_URLS[providerType],
+    customHeaders: provider.custom_headers,
+    maxContextSize: m.max_context_size,
+    maxInputSize: m.max_input_size === undefined ? undefined : Math.min(m.max_input_size, m.max_context_size),
+    maxOutputSize: m.max_output_size,
+    capabilities: mergeCapabilities(m.model, base.capabilities, base.overrides?.capabilities),
+    displayName: m.display_name ?? m.model,
+    reasoningKey: m.reasoning_key,
+    defaultEffort: m.default_effort,
+    supportEfforts: m.support_efforts,
+    offEffort: m.off_effort,
+    adaptiveThinking: m.adaptive_thinking,
+  };
+}
+
+function definedOnly<T extends object>(table: T): Partial<T> {
+  return Object.fromEntries(Object.entries(table).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function envInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = envValue(env, name);
+  if (raw === undefined) return undefined;
+  const n = parseIntInRange(raw, 1);
+  if (n === undefined) throw new ModelConfigError(`${name}: expected a positive integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** The ephemeral JARVIS_MODEL_* channel: a whole model from the environment, no config file needed. */
+function resolveFromEnv(env: NodeJS.ProcessEnv): ResolvedModel {
+  const model = (envValue(env, 'JARVIS_MODEL_NAME') ?? '').trim();
+  const apiKey = envValue(env, 'JARVIS_MODEL_API_KEY')?.trim();
+  if (!apiKey) {
+    throw new ModelConfigError('JARVIS_MODEL_NAME is set but JARVIS_MODEL_API_KEY is missing: set both, or unset JARVIS_MODEL_NAME');
+  }
+  const typeRaw = (envValue(env, 'JARVIS_MODEL_PROVIDER_TYPE') ?? 'kimi').trim().toLowerCase();
+  if (!(PROVIDER_TYPE_NAMES as readonly string[]).includes(typeRaw)) {
+    throw new ModelConfigError(`JARVIS_MODEL_PROVIDER_TYPE: expected one of ${PROVIDER_TYPE_NAMES.join(', ')}, got ${JSON.stringify(typeRaw)}`);
+  }
+  const providerType = typeRaw as ProviderTypeName;
+  const capsRaw = env.JARVIS_MODEL_CAPABILITIES ?? ENV_MODEL_DEFAULT_CAPABILITIES;
+  const caps = capsRaw.split(',').map((c) => c.trim()).filter(Boolean);
+  const unknown = caps.filter((c) => !(CAPABILITY_NAMES as readonly string[]).includes(c));
+  if (unknown.length) {
+    throw new ModelConfigError(`JARVIS_MODEL_CAPABILITIES: unknown capability ${quoted(unknown)}; known: ${CAPABILITY_NAMES.join(', ')}`);
+  }
+  const adaptiveRaw = envValue(env, 'JARVIS_MODEL_ADAPTIVE_THINKING');
+  const adaptive = adaptiveRaw === undefined ? undefined : parseBooleanWord(adaptiveRaw);
+  if (adaptiveRaw !== undefined && adaptive === undefined) {
+    throw new ModelConfigError(`JARVIS_MODEL_ADAPTIVE_THINKING: expected true or false, got ${JSON.stringify(adaptiveRaw)}`);
+  }
+  return {
+    alias: ENV_MODEL_ALIAS,
+    providerName: ENV_MODEL_ALIAS,
+    providerType,
+    model,
+    apiKey,
+    baseUrl: envValue(env, 'JARVIS_MODEL_BASE_URL')?.trim() ?? DEFAULT_BASE_URLS[providerType],
+    maxContextSize: envInt(env, 'JARVIS_MODEL_MAX_CONTEXT_SIZE') ?? ENV_MODEL_DEFAULT_CONTEXT_SIZE,
+    maxOutputSize: envInt(env, 'JARVIS_MODEL_MAX_OUTPUT_SIZE'),
+    capabilities: mergeCapabilities(model, caps as CapabilityName[]),
+    displayName: envValue(env, 'JARVIS_MODEL_DISPLAY_NAME')?.trim() ?? model,
+    reasoningKey: envValue(env, 'JARVIS_MODEL_REASONING_KEY')?.trim(),
+    defaultEffort: envValue(env, 'JARVIS_MODEL_THINKING_EFFORT')?.trim(),
+    adaptiveThinking: adaptive,
+  };
+}
+
+/** Picks and resolves the model for this run. Throws ModelConfigError (or NoModelConfiguredError). */
+export function resolveModel(input: ResolveModelInput): ResolvedModel {
+  const { config, env, cliModel, configPath } = input;
+  const aliases = Object.keys(config.models);
+  const file = displayPath(configPath);
+
+  if (cliModel !== undefined) {
+    if (config.models[cliModel]) return resolveAlias(input, cliModel);
+    throw new ModelConfigError(
+      aliases.length
+        ? `-m ${JSON.stringify(cliModel)}: no such model alias in ${file}; defined aliases: ${quoted(aliases)}`
+        : `-m ${JSON.stringify(cliModel)}: no such model alias; ${file} defines no [models.<alias>] tables`,
+    );
+  }
+  if (envValue(env, 'JARVIS_MODEL_NAME') !== undefined) return resolveFromEnv(env);
+  if (config.default_model !== undefined) {
+    if (config.models[config.default_model]) return resolveAlias(input, config.default_model);
+    throw new ModelConfigError(`${file}: default_model: no model alias "${config.default_model}"; defined aliases: ${quoted(aliases)}`);
+  }
+  if (aliases.length === 0) throw new NoModelConfiguredError(configPath);
+  throw new ModelConfigError(`${file}: default_model is not set; set it to one of ${quoted(aliases)}, or pass -m <alias>`);
+}

@@ -1,0 +1,93 @@
+// Where Jarvis keeps its data (SPEC §3.18). Every other module asks here instead of joining paths itself,
+// so the layout lives in one place and `$JARVIS_CODE_HOME` redirects all of it.
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { basename, join, resolve, sep } from 'node:path';
+
+const SLUG_MAX = 40;
+
+function userHome(env: NodeJS.ProcessEnv): string {
+  const home = env.HOME?.trim();
+  return home ? home : homedir();
+}
+
+/** Expands a leading `~` or `~/` against the user's home directory. */
+export function expandTilde(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (path === '~') return userHome(env);
+  if (path.startsWith('~/') || path.startsWith(`~${sep}`)) return join(userHome(env), path.slice(2));
+  return path;
+}
+
+/** The data root: `$JARVIS_CODE_HOME` (a blank value counts as unset) or `~/.jarvis-code`. Always absolute. */
+export function jarvisHome(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.JARVIS_CODE_HOME?.trim();
+  if (configured) {
+    // A relative value is taken from the current directory, like any other path argument.
+    return resolve(expandTilde(configured, env));
+  }
+  return join(userHome(env), '.jarvis-code');
+}
+
+/** Shortens a path under the user's home to `~/…` for messages. */
+export function displayPath(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  const home = userHome(env);
+  if (path === home) return '~';
+  if (path.startsWith(home + sep)) return `~/${path.slice(home.length + 1)}`;
+  return path;
+}
+
+/** A filesystem-safe slug: lowercase, runs of anything but ASCII letters and digits become `-`. */
+function slugOf(segment: string): string {
+  const slug = segment
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/g, '');
+  return slug || 'root';
+}
+
+/**
+ * The per-working-directory folder name under `sessions/`: `wd_<slug>_<first 12 hex of sha256(path)>`.
+ * The slug keeps the folder recognisable; the hash keeps two same-named folders apart.
+ */
+export function workDirKey(absPath: string): string {
+  const normalized = resolve(absPath);
+  const hash = createHash('sha256').update(normalized).digest('hex').slice(0, 12);
+  return `wd_${slugOf(basename(normalized))}_${hash}`;
+}
+
+export function configPath(home: string): string {
+  return join(home, 'config.toml');
+}
+
+export function tuiConfigPath(home: string): string {
+  return join(home, 'tui.toml');
+}
+
+export function sessionsRoot(home: string): string {
+  return join(home, 'sessions');
+}
+
+/** The folder holding every session started in `workDir`. */
+export function sessionsDirFor(home: string, workDir: string): string {
+  return join(sessionsRoot(home), workDirKey(workDir));
+}
+
+export function sessionIndexPath(home: string): string {
+  return join(home, 'session_index.jsonl');
+}
+
+export function userHistoryDir(home: string): string {
+  return join(home, 'user-history');
+}
+
+/** Prompt history of one working directory: `user-history/<md5(workDir)>.jsonl`. */
+export function userHistoryPath(home: string, workDir: string): string {
+  const hash = createHash('md5').update(resolve(workDir)).digest('hex');
+  return join(userHistoryDir(home), `${hash}.jsonl`);
+}
+
+export function logsDir(home: string): string {
+  return join(home, 'logs');
+}

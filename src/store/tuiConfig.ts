@@ -1,0 +1,80 @@
+// tui.toml: UI preferences (SPEC §3.16). The app is forgiving — a malformed file falls back to the
+// defaults and the user sees a notice, because a typo in a colour preference must not block work.
+// `jarvis doctor tui` is strict and reports the same problem as an error.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ConfigError, bool, oneOf, parseToml, str, stringList, table, validateAgainst } from './configSchema';
+import { displayPath, tuiConfigPath } from './paths';
+
+export const STATUS_LINE_ITEMS = ['mode', 'goal', 'model', 'tasks', 'cwd', 'git', 'tips'] as const;
+
+const tuiSchema = table({
+  theme: z.string({ error: 'a theme name ("auto", "dark", "light" or a custom theme)' }).min(1, {
+    error: 'a theme name ("auto", "dark", "light" or a custom theme)',
+  }).default('auto'),
+  render_latex: bool().default(true),
+  disable_paste_burst: bool().default(false),
+  cache_expiry_hint: bool().default(true),
+  editor: table({ command: str().default('') }).prefault({}),
+  notifications: table({
+    enabled: bool().default(true),
+    notification_condition: oneOf(['unfocused', 'always']).default('unfocused'),
+  }).prefault({}),
+  upgrade: table({ auto_install: bool().default(true) }).prefault({}),
+  status_line: table({ items: stringList().default([]), command: str().default('') }).prefault({}),
+});
+
+export type TuiConfig = z.output<typeof tuiSchema>;
+
+export function defaultTuiConfig(): TuiConfig {
+  return tuiSchema.parse({});
+}
+
+export interface ParsedTuiConfig {
+  config: TuiConfig;
+  warnings: string[];
+}
+
+/** Strict validation of tui.toml text (doctor). Throws ConfigError. */
+export function parseTuiConfigText(text: string, file: string): ParsedTuiConfig {
+  const config = validateAgainst(tuiSchema, parseToml(text, file), file);
+  const warnings: string[] = [];
+  const unknown = config.status_line.items.filter((item) => !(STATUS_LINE_ITEMS as readonly string[]).includes(item));
+  if (unknown.length) {
+    // SPEC §2.7: unknown ids are skipped with a warning, not rejected.
+    warnings.push(
+      `${displayPath(file)}: status_line.items: unknown item ${unknown.map((u) => JSON.stringify(u)).join(', ')} skipped ` +
+        `(known: ${STATUS_LINE_ITEMS.join(', ')})`,
+    );
+    config.status_line.items = config.status_line.items.filter((item) => !unknown.includes(item));
+  }
+  return { config, warnings };
+}
+
+export interface LoadedTuiConfig {
+  config: TuiConfig;
+  path: string;
+  existed: boolean;
+  /** Set when the file was malformed and the defaults are in use. */
+  notice?: string;
+  warnings: string[];
+}
+
+/** For the app: never throws for a bad file, never creates one. */
+export function loadTuiConfig(home: string, opts: { path?: string } = {}): LoadedTuiConfig {
+  const path = opts.path ?? tuiConfigPath(home);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { config: defaultTuiConfig(), path, existed: false, warnings: [] };
+    return { config: defaultTuiConfig(), path, existed: true, warnings: [], notice: `${displayPath(path)} could not be read (${String(err)}); using default UI settings` };
+  }
+  try {
+    const { config, warnings } = parseTuiConfigText(text, path);
+    return { config, path, existed: true, warnings };
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return { config: defaultTuiConfig(), path, existed: true, warnings: [], notice: `${err.message} — using default UI settings` };
+  }
+}

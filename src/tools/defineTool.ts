@@ -1,0 +1,123 @@
+// The tool framework: a tool is a schema, a model-facing description, what it touches, how approval
+// rules see it, and `execute`. Validation, approval, the stale-file guard, output capping and
+// journalling all happen around `execute`, in the engine's tool runner — never inside a tool.
+import { z } from 'zod';
+import type { ContentPart, ToolSchema } from '../llm/types';
+
+/** What a call touches. Two calls conflict when one writes a path the other reads, writes or runs in. */
+export type ToolAccess =
+  | { kind: 'read'; path: string }
+  /** `tracked`: the read counts for the read-before-write guard (Read does; Grep and Glob do not). */
+  | { kind: 'read'; path: string; tracked: true }
+  | { kind: 'write'; path: string }
+  /** A command or other effect whose footprint is unknown: conflicts with every write and exec. */
+  | { kind: 'exec'; cwd: string };
+
+export interface ToolProgress {
+  /** Streaming text (Bash output) or a short status line. */
+  text: string;
+  stream?: 'stdout' | 'stderr' | 'status';
+}
+
+/** Services a tool may need from its session; each tool group adds what it needs here. */
+export interface ToolServices {
+  /** Folder of this session on disk (task outputs, offloaded outputs, plans live under it). */
+  sessionDir: string;
+  /** True in print mode / when no human can answer. */
+  nonInteractive: boolean;
+  /** Extra named services registered by the session (background tasks, todo store…). */
+  get<T>(key: ServiceKey<T>): T;
+}
+
+export interface ServiceKey<T> {
+  readonly name: string;
+  /** Phantom field carrying the service type. */
+  readonly __type?: T;
+}
+export function serviceKey<T>(name: string): ServiceKey<T> {
+  return { name };
+}
+
+export interface ToolContext {
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+  readonly callId: string;
+  readonly services: ToolServices;
+  /** Resolve a model-given path against cwd (absolute paths pass through, `~` expands). */
+  resolve(path: string): string;
+  emitProgress(progress: ToolProgress): void;
+}
+
+/** What front ends can render richly besides the model-facing text. */
+export type ToolDisplay =
+  | { kind: 'diff'; path: string; before: string; after: string }
+  | { kind: 'file'; path: string; lines: number }
+  | { kind: 'command'; command: string; exitCode: number | null }
+  | { kind: 'text'; text: string };
+
+export interface ToolResult {
+  content: string | ContentPart[];
+  isError?: boolean;
+  /** A short line for front ends ("Read 120 lines"). */
+  summary?: string;
+  display?: ToolDisplay;
+}
+
+export type DefaultApproval = 'auto' | 'ask';
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Model-facing text; `${NAME}` placeholders are filled from `constants`. */
+  description: string;
+  constants?: Record<string, string | number>;
+  schema: S;
+  readOnly: boolean;
+  defaultApproval: DefaultApproval;
+  /** The subject permission rules match, e.g. `Bash(npm test)`, `Write(/abs/path)`. Defaults to the name. */
+  subject?(args: z.infer<S>, ctx: ToolContext): string;
+  accesses?(args: z.infer<S>, ctx: ToolContext): ToolAccess[];
+  /** Offered to the model only when this says so (e.g. ReadMediaFile needs image_in). */
+  isAvailable?(env: ToolAvailability): boolean;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export interface ToolAvailability {
+  capabilities: readonly string[];
+  nonInteractive: boolean;
+}
+
+export interface Tool extends ToolDefinition<z.ZodType> {
+  /** The JSON schema sent to the model. */
+  readonly jsonSchema: Record<string, unknown>;
+  readonly renderedDescription: string;
+}
+
+/** Fill `${NAME}` placeholders; an unknown placeholder is a programming error, caught at definition. */
+export function renderTemplate(text: string, constants: Record<string, string | number>): string {
+  return text.replace(/\$\{([A-Z0-9_]+)\}/g, (whole, key: string) => {
+    if (!(key in constants)) throw new Error(`tool description placeholder ${whole} has no constant`);
+    return String(constants[key]);
+  });
+}
+
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
+  const renderedDescription = renderTemplate(def.description.trim(), def.constants ?? {});
+  const jsonSchema = z.toJSONSchema(def.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete jsonSchema.$schema;
+  return { ...(def as unknown as ToolDefinition<z.ZodType>), jsonSchema, renderedDescription };
+}
+
+export function toolSchemaForModel(tool: Tool): ToolSchema {
+  return { name: tool.name, description: tool.renderedDescription, parameters: tool.jsonSchema };
+}
+
+/**
+ * Turns a zod failure into one message the model can act on: which field, what was wrong.
+ */
+export function describeSchemaError(toolName: string, error: z.ZodError): string {
+  const lines = error.issues.map((issue) => {
+    const where = issue.path.length ? issue.path.join('.') : '(arguments)';
+    return `- ${where}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${toolName}:\n${lines.join('\n')}\nFix the arguments and call ${toolName} again.`;
+}

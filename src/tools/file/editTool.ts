@@ -1,0 +1,82 @@
+// Edit: exact string replacement in an existing file. The read-before-edit and stale checks are
+// the shared guard's (a declared write access); matching and hints live in editMatching.ts.
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool, type ToolResult } from '../defineTool';
+import { applyReplacements, explainNoMatch, findOccurrences, lineNumberAt } from './editMatching';
+import { resolveToolPath } from './pathPolicy';
+import { bomLength, decodeText, detectEncoding, encodeText, isUtf16, looksBinary, MAX_UTF16_BYTES } from './textEncoding';
+import description from './edit.md';
+
+/** Edit works on the whole file in memory; larger files should be changed with other means. */
+export const EDIT_MAX_BYTES = 50 * 1024 * 1024;
+
+const schema = z
+  .object({
+    path: z.string().describe('File to edit: relative to the working directory, or absolute.'),
+    old_string: z.string().min(1, { error: 'old_string is empty: give the exact text to replace (to create a file, use Write)' }),
+    new_string: z.string(),
+    replace_all: z.boolean().default(false).describe('Replace every occurrence instead of exactly one.'),
+  })
+  .refine((a) => a.old_string !== a.new_string, {
+    error: 'old_string and new_string are identical, so the edit would change nothing; give the new text in new_string',
+    path: ['new_string'],
+  });
+
+function error(content: string): ToolResult {
+  return { content, isError: true };
+}
+
+export const editTool = defineTool({
+  name: 'Edit',
+  description,
+  schema,
+  readOnly: false,
+  defaultApproval: 'ask',
+  subject: (args, ctx) => `Edit(${resolveToolPath(ctx, args.path)})`,
+  accesses: (args, ctx) => [{ kind: 'write', path: resolveToolPath(ctx, args.path) }],
+  async execute(args, ctx) {
+    const path = resolveToolPath(ctx, args.path);
+    let info;
+    try {
+      info = await stat(path);
+    } catch {
+      return error(`${path} does not exist. Edit only changes existing files; to create one, use Write.`);
+    }
+    if (!info.isFile()) return error(`${path} is not a regular file; Edit only changes files.`);
+    if (info.size > EDIT_MAX_BYTES) return error(`${path} is ${info.size} bytes, over Edit's ${EDIT_MAX_BYTES / (1024 * 1024)} MiB limit; change it with Bash (sed) instead.`);
+
+    const bytes = await readFile(path);
+    const encoding = detectEncoding(bytes.subarray(0, 4096));
+    if (isUtf16(encoding) && bytes.length > MAX_UTF16_BYTES) return error(`${path} is a UTF-16 file over ${MAX_UTF16_BYTES / (1024 * 1024)} MiB; change it with Bash instead.`);
+    if (!isUtf16(encoding) && looksBinary(bytes.subarray(0, 4096))) return error(`${path} looks like a binary file; Edit only changes text files.`);
+    const before = decodeText(bytes, encoding);
+
+    const occurrences = findOccurrences(before, args.old_string);
+    if (occurrences.length === 0) {
+      return error(`old_string was not found in ${path}.\n${explainNoMatch(before, args.old_string)}`);
+    }
+    if (occurrences.length > 1 && !args.replace_all) {
+      const lines = occurrences.slice(0, 10).map((o) => lineNumberAt(before, o.index));
+      const more = occurrences.length > 10 ? ', …' : '';
+      return error(
+        `old_string occurs ${occurrences.length} times in ${path} (lines ${lines.join(', ')}${more}). ` +
+          'Include more surrounding text so it matches exactly once, or set replace_all: true to replace every occurrence.',
+      );
+    }
+
+    const after = applyReplacements(before, occurrences, args.new_string);
+    try {
+      await writeFile(path, encodeText(after, encoding, bomLength(encoding, bytes) > 0));
+    } catch (e) {
+      return error(`Could not write ${path}: ${(e as Error).message}`);
+    }
+    const firstLine = lineNumberAt(before, occurrences[0].index);
+    const what = occurrences.length === 1 ? `1 occurrence at line ${firstLine}` : `${occurrences.length} occurrences`;
+    return {
+      content: `Edited ${path}: replaced ${what}.`,
+      summary: `Edited ${path} (${occurrences.length} replacement${occurrences.length === 1 ? '' : 's'})`,
+      display: { kind: 'diff', path, before, after },
+    };
+  },
+});

@@ -1,0 +1,188 @@
+// Grep: content search on ripgrep. Sensitive files and VCS folders are filtered here, whatever
+// ripgrep's ignore settings; results are paged with offset/head_limit in a stable order.
+import { stat } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { z } from 'zod';
+import { defaultRipgrep, type RipgrepLocation } from '../../platform/ripgrep';
+import { defineTool, type Tool, type ToolResult } from '../defineTool';
+import { formatContentLines, linesOfRecord, type GrepLine } from './grepContent';
+import { pathDisplayer, resolveToolPath } from './pathPolicy';
+import { runRipgrep, type RipgrepOutcome } from './ripgrepProcess';
+import { isInVcsDir, isSensitivePath, VCS_DIRS } from './sensitivePaths';
+import description from './grep.md';
+
+export const GREP_DEFAULT_HEAD_LIMIT = 250;
+export const GREP_MAX_COLUMNS = 500;
+export const GREP_TIMEOUT_MS = 30_000;
+/** Safety bound on raw ripgrep output held in memory for one call. */
+export const GREP_MAX_OUTPUT_BYTES = 20 * 1024 * 1024;
+
+const context = (what: string) => z.number().int().nonnegative().optional().describe(`Lines of context ${what} each match (content mode).`);
+
+const schema = z.object({
+  pattern: z.string().min(1, { error: 'pattern is empty: give a regular expression to search for' }).describe('Regular expression (Rust regex syntax).'),
+  path: z.string().optional().describe('File or folder to search (default: the working directory).'),
+  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
+  type: z.string().optional().describe('Only files of this ripgrep type, e.g. ts, py, rust.'),
+  output_mode: z.enum(['files_with_matches', 'content', 'count_matches']).default('files_with_matches'),
+  '-A': context('after'),
+  '-B': context('before'),
+  '-C': context('around'),
+  '-i': z.boolean().default(false).describe('Case-insensitive.'),
+  '-n': z.boolean().default(true).describe('Line numbers in content mode.'),
+  multiline: z.boolean().default(false).describe('Let the pattern span lines (. matches newlines).'),
+  offset: z.number().int().nonnegative().default(0).describe('Skip this many results.'),
+  head_limit: z.number().int().nonnegative().default(GREP_DEFAULT_HEAD_LIMIT).describe('Return at most this many results; 0 = unlimited.'),
+  include_ignored: z.boolean().default(false).describe('Also search files ignored by .gitignore/.ignore/.rgignore.'),
+});
+type GrepArgs = z.infer<typeof schema>;
+
+export interface GrepToolOptions {
+  locate?: () => Promise<RipgrepLocation>;
+  timeoutMs?: number;
+}
+
+function error(content: string): ToolResult {
+  return { content, isError: true };
+}
+
+function ripgrepArgs(args: GrepArgs, root: string): string[] {
+  const rg = ['--no-config', '--hidden', '--no-require-git', '--no-messages', '--with-filename'];
+  if (args.include_ignored) rg.push('--no-ignore');
+  if (args['-i']) rg.push('--ignore-case');
+  if (args.multiline) rg.push('--multiline', '--multiline-dotall');
+  if (args.type) rg.push('--type', args.type);
+  if (args.glob) rg.push('--glob', args.glob);
+  // Later globs win in ripgrep, so these exclusions hold whatever the model's glob says.
+  for (const dir of VCS_DIRS) rg.push('--glob', `!${dir}`);
+  if (args.output_mode === 'files_with_matches') rg.push('--files-with-matches', '--null');
+  else if (args.output_mode === 'count_matches') rg.push('--count-matches', '--null');
+  else {
+    rg.push('--json', '--sort', 'path');
+    if (args['-C'] !== undefined) rg.push('--context', String(args['-C']));
+    if (args['-A'] !== undefined) rg.push('--after-context', String(args['-A']));
+    if (args['-B'] !== undefined) rg.push('--before-context', String(args['-B']));
+  }
+  rg.push('--regexp', args.pattern, '--', root);
+  return rg;
+}
+
+/** Sorts paths newest first (ties by path) so recently touched files lead. */
+async function byModifiedTime(paths: string[]): Promise<string[]> {
+  const times = await Promise.all(paths.map((p) => stat(p).then((s) => s.mtimeMs, () => 0)));
+  return paths
+    .map((p, i) => ({ p, t: times[i] }))
+    .sort((a, b) => b.t - a.t || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0))
+    .map((x) => x.p);
+}
+
+function page<T>(items: readonly T[], offset: number, limit: number): T[] {
+  return items.slice(offset, limit === 0 ? undefined : offset + limit);
+}
+
+function outcomeNotes(outcome: RipgrepOutcome, timeoutMs: number): string[] {
+  const notes: string[] = [];
+  if (outcome.timedOut) notes.push(`[The search timed out after ${timeoutMs / 1000} s; the results are partial. Narrow it with path, glob or type.]`);
+  if (outcome.outputCapped) notes.push(`[The search produced over ${GREP_MAX_OUTPUT_BYTES / (1024 * 1024)} MiB of output and was stopped; the results are partial. Narrow the pattern, path or glob.]`);
+  return notes;
+}
+
+export function createGrepTool(options: GrepToolOptions = {}): Tool {
+  const locate = options.locate ?? defaultRipgrep;
+  const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS;
+  return defineTool({
+    name: 'Grep',
+    description,
+    constants: { HEAD_LIMIT: GREP_DEFAULT_HEAD_LIMIT, MAX_COLUMNS: GREP_MAX_COLUMNS, TIMEOUT_S: timeoutMs / 1000 },
+    schema,
+    readOnly: true,
+    defaultApproval: 'auto',
+    subject: (args, ctx) => `Grep(${resolveToolPath(ctx, args.path ?? ctx.cwd)})`,
+    accesses: (args, ctx) => [{ kind: 'read', path: resolveToolPath(ctx, args.path ?? ctx.cwd) }],
+    async execute(args, ctx) {
+      const root = resolveToolPath(ctx, args.path ?? ctx.cwd);
+      try {
+        await stat(root);
+      } catch {
+        return error(`Path not found: ${root}. Give an existing file or folder (default: the working directory).`);
+      }
+      if (isSensitivePath(root)) return { content: `No matches: ${root} is a sensitive file (secrets, keys or credentials) and is never searched.` };
+      let rgPath: string;
+      try {
+        rgPath = (await locate()).path;
+      } catch (e) {
+        return error(`Grep cannot run: ${(e as Error).message}`);
+      }
+      const display = pathDisplayer(ctx.cwd);
+      const keep = (path: string): boolean => !isSensitivePath(path) && !isInVcsDir(relative(root, path));
+      const contentMode = args.output_mode === 'content';
+      const wanted = args.head_limit === 0 ? Infinity : args.offset + args.head_limit + 1;
+      const files: string[] = [];
+      const counts: Array<{ path: string; count: number }> = [];
+      const lines: GrepLine[] = [];
+      const outcome = await runRipgrep({
+        rgPath,
+        args: ripgrepArgs(args, root),
+        cwd: ctx.cwd,
+        signal: ctx.signal,
+        timeoutMs,
+        separator: args.output_mode === 'files_with_matches' ? '\0' : '\n',
+        maxOutputBytes: GREP_MAX_OUTPUT_BYTES,
+        onRecord(record) {
+          if (args.output_mode === 'files_with_matches') {
+            if (keep(record)) files.push(record);
+          } else if (args.output_mode === 'count_matches') {
+            const at = record.lastIndexOf('\0');
+            const path = record.slice(0, at);
+            if (at > 0 && keep(path)) counts.push({ path, count: Number(record.slice(at + 1)) });
+          } else {
+            for (const line of linesOfRecord(record)) if (keep(line.path)) lines.push(line);
+            // Content is read in path order, so once a page (plus one to know there is more) is in, stop.
+            return lines.length < wanted;
+          }
+          return true;
+        },
+      });
+      if (outcome.exitCode === 2 && !outcome.stoppedEarly && !outcome.timedOut && files.length + counts.length + lines.length === 0 && outcome.stderr) {
+        return error(`Grep failed: ${outcome.stderr}`);
+      }
+      const notes = outcomeNotes(outcome, timeoutMs);
+      let shown: string[];
+      let total: number | undefined;
+      let summaryLine = '';
+      if (args.output_mode === 'files_with_matches') {
+        const sorted = await byModifiedTime(files);
+        total = sorted.length;
+        shown = page(sorted, args.offset, args.head_limit).map(display);
+        summaryLine = `Found ${total} file${total === 1 ? '' : 's'} (newest first)`;
+      } else if (args.output_mode === 'count_matches') {
+        counts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        total = counts.length;
+        const matches = counts.reduce((n, c) => n + c.count, 0);
+        shown = page(counts, args.offset, args.head_limit).map((c) => `${display(c.path)}:${c.count}`);
+        summaryLine = `Found ${matches} match${matches === 1 ? '' : 'es'} in ${total} file${total === 1 ? '' : 's'}`;
+      } else {
+        const more = outcome.stoppedEarly;
+        total = more ? undefined : lines.length;
+        const slice = page(lines, args.offset, args.head_limit);
+        const separators = [args['-A'], args['-B'], args['-C']].some((n) => (n ?? 0) > 0);
+        shown = formatContentLines(slice, { lineNumbers: args['-n'], separators, maxColumns: GREP_MAX_COLUMNS, display });
+        if (more && slice.length > 0) notes.push(`[More matching lines follow. To see them, call again with offset=${args.offset + slice.length}.]`);
+      }
+      const count = args.output_mode === 'content' ? page(lines, args.offset, args.head_limit).length : shown.length;
+      if (total === 0 || (lines.length === 0 && contentMode)) {
+        return { content: ['No matches found.', ...notes].join('\n'), summary: 'No matches' };
+      }
+      if (count === 0) {
+        return { content: [`No results at offset ${args.offset}: there are ${total ?? 'fewer'} results.`, ...notes].join('\n'), summary: 'No results at offset' };
+      }
+      if (total !== undefined && args.head_limit !== 0 && args.offset + count < total) {
+        notes.push(`[Showing results ${args.offset + 1}-${args.offset + count} of ${total}. To see more, call again with offset=${args.offset + count}.]`);
+      }
+      const head = summaryLine ? [summaryLine] : [];
+      return { content: [...head, ...shown, ...(notes.length ? ['', ...notes] : [])].join('\n'), summary: summaryLine || `${count} matching lines` };
+    },
+  });
+}
+
+export const grepTool = createGrepTool();

@@ -1,0 +1,151 @@
+// Read: a window of a text file, line-numbered, within a line and byte budget per call.
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { z } from 'zod';
+import { defineTool, type ToolResult } from '../defineTool';
+import { readLineWindow, type LineWindow } from './lineWindow';
+import { detectMedia, readHead } from './mediaTypes';
+import { resolveToolPath } from './pathPolicy';
+import { bomLength, decodeText, detectEncoding, isUtf16, looksBinary, MAX_UTF16_BYTES, type TextEncoding } from './textEncoding';
+import description from './read.md';
+
+export const READ_MAX_LINES = 1000;
+export const READ_MAX_BYTES = 100 * 1024;
+export const READ_MAX_LINE_CHARS = 2000;
+export const READ_MAX_TAIL_LINES = 1000;
+
+const SNIFF_BYTES = 4096;
+const STREAM_CHUNK_BYTES = 64 * 1024;
+
+const schema = z.object({
+  path: z.string().describe('File to read: relative to the working directory, or absolute.'),
+  line_offset: z
+    .number()
+    .int()
+    .min(-READ_MAX_TAIL_LINES, { error: `line_offset must be at least -${READ_MAX_TAIL_LINES}: negative offsets count back from the end by at most ${READ_MAX_TAIL_LINES} lines` })
+    .refine((v) => v !== 0, { error: 'line_offset 0 is invalid: lines are numbered from 1; use a negative value to count from the end' })
+    .optional()
+    .describe(`1-based first line; negative counts from the end (-1…-${READ_MAX_TAIL_LINES}). Default 1.`),
+  n_lines: z.number().int().positive().optional().describe(`Number of lines to return (max ${READ_MAX_LINES}).`),
+});
+
+function error(content: string): ToolResult {
+  return { content, isError: true };
+}
+
+async function* utf8Chunks(path: string, start: number, signal: AbortSignal): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  const stream = createReadStream(path, { start, highWaterMark: STREAM_CHUNK_BYTES });
+  try {
+    for await (const chunk of stream) {
+      signal.throwIfAborted();
+      yield decoder.write(chunk as Buffer);
+    }
+    yield decoder.end();
+  } finally {
+    stream.destroy();
+  }
+}
+
+function formatLine(lineNumber: number, text: string, fullLength: number): string {
+  const cut = fullLength > READ_MAX_LINE_CHARS ? `… [cut: line has ${fullLength} characters]` : '';
+  return `${lineNumber}\t${text}${cut}`;
+}
+
+const ENCODING_NAMES: Record<TextEncoding, string> = { utf8: 'UTF-8', 'utf8-bom': 'UTF-8 with BOM', utf16le: 'UTF-16 LE', utf16be: 'UTF-16 BE' };
+
+function noticesFor(window: LineWindow, encoding: TextEncoding, requested: number): string[] {
+  const notices: string[] = [];
+  const of = window.totalLines !== undefined ? ` of ${window.totalLines}` : '';
+  const next = `continue with line_offset=${window.lastLine + 1}`;
+  if (window.stoppedBy === 'bytes') {
+    notices.push(`[Truncated: showed lines ${window.firstLine}-${window.lastLine}${of}; the output reached the ${READ_MAX_BYTES / 1024} KB per-call limit. To read more, ${next}.]`);
+  } else if (window.moreAfter) {
+    const why = requested < READ_MAX_LINES ? `the ${requested} lines requested` : `the ${READ_MAX_LINES}-line per-call limit`;
+    notices.push(`[Truncated: showed lines ${window.firstLine}-${window.lastLine}${of} (${why}). To read more, ${next}.]`);
+  }
+  if (window.cutLines > 0) {
+    notices.push(`[${window.cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut. To see the rest of such a line use Bash, e.g. sed -n '<line>p' <file> | cut -c${READ_MAX_LINE_CHARS + 1}-${READ_MAX_LINE_CHARS * 2}.]`);
+  }
+  if (window.crlfLines > 0 && window.lfLines > 0) {
+    notices.push(`[Mixed line endings: ${window.crlfLines} line(s) end with CRLF and ${window.lfLines} with LF. Lines are shown without the CR; Edit keeps each line's ending.]`);
+  } else if (window.crlfLines > 0) {
+    notices.push('[Line endings: CRLF. Lines are shown without the CR; Edit keeps CRLF endings.]');
+  }
+  if (isUtf16(encoding)) notices.push(`[Decoded from ${ENCODING_NAMES[encoding]}.]`);
+  return notices;
+}
+
+export const readTool = defineTool({
+  name: 'Read',
+  description,
+  constants: {
+    MAX_LINES: READ_MAX_LINES,
+    MAX_KB: READ_MAX_BYTES / 1024,
+    MAX_LINE_CHARS: READ_MAX_LINE_CHARS,
+    MAX_TAIL_LINES: READ_MAX_TAIL_LINES,
+    MAX_UTF16_MIB: MAX_UTF16_BYTES / (1024 * 1024),
+  },
+  schema,
+  readOnly: true,
+  defaultApproval: 'auto',
+  subject: (args, ctx) => `Read(${resolveToolPath(ctx, args.path)})`,
+  accesses: (args, ctx) => [{ kind: 'read', path: resolveToolPath(ctx, args.path), tracked: true }],
+  async execute(args, ctx) {
+    const path = resolveToolPath(ctx, args.path);
+    let info;
+    try {
+      info = await stat(path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return error(`File not found: ${path}. Check the path (Glob can find files by name).`);
+      return error(`Cannot read ${path}: ${(e as Error).message}`);
+    }
+    if (info.isDirectory()) {
+      return error(`${path} is a directory; Read only reads files. List its files with Glob (path="${path}", pattern="*") or with Bash (ls).`);
+    }
+    if (!info.isFile()) return error(`${path} is not a regular file (device, socket or pipe); Read only reads files.`);
+    if (info.size === 0) {
+      return { content: `[${path} is empty: 0 lines.]`, summary: 'Read empty file', display: { kind: 'file', path, lines: 0 } };
+    }
+
+    const head = await readHead(path, SNIFF_BYTES);
+    const media = detectMedia(head, path);
+    if (media && media.format !== 'svg') {
+      return error(`${path} is ${media.kind === 'image' ? 'an image' : 'a video'} (${media.format}); Read only reads text. Use ReadMediaFile to view it.`);
+    }
+    const encoding = detectEncoding(head);
+    let chunks: AsyncIterable<string> | Iterable<string>;
+    if (isUtf16(encoding)) {
+      if (info.size > MAX_UTF16_BYTES) {
+        return error(`${path} is UTF-16 encoded and ${info.size} bytes, over the ${MAX_UTF16_BYTES / (1024 * 1024)} MiB limit for transcoding. Make a UTF-8 copy with Bash (iconv -f UTF-16 -t UTF-8) and read that.`);
+      }
+      chunks = [decodeText(await readFile(path), encoding)];
+    } else {
+      if (looksBinary(head)) return error(`${path} looks like a binary file (it contains NUL bytes); Read only reads text. Inspect it with Bash (file, xxd | head).`);
+      chunks = utf8Chunks(path, bomLength(encoding, head), ctx.signal);
+    }
+
+    const requested = Math.min(args.n_lines ?? READ_MAX_LINES, READ_MAX_LINES);
+    const window = await readLineWindow(chunks, {
+      offset: args.line_offset ?? 1,
+      limit: requested,
+      maxBytes: READ_MAX_BYTES,
+      maxLineChars: READ_MAX_LINE_CHARS,
+      formatLine,
+    });
+    if (window.lines.length === 0) {
+      const total = window.totalLines ?? 0;
+      if (total === 0) return { content: `[${path} contains no lines (only ${info.size} byte(s) of line breaks or a BOM).]`, summary: 'Read empty file' };
+      return { content: `[line_offset ${args.line_offset} is past the end of ${path}, which has ${total} lines. Use a line_offset between 1 and ${total}, or a negative one to read from the end.]`, summary: 'Read 0 lines' };
+    }
+    const notices = noticesFor(window, encoding, requested);
+    const content = window.lines.join('\n') + (notices.length ? `\n\n${notices.join('\n')}` : '');
+    return {
+      content,
+      summary: `Read ${window.lines.length} line${window.lines.length === 1 ? '' : 's'}`,
+      display: { kind: 'file', path, lines: window.lines.length },
+    };
+  },
+});

@@ -1,0 +1,264 @@
+// Bash: runs one command in its own process group with stdin closed. Foreground output streams to
+// front ends as progress; a foreground timeout hands the same process to the background task
+// service (or kills it, per `bash_auto_background_on_timeout`). Background runs go straight to the
+// task service. A non-zero exit code is information for the model, not a tool failure.
+import type { ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { z } from 'zod';
+import { nonInteractiveEnv, releasePipes, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../../platform/processes';
+import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
+import { DEFAULT_TASK_SETTINGS, TASK_SERVICE, TaskLimitError, type TaskService, type TaskSettings } from '../task/taskService';
+import description from './bash.md';
+
+export const FOREGROUND_DEFAULT_TIMEOUT_MS = 60_000;
+export const FOREGROUND_MAX_TIMEOUT_MS = 300_000;
+export const BACKGROUND_MAX_TIMEOUT_MS = 24 * 3_600_000;
+/** Output kept in memory per command: the first and the last this many characters. */
+const CAPTURE_HEAD_CHARS = 2_000_000;
+const CAPTURE_TAIL_CHARS = 2_000_000;
+/** After the shell exits, how long its pipes may keep delivering output. */
+const PIPE_DRAIN_MS = 200;
+
+const schema = z
+  .object({
+    command: z.string().refine((c) => c.trim() !== '', 'command must not be empty').describe('The command to run with bash -c.'),
+    cwd: z.string().optional().describe('Working directory (default: the session working directory).'),
+    timeout: z.number().int().positive().max(BACKGROUND_MAX_TIMEOUT_MS).optional().describe('Timeout in milliseconds.'),
+    run_in_background: z.boolean().default(false).describe('Run as a background task and return its id at once.'),
+    description: z.string().optional().describe('Short description; required with run_in_background.'),
+    disable_timeout: z.boolean().default(false).describe('Background only: no timeout at all.'),
+  })
+  .superRefine((a, issues) => {
+    if (a.run_in_background) {
+      if (!a.description?.trim()) {
+        issues.addIssue({ code: 'custom', path: ['description'], message: 'description is required when run_in_background is true' });
+      }
+      if (a.disable_timeout && a.timeout !== undefined) {
+        issues.addIssue({ code: 'custom', path: ['disable_timeout'], message: 'give either timeout or disable_timeout, not both' });
+      }
+    } else {
+      if (a.timeout !== undefined && a.timeout > FOREGROUND_MAX_TIMEOUT_MS) {
+        issues.addIssue({
+          code: 'custom', path: ['timeout'],
+          message: `a foreground timeout is at most ${FOREGROUND_MAX_TIMEOUT_MS} ms (it is in milliseconds); use run_in_background for longer commands`,
+        });
+      }
+      if (a.disable_timeout) {
+        issues.addIssue({ code: 'custom', path: ['disable_timeout'], message: 'disable_timeout only applies with run_in_background: true' });
+      }
+    }
+  });
+
+type BashArgs = z.infer<typeof schema>;
+
+export const bashTool = defineTool({
+  name: 'Bash',
+  description,
+  constants: {
+    FOREGROUND_DEFAULT_TIMEOUT_MS, FOREGROUND_MAX_TIMEOUT_MS, BACKGROUND_MAX_TIMEOUT_MS,
+    BACKGROUND_DEFAULT_TIMEOUT_S: DEFAULT_TASK_SETTINGS.bashTaskTimeoutS,
+  },
+  schema,
+  readOnly: false,
+  defaultApproval: 'ask',
+  subject: (a) => `Bash(${a.command})`,
+  accesses: (a, ctx) => [{ kind: 'exec', cwd: workDir(a, ctx) }],
+  async execute(args, ctx) {
+    const tasks = ctx.services.get(TASK_SERVICE);
+    const cwd = workDir(args, ctx);
+    const problem = checkDirectory(cwd);
+    if (problem) return { content: problem, isError: true, display: { kind: 'command', command: args.command, exitCode: null } };
+    return args.run_in_background ? startInBackground(args, cwd, tasks) : runInForeground(args, cwd, ctx, tasks);
+  },
+});
+
+function workDir(args: BashArgs, ctx: ToolContext): string {
+  return args.cwd ? ctx.resolve(args.cwd) : ctx.cwd;
+}
+
+function checkDirectory(cwd: string): string | undefined {
+  try {
+    if (statSync(cwd).isDirectory()) return undefined;
+    return `Cannot run the command: cwd ${cwd} is not a directory.`;
+  } catch {
+    return `Cannot run the command: cwd ${cwd} does not exist.`;
+  }
+}
+
+function backgroundDefaultTimeoutMs(settings: Readonly<TaskSettings>): number | null {
+  return settings.bashTaskTimeoutS > 0 ? settings.bashTaskTimeoutS * 1_000 : null;
+}
+
+function startInBackground(args: BashArgs, cwd: string, tasks: TaskService): ToolResult {
+  const display = { kind: 'command' as const, command: args.command, exitCode: null };
+  const timeoutMs = args.disable_timeout ? null : (args.timeout ?? backgroundDefaultTimeoutMs(tasks.settings));
+  try {
+    const task = tasks.startProcess({ command: args.command, cwd, description: args.description!.trim(), timeoutMs });
+    return {
+      content:
+        `Started background task ${task.id} (${task.description}).\n` +
+        `Timeout: ${timeoutMs === null ? 'none' : `${timeoutMs} ms`}. Output file: ${task.outputPath}\n` +
+        'You will be notified automatically when it finishes. Check progress with TaskOutput, wait inside this turn with WaitFor, stop it with TaskStop.',
+      summary: `Background task ${task.id}`,
+      display,
+    };
+  } catch (e) {
+    if (e instanceof TaskLimitError) return { content: e.message, isError: true, display };
+    throw e;
+  }
+}
+
+async function runInForeground(args: BashArgs, cwd: string, ctx: ToolContext, tasks: TaskService): Promise<ToolResult> {
+  const startedAt = new Date();
+  const timeoutMs = args.timeout ?? FOREGROUND_DEFAULT_TIMEOUT_MS;
+  const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv() });
+  const output = new CommandOutput();
+  const onStdout = (text: string) => {
+    output.add('stdout', text);
+    ctx.emitProgress({ text, stream: 'stdout' });
+  };
+  const onStderr = (text: string) => {
+    output.add('stderr', text);
+    ctx.emitProgress({ text, stream: 'stderr' });
+  };
+  child.stdout?.setEncoding('utf8').on('data', onStdout);
+  child.stderr?.setEncoding('utf8').on('data', onStderr);
+  const exited = waitForExit(child);
+  const outcome = await firstOf(exited, timeoutMs, ctx.signal);
+  const result = (exit: ExitInfo, note?: string, isError = false): ToolResult => ({
+    content: formatOutcome(exit, output, note),
+    isError: isError || Boolean(exit.error),
+    summary: exit.error ? 'could not start' : exit.code !== null ? `exit ${exit.code}` : `killed by ${exit.signal}`,
+    display: { kind: 'command', command: args.command, exitCode: exit.code },
+  });
+
+  if (outcome === 'exit') {
+    await releasePipes(child, PIPE_DRAIN_MS);
+    return result(await exited);
+  }
+  if (outcome === 'abort') {
+    await stopGroup(child, tasks.settings.killGracePeriodMs, exited);
+    return result(await exited, 'The command was interrupted and stopped.', true);
+  }
+  let why = `The command did not finish within ${timeoutMs} ms and was stopped (bash_auto_background_on_timeout is off).`;
+  if (tasks.settings.autoBackgroundOnTimeout) {
+    child.stdout?.off('data', onStdout);
+    child.stderr?.off('data', onStderr);
+    try {
+      const task = tasks.adoptProcess({
+        child, command: args.command, cwd, startedAt, initialOutput: output.combined(),
+        description: args.description?.trim() || oneLine(args.command, 80),
+        timeoutMs: backgroundDefaultTimeoutMs(tasks.settings),
+      });
+      const limit = task.timeoutMs === null ? 'no timeout' : `a timeout of ${task.timeoutMs / 1_000} s`;
+      return {
+        content:
+          `The command did not finish within ${timeoutMs} ms. It keeps running as background task ${task.id} (the same process, with ${limit}); ` +
+          `its output so far is below and the full output goes to ${task.outputPath}. ` +
+          'You will be notified when it finishes; use TaskOutput to check it, WaitFor to wait, TaskStop to stop it.\n' +
+          formatStreams(output),
+        summary: `moved to background as ${task.id}`,
+        display: { kind: 'command', command: args.command, exitCode: null },
+      };
+    } catch (e) {
+      if (!(e instanceof TaskLimitError)) throw e;
+      child.stdout?.on('data', onStdout);
+      child.stderr?.on('data', onStderr);
+      why = `The command did not finish within ${timeoutMs} ms and could not move to the background (${e.message}), so it was stopped.`;
+    }
+  }
+  await stopGroup(child, tasks.settings.killGracePeriodMs, exited);
+  return result(await exited, why, true);
+}
+
+type Outcome = 'exit' | 'timeout' | 'abort';
+
+function firstOf(exited: Promise<ExitInfo>, timeoutMs: number, signal: AbortSignal): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const done = (outcome: Outcome) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    const onAbort = () => done('abort');
+    const timer = setTimeout(() => done('timeout'), timeoutMs);
+    if (signal.aborted) return done('abort');
+    signal.addEventListener('abort', onAbort, { once: true });
+    void exited.then(() => done('exit'));
+  });
+}
+
+async function stopGroup(child: ChildProcess, graceMs: number, exited: Promise<ExitInfo>): Promise<void> {
+  if (child.pid !== undefined) await terminateGroup(child.pid, { graceMs });
+  await exited;
+  await releasePipes(child, PIPE_DRAIN_MS);
+}
+
+function formatOutcome(exit: ExitInfo, output: CommandOutput, note?: string): string {
+  const status = exit.error
+    ? `The command could not be started: ${exit.error.message}`
+    : exit.code !== null
+      ? `Exit code: ${exit.code}`
+      : `Exit code: none (terminated by ${exit.signal ?? 'a signal'})`;
+  return [note, status, formatStreams(output)].filter(Boolean).join('\n');
+}
+
+function formatStreams(output: CommandOutput): string {
+  const stdout = output.text('stdout');
+  const stderr = output.text('stderr');
+  if (!stdout && !stderr) return '(no output)';
+  const block = (name: string, text: string) => (text ? `<${name}>\n${text.replace(/\n$/, '')}\n</${name}>` : `<${name}></${name}>`);
+  return `${block('stdout', stdout)}\n${block('stderr', stderr)}`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+type StreamName = 'stdout' | 'stderr';
+interface Chunk {
+  stream: StreamName;
+  text: string;
+}
+
+/**
+ * What a command printed, in order, bounded in memory: the first CAPTURE_HEAD_CHARS and the last
+ * CAPTURE_TAIL_CHARS are kept, anything between is counted and marked as omitted.
+ */
+class CommandOutput {
+  private readonly head: Chunk[] = [];
+  private readonly tail: Chunk[] = [];
+  private headChars = 0;
+  private tailChars = 0;
+  private omitted = 0;
+
+  add(stream: StreamName, text: string): void {
+    if (this.headChars < CAPTURE_HEAD_CHARS) {
+      this.head.push({ stream, text });
+      this.headChars += text.length;
+      return;
+    }
+    this.tail.push({ stream, text });
+    this.tailChars += text.length;
+    while (this.tail.length > 1 && this.tailChars - this.tail[0].text.length >= CAPTURE_TAIL_CHARS) {
+      const dropped = this.tail.shift()!;
+      this.tailChars -= dropped.text.length;
+      this.omitted += dropped.text.length;
+    }
+  }
+
+  text(stream: StreamName): string {
+    return this.join((c) => c.stream === stream);
+  }
+
+  combined(): string {
+    return this.join(() => true);
+  }
+
+  private join(keep: (c: Chunk) => boolean): string {
+    const pick = (chunks: Chunk[]) => chunks.filter(keep).map((c) => c.text).join('');
+    const marker = this.omitted ? `\n[… ${this.omitted} characters of output omitted from memory …]\n` : '';
+    return pick(this.head) + marker + pick(this.tail);
+  }
+}

@@ -1,0 +1,32 @@
+// TaskStop: stops a running background task (group SIGTERM → grace → SIGKILL); harmless on finished ones.
+import { z } from 'zod';
+import { defineTool } from '../defineTool';
+import description from './taskStop.md';
+import { describeTask, TASK_SERVICE, UnknownTaskError } from './taskService';
+
+export const DEFAULT_REASON = 'Stopped by TaskStop';
+
+export const taskStopTool = defineTool({
+  name: 'TaskStop',
+  description,
+  constants: { DEFAULT_REASON },
+  schema: z.object({
+    task_id: z.string().min(1, 'task_id must not be empty').describe('The background task id.'),
+    reason: z.string().optional().describe(`Why it is stopped (default "${DEFAULT_REASON}").`),
+  }),
+  readOnly: false,
+  defaultApproval: 'ask',
+  subject: (a) => `TaskStop(${a.task_id})`,
+  async execute(args, ctx) {
+    const tasks = ctx.services.get(TASK_SERVICE);
+    const before = tasks.get(args.task_id);
+    if (!before) return { content: new UnknownTaskError(args.task_id).message, isError: true };
+    if (before.status !== 'running') {
+      return { content: `Task ${before.id} had already finished; nothing to stop.\n${describeTask(before)}`, summary: `${before.id} already ${before.status}` };
+    }
+    // This result tells the model the task ended, so no automatic notification follows.
+    const task = await tasks.stop(before.id, args.reason?.trim() || DEFAULT_REASON, { notify: false });
+    const verb = task.endReason === 'stopped' ? 'Stopped' : 'It ended on its own before it could be stopped:';
+    return { content: `${verb} task ${task.id}.\n${describeTask(task)}\noutput_path: ${task.outputPath}`, summary: `${task.id} ${task.status}` };
+  },
+});

@@ -1,0 +1,110 @@
+// The approval panel (SPEC §2.5): Approve once / Approve for this session / Reject / Reject with
+// feedback. ↑/↓ move, Enter confirms, 1–9 pick, Esc / Ctrl-C / Ctrl-D reject, Ctrl-E expands the
+// preview. "Reject with feedback" switches to a text field (Enter sends, Esc goes back to the list).
+import { Input, matchesKey, truncateToWidth, wrapTextWithAnsi, type Component, type Focusable } from '@mariozechner/pi-tui';
+import type { ApprovalAnswer, ApprovalRequest } from '../engine/approvals';
+import { approvalPreview, type Preview } from './approvalPreview';
+import type { Theme } from './theme';
+
+const COLLAPSED_PREVIEW = 12;
+
+interface Choice {
+  label: string;
+  answer?: ApprovalAnswer;
+  feedback?: true;
+}
+
+export class ApprovalPanel implements Component, Focusable {
+  focused = true;
+  private selected = 0;
+  private expanded = false;
+  private feedbackInput: Input | undefined;
+  private readonly preview: Preview;
+  private readonly choices: Choice[];
+
+  constructor(
+    private readonly request: ApprovalRequest,
+    private readonly theme: Theme,
+    cwd: string,
+    private readonly onAnswer: (answer: ApprovalAnswer) => void,
+  ) {
+    this.preview = approvalPreview(request, cwd, theme);
+    this.choices = [
+      { label: 'Approve once', answer: { decision: 'approve' } },
+      { label: `Approve for this session (${request.sessionPattern})`, answer: { decision: 'approve_session' } },
+      { label: 'Reject', answer: { decision: 'reject' } },
+      { label: 'Reject with feedback…', feedback: true },
+    ];
+  }
+
+  handleInput(data: string): void {
+    if (this.feedbackInput) {
+      if (matchesKey(data, 'escape')) {
+        this.feedbackInput = undefined;
+        return;
+      }
+      if (matchesKey(data, 'enter')) {
+        const text = this.feedbackInput.getValue().trim();
+        this.onAnswer(text ? { decision: 'reject', feedback: text } : { decision: 'reject' });
+        return;
+      }
+      this.feedbackInput.handleInput(data);
+      return;
+    }
+    if (matchesKey(data, 'ctrl+e')) {
+      this.expanded = !this.expanded;
+      return;
+    }
+    if (matchesKey(data, 'escape') || matchesKey(data, 'ctrl+c') || matchesKey(data, 'ctrl+d')) {
+      this.onAnswer({ decision: 'reject' });
+      return;
+    }
+    if (matchesKey(data, 'up')) this.selected = (this.selected + this.choices.length - 1) % this.choices.length;
+    else if (matchesKey(data, 'down')) this.selected = (this.selected + 1) % this.choices.length;
+    else if (matchesKey(data, 'enter')) this.choose(this.selected);
+    else if (/^[1-9]$/.test(data) && Number(data) <= this.choices.length) this.choose(Number(data) - 1);
+  }
+
+  private choose(index: number): void {
+    this.selected = index;
+    const choice = this.choices[index];
+    if (choice.feedback) {
+      this.feedbackInput = new Input();
+      this.feedbackInput.focused = true;
+      return;
+    }
+    this.onAnswer(choice.answer!);
+  }
+
+  invalidate(): void {}
+
+  render(width: number): string[] {
+    const { fg } = this.theme;
+    const border = fg.borderFocus;
+    const inner = Math.max(10, width - 4);
+    const row = (text: string) => truncateToWidth(`${border('│')} ${text}`, width);
+    const lines = [border(`╭${'─'.repeat(Math.max(0, width - 2))}╮`)];
+    lines.push(row(`${this.theme.bold(fg.warning('Approval needed'))} ${fg.textDim('·')} ${this.theme.bold(this.request.subject)}`));
+    for (const l of wrapTextWithAnsi(fg.textDim(`Why: ${this.request.reason}`), inner)) lines.push(row(l));
+    lines.push(row(this.preview.title));
+    const body = this.preview.lines;
+    const shown = this.expanded ? body : body.slice(0, COLLAPSED_PREVIEW);
+    for (const l of shown) lines.push(row(`  ${l}`));
+    if (body.length > shown.length) lines.push(row(fg.textMuted(`  … ${body.length - shown.length} more lines (ctrl+e to expand)`)));
+    else if (this.expanded && body.length > COLLAPSED_PREVIEW) lines.push(row(fg.textMuted('  (ctrl+e to collapse)')));
+    lines.push(row(''));
+    this.choices.forEach((c, i) => {
+      const active = i === this.selected;
+      const text = `${i + 1}. ${c.label}`;
+      lines.push(row(active ? fg.borderFocus(this.theme.bold(`❯ ${text}`)) : `  ${text}`));
+    });
+    if (this.feedbackInput) {
+      lines.push(row(fg.textDim('Tell the model what to do instead (Enter sends, Esc goes back):')));
+      for (const l of this.feedbackInput.render(inner - 2)) lines.push(row(`> ${l}`));
+    } else {
+      lines.push(row(fg.textMuted('↑/↓ move · Enter select · 1–4 pick · Esc reject · ctrl+e expand')));
+    }
+    lines.push(border(`╰${'─'.repeat(Math.max(0, width - 2))}╯`));
+    return lines;
+  }
+}

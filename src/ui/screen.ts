@@ -1,0 +1,155 @@
+// The screen: finished transcript output goes to the terminal's own scrollback, written once; only
+// the live region at the bottom (streaming text, running tools, panels, input, footer) is redrawn,
+// differentially (from the first changed line down) and inside a synchronized-output block. A frame
+// therefore costs the size of the live region, not of the transcript. Nothing is drawn unless
+// something asked for it: no timers run while the UI is idle.
+import { CURSOR_MARKER, truncateToWidth, visibleWidth, type Component } from '@mariozechner/pi-tui';
+
+export interface ScreenTerminal {
+  write(data: string): void;
+  readonly columns: number;
+  readonly rows: number;
+}
+
+const SYNC_START = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+const LINE_RESET = '\x1b[0m';
+const CLEAR_ALL = '\x1b[2J\x1b[3J\x1b[H';
+/** Live frames are at most this often; a request inside the window is folded into the next frame. */
+export const MIN_FRAME_INTERVAL_MS = 16;
+
+export interface FrameStats {
+  frames: number;
+  /** Total time spent building and diffing frames, ms. */
+  frameMs: number;
+  fullReprints: number;
+}
+
+export class Screen {
+  /** Lines of the live region as last drawn. */
+  private drawn: string[] = [];
+  private pendingScrollback: string[] = [];
+  private scheduled: ReturnType<typeof setTimeout> | undefined;
+  private lastFrameAt = 0;
+  private stopped = false;
+  private lastWidth = 0;
+  private reprintRequested = false;
+  readonly stats: FrameStats = { frames: 0, frameMs: 0, fullReprints: 0 };
+
+  constructor(
+    private readonly term: ScreenTerminal,
+    private readonly live: Component,
+    /** Renders the whole committed transcript at a width: used after a resize or a global toggle. */
+    private readonly renderHistory: (width: number) => string[],
+  ) {}
+
+  /** Queues finished lines for the scrollback; they are written above the live region on the next frame. */
+  pushScrollback(lines: readonly string[]): void {
+    for (const line of lines) this.pendingScrollback.push(line);
+    this.requestRender();
+  }
+
+  /** Clears screen and scrollback and prints the transcript again (resize, Ctrl-O). */
+  requestReprint(): void {
+    this.reprintRequested = true;
+    this.requestRender();
+  }
+
+  requestRender(): void {
+    if (this.stopped || this.scheduled) return;
+    const wait = Math.max(0, MIN_FRAME_INTERVAL_MS - (performance.now() - this.lastFrameAt));
+    this.scheduled = setTimeout(() => {
+      this.scheduled = undefined;
+      this.renderNow();
+    }, wait);
+  }
+
+  /** Draws one frame now (tests and the benchmark call this directly). */
+  renderNow(): void {
+    if (this.stopped) return;
+    const started = performance.now();
+    const width = Math.max(1, this.term.columns);
+    const height = Math.max(2, this.term.rows);
+    if (this.lastWidth && width !== this.lastWidth) this.reprintRequested = true;
+    this.lastWidth = width;
+    const lines = this.liveLines(width, height);
+    let out: string;
+    if (this.reprintRequested) {
+      this.reprintRequested = false;
+      this.pendingScrollback = [];
+      this.stats.fullReprints++;
+      const history = this.renderHistory(width).map(fit(width));
+      out = SYNC_START + CLEAR_ALL + history.map((l) => `${l}${LINE_RESET}\r\n`).join('') + lines.join('\r\n') + SYNC_END;
+    } else if (this.pendingScrollback.length) {
+      const scrollback = this.pendingScrollback.map(fit(width));
+      this.pendingScrollback = [];
+      out = SYNC_START + this.moveToLine(0) + '\x1b[J' + scrollback.map((l) => `${l}${LINE_RESET}\r\n`).join('') + lines.join('\r\n') + SYNC_END;
+    } else {
+      const first = firstDifference(this.drawn, lines);
+      if (first === -1) {
+        this.finishFrame(started, lines);
+        return;
+      }
+      if (first >= lines.length) {
+        // Only removals: clear from the first removed line, then step back onto the new last line.
+        out = SYNC_START + this.moveToLine(first) + '\x1b[J' + (lines.length ? '\x1b[1A' : '') + SYNC_END;
+      } else if (first >= this.drawn.length && this.drawn.length > 0) {
+        out = SYNC_START + this.moveToLine(this.drawn.length - 1) + '\r\n' + lines.slice(first).join('\r\n') + SYNC_END;
+      } else {
+        out = SYNC_START + this.moveToLine(first) + '\x1b[J' + lines.slice(first).join('\r\n') + SYNC_END;
+      }
+    }
+    this.term.write(out);
+    this.finishFrame(started, lines);
+  }
+
+  private finishFrame(started: number, lines: string[]): void {
+    this.drawn = lines;
+    this.lastFrameAt = performance.now();
+    this.stats.frames++;
+    this.stats.frameMs += this.lastFrameAt - started;
+  }
+
+  /** The live region's lines, clipped to fit the screen so every drawn line stays addressable. */
+  private liveLines(width: number, height: number): string[] {
+    const rendered = this.live.render(width);
+    const start = Math.max(0, rendered.length - (height - 1));
+    const out: string[] = [];
+    for (let i = start; i < rendered.length; i++) {
+      let line = rendered[i];
+      if (line.includes(CURSOR_MARKER)) line = line.replace(CURSOR_MARKER, '');
+      out.push(fit(width)(line) + LINE_RESET);
+    }
+    return out;
+  }
+
+  /** Cursor motion from the end of the drawn region (where a frame always leaves it) to column 0 of `row`. */
+  private moveToLine(row: number): string {
+    if (!this.drawn.length) return '\r';
+    const up = this.drawn.length - 1 - row;
+    return (up > 0 ? `\x1b[${up}A` : '') + '\r';
+  }
+
+  /** Leaves the cursor below the live region, ready for the shell. */
+  stop(opts: { clearLive?: boolean } = {}): void {
+    if (this.stopped) return;
+    if (this.scheduled) clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    if (this.pendingScrollback.length || this.reprintRequested) this.renderNow();
+    this.stopped = true;
+    if (opts.clearLive && this.drawn.length) this.term.write(this.moveToLine(0) + '\x1b[J');
+    else if (this.drawn.length) this.term.write('\r\n');
+    this.drawn = [];
+  }
+}
+
+function firstDifference(a: readonly string[], b: readonly string[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}
+
+/** Lines must never be wider than the terminal, or the terminal wraps them and the row maths breaks. */
+function fit(width: number): (line: string) => string {
+  return (line) => (line.length <= width || visibleWidth(line) <= width ? line : truncateToWidth(line, width, ''));
+}

@@ -1,0 +1,115 @@
+// Conversation blocks: the user's prompts, the assistant's Markdown, thinking, notices.
+import { wrapTextWithAnsi, type Markdown } from '@mariozechner/pi-tui';
+import { markdownView } from '../markdown';
+import { Block, clipLines, type ViewState } from './block';
+
+export type UserKind = 'prompt' | 'steer' | 'shell';
+
+export class UserBlock extends Block {
+  constructor(view: ViewState, private readonly text: string, private readonly kind: UserKind = 'prompt') {
+    super(view);
+    this.done = true;
+  }
+
+  protected build(width: number): string[] {
+    const { fg } = this.view.theme;
+    const color = this.kind === 'shell' ? fg.shellMode : fg.roleUser;
+    const mark = this.kind === 'shell' ? '! ' : this.kind === 'steer' ? '» ' : '> ';
+    const tag = this.kind === 'steer' ? fg.textMuted(' (steer)') : '';
+    const body = wrapTextWithAnsi(this.text, Math.max(1, width - 2));
+    return ['', ...body.map((line, i) => (i === 0 ? color(mark) : '  ') + this.view.theme.bold(color(line)) + (i === body.length - 1 ? tag : ''))];
+  }
+}
+
+export class AssistantBlock extends Block {
+  private md: Markdown | undefined;
+  private text: string;
+
+  constructor(view: ViewState, text: string) {
+    super(view);
+    this.text = text;
+  }
+
+  setText(text: string): void {
+    if (text === this.text) return;
+    this.text = text;
+    this.md?.setText(text);
+    this.changed();
+  }
+
+  protected build(width: number): string[] {
+    if (!this.text.trim()) return [];
+    this.md ??= markdownView(this.text, this.view.theme);
+    this.md.invalidate();
+    const lines = this.md.render(width);
+    return ['', ...lines];
+  }
+}
+
+export class ThinkingBlock extends Block {
+  private text = '';
+  private readonly started = Date.now();
+  private finishedMs: number | undefined;
+
+  constructor(view: ViewState, text = '') {
+    super(view);
+    this.text = text;
+  }
+
+  append(delta: string): void {
+    this.text += delta;
+    this.changed();
+  }
+
+  finish(): void {
+    if (this.done) return;
+    this.finishedMs = Date.now() - this.started;
+    this.done = true;
+    this.changed();
+  }
+
+  get empty(): boolean {
+    return !this.text.trim();
+  }
+
+  protected build(width: number): string[] {
+    if (this.empty) return [];
+    const { fg } = this.view.theme;
+    const secs = this.finishedMs !== undefined ? ` for ${Math.max(1, Math.round(this.finishedMs / 1000))}s` : '';
+    const head = fg.textDim(this.done ? `✻ Thought${secs}` : '✻ Thinking…');
+    const body = markdownView(this.text.trim(), this.view.theme, { dim: true }).render(width);
+    if (this.view.expanded) return ['', head, ...body];
+    if (this.done) return ['', head + fg.textMuted(' (ctrl+o to expand)')];
+    return ['', head, ...body.slice(-3)];
+  }
+}
+
+export type NoticeLevel = 'info' | 'warning' | 'error' | 'success';
+
+export class NoticeBlock extends Block {
+  constructor(view: ViewState, private readonly level: NoticeLevel, private readonly text: string, private readonly hint?: string) {
+    super(view);
+    this.done = true;
+  }
+
+  protected build(width: number): string[] {
+    const { fg } = this.view.theme;
+    const style = { info: fg.textDim, warning: fg.warning, error: fg.error, success: fg.success }[this.level];
+    const icon = { info: '•', warning: '⚠', error: '✗', success: '✓' }[this.level];
+    const lines = wrapTextWithAnsi(this.text, Math.max(1, width - 2)).map((l, i) => style(`${i === 0 ? icon : ' '} ${l}`));
+    const hint = this.hint ? wrapTextWithAnsi(this.hint, Math.max(1, width - 2)).map((l) => fg.textMuted(`  ${l}`)) : [];
+    return ['', ...clipLines(lines, this.view.expanded ? 10_000 : 20, this.view.theme), ...hint];
+  }
+}
+
+/** A pre-rendered set of lines (the welcome banner, help text). */
+export class LinesBlock extends Block {
+  constructor(view: ViewState, private readonly make: (width: number) => string[]) {
+    super(view);
+    this.done = true;
+  }
+
+  protected build(width: number): string[] {
+    return this.make(width);
+  }
+}

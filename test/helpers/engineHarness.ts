@@ -1,0 +1,127 @@
+// Builds a real runtime (session on disk, journal, agent, approvals) around a scripted model.
+import { mkdtempSync, mkdirSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { z } from 'zod';
+import type { ApprovalAnswer, ApprovalPort, ApprovalRequest, PermissionRule } from '../../src/engine/approvals';
+import type { EngineEvent } from '../../src/engine/events';
+import type { PermissionMode } from '../../src/engine/records';
+import { openRuntime, type Runtime } from '../../src/engine/runtime';
+import { Session } from '../../src/engine/session';
+import { ScriptedClient, type ScriptedResponse } from '../../src/llm/scriptedClient';
+import type { ResolvedModel } from '../../src/llm/types';
+import { defineTool, type Tool } from '../../src/tools/defineTool';
+
+export const testModel: ResolvedModel = {
+  alias: 'test',
+  providerName: 'test',
+  providerType: 'openai',
+  model: 'scripted',
+  apiKey: 'k',
+  maxContextSize: 100_000,
+  capabilities: ['tool_use'],
+  displayName: 'scripted',
+};
+
+export interface EngineHarness {
+  home: string;
+  cwd: string;
+  client: ScriptedClient;
+  runtime: Runtime;
+  events: EngineEvent[];
+  approvals: ApprovalRequest[];
+  eventsOf<T extends EngineEvent['type']>(type: T): Array<Extract<EngineEvent, { type: T }>>;
+  /** Replays the journal from disk and checks the rebuilt state equals the live one. */
+  expectReplayIdentical(): void;
+}
+
+export function makeEngine(opts: {
+  responses: ScriptedResponse[] | ConstructorParameters<typeof ScriptedClient>[0];
+  tools?: Tool[];
+  mode?: PermissionMode;
+  rules?: PermissionRule[];
+  answer?: (req: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
+  maxSteps?: number;
+  maxAttempts?: number;
+  nonInteractive?: boolean;
+}): EngineHarness {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
+  const home = join(root, 'home');
+  const cwd = join(root, 'work');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  const client = new ScriptedClient(opts.responses);
+  const events: EngineEvent[] = [];
+  const approvals: ApprovalRequest[] = [];
+  const port: ApprovalPort | undefined = opts.answer
+    ? { ask: async (req) => { approvals.push(req); return opts.answer!(req); } }
+    : undefined;
+  const runtime = openRuntime({
+    home,
+    cwd,
+    model: testModel,
+    mode: opts.mode ?? 'manual',
+    loop: { maxStepsPerTurn: opts.maxSteps ?? 0, maxAttemptsPerStep: opts.maxAttempts ?? 10 },
+    rules: opts.rules ?? [],
+    nonInteractive: opts.nonInteractive ?? false,
+    approvalPort: port,
+    background: { killGracePeriodMs: 200, keepAliveOnExit: false, autoBackgroundOnTimeout: true },
+    notificationDelivery: 'collect',
+    onEvent: (e) => events.push(e),
+    client,
+    tools: opts.tools ?? testTools(),
+    retryDelay: () => 0,
+  });
+  return {
+    home,
+    cwd,
+    client,
+    runtime,
+    events,
+    approvals,
+    eventsOf: (type) => events.filter((e) => e.type === type) as never,
+    expectReplayIdentical() {
+      const reopened = Session.open(runtime.session.location);
+      expect(reopened.state).toEqual(runtime.session.state);
+      expect(reopened.guard.entries()).toEqual(runtime.session.guard.entries());
+    },
+  };
+}
+
+/** Small tools with known accesses, for loop tests that must not depend on the real tool set. */
+export function testTools(log: Array<{ name: string; phase: 'start' | 'end'; at: number }> = []): Tool[] {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  return [
+    defineTool({
+      name: 'Peek',
+      description: 'Reads a value slowly.',
+      schema: z.object({ key: z.string(), ms: z.number().int().min(0).default(50) }),
+      readOnly: true,
+      defaultApproval: 'auto',
+      subject: (a, ctx) => `Read(${ctx.resolve(a.key)})`,
+      accesses: (a, ctx) => [{ kind: 'read', path: ctx.resolve(a.key) }],
+      async execute(a) {
+        log.push({ name: `Peek ${a.key}`, phase: 'start', at: Date.now() });
+        await sleep(a.ms);
+        log.push({ name: `Peek ${a.key}`, phase: 'end', at: Date.now() });
+        return { content: `value of ${a.key}` };
+      },
+    }),
+    defineTool({
+      name: 'Poke',
+      description: 'Writes a value slowly.',
+      schema: z.object({ key: z.string(), ms: z.number().int().min(0).default(50) }),
+      readOnly: false,
+      defaultApproval: 'ask',
+      subject: (a, ctx) => `Write(${ctx.resolve(a.key)})`,
+      accesses: (a, ctx) => [{ kind: 'write', path: ctx.resolve(a.key) }],
+      async execute(a) {
+        log.push({ name: `Poke ${a.key}`, phase: 'start', at: Date.now() });
+        await sleep(a.ms);
+        log.push({ name: `Poke ${a.key}`, phase: 'end', at: Date.now() });
+        return { content: `wrote ${a.key}` };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { adapterSettings, createModelClient, DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/llm/createModelClient';
+import type { ResolvedModel } from '../../src/llm/types';
+
+const base: ResolvedModel = {
+  alias: 'a', providerName: 'p', providerType: 'openai', model: 'm', apiKey: 'k',
+  maxContextSize: 1000, capabilities: [], displayName: 'm',
+};
+
+describe('createModelClient', () => {
+  it.each(['openai', 'kimi', 'openai_responses', 'anthropic'] as const)('builds a %s client', async (providerType) => {
+    const client = await createModelClient({ ...base, providerType });
+    expect(client.providerType).toBe(providerType);
+    expect(client.model).toBe('m');
+  });
+
+  it('rejects an unknown provider type', async () => {
+    await expect(createModelClient({ ...base, providerType: 'nope' as never })).rejects.toThrow(/Unsupported provider type "nope"/);
+  });
+
+  it('fills in defaults', () => {
+    const s = adapterSettings({ userAgentVersion: '1.2.3', env: {} });
+    expect(s).toMatchObject({ userAgent: 'jarvis-code/1.2.3', timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS });
+  });
+
+  // The bundle inlines the adapters (no code splitting), so only a dynamic import keeps an SDK off the start path.
+  it.each(['createModelClient', 'openaiChat', 'openaiResponses', 'anthropic', 'providerErrors', 'retry', 'tokens', 'toolCallIds'])(
+    '%s.ts imports no provider SDK at load time',
+    (name) => {
+      const source = readFileSync(new URL(`../../src/llm/${name}.ts`, import.meta.url), 'utf8');
+      const staticSdkImports = source.split('\n').filter((line) => /^import\s(?!type\b).*from\s+['"](openai|@anthropic-ai\/sdk)/.test(line));
+      expect(staticSdkImports).toEqual([]);
+    },
+  );
+});

@@ -1,0 +1,97 @@
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatDoctorReport, runDoctor } from '../../src/store/doctor';
+
+const FIXTURES = join(__dirname, '../fixtures/config');
+
+function tempHome(): string {
+  return mkdtempSync(join(tmpdir(), 'jarvis-doctor-'));
+}
+
+describe('runDoctor', () => {
+  it('missing default files are skipped, ok, and not created', () => {
+    const home = tempHome();
+    const report = runDoctor({ home });
+    expect(report.ok).toBe(true);
+    expect(report.files.map((f) => [f.target, f.status])).toEqual([
+      ['config', 'skipped'],
+      ['tui', 'skipped'],
+    ]);
+    expect(existsSync(join(home, 'config.toml'))).toBe(false);
+    expect(existsSync(join(home, 'tui.toml'))).toBe(false);
+  });
+
+  it('valid files are valid; warnings are carried', () => {
+    const home = tempHome();
+    copyFileSync(join(FIXTURES, 'valid-full.toml'), join(home, 'config.toml'));
+    writeFileSync(join(home, 'tui.toml'), '[status_line]\nitems = ["weather"]\n');
+    const report = runDoctor({ home });
+    expect(report.ok).toBe(true);
+    expect(report.files.map((f) => f.status)).toEqual(['valid', 'valid']);
+    expect(report.files[1].warnings[0]).toContain('unknown item "weather" skipped');
+  });
+
+  it('an invalid file fails with its message and is left untouched', () => {
+    const home = tempHome();
+    const path = join(home, 'config.toml');
+    copyFileSync(join(FIXTURES, 'invalid/hook-fifth-key.toml'), path);
+    const before = statSync(path);
+    const report = runDoctor({ home, target: 'config' });
+    expect(report.ok).toBe(false);
+    expect(report.files).toHaveLength(1);
+    expect(report.files[0].status).toBe('invalid');
+    expect(report.files[0].message).toContain('hooks[0].async: unknown key');
+    expect(statSync(path).mtimeMs).toBe(before.mtimeMs);
+    expect(readFileSync(path, 'utf8')).toBe(readFileSync(join(FIXTURES, 'invalid/hook-fifth-key.toml'), 'utf8'));
+  });
+
+  it('checks only the requested target', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.toml'), 'telemetry = 1');
+    const report = runDoctor({ home, target: 'tui' });
+    expect(report).toEqual({ ok: true, files: [{ target: 'tui', path: join(home, 'tui.toml'), status: 'skipped', message: expect.stringContaining('does not exist'), warnings: [] }] });
+  });
+
+  it('an explicit path must exist', () => {
+    const home = tempHome();
+    const report = runDoctor({ home, target: 'config', path: join(home, 'nope.toml') });
+    expect(report.ok).toBe(false);
+    expect(report.files[0].status).toBe('missing');
+    expect(report.files[0].message).toContain('nope.toml: no such file');
+  });
+
+  it.each([
+    [undefined, 'tui-valid.toml', 'config', 'invalid'], // checked as config.toml: unknown keys
+    ['tui' as const, 'tui-valid.toml', 'tui', 'valid'],
+    ['tui' as const, 'invalid/tui-bad-condition.toml', 'tui', 'invalid'],
+    [undefined, 'valid-full.toml', 'config', 'valid'],
+  ])('explicit path: target %s, %s → %s %s', (target, file, kind, status) => {
+    const report = runDoctor({ home: tempHome(), target, path: join(FIXTURES, file) });
+    expect(report.files).toHaveLength(1);
+    expect(report.files[0].target).toBe(kind);
+    expect(report.files[0].status).toBe(status);
+    expect(report.ok).toBe(status === 'valid');
+  });
+
+  it('infers the tui target from an explicit file named tui.toml', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'tui.toml'), 'theme = "dark"');
+    expect(runDoctor({ home, path: join(home, 'tui.toml') }).files[0]).toMatchObject({ target: 'tui', status: 'valid' });
+  });
+});
+
+describe('formatDoctorReport', () => {
+  it('prints one block per file and a verdict', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.toml'), 'default_permission_mode = "always"');
+    const text = formatDoctorReport(runDoctor({ home }));
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^config\.toml \(.*config\.toml\): invalid$/);
+    expect(lines[1]).toContain('default_permission_mode: expected one of "manual", "yolo", "auto", got "always"');
+    expect(lines[2]).toMatch(/^tui\.toml \(.*tui\.toml\): skipped$/);
+    expect(lines.at(-1)).toBe('Some files need attention.');
+    expect(formatDoctorReport({ ok: true, files: [] })).toBe('All checked files are valid.');
+  });
+});
