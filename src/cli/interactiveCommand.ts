@@ -1,7 +1,31 @@
-// TEMPORARY until the UI lands (helper-5 replaces this file).
+// `jarvis` with no prompt on a terminal: configuration → the interactive UI → exit code.
 import type { MainOptions } from './program';
+import { loadStartup, StartupError } from './startup';
 
-export async function runInteractiveCommand(_options: MainOptions): Promise<number> {
-  process.stderr.write('jarvis: the interactive UI is being built; use jarvis -p "<task>" meanwhile.\n');
-  return 1;
+declare const __JARVIS_VERSION__: string;
+
+export async function runInteractiveCommand(options: MainOptions): Promise<number> {
+  let startup;
+  try {
+    startup = loadStartup(options, { nonInteractive: false });
+  } catch (e) {
+    if (e instanceof StartupError) {
+      process.stderr.write(`${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+  const { runApp } = await import('../ui/app');
+  const { runtime } = startup;
+  return runApp({
+    version: typeof __JARVIS_VERSION__ === 'string' ? __JARVIS_VERSION__ : '0.0.0',
+    home: startup.home,
+    cwd: startup.cwd,
+    config: startup.config,
+    configPath: startup.configPath,
+    env: process.env,
+    warnings: startup.warnings,
+    runtime: { ...runtime, nonInteractive: false },
+    pickSession: options.session === true,
+  });
 }

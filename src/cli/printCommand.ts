@@ -1,4 +1,5 @@
 // `jarvis -p "…"` (or a prompt on stdin): configuration → runtime → print front end → exit code.
+import { parseGoalCommand } from '../engine/goals';
 import { openRuntime } from '../engine/runtime';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint } from '../print/printMode';
 import type { MainOptions } from './program';
@@ -17,6 +18,13 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   if (prompt === undefined) prompt = await readStdin();
   if (!prompt.trim()) {
     stderr.write('jarvis: the prompt is empty. Pass it with -p "<task>" or on standard input.\n');
+    return EXIT_FAILURE;
+  }
+  // SPEC §1.4: only the create form of /goal runs in print mode.
+  const goalCommand = parseGoalCommand(prompt);
+  if (goalCommand && goalCommand.kind !== 'create') {
+    const why = goalCommand.kind === 'invalid' ? goalCommand.message : `/goal ${goalCommand.kind.replace('_', ' ')} is only available in the interactive UI.`;
+    stderr.write(`jarvis: ${why} Print mode accepts /goal <objective>.\n`);
     return EXIT_FAILURE;
   }
   let startup;
@@ -59,7 +67,10 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
       waitCeilingMs: bg.printWaitCeilingS * 1000,
       maxTurns: bg.printMaxTurns,
     };
-    return await runPrint(runtime.agent, { prompt, outputFormat: format, stdout, stderr, background }, () => interrupted);
+    const goal = goalCommand?.kind === 'create'
+      ? { start: () => { const r = runtime.goals.start(goalCommand.objective); return r.ok ? undefined : r.message; }, status: () => runtime.goals.current()?.status }
+      : undefined;
+    return await runPrint(runtime.agent, { prompt, outputFormat: format, stdout, stderr, background, goal }, () => interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     await runtime.close({ force: interrupted });

@@ -104,6 +104,18 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runDoctorCommand(target, path);
     });
 
+  program
+    .command('export')
+    .description('write a ZIP of a session folder (default: the latest session of this folder) plus the global log')
+    .argument('[sessionId]', 'the session to export (an id or a unique prefix)')
+    .option('-o, --output <path>', 'where to write the archive (a file, or a folder for the default name)')
+    .option('-y, --yes', 'do not ask before exporting the latest session of this folder')
+    .option('--no-include-global-log', 'leave the global log out of the archive')
+    .action(async (sessionId: string | undefined, opts: { output?: string; yes?: boolean; includeGlobalLog: boolean }) => {
+      const { runExportCommand } = await import('./exportCommand');
+      exitCode = await runExportCommand(sessionId, opts);
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -79,6 +79,8 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       model,
       mode,
       modeOverride: explicitMode !== undefined,
+      // --plan also switches a resumed session; default_plan_mode only starts new interactive ones.
+      planMode: options.plan === true || (resume === undefined && !ctx.nonInteractive && config.default_plan_mode),
       resume,
       loop: { maxStepsPerTurn: settings.loop.maxStepsPerTurn, maxAttemptsPerStep: settings.loop.maxAttemptsPerStep },
       rules,
@@ -89,6 +91,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
         autoBackgroundOnTimeout: settings.background.bashAutoBackgroundOnTimeout,
         bashTaskTimeoutS: config.background.bash_task_timeout_s,
       },
+      image: { maxEdgePx: settings.image.maxEdgePx, readByteBudget: settings.image.readByteBudget },
       nonInteractive: ctx.nonInteractive,
       additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),
       productName: settings.identity.name,

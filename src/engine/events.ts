@@ -2,7 +2,9 @@
 // are the live view (deltas, progress, retries) and are never needed to rebuild state.
 import type { ToolCall, Usage } from '../llm/types';
 import type { ToolDisplay, ToolProgress } from '../tools/defineTool';
-import type { PermissionMode, TurnEndReason, TurnOrigin } from './records';
+import type { CompactionTrigger, PermissionMode, TurnEndReason, TurnOrigin } from './records';
+import type { Goal, GoalChange } from '../tools/goal/goalService';
+import type { TodoItem } from '../tools/todo/todoService';
 
 export type EngineEvent =
   | { type: 'turn_start'; turnId: string; origin: TurnOrigin; prompt: string }
@@ -20,7 +22,17 @@ export type EngineEvent =
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: string }
   | { type: 'usage'; usage: Usage; contextTokens: number; contextLimit: number }
   | { type: 'mode'; mode: PermissionMode }
+  /** Plan mode switched (EnterPlanMode/ExitPlanMode, /plan, Shift-Tab, --plan). */
+  | { type: 'plan_mode'; active: boolean; planPath: string }
+  /** The to-do list changed (TodoList); the whole new list. */
+  | { type: 'todos'; todos: TodoItem[] }
+  /** The goal changed (created, budget, status, per-turn progress); null when cleared. */
+  | { type: 'goal'; change: GoalChange; goal: Goal | null }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string }
-  | { type: 'turn_end'; turnId: string; reason: TurnEndReason; error?: string };
+  | { type: 'turn_end'; turnId: string; reason: TurnEndReason; error?: string }
+  /** Before a compaction (the PreCompact hook attaches here); `tokenCount` is the context size now. */
+  | { type: 'compaction_start'; trigger: CompactionTrigger; tokenCount: number; instruction?: string }
+  /** After it (PostCompact): the estimated context size now, or the error that left the context unchanged. */
+  | { type: 'compaction_end'; trigger: CompactionTrigger; tokensBefore: number; estimatedTokenCount: number; summary?: string; error?: string };
 
 export type EventListener = (event: EngineEvent) => void;

@@ -9,6 +9,7 @@ import { normalizeToolCallIds } from '../llm/toolCallIds';
 import { toProviderError } from '../llm/providerErrors';
 import { toolSchemaForModel, type Tool, type ToolAccess, type ToolServices } from '../tools/defineTool';
 import type { ApprovalPort, PermissionRule } from './approvals';
+import { contextTokensAfterResponse, contextWindow } from './context';
 import type { EngineEvent } from './events';
 import type { Session } from './session';
 import type { TurnEndReason, TurnOrigin } from './records';
@@ -17,7 +18,9 @@ import { runToolCalls, type ToolBatchResult } from './toolBatch';
 export type StepRequest =
   | { kind: 'prompt'; text: string; content?: ContentPart[] }
   | { kind: 'steer'; text: string }
-  | { kind: 'notification'; text: string };
+  | { kind: 'notification'; text: string }
+  /** An automatic turn the engine starts itself (goal continuation): its own turn, origin 'system'. */
+  | { kind: 'continuation'; text: string };
 
 export interface LoopSettings {
   /** 0 = unlimited. */
@@ -137,14 +140,14 @@ export class Agent {
 
   private userMessageFor(request: StepRequest): Message {
     if (request.kind === 'prompt') return { role: 'user', content: request.content ?? [{ type: 'text', text: request.text }] };
-    if (request.kind === 'steer') return { role: 'user', content: [{ type: 'text', text: request.text }] };
+    if (request.kind === 'steer' || request.kind === 'continuation') return { role: 'user', content: [{ type: 'text', text: request.text }] };
     return { role: 'user', content: [{ type: 'text', text: `<system-notification>\n${request.text}\n</system-notification>` }] };
   }
 
   private async runTurn(first: StepRequest): Promise<TurnOutcome> {
     const { session } = this.deps;
     const turnId = `t_${randomBytes(5).toString('hex')}`;
-    const origin: TurnOrigin = first.kind === 'notification' ? 'notification' : 'user';
+    const origin: TurnOrigin = first.kind === 'notification' ? 'notification' : first.kind === 'continuation' ? 'system' : 'user';
     const abort = new AbortController();
     this.turnAbort = abort;
     session.commit({ type: 'turn_start', turnId, origin, prompt: first.text });
@@ -210,7 +213,7 @@ export class Agent {
   private absorbSteers(): void {
     for (let i = 0; i < this.queue.length; ) {
       const r = this.queue[i];
-      if (r.kind === 'prompt') {
+      if (r.kind === 'prompt' || r.kind === 'continuation') {
         i++;
         continue;
       }
@@ -305,7 +308,7 @@ export class Agent {
         case 'usage': {
           this.deps.session.commit({ type: 'usage', usage: part.usage });
           const { model } = this.deps;
-          this.emit({ type: 'usage', usage: part.usage, contextTokens: this.deps.session.state.usage.lastInputTokens + part.usage.outputTokens, contextLimit: model.maxInputSize ?? model.maxContextSize });
+          this.emit({ type: 'usage', usage: part.usage, contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, part.usage), contextLimit: contextWindow(model) });
           break;
         }
         case 'finish':

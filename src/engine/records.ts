@@ -3,12 +3,27 @@
 // file through the same function — so a resumed session has exactly the state the live one had.
 import type { Message, Usage } from '../llm/types';
 import type { FileSnapshot } from './fileGuard';
+import { restoreCheckpoint, takeCheckpoint, type Checkpoint } from './undo';
+import type { Goal, GoalChange } from '../tools/goal/goalService';
+import type { TodoItem } from '../tools/todo/todoService';
 
 export const RECORD_VERSION = 1;
 
 export type PermissionMode = 'manual' | 'yolo' | 'auto';
 export type TurnOrigin = 'user' | 'notification' | 'system';
 export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_steps' | 'interrupted';
+export type CompactionTrigger = 'manual' | 'auto';
+
+/** What a compaction left in state: the hand-off note stays viewable after the messages it replaced. */
+export interface CompactionInfo {
+  trigger: CompactionTrigger;
+  summary: string;
+  instruction?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Messages replaced by the summary (they stay in the journal). */
+  summarised: number;
+}
 
 export type RecordBody =
   | { type: 'session_meta'; sessionId: string; workDir: string; modelAlias: string; createdAt: string; forkedFrom?: string }
@@ -23,13 +38,25 @@ export type RecordBody =
   | { type: 'file_snapshot'; snapshot: FileSnapshot }
   | { type: 'title'; title: string }
   | { type: 'model'; modelAlias: string }
-  | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string }
+  /**
+   * Replaces the context with `messages` (summary + re-injected state) followed by the last `keep`
+   * messages. `usage` is what the summarisation request cost (added to the totals only).
+   */
+  | ({ type: 'compaction'; messages: Message[]; keep: number; usage?: Usage } & CompactionInfo)
+  /** Withdraws the user turn `turnId` and everything after it (`count` prompts); see undo.ts. */
+  | { type: 'undo'; turnId: string; count: number }
+  /** Plan mode on/off; `planPath` is the plan file it uses (kept while off, for the next time). */
+  | { type: 'plan_mode'; active: boolean; planPath: string }
+  | { type: 'todos'; todos: TodoItem[] }
+  /** The session's goal after `change` (null: none); see goals.ts. */
+  | { type: 'goal'; change: GoalChange; goal: Goal | null };
 
 export type JournalRecord = RecordBody & { v: number; ts: number };
 
 const KNOWN_TYPES = new Set<string>([
   'session_meta', 'system_prompt', 'request_trace', 'turn_start', 'message', 'turn_end', 'usage', 'mode',
-  'session_approval', 'file_snapshot', 'title', 'model', 'notice',
+  'session_approval', 'file_snapshot', 'title', 'model', 'notice', 'compaction', 'undo', 'plan_mode', 'todos', 'goal',
 ]);
 
 export function isJournalRecord(value: unknown): value is JournalRecord {
@@ -63,6 +90,14 @@ export interface SessionState {
   sessionApprovals: string[];
   fileSnapshots: Record<string, FileSnapshot>;
   usage: UsageTotals;
+  /** The last request's reported input size and how many messages it carried; see context.ts. */
+  contextAnchor?: { inputTokens: number; messageCount: number };
+  compactions: CompactionInfo[];
+  /** One per user turn since the last compaction: what `undo` rolls back to. */
+  checkpoints: Checkpoint[];
+  planMode: { active: boolean; planPath?: string };
+  todos: TodoItem[];
+  goal: Goal | null;
 }
 
 export function emptyState(): SessionState {
@@ -77,6 +112,11 @@ export function emptyState(): SessionState {
     sessionApprovals: [],
     fileSnapshots: {},
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, lastInputTokens: 0 },
+    compactions: [],
+    checkpoints: [],
+    planMode: { active: false },
+    todos: [],
+    goal: null,
   };
 }
 
@@ -94,6 +134,7 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       state.systemPrompt = record.text;
       return;
     case 'turn_start':
+      if (record.origin === 'user') state.checkpoints.push(takeCheckpoint(state, record.turnId, record.prompt));
       state.openTurn = { turnId: record.turnId, origin: record.origin };
       state.turns += 1;
       if (record.origin === 'user') state.lastPrompt = record.prompt;
@@ -112,8 +153,24 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       u.cacheWriteTokens += record.usage.cacheWriteTokens ?? 0;
       // Every adapter reports inputTokens as the whole prompt, cached parts included.
       u.lastInputTokens = record.usage.inputTokens;
+      state.contextAnchor = u.lastInputTokens > 0 ? { inputTokens: u.lastInputTokens, messageCount: state.messages.length } : undefined;
       return;
     }
+    case 'compaction': {
+      const { messages, keep, usage, type: _type, ...info } = record;
+      state.messages = [...messages, ...state.messages.slice(state.messages.length - keep)];
+      state.compactions.push(info);
+      if (usage) {
+        state.usage.inputTokens += usage.inputTokens;
+        state.usage.outputTokens += usage.outputTokens;
+      }
+      state.contextAnchor = undefined;
+      state.checkpoints = [];
+      return;
+    }
+    case 'undo':
+      restoreCheckpoint(state, record.turnId);
+      return;
     case 'mode':
       state.mode = record.mode;
       return;
@@ -128,6 +185,15 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       return;
     case 'model':
       state.modelAlias = record.modelAlias;
+      return;
+    case 'plan_mode':
+      state.planMode = { active: record.active, planPath: record.planPath };
+      return;
+    case 'todos':
+      state.todos = structuredClone(record.todos);
+      return;
+    case 'goal':
+      state.goal = structuredClone(record.goal);
       return;
     case 'request_trace':
     case 'notice':

@@ -3,13 +3,19 @@
 import { createModelClient } from '../llm/createModelClient';
 import type { ModelClient, ResolvedModel } from '../llm/types';
 import { builtinTools } from '../tools/registry';
-import type { ServiceKey, Tool, ToolServices } from '../tools/defineTool';
+import { toolSchemaForModel, type ServiceKey, type Tool, type ToolServices } from '../tools/defineTool';
 import { resolveBashTaskTimeoutS, TASK_SERVICE, type TaskSettings } from '../tools/task/taskService';
 import { BackgroundTasks } from './backgroundTasks';
+import { Compactor } from './compaction';
+import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
 import { TaskNotifications } from './taskNotifications';
-import { isSensitivePath } from '../tools/file/sensitivePaths';
+import { IMAGE_LIMITS, isSensitivePath, MODEL_MEDIA_INPUT, type ImageLimits } from '../tools/file';
 import type { ApprovalPort, PermissionRule } from './approvals';
 import type { EngineEvent } from './events';
+import { openSessionFeatures, type InteractionPort } from './interactions';
+import type { GoalController } from './goals';
+import type { PlanMode } from './planMode';
+import type { TodoStore } from './todos';
 import { Agent, type LoopSettings, type TurnExtension } from './loop';
 import type { PermissionMode } from './records';
 import { Session } from './session';
@@ -28,9 +34,15 @@ export interface RuntimeOptions {
   rules: PermissionRule[];
   nonInteractive: boolean;
   approvalPort?: ApprovalPort;
+  /** Plan reviews and AskUserQuestion; absent (print mode) = no one can answer. */
+  interactionPort?: InteractionPort;
+  /** Start in plan mode (--plan, default_plan_mode for new sessions). */
+  planMode?: boolean;
   additionalDirs?: string[];
   productName?: string;
   onEvent(event: EngineEvent): void;
+  /** `[image]` limits for ReadMediaFile. */
+  image?: ImageLimits;
   background: Omit<TaskSettings, 'bashTaskTimeoutS'> & { bashTaskTimeoutS?: number };
   /** 'agent': task completions start turns by themselves (UI); 'collect': the front end decides (print). */
   notificationDelivery: 'agent' | 'collect';
@@ -39,6 +51,8 @@ export interface RuntimeOptions {
   tools?: Tool[];
   retryDelay?: (attempt: number) => number;
   extensions?: TurnExtension[];
+  /** When auto-compaction starts (loop_control); the trigger ratio defaults to 0.85. */
+  compaction?: Partial<CompactionThresholds>;
 }
 
 export interface Runtime {
@@ -49,6 +63,13 @@ export interface Runtime {
   services: ToolServices;
   tasks: BackgroundTasks;
   notifications: TaskNotifications;
+  /** Manual `/compact [instruction]` (`compaction.compact`); also compacts automatically. */
+  compaction: Compactor;
+  /** Plan mode: `setPlanMode(on)` / `togglePlanMode()` (/plan, Shift-Tab), `clearPlan()`. */
+  plan: PlanMode;
+  /** The `/goal` API: `run(parseGoalCommand(text))`, or status/pause/resume/cancel/replace/next/upcoming. */
+  goals: GoalController;
+  todos: TodoStore;
   /** Session close: stops background tasks (unless keep_alive_on_exit) and saves the summary. */
   close(opts?: { force?: boolean }): Promise<void>;
 }
@@ -76,7 +97,13 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     settings: { ...opts.background, bashTaskTimeoutS: resolveBashTaskTimeoutS(opts.background.bashTaskTimeoutS, opts.nonInteractive) },
     onTaskFinished: notifications.onTaskFinished,
   });
-  const registry = new Map<string, unknown>([[TASK_SERVICE.name, tasks]]);
+  const registry = new Map<string, unknown>([
+    [TASK_SERVICE.name, tasks],
+    [MODEL_MEDIA_INPUT.name, { image: opts.model.capabilities.includes('image_in'), video: opts.model.capabilities.includes('video_in') }],
+  ]);
+  if (opts.image) registry.set(IMAGE_LIMITS.name, opts.image);
+  const features = openSessionFeatures({ session, interactionPort: opts.interactionPort, nonInteractive: opts.nonInteractive, emit: opts.onEvent, resumed: !!opts.resume, planMode: opts.planMode });
+  for (const [name, service] of features.services) registry.set(name, service);
   const services: ToolServices = {
     sessionDir: session.dir,
     nonInteractive: opts.nonInteractive,
@@ -89,10 +116,22 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const tools = all.filter((t) => !t.isAvailable || t.isAvailable({ capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive }));
 
   let client: Promise<ModelClient> | undefined = opts.client ? Promise.resolve(opts.client) : undefined;
+  const getClient = () => (client ??= createModelClient(opts.model));
+  const compaction: Compactor = new Compactor({
+    session,
+    model: opts.model,
+    getClient,
+    frame: () => ({ system: session.state.systemPrompt ?? '', tools: tools.map(toolSchemaForModel) }),
+    thresholds: { triggerRatio: opts.compaction?.triggerRatio ?? DEFAULT_COMPACTION_TRIGGER_RATIO, reservedContextSize: opts.compaction?.reservedContextSize },
+    onEvent: opts.onEvent,
+    isBusy: () => agent.busy,
+    maxAttempts: opts.loop.maxAttemptsPerStep,
+    retryDelay: opts.retryDelay,
+  });
   const agent = new Agent({
     session,
     model: opts.model,
-    getClient: () => (client ??= createModelClient(opts.model)),
+    getClient,
     tools,
     systemPrompt: session.state.systemPrompt!,
     settings: opts.loop,
@@ -103,9 +142,10 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     cwd: opts.cwd,
     onEvent: opts.onEvent,
     retryDelay: opts.retryDelay,
-    extensions: opts.extensions,
+    extensions: [...(opts.extensions ?? []), compaction.extension, ...features.extensions],
   });
   notifications.bind(tasks, agent);
+  features.bind(agent);
   if (opts.resume) tasks.restore();
   return {
     session,
@@ -115,7 +155,12 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     services,
     tasks,
     notifications,
+    compaction,
+    plan: features.plan,
+    goals: features.goals,
+    todos: features.todos,
     async close(closeOpts = {}) {
+      features.close();
       await tasks.close(closeOpts);
       session.saveSummary();
     },

@@ -100,14 +100,14 @@ export async function executeToolCall(prepared: PreparedToolCall, env: ToolRunEn
     return { result: { content: `${prepared.tool.name} failed: ${why}`, isError: true }, snapshots: [] };
   }
   const snapshots = result.isError ? [] : await env.guard.capture(prepared.accesses);
-  return { result: await capToolOutput(result, prepared.call.id, env.services.sessionDir), snapshots };
+  return { result: await capToolOutput(result, prepared.call.id, env.services.sessionDir, prepared.tool.maxOutputChars), snapshots };
 }
 
 /** The central output cap: long text is saved in the session and the model gets a preview plus the path. */
-export async function capToolOutput(result: ToolResult, callId: string, sessionDir: string): Promise<ToolResult> {
+export async function capToolOutput(result: ToolResult, callId: string, sessionDir: string, limit = MAX_TOOL_OUTPUT_CHARS): Promise<ToolResult> {
   const parts: ContentPart[] = typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : result.content;
   const total = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
-  if (total <= MAX_TOOL_OUTPUT_CHARS) return result;
+  if (total <= limit) return result;
   const full = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
   const dir = join(sessionDir, 'tool-outputs');
   await mkdir(dir, { recursive: true });
@@ -115,7 +115,7 @@ export async function capToolOutput(result: ToolResult, callId: string, sessionD
   await writeFile(file, full);
   const omitted = full.length - PREVIEW_HEAD_CHARS - PREVIEW_TAIL_CHARS;
   const preview =
-    `${full.slice(0, PREVIEW_HEAD_CHARS)}\n\n[… ${omitted} characters omitted: the output was ${full.length} characters, over the ${MAX_TOOL_OUTPUT_CHARS}-character limit. ` +
+    `${full.slice(0, PREVIEW_HEAD_CHARS)}\n\n[… ${omitted} characters omitted: the output was ${full.length} characters, over the ${limit}-character limit. ` +
     `The full output is saved at ${file}; read slices of it with Read (line_offset / n_lines) or search it with Grep.]\n\n` +
     full.slice(full.length - PREVIEW_TAIL_CHARS);
   const images = parts.filter((p) => p.type !== 'text');

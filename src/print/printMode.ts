@@ -8,6 +8,9 @@ export const EXIT_SUCCESS = 0;
 export const EXIT_FAILURE = 1;
 /** Interrupted by SIGINT (128 + 2), after the partial turn was journalled. */
 export const EXIT_INTERRUPTED = 130;
+/** `-p "/goal …"` (SPEC §1.5): complete → 0, blocked → 3, paused (interrupt, error) → 6. */
+export const EXIT_GOAL_BLOCKED = 3;
+export const EXIT_GOAL_PAUSED = 6;
 
 export type PrintBackgroundMode = 'exit' | 'drain' | 'steer';
 
@@ -26,6 +29,8 @@ export interface PrintRunOptions {
   stdout: Sink;
   stderr: Sink;
   background?: { watcher: BackgroundWatcher; mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
+  /** Goal mode: `start` creates the goal and submits its first turn (an error message if it cannot). */
+  goal?: { start(): string | undefined; status(): 'active' | 'paused' | 'blocked' | 'complete' | undefined };
 }
 
 export function makePrintRenderer(format: 'text' | 'stream-json', stdout: Sink, stderr: Sink): (event: EngineEvent) => void {
@@ -40,14 +45,26 @@ function exitCodeOf(outcomes: TurnOutcome[]): number {
   return EXIT_FAILURE;
 }
 
+function goalExitCode(status: ReturnType<NonNullable<PrintRunOptions['goal']>['status']>): number {
+  if (status === 'complete') return EXIT_SUCCESS;
+  if (status === 'blocked') return EXIT_GOAL_BLOCKED;
+  return status ? EXIT_GOAL_PAUSED : EXIT_FAILURE;
+}
+
 /** Runs the prompt and whatever background handling follows; resolves to the exit code. */
 export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted: () => boolean): Promise<number> {
-  agent.submit({ kind: 'prompt', text: opts.prompt });
+  const settle = (code: number) => (opts.goal ? goalExitCode(opts.goal.status()) : code);
+  const goalProblem = opts.goal?.start();
+  if (goalProblem) {
+    opts.stderr.write(`jarvis: ${goalProblem}\n`);
+    return EXIT_FAILURE;
+  }
+  if (!opts.goal) agent.submit({ kind: 'prompt', text: opts.prompt });
   const outcomes = await agent.idle();
   if (interrupted()) return EXIT_INTERRUPTED;
   const code = exitCodeOf(outcomes);
   const bg = opts.background;
-  if (!bg || bg.mode === 'exit' || code !== EXIT_SUCCESS) return code;
+  if (!bg || bg.mode === 'exit' || code !== EXIT_SUCCESS) return settle(code);
 
   const deadline = Date.now() + bg.waitCeilingMs;
   const ceiling = new AbortController();
@@ -77,5 +94,5 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
   } finally {
     clearTimeout(timer);
   }
-  return interrupted() ? EXIT_INTERRUPTED : last;
+  return interrupted() ? EXIT_INTERRUPTED : settle(last);
 }

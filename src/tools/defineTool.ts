@@ -76,6 +76,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** The subject permission rules match, e.g. `Bash(npm test)`, `Write(/abs/path)`. Defaults to the name. */
   subject?(args: z.infer<S>, ctx: ToolContext): string;
   accesses?(args: z.infer<S>, ctx: ToolContext): ToolAccess[];
+  /**
+   * Raises the central output cap for a tool whose own limits already bound its output (Read returns up
+   * to 100 KB plus line numbers). Defaults to the engine's cap.
+   */
+  maxOutputChars?: number;
   /** Offered to the model only when this says so (e.g. ReadMediaFile needs image_in). */
   isAvailable?(env: ToolAvailability): boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

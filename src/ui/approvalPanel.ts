@@ -100,7 +100,7 @@ export class ApprovalPanel implements Component, Focusable {
     });
     if (this.feedbackInput) {
       lines.push(row(fg.textDim('Tell the model what to do instead (Enter sends, Esc goes back):')));
-      for (const l of this.feedbackInput.render(inner - 2)) lines.push(row(`> ${l}`));
+      for (const l of this.feedbackInput.render(inner)) lines.push(row(l));
     } else {
       lines.push(row(fg.textMuted('↑/↓ move · Enter select · 1–4 pick · Esc reject · ctrl+e expand')));
     }

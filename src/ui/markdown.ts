@@ -76,9 +76,9 @@ export function splitStableMarkdown(text: string): { stable: string; tail: strin
       else if (line.trim().startsWith(inFence)) inFence = undefined;
     }
     offset += line.length + 1;
-    // A blank line after closed fences ends a block; a following indented or list line may still
-    // continue a list, so only cut before a line that starts at column 0 with something else.
-    if (!inFence && line.trim() === '' && i + 1 < lines.length - 1) {
+    // A blank line outside fences ends a block; a following indented or list line may still continue
+    // a list, so only cut before a line (possibly still partial) that starts at column 0 with text.
+    if (!inFence && line.trim() === '' && i + 1 < lines.length) {
       const next = lines[i + 1];
       if (next.trim() !== '' && !/^\s/.test(next) && !/^([-*+]|\d+[.)])\s/.test(next)) boundary = offset;
     }

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import type { ApprovalAnswer, ApprovalPort, ApprovalRequest, PermissionRule } from '../../src/engine/approvals';
 import type { EngineEvent } from '../../src/engine/events';
 import type { PermissionMode } from '../../src/engine/records';
-import { openRuntime, type Runtime } from '../../src/engine/runtime';
+import { openRuntime, type Runtime, type RuntimeOptions } from '../../src/engine/runtime';
+import type { TurnExtension } from '../../src/engine/loop';
+import type { SessionLocation } from '../../src/store/sessionStore';
 import { Session } from '../../src/engine/session';
 import { ScriptedClient, type ScriptedResponse } from '../../src/llm/scriptedClient';
 import type { ResolvedModel } from '../../src/llm/types';
@@ -45,10 +47,20 @@ export function makeEngine(opts: {
   maxSteps?: number;
   maxAttempts?: number;
   nonInteractive?: boolean;
+  /** Model overrides (e.g. a small window for compaction tests). */
+  model?: Partial<ResolvedModel>;
+  compaction?: RuntimeOptions['compaction'];
+  extensions?: TurnExtension[];
+  /** Resume this session (in `dirs`) instead of creating one. */
+  resume?: SessionLocation;
+  dirs?: { home: string; cwd: string };
+  /** Plan reviews and questions (src/engine/interactions.ts). */
+  interactionPort?: RuntimeOptions['interactionPort'];
+  planMode?: boolean;
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
-  const home = join(root, 'home');
-  const cwd = join(root, 'work');
+  const home = opts.dirs?.home ?? join(root, 'home');
+  const cwd = opts.dirs?.cwd ?? join(root, 'work');
   mkdirSync(home, { recursive: true });
   mkdirSync(cwd, { recursive: true });
   const client = new ScriptedClient(opts.responses);
@@ -60,12 +72,17 @@ export function makeEngine(opts: {
   const runtime = openRuntime({
     home,
     cwd,
-    model: testModel,
+    model: { ...testModel, ...opts.model },
     mode: opts.mode ?? 'manual',
+    resume: opts.resume,
+    compaction: opts.compaction,
+    extensions: opts.extensions,
     loop: { maxStepsPerTurn: opts.maxSteps ?? 0, maxAttemptsPerStep: opts.maxAttempts ?? 10 },
     rules: opts.rules ?? [],
     nonInteractive: opts.nonInteractive ?? false,
     approvalPort: port,
+    interactionPort: opts.interactionPort,
+    planMode: opts.planMode,
     background: { killGracePeriodMs: 200, keepAliveOnExit: false, autoBackgroundOnTimeout: true },
     notificationDelivery: 'collect',
     onEvent: (e) => events.push(e),

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineTool, type ToolResult } from '../defineTool';
 import { applyReplacements, explainNoMatch, findOccurrences, lineNumberAt } from './editMatching';
 import { resolveToolPath } from './pathPolicy';
+import { DIFF_DISPLAY_MAX_BYTES } from './writeTool';
 import { bomLength, decodeText, detectEncoding, encodeText, isUtf16, looksBinary, MAX_UTF16_BYTES } from './textEncoding';
 import description from './edit.md';
 
@@ -76,7 +77,7 @@ export const editTool = defineTool({
     return {
       content: `Edited ${path}: replaced ${what}.`,
       summary: `Edited ${path} (${occurrences.length} replacement${occurrences.length === 1 ? '' : 's'})`,
-      display: { kind: 'diff', path, before, after },
+      ...(bytes.length <= DIFF_DISPLAY_MAX_BYTES ? { display: { kind: 'diff' as const, path, before, after } } : {}),
     };
   },
 });

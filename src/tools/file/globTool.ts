@@ -7,7 +7,7 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { IgnoreRules } from './ignoreRules';
-import { canonicalPath, isWithin, pathDisplayer, resolveToolPath } from './pathPolicy';
+import { canonicalPath, isWithin, PathRejectedError, pathDisplayer, resolveToolPath } from './pathPolicy';
 import { isSensitivePath, isVcsDirName } from './sensitivePaths';
 import description from './glob.md';
 
@@ -35,7 +35,17 @@ export function globTarget(args: Pick<GlobArgs, 'pattern' | 'path'>, ctx: Pick<T
   const base = scan.isGlob ? scan.base : args.pattern;
   if (isAbsolute(args.pattern)) return { root: resolveToolPath(ctx, base || '/'), glob };
   const from = args.path ?? '.';
-  return { root: resolveToolPath(ctx, base ? join(from, base) : from), glob };
+  const folder = base ? join(from, base) : from;
+  try {
+    return { root: resolveToolPath(ctx, folder), glob };
+  } catch (e) {
+    if (!(e instanceof PathRejectedError)) throw e;
+    const absolute = canonicalPath(ctx.resolve(folder));
+    throw new PathRejectedError(
+      `Glob: "${folder}" leads outside the working directory ${canonicalPath(ctx.cwd)}. Folders outside it must be absolute: ` +
+        `call again with path="${absolute}" and pattern="${glob || '**/*'}".`,
+    );
+  }
 }
 
 /** The highest folder whose ignore files apply: cwd when the walk is inside it (and not in an ignored part). */

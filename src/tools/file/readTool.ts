@@ -90,6 +90,8 @@ export const readTool = defineTool({
   schema,
   readOnly: true,
   defaultApproval: 'auto',
+  // Read bounds its own output (100 KB of content plus line numbers and notices), above the central cap.
+  maxOutputChars: READ_MAX_BYTES + READ_MAX_LINES * 12 + 2_000,
   subject: (args, ctx) => `Read(${resolveToolPath(ctx, args.path)})`,
   accesses: (args, ctx) => [{ kind: 'read', path: resolveToolPath(ctx, args.path), tracked: true }],
   async execute(args, ctx) {

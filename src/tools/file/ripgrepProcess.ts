@@ -44,6 +44,7 @@ export function runRipgrep(run: RipgrepRun): Promise<RipgrepOutcome> {
       if (stopped) return;
       stopped = true;
       child.stdout.removeAllListeners('data');
+      child.stdout.resume();
       child.kill('SIGKILL');
     };
     const onAbort = (): void => {

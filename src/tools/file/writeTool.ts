@@ -7,8 +7,8 @@ import { defineTool, type ToolResult } from '../defineTool';
 import { resolveToolPath } from './pathPolicy';
 import description from './write.md';
 
-/** Files up to this size get a before/after diff for front ends; larger ones only the byte count. */
-export const WRITE_DIFF_MAX_BYTES = 1024 * 1024;
+/** Write and Edit attach a before/after diff for front ends to files up to this size. */
+export const DIFF_DISPLAY_MAX_BYTES = 1024 * 1024;
 
 const schema = z.object({
   path: z.string().describe('File to write: relative to the working directory, or absolute.'),
@@ -41,7 +41,7 @@ export const writeTool = defineTool({
     const path = resolveToolPath(ctx, args.path);
     const size = await existingSize(path);
     if (size === 'not-a-file') return error(`${path} exists and is not a regular file (a directory?); Write only writes files.`);
-    const before = size !== undefined && size <= WRITE_DIFF_MAX_BYTES ? await readFile(path, 'utf8') : size === undefined ? '' : undefined;
+    const before = size !== undefined && size <= DIFF_DISPLAY_MAX_BYTES ? await readFile(path, 'utf8') : size === undefined ? '' : undefined;
     try {
       await mkdir(dirname(path), { recursive: true });
       if (args.mode === 'append') await appendFile(path, args.content, 'utf8');

@@ -49,15 +49,16 @@ describe('Read', () => {
   });
 
   it('stops at 100 KB of output with a notice (rule 2)', async () => {
-    // Three-byte characters: 100 KB of output stays under the engine's 50 000-character cap, so
-    // this sees Read's own limit rather than the central offloading.
-    const h = setup({ 'wide.txt': numbered(900, (i) => `${i} ${'€'.repeat(200)}`) });
+    // ASCII: 100 KB is 100 000+ characters, over the engine's default 50 000-character cap; Read
+    // raises its own cap, so the model gets Read's limit and notice, not the central offloading.
+    const h = setup({ 'wide.txt': numbered(900, (i) => `${i} ${'a'.repeat(200)}`) });
     const r = await h.run(readTool, { path: 'wide.txt' });
     const lines = bodyLines(r.text);
     expect(lines.length).toBeLessThan(900);
     expect(Buffer.byteLength(lines.join('\n'))).toBeLessThanOrEqual(READ_MAX_BYTES);
     expect(r.text).toContain(`${READ_MAX_BYTES / 1024} KB`);
     expect(r.text).toContain(`line_offset=${lines.length + 1}`);
+    expect(r.text).not.toContain('characters omitted');
   });
 
   it('cuts lines longer than 2000 characters with a visible marker (rule 3)', async () => {
@@ -121,6 +122,11 @@ describe('Read', () => {
     const r = await h.run(readTool, { path: name });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('ReadMediaFile');
+  });
+
+  it('reads SVG as text (it is XML, not a raster image)', async () => {
+    const h = setup({ 'icon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>\n' });
+    expect((await h.run(readTool, { path: 'icon.svg' })).text).toBe('1\t<svg xmlns="http://www.w3.org/2000/svg"/>');
   });
 
   it.each([

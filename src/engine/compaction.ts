@@ -1,0 +1,273 @@
+// Compaction: when the context nears the model's window, the older part of the conversation is
+// replaced by a hand-off note the model writes about it (a separate request, prompt in compaction.md),
+// followed by state that must never be summarised away (todos, plan, goal — see registerReinjection)
+// and the most recent exchanges verbatim. AGENTS.md lives in the system prompt, so it survives as is.
+// The journal keeps everything: a `compaction` record only changes what the next request carries.
+import { estimateMessageTokens, estimateTokens } from '../llm/tokens';
+import { retryDelayMs, shouldRetry, sleep } from '../llm/retry';
+import { toProviderError } from '../llm/providerErrors';
+import { ProviderError, type ContentPart, type Message, type ModelClient, type ModelRequest, type ResolvedModel, type Usage } from '../llm/types';
+import { contextTokens, contextWindow, estimateToolSchemaTokens, needsCompaction, type CompactionThresholds, type RequestFrame } from './context';
+import type { EngineEvent } from './events';
+import type { TurnExtension } from './loop';
+import type { CompactionTrigger, SessionState } from './records';
+import type { Session } from './session';
+import { renderPromptTemplate } from './systemPrompt';
+import summariserPrompt from './compaction.md';
+import noteTemplate from './compactionNote.md';
+
+/** Returns the text to restore after a compaction, or undefined when there is nothing to restore. */
+export type Reinjector = (state: SessionState) => string | undefined;
+
+const reinjectors = new Map<string, Reinjector>();
+
+/**
+ * Registers state that a compaction must carry over verbatim (todo list, plan state, active goal).
+ * Its text is captured into the compaction record, so replay never calls it. Returns an unregister.
+ */
+export function registerReinjection(name: string, reinject: Reinjector): () => void {
+  reinjectors.set(name, reinject);
+  return () => {
+    if (reinjectors.get(name) === reinject) reinjectors.delete(name);
+  };
+}
+
+/** Growing cuts: each level keeps less verbatim and shortens tool output more for the summariser. */
+const LEVELS = [
+  { keepRatio: 0.25, keepExchanges: 2, toolChars: 4_000, argChars: 2_000 },
+  { keepRatio: 0.1, keepExchanges: 1, toolChars: 1_000, argChars: 500 },
+  { keepRatio: 0, keepExchanges: 0, toolChars: 200, argChars: 200 },
+] as const;
+/** Share of the window the summariser's input may use (the rest is its prompt and its answer). */
+const SUMMARISER_INPUT_RATIO = 0.6;
+
+export interface CompactionResult {
+  trigger: CompactionTrigger;
+  summary: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Messages replaced by the note. */
+  summarised: number;
+  /** Recent messages kept verbatim. */
+  kept: number;
+}
+
+export class CompactionError extends Error {}
+
+/**
+ * Where to cut: the kept tail starts at `cut`. A cut never falls between a tool call and its result;
+ * it prefers the start of a user exchange, and keeps at most `keepExchanges` prompts and `budget`
+ * tokens (or as little as it can when nothing fits). Undefined when nothing beyond `start` (a
+ * previous note) could be summarised.
+ */
+export function chooseCut(messages: readonly Message[], start: number, keepExchanges: number, budget: number): number | undefined {
+  const n = messages.length;
+  const boundaries: number[] = [];
+  const open = new Set<string>();
+  for (let i = 0; i <= n; i++) {
+    const m = messages[i] as Message | undefined;
+    // A user message ends any calls still open before it: their results never came.
+    const valid = m?.role === 'user' || (open.size === 0 && m?.role !== 'tool');
+    if (i > start && valid) boundaries.push(i);
+    if (!m) break;
+    if (m.role === 'user') open.clear();
+    else if (m.role === 'assistant') for (const c of m.toolCalls ?? []) open.add(c.id);
+    else open.delete(m.toolCallId);
+  }
+  const tailTokens: number[] = new Array(n + 1).fill(0);
+  const tailPrompts: number[] = new Array(n + 1).fill(0);
+  for (let i = n - 1; i >= 0; i--) {
+    tailTokens[i] = tailTokens[i + 1] + estimateMessageTokens([messages[i]]);
+    tailPrompts[i] = tailPrompts[i + 1] + (messages[i].role === 'user' ? 1 : 0);
+  }
+  const fits = (i: number) => tailTokens[i] <= budget && tailPrompts[i] <= keepExchanges;
+  return boundaries.find((i) => i < n && messages[i].role === 'user' && fits(i)) ?? boundaries.find(fits) ?? boundaries.at(-1);
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`;
+}
+
+function partsText(parts: readonly ContentPart[]): string {
+  return parts.map((p) => (p.type === 'text' ? p.text : `[image ${p.mediaType}]`)).join('\n');
+}
+
+/** The conversation as plain text for the summariser (no tool schemas needed, tool output shortened). */
+export function renderTranscript(messages: readonly Message[], level: (typeof LEVELS)[number], hasNote: boolean): string[] {
+  return messages.map((m, i) => {
+    if (m.role === 'user') return `${hasNote && i === 0 ? '[earlier hand-off note]' : '[user]'}\n${partsText(m.content)}`;
+    if (m.role === 'tool') return `[tool result: ${m.toolName}${m.isError ? ', error' : ''}]\n${clip(partsText(m.content), level.toolChars)}`;
+    const calls = (m.toolCalls ?? []).map((c) => `[tool call: ${c.name}] ${clip(c.arguments, level.argChars)}`);
+    return ['[assistant]', m.text, ...calls].filter(Boolean).join('\n');
+  });
+}
+
+export interface CompactorDeps {
+  session: Session;
+  model: ResolvedModel;
+  getClient(): Promise<ModelClient>;
+  /** The system prompt and tool schemas the agent's requests carry. */
+  frame(): RequestFrame;
+  thresholds: CompactionThresholds;
+  onEvent(event: EngineEvent): void;
+  isBusy(): boolean;
+  maxAttempts: number;
+  retryDelay?: (attempt: number, error: ProviderError) => number;
+}
+
+export class Compactor {
+  private running = false;
+  /** A turn whose automatic compaction failed is not retried every step. */
+  private failedInTurn: string | undefined;
+
+  constructor(private readonly deps: CompactorDeps) {}
+
+  private emit(event: EngineEvent): void {
+    try {
+      this.deps.onEvent(event);
+    } catch {
+      // A front end's rendering bug must not break a compaction.
+    }
+  }
+
+  get compacting(): boolean {
+    return this.running;
+  }
+
+  /** The manual `/compact [instruction]`. Throws CompactionError with a message for the user. */
+  async compact(opts: { instruction?: string; signal?: AbortSignal } = {}): Promise<CompactionResult> {
+    if (this.deps.isBusy()) throw new CompactionError('Cannot compact while a turn is running; press Esc to stop it first.');
+    if (this.running) throw new CompactionError('A compaction is already running.');
+    const instruction = opts.instruction?.trim() || undefined;
+    const result = await this.run('manual', 0, instruction, opts.signal ?? new AbortController().signal);
+    if (!result) throw new CompactionError('Nothing to compact yet: the conversation is still short.');
+    return result;
+  }
+
+  readonly extension: TurnExtension = {
+    beforeStep: async (_agent, signal) => {
+      const { session } = this.deps;
+      const turnId = session.state.openTurn?.turnId;
+      if (turnId !== undefined && turnId === this.failedInTurn) return;
+      const used = contextTokens(session.state, this.deps.frame());
+      if (!needsCompaction(used, contextWindow(this.deps.model), this.deps.thresholds)) return;
+      if (!(await this.tryAuto(0, signal))) this.failedInTurn = turnId;
+    },
+    recoverFromError: async (_agent, error, attempt, signal) => {
+      if (error.kind !== 'context_overflow') return false;
+      return this.tryAuto(Math.min(attempt - 1, LEVELS.length - 1), signal);
+    },
+  };
+
+  /** Automatic compaction never fails a turn by itself: a failure is reported and the turn goes on. */
+  private async tryAuto(level: number, signal: AbortSignal): Promise<boolean> {
+    try {
+      return (await this.run('auto', level, undefined, signal)) !== undefined;
+    } catch (e) {
+      if (signal.aborted) throw e;
+      return false;
+    }
+  }
+
+  private async run(trigger: CompactionTrigger, firstLevel: number, instruction: string | undefined, signal: AbortSignal): Promise<CompactionResult | undefined> {
+    const { session, model } = this.deps;
+    const frame = this.deps.frame();
+    const window = contextWindow(model);
+    const start = session.state.compactions.length ? 1 : 0;
+    if (chooseCut(session.state.messages, start, 0, 0) === undefined) return undefined;
+    const tokensBefore = contextTokens(session.state, frame);
+    this.running = true;
+    this.emit({ type: 'compaction_start', trigger, tokenCount: tokensBefore, ...(instruction ? { instruction } : {}) });
+    try {
+      for (let level = firstLevel; ; level++) {
+        const cut = chooseCut(session.state.messages, start, LEVELS[level].keepExchanges, window * LEVELS[level].keepRatio)!;
+        const before = session.state.messages;
+        try {
+          const { summary, usage } = await this.summarise(session.state.messages.slice(0, cut), level, start === 1, instruction, signal);
+          // A prompt sent meanwhile only adds messages (kept verbatim); anything else makes the cut stale.
+          if (session.state.messages.length < cut || session.state.messages.slice(0, cut).some((m, i) => m !== before[i])) throw new CompactionError('The conversation changed during the compaction; nothing was compacted.');
+          const messages = this.noteMessages(summary);
+          const keptMessages = session.state.messages.slice(cut);
+          const kept = keptMessages.length;
+          const tokensAfter = estimateTokens(frame.system) + estimateToolSchemaTokens(frame.tools) + estimateMessageTokens([...messages, ...keptMessages]);
+          session.commit({ type: 'compaction', trigger, summary, ...(instruction ? { instruction } : {}), tokensBefore, tokensAfter, summarised: cut, messages, keep: kept, ...(usage ? { usage } : {}) });
+          session.saveSummary();
+          this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensAfter, summary });
+          return { trigger, summary, tokensBefore, tokensAfter, summarised: cut, kept };
+        } catch (e) {
+          const overflow = e instanceof ProviderError && e.kind === 'context_overflow';
+          if (overflow && level + 1 < LEVELS.length && !signal.aborted) continue;
+          throw e;
+        }
+      }
+    } catch (e) {
+      const error = signal.aborted ? 'cancelled' : e instanceof Error ? e.message : String(e);
+      this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensBefore, error });
+      if (trigger === 'auto' && !signal.aborted) {
+        this.emit({ type: 'notice', level: 'warning', text: `Automatic compaction failed (${error}); continuing with the full context.` });
+      }
+      throw e instanceof ProviderError || e instanceof CompactionError || signal.aborted ? e : new CompactionError(`Compaction failed: ${error}`);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** The note plus every registered piece of state, as the one message that opens the new context. */
+  private noteMessages(summary: string): Message[] {
+    const content: ContentPart[] = [{ type: 'text', text: renderPromptTemplate(noteTemplate, { summary }).trim() }];
+    for (const [name, reinject] of reinjectors) {
+      let text: string | undefined;
+      try {
+        text = reinject(this.deps.session.state)?.trim();
+      } catch (e) {
+        this.emit({ type: 'notice', level: 'warning', text: `Could not restore "${name}" after compaction: ${e instanceof Error ? e.message : String(e)}` });
+      }
+      if (text) content.push({ type: 'text', text: `<current-state name="${name}">\n${text}\n</current-state>` });
+    }
+    return [{ role: 'user', content }];
+  }
+
+  private summariserRequest(messages: readonly Message[], level: number, hasNote: boolean, instruction: string | undefined): ModelRequest {
+    const budget = contextWindow(this.deps.model) * SUMMARISER_INPUT_RATIO - estimateTokens(summariserPrompt);
+    const blocks = renderTranscript(messages, LEVELS[level], hasNote);
+    // Oldest first out when even the shortened transcript is too long; a previous note always stays.
+    let total = blocks.reduce((n, b) => n + estimateTokens(b), 0);
+    let dropped = 0;
+    const first = hasNote ? 1 : 0;
+    while (total > budget && blocks.length - first > 1) {
+      total -= estimateTokens(blocks.splice(first, 1)[0]);
+      dropped++;
+    }
+    if (dropped) blocks.splice(first, 0, `[${dropped} older messages omitted: they did not fit the summariser's window]`);
+    let text = `<conversation>\n${blocks.join('\n\n')}\n</conversation>`;
+    if (instruction) text += `\n\n<user-instruction>\n${instruction}\n</user-instruction>`;
+    return { system: summariserPrompt.trim(), messages: [{ role: 'user', content: [{ type: 'text', text }] }], tools: [], params: {} };
+  }
+
+  private async summarise(messages: readonly Message[], level: number, hasNote: boolean, instruction: string | undefined, signal: AbortSignal): Promise<{ summary: string; usage?: Usage }> {
+    const { model } = this.deps;
+    const client = await this.deps.getClient();
+    const request = this.summariserRequest(messages, level, hasNote, instruction);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        let text = '';
+        let usage: Usage | undefined;
+        let finished = false;
+        for await (const part of client.stream(request, signal)) {
+          if (part.type === 'text') text += part.delta;
+          else if (part.type === 'usage') usage = part.usage;
+          else if (part.type === 'finish') finished = true;
+        }
+        if (signal.aborted) throw new ProviderError('aborted', 'The compaction was cancelled.');
+        if (!finished) throw new ProviderError('bad_response', 'the summary stream ended before the model finished');
+        if (!text.trim()) throw new CompactionError('Compaction failed: the model returned an empty summary.');
+        return { summary: text.trim(), ...(usage ? { usage } : {}) };
+      } catch (e) {
+        if (signal.aborted || e instanceof CompactionError) throw e;
+        const err = toProviderError(e, { providerName: model.providerName, providerType: model.providerType, model: model.model });
+        if (!shouldRetry(err, attempt, this.deps.maxAttempts)) throw err;
+        await sleep(this.deps.retryDelay ? this.deps.retryDelay(attempt, err) : retryDelayMs(attempt, err), signal);
+      }
+    }
+  }
+}

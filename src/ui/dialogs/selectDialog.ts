@@ -1,0 +1,107 @@
+// A titled pick list in the live region: sessions, models, permission modes, the trust prompt.
+// ↑/↓ move, Enter picks, 1–9 pick by number, Esc cancels (unless the dialog must be answered).
+import { matchesKey, SelectList, truncateToWidth, wrapTextWithAnsi, type Component, type SelectItem, type SelectListTheme } from '@mariozechner/pi-tui';
+import type { Theme } from '../theme';
+
+export interface SelectDialogOptions {
+  title: string;
+  body?: string[];
+  items: SelectItem[];
+  initialIndex?: number;
+  onSelect(value: string): void;
+  /** Omitted: Esc picks nothing and the dialog stays (a question that must be answered). */
+  onCancel?(): void;
+  maxVisible?: number;
+}
+
+export function selectListTheme(theme: Theme): SelectListTheme {
+  const { fg } = theme;
+  return {
+    selectedPrefix: (t) => fg.borderFocus(t),
+    selectedText: (t) => theme.bold(fg.borderFocus(t)),
+    description: (t) => fg.textDim(t),
+    scrollInfo: (t) => fg.textMuted(t),
+    noMatch: (t) => fg.textMuted(t),
+  };
+}
+
+export class SelectDialog implements Component {
+  private readonly list: SelectList;
+
+  constructor(private readonly theme: Theme, private readonly opts: SelectDialogOptions) {
+    this.list = new SelectList(opts.items, opts.maxVisible ?? 10, selectListTheme(theme), { minPrimaryColumnWidth: 12, maxPrimaryColumnWidth: 60 });
+    if (opts.initialIndex) this.list.setSelectedIndex(opts.initialIndex);
+    this.list.onSelect = (item) => opts.onSelect(item.value);
+  }
+
+  handleInput(data: string): void {
+    if (matchesKey(data, 'escape') || matchesKey(data, 'ctrl+c')) {
+      this.opts.onCancel?.();
+      return;
+    }
+    if (/^[1-9]$/.test(data) && Number(data) <= this.opts.items.length) {
+      this.opts.onSelect(this.opts.items[Number(data) - 1].value);
+      return;
+    }
+    this.list.handleInput(data);
+  }
+
+  invalidate(): void {
+    this.list.invalidate();
+  }
+
+  render(width: number): string[] {
+    const { fg } = this.theme;
+    const border = fg.borderFocus;
+    const inner = Math.max(10, width - 4);
+    const row = (text: string) => truncateToWidth(`${border('│')} ${text}`, width);
+    const lines = [border(`╭${'─'.repeat(Math.max(0, width - 2))}╮`), row(this.theme.bold(this.opts.title))];
+    for (const b of this.opts.body ?? []) for (const l of wrapTextWithAnsi(b, inner)) lines.push(row(l));
+    if (this.opts.body?.length) lines.push(row(''));
+    for (const l of this.list.render(inner)) lines.push(row(l));
+    const cancel = this.opts.onCancel ? ' · Esc cancel' : '';
+    lines.push(row(fg.textMuted(`↑/↓ move · Enter select · 1–9 pick${cancel}`)));
+    lines.push(border(`╰${'─'.repeat(Math.max(0, width - 2))}╯`));
+    return lines;
+  }
+}
+
+/** A scrollable text popup (/help): ↑/↓ one line, PageUp/PageDown ten, Esc/Enter/q closes. */
+export class TextPopup implements Component {
+  private offset = 0;
+
+  constructor(private readonly theme: Theme, private readonly title: string, private readonly lines: string[], private readonly onClose: () => void, private readonly height: () => number) {}
+
+  handleInput(data: string): void {
+    if (matchesKey(data, 'escape') || matchesKey(data, 'enter') || data === 'q' || data === 'Q' || matchesKey(data, 'ctrl+c')) this.onClose();
+    else if (matchesKey(data, 'up')) this.offset = Math.max(0, this.offset - 1);
+    else if (matchesKey(data, 'down')) this.offset = Math.min(this.maxOffset(), this.offset + 1);
+    else if (matchesKey(data, 'pageUp')) this.offset = Math.max(0, this.offset - 10);
+    else if (matchesKey(data, 'pageDown')) this.offset = Math.min(this.maxOffset(), this.offset + 10);
+  }
+
+  private visible(): number {
+    return Math.max(3, this.height() - 8);
+  }
+
+  private maxOffset(): number {
+    return Math.max(0, this.lines.length - this.visible());
+  }
+
+  invalidate(): void {}
+
+  render(width: number): string[] {
+    const { fg } = this.theme;
+    const border = fg.borderFocus;
+    const row = (text: string) => truncateToWidth(`${border('│')} ${text}`, width);
+    const shown = this.lines.slice(this.offset, this.offset + this.visible());
+    const more = this.lines.length > this.visible() ? ` (${this.offset + 1}–${this.offset + shown.length} of ${this.lines.length})` : '';
+    return [
+      border(`╭${'─'.repeat(Math.max(0, width - 2))}╮`),
+      row(this.theme.bold(this.title) + fg.textMuted(more)),
+      ...shown.map(row),
+      row(fg.textMuted('↑/↓ scroll · PgUp/PgDn page · Esc/Enter/q close')),
+      border(`╰${'─'.repeat(Math.max(0, width - 2))}╯`),
+    ];
+  }
+}

@@ -1,0 +1,50 @@
+// The workspace-trust question (SPEC §7.6), asked the first time the UI opens in a folder. The
+// default answer is "Don't trust". The answer is stored per workspace under $JARVIS_CODE_HOME.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { displayPath } from '../../store/paths';
+import { setWorkspaceTrust, workspaceTrust } from '../../store/trust';
+import type { Theme } from '../theme';
+import { SelectDialog } from './selectDialog';
+
+export function needsTrustDecision(home: string, cwd: string): boolean {
+  return workspaceTrust(home, cwd) === undefined;
+}
+
+/** Project MCP servers a trusted folder would start, as "name: transport command-or-url" lines. */
+export function projectMcpServers(cwd: string): string[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(join(cwd, '.jarvis-code', 'mcp.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  const servers = (raw as { mcpServers?: Record<string, Record<string, unknown>> })?.mcpServers ?? {};
+  return Object.entries(servers).map(([name, s]) => {
+    if (typeof s.url === 'string') return `${name}: ${typeof s.transport === 'string' ? s.transport : 'http'} ${s.url}`;
+    const args = Array.isArray(s.args) ? ` ${s.args.join(' ')}` : '';
+    return `${name}: stdio ${String(s.command ?? '?')}${args}`;
+  });
+}
+
+export function trustDialog(theme: Theme, home: string, cwd: string, done: (trusted: boolean) => void): SelectDialog {
+  const servers = projectMcpServers(cwd);
+  const body = [
+    `Do you trust the files in ${displayPath(cwd)}?`,
+    'A trusted folder may start the MCP servers it configures in .jarvis-code/mcp.json and use its project memory.',
+    ...(servers.length ? ['Project MCP servers:', ...servers.map((s) => `  • ${s}`)] : ['This folder configures no MCP servers.']),
+  ];
+  return new SelectDialog(theme, {
+    title: 'Workspace trust',
+    body,
+    items: [
+      { value: 'no', label: "Don't trust", description: 'project MCP servers stay off (default)' },
+      { value: 'yes', label: 'Trust this folder' },
+    ],
+    onSelect: (value) => {
+      const trusted = value === 'yes';
+      setWorkspaceTrust(home, cwd, trusted);
+      done(trusted);
+    },
+  });
+}

@@ -1,0 +1,29 @@
+// Ctrl-G: edit the prompt in an external editor (tui.toml [editor] command → $VISUAL → $EDITOR).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function editorCommand(configured: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return configured.trim() || env.VISUAL?.trim() || env.EDITOR?.trim() || undefined;
+}
+
+/**
+ * Runs the editor on a temporary file holding `text` (the terminal must be handed over first).
+ * Returns the new text, or undefined when the editor failed or the file was left unchanged.
+ */
+export function editText(command: string, text: string): { text?: string; error?: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'jarvis-edit-'));
+  const file = join(dir, 'prompt.md');
+  try {
+    writeFileSync(file, text);
+    // The command may carry arguments ("code --wait"), so it runs through the shell with the file as $1.
+    const result = spawnSync(process.env.SHELL || 'sh', ['-c', `${command} "$1"`, 'jarvis-editor', file], { stdio: 'inherit' });
+    if (result.error) return { error: `could not start "${command}": ${result.error.message}` };
+    if (result.status !== 0) return { error: `"${command}" exited with status ${result.status}; the input was kept` };
+    const edited = readFileSync(file, 'utf8').replace(/\n$/, '');
+    return edited === text ? {} : { text: edited };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

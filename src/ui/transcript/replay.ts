@@ -1,0 +1,44 @@
+// A resumed session's history as transcript blocks, rebuilt from its messages.
+import type { Message } from '../../llm/types';
+import type { Block, ViewState } from './block';
+import { AssistantBlock, ThinkingBlock, UserBlock } from './messageBlocks';
+import { describeCall, ToolCard } from './toolCard';
+
+function userText(m: Extract<Message, { role: 'user' }>): { text: string; notification: boolean } {
+  const text = m.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+  return { text: text.replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '').trim(), notification: text.startsWith('<system-notification>') };
+}
+
+export function blocksFromMessages(messages: readonly Message[], view: ViewState): Block[] {
+  const blocks: Block[] = [];
+  const cards = new Map<string, ToolCard>();
+  for (const m of messages) {
+    if (m.role === 'user') {
+      const { text, notification } = userText(m);
+      if (text && !notification) blocks.push(new UserBlock(view, text));
+    } else if (m.role === 'assistant') {
+      const thinking = (m.thinking ?? []).map((t) => t.text).join('\n').trim();
+      if (thinking) {
+        const t = new ThinkingBlock(view, thinking);
+        t.finish();
+        blocks.push(t);
+      }
+      if (m.text.trim()) {
+        const a = new AssistantBlock(view, m.text);
+        a.done = true;
+        blocks.push(a);
+      }
+      for (const call of m.toolCalls ?? []) {
+        const card = new ToolCard(view, call.id, call.name, describeCall(call.name, call.arguments, view.cwd));
+        cards.set(call.id, card);
+        blocks.push(card);
+      }
+    } else {
+      const card = cards.get(m.toolCallId);
+      const text = m.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+      card?.finish({ text, isError: !!m.isError }, /^The user rejected/.test(text) ? 'rejected' : undefined);
+    }
+  }
+  for (const card of cards.values()) if (!card.done) card.finish({ text: 'No result was recorded.', isError: true });
+  return blocks;
+}

@@ -1,0 +1,87 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readZip } from '../../src/platform/zip';
+import { sessionDirFor } from '../../src/store/sessionStore';
+import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+
+let server: MockModelServer;
+let dirs: CliDirs;
+let env: NodeJS.ProcessEnv;
+let sessionId: string;
+
+beforeAll(async () => {
+  server = await startMockModelServer();
+  dirs = makeCliDirs();
+  env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
+  server.push({ text: 'Remembered: the answer is 42.' });
+  const r = await runJarvis(['-p', 'remember the number 42'], { env, cwd: dirs.cwd });
+  expect(r.code).toBe(0);
+  const root = join(dirs.home, 'sessions');
+  const [key] = readdirSync(root);
+  [sessionId] = readdirSync(join(root, key));
+  mkdirSync(join(dirs.home, 'logs'), { recursive: true });
+  writeFileSync(join(dirs.home, 'logs', 'jarvis-code.log'), 'a global log line\n');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const zipsIn = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.zip'));
+
+describe('jarvis export', () => {
+  it('without an id and without a terminal, refuses unless -y is given', async () => {
+    const r = await runJarvis(['export'], { env, cwd: dirs.cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(sessionId);
+    expect(r.stderr).toMatch(/Confirm with -y, or pass the session id/);
+    expect(zipsIn(dirs.cwd)).toEqual([]);
+  });
+
+  it('-y exports the latest session of this folder with the global log, under a timestamped name', async () => {
+    const r = await runJarvis(['export', '-y'], { env, cwd: dirs.cwd });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const [name] = zipsIn(dirs.cwd);
+    expect(name).toMatch(new RegExp(`^jarvis-session-${sessionId}-\\d{8}-\\d{6}\\.zip$`));
+    expect(r.stdout).toContain(`Exported session ${sessionId} to ${join(dirs.cwd, name)}`);
+    const files = readZip(readFileSync(join(dirs.cwd, name)));
+    const names = files.map((f) => f.name);
+    expect(names).toContain(`${sessionId}/agents/main/wire.jsonl`);
+    expect(names).toContain(`${sessionId}/state.json`);
+    expect(files.find((f) => f.name === 'logs/jarvis-code.log')?.data.toString()).toBe('a global log line\n');
+  });
+
+  it('an id prefix, -o and --no-include-global-log; the archive resumes in another home', async () => {
+    const out = join(dirs.cwd, 'out', 'session.zip');
+    mkdirSync(dirname(out), { recursive: true });
+    const r = await runJarvis(['export', sessionId.slice(0, 14), '-o', 'out/session.zip', '--no-include-global-log'], { env, cwd: dirs.cwd });
+    expect(r.code).toBe(0);
+    const files = readZip(readFileSync(out));
+    expect(files.map((f) => f.name)).not.toContain('logs/jarvis-code.log');
+
+    const other = makeCliDirs();
+    const sessionDir = sessionDirFor(other.home, dirs.cwd, sessionId);
+    for (const f of files) {
+      if (!f.name.startsWith(`${sessionId}/`)) continue;
+      const target = join(sessionDir, f.name.slice(sessionId.length + 1));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, f.data);
+    }
+    server.push({ text: 'It was 42.' });
+    const resumed = await runJarvis(['--session', sessionId, '-p', 'which number?'], { env: cliEnv(other, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    expect(resumed.stderr).toContain(`resuming session ${sessionId}`);
+    expect(resumed.code).toBe(0);
+    const sent = JSON.stringify(server.requests.at(-1)!.body.messages);
+    expect(sent).toContain('remember the number 42');
+    expect(sent).toContain('Remembered: the answer is 42.');
+  });
+
+  it('an unknown id is an error that says what to do', async () => {
+    const r = await runJarvis(['export', 'NOPE', '-y'], { env, cwd: dirs.cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no session "NOPE" was found/);
+    expect(existsSync(join(dirs.cwd, 'NOPE'))).toBe(false);
+  });
+});

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DIST, cliEnv, makeCliDirs, runJarvis } from '../helpers/cli';
+
+describe('start path', () => {
+  it('jarvis --version prints the package version', async () => {
+    const dirs = makeCliDirs();
+    const r = await runJarvis(['--version'], { env: cliEnv(dirs), cwd: dirs.cwd });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
+  });
+
+  it('the entry module imports nothing at load time but Node built-ins; the program is a lazy chunk', () => {
+    const entry = readFileSync(DIST, 'utf8');
+    const staticImports = [...entry.matchAll(/^import\s[^;]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+    expect(staticImports.every((s) => s.startsWith('node:'))).toBe(true);
+    expect(entry).toMatch(/await import\(["']\.\/chunks\/program-/);
+    expect(entry.length).toBeLessThan(2_000);
+    // Provider SDKs are never bundled into the start path.
+    expect(entry).not.toMatch(/openai|anthropic/);
+  });
+
+  it('jarvis --help lists the main options', async () => {
+    const dirs = makeCliDirs();
+    const r = await runJarvis(['--help'], { env: cliEnv(dirs), cwd: dirs.cwd });
+    expect(r.code).toBe(0);
+    for (const flag of ['--continue', '--session', '--model', '--prompt', '--output-format', '--yolo', '--auto', '--plan']) expect(r.stdout).toContain(flag);
+  });
+
+  it('jarvis doctor reports an invalid config without changing it and exits 1; a valid one exits 0', async () => {
+    const dirs = makeCliDirs();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${dirs.home}/config.toml`, 'default_permission_mode = "sometimes"\n');
+    const bad = await runJarvis(['doctor'], { env: cliEnv(dirs), cwd: dirs.cwd });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/default_permission_mode/);
+    expect(readFileSync(`${dirs.home}/config.toml`, 'utf8')).toBe('default_permission_mode = "sometimes"\n');
+    writeFileSync(`${dirs.home}/config.toml`, 'default_permission_mode = "yolo"\n');
+    const good = await runJarvis(['doctor'], { env: cliEnv(dirs), cwd: dirs.cwd });
+    expect(good.code).toBe(0);
+  });
+});

@@ -1,0 +1,258 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chooseCut, CompactionError, registerReinjection } from '../../src/engine/compaction';
+import type { JournalRecord } from '../../src/engine/records';
+import { Session } from '../../src/engine/session';
+import type { Message, ModelRequest } from '../../src/llm/types';
+import { ProviderError } from '../../src/llm/types';
+import { makeEngine, type EngineHarness } from '../helpers/engineHarness';
+
+let h: EngineHarness | undefined;
+const cleanups: Array<() => void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) c();
+  if (h) {
+    h.expectReplayIdentical();
+    await h.runtime.close({ force: true });
+  }
+  h = undefined;
+});
+
+const SMALL_WINDOW = { maxContextSize: 10_000 };
+const overflow = () => new ProviderError('context_overflow', 'prompt is too long: 12000 tokens > 10000 maximum', { status: 400 });
+
+function requestText(r: ModelRequest): string {
+  return JSON.stringify(r.messages);
+}
+function firstText(m: Message): string {
+  return m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+}
+function journal(engine: EngineHarness): JournalRecord[] {
+  return readFileSync(engine.runtime.session.journalPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JournalRecord);
+}
+async function prompt(engine: EngineHarness, text: string) {
+  engine.runtime.agent.submit({ kind: 'prompt', text });
+  return (await engine.runtime.agent.idle())[0];
+}
+
+describe('automatic compaction', () => {
+  it('triggers at the ratio; the next request carries the summary and the re-injected state; the journal keeps everything', async () => {
+    cleanups.push(registerReinjection('todos', (state) => (state.turns ? '- [ ] wire the API\n- [x] read the spec' : undefined)));
+    cleanups.push(registerReinjection('goal', () => undefined));
+    h = makeEngine({
+      model: SMALL_WINDOW,
+      responses: [
+        { text: 'Noted: never touch config.ts.', usage: { inputTokens: 1_000, outputTokens: 20 } },
+        { text: 'Second answer.', usage: { inputTokens: 9_000, outputTokens: 20 } },
+        { text: 'I asked to keep config.ts untouched; next: wire the API.' }, // the summariser
+        { text: 'Third answer, after compaction.' },
+      ],
+    });
+    await prompt(h, 'Build the API. Constraint: never touch config.ts.');
+    await prompt(h, 'second prompt');
+    expect(h.client.requests).toHaveLength(2);
+    const outcome = await prompt(h, 'third prompt');
+    expect(outcome.reason).toBe('completed');
+
+    const summariser = h.client.requests[2];
+    expect(summariser.tools).toEqual([]);
+    expect(summariser.system).toMatch(/hand-off note/);
+    expect(summariser.system).toMatch(/first person/);
+    expect(requestText(summariser)).toContain('never touch config.ts');
+
+    const next = h.client.requests[3];
+    const opening = next.messages[0];
+    expect(opening.role).toBe('user');
+    expect(firstText(opening)).toContain('<compaction-summary>');
+    expect(firstText(opening)).toContain('next: wire the API.');
+    expect(firstText(opening)).toContain('<current-state name="todos">\n- [ ] wire the API');
+    expect(firstText(opening)).not.toContain('name="goal"');
+    // The two most recent exchanges stay verbatim; the first one is only in the summary now.
+    expect(next.messages.slice(1).map(firstText)).toEqual(['second prompt', 'Second answer.', 'third prompt']);
+    expect(requestText(next)).not.toContain('Constraint: never touch');
+    expect(next.system).toBe(h.client.requests[0].system);
+
+    const [start] = h.eventsOf('compaction_start');
+    const [end] = h.eventsOf('compaction_end');
+    expect(start).toMatchObject({ trigger: 'auto' });
+    expect(start.tokenCount).toBeGreaterThanOrEqual(8_500);
+    expect(end).toMatchObject({ trigger: 'auto', tokensBefore: start.tokenCount, summary: 'I asked to keep config.ts untouched; next: wire the API.' });
+    expect(end.estimatedTokenCount).toBeLessThan(start.tokenCount);
+
+    const state = h.runtime.session.state;
+    expect(state.compactions).toEqual([expect.objectContaining({ trigger: 'auto', summarised: 2, summary: end.summary })]);
+    expect(state.usage.inputTokens).toBe(1_000 + 9_000 + 100 + 100); // the summariser's cost counts too
+    const records = journal(h);
+    const texts = records.filter((r) => r.type === 'message').map((r) => firstText((r as { message: Message }).message));
+    expect(texts).toContain('Build the API. Constraint: never touch config.ts.');
+    expect(texts).toContain('Noted: never touch config.ts.');
+    expect(records.findIndex((r) => r.type === 'compaction')).toBeGreaterThan(records.findIndex((r) => r.type === 'message' && firstText(r.message) === 'third prompt'));
+
+    const resumed = Session.open(h.runtime.session.location);
+    expect(resumed.state.messages).toEqual(state.messages);
+    expect(resumed.state.compactions[0].summary).toBe(end.summary);
+  });
+
+  it('triggers when fewer than reserved_context_size tokens remain', async () => {
+    h = makeEngine({
+      model: SMALL_WINDOW,
+      compaction: { triggerRatio: 0.99, reservedContextSize: 3_000 },
+      responses: [{ text: 'a', usage: { inputTokens: 7_500, outputTokens: 5 } }, { text: 'summary' }, { text: 'b' }],
+    });
+    await prompt(h, 'one');
+    await prompt(h, 'two');
+    expect(h.eventsOf('compaction_start')).toHaveLength(1);
+    expect(firstText(h.client.requests[2].messages[0])).toContain('summary');
+  });
+
+  it('does not compact below the threshold', async () => {
+    h = makeEngine({ model: SMALL_WINDOW, responses: [{ text: 'a', usage: { inputTokens: 8_000, outputTokens: 5 } }, { text: 'b' }] });
+    await prompt(h, 'one');
+    await prompt(h, 'two');
+    expect(h.eventsOf('compaction_start')).toHaveLength(0);
+  });
+
+  it('a failed summary leaves the context as it was and the turn goes on', async () => {
+    h = makeEngine({
+      model: SMALL_WINDOW,
+      responses: [
+        { text: 'a', usage: { inputTokens: 9_500, outputTokens: 5 } },
+        { error: new ProviderError('bad_request', 'summariser refused') },
+        { text: 'b', usage: { inputTokens: 9_600, outputTokens: 5 } },
+      ],
+    });
+    await prompt(h, 'one');
+    const outcome = await prompt(h, 'two');
+    expect(outcome).toMatchObject({ reason: 'completed', text: 'b' });
+    expect(h.eventsOf('compaction_end')[0].error).toMatch(/summariser refused/);
+    expect(h.eventsOf('notice').map((n) => n.text).join('\n')).toMatch(/Automatic compaction failed/);
+    expect(h.runtime.session.state.compactions).toEqual([]);
+    expect(h.client.requests[2].messages.map(firstText)).toEqual(['one', 'a', 'two']);
+  });
+});
+
+describe('context overflow recovery', () => {
+  it('a provider context-overflow error compacts and retries the step', async () => {
+    h = makeEngine({
+      model: SMALL_WINDOW,
+      responses: [{ text: 'first answer' }, { error: overflow() }, { text: 'summary of the first exchange' }, { text: 'recovered answer' }],
+    });
+    await prompt(h, 'one');
+    const outcome = await prompt(h, 'two');
+    expect(outcome).toMatchObject({ reason: 'completed', text: 'recovered answer' });
+    expect(firstText(h.client.requests[3].messages[0])).toContain('summary of the first exchange');
+    expect(h.client.requests[3].messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'two' }] });
+    expect(h.eventsOf('retry')).toHaveLength(0);
+  });
+
+  it('cuts deeper on each try, and gives up with the provider message after three', async () => {
+    h = makeEngine({
+      model: SMALL_WINDOW,
+      responses: [
+        { text: 'answer one' },
+        { text: 'answer two' },
+        { error: overflow() },
+        { text: 'note 1' },
+        { error: overflow() },
+        { text: 'note 2' },
+        { error: overflow() },
+        { text: 'note 3' },
+        { error: overflow() },
+      ],
+    });
+    await prompt(h, 'one');
+    await prompt(h, 'two');
+    const outcome = await prompt(h, 'three');
+    expect(outcome.reason).toBe('failed');
+    expect(outcome.error).toMatch(/prompt is too long/);
+    const sizes = [4, 6, 8].map((i) => h!.client.requests[i].messages.length);
+    expect(sizes[0]).toBeGreaterThan(sizes[1]);
+    expect(sizes[1]).toBeGreaterThanOrEqual(sizes[2]);
+    expect(h.client.requests[8].messages).toHaveLength(1); // the last cut keeps only the note
+    expect(h.runtime.session.state.compactions).toHaveLength(3);
+  });
+
+  it('a summariser that overflows too is retried with a shorter transcript', async () => {
+    const big = 'x'.repeat(3_000);
+    h = makeEngine({
+      model: SMALL_WINDOW,
+      responses: (_req: ModelRequest, i: number) => {
+        if (i === 0) return { toolCalls: [{ id: 'c1', name: 'Peek', arguments: { key: big, ms: 0 } }] };
+        if (i === 1) return { text: 'read it' };
+        if (i === 2) return { error: overflow() };
+        if (i === 3) return { error: overflow() }; // the summariser, first cut
+        if (i === 4) return { text: 'short note' };
+        return { text: 'done' };
+      },
+      mode: 'yolo',
+    });
+    await prompt(h, 'one');
+    const outcome = await prompt(h, 'two');
+    expect(outcome.reason).toBe('completed');
+    expect(requestText(h.client.requests[4]).length).toBeLessThan(requestText(h.client.requests[3]).length);
+    expect(h.runtime.session.state.compactions).toHaveLength(1);
+  });
+});
+
+describe('manual compaction', () => {
+  it('passes the instruction to the summariser and records it', async () => {
+    h = makeEngine({ responses: [{ text: 'a1' }, { text: 'a2' }, { text: 'a3' }, { text: 'the note' }, { text: 'after' }] });
+    for (const p of ['p1', 'p2', 'p3']) await prompt(h, p);
+    const result = await h.runtime.compaction.compact({ instruction: '  focus on the API decisions ' });
+    expect(result).toMatchObject({ trigger: 'manual', summary: 'the note', summarised: 2, kept: 4 });
+    const summariser = h.client.requests[3];
+    const text = firstText(summariser.messages[0]);
+    expect(text).toContain('<user-instruction>\nfocus on the API decisions\n</user-instruction>');
+    expect(text).toContain('[user]\np1');
+    expect(h.eventsOf('compaction_start')[0]).toMatchObject({ trigger: 'manual', instruction: 'focus on the API decisions' });
+    expect(h.runtime.session.state.compactions[0]).toMatchObject({ trigger: 'manual', instruction: 'focus on the API decisions' });
+    await prompt(h, 'p4');
+    expect(h.client.requests[4].messages.map(firstText).slice(1)).toEqual(['p2', 'a2', 'p3', 'a3', 'p4']);
+  });
+
+  it('a second compaction summarises the previous note with the newer messages', async () => {
+    h = makeEngine({ responses: [{ text: 'a1' }, { text: 'a2' }, { text: 'note one' }, { text: 'a3' }, { text: 'note two' }] });
+    await prompt(h, 'p1');
+    await prompt(h, 'p2');
+    await h.runtime.compaction.compact();
+    await prompt(h, 'p3');
+    await h.runtime.compaction.compact();
+    expect(firstText(h.client.requests[4].messages[0])).toContain('[earlier hand-off note]\n<compaction-summary>');
+    expect(firstText(h.runtime.session.state.messages[0])).toContain('note two');
+    expect(h.runtime.session.state.compactions.map((c) => c.summary)).toEqual(['note one', 'note two']);
+  });
+
+  it('refuses while a turn runs, and when there is nothing to compact', async () => {
+    h = makeEngine({ responses: [{ text: 'slow', delayMs: 30 }] });
+    await expect(h.runtime.compaction.compact()).rejects.toThrow(/Nothing to compact/);
+    h.runtime.agent.submit({ kind: 'prompt', text: 'go' });
+    await expect(h.runtime.compaction.compact()).rejects.toBeInstanceOf(CompactionError);
+    await h.runtime.agent.idle();
+  });
+});
+
+describe('choosing the cut', () => {
+  const user = (t: string): Message => ({ role: 'user', content: [{ type: 'text', text: t }] });
+  const call = (...ids: string[]): Message => ({ role: 'assistant', text: '', toolCalls: ids.map((id) => ({ id, name: 'Peek', arguments: '{}' })) });
+  const result = (id: string): Message => ({ role: 'tool', toolCallId: id, toolName: 'Peek', content: [{ type: 'text', text: 'r' }] });
+  const answer = (t: string): Message => ({ role: 'assistant', text: t });
+
+  it('prefers an exchange boundary and keeps at most the given number of prompts', () => {
+    const m = [user('1'), answer('a'), user('2'), call('x'), result('x'), answer('b'), user('3'), answer('c')];
+    expect(chooseCut(m, 0, 2, Infinity)).toBe(2);
+    expect(chooseCut(m, 0, 1, Infinity)).toBe(6);
+    expect(chooseCut(m, 0, 0, 0)).toBe(8);
+  });
+
+  it('never separates a tool call from its results, even inside one long turn', () => {
+    const m = [user('1'), call('a', 'b'), result('a'), result('b'), call('c'), result('c'), answer('done')];
+    for (const budget of [0, 5, 10, 20, 40, 80, Infinity]) {
+      const cut = chooseCut(m, 0, 1, budget)!;
+      const kept = m.slice(cut);
+      const called = new Set(kept.flatMap((x) => (x.role === 'assistant' ? (x.toolCalls ?? []).map((c) => c.id) : [])));
+      for (const x of kept) if (x.role === 'tool') expect(called.has(x.toolCallId)).toBe(true);
+    }
+    expect(chooseCut([user('only')], 0, 0, 0)).toBe(1);
+    expect(chooseCut([user('note')], 1, 0, 0)).toBeUndefined();
+  });
+});

@@ -1,0 +1,93 @@
+// A tmux driver for end-to-end tests of the terminal UI: one private tmux server per session
+// (`tmux -L <unique socket>`), a fixed window size, keys in, screen text out, and polling waits.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+
+export interface TmuxOptions {
+  command: string[];
+  cwd: string;
+  env?: Record<string, string>;
+  width?: number;
+  height?: number;
+}
+
+function sh(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export class TmuxSession {
+  readonly socket = `jarvis-test-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private closed = false;
+
+  constructor(private readonly opts: TmuxOptions) {
+    const width = String(opts.width ?? 120);
+    const height = String(opts.height ?? 40);
+    const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${sh(v)}`).join(' ');
+    // `remain-on-exit` keeps the pane (and its last screen) after the program ends, so a test can read it.
+    const script = `env ${env} ${opts.command.map(sh).join(' ')}; echo "[exit $?]"; sleep 600`;
+    this.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', width, '-y', height, '-c', opts.cwd, 'bash', '--norc', '--noprofile', '-c', script);
+    this.tmux('set-option', '-g', 'history-limit', '50000');
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  /** Sends tmux key names (`Enter`, `C-c`, `Escape`, `Up`…). */
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', 'main', ...keys);
+  }
+
+  /** Types literal text (no key-name interpretation). */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', 'main', '-l', text);
+  }
+
+  /** Pastes text as a bracketed paste. */
+  paste(text: string): void {
+    this.tmux('set-buffer', '-b', 'p', text);
+    this.tmux('paste-buffer', '-p', '-b', 'p', '-t', 'main');
+  }
+
+  /** The visible screen as plain text. */
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-t', 'main');
+  }
+
+  /** The visible screen plus scrollback. */
+  all(): string {
+    return this.tmux('capture-pane', '-p', '-S', '-', '-t', 'main');
+  }
+
+  async waitFor(match: string | RegExp, opts: { timeoutMs?: number; scrollback?: boolean } = {}): Promise<string> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+    let text = '';
+    while (Date.now() < deadline) {
+      text = opts.scrollback ? this.all() : this.screen();
+      if (typeof match === 'string' ? text.includes(match) : match.test(text)) return text;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${String(match)}; the screen was:\n${text}`);
+  }
+
+  async waitForGone(match: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = this.screen();
+      if (!(typeof match === 'string' ? text.includes(match) : match.test(text))) return text;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${String(match)} to disappear; the screen was:\n${text}`);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  }
+}

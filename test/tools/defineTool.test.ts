@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool, describeSchemaError, renderTemplate, toolSchemaForModel } from '../../src/tools/defineTool';
+import { capToolOutput, MAX_TOOL_OUTPUT_CHARS } from '../../src/engine/toolRunner';
+import { readFileSync } from 'node:fs';
+import { makeToolHarness } from '../helpers/toolHarness';
+
+describe('tool framework', () => {
+  it('fills description placeholders from the tool constants and refuses unknown ones', () => {
+    expect(renderTemplate('at most ${MAX_LINES} lines', { MAX_LINES: 1000 })).toBe('at most 1000 lines');
+    expect(() => renderTemplate('${NOPE}', {})).toThrow(/placeholder \$\{NOPE\} has no constant/);
+    const tool = defineTool({
+      name: 'Demo',
+      description: 'Reads up to ${N} things.',
+      constants: { N: 7 },
+      schema: z.object({ path: z.string(), limit: z.number().int().min(1).default(3) }),
+      readOnly: true,
+      defaultApproval: 'auto',
+      execute: async () => ({ content: 'ok' }),
+    });
+    const schema = toolSchemaForModel(tool);
+    expect(schema.description).toBe('Reads up to 7 things.');
+    expect(schema.parameters).toMatchObject({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] });
+    expect(schema.parameters.$schema).toBeUndefined();
+  });
+
+  it('describes schema errors by field, for the model', () => {
+    const r = z.object({ path: z.string(), n: z.number() }).safeParse({ n: 'x' });
+    const text = describeSchemaError('Demo', r.error!);
+    expect(text).toMatch(/^Invalid arguments for Demo:\n- path: .+\n- n: .+\nFix the arguments and call Demo again\.$/);
+  });
+
+  it('caps long output centrally, saving the full text in the session and telling the model where', async () => {
+    const h = makeToolHarness();
+    const long = 'x'.repeat(MAX_TOOL_OUTPUT_CHARS + 5000);
+    const capped = await capToolOutput({ content: long }, 'call_1', h.sessionDir);
+    const text = (capped.content as Array<{ type: 'text'; text: string }>)[0].text;
+    expect(text.length).toBeLessThan(MAX_TOOL_OUTPUT_CHARS);
+    const path = /saved at (\S+);/.exec(text)![1];
+    expect(readFileSync(path, 'utf8')).toBe(long);
+    const short = await capToolOutput({ content: 'short' }, 'call_2', h.sessionDir);
+    expect(short.content).toBe('short');
+  });
+});

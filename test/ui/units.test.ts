@@ -1,0 +1,177 @@
+// Unit tests of the UI's pure parts: themes, stored trust and history, Markdown splitting, diffs,
+// completion, slash-command parsing, turn-end messages and the screen's differential output.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { userHistoryPath } from '../../src/store/paths';
+import { isWorkspaceTrusted, setWorkspaceTrust, workspaceTrust } from '../../src/store/trust';
+import { appendUserHistory, loadUserHistory } from '../../src/store/userHistory';
+import { filterCommands, matchPaths } from '../../src/ui/completion';
+import { diffLines, diffStats } from '../../src/ui/diffView';
+import { exportFileName, sessionToMarkdown } from '../../src/ui/exportMarkdown';
+import { contextPercent } from '../../src/ui/footer';
+import { splitStableMarkdown } from '../../src/ui/markdown';
+import { Screen } from '../../src/ui/screen';
+import { parseSlash, SLASH_COMMANDS } from '../../src/ui/slashCommands';
+import { shellContext } from '../../src/ui/shellMode';
+import { DARK, detectBackground, LIGHT, loadTheme, THEME_TOKENS } from '../../src/ui/theme';
+import { turnEndNotice } from '../../src/ui/turnMessages';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'jarvis-ui-unit-'));
+
+describe('themes', () => {
+  it('built-in palettes define every token of SPEC §9.5', () => {
+    for (const t of THEME_TOKENS) {
+      expect(DARK[t]).toMatch(/^#[0-9A-F]{6}$/);
+      expect(LIGHT[t]).toMatch(/^#[0-9A-F]{6}$/);
+    }
+    expect(DARK.primary).toBe('#4FA8FF');
+    expect(LIGHT.shellMode).toBe('#7C3AED');
+  });
+
+  it('auto follows COLORFGBG and falls back to dark', () => {
+    expect(detectBackground({ COLORFGBG: '0;15' })).toBe('light');
+    expect(detectBackground({ COLORFGBG: '15;0' })).toBe('dark');
+    expect(detectBackground({})).toBe('dark');
+    expect(loadTheme('auto', tmp(), { COLORFGBG: '0;15' }).theme.base).toBe('light');
+  });
+
+  it('loads a custom theme: bad colours fall back to the base, unknown tokens are ignored', () => {
+    const home = tmp();
+    mkdirSync(join(home, 'themes'));
+    writeFileSync(join(home, 'themes', 'ocean.json'), JSON.stringify({ name: 'ocean', base: 'light', colors: { primary: '#112233', error: 'red', bogus: '#000000' } }));
+    const { theme, warnings } = loadTheme('ocean', home);
+    expect(theme.label).toBe('Custom: ocean.json');
+    expect(theme.palette.primary).toBe('#112233');
+    expect(theme.palette.error).toBe(LIGHT.error);
+    expect(warnings.join('\n')).toContain('colors.error');
+  });
+
+  it('a missing or malformed custom theme falls back to dark with a warning', () => {
+    const home = tmp();
+    expect(loadTheme('nope', home).theme.palette).toEqual(DARK);
+    mkdirSync(join(home, 'themes'));
+    writeFileSync(join(home, 'themes', 'broken.json'), '{not json');
+    const r = loadTheme('broken', home);
+    expect(r.theme.palette).toEqual(DARK);
+    expect(r.warnings[0]).toContain('malformed');
+  });
+});
+
+describe('workspace trust store', () => {
+  it('is undecided until answered, then remembered per folder', () => {
+    const home = tmp();
+    expect(workspaceTrust(home, '/some/project')).toBeUndefined();
+    setWorkspaceTrust(home, '/some/project', false);
+    expect(workspaceTrust(home, '/some/project')?.trusted).toBe(false);
+    setWorkspaceTrust(home, '/other', true);
+    expect(isWorkspaceTrusted(home, '/other')).toBe(true);
+    expect(isWorkspaceTrusted(home, '/some/project')).toBe(false);
+  });
+});
+
+describe('user history', () => {
+  it('appends per directory under user-history/<md5>.jsonl and skips torn lines', () => {
+    const home = tmp();
+    appendUserHistory(home, '/a', 'first');
+    appendUserHistory(home, '/a', 'second');
+    appendUserHistory(home, '/b', 'elsewhere');
+    writeFileSync(userHistoryPath(home, '/a'), `${readFileSync(userHistoryPath(home, '/a'), 'utf8')}{"text": "tor`);
+    expect(loadUserHistory(home, '/a')).toEqual(['first', 'second']);
+    expect(loadUserHistory(home, '/b')).toEqual(['elsewhere']);
+    expect(userHistoryPath(home, '/a')).toMatch(/user-history\/[0-9a-f]{32}\.jsonl$/);
+  });
+});
+
+describe('streaming Markdown split', () => {
+  it('cuts at the last blank line outside a code fence', () => {
+    expect(splitStableMarkdown('one\n\ntwo\n\nthr')).toEqual({ stable: 'one\n\ntwo', tail: 'thr' });
+    expect(splitStableMarkdown('```\na\n\nb\n')).toEqual({ stable: '', tail: '```\na\n\nb\n' });
+    expect(splitStableMarkdown('- a\n\n- b\n\nx')).toEqual({ stable: '- a\n\n- b', tail: 'x' });
+  });
+});
+
+describe('diffs', () => {
+  it('finds the minimal line changes', () => {
+    const ops = diffLines('a\nb\nc\nd', 'a\nB\nc\nd\ne');
+    expect(diffStats(ops)).toEqual({ added: 2, removed: 1 });
+    expect(ops.filter((o) => o.kind === 'same').map((o) => o.text)).toEqual(['a', 'c', 'd']);
+    expect(diffStats(diffLines('', 'x\ny'))).toEqual({ added: 2, removed: 0 });
+  });
+});
+
+describe('completion', () => {
+  it('filters commands by name and alias', () => {
+    expect(filterCommands(SLASH_COMMANDS, 'res').map((c) => c.name)).toEqual(['sessions']);
+    expect(filterCommands(SLASH_COMMANDS, 'quit').map((c) => c.name)).toEqual(['exit']);
+    expect(filterCommands(SLASH_COMMANDS, '').length).toBe(SLASH_COMMANDS.length);
+  });
+
+  it('ranks path matches (prefix, then basename, then substring)', () => {
+    const paths = ['docs/', 'docs/main.md', 'src/', 'src/main.ts', 'main.go'];
+    expect(matchPaths(paths, 'mai')[0]).toBe('main.go');
+    expect(matchPaths(paths, 'src/')).toEqual(['src/', 'src/main.ts']);
+  });
+});
+
+describe('slash commands', () => {
+  it('parses known commands and aliases; unknown text is not a command', () => {
+    expect(parseSlash('/clear')?.command.name).toBe('new');
+    expect(parseSlash('/title  My work ')?.args).toBe('My work');
+    expect(parseSlash('/nonexistent thing')).toBeUndefined();
+    expect(parseSlash('/q')?.command.name).toBe('exit');
+  });
+});
+
+describe('messages', () => {
+  it('turn ends say what to do next', () => {
+    expect(turnEndNotice('completed')).toBeUndefined();
+    expect(turnEndNotice('cancelled')?.text).toBe('Interrupted.');
+    expect(turnEndNotice('failed', '401 Unauthorized')?.hint).toContain('API key');
+  });
+
+  it('context percent and shell context', () => {
+    expect(contextPercent(50, 200)).toBe(25);
+    expect(contextPercent(0, 0)).toBe(0);
+    expect(shellContext('ls', 'a\nb\n', 0)).toContain('$ ls\na\nb\n[exit code: 0]');
+    expect(exportFileName('01ABCDEFGHJKMNPQRSTVWXYZ12', new Date('2025-01-02T03:04:05Z'))).toBe('jarvis-export-tvwxyz12-20250102-030405.md');
+    expect(sessionToMarkdown({ sessionId: 's', workDir: '/w', model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }, { role: 'assistant', text: 'yo' }] })).toContain('## User\n\nhi');
+  });
+});
+
+describe('screen', () => {
+  function fakeTerminal() {
+    const writes: string[] = [];
+    return { writes, term: { write: (d: string) => void writes.push(d), columns: 40, rows: 10 } };
+  }
+
+  it('redraws only from the first changed line, inside synchronized output', () => {
+    const { writes, term } = fakeTerminal();
+    let lines = ['a', 'b', 'c'];
+    const screen = new Screen(term, { render: () => lines, invalidate: () => undefined }, () => []);
+    screen.renderNow();
+    lines = ['a', 'b', 'C'];
+    screen.renderNow();
+    const last = writes[writes.length - 1];
+    expect(last.startsWith('\x1b[?2026h')).toBe(true);
+    expect(last.endsWith('\x1b[?2026l')).toBe(true);
+    expect(last).toContain('C');
+    expect(last).not.toContain('a\x1b');
+    const before = writes.length;
+    screen.renderNow();
+    expect(writes.length).toBe(before);
+  });
+
+  it('writes finished lines above the live region once', () => {
+    const { writes, term } = fakeTerminal();
+    const screen = new Screen(term, { render: () => ['live'], invalidate: () => undefined }, () => []);
+    screen.renderNow();
+    screen.pushScrollback(['done 1', 'done 2']);
+    screen.renderNow();
+    expect(writes[writes.length - 1]).toMatch(/done 1.*\r\ndone 2.*\r\nlive/);
+    screen.renderNow();
+    expect(writes.join('').match(/done 1/g)).toHaveLength(1);
+    screen.stop();
+  });
+});
