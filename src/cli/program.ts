@@ -62,6 +62,8 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .version(version, '-V, --version')
     .helpOption('-h, --help')
     .exitOverride()
+    // Options after a subcommand belong to it (`jarvis export -y` is export's --yes, not --yolo).
+    .enablePositionalOptions()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .option('-S, --session [id]', 'resume a session (with an id: that session)')
     .option('-c, --continue', 'resume the most recent session of this folder')

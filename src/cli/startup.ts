@@ -91,6 +91,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
         autoBackgroundOnTimeout: settings.background.bashAutoBackgroundOnTimeout,
         bashTaskTimeoutS: config.background.bash_task_timeout_s,
       },
+      compaction: { triggerRatio: settings.loop.compactionTriggerRatio, reservedContextSize: settings.loop.reservedContextSize },
       image: { maxEdgePx: settings.image.maxEdgePx, readByteBudget: settings.image.readByteBudget },
       nonInteractive: ctx.nonInteractive,
       additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),

@@ -3,6 +3,7 @@
 // followed by state that must never be summarised away (todos, plan, goal — see registerReinjection)
 // and the most recent exchanges verbatim. AGENTS.md lives in the system prompt, so it survives as is.
 // The journal keeps everything: a `compaction` record only changes what the next request carries.
+import { existsSync, readFileSync } from 'node:fs';
 import { estimateMessageTokens, estimateTokens } from '../llm/tokens';
 import { retryDelayMs, shouldRetry, sleep } from '../llm/retry';
 import { toProviderError } from '../llm/providerErrors';
@@ -31,6 +32,33 @@ export function registerReinjection(name: string, reinject: Reinjector): () => v
     if (reinjectors.get(name) === reinject) reinjectors.delete(name);
   };
 }
+
+/** Plan files longer than this are re-injected cut short (the file itself stays whole). */
+const PLAN_REINJECT_CHARS = 20_000;
+
+// What exists in state today; a module that owns one of these may register its own under the same name.
+registerReinjection('todos', (state) =>
+  state.todos.length ? `Todo list:\n${state.todos.map((t) => `- [${t.status}] ${t.title}`).join('\n')}` : undefined,
+);
+registerReinjection('plan', (state) => {
+  const { active, planPath } = state.planMode;
+  if (!planPath) return undefined;
+  if (!active) return existsSync(planPath) ? `Plan mode is off. The latest plan is in ${planPath}.` : undefined;
+  let plan = '';
+  try {
+    plan = readFileSync(planPath, 'utf8');
+  } catch {
+    // not written yet
+  }
+  const body = plan.trim() ? `\n\n${plan.length > PLAN_REINJECT_CHARS ? `${plan.slice(0, PLAN_REINJECT_CHARS)}\n… (cut; read the file for the rest)` : plan.trim()}` : ' (empty so far)';
+  return `Plan mode is on. Plan file: ${planPath}${body}`;
+});
+registerReinjection('goal', (state) => {
+  const goal = state.goal;
+  if (!goal || goal.status === 'complete') return undefined;
+  const criterion = goal.completionCriterion ? `\nDone when: ${goal.completionCriterion}` : '';
+  return `Goal (${goal.status}): ${goal.objective}${criterion}`;
+});
 
 /** Growing cuts: each level keeps less verbatim and shortens tool output more for the summariser. */
 const LEVELS = [

@@ -30,10 +30,14 @@ const KEPT_ACROSS_UNDO: ReadonlySet<string> = new Set([
 
 export function takeCheckpoint(state: SessionState, turnId: string, prompt: string): Checkpoint {
   const saved: Record<string, unknown> = {};
+  const objects: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(state)) {
-    if (!KEPT_ACROSS_UNDO.has(key) && value !== undefined) saved[key] = structuredClone(value);
+    if (KEPT_ACROSS_UNDO.has(key) || value === undefined) continue;
+    if (typeof value === 'object' && value !== null) objects[key] = value;
+    else saved[key] = value;
   }
-  return { turnId, prompt, messageCount: state.messages.length, saved };
+  // One deep copy for all object fields: resume takes a checkpoint per user turn, so this is hot.
+  return { turnId, prompt, messageCount: state.messages.length, saved: Object.assign(saved, structuredClone(objects)) };
 }
 
 /** Rolls `state` back to just before user turn `turnId`; unknown ids change nothing. */

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportSessionZip } from '../../src/cli/exportCommand';
 import { readZip } from '../../src/platform/zip';
 import { sessionDirFor } from '../../src/store/sessionStore';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
@@ -83,5 +84,30 @@ describe('jarvis export', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no session "NOPE" was found/);
     expect(existsSync(join(dirs.cwd, 'NOPE'))).toBe(false);
+  });
+});
+
+describe('export confirmation on a terminal', () => {
+  const io = (answer: string, out: string[]) => ({
+    cwd: dirs.cwd,
+    env,
+    isTTY: true,
+    ask: async (q: string) => {
+      out.push(q);
+      return answer;
+    },
+    out: (t: string) => void out.push(t),
+    err: (t: string) => void out.push(t),
+  });
+
+  it('asks before exporting the latest session, and does nothing on no', async () => {
+    const target = join(dirs.cwd, 'asked');
+    mkdirSync(target);
+    const said: string[] = [];
+    expect(await exportSessionZip(undefined, { output: 'asked' }, io('n', said))).toBe(1);
+    expect(said[0]).toMatch(new RegExp(`Export the latest session of this folder, ${sessionId}.*\\[y/N\\]`));
+    expect(zipsIn(target)).toEqual([]);
+    expect(await exportSessionZip(undefined, { output: 'asked' }, io('yes', said))).toBe(0);
+    expect(zipsIn(target)).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseCut, CompactionError, registerReinjection } from '../../src/engine/compaction';
 import type { JournalRecord } from '../../src/engine/records';
@@ -37,8 +38,8 @@ async function prompt(engine: EngineHarness, text: string) {
 
 describe('automatic compaction', () => {
   it('triggers at the ratio; the next request carries the summary and the re-injected state; the journal keeps everything', async () => {
-    cleanups.push(registerReinjection('todos', (state) => (state.turns ? '- [ ] wire the API\n- [x] read the spec' : undefined)));
-    cleanups.push(registerReinjection('goal', () => undefined));
+    cleanups.push(registerReinjection('test-extra', (state) => (state.turns ? `turns so far: ${state.turns}` : undefined)));
+    cleanups.push(registerReinjection('test-nothing', () => undefined));
     h = makeEngine({
       model: SMALL_WINDOW,
       responses: [
@@ -51,6 +52,12 @@ describe('automatic compaction', () => {
     await prompt(h, 'Build the API. Constraint: never touch config.ts.');
     await prompt(h, 'second prompt');
     expect(h.client.requests).toHaveLength(2);
+    const s = h.runtime.session;
+    s.commit({ type: 'todos', todos: [{ title: 'wire the API', status: 'pending' }, { title: 'read the spec', status: 'done' }] });
+    const planPath = join(s.dir, 'plan.md');
+    writeFileSync(planPath, '# Plan\n1. Wire the API\n');
+    s.commit({ type: 'plan_mode', active: true, planPath });
+    s.commit({ type: 'goal', change: 'created', goal: { id: 'g1', objective: 'Ship the API', completionCriterion: 'tests pass', status: 'active', createdAt: '2025-01-01T00:00:00Z', budget: {}, used: { turns: 1, tokens: 0, timeMs: 0 } } });
     const outcome = await prompt(h, 'third prompt');
     expect(outcome.reason).toBe('completed');
 
@@ -65,10 +72,13 @@ describe('automatic compaction', () => {
     expect(opening.role).toBe('user');
     expect(firstText(opening)).toContain('<compaction-summary>');
     expect(firstText(opening)).toContain('next: wire the API.');
-    expect(firstText(opening)).toContain('<current-state name="todos">\n- [ ] wire the API');
-    expect(firstText(opening)).not.toContain('name="goal"');
+    expect(firstText(opening)).toContain('<current-state name="todos">\nTodo list:\n- [pending] wire the API\n- [done] read the spec\n</current-state>');
+    expect(firstText(opening)).toContain(`<current-state name="plan">\nPlan mode is on. Plan file: ${planPath}\n\n# Plan\n1. Wire the API\n</current-state>`);
+    expect(firstText(opening)).toContain('<current-state name="goal">\nGoal (active): Ship the API\nDone when: tests pass\n</current-state>');
+    expect(firstText(opening)).toContain('<current-state name="test-extra">\nturns so far: 3');
+    expect(firstText(opening)).not.toContain('name="test-nothing"');
     // The two most recent exchanges stay verbatim; the first one is only in the summary now.
-    expect(next.messages.slice(1).map(firstText)).toEqual(['second prompt', 'Second answer.', 'third prompt']);
+    expect(next.messages.slice(1, 4).map(firstText)).toEqual(['second prompt', 'Second answer.', 'third prompt']);
     expect(requestText(next)).not.toContain('Constraint: never touch');
     expect(next.system).toBe(h.client.requests[0].system);
 

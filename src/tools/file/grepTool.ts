@@ -17,23 +17,24 @@ export const GREP_TIMEOUT_MS = 30_000;
 /** Safety bound on raw ripgrep output held in memory for one call. */
 export const GREP_MAX_OUTPUT_BYTES = 20 * 1024 * 1024;
 
-const context = (what: string) => z.number().int().nonnegative().optional().describe(`Lines of context ${what} each match (content mode).`);
+// grep.md documents every parameter, so the schema carries no per-field text (every request sends both).
+const context = () => z.number().int().nonnegative().optional();
 
 const schema = z.object({
-  pattern: z.string().min(1, { error: 'pattern is empty: give a regular expression to search for' }).describe('Regular expression (Rust regex syntax).'),
-  path: z.string().optional().describe('File or folder to search (default: the working directory).'),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
-  type: z.string().optional().describe('Only files of this ripgrep type, e.g. ts, py, rust.'),
+  pattern: z.string().min(1, { error: 'pattern is empty: give a regular expression to search for' }),
+  path: z.string().optional(),
+  glob: z.string().optional(),
+  type: z.string().optional(),
   output_mode: z.enum(['files_with_matches', 'content', 'count_matches']).default('files_with_matches'),
-  '-A': context('after'),
-  '-B': context('before'),
-  '-C': context('around'),
-  '-i': z.boolean().default(false).describe('Case-insensitive.'),
-  '-n': z.boolean().default(true).describe('Line numbers in content mode.'),
-  multiline: z.boolean().default(false).describe('Let the pattern span lines (. matches newlines).'),
-  offset: z.number().int().nonnegative().default(0).describe('Skip this many results.'),
-  head_limit: z.number().int().nonnegative().default(GREP_DEFAULT_HEAD_LIMIT).describe('Return at most this many results; 0 = unlimited.'),
-  include_ignored: z.boolean().default(false).describe('Also search files ignored by .gitignore/.ignore/.rgignore.'),
+  '-A': context(),
+  '-B': context(),
+  '-C': context(),
+  '-i': z.boolean().default(false),
+  '-n': z.boolean().default(true),
+  multiline: z.boolean().default(false),
+  offset: z.number().int().nonnegative().default(0),
+  head_limit: z.number().int().nonnegative().default(GREP_DEFAULT_HEAD_LIMIT),
+  include_ignored: z.boolean().default(false),
 });
 type GrepArgs = z.infer<typeof schema>;
 

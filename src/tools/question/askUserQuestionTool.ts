@@ -8,6 +8,7 @@ import {
   type AskOutcome, type BackgroundAskOutcome, type Question,
 } from './questionService';
 
+// The tool's .md documents every field; the schema carries no per-field text to keep requests small.
 const unique = (values: string[]) => new Set(values.map((v) => v.trim().toLowerCase())).size === values.length;
 
 const option = z.object({
@@ -16,18 +17,18 @@ const option = z.object({
     .trim()
     .min(1, 'label must not be empty')
     .refine((l) => l.toLowerCase() !== OTHER_LABEL.toLowerCase(), `"${OTHER_LABEL}" is added automatically; do not include it`),
-  description: z.string().describe('What choosing this option means.'),
+  description: z.string(),
 });
 
 const question = z.object({
   question: z.string().trim().min(1, 'question must not be empty').refine((q) => q.endsWith('?'), 'question must end with "?"'),
-  header: z.string().trim().max(MAX_HEADER_CHARS, `header must be at most ${MAX_HEADER_CHARS} characters`).optional().describe(`Short label, at most ${MAX_HEADER_CHARS} characters.`),
+  header: z.string().trim().max(MAX_HEADER_CHARS, `header must be at most ${MAX_HEADER_CHARS} characters`).optional(),
   options: z
     .array(option)
     .min(MIN_OPTIONS, `each question needs at least ${MIN_OPTIONS} options`)
     .max(MAX_OPTIONS, `each question takes at most ${MAX_OPTIONS} options`)
     .refine((opts) => unique(opts.map((o) => o.label)), 'option labels must be unique within a question'),
-  multi_select: z.boolean().default(false).describe('Allow picking several options.'),
+  multi_select: z.boolean().default(false),
 });
 
 const schema = z.object({
@@ -36,7 +37,7 @@ const schema = z.object({
     .min(MIN_QUESTIONS, `ask at least ${MIN_QUESTIONS} question`)
     .max(MAX_QUESTIONS, `ask at most ${MAX_QUESTIONS} questions per call`)
     .refine((qs) => unique(qs.map((q) => q.question)), 'questions must be unique within a call'),
-  background: z.boolean().default(false).describe('Ask without waiting; answers arrive later as a notification.'),
+  background: z.boolean().default(false),
 });
 
 function notAnswered(outcome: Exclude<AskOutcome | BackgroundAskOutcome, { status: 'answered' } | { status: 'started' }>): ToolResult {

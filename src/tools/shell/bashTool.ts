@@ -21,12 +21,12 @@ const PIPE_DRAIN_MS = 200;
 
 const schema = z
   .object({
-    command: z.string().refine((c) => c.trim() !== '', 'command must not be empty').describe('The command to run with bash -c.'),
-    cwd: z.string().optional().describe('Working directory (default: the session working directory).'),
-    timeout: z.number().int().positive().max(BACKGROUND_MAX_TIMEOUT_MS).optional().describe('Timeout in milliseconds.'),
-    run_in_background: z.boolean().default(false).describe('Run as a background task and return its id at once.'),
-    description: z.string().optional().describe('Short description; required with run_in_background.'),
-    disable_timeout: z.boolean().default(false).describe('Background only: no timeout at all.'),
+    command: z.string().refine((c) => c.trim() !== '', 'command must not be empty'),
+    cwd: z.string().optional(),
+    timeout: z.number().int().positive().max(BACKGROUND_MAX_TIMEOUT_MS).optional().describe('Milliseconds.'),
+    run_in_background: z.boolean().default(false),
+    description: z.string().optional(),
+    disable_timeout: z.boolean().default(false),
   })
   .superRefine((a, issues) => {
     if (a.run_in_background) {

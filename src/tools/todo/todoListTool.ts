@@ -5,16 +5,17 @@ import { defineTool } from '../defineTool';
 import description from './todoList.md';
 import { formatTodos, TODO_SERVICE, TODO_STATUSES } from './todoService';
 
+// The tool's .md documents every field; the schema carries no per-field text to keep requests small.
 const item = z.object({
-  title: z.string().trim().min(1, 'title must not be empty').describe('What to do, in a few words.'),
-  status: z.enum(TODO_STATUSES).describe('pending, in_progress or done.'),
+  title: z.string().trim().min(1, 'title must not be empty'),
+  status: z.enum(TODO_STATUSES),
 });
 
 export const todoListTool = defineTool({
   name: 'TodoList',
   description,
   schema: z.object({
-    todos: z.array(item).optional().describe('The whole new list. Omit to read the current list; [] clears it.'),
+    todos: z.array(item).optional(),
   }),
   readOnly: true,
   defaultApproval: 'auto',

@@ -49,12 +49,12 @@ describe('EnterPlanMode', () => {
 });
 
 describe('ExitPlanMode options validation', () => {
-  it.each([
+  it.each<[string, Array<{ label: string; description: string }>, string]>([
     ['an empty list', [], '1 to 3'],
     ['four options', [opt('a'), opt('b'), opt('c'), opt('d')], 'at most 3'],
     ['an 81-character label', [opt('x'.repeat(81))], 'at most 80 characters'],
     ['duplicate labels', [opt('Fast'), opt('fast')], 'unique'],
-    ...RESERVED_PLAN_LABELS.map((label) => [`the reserved label "${label}"`, [opt(label)], 'reserved'] as const),
+    ...RESERVED_PLAN_LABELS.map((label): [string, Array<{ label: string; description: string }>, string] => [`the reserved label "${label}"`, [opt(label)], 'reserved']),
     ['a reserved label in another case', [opt('reject and exit')], 'reserved'],
   ])('rejects %s', async (_name, options, message) => {
     const { harness, reviews } = setup({ plan: '# Plan' });

@@ -56,6 +56,11 @@ describe('AskUserQuestion validation', () => {
     expect(asked).toHaveLength(2);
   });
 
+  it('its description stays small and states the limits', () => {
+    expect(askUserQuestionTool.renderedDescription.length).toBeLessThanOrEqual(1_200);
+    expect(askUserQuestionTool.renderedDescription).toContain('1–4 questions');
+  });
+
   it('appends "Other" to every question and defaults multi_select to false', async () => {
     const { harness, asked } = setup();
     await harness.run(askUserQuestionTool, { questions: [q('A?'), q('B?', { multi_select: true })] });

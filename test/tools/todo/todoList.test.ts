@@ -57,6 +57,10 @@ describe('TodoList', () => {
     expect(r.text).toContain('title must not be empty');
   });
 
+  it('its description stays small', () => {
+    expect(todoListTool.renderedDescription.length).toBeLessThanOrEqual(1_200);
+  });
+
   it('formats lists for the model', () => {
     expect(formatTodos([{ title: 'x', status: 'done' }])).toBe('Todo list (1 items: 1 done, 0 in progress, 0 pending):\n- [x] x');
   });
