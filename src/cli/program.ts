@@ -54,6 +54,19 @@ function writeDiagnosticsOnExit(): void {
   });
 }
 
+/** The built-in main agent; custom agent files and skills are not loaded by this version. */
+export const BUILTIN_MAIN_AGENTS = ['agent'];
+
+function unsupportedAgentOption(o: MainOptions): string | undefined {
+  const name = o.agent?.[0];
+  if (name !== undefined && !BUILTIN_MAIN_AGENTS.includes(name)) {
+    return `unknown agent "${name}". Available agents: ${BUILTIN_MAIN_AGENTS.join(', ')}.`;
+  }
+  if (o.agentFile?.length) return '--agent-file: this version cannot load agent files yet (custom agents are not implemented; see docs/FEATURES.md).';
+  if (o.skillsDir?.length) return '--skills-dir: this version cannot load skills yet (see docs/FEATURES.md).';
+  return undefined;
+}
+
 export async function runCli(argv: string[], version: string): Promise<number> {
   writeDiagnosticsOnExit();
   let exitCode = 0;
@@ -85,7 +98,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       if (command !== undefined) throw new UsageError(`unknown command '${command}'. Run jarvis --help to see the commands.`);
       const options: MainOptions = { ...raw, session: raw.session ?? raw.resume, yolo: raw.yolo || raw.yes || raw.autoApprove };
       const promptGiven = options.prompt !== undefined;
-      const conflict = flagConflict(options, promptGiven);
+      const conflict = flagConflict(options, promptGiven) ?? unsupportedAgentOption(options);
       if (conflict) throw new UsageError(conflict);
       if (promptGiven || !process.stdin.isTTY) {
         const { runPrintCommand } = await import('./printCommand');

@@ -8,7 +8,8 @@ export const NOTIFICATION_TAIL_BYTES = 4_096;
 
 export class TaskNotifications {
   private readonly pending: string[] = [];
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Finished tasks whose notification text is still being prepared. */
+  private preparing = 0;
   private waiters: Array<() => void> = [];
   private agent: Agent | undefined;
   private tasks: TaskService | undefined;
@@ -26,15 +27,16 @@ export class TaskNotifications {
 
   /** The BackgroundTasks `onTaskFinished` callback. */
   readonly onTaskFinished = (task: TaskInfo): void => {
-    const job = (async () => {
+    this.preparing++;
+    void (async () => {
       const tail = await this.tasks?.readOutputTail(task.id, NOTIFICATION_TAIL_BYTES).catch(() => undefined);
       const text = formatTaskNotification(task, tail);
+      // Counted down before waking waiters, so a waiter that wakes sees a settled state.
+      this.preparing--;
       if (this.deliver === 'agent' && this.agent) this.agent.submit({ kind: 'notification', text });
       else this.pending.push(text);
       this.wake();
     })();
-    this.inFlight.add(job);
-    void job.finally(() => this.inFlight.delete(job));
   };
 
   private wake(): void {
@@ -44,7 +46,7 @@ export class TaskNotifications {
   }
 
   hasPending(): boolean {
-    return this.pending.length > 0 || this.inFlight.size > 0 || (this.tasks?.hasPending() ?? false);
+    return this.pending.length > 0 || this.preparing > 0 || (this.tasks?.hasPending() ?? false);
   }
 
   takeNotifications(): string[] {
@@ -52,7 +54,7 @@ export class TaskNotifications {
   }
 
   nextChange(signal: AbortSignal): Promise<void> {
-    if (this.pending.length || signal.aborted) return Promise.resolve();
+    if (this.pending.length || signal.aborted || !this.hasPending()) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         signal.removeEventListener('abort', done);

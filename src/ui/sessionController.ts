@@ -1,16 +1,20 @@
 // The UI's hold on the engine: opens the runtime when the first message is sent (a new session is
 // created only then), resumes, starts a new session, switches models. Mode changes made before the
-// session exists are applied when it is created.
+// session exists are applied when it is created, and so is plan mode (/plan, Shift-Tab, --plan).
 import type { ApprovalPort } from '../engine/approvals';
+import { contextTokens, contextWindow, type RequestFrame } from '../engine/context';
 import type { EngineEvent } from '../engine/events';
+import type { InteractionPort } from '../engine/interactions';
 import type { PermissionMode } from '../engine/records';
 import { openRuntime, type Runtime, type RuntimeOptions } from '../engine/runtime';
 import type { ResolvedModel } from '../llm/types';
 import type { JarvisConfig } from '../store/config';
 import { resolveModel } from '../store/modelResolution';
 import type { SessionLocation } from '../store/sessionStore';
+import type { TokenCountingStrategy } from '../store/settings';
+import { toolSchemaForModel } from '../tools/defineTool';
 
-export type BaseRuntimeOptions = Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery' | 'approvalPort'>;
+export type BaseRuntimeOptions = Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery' | 'approvalPort' | 'interactionPort'>;
 
 export interface SessionControllerDeps {
   base: BaseRuntimeOptions;
@@ -18,6 +22,7 @@ export interface SessionControllerDeps {
   configPath: string;
   env: NodeJS.ProcessEnv;
   approvalPort: ApprovalPort;
+  interactionPort: InteractionPort;
   onEvent(event: EngineEvent): void;
 }
 
@@ -26,11 +31,45 @@ export class SessionController {
   model: ResolvedModel;
   private pendingMode: PermissionMode;
   private modeExplicit: boolean;
+  /** Plan mode to apply when the runtime opens (--plan, or /plan before the first message). */
+  private pendingPlan: boolean;
+  /** The request frame (system prompt + tool schemas) of the current runtime, built once. */
+  private frameCache: { runtime: Runtime; frame: RequestFrame } | undefined;
 
   constructor(private readonly deps: SessionControllerDeps) {
     this.model = deps.base.model;
     this.pendingMode = deps.base.mode;
     this.modeExplicit = !!deps.base.modeOverride;
+    this.pendingPlan = !!deps.base.planMode;
+  }
+
+  get planMode(): boolean {
+    return this.runtime ? this.runtime.plan.active : this.pendingPlan;
+  }
+
+  set planMode(on: boolean) {
+    if (this.runtime) this.runtime.plan.setPlanMode(on);
+    else this.pendingPlan = on;
+  }
+
+  /** What the next request carries: the system prompt and the tool schemas. */
+  frame(): RequestFrame | undefined {
+    const rt = this.runtime;
+    if (!rt) return undefined;
+    if (this.frameCache?.runtime !== rt) {
+      this.frameCache = { runtime: rt, frame: { system: rt.session.state.systemPrompt ?? '', tools: rt.tools.map(toolSchemaForModel) } };
+    }
+    return this.frameCache.frame;
+  }
+
+  /** The context size of the next request (SPEC §3.7 token counting), 0 before the session exists. */
+  contextTokens(strategy?: TokenCountingStrategy): number {
+    const frame = this.frame();
+    return frame && this.runtime ? contextTokens(this.runtime.session.state, frame, strategy) : 0;
+  }
+
+  get contextWindow(): number {
+    return contextWindow(this.model);
   }
 
   get mode(): PermissionMode {
@@ -58,11 +97,14 @@ export class SessionController {
       modeOverride: resume ? this.modeExplicit : true,
       resume,
       nonInteractive: false,
+      planMode: this.pendingPlan,
       notificationDelivery: 'agent',
       approvalPort: this.deps.approvalPort,
+      interactionPort: this.deps.interactionPort,
       onEvent: this.deps.onEvent,
     });
     this.modeExplicit = false;
+    this.pendingPlan = false;
     return this.runtime;
   }
 
@@ -80,7 +122,10 @@ export class SessionController {
     const rt = this.runtime;
     if (!rt) return;
     this.pendingMode = rt.session.state.mode;
+    // A new session continues in plan mode when this one was in it (a resume sets its own state).
+    this.pendingPlan = rt.plan.active;
     this.runtime = undefined;
+    this.frameCache = undefined;
     rt.agent.cancel(true);
     await rt.agent.idle();
     await rt.close({ force });
@@ -94,6 +139,7 @@ export class SessionController {
   async resume(location: SessionLocation): Promise<Runtime> {
     await this.close();
     this.modeExplicit = false;
+    this.pendingPlan = false;
     return this.open(location);
   }
 

@@ -119,6 +119,8 @@ describe('print mode', () => {
     [['--agent', 'a', '--agent-file', 'f.md'], /--agent and --agent-file/],
     [['--agent', 'a', '--continue'], /resumed session keeps its own/],
     [['frobnicate'], /unknown command 'frobnicate'/],
+    [['-p', 'x', '--agent', 'nope'], /unknown agent "nope"\. Available agents: agent/],
+    [['-p', 'x', '--agent-file', 'a.md'], /cannot load agent files yet/],
   ])('rejects conflicting flags %j', async (args, message) => {
     const dirs = makeCliDirs();
     const r = await runJarvis(args as string[], { env: cliEnv(dirs), cwd: dirs.cwd });
