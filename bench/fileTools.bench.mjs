@@ -3,8 +3,7 @@
 //   Glob (the tool) against a bare recursive directory walk (fs.readdirSync) that matches nothing.
 // Usage: node bench/fileTools.bench.mjs [--files N] [--runs N]
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 

@@ -1,10 +1,13 @@
 // UI benchmarks. Prints plain figure lines.
 //   (a) frame cost with a 30 000-line transcript: while an answer streams, and steady (spinner only)
 //   (b) idle CPU of the real binary over 10 s with the UI open in tmux (/proc/<pid>/stat)
-//   (c) RSS of the real binary across a long scripted session (many turns), sampled as it grows
+//   (c) RSS of the real binary across a long scripted session (many turns), sampled as it grows, and
+//       the JS heap after a forced full GC at the same points (a preload answers SIGUSR2 with
+//       gc() + process.memoryUsage()): RSS moves with GC timing by tens of KiB per turn either way,
+//       the heap after GC is what the session really keeps
 // Usage: node scripts/build.mjs && node bench/tui.bench.mjs [--turns N] [--idle-seconds S]
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -43,6 +46,17 @@ if (!hasTmux) {
 }
 
 const { startMockModelServer } = await import(join(outDir, 'mockModelServer.mjs'));
+const memProbe = join(outDir, 'memProbe.mjs');
+const memLog = join(outDir, 'memProbe.log');
+writeFileSync(memProbe, `import { appendFileSync } from 'node:fs';
+process.on('SIGUSR2', () => {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  appendFileSync(process.env.JARVIS_BENCH_MEM_LOG, JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss }) + '\\n');
+});
+`);
+rmSync(memLog, { force: true });
 const answer = (n) => ({ text: `Answer ${n}: ${'lorem ipsum dolor sit amet '.repeat(12)}\n\n- point one\n- point two\n\n\`\`\`js\nconsole.log(${n});\n\`\`\`\nDone ${n}.` });
 const server = await startMockModelServer({ script: (_req, i) => answer(i) });
 const dir = mkdtempSync(join(tmpdir(), 'jarvis-tui-bench-'));
@@ -57,6 +71,7 @@ const tmux = (...a) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'u
 const env = {
   JARVIS_CODE_HOME: home, JARVIS_MODEL_NAME: 'any', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai',
   JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'), TERM: 'xterm-256color',
+  NODE_OPTIONS: `--expose-gc --import=${memProbe}`, JARVIS_BENCH_MEM_LOG: memLog,
 };
 const envText = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(' ');
 tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', '-c', cwd, `exec env ${envText} ${process.execPath} ${join(root, 'bin', 'jarvis')}`);
@@ -91,6 +106,17 @@ try {
   console.log(`tui idle: ${(idleCpu * 1000).toFixed(0)} ms CPU over ${idleSeconds} s with the UI open (${((idleCpu / idleSeconds) * 100).toFixed(2)}% of a core; clock ticks per second: ${perSecond.join(' ')})`);
 
   const rssAt = [];
+  const heapAt = [];
+  /** The JS heap after a full GC, MiB (the preload writes one line per SIGUSR2). */
+  const heapAfterGc = async () => {
+    const lines = () => (existsSync(memLog) ? readFileSync(memLog, 'utf8').trim().split('\n').filter(Boolean) : []);
+    const before = lines().length;
+    process.kill(pid, 'SIGUSR2');
+    const deadline = Date.now() + 5000;
+    while (lines().length === before && Date.now() < deadline) await sleep(20);
+    const last = lines()[before];
+    return last ? JSON.parse(last).heapUsed / 1048576 : NaN;
+  };
   console.log(`tui rss: at start ${rss().toFixed(1)} MiB`);
   const t0 = Date.now();
   for (let n = 0; n < turns; n++) {
@@ -99,6 +125,7 @@ try {
     await waitFor(`Done ${n}.`);
     if ((n + 1) % Math.max(1, Math.floor(turns / 6)) === 0 || n === turns - 1) {
       rssAt.push([n + 1, rss()]);
+      heapAt.push([n + 1, await heapAfterGc()]);
     }
   }
   const secs = (Date.now() - t0) / 1000;
@@ -106,6 +133,10 @@ try {
   const [n1, r1] = rssAt[Math.floor(rssAt.length / 2) - 1] ?? rssAt[0];
   const [n2, r2] = rssAt[rssAt.length - 1];
   console.log(`tui rss: growth ${(((r2 - r1) * 1024) / Math.max(1, n2 - n1)).toFixed(1)} KiB per turn between turn ${n1} and ${n2} (each turn adds ~${(answer(0).text.length / 1024).toFixed(1)} KiB of answer text to the transcript)`);
+  for (const [n, h] of heapAt) console.log(`tui heap after gc: after ${n} turns ${h.toFixed(2)} MiB`);
+  const [h1n, h1] = heapAt[Math.floor(heapAt.length / 2) - 1] ?? heapAt[0];
+  const [h2n, h2] = heapAt[heapAt.length - 1];
+  console.log(`tui heap after gc: growth ${(((h2 - h1) * 1024) / Math.max(1, h2n - h1n)).toFixed(1)} KiB per turn between turn ${h1n} and ${h2n}`);
   console.log(`tui session: ${turns} turns in ${secs.toFixed(1)} s (${((secs * 1000) / turns).toFixed(0)} ms per turn incl. polling)`);
 } finally {
   try {

@@ -27,5 +27,6 @@ export async function runInteractiveCommand(options: MainOptions): Promise<numbe
     warnings: startup.warnings,
     runtime: { ...runtime, nonInteractive: false },
     pickSession: options.session === true,
+    tokenCounting: startup.settings.tokenCounting.strategy,
   });
 }

@@ -17,7 +17,8 @@ class BulletStream {
     if (!delta) return;
     let out = '';
     for (const ch of delta) {
-      if (this.atLineStart) {
+      // Blank lines inside a message stay blank (no trailing indent); the bullet waits for text.
+      if (this.atLineStart && !(this.open && ch === '\n')) {
         out += this.open ? '  ' : '• ';
         this.open = true;
         this.atLineStart = false;

@@ -1,24 +1,35 @@
 // The interactive terminal UI: wires the terminal, the screen, the input box and the engine.
 // Input flows terminal → global keys → open panel or input box; engine events flow through the
 // turn view into the transcript; every change asks the screen for a frame, and nothing else does.
+// Panels: what the engine asks (approvals, plan reviews, questions) queue in `interactions` and take
+// the input box's place one at a time; popups the user opened (help, pickers) give way to them.
 import { Editor, ProcessTerminal, type Component, type Terminal, type TUI } from '@mariozechner/pi-tui';
-import type { ApprovalAnswer, ApprovalPort, ApprovalRequest } from '../engine/approvals';
+import type { ApprovalAnswer, ApprovalPort } from '../engine/approvals';
+import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from '../engine/context';
 import type { EngineEvent } from '../engine/events';
+import { describeUsage } from '../engine/goalDriver';
+import type { InteractionPort, PlanReviewAnswer, QuestionResponse } from '../engine/interactions';
 import type { PermissionMode } from '../engine/records';
+import type { Runtime } from '../engine/runtime';
+import { listUndoTargets, undo, UndoError } from '../engine/undo';
 import type { ContentPart } from '../llm/types';
 import type { JarvisConfig } from '../store/config';
 import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';
+import type { TokenCountingStrategy } from '../store/settings';
 import { loadTuiConfig } from '../store/tuiConfig';
 import { appendUserHistory, loadUserHistory } from '../store/userHistory';
+import type { Goal, GoalChange } from '../tools/goal/goalService';
 import { ApprovalPanel } from './approvalPanel';
 import { InputCompletion } from './completion';
+import { PlanReviewPanel } from './dialogs/planReview';
+import { QuestionPanel } from './dialogs/questionDialog';
 import { SelectDialog, selectListTheme, TextPopup } from './dialogs/selectDialog';
 import { trustDialog, needsTrustDecision } from './dialogs/trustPrompt';
 import { editorCommand, editText } from './externalEditor';
 import { Footer } from './footer';
 import { gitBranch } from './gitBranch';
-import { actionOf } from './keymap';
+import { actionOf, nextCycleStop } from './keymap';
 import { LiveRegion } from './liveRegion';
 import { preloadHighlighter } from './markdown';
 import { Screen } from './screen';
@@ -26,11 +37,13 @@ import { SessionController, type BaseRuntimeOptions } from './sessionController'
 import { runShellCommand, shellContext, type ShellRun } from './shellMode';
 import { parseSlash, SLASH_COMMANDS, type CommandHost, type PickItem } from './slashCommands';
 import { loadTheme, type Theme } from './theme';
-import type { ViewState } from './transcript/block';
+import type { Block, ViewState } from './transcript/block';
+import { CompactionBlock } from './transcript/compactionBlock';
 import { LinesBlock, NoticeBlock, UserBlock } from './transcript/messageBlocks';
 import { blocksFromMessages } from './transcript/replay';
 import { ToolCard } from './transcript/toolCard';
 import { Transcript } from './transcript/transcript';
+import { TodoPanel } from './todoPanel';
 import { TurnView } from './turnView';
 import { turnEndNotice } from './turnMessages';
 
@@ -47,10 +60,13 @@ export interface AppOptions {
   pickSession: boolean;
   /** Tests and the benchmark drive a virtual terminal. */
   terminal?: Terminal;
+  /** `[token_counting] strategy` for the footer's context figure and /usage. */
+  tokenCounting?: TokenCountingStrategy;
 }
 
-const MODES: PermissionMode[] = ['manual', 'yolo', 'auto'];
 const SPINNER_MS = 120;
+/** Two Esc presses within this window on an empty, idle input open the undo selector. */
+const DOUBLE_ESC_MS = 600;
 
 export class App implements CommandHost {
   readonly version: string;
@@ -65,8 +81,18 @@ export class App implements CommandHost {
   private readonly completion: InputCompletion;
   private readonly controller: SessionController;
   private turnView: TurnView;
-  private panel: Component | undefined;
-  private approval: { resolve(a: ApprovalAnswer): void } | undefined;
+  /** A popup the user opened (help, pickers, the trust prompt). */
+  private popupPanel: Component | undefined;
+  /** What the engine asks, first shown first; each entry cancels itself when the app shuts down. */
+  private interactions: Array<{ panel: Component; cancel(): void; background?: boolean }> = [];
+  /** The UserBlock of each user turn, so /undo can cut the transcript where the turn began. */
+  private turnBlocks = new Map<string, Block>();
+  private lastEscapeAt = 0;
+  private todosExpanded = false;
+  private compactAbort: AbortController | undefined;
+  /** Engine events sent while a runtime was still opening; shown once it is open. */
+  private deferredEvents: EngineEvent[] = [];
+  private lastPlanActive: boolean | undefined;
   private queuedPrompts: string[] = [];
   private shellContexts: string[] = [];
   private shell: ShellRun | undefined;
@@ -97,9 +123,11 @@ export class App implements CommandHost {
       configPath: opts.configPath,
       env: opts.env,
       approvalPort: this.approvalPort(),
+      interactionPort: this.interactionPort(),
       onEvent: (e) => this.onEngineEvent(e),
     });
-    this.contextLimit = this.controller.model.maxInputSize ?? this.controller.model.maxContextSize;
+    this.contextLimit = this.controller.contextWindow;
+    this.lastPlanActive = this.controller.planMode;
     this.turnView = this.newTurnView();
     // The editor only needs a render hook and the terminal height from its host.
     const host = { terminal: this.term, requestRender: () => this.screen.requestRender() } as unknown as TUI;
@@ -110,13 +138,19 @@ export class App implements CommandHost {
     this.completion = new InputCompletion(opts.cwd, () => SLASH_COMMANDS);
     this.editor.setAutocompleteProvider(this.completion);
     for (const entry of loadUserHistory(opts.home, opts.cwd).slice(-100)) this.editor.addToHistory(entry);
-    const footer = new Footer(() => this.view.theme, () => ({
-      mode: this.mode, model: this.modelLabel, contextTokens: this.contextTokens, contextLimit: this.contextLimit, cwd: this.cwd,
-      branch: this.branch, hint: this.hint, shell: this.editor.getText().startsWith('!'), busy: this.busy,
-    }));
+    const footer = new Footer(() => this.view.theme, () => {
+      const goal = this.controller.runtime?.session.state.goal;
+      return {
+        mode: this.mode, plan: this.controller.planMode, model: this.modelLabel, contextTokens: this.contextTokens, contextLimit: this.contextLimit, cwd: this.cwd,
+        branch: this.branch, hint: this.hint, shell: this.editor.getText().startsWith('!'), busy: this.busy, compacting: this.compacting,
+        goal: goal ? { status: goal.status, turns: goal.used.turns } : undefined,
+      };
+    });
+    const todos = new TodoPanel(() => this.view.theme, () => ({ todos: this.controller.runtime?.session.state.todos ?? [], expanded: this.todosExpanded, busy: this.busy }));
     const live = new LiveRegion({
       theme: () => this.view.theme,
       transcript: this.transcript,
+      todos,
       activity: () => this.activityState,
       queued: () => this.queuedPrompts,
       panel: () => this.panel,
@@ -132,6 +166,36 @@ export class App implements CommandHost {
 
   get busy(): boolean {
     return !!this.controller.runtime?.agent.busy;
+  }
+  get compacting(): boolean {
+    return !!this.controller.runtime?.compaction.compacting;
+  }
+  get tokenCounting(): TokenCountingStrategy | undefined {
+    return this.opts.tokenCounting;
+  }
+  get compactionThresholds(): CompactionThresholds | undefined {
+    const c = this.opts.runtime.compaction;
+    return c ? { triggerRatio: c.triggerRatio ?? DEFAULT_COMPACTION_TRIGGER_RATIO, reservedContextSize: c.reservedContextSize } : undefined;
+  }
+  get runtime(): Runtime | undefined {
+    return this.controller.runtime;
+  }
+  /** The panel in the input box's place. A background question waits until the agent is idle. */
+  private get panel(): Component | undefined {
+    const busy = this.busy;
+    return this.interactions.find((i) => !(i.background && busy))?.panel ?? this.popupPanel;
+  }
+  get planMode(): boolean {
+    return this.controller.planMode;
+  }
+  set planMode(on: boolean) {
+    this.controller.planMode = on;
+    // Before the session exists no event says so: tell the user here.
+    if (!this.controller.runtime && this.lastPlanActive !== on) {
+      this.lastPlanActive = on;
+      this.notice('info', on ? 'Plan mode on: the session starts in plan mode with your first message.' : 'Plan mode off.');
+    }
+    this.requestRender();
   }
   get session() {
     return this.controller.runtime?.session;
@@ -157,20 +221,36 @@ export class App implements CommandHost {
   }
 
   popup(title: string, lines: string[]): void {
-    this.panel = new TextPopup(this.view.theme, title, lines, () => this.closePanel(), () => this.term.rows);
+    this.popupPanel = new TextPopup(this.view.theme, title, lines, () => this.closePanel(), () => this.term.rows);
     this.requestRender();
   }
 
   pick(title: string, items: PickItem[], onPick: (value: string) => void, body?: string[]): void {
-    this.panel = new SelectDialog(this.view.theme, { title, items, body, onSelect: (v) => { this.closePanel(); onPick(v); }, onCancel: () => this.closePanel() });
+    this.popupPanel = new SelectDialog(this.view.theme, { title, items, body, onSelect: (v) => { this.closePanel(); onPick(v); }, onCancel: () => this.closePanel() });
     this.requestRender();
+  }
+
+  /** The runtime, opened now if the session has not started yet; undefined (with a notice) if it cannot open. */
+  ensureRuntime(): Runtime | undefined {
+    try {
+      return this.controller.ensure();
+    } catch (e) {
+      this.notice('error', `Could not start the session: ${(e as Error).message}`, 'Check the data folder ($JARVIS_CODE_HOME) is writable.');
+      return undefined;
+    }
+  }
+
+  /** Copies text to the terminal's clipboard (OSC 52; terminals that do not support it ignore it). */
+  copyToClipboard(text: string): void {
+    this.term.write(`\x1b]52;c;${Buffer.from(text).toString('base64')}\x07`);
   }
 
   async newSession(): Promise<void> {
     await this.controller.newSession();
-    this.contextTokens = 0;
     this.turnView.dispose();
     this.turnView = this.newTurnView();
+    this.turnBlocks.clear();
+    this.refreshContext();
     this.notice('info', 'New session. The previous one is kept: /sessions lists it.');
   }
 
@@ -178,6 +258,7 @@ export class App implements CommandHost {
     const rt = await this.controller.resume(location);
     this.turnView.dispose();
     this.turnView = this.newTurnView();
+    this.turnBlocks.clear();
     this.showResumed(rt.session.id);
   }
 
@@ -188,7 +269,7 @@ export class App implements CommandHost {
       this.notice('error', (e as Error).message, 'Pick one of the aliases defined under [models] in config.toml.');
       return;
     }
-    this.contextLimit = this.controller.model.maxInputSize ?? this.controller.model.maxContextSize;
+    this.refreshContext();
     this.notice('success', `Model: ${this.modelLabel}`, 'The provider prompt cache starts over; /new starts a fresh session.');
   }
 
@@ -207,7 +288,7 @@ export class App implements CommandHost {
     this.transcript.add(this.banner());
     const resumed = this.controller.openInitial();
     if (resumed) this.showResumed(resumed.session.id);
-    if (needsTrustDecision(this.home, this.cwd)) this.panel = trustDialog(this.view.theme, this.home, this.cwd, () => this.afterTrust());
+    if (needsTrustDecision(this.home, this.cwd)) this.popupPanel = trustDialog(this.view.theme, this.home, this.cwd, () => this.afterTrust());
     else this.afterTrust();
     this.requestRender();
     void preloadHighlighter();
@@ -239,8 +320,8 @@ export class App implements CommandHost {
   private showResumed(id: string): void {
     const rt = this.controller.runtime!;
     for (const w of rt.warnings) this.transcript.add(new NoticeBlock(this.view, 'warning', w));
-    for (const b of blocksFromMessages(rt.session.state.messages, this.view)) this.transcript.add(b);
-    this.contextTokens = rt.session.state.usage.lastInputTokens;
+    for (const b of blocksFromMessages(rt.session.state.messages, this.view, rt.session.state.compactions)) this.transcript.add(b);
+    this.refreshContext();
     this.notice('info', `Resumed session ${id}${rt.session.state.title ? ` — ${rt.session.state.title}` : ''}`);
   }
 
@@ -250,7 +331,8 @@ export class App implements CommandHost {
     this.finished = undefined;
     this.stopSpinner();
     this.turnView.dispose();
-    this.approval?.resolve({ decision: 'reject' });
+    for (const i of [...this.interactions]) i.cancel();
+    this.compactAbort?.abort();
     this.shell?.interrupt();
     const id = this.session?.id;
     this.screen.stop();
@@ -266,8 +348,14 @@ export class App implements CommandHost {
   }
 
   private closePanel(): void {
-    this.panel = undefined;
+    this.popupPanel = undefined;
     this.requestRender();
+  }
+
+  /** The footer's context figure: what the next request will carry (engine/context.ts). */
+  refreshContext(): void {
+    this.contextTokens = this.controller.contextTokens(this.opts.tokenCounting);
+    this.contextLimit = this.controller.contextWindow;
   }
 
   // ---- input ---------------------------------------------------------------------------------
@@ -278,10 +366,10 @@ export class App implements CommandHost {
       this.exitArmed = false;
       this.hint = undefined;
     }
-    if (this.panel) {
-      if (action === 'toggleExpand' && !(this.panel instanceof ApprovalPanel)) this.toggleExpand();
-      else if (action === 'toggleExpand') this.toggleExpand();
-      else this.panel.handleInput?.(data);
+    const panel = this.panel;
+    if (panel) {
+      if (action === 'toggleExpand') this.toggleExpand();
+      else panel.handleInput?.(data);
       this.requestRender();
       return;
     }
@@ -295,10 +383,20 @@ export class App implements CommandHost {
         if (!this.editor.getText()) return this.exit(0);
         break;
       case 'escape':
+      case 'doubleEscape': {
         if (menuOpen) break;
-        if (this.busy || this.shell) this.interrupt();
-        else if (this.editor.getText().startsWith('!') && this.editor.getText().length <= 1) this.editor.setText('');
+        const text = this.editor.getText();
+        if (this.busy || this.shell || this.compacting) this.interrupt();
+        else if (text.startsWith('!') && text.length <= 1) this.editor.setText('');
+        else if (!text) {
+          const now = Date.now();
+          if (action === 'doubleEscape' || now - this.lastEscapeAt <= DOUBLE_ESC_MS) {
+            this.lastEscapeAt = 0;
+            this.undo();
+          } else this.lastEscapeAt = now;
+        }
         return this.requestRender();
+      }
       case 'steer':
         this.steer();
         return this.requestRender();
@@ -306,8 +404,14 @@ export class App implements CommandHost {
         return this.toggleExpand();
       case 'externalEditor':
         return this.openExternalEditor();
-      case 'cycleMode':
-        this.mode = MODES[(MODES.indexOf(this.mode) + 1) % MODES.length];
+      case 'cycleMode': {
+        const next = nextCycleStop(this.mode, this.planMode);
+        if (next.mode !== this.mode) this.mode = next.mode;
+        if (next.plan !== this.planMode) this.planMode = next.plan;
+        return this.requestRender();
+      }
+      case 'toggleTodos':
+        this.todosExpanded = !this.todosExpanded;
         return this.requestRender();
     }
     this.editor.handleInput(data);
@@ -352,6 +456,7 @@ export class App implements CommandHost {
 
   private interrupt(): void {
     if (this.shell) this.shell.interrupt();
+    this.compactAbort?.abort();
     const rt = this.controller.runtime;
     if (!rt?.agent.busy) return;
     rt.agent.cancel(true);
@@ -391,8 +496,8 @@ export class App implements CommandHost {
     if (text.startsWith('!')) return this.runShell(text.slice(1).trim());
     const slash = text.startsWith('/') ? parseSlash(text) : undefined;
     if (slash) {
-      if (slash.command.idleOnly && this.busy) {
-        this.notice('warning', `/${slash.command.name} is not available while the agent works.`, 'Press Esc to interrupt first.');
+      if (slash.command.idleOnly && (this.busy || this.compacting)) {
+        this.notice('warning', `/${slash.command.name} is not available while the agent ${this.compacting ? 'compacts the conversation' : 'works'}.`, 'Press Esc to interrupt first.');
         return;
       }
       try {
@@ -406,13 +511,8 @@ export class App implements CommandHost {
   }
 
   private sendPrompt(text: string): void {
-    let rt;
-    try {
-      rt = this.controller.ensure();
-    } catch (e) {
-      this.notice('error', `Could not start the session: ${(e as Error).message}`, 'Check the data folder ($JARVIS_CODE_HOME) is writable.');
-      return;
-    }
+    const rt = this.ensureRuntime();
+    if (!rt) return;
     const content: ContentPart[] = [...this.shellContexts.map((t) => ({ type: 'text' as const, text: t })), { type: 'text', text }];
     this.shellContexts = [];
     if (rt.agent.busy) this.queuedPrompts.push(text);
@@ -450,15 +550,16 @@ export class App implements CommandHost {
   private newTurnView(): TurnView {
     return new TurnView(this.view, this.transcript, {
       requestRender: () => this.requestRender(),
-      onUsage: (tokens, limit) => {
-        this.contextTokens = tokens;
-        this.contextLimit = limit;
-      },
-      onTurnStart: (prompt, origin) => {
+      onUsage: () => this.refreshContext(),
+      onTurnStart: (prompt, origin, turnId) => {
         if (origin === 'user') {
           const i = this.queuedPrompts.indexOf(prompt);
           if (i >= 0) this.queuedPrompts.splice(i, 1);
-          this.transcript.add(new UserBlock(this.view, prompt));
+          const block = new UserBlock(this.view, prompt);
+          this.turnBlocks.set(turnId, block);
+          this.transcript.add(block);
+        } else if (origin === 'system') {
+          this.transcript.add(new NoticeBlock(this.view, 'info', 'Goal: continuing automatically (/goal pause stops after this turn, Esc now).'));
         } else {
           this.transcript.add(new NoticeBlock(this.view, 'info', 'A background task finished; the agent is looking at it.'));
         }
@@ -467,6 +568,7 @@ export class App implements CommandHost {
       onTurnEnd: (reason, error) => {
         const n = turnEndNotice(reason, error);
         if (n) this.transcript.add(new NoticeBlock(this.view, n.level, n.text, n.hint));
+        this.refreshContext();
         this.branch = gitBranch(this.cwd);
         // The engine's queue may start the next turn right away; the spinner stops only when idle.
         setImmediate(() => {
@@ -479,32 +581,202 @@ export class App implements CommandHost {
   }
 
   private onEngineEvent(event: EngineEvent): void {
+    // Events sent while a runtime opens (--plan, a resumed goal being paused) wait until it is open,
+    // so they appear after the resumed history, not before it.
+    if (!this.controller.runtime) {
+      if (!this.deferredEvents.length) setImmediate(() => this.flushDeferredEvents());
+      this.deferredEvents.push(event);
+      return;
+    }
+    switch (event.type) {
+      case 'plan_mode':
+        this.onPlanMode(event.active, event.planPath);
+        break;
+      case 'goal':
+        this.onGoal(event.change, event.goal);
+        break;
+      case 'compaction_end':
+        if (!event.error && event.summary) {
+          this.turnView.flushDeltas();
+          const info = this.controller.runtime.session.state.compactions.at(-1);
+          this.transcript.add(new CompactionBlock(this.view, { trigger: event.trigger, summary: event.summary, tokensBefore: event.tokensBefore, tokensAfter: event.estimatedTokenCount, instruction: info?.instruction }));
+        }
+        this.refreshContext();
+        break;
+    }
     this.turnView.handle(event);
+  }
+
+  private flushDeferredEvents(): void {
+    const events = this.deferredEvents;
+    this.deferredEvents = [];
+    if (!this.controller.runtime) return;
+    for (const e of events) this.onEngineEvent(e);
+  }
+
+  private onPlanMode(active: boolean, planPath: string): void {
+    const changed = this.lastPlanActive !== active;
+    this.lastPlanActive = active;
+    if (!changed) return;
+    if (active) this.notice('info', `Plan mode on: the agent explores and writes its plan to ${displayPath(planPath)}; it changes nothing else until you approve.`, 'Shift-Tab or /plan off leaves plan mode.');
+    else this.notice('info', 'Plan mode off.');
+  }
+
+  private onGoal(change: GoalChange, goal: Goal | null): void {
+    const queued = () => this.controller.runtime?.goals.upcoming().length ?? 0;
+    switch (change) {
+      case 'created':
+      case 'replaced':
+        if (goal) this.notice('success', `Goal ${change === 'created' ? 'started' : 'replaced'}: ${goal.objective}`, '/goal status · /goal pause · /goal cancel');
+        return;
+      case 'budget':
+        if (goal) this.notice('info', `Goal budget set. Used so far: ${describeUsage(goal)}.`);
+        return;
+      case 'cancelled':
+        this.notice('info', 'Goal cancelled.');
+        return;
+      case 'blocker':
+        if (goal?.blocker) this.notice('warning', `The agent reports a blocker (${goal.blocker.turns} of 3 goal turns): ${goal.blocker.text}`);
+        return;
+      case 'progress':
+        return;
+      case 'status':
+        if (!goal) return;
+        if (goal.status === 'active') this.notice('info', 'Goal active again.');
+        else if (goal.status === 'paused') this.notice('warning', `Goal paused${goal.reason ? `: ${goal.reason.replace(/^paused: /, '')}` : '.'}`, '/goal resume continues it.');
+        else if (goal.status === 'blocked') {
+          const n = queued();
+          this.notice('warning', `Goal blocked: ${goal.reason ?? 'the agent needs your input'}`, `Used: ${describeUsage(goal)}. /goal resume after helping, or /goal cancel.${n ? ` ${n} queued goal(s) wait for this one.` : ''}`);
+        } else this.notice('success', `Goal complete${goal.reason ? `: ${goal.reason}` : '.'}`, `Used: ${describeUsage(goal)}.`);
+        return;
+    }
+  }
+
+  // ---- what the engine asks ------------------------------------------------------------------
+
+  /**
+   * Shows `make`'s panel until it answers. The turn's abort takes the panel down: `onAbort` decides
+   * what the engine gets then (an approval is a rejection; a plan review or question fails the call).
+   */
+  private ask<T>(signal: AbortSignal, label: string, make: (finish: (value: T) => void) => Component, onAbort: () => T | Error, background = false): Promise<T> {
+    if (signal.aborted) {
+      const value = onAbort();
+      return value instanceof Error ? Promise.reject(value) : Promise.resolve(value);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const settle = (value: T | Error) => {
+        signal.removeEventListener('abort', aborted);
+        this.interactions = this.interactions.filter((i) => i !== entry);
+        if (this.activityState && !this.interactions.some((i) => !i.background)) this.activityState.label = 'Working…';
+        this.requestRender();
+        if (value instanceof Error) reject(value);
+        else resolve(value);
+      };
+      const aborted = () => settle(onAbort());
+      const entry = { panel: make((value) => settle(value)), cancel: aborted, background };
+      this.turnView.flushDeltas();
+      this.transcript.flush();
+      this.interactions.push(entry);
+      if (background) this.notice('info', 'The agent asked you something in the background and keeps working; the question opens here when it is idle.');
+      else if (this.activityState) this.activityState.label = label;
+      signal.addEventListener('abort', aborted, { once: true });
+      this.requestRender();
+    });
   }
 
   private approvalPort(): ApprovalPort {
     return {
-      ask: (request: ApprovalRequest, signal: AbortSignal) =>
-        new Promise<ApprovalAnswer>((resolve) => {
-          const finish = (answer: ApprovalAnswer) => {
-            signal.removeEventListener('abort', onAbort);
-            if (this.panel === panel) this.panel = undefined;
-            this.approval = undefined;
-            if (this.activityState) this.activityState.label = 'Working…';
-            this.requestRender();
-            resolve(answer);
-          };
-          const onAbort = () => finish({ decision: 'reject' });
-          const panel = new ApprovalPanel(request, this.view.theme, this.cwd, finish);
-          this.turnView.flushDeltas();
-          this.transcript.flush();
-          this.panel = panel;
-          this.approval = { resolve: finish };
-          if (this.activityState) this.activityState.label = 'Waiting for your approval';
-          signal.addEventListener('abort', onAbort, { once: true });
-          this.requestRender();
-        }),
+      ask: (request, signal) =>
+        this.ask<ApprovalAnswer>(signal, 'Waiting for your approval', (finish) => new ApprovalPanel(request, this.view.theme, this.cwd, finish), () => ({ decision: 'reject' })),
     };
+  }
+
+  private interactionPort(): InteractionPort {
+    const withdrawn = () => new Error('the turn was interrupted before the user answered');
+    return {
+      reviewPlan: (request, signal) =>
+        this.ask<PlanReviewAnswer>(signal, 'Waiting for your plan review', (finish) => new PlanReviewPanel(this.view.theme, request, finish, () => this.term.rows, displayPath(request.planPath)), withdrawn),
+      askQuestions: (request, signal) =>
+        this.ask<QuestionResponse>(signal, 'Waiting for your answer', (finish) => new QuestionPanel(this.view.theme, request, finish), withdrawn, request.background),
+    };
+  }
+
+  // ---- context: compaction and undo ---------------------------------------------------------
+
+  /** `/compact [instruction]`: Esc cancels; the result arrives as a compaction block (engine event). */
+  async compact(instruction: string): Promise<void> {
+    const rt = this.controller.runtime;
+    if (!rt) {
+      this.notice('info', 'Nothing to compact yet: the session starts with the first message.');
+      return;
+    }
+    const abort = new AbortController();
+    this.compactAbort = abort;
+    this.startActivity('Compacting the conversation…');
+    try {
+      await rt.compaction.compact({ instruction, signal: abort.signal });
+    } catch (e) {
+      if (abort.signal.aborted) this.notice('warning', 'Compaction cancelled; the conversation is unchanged.');
+      else this.notice('warning', (e as Error).message);
+    } finally {
+      this.compactAbort = undefined;
+      if (!this.busy && !this.shell) this.stopSpinner();
+      this.refreshContext();
+      this.requestRender();
+    }
+  }
+
+  /** `/undo [n]` and Esc-Esc: without `count`, a selector of recent prompts. */
+  undo(count?: number): void {
+    const rt = this.controller.runtime;
+    if (this.busy || this.compacting) {
+      this.notice('warning', 'Cannot undo while the agent works.', 'Press Esc to interrupt first.');
+      return;
+    }
+    if (!rt) {
+      this.notice('info', 'There is no prompt to withdraw yet.');
+      return;
+    }
+    const targets = listUndoTargets(rt.session.state);
+    if (count === undefined) {
+      if (!targets.length) {
+        this.notice('info', rt.session.state.compactions.length ? 'Nothing to withdraw since the last compaction (undo cannot cross it).' : 'There is no prompt to withdraw yet.');
+        return;
+      }
+      this.pick(
+        'Withdraw prompts (undo)',
+        targets.slice(0, 20).map((t) => ({ value: String(t.count), label: t.prompt.split('\n')[0].slice(0, 70) || '(empty)', description: t.count === 1 ? 'the last prompt' : `and the ${t.count - 1} after it` })),
+        (value) => this.undo(Number(value)),
+        ['The prompt you pick and everything after it leave the conversation (todos and plan mode roll back too); files on disk are not changed.'],
+      );
+      return;
+    }
+    let withdrawn: string[];
+    try {
+      withdrawn = undo(rt, count).withdrawn;
+    } catch (e) {
+      if (e instanceof UndoError) this.notice('warning', e.message);
+      else this.notice('error', `Undo failed: ${(e as Error).message}`);
+      return;
+    }
+    this.afterUndo(targets[count - 1]?.turnId, withdrawn);
+  }
+
+  /** Reprints the transcript as the rolled-back conversation and puts the withdrawn prompt back. */
+  private afterUndo(turnId: string | undefined, withdrawn: string[]): void {
+    const rt = this.controller.runtime!;
+    const block = turnId ? this.turnBlocks.get(turnId) : undefined;
+    const at = block ? this.transcript.committed.indexOf(block) : -1;
+    if (at >= 0) this.transcript.truncate(at);
+    else this.transcript.reset([this.banner(), ...blocksFromMessages(rt.session.state.messages, this.view, rt.session.state.compactions)]);
+    const kept = new Set(rt.session.state.checkpoints.map((c) => c.turnId));
+    for (const id of [...this.turnBlocks.keys()]) if (!kept.has(id)) this.turnBlocks.delete(id);
+    const n = withdrawn.length;
+    this.notice('info', `Withdrew ${n === 1 ? 'the last prompt' : `${n} prompts`}; the conversation is as it was before ${n === 1 ? 'it' : 'them'}.`, 'The prompt is back in the input box. Files on disk were not changed.');
+    this.editor.setText(withdrawn[0] ?? '');
+    this.lastPlanActive = rt.plan.active;
+    this.refreshContext();
+    this.screen.requestReprint();
   }
 
   private startActivity(label: string): void {

@@ -10,7 +10,10 @@ export type Action =
   | 'steer'
   | 'toggleExpand'
   | 'externalEditor'
-  | 'cycleMode';
+  | 'cycleMode'
+  | 'toggleTodos'
+  /** Two Esc presses that reached us as one chunk (a terminal sends ESC ESC as alt+escape). */
+  | 'doubleEscape';
 
 const BINDINGS: Array<{ action: Action; keys: KeyId[] }> = [
   { action: 'ctrlC', keys: ['ctrl+c'] },
@@ -20,9 +23,11 @@ const BINDINGS: Array<{ action: Action; keys: KeyId[] }> = [
   { action: 'toggleExpand', keys: ['ctrl+o'] },
   { action: 'externalEditor', keys: ['ctrl+g'] },
   { action: 'cycleMode', keys: ['shift+tab'] },
+  { action: 'toggleTodos', keys: ['ctrl+t'] },
 ];
 
 export function actionOf(data: string): Action | undefined {
+  if (data === '\x1b\x1b' || matchesKey(data, 'alt+escape')) return 'doubleEscape';
   for (const b of BINDINGS) if (b.keys.some((k) => matchesKey(data, k))) return b.action;
   return undefined;
 }
@@ -33,14 +38,18 @@ export const KEY_HELP: Array<[string, string]> = [
   ['↑ / ↓ (empty input)', 'browse this folder\'s history'],
   ['Ctrl-S', 'steer: add the message to the running turn'],
   ['Esc / Ctrl-C', 'interrupt the agent at once'],
-  ['Ctrl-O', 'expand / collapse tool output and thinking'],
+  ['Ctrl-O', 'expand / collapse tool output, thinking and compaction summaries'],
+  ['Ctrl-T', 'expand / collapse the todo list'],
   ['Ctrl-G', 'edit the message in $VISUAL / $EDITOR'],
-  ['Shift-Tab', 'cycle permission mode: manual → yolo → auto'],
+  ['Shift-Tab', 'cycle manual → plan → yolo → auto (plan = plan mode on, permissions as before)'],
+  ['Esc Esc (empty input)', 'withdraw recent prompts (undo selector)'],
   ['/', 'command menu (Esc closes)'],
   ['@', 'complete a file path'],
   ['! (empty input)', 'shell mode: run a command; its output goes into the next message'],
   ['Ctrl-D (empty input)', 'exit; Ctrl-C twice also exits'],
   ['Approval panel', '↑/↓ move · Enter select · 1–4 pick · Esc reject · Ctrl-E expand the preview'],
+  ['Plan review', '↑/↓ move · Enter select · 1–9 pick · Esc reject · PgUp/PgDn scroll · Ctrl-E expand the plan'],
+  ['Questions', '↑/↓ move · Enter pick · Space toggle (multi) · ←/→ question · Esc dismiss'],
 ];
 
 export function helpLines(commands: readonly CommandInfo[]): string[] {
@@ -50,4 +59,17 @@ export function helpLines(commands: readonly CommandInfo[]): string[] {
   const nameWidth = Math.max(...names.map((n) => n.length));
   commands.forEach((c, i) => lines.push(`  ${names[i].padEnd(nameWidth)}  ${c.description}`));
   return lines;
+}
+
+/**
+ * Shift-Tab's cycle (SPEC §2.4 names Shift-Tab as the way into plan mode; the permission modes have
+ * their own commands): manual → plan → yolo → auto → manual. "plan" is plan mode on top of the
+ * permission mode the session had; leaving it goes on to yolo. Plan mode turned on by /plan in yolo or
+ * auto is the plan stop too, so one press always leaves plan mode.
+ */
+export function nextCycleStop(mode: 'manual' | 'yolo' | 'auto', plan: boolean): { mode: 'manual' | 'yolo' | 'auto'; plan: boolean } {
+  if (plan) return { mode: 'yolo', plan: false };
+  if (mode === 'manual') return { mode: 'manual', plan: true };
+  if (mode === 'yolo') return { mode: 'auto', plan: false };
+  return { mode: 'manual', plan: false };
 }

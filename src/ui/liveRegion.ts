@@ -8,6 +8,8 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
 export interface LiveParts {
   theme(): Theme;
   transcript: Component;
+  /** The todo list, between the transcript and the activity line (renders nothing when hidden). */
+  todos?: Component;
   activity(): { since: number; frame: number; label: string } | undefined;
   queued(): readonly string[];
   panel(): Component | undefined;
@@ -24,6 +26,7 @@ export class LiveRegion implements Component {
     const { fg } = this.parts.theme();
     const out: string[] = [];
     for (const l of this.parts.transcript.render(width)) out.push(l);
+    if (this.parts.todos) for (const l of this.parts.todos.render(width)) out.push(l);
     const activity = this.parts.activity();
     out.push('');
     if (activity) {

@@ -34,7 +34,19 @@ function highlightCode(theme: Theme): (code: string, lang?: string) => string[] 
   };
 }
 
+/** One MarkdownTheme per theme: every block of a long transcript shares it instead of holding its own closures. */
+const markdownThemes = new WeakMap<Theme, MarkdownTheme>();
+
 export function markdownTheme(theme: Theme): MarkdownTheme {
+  let cached = markdownThemes.get(theme);
+  if (!cached) {
+    cached = buildMarkdownTheme(theme);
+    markdownThemes.set(theme, cached);
+  }
+  return cached;
+}
+
+function buildMarkdownTheme(theme: Theme): MarkdownTheme {
   const { fg } = theme;
   return {
     heading: (t) => theme.bold(fg.primary(t)),

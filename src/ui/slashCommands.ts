@@ -1,12 +1,16 @@
 // The slash commands (SPEC §2.9) this UI implements. A command is listed only if it works.
-import { writeFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { contextBreakdown, type CompactionThresholds, type ContextBreakdown } from '../engine/context';
+import { exportMarkdown } from '../engine/exportMarkdown';
+import { forkSession } from '../engine/fork';
+import { parseGoalCommand } from '../engine/goals';
 import type { PermissionMode } from '../engine/records';
+import type { Runtime } from '../engine/runtime';
 import type { Session } from '../engine/session';
 import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';
+import type { TokenCountingStrategy } from '../store/settings';
+import { toolSchemaForModel } from '../tools/defineTool';
 import type { CommandInfo } from './completion';
-import { exportFileName, sessionToMarkdown } from './exportMarkdown';
 import { contextPercent } from './footer';
 import { helpLines } from './keymap';
 
@@ -30,13 +34,27 @@ export interface CommandHost {
   readonly contextTokens: number;
   readonly contextLimit: number;
   readonly configPath: string;
+  /** The open runtime; undefined before the first message of a new session. */
+  readonly runtime: Runtime | undefined;
+  readonly tokenCounting?: TokenCountingStrategy;
+  readonly compactionThresholds?: CompactionThresholds;
+  /** True while /compact or an automatic compaction runs. */
+  readonly compacting: boolean;
   mode: PermissionMode;
+  /** Plan mode; set before the session exists, it applies when the session starts. */
+  planMode: boolean;
   notice(level: 'info' | 'warning' | 'error' | 'success', text: string, hint?: string): void;
   popup(title: string, lines: string[]): void;
   pick(title: string, items: PickItem[], onPick: (value: string) => void, body?: string[]): void;
   newSession(): Promise<void>;
   resumeSession(location: SessionLocation): Promise<void>;
   switchModel(alias: string): Promise<void>;
+  /** Opens the session now if needed (/goal); undefined, with a notice, when it cannot. */
+  ensureRuntime(): Runtime | undefined;
+  compact(instruction: string): Promise<void>;
+  /** Without `count`: the selector of recent prompts. */
+  undo(count?: number): void;
+  copyToClipboard(text: string): void;
   exit(): void;
 }
 
@@ -161,17 +179,15 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'usage',
     aliases: [],
-    description: 'token usage and context consumption',
+    description: 'context use by source and the session\'s token totals',
     run(h) {
-      const u = h.session?.state.usage;
-      h.popup('Usage', [
-        `Context      ${contextPercent(h.contextTokens, h.contextLimit)}% (${h.contextTokens} of ${h.contextLimit} tokens)`,
-        `Input        ${u?.inputTokens ?? 0} tokens`,
-        `Output       ${u?.outputTokens ?? 0} tokens`,
-        `Cache read   ${u?.cacheReadTokens ?? 0} tokens`,
-        `Cache write  ${u?.cacheWriteTokens ?? 0} tokens`,
-        `Turns        ${h.session?.state.turns ?? 0}`,
-      ]);
+      const rt = h.runtime;
+      if (!rt) {
+        h.popup('Usage', [`Context      0% of ${n(h.contextLimit)} tokens`, '', 'The session starts with your first message; nothing has been sent yet.']);
+        return;
+      }
+      const frame = { system: rt.session.state.systemPrompt ?? '', tools: rt.tools.map(toolSchemaForModel) };
+      h.popup('Usage', usageLines(contextBreakdown(rt.session.state, frame, { maxContextSize: h.contextLimit }, { strategy: h.tokenCounting, thresholds: h.compactionThresholds }), rt.session.state.turns));
     },
   },
   { name: 'version', aliases: [], description: 'the version', run: (h) => h.notice('info', `Jarvis Code ${h.version}`) },
@@ -186,17 +202,141 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         h.notice('warning', 'Nothing to export yet: the session starts with the first message.');
         return;
       }
-      const target = args.trim() ? (isAbsolute(args.trim()) ? args.trim() : resolve(h.cwd, args.trim())) : resolve(h.cwd, exportFileName(s.id));
       try {
-        writeFileSync(target, sessionToMarkdown({ title: s.state.title, sessionId: s.id, workDir: s.state.workDir, model: h.modelLabel, messages: s.state.messages }));
-        h.notice('success', `Exported to ${displayPath(target)}`);
+        const { path } = exportMarkdown(s, { cwd: h.cwd, path: args.trim() || undefined });
+        h.notice('success', `Exported to ${displayPath(path)}`);
       } catch (e) {
-        h.notice('error', `Could not write ${target}: ${(e as Error).message}`, 'Give another path: /export-md <path>.');
+        h.notice('error', (e as Error).message, 'Give another path: /export-md <path>.');
+      }
+    },
+  },
+  {
+    name: 'plan',
+    aliases: [],
+    description: 'plan mode: on, off, clear (no argument toggles)',
+    run(h, args) {
+      const word = args.trim().toLowerCase();
+      if (word === 'clear') return clearPlan(h);
+      if (word && word !== 'on' && word !== 'off') {
+        h.notice('error', `Expected on, off or clear, got "${args.trim()}".`);
+        return;
+      }
+      const on = word === 'on' ? true : word === 'off' ? false : !h.planMode;
+      if (on === h.planMode) h.notice('info', `Plan mode is already ${on ? 'on' : 'off'}.`);
+      else h.planMode = on;
+    },
+  },
+  {
+    name: 'goal',
+    aliases: [],
+    description: 'goal: <objective>, status, pause, resume, cancel, replace, next, next manage',
+    run(h, args) {
+      const command = parseGoalCommand(`/goal ${args}`) ?? { kind: 'status' as const };
+      if (command.kind === 'invalid') {
+        h.notice('error', command.message);
+        return;
+      }
+      const readOnly = command.kind === 'status' || command.kind === 'next_manage' || command.kind === 'pause' || command.kind === 'cancel';
+      if (readOnly && !h.runtime) {
+        h.notice('info', command.kind === 'status' ? 'No goal.' : command.kind === 'next_manage' ? 'No upcoming goals.' : 'There is no goal yet.');
+        return;
+      }
+      const rt = readOnly ? h.runtime! : h.ensureRuntime();
+      if (!rt) return;
+      const result = rt.goals.run(command);
+      // Goal events report starts, pauses, resumes and cancellations; show what no event says.
+      const quiet = result.ok && command.kind !== 'status' && command.kind !== 'next_manage' && !(command.kind === 'next' && result.message.startsWith('Queued'));
+      if (quiet) return;
+      if (command.kind === 'status' || command.kind === 'next_manage') h.popup(command.kind === 'status' ? 'Goal' : 'Upcoming goals', result.message.split('\n'));
+      else h.notice(result.ok ? 'info' : 'warning', result.message);
+    },
+  },
+  {
+    name: 'compact',
+    aliases: [],
+    description: 'summarise the conversation to free context (optional instruction)',
+    idleOnly: true,
+    run: (h, args) => h.compact(args.trim()),
+  },
+  {
+    name: 'undo',
+    aliases: [],
+    description: 'withdraw the last n prompts (no n: pick from a list)',
+    idleOnly: true,
+    run(h, args) {
+      const word = args.trim();
+      if (!word) return h.undo();
+      const count = Number(word);
+      if (!Number.isInteger(count) || count < 1) {
+        h.notice('error', `Expected a number of prompts (1 or more), got "${word}".`);
+        return;
+      }
+      h.undo(count);
+    },
+  },
+  {
+    name: 'fork',
+    aliases: [],
+    description: 'copy this session (you stay in this one)',
+    idleOnly: true,
+    run(h) {
+      const rt = h.runtime;
+      if (!rt) {
+        h.notice('warning', 'Nothing to fork yet: the session starts with the first message.');
+        return;
+      }
+      try {
+        const fork = forkSession(rt, { home: h.home });
+        h.copyToClipboard(fork.resumeCommand);
+        h.notice('success', `Forked this session. Continue the copy with: ${fork.resumeCommand}`, `You are still in ${rt.session.id}. The command was also sent to the clipboard (where the terminal allows it).`);
+      } catch (e) {
+        h.notice('error', (e as Error).message);
       }
     },
   },
   { name: 'exit', aliases: ['quit', 'q'], description: 'quit', idleOnly: true, run: (h) => h.exit() },
 ];
+
+function clearPlan(h: CommandHost): void {
+  if (h.busy || h.compacting) {
+    h.notice('warning', '/plan clear is not available while the agent works.', 'Press Esc to interrupt first.');
+    return;
+  }
+  const rt = h.runtime;
+  if (!rt?.plan.planPath) {
+    h.notice('info', 'There is no plan to clear yet.');
+    return;
+  }
+  const path = rt.plan.clearPlan();
+  h.notice('success', `Plan cleared. The next plan goes to ${displayPath(path)}.`);
+}
+
+const n = (value: number) => value.toLocaleString('en-US');
+
+/** The /usage popup: where the context goes, then what the whole session cost. */
+export function usageLines(b: ContextBreakdown, turns: number): string[] {
+  const row = (label: string, value: number, extra = '') => `  ${label.padEnd(16)}${n(value).padStart(10)}${extra}`;
+  const share = (value: number) => (b.estimated ? `  ${Math.round((value / b.estimated) * 100)}%`.padStart(6) : '');
+  return [
+    `Context      ${contextPercent(b.total, b.window)}% · ${n(b.total)} of ${n(b.window)} tokens · ${n(b.free)} free`,
+    `             auto-compaction at ${n(b.compactAt)} tokens · ${b.messages} messages · ${b.compactions} compaction${b.compactions === 1 ? '' : 's'}`,
+    '',
+    'By source (estimated)',
+    row('System prompt', b.sources.systemPrompt, share(b.sources.systemPrompt)),
+    row('AGENTS.md', b.sources.agentsMd, share(b.sources.agentsMd)),
+    row('Tool schemas', b.sources.toolSchemas, share(b.sources.toolSchemas)),
+    row('Conversation', b.sources.history, share(b.sources.history)),
+    row('Tool results', b.sources.toolResults, share(b.sources.toolResults)),
+    row('Total', b.estimated),
+    '',
+    'Session totals (reported by the provider)',
+    row('Input', b.session.inputTokens),
+    row('Output', b.session.outputTokens),
+    row('Cache read', b.session.cacheReadTokens),
+    row('Cache write', b.session.cacheWriteTokens),
+    row('Turns', turns),
+  ];
+}
 
 export function findCommand(name: string): SlashCommand | undefined {
   const n = name.toLowerCase();

@@ -13,7 +13,7 @@ export const DELTA_COALESCE_MS = 50;
 export interface TurnViewHost {
   requestRender(): void;
   onUsage(contextTokens: number, contextLimit: number): void;
-  onTurnStart(prompt: string, origin: string): void;
+  onTurnStart(prompt: string, origin: string, turnId: string): void;
   onTurnEnd(reason: string, error?: string): void;
   onMode(mode: string): void;
 }
@@ -33,7 +33,7 @@ export class TurnView {
   handle(event: EngineEvent): void {
     switch (event.type) {
       case 'turn_start':
-        this.host.onTurnStart(event.prompt, event.origin);
+        this.host.onTurnStart(event.prompt, event.origin, event.turnId);
         return;
       case 'step_start':
         return;

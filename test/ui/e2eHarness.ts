@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
+import { startMockModelServer, type MockModelServer, type RecordedRequest, type ScriptedTurn } from '../helpers/mockModelServer';
 import { TmuxSession } from '../helpers/tmux';
 
 export const BIN = resolve(__dirname, '../../bin/jarvis');
@@ -18,6 +18,8 @@ export interface Launched {
 
 export interface LaunchOptions {
   turns?: ScriptedTurn[];
+  /** Makes up the turn for a request once `turns` is used up (e.g. from what the request carries). */
+  script?: (req: RecordedRequest, index: number) => ScriptedTurn;
   args?: string[];
   home?: string;
   cwd?: string;
@@ -32,7 +34,7 @@ export function tempDir(prefix: string): string {
 }
 
 export async function launch(opts: LaunchOptions = {}): Promise<Launched> {
-  const server = opts.server ?? (await startMockModelServer({ turns: opts.turns ?? [] }));
+  const server = opts.server ?? (await startMockModelServer({ turns: opts.turns ?? [], script: opts.script }));
   const home = opts.home ?? tempDir('jarvis-ui-home-');
   const cwd = opts.cwd ?? tempDir('jarvis-ui-cwd-');
   const tmux = new TmuxSession({
@@ -65,4 +67,24 @@ export async function launch(opts: LaunchOptions = {}): Promise<Launched> {
       if (!opts.cwd) rmSync(cwd, { recursive: true, force: true });
     },
   };
+}
+
+/** Sends a line as if typed, then Enter. */
+export function send(app: Launched, text: string): void {
+  app.tmux.type(text);
+  app.tmux.keys('Enter');
+}
+
+/** The JSON text of request `i` to the model (for `toContain` checks). */
+export function requestText(app: Launched, i: number): string {
+  return JSON.stringify(app.server.requests[i]?.body ?? null);
+}
+
+/** Polls until the model server has seen `n` requests. */
+export async function waitForRequests(app: Launched, n: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (app.server.requests.length < n) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} model requests; got ${app.server.requests.length}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

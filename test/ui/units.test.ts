@@ -9,7 +9,6 @@ import { isWorkspaceTrusted, setWorkspaceTrust, workspaceTrust } from '../../src
 import { appendUserHistory, loadUserHistory } from '../../src/store/userHistory';
 import { filterCommands, matchPaths } from '../../src/ui/completion';
 import { diffLines, diffStats } from '../../src/ui/diffView';
-import { exportFileName, sessionToMarkdown } from '../../src/ui/exportMarkdown';
 import { contextPercent } from '../../src/ui/footer';
 import { splitStableMarkdown } from '../../src/ui/markdown';
 import { Screen } from '../../src/ui/screen';
@@ -135,8 +134,6 @@ describe('messages', () => {
     expect(contextPercent(50, 200)).toBe(25);
     expect(contextPercent(0, 0)).toBe(0);
     expect(shellContext('ls', 'a\nb\n', 0)).toContain('$ ls\na\nb\n[exit code: 0]');
-    expect(exportFileName('01ABCDEFGHJKMNPQRSTVWXYZ12', new Date('2025-01-02T03:04:05Z'))).toBe('jarvis-export-tvwxyz12-20250102-030405.md');
-    expect(sessionToMarkdown({ sessionId: 's', workDir: '/w', model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }, { role: 'assistant', text: 'yo' }] })).toContain('## User\n\nhi');
   });
 });
 

@@ -1,14 +1,15 @@
-// Glob: files whose path matches a pattern, newest first. Walks with fdir, matches with picomatch,
-// honours ignore files through IgnoreRules; secrets and VCS folders are never listed.
+// Glob: files whose path matches a pattern, newest first. Walks with walkMatchingFiles, matches with
+// picomatch, honours ignore files as IgnoreRules reads them; secrets and VCS folders are never listed.
 import { stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
-import { fdir } from 'fdir';
+import { isAbsolute, join, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
+import { modifiedTimes } from './fileTimes';
+import { walkMatchingFiles } from './globWalk';
 import { IgnoreRules } from './ignoreRules';
 import { canonicalPath, isWithin, PathRejectedError, pathDisplayer, resolveToolPath } from './pathPolicy';
-import { isSensitivePath, isVcsDirName } from './sensitivePaths';
+import { isSensitivePath } from './sensitivePaths';
 import description from './glob.md';
 
 export const GLOB_MAX_RESULTS = 100;
@@ -48,6 +49,26 @@ export function globTarget(args: Pick<GlobArgs, 'pattern' | 'path'>, ctx: Pick<T
   }
 }
 
+/**
+ * How many folders deep a match of `glob` can lie (its `/` count), or Infinity when it has `**`,
+ * a group or class that could hold a `/`, an escape, or a leading `!`. `*` and `?` never match `/`.
+ */
+export function globMaxDepth(glob: string): number {
+  if (glob.startsWith('!') || /\*\*|[{}()[\]\\]/.test(glob)) return Infinity;
+  return glob.split('/').length - 1;
+}
+
+/**
+ * picomatch's matcher (dot files included) behind a cheap test of the literal text every match
+ * ends with (`.tsx` for a glob ending in `*.tsx`), so most paths that fail never reach its regex.
+ */
+export function globMatcher(glob: string): (rel: string) => boolean {
+  const isMatch = picomatch(glob, { dot: true });
+  // Characters that are, or may be, syntax (or a separator) end the literal tail.
+  const tail = /[^*?[\]{}()!+@|^$,\\/]*$/.exec(glob)?.[0] ?? '';
+  return tail === '' ? isMatch : (rel) => rel.endsWith(tail) && isMatch(rel);
+}
+
 /** The highest folder whose ignore files apply: cwd when the walk is inside it (and not in an ignored part). */
 function ignoreTop(root: string, cwd: string): IgnoreRules {
   const top = canonicalPath(cwd);
@@ -82,23 +103,22 @@ export const globTool = defineTool({
     }
     if (!info.isDirectory()) return error(`${root} is a file, not a folder; Glob searches folders (give the folder as path, or use Read for the file).`);
 
-    const matches = picomatch(glob, { dot: true });
-    const rules = args.include_ignored ? undefined : ignoreTop(root, ctx.cwd);
-    const found = await new fdir()
-      .withFullPaths()
-      .withAbortSignal(ctx.signal)
-      .exclude((name, dirPath) => isVcsDirName(name) || (rules?.isIgnored(dirPath.replace(/[\\/]+$/, ''), true) ?? false))
-      .filter((path) => matches(toPosix(relative(root, path))) && !isSensitivePath(path) && !(rules?.isIgnored(path, false) ?? false))
-      .crawl(root)
-      .withPromise();
-    ctx.signal.throwIfAborted();
+    const found = await walkMatchingFiles({
+      root,
+      matches: globMatcher(glob),
+      maxDepth: globMaxDepth(glob),
+      ignore: args.include_ignored ? undefined : ignoreTop(root, ctx.cwd).framesAbove(root),
+      signal: ctx.signal,
+    });
 
-    // fdir reports symlinks as entries without following them; keep those that lead to files.
-    const stats = await Promise.all(found.map((p) => stat(p).then((s) => (s.isFile() ? s.mtimeMs : undefined), () => undefined)));
-    const files = found
-      .map((path, i) => ({ path, mtime: stats[i] }))
-      .filter((f): f is { path: string; mtime: number } => f.mtime !== undefined)
-      .sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // Symlinks are listed without being followed; stat follows them, and keeps those that lead to files.
+    const times = await modifiedTimes(found, { filesOnly: true, signal: ctx.signal });
+    const files: Array<{ path: string; mtime: number }> = [];
+    for (let i = 0; i < found.length; i++) {
+      const mtime = times[i];
+      if (mtime !== undefined) files.push({ path: found[i], mtime });
+    }
+    files.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     if (files.length === 0) {
       return { content: `No files found matching "${args.pattern}" in ${display(root)}.`, summary: 'No files' };
     }

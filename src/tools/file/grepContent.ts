@@ -26,8 +26,12 @@ function textOf(value: RgText | undefined): string | undefined {
   return undefined;
 }
 
+const RECORD_START = '{"type":"';
+
 /** The lines a `match` or `context` record carries (a multiline match carries several). */
 export function linesOfRecord(record: string): GrepLine[] {
+  // begin/end/summary records carry no lines: skip them without parsing.
+  if (record.startsWith(RECORD_START) && !record.startsWith('match"', RECORD_START.length) && !record.startsWith('context"', RECORD_START.length)) return [];
   let parsed: RgLineRecord;
   try {
     parsed = JSON.parse(record) as RgLineRecord;
@@ -42,6 +46,46 @@ export function linesOfRecord(record: string): GrepLine[] {
   const parts = text.split('\n');
   if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
   return parts.map((line, i) => ({ path, lineNumber: first + i, text: line.replace(/\r$/, ''), isMatch: parsed.type === 'match' }));
+}
+
+const SLASH = 0x2f;
+const BACKSLASH = 0x5c;
+
+/**
+ * Orders paths the way `rg --sort path` walks them: name by name, each name compared by code point
+ * (= the UTF-8 byte order ripgrep uses), so `a/b` comes before `a-c` (the folder `a` sorts first).
+ */
+export function compareRipgrepPaths(a: string, b: string, windows = process.platform === 'win32'): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A separator ends a name, and a shorter name sorts first.
+    if (x === SLASH || (windows && x === BACKSLASH)) return -1;
+    if (y === SLASH || (windows && y === BACKSLASH)) return 1;
+    // UTF-16 to code point order: surrogates (characters above U+FFFF) go after U+E000–U+FFFF.
+    if (x >= 0xd800) x += x < 0xe000 ? 0x2000 : -0x800;
+    if (y >= 0xd800) y += y < 0xe000 ? 0x2000 : -0x800;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * The lines of each file together, files in `rg --sort path` order. Lines arrive grouped by file
+ * from a multi-threaded ripgrep, each file's in order, but the files in no set order.
+ */
+export function orderByPath(lines: readonly GrepLine[]): GrepLine[] {
+  const byFile = new Map<string, GrepLine[]>();
+  for (const line of lines) {
+    const group = byFile.get(line.path);
+    if (group) group.push(line);
+    else byFile.set(line.path, [line]);
+  }
+  const ordered: GrepLine[] = [];
+  for (const path of [...byFile.keys()].sort((a, b) => compareRipgrepPaths(a, b))) for (const line of byFile.get(path) ?? []) ordered.push(line);
+  return ordered;
 }
 
 export function capColumns(text: string, maxColumns: number): string {

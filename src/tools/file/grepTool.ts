@@ -1,11 +1,19 @@
 // Grep: content search on ripgrep. Sensitive files and VCS folders are filtered here, whatever
 // ripgrep's ignore settings; results are paged with offset/head_limit in a stable order.
+//
+// Content mode used to ask ripgrep for path order (`--sort path`), which makes it search on one
+// thread, so that it could stop at the end of the page. It now searches on all threads and puts
+// the files in the same order here (orderByPath), which gives the same output. Reading to the end
+// is the price, worth paying while matches are few; once it has PATH_ORDER_SWITCH times a page of
+// lines, or its output would pass the cap, the search is run again in path order, whose early stop
+// then costs little and keeps the page exact. A single file needs no ordering and stops early.
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { z } from 'zod';
 import { defaultRipgrep, type RipgrepLocation } from '../../platform/ripgrep';
 import { defineTool, type Tool, type ToolResult } from '../defineTool';
-import { formatContentLines, linesOfRecord, type GrepLine } from './grepContent';
+import { modifiedTimes } from './fileTimes';
+import { formatContentLines, linesOfRecord, orderByPath, type GrepLine } from './grepContent';
 import { pathDisplayer, resolveToolPath } from './pathPolicy';
 import { runRipgrep, type RipgrepOutcome } from './ripgrepProcess';
 import { isInVcsDir, isSensitivePath, VCS_DIRS } from './sensitivePaths';
@@ -16,6 +24,8 @@ export const GREP_MAX_COLUMNS = 500;
 export const GREP_TIMEOUT_MS = 30_000;
 /** Safety bound on raw ripgrep output held in memory for one call. */
 export const GREP_MAX_OUTPUT_BYTES = 20 * 1024 * 1024;
+/** A multi-threaded content search that has this many pages of lines (with offset) gives way to one in path order. */
+const PATH_ORDER_SWITCH = 4;
 
 // grep.md documents every parameter, so the schema carries no per-field text (every request sends both).
 const context = () => z.number().int().nonnegative().optional();
@@ -41,13 +51,16 @@ type GrepArgs = z.infer<typeof schema>;
 export interface GrepToolOptions {
   locate?: () => Promise<RipgrepLocation>;
   timeoutMs?: number;
+  /** Raw ripgrep output held for one call (default GREP_MAX_OUTPUT_BYTES). */
+  maxOutputBytes?: number;
 }
 
 function error(content: string): ToolResult {
   return { content, isError: true };
 }
 
-function ripgrepArgs(args: GrepArgs, root: string): string[] {
+/** `inPathOrder`: content mode only; ripgrep sorts by path, on one thread. */
+function ripgrepArgs(args: GrepArgs, root: string, inPathOrder: boolean): string[] {
   const rg = ['--no-config', '--hidden', '--no-require-git', '--no-messages', '--with-filename'];
   if (args.include_ignored) rg.push('--no-ignore');
   if (args['-i']) rg.push('--ignore-case');
@@ -59,7 +72,8 @@ function ripgrepArgs(args: GrepArgs, root: string): string[] {
   if (args.output_mode === 'files_with_matches') rg.push('--files-with-matches', '--null');
   else if (args.output_mode === 'count_matches') rg.push('--count-matches', '--null');
   else {
-    rg.push('--json', '--sort', 'path');
+    rg.push('--json');
+    if (inPathOrder) rg.push('--sort', 'path');
     if (args['-C'] !== undefined) rg.push('--context', String(args['-C']));
     if (args['-A'] !== undefined) rg.push('--after-context', String(args['-A']));
     if (args['-B'] !== undefined) rg.push('--before-context', String(args['-B']));
@@ -69,10 +83,10 @@ function ripgrepArgs(args: GrepArgs, root: string): string[] {
 }
 
 /** Sorts paths newest first (ties by path) so recently touched files lead. */
-async function byModifiedTime(paths: string[]): Promise<string[]> {
-  const times = await Promise.all(paths.map((p) => stat(p).then((s) => s.mtimeMs, () => 0)));
+async function byModifiedTime(paths: string[], signal: AbortSignal): Promise<string[]> {
+  const times = await modifiedTimes(paths, { filesOnly: false, signal });
   return paths
-    .map((p, i) => ({ p, t: times[i] }))
+    .map((p, i) => ({ p, t: times[i] ?? 0 }))
     .sort((a, b) => b.t - a.t || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0))
     .map((x) => x.p);
 }
@@ -81,16 +95,17 @@ function page<T>(items: readonly T[], offset: number, limit: number): T[] {
   return items.slice(offset, limit === 0 ? undefined : offset + limit);
 }
 
-function outcomeNotes(outcome: RipgrepOutcome, timeoutMs: number): string[] {
+function outcomeNotes(outcome: RipgrepOutcome, timeoutMs: number, maxOutputBytes: number): string[] {
   const notes: string[] = [];
   if (outcome.timedOut) notes.push(`[The search timed out after ${timeoutMs / 1000} s; the results are partial. Narrow it with path, glob or type.]`);
-  if (outcome.outputCapped) notes.push(`[The search produced over ${GREP_MAX_OUTPUT_BYTES / (1024 * 1024)} MiB of output and was stopped; the results are partial. Narrow the pattern, path or glob.]`);
+  if (outcome.outputCapped) notes.push(`[The search produced over ${Number((maxOutputBytes / (1024 * 1024)).toFixed(2))} MiB of output and was stopped; the results are partial. Narrow the pattern, path or glob.]`);
   return notes;
 }
 
 export function createGrepTool(options: GrepToolOptions = {}): Tool {
   const locate = options.locate ?? defaultRipgrep;
   const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? GREP_MAX_OUTPUT_BYTES;
   return defineTool({
     name: 'Grep',
     description,
@@ -102,8 +117,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
     accesses: (args, ctx) => [{ kind: 'read', path: resolveToolPath(ctx, args.path ?? ctx.cwd) }],
     async execute(args, ctx) {
       const root = resolveToolPath(ctx, args.path ?? ctx.cwd);
+      let rootIsFile: boolean;
       try {
-        await stat(root);
+        rootIsFile = (await stat(root)).isFile();
       } catch {
         return error(`Path not found: ${root}. Give an existing file or folder (default: the working directory).`);
       }
@@ -118,41 +134,60 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       const keep = (path: string): boolean => !isSensitivePath(path) && !isInVcsDir(relative(root, path));
       const contentMode = args.output_mode === 'content';
       const wanted = args.head_limit === 0 ? Infinity : args.offset + args.head_limit + 1;
+      const switchAt = wanted * PATH_ORDER_SWITCH;
       const files: string[] = [];
       const counts: Array<{ path: string; count: number }> = [];
-      const lines: GrepLine[] = [];
-      const outcome = await runRipgrep({
-        rgPath,
-        args: ripgrepArgs(args, root),
-        cwd: ctx.cwd,
-        signal: ctx.signal,
-        timeoutMs,
-        separator: args.output_mode === 'files_with_matches' ? '\0' : '\n',
-        maxOutputBytes: GREP_MAX_OUTPUT_BYTES,
-        onRecord(record) {
-          if (args.output_mode === 'files_with_matches') {
-            if (keep(record)) files.push(record);
-          } else if (args.output_mode === 'count_matches') {
-            const at = record.lastIndexOf('\0');
-            const path = record.slice(0, at);
-            if (at > 0 && keep(path)) counts.push({ path, count: Number(record.slice(at + 1)) });
-          } else {
-            for (const line of linesOfRecord(record)) if (keep(line.path)) lines.push(line);
-            // Content is read in path order, so once a page (plus one to know there is more) is in, stop.
-            return lines.length < wanted;
-          }
-          return true;
-        },
-      });
+      let lines: GrepLine[] = [];
+      const started = Date.now();
+      const search = (inPathOrder: boolean): Promise<RipgrepOutcome> =>
+        runRipgrep({
+          rgPath,
+          args: ripgrepArgs(args, root, inPathOrder),
+          cwd: ctx.cwd,
+          signal: ctx.signal,
+          // A second search gets what is left of the one time limit.
+          timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)),
+          separator: args.output_mode === 'files_with_matches' ? '\0' : '\n',
+          maxOutputBytes,
+          onRecord(record) {
+            if (args.output_mode === 'files_with_matches') {
+              if (keep(record)) files.push(record);
+            } else if (args.output_mode === 'count_matches') {
+              const at = record.lastIndexOf('\0');
+              const path = record.slice(0, at);
+              if (at > 0 && keep(path)) counts.push({ path, count: Number(record.slice(at + 1)) });
+            } else {
+              for (const line of linesOfRecord(record)) if (keep(line.path)) lines.push(line);
+              // Read in path order, a page (plus one to know there is more) is final: stop there.
+              return lines.length < (inPathOrder ? wanted : switchAt);
+            }
+            return true;
+          },
+        });
+      let outcome: RipgrepOutcome;
+      if (!contentMode || rootIsFile) {
+        outcome = await search(rootIsFile);
+      } else {
+        outcome = await search(false);
+        if (outcome.outputCapped || outcome.stoppedEarly) {
+          // Unordered and cut short, this is no page of anything: search again in path order.
+          lines = [];
+          outcome = await search(true);
+        } else {
+          lines = orderByPath(lines);
+          // As if read in path order: a search that stopped at the end of the page.
+          outcome.stoppedEarly = lines.length >= wanted;
+        }
+      }
       if (outcome.exitCode === 2 && !outcome.stoppedEarly && !outcome.timedOut && files.length + counts.length + lines.length === 0 && outcome.stderr) {
         return error(`Grep failed: ${outcome.stderr}`);
       }
-      const notes = outcomeNotes(outcome, timeoutMs);
+      const notes = outcomeNotes(outcome, timeoutMs, maxOutputBytes);
       let shown: string[];
       let total: number | undefined;
       let summaryLine = '';
       if (args.output_mode === 'files_with_matches') {
-        const sorted = await byModifiedTime(files);
+        const sorted = await byModifiedTime(files, ctx.signal);
         total = sorted.length;
         shown = page(sorted, args.offset, args.head_limit).map(display);
         summaryLine = `Found ${total} file${total === 1 ? '' : 's'} (newest first)`;

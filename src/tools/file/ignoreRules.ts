@@ -1,6 +1,11 @@
 // Ignore files as ripgrep reads them: .gitignore, .ignore and .rgignore in every folder, the deeper
 // folder's rules overriding its parents', and within one folder .rgignore over .ignore over
 // .gitignore. Rules are loaded lazily, once per folder, as a walk reaches it.
+//
+// Two ways in: IgnoreRules answers for any path below `top` (reading each folder's files on first
+// use); a walk that already holds each folder's listing can instead keep a stack of IgnoreFrame
+// (framesAbove for the folders above its root, readIgnoreFiles for the ones it enters) and ask
+// isIgnoredBy, which gives the same answer without re-deriving relative paths for every entry.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -12,6 +17,49 @@ function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
 
+/**
+ * The ignore files in `folder` as one rule set, or null when it has none. `present`: the names
+ * known to exist there (from a directory listing), so absent files are not even tried.
+ */
+export function readIgnoreFiles(folder: string, present?: (name: string) => boolean): Ignore | null {
+  let rules: Ignore | null = null;
+  for (const name of IGNORE_FILE_NAMES) {
+    if (present && !present(name)) continue;
+    let text: string;
+    try {
+      text = readFileSync(join(folder, name), 'utf8');
+    } catch {
+      continue;
+    }
+    rules ??= ignore();
+    rules.add(text);
+  }
+  return rules;
+}
+
+/** One folder's rules, seen from a folder being walked: `rel` is that folder relative to the rules' folder ('' when the same). */
+export interface IgnoreFrame {
+  rules: Ignore;
+  rel: string;
+}
+
+/** Whether the entry `name` (a folder when `isFolder`) of the walked folder is ignored by the frames, outermost first. */
+export function isIgnoredBy(frames: readonly IgnoreFrame[], name: string, isFolder: boolean): boolean {
+  let ignored = false;
+  const tail = isFolder ? `${name}/` : name;
+  for (const frame of frames) {
+    const result = frame.rules.test(frame.rel === '' ? tail : `${frame.rel}/${tail}`);
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/** The frames of `frames` as seen from their folder's child `name`. */
+export function framesInto(frames: readonly IgnoreFrame[], name: string): IgnoreFrame[] {
+  return frames.map((f) => ({ rules: f.rules, rel: f.rel === '' ? name : `${f.rel}/${name}` }));
+}
+
 export class IgnoreRules {
   private readonly perFolder = new Map<string, Ignore | null>();
 
@@ -21,19 +69,23 @@ export class IgnoreRules {
   private rulesIn(folder: string): Ignore | null {
     const cached = this.perFolder.get(folder);
     if (cached !== undefined) return cached;
-    let rules: Ignore | null = null;
-    for (const name of IGNORE_FILE_NAMES) {
-      let text: string;
-      try {
-        text = readFileSync(join(folder, name), 'utf8');
-      } catch {
-        continue;
-      }
-      rules ??= ignore();
-      rules.add(text);
-    }
+    const rules = readIgnoreFiles(folder);
     this.perFolder.set(folder, rules);
     return rules;
+  }
+
+  /**
+   * The frames that apply inside `dir` (absolute, inside `top`) from the folders above it, `top`
+   * included, `dir` itself not: a walk of `dir` adds dir's own files as it lists it.
+   */
+  framesAbove(dir: string): IgnoreFrame[] {
+    if (dir === this.top) return [];
+    const frames: IgnoreFrame[] = [];
+    for (const folder of this.foldersAbove(dir)) {
+      const rules = this.rulesIn(folder);
+      if (rules) frames.push({ rules, rel: toPosix(relative(folder, dir)) });
+    }
+    return frames;
   }
 
   /** Folders from `top` down to the one holding `path` (for `path` inside `top`). */

@@ -37,10 +37,14 @@ export function isSensitiveFileName(name: string): boolean {
  */
 export function isSensitivePath(path: string): boolean {
   const segments = splitSegments(path);
-  const name = segments[segments.length - 1] ?? '';
+  return isSensitiveEntry(segments[segments.length - 2] ?? '', segments[segments.length - 1] ?? '');
+}
+
+/** isSensitivePath for the entry `name` of a folder named `parent` (for walks that already have both). */
+export function isSensitiveEntry(parent: string, name: string): boolean {
   if (isSensitiveFileName(name)) return true;
-  const parent = (segments[segments.length - 2] ?? '').toLowerCase();
-  return (parent === '.aws' || parent === '.gcp') && name.toLowerCase() === 'credentials';
+  const folder = parent.toLowerCase();
+  return (folder === '.aws' || folder === '.gcp') && name.toLowerCase() === 'credentials';
 }
 
 /** True when any folder segment of the path is a version-control folder. */

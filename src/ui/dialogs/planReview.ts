@@ -118,7 +118,9 @@ export class PlanReviewPanel implements Component, Focusable {
     const { fg } = this.theme;
     const box = boxWriter(this.theme, width);
     const lines = [box.top()];
-    lines.push(box.row(`${this.theme.bold(fg.primary('Plan review'))} ${fg.textDim('·')} ${fg.textDim(this.shownPath)}`));
+    const room = Math.max(12, box.inner - 16);
+    const path = this.shownPath.length > room ? `…${this.shownPath.slice(-(room - 1))}` : this.shownPath;
+    lines.push(box.row(`${this.theme.bold(fg.primary('Plan review'))} ${fg.textDim('·')} ${fg.textDim(path)}`));
     const plan = this.planLines(box.inner);
     const win = this.window();
     this.offset = Math.min(this.offset, Math.max(0, plan.length - win));

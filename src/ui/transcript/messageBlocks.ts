@@ -21,6 +21,14 @@ export class UserBlock extends Block {
   }
 }
 
+/**
+ * The Markdown renderer pads every line with spaces to the full width. The screen clears each line
+ * before writing it, so the padding only costs memory: a long transcript keeps every line.
+ */
+export function trimPadding(line: string): string {
+  return line.endsWith(' ') || line.endsWith('m') ? line.replace(/ +((?:\x1b\[[0-9;]*m)*)$/, '$1') : line;
+}
+
 export class AssistantBlock extends Block {
   private md: Markdown | undefined;
   private text: string;
@@ -42,7 +50,10 @@ export class AssistantBlock extends Block {
     this.md ??= markdownView(this.text, this.view.theme);
     this.md.invalidate();
     const lines = this.md.render(width);
-    return ['', ...lines];
+    // A finished block keeps only its lines (the Block cache); the renderer, with its own copy of
+    // them, is made again on the rare re-render (resize, Ctrl-O). Long transcripts keep less per turn.
+    if (this.done) this.md = undefined;
+    return ['', ...lines.map(trimPadding)];
   }
 }
 

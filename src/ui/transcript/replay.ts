@@ -1,21 +1,32 @@
-// A resumed session's history as transcript blocks, rebuilt from its messages.
+// A resumed session's history as transcript blocks, rebuilt from its messages. Text the engine
+// injects for the model (plan and goal reminders, notifications) is not shown as the user's; the
+// compaction note becomes a compaction block.
+import type { CompactionInfo } from '../../engine/records';
 import type { Message } from '../../llm/types';
 import type { Block, ViewState } from './block';
+import { CompactionBlock } from './compactionBlock';
 import { AssistantBlock, ThinkingBlock, UserBlock } from './messageBlocks';
 import { describeCall, ToolCard } from './toolCard';
 
-function userText(m: Extract<Message, { role: 'user' }>): { text: string; notification: boolean } {
+const INJECTED = /^<(system-notification|system-reminder|goal-mode)>/;
+
+function userText(m: Extract<Message, { role: 'user' }>): { text: string; notification: boolean; compaction: boolean } {
   const text = m.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
-  return { text: text.replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '').trim(), notification: text.startsWith('<system-notification>') };
+  return {
+    text: text.replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '').trim(),
+    notification: INJECTED.test(text),
+    compaction: text.startsWith('<compaction-summary>'),
+  };
 }
 
-export function blocksFromMessages(messages: readonly Message[], view: ViewState): Block[] {
+export function blocksFromMessages(messages: readonly Message[], view: ViewState, compactions: readonly CompactionInfo[] = []): Block[] {
   const blocks: Block[] = [];
   const cards = new Map<string, ToolCard>();
   for (const m of messages) {
     if (m.role === 'user') {
-      const { text, notification } = userText(m);
-      if (text && !notification) blocks.push(new UserBlock(view, text));
+      const { text, notification, compaction } = userText(m);
+      if (compaction) blocks.push(new CompactionBlock(view, compactions.at(-1) ?? { trigger: 'auto', summary: text }));
+      else if (text && !notification) blocks.push(new UserBlock(view, text));
     } else if (m.role === 'assistant') {
       const thinking = (m.thinking ?? []).map((t) => t.text).join('\n').trim();
       if (thinking) {

@@ -31,6 +31,21 @@ export class Transcript implements Component {
     this.flush();
   }
 
+  /** Drops committed blocks from `index` on (undo); the caller reprints the screen. */
+  truncate(index: number): void {
+    this.committed.length = Math.max(0, Math.min(index, this.committed.length));
+  }
+
+  /** Replaces the whole history (undo without a known cut point); the caller reprints the screen. */
+  reset(blocks: readonly Block[]): void {
+    this.committed.length = 0;
+    this.live = [];
+    for (const b of blocks) {
+      b.done = true;
+      this.committed.push(b);
+    }
+  }
+
   get liveBlocks(): readonly Block[] {
     return this.live;
   }

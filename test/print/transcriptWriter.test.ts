@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { StreamJsonWriter, TranscriptWriter } from '../../src/print/transcriptWriter';
+
+function sinks() {
+  const out = { text: '', write(s: string) { this.text += s; } };
+  const err = { text: '', write(s: string) { this.text += s; } };
+  return { out, err };
+}
+
+describe('print writers', () => {
+  it('text: bullets each message, indents continuation lines, keeps blank lines blank, thinking to stderr', () => {
+    const { out, err } = sinks();
+    const w = new TranscriptWriter(out, err);
+    w.handle({ type: 'thinking_delta', delta: 'hmm\nyes' });
+    for (const d of ['Fir', 'st\n\nsec', 'ond']) w.handle({ type: 'text_delta', delta: d });
+    w.handle({ type: 'assistant_message', text: 'First\n\nsecond', toolCalls: [] });
+    w.handle({ type: 'text_delta', delta: 'Next message' });
+    w.handle({ type: 'turn_end', turnId: 't', reason: 'completed' });
+    expect(out.text).toBe('• First\n\n  second\n• Next message\n');
+    expect(err.text).toBe('• hmm\n  yes\n');
+  });
+
+  it('stream-json: one JSON object per line, no thinking', () => {
+    const { out, err } = sinks();
+    const w = new StreamJsonWriter(out, err);
+    w.handle({ type: 'thinking_delta', delta: 'secret' });
+    w.handle({ type: 'assistant_message', text: '', toolCalls: [{ id: 'c', name: 'Read', arguments: '{"path":"a"}' }] });
+    w.handle({ type: 'tool_result', callId: 'c', toolName: 'Read', text: '1\tx', isError: false });
+    w.handle({ type: 'retry', attempt: 1, maxAttempts: 10, delayMs: 5, error: 'slow' });
+    const lines = out.text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'Read', arguments: '{"path":"a"}' } }] },
+      { role: 'tool', tool_call_id: 'c', name: 'Read', content: '1\tx' },
+      { type: 'retry', attempt: 1, max_attempts: 10, delay_ms: 5, error: 'slow' },
+    ]);
+    expect(out.text).not.toContain('secret');
+  });
+});
