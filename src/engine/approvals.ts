@@ -82,7 +82,14 @@ export function decideApproval(input: PolicyInput): PolicyDecision {
   if (vcs && vcs.kind === 'write') return { decision: 'ask', by: 'version-control internals', reason: `${vcs.path} is inside a version-control folder` };
   if (input.mode === 'yolo') return { decision: 'allow', by: 'yolo mode' };
   if (input.defaultApproval === 'auto') return { decision: 'allow', by: 'tool default' };
-  return { decision: 'ask', by: 'tool default' };
+  return { decision: 'ask', by: 'tool default', reason: defaultAskReason(input) };
+}
+
+/** Why manual mode asks, in the user's words. */
+function defaultAskReason(input: PolicyInput): string {
+  if (input.accesses.some((a) => a.kind === 'exec')) return `${input.toolName} runs a command; manual mode asks first`;
+  if (input.accesses.some((a) => a.kind === 'write')) return `${input.toolName} changes files; manual mode asks first`;
+  return `${input.toolName} asks for approval in manual mode`;
 }
 
 export function validateRules(rules: readonly PermissionRule[]): string[] {

@@ -44,6 +44,11 @@ describe('approval policy chain', () => {
     expect(d.by).toContain('Bash(rm -rf*)');
   });
 
+  it('explains a default ask in words', () => {
+    expect(decideApproval(input({ subject: 'Bash(ls)', accesses: [{ kind: 'exec', cwd }] })).reason).toBe('Bash runs a command; manual mode asks first');
+    expect(decideApproval(input({ subject: 'Edit(/repo/a)', accesses: [{ kind: 'write', path: '/repo/a' }] })).reason).toBe('Edit changes files; manual mode asks first');
+  });
+
   it('an allow rule approves in manual mode; an ask rule beats an allow rule', () => {
     const rules: PermissionRule[] = [
       { decision: 'allow', pattern: 'Bash(npm *)' },
