@@ -6,7 +6,7 @@ import type { JournalRecord } from '../../src/engine/records';
 import { Session } from '../../src/engine/session';
 import type { Message, ModelRequest } from '../../src/llm/types';
 import { ProviderError } from '../../src/llm/types';
-import { makeEngine, type EngineHarness } from '../helpers/engineHarness';
+import { makeEngine, type EngineHarness, runPrompt } from '../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
 const cleanups: Array<() => void> = [];
@@ -31,10 +31,7 @@ function firstText(m: Message): string {
 function journal(engine: EngineHarness): JournalRecord[] {
   return readFileSync(engine.runtime.session.journalPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JournalRecord);
 }
-async function prompt(engine: EngineHarness, text: string) {
-  engine.runtime.agent.submit({ kind: 'prompt', text });
-  return (await engine.runtime.agent.idle())[0];
-}
+const prompt = runPrompt;
 
 describe('automatic compaction', () => {
   it('triggers at the ratio; the next request carries the summary and the re-injected state; the journal keeps everything', async () => {

@@ -1,26 +1,17 @@
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contextBreakdown, contextTokens, contextWindow, estimateToolSchemaTokens, needsCompaction, type RequestFrame } from '../../src/engine/context';
 import { undo } from '../../src/engine/undo';
 import { estimateMessageTokens, estimateTokens } from '../../src/llm/tokens';
 import { toolSchemaForModel } from '../../src/tools/defineTool';
-import { makeEngine, type EngineHarness } from '../helpers/engineHarness';
+import { makeEngine, type EngineHarness, verifyEnginesAfterEach, runPrompt } from '../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
-afterEach(async () => {
-  if (h) {
-    h.expectReplayIdentical();
-    await h.runtime.close({ force: true });
-  }
-  h = undefined;
-});
+verifyEnginesAfterEach();
 
-async function prompt(engine: EngineHarness, text: string) {
-  engine.runtime.agent.submit({ kind: 'prompt', text });
-  return (await engine.runtime.agent.idle())[0];
-}
+const prompt = runPrompt;
 function frameOf(engine: EngineHarness): RequestFrame {
   return { system: engine.runtime.session.state.systemPrompt!, tools: engine.runtime.tools.map(toolSchemaForModel) };
 }

@@ -1,28 +1,19 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportFileName, exportMarkdown, ExportError } from '../../src/engine/exportMarkdown';
 import { Session } from '../../src/engine/session';
 import { undo } from '../../src/engine/undo';
 import { sessionArchiveEntries } from '../../src/cli/exportCommand';
 import { readZip, writeZip } from '../../src/platform/zip';
 import { sessionDirFor } from '../../src/store/sessionStore';
-import { makeEngine, type EngineHarness } from '../helpers/engineHarness';
+import { makeEngine, type EngineHarness, verifyEnginesAfterEach, runPrompt } from '../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
-afterEach(async () => {
-  if (h) {
-    h.expectReplayIdentical();
-    await h.runtime.close({ force: true });
-  }
-  h = undefined;
-});
+verifyEnginesAfterEach();
 
-async function prompt(engine: EngineHarness, text: string) {
-  engine.runtime.agent.submit({ kind: 'prompt', text });
-  return (await engine.runtime.agent.idle())[0];
-}
+const prompt = runPrompt;
 
 async function richSession(): Promise<EngineHarness> {
   const engine = makeEngine({

@@ -1,27 +1,18 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { forkSession, ForkError } from '../../src/engine/fork';
 import type { SessionState } from '../../src/engine/records';
 import { Session } from '../../src/engine/session';
 import type { Message } from '../../src/llm/types';
 import { listSessions, readSessionSummary } from '../../src/store/sessionStore';
-import { makeEngine, type EngineHarness } from '../helpers/engineHarness';
+import { makeEngine, type EngineHarness, verifyEnginesAfterEach, runPrompt } from '../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
-afterEach(async () => {
-  if (h) {
-    h.expectReplayIdentical();
-    await h.runtime.close({ force: true });
-  }
-  h = undefined;
-});
+verifyEnginesAfterEach();
 
 const textOf = (m: Message) => (m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''));
-async function prompt(engine: EngineHarness, text: string) {
-  engine.runtime.agent.submit({ kind: 'prompt', text });
-  return (await engine.runtime.agent.idle())[0];
-}
+const prompt = runPrompt;
 function identityless(state: SessionState) {
   const { sessionId: _id, createdAt: _c, forkedFrom: _f, planMode: _p, ...rest } = state;
   return rest;

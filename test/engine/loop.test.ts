@@ -1,17 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_INVALID_STEPS } from '../../src/engine/loop';
 import { ProviderError } from '../../src/llm/types';
-import { makeEngine, testTools, type EngineHarness } from '../helpers/engineHarness';
+import { makeEngine, testTools, type EngineHarness, verifyEnginesAfterEach } from '../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
-afterEach(async () => {
-  if (h) {
-    h.expectReplayIdentical();
-    await h.runtime.close({ force: true });
-  }
-  h = undefined;
-});
+verifyEnginesAfterEach();
 
 function toolMessages(engine: EngineHarness) {
   return engine.runtime.session.state.messages.filter((m) => m.role === 'tool');

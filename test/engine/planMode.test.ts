@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadStartup } from '../../src/cli/startup';
 import type { InteractionPort, PlanReviewAnswer, PlanReviewRequest } from '../../src/engine/interactions';
 import type { Agent } from '../../src/engine/loop';
@@ -10,16 +10,9 @@ import type { PermissionMode } from '../../src/engine/records';
 import type { ScriptedResponse } from '../../src/llm/scriptedClient';
 import type { Message } from '../../src/llm/types';
 import { builtinTools } from '../../src/tools/registry';
-import { makeEngine, type EngineHarness } from '../helpers/engineHarness';
+import { makeEngine, type EngineHarness, verifyEnginesAfterEach } from '../helpers/engineHarness';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  if (h) {
-    h.expectReplayIdentical();
-    await h.runtime.close({ force: true });
-  }
-  h = undefined;
-});
+verifyEnginesAfterEach();
 
 type Step = ScriptedResponse | ((planPath: string) => ScriptedResponse);
 
@@ -72,7 +65,6 @@ describe('plan mode', () => {
       ],
       review: { decision: 'approve', option: 'Quick' },
     });
-    h = engine;
     await run(engine);
     const [enter, outside, planWrite, planEdit, exit] = toolResults(engine);
     const planPath = engine.runtime.plan.planPath!;
@@ -97,7 +89,6 @@ describe('plan mode', () => {
       planMode: true,
       steps: [(plan) => call('Write', { path: plan, content: 'p' }), call('ExitPlanMode'), call('Write', { path: 'app.txt', content: 'x' }), { text: 'ok' }],
     });
-    h = engine;
     await run(engine);
     expect(engine.approvals.map((a) => a.toolName)).toEqual(['Write']);
     expect(toolResults(engine)[2].text).toContain('rejected');
@@ -110,7 +101,6 @@ describe('plan mode', () => {
       review: { decision: 'reject' },
       steps: [(plan) => call('Write', { path: plan, content: 'the plan' }), call('ExitPlanMode'), { text: 'waiting' }],
     });
-    h = engine;
     await run(engine);
     expect(reviews).toHaveLength(1);
     expect(toolResults(engine)[1].text).toContain('rejected the plan. Plan mode stays on');
@@ -123,7 +113,6 @@ describe('plan mode', () => {
       planMode: true,
       steps: [(plan) => call('Write', { path: plan, content: 'the plan' }), call('ExitPlanMode'), { text: 'implementing' }],
     });
-    h = engine;
     await run(engine);
     expect(reviews).toEqual([]);
     const exit = toolResults(engine)[1];
@@ -137,7 +126,6 @@ describe('plan mode', () => {
     ['revise', { decision: 'revise', feedback: 'add a rollback step' }, true, 'add a rollback step'],
   ])('%s', async (_name, review, stillOn, text) => {
     const { engine } = planEngine({ planMode: true, review, steps: [(plan) => call('Write', { path: plan, content: 'p' }), call('ExitPlanMode'), { text: 'ok' }] });
-    h = engine;
     await run(engine);
     expect(engine.runtime.plan.active).toBe(stillOn);
     expect(toolResults(engine)[1].text).toContain(text);
@@ -145,7 +133,6 @@ describe('plan mode', () => {
 
   it('without an InteractionPort (manual mode) the review is unavailable and plan mode stays on', async () => {
     const { engine } = planEngine({ planMode: true, review: null, steps: [(plan) => call('Write', { path: plan, content: 'p' }), call('ExitPlanMode'), { text: 'ok' }] });
-    h = engine;
     await run(engine);
     expect(toolResults(engine)[1].isError).toBe(true);
     expect(toolResults(engine)[1].text).toContain('cannot be reviewed');
@@ -157,7 +144,6 @@ describe('plan mode', () => {
       planMode: true,
       steps: [call('TaskStop', { task_id: 'b123' }), call('Edit', { path: 'x.txt', old_string: 'a', new_string: 'b' }), { text: 'ok' }],
     });
-    h = engine;
     await run(engine);
     const [stop, edit] = toolResults(engine);
     expect(stop.text).toContain('TaskStop is blocked in plan mode');
@@ -173,7 +159,6 @@ describe('plan mode', () => {
 
   it('toggling plan mode does not create an empty plan file; the UI API toggles and clears', async () => {
     const { engine } = planEngine({ steps: [] });
-    h = engine;
     const plan = engine.runtime.plan;
     expect(plan.togglePlanMode()).toBe(true);
     const first = plan.planPath!;
@@ -195,7 +180,6 @@ describe('plan mode', () => {
   it(`reminds at the first step of a turn and every ${PLAN_REMINDER_EVERY_STEPS} steps; announces a UI switch-off`, async () => {
     const steps: Step[] = Array.from({ length: 2 * PLAN_REMINDER_EVERY_STEPS }, () => call('Glob', { pattern: '*.none' }));
     const { engine } = planEngine({ planMode: true, steps: [...steps, { text: 'plan ready' }, { text: 'ok, editing now' }] });
-    h = engine;
     await run(engine);
     const reminders = (i: number) => engine.client.requests[i].messages.filter((m) => m.role === 'user' && textOf(m).includes('<system-reminder>')).map(textOf);
     expect(reminders(0)).toHaveLength(1);
@@ -233,7 +217,6 @@ describe('starting in plan mode', () => {
 
   it('a session opened with planMode starts in plan mode and the first request carries the workflow', async () => {
     const { engine } = planEngine({ planMode: true, steps: [{ text: 'exploring' }] });
-    h = engine;
     expect(engine.runtime.session.state.planMode.active).toBe(true);
     await run(engine);
     expect(engine.client.requests[0].messages.map(textOf).join('\n')).toContain('Plan mode is on. Plan file:');

@@ -1,24 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionState } from '../../src/engine/records';
 import { listUndoTargets, undo, UndoError } from '../../src/engine/undo';
 import type { Message } from '../../src/llm/types';
-import { makeEngine, type EngineHarness } from '../helpers/engineHarness';
+import { makeEngine, type EngineHarness, verifyEnginesAfterEach, runPrompt } from '../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
-afterEach(async () => {
-  if (h) {
-    h.expectReplayIdentical();
-    await h.runtime.close({ force: true });
-  }
-  h = undefined;
-});
+verifyEnginesAfterEach();
 
 const textOf = (m: Message) => (m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''));
-async function prompt(engine: EngineHarness, text: string) {
-  engine.runtime.agent.submit({ kind: 'prompt', text });
-  return (await engine.runtime.agent.idle())[0];
-}
+const prompt = runPrompt;
 /** The state without what undo deliberately keeps (cost totals). */
 function conversation(state: SessionState) {
   const { usage: _usage, ...rest } = structuredClone(state);

@@ -2,7 +2,7 @@
 import { mkdtempSync, mkdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalAnswer, ApprovalPort, ApprovalRequest, PermissionRule } from '../../src/engine/approvals';
 import type { EngineEvent } from '../../src/engine/events';
@@ -36,6 +36,35 @@ export interface EngineHarness {
   eventsOf<T extends EngineEvent['type']>(type: T): Array<Extract<EngineEvent, { type: T }>>;
   /** Replays the journal from disk and checks the rebuilt state equals the live one. */
   expectReplayIdentical(): void;
+}
+
+const created: EngineHarness[] = [];
+/** Engines whose session was reopened by a later engine: their in-memory state is stale by design. */
+const superseded = new WeakSet<EngineHarness>();
+
+/**
+ * DESIGN §5: every engine test also replays its journal and checks the rebuilt state is identical.
+ * Call once at the top of a test file: after each test, every engine it made is replayed, compared
+ * and closed.
+ */
+export function verifyEnginesAfterEach(): void {
+  afterEach(async () => {
+    for (const engine of created.splice(0)) {
+      if (!superseded.has(engine)) engine.expectReplayIdentical();
+      await engine.runtime.close({ force: true });
+    }
+  });
+}
+
+/** For a test that deliberately writes one journal from two engines and checks replay itself. */
+export function skipReplayCheck(...engines: EngineHarness[]): void {
+  for (const engine of engines) superseded.add(engine);
+}
+
+/** Submits a prompt and waits for the turn (and any it triggers) to end; returns the first outcome. */
+export async function runPrompt(engine: EngineHarness, text: string) {
+  engine.runtime.agent.submit({ kind: 'prompt', text });
+  return (await engine.runtime.agent.idle())[0];
 }
 
 export function makeEngine(opts: {
@@ -90,7 +119,7 @@ export function makeEngine(opts: {
     tools: opts.tools ?? testTools(),
     retryDelay: () => 0,
   });
-  return {
+  const harness: EngineHarness = {
     home,
     cwd,
     client,
@@ -104,6 +133,9 @@ export function makeEngine(opts: {
       expect(reopened.guard.entries()).toEqual(runtime.session.guard.entries());
     },
   };
+  for (const earlier of created) if (earlier.runtime.session.dir === runtime.session.dir) superseded.add(earlier);
+  created.push(harness);
+  return harness;
 }
 
 /** Small tools with known accesses, for loop tests that must not depend on the real tool set. */

@@ -2,23 +2,13 @@
 // with the real binary in tmux against the mock model server.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
-import { launch, requestText, send, waitForRequests, type Launched } from './e2eHarness';
+import { requestText, send, waitForRequests, appsClosedAfterEach } from './e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 
-let running: Launched[] = [];
-afterEach(async () => {
-  for (const app of running) await app.cleanup();
-  running = [];
-});
-
-async function start(opts: Parameters<typeof launch>[0]): Promise<Launched> {
-  const app = await launch(opts);
-  running.push(app);
-  return app;
-}
+const start = appsClosedAfterEach();
 
 describe.skipIf(!hasTmux)('context commands (tmux)', { timeout: 60_000 }, () => {
   it('/compact sends the instruction to the summariser and shows the compaction (Ctrl-O: the summary)', async () => {

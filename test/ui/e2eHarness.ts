@@ -1,5 +1,6 @@
 // Shared set-up for the UI end-to-end tests: a temporary home and project, the mock model server,
 // and the real binary running in tmux.
+import { afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -87,4 +88,21 @@ export async function waitForRequests(app: Launched, n: number, timeoutMs = 15_0
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} model requests; got ${app.server.requests.length}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Call once at the top of a test file: returns `start`, which launches the UI like `launch` and
+ * cleans every launched app up after each test.
+ */
+export function appsClosedAfterEach(): (opts: Parameters<typeof launch>[0]) => Promise<Launched> {
+  let running: Launched[] = [];
+  afterEach(async () => {
+    for (const app of running) await app.cleanup();
+    running = [];
+  });
+  return async (opts) => {
+    const app = await launch(opts);
+    running.push(app);
+    return app;
+  };
 }

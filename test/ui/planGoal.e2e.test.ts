@@ -1,23 +1,13 @@
 // Plan mode, questions, todos and goals in the interactive UI: the real binary in tmux against the
 // mock model server.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedTurn } from '../helpers/mockModelServer';
 import { requireSystemPart } from '../helpers/requireAll';
-import { launch, requestText, send, type Launched } from './e2eHarness';
+import { requestText, send, appsClosedAfterEach } from './e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 
-let running: Launched[] = [];
-afterEach(async () => {
-  for (const app of running) await app.cleanup();
-  running = [];
-});
-
-async function start(opts: Parameters<typeof launch>[0]): Promise<Launched> {
-  const app = await launch(opts);
-  running.push(app);
-  return app;
-}
+const start = appsClosedAfterEach();
 
 /** The plan file path EnterPlanMode told the model about. */
 function planPathOf(req: RecordedRequest): string {

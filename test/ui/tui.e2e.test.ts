@@ -2,28 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
-import { launch, tempDir, type Launched } from './e2eHarness';
+import { tempDir, appsClosedAfterEach, send } from './e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 
-let running: Launched[] = [];
-afterEach(async () => {
-  for (const app of running) await app.cleanup();
-  running = [];
-});
-
-async function start(opts: Parameters<typeof launch>[0]): Promise<Launched> {
-  const app = await launch(opts);
-  running.push(app);
-  return app;
-}
-
-function send(app: Launched, text: string): void {
-  app.tmux.type(text);
-  app.tmux.keys('Enter');
-}
+const start = appsClosedAfterEach();
 
 describe.skipIf(!hasTmux)('interactive UI (tmux)', { timeout: 60_000 }, () => {
   it('streams the answer into the transcript and shows the footer', async () => {
