@@ -179,7 +179,7 @@ export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError 
     const detail = cause instanceof Error ? `${cause.message}${(cause as { cause?: Error }).cause?.message ? `: ${(cause as { cause?: Error }).cause?.message}` : ''}` : message;
     return new ProviderError(
       'connection',
-      `Could not connect to ${who(ctx)}${ctx.baseUrl ? ` at ${ctx.baseUrl}` : ''}: ${detail}. Check the network, proxy settings and base_url.`,
+      `Could not connect to ${who(ctx)}${ctx.baseUrl ? ` at ${ctx.baseUrl}` : ''}: ${detail}. Check the network, proxy settings and the base URL (base_url in config.toml, or JARVIS_MODEL_BASE_URL).`,
       { cause: err },
     );
   }
