@@ -86,13 +86,15 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('-y, --yolo', 'approve every regular tool call (sensitive files still ask)')
     .option('--auto', 'auto permission mode: approve everything, never ask')
     .option('--plan', 'start the new session in plan mode')
-    .option('--skills-dir <dir>', 'load skills from this folder (repeatable)', collect)
-    .option('--agent <name>', 'main agent for a new session', collect)
-    .option('--agent-file <path>', 'load an agent file and use it as the main agent', collect)
+    .option('--agent <name>', 'main agent for a new session (built in: agent)', collect)
+    // Parsed for the flag-conflict rules; refused until skills and agent files can be loaded.
+    .addOption(new Option('--skills-dir <dir>').argParser(collect).hideHelp())
+    .addOption(new Option('--agent-file <path>').argParser(collect).hideHelp())
     .option('--add-dir <dir>', 'extra workspace folder (repeatable)', collect)
     .addOption(new Option('-r, --resume [id]').hideHelp())
     .addOption(new Option('--yes').hideHelp())
     .addOption(new Option('--auto-approve').hideHelp())
+    .usage('[options] [command]')
     .argument('[command]')
     .action(async (command: string | undefined, raw: MainOptions & { resume?: string | true; yes?: boolean; autoApprove?: boolean }) => {
       if (command !== undefined) throw new UsageError(`unknown command '${command}'. Run jarvis --help to see the commands.`);
