@@ -1,5 +1,7 @@
-// Bundles the CLI into dist/jarvis.js. Heavy dependencies stay external and are loaded on first use
-// through dynamic import(), so the start path only parses what it needs.
+// Bundles the CLI into dist/jarvis.js. Everything beyond the entry is reached through dynamic import(),
+// so esbuild puts it in lazy chunks: the provider SDKs are bundled too (one file each to parse instead
+// of a hundred module resolutions) but load only on the first model request. Native or self-locating
+// packages (sharp, ripgrep) and the UI libraries stay in node_modules.
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -20,8 +22,8 @@ const result = await build({
   minify: true, // less to parse on every start; the source map keeps stack traces readable
   loader: { '.md': 'text' },
   define: { __JARVIS_VERSION__: JSON.stringify(pkg.version) },
-  // Native or very large packages are not bundled; everything else is, to keep start-up to one file read.
-  external: ['sharp', '@vscode/ripgrep', '@mariozechner/pi-tui', 'cli-highlight', 'openai', '@anthropic-ai/sdk'],
+  // sharp and ripgrep find their native binaries relative to their own package; the UI libraries load lazily.
+  external: ['sharp', '@vscode/ripgrep', '@mariozechner/pi-tui', 'cli-highlight'],
   banner: { js: "import { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);" },
   logLevel: 'warning',
   metafile: true,
