@@ -19,7 +19,7 @@ const result = await build({
   target: 'node20',
   splitting: true, // lazy import() of the program becomes its own chunk
   sourcemap: 'linked',
-  minify: true, // less to parse on every start; the source map keeps stack traces readable
+  minify: true, // less to parse on every start; debug with node --enable-source-maps bin/jarvis
   loader: { '.md': 'text' },
   define: { __JARVIS_VERSION__: JSON.stringify(pkg.version) },
   // sharp and ripgrep find their native binaries relative to their own package; the UI libraries load lazily.
