@@ -92,6 +92,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
         bashTaskTimeoutS: config.background.bash_task_timeout_s,
       },
       compaction: { triggerRatio: settings.loop.compactionTriggerRatio, reservedContextSize: settings.loop.reservedContextSize },
+      toolSwitch: { enabled: config.tools.enabled, disabled: config.tools.disabled },
       image: { maxEdgePx: settings.image.maxEdgePx, readByteBudget: settings.image.readByteBudget },
       nonInteractive: ctx.nonInteractive,
       additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),

@@ -9,6 +9,7 @@ import { BackgroundTasks } from './backgroundTasks';
 import { Compactor } from './compaction';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
 import { TaskNotifications } from './taskNotifications';
+import { makeToolFilter, type ToolSwitch } from './toolFilter';
 import { IMAGE_LIMITS, isSensitivePath, MODEL_MEDIA_INPUT, type ImageLimits } from '../tools/file';
 import type { ApprovalPort, PermissionRule } from './approvals';
 import type { EngineEvent } from './events';
@@ -41,6 +42,8 @@ export interface RuntimeOptions {
   additionalDirs?: string[];
   productName?: string;
   onEvent(event: EngineEvent): void;
+  /** The `[tools]` switch: which tools are offered (and so may run) at all. */
+  toolSwitch?: ToolSwitch;
   /** `[image]` limits for ReadMediaFile. */
   image?: ImageLimits;
   background: Omit<TaskSettings, 'bashTaskTimeoutS'> & { bashTaskTimeoutS?: number };
@@ -113,7 +116,11 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     },
   };
   const all = opts.tools ?? builtinTools();
-  const tools = all.filter((t) => !t.isAvailable || t.isAvailable({ capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive }));
+  const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, all.map((t) => t.name));
+  warnings.push(...toolFilter.warnings);
+  const tools = all.filter(
+    (t) => toolFilter.allows(t.name) && (!t.isAvailable || t.isAvailable({ capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive })),
+  );
 
   let client: Promise<ModelClient> | undefined = opts.client ? Promise.resolve(opts.client) : undefined;
   const getClient = () => (client ??= createModelClient(opts.model));

@@ -70,6 +70,7 @@ export async function runPrompt(engine: EngineHarness, text: string) {
 export function makeEngine(opts: {
   responses: ScriptedResponse[] | ConstructorParameters<typeof ScriptedClient>[0];
   tools?: Tool[];
+  toolSwitch?: { enabled: string[]; disabled: string[] };
   mode?: PermissionMode;
   rules?: PermissionRule[];
   answer?: (req: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
@@ -117,6 +118,7 @@ export function makeEngine(opts: {
     onEvent: (e) => events.push(e),
     client,
     tools: opts.tools ?? testTools(),
+    toolSwitch: opts.toolSwitch,
     retryDelay: () => 0,
   });
   const harness: EngineHarness = {
