@@ -92,6 +92,8 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
         bashTaskTimeoutS: config.background.bash_task_timeout_s,
       },
       compaction: { triggerRatio: settings.loop.compactionTriggerRatio, reservedContextSize: settings.loop.reservedContextSize },
+      // JARVIS_MODEL_THINKING_EFFORT (model.defaultEffort) forces the effort over [thinking] effort.
+      thinking: { enabled: config.thinking.enabled, effort: model.defaultEffort ?? config.thinking.effort },
       toolSwitch: { enabled: config.tools.enabled, disabled: config.tools.disabled },
       image: { maxEdgePx: settings.image.maxEdgePx, readByteBudget: settings.image.readByteBudget },
       nonInteractive: ctx.nonInteractive,

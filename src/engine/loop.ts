@@ -49,7 +49,22 @@ export interface TurnExtension {
 /** How many times one step may be recovered by extensions (e.g. compaction with growing cuts). */
 export const MAX_RECOVERIES_PER_STEP = 3;
 
+/** `[thinking]`: whether to ask for thinking, and at what effort (the model's default otherwise). */
+export interface ThinkingSettings {
+  enabled: boolean;
+  effort?: string;
+}
+
+/** Thinking is requested only from models that can think; `always_thinking` models cannot turn it off. */
+export function thinkingParams(model: ResolvedModel, settings: ThinkingSettings = { enabled: true }): { enabled: boolean; effort?: string } | undefined {
+  const always = model.capabilities.includes('always_thinking');
+  if (!always && !model.capabilities.includes('thinking')) return undefined;
+  if (!settings.enabled && !always) return { enabled: false };
+  return { enabled: true, effort: settings.effort ?? model.defaultEffort };
+}
+
 export interface AgentDeps {
+  thinking?: ThinkingSettings;
   extensions?: TurnExtension[];
   session: Session;
   model: ResolvedModel;
@@ -230,7 +245,7 @@ export class Agent {
       tools: tools.map(toolSchemaForModel),
       params: {
         promptCacheKey: session.id,
-        thinking: model.capabilities.includes('thinking') ? { enabled: true, effort: model.defaultEffort } : undefined,
+        thinking: thinkingParams(model, this.deps.thinking),
       },
     };
   }

@@ -17,7 +17,7 @@ import { openSessionFeatures, type InteractionPort } from './interactions';
 import type { GoalController } from './goals';
 import type { PlanMode } from './planMode';
 import type { TodoStore } from './todos';
-import { Agent, type LoopSettings, type TurnExtension } from './loop';
+import { Agent, type LoopSettings, type ThinkingSettings, type TurnExtension } from './loop';
 import type { PermissionMode } from './records';
 import { Session } from './session';
 import type { SessionLocation } from '../store/sessionStore';
@@ -42,6 +42,8 @@ export interface RuntimeOptions {
   additionalDirs?: string[];
   productName?: string;
   onEvent(event: EngineEvent): void;
+  /** `[thinking]` enabled / effort. */
+  thinking?: ThinkingSettings;
   /** The `[tools]` switch: which tools are offered (and so may run) at all. */
   toolSwitch?: ToolSwitch;
   /** `[image]` limits for ReadMediaFile. */
@@ -149,6 +151,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     cwd: opts.cwd,
     onEvent: opts.onEvent,
     retryDelay: opts.retryDelay,
+    thinking: opts.thinking,
     extensions: [...(opts.extensions ?? []), compaction.extension, ...features.extensions],
   });
   notifications.bind(tasks, agent);

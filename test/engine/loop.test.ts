@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_INVALID_STEPS } from '../../src/engine/loop';
+import { MAX_INVALID_STEPS, thinkingParams } from '../../src/engine/loop';
 import { ProviderError } from '../../src/llm/types';
 import { makeEngine, testTools, type EngineHarness, verifyEnginesAfterEach } from '../helpers/engineHarness';
 
@@ -209,5 +209,17 @@ describe('provider failures', () => {
     const [outcome] = await h.runtime.agent.idle();
     expect(outcome.reason).toBe('failed');
     expect(h.client.requests).toHaveLength(1);
+  });
+});
+
+describe('[thinking]', () => {
+  const base = { alias: 'm', providerName: 'p', providerType: 'openai' as const, model: 'm', apiKey: 'k', maxContextSize: 1000, displayName: 'm' };
+  it('asks for thinking only from models that can think, honours enabled=false and the effort', () => {
+    expect(thinkingParams({ ...base, capabilities: [] })).toBeUndefined();
+    expect(thinkingParams({ ...base, capabilities: ['thinking'], defaultEffort: 'high' })).toEqual({ enabled: true, effort: 'high' });
+    expect(thinkingParams({ ...base, capabilities: ['thinking'] }, { enabled: true, effort: 'low' })).toEqual({ enabled: true, effort: 'low' });
+    expect(thinkingParams({ ...base, capabilities: ['thinking'] }, { enabled: false })).toEqual({ enabled: false });
+    // always_thinking models cannot turn it off
+    expect(thinkingParams({ ...base, capabilities: ['always_thinking'] }, { enabled: false })).toEqual({ enabled: true, effort: undefined });
   });
 });
