@@ -185,7 +185,9 @@ export class Agent {
         this.emit({ type: 'step_start', turnId, step });
         const response = await this.runStep(abort.signal);
         finalText = response.text;
-        if (!response.toolCalls.length) break;
+        // A steer that arrived during this step belongs to this turn: answer it before ending.
+        if (!response.toolCalls.length && !this.queue.some((r) => r.kind === 'steer')) break;
+        if (!response.toolCalls.length) continue;
         const batch = await this.runTools(response.toolCalls, abort.signal);
         invalidSteps = batch.allInvalid ? invalidSteps + 1 : 0;
         if (batch.rejected) {

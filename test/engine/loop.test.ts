@@ -223,3 +223,17 @@ describe('[thinking]', () => {
     expect(thinkingParams({ ...base, capabilities: ['always_thinking'] }, { enabled: false })).toEqual({ enabled: true, effort: undefined });
   });
 });
+
+describe('steering at the end of a step', () => {
+  it('a steer that arrives while a text-only answer streams is answered in the same turn', async () => {
+    const h = makeEngine({ responses: [{ text: 'a fairly long first answer', delayMs: 20 }, { text: 'short, as asked' }] });
+    h.runtime.agent.submit({ kind: 'prompt', text: 'explain' });
+    while (!h.eventsOf('text_delta').length) await new Promise((r) => setTimeout(r, 5));
+    h.runtime.agent.submit({ kind: 'steer', text: 'be brief' });
+    const outcomes = await h.runtime.agent.idle();
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0].text).toBe('short, as asked');
+    expect(h.eventsOf('turn_start')).toHaveLength(1);
+    expect(h.client.requests[1].messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'be brief' }] });
+  });
+});

@@ -1,5 +1,6 @@
 // The UI's keys end to end (docs/ui.md, "Keys"): steer, queueing, the external editor, new lines,
 // exiting and the session picker — the real binary in tmux against the mock model server.
+import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,9 +23,19 @@ function userMessages(app: Launched, i: number): string[] {
     );
 }
 
-/** How many turns the session journal of this app's folder has started (from the request history, not the UI). */
+/** How many user turns the transcript shows (each starts with a "> prompt" line; steers show "» … (steer)"). */
 function turnsStarted(screenAll: string): number {
   return (screenAll.match(/^ ?> /gm) ?? []).length;
+}
+
+/** The programs the pane's shell runs now: `node` while the UI runs; nothing once it has exited (the shell then execs its `sleep`). */
+function paneChild(app: Launched): string {
+  const pid = execFileSync('tmux', ['-L', app.tmux.socket, 'display-message', '-p', '-t', 'main', '#{pane_pid}'], { encoding: 'utf8' }).trim();
+  try {
+    return execFileSync('ps', ['-o', 'comm=', '--ppid', pid], { encoding: 'utf8' }).trim();
+  } catch {
+    return ''; // no child at all
+  }
 }
 
 /** Waits a little and checks the text did not appear (for "nothing happens" checks). */
@@ -49,8 +60,9 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
       ],
     });
     send(app, 'run the slow command');
-    await app.tmux.waitFor('ctrl+s steer');
     await waitForRequests(app, 1);
+    await app.tmux.waitFor('-f go');
+    await app.tmux.waitFor('ctrl+s steer');
     app.tmux.type('use the other approach');
     app.tmux.keys('C-s');
     await app.tmux.waitFor('use the other approach (steer)');
@@ -65,8 +77,27 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
     expect(turnsStarted(app.tmux.all())).toBe(1);
   });
 
-  it('Ctrl-S while an answer streams gives the steer to the model without starting a new turn', async () => {
-    const app = await start({ turns: [{ text: longText(60), chunkDelayMs: 40 }, { text: 'Taking the steer into account.' }] });
+  it('Ctrl-S while an answer streams gives the steer to the model in the next request', async () => {
+    const app = await start({ turns: [{ text: longText(60), chunkDelayMs: 50 }, { text: 'Taking the steer into account.' }] });
+    send(app, 'talk for a while');
+    await app.tmux.waitFor('word0');
+    app.tmux.type('be brief');
+    app.tmux.keys('C-s');
+    await app.tmux.waitFor('be brief (steer)');
+    expect(app.tmux.screen()).not.toContain('word59');
+    await app.tmux.waitFor('Taking the steer into account.', { timeoutMs: 20_000 });
+    await app.tmux.waitForGone('ctrl+s steer');
+    expect(app.server.requests).toHaveLength(2);
+    expect(userMessages(app, 1)).toEqual(['talk for a while', 'be brief']);
+    const second = app.server.requests[1].body.messages as Array<{ role: string; content: unknown }>;
+    expect(second.slice(-2).map((m) => m.role)).toEqual(['assistant', 'user']);
+    expect(JSON.stringify(second.at(-2)?.content)).toContain('word59');
+  });
+
+  // A step that ends without tool calls must not end the turn while a steer waits: the steer is answered
+  // in the same turn (it used to be drained as a turn of its own).
+  it('Ctrl-S while an answer streams keeps the same turn (no second "> prompt")', async () => {
+    const app = await start({ turns: [{ text: longText(60), chunkDelayMs: 50 }, { text: 'Taking the steer into account.' }] });
     send(app, 'talk for a while');
     await app.tmux.waitFor('word0');
     app.tmux.type('be brief');
@@ -74,8 +105,6 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
     await app.tmux.waitFor('be brief (steer)');
     await app.tmux.waitFor('Taking the steer into account.', { timeoutMs: 20_000 });
     await app.tmux.waitForGone('ctrl+s steer');
-    expect(app.server.requests).toHaveLength(2);
-    expect(userMessages(app, 1)).toEqual(['talk for a while', 'be brief']);
     const all = app.tmux.all();
     expect(all).not.toMatch(/^ ?> be brief/m);
     expect(turnsStarted(all)).toBe(1);
@@ -126,7 +155,7 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
     app.tmux.type('line one');
     app.tmux.keys('C-j');
     app.tmux.type('line two');
-    await app.tmux.waitFor(/line one\s*│?\s*\n.*line two/);
+    await app.tmux.waitFor(/^line one\s*\nline two\s*$/m);
     expect(app.server.requests).toHaveLength(0);
     app.tmux.keys('Enter');
     await app.tmux.waitFor('Two lines received.');
@@ -138,13 +167,17 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
     await app.tmux.waitFor('manual · any');
     app.tmux.type('abc');
     app.tmux.keys('Home', 'C-d');
-    await app.tmux.waitFor(/ bc\s/);
+    await app.tmux.waitFor(/^bc\s*$/m);
     expect(app.tmux.screen()).not.toContain('[exit');
-    app.tmux.keys('C-u');
-    await app.tmux.waitForGone(/ bc\s/);
+    app.tmux.keys('C-d');
+    await app.tmux.waitFor(/^c\s*$/m);
+    app.tmux.keys('C-d');
+    await app.tmux.waitForGone(/^c\s*$/m);
+    expect(app.tmux.screen()).not.toContain('[exit');
+    expect(paneChild(app)).toBe('node');
     app.tmux.keys('C-d');
     await app.tmux.waitFor('[exit 0]');
-    expect(app.tmux.screen()).not.toContain('manual · any');
+    expect(paneChild(app)).not.toContain('node');
   });
 
   it('Ctrl-C once shows the hint and keeps running; twice exits', async () => {
@@ -160,8 +193,11 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
     app.tmux.keys('C-c');
     await app.tmux.waitFor('Press Ctrl-C again');
     await staysAbsent(app, '[exit', 300);
+    expect(paneChild(app)).toBe('node');
     app.tmux.keys('C-c');
-    await app.tmux.waitFor('[exit 0]');
+    const after = await app.tmux.waitFor('[exit 0]');
+    expect(after).toMatch(/Resume this session with: jarvis --session \S+/);
+    expect(paneChild(app)).not.toContain('node');
   });
 
   it('--session without an id opens the picker; choosing a session shows its history', async () => {
