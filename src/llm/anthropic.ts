@@ -5,7 +5,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
-import { requestHeaders, type AdapterSettings } from './createModelClient';
+import { fetchSettings, requestHeaders, type AdapterSettings } from './createModelClient';
 import { StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
 import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ResolvedModel, StreamPart, Usage } from './types';
@@ -167,6 +167,7 @@ export class AnthropicClient implements ModelClient {
       maxRetries: 0,
       timeout: settings.timeoutMs,
       defaultHeaders: requestHeaders(resolved, settings),
+      ...fetchSettings(settings),
       logLevel: 'off',
     });
     this.ctx = { providerName: resolved.providerName, providerType: 'anthropic', model: resolved.model, baseUrl: baseURL, errors: sdk };

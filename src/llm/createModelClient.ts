@@ -1,10 +1,13 @@
 // Builds the ModelClient for a resolved model. Provider SDKs are large, so neither they nor the
 // adapters are imported until a client is actually needed: this module stays cheap on the start path.
 
+import type { Dispatcher } from 'undici';
+import { mergeHeaders, parseCustomHeaders, proxyFetchOptions } from './network';
 import type { ModelClient, ProviderType, ResolvedModel } from './types';
+import { JARVIS_VERSION } from './version';
 
 export interface ModelClientOptions {
-  /** Version in the `jarvis-code/<version>` User-Agent. */
+  /** Version in the `jarvis-code/<version>` User-Agent; defaults to this build's version. */
   userAgentVersion?: string;
   /** How long to wait for the response headers, in ms. */
   timeoutMs?: number;
@@ -20,6 +23,8 @@ export interface AdapterSettings {
   timeoutMs: number;
   idleTimeoutMs: number;
   env: Record<string, string | undefined>;
+  /** Extra fetch options for the SDK: the proxy dispatcher, when a proxy applies to the base URL. */
+  fetchOptions?: { dispatcher: Dispatcher };
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5 * 60_000;
@@ -29,24 +34,39 @@ export const DEFAULT_BASE_URLS: Readonly<Partial<Record<ProviderType, string>>> 
   kimi: 'https://api.moonshot.ai/v1',
   openai: 'https://api.openai.com/v1',
   openai_responses: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
 };
 
 export function adapterSettings(options: ModelClientOptions = {}): AdapterSettings {
   return {
-    userAgent: `jarvis-code/${options.userAgentVersion ?? '0.0.0-dev'}`,
+    userAgent: `jarvis-code/${options.userAgentVersion ?? JARVIS_VERSION}`,
     timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     env: options.env ?? process.env,
   };
 }
 
-/** Headers sent with every request: our User-Agent, then the model's custom headers (which win). */
+/**
+ * Headers sent with every request: JARVIS_CODE_CUSTOM_HEADERS, then our User-Agent, then the model's
+ * custom headers; names compare case-insensitively and a later set wins. The SDKs apply these after
+ * their own auth headers, so an `Authorization` here replaces the bearer token the API key would
+ * give (all four provider types with the SDK versions we ship).
+ */
 export function requestHeaders(resolved: ResolvedModel, settings: AdapterSettings): Record<string, string> {
-  return { 'User-Agent': settings.userAgent, ...(resolved.customHeaders ?? {}) };
+  return mergeHeaders(parseCustomHeaders(settings.env.JARVIS_CODE_CUSTOM_HEADERS), { 'User-Agent': settings.userAgent }, resolved.customHeaders);
+}
+
+/** The SDK options for how requests travel: the proxy dispatcher, when one applies. */
+export function fetchSettings(settings: AdapterSettings): { fetchOptions?: { dispatcher: Dispatcher } } {
+  return settings.fetchOptions ? { fetchOptions: settings.fetchOptions } : {};
 }
 
 export async function createModelClient(resolved: ResolvedModel, options: ModelClientOptions = {}): Promise<ModelClient> {
   const settings = adapterSettings(options);
+  const baseUrl = resolved.baseUrl ?? DEFAULT_BASE_URLS[resolved.providerType];
+  // Throws a clear error for an invalid or SOCKS proxy: the first request fails with it.
+  const fetchOptions = baseUrl ? await proxyFetchOptions(baseUrl, settings.env) : undefined;
+  if (fetchOptions) settings.fetchOptions = fetchOptions;
   switch (resolved.providerType) {
     case 'openai':
     case 'kimi': {

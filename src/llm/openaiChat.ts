@@ -4,7 +4,7 @@
 
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { DEFAULT_BASE_URLS, requestHeaders, type AdapterSettings } from './createModelClient';
+import { DEFAULT_BASE_URLS, fetchSettings, requestHeaders, type AdapterSettings } from './createModelClient';
 import { StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
 import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ProviderType, ResolvedModel, StreamPart, Usage } from './types';
@@ -141,6 +141,7 @@ export class OpenAIChatClient implements ModelClient {
       maxRetries: 0,
       timeout: settings.timeoutMs,
       defaultHeaders: requestHeaders(resolved, settings),
+      ...fetchSettings(settings),
       // A garbled chunk is reported through ProviderError; the SDK would also print it to stderr.
       logLevel: 'off',
     });

@@ -3,7 +3,7 @@
 
 import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from 'openai/resources/responses/responses';
-import { DEFAULT_BASE_URLS, requestHeaders, type AdapterSettings } from './createModelClient';
+import { DEFAULT_BASE_URLS, fetchSettings, requestHeaders, type AdapterSettings } from './createModelClient';
 import { httpProviderError, StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
 import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ProviderType, ResolvedModel, StreamPart, Usage } from './types';
@@ -80,6 +80,7 @@ export class OpenAIResponsesClient implements ModelClient {
       maxRetries: 0,
       timeout: settings.timeoutMs,
       defaultHeaders: requestHeaders(resolved, settings),
+      ...fetchSettings(settings),
       logLevel: 'off',
     });
     this.ctx = { providerName: resolved.providerName, providerType: 'openai_responses', model: resolved.model, baseUrl: baseURL, errors: sdk };

@@ -25,11 +25,11 @@ describe('createModelClient', () => {
   });
 
   // The bundle inlines the adapters (no code splitting), so only a dynamic import keeps an SDK off the start path.
-  it.each(['createModelClient', 'openaiChat', 'openaiResponses', 'anthropic', 'providerErrors', 'retry', 'tokens', 'toolCallIds'])(
-    '%s.ts imports no provider SDK at load time',
+  it.each(['createModelClient', 'openaiChat', 'openaiResponses', 'anthropic', 'providerErrors', 'retry', 'tokens', 'toolCallIds', 'network', 'version'])(
+    '%s.ts imports no provider SDK (nor undici) at load time',
     (name) => {
       const source = readFileSync(new URL(`../../src/llm/${name}.ts`, import.meta.url), 'utf8');
-      const staticSdkImports = source.split('\n').filter((line) => /^import\s(?!type\b).*from\s+['"](openai|@anthropic-ai\/sdk)/.test(line));
+      const staticSdkImports = source.split('\n').filter((line) => /^import\s(?!type\b).*from\s+['"](openai|@anthropic-ai\/sdk|undici)/.test(line));
       expect(staticSdkImports).toEqual([]);
     },
   );
