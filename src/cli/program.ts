@@ -25,11 +25,8 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export function flagConflict(o: MainOptions, promptGiven: boolean): string | undefined {
   if (o.continue && o.session !== undefined) return '--continue and --session both resume a session; use one of them.';
   if (o.yolo && o.auto) return '--yolo and --auto are different permission modes; use one of them.';
-  if (promptGiven) {
-    const bad = [o.yolo && '--yolo', o.auto && '--auto', o.plan && '--plan'].filter(Boolean);
-    if (o.plan) return '--plan cannot be used with --prompt: print mode always runs in auto mode and cannot stop for a plan review.';
-    if (bad.length) return undefined; // SPEC §0 decision 4: accepted, and change nothing
-  }
+  // SPEC §0 decision 4: with --prompt, --yolo and --auto are accepted and change nothing; --plan is refused.
+  if (promptGiven && o.plan) return '--plan cannot be used with --prompt: print mode always runs in auto mode and cannot stop for a plan review.';
   if (o.outputFormat !== undefined && !promptGiven) return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
   if (o.outputFormat !== undefined && !['text', 'stream-json'].includes(o.outputFormat)) return `--output-format must be text or stream-json, got "${o.outputFormat}".`;
   if ((o.agent?.length ?? 0) > 1) return '--agent may only be given once.';

@@ -90,25 +90,6 @@ export function themesDir(home: string): string {
   return join(home, 'themes');
 }
 
-/** Every readable custom theme file (the directory is rescanned on each call). */
-export function listCustomThemes(home: string): CustomThemeFile[] {
-  let names: string[];
-  try {
-    names = readdirSync(themesDir(home)).filter((n) => n.endsWith('.json')).sort();
-  } catch {
-    return [];
-  }
-  const out: CustomThemeFile[] = [];
-  for (const n of names) {
-    try {
-      out.push(parseCustomTheme(join(themesDir(home), n), readFileSync(join(themesDir(home), n), 'utf8')).theme);
-    } catch {
-      // a malformed file is simply not offered; loadTheme reports it when it is the chosen one
-    }
-  }
-  return out;
-}
-
 /** `auto`: the terminal's background from COLORFGBG ("fg;bg", bg 7 or 15 = light); unknown → dark. */
 export function detectBackground(env: NodeJS.ProcessEnv = process.env): 'dark' | 'light' {
   const parts = (env.COLORFGBG ?? '').split(';');

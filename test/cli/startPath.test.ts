@@ -39,4 +39,14 @@ describe('start path', () => {
     const good = await runJarvis(['doctor'], { env: cliEnv(dirs), cwd: dirs.cwd });
     expect(good.code).toBe(0);
   });
+
+  it('JARVIS_DIAGNOSTICS_FILE receives the process resource usage on exit (used by the benchmarks)', async () => {
+    const dirs = makeCliDirs();
+    const file = `${dirs.home}/diag.json`;
+    const r = await runJarvis(['--help'], { env: cliEnv(dirs, { JARVIS_DIAGNOSTICS_FILE: file }), cwd: dirs.cwd });
+    expect(r.code).toBe(0);
+    const usage = JSON.parse(readFileSync(file, 'utf8'));
+    expect(usage.maxRSS).toBeGreaterThan(0);
+    expect(usage.userCPUTime).toBeGreaterThan(0);
+  });
 });

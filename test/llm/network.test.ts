@@ -1,14 +1,13 @@
 // JARVIS_CODE_CUSTOM_HEADERS and the proxy variables: the parsing and proxy choice as units, then what
 // each adapter really puts on the wire (recorded by the mock model server and a loopback forward proxy).
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adapterSettings, createModelClient, requestHeaders } from '../../src/llm/createModelClient';
 import { hasProxyEnv, isLoopbackHost, mergeHeaders, noProxyCovers, parseCustomHeaders, proxyFetchOptions, proxyFor } from '../../src/llm/network';
 import type { ResolvedModel } from '../../src/llm/types';
 import { JARVIS_VERSION } from '../../src/llm/version';
-import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { clientFor, collect, PROVIDER_TYPES_UNDER_TEST, simpleRequest, textOf } from './adapterFixtures';
-import { startForwardProxy, type ForwardProxy } from './forwardProxy';
+import { useProxiedMockServer } from '../helpers/forwardProxy';
 
 const FAKE_HOST = 'model.example.test';
 
@@ -102,28 +101,15 @@ describe('proxy choice', () => {
 });
 
 describe('on the wire', () => {
-  let server: MockModelServer;
-  let proxy: ForwardProxy;
-  beforeAll(async () => {
-    server = await startMockModelServer({ script: () => ({ text: 'ok' }) });
-    proxy = await startForwardProxy(server.url);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await server.close();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-    proxy.requests.length = 0;
-  });
+  const fixture = useProxiedMockServer({ script: () => ({ text: 'ok' }) });
 
   const fakeBaseUrl = (type: string) => (type === 'anthropic' ? `http://${FAKE_HOST}` : `http://${FAKE_HOST}/v1`);
 
   it.each(PROVIDER_TYPES_UNDER_TEST)('%s: JARVIS_CODE_CUSTOM_HEADERS reach the server; custom_headers win', async (type) => {
     const env = { JARVIS_CODE_CUSTOM_HEADERS: 'X-Gateway-Team: env-team\nX-Route: from-env\nignored line' };
-    const client = await clientFor(type, server, { customHeaders: { 'X-Route': 'from-provider' } }, { env });
+    const client = await clientFor(type, fixture.server(), { customHeaders: { 'X-Route': 'from-provider' } }, { env });
     expect(textOf(await collect(client.stream(simpleRequest(), new AbortController().signal)))).toBe('ok');
-    const { headers } = server.requests.at(-1)!;
+    const { headers } = fixture.server().requests.at(-1)!;
     expect(headers['x-gateway-team']).toBe('env-team');
     expect(headers['x-route']).toBe('from-provider');
     expect(headers['user-agent']).toBe('jarvis-code/9.9.9-test');
@@ -132,36 +118,36 @@ describe('on the wire', () => {
   // The spec promises this for kimi/openai/openai_responses; this Anthropic SDK also sends the key as a bearer token.
   it.each(PROVIDER_TYPES_UNDER_TEST)('%s: an Authorization header replaces the SDK bearer token', async (type) => {
     const env = { JARVIS_CODE_CUSTOM_HEADERS: 'Authorization: Bearer gateway-token' };
-    const client = await clientFor(type, server, {}, { env });
+    const client = await clientFor(type, fixture.server(), {}, { env });
     await collect(client.stream(simpleRequest(), new AbortController().signal));
-    const { headers } = server.requests.at(-1)!;
+    const { headers } = fixture.server().requests.at(-1)!;
     // Node joins repeated headers with ", ": exactly one value means the SDK's own was not sent.
     expect(headers.authorization).toBe('Bearer gateway-token');
     expect(JSON.stringify(headers)).not.toContain('sk-test-key');
   });
 
   it.each(PROVIDER_TYPES_UNDER_TEST)('%s: HTTP_PROXY carries requests for a non-loopback host', async (type) => {
-    const client = await clientFor(type, server, { baseUrl: fakeBaseUrl(type) }, { env: { HTTP_PROXY: proxy.url } });
+    const client = await clientFor(type, fixture.server(), { baseUrl: fakeBaseUrl(type) }, { env: { HTTP_PROXY: fixture.proxy().url } });
     expect(textOf(await collect(client.stream(simpleRequest(), new AbortController().signal)))).toBe('ok');
-    expect(proxy.requests).toHaveLength(1);
-    expect(proxy.requests[0]).toMatchObject({ method: 'POST' });
-    expect(proxy.requests[0].url).toMatch(new RegExp(`^http://${FAKE_HOST.replace(/\./g, '\\.')}/`));
-    expect(server.requests).toHaveLength(1);
-    expect(server.requests[0].headers.host).toBe(FAKE_HOST);
-    expect(proxy.connects).toEqual([]);
+    expect(fixture.proxy().requests).toHaveLength(1);
+    expect(fixture.proxy().requests[0]).toMatchObject({ method: 'POST' });
+    expect(fixture.proxy().requests[0].url).toMatch(new RegExp(`^http://${FAKE_HOST.replace(/\./g, '\\.')}/`));
+    expect(fixture.server().requests).toHaveLength(1);
+    expect(fixture.server().requests[0].headers.host).toBe(FAKE_HOST);
+    expect(fixture.proxy().connects).toEqual([]);
   });
 
   it('ALL_PROXY is used when no scheme-specific variable is set', async () => {
-    const client = await clientFor('openai', server, { baseUrl: fakeBaseUrl('openai') }, { env: { ALL_PROXY: proxy.url } });
+    const client = await clientFor('openai', fixture.server(), { baseUrl: fakeBaseUrl('openai') }, { env: { ALL_PROXY: fixture.proxy().url } });
     await collect(client.stream(simpleRequest(), new AbortController().signal));
-    expect(proxy.requests.map((r) => r.url)).toEqual([`http://${FAKE_HOST}/v1/chat/completions`]);
+    expect(fixture.proxy().requests.map((r) => r.url)).toEqual([`http://${FAKE_HOST}/v1/chat/completions`]);
   });
 
   it('a loopback base URL goes direct even with HTTP_PROXY set', async () => {
-    const client = await clientFor('openai', server, {}, { env: { HTTP_PROXY: proxy.url, ALL_PROXY: 'socks5://127.0.0.1:1' } });
+    const client = await clientFor('openai', fixture.server(), {}, { env: { HTTP_PROXY: fixture.proxy().url, ALL_PROXY: 'socks5://127.0.0.1:1' } });
     await collect(client.stream(simpleRequest(), new AbortController().signal));
-    expect(server.requests).toHaveLength(1);
-    expect(proxy.requests).toEqual([]);
+    expect(fixture.server().requests).toHaveLength(1);
+    expect(fixture.proxy().requests).toEqual([]);
   });
 
   it('a SOCKS or invalid proxy fails the client (the first request) with a clear error', async () => {

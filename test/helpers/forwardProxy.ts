@@ -5,6 +5,8 @@
 
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startMockModelServer, type MockModelServer, type MockModelServerOptions } from './mockModelServer';
 
 export interface ProxiedRequest {
   method: string;
@@ -63,4 +65,26 @@ export async function startForwardProxy(target: string): Promise<ForwardProxy> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * For a describe block or file: a mock model server and a forward proxy in front of it, started once,
+ * closed at the end, and with their recorded requests cleared before each test.
+ */
+export function useProxiedMockServer(opts?: MockModelServerOptions): { server(): MockModelServer; proxy(): ForwardProxy } {
+  let server: MockModelServer;
+  let proxy: ForwardProxy;
+  beforeAll(async () => {
+    server = await startMockModelServer(opts);
+    proxy = await startForwardProxy(server.url);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await server.close();
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+    proxy.requests.length = 0;
+  });
+  return { server: () => server, proxy: () => proxy };
 }
