@@ -68,7 +68,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
       maxTurns: bg.printMaxTurns,
     };
     const goal = goalCommand?.kind === 'create'
-      ? { start: () => { const r = runtime.goals.start(goalCommand.objective); return r.ok ? undefined : r.message; }, status: () => runtime.goals.current()?.status }
+      ? { start: () => { const r = runtime.goals.start(goalCommand.objective); return r.ok ? undefined : r.message; }, status: () => runtime.goals.current()?.status, reason: () => runtime.goals.current()?.reason }
       : undefined;
     return await runPrint(runtime.agent, { prompt, outputFormat: format, stdout, stderr, background, goal }, () => interrupted);
   } finally {

@@ -91,6 +91,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
         autoBackgroundOnTimeout: settings.background.bashAutoBackgroundOnTimeout,
         bashTaskTimeoutS: config.background.bash_task_timeout_s,
       },
+      goal: { maxIdleTurns: config.goal.max_idle_turns },
       compaction: { triggerRatio: settings.loop.compactionTriggerRatio, reservedContextSize: settings.loop.reservedContextSize },
       // JARVIS_MODEL_THINKING_EFFORT (model.defaultEffort) forces the effort over [thinking] effort.
       thinking: { enabled: config.thinking.enabled, effort: model.defaultEffort ?? config.thinking.effort },

@@ -1,7 +1,8 @@
 // Compaction: when the context nears the model's window, the older part of the conversation is
 // replaced by a hand-off note the model writes about it (a separate request, prompt in compaction.md),
 // followed by state that must never be summarised away (todos, plan, goal — see registerReinjection)
-// and the most recent exchanges verbatim. AGENTS.md lives in the system prompt, so it survives as is.
+// and the most recent exchanges verbatim. The user's own messages from the replaced part open the note
+// verbatim, before the summary (compactionUserWords.ts). AGENTS.md lives in the system prompt, so it survives as is.
 // The journal keeps everything: a `compaction` record only changes what the next request carries.
 import { existsSync, readFileSync } from 'node:fs';
 import { estimateMessageTokens, estimateTokens } from '../llm/tokens';
@@ -13,6 +14,7 @@ import type { EngineEvent } from './events';
 import type { TurnExtension } from './loop';
 import type { CompactionTrigger, SessionState } from './records';
 import type { Session } from './session';
+import { userWordsParts, USER_WORDS_RATIO } from './compactionUserWords';
 import { renderPromptTemplate } from './systemPrompt';
 import summariserPrompt from './compaction.md';
 import noteTemplate from './compactionNote.md';
@@ -214,7 +216,7 @@ export class Compactor {
           const { summary, usage } = await this.summarise(session.state.messages.slice(0, cut), level, start === 1, instruction, signal);
           // A prompt sent meanwhile only adds messages (kept verbatim); anything else makes the cut stale.
           if (session.state.messages.length < cut || session.state.messages.slice(0, cut).some((m, i) => m !== before[i])) throw new CompactionError('The conversation changed during the compaction; nothing was compacted.');
-          const messages = this.noteMessages(summary);
+          const messages = this.noteMessages(summary, before.slice(0, cut), start === 1);
           const keptMessages = session.state.messages.slice(cut);
           const kept = keptMessages.length;
           const tokensAfter = estimateTokens(frame.system) + estimateToolSchemaTokens(frame.tools) + estimateMessageTokens([...messages, ...keptMessages]);
@@ -240,9 +242,16 @@ export class Compactor {
     }
   }
 
-  /** The note plus every registered piece of state, as the one message that opens the new context. */
-  private noteMessages(summary: string): Message[] {
-    const content: ContentPart[] = [{ type: 'text', text: renderPromptTemplate(noteTemplate, { summary }).trim() }];
+  /**
+   * The user's words, the note and every registered piece of state, as the one message that opens the
+   * new context.
+   */
+  private noteMessages(summary: string, replaced: readonly Message[], hasNote: boolean): Message[] {
+    const { state } = this.deps.session;
+    const open = state.openTurn;
+    const inProgress = open?.origin === 'user' ? state.checkpoints.find((c) => c.turnId === open.turnId)?.messageCount : undefined;
+    const words = userWordsParts(replaced, hasNote, inProgress, contextWindow(this.deps.model) * USER_WORDS_RATIO);
+    const content: ContentPart[] = [...words, { type: 'text', text: renderPromptTemplate(noteTemplate, { summary }).trim() }];
     for (const [name, reinject] of reinjectors) {
       let text: string | undefined;
       try {

@@ -5,6 +5,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readJournal } from '../store/journal';
 import type { ContentPart, Message } from '../llm/types';
+import { isCompactionNote } from './compactionUserWords';
 import { isJournalRecord, type CompactionInfo, type JournalRecord, type SessionState } from './records';
 import type { Session } from './session';
 
@@ -52,10 +53,10 @@ function prettyArguments(raw: string): string {
 
 function renderMessage(m: Message): string[] {
   if (m.role === 'user') {
+    if (isCompactionNote(m)) return []; // shown at its compaction point instead
     const text = partsText(m.content);
     const notification = /^<system-notification>\n?([\s\S]*?)\n?<\/system-notification>$/.exec(text);
     if (notification) return ['### Notification', '', notification[1], ''];
-    if (text.startsWith('<compaction-summary>')) return []; // shown at its compaction point instead
     return ['## User', '', text, ''];
   }
   if (m.role === 'tool') {

@@ -1,9 +1,10 @@
 // The goal driver: keeps a goal going. At the first step of every turn while the goal is active it
 // injects the goal (objective, criterion, what is used) — at turn boundaries only, never between
 // steps. After every goal turn it books the turn, its completion tokens and its time, then:
-//   interrupted / failed turn → paused;  a budget used up → blocked;  still active → it submits a
-//   continuation turn (a wrap-up prompt from WRAP_UP_FRACTION of any budget);  completed → the
-//   first queued goal (upcoming-goals.json) starts.
+//   interrupted / failed turn → paused;  a budget used up → blocked;  no progress (max_idle_turns goal
+//   turns in a row without a tool call, or the same final answer twice in a row) → paused;  still
+//   active → it submits a continuation turn (a wrap-up prompt from WRAP_UP_FRACTION of any budget);
+//   completed → the first queued goal (upcoming-goals.json) starts.
 import { renderTemplate } from '../tools/defineTool';
 import continueText from '../tools/goal/prompts/goalContinue.md';
 import contextText from '../tools/goal/prompts/goalContext.md';
@@ -85,6 +86,44 @@ function pauseReason(outcome: TurnOutcome): string {
   return `paused: the turn stopped (${outcome.reason})${outcome.error ? `: ${outcome.error}` : ''}`;
 }
 
+/** `[goal]` in config.toml. */
+export interface GoalSettings {
+  /** Consecutive goal turns without a tool call before the goal pauses for "no progress". */
+  maxIdleTurns: number;
+}
+
+export const DEFAULT_GOAL_SETTINGS: GoalSettings = { maxIdleTurns: 3 };
+
+/** The reason a goal pauses when its turns stop doing anything. */
+export const NO_PROGRESS = 'no progress';
+
+/**
+ * Watches the goal's turns for a model that only talks: without it, a text-only model would get a
+ * continuation turn after every answer, for ever. In memory only: a resumed goal starts paused.
+ */
+class ProgressWatch {
+  private idleTurns = 0;
+  private lastText: string | undefined;
+
+  constructor(private readonly maxIdleTurns: number) {}
+
+  reset(): void {
+    this.idleTurns = 0;
+    this.lastText = undefined;
+  }
+
+  /** Books one completed goal turn; returns why the goal makes no progress, if it does not. */
+  check(outcome: TurnOutcome): string | undefined {
+    this.idleTurns = outcome.toolCalls ? 0 : this.idleTurns + 1;
+    const text = outcome.text.trim();
+    const repeated = text !== '' && text === this.lastText;
+    this.lastText = text;
+    if (repeated) return `${NO_PROGRESS}: the model gave the same answer two turns in a row`;
+    if (this.idleTurns >= this.maxIdleTurns) return `${NO_PROGRESS}: ${this.idleTurns} goal turns in a row without a tool call ([goal] max_idle_turns)`;
+    return undefined;
+  }
+}
+
 interface TurnMark {
   turnId: string;
   goalId?: string;
@@ -95,12 +134,17 @@ interface TurnMark {
 
 export class GoalDriver {
   private turn: TurnMark | undefined;
+  private readonly progress: ProgressWatch;
+  private watchedGoal: string | undefined;
 
   constructor(
     private readonly session: Session,
     private readonly goals: GoalController,
     private readonly now: () => number = Date.now,
-  ) {}
+    settings: GoalSettings = DEFAULT_GOAL_SETTINGS,
+  ) {
+    this.progress = new ProgressWatch(settings.maxIdleTurns);
+  }
 
   readonly extension: TurnExtension = {
     beforeStep: () => this.beforeStep(),
@@ -127,14 +171,20 @@ export class GoalDriver {
     goal.used.turns += 1;
     goal.used.tokens += Math.max(0, this.session.state.usage.outputTokens - mark.outputTokens);
     goal.used.timeMs += Math.max(0, this.now() - mark.startedAt);
+    // A new goal, or one resumed after it stopped, starts with a clean record.
+    if (this.watchedGoal !== goal.id) this.progress.reset();
+    this.watchedGoal = goal.id;
     let change: GoalChange = 'progress';
     if (goal.status === 'active') {
       const spent = spentBudget(goal);
+      const stalled = outcome.reason === 'completed' && !spent ? this.progress.check(outcome) : undefined;
       if (outcome.reason !== 'completed') Object.assign(goal, { status: 'paused', reason: pauseReason(outcome) });
       else if (spent) Object.assign(goal, { status: 'blocked', reason: spent });
+      else if (stalled) Object.assign(goal, { status: 'paused', reason: stalled });
       if (goal.status !== 'active') change = 'status';
     }
     this.goals.commit(change, goal);
+    if (goal.status !== 'active') this.watchedGoal = undefined;
     if (goal.status === 'active') submitContinuation(continuationPrompt(goal));
     else if (goal.status === 'complete') this.goals.startNextQueued();
   }

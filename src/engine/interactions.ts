@@ -11,7 +11,7 @@ import {
 import { GOAL_SERVICE } from '../tools/goal/goalService';
 import { TODO_SERVICE } from '../tools/todo/todoService';
 import type { EngineEvent } from './events';
-import { GoalDriver } from './goalDriver';
+import { GoalDriver, type GoalSettings } from './goalDriver';
 import { GoalController } from './goals';
 import type { Agent, TurnExtension } from './loop';
 import { PlanMode } from './planMode';
@@ -110,6 +110,8 @@ export interface SessionFeatureOptions {
   planMode?: boolean;
   /** Clock for goal time budgets (tests). */
   now?: () => number;
+  /** `[goal]` settings. */
+  goal?: GoalSettings;
 }
 
 /** Plan mode, the todo list, questions and goals for one session, ready to plug into openRuntime. */
@@ -118,7 +120,7 @@ export function openSessionFeatures(opts: SessionFeatureOptions): SessionFeature
   const todos = new TodoStore(opts.session, opts.emit);
   const goals = new GoalController(opts.session, opts.emit);
   const questions = new QuestionAsker(opts.session, opts.interactionPort, opts.nonInteractive);
-  const driver = new GoalDriver(opts.session, goals, opts.now);
+  const driver = new GoalDriver(opts.session, goals, opts.now, opts.goal);
   if (opts.resumed) goals.pauseAfterResume();
   if (opts.planMode) plan.setPlanMode(true);
   return {

@@ -87,10 +87,54 @@ export interface TurnOutcome {
   reason: TurnEndReason;
   error?: string;
   text: string;
+  /** Tool calls the model made during the turn (valid or not). */
+  toolCalls: number;
 }
 
-/** Consecutive steps whose every tool call was invalid before the turn is stopped. */
-export const MAX_INVALID_STEPS = 3;
+/**
+ * How often the very same invalid call (same tool, same arguments) may come in a row before the turn
+ * stops. Different mistakes never stop a turn: each gets an error the model can learn from.
+ */
+export const MAX_REPEATED_INVALID_CALLS = 5;
+
+/** Tracks the run of identical invalid calls across the steps of one turn. */
+class InvalidCallStreak {
+  private key: string | undefined;
+  private count = 0;
+  private name = '';
+
+  /** Feeds one step's calls in order; returns a stop message once the same invalid call repeats too often. */
+  add(calls: readonly ToolCall[], invalid: readonly boolean[]): string | undefined {
+    calls.forEach((call, i) => {
+      if (!invalid[i]) {
+        this.key = undefined;
+        this.count = 0;
+        return;
+      }
+      const key = `${call.name}\u0000${canonicalArguments(call.arguments)}`;
+      this.count = key === this.key ? this.count + 1 : 1;
+      this.key = key;
+      this.name = call.name;
+    });
+    if (this.count < MAX_REPEATED_INVALID_CALLS) return undefined;
+    return `The model sent the same invalid ${this.name} call (same arguments) ${this.count} times in a row; the turn was stopped. Send a message to continue.`;
+  }
+}
+
+/** Arguments compared as JSON values when they parse, so spacing and key order do not matter. */
+function canonicalArguments(raw: string): string {
+  try {
+    return JSON.stringify(sortKeys(JSON.parse(raw)));
+  } catch {
+    return raw;
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+}
 
 interface StepResponse {
   text: string;
@@ -169,7 +213,8 @@ export class Agent {
     session.commit({ type: 'message', message: this.userMessageFor(first) });
     this.emit({ type: 'turn_start', turnId, origin, prompt: first.text });
     let finalText = '';
-    let invalidSteps = 0;
+    let toolCalls = 0;
+    const invalidStreak = new InvalidCallStreak();
     let reason: TurnEndReason = 'completed';
     let error: string | undefined;
     try {
@@ -185,19 +230,21 @@ export class Agent {
         this.emit({ type: 'step_start', turnId, step });
         const response = await this.runStep(abort.signal);
         finalText = response.text;
+        toolCalls += response.toolCalls.length;
         // A steer that arrived during this step belongs to this turn: answer it before ending.
         if (!response.toolCalls.length && !this.queue.some((r) => r.kind === 'steer')) break;
         if (!response.toolCalls.length) continue;
         const batch = await this.runTools(response.toolCalls, abort.signal);
-        invalidSteps = batch.allInvalid ? invalidSteps + 1 : 0;
+        const repeated = invalidStreak.add(response.toolCalls, batch.invalid);
         if (batch.rejected) {
           reason = 'cancelled';
           error = 'The user rejected a tool call.';
           break;
         }
-        if (invalidSteps >= MAX_INVALID_STEPS) {
+        if (repeated) {
           reason = 'failed';
-          error = `The model made invalid tool calls ${MAX_INVALID_STEPS} steps in a row; the turn was stopped.`;
+          error = repeated;
+          this.emit({ type: 'notice', level: 'error', text: repeated });
           break;
         }
       }
@@ -215,7 +262,7 @@ export class Agent {
     session.commit({ type: 'turn_end', turnId, reason, ...(error ? { error } : {}) });
     session.saveSummary();
     this.emit({ type: 'turn_end', turnId, reason, ...(error ? { error } : {}) });
-    const outcome: TurnOutcome = { turnId, reason, error, text: finalText };
+    const outcome: TurnOutcome = { turnId, reason, error, text: finalText, toolCalls };
     for (const ext of this.deps.extensions ?? []) {
       try {
         await ext.afterTurn?.(this, outcome);

@@ -15,6 +15,7 @@ import type { ApprovalPort, PermissionRule } from './approvals';
 import type { EngineEvent } from './events';
 import { openSessionFeatures, type InteractionPort } from './interactions';
 import type { GoalController } from './goals';
+import type { GoalSettings } from './goalDriver';
 import type { PlanMode } from './planMode';
 import type { TodoStore } from './todos';
 import { Agent, type LoopSettings, type ThinkingSettings, type TurnExtension } from './loop';
@@ -56,6 +57,8 @@ export interface RuntimeOptions {
   tools?: Tool[];
   retryDelay?: (attempt: number) => number;
   extensions?: TurnExtension[];
+  /** `[goal]`: when a goal without progress pauses. */
+  goal?: GoalSettings;
   /** When auto-compaction starts (loop_control); the trigger ratio defaults to 0.85. */
   compaction?: Partial<CompactionThresholds>;
 }
@@ -107,7 +110,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     [MODEL_MEDIA_INPUT.name, { image: opts.model.capabilities.includes('image_in'), video: opts.model.capabilities.includes('video_in') }],
   ]);
   if (opts.image) registry.set(IMAGE_LIMITS.name, opts.image);
-  const features = openSessionFeatures({ session, interactionPort: opts.interactionPort, nonInteractive: opts.nonInteractive, emit: opts.onEvent, resumed: !!opts.resume, planMode: opts.planMode });
+  const features = openSessionFeatures({ session, interactionPort: opts.interactionPort, nonInteractive: opts.nonInteractive, emit: opts.onEvent, resumed: !!opts.resume, planMode: opts.planMode, goal: opts.goal });
   for (const [name, service] of features.services) registry.set(name, service);
   const services: ToolServices = {
     sessionDir: session.dir,

@@ -31,8 +31,8 @@ export interface ToolBatchEnv {
 export interface ToolBatchResult {
   messages: Message[];
   snapshots: FileSnapshot[];
-  /** Every call in the batch was malformed, unknown or schema-invalid. */
-  allInvalid: boolean;
+  /** Per call, in order: true when it was malformed, unknown or schema-invalid (it never ran). */
+  invalid: boolean[];
   /** The user rejected a call without feedback: the turn should stop. */
   rejected: boolean;
 }
@@ -140,5 +140,5 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     env.emit({ type: 'tool_result', callId: p.call.id, toolName: p.call.name, text: resultText(result), isError: !!result.isError, summary: result.summary, display: result.display });
     return { role: 'tool', toolCallId: p.call.id, toolName: p.call.name, content, ...(result.isError ? { isError: true } : {}) };
   });
-  return { messages, snapshots, allInvalid: prepared.every((p) => p.error !== undefined), rejected };
+  return { messages, snapshots, invalid: prepared.map((p) => p.error !== undefined), rejected };
 }

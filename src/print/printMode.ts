@@ -30,7 +30,7 @@ export interface PrintRunOptions {
   stderr: Sink;
   background?: { watcher: BackgroundWatcher; mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
   /** Goal mode: `start` creates the goal and submits its first turn (an error message if it cannot). */
-  goal?: { start(): string | undefined; status(): 'active' | 'paused' | 'blocked' | 'complete' | undefined };
+  goal?: { start(): string | undefined; status(): 'active' | 'paused' | 'blocked' | 'complete' | undefined; reason(): string | undefined };
 }
 
 export function makePrintRenderer(format: 'text' | 'stream-json', stdout: Sink, stderr: Sink): (event: EngineEvent) => void {
@@ -53,7 +53,13 @@ function goalExitCode(status: ReturnType<NonNullable<PrintRunOptions['goal']>['s
 
 /** Runs the prompt and whatever background handling follows; resolves to the exit code. */
 export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted: () => boolean): Promise<number> {
-  const settle = (code: number) => (opts.goal ? goalExitCode(opts.goal.status()) : code);
+  const settle = (code: number) => {
+    if (!opts.goal) return code;
+    const status = opts.goal.status();
+    // A goal that stopped short says why (no progress, a budget, an error) where a script can read it.
+    if (status === 'paused' || status === 'blocked') opts.stderr.write(`jarvis: the goal is ${status}${opts.goal.reason() ? ` (${opts.goal.reason()})` : ''}\n`);
+    return goalExitCode(status);
+  };
   const goalProblem = opts.goal?.start();
   if (goalProblem) {
     opts.stderr.write(`jarvis: ${goalProblem}\n`);

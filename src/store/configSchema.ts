@@ -203,6 +203,7 @@ export const configSchema = table({
   loop_control: loopControlSchema.prefault({}),
   token_counting: table({ strategy: oneOf(TOKEN_COUNTING_STRATEGIES).default('measured+estimated') }).prefault({}),
   background: backgroundSchema.prefault({}),
+  goal: table({ max_idle_turns: int(1, 1000).default(3) }).prefault({}),
   subagent: timeoutOnly().prefault({}),
   swarm: timeoutOnly().prefault({}),
   mcp: mcpSchema.prefault({}),

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
@@ -55,6 +55,27 @@ describe('jarvis -p "/goal …"', () => {
     const r = await goalRun('Anything at all');
     expect(r.code).toBe(6);
     expect(r.goal).toMatchObject({ status: 'paused' });
+  });
+
+  it('exits 6 and says "no progress" on stderr when the model only answers in text', async () => {
+    const first = server.requests.length;
+    server.push({ text: 'I would start by reading the code.' }, { text: 'Next I would write tests.' }, { text: 'Then I would refactor.' });
+    const r = await goalRun('Refactor the parser');
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('jarvis: the goal is paused (no progress: 3 goal turns in a row without a tool call');
+    expect(r.goal).toMatchObject({ status: 'paused', reason: expect.stringMatching(/^no progress/) });
+    expect(server.requests.length - first).toBeLessThanOrEqual(5);
+  });
+
+  it('[goal] max_idle_turns sets the count', async () => {
+    const dirs = makeCliDirs();
+    writeFileSync(join(dirs.home, 'config.toml'), '[goal]\nmax_idle_turns = 1\n');
+    const first = server.requests.length;
+    server.push({ text: 'Only words.' });
+    const r = await runJarvis(['-p', '/goal Refactor the parser'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/no progress: 1 goal turns in a row/);
+    expect(server.requests.length - first).toBe(1);
   });
 
   it('other /goal subcommands are refused in print mode', async () => {

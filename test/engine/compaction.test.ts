@@ -74,9 +74,12 @@ describe('automatic compaction', () => {
     expect(firstText(opening)).toContain('<current-state name="goal">\nGoal (active): Ship the API\nDone when: tests pass\n</current-state>');
     expect(firstText(opening)).toContain('<current-state name="test-extra">\nturns so far: 3');
     expect(firstText(opening)).not.toContain('name="test-nothing"');
-    // The two most recent exchanges stay verbatim; the first one is only in the summary now.
+    // The two most recent exchanges stay verbatim; of the first one only the user's words remain,
+    // verbatim, before the summary; the answer is gone.
     expect(next.messages.slice(1, 4).map(firstText)).toEqual(['second prompt', 'Second answer.', 'third prompt']);
-    expect(requestText(next)).not.toContain('Constraint: never touch');
+    const note = firstText(opening);
+    expect(note.indexOf('<user-message>\nBuild the API. Constraint: never touch config.ts.\n</user-message>')).toBeLessThan(note.indexOf('<compaction-summary>'));
+    expect(requestText(next)).not.toContain('Noted: never touch config.ts.');
     expect(next.system).toBe(h.client.requests[0].system);
 
     const [start] = h.eventsOf('compaction_start');
@@ -135,6 +138,56 @@ describe('automatic compaction', () => {
     expect(h.eventsOf('notice').map((n) => n.text).join('\n')).toMatch(/Automatic compaction failed/);
     expect(h.runtime.session.state.compactions).toEqual([]);
     expect(h.client.requests[2].messages.map(firstText)).toEqual(['one', 'a', 'two']);
+  });
+});
+
+describe("the user's own words survive a compaction", () => {
+  const userWordsOf = (m: Message) => (m.role === 'user' ? m.content.flatMap((p) => (p.type === 'text' && p.text.startsWith('<user-message>\n') ? [p.text.slice(15, -16)] : [])) : []);
+
+  it('a one-prompt session that compacts mid-turn still carries the prompt, even when the summary forgets it', async () => {
+    const big = 'y'.repeat(40_000);
+    h = makeEngine({
+      model: SMALL_WINDOW,
+      mode: 'yolo',
+      responses: [
+        { toolCalls: [{ id: 'c1', name: 'Peek', arguments: { key: big, ms: 0 } }] },
+        { text: 'I looked at a long value.' }, // the summariser forgets the instruction
+        { text: 'Renamed, and left config.ts alone.' },
+      ],
+    });
+    const outcome = await prompt(h, 'Rename foo to bar everywhere except config.ts.');
+    expect(outcome).toMatchObject({ reason: 'completed', text: 'Renamed, and left config.ts alone.' });
+    expect(h.runtime.session.state.compactions).toHaveLength(1);
+    const next = h.client.requests[2];
+    expect(userWordsOf(next.messages[0])).toEqual(['Rename foo to bar everywhere except config.ts.']);
+    expect(firstText(next.messages[0])).toMatch(/<user-message>[\s\S]*<compaction-summary>[\s\S]*I looked at a long value\./);
+  });
+
+  it('keeps the newest messages within about a fifth of the window, and carries them through a second compaction', async () => {
+    // Window 10 000 tokens: 2 000 for the user's words; each long prompt is ~750 tokens.
+    const long = (n: number) => `prompt ${n}: ${'z'.repeat(3_000)}`;
+    const answers = ['a1', 'a2', 'a3', 'a4', 'note one', 'a5', 'note two'].map((text) => ({ text }));
+    h = makeEngine({ model: SMALL_WINDOW, responses: answers });
+    for (const n of [1, 2, 3, 4]) await prompt(h, long(n));
+    await h.runtime.compaction.compact();
+    let words = userWordsOf(h.runtime.session.state.messages[0]);
+    // Prompts 3 and 4 are kept verbatim in the tail; 1 and 2 fit the budget in the note, oldest first.
+    expect(words).toEqual([long(1), long(2)]);
+    await prompt(h, 'short five');
+    await h.runtime.compaction.compact();
+    words = userWordsOf(h.runtime.session.state.messages[0]);
+    // Newest first until the budget is spent: 1 no longer fits.
+    expect(words.at(-1)).toBe(long(3));
+    expect(words).not.toContain(long(1));
+    expect(words.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('never mistakes injected text (notifications, reminders, goal context) for the user', async () => {
+    h = makeEngine({ responses: [{ text: 'a1' }, { text: 'a2' }, { text: 'a3' }, { text: 'the note' }] });
+    h.runtime.session.commit({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: '<system-notification>\ntask done\n</system-notification>' }] } });
+    for (const p of ['p1', 'p2', 'p3']) await prompt(h, p);
+    await h.runtime.compaction.compact();
+    expect(userWordsOf(h.runtime.session.state.messages[0])).toEqual(['p1']);
   });
 });
 
@@ -224,7 +277,8 @@ describe('manual compaction', () => {
     await h.runtime.compaction.compact();
     await prompt(h, 'p3');
     await h.runtime.compaction.compact();
-    expect(firstText(h.client.requests[4].messages[0])).toContain('[earlier hand-off note]\n<compaction-summary>');
+    expect(firstText(h.client.requests[4].messages[0])).toContain('[earlier hand-off note]\n<user-messages>');
+    expect(firstText(h.client.requests[4].messages[0])).toContain('<compaction-summary>');
     expect(firstText(h.runtime.session.state.messages[0])).toContain('note two');
     expect(h.runtime.session.state.compactions.map((c) => c.summary)).toEqual(['note one', 'note two']);
   });

@@ -144,6 +144,28 @@ describe('goal driver', () => {
     await reopened.runtime.close({ force: true });
   });
 
+  it('a goal whose turns only talk pauses for "no progress" after max_idle_turns turns', async () => {
+    const engine = goalEngine([{ text: 'Thinking about it.' }, { text: 'Still thinking.' }, call('GetGoal'), { text: 'Hmm.' }, { text: 'Well.' }, { text: 'Maybe.' }, { text: 'never' }], { goal: { maxIdleTurns: 2 } });
+    engine.runtime.goals.start('Write the parser');
+    const outcomes = await engine.runtime.agent.idle();
+    // Two text-only turns → paused.
+    expect(outcomes).toHaveLength(2);
+    expect(engine.runtime.goals.current()).toMatchObject({ status: 'paused', reason: 'no progress: 2 goal turns in a row without a tool call ([goal] max_idle_turns)' });
+    // /goal resume starts afresh: a turn with a tool call in between resets the count.
+    expect(engine.runtime.goals.resume()).toMatchObject({ ok: true });
+    await engine.runtime.agent.idle();
+    expect(engine.client.requests).toHaveLength(6);
+    expect(engine.runtime.goals.current()).toMatchObject({ status: 'paused', reason: expect.stringMatching(/^no progress: 2 goal turns/) });
+  });
+
+  it('the same final answer twice in a row pauses the goal, even with tool calls in between', async () => {
+    const engine = goalEngine([call('GetGoal'), { text: 'Working on it.' }, call('GetGoal'), { text: 'Working on it.' }, { text: 'never' }]);
+    engine.runtime.goals.start('Write the parser');
+    await engine.runtime.agent.idle();
+    expect(engine.runtime.goals.current()).toMatchObject({ status: 'paused', reason: 'no progress: the model gave the same answer two turns in a row' });
+    expect(engine.client.requests).toHaveLength(4);
+  });
+
   it('a time budget is booked from the turn clock', () => {
     const session = makeEngine({ responses: [] });
     const goals = new GoalController(session.runtime.session, () => {});
@@ -158,7 +180,7 @@ describe('goal driver', () => {
       driver.extension.beforeStep!(agent, new AbortController().signal);
       now += ms;
       session.runtime.session.commit({ type: 'turn_end', turnId: id, reason: 'completed' });
-      const outcome: TurnOutcome = { turnId: id, reason: 'completed', text: '' };
+      const outcome: TurnOutcome = { turnId: id, reason: 'completed', text: '', toolCalls: 1 };
       return driver.extension.afterTurn!(agent, outcome);
     };
     void turn('t1', 1_500);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_INVALID_STEPS, thinkingParams } from '../../src/engine/loop';
+import { MAX_REPEATED_INVALID_CALLS, thinkingParams } from '../../src/engine/loop';
 import { ProviderError } from '../../src/llm/types';
 import { makeEngine, testTools, type EngineHarness, verifyEnginesAfterEach } from '../helpers/engineHarness';
 
@@ -67,14 +67,42 @@ describe('agent loop', () => {
     expect(toolMessages(h).every((m) => m.role === 'tool' && m.isError)).toBe(true);
   });
 
-  it(`stops the turn after ${MAX_INVALID_STEPS} steps of only invalid calls`, async () => {
-    const bad = { toolCalls: [{ name: 'Nope', arguments: {} }] };
-    h = makeEngine({ responses: [bad, bad, bad, { text: 'never' }] });
+  it('keeps going through different invalid calls: each one is an error the model learns from', async () => {
+    h = makeEngine({
+      responses: [
+        { toolCalls: [{ name: 'Peek', arguments: '{"key": ' }] },
+        { toolCalls: [{ name: 'Teleport', arguments: {} }] },
+        { toolCalls: [{ name: 'Peek', arguments: { key: 7 } }] },
+        { toolCalls: [{ name: 'Peek', arguments: { key: 'x', ms: 0 } }] },
+        { text: 'got it' },
+      ],
+    });
+    h.runtime.agent.submit({ kind: 'prompt', text: 'go' });
+    const [outcome] = await h.runtime.agent.idle();
+    expect(outcome).toMatchObject({ reason: 'completed', text: 'got it' });
+    expect(h.client.requests).toHaveLength(5);
+  });
+
+  it(`stops the turn when the same invalid call comes ${MAX_REPEATED_INVALID_CALLS} times in a row`, async () => {
+    // Key order and spacing do not make a call different; a valid call in between resets the count.
+    const same = (i: number) => ({ toolCalls: [{ name: 'Peek', arguments: i % 2 ? '{"key": 1, "ms": 0}' : '{"ms":0,"key":1}' }] });
+    const valid = { toolCalls: [{ name: 'Peek', arguments: { key: 'x', ms: 0 } }] };
+    h = makeEngine({ responses: [same(0), same(1), valid, ...[0, 1, 2, 3, 4].map(same), { text: 'never' }] });
     h.runtime.agent.submit({ kind: 'prompt', text: 'go' });
     const [outcome] = await h.runtime.agent.idle();
     expect(outcome.reason).toBe('failed');
-    expect(outcome.error).toMatch(/invalid tool calls 3 steps in a row/);
-    expect(h.client.requests).toHaveLength(3);
+    expect(outcome.error).toMatch(/same invalid Peek call \(same arguments\) 5 times in a row/);
+    expect(h.client.requests).toHaveLength(8);
+  });
+
+  it('stops at max_steps_per_turn with a message naming the setting', async () => {
+    const bad = (i: number) => ({ toolCalls: [{ name: 'Nope', arguments: { attempt: i } }] });
+    h = makeEngine({ maxSteps: 4, responses: [0, 1, 2, 3, 4, 5].map(bad) });
+    h.runtime.agent.submit({ kind: 'prompt', text: 'go' });
+    const [outcome] = await h.runtime.agent.idle();
+    expect(outcome.reason).toBe('max_steps');
+    expect(outcome.error).toMatch(/after 4 steps \(loop_control\.max_steps_per_turn\)/);
+    expect(h.client.requests).toHaveLength(4);
   });
 
   it('normalises duplicate provider tool-call ids', async () => {

@@ -87,6 +87,7 @@ export function makeEngine(opts: {
   /** Plan reviews and questions (src/engine/interactions.ts). */
   interactionPort?: RuntimeOptions['interactionPort'];
   planMode?: boolean;
+  goal?: RuntimeOptions['goal'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -113,6 +114,7 @@ export function makeEngine(opts: {
     approvalPort: port,
     interactionPort: opts.interactionPort,
     planMode: opts.planMode,
+    goal: opts.goal,
     background: { killGracePeriodMs: 200, keepAliveOnExit: false, autoBackgroundOnTimeout: true },
     notificationDelivery: 'collect',
     onEvent: (e) => events.push(e),

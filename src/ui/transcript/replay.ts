@@ -1,6 +1,7 @@
 // A resumed session's history as transcript blocks, rebuilt from its messages. Text the engine
 // injects for the model (plan and goal reminders, notifications) is not shown as the user's; the
 // compaction note becomes a compaction block.
+import { isCompactionNote } from '../../engine/compactionUserWords';
 import type { CompactionInfo } from '../../engine/records';
 import type { Message } from '../../llm/types';
 import type { Block, ViewState } from './block';
@@ -15,7 +16,7 @@ function userText(m: Extract<Message, { role: 'user' }>): { text: string; notifi
   return {
     text: text.replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '').trim(),
     notification: INJECTED.test(text),
-    compaction: text.startsWith('<compaction-summary>'),
+    compaction: isCompactionNote(m),
   };
 }
 
