@@ -1,10 +1,15 @@
 // Bundles the CLI into dist/jarvis.js. Everything beyond the entry is reached through dynamic import(),
 // so esbuild puts it in lazy chunks: the provider SDKs are bundled too (one file each to parse instead
-// of a hundred module resolutions) but load only on the first model request. Native or self-locating
-// packages (sharp, ripgrep) and the UI libraries stay in node_modules.
+// of a hundred module resolutions) but load only on the first model request.
+//
+// What is bundled and what is installed follows package.json (see docs/distribution.md): a package in
+// `dependencies` or `optionalDependencies` stays external and is installed with the package (native or
+// self-locating ones: sharp, ripgrep); everything else the code imports comes from `devDependencies`
+// and is bundled here, so a user's install carries neither it nor its install scripts. pi-tui asks for
+// koffi only on Windows (to tell Shift+Tab from Tab) and copes without it, so koffi stays out.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -19,18 +24,27 @@ const result = await build({
   target: 'node20',
   splitting: true, // lazy import() of the program becomes its own chunk
   sourcemap: 'linked',
+  sourcesContent: false, // stack traces still map to file:line; the sources themselves are not shipped
   minify: true, // less to parse on every start; debug with node --enable-source-maps bin/jarvis
   loader: { '.md': 'text' },
   define: { __JARVIS_VERSION__: JSON.stringify(pkg.version) },
-  // sharp and ripgrep find their native binaries relative to their own package; the UI libraries load lazily.
-  external: ['sharp', '@vscode/ripgrep', '@mariozechner/pi-tui', 'cli-highlight'],
+  external: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {}), 'koffi'],
   banner: { js: "import { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-  metafile: true,
+  write: false,
 });
 
+// Each file is written beside its place and renamed over it, so a jarvis (or a test) running from dist/
+// during a rebuild reads either the old file or the new one, never a half-written one.
+const produced = new Set();
+for (const file of result.outputFiles) {
+  produced.add(file.path);
+  mkdirSync(dirname(file.path), { recursive: true });
+  const temporary = `${file.path}.${process.pid}.tmp`;
+  writeFileSync(temporary, file.contents);
+  renameSync(temporary, file.path);
+}
 // Chunk names carry content hashes: remove the chunks of earlier builds so dist/ holds one build.
-const produced = new Set(Object.keys(result.metafile.outputs).map((p) => resolve(p)));
 for (const name of readdirSync('dist/chunks')) {
   const path = resolve('dist/chunks', name);
   if (!produced.has(path)) rmSync(path);

@@ -6,8 +6,30 @@ type SharpFactory = (input?: Buffer, options?: SharpOptions) => Sharp;
 
 let loading: Promise<SharpFactory> | undefined;
 
+/**
+ * sharp is an optional dependency (docs/distribution.md): an install with `--omit=optional`, or on a
+ * platform without sharp's prebuilt binaries, has none. Image work then fails with this error, which
+ * says what is missing and how to get it, instead of a module-resolution message.
+ */
+export class ImageSupportMissingError extends Error {
+  constructor(reason: string) {
+    super(
+      `image support is not installed: the optional package sharp could not be loaded (${reason}). ` +
+        'To read images, reinstall Jarvis with its optional dependencies (`npm install -g jarvis-code`, ' +
+        'without --omit=optional) on a platform sharp supports; everything else works without it.',
+    );
+    this.name = 'ImageSupportMissingError';
+  }
+}
+
 export function loadSharp(): Promise<SharpFactory> {
-  loading ??= import('sharp').then((mod) => (mod.default ?? mod) as unknown as SharpFactory);
+  loading ??= import('sharp').then(
+    (mod) => (mod.default ?? mod) as unknown as SharpFactory,
+    (e: unknown) => {
+      const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+      throw new ImageSupportMissingError(message);
+    },
+  );
   return loading;
 }
 

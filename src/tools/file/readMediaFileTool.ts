@@ -3,7 +3,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ContentPart } from '../../llm/types';
-import { fitImage, imageInfo, type ImageRegion } from '../../platform/images';
+import { fitImage, ImageSupportMissingError, imageInfo, type ImageRegion } from '../../platform/images';
 import { defineTool, serviceKey, type ServiceKey, type ToolContext, type ToolResult } from '../defineTool';
 import { detectMedia, MEDIA_SNIFF_BYTES, readHead } from './mediaTypes';
 import { pathDisplayer, resolveToolPath } from './pathPolicy';
@@ -105,6 +105,7 @@ export const readMediaFileTool = defineTool({
     try {
       original = await imageInfo(bytes);
     } catch (e) {
+      if (e instanceof ImageSupportMissingError) return error(`${path} cannot be read: ${e.message}`);
       return error(`${path} could not be decoded as ${media.format}: ${(e as Error).message}`);
     }
     const crop = args.region;
