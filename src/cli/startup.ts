@@ -10,6 +10,7 @@ import { resolveModel } from '../store/modelResolution';
 import { jarvisHome } from '../store/paths';
 import { effectiveSettings, type Settings } from '../store/settings';
 import type { SessionLocation } from '../store/sessionStore';
+import { webSettingsFromConfig } from '../tools/web';
 import type { MainOptions } from './program';
 
 export class StartupError extends Error {}
@@ -96,6 +97,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       // JARVIS_MODEL_THINKING_EFFORT (model.defaultEffort) forces the effort over [thinking] effort.
       thinking: { enabled: config.thinking.enabled, effort: model.defaultEffort ?? config.thinking.effort },
       toolSwitch: { enabled: config.tools.enabled, disabled: config.tools.disabled },
+      web: webSettingsFromConfig(config, settings.services.search, env),
       image: { maxEdgePx: settings.image.maxEdgePx, readByteBudget: settings.image.readByteBudget },
       nonInteractive: ctx.nonInteractive,
       additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),

@@ -10,6 +10,7 @@ import { Compactor } from './compaction';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
 import { TaskNotifications } from './taskNotifications';
 import { makeToolFilter, type ToolSwitch } from './toolFilter';
+import { DEFAULT_WEB_SETTINGS, WEB_SERVICE, type WebSettings } from '../tools/web';
 import { IMAGE_LIMITS, isSensitivePath, MODEL_MEDIA_INPUT, type ImageLimits } from '../tools/file';
 import type { ApprovalPort, PermissionRule } from './approvals';
 import type { EngineEvent } from './events';
@@ -47,6 +48,8 @@ export interface RuntimeOptions {
   thinking?: ThinkingSettings;
   /** The `[tools]` switch: which tools are offered (and so may run) at all. */
   toolSwitch?: ToolSwitch;
+  /** `[web]` policy and the search backend (FetchURL, WebSearch, Brave tools). */
+  web?: WebSettings;
   /** `[image]` limits for ReadMediaFile. */
   image?: ImageLimits;
   background: Omit<TaskSettings, 'bashTaskTimeoutS'> & { bashTaskTimeoutS?: number };
@@ -110,6 +113,8 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     [MODEL_MEDIA_INPUT.name, { image: opts.model.capabilities.includes('image_in'), video: opts.model.capabilities.includes('video_in') }],
   ]);
   if (opts.image) registry.set(IMAGE_LIMITS.name, opts.image);
+  const web = opts.web ?? DEFAULT_WEB_SETTINGS;
+  registry.set(WEB_SERVICE.name, web);
   const features = openSessionFeatures({ session, interactionPort: opts.interactionPort, nonInteractive: opts.nonInteractive, emit: opts.onEvent, resumed: !!opts.resume, planMode: opts.planMode, goal: opts.goal });
   for (const [name, service] of features.services) registry.set(name, service);
   const services: ToolServices = {
@@ -120,7 +125,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
       return registry.get(key.name) as T;
     },
   };
-  const all = opts.tools ?? builtinTools();
+  const all = opts.tools ?? builtinTools({ web });
   const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, all.map((t) => t.name));
   warnings.push(...toolFilter.warnings);
   const tools = all.filter(

@@ -168,6 +168,14 @@ const servicesSchema = z.object(
   { error: 'a table' },
 );
 
+// `[web]`: the web tools' network policy and the keys of the search backends (docs/web.md).
+const searchBackendSchema = table({ api_key: nonEmpty().optional(), base_url: nonEmpty().optional() });
+const webSchema = table({
+  allow_private_network: bool().default(false),
+  brave: searchBackendSchema.optional(),
+  langsearch: searchBackendSchema.optional(),
+});
+
 const TOOL_PATTERN = /^[A-Za-z0-9_*.-]+(\(.*\))?$/s;
 
 const permissionRuleSchema = table({
@@ -212,6 +220,7 @@ export const configSchema = table({
   tools: table({ enabled: stringList().default([]), disabled: stringList().default([]) }).prefault({}),
   image: table({ max_edge_px: int(1).default(2000), read_byte_budget: int(1).default(262_144) }).prefault({}),
   services: servicesSchema.prefault({}),
+  web: webSchema.prefault({}),
   permission: table({
     rules: z.array(permissionRuleSchema, { error: 'an array of [[permission.rules]] tables' }).default([]),
   }).prefault({}),

@@ -7,7 +7,9 @@ import { questionTools } from './question';
 import { shellTools } from './shell';
 import { taskTools } from './task';
 import { todoTools } from './todo';
+import { DEFAULT_WEB_SETTINGS, webTools, type WebSettings } from './web';
 
-export function builtinTools(): Tool[] {
-  return [...fileTools, ...shellTools, ...taskTools, ...planTools, ...todoTools, ...questionTools, ...goalTools];
+/** `web`: which web tools exist depends on the configured search backend. */
+export function builtinTools(opts: { web?: WebSettings } = {}): Tool[] {
+  return [...fileTools, ...shellTools, ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS), ...taskTools, ...planTools, ...todoTools, ...questionTools, ...goalTools];
 }
