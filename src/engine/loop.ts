@@ -148,6 +148,7 @@ export class Agent {
   private readonly queue: StepRequest[] = [];
   private draining: Promise<void> | undefined;
   private turnAbort: AbortController | undefined;
+  /** Outcomes of the current (or last) drain only: a front end that never calls idle() must not make it grow. */
   private readonly outcomes: TurnOutcome[] = [];
 
   constructor(private readonly deps: AgentDeps) {}
@@ -170,7 +171,7 @@ export class Agent {
     }
   }
 
-  /** Resolves when the queue is empty and no turn runs; returns the outcomes of the turns it ran. */
+  /** Resolves when the queue is empty and no turn runs; returns the outcomes of the turns the last drain ran. */
   async idle(): Promise<TurnOutcome[]> {
     while (this.draining) await this.draining;
     return this.outcomes.splice(0);
@@ -183,6 +184,7 @@ export class Agent {
   }
 
   private async drain(): Promise<void> {
+    this.outcomes.length = 0;
     while (this.queue.length) {
       const request = this.queue.shift()!;
       this.outcomes.push(await this.runTurn(request));

@@ -10,8 +10,9 @@ import { describeSchemaError, type Tool, type ToolAccess, type ToolContext, type
 import type { FileSnapshot, FileStateGuard } from './fileGuard';
 
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
-const PREVIEW_HEAD_CHARS = 30_000;
-const PREVIEW_TAIL_CHARS = 10_000;
+/** Shares of the limit a preview keeps from the start and from the end (30 000 + 10 000 of 50 000). */
+const PREVIEW_HEAD_SHARE = 0.6;
+const PREVIEW_TAIL_SHARE = 0.2;
 
 export interface ToolRunEnv {
   cwd: string;
@@ -113,11 +114,14 @@ export async function capToolOutput(result: ToolResult, callId: string, sessionD
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`);
   await writeFile(file, full);
-  const omitted = full.length - PREVIEW_HEAD_CHARS - PREVIEW_TAIL_CHARS;
+  // Head and tail scale with the limit, so they never overlap: together they keep 80 % of it.
+  const head = Math.floor(limit * PREVIEW_HEAD_SHARE);
+  const tail = Math.floor(limit * PREVIEW_TAIL_SHARE);
+  const omitted = full.length - head - tail;
   const preview =
-    `${full.slice(0, PREVIEW_HEAD_CHARS)}\n\n[… ${omitted} characters omitted: the output was ${full.length} characters, over the ${limit}-character limit. ` +
+    `${full.slice(0, head)}\n\n[… ${omitted} characters omitted: the output was ${full.length} characters, over the ${limit}-character limit. ` +
     `The full output is saved at ${file}; read slices of it with Read (line_offset / n_lines) or search it with Grep.]\n\n` +
-    full.slice(full.length - PREVIEW_TAIL_CHARS);
+    (tail > 0 ? full.slice(full.length - tail) : '');
   const images = parts.filter((p) => p.type !== 'text');
   return { ...result, content: [{ type: 'text', text: preview }, ...images] };
 }

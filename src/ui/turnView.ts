@@ -24,6 +24,8 @@ export class TurnView {
   private pendingText = '';
   private thinking: ThinkingBlock | undefined;
   private readonly cards = new Map<string, ToolCard>();
+  /** Calls the user rejected in the approval panel (from the engine's approval_decision event). */
+  private readonly rejectedByUser = new Set<string>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private textBuffer = '';
   private thinkingBuffer = '';
@@ -68,10 +70,11 @@ export class TurnView {
       case 'tool_result': {
         const card = this.cards.get(event.callId);
         if (card) {
-          const rejected = /^The user rejected/.test(event.text);
+          const rejected = this.rejectedByUser.has(event.callId);
           card.finish({ text: event.text, isError: event.isError, summary: event.summary, display: event.display }, rejected ? 'rejected' : undefined);
           this.cards.delete(event.callId);
         }
+        this.rejectedByUser.delete(event.callId);
         this.transcript.flush();
         break;
       }
@@ -91,6 +94,7 @@ export class TurnView {
         if (event.level !== 'error') this.transcript.add(new NoticeBlock(this.view, event.level, event.text));
         break;
       case 'approval_decision':
+        if (event.decision === 'deny' && event.by === 'user') this.rejectedByUser.add(event.callId);
         break;
       case 'turn_end':
         this.flushDeltas();
@@ -98,6 +102,7 @@ export class TurnView {
         this.endThinking();
         for (const card of this.cards.values()) card.finish({ text: 'Interrupted.', isError: true });
         this.cards.clear();
+        this.rejectedByUser.clear();
         this.transcript.settle();
         this.host.onTurnEnd(event.reason, event.error);
         break;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_REPEATED_INVALID_CALLS, thinkingParams } from '../../src/engine/loop';
 import { ProviderError } from '../../src/llm/types';
 import { makeEngine, testTools, type EngineHarness, verifyEnginesAfterEach } from '../helpers/engineHarness';
@@ -103,6 +103,16 @@ describe('agent loop', () => {
     expect(outcome.reason).toBe('max_steps');
     expect(outcome.error).toMatch(/after 4 steps \(loop_control\.max_steps_per_turn\)/);
     expect(h.client.requests).toHaveLength(4);
+  });
+
+  it('keeps only the last run of turns\' outcomes, however many runs a session has (a UI never calls idle())', async () => {
+    h = makeEngine({ responses: Array.from({ length: 30 }, (_, i) => ({ text: `answer ${i}` })) });
+    for (let i = 0; i < 30; i++) {
+      h.runtime.agent.submit({ kind: 'prompt', text: `q${i}` });
+      await vi.waitFor(() => expect(h!.runtime.agent.busy).toBe(false));
+    }
+    const outcomes = await h.runtime.agent.idle();
+    expect(outcomes.map((o) => o.text)).toEqual(['answer 29']);
   });
 
   it('normalises duplicate provider tool-call ids', async () => {

@@ -11,6 +11,9 @@ import { loadTheme } from '../../src/ui/theme';
 import { TodoPanel, todoWindow } from '../../src/ui/todoPanel';
 import { trimPadding } from '../../src/ui/transcript/messageBlocks';
 import { blocksFromMessages } from '../../src/ui/transcript/replay';
+import { Transcript } from '../../src/ui/transcript/transcript';
+import type { ToolCard } from '../../src/ui/transcript/toolCard';
+import { TurnView } from '../../src/ui/turnView';
 
 const theme = loadTheme('dark', '/nonexistent').theme;
 const strip = (lines: string[]) => lines.join('\n').replace(/\x1b\[[0-9;]*m/g, '');
@@ -188,5 +191,22 @@ describe('modes, todos, usage, replay', () => {
     expect(text).toContain('Conversation compacted');
     expect(text).toContain('> real prompt');
     expect(text).not.toContain('Plan mode is on');
+  });
+
+  it('a tool card shows "rejected" from the approval event, whatever the result text says', () => {
+    const view = { theme, expanded: false, cwd: '/w' };
+    const transcript = new Transcript(() => {}, () => 80);
+    const host = { requestRender() {}, onUsage() {}, onTurnStart() {}, onTurnEnd() {}, onMode() {} };
+    const turn = new TurnView(view, transcript, host);
+    const call = (id: string) => ({ id, name: 'Bash', arguments: '{"command":"ls"}' });
+    turn.handle({ type: 'tool_call', call: call('a'), subject: 'Bash(ls)' });
+    turn.handle({ type: 'tool_call', call: call('b'), subject: 'Bash(ls)' });
+    turn.handle({ type: 'approval_decision', callId: 'a', subject: 'Bash(ls)', decision: 'deny', by: 'user' });
+    turn.handle({ type: 'approval_decision', callId: 'b', subject: 'Bash(ls)', decision: 'deny', by: 'rule' });
+    // The model-facing wording is the engine's business: neither text decides the card's status.
+    turn.handle({ type: 'tool_result', callId: 'a', toolName: 'Bash', text: 'Declined by the person at the keyboard.', isError: true });
+    turn.handle({ type: 'tool_result', callId: 'b', toolName: 'Bash', text: 'The user rejected… (not really: a rule denied it)', isError: true });
+    const [a, b] = transcript.committed as ToolCard[];
+    expect([a.status, b.status]).toEqual(['rejected', 'error']);
   });
 });
