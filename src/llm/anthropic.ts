@@ -5,7 +5,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
-import { fetchSettings, requestHeaders, type AdapterSettings } from './createModelClient';
+import { buildSdkClient, type AdapterSettings } from './createModelClient';
 import { StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
 import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ResolvedModel, StreamPart, Usage } from './types';
@@ -17,7 +17,6 @@ interface WireMessage {
   content: Block[];
 }
 
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** Output ceiling for a model we do not recognise (the spec's fallback). */
 export const UNKNOWN_MODEL_MAX_OUTPUT = 128_000;
 const MIN_THINKING_BUDGET = 1_024;
@@ -160,16 +159,8 @@ export class AnthropicClient implements ModelClient {
     private readonly settings: AdapterSettings,
   ) {
     this.model = resolved.model;
-    const baseURL = resolved.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
-    this.client = new sdk.Anthropic({
-      apiKey: resolved.apiKey,
-      baseURL,
-      maxRetries: 0,
-      timeout: settings.timeoutMs,
-      defaultHeaders: requestHeaders(resolved, settings),
-      ...fetchSettings(settings),
-      logLevel: 'off',
-    });
+    const { client, baseURL } = buildSdkClient(sdk.Anthropic, resolved, settings);
+    this.client = client;
     this.ctx = { providerName: resolved.providerName, providerType: 'anthropic', model: resolved.model, baseUrl: baseURL, errors: sdk };
   }
 

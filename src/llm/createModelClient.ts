@@ -3,7 +3,7 @@
 
 import type { Dispatcher } from 'undici';
 import { mergeHeaders, parseCustomHeaders, proxyFetchOptions } from './network';
-import type { ModelClient, ProviderType, ResolvedModel } from './types';
+import { DEFAULT_BASE_URLS, type ModelClient, type ResolvedModel } from './types';
 import { JARVIS_VERSION } from './version';
 
 export interface ModelClientOptions {
@@ -13,7 +13,7 @@ export interface ModelClientOptions {
   timeoutMs?: number;
   /** How long a started stream may stay silent before it is abandoned, in ms (0 = never). */
   idleTimeoutMs?: number;
-  /** Environment for the JARVIS_MODEL_* run-time knobs (kimi); defaults to process.env. */
+  /** Environment for JARVIS_CODE_CUSTOM_HEADERS and the proxy variables; defaults to process.env. */
   env?: Record<string, string | undefined>;
 }
 
@@ -30,12 +30,6 @@ export interface AdapterSettings {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5 * 60_000;
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 5 * 60_000;
 
-export const DEFAULT_BASE_URLS: Readonly<Partial<Record<ProviderType, string>>> = {
-  kimi: 'https://api.moonshot.ai/v1',
-  openai: 'https://api.openai.com/v1',
-  openai_responses: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com',
-};
 
 export function adapterSettings(options: ModelClientOptions = {}): AdapterSettings {
   return {
@@ -56,16 +50,44 @@ export function requestHeaders(resolved: ResolvedModel, settings: AdapterSetting
   return mergeHeaders(parseCustomHeaders(settings.env.JARVIS_CODE_CUSTOM_HEADERS), { 'User-Agent': settings.userAgent }, resolved.customHeaders);
 }
 
-/** The SDK options for how requests travel: the proxy dispatcher, when one applies. */
-export function fetchSettings(settings: AdapterSettings): { fetchOptions?: { dispatcher: Dispatcher } } {
-  return settings.fetchOptions ? { fetchOptions: settings.fetchOptions } : {};
+/** The base URL a model's client talks to: the resolved one, else the provider type's default. */
+export function baseUrlOf(resolved: ResolvedModel): string {
+  return resolved.baseUrl ?? DEFAULT_BASE_URLS[resolved.providerType];
+}
+
+/** What every provider SDK client is constructed with (the OpenAI and Anthropic SDKs share these names). */
+export interface SdkClientOptions {
+  apiKey: string;
+  baseURL: string;
+  maxRetries: number;
+  timeout: number;
+  defaultHeaders: Record<string, string>;
+  fetchOptions?: { dispatcher: Dispatcher };
+  logLevel: 'off';
+}
+
+/**
+ * Builds an adapter's SDK client: SDK retries off (the engine retries), our time-out, headers and
+ * proxy, and the SDK's own logging off (a garbled chunk is reported through ProviderError instead).
+ */
+export function buildSdkClient<C>(Client: new (options: SdkClientOptions) => C, resolved: ResolvedModel, settings: AdapterSettings): { client: C; baseURL: string } {
+  const baseURL = baseUrlOf(resolved);
+  const client = new Client({
+    apiKey: resolved.apiKey,
+    baseURL,
+    maxRetries: 0,
+    timeout: settings.timeoutMs,
+    defaultHeaders: requestHeaders(resolved, settings),
+    ...(settings.fetchOptions ? { fetchOptions: settings.fetchOptions } : {}),
+    logLevel: 'off',
+  });
+  return { client, baseURL };
 }
 
 export async function createModelClient(resolved: ResolvedModel, options: ModelClientOptions = {}): Promise<ModelClient> {
   const settings = adapterSettings(options);
-  const baseUrl = resolved.baseUrl ?? DEFAULT_BASE_URLS[resolved.providerType];
   // Throws a clear error for an invalid or SOCKS proxy: the first request fails with it.
-  const fetchOptions = baseUrl ? await proxyFetchOptions(baseUrl, settings.env) : undefined;
+  const fetchOptions = await proxyFetchOptions(baseUrlOf(resolved), settings.env);
   if (fetchOptions) settings.fetchOptions = fetchOptions;
   switch (resolved.providerType) {
     case 'openai':

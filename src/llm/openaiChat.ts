@@ -4,7 +4,7 @@
 
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { DEFAULT_BASE_URLS, fetchSettings, requestHeaders, type AdapterSettings } from './createModelClient';
+import { buildSdkClient, type AdapterSettings } from './createModelClient';
 import { StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
 import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ProviderType, ResolvedModel, StreamPart, Usage } from './types';
@@ -83,12 +83,6 @@ export function toChatMessages(system: string, messages: readonly Message[], rea
   return out;
 }
 
-function numberFromEnv(value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : undefined;
-}
-
 export function mapChatFinishReason(reason: string | null | undefined, sawToolCalls: boolean): FinishReason {
   if (sawToolCalls && (reason === 'stop' || reason === 'tool_calls' || reason === 'function_call')) return 'tool_calls';
   switch (reason) {
@@ -134,17 +128,8 @@ export class OpenAIChatClient implements ModelClient {
   ) {
     this.providerType = resolved.providerType;
     this.model = resolved.model;
-    const baseURL = resolved.baseUrl ?? DEFAULT_BASE_URLS[resolved.providerType];
-    this.client = new sdk.OpenAI({
-      apiKey: resolved.apiKey,
-      baseURL,
-      maxRetries: 0,
-      timeout: settings.timeoutMs,
-      defaultHeaders: requestHeaders(resolved, settings),
-      ...fetchSettings(settings),
-      // A garbled chunk is reported through ProviderError; the SDK would also print it to stderr.
-      logLevel: 'off',
-    });
+    const { client, baseURL } = buildSdkClient(sdk.OpenAI, resolved, settings);
+    this.client = client;
     this.ctx = { providerName: resolved.providerName, providerType: resolved.providerType, model: resolved.model, baseUrl: baseURL, errors: sdk };
   }
 
@@ -161,7 +146,6 @@ export class OpenAIChatClient implements ModelClient {
     const caps = this.resolved.capabilities;
     const canThink = caps.includes('thinking') || caps.includes('always_thinking');
     const thinkingOn = canThink && ((params.thinking?.enabled ?? false) || caps.includes('always_thinking'));
-    const env = this.settings.env;
     const body: Record<string, unknown> = {
       model: this.resolved.model,
       messages: toChatMessages(request.system, request.messages, this.reasoningKey),
@@ -176,11 +160,12 @@ export class OpenAIChatClient implements ModelClient {
     let topP = params.topP;
     let effort = thinkingOn ? (params.thinking?.effort ?? this.resolved.defaultEffort) : undefined;
     if (this.isKimi) {
-      const cap = numberFromEnv(env.JARVIS_MODEL_MAX_COMPLETION_TOKENS);
-      if (cap !== undefined && cap > 0) maxTokens = Math.min(maxTokens ?? cap, cap);
-      temperature = numberFromEnv(env.JARVIS_MODEL_TEMPERATURE) ?? temperature;
-      topP = numberFromEnv(env.JARVIS_MODEL_TOP_P) ?? topP;
-      if (thinkingOn && env.JARVIS_MODEL_THINKING_EFFORT?.trim()) effort = env.JARVIS_MODEL_THINKING_EFFORT.trim();
+      // Resolved from JARVIS_MODEL_* when the model was (store/modelResolution.ts).
+      const knobs = this.resolved.kimi ?? {};
+      const cap = knobs.maxCompletionTokens;
+      if (cap !== undefined) maxTokens = Math.min(maxTokens ?? cap, cap);
+      temperature = knobs.temperature ?? temperature;
+      topP = knobs.topP ?? topP;
       if (canThink && params.thinking) body.thinking = { type: thinkingOn ? 'enabled' : 'disabled' };
     }
     if (maxTokens !== undefined) {

@@ -3,7 +3,7 @@
 
 import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from 'openai/resources/responses/responses';
-import { DEFAULT_BASE_URLS, fetchSettings, requestHeaders, type AdapterSettings } from './createModelClient';
+import { buildSdkClient, type AdapterSettings } from './createModelClient';
 import { httpProviderError, StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
 import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ProviderType, ResolvedModel, StreamPart, Usage } from './types';
@@ -73,16 +73,8 @@ export class OpenAIResponsesClient implements ModelClient {
     private readonly settings: AdapterSettings,
   ) {
     this.model = resolved.model;
-    const baseURL = resolved.baseUrl ?? DEFAULT_BASE_URLS.openai_responses;
-    this.client = new sdk.OpenAI({
-      apiKey: resolved.apiKey,
-      baseURL,
-      maxRetries: 0,
-      timeout: settings.timeoutMs,
-      defaultHeaders: requestHeaders(resolved, settings),
-      ...fetchSettings(settings),
-      logLevel: 'off',
-    });
+    const { client, baseURL } = buildSdkClient(sdk.OpenAI, resolved, settings);
+    this.client = client;
     this.ctx = { providerName: resolved.providerName, providerType: 'openai_responses', model: resolved.model, baseUrl: baseURL, errors: sdk };
   }
 

@@ -84,31 +84,10 @@ export interface ModelClient {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamPart>;
 }
 
-export type ProviderType = 'openai' | 'openai_responses' | 'anthropic' | 'kimi';
-export const PROVIDER_TYPES: readonly ProviderType[] = ['openai', 'openai_responses', 'anthropic', 'kimi'];
-
-export type Capability = 'thinking' | 'always_thinking' | 'image_in' | 'video_in' | 'audio_in' | 'tool_use';
-export const CAPABILITIES: readonly Capability[] = ['thinking', 'always_thinking', 'image_in', 'video_in', 'audio_in', 'tool_use'];
-
-/** Everything needed to build a client for one model: the result of config + env resolution. */
-export interface ResolvedModel {
-  alias: string;
-  providerName: string;
-  providerType: ProviderType;
-  model: string;
-  apiKey: string;
-  baseUrl?: string;
-  customHeaders?: Record<string, string>;
-  maxContextSize: number;
-  maxInputSize?: number;
-  maxOutputSize?: number;
-  capabilities: Capability[];
-  displayName: string;
-  reasoningKey?: string;
-  defaultEffort?: string;
-  supportEfforts?: string[];
-  adaptiveThinking?: boolean;
-}
+// The model facts store shares with this layer live once, in the types layer below both.
+export { CAPABILITIES, DEFAULT_BASE_URLS, PROVIDER_TYPES } from '../types/models';
+export type { Capability, KimiRequestOverrides, ProviderType, ResolvedModel } from '../types/models';
+import type { ProviderType } from '../types/models';
 
 export type ProviderErrorKind =
   | 'auth' // bad or missing key: fail at once

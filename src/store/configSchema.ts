@@ -4,14 +4,11 @@
 // it is wrong ("an integer ≥ 1"); zod's own wording never reaches the user.
 import { parse as parseTomlDocument, TomlError } from 'smol-toml';
 import { z } from 'zod';
+import { CAPABILITIES, PROVIDER_TYPES } from '../types/models';
 import { displayPath } from './paths';
 
-// Runtime copies of the llm layer's unions: store may not import llm at runtime (same layer rank), and a
-// test checks these lists stay equal to llm/types.ts.
-export const PROVIDER_TYPE_NAMES = ['kimi', 'anthropic', 'openai', 'openai_responses'] as const;
 /** Provider types the config accepts; the Google ones are valid config but not built yet. */
-export const CONFIG_PROVIDER_TYPES = [...PROVIDER_TYPE_NAMES, 'google-genai', 'vertexai'] as const;
-export const CAPABILITY_NAMES = ['thinking', 'always_thinking', 'image_in', 'video_in', 'audio_in', 'tool_use'] as const;
+export const CONFIG_PROVIDER_TYPES = [...PROVIDER_TYPES, 'google-genai', 'vertexai'] as const;
 
 export const HOOK_EVENTS = [
   'UserPromptSubmit', 'UserPromptQueued', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure',
@@ -82,7 +79,7 @@ const modelTunables = {
   max_context_size: int(1),
   max_input_size: int(1).optional(),
   max_output_size: int(1).optional(),
-  capabilities: z.array(oneOf(CAPABILITY_NAMES), { error: 'an array of capability names' }).optional(),
+  capabilities: z.array(oneOf(CAPABILITIES), { error: 'an array of capability names' }).optional(),
   support_efforts: stringList().optional(),
   default_effort: nonEmpty().optional(),
   off_effort: nonEmpty().optional(),

@@ -2,9 +2,8 @@
 // Precedence: `-m <alias>` > the JARVIS_MODEL_* channel > `default_model`. Credentials come from the
 // config file only (`api_key`, then `[providers.x.env]`); the shell's OPENAI_API_KEY and friends are
 // never read, so a stray export can never silently bill a different account.
+import { CAPABILITIES as CAPABILITY_NAMES, DEFAULT_BASE_URLS, PROVIDER_TYPES as PROVIDER_TYPE_NAMES, type Capability, type ProviderType, type ResolvedModel } from '../types/models';
 import {
-  CAPABILITY_NAMES,
-  PROVIDER_TYPE_NAMES,
   type ConfigProviderType,
   type JarvisConfig,
   type ModelConfig,
@@ -13,32 +12,9 @@ import {
 import { displayPath } from './paths';
 import { envValue, parseBooleanWord, parseIntInRange } from './settings';
 
-export type ProviderTypeName = (typeof PROVIDER_TYPE_NAMES)[number];
-export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
-
-/**
- * The same shape as llm/types.ts `ResolvedModel` (store may not import llm; a test checks that this
- * type is assignable to that one), plus `offEffort` from the model config.
- */
-export interface ResolvedModel {
-  alias: string;
-  providerName: string;
-  providerType: ProviderTypeName;
-  model: string;
-  apiKey: string;
-  baseUrl?: string;
-  customHeaders?: Record<string, string>;
-  maxContextSize: number;
-  maxInputSize?: number;
-  maxOutputSize?: number;
-  capabilities: CapabilityName[];
-  displayName: string;
-  reasoningKey?: string;
-  defaultEffort?: string;
-  supportEfforts?: string[];
-  offEffort?: string;
-  adaptiveThinking?: boolean;
-}
+export type { ResolvedModel };
+type ProviderTypeName = ProviderType;
+type CapabilityName = Capability;
 
 export interface ResolveModelInput {
   config: JarvisConfig;
@@ -71,13 +47,6 @@ export class NoModelConfiguredError extends ModelConfigError {
 export const ENV_MODEL_ALIAS = 'JARVIS_MODEL';
 export const ENV_MODEL_DEFAULT_CONTEXT_SIZE = 262_144;
 const ENV_MODEL_DEFAULT_CAPABILITIES = 'image_in,thinking';
-
-export const DEFAULT_BASE_URLS: Record<ProviderTypeName, string | undefined> = {
-  kimi: 'https://api.moonshot.ai/v1',
-  anthropic: undefined, // the SDK's own default
-  openai: 'https://api.openai.com/v1',
-  openai_responses: 'https://api.openai.com/v1',
-};
 
 /** The conventional names looked up inside `[providers.x.env]` (never in the process environment). */
 export const PROVIDER_ENV_KEYS: Record<ConfigProviderType, { apiKey: string[]; baseUrl?: string }> = {
@@ -261,8 +230,38 @@ function resolveFromEnv(env: NodeJS.ProcessEnv): ResolvedModel {
   };
 }
 
+function envNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
+  const raw = envValue(env, name)?.trim();
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) throw new ModelConfigError(`${name}: expected a number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/**
+ * The Moonshot/Kimi run-time knobs (docs/configuration.md): they apply to every kimi model, from the
+ * config or from JARVIS_MODEL_*, and are read here so the adapter never reads the environment.
+ */
+function withKimiKnobs(model: ResolvedModel, env: NodeJS.ProcessEnv): ResolvedModel {
+  if (model.providerType !== 'kimi') return model;
+  const capRaw = envValue(env, 'JARVIS_MODEL_MAX_COMPLETION_TOKENS')?.trim();
+  const cap = capRaw === undefined ? undefined : Number(capRaw);
+  if (cap !== undefined && !Number.isInteger(cap)) throw new ModelConfigError(`JARVIS_MODEL_MAX_COMPLETION_TOKENS: expected an integer (0 or less: no cap), got ${JSON.stringify(capRaw)}`);
+  const knobs = {
+    ...(cap !== undefined && cap > 0 ? { maxCompletionTokens: cap } : {}),
+    ...definedOnly({ temperature: envNumber(env, 'JARVIS_MODEL_TEMPERATURE', 0, 2), topP: envNumber(env, 'JARVIS_MODEL_TOP_P', 0, 1) }),
+  };
+  // JARVIS_MODEL_THINKING_EFFORT forces the wire effort of a kimi model from the config too.
+  const effort = envValue(env, 'JARVIS_MODEL_THINKING_EFFORT')?.trim() || undefined;
+  return { ...model, ...(Object.keys(knobs).length ? { kimi: knobs } : {}), ...(effort ? { defaultEffort: effort } : {}) };
+}
+
 /** Picks and resolves the model for this run. Throws ModelConfigError (or NoModelConfiguredError). */
 export function resolveModel(input: ResolveModelInput): ResolvedModel {
+  return withKimiKnobs(pickModel(input), input.env);
+}
+
+function pickModel(input: ResolveModelInput): ResolvedModel {
   const { config, env, cliModel, configPath } = input;
   const aliases = Object.keys(config.models);
   const file = displayPath(configPath);

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// DESIGN §1.2: cli → (ui | acp | print) → engine → (tools, ext) → (llm, store, platform).
+// DESIGN §1.2: cli → (ui | acp | print) → engine → (tools, ext) → (llm, store, platform) → types.
 // A module may import from its own layer or any layer of a lower rank; never upwards.
-const RANK: Record<string, number> = { cli: 4, ui: 3, acp: 3, print: 3, engine: 2, tools: 1, ext: 1, llm: 0, store: 0, platform: 0 };
+const RANK: Record<string, number> = { cli: 4, ui: 3, acp: 3, print: 3, engine: 2, tools: 1, ext: 1, llm: 0, store: 0, platform: 0, types: -1 };
 // Layers of equal rank must not import each other either (ui must not reach into print, tools not into ext…).
 const SRC = resolve(__dirname, '../../src');
 
@@ -57,6 +57,8 @@ describe('layering', () => {
     expect(upwardImportsOf(fake, "import { x } from '../engine/loop';")).toHaveLength(1);
     expect(upwardImportsOf(fake, "const m = await import('../cli/main');")).toHaveLength(1);
     expect(upwardImportsOf(fake, "import { y } from './types';")).toEqual([]);
+    expect(upwardImportsOf(fake, "import type { ResolvedModel } from '../types/models';")).toEqual([]);
+    expect(upwardImportsOf(join(SRC, 'types', '__fake__.ts'), "import { x } from '../store/paths';")).toHaveLength(1);
   });
 });
 

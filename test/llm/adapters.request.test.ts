@@ -108,9 +108,10 @@ describe('kimi mapping', () => {
     expect(req.body.thinking).toEqual({ type: 'disabled' });
   });
 
-  it('applies the JARVIS_MODEL_* run-time knobs', async () => {
-    const env = { JARVIS_MODEL_MAX_COMPLETION_TOKENS: '2048', JARVIS_MODEL_TEMPERATURE: '0.6', JARVIS_MODEL_TOP_P: '0.95', JARVIS_MODEL_THINKING_EFFORT: 'low' };
-    const req = await sent('kimi', conversation({ maxOutputTokens: 100_000, thinking: { enabled: true } }), {}, { env });
+  it('applies the Kimi knobs resolved from JARVIS_MODEL_*, and never reads them from the environment itself', async () => {
+    const env = { JARVIS_MODEL_TEMPERATURE: '1.9' };
+    const kimi = { maxCompletionTokens: 2048, temperature: 0.6, topP: 0.95 };
+    const req = await sent('kimi', conversation({ maxOutputTokens: 100_000, thinking: { enabled: true, effort: 'low' } }), { kimi }, { env });
     expect(req.body).toMatchObject({ max_tokens: 2048, temperature: 0.6, top_p: 0.95, reasoning_effort: 'low' });
   });
 

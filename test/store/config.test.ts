@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONFIG_TEMPLATE, ConfigError, loadConfig, parseConfigText, readConfigFile } from '../../src/store/config';
-import { CAPABILITY_NAMES, PROVIDER_TYPE_NAMES, closestKey, defaultConfig } from '../../src/store/configSchema';
-import { CAPABILITIES, PROVIDER_TYPES } from '../../src/llm/types';
+import { closestKey, defaultConfig } from '../../src/store/configSchema';
 
 const FIXTURES = join(__dirname, '../fixtures/config');
 
@@ -181,11 +180,6 @@ describe('valid config', () => {
     expect(warnings[0]).toContain('services.other is not a known service and is ignored');
     expect(warnings[1]).toContain('tools.enabled entry "*" never matches a built-in tool');
     expect(warnings[2]).toContain('tools.disabled entry "mcp__github" has no tool segment');
-  });
-
-  it('keeps its runtime lists equal to the llm layer types', () => {
-    expect([...PROVIDER_TYPE_NAMES].sort()).toEqual([...PROVIDER_TYPES].sort());
-    expect([...CAPABILITY_NAMES].sort()).toEqual([...CAPABILITIES].sort());
   });
 });
 

@@ -133,7 +133,7 @@ describe('provider credentials', () => {
     expect(resolve({ config: withProvider('type = "kimi"\napi_key = "k"\nbase_url = "http://b"\nenv = { KIMI_BASE_URL = "http://e" }') }).baseUrl).toBe('http://b');
     expect(resolve({ config: withProvider('type = "kimi"\napi_key = "k"\nenv = { KIMI_BASE_URL = "http://e" }') }).baseUrl).toBe('http://e');
     expect(resolve({ config: withProvider('type = "kimi"\napi_key = "k"') }).baseUrl).toBe('https://api.moonshot.ai/v1');
-    expect(resolve({ config: withProvider('type = "anthropic"\napi_key = "k"') }).baseUrl).toBeUndefined();
+    expect(resolve({ config: withProvider('type = "anthropic"\napi_key = "k"') }).baseUrl).toBe('https://api.anthropic.com');
   });
 
   it('uses a stored OAuth token for a provider with an oauth reference', () => {
@@ -266,10 +266,36 @@ describe('JARVIS_MODEL_* channel', () => {
   });
 });
 
-describe('type compatibility with the llm layer', () => {
-  it('a store ResolvedModel is an llm ResolvedModel', () => {
-    // Checked by tsc: this assignment fails to compile if the two shapes drift apart.
+describe('one definition shared with the llm layer', () => {
+  it('the resolved model and the default base URLs are the same objects in both layers', async () => {
+    const llm = await import('../../src/llm/types');
+    const shared = await import('../../src/types/models');
+    expect(llm.DEFAULT_BASE_URLS).toBe(shared.DEFAULT_BASE_URLS);
     const resolved: LlmResolvedModel = resolve({ config: FULL });
     expect(resolved.alias).toBe('fast');
+  });
+});
+
+describe('Kimi run-time knobs (JARVIS_MODEL_MAX_COMPLETION_TOKENS, _TEMPERATURE, _TOP_P, _THINKING_EFFORT)', () => {
+  const kimiFile = cfg('default_model = "k"\n[providers.m]\ntype = "kimi"\napi_key = "x"\n[models.k]\nprovider = "m"\nmodel = "kimi-k2-thinking"\nmax_context_size = 1000\n');
+  const knobs = { JARVIS_MODEL_MAX_COMPLETION_TOKENS: '2048', JARVIS_MODEL_TEMPERATURE: '0.6', JARVIS_MODEL_TOP_P: '0.95', JARVIS_MODEL_THINKING_EFFORT: 'low' };
+
+  it('are read during resolution, for kimi models from the config and from the environment', () => {
+    const expected = { kimi: { maxCompletionTokens: 2048, temperature: 0.6, topP: 0.95 }, defaultEffort: 'low' };
+    expect(resolve({ config: kimiFile, env: knobs })).toMatchObject(expected);
+    expect(resolve({ config: cfg(''), env: { ...ENV_CHANNEL, ...knobs } })).toMatchObject(expected);
+  });
+
+  it('leave other provider types alone, and a cap of 0 or less means no cap', () => {
+    expect(resolve({ config: cfg(TWO_MODELS), env: knobs }).kimi).toBeUndefined();
+    expect(resolve({ config: kimiFile, env: { JARVIS_MODEL_MAX_COMPLETION_TOKENS: '0' } }).kimi).toBeUndefined();
+  });
+
+  it.each([
+    [{ JARVIS_MODEL_TEMPERATURE: 'hot' }, 'JARVIS_MODEL_TEMPERATURE: expected a number from 0 to 2, got "hot"'],
+    [{ JARVIS_MODEL_TOP_P: '3' }, 'JARVIS_MODEL_TOP_P: expected a number from 0 to 1, got "3"'],
+    [{ JARVIS_MODEL_MAX_COMPLETION_TOKENS: '1.5' }, 'JARVIS_MODEL_MAX_COMPLETION_TOKENS: expected an integer'],
+  ])('%j → a clear error', (env, message) => {
+    expect(errorOf(() => resolve({ config: kimiFile, env })).message).toContain(message);
   });
 });
