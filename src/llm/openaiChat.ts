@@ -158,7 +158,7 @@ export class OpenAIChatClient implements ModelClient {
     let maxTokens = params.maxOutputTokens;
     let temperature = params.temperature;
     let topP = params.topP;
-    let effort = thinkingOn ? (params.thinking?.effort ?? this.resolved.defaultEffort) : undefined;
+    const effort = thinkingOn ? (params.thinking?.effort ?? this.resolved.defaultEffort) : undefined;
     if (this.isKimi) {
       // Resolved from JARVIS_MODEL_* when the model was (store/modelResolution.ts).
       const knobs = this.resolved.kimi ?? {};
