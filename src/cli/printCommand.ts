@@ -20,7 +20,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     stderr.write('jarvis: the prompt is empty. Pass it with -p "<task>" or on standard input.\n');
     return EXIT_FAILURE;
   }
-  // SPEC §1.4: only the create form of /goal runs in print mode.
+  // docs/print-mode.md: only the create form of /goal runs in print mode.
   const goalCommand = parseGoalCommand(prompt);
   if (goalCommand && goalCommand.kind !== 'create') {
     const why = goalCommand.kind === 'invalid' ? goalCommand.message : `/goal ${goalCommand.kind.replace('_', ' ')} is only available in the interactive UI.`;
@@ -42,7 +42,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   const render = makePrintRenderer(format, stdout, stderr);
   const runtime = openRuntime({
     ...startup.runtime,
-    mode: 'auto', // SPEC §0 decision 4: print mode runs in auto mode
+    mode: 'auto', // docs/print-mode.md: print mode runs in auto mode
     modeOverride: true,
     nonInteractive: true,
     notificationDelivery: 'collect',

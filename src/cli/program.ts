@@ -1,4 +1,4 @@
-// Argument parsing, flag-conflict rules (SPEC §1.3) and subcommand dispatch.
+// Argument parsing, flag-conflict rules (docs/print-mode.md, "Flag rules") and subcommand dispatch.
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 
@@ -21,11 +21,11 @@ export class UsageError extends Error {}
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** Applies SPEC §1.3; returns the first conflict as a message, or undefined. */
+/** Applies the flag rules of docs/print-mode.md; returns the first conflict as a message, or undefined. */
 export function flagConflict(o: MainOptions, promptGiven: boolean): string | undefined {
   if (o.continue && o.session !== undefined) return '--continue and --session both resume a session; use one of them.';
   if (o.yolo && o.auto) return '--yolo and --auto are different permission modes; use one of them.';
-  // SPEC §0 decision 4: with --prompt, --yolo and --auto are accepted and change nothing; --plan is refused.
+  // docs/print-mode.md: with --prompt, --yolo and --auto are accepted and change nothing; --plan is refused.
   if (promptGiven && o.plan) return '--plan cannot be used with --prompt: print mode always runs in auto mode and cannot stop for a plan review.';
   if (o.outputFormat !== undefined && !promptGiven) return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
   if (o.outputFormat !== undefined && !['text', 'stream-json'].includes(o.outputFormat)) return `--output-format must be text or stream-json, got "${o.outputFormat}".`;

@@ -9,7 +9,7 @@ import { isCompactionNote } from './compactionUserWords';
 import { isJournalRecord, type CompactionInfo, type JournalRecord, type SessionState } from './records';
 import type { Session } from './session';
 
-/** `jarvis-export-<short id>-<UTC timestamp>.md`, the default file name (SPEC §2.9). */
+/** `jarvis-export-<short id>-<UTC timestamp>.md`, the default file name (docs/ui.md). */
 export function exportFileName(sessionId: string, now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
   return `jarvis-export-${sessionId.slice(-8).toLowerCase()}-${stamp}.md`;

@@ -1,4 +1,4 @@
-// The global `[tools]` switch (SPEC §3.12): `enabled` is an allowlist (empty = no constraint),
+// The global `[tools]` switch (docs/configuration.md): `enabled` is an allowlist (empty = no constraint),
 // `disabled` a denylist applied after it. Built-in tools match by exact name; `mcp__…` entries may be
 // globs. Entries that can never match what the user meant are kept (they still act) but warned about.
 import picomatch from 'picomatch';

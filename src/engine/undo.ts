@@ -24,7 +24,7 @@ export interface Checkpoint {
 const KEPT_ACROSS_UNDO: ReadonlySet<string> = new Set([
   'sessionId', 'workDir', 'createdAt', 'forkedFrom', 'modelAlias', 'systemPrompt', 'title', 'mode',
   'sessionApprovals', 'fileSnapshots', 'usage', 'compactions', 'checkpoints', 'messages',
-  // A goal and its budget are not conversation state (SPEC §5 lists what undo rolls back).
+  // A goal and its budget are not conversation state (docs/plan-goals-context.md lists what undo rolls back).
   'goal',
 ]);
 

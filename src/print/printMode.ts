@@ -8,7 +8,7 @@ export const EXIT_SUCCESS = 0;
 export const EXIT_FAILURE = 1;
 /** Interrupted by SIGINT (128 + 2), after the partial turn was journalled. */
 export const EXIT_INTERRUPTED = 130;
-/** `-p "/goal …"` (SPEC §1.5): complete → 0, blocked → 3, paused (interrupt, error) → 6. */
+/** `-p "/goal …"` (docs/print-mode.md): complete → 0, blocked → 3, paused (interrupt, error) → 6. */
 export const EXIT_GOAL_BLOCKED = 3;
 export const EXIT_GOAL_PAUSED = 6;
 

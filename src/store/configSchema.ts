@@ -1,4 +1,4 @@
-// The shape of config.toml (SPEC §3) and the machinery that turns a bad TOML file into one message a
+// The shape of config.toml (docs/configuration.md) and the machinery that turns a bad TOML file into one message a
 // user can act on. Every table is strict: an unknown key is an error, because a misspelt key that is
 // silently ignored is worse than a startup error. Each leaf carries the phrase a user should read when
 // it is wrong ("an integer ≥ 1"); zod's own wording never reaches the user.
@@ -159,7 +159,7 @@ const serviceSchema = table({
   custom_headers: stringTable().optional(),
 });
 
-// SPEC §3.14: only these two services exist; other keys are ignored (config.ts warns about them).
+// docs/configuration.md: only these two services exist; other keys are ignored (config.ts warns about them).
 const servicesSchema = z.object(
   { moonshot_search: serviceSchema.optional(), moonshot_fetch: serviceSchema.optional() },
   { error: 'a table' },

@@ -1,4 +1,4 @@
-// `jarvis doctor [config|tui] [path]` (SPEC §1.6): validates the config files and reports each one.
+// `jarvis doctor [config|tui] [path]` (docs/configuration.md): validates the config files and reports each one.
 // It only reads: a missing default file is "skipped" (not created), an explicitly named file must exist.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';

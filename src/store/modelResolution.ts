@@ -1,4 +1,4 @@
-// Which model a run talks to, and with which credentials (SPEC §3.3, §3.4, §3.17, §4.1).
+// Which model a run talks to, and with which credentials (docs/configuration.md).
 // Precedence: `-m <alias>` > the JARVIS_MODEL_* channel > `default_model`. Credentials come from the
 // config file only (`api_key`, then `[providers.x.env]`); the shell's OPENAI_API_KEY and friends are
 // never read, so a stray export can never silently bill a different account.

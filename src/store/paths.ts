@@ -1,4 +1,4 @@
-// Where Jarvis keeps its data (SPEC §3.18). Every other module asks here instead of joining paths itself,
+// Where Jarvis keeps its data (docs/configuration.md). Every other module asks here instead of joining paths itself,
 // so the layout lives in one place and `$JARVIS_CODE_HOME` redirects all of it.
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';

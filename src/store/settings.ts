@@ -1,5 +1,5 @@
 // The runtime settings: config.toml values with the documented environment overrides applied
-// (SPEC §3.17, §3.19). Env values are parsed here once; a bad env value is ignored with a warning
+// (docs/configuration.md). Env values are parsed here once; a bad env value is ignored with a warning
 // rather than stopping the program, because env vars are usually set far from where they bite.
 import { INT32_MAX, TOKEN_COUNTING_STRATEGIES, type JarvisConfig, type ServiceConfig } from './configSchema';
 

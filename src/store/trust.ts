@@ -1,4 +1,4 @@
-// Workspace trust (SPEC §7.6): whether the user trusts a folder, asked once per workspace on the
+// Workspace trust (docs/ui.md): whether the user trusts a folder, asked once per workspace on the
 // first interactive launch. Kept in one small JSON file under the data root so that a folder's
 // trust never depends on anything inside the folder itself (a repository cannot trust itself).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';

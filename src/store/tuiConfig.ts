@@ -1,4 +1,4 @@
-// tui.toml: UI preferences (SPEC §3.16). The app is forgiving — a malformed file falls back to the
+// tui.toml: UI preferences (docs/configuration.md). The app is forgiving — a malformed file falls back to the
 // defaults and the user sees a notice, because a typo in a colour preference must not block work.
 // `jarvis doctor tui` is strict and reports the same problem as an error.
 import { readFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ export function parseTuiConfigText(text: string, file: string): ParsedTuiConfig 
   const warnings: string[] = [];
   const unknown = config.status_line.items.filter((item) => !(STATUS_LINE_ITEMS as readonly string[]).includes(item));
   if (unknown.length) {
-    // SPEC §2.7: unknown ids are skipped with a warning, not rejected.
+    // docs/ui.md: unknown ids are skipped with a warning, not rejected.
     warnings.push(
       `${displayPath(file)}: status_line.items: unknown item ${unknown.map((u) => JSON.stringify(u)).join(', ')} skipped ` +
         `(known: ${STATUS_LINE_ITEMS.join(', ')})`,

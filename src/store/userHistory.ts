@@ -1,4 +1,4 @@
-// Per-directory prompt history (SPEC §2.2): one JSONL file per working directory under
+// Per-directory prompt history (docs/ui.md): one JSONL file per working directory under
 // user-history/, one `{"text": …}` line per submitted prompt or shell command, oldest first.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';

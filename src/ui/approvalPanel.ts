@@ -1,4 +1,4 @@
-// The approval panel (SPEC §2.5): Approve once / Approve for this session / Reject / Reject with
+// The approval panel (docs/ui.md): Approve once / Approve for this session / Reject / Reject with
 // feedback. ↑/↓ move, Enter confirms, 1–9 pick, Esc / Ctrl-C / Ctrl-D reject, Ctrl-E expands the
 // preview. "Reject with feedback" switches to a text field (Enter sends, Esc goes back to the list).
 import { Input, matchesKey, truncateToWidth, wrapTextWithAnsi, type Component, type Focusable } from '@mariozechner/pi-tui';

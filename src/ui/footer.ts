@@ -1,4 +1,4 @@
-// The footer (SPEC §2.7): mode badges, model, context use, cwd, git branch, and a hint line that
+// The footer (docs/ui.md): mode badges, model, context use, cwd, git branch, and a hint line that
 // carries exit confirmations and what the keys do right now.
 import { truncateToWidth, visibleWidth, type Component } from '@mariozechner/pi-tui';
 import type { PermissionMode } from '../engine/records';

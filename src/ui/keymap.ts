@@ -62,7 +62,7 @@ export function helpLines(commands: readonly CommandInfo[]): string[] {
 }
 
 /**
- * Shift-Tab's cycle (SPEC §2.4 names Shift-Tab as the way into plan mode; the permission modes have
+ * Shift-Tab's cycle (docs/ui.md names Shift-Tab as the way into plan mode; the permission modes have
  * their own commands): manual → plan → yolo → auto → manual. "plan" is plan mode on top of the
  * permission mode the session had; leaving it goes on to yolo. Plan mode turned on by /plan in yolo or
  * auto is the plan stop too, so one press always leaves plan mode.

@@ -62,7 +62,7 @@ export class SessionController {
     return this.frameCache.frame;
   }
 
-  /** The context size of the next request (SPEC §3.7 token counting), 0 before the session exists. */
+  /** The context size of the next request (docs/configuration.md token counting), 0 before the session exists. */
   contextTokens(strategy?: TokenCountingStrategy): number {
     const frame = this.frame();
     return frame && this.runtime ? contextTokens(this.runtime.session.state, frame, strategy) : 0;

@@ -1,4 +1,4 @@
-// The slash commands (SPEC §2.9) this UI implements. A command is listed only if it works.
+// The slash commands (docs/ui.md) this UI implements. A command is listed only if it works.
 import { contextBreakdown, type CompactionThresholds, type ContextBreakdown } from '../engine/context';
 import { exportMarkdown } from '../engine/exportMarkdown';
 import { forkSession } from '../engine/fork';
@@ -59,7 +59,7 @@ export interface CommandHost {
 }
 
 export interface SlashCommand extends CommandInfo {
-  /** Rejected while a turn runs (SPEC: "idle"). */
+  /** Rejected while a turn runs (docs/ui.md: "idle"). */
   idleOnly?: boolean;
   run(host: CommandHost, args: string): void | Promise<void>;
 }

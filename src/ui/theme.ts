@@ -1,4 +1,4 @@
-// Themes (SPEC §9.5): the token set, the built-in dark and light palettes, custom theme files
+// Themes (docs/ui.md): the token set, the built-in dark and light palettes, custom theme files
 // ($JARVIS_CODE_HOME/themes/*.json) and `auto` detection. Colours are 24-bit SGR sequences.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';

@@ -1,4 +1,4 @@
-// The todo list (TodoList tool, SPEC §6.4) above the input box: a compact view of the latest list,
+// The todo list (TodoList tool, docs/tools.md) above the input box: a compact view of the latest list,
 // at most COLLAPSED_TODOS items around the one in progress; Ctrl-T shows all of them.
 import { truncateToWidth, type Component } from '@mariozechner/pi-tui';
 import type { TodoItem } from '../tools/todo/todoService';

@@ -1,4 +1,4 @@
-// How the file tools turn a model-given path into the path they touch. The rule (SPEC §6.1): a
+// How the file tools turn a model-given path into the path they touch. The rule (docs/tools.md): a
 // relative path is relative to cwd; anything outside cwd must be given as an absolute path. Paths
 // are canonicalised (symlinks resolved) so approval subjects, declared accesses and the stale guard
 // all see the real file — a link inside the tree that points at ~/.ssh/id_rsa is reported as that.

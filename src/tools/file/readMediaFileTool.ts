@@ -9,9 +9,9 @@ import { detectMedia, MEDIA_SNIFF_BYTES, readHead } from './mediaTypes';
 import { pathDisplayer, resolveToolPath } from './pathPolicy';
 import description from './readMediaFile.md';
 
-/** `[image] max_edge_px` default (SPEC §3.13). */
+/** `[image] max_edge_px` default (docs/configuration.md). */
 export const IMAGE_MAX_EDGE_PX = 2000;
-/** `[image] read_byte_budget` default (SPEC §3.13). */
+/** `[image] read_byte_budget` default (docs/configuration.md). */
 export const IMAGE_READ_BYTE_BUDGET = 262_144;
 export const MEDIA_MAX_FILE_BYTES = 100 * 1024 * 1024;
 

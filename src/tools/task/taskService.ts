@@ -31,7 +31,7 @@ export interface TaskInfo {
   outputPath: string;
 }
 
-/** `[background]` settings the service and Bash share (SPEC §3.8). */
+/** `[background]` settings the service and Bash share (docs/configuration.md). */
 export interface TaskSettings {
   /** Unset = no cap. */
   maxRunningTasks?: number;

@@ -1,4 +1,4 @@
-// The plan review dialog (ExitPlanMode, SPEC §2.5/§6.6): the plan as Markdown in a scrollable window
+// The plan review dialog (ExitPlanMode, docs/ui.md, docs/plan-goals-context.md): the plan as Markdown in a scrollable window
 // (PgUp/PgDn scroll, Ctrl-E shows as much as the screen holds), then Approve, the agent's 1–3
 // alternatives, Reject (stay in plan mode), Reject and Exit (leave plan mode), Revise (a feedback
 // field: Enter sends, Esc goes back). ↑/↓ move, Enter confirms, 1–9 pick, Esc / Ctrl-C reject.

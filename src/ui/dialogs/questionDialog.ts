@@ -1,4 +1,4 @@
-// The AskUserQuestion dialog (SPEC §6.5): 1–4 questions, one at a time. Single select: ↑/↓ and
+// The AskUserQuestion dialog (docs/ui.md): 1–4 questions, one at a time. Single select: ↑/↓ and
 // Enter (or 1–9) pick. Multi select: Space (or 1–9) toggles, Enter confirms. "Other" (always the last
 // option) opens a text field: Enter keeps the text, Esc goes back to the list. ←/→ (Tab / Shift-Tab)
 // move between questions; answering the last one sends everything (unanswered questions are

@@ -1,4 +1,4 @@
-// The workspace-trust question (SPEC §7.6), asked the first time the UI opens in a folder. The
+// The workspace-trust question (docs/ui.md), asked the first time the UI opens in a folder. The
 // default answer is "Don't trust". The answer is stored per workspace under $JARVIS_CODE_HOME.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

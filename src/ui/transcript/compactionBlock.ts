@@ -1,5 +1,5 @@
 // A compaction in the transcript: one line saying what was replaced; Ctrl-O shows the hand-off note
-// the model wrote (SPEC §5: "summary viewable with Ctrl-O").
+// the model wrote (docs/plan-goals-context.md: "summary viewable with Ctrl-O").
 import { wrapTextWithAnsi } from '@mariozechner/pi-tui';
 import { markdownView } from '../markdown';
 import { Block, type ViewState } from './block';
