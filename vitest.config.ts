@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/globalSetup.ts'],
+    // Per-test temporary folders, removed after each test.
+    setupFiles: ['test/helpers/tempRoot.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
