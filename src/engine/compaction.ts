@@ -1,6 +1,6 @@
 // Compaction: when the context nears the model's window, the older part of the conversation is
 // replaced by a hand-off note the model writes about it (a separate request, prompt in compaction.md),
-// followed by state that must never be summarised away (todos, plan, goal — see registerReinjection)
+// followed by state that must never be summarised away (todos, plan, goal — see Reinjections)
 // and the most recent exchanges verbatim. The user's own messages from the replaced part open the note
 // verbatim, before the summary (compactionUserWords.ts). AGENTS.md lives in the system prompt, so it survives as is.
 // The journal keeps everything: a `compaction` record only changes what the next request carries.
@@ -11,6 +11,7 @@ import { toProviderError } from '../llm/providerErrors';
 import { ProviderError, type ContentPart, type Message, type ModelClient, type ModelRequest, type ResolvedModel, type Usage } from '../llm/types';
 import { contextTokens, contextWindow, estimateToolSchemaTokens, needsCompaction, type CompactionThresholds, type RequestFrame } from './context';
 import type { EngineEvent } from './events';
+import type { ExtensionGate, GateContext } from './extensionGate';
 import type { TurnExtension } from './loop';
 import type { CompactionTrigger, SessionState } from './records';
 import type { Session } from './session';
@@ -22,27 +23,42 @@ import noteTemplate from './compactionNote.md';
 /** Returns the text to restore after a compaction, or undefined when there is nothing to restore. */
 export type Reinjector = (state: SessionState) => string | undefined;
 
-const reinjectors = new Map<string, Reinjector>();
-
 /**
- * Registers state that a compaction must carry over verbatim (todo list, plan state, active goal).
- * Its text is captured into the compaction record, so replay never calls it. Returns an unregister.
+ * The state a compaction must carry over verbatim (todo list, plan state, active goal), one set per
+ * runtime: an extension registers its own without touching other sessions in the same process. The
+ * text is captured into the compaction record, so replay never calls a reinjector.
  */
-export function registerReinjection(name: string, reinject: Reinjector): () => void {
-  reinjectors.set(name, reinject);
-  return () => {
-    if (reinjectors.get(name) === reinject) reinjectors.delete(name);
-  };
+export class Reinjections {
+  private readonly reinjectors = new Map<string, Reinjector>();
+
+  /** Starts with the state every session has (todos, plan, goal). */
+  constructor() {
+    this.register('todos', reinjectTodos);
+    this.register('plan', reinjectPlan);
+    this.register('goal', reinjectGoal);
+  }
+
+  /** Adds (or replaces, by name) a reinjector; returns the function that removes it. */
+  register(name: string, reinject: Reinjector): () => void {
+    this.reinjectors.set(name, reinject);
+    return () => {
+      if (this.reinjectors.get(name) === reinject) this.reinjectors.delete(name);
+    };
+  }
+
+  entries(): IterableIterator<[string, Reinjector]> {
+    return this.reinjectors.entries();
+  }
 }
 
 /** Plan files longer than this are re-injected cut short (the file itself stays whole). */
 const PLAN_REINJECT_CHARS = 20_000;
 
-// What exists in state today; a module that owns one of these may register its own under the same name.
-registerReinjection('todos', (state) =>
-  state.todos.length ? `Todo list:\n${state.todos.map((t) => `- [${t.status}] ${t.title}`).join('\n')}` : undefined,
-);
-registerReinjection('plan', (state) => {
+function reinjectTodos(state: SessionState): string | undefined {
+  return state.todos.length ? `Todo list:\n${state.todos.map((t) => `- [${t.status}] ${t.title}`).join('\n')}` : undefined;
+}
+
+function reinjectPlan(state: SessionState): string | undefined {
   const { active, planPath } = state.planMode;
   if (!planPath) return undefined;
   if (!active) return existsSync(planPath) ? `Plan mode is off. The latest plan is in ${planPath}.` : undefined;
@@ -54,13 +70,14 @@ registerReinjection('plan', (state) => {
   }
   const body = plan.trim() ? `\n\n${plan.length > PLAN_REINJECT_CHARS ? `${plan.slice(0, PLAN_REINJECT_CHARS)}\n… (cut; read the file for the rest)` : plan.trim()}` : ' (empty so far)';
   return `Plan mode is on. Plan file: ${planPath}${body}`;
-});
-registerReinjection('goal', (state) => {
+}
+
+function reinjectGoal(state: SessionState): string | undefined {
   const goal = state.goal;
   if (!goal || goal.status === 'complete') return undefined;
   const criterion = goal.completionCriterion ? `\nDone when: ${goal.completionCriterion}` : '';
   return `Goal (${goal.status}): ${goal.objective}${criterion}`;
-});
+}
 
 /** Growing cuts: each level keeps less verbatim and shortens tool output more for the summariser. */
 const LEVELS = [
@@ -143,6 +160,12 @@ export interface CompactorDeps {
   isBusy(): boolean;
   maxAttempts: number;
   retryDelay?: (attempt: number, error: ProviderError) => number;
+  /** The runtime's reinjectors (what survives a compaction verbatim). */
+  reinjections: Reinjections;
+  /** Hooks before and after each compaction (PreCompact / PostCompact). */
+  gate?: ExtensionGate;
+  /** The agent this compactor serves, for the gate's context. */
+  agentId?: string;
 }
 
 export class Compactor {
@@ -158,6 +181,10 @@ export class Compactor {
     } catch {
       // A front end's rendering bug must not break a compaction.
     }
+  }
+
+  private gateContext(signal: AbortSignal): GateContext {
+    return { sessionId: this.deps.session.id, agentId: this.deps.agentId ?? 'main', cwd: this.deps.session.state.workDir, signal };
   }
 
   get compacting(): boolean {
@@ -208,6 +235,7 @@ export class Compactor {
     const tokensBefore = contextTokens(session.state, frame);
     this.running = true;
     this.emit({ type: 'compaction_start', trigger, tokenCount: tokensBefore, ...(instruction ? { instruction } : {}) });
+    await this.deps.gate?.beforeCompaction({ trigger, tokenCount: tokensBefore }, this.gateContext(signal));
     try {
       for (let level = firstLevel; ; level++) {
         const cut = chooseCut(session.state.messages, start, LEVELS[level].keepExchanges, window * LEVELS[level].keepRatio)!;
@@ -223,6 +251,7 @@ export class Compactor {
           session.commit({ type: 'compaction', trigger, summary, ...(instruction ? { instruction } : {}), tokensBefore, tokensAfter, summarised: cut, messages, keep: kept, ...(usage ? { usage } : {}) });
           session.saveSummary();
           this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensAfter, summary });
+          await this.deps.gate?.afterCompaction({ trigger, estimatedTokenCount: tokensAfter }, this.gateContext(signal));
           return { trigger, summary, tokensBefore, tokensAfter, summarised: cut, kept };
         } catch (e) {
           const overflow = e instanceof ProviderError && e.kind === 'context_overflow';
@@ -233,6 +262,7 @@ export class Compactor {
     } catch (e) {
       const error = signal.aborted ? 'cancelled' : e instanceof Error ? e.message : String(e);
       this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensBefore, error });
+      await this.deps.gate?.afterCompaction({ trigger, estimatedTokenCount: tokensBefore, error }, this.gateContext(signal));
       if (trigger === 'auto' && !signal.aborted) {
         this.emit({ type: 'notice', level: 'warning', text: `Automatic compaction failed (${error}); continuing with the full context.` });
       }
@@ -252,7 +282,7 @@ export class Compactor {
     const inProgress = open?.origin === 'user' ? state.checkpoints.find((c) => c.turnId === open.turnId)?.messageCount : undefined;
     const words = userWordsParts(replaced, hasNote, inProgress, contextWindow(this.deps.model) * USER_WORDS_RATIO);
     const content: ContentPart[] = [...words, { type: 'text', text: renderPromptTemplate(noteTemplate, { summary }).trim() }];
-    for (const [name, reinject] of reinjectors) {
+    for (const [name, reinject] of this.deps.reinjections.entries()) {
       let text: string | undefined;
       try {
         text = reinject(this.deps.session.state)?.trim();

@@ -7,11 +7,13 @@ import { ProviderError } from '../llm/types';
 import { retryDelayMs, shouldRetry, sleep } from '../llm/retry';
 import { normalizeToolCallIds } from '../llm/toolCallIds';
 import { toProviderError } from '../llm/providerErrors';
-import { toolSchemaForModel, type Tool, type ToolAccess, type ToolServices } from '../tools/defineTool';
+import { toolSchemaForModel, type ToolAccess, type ToolServices } from '../tools/defineTool';
 import type { ApprovalPort, PermissionRule } from './approvals';
 import { contextTokensAfterResponse, contextWindow } from './context';
 import type { EngineEvent } from './events';
+import type { ExtensionGate, GateContext } from './extensionGate';
 import type { Session } from './session';
+import type { ToolSet } from './toolRegistry';
 import type { TurnEndReason, TurnOrigin } from './records';
 import { runToolCalls, type ToolBatchResult } from './toolBatch';
 
@@ -69,7 +71,8 @@ export interface AgentDeps {
   session: Session;
   model: ResolvedModel;
   getClient(): Promise<ModelClient>;
-  tools: Tool[];
+  /** Read before every model request: a registry whose tools change is offered anew at the next step. */
+  tools: ToolSet;
   systemPrompt: string;
   settings: LoopSettings;
   rules: PermissionRule[];
@@ -80,6 +83,10 @@ export interface AgentDeps {
   onEvent(event: EngineEvent): void;
   /** Overrides the retry back-off (tests use 0). */
   retryDelay?: (attempt: number, error: ProviderError) => number;
+  /** Hooks and extensions around prompts, tool calls and turn ends (docs/extensions.md). */
+  gate?: ExtensionGate;
+  /** Settles when session-start handlers are done; the first turn waits for it. */
+  ready?: Promise<void>;
 }
 
 export interface TurnOutcome {
@@ -185,6 +192,7 @@ export class Agent {
 
   private async drain(): Promise<void> {
     this.outcomes.length = 0;
+    if (this.deps.ready) await this.deps.ready;
     while (this.queue.length) {
       const request = this.queue.shift()!;
       this.outcomes.push(await this.runTurn(request));
@@ -211,17 +219,26 @@ export class Agent {
     const origin: TurnOrigin = first.kind === 'notification' ? 'notification' : first.kind === 'continuation' ? 'system' : 'user';
     const abort = new AbortController();
     this.turnAbort = abort;
+    let message = this.userMessageFor(first);
+    let blocked: string | undefined;
+    if (first.kind === 'prompt' && this.deps.gate) {
+      const answer = await this.deps.gate.promptSubmit({ text: first.text, isSteer: false, origin }, this.gateContext(abort.signal));
+      blocked = answer.block;
+      message = withContext(message, answer.addContext);
+    }
     session.commit({ type: 'turn_start', turnId, origin, prompt: first.text });
-    session.commit({ type: 'message', message: this.userMessageFor(first) });
+    if (blocked === undefined) session.commit({ type: 'message', message });
     this.emit({ type: 'turn_start', turnId, origin, prompt: first.text });
+    if (blocked !== undefined) return this.endTurn(turnId, 'blocked', `The prompt was blocked before it reached the model: ${blocked}`, '');
     let finalText = '';
     let toolCalls = 0;
     const invalidStreak = new InvalidCallStreak();
+    let continuedByStop = false;
     let reason: TurnEndReason = 'completed';
     let error: string | undefined;
     try {
       for (let step = 1; ; step++) {
-        this.absorbSteers();
+        await this.absorbSteers(abort.signal);
         for (const ext of this.deps.extensions ?? []) await ext.beforeStep?.(this, abort.signal);
         const max = this.deps.settings.maxStepsPerTurn;
         if (max > 0 && step > max) {
@@ -234,7 +251,13 @@ export class Agent {
         finalText = response.text;
         toolCalls += response.toolCalls.length;
         // A steer that arrived during this step belongs to this turn: answer it before ending.
-        if (!response.toolCalls.length && !this.queue.some((r) => r.kind === 'steer')) break;
+        if (!response.toolCalls.length && !this.queue.some((r) => r.kind === 'steer')) {
+          const more = await this.deps.gate?.beforeStop({ turnId, text: finalText, continued: continuedByStop }, this.gateContext(abort.signal));
+          if (more === undefined) break;
+          continuedByStop = true;
+          session.commit({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: more }] } });
+          continue;
+        }
         if (!response.toolCalls.length) continue;
         const batch = await this.runTools(response.toolCalls, abort.signal);
         const repeated = invalidStreak.add(response.toolCalls, batch.invalid);
@@ -261,6 +284,12 @@ export class Agent {
     } finally {
       this.turnAbort = undefined;
     }
+    return this.endTurn(turnId, reason, error, finalText, toolCalls);
+  }
+
+  private async endTurn(turnId: string, reason: TurnEndReason, error: string | undefined, finalText: string, toolCalls = 0): Promise<TurnOutcome> {
+    const { session } = this.deps;
+    this.turnAbort = undefined;
     session.commit({ type: 'turn_end', turnId, reason, ...(error ? { error } : {}) });
     session.saveSummary();
     this.emit({ type: 'turn_end', turnId, reason, ...(error ? { error } : {}) });
@@ -275,8 +304,11 @@ export class Agent {
     return outcome;
   }
 
-  /** Steers and notifications queued while a turn runs are given to the model before its next step. */
-  private absorbSteers(): void {
+  /**
+   * Steers and notifications queued while a turn runs are given to the model before its next step.
+   * A steer passes the prompt gate first: blocked, it is dropped with a notice.
+   */
+  private async absorbSteers(signal: AbortSignal): Promise<void> {
     for (let i = 0; i < this.queue.length; ) {
       const r = this.queue[i];
       if (r.kind === 'prompt' || r.kind === 'continuation') {
@@ -284,8 +316,22 @@ export class Agent {
         continue;
       }
       this.queue.splice(i, 1);
-      this.deps.session.commit({ type: 'message', message: this.userMessageFor(r) });
+      let message = this.userMessageFor(r);
+      if (r.kind === 'steer' && this.deps.gate) {
+        const answer = await this.deps.gate.promptSubmit({ text: r.text, isSteer: true, origin: 'user' }, this.gateContext(signal));
+        if (answer.block !== undefined) {
+          this.emit({ type: 'notice', level: 'warning', text: `Your message was blocked before it reached the model: ${answer.block}` });
+          continue;
+        }
+        message = withContext(message, answer.addContext);
+      }
+      this.deps.session.commit({ type: 'message', message });
     }
+  }
+
+  /** What every gate call says about where it comes from. */
+  gateContext(signal: AbortSignal): GateContext {
+    return { sessionId: this.deps.session.id, agentId: 'main', cwd: this.deps.cwd, signal };
   }
 
   private buildRequest(): ModelRequest {
@@ -293,7 +339,7 @@ export class Agent {
     return {
       system: session.state.systemPrompt ?? this.deps.systemPrompt,
       messages: session.state.messages,
-      tools: tools.map(toolSchemaForModel),
+      tools: tools.list().map(toolSchemaForModel),
       params: {
         promptCacheKey: session.id,
         thinking: thinkingParams(model, this.deps.thinking),
@@ -401,7 +447,7 @@ export class Agent {
   }
 
   private async runTools(calls: ToolCall[], signal: AbortSignal): Promise<ToolBatchResult> {
-    const { session } = this.deps;
+    const { session, gate } = this.deps;
     const batch = await runToolCalls(calls, {
       tools: this.deps.tools,
       cwd: this.deps.cwd,
@@ -422,10 +468,17 @@ export class Agent {
       signal,
       emit: (e) => this.emit(e),
       rememberApproval: (pattern) => session.commit({ type: 'session_approval', pattern }),
+      ...(gate ? { beforeToolCall: (call) => gate.beforeToolCall(call, this.gateContext(signal)), afterToolCall: (call, outcome) => gate.afterToolCall(call, outcome, this.gateContext(signal)) } : {}),
     });
     for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
     for (const message of batch.messages) session.commit({ type: 'message', message });
     if (signal.aborted) throw new TurnCancelled('cancelled');
     return batch;
   }
+}
+
+/** Context an extension added to a prompt travels with it, as extra text after the user's own. */
+function withContext(message: Message, added: readonly string[]): Message {
+  if (!added.length || message.role !== 'user') return message;
+  return { ...message, content: [...message.content, ...added.map((text) => ({ type: 'text' as const, text }))] };
 }

@@ -11,7 +11,8 @@ export const RECORD_VERSION = 1;
 
 export type PermissionMode = 'manual' | 'yolo' | 'auto';
 export type TurnOrigin = 'user' | 'notification' | 'system';
-export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_steps' | 'interrupted';
+/** `blocked`: an extension refused the prompt; the model was not called. */
+export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_steps' | 'interrupted' | 'blocked';
 export type CompactionTrigger = 'manual' | 'auto';
 
 /** What a compaction left in state: the hand-off note stays viewable after the messages it replaced. */

@@ -6,7 +6,9 @@ import { builtinTools } from '../tools/registry';
 import { toolSchemaForModel, type ServiceKey, type Tool, type ToolServices } from '../tools/defineTool';
 import { resolveBashTaskTimeoutS, TASK_SERVICE, type TaskSettings } from '../tools/task/taskService';
 import { BackgroundTasks } from './backgroundTasks';
-import { Compactor } from './compaction';
+import { Compactor, Reinjections } from './compaction';
+import { ExtensionGate, type GateHandler } from './extensionGate';
+import { BUILTIN_SOURCE, ToolRegistry } from './toolRegistry';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
 import { TaskNotifications } from './taskNotifications';
 import { makeToolFilter, type ToolSwitch } from './toolFilter';
@@ -55,9 +57,11 @@ export interface RuntimeOptions {
   background: Omit<TaskSettings, 'bashTaskTimeoutS'> & { bashTaskTimeoutS?: number };
   /** 'agent': task completions start turns by themselves (UI); 'collect': the front end decides (print). */
   notificationDelivery: 'agent' | 'collect';
-  /** Tests inject a client or a tool list. */
+  /** Tests inject a client or a tool list (the built-in source; default: every built-in tool). */
   client?: ModelClient;
   tools?: Tool[];
+  /** Hooks and extensions registered before the session starts (they see SessionStart). */
+  gateHandlers?: GateHandler[];
   retryDelay?: (attempt: number) => number;
   extensions?: TurnExtension[];
   /** `[goal]`: when a goal without progress pauses. */
@@ -69,7 +73,12 @@ export interface RuntimeOptions {
 export interface Runtime {
   session: Session;
   agent: Agent;
-  tools: Tool[];
+  /** The runtime's tools: built-in, plugin and MCP sources; changes reach the model at its next step. */
+  tools: ToolRegistry;
+  /** Hooks and extensions around prompts, tool calls, turn ends, compaction, session start and end. */
+  gate: ExtensionGate;
+  /** What survives a compaction verbatim; extensions add their own state here. */
+  reinjections: Reinjections;
   warnings: string[];
   services: ToolServices;
   tasks: BackgroundTasks;
@@ -87,6 +96,13 @@ export interface Runtime {
 
 export function openRuntime(opts: RuntimeOptions): Runtime {
   const warnings: string[] = [];
+  // Extensions watch every event; the front end renders it.
+  const gate = new ExtensionGate((text) => emit({ type: 'notice', level: 'warning', text }));
+  const emit = (event: EngineEvent): void => {
+    gate.observe(event);
+    opts.onEvent(event);
+  };
+  for (const handler of opts.gateHandlers ?? []) gate.register(handler);
   let session: Session;
   if (opts.resume) {
     session = Session.open(opts.resume);
@@ -115,7 +131,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   if (opts.image) registry.set(IMAGE_LIMITS.name, opts.image);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;
   registry.set(WEB_SERVICE.name, web);
-  const features = openSessionFeatures({ session, interactionPort: opts.interactionPort, nonInteractive: opts.nonInteractive, emit: opts.onEvent, resumed: !!opts.resume, planMode: opts.planMode, goal: opts.goal });
+  const features = openSessionFeatures({ session, interactionPort: opts.interactionPort, nonInteractive: opts.nonInteractive, emit, resumed: !!opts.resume, planMode: opts.planMode, goal: opts.goal });
   for (const [name, service] of features.services) registry.set(name, service);
   const services: ToolServices = {
     sessionDir: session.dir,
@@ -125,12 +141,12 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
       return registry.get(key.name) as T;
     },
   };
-  const all = opts.tools ?? builtinTools({ web });
-  const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, all.map((t) => t.name));
+  const builtins = opts.tools ?? builtinTools({ web });
+  const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, builtins.map((t) => t.name));
   warnings.push(...toolFilter.warnings);
-  const tools = all.filter(
-    (t) => toolFilter.allows(t.name) && (!t.isAvailable || t.isAvailable({ capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive })),
-  );
+  const tools = new ToolRegistry({ filter: toolFilter, availability: { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive } });
+  warnings.push(...tools.setSource(BUILTIN_SOURCE, builtins));
+  const reinjections = new Reinjections();
 
   let client: Promise<ModelClient> | undefined = opts.client ? Promise.resolve(opts.client) : undefined;
   const getClient = () => (client ??= createModelClient(opts.model));
@@ -138,13 +154,16 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     session,
     model: opts.model,
     getClient,
-    frame: () => ({ system: session.state.systemPrompt ?? '', tools: tools.map(toolSchemaForModel) }),
+    frame: () => ({ system: session.state.systemPrompt ?? '', tools: tools.list().map(toolSchemaForModel) }),
     thresholds: { triggerRatio: opts.compaction?.triggerRatio ?? DEFAULT_COMPACTION_TRIGGER_RATIO, reservedContextSize: opts.compaction?.reservedContextSize },
-    onEvent: opts.onEvent,
+    onEvent: emit,
     isBusy: () => agent.busy,
     maxAttempts: opts.loop.maxAttemptsPerStep,
     retryDelay: opts.retryDelay,
+    reinjections,
+    gate,
   });
+  const started = gate.sessionStart({ source: opts.resume ? 'resume' : 'startup', model: opts.model.alias }, { sessionId: session.id, agentId: 'main', cwd: opts.cwd, signal: new AbortController().signal });
   const agent = new Agent({
     session,
     model: opts.model,
@@ -157,9 +176,11 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     isSensitivePath,
     services,
     cwd: opts.cwd,
-    onEvent: opts.onEvent,
+    onEvent: emit,
     retryDelay: opts.retryDelay,
     thinking: opts.thinking,
+    gate,
+    ready: started,
     extensions: [...(opts.extensions ?? []), compaction.extension, ...features.extensions],
   });
   notifications.bind(tasks, agent);
@@ -169,6 +190,8 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     session,
     agent,
     tools,
+    gate,
+    reinjections,
     warnings,
     services,
     tasks,
@@ -178,6 +201,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     goals: features.goals,
     todos: features.todos,
     async close(closeOpts = {}) {
+      await gate.sessionEnd({ reason: 'exit' }, { sessionId: session.id, agentId: 'main', cwd: opts.cwd, signal: new AbortController().signal });
       features.close();
       await tasks.close(closeOpts);
       session.saveSummary();

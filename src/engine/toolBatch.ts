@@ -3,16 +3,17 @@
 // every earlier call whose accesses conflict with its own. Results come back paired by call id, in
 // the order the model made the calls.
 import type { Message, ToolCall } from '../llm/types';
-import type { Tool, ToolAccess, ToolResult, ToolServices } from '../tools/defineTool';
-import { decideApproval, type ApprovalPort, type PermissionRule } from './approvals';
+import type { ToolAccess, ToolResult, ToolServices } from '../tools/defineTool';
+import { decideApproval, type ApprovalPort, type PermissionRule, type PolicyDecision } from './approvals';
 import type { EngineEvent } from './events';
+import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './extensionGate';
 import type { FileSnapshot, FileStateGuard } from './fileGuard';
 import { sessionApprovalPattern } from './permissionRules';
 import type { PermissionMode } from './records';
-import { accessesConflict, executeToolCall, prepareToolCall, type PreparedToolCall, type ToolRunEnv } from './toolRunner';
+import { accessesConflict, executeToolCall, prepareToolCall, type PreparedToolCall, type ToolLookup, type ToolRunEnv } from './toolRunner';
 
 export interface ToolBatchEnv {
-  tools: Tool[];
+  tools: ToolLookup;
   cwd: string;
   services: ToolServices;
   guard: FileStateGuard;
@@ -26,6 +27,9 @@ export interface ToolBatchEnv {
   signal: AbortSignal;
   emit(event: EngineEvent): void;
   rememberApproval(pattern: string): void;
+  /** The extension gate, bound to this agent and turn (absent: no extensions). */
+  beforeToolCall?(call: ToolCallFacts): Promise<ToolCallVerdict>;
+  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome): Promise<void>;
 }
 
 export interface ToolBatchResult {
@@ -39,11 +43,30 @@ export interface ToolBatchResult {
 
 type Gate = { run: true } | { run: false; result: ToolResult; rejected?: boolean };
 
+function factsOf(p: PreparedToolCall): ToolCallFacts {
+  return { callId: p.call.id, toolName: p.call.name, subject: p.subject, args: p.args, accesses: p.accesses, readOnly: !!p.tool?.readOnly };
+}
+
+/**
+ * An extension's rewrite of the policy's decision: a deny rule always stands; otherwise the
+ * extension's deny, ask or allow replaces what the policy said (docs/extensions.md).
+ */
+function applyRewrite(decision: PolicyDecision, verdict: ToolCallVerdict): PolicyDecision {
+  const rewrite = verdict.approval;
+  if (!rewrite || (decision.decision === 'deny' && decision.by.startsWith('rule deny'))) return decision;
+  return { decision: rewrite.decision, by: rewrite.by, reason: rewrite.reason ?? decision.reason };
+}
+
 async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: string[]): Promise<Gate> {
   if (p.error || !p.tool) return { run: false, result: { content: p.error ?? 'invalid call', isError: true } };
+  const verdict = env.beforeToolCall ? await env.beforeToolCall(factsOf(p)) : {};
+  if (verdict.block !== undefined) {
+    env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: 'extension' });
+    return { run: false, result: { content: `${p.subject} was blocked before it ran: ${verdict.block}`, isError: true } };
+  }
   const refusal = env.checkToolCall?.({ toolName: p.tool.name, subject: p.subject, accesses: p.accesses, args: p.args });
   if (refusal) return { run: false, result: { content: refusal, isError: true } };
-  const decision = decideApproval({
+  const policy = decideApproval({
     toolName: p.tool.name,
     subject: p.subject,
     accesses: p.accesses,
@@ -54,10 +77,12 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     cwd: env.cwd,
     isSensitivePath: env.isSensitivePath,
   });
+  const decision = applyRewrite(policy, verdict);
   if (decision.decision === 'deny') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: decision.by });
     const why = decision.reason ? ` (${decision.reason})` : '';
-    return { run: false, result: { content: `${p.subject} is denied by a permission rule (${decision.by})${why}. Do not retry it; find another way or ask the user.`, isError: true } };
+    const source = decision === policy ? `a permission rule (${decision.by})` : decision.by;
+    return { run: false, result: { content: `${p.subject} is denied by ${source}${why}. Do not retry it; find another way or ask the user.`, isError: true } };
   }
   if (decision.decision === 'allow') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: decision.by });
@@ -97,8 +122,7 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     guard: env.guard,
     onProgress: (callId, progress) => env.emit({ type: 'tool_progress', callId, progress }),
   };
-  const toolMap = new Map(env.tools.map((t) => [t.name, t]));
-  const prepared = calls.map((c) => prepareToolCall(c, toolMap, runEnv));
+  const prepared = calls.map((c) => prepareToolCall(c, env.tools, runEnv));
   for (const p of prepared) env.emit({ type: 'tool_call', call: p.call, subject: p.subject });
 
   const remembered: string[] = [];
@@ -133,6 +157,9 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     );
   });
   const results = await Promise.all(running);
+  if (env.afterToolCall) {
+    await Promise.all(prepared.map((p, i) => (gates[i].run ? env.afterToolCall!(factsOf(p), { text: resultText(results[i]), isError: !!results[i].isError }) : undefined)));
+  }
 
   const messages: Message[] = prepared.map((p, i) => {
     const result = results[i];

@@ -4,9 +4,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { z } from 'zod';
 import type { ContentPart, ToolCall } from '../llm/types';
-import { describeSchemaError, type Tool, type ToolAccess, type ToolContext, type ToolProgress, type ToolResult, type ToolServices } from '../tools/defineTool';
+import { type Tool, type ToolAccess, type ToolContext, type ToolProgress, type ToolResult, type ToolServices } from '../tools/defineTool';
 import type { FileSnapshot, FileStateGuard } from './fileGuard';
 
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
@@ -20,6 +19,9 @@ export interface ToolRunEnv {
   guard: FileStateGuard;
   onProgress(callId: string, progress: ToolProgress): void;
 }
+
+/** The tools a call may name: a map, or a registry that also says why a tool went away. */
+export type ToolLookup = ReadonlyMap<string, Tool> | { get(name: string): Tool | undefined; keys(): Iterable<string>; goneReason?(name: string): string | undefined };
 
 export interface PreparedToolCall {
   call: ToolCall;
@@ -49,10 +51,12 @@ function contextFor(call: ToolCall, env: ToolRunEnv, signal: AbortSignal): ToolC
 }
 
 /** Parses and validates a model's tool call. Never throws: problems become `error`. */
-export function prepareToolCall(call: ToolCall, tools: ReadonlyMap<string, Tool>, env: ToolRunEnv): PreparedToolCall {
+export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunEnv): PreparedToolCall {
   const tool = tools.get(call.name);
   if (!tool) {
     const names = [...tools.keys()].sort().join(', ');
+    const gone = 'goneReason' in tools ? tools.goneReason?.(call.name) : undefined;
+    if (gone) return { call, subject: call.name, accesses: [], error: `The tool "${call.name}" is no longer available: ${gone}. Available tools: ${names}.` };
     return { call, subject: call.name, accesses: [], error: `Unknown tool "${call.name}". Available tools: ${names}.` };
   }
   let raw: unknown;
@@ -66,15 +70,13 @@ export function prepareToolCall(call: ToolCall, tools: ReadonlyMap<string, Tool>
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { call, tool, subject: tool.name, accesses: [], error: `The arguments for ${tool.name} must be a JSON object, got ${Array.isArray(raw) ? 'an array' : typeof raw}.` };
   }
-  const parsed = tool.schema.safeParse(raw);
-  if (!parsed.success) {
-    return { call, tool, subject: tool.name, accesses: [], error: describeSchemaError(tool.name, parsed.error as z.ZodError) };
-  }
+  const checked = tool.validateArgs(raw);
+  if (!checked.ok) return { call, tool, subject: tool.name, accesses: [], error: checked.error };
   const ctx = contextFor(call, env, new AbortController().signal);
   try {
-    const subject = tool.subject ? tool.subject(parsed.data, ctx) : tool.name;
-    const accesses = tool.accesses ? tool.accesses(parsed.data, ctx) : [];
-    return { call, tool, args: parsed.data, subject, accesses };
+    const subject = tool.subject ? tool.subject(checked.args, ctx) : tool.name;
+    const accesses = tool.accesses ? tool.accesses(checked.args, ctx) : [];
+    return { call, tool, args: checked.args, subject, accesses };
   } catch (e) {
     return { call, tool, subject: tool.name, accesses: [], error: e instanceof Error ? e.message : String(e) };
   }

@@ -91,10 +91,23 @@ export interface ToolAvailability {
   nonInteractive: boolean;
 }
 
-export interface Tool extends ToolDefinition<z.ZodType> {
+/** The outcome of checking a model's arguments against a tool's schema. */
+export type ArgsCheck = { ok: true; args: unknown } | { ok: false; error: string };
+
+/**
+ * A tool as the engine sees it, whatever its schema language: built-in tools are defined with zod
+ * (`defineTool`), MCP and plugin tools with JSON Schema (`defineJsonSchemaTool`). Both validate the
+ * model's arguments with `validateArgs` and report problems field by field (`formatArgumentErrors`).
+ */
+export interface Tool extends Omit<ToolDefinition<z.ZodType>, 'schema' | 'subject' | 'accesses' | 'execute'> {
   /** The JSON schema sent to the model. */
   readonly jsonSchema: Record<string, unknown>;
   readonly renderedDescription: string;
+  /** Checks (and for zod, coerces defaults into) the parsed JSON arguments. Never throws. */
+  validateArgs(raw: unknown): ArgsCheck;
+  subject?(args: unknown, ctx: ToolContext): string;
+  accesses?(args: unknown, ctx: ToolContext): ToolAccess[];
+  execute(args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 
 /** Fill `${NAME}` placeholders; an unknown placeholder is a programming error, caught at definition. */
@@ -109,7 +122,16 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
   const renderedDescription = renderTemplate(def.description.trim(), def.constants ?? {});
   const jsonSchema = z.toJSONSchema(def.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete jsonSchema.$schema;
-  return { ...(def as unknown as ToolDefinition<z.ZodType>), jsonSchema, renderedDescription };
+  const { schema, ...rest } = def as unknown as ToolDefinition<z.ZodType>;
+  return {
+    ...rest,
+    jsonSchema,
+    renderedDescription,
+    validateArgs(raw) {
+      const parsed = schema.safeParse(raw);
+      return parsed.success ? { ok: true, args: parsed.data } : { ok: false, error: describeSchemaError(def.name, parsed.error) };
+    },
+  } as Tool;
 }
 
 export function toolSchemaForModel(tool: Tool): ToolSchema {
@@ -120,9 +142,17 @@ export function toolSchemaForModel(tool: Tool): ToolSchema {
  * Turns a zod failure into one message the model can act on: which field, what was wrong.
  */
 export function describeSchemaError(toolName: string, error: z.ZodError): string {
-  const lines = error.issues.map((issue) => {
-    const where = issue.path.length ? issue.path.join('.') : '(arguments)';
-    return `- ${where}: ${issue.message}`;
-  });
+  return formatArgumentErrors(toolName, error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })));
+}
+
+/** One field-level problem with a tool call's arguments. */
+export interface ArgumentIssue {
+  path: readonly string[];
+  message: string;
+}
+
+/** The message every schema language produces for invalid arguments (zod and JSON Schema alike). */
+export function formatArgumentErrors(toolName: string, issues: readonly ArgumentIssue[]): string {
+  const lines = issues.map((issue) => `- ${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`);
   return `Invalid arguments for ${toolName}:\n${lines.join('\n')}\nFix the arguments and call ${toolName} again.`;
 }

@@ -34,7 +34,7 @@ export class SessionController {
   /** Plan mode to apply when the runtime opens (--plan, or /plan before the first message). */
   private pendingPlan: boolean;
   /** The request frame (system prompt + tool schemas) of the current runtime, built once. */
-  private frameCache: { runtime: Runtime; frame: RequestFrame } | undefined;
+  private frameCache: { runtime: Runtime; tools: readonly unknown[]; frame: RequestFrame } | undefined;
 
   constructor(private readonly deps: SessionControllerDeps) {
     this.model = deps.base.model;
@@ -56,8 +56,10 @@ export class SessionController {
   frame(): RequestFrame | undefined {
     const rt = this.runtime;
     if (!rt) return undefined;
-    if (this.frameCache?.runtime !== rt) {
-      this.frameCache = { runtime: rt, frame: { system: rt.session.state.systemPrompt ?? '', tools: rt.tools.map(toolSchemaForModel) } };
+    // The registry hands out the same list until its tools change, so the list is the cache key.
+    const tools = rt.tools.list();
+    if (this.frameCache?.runtime !== rt || this.frameCache.tools !== tools) {
+      this.frameCache = { runtime: rt, tools, frame: { system: rt.session.state.systemPrompt ?? '', tools: tools.map(toolSchemaForModel) } };
     }
     return this.frameCache.frame;
   }

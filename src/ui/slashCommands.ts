@@ -186,7 +186,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         h.popup('Usage', [`Context      0% of ${n(h.contextLimit)} tokens`, '', 'The session starts with your first message; nothing has been sent yet.']);
         return;
       }
-      const frame = { system: rt.session.state.systemPrompt ?? '', tools: rt.tools.map(toolSchemaForModel) };
+      const frame = { system: rt.session.state.systemPrompt ?? '', tools: rt.tools.list().map(toolSchemaForModel) };
       h.popup('Usage', usageLines(contextBreakdown(rt.session.state, frame, { maxContextSize: h.contextLimit }, { strategy: h.tokenCounting, thresholds: h.compactionThresholds }), rt.session.state.turns));
     },
   },

@@ -22,6 +22,7 @@ export function turnEndNotice(reason: string, error?: string): TurnNotice | unde
     if (error) return { level: 'warning', text: error, hint: 'Tell the agent what to do instead.' };
     return { level: 'warning', text: 'Interrupted.', hint: 'Type what to do next; ↑ recalls your last message.' };
   }
+  if (reason === 'blocked') return { level: 'warning', text: error ?? 'An extension blocked the prompt.', hint: 'The prompt was not sent to the model; change it or the hook that refuses it.' };
   if (reason === 'max_steps') return { level: 'warning', text: error ?? 'The turn reached its step limit.', hint: errorHint('max_steps') };
   return { level: 'error', text: error ?? 'The turn failed.', hint: errorHint(error ?? '') };
 }

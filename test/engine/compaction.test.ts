@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseCut, CompactionError, registerReinjection } from '../../src/engine/compaction';
+import { chooseCut, CompactionError } from '../../src/engine/compaction';
 import type { JournalRecord } from '../../src/engine/records';
 import { Session } from '../../src/engine/session';
 import type { Message, ModelRequest } from '../../src/llm/types';
@@ -9,9 +9,7 @@ import { ProviderError } from '../../src/llm/types';
 import { makeEngine, type EngineHarness, runPrompt } from '../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
-const cleanups: Array<() => void> = [];
 afterEach(async () => {
-  for (const c of cleanups.splice(0)) c();
   if (h) {
     h.expectReplayIdentical();
     await h.runtime.close({ force: true });
@@ -35,8 +33,6 @@ const prompt = runPrompt;
 
 describe('automatic compaction', () => {
   it('triggers at the ratio; the next request carries the summary and the re-injected state; the journal keeps everything', async () => {
-    cleanups.push(registerReinjection('test-extra', (state) => (state.turns ? `turns so far: ${state.turns}` : undefined)));
-    cleanups.push(registerReinjection('test-nothing', () => undefined));
     h = makeEngine({
       model: SMALL_WINDOW,
       responses: [
@@ -46,6 +42,9 @@ describe('automatic compaction', () => {
         { text: 'Third answer, after compaction.' },
       ],
     });
+    // Reinjectors belong to one runtime: another session in this process does not see these.
+    h.runtime.reinjections.register('test-extra', (state) => (state.turns ? `turns so far: ${state.turns}` : undefined));
+    h.runtime.reinjections.register('test-nothing', () => undefined);
     await prompt(h, 'Build the API. Constraint: never touch config.ts.');
     await prompt(h, 'second prompt');
     expect(h.client.requests).toHaveLength(2);

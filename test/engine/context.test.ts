@@ -13,7 +13,7 @@ verifyEnginesAfterEach();
 
 const prompt = runPrompt;
 function frameOf(engine: EngineHarness): RequestFrame {
-  return { system: engine.runtime.session.state.systemPrompt!, tools: engine.runtime.tools.map(toolSchemaForModel) };
+  return { system: engine.runtime.session.state.systemPrompt!, tools: engine.runtime.tools.list().map(toolSchemaForModel) };
 }
 
 describe('token estimates', () => {

@@ -88,6 +88,8 @@ export function makeEngine(opts: {
   interactionPort?: RuntimeOptions['interactionPort'];
   planMode?: boolean;
   goal?: RuntimeOptions['goal'];
+  /** Hooks and extensions registered before the session starts. */
+  gateHandlers?: RuntimeOptions['gateHandlers'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -122,6 +124,7 @@ export function makeEngine(opts: {
     tools: opts.tools ?? testTools(),
     toolSwitch: opts.toolSwitch,
     retryDelay: () => 0,
+    gateHandlers: opts.gateHandlers,
   });
   const harness: EngineHarness = {
     home,
