@@ -14,6 +14,8 @@ export interface PermissionRule {
 }
 
 export interface ApprovalRequest {
+  /** The agent asking (`main`, or a subagent's id): a front end says which agent wants to act. */
+  agentId?: string;
   callId: string;
   toolName: string;
   subject: string;

@@ -10,7 +10,7 @@ import { retryDelayMs, shouldRetry, sleep } from '../llm/retry';
 import { toProviderError } from '../llm/providerErrors';
 import { ProviderError, type ContentPart, type Message, type ModelClient, type ModelRequest, type ResolvedModel, type Usage } from '../llm/types';
 import { contextTokens, contextWindow, estimateToolSchemaTokens, needsCompaction, type CompactionThresholds, type RequestFrame } from './context';
-import type { EngineEvent } from './events';
+import type { EngineEventBody } from './events';
 import type { ExtensionGate, GateContext } from './extensionGate';
 import type { TurnExtension } from './loop';
 import type { CompactionTrigger, SessionState } from './records';
@@ -156,7 +156,7 @@ export interface CompactorDeps {
   /** The system prompt and tool schemas the agent's requests carry. */
   frame(): RequestFrame;
   thresholds: CompactionThresholds;
-  onEvent(event: EngineEvent): void;
+  onEvent(event: EngineEventBody): void;
   isBusy(): boolean;
   maxAttempts: number;
   retryDelay?: (attempt: number, error: ProviderError) => number;
@@ -175,7 +175,7 @@ export class Compactor {
 
   constructor(private readonly deps: CompactorDeps) {}
 
-  private emit(event: EngineEvent): void {
+  private emit(event: EngineEventBody): void {
     try {
       this.deps.onEvent(event);
     } catch {

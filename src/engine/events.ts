@@ -6,7 +6,11 @@ import type { CompactionTrigger, PermissionMode, TurnEndReason, TurnOrigin } fro
 import type { Goal, GoalChange } from '../tools/goal/goalService';
 import type { TodoItem } from '../tools/todo/todoService';
 
-export type EngineEvent =
+/** The main agent of every session; other agents (subagents) get generated ids. */
+export const MAIN_AGENT_ID = 'main';
+
+/** An event as its producer states it; the agent's id is added on the way out (`EngineEvent`). */
+export type EngineEventBody =
   | { type: 'turn_start'; turnId: string; origin: TurnOrigin; prompt: string }
   | { type: 'step_start'; turnId: string; step: number }
   | { type: 'text_delta'; delta: string }
@@ -34,5 +38,8 @@ export type EngineEvent =
   | { type: 'compaction_start'; trigger: CompactionTrigger; tokenCount: number; instruction?: string }
   /** After it (PostCompact): the estimated context size now, or the error that left the context unchanged. */
   | { type: 'compaction_end'; trigger: CompactionTrigger; tokensBefore: number; estimatedTokenCount: number; summary?: string; error?: string };
+
+/** What front ends and extensions receive: every event names the agent it comes from. */
+export type EngineEvent = EngineEventBody & { agentId: string };
 
 export type EventListener = (event: EngineEvent) => void;

@@ -9,7 +9,7 @@ import {
   BLOCKED_AFTER_TURNS, MAX_OBJECTIVE_CHARS, spentBudget,
   type BlockReason, type BudgetKind, type Goal, type GoalChange, type GoalResult, type GoalService,
 } from '../tools/goal/goalService';
-import type { EngineEvent } from './events';
+import type { EngineEventBody } from './events';
 import type { Agent } from './loop';
 import type { Session } from './session';
 import { continuationPrompt, describeUsage, parseGoalCommand, type GoalCommand } from './goalDriver';
@@ -41,7 +41,7 @@ export class GoalController implements GoalService {
 
   constructor(
     private readonly session: Session,
-    private readonly emit: (event: EngineEvent) => void,
+    private readonly emit: (event: EngineEventBody) => void,
   ) {}
 
   bind(agent: Agent): void {

@@ -10,7 +10,7 @@ import {
 } from '../tools/question/questionService';
 import { GOAL_SERVICE } from '../tools/goal/goalService';
 import { TODO_SERVICE } from '../tools/todo/todoService';
-import type { EngineEvent } from './events';
+import type { EngineEventBody } from './events';
 import { GoalDriver, type GoalSettings } from './goalDriver';
 import { GoalController } from './goals';
 import type { Agent, TurnExtension } from './loop';
@@ -103,7 +103,7 @@ export interface SessionFeatureOptions {
   session: Session;
   interactionPort?: InteractionPort;
   nonInteractive: boolean;
-  emit(event: EngineEvent): void;
+  emit(event: EngineEventBody): void;
   /** A resumed session: an active goal is paused (never continues by itself). */
   resumed: boolean;
   /** Turn plan mode on now (--plan, default_plan_mode). */

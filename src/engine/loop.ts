@@ -10,11 +10,11 @@ import { toProviderError } from '../llm/providerErrors';
 import { toolSchemaForModel, type ToolAccess, type ToolServices } from '../tools/defineTool';
 import type { ApprovalPort, PermissionRule } from './approvals';
 import { contextTokensAfterResponse, contextWindow } from './context';
-import type { EngineEvent } from './events';
+import { MAIN_AGENT_ID, type EngineEvent, type EngineEventBody } from './events';
 import type { ExtensionGate, GateContext } from './extensionGate';
 import type { Session } from './session';
 import type { ToolSet } from './toolRegistry';
-import type { TurnEndReason, TurnOrigin } from './records';
+import type { PermissionMode, TurnEndReason, TurnOrigin } from './records';
 import { runToolCalls, type ToolBatchResult } from './toolBatch';
 
 export type StepRequest =
@@ -66,6 +66,13 @@ export function thinkingParams(model: ResolvedModel, settings: ThinkingSettings 
 }
 
 export interface AgentDeps {
+  /** This agent's id within its session (`main`, or a subagent's id); every event carries it. */
+  agentId?: string;
+  /**
+   * The permission mode and remembered approvals this agent's calls are judged by. Defaults to its own
+   * journal's; a subagent reads its parent's mode live and adds the parent's approvals to its own.
+   */
+  permissions?(): { mode: PermissionMode; sessionApprovals: readonly string[] };
   thinking?: ThinkingSettings;
   extensions?: TurnExtension[];
   session: Session;
@@ -97,6 +104,9 @@ export interface TurnOutcome {
   /** Tool calls the model made during the turn (valid or not). */
   toolCalls: number;
 }
+
+/** The outcome of a request cancelled before its turn began. */
+const NOT_STARTED: TurnOutcome = { turnId: '', reason: 'cancelled', error: 'cancelled before it started', text: '', toolCalls: 0 };
 
 /**
  * How often the very same invalid call (same tool, same arguments) may come in a row before the turn
@@ -157,8 +167,53 @@ export class Agent {
   private turnAbort: AbortController | undefined;
   /** Outcomes of the current (or last) drain only: a front end that never calls idle() must not make it grow. */
   private readonly outcomes: TurnOutcome[] = [];
+  /** `run()` callers waiting for the turn of one particular request. */
+  private readonly waiters = new Map<StepRequest, (outcome: TurnOutcome) => void>();
+  readonly id: string;
 
-  constructor(private readonly deps: AgentDeps) {}
+  constructor(private readonly deps: AgentDeps) {
+    this.id = deps.agentId ?? MAIN_AGENT_ID;
+  }
+
+  get model(): ResolvedModel {
+    return this.deps.model;
+  }
+
+  /** The client of the current model (created on first use). */
+  client(): Promise<ModelClient> {
+    return this.deps.getClient();
+  }
+
+  /** The mode and remembered approvals this agent's tool calls are judged by now. */
+  permissionState(): { mode: PermissionMode; sessionApprovals: readonly string[] } {
+    return this.deps.permissions?.() ?? this.deps.session.state;
+  }
+
+  /**
+   * Switches the model this agent talks to from its next request on (`/model`). Refused while a turn
+   * runs: a turn keeps the model it started with.
+   */
+  setModel(model: ResolvedModel, getClient: () => Promise<ModelClient>): void {
+    if (this.busy) throw new Error('Cannot switch the model while a turn is running; wait for it to end or press Esc first.');
+    this.deps.model = model;
+    this.deps.getClient = getClient;
+  }
+
+  /**
+   * Runs one prompt to the end of its turn and returns the outcome (`text` is the final answer).
+   * Aborting `signal` cancels the turn (and any queued requests). This is how a parent runs a subagent.
+   */
+  run(text: string, opts: { signal?: AbortSignal; content?: ContentPart[] } = {}): Promise<TurnOutcome> {
+    const request: StepRequest = { kind: 'prompt', text, ...(opts.content ? { content: opts.content } : {}) };
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.resolve(NOT_STARTED);
+    const onAbort = () => this.cancel(true);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return new Promise<TurnOutcome>((resolve) => {
+      this.waiters.set(request, resolve);
+      this.submit(request);
+    }).finally(() => signal?.removeEventListener('abort', onAbort));
+  }
 
   get busy(): boolean {
     return this.draining !== undefined;
@@ -186,7 +241,11 @@ export class Agent {
 
   /** Interrupts the running turn at once. Queued prompts stay queued unless `clearQueue`. */
   cancel(clearQueue = false): void {
-    if (clearQueue) this.queue.length = 0;
+    if (clearQueue) {
+      for (const request of this.queue) this.waiters.get(request)?.(NOT_STARTED);
+      for (const request of this.queue) this.waiters.delete(request);
+      this.queue.length = 0;
+    }
     this.turnAbort?.abort(new TurnCancelled('cancelled'));
   }
 
@@ -195,13 +254,18 @@ export class Agent {
     if (this.deps.ready) await this.deps.ready;
     while (this.queue.length) {
       const request = this.queue.shift()!;
-      this.outcomes.push(await this.runTurn(request));
+      const outcome = await this.runTurn(request);
+      const waiter = this.waiters.get(request);
+      this.waiters.delete(request);
+      // A run() caller takes its outcome; idle() reports the rest.
+      if (waiter) waiter(outcome);
+      else this.outcomes.push(outcome);
     }
   }
 
-  private emit(event: EngineEvent): void {
+  private emit(event: EngineEventBody): void {
     try {
-      this.deps.onEvent(event);
+      this.deps.onEvent({ ...event, agentId: this.id } as EngineEvent);
     } catch {
       // A front end's rendering bug must never break the turn or lose journal records.
     }
@@ -331,7 +395,7 @@ export class Agent {
 
   /** What every gate call says about where it comes from. */
   gateContext(signal: AbortSignal): GateContext {
-    return { sessionId: this.deps.session.id, agentId: 'main', cwd: this.deps.cwd, signal };
+    return { sessionId: this.deps.session.id, agentId: this.id, cwd: this.deps.cwd, signal };
   }
 
   private buildRequest(): ModelRequest {
@@ -355,6 +419,8 @@ export class Agent {
     for (let attempt = 1; ; attempt++) {
       const stepAbort = new AbortController();
       const onAbort = () => stepAbort.abort(turnSignal.reason);
+      // A turn cancelled before this step began (e.g. while a gate handler ran) must not start it.
+      if (turnSignal.aborted) onAbort();
       turnSignal.addEventListener('abort', onAbort, { once: true });
       const partial = { text: '' };
       try {
@@ -448,14 +514,16 @@ export class Agent {
 
   private async runTools(calls: ToolCall[], signal: AbortSignal): Promise<ToolBatchResult> {
     const { session, gate } = this.deps;
+    const permissions = this.permissionState();
     const batch = await runToolCalls(calls, {
+      agentId: this.id,
       tools: this.deps.tools,
       cwd: this.deps.cwd,
       services: this.deps.services,
       guard: session.guard,
-      mode: session.state.mode,
+      mode: permissions.mode,
       rules: this.deps.rules,
-      sessionApprovals: session.state.sessionApprovals,
+      sessionApprovals: permissions.sessionApprovals,
       approvalPort: this.deps.approvalPort,
       isSensitivePath: this.deps.isSensitivePath,
       checkToolCall: (call) => {

@@ -18,7 +18,7 @@ import offNotice from '../tools/plan/planModeOff.md';
 import reminder from '../tools/plan/planReminder.md';
 import type { PlanModeService, PlanReviewOutcome, PlanReviewRequest } from '../tools/plan/planService';
 import workflow from '../tools/plan/planWorkflow.md';
-import type { EngineEvent } from './events';
+import type { EngineEventBody } from './events';
 import type { InteractionPort } from './interactions';
 import type { TurnExtension } from './loop';
 import type { Session } from './session';
@@ -32,7 +32,7 @@ export const PLAN_WRITE_TOOLS: readonly string[] = ['Write', 'Edit'];
 
 export interface PlanModeDeps {
   interactionPort?: InteractionPort;
-  emit(event: EngineEvent): void;
+  emit(event: EngineEventBody): void;
 }
 
 export class PlanMode implements PlanModeService {
@@ -164,6 +164,6 @@ export class PlanMode implements PlanModeService {
   private newPlanPath(): string {
     const id = `plan-${randomBytes(4).toString('hex')}`;
     // Canonical, as the file tools report paths, so the restriction and the approvals match exactly.
-    return canonicalPath(join(this.session.dir, 'agents', 'main', 'plans', `${id}.md`));
+    return canonicalPath(join(this.session.dir, 'agents', this.session.agentId, 'plans', `${id}.md`));
   }
 }

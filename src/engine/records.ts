@@ -26,8 +26,17 @@ export interface CompactionInfo {
   summarised: number;
 }
 
+/** Who a subagent's journal belongs to (absent in the main agent's journal). */
+export interface AgentIdentity {
+  id: string;
+  /** The agent that created it. */
+  parent: string;
+  /** Its kind or profile (`coder`, `explore`…), for front ends. */
+  name?: string;
+}
+
 export type RecordBody =
-  | { type: 'session_meta'; sessionId: string; workDir: string; modelAlias: string; createdAt: string; forkedFrom?: string }
+  | { type: 'session_meta'; sessionId: string; workDir: string; modelAlias: string; createdAt: string; forkedFrom?: string; agent?: AgentIdentity }
   | { type: 'system_prompt'; text: string }
   | { type: 'request_trace'; tools: string[]; toolSchemaBytes: number; systemBytes: number; params: Record<string, unknown> }
   | { type: 'turn_start'; turnId: string; origin: TurnOrigin; prompt: string }
@@ -80,6 +89,8 @@ export interface SessionState {
   workDir: string;
   createdAt: string;
   forkedFrom?: string;
+  /** Set in a subagent's journal. */
+  agent?: AgentIdentity;
   modelAlias: string;
   systemPrompt?: string;
   title?: string;
@@ -130,6 +141,7 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       state.modelAlias = record.modelAlias;
       state.createdAt = record.createdAt;
       if (record.forkedFrom) state.forkedFrom = record.forkedFrom;
+      if (record.agent) state.agent = { ...record.agent };
       return;
     case 'system_prompt':
       state.systemPrompt = record.text;

@@ -1,31 +1,34 @@
-// Puts one working session together: the session (new or resumed), its tools and services, the model
-// client (created on first use, so nothing heavy loads before the first request) and the agent.
-import { createModelClient } from '../llm/createModelClient';
+// Puts one working session together: the session (new or resumed), its tool registry and shared
+// services, the extension gate, the main agent (docs/extensions.md) and the directory of subagents,
+// and the list of what to close when the session ends. The model client is created on first use, so
+// nothing heavy loads before the first request.
 import type { ModelClient, ResolvedModel } from '../llm/types';
 import { builtinTools } from '../tools/registry';
-import { toolSchemaForModel, type ServiceKey, type Tool, type ToolServices } from '../tools/defineTool';
+import type { Tool, ToolServices } from '../tools/defineTool';
 import { resolveBashTaskTimeoutS, TASK_SERVICE, type TaskSettings } from '../tools/task/taskService';
-import { BackgroundTasks } from './backgroundTasks';
-import { Compactor, Reinjections } from './compaction';
-import { ExtensionGate, type GateHandler } from './extensionGate';
-import { BUILTIN_SOURCE, ToolRegistry } from './toolRegistry';
-import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
-import { TaskNotifications } from './taskNotifications';
-import { makeToolFilter, type ToolSwitch } from './toolFilter';
+import { IMAGE_LIMITS, isSensitivePath, type ImageLimits } from '../tools/file';
 import { DEFAULT_WEB_SETTINGS, WEB_SERVICE, type WebSettings } from '../tools/web';
-import { IMAGE_LIMITS, isSensitivePath, MODEL_MEDIA_INPUT, type ImageLimits } from '../tools/file';
+import type { SessionLocation } from '../store/sessionStore';
+import { Agents, assembleAgent, bindModel, type AgentEnvironment } from './agents';
 import type { ApprovalPort, PermissionRule } from './approvals';
-import type { EngineEvent } from './events';
-import { openSessionFeatures, type InteractionPort } from './interactions';
+import { BackgroundTasks } from './backgroundTasks';
+import { Reinjections, type Compactor } from './compaction';
+import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
+import { Disposables } from './disposables';
+import { MAIN_AGENT_ID, type EngineEvent } from './events';
+import { ExtensionGate, type GateHandler } from './extensionGate';
 import type { GoalController } from './goals';
 import type { GoalSettings } from './goalDriver';
+import type { InteractionPort } from './interactions';
+import type { Agent, LoopSettings, ThinkingSettings, TurnExtension } from './loop';
 import type { PlanMode } from './planMode';
-import type { TodoStore } from './todos';
-import { Agent, type LoopSettings, type ThinkingSettings, type TurnExtension } from './loop';
 import type { PermissionMode } from './records';
 import { Session } from './session';
-import type { SessionLocation } from '../store/sessionStore';
 import { buildSystemPrompt } from './systemPrompt';
+import { TaskNotifications } from './taskNotifications';
+import type { TodoStore } from './todos';
+import { makeToolFilter, type ToolSwitch } from './toolFilter';
+import { BUILTIN_SOURCE, ToolRegistry } from './toolRegistry';
 
 export interface RuntimeOptions {
   home: string;
@@ -50,13 +53,13 @@ export interface RuntimeOptions {
   thinking?: ThinkingSettings;
   /** The `[tools]` switch: which tools are offered (and so may run) at all. */
   toolSwitch?: ToolSwitch;
-  /** `[web]` policy and the search backend (FetchURL, WebSearch, Brave tools). */
-  web?: WebSettings;
   /** `[image]` limits for ReadMediaFile. */
   image?: ImageLimits;
   background: Omit<TaskSettings, 'bashTaskTimeoutS'> & { bashTaskTimeoutS?: number };
   /** 'agent': task completions start turns by themselves (UI); 'collect': the front end decides (print). */
   notificationDelivery: 'agent' | 'collect';
+  /** `[web]` policy and the search backend (FetchURL, WebSearch, Brave tools). */
+  web?: WebSettings;
   /** Tests inject a client or a tool list (the built-in source; default: every built-in tool). */
   client?: ModelClient;
   tools?: Tool[];
@@ -72,13 +75,18 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   session: Session;
+  /** The main agent (the one front ends talk to). */
   agent: Agent;
+  /** The main agent and its subagents: `agents.spawn({...})` creates one (src/engine/agents.ts). */
+  agents: Agents;
   /** The runtime's tools: built-in, plugin and MCP sources; changes reach the model at its next step. */
   tools: ToolRegistry;
   /** Hooks and extensions around prompts, tool calls, turn ends, compaction, session start and end. */
   gate: ExtensionGate;
   /** What survives a compaction verbatim; extensions add their own state here. */
   reinjections: Reinjections;
+  /** What `close` closes, newest first (MCP clients, a browser, background tasks). */
+  disposables: Disposables;
   warnings: string[];
   services: ToolServices;
   tasks: BackgroundTasks;
@@ -90,14 +98,22 @@ export interface Runtime {
   /** The `/goal` API: `run(parseGoalCommand(text))`, or status/pause/resume/cancel/replace/next/upcoming. */
   goals: GoalController;
   todos: TodoStore;
-  /** Session close: stops background tasks (unless keep_alive_on_exit) and saves the summary. */
+  /**
+   * `/model`: the main agent talks to `model` from its next request on; journalled. Nothing is closed,
+   * so background tasks and subagents keep running. Throws while a turn runs.
+   */
+  setModel(model: ResolvedModel, client?: ModelClient): void;
+  /**
+   * Session close (once; later calls wait for the first): session-end handlers, subagents stopped,
+   * then every disposable newest first (background tasks stop unless keep_alive_on_exit), summary saved.
+   */
   close(opts?: { force?: boolean }): Promise<void>;
 }
 
 export function openRuntime(opts: RuntimeOptions): Runtime {
   const warnings: string[] = [];
   // Extensions watch every event; the front end renders it.
-  const gate = new ExtensionGate((text) => emit({ type: 'notice', level: 'warning', text }));
+  const gate = new ExtensionGate((text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }));
   const emit = (event: EngineEvent): void => {
     gate.observe(event);
     opts.onEvent(event);
@@ -118,93 +134,92 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     session.commit({ type: 'system_prompt', text: prompt.text });
   }
 
+  const disposables = new Disposables();
   const notifications = new TaskNotifications(opts.notificationDelivery);
   const tasks = new BackgroundTasks({
     sessionDir: session.dir,
     settings: { ...opts.background, bashTaskTimeoutS: resolveBashTaskTimeoutS(opts.background.bashTaskTimeoutS, opts.nonInteractive) },
     onTaskFinished: notifications.onTaskFinished,
   });
-  const registry = new Map<string, unknown>([
-    [TASK_SERVICE.name, tasks],
-    [MODEL_MEDIA_INPUT.name, { image: opts.model.capabilities.includes('image_in'), video: opts.model.capabilities.includes('video_in') }],
-  ]);
-  if (opts.image) registry.set(IMAGE_LIMITS.name, opts.image);
+  disposables.add({ name: 'background tasks', dispose: ({ force }) => tasks.close({ force }) });
+  const shared = new Map<string, unknown>([[TASK_SERVICE.name, tasks]]);
+  if (opts.image) shared.set(IMAGE_LIMITS.name, opts.image);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;
-  registry.set(WEB_SERVICE.name, web);
-  const features = openSessionFeatures({ session, interactionPort: opts.interactionPort, nonInteractive: opts.nonInteractive, emit, resumed: !!opts.resume, planMode: opts.planMode, goal: opts.goal });
-  for (const [name, service] of features.services) registry.set(name, service);
-  const services: ToolServices = {
-    sessionDir: session.dir,
-    nonInteractive: opts.nonInteractive,
-    get<T>(key: ServiceKey<T>): T {
-      if (!registry.has(key.name)) throw new Error(`the ${key.name} service is not available in this session`);
-      return registry.get(key.name) as T;
-    },
-  };
+  shared.set(WEB_SERVICE.name, web);
+
   const builtins = opts.tools ?? builtinTools({ web });
   const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, builtins.map((t) => t.name));
   warnings.push(...toolFilter.warnings);
-  const tools = new ToolRegistry({ filter: toolFilter, availability: { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive } });
+  const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };
+  const tools = new ToolRegistry({ filter: toolFilter, availability });
   warnings.push(...tools.setSource(BUILTIN_SOURCE, builtins));
   const reinjections = new Reinjections();
 
-  let client: Promise<ModelClient> | undefined = opts.client ? Promise.resolve(opts.client) : undefined;
-  const getClient = () => (client ??= createModelClient(opts.model));
-  const compaction: Compactor = new Compactor({
-    session,
-    model: opts.model,
-    getClient,
-    frame: () => ({ system: session.state.systemPrompt ?? '', tools: tools.list().map(toolSchemaForModel) }),
-    thresholds: { triggerRatio: opts.compaction?.triggerRatio ?? DEFAULT_COMPACTION_TRIGGER_RATIO, reservedContextSize: opts.compaction?.reservedContextSize },
-    onEvent: emit,
-    isBusy: () => agent.busy,
-    maxAttempts: opts.loop.maxAttemptsPerStep,
-    retryDelay: opts.retryDelay,
-    reinjections,
-    gate,
-  });
-  const started = gate.sessionStart({ source: opts.resume ? 'resume' : 'startup', model: opts.model.alias }, { sessionId: session.id, agentId: 'main', cwd: opts.cwd, signal: new AbortController().signal });
-  const agent = new Agent({
-    session,
-    model: opts.model,
-    getClient,
-    tools,
-    systemPrompt: session.state.systemPrompt!,
-    settings: opts.loop,
-    rules: opts.rules,
-    approvalPort: opts.approvalPort,
-    isSensitivePath,
-    services,
+  const env: AgentEnvironment = {
     cwd: opts.cwd,
-    onEvent: emit,
-    retryDelay: opts.retryDelay,
+    rules: opts.rules,
+    isSensitivePath,
+    approvalPort: opts.approvalPort,
+    interactionPort: opts.interactionPort,
+    nonInteractive: opts.nonInteractive,
+    loop: opts.loop,
     thinking: opts.thinking,
+    retryDelay: opts.retryDelay,
+    compaction: { triggerRatio: opts.compaction?.triggerRatio ?? DEFAULT_COMPACTION_TRIGGER_RATIO, reservedContextSize: opts.compaction?.reservedContextSize },
     gate,
+    reinjections,
+    tools,
+    services: shared,
+    extensions: opts.extensions ?? [],
+    goal: opts.goal,
+    emit,
+  };
+  const gateContext = () => ({ sessionId: session.id, agentId: MAIN_AGENT_ID, cwd: opts.cwd, signal: new AbortController().signal });
+  const started = gate.sessionStart({ source: opts.resume ? 'resume' : 'startup', model: opts.model.alias }, gateContext());
+  const main = assembleAgent(env, {
+    session,
+    binding: bindModel(opts.model, opts.client),
+    tools,
+    resumed: !!opts.resume,
+    planMode: opts.planMode,
+    approvalPort: opts.approvalPort,
     ready: started,
-    extensions: [...(opts.extensions ?? []), compaction.extension, ...features.extensions],
   });
+  const agents = new Agents(env, main);
+  const { agent, features } = main;
   notifications.bind(tasks, agent);
-  features.bind(agent);
   if (opts.resume) tasks.restore();
+  let closing: Promise<void> | undefined;
   return {
     session,
     agent,
+    agents,
     tools,
     gate,
     reinjections,
+    disposables,
     warnings,
-    services,
+    services: main.services,
     tasks,
     notifications,
-    compaction,
+    compaction: main.compaction,
     plan: features.plan,
     goals: features.goals,
     todos: features.todos,
-    async close(closeOpts = {}) {
-      await gate.sessionEnd({ reason: 'exit' }, { sessionId: session.id, agentId: 'main', cwd: opts.cwd, signal: new AbortController().signal });
-      features.close();
-      await tasks.close(closeOpts);
-      session.saveSummary();
+    setModel(model, client) {
+      agent.setModel(model, bindModel(model, client).getClient);
+      tools.setAvailability({ capabilities: model.capabilities, nonInteractive: opts.nonInteractive });
+      if (session.state.modelAlias !== model.alias) session.commit({ type: 'model', modelAlias: model.alias });
+    },
+    close(closeOpts = {}) {
+      closing ??= (async () => {
+        await gate.sessionEnd({ reason: 'exit' }, gateContext());
+        await agents.close();
+        const failures = await disposables.disposeAll({ force: !!closeOpts.force });
+        for (const text of failures) emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID });
+        session.saveSummary();
+      })();
+      return closing;
     },
   };
 }

@@ -1,5 +1,8 @@
 // A session: its folder, its journal and the state rebuilt from it. Every change goes through
 // `commit`, which appends the record and applies it with the same reducer that resume replays.
+// Each agent of a session has its own journal, `agents/<agentId>/wire.jsonl` in the session folder:
+// the main agent's is the session's own; a subagent's is opened with `Session.forAgent`, and replaying
+// it rebuilds that agent's state alone.
 import { JournalWriter, readJournal } from '../store/journal';
 import {
   createSessionDir,
@@ -11,7 +14,9 @@ import {
 } from '../store/sessionStore';
 import type { Message } from '../llm/types';
 import { FileStateGuard } from './fileGuard';
-import { applyRecord, emptyState, isJournalRecord, RECORD_VERSION, type JournalRecord, type PermissionMode, type RecordBody, type SessionState } from './records';
+import { existsSync } from 'node:fs';
+import { MAIN_AGENT_ID } from './events';
+import { applyRecord, emptyState, isJournalRecord, RECORD_VERSION, type AgentIdentity, type JournalRecord, type PermissionMode, type RecordBody, type SessionState } from './records';
 
 export class Session {
   readonly state: SessionState = emptyState();
@@ -19,8 +24,12 @@ export class Session {
   private readonly journal: JournalWriter<JournalRecord>;
   readonly warnings: string[] = [];
 
-  private constructor(readonly location: SessionLocation) {
-    this.journal = new JournalWriter<JournalRecord>(journalPathOf(location.sessionDir));
+  private constructor(
+    readonly location: SessionLocation,
+    /** Whose journal this is: `main`, or a subagent's id. */
+    readonly agentId: string = MAIN_AGENT_ID,
+  ) {
+    this.journal = new JournalWriter<JournalRecord>(journalPathOf(location.sessionDir, agentId));
   }
 
   get id(): string {
@@ -42,13 +51,27 @@ export class Session {
   }
 
   /** Rebuilds a session by replaying its journal, then closes anything a crash left open. */
-  static open(location: SessionLocation): Session {
-    const session = new Session(location);
-    const { records, warnings } = readJournal(journalPathOf(location.sessionDir), isJournalRecord);
+  static open(location: SessionLocation, agentId: string = MAIN_AGENT_ID): Session {
+    const session = new Session(location, agentId);
+    const { records, warnings } = readJournal(journalPathOf(location.sessionDir, agentId), isJournalRecord);
     session.warnings.push(...warnings);
     for (const r of records) session.applyOnly(r);
     session.repairAfterCrash();
     return session;
+  }
+
+  /**
+   * A subagent's journal in the same session folder: replayed when it exists (resuming that agent),
+   * else started with its identity, the mode it starts in and its system prompt.
+   */
+  static forAgent(parent: Session, agent: AgentIdentity & { modelAlias: string; mode: PermissionMode; systemPrompt: string }): { session: Session; resumed: boolean } {
+    if (existsSync(journalPathOf(parent.dir, agent.id))) return { session: Session.open(parent.location, agent.id), resumed: true };
+    const session = new Session(parent.location, agent.id);
+    const identity: AgentIdentity = { id: agent.id, parent: agent.parent, ...(agent.name ? { name: agent.name } : {}) };
+    session.commit({ type: 'session_meta', sessionId: parent.id, workDir: parent.state.workDir, modelAlias: agent.modelAlias, createdAt: new Date().toISOString(), agent: identity });
+    session.commit({ type: 'mode', mode: agent.mode });
+    session.commit({ type: 'system_prompt', text: agent.systemPrompt });
+    return { session, resumed: false };
   }
 
   static findLatest(home: string, workDir: string): SessionLocation | undefined {
@@ -70,7 +93,9 @@ export class Session {
     if (record.type === 'file_snapshot') this.guard.apply(record.snapshot);
   }
 
+  /** Writes the session's state.json; only the main agent's journal speaks for the session. */
   saveSummary(): void {
+    if (this.agentId !== MAIN_AGENT_ID) return;
     writeSessionSummary(this.dir, {
       sessionId: this.id,
       workDir: this.state.workDir,

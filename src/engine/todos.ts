@@ -1,13 +1,13 @@
 // The session's to-do list (TodoList). It lives in the journal, so resume replays it and /undo rolls
 // it back; every change is also shown to front ends as a `todos` event.
 import type { TodoItem, TodoService } from '../tools/todo/todoService';
-import type { EngineEvent } from './events';
+import type { EngineEventBody } from './events';
 import type { Session } from './session';
 
 export class TodoStore implements TodoService {
   constructor(
     private readonly session: Session,
-    private readonly emit: (event: EngineEvent) => void,
+    private readonly emit: (event: EngineEventBody) => void,
   ) {}
 
   list(): TodoItem[] {

@@ -5,7 +5,7 @@
 import type { Message, ToolCall } from '../llm/types';
 import type { ToolAccess, ToolResult, ToolServices } from '../tools/defineTool';
 import { decideApproval, type ApprovalPort, type PermissionRule, type PolicyDecision } from './approvals';
-import type { EngineEvent } from './events';
+import type { EngineEventBody } from './events';
 import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './extensionGate';
 import type { FileSnapshot, FileStateGuard } from './fileGuard';
 import { sessionApprovalPattern } from './permissionRules';
@@ -13,6 +13,8 @@ import type { PermissionMode } from './records';
 import { accessesConflict, executeToolCall, prepareToolCall, type PreparedToolCall, type ToolLookup, type ToolRunEnv } from './toolRunner';
 
 export interface ToolBatchEnv {
+  /** The agent whose calls these are (approval requests name it). */
+  agentId: string;
   tools: ToolLookup;
   cwd: string;
   services: ToolServices;
@@ -25,7 +27,7 @@ export interface ToolBatchEnv {
   /** Constraints outside the permission system (plan mode, budgets); a string refuses the call. */
   checkToolCall?(call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown }): string | undefined;
   signal: AbortSignal;
-  emit(event: EngineEvent): void;
+  emit(event: EngineEventBody): void;
   rememberApproval(pattern: string): void;
   /** The extension gate, bound to this agent and turn (absent: no extensions). */
   beforeToolCall?(call: ToolCallFacts): Promise<ToolCallVerdict>;
@@ -93,7 +95,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
   }
   const sessionPattern = sessionApprovalPattern(p.subject);
   const answer = await env.approvalPort.ask(
-    { callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by },
+    { agentId: env.agentId, callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by },
     env.signal,
   );
   if (answer.decision === 'reject') {

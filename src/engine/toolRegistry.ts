@@ -42,6 +42,12 @@ export class ToolRegistry implements ToolSet {
 
   constructor(private readonly opts: ToolRegistryOptions) {}
 
+  /** What `isAvailable` sees changed (another model after /model): the list is rebuilt. */
+  setAvailability(availability: ToolAvailability): void {
+    this.opts.availability = availability;
+    this.changed();
+  }
+
   /**
    * Sets (or replaces) every tool of one source. A name another source already offers is skipped with
    * a warning: built-in tools always keep their names, then the source registered first wins.
@@ -98,6 +104,7 @@ export class ToolRegistry implements ToolSet {
    * each offered tool and its source.
    */
   view(include: (tool: Tool, source: ToolSource) => boolean): ToolSet {
+    // Built from the registry's own list, so the `[tools]` switch and availability apply first.
     const pick = () => this.list().filter((t) => include(t, this.sourceOf(t.name)!));
     return {
       list: pick,

@@ -1,6 +1,6 @@
 // Print mode (`jarvis -p`): one prompt, no human. Runs the turn, keeps the process alive for
 // background work as `print_background_mode` says, and maps the outcome to an exit code.
-import type { EngineEvent } from '../engine/events';
+import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
 import type { Agent, TurnOutcome } from '../engine/loop';
 import { StreamJsonWriter, TranscriptWriter, type Sink } from './transcriptWriter';
 
@@ -35,7 +35,10 @@ export interface PrintRunOptions {
 
 export function makePrintRenderer(format: 'text' | 'stream-json', stdout: Sink, stderr: Sink): (event: EngineEvent) => void {
   const writer = format === 'stream-json' ? new StreamJsonWriter(stdout, stderr) : new TranscriptWriter(stdout, stderr);
-  return (event) => writer.handle(event);
+  // The transcript is the main agent's; subagents' own events are not printed as if they were its.
+  return (event) => {
+    if (event.agentId === MAIN_AGENT_ID) writer.handle(event);
+  };
 }
 
 function exitCodeOf(outcomes: TurnOutcome[]): number {

@@ -1,7 +1,7 @@
 // Print mode's text output: "transcript style". Each assistant or thinking message starts with "• "
 // and its following lines are indented two spaces. Assistant text goes to stdout; thinking, tool
 // activity, retries and notices go to stderr, so stdout stays the answer alone.
-import type { EngineEvent } from '../engine/events';
+import type { EngineEventBody } from '../engine/events';
 
 export interface Sink {
   write(text: string): void;
@@ -45,7 +45,7 @@ export class TranscriptWriter {
     this.thinking = new BulletStream(stderr);
   }
 
-  handle(event: EngineEvent): void {
+  handle(event: EngineEventBody): void {
     switch (event.type) {
       case 'thinking_delta':
         this.thinking.push(event.delta);
@@ -91,7 +91,7 @@ export class StreamJsonWriter {
     this.stdout.write(`${JSON.stringify(value)}\n`);
   }
 
-  handle(event: EngineEvent): void {
+  handle(event: EngineEventBody): void {
     switch (event.type) {
       case 'assistant_message': {
         const message: Record<string, unknown> = { role: 'assistant', content: event.text };

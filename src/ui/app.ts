@@ -6,7 +6,7 @@
 import { Editor, ProcessTerminal, type Component, type Terminal, type TUI } from '@mariozechner/pi-tui';
 import type { ApprovalAnswer, ApprovalPort } from '../engine/approvals';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from '../engine/context';
-import type { EngineEvent } from '../engine/events';
+import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
 import { describeUsage } from '../engine/goalDriver';
 import type { InteractionPort, PlanReviewAnswer, QuestionResponse } from '../engine/interactions';
 import type { PermissionMode } from '../engine/records';
@@ -581,6 +581,8 @@ export class App implements CommandHost {
   }
 
   private onEngineEvent(event: EngineEvent): void {
+    // The transcript shows the main agent; subagents' events are not rendered as if they were its.
+    if (event.agentId !== MAIN_AGENT_ID) return;
     // Events sent while a runtime opens (--plan, a resumed goal being paused) wait until it is open,
     // so they appear after the resumed history, not before it.
     if (!this.controller.runtime) {

@@ -1,7 +1,7 @@
 // Turns engine events into transcript blocks. Text and thinking deltas are coalesced (≈50 ms) so a
 // fast stream costs a frame per batch, not per token; finished Markdown blocks of a long answer move
 // to the scrollback while the answer is still streaming.
-import type { EngineEvent } from '../engine/events';
+import type { EngineEventBody } from '../engine/events';
 import { splitStableMarkdown } from './markdown';
 import { AssistantBlock, NoticeBlock, ThinkingBlock } from './transcript/messageBlocks';
 import type { ViewState } from './transcript/block';
@@ -32,7 +32,7 @@ export class TurnView {
 
   constructor(private readonly view: ViewState, private readonly transcript: Transcript, private readonly host: TurnViewHost) {}
 
-  handle(event: EngineEvent): void {
+  handle(event: EngineEventBody): void {
     switch (event.type) {
       case 'turn_start':
         this.host.onTurnStart(event.prompt, event.origin, event.turnId);

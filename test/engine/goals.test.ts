@@ -233,7 +233,7 @@ describe('/goal API', () => {
     expect(goals.current()).toMatchObject({ objective: 'Second objective', status: 'complete', used: { turns: 2 } });
     expect(goals.cancel()).toEqual({ ok: true, message: 'Goal cancelled.' });
     expect(goals.current()).toBeUndefined();
-    expect(engine.eventsOf('goal').at(-1)).toEqual({ type: 'goal', change: 'cancelled', goal: null });
+    expect(engine.eventsOf('goal').at(-1)).toEqual({ type: 'goal', change: 'cancelled', goal: null, agentId: 'main' });
   });
 
   it('next queues an upcoming goal in upcoming-goals.json and starts it when the current one completes', async () => {

@@ -30,14 +30,14 @@ describe('todo list in the session', () => {
     expect(h.runtime.todos.list()).toEqual(list);
     const [, read] = h.eventsOf('tool_result');
     expect(read.text).toContain('- [~] Fix the bug');
-    expect(h.eventsOf('todos')).toEqual([{ type: 'todos', todos: list }]);
+    expect(h.eventsOf('todos')).toEqual([{ type: 'todos', todos: list, agentId: 'main' }]);
     // Resume rebuilds the list from the journal.
     expect(Session.open(h.runtime.session.location).state.todos).toEqual(list);
 
     h.runtime.agent.submit({ kind: 'prompt', text: 'clear it' });
     await h.runtime.agent.idle();
     expect(h.runtime.session.state.todos).toEqual([]);
-    expect(h.eventsOf('todos').at(-1)).toEqual({ type: 'todos', todos: [] });
+    expect(h.eventsOf('todos').at(-1)).toEqual({ type: 'todos', todos: [], agentId: 'main' });
   });
 
   it('the live state is not shared with what a caller passed in', () => {
