@@ -25,7 +25,7 @@ export async function runInteractiveCommand(options: MainOptions): Promise<numbe
     configPath: startup.configPath,
     env: process.env,
     warnings: startup.warnings,
-    runtime: { ...runtime, nonInteractive: false },
+    runtime,
     pickSession: options.session === true,
     tokenCounting: startup.settings.tokenCounting.strategy,
   });

@@ -1,6 +1,6 @@
 // `jarvis -p "…"` (or a prompt on stdin): configuration → runtime → print front end → exit code.
 import { parseGoalCommand } from '../engine/goals';
-import { openRuntime } from '../engine/runtime';
+import { SessionControl } from '../engine/sessionControl';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint } from '../print/printMode';
 import type { MainOptions } from './program';
 import { loadStartup, StartupError } from './startup';
@@ -40,14 +40,13 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   const format = options.outputFormat === 'stream-json' ? 'stream-json' : 'text';
   const render = makePrintRenderer(format, stdout, stderr);
-  const runtime = openRuntime({
-    ...startup.runtime,
-    mode: 'auto', // docs/print-mode.md: print mode runs in auto mode
-    modeOverride: true,
+  const control = new SessionControl({
+    base: { ...startup.runtime, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode
     nonInteractive: true,
     notificationDelivery: 'collect',
     onEvent: render,
   });
+  const runtime = control.ensure();
   const bg = startup.settings.background;
   for (const w of runtime.warnings) stderr.write(`warning: ${w}\n`);
   if (startup.runtime.resume) stderr.write(`• resuming session ${runtime.session.id}\n`);
@@ -73,6 +72,6 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     return await runPrint(runtime.agent, { prompt, outputFormat: format, stdout, stderr, background, goal }, () => interrupted);
   } finally {
     process.off('SIGINT', onSigint);
-    await runtime.close({ force: interrupted });
+    await control.close(interrupted);
   }
 }

@@ -11,6 +11,7 @@ import { describeUsage } from '../engine/goalDriver';
 import type { InteractionPort, PlanReviewAnswer, QuestionResponse } from '../engine/interactions';
 import type { PermissionMode } from '../engine/records';
 import type { Runtime } from '../engine/runtime';
+import type { ForkResult } from '../engine/fork';
 import { listUndoTargets, undo, UndoError } from '../engine/undo';
 import type { ContentPart } from '../llm/types';
 import type { JarvisConfig } from '../store/config';
@@ -33,7 +34,7 @@ import { actionOf, nextCycleStop } from './keymap';
 import { LiveRegion } from './liveRegion';
 import { preloadHighlighter } from './markdown';
 import { Screen } from './screen';
-import { SessionController, type BaseRuntimeOptions } from './sessionController';
+import { SessionControl, SessionControlError, type BaseRuntimeOptions } from '../engine/sessionControl';
 import { runShellCommand, shellContext, type ShellRun } from './shellMode';
 import { parseSlash, SLASH_COMMANDS, type CommandHost, type PickItem } from './slashCommands';
 import { loadTheme, type Theme } from './theme';
@@ -79,7 +80,7 @@ export class App implements CommandHost {
   readonly transcript: Transcript;
   private readonly editor: Editor;
   private readonly completion: InputCompletion;
-  private readonly controller: SessionController;
+  private readonly controller: SessionControl;
   private turnView: TurnView;
   /** A popup the user opened (help, pickers, the trust prompt). */
   private popupPanel: Component | undefined;
@@ -117,11 +118,11 @@ export class App implements CommandHost {
     this.editorCommand = tui.config.editor.command;
     this.view = { theme: loaded.theme, expanded: false, cwd: opts.cwd };
     this.transcript = new Transcript((lines) => this.screen.pushScrollback(lines), () => this.term.columns);
-    this.controller = new SessionController({
+    this.controller = new SessionControl({
       base: opts.runtime,
-      config: opts.config,
-      configPath: opts.configPath,
-      env: opts.env,
+      models: { config: opts.config, configPath: opts.configPath, env: opts.env },
+      nonInteractive: false,
+      notificationDelivery: 'agent',
       approvalPort: this.approvalPort(),
       interactionPort: this.interactionPort(),
       onEvent: (e) => this.onEngineEvent(e),
@@ -264,13 +265,18 @@ export class App implements CommandHost {
 
   async switchModel(alias: string): Promise<void> {
     try {
-      await this.controller.switchModel(alias);
+      this.controller.switchModel(alias);
     } catch (e) {
-      this.notice('error', (e as Error).message, 'Pick one of the aliases defined under [models] in config.toml.');
+      const hint = e instanceof SessionControlError ? undefined : 'Pick one of the aliases defined under [models] in config.toml.';
+      this.notice('error', (e as Error).message, hint);
       return;
     }
     this.refreshContext();
     this.notice('success', `Model: ${this.modelLabel}`, 'The provider prompt cache starts over; /new starts a fresh session.');
+  }
+
+  forkSession(): ForkResult {
+    return this.controller.fork();
   }
 
   exit(code = 0): void {

@@ -1,7 +1,7 @@
 // The slash commands (docs/ui.md) this UI implements. A command is listed only if it works.
 import { contextBreakdown, type CompactionThresholds, type ContextBreakdown } from '../engine/context';
 import { exportMarkdown } from '../engine/exportMarkdown';
-import { forkSession } from '../engine/fork';
+import type { ForkResult } from '../engine/fork';
 import { parseGoalCommand } from '../engine/goals';
 import type { PermissionMode } from '../engine/records';
 import type { Runtime } from '../engine/runtime';
@@ -49,6 +49,8 @@ export interface CommandHost {
   newSession(): Promise<void>;
   resumeSession(location: SessionLocation): Promise<void>;
   switchModel(alias: string): Promise<void>;
+  /** /fork: copies the session (engine/sessionControl.ts); throws with a message for the user. */
+  forkSession(): ForkResult;
   /** Opens the session now if needed (/goal); undefined, with a notice, when it cannot. */
   ensureRuntime(): Runtime | undefined;
   compact(instruction: string): Promise<void>;
@@ -286,7 +288,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         return;
       }
       try {
-        const fork = forkSession(rt, { home: h.home });
+        const fork = h.forkSession();
         h.copyToClipboard(fork.resumeCommand);
         h.notice('success', `Forked this session. Continue the copy with: ${fork.resumeCommand}`, `You are still in ${rt.session.id}. The command was also sent to the clipboard (where the terminal allows it).`);
       } catch (e) {

@@ -1,12 +1,15 @@
-// The UI's hold on the engine: opens the runtime when the first message is sent (a new session is
-// created only then), resumes, starts a new session, switches models. Mode changes made before the
-// session exists are applied when it is created, and so is plan mode (/plan, Shift-Tab, --plan).
-import type { ApprovalPort } from '../engine/approvals';
-import { contextTokens, contextWindow, type RequestFrame } from '../engine/context';
-import type { EngineEvent } from '../engine/events';
-import type { InteractionPort } from '../engine/interactions';
-import type { PermissionMode } from '../engine/records';
-import { openRuntime, type Runtime, type RuntimeOptions } from '../engine/runtime';
+// Session control shared by every front end (the terminal UI, print mode, ACP): opens the runtime when
+// the first message is sent (a new session is created only then), resumes, starts a new session,
+// forks, switches models. Mode changes made before the session exists are applied when it is created,
+// and so is plan mode (/plan, Shift-Tab, --plan). Switching the model never closes the runtime: the
+// live agent gets the new client, so background tasks and subagents keep running.
+import type { ApprovalPort } from './approvals';
+import { contextTokens, contextWindow, type RequestFrame } from './context';
+import type { EngineEvent } from './events';
+import { forkSession, type ForkResult } from './fork';
+import type { InteractionPort } from './interactions';
+import type { PermissionMode } from './records';
+import { openRuntime, type Runtime, type RuntimeOptions } from './runtime';
 import type { ResolvedModel } from '../llm/types';
 import type { JarvisConfig } from '../store/config';
 import { resolveModel } from '../store/modelResolution';
@@ -14,19 +17,25 @@ import type { SessionLocation } from '../store/sessionStore';
 import type { TokenCountingStrategy } from '../store/settings';
 import { toolSchemaForModel } from '../tools/defineTool';
 
-export type BaseRuntimeOptions = Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery' | 'approvalPort' | 'interactionPort'>;
+export type BaseRuntimeOptions = Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery' | 'approvalPort' | 'interactionPort' | 'nonInteractive'>;
 
-export interface SessionControllerDeps {
+export interface SessionControlDeps {
   base: BaseRuntimeOptions;
-  config: JarvisConfig;
-  configPath: string;
-  env: NodeJS.ProcessEnv;
-  approvalPort: ApprovalPort;
-  interactionPort: InteractionPort;
+  /** Where `/model <alias>` looks aliases up; absent where the model cannot be switched. */
+  models?: { config: JarvisConfig; configPath: string; env: NodeJS.ProcessEnv };
+  /** No human answers (print mode): questions and approvals report that no one can answer. */
+  nonInteractive: boolean;
+  /** 'agent': task completions start turns by themselves (UI, ACP); 'collect': the front end decides (print). */
+  notificationDelivery: 'agent' | 'collect';
+  approvalPort?: ApprovalPort;
+  interactionPort?: InteractionPort;
   onEvent(event: EngineEvent): void;
 }
 
-export class SessionController {
+/** A refusal a front end shows as it is (e.g. switching the model during a turn). */
+export class SessionControlError extends Error {}
+
+export class SessionControl {
   runtime: Runtime | undefined;
   model: ResolvedModel;
   private pendingMode: PermissionMode;
@@ -36,7 +45,7 @@ export class SessionController {
   /** The request frame (system prompt + tool schemas) of the current runtime, built once. */
   private frameCache: { runtime: Runtime; tools: readonly unknown[]; frame: RequestFrame } | undefined;
 
-  constructor(private readonly deps: SessionControllerDeps) {
+  constructor(private readonly deps: SessionControlDeps) {
     this.model = deps.base.model;
     this.pendingMode = deps.base.mode;
     this.modeExplicit = !!deps.base.modeOverride;
@@ -88,7 +97,7 @@ export class SessionController {
   }
 
   get modelAliases(): string[] {
-    return Object.keys(this.deps.config.models ?? {});
+    return Object.keys(this.deps.models?.config.models ?? {});
   }
 
   private open(resume?: SessionLocation): Runtime {
@@ -98,9 +107,9 @@ export class SessionController {
       mode: this.pendingMode,
       modeOverride: resume ? this.modeExplicit : true,
       resume,
-      nonInteractive: false,
+      nonInteractive: this.deps.nonInteractive,
       planMode: this.pendingPlan,
-      notificationDelivery: 'agent',
+      notificationDelivery: this.deps.notificationDelivery,
       approvalPort: this.deps.approvalPort,
       interactionPort: this.deps.interactionPort,
       onEvent: this.deps.onEvent,
@@ -145,14 +154,24 @@ export class SessionController {
     return this.open(location);
   }
 
-  /** Resolves `alias` and reopens the current session (if any) with that model. Throws with a user-facing message. */
-  async switchModel(alias: string): Promise<void> {
-    const model = resolveModel({ config: this.deps.config, env: this.deps.env, cliModel: alias, configPath: this.deps.configPath });
-    this.model = model as ResolvedModel;
-    const current = this.runtime?.session.location;
-    if (!current) return;
-    await this.close();
-    const rt = this.open(current);
-    rt.session.commit({ type: 'model', modelAlias: model.alias });
+  /** Copies the current session to a new one (the caller stays in this one). Throws ForkError. */
+  fork(): ForkResult {
+    const rt = this.runtime;
+    if (!rt) throw new SessionControlError('Nothing to fork yet: the session starts with the first message.');
+    return forkSession(rt, { home: this.deps.base.home });
+  }
+
+  /**
+   * Resolves `alias` and makes it the model of the current session from its next request on (journalled),
+   * or of the session still to be created. Refused while a turn runs; never closes the runtime, so
+   * background tasks and subagents keep running. Throws with a user-facing message.
+   */
+  switchModel(alias: string): void {
+    const models = this.deps.models;
+    if (!models) throw new SessionControlError('This front end cannot switch models.');
+    if (this.runtime?.agent.busy) throw new SessionControlError('Cannot switch the model while a turn is running: wait for it to end, or press Esc to stop it first.');
+    const model = resolveModel({ config: models.config, env: models.env, cliModel: alias, configPath: models.configPath }) as ResolvedModel;
+    this.runtime?.setModel(model);
+    this.model = model;
   }
 }
