@@ -1,7 +1,10 @@
 // Plan mode: a constrained working state in which the agent explores and writes a plan before it
 // changes anything. State (on/off, plan file) lives in the journal. While it is on:
-//   - Write and Edit may only write the current plan file; TaskStop and CronDelete are refused
-//     (a TurnExtension.checkToolCall, so the refusal comes before any approval question);
+//   - restrictions follow what a tool declares it touches, not its name, so they hold for built-in,
+//     MCP and plugin tools alike: a call that writes anything but the current plan file, or runs a
+//     command or other effect of unknown footprint (`exec`), is refused; read-only calls pass. Bash is
+//     the exception the spec makes: it stays governed by the ordinary permission rules (a
+//     TurnExtension.checkToolCall, so the refusal comes before any approval question);
 //   - writes to the plan file never ask: entering plan mode records session approvals for exactly
 //     `Write(<plan>)` and `Edit(<plan>)`. That reuses the approval chain as it is — deny rules still
 //     win, the approvals are journalled (resume and replay agree) and cover that one file only;
@@ -12,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderTemplate } from '../tools/defineTool';
+import { renderTemplate, type ToolAccess } from '../tools/defineTool';
 import { canonicalPath } from '../tools/file/pathPolicy';
 import offNotice from '../tools/plan/planModeOff.md';
 import reminder from '../tools/plan/planReminder.md';
@@ -25,10 +28,8 @@ import type { Session } from './session';
 
 /** After the first step of a turn, the short reminder comes back every this many steps. */
 export const PLAN_REMINDER_EVERY_STEPS = 5;
-/** Tools refused outright while plan mode is on. */
-export const PLAN_BLOCKED_TOOLS: readonly string[] = ['TaskStop', 'CronDelete'];
-/** Tools that may only write the plan file while plan mode is on. */
-export const PLAN_WRITE_TOOLS: readonly string[] = ['Write', 'Edit'];
+/** Tools plan mode leaves to the ordinary permission rules whatever they touch (SPEC §7.5: Bash). */
+export const PLAN_RULE_GOVERNED_TOOLS: readonly string[] = ['Bash'];
 
 export interface PlanModeDeps {
   interactionPort?: InteractionPort;
@@ -105,17 +106,14 @@ export class PlanMode implements PlanModeService {
     checkToolCall: (call) => this.checkToolCall(call.toolName, call.accesses),
   };
 
-  private checkToolCall(toolName: string, accesses: ReadonlyArray<{ kind: string; path?: string }>): string | undefined {
-    if (!this.active) return undefined;
-    if (PLAN_BLOCKED_TOOLS.includes(toolName)) {
-      return `${toolName} is blocked in plan mode. Finish the plan and get it approved with ExitPlanMode first.`;
+  private checkToolCall(toolName: string, accesses: readonly ToolAccess[]): string | undefined {
+    if (!this.active || PLAN_RULE_GOVERNED_TOOLS.includes(toolName)) return undefined;
+    if (accesses.some((a) => a.kind === 'exec')) {
+      return `${toolName} is blocked in plan mode: it runs a command or changes something outside the plan. Finish the plan and get it approved with ExitPlanMode first.`;
     }
-    if (PLAN_WRITE_TOOLS.includes(toolName)) {
-      const outside = accesses.filter((a) => a.kind === 'write' && a.path !== this.planPath);
-      if (outside.length || !accesses.some((a) => a.kind === 'write')) {
-        const where = outside[0]?.path ?? 'that path';
-        return `Plan mode is on: ${toolName} may only write the plan file ${this.planPath}, not ${where}. Put the intended change in the plan, and call ExitPlanMode to ask for approval before implementing it.`;
-      }
+    const outside = accesses.find((a) => a.kind === 'write' && a.path !== this.planPath);
+    if (outside) {
+      return `Plan mode is on: ${toolName} may only write the plan file ${this.planPath}, not ${outside.kind === 'write' ? outside.path : 'that path'}. Put the intended change in the plan, and call ExitPlanMode to ask for approval before implementing it.`;
     }
     return undefined;
   }

@@ -55,7 +55,7 @@ export class ToolRegistry implements ToolSet {
    */
   setSource(source: ToolSource, tools: readonly Tool[]): string[] {
     const previous = this.sources.get(source.id);
-    this.sources.set(source.id, { source, tools: [...tools] });
+    this.sources.set(source.id, { source, tools: source.kind === 'builtin' ? [...tools] : tools.map(withDeclaredFootprint) });
     for (const t of tools) this.gone.delete(t.name);
     if (previous) {
       const kept = new Set(tools.map((t) => t.name));
@@ -154,6 +154,15 @@ export class ToolRegistry implements ToolSet {
     this.offered = { list, byName };
     return this.offered;
   }
+}
+
+/**
+ * A plugin or MCP tool that is not read-only and says nothing about what it touches is taken to run a
+ * command in the working directory: plan mode refuses it and it never runs alongside a write.
+ */
+function withDeclaredFootprint(tool: Tool): Tool {
+  if (tool.readOnly || tool.accesses) return tool;
+  return { ...tool, accesses: (_args, ctx) => [{ kind: 'exec', cwd: ctx.cwd }] };
 }
 
 function describe(source: ToolSource): string {

@@ -9,6 +9,7 @@ import { PLAN_REMINDER_EVERY_STEPS } from '../../src/engine/planMode';
 import type { PermissionMode } from '../../src/engine/records';
 import type { ScriptedResponse } from '../../src/llm/scriptedClient';
 import type { Message } from '../../src/llm/types';
+import { defineJsonSchemaTool } from '../../src/tools/jsonSchemaTool';
 import { builtinTools } from '../../src/tools/registry';
 import { makeEngine, type EngineHarness, verifyEnginesAfterEach } from '../helpers/engineHarness';
 
@@ -139,7 +140,7 @@ describe('plan mode', () => {
     expect(engine.runtime.plan.active).toBe(true);
   });
 
-  it('TaskStop and CronDelete are blocked before any approval question; Edit outside the plan is refused', async () => {
+  it('TaskStop (an exec effect) is blocked before any approval question; Edit outside the plan is refused', async () => {
     const { engine } = planEngine({
       planMode: true,
       steps: [call('TaskStop', { task_id: 'b123' }), call('Edit', { path: 'x.txt', old_string: 'a', new_string: 'b' }), { text: 'ok' }],
@@ -151,10 +152,29 @@ describe('plan mode', () => {
     expect(engine.approvals).toEqual([]);
     const check = engine.runtime.plan.extension.checkToolCall!;
     const agent = engine.runtime.agent as Agent;
-    expect(check({ toolName: 'CronDelete', subject: 'CronDelete', accesses: [], args: {} }, agent)).toContain('CronDelete is blocked in plan mode');
-    expect(check({ toolName: 'Bash', subject: 'Bash(ls)', accesses: [{ kind: 'exec', cwd: engine.cwd }], args: {} }, agent)).toBeUndefined();
+    // By capability, not by name: any tool (built-in, MCP, plugin) that declares exec or a write elsewhere.
+    const exec = [{ kind: 'exec' as const, cwd: engine.cwd }];
+    expect(check({ toolName: 'mcp__ops__deploy', subject: 'mcp__ops__deploy', accesses: exec, args: {} }, agent)).toContain('mcp__ops__deploy is blocked in plan mode');
+    expect(check({ toolName: 'FormatCode', subject: 'FormatCode', accesses: [{ kind: 'write', path: join(engine.cwd, 'a.ts') }], args: {} }, agent)).toContain('FormatCode may only write the plan file');
+    expect(check({ toolName: 'mcp__docs__search', subject: 'mcp__docs__search', accesses: [{ kind: 'read', path: engine.cwd }], args: {} }, agent)).toBeUndefined();
+    expect(check({ toolName: 'CreateGoal', subject: 'CreateGoal', accesses: [], args: {} }, agent)).toBeUndefined();
+    // Bash keeps the seed's rule: the ordinary permission rules govern it in plan mode.
+    expect(check({ toolName: 'Bash', subject: 'Bash(ls)', accesses: exec, args: {} }, agent)).toBeUndefined();
     engine.runtime.plan.setPlanMode(false);
-    expect(check({ toolName: 'CronDelete', subject: 'CronDelete', accesses: [], args: {} }, agent)).toBeUndefined();
+    expect(check({ toolName: 'mcp__ops__deploy', subject: 'mcp__ops__deploy', accesses: exec, args: {} }, agent)).toBeUndefined();
+  });
+
+  it('dynamic tools are judged by what they declare: a read-only MCP tool runs, one that changes things is refused before approval', async () => {
+    const lookup = await defineJsonSchemaTool({ name: 'mcp__docs__search', description: 'search', inputSchema: { type: 'object' }, readOnly: true, defaultApproval: 'auto', execute: async () => ({ content: 'found it' }) });
+    const deploy = await defineJsonSchemaTool({ name: 'mcp__ops__deploy', description: 'deploy', inputSchema: { type: 'object' }, readOnly: false, defaultApproval: 'ask', execute: async () => ({ content: 'deployed' }) });
+    const { engine } = planEngine({ planMode: true, steps: [call('mcp__docs__search'), call('mcp__ops__deploy'), { text: 'ok' }] });
+    engine.runtime.tools.setSource({ id: 'mcp:docs', kind: 'mcp' }, [lookup, deploy]);
+    await run(engine);
+    const [search, blocked] = toolResults(engine);
+    expect(search).toMatchObject({ isError: false, text: 'found it' });
+    expect(blocked.isError).toBe(true);
+    expect(blocked.text).toContain('mcp__ops__deploy is blocked in plan mode');
+    expect(engine.approvals).toEqual([]);
   });
 
   it('toggling plan mode does not create an empty plan file; the UI API toggles and clears', async () => {

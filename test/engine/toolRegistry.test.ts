@@ -66,6 +66,15 @@ describe('the tool registry', () => {
     expect(changes).toBe(4);
   });
 
+  it('a plugin tool that changes things but declares nothing is given an unknown footprint (exec)', () => {
+    const r = new ToolRegistry({ availability: { capabilities: [], nonInteractive: false } });
+    const silent = { ...named('Deploy'), readOnly: false };
+    r.setSource({ id: 'plugin:acme', kind: 'plugin' }, [silent, named('Lookup')]);
+    const ctx = { cwd: '/repo' } as never;
+    expect(r.get('Deploy')!.accesses!({}, ctx)).toEqual([{ kind: 'exec', cwd: '/repo' }]);
+    expect(r.get('Lookup')!.accesses).toBeUndefined();
+  });
+
   it('gives live views that follow later changes (a subagent\'s tool list)', () => {
     const r = new ToolRegistry({ availability: { capabilities: [], nonInteractive: false } });
     r.setSource({ id: 'builtin', kind: 'builtin' }, [named('Read'), { ...named('Write'), readOnly: false }]);

@@ -17,6 +17,8 @@ export const taskStopTool = defineTool({
   readOnly: false,
   defaultApproval: 'ask',
   subject: (a) => `TaskStop(${a.task_id})`,
+  // Stopping a process is an effect with no path: declared as such, plan mode refuses it.
+  accesses: (_a, ctx) => [{ kind: 'exec', cwd: ctx.cwd }],
   async execute(args, ctx) {
     const tasks = ctx.services.get(TASK_SERVICE);
     const before = tasks.get(args.task_id);
