@@ -28,7 +28,7 @@ import type { Session } from './session';
 
 /** After the first step of a turn, the short reminder comes back every this many steps. */
 export const PLAN_REMINDER_EVERY_STEPS = 5;
-/** Tools plan mode leaves to the ordinary permission rules whatever they touch (SPEC §7.5: Bash). */
+/** Tools plan mode leaves to the ordinary permission rules whatever they touch (Bash; see docs/plan-goals-context.md). */
 export const PLAN_RULE_GOVERNED_TOOLS: readonly string[] = ['Bash'];
 
 export interface PlanModeDeps {
