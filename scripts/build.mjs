@@ -8,8 +8,9 @@
 // and is bundled here, so a user's install carries neither it nor its install scripts. pi-tui asks for
 // koffi only on Windows (to tell Shift+Tab from Tab) and copes without it, so koffi stays out.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, resolve } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -44,6 +45,17 @@ for (const file of result.outputFiles) {
   writeFileSync(temporary, file.contents);
   renameSync(temporary, file.path);
 }
+// The Bash parser (src/platform/bashSyntax.ts) is bundled; the WebAssembly it loads is data, copied
+// beside the bundle so an installed package needs neither web-tree-sitter nor tree-sitter-bash.
+const resolvePackage = createRequire(import.meta.url).resolve;
+mkdirSync('dist/wasm', { recursive: true });
+for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
+  const from = resolvePackage(wasm);
+  const temporary = `dist/wasm/${basename(from)}.${process.pid}.tmp`;
+  copyFileSync(from, temporary);
+  renameSync(temporary, `dist/wasm/${basename(from)}`);
+}
+
 // Chunk names carry content hashes: remove the chunks of earlier builds so dist/ holds one build.
 for (const name of readdirSync('dist/chunks')) {
   const path = resolve('dist/chunks', name);

@@ -65,7 +65,13 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
 
   const explicitMode: PermissionMode | undefined = options.yolo ? 'yolo' : options.auto ? 'auto' : undefined;
   const mode: PermissionMode = explicitMode ?? config.default_permission_mode;
-  const rules: PermissionRule[] = (config.permission?.rules ?? []).map((r) => ({ decision: r.decision, pattern: r.pattern, scope: r.scope, reason: r.reason }));
+  const rules: PermissionRule[] = (config.permission?.rules ?? []).map((r, i) => ({
+    decision: r.decision,
+    pattern: r.pattern,
+    scope: r.scope,
+    reason: r.reason,
+    source: loaded.ruleSources[i],
+  }));
 
   return {
     home,

@@ -2,15 +2,21 @@
 //   deny rules → auto mode → remembered session approvals → ask rules → allow rules →
 //   sensitive paths → VCS control paths → yolo → tool default → ask
 // Front ends answer "ask" through an ApprovalPort; print mode has none (it runs in auto mode).
+// Bash calls are judged on the simple commands the line runs, read by a real shell parser
+// (shellCommands.ts; the rule semantics are in bashRules.ts and docs/approvals.md).
 import type { ToolAccess, ToolDisplay } from '../tools/defineTool';
-import { patternMatches } from './permissionRules';
+import { bashAllowCoverage, firstBashRuleMatchingAny, hasBashDenyArgumentRule } from './bashRules';
+import { parseSubject, patternMatches } from './permissionRules';
 import type { PermissionMode } from './records';
+import { analyseShellCommand, analyseShellCommandWith, describeShellCommand, type ShellAnalysis } from './shellCommands';
 
 export interface PermissionRule {
   decision: 'allow' | 'deny' | 'ask';
   pattern: string;
   scope?: string;
   reason?: string;
+  /** Where the rule was written (`~/.jarvis/config.toml:12`), shown with every decision it makes. */
+  source?: string;
 }
 
 export interface ApprovalRequest {
@@ -25,6 +31,8 @@ export interface ApprovalRequest {
   accesses: ToolAccess[];
   /** Why a human is asked, in words ("writes a file", "reads a sensitive file"). */
   reason: string;
+  /** For Bash: the simple commands the line runs, as parsed (`git status`, `touch PWNED`). */
+  commands?: string[];
   preview?: ToolDisplay;
 }
 
@@ -37,7 +45,13 @@ export interface ApprovalPort {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
 }
 
-export type PolicyDecision = { decision: 'allow' | 'deny' | 'ask'; by: string; reason?: string };
+export type PolicyDecision = {
+  decision: 'allow' | 'deny' | 'ask';
+  by: string;
+  reason?: string;
+  /** For Bash: the simple commands the line runs, as parsed, each with the wrapper it was found in. */
+  commands?: string[];
+};
 
 export interface PolicyInput {
   toolName: string;
@@ -49,16 +63,23 @@ export interface PolicyInput {
   sessionApprovals: readonly string[];
   cwd: string;
   isSensitivePath(path: string): boolean;
+  /** The parsed Bash line (shellAnalysisFor); a line left unparsed is judged as unreadable. */
+  shell?: ShellAnalysis;
 }
 
 const VCS_CONTROL = /\/\.(git|hg|svn|jj|sl|bzr)(\/|$)/;
 const SHELL_META = /[;&|`$<>()\n]/;
+const UNREAD: ShellAnalysis = { commands: [], writes: [], substitution: false, unknowable: ['the command was not parsed'] };
 
 function firstRule(rules: readonly PermissionRule[], decision: PermissionRule['decision'], subject: string, cwd: string): PermissionRule | undefined {
   return rules.find((r) => r.decision === decision && patternMatches(r.pattern, subject, cwd));
 }
 
-/** The first rule of any decision that matches, in file order: "first match wins" for deny rules. */
+/** How a decision names the rule that made it: `rule deny Bash(rm *) (~/.jarvis/config.toml:4)`. */
+export function describeRule(rule: PermissionRule): string {
+  return `rule ${rule.decision} ${rule.pattern}${rule.source ? ` (${rule.source})` : ''}`;
+}
+
 function sessionApproved(input: PolicyInput): boolean {
   return input.sessionApprovals.some((pattern) => {
     if (pattern === input.subject) return true;
@@ -68,15 +89,65 @@ function sessionApproved(input: PolicyInput): boolean {
   });
 }
 
+/** Parses the command of a Bash call (loading the parser on first need); undefined for other tools. */
+export async function shellAnalysisFor(toolName: string, subject: string): Promise<ShellAnalysis | undefined> {
+  const command = toolName === 'Bash' ? parseSubject(subject).arg : undefined;
+  if (command === undefined) return undefined;
+  // A parser that cannot load must not stop the turn: the line is then judged as unreadable.
+  return analyseShellCommand(command).catch((err: unknown) => ({ ...UNREAD, unknowable: [err instanceof Error ? err.message : String(err)] }));
+}
+
+function bashAnalysis(input: PolicyInput, command: string): ShellAnalysis {
+  return input.shell ?? analyseShellCommandWith(command, undefined) ?? UNREAD;
+}
+
+function listCommands(analysis: ShellAnalysis): string[] {
+  return analysis.commands.map((c) => describeShellCommand(c) + (c.via ? `   (via ${c.via})` : ''));
+}
+
 export function decideApproval(input: PolicyInput): PolicyDecision {
+  const command = input.toolName === 'Bash' ? parseSubject(input.subject).arg : undefined;
+  if (command === undefined) return decideByChain(input);
+  const shell = bashAnalysis(input, command);
+  return { ...decideBash(input, command, shell), commands: listCommands(shell) };
+}
+
+function decideBash(input: PolicyInput, command: string, shell: ShellAnalysis): PolicyDecision {
+  const deny = firstBashRuleMatchingAny(input.rules, 'deny', command, shell, input.cwd);
+  if (deny) return { decision: 'deny', by: describeRule(deny.rule), reason: refusedPart(deny.part, deny.rule.reason) };
+  if (shell.unknowable.length > 0 && hasBashDenyArgumentRule(input.rules)) {
+    const reason = `${shell.unknowable[0]}, so the Bash deny rules cannot be checked against it`;
+    return { decision: input.mode === 'manual' ? 'ask' : 'deny', by: 'Bash deny rules', reason };
+  }
+  if (input.mode === 'auto') return { decision: 'allow', by: 'auto mode' };
+  if (sessionApproved(input)) return { decision: 'allow', by: 'approved for this session' };
+  const ask = firstBashRuleMatchingAny(input.rules, 'ask', command, shell, input.cwd);
+  if (ask) return { decision: 'ask', by: describeRule(ask.rule), reason: refusedPart(ask.part, ask.rule.reason) };
+  const allow = bashAllowCoverage(input.rules, shell, input.cwd);
+  if (allow.covered) return { decision: 'allow', by: describeRule(allow.rule) };
+  const decision = decideWithoutRules(input);
+  if (decision.decision !== 'ask' || !allow.uncovered) return decision;
+  return { ...decision, reason: `the allow rules do not cover ${allow.uncovered}` };
+}
+
+function refusedPart(part: string | undefined, reason: string | undefined): string | undefined {
+  return [part && `it ${part}`, reason].filter(Boolean).join('; ') || undefined;
+}
+
+function decideByChain(input: PolicyInput): PolicyDecision {
   const deny = firstRule(input.rules, 'deny', input.subject, input.cwd);
-  if (deny) return { decision: 'deny', by: `rule deny ${deny.pattern}`, reason: deny.reason };
+  if (deny) return { decision: 'deny', by: describeRule(deny), reason: deny.reason };
   if (input.mode === 'auto') return { decision: 'allow', by: 'auto mode' };
   if (sessionApproved(input)) return { decision: 'allow', by: 'approved for this session' };
   const ask = firstRule(input.rules, 'ask', input.subject, input.cwd);
-  if (ask) return { decision: 'ask', by: `rule ask ${ask.pattern}`, reason: ask.reason };
+  if (ask) return { decision: 'ask', by: describeRule(ask), reason: ask.reason };
   const allow = firstRule(input.rules, 'allow', input.subject, input.cwd);
-  if (allow) return { decision: 'allow', by: `rule allow ${allow.pattern}` };
+  if (allow) return { decision: 'allow', by: describeRule(allow) };
+  return decideWithoutRules(input);
+}
+
+/** The chain after the rules: sensitive paths → VCS control paths → yolo → tool default → ask. */
+function decideWithoutRules(input: PolicyInput): PolicyDecision {
   const paths = input.accesses.flatMap((a) => (a.kind === 'exec' ? [] : [a.path]));
   const sensitive = paths.find((p) => input.isSensitivePath(p));
   if (sensitive) return { decision: 'ask', by: 'sensitive file', reason: `${sensitive} may hold secrets` };

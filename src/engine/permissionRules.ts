@@ -24,7 +24,7 @@ export function parseSubject(subject: string): ParsedPattern {
   return { tool: subject.slice(0, open), arg: subject.slice(open + 1, -1) };
 }
 
-function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string): RegExp {
   let re = '';
   for (const ch of glob) {
     if (ch === '*') re += '.*';
@@ -40,7 +40,7 @@ function normalisePathGlob(glob: string, cwd: string): string {
   return resolve(cwd, glob);
 }
 
-function toolMatches(patternTool: string, subjectTool: string): boolean {
+export function toolMatches(patternTool: string, subjectTool: string): boolean {
   if (!patternTool.includes('*')) return patternTool === subjectTool;
   // MCP names support `*` (one segment) and `**` (anything).
   const re = patternTool

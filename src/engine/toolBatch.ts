@@ -4,7 +4,7 @@
 // the order the model made the calls.
 import type { Message, ToolCall } from '../llm/types';
 import type { ToolAccess, ToolResult, ToolServices } from '../tools/defineTool';
-import { decideApproval, type ApprovalPort, type PermissionRule, type PolicyDecision } from './approvals';
+import { decideApproval, shellAnalysisFor, type ApprovalPort, type PermissionRule, type PolicyDecision } from './approvals';
 import type { EngineEventBody } from './events';
 import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './extensionGate';
 import type { FileSnapshot, FileStateGuard } from './fileGuard';
@@ -56,7 +56,7 @@ function factsOf(p: PreparedToolCall): ToolCallFacts {
 function applyRewrite(decision: PolicyDecision, verdict: ToolCallVerdict): PolicyDecision {
   const rewrite = verdict.approval;
   if (!rewrite || (decision.decision === 'deny' && decision.by.startsWith('rule deny'))) return decision;
-  return { decision: rewrite.decision, by: rewrite.by, reason: rewrite.reason ?? decision.reason };
+  return { decision: rewrite.decision, by: rewrite.by, reason: rewrite.reason ?? decision.reason, commands: decision.commands };
 }
 
 async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: string[]): Promise<Gate> {
@@ -78,6 +78,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     sessionApprovals: [...env.sessionApprovals, ...remembered],
     cwd: env.cwd,
     isSensitivePath: env.isSensitivePath,
+    shell: await shellAnalysisFor(p.tool.name, p.subject),
   });
   const decision = applyRewrite(policy, verdict);
   if (decision.decision === 'deny') {
@@ -95,7 +96,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
   }
   const sessionPattern = sessionApprovalPattern(p.subject);
   const answer = await env.approvalPort.ask(
-    { agentId: env.agentId, callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by },
+    { agentId: env.agentId, callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by, commands: decision.commands },
     env.signal,
   );
   if (answer.decision === 'reject') {

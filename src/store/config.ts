@@ -28,6 +28,8 @@ export interface LoadedConfig {
   existed: boolean;
   /** Deprecated or ignored keys: shown once at startup, never fatal. */
   warnings: string[];
+  /** Where each `[[permission.rules]]` entry was written (`~/.jarvis-code/config.toml:12`), in order. */
+  ruleSources: string[];
 }
 
 export interface ParsedConfig {
@@ -245,10 +247,29 @@ export function loadConfig(home: string, opts: { path?: string } = {}): LoadedCo
     }
     const problem = createTemplate(path);
     const warnings = problem ? [`${displayPath(path)}: could not create the config template (${problem}); using defaults`] : [];
-    return { config: defaultConfig(), path, existed: false, warnings };
+    return { config: defaultConfig(), path, existed: false, warnings, ruleSources: [] };
   }
   const { config, warnings } = parseConfigText(text, path);
-  return { config, path, existed: true, warnings };
+  return { config, path, existed: true, warnings, ruleSources: permissionRuleSources(text, path, config.permission.rules.length) };
+}
+
+/**
+ * The file and line of each permission rule, so a decision can say which rule made it. TOML keeps no
+ * positions, so this finds the `[[permission.rules]]` headers (outside multi-line strings); rules
+ * written another way (an inline array) are named by file only.
+ */
+export function permissionRuleSources(text: string, path: string, count: number): string[] {
+  const lines: number[] = [];
+  let inMultiline: string | undefined;
+  text.split('\n').forEach((line, i) => {
+    for (const quote of line.match(/"""|'''/g) ?? []) {
+      if (inMultiline === undefined) inMultiline = quote;
+      else if (inMultiline === quote) inMultiline = undefined;
+    }
+    if (inMultiline === undefined && /^\s*\[\[\s*permission\s*\.\s*rules\s*\]\]/.test(line)) lines.push(i + 1);
+  });
+  const file = displayPath(path);
+  return Array.from({ length: count }, (_, i) => (lines.length === count ? `${file}:${lines[i]}` : file));
 }
 
 /**
