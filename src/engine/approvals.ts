@@ -101,8 +101,12 @@ function bashAnalysis(input: PolicyInput, command: string): ShellAnalysis {
   return input.shell ?? analyseShellCommandWith(command, undefined) ?? UNREAD;
 }
 
+/** What the approval panel and `jarvis policy test` show: each simple command, then each file written. */
 function listCommands(analysis: ShellAnalysis): string[] {
-  return analysis.commands.map((c) => describeShellCommand(c) + (c.via ? `   (via ${c.via})` : ''));
+  return [
+    ...analysis.commands.map((c) => describeShellCommand(c) + (c.via ? `   (via ${c.via})` : '')),
+    ...analysis.writes.map((w) => `> ${w.target}   (writes a file)`),
+  ];
 }
 
 export function decideApproval(input: PolicyInput): PolicyDecision {

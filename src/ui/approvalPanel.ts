@@ -7,6 +7,7 @@ import { approvalPreview, type Preview } from './approvalPreview';
 import type { Theme } from './theme';
 
 const COLLAPSED_PREVIEW = 12;
+const MAX_COLLAPSED_COMMANDS = 8;
 
 interface Choice {
   label: string;
@@ -78,6 +79,18 @@ export class ApprovalPanel implements Component, Focusable {
 
   invalidate(): void {}
 
+  /** A Bash line's simple commands and written files as the parser read them, when there is more than the line. */
+  private parsedCommands(width: number): string[] {
+    const commands = this.request.commands ?? [];
+    const args = this.request.args as { command?: unknown } | undefined;
+    if (commands.length === 0 || (commands.length === 1 && commands[0] === String(args?.command ?? '').trim())) return [];
+    const shown = this.expanded ? commands : commands.slice(0, MAX_COLLAPSED_COMMANDS);
+    const out = [this.theme.fg.textDim('Parsed as:')];
+    for (const c of shown) out.push(...wrapTextWithAnsi(`  ${this.theme.fg.accent('•')} ${c}`, width));
+    if (shown.length < commands.length) out.push(this.theme.fg.textMuted(`  … ${commands.length - shown.length} more (ctrl+e to expand)`));
+    return out;
+  }
+
   render(width: number): string[] {
     const { fg } = this.theme;
     const border = fg.borderFocus;
@@ -86,6 +99,7 @@ export class ApprovalPanel implements Component, Focusable {
     const lines = [border(`╭${'─'.repeat(Math.max(0, width - 2))}╮`)];
     lines.push(row(`${this.theme.bold(fg.warning('Approval needed'))} ${fg.textDim('·')} ${this.theme.bold(this.request.subject)}`));
     for (const l of wrapTextWithAnsi(fg.textDim(`Why: ${this.request.reason}`), inner)) lines.push(row(l));
+    for (const l of this.parsedCommands(inner)) lines.push(row(l));
     lines.push(row(this.preview.title));
     const body = this.preview.lines;
     const shown = this.expanded ? body : body.slice(0, COLLAPSED_PREVIEW);
