@@ -195,7 +195,7 @@ describe('loadConfig and the file on disk', () => {
   it('creates a commented template when the file is missing and returns defaults', () => {
     const nested = join(home, 'nested', 'home');
     const loaded = loadConfig(nested);
-    expect(loaded).toEqual({ config: defaultConfig(), path: join(nested, 'config.toml'), existed: false, warnings: [] });
+    expect(loaded).toEqual({ config: defaultConfig(), path: join(nested, 'config.toml'), existed: false, warnings: [], ruleSources: [] });
     const text = readFileSync(loaded.path, 'utf8');
     expect(text).toBe(CONFIG_TEMPLATE);
     expect(statSync(loaded.path).mode & 0o777).toBe(0o600);
