@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 
 export type { SyntaxNode };
@@ -38,11 +39,29 @@ function wasmFile(packagePath: string): string {
   return createRequire(import.meta.url).resolve(packagePath);
 }
 
+/**
+ * Compiles with V8's baseline compiler only. Left to itself V8 then recompiles the grammar's huge lexer
+ * with its optimising compiler in the background: about 1.5 s of CPU right after the first Bash call,
+ * which on a busy machine slows the turn that is running. Baseline code parses a 2 KB line in a few
+ * milliseconds (bench/bashParser.bench.mjs), so the optimised code is not worth its cost here. The flag
+ * is read when a module is compiled and is restored at once, so other WebAssembly is not affected.
+ */
+async function compiledWithBaselineOnly<T>(compile: () => Promise<T>): Promise<T> {
+  setFlagsFromString('--liftoff-only');
+  try {
+    return await compile();
+  } finally {
+    setFlagsFromString('--no-liftoff-only');
+  }
+}
+
 async function load(): Promise<BashParser> {
   const { Parser, Language } = await import('web-tree-sitter');
   const runtime = wasmFile('web-tree-sitter/tree-sitter.wasm');
-  await Parser.init({ locateFile: () => runtime });
-  const language = await Language.load(wasmFile('tree-sitter-bash/tree-sitter-bash.wasm'));
+  const language = await compiledWithBaselineOnly(async () => {
+    await Parser.init({ locateFile: () => runtime });
+    return Language.load(wasmFile('tree-sitter-bash/tree-sitter-bash.wasm'));
+  });
   const parser = new Parser();
   parser.setLanguage(language);
   return {
