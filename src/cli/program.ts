@@ -1,6 +1,7 @@
 // Argument parsing, flag-conflict rules (docs/print-mode.md, "Flag rules") and subcommand dispatch.
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import type { PolicyTestMode } from './policyCommand';
 
 export interface MainOptions {
   session?: string | true;
@@ -128,6 +129,19 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .action(async (sessionId: string | undefined, opts: { output?: string; yes?: boolean; includeGlobalLog: boolean }) => {
       const { runExportCommand } = await import('./exportCommand');
       exitCode = await runExportCommand(sessionId, opts);
+    });
+
+  program
+    .command('policy')
+    .description('check what the permission rules decide')
+    .command('test')
+    .description('print the decision for a tool call, the rule or policy that decides it, and for Bash the parsed commands (exit 0 allow, 3 ask, 4 deny)')
+    .argument('<call>', "a call as rules see it: 'Bash(git push)', 'Read(src/a.ts)', 'WebSearch'")
+    .addOption(new Option('--mode <mode>', 'permission mode to decide in (default: default_permission_mode)').choices(['manual', 'yolo', 'auto', 'plan']))
+    .option('--json', 'print one JSON object instead of text')
+    .action(async (call: string, opts: { mode?: PolicyTestMode; json?: boolean }) => {
+      const { runPolicyTestCommand } = await import('./policyCommand');
+      exitCode = await runPolicyTestCommand(call, opts, { cwd: process.cwd(), env: process.env, out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
     });
 
   try {

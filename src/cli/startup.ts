@@ -5,7 +5,7 @@ import type { PermissionRule } from '../engine/approvals';
 import type { PermissionMode } from '../engine/records';
 import type { RuntimeOptions } from '../engine/runtime';
 import { Session } from '../engine/session';
-import { ConfigError, loadConfig, type JarvisConfig } from '../store/config';
+import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../store/config';
 import { resolveModel } from '../store/modelResolution';
 import { jarvisHome } from '../store/paths';
 import { effectiveSettings, type Settings } from '../store/settings';
@@ -28,6 +28,11 @@ export interface Startup {
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The `[[permission.rules]]` of a loaded config, each with the file and line it was written at. */
+export function permissionRulesOf(loaded: LoadedConfig): PermissionRule[] {
+  return loaded.config.permission.rules.map((r, i) => ({ decision: r.decision, pattern: r.pattern, scope: r.scope, reason: r.reason, source: loaded.ruleSources[i] }));
 }
 
 export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean; env?: NodeJS.ProcessEnv; cwd?: string }): Startup {
@@ -65,13 +70,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
 
   const explicitMode: PermissionMode | undefined = options.yolo ? 'yolo' : options.auto ? 'auto' : undefined;
   const mode: PermissionMode = explicitMode ?? config.default_permission_mode;
-  const rules: PermissionRule[] = (config.permission?.rules ?? []).map((r, i) => ({
-    decision: r.decision,
-    pattern: r.pattern,
-    scope: r.scope,
-    reason: r.reason,
-    source: loaded.ruleSources[i],
-  }));
+  const rules = permissionRulesOf(loaded);
 
   return {
     home,

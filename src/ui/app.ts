@@ -4,7 +4,7 @@
 // Panels: what the engine asks (approvals, plan reviews, questions) queue in `interactions` and take
 // the input box's place one at a time; popups the user opened (help, pickers) give way to them.
 import { Editor, ProcessTerminal, type Component, type Terminal, type TUI } from '@mariozechner/pi-tui';
-import type { ApprovalAnswer, ApprovalPort } from '../engine/approvals';
+import type { ApprovalAnswer, ApprovalPort, PermissionRule } from '../engine/approvals';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from '../engine/context';
 import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
 import { describeUsage } from '../engine/goalDriver';
@@ -74,6 +74,7 @@ export class App implements CommandHost {
   readonly cwd: string;
   readonly home: string;
   readonly configPath: string;
+  readonly permissionRules: readonly PermissionRule[];
   private readonly term: Terminal;
   readonly screen: Screen;
   readonly view: ViewState;
@@ -112,6 +113,7 @@ export class App implements CommandHost {
     this.cwd = opts.cwd;
     this.home = opts.home;
     this.configPath = opts.configPath;
+    this.permissionRules = opts.runtime.rules;
     this.term = opts.terminal ?? new ProcessTerminal();
     const tui = loadTuiConfig(opts.home);
     const loaded = loadTheme(tui.config.theme, opts.home, opts.env);

@@ -3,6 +3,7 @@ import { contextBreakdown, type CompactionThresholds, type ContextBreakdown } fr
 import { exportMarkdown } from '../engine/exportMarkdown';
 import type { ForkResult } from '../engine/fork';
 import { parseGoalCommand } from '../engine/goals';
+import type { PermissionRule } from '../engine/approvals';
 import type { PermissionMode } from '../engine/records';
 import type { Runtime } from '../engine/runtime';
 import type { Session } from '../engine/session';
@@ -13,6 +14,7 @@ import { toolSchemaForModel } from '../tools/defineTool';
 import type { CommandInfo } from './completion';
 import { contextPercent } from './footer';
 import { helpLines } from './keymap';
+import { permissionsLines } from './permissionsView';
 
 export const TITLE_MAX = 200;
 
@@ -34,6 +36,8 @@ export interface CommandHost {
   readonly contextTokens: number;
   readonly contextLimit: number;
   readonly configPath: string;
+  /** The permission rules this UI was started with (they apply to every session it opens). */
+  readonly permissionRules: readonly PermissionRule[];
   /** The open runtime; undefined before the first message of a new session. */
   readonly runtime: Runtime | undefined;
   readonly tokenCounting?: TokenCountingStrategy;
@@ -176,6 +180,15 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         `Context      ${contextPercent(h.contextTokens, h.contextLimit)}% (${h.contextTokens} of ${h.contextLimit} tokens)`,
         `Config       ${displayPath(h.configPath)}`,
       ]);
+    },
+  },
+  {
+    name: 'permissions',
+    aliases: [],
+    description: 'the permission rules in force and where each was written',
+    run(h) {
+      const sessionApprovals = h.session?.state.sessionApprovals ?? [];
+      h.popup('Permissions', permissionsLines({ modeLabel: MODE_LABEL[h.mode], rules: h.permissionRules, sessionApprovals, configPath: h.configPath }));
     },
   },
   {

@@ -56,5 +56,10 @@ describe.skipIf(!hasTmux)('allow rules against compound commands (tmux)', { time
     }
     expect(existsSync(join(cwd, 'PWNED'))).toBe(false);
     expect(app.server.requests).toHaveLength(2 + SMUGGLED.length);
+
+    send(app, '/permissions');
+    const popup = await app.tmux.waitFor('Rules in force');
+    expect(popup).toMatch(/allow {2}Bash\(git \*\) {2}\S*config\.toml:1/);
+    expect(popup).toContain('Nothing approved for this session.');
   });
 });

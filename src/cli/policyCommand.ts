@@ -1,0 +1,106 @@
+// `jarvis policy test '<Tool(subject)>' [--mode manual|yolo|auto|plan] [--json]`: what the approval
+// chain would decide for a call, which rule (file and line) or policy decides it, and for Bash the
+// simple commands the line runs. For users checking their rules, and for scripts: the exit status is
+// 0 allow, 3 ask, 4 deny (docs/approvals.md).
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { decideApproval, shellAnalysisFor, type PolicyDecision } from '../engine/approvals';
+import { parseSubject } from '../engine/permissionRules';
+import { PLAN_BLOCKED_TOOLS, PLAN_WRITE_TOOLS } from '../engine/planMode';
+import type { PermissionMode } from '../engine/records';
+import { ConfigError, loadConfig } from '../store/config';
+import { jarvisHome } from '../store/paths';
+import type { ToolAccess } from '../tools/defineTool';
+import { isSensitivePath } from '../tools/file';
+import { builtinTools } from '../tools/registry';
+import { UsageError } from './program';
+import { permissionRulesOf } from './startup';
+
+export type PolicyTestMode = PermissionMode | 'plan';
+
+export interface PolicyTestOptions {
+  mode?: PolicyTestMode;
+  json?: boolean;
+}
+
+export interface PolicyIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const EXIT_CODE: Record<PolicyDecision['decision'], number> = { allow: 0, ask: 3, deny: 4 };
+const READ_PATH_TOOLS = new Set(['Read', 'Grep', 'Glob', 'ReadMediaFile']);
+const WRITE_PATH_TOOLS = new Set(['Write', 'Edit']);
+
+function absolute(path: string, cwd: string): string {
+  if (path === '~' || path.startsWith('~/')) return homedir() + path.slice(1);
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** The call as the tools present it to the rules: paths made absolute, and what it touches. */
+function callOf(text: string, cwd: string): { toolName: string; subject: string; accesses: ToolAccess[]; defaultApproval: 'auto' | 'ask' } {
+  const { tool, arg } = parseSubject(text.trim());
+  if (!/^[A-Za-z][\w-]*$/.test(tool)) throw new UsageError(`"${text}" is not a tool call. Write it as a rule sees it: 'Bash(git push)', 'Read(src/a.ts)', 'WebSearch'.`);
+  const builtin = builtinTools().find((t) => t.name === tool);
+  if (!builtin && !tool.startsWith('mcp__')) {
+    const names = builtinTools().map((t) => t.name).join(', ');
+    throw new UsageError(`there is no tool named "${tool}". Built-in tools: ${names}; MCP tools are named mcp__<server>__<tool>.`);
+  }
+  const defaultApproval = builtin?.defaultApproval ?? 'ask';
+  if (arg === undefined) return { toolName: tool, subject: tool, accesses: [], defaultApproval };
+  if (READ_PATH_TOOLS.has(tool) || WRITE_PATH_TOOLS.has(tool)) {
+    const path = absolute(arg, cwd);
+    const access: ToolAccess = WRITE_PATH_TOOLS.has(tool) ? { kind: 'write', path } : { kind: 'read', path };
+    return { toolName: tool, subject: `${tool}(${path})`, accesses: [access], defaultApproval };
+  }
+  const accesses: ToolAccess[] = tool === 'Bash' ? [{ kind: 'exec', cwd }] : [];
+  return { toolName: tool, subject: `${tool}(${arg})`, accesses, defaultApproval };
+}
+
+/** Plan mode's constraints come before the permission chain (engine/planMode.ts). */
+function planRefusal(toolName: string): PolicyDecision | undefined {
+  if (PLAN_BLOCKED_TOOLS.includes(toolName)) return { decision: 'deny', by: 'plan mode', reason: `${toolName} is blocked in plan mode` };
+  if (PLAN_WRITE_TOOLS.includes(toolName)) return { decision: 'deny', by: 'plan mode', reason: `in plan mode ${toolName} may only write the session's plan file` };
+  return undefined;
+}
+
+function report(subject: string, mode: PolicyTestMode, d: PolicyDecision): string {
+  const rows: Array<[string, string]> = [
+    ['call', subject],
+    ['mode', mode],
+    ['decision', d.decision],
+    ['by', d.by],
+  ];
+  if (d.reason) rows.push(['why', d.reason]);
+  (d.commands ?? []).forEach((c, i) => rows.push([i === 0 ? 'commands' : '', c]));
+  return rows.map(([k, v]) => `${k.padEnd(9)} ${v}`.trimEnd()).join('\n');
+}
+
+export async function runPolicyTestCommand(call: string, opts: PolicyTestOptions, io: PolicyIo): Promise<number> {
+  let loaded;
+  try {
+    loaded = loadConfig(jarvisHome(io.env));
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    io.err(`jarvis: invalid configuration\n${e.message}\nFix the file (run \`jarvis doctor\` to check it); it was not changed.\n`);
+    return 1;
+  }
+  const mode = opts.mode ?? loaded.config.default_permission_mode;
+  const c = callOf(call, io.cwd);
+  const shell = await shellAnalysisFor(c.toolName, c.subject);
+  const chain = decideApproval({
+    ...c,
+    mode: mode === 'plan' ? 'manual' : mode,
+    rules: permissionRulesOf(loaded),
+    sessionApprovals: [],
+    cwd: io.cwd,
+    isSensitivePath,
+    shell,
+  });
+  const refusal = mode === 'plan' ? planRefusal(c.toolName) : undefined;
+  const decision = refusal ? { ...refusal, commands: chain.commands } : chain;
+  io.out(`${opts.json ? JSON.stringify({ call: c.subject, mode, ...decision }) : report(c.subject, mode, decision)}\n`);
+  return EXIT_CODE[decision.decision];
+}
