@@ -130,8 +130,7 @@ function decideBash(input: PolicyInput, command: string, shell: ShellAnalysis): 
   const allow = bashAllowCoverage(input.rules, shell, input.cwd);
   if (allow.covered) return { decision: 'allow', by: describeRule(allow.rule) };
   const decision = decideWithoutRules(input);
-  if (decision.decision !== 'ask' || !allow.uncovered) return decision;
-  return { ...decision, reason: `the allow rules do not cover ${allow.uncovered}` };
+  return decision.decision === 'ask' && allow.why ? { ...decision, reason: allow.why } : decision;
 }
 
 function refusedPart(part: string | undefined, reason: string | undefined): string | undefined {

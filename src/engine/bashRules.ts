@@ -13,7 +13,8 @@ export interface BashRuleMatch {
   part?: string;
 }
 
-export type BashAllowCoverage = { covered: true; rule: PermissionRule } | { covered: false; uncovered?: string };
+/** `why` says, in the user's words, what no allow rule covers (absent when there are no Bash allow rules). */
+export type BashAllowCoverage = { covered: true; rule: PermissionRule } | { covered: false; why?: string };
 
 const WRITE_TOOLS = ['Write', 'Edit'];
 
@@ -80,18 +81,18 @@ export function bashAllowCoverage(rules: readonly PermissionRule[], analysis: Sh
     return glob ? [{ rule, glob }] : [];
   });
   if (globs.length === 0) return { covered: false };
-  if (analysis.unknowable.length > 0) return { covered: false, uncovered: analysis.unknowable[0] };
-  if (analysis.substitution) return { covered: false, uncovered: 'a command substitution ($(…), `…`, <(…)), which allow rules never cover' };
+  if (analysis.unknowable.length > 0) return { covered: false, why: `${analysis.unknowable[0]}, which allow rules never cover` };
+  if (analysis.substitution) return { covered: false, why: 'the line has a command substitution ($(…), `…`, <(…)), which allow rules never cover' };
   let first: PermissionRule | undefined;
   for (const c of analysis.commands) {
     const forms = allowForms(c);
     const by = globs.find(({ glob }) => forms.some((form) => glob.test(form)));
-    if (!by) return { covered: false, uncovered: describeShellCommand(c) };
+    if (!by) return { covered: false, why: `the allow rules do not cover ${describeShellCommand(c)}` };
     first ??= by.rule;
   }
   for (const w of analysis.writes) {
     const by = w.literal ? allows.find((r) => WRITE_TOOLS.includes(parsePattern(r.pattern).tool) && writeMatches(r, w.target, cwd)) : undefined;
-    if (!by) return { covered: false, uncovered: `the redirection into ${w.target}` };
+    if (!by) return { covered: false, why: `the allow rules do not cover the redirection into ${w.target}` };
   }
   return first ? { covered: true, rule: first } : { covered: false };
 }

@@ -1,24 +1,13 @@
 // How the approval chain uses a parsed Bash line: which part a rule refused, unknowable programs per
 // mode, ask rules, file-write rules against redirections, and a parser that cannot be used.
 import { describe, expect, it } from 'vitest';
-import { decideApproval, shellAnalysisFor, type PermissionRule, type PolicyInput } from '../../src/engine/approvals';
+import { decideApproval, shellAnalysisFor, type PermissionRule } from '../../src/engine/approvals';
 import type { PermissionMode } from '../../src/engine/records';
 import { MAX_NESTING, analyseShellCommand } from '../../src/engine/shellCommands';
+import { bashPolicyInput } from '../helpers/bashPolicyInput';
 
-async function judge(command: string, rules: PermissionRule[], mode: PermissionMode = 'manual', over: Partial<PolicyInput> = {}) {
-  return decideApproval({
-    toolName: 'Bash',
-    subject: `Bash(${command})`,
-    accesses: [{ kind: 'exec', cwd: '/repo' }],
-    defaultApproval: 'ask',
-    mode,
-    rules,
-    sessionApprovals: [],
-    cwd: '/repo',
-    isSensitivePath: () => false,
-    shell: await analyseShellCommand(command),
-    ...over,
-  });
+async function judge(command: string, rules: PermissionRule[], mode: PermissionMode = 'manual') {
+  return decideApproval(bashPolicyInput(command, await analyseShellCommand(command), rules, mode));
 }
 
 const denyRm: PermissionRule[] = [{ decision: 'deny', pattern: 'Bash(rm *)', source: '~/.jarvis-code/config.toml:7', reason: 'use trash instead' }];
@@ -85,7 +74,7 @@ describe('Bash lines against permission rules', () => {
   });
 
   it('a Bash subject judged without a parsed line is unreadable unless it is plain words', async () => {
-    const base: PolicyInput = { toolName: 'Bash', subject: 'Bash(echo a; rm -f x)', accesses: [], defaultApproval: 'ask', mode: 'auto', rules: denyRm, sessionApprovals: [], cwd: '/repo', isSensitivePath: () => false };
+    const base = bashPolicyInput('echo a; rm -f x', undefined, denyRm, 'auto');
     expect(decideApproval(base).decision).toBe('deny');
     expect(decideApproval({ ...base, subject: 'Bash(timeout 5 rm -f x)' }).reason).toContain('it runs rm -f x');
     expect(decideApproval({ ...base, subject: 'Bash(ls -la)' }).decision).toBe('allow');

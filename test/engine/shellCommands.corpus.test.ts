@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decideApproval, type PermissionRule } from '../../src/engine/approvals';
 import { analyseShellCommand, describeShellCommand, type ShellAnalysis } from '../../src/engine/shellCommands';
+import { bashPolicyInput } from '../helpers/bashPolicyInput';
 
 /** `git status | touch x ‹via›`, then `> file` per write, `$()` for a substitution, `?` when unknowable. */
 function summary(a: ShellAnalysis): string {
@@ -189,18 +190,7 @@ const ORDINARY: Row[] = [
 const ALL: Row[] = [...ATTACKS_ON_ALLOW, ...ATTACKS_ON_DENY, ...QUOTING_AND_LAYOUT, ...ORDINARY];
 
 function judge(line: string, shell: ShellAnalysis, rules: PermissionRule[], mode: 'manual' | 'auto') {
-  return decideApproval({
-    toolName: 'Bash',
-    subject: `Bash(${line})`,
-    accesses: [{ kind: 'exec', cwd: '/repo' }],
-    defaultApproval: 'ask',
-    mode,
-    rules,
-    sessionApprovals: [],
-    cwd: '/repo',
-    isSensitivePath: () => false,
-    shell,
-  });
+  return decideApproval(bashPolicyInput(line, shell, rules, mode));
 }
 
 describe('permission rules against parsed command lines', () => {

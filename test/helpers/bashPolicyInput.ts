@@ -1,0 +1,20 @@
+// The approval-chain input for a Bash call in /repo, as the tool batch builds it.
+import type { PermissionRule, PolicyInput } from '../../src/engine/approvals';
+import type { PermissionMode } from '../../src/engine/records';
+import type { ShellAnalysis } from '../../src/engine/shellCommands';
+
+export function bashPolicyInput(command: string, shell: ShellAnalysis | undefined, rules: PermissionRule[], mode: PermissionMode, over: Partial<PolicyInput> = {}): PolicyInput {
+  return {
+    toolName: 'Bash',
+    subject: `Bash(${command})`,
+    accesses: [{ kind: 'exec', cwd: '/repo' }],
+    defaultApproval: 'ask',
+    mode,
+    rules,
+    sessionApprovals: [],
+    cwd: '/repo',
+    isSensitivePath: () => false,
+    ...(shell ? { shell } : {}),
+    ...over,
+  };
+}
