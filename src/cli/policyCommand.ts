@@ -6,11 +6,11 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { decideApproval, shellAnalysisFor, type PolicyDecision } from '../engine/approvals';
 import { parseSubject } from '../engine/permissionRules';
-import { PLAN_BLOCKED_TOOLS, PLAN_WRITE_TOOLS } from '../engine/planMode';
+import { planModeRefusal } from '../engine/planMode';
 import type { PermissionMode } from '../engine/records';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';
-import type { ToolAccess } from '../tools/defineTool';
+import type { Tool, ToolAccess } from '../tools/defineTool';
 import { isSensitivePath } from '../tools/file';
 import { builtinTools } from '../tools/registry';
 import { UsageError } from './program';
@@ -39,6 +39,11 @@ function absolute(path: string, cwd: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
+/** Without a tool's arguments: a tool that is not read-only (or unknown, like an MCP tool) is taken to run something. */
+function effectOf(tool: string, builtin: Tool | undefined, cwd: string): ToolAccess[] {
+  return tool === 'Bash' || !builtin?.readOnly ? [{ kind: 'exec', cwd }] : [];
+}
+
 /** The call as the tools present it to the rules: paths made absolute, and what it touches. */
 function callOf(text: string, cwd: string): { toolName: string; subject: string; accesses: ToolAccess[]; defaultApproval: 'auto' | 'ask' } {
   const { tool, arg } = parseSubject(text.trim());
@@ -49,21 +54,19 @@ function callOf(text: string, cwd: string): { toolName: string; subject: string;
     throw new UsageError(`there is no tool named "${tool}". Built-in tools: ${names}; MCP tools are named mcp__<server>__<tool>.`);
   }
   const defaultApproval = builtin?.defaultApproval ?? 'ask';
-  if (arg === undefined) return { toolName: tool, subject: tool, accesses: [], defaultApproval };
+  if (arg === undefined) return { toolName: tool, subject: tool, accesses: effectOf(tool, builtin, cwd), defaultApproval };
   if (READ_PATH_TOOLS.has(tool) || WRITE_PATH_TOOLS.has(tool)) {
     const path = absolute(arg, cwd);
     const access: ToolAccess = WRITE_PATH_TOOLS.has(tool) ? { kind: 'write', path } : { kind: 'read', path };
     return { toolName: tool, subject: `${tool}(${path})`, accesses: [access], defaultApproval };
   }
-  const accesses: ToolAccess[] = tool === 'Bash' ? [{ kind: 'exec', cwd }] : [];
-  return { toolName: tool, subject: `${tool}(${arg})`, accesses, defaultApproval };
+  return { toolName: tool, subject: `${tool}(${arg})`, accesses: effectOf(tool, builtin, cwd), defaultApproval };
 }
 
-/** Plan mode's constraints come before the permission chain (engine/planMode.ts). */
-function planRefusal(toolName: string): PolicyDecision | undefined {
-  if (PLAN_BLOCKED_TOOLS.includes(toolName)) return { decision: 'deny', by: 'plan mode', reason: `${toolName} is blocked in plan mode` };
-  if (PLAN_WRITE_TOOLS.includes(toolName)) return { decision: 'deny', by: 'plan mode', reason: `in plan mode ${toolName} may only write the session's plan file` };
-  return undefined;
+/** Plan mode's constraints come before the permission chain; there is no plan file here (engine/planMode.ts). */
+function planRefusal(toolName: string, accesses: readonly ToolAccess[]): PolicyDecision | undefined {
+  const reason = planModeRefusal(toolName, accesses, undefined);
+  return reason === undefined ? undefined : { decision: 'deny', by: 'plan mode', reason };
 }
 
 function report(subject: string, mode: PolicyTestMode, d: PolicyDecision): string {
@@ -99,7 +102,7 @@ export async function runPolicyTestCommand(call: string, opts: PolicyTestOptions
     isSensitivePath,
     shell,
   });
-  const refusal = mode === 'plan' ? planRefusal(c.toolName) : undefined;
+  const refusal = mode === 'plan' ? planRefusal(c.toolName, c.accesses) : undefined;
   const decision = refusal ? { ...refusal, commands: chain.commands } : chain;
   io.out(`${opts.json ? JSON.stringify({ call: c.subject, mode, ...decision }) : report(c.subject, mode, decision)}\n`);
   return EXIT_CODE[decision.decision];

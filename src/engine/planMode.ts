@@ -31,6 +31,19 @@ export const PLAN_REMINDER_EVERY_STEPS = 5;
 /** Tools plan mode leaves to the ordinary permission rules whatever they touch (Bash; see docs/plan-goals-context.md). */
 export const PLAN_RULE_GOVERNED_TOOLS: readonly string[] = ['Bash'];
 
+/** Why plan mode refuses a call with these accesses (`planPath`: the plan file it may write), if it does. */
+export function planModeRefusal(toolName: string, accesses: readonly ToolAccess[], planPath: string | undefined): string | undefined {
+  if (PLAN_RULE_GOVERNED_TOOLS.includes(toolName)) return undefined;
+  if (accesses.some((a) => a.kind === 'exec')) {
+    return `${toolName} is blocked in plan mode: it runs a command or changes something outside the plan. Finish the plan and get it approved with ExitPlanMode first.`;
+  }
+  const outside = accesses.find((a) => a.kind === 'write' && a.path !== planPath);
+  if (outside) {
+    return `Plan mode is on: ${toolName} may only write the plan file ${planPath}, not ${outside.kind === 'write' ? outside.path : 'that path'}. Put the intended change in the plan, and call ExitPlanMode to ask for approval before implementing it.`;
+  }
+  return undefined;
+}
+
 export interface PlanModeDeps {
   interactionPort?: InteractionPort;
   emit(event: EngineEventBody): void;
@@ -107,15 +120,7 @@ export class PlanMode implements PlanModeService {
   };
 
   private checkToolCall(toolName: string, accesses: readonly ToolAccess[]): string | undefined {
-    if (!this.active || PLAN_RULE_GOVERNED_TOOLS.includes(toolName)) return undefined;
-    if (accesses.some((a) => a.kind === 'exec')) {
-      return `${toolName} is blocked in plan mode: it runs a command or changes something outside the plan. Finish the plan and get it approved with ExitPlanMode first.`;
-    }
-    const outside = accesses.find((a) => a.kind === 'write' && a.path !== this.planPath);
-    if (outside) {
-      return `Plan mode is on: ${toolName} may only write the plan file ${this.planPath}, not ${outside.kind === 'write' ? outside.path : 'that path'}. Put the intended change in the plan, and call ExitPlanMode to ask for approval before implementing it.`;
-    }
-    return undefined;
+    return this.active ? planModeRefusal(toolName, accesses, this.planPath) : undefined;
   }
 
   private beforeStep(): void {
