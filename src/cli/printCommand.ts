@@ -1,6 +1,7 @@
 // `jarvis -p "…"` (or a prompt on stdin): configuration → runtime → print front end → exit code.
 import { parseGoalCommand } from '../engine/goals';
 import { SessionControl } from '../engine/sessionControl';
+import { SessionLockedError } from '../store/sessionLock';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint } from '../print/printMode';
 import type { MainOptions } from './program';
 import { loadStartup, StartupError } from './startup';
@@ -46,7 +47,14 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     notificationDelivery: 'collect',
     onEvent: render,
   });
-  const runtime = control.ensure();
+  let runtime;
+  try {
+    runtime = control.ensure();
+  } catch (e) {
+    if (!(e instanceof SessionLockedError)) throw e;
+    stderr.write(`jarvis: ${e.message}\n`);
+    return EXIT_FAILURE;
+  }
   const bg = startup.settings.background;
   for (const w of runtime.warnings) stderr.write(`warning: ${w}\n`);
   if (startup.runtime.resume) stderr.write(`• resuming session ${runtime.session.id}\n`);

@@ -2,14 +2,15 @@
 // their output, cron tasks — into a new session id, and stay in the original. The copy's journal ends
 // with a `session_meta` naming its new id and where it came from, so replaying it gives the original's
 // state under the new identity. Not copied: state.json (rewritten), the goal queue (a fork does not
-// inherit the goal), and the session's diagnostic logs.
+// inherit the goal), the session's diagnostic logs and its lock.
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSessionDir } from '../store/sessionStore';
+import { SESSION_LOCK_FILE } from '../store/sessionLock';
 import type { Agent } from './loop';
 import { Session } from './session';
 
-const NOT_COPIED = new Set(['state.json', 'upcoming-goals.json', 'logs']);
+const NOT_COPIED = new Set(['state.json', 'upcoming-goals.json', 'logs', SESSION_LOCK_FILE]);
 
 export class ForkError extends Error {}
 

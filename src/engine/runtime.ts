@@ -24,6 +24,7 @@ import type { Agent, LoopSettings, ThinkingSettings, TurnExtension } from './loo
 import type { PlanMode } from './planMode';
 import type { PermissionMode } from './records';
 import { Session } from './session';
+import { acquireSessionLock, type SessionLock } from '../store/sessionLock';
 import { buildSystemPrompt } from './systemPrompt';
 import { TaskNotifications } from './taskNotifications';
 import type { TodoStore } from './todos';
@@ -120,12 +121,16 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   };
   for (const handler of opts.gateHandlers ?? []) gate.register(handler);
   let session: Session;
+  // One writer per session: the lock comes before the replay, whose crash repair already writes.
+  let lock: SessionLock;
   if (opts.resume) {
+    lock = acquireSessionLock(opts.resume.sessionDir);
     session = Session.open(opts.resume);
     warnings.push(...session.warnings);
     if (opts.modeOverride && session.state.mode !== opts.mode) session.commit({ type: 'mode', mode: opts.mode });
   } else {
     session = Session.create({ home: opts.home, workDir: opts.cwd, modelAlias: opts.model.alias, mode: opts.mode });
+    lock = acquireSessionLock(session.dir);
   }
   // A resumed session keeps the prompt it was created with, so its behaviour does not drift.
   if (session.state.systemPrompt === undefined) {
@@ -218,6 +223,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
         const failures = await disposables.disposeAll({ force: !!closeOpts.force });
         for (const text of failures) emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID });
         session.saveSummary();
+        lock.release();
       })();
       return closing;
     },

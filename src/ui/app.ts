@@ -258,7 +258,13 @@ export class App implements CommandHost {
   }
 
   async resumeSession(location: SessionLocation): Promise<void> {
-    const rt = await this.controller.resume(location);
+    let rt: Runtime;
+    try {
+      rt = await this.controller.resume(location);
+    } catch (e) {
+      this.notice('error', `Could not resume the session: ${(e as Error).message}`, 'The previous session was closed; type to start a new one.');
+      return;
+    }
     this.turnView.dispose();
     this.turnView = this.newTurnView();
     this.turnBlocks.clear();
@@ -294,8 +300,14 @@ export class App implements CommandHost {
     this.term.hideCursor();
     this.branch = gitBranch(this.cwd);
     this.transcript.add(this.banner());
-    const resumed = this.controller.openInitial();
-    if (resumed) this.showResumed(resumed.session.id);
+    try {
+      const resumed = this.controller.openInitial();
+      if (resumed) this.showResumed(resumed.session.id);
+    } catch (e) {
+      // e.g. the session is locked by another process: say so and start fresh instead of crashing.
+      void this.controller.newSession();
+      this.notice('error', `Could not resume the session: ${(e as Error).message}`, 'Type to start a new session, or /sessions to pick another.');
+    }
     if (needsTrustDecision(this.home, this.cwd)) this.popupPanel = trustDialog(this.view.theme, this.home, this.cwd, () => this.afterTrust());
     else this.afterTrust();
     this.requestRender();

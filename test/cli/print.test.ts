@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
-import { cliEnv, collect, makeCliDirs, mockModelEnv, runJarvis, spawnJarvis, waitUntil } from '../helpers/cli';
+import { cliEnv, collect, latestJournal, makeCliDirs, mockModelEnv, runJarvis, spawnJarvis, waitUntil } from '../helpers/cli';
 
 let server: MockModelServer;
 beforeAll(async () => {
@@ -12,13 +12,7 @@ afterAll(async () => {
   await server.close();
 });
 
-function journalOf(home: string): Array<Record<string, unknown>> {
-  const root = join(home, 'sessions');
-  const [key] = readdirSync(root);
-  const sessions = readdirSync(join(root, key)).sort();
-  const file = join(root, key, sessions[sessions.length - 1], 'agents', 'main', 'wire.jsonl');
-  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-}
+const journalOf = latestJournal;
 
 describe('print mode', () => {
   it('writes the answer to stdout transcript-style and exits 0', async () => {

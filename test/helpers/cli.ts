@@ -1,6 +1,6 @@
 // Runs the built binary (bin/jarvis → dist/) as a child process, the way a user would.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -73,4 +73,18 @@ export async function waitUntil(check: () => boolean, timeoutMs = 10_000, what =
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** The newest session folder under a CLI test's home. */
+export function latestSessionDir(home: string): string {
+  const root = join(home, 'sessions');
+  const [key] = readdirSync(root);
+  const sessions = readdirSync(join(root, key)).sort();
+  return join(root, key, sessions[sessions.length - 1]);
+}
+
+/** The main journal of the newest session, one parsed record per line. */
+export function latestJournal(home: string): Array<Record<string, unknown>> {
+  const file = join(latestSessionDir(home), 'agents', 'main', 'wire.jsonl');
+  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 }
