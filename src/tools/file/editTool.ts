@@ -7,6 +7,7 @@ import { applyReplacements, explainNoMatch, findOccurrences, lineNumberAt } from
 import { resolveToolPath } from './pathPolicy';
 import { DIFF_DISPLAY_MAX_BYTES } from './writeTool';
 import { bomLength, decodeText, detectEncoding, encodeText, isUtf16, looksBinary, MAX_UTF16_BYTES } from './textEncoding';
+import { findInvalidUtf8 } from './utf8Validity';
 import description from './edit.md';
 
 /** Edit works on the whole file in memory; larger files should be changed with other means. */
@@ -26,6 +27,13 @@ const schema = z
 
 function error(content: string): ToolResult {
   return { content, isError: true };
+}
+
+function invalidUtf8Hint(line: number, oldString: string): string {
+  const why = oldString.includes('\uFFFD')
+    ? 'old_string contains U+FFFD, which Read shows in place of bytes that are not UTF-8; those bytes cannot be written as text. '
+    : '';
+  return `\n${why}This file is not valid UTF-8 (first at line ${line}): match only text around the undecodable bytes, or change them with Bash.`;
 }
 
 export const editTool = defineTool({
@@ -51,11 +59,17 @@ export const editTool = defineTool({
     const encoding = detectEncoding(bytes.subarray(0, 4096));
     if (isUtf16(encoding) && bytes.length > MAX_UTF16_BYTES) return error(`${path} is a UTF-16 file over ${MAX_UTF16_BYTES / (1024 * 1024)} MiB; change it with Bash instead.`);
     if (!isUtf16(encoding) && looksBinary(bytes.subarray(0, 4096))) return error(`${path} looks like a binary file; Edit only changes text files.`);
-    const before = decodeText(bytes, encoding);
+    // A file that is not valid UTF-8 is edited as bytes (one char per byte, latin1), so only the
+    // matched bytes change and every undecodable byte elsewhere is written back as it was.
+    const invalid = isUtf16(encoding) ? undefined : findInvalidUtf8(bytes);
+    const asText = (raw: Buffer) => (invalid ? raw.toString('latin1') : decodeText(raw, encoding));
+    const before = asText(bytes);
+    const needle = invalid ? asText(Buffer.from(args.old_string, 'utf8')) : args.old_string;
 
-    const occurrences = findOccurrences(before, args.old_string);
+    const occurrences = findOccurrences(before, needle);
     if (occurrences.length === 0) {
-      return error(`old_string was not found in ${path}.\n${explainNoMatch(before, args.old_string)}`);
+      const readable = invalid ? bytes.toString('utf8') : before;
+      return error(`old_string was not found in ${path}.\n${explainNoMatch(readable, args.old_string)}${invalid ? invalidUtf8Hint(invalid.line, args.old_string) : ''}`);
     }
     if (occurrences.length > 1 && !args.replace_all) {
       const lines = occurrences.slice(0, 10).map((o) => lineNumberAt(before, o.index));
@@ -66,18 +80,22 @@ export const editTool = defineTool({
       );
     }
 
-    const after = applyReplacements(before, occurrences, args.new_string);
+    const replacement = invalid ? asText(Buffer.from(args.new_string, 'utf8')) : args.new_string;
+    const after = applyReplacements(before, occurrences, replacement);
+    const output = invalid ? Buffer.from(after, 'latin1') : encodeText(after, encoding, bomLength(encoding, bytes) > 0);
     try {
-      await writeFile(path, encodeText(after, encoding, bomLength(encoding, bytes) > 0));
+      await writeFile(path, output);
     } catch (e) {
       return error(`Could not write ${path}: ${(e as Error).message}`);
     }
     const firstLine = lineNumberAt(before, occurrences[0].index);
     const what = occurrences.length === 1 ? `1 occurrence at line ${firstLine}` : `${occurrences.length} occurrences`;
+    const kept = invalid ? ` The file is not valid UTF-8 (first at line ${invalid.line}); only the matched bytes changed, the rest is byte for byte as it was.` : '';
+    const shown = invalid ? { before: bytes.toString('utf8'), after: output.toString('utf8') } : { before, after };
     return {
-      content: `Edited ${path}: replaced ${what}.`,
+      content: `Edited ${path}: replaced ${what}.${kept}`,
       summary: `Edited ${path} (${occurrences.length} replacement${occurrences.length === 1 ? '' : 's'})`,
-      ...(bytes.length <= DIFF_DISPLAY_MAX_BYTES ? { display: { kind: 'diff' as const, path, before, after } } : {}),
+      ...(bytes.length <= DIFF_DISPLAY_MAX_BYTES ? { display: { kind: 'diff' as const, path, ...shown } } : {}),
     };
   },
 });

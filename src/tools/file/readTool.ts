@@ -8,6 +8,7 @@ import { readLineWindow, type LineWindow } from './lineWindow';
 import { detectMedia, readHead } from './mediaTypes';
 import { resolveToolPath } from './pathPolicy';
 import { bomLength, decodeText, detectEncoding, isUtf16, looksBinary, MAX_UTF16_BYTES, type TextEncoding } from './textEncoding';
+import { Utf8Scanner, type InvalidUtf8 } from './utf8Validity';
 import description from './read.md';
 
 export const READ_MAX_LINES = 1000;
@@ -34,14 +35,17 @@ function error(content: string): ToolResult {
   return { content, isError: true };
 }
 
-async function* utf8Chunks(path: string, start: number, signal: AbortSignal): AsyncGenerator<string> {
+/** Decodes the file in chunks; `scanner` sees the same bytes, to report where the UTF-8 breaks. */
+async function* utf8Chunks(path: string, start: number, signal: AbortSignal, scanner: Utf8Scanner): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   const stream = createReadStream(path, { start, highWaterMark: STREAM_CHUNK_BYTES });
   try {
     for await (const chunk of stream) {
       signal.throwIfAborted();
+      scanner.feed(chunk as Buffer);
       yield decoder.write(chunk as Buffer);
     }
+    scanner.end();
     yield decoder.end();
   } finally {
     stream.destroy();
@@ -54,6 +58,14 @@ function formatLine(lineNumber: number, text: string, fullLength: number): strin
 }
 
 const ENCODING_NAMES: Record<TextEncoding, string> = { utf8: 'UTF-8', 'utf8-bom': 'UTF-8 with BOM', utf16le: 'UTF-16 LE', utf16be: 'UTF-16 BE' };
+
+function invalidUtf8Notice(invalid: InvalidUtf8, offsetBase: number): string {
+  return (
+    `[Not valid UTF-8: the first byte that is not UTF-8 text is on line ${invalid.line} (byte offset ${invalid.offset + offsetBase}); ` +
+    'such bytes are shown as U+FFFD (\uFFFD) and are not the file\'s real content. Edit changes only the bytes it matches and keeps the others as they are; ' +
+    `Write refuses to overwrite this file. To see the raw bytes: sed -n '${invalid.line}p' <file> | od -c.]`
+  );
+}
 
 function noticesFor(window: LineWindow, encoding: TextEncoding, requested: number): string[] {
   const notices: string[] = [];
@@ -119,6 +131,7 @@ export const readTool = defineTool({
     }
     const encoding = detectEncoding(head);
     let chunks: AsyncIterable<string> | Iterable<string>;
+    const scanner = new Utf8Scanner();
     if (isUtf16(encoding)) {
       if (info.size > MAX_UTF16_BYTES) {
         return error(`${path} is UTF-16 encoded and ${info.size} bytes, over the ${MAX_UTF16_BYTES / (1024 * 1024)} MiB limit for transcoding. Make a UTF-8 copy with Bash (iconv -f UTF-16 -t UTF-8) and read that.`);
@@ -126,7 +139,7 @@ export const readTool = defineTool({
       chunks = [decodeText(await readFile(path), encoding)];
     } else {
       if (looksBinary(head)) return error(`${path} looks like a binary file (it contains NUL bytes); Read only reads text. Inspect it with Bash (file, xxd | head).`);
-      chunks = utf8Chunks(path, bomLength(encoding, head), ctx.signal);
+      chunks = utf8Chunks(path, bomLength(encoding, head), ctx.signal, scanner);
     }
 
     const requested = Math.min(args.n_lines ?? READ_MAX_LINES, READ_MAX_LINES);
@@ -143,6 +156,7 @@ export const readTool = defineTool({
       return { content: `[line_offset ${args.line_offset} is past the end of ${path}, which has ${total} lines. Use a line_offset between 1 and ${total}, or a negative one to read from the end.]`, summary: 'Read 0 lines' };
     }
     const notices = noticesFor(window, encoding, requested);
+    if (scanner.invalid) notices.push(invalidUtf8Notice(scanner.invalid, bomLength(encoding, head)));
     const content = window.lines.join('\n') + (notices.length ? `\n\n${notices.join('\n')}` : '');
     return {
       content,

@@ -1,10 +1,14 @@
 // Write: create, overwrite or append to a file. The read-before-write and stale checks are the
 // shared guard's job (the tool declares a write access); this file only does the writing.
+import { createReadStream } from 'node:fs';
 import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolResult } from '../defineTool';
+import { readHead } from './mediaTypes';
 import { resolveToolPath } from './pathPolicy';
+import { detectEncoding, isUtf16, looksBinary } from './textEncoding';
+import { Utf8Scanner, type InvalidUtf8 } from './utf8Validity';
 import description from './write.md';
 
 /** Write and Edit attach a before/after diff for front ends to files up to this size. */
@@ -29,6 +33,23 @@ async function existingSize(path: string): Promise<number | undefined | 'not-a-f
   }
 }
 
+/** Where a text file (not UTF-16, not binary) stops being valid UTF-8; read as a stream, stopping there. */
+async function undecodableText(path: string): Promise<InvalidUtf8 | undefined> {
+  const head = await readHead(path, 4096);
+  if (isUtf16(detectEncoding(head)) || looksBinary(head)) return undefined;
+  const scanner = new Utf8Scanner();
+  const stream = createReadStream(path);
+  try {
+    for await (const chunk of stream) {
+      scanner.feed(chunk as Buffer);
+      if (scanner.invalid) return scanner.invalid;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return scanner.end();
+}
+
 export const writeTool = defineTool({
   name: 'Write',
   description,
@@ -41,6 +62,13 @@ export const writeTool = defineTool({
     const path = resolveToolPath(ctx, args.path);
     const size = await existingSize(path);
     if (size === 'not-a-file') return error(`${path} exists and is not a regular file (a directory?); Write only writes files.`);
+    const invalid = size !== undefined && args.mode === 'overwrite' ? await undecodableText(path) : undefined;
+    if (invalid) {
+      return error(
+        `${path} is not valid UTF-8 (the first undecodable byte is on line ${invalid.line}); overwriting it would lose those bytes, ` +
+          'which Read shows as U+FFFD. Change it with Edit (which keeps the bytes it does not match), or delete the file with Bash first if you mean to replace it entirely.',
+      );
+    }
     const before = size !== undefined && size <= DIFF_DISPLAY_MAX_BYTES ? await readFile(path, 'utf8') : size === undefined ? '' : undefined;
     try {
       await mkdir(dirname(path), { recursive: true });
