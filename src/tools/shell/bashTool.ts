@@ -1,12 +1,15 @@
 // Bash: runs one command in its own process group with stdin closed. Foreground output streams to
 // front ends as progress; a foreground timeout hands the same process to the background task
 // service (or kills it, per `bash_auto_background_on_timeout`). Background runs go straight to the
-// task service. A non-zero exit code is information for the model, not a tool failure.
+// task service. A non-zero exit code marks the result as a tool error (exit code and output kept).
+// Output past what the model is shown is saved whole in the session (savedOutput.ts).
 import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { nonInteractiveEnv, releasePipes, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../../platform/processes';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
+import { SAVED_OUTPUT_MAX_BYTES, SavedOutput } from './savedOutput';
 import { DEFAULT_TASK_SETTINGS, TASK_SERVICE, TaskLimitError, type TaskService, type TaskSettings } from '../task/taskService';
 import description from './bash.md';
 
@@ -16,6 +19,11 @@ export const BACKGROUND_MAX_TIMEOUT_MS = 24 * 3_600_000;
 /** Output kept in memory per command: the first and the last this many characters. */
 const CAPTURE_HEAD_CHARS = 2_000_000;
 const CAPTURE_TAIL_CHARS = 2_000_000;
+/** Output up to this size is shown whole; beyond it the model gets a head and a tail and the file. */
+export const BASH_INLINE_MAX_CHARS = 40_000;
+const PREVIEW_HEAD_CHARS = 28_000;
+const PREVIEW_TAIL_CHARS = 10_000;
+const SAVED_OUTPUT_MAX_MIB = SAVED_OUTPUT_MAX_BYTES / (1024 * 1024);
 /** After the shell exits, how long its pipes may keep delivering output. */
 const PIPE_DRAIN_MS = 200;
 
@@ -55,7 +63,7 @@ export const bashTool = defineTool({
   name: 'Bash',
   description,
   constants: {
-    FOREGROUND_DEFAULT_TIMEOUT_MS, FOREGROUND_MAX_TIMEOUT_MS, BACKGROUND_MAX_TIMEOUT_MS,
+    FOREGROUND_DEFAULT_TIMEOUT_MS, FOREGROUND_MAX_TIMEOUT_MS, BACKGROUND_MAX_TIMEOUT_MS, BASH_INLINE_MAX_CHARS, SAVED_OUTPUT_MAX_MIB,
     BACKGROUND_DEFAULT_TIMEOUT_S: DEFAULT_TASK_SETTINGS.bashTaskTimeoutS,
   },
   schema,
@@ -113,24 +121,30 @@ async function runInForeground(args: BashArgs, cwd: string, ctx: ToolContext, ta
   const timeoutMs = args.timeout ?? FOREGROUND_DEFAULT_TIMEOUT_MS;
   const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv() });
   const output = new CommandOutput();
+  const saved = new SavedOutput(join(ctx.services.sessionDir, 'tool-outputs', `${ctx.callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`), BASH_INLINE_MAX_CHARS);
   const onStdout = (text: string) => {
     output.add('stdout', text);
+    saved.add(text);
     ctx.emitProgress({ text, stream: 'stdout' });
   };
   const onStderr = (text: string) => {
     output.add('stderr', text);
+    saved.add(text);
     ctx.emitProgress({ text, stream: 'stderr' });
   };
   child.stdout?.setEncoding('utf8').on('data', onStdout);
   child.stderr?.setEncoding('utf8').on('data', onStderr);
   const exited = waitForExit(child);
   const outcome = await firstOf(exited, timeoutMs, ctx.signal);
-  const result = (exit: ExitInfo, note?: string, isError = false): ToolResult => ({
-    content: formatOutcome(exit, output, note),
-    isError: isError || Boolean(exit.error),
-    summary: exit.error ? 'could not start' : exit.code !== null ? `exit ${exit.code}` : `killed by ${exit.signal}`,
-    display: { kind: 'command', command: args.command, exitCode: exit.code },
-  });
+  const result = (exit: ExitInfo, note?: string, isError = false): ToolResult => {
+    saved.close();
+    return {
+      content: formatOutcome(exit, output, saved, note),
+      isError: isError || Boolean(exit.error) || exit.code !== 0,
+      summary: exit.error ? 'could not start' : exit.code !== null ? `exit ${exit.code}` : `killed by ${exit.signal}`,
+      display: { kind: 'command', command: args.command, exitCode: exit.code },
+    };
+  };
 
   if (outcome === 'exit') {
     await releasePipes(child, PIPE_DRAIN_MS);
@@ -144,6 +158,7 @@ async function runInForeground(args: BashArgs, cwd: string, ctx: ToolContext, ta
   if (tasks.settings.autoBackgroundOnTimeout) {
     child.stdout?.off('data', onStdout);
     child.stderr?.off('data', onStderr);
+    saved.close();
     try {
       const task = tasks.adoptProcess({
         child, command: args.command, cwd, startedAt, initialOutput: output.combined(),
@@ -194,13 +209,29 @@ async function stopGroup(child: ChildProcess, graceMs: number, exited: Promise<E
   await releasePipes(child, PIPE_DRAIN_MS);
 }
 
-function formatOutcome(exit: ExitInfo, output: CommandOutput, note?: string): string {
+function formatOutcome(exit: ExitInfo, output: CommandOutput, saved: SavedOutput, note?: string): string {
   const status = exit.error
     ? `The command could not be started: ${exit.error.message}`
     : exit.code !== null
       ? `Exit code: ${exit.code}`
       : `Exit code: none (terminated by ${exit.signal ?? 'a signal'})`;
-  return [note, status, formatStreams(output)].filter(Boolean).join('\n');
+  return [note, status, saved.spilled ? formatPreview(output, saved) : formatStreams(output)].filter(Boolean).join('\n');
+}
+
+/** Too much to show: the first and last part, interleaved as printed, and where the rest is. */
+function formatPreview(output: CommandOutput, saved: SavedOutput): string {
+  const all = output.combined();
+  const total = output.totalChars;
+  let where: string;
+  if (saved.error) where = `It could not be saved to ${saved.path} (${saved.error}), so only this preview exists.`;
+  else if (saved.droppedBytes > 0) {
+    where = `Only the first ${saved.savedBytes} bytes are saved at ${saved.path} (the ${SAVED_OUTPUT_MAX_MIB} MiB cap per command); the last ${saved.droppedBytes} bytes were not saved.`;
+  } else where = `The full output (${saved.savedBytes} bytes) is saved at ${saved.path}; read slices of it with Read (line_offset / n_lines) or search it with Grep.`;
+  const omitted = total - PREVIEW_HEAD_CHARS - PREVIEW_TAIL_CHARS;
+  return (
+    `<output stdout and stderr interleaved, ${total} characters>\n${all.slice(0, PREVIEW_HEAD_CHARS)}\n` +
+    `[… ${omitted} characters not shown. ${where}]\n${all.slice(all.length - PREVIEW_TAIL_CHARS)}\n</output>`
+  );
 }
 
 function formatStreams(output: CommandOutput): string {
@@ -232,8 +263,10 @@ class CommandOutput {
   private headChars = 0;
   private tailChars = 0;
   private omitted = 0;
+  totalChars = 0;
 
   add(stream: StreamName, text: string): void {
+    this.totalChars += text.length;
     if (this.headChars < CAPTURE_HEAD_CHARS) {
       this.head.push({ stream, text });
       this.headChars += text.length;

@@ -49,7 +49,7 @@ describe('Bash foreground', () => {
   it('reports exit code, labelled stdout and stderr, and streams progress', async () => {
     const { run, harness } = setup();
     const r = await run({ command: 'echo out; echo err >&2; exit 3' });
-    expect(r.isError).toBeFalsy(); // a non-zero exit is information, not a tool failure
+    expect(r.isError).toBe(true); // a non-zero exit is a tool error, with the code and output kept
     expect(r.text).toContain('Exit code: 3');
     expect(r.text).toContain('<stdout>\nout\n</stdout>');
     expect(r.text).toContain('<stderr>\nerr\n</stderr>');
@@ -82,13 +82,25 @@ describe('Bash foreground', () => {
     expect(bad.text).toMatch(/cwd .*nope does not exist/);
   });
 
-  it('leaves long output to the central cap, which saves the full text', async () => {
+  it('saves the whole output of a 20 MB command on disk, not a head and tail', async () => {
     const { run } = setup();
-    const r = await run({ command: "head -c 200000 /dev/zero | tr '\\0' a" });
-    const path = /saved at (\S+?);/.exec(r.text)?.[1];
-    expect(path).toBeTruthy();
-    expect(r.text.length).toBeLessThan(60_000);
-    expect(readFileSync(path!, 'utf8')).toContain('a'.repeat(200_000));
+    // 20 MB on stdout with a line on stderr in the middle: far past what memory keeps.
+    const r = await run({ command: "head -c 10000000 /dev/zero | tr '\\0' a; echo MIDDLE >&2; head -c 10000000 /dev/zero | tr '\\0' b", timeout: 120_000 });
+    const path = /The full output \((\d+) bytes\) is saved at (\S+?);/.exec(r.text);
+    expect(path?.[1]).toBe('20000007');
+    expect(r.text.length).toBeLessThan(50_000);
+    expect(r.text).not.toContain('omitted from memory');
+    expect(r.text.startsWith('Exit code: 0\n<output stdout and stderr interleaved, 20000007 characters>\naaaa')).toBe(true);
+    expect(r.text).toMatch(/bbbb\n<\/output>$/);
+    const saved = readFileSync(path![2], 'utf8');
+    expect(saved).toBe(`${'a'.repeat(10_000_000)}MIDDLE\n${'b'.repeat(10_000_000)}`);
+  });
+
+  it('output that fits is shown whole and saves no file', async () => {
+    const { run, harness } = setup();
+    const r = await run({ command: "head -c 30000 /dev/zero | tr '\\0' a" });
+    expect(r.text).toContain(`<stdout>\n${'a'.repeat(30_000)}\n</stdout>`);
+    expect(existsSync(join(harness.sessionDir, 'tool-outputs'))).toBe(false);
   });
 
   it('an aborted call stops the whole process group', async () => {

@@ -1,0 +1,51 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SavedOutput } from '../../../src/tools/shell/savedOutput';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'jarvis-saved-'));
+  dirs.push(dir);
+  return join(dir, 'out', 'call.txt');
+}
+
+describe('SavedOutput', () => {
+  it('keeps small output in memory only', () => {
+    const saved = new SavedOutput(tempFile(), 10);
+    saved.add('short');
+    saved.close();
+    expect(saved.spilled).toBe(false);
+  });
+
+  it('writes everything, from the first byte, once past the threshold', () => {
+    const path = tempFile();
+    const saved = new SavedOutput(path, 10);
+    for (const piece of ['0123456', '789ab', 'cdé']) saved.add(piece);
+    saved.close();
+    expect(saved.spilled).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe('0123456789abcdé');
+    expect(saved.savedBytes).toBe(16);
+  });
+
+  it('stops at the cap and counts what it dropped', () => {
+    const path = tempFile();
+    const saved = new SavedOutput(path, 0, 8);
+    saved.add('abcdef');
+    saved.add('ghijkl');
+    saved.close();
+    expect(readFileSync(path, 'utf8')).toBe('abcdefgh');
+    expect(saved.droppedBytes).toBe(4);
+  });
+
+  it('reports a file it cannot create instead of throwing', () => {
+    const saved = new SavedOutput('/proc/no-such-dir/out.txt', 0);
+    saved.add('x');
+    expect(saved.spilled).toBe(true);
+    expect(saved.error).toBeTruthy();
+  });
+});
