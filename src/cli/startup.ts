@@ -88,7 +88,12 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       // --plan also switches a resumed session; default_plan_mode only starts new interactive ones.
       planMode: options.plan === true || (resume === undefined && !ctx.nonInteractive && config.default_plan_mode),
       resume,
-      loop: { maxStepsPerTurn: settings.loop.maxStepsPerTurn, maxAttemptsPerStep: settings.loop.maxAttemptsPerStep },
+      loop: {
+        maxStepsPerTurn: settings.loop.maxStepsPerTurn,
+        maxAttemptsPerStep: settings.loop.maxAttemptsPerStep,
+        retryBudgetMs: settings.loop.retryBudgetMs,
+        idleTimeoutMs: settings.loop.idleTimeoutMs,
+      },
       rules,
       background: {
         maxRunningTasks: settings.background.maxRunningTasks,

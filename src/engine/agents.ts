@@ -4,7 +4,7 @@
 // registry (a subagent sees a live subset of it), background tasks, the extension gate, the
 // reinjectors, the approval port and the permission rules. Every event they emit carries their id.
 import { randomBytes } from 'node:crypto';
-import { createModelClient } from '../llm/createModelClient';
+import { createModelClient, type ModelClientOptions } from '../llm/createModelClient';
 import type { ModelClient, ResolvedModel } from '../llm/types';
 import { toolSchemaForModel, type ServiceKey, type Tool, type ToolServices } from '../tools/defineTool';
 import { MODEL_MEDIA_INPUT } from '../tools/file';
@@ -58,9 +58,9 @@ export interface ModelBinding {
   getClient(): Promise<ModelClient>;
 }
 
-export function bindModel(model: ResolvedModel, client?: ModelClient): ModelBinding {
+export function bindModel(model: ResolvedModel, client?: ModelClient, options?: ModelClientOptions): ModelBinding {
   let pending: Promise<ModelClient> | undefined = client ? Promise.resolve(client) : undefined;
-  return { model, getClient: () => (pending ??= createModelClient(model)) };
+  return { model, getClient: () => (pending ??= createModelClient(model, options)) };
 }
 
 export interface AssembleOptions {

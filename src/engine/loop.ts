@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ContentPart, Message, ModelClient, ModelRequest, ResolvedModel, ToolCall } from '../llm/types';
 import { ProviderError } from '../llm/types';
-import { retryDelayMs, shouldRetry, sleep } from '../llm/retry';
+import { RetryBudget, retryDelayMs, shouldRetry, sleep } from '../llm/retry';
 import { normalizeToolCallIds } from '../llm/toolCallIds';
 import { toProviderError } from '../llm/providerErrors';
 import { toolSchemaForModel, type ToolAccess, type ToolServices } from '../tools/defineTool';
@@ -28,6 +28,10 @@ export interface LoopSettings {
   /** 0 = unlimited. */
   maxStepsPerTurn: number;
   maxAttemptsPerStep: number;
+  /** Retries of one request stop this long after its first failure (default RETRY_BUDGET_MS). */
+  retryBudgetMs?: number;
+  /** The model client's first-byte and stream-stall time-out; 0 = none (default: the client's). */
+  idleTimeoutMs?: number;
 }
 
 /**
@@ -416,6 +420,7 @@ export class Agent {
     const client = await this.deps.getClient();
     let request = this.buildRequest();
     let recoveries = 0;
+    const budget = new RetryBudget(settings.retryBudgetMs);
     for (let attempt = 1; ; attempt++) {
       const stepAbort = new AbortController();
       const onAbort = () => stepAbort.abort(turnSignal.reason);
@@ -451,6 +456,7 @@ export class Agent {
         }
         if (!shouldRetry(err, attempt, settings.maxAttemptsPerStep)) throw err;
         const delayMs = this.deps.retryDelay ? this.deps.retryDelay(attempt, err) : retryDelayMs(attempt, err);
+        budget.check(err, attempt, delayMs);
         this.emit({ type: 'retry', attempt, maxAttempts: settings.maxAttemptsPerStep, delayMs, error: err.message });
         await sleep(delayMs, turnSignal);
       } finally {

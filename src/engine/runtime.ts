@@ -181,9 +181,11 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   };
   const gateContext = () => ({ sessionId: session.id, agentId: MAIN_AGENT_ID, cwd: opts.cwd, signal: new AbortController().signal });
   const started = gate.sessionStart({ source: opts.resume ? 'resume' : 'startup', model: opts.model.alias }, gateContext());
+  // [loop_control] idle_timeout_s: the wait for a first byte and for each next chunk.
+  const timeouts = opts.loop.idleTimeoutMs === undefined ? {} : { timeoutMs: opts.loop.idleTimeoutMs, idleTimeoutMs: opts.loop.idleTimeoutMs };
   const main = assembleAgent(env, {
     session,
-    binding: bindModel(opts.model, opts.client),
+    binding: bindModel(opts.model, opts.client, timeouts),
     tools,
     resumed: !!opts.resume,
     planMode: opts.planMode,
@@ -212,7 +214,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     goals: features.goals,
     todos: features.todos,
     setModel(model, client) {
-      agent.setModel(model, bindModel(model, client).getClient);
+      agent.setModel(model, bindModel(model, client, timeouts).getClient);
       tools.setAvailability({ capabilities: model.capabilities, nonInteractive: opts.nonInteractive });
       if (session.state.modelAlias !== model.alias) session.commit({ type: 'model', modelAlias: model.alias });
     },

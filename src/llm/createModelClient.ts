@@ -27,8 +27,9 @@ export interface AdapterSettings {
   fetchOptions?: { dispatcher: Dispatcher };
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 5 * 60_000;
-export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 5 * 60_000;
+/** `[loop_control] idle_timeout_s`: both the wait for the first byte and for each next chunk. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 
 
 export function adapterSettings(options: ModelClientOptions = {}): AdapterSettings {

@@ -163,6 +163,32 @@ function isInstance(err: unknown, cls: (abstract new (...args: never[]) => Error
   return false;
 }
 
+/**
+ * Connection failures that another attempt a few seconds later will not fix: nothing listens on the
+ * port, the host name does not exist, the URL or its TLS certificate is wrong. These fail at once.
+ * Resets, time-outs and DNS "try again" stay transient and are retried within the budget.
+ */
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_FAIL', 'EAI_NONAME', 'ERR_INVALID_URL', 'ERR_SOCKET_BAD_PORT', 'EADDRNOTAVAIL',
+  'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** Every `code` along an error's cause chain (the SDKs wrap fetch's TypeError, which wraps the socket's). */
+function errorCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    // AggregateError (happy eyeballs tried several addresses) keeps the real ones in `errors`.
+    for (const inner of (e as { errors?: unknown[] }).errors ?? []) {
+      const c = (inner as { code?: unknown })?.code;
+      if (typeof c === 'string') codes.push(c);
+    }
+  }
+  return codes;
+}
+
 /** Maps anything thrown while calling or streaming from a provider onto a ProviderError. */
 export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError {
   if (err instanceof ProviderError) return err;
@@ -171,14 +197,22 @@ export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError 
   if (isInstance(err, e?.APIUserAbortError, 'APIUserAbortError') || (err instanceof Error && err.name === 'AbortError')) {
     return abortedError(ctx, err);
   }
+  if (errorCodes(err).includes('ERR_INVALID_URL')) {
+    return new ProviderError(
+      'unreachable',
+      `The base URL of ${who(ctx)}${ctx.baseUrl ? ` (${ctx.baseUrl})` : ''} is not a valid URL: ${message}. Fix base_url in config.toml, or JARVIS_MODEL_BASE_URL.`,
+      { cause: err },
+    );
+  }
   if (isInstance(err, e?.APIConnectionTimeoutError, 'APIConnectionTimeoutError')) {
     return new ProviderError('timeout', `The request to ${who(ctx)} timed out waiting for a response. The provider may be slow or unreachable.`, { cause: err });
   }
   if (isInstance(err, e?.APIConnectionError, 'APIConnectionError')) {
     const cause = (err as { cause?: unknown }).cause;
     const detail = cause instanceof Error ? `${cause.message}${(cause as { cause?: Error }).cause?.message ? `: ${(cause as { cause?: Error }).cause?.message}` : ''}` : message;
+    const code = errorCodes(err).find((c) => UNREACHABLE_CODES.has(c));
     return new ProviderError(
-      'connection',
+      code ? 'unreachable' : 'connection',
       `Could not connect to ${who(ctx)}${ctx.baseUrl ? ` at ${ctx.baseUrl}` : ''}: ${detail}. Check the network, proxy settings and the base URL (base_url in config.toml, or JARVIS_MODEL_BASE_URL).`,
       { cause: err },
     );

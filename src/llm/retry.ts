@@ -23,6 +23,34 @@ export function retryDelayMs(attempt: number, error: ProviderError, random: () =
   return Math.round(ceiling * (0.5 + 0.5 * r));
 }
 
+/** `[loop_control] retry_budget_s` default: how long retries of one request may go on. */
+export const RETRY_BUDGET_MS = 30_000;
+
+/**
+ * The total time retries of one request may take, counted from its first failure: a dead or
+ * flapping endpoint gives up after this long however many attempts are left.
+ */
+export class RetryBudget {
+  private firstFailureAt: number | undefined;
+  constructor(
+    private readonly budgetMs = RETRY_BUDGET_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Throws `error`, explained, when waiting `delayMs` and trying again would overrun the budget. */
+  check(error: ProviderError, failedAttempts: number, delayMs: number): void {
+    this.firstFailureAt ??= this.now();
+    const spent = this.now() - this.firstFailureAt;
+    if (spent + delayMs <= this.budgetMs) return;
+    const tries = failedAttempts === 1 ? '1 attempt' : `${failedAttempts} attempts`;
+    throw new ProviderError(
+      error.kind,
+      `${error.message} Gave up after ${tries}: retrying would exceed the ${Math.round(this.budgetMs / 1000)} s retry budget ([loop_control] retry_budget_s).`,
+      { status: error.status, cause: error },
+    );
+  }
+}
+
 /** True when `error` is a transient provider failure and another attempt is allowed. */
 export function shouldRetry(error: unknown, attempt: number, maxAttempts: number): boolean {
   return error instanceof ProviderError && error.retryable && attempt < maxAttempts;

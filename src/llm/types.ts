@@ -95,7 +95,8 @@ export type ProviderErrorKind =
   | 'rate_limit' // transient 429
   | 'overloaded'
   | 'server' // 5xx
-  | 'connection'
+  | 'connection' // transient: reset, timed out, DNS try-again
+  | 'unreachable' // refused, unknown host, bad URL or certificate: fail at once
   | 'timeout'
   | 'conflict' // 408/409
   | 'context_overflow'

@@ -115,6 +115,10 @@ const thinkingSchema = table({
 const loopControlSchema = table({
   max_steps_per_turn: int(0).default(0),
   max_attempts_per_step: int(1).default(10),
+  // Seconds retries of one request may take in all, counted from its first failure (docs/configuration.md).
+  retry_budget_s: int(0).default(30),
+  // Seconds to wait for a response's first byte, or for the next chunk of a stream; 0 = no limit.
+  idle_timeout_s: int(0).default(120),
   reserved_context_size: int(0).optional(),
   compaction_trigger_ratio: z
     .number({ error: 'a number greater than 0 and at most 1' })

@@ -19,6 +19,10 @@ export interface Settings {
     maxStepsPerTurn: number;
     /** Total attempts per step, the first one included. */
     maxAttemptsPerStep: number;
+    /** Retries of one request stop this long after its first failure. */
+    retryBudgetMs: number;
+    /** No first byte, or no next chunk, for this long = timeout (0 = none). */
+    idleTimeoutMs: number;
     reservedContextSize?: number;
     compactionTriggerRatio: number;
   };
@@ -142,6 +146,8 @@ function loopSettings(config: JarvisConfig, env: EnvReader): Settings['loop'] {
   return {
     maxStepsPerTurn: env.int('JARVIS_LOOP_MAX_STEPS_PER_TURN', 0) ?? lc.max_steps_per_turn,
     maxAttemptsPerStep: attempts ?? lc.max_attempts_per_step,
+    retryBudgetMs: lc.retry_budget_s * 1000,
+    idleTimeoutMs: lc.idle_timeout_s * 1000,
     reservedContextSize: lc.reserved_context_size,
     compactionTriggerRatio: lc.compaction_trigger_ratio,
   };

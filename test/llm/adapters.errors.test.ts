@@ -135,7 +135,7 @@ describe.each(PROVIDER_TYPES_UNDER_TEST)('%s adapter: errors', (type) => {
     expect(server.requests.length).toBe(before);
   });
 
-  it('nothing listening → connection', async () => {
+  it('nothing listening → unreachable (not retried)', async () => {
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
         const { port: p } = probe.address() as { port: number };
@@ -145,7 +145,8 @@ describe.each(PROVIDER_TYPES_UNDER_TEST)('%s adapter: errors', (type) => {
     const base = type === 'anthropic' ? `http://127.0.0.1:${port}` : `http://127.0.0.1:${port}/v1`;
     const client = await clientFor(type, server, { baseUrl: base });
     const err = await failure(client.stream(simpleRequest(), signal()));
-    expect(err.kind).toBe('connection');
+    expect(err.kind).toBe('unreachable');
+    expect(err.retryable).toBe(false);
     expect(err.message).toContain(base);
   });
 

@@ -79,6 +79,16 @@ describe('toProviderError', () => {
     expect(conn.kind).toBe('connection');
     expect(conn.message).toContain('ECONNREFUSED');
     expect(conn.message).toContain('http://example.test/v1');
+    // Transient socket failures retry; a dead address (refused, unknown host) fails at once.
+    const socketError = (code: string) => Object.assign(new Error(`socket ${code}`), { code });
+    const wrapped = (code: string) => new sdk.APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: socketError(code) }) });
+    expect(toProviderError(wrapped('ECONNRESET'), c)).toMatchObject({ kind: 'connection', retryable: true });
+    expect(toProviderError(wrapped('EAI_AGAIN'), c)).toMatchObject({ kind: 'connection', retryable: true });
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'CERT_HAS_EXPIRED']) {
+      expect(toProviderError(wrapped(code), c)).toMatchObject({ kind: 'unreachable', retryable: false });
+    }
+    const happyEyeballs = new sdk.APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: new AggregateError([socketError('ECONNREFUSED')]) }) });
+    expect(toProviderError(happyEyeballs, c).kind).toBe('unreachable');
     const rate = toProviderError(sdk.APIError.generate(429, { error: { message: 'slow' } }, undefined, new Headers({ 'retry-after': '2' })), c);
     expect(rate).toMatchObject({ kind: 'rate_limit', status: 429, retryAfterMs: 2000 });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RETRY_AFTER_CAP_MS, RETRY_MAX_DELAY_MS, retryDelayMs, shouldRetry, sleep } from '../../src/llm/retry';
+import { RETRY_AFTER_CAP_MS, RETRY_MAX_DELAY_MS, RetryBudget, retryDelayMs, shouldRetry, sleep } from '../../src/llm/retry';
 import { ProviderError } from '../../src/llm/types';
 
 const server = new ProviderError('server', 'boom', { status: 500 });
@@ -79,5 +79,26 @@ describe('sleep', () => {
 
   it('rejects at once on an already-aborted signal', async () => {
     await expect(sleep(60_000, AbortSignal.abort())).rejects.toBeInstanceOf(ProviderError);
+  });
+});
+
+describe('RetryBudget', () => {
+  it('allows retries until the budget, counted from the first failure, would be overrun', () => {
+    let now = 1_000;
+    const budget = new RetryBudget(30_000, () => now);
+    const err = new ProviderError('server', 'HTTP 500.');
+    expect(() => budget.check(err, 1, 1_000)).not.toThrow();
+    now += 20_000;
+    expect(() => budget.check(err, 2, 9_000)).not.toThrow();
+    now += 9_500;
+    let thrown: unknown;
+    try {
+      budget.check(err, 3, 4_000);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ProviderError);
+    expect((thrown as ProviderError).kind).toBe('server');
+    expect((thrown as ProviderError).message).toBe('HTTP 500. Gave up after 3 attempts: retrying would exceed the 30 s retry budget ([loop_control] retry_budget_s).');
   });
 });

@@ -116,7 +116,7 @@ describe('valid config', () => {
     expect(Object.keys(config.models)).toEqual(['fast', 'claude.sonnet', 'routed']);
     expect(config.models.fast.overrides).toEqual({ display_name: 'Kimi (fast)', capabilities: ['video_in'] });
     expect(config.providers.claude.env).toEqual({ ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/anthropic' });
-    expect(config.loop_control).toEqual({ max_steps_per_turn: 50, max_attempts_per_step: 4, reserved_context_size: 50000, compaction_trigger_ratio: 0.9 });
+    expect(config.loop_control).toEqual({ max_steps_per_turn: 50, max_attempts_per_step: 4, reserved_context_size: 50000, compaction_trigger_ratio: 0.9, retry_budget_s: 30, idle_timeout_s: 120 });
     expect(config.background.print_background_mode).toBe('drain');
     expect(config.permission.rules).toEqual([
       { decision: 'deny', pattern: 'Bash(rm -rf*)', scope: 'user', reason: 'never' },
@@ -137,7 +137,7 @@ describe('valid config', () => {
     expect(config.default_plan_mode).toBe(false);
     expect(config.telemetry).toBe(true);
     expect(config.thinking).toEqual({ enabled: true, keep: 'all' });
-    expect(config.loop_control).toEqual({ max_steps_per_turn: 0, max_attempts_per_step: 10, compaction_trigger_ratio: 0.85 });
+    expect(config.loop_control).toEqual({ max_steps_per_turn: 0, max_attempts_per_step: 10, compaction_trigger_ratio: 0.85, retry_budget_s: 30, idle_timeout_s: 120 });
     expect(config.token_counting.strategy).toBe('measured+estimated');
     expect(config.background).toEqual({
       keep_alive_on_exit: false,

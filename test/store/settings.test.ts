@@ -11,7 +11,7 @@ describe('effectiveSettings defaults', () => {
     const { settings, warnings } = effectiveSettings(defaultConfig(), {});
     expect(warnings).toEqual([]);
     expect(settings).toEqual({
-      loop: { maxStepsPerTurn: 0, maxAttemptsPerStep: 10, reservedContextSize: undefined, compactionTriggerRatio: 0.85 },
+      loop: { maxStepsPerTurn: 0, maxAttemptsPerStep: 10, reservedContextSize: undefined, compactionTriggerRatio: 0.85, retryBudgetMs: 30_000, idleTimeoutMs: 120_000 },
       tokenCounting: { strategy: 'measured+estimated' },
       background: {
         maxRunningTasks: undefined,
@@ -46,7 +46,7 @@ describe('effectiveSettings defaults', () => {
 
   it('takes config values', () => {
     const { settings } = effectiveSettings(FULL, {});
-    expect(settings.loop).toEqual({ maxStepsPerTurn: 50, maxAttemptsPerStep: 4, reservedContextSize: 50000, compactionTriggerRatio: 0.9 });
+    expect(settings.loop).toEqual({ maxStepsPerTurn: 50, maxAttemptsPerStep: 4, reservedContextSize: 50000, compactionTriggerRatio: 0.9, retryBudgetMs: 30_000, idleTimeoutMs: 120_000 });
     expect(settings.background.maxRunningTasks).toBe(3);
     expect(settings.background.bashTaskTimeoutS).toBe(120);
     expect(settings.identity).toEqual({ name: 'Friday', slug: 'friday-bot' });
