@@ -60,10 +60,17 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   if (startup.runtime.resume) stderr.write(`• resuming session ${runtime.session.id}\n`);
 
   let interrupted = false;
+  const stop = new AbortController();
   const onSigint = () => {
-    if (interrupted) process.exit(EXIT_INTERRUPTED);
+    if (interrupted) {
+      // Forced: nothing async will run any more, so stop the tasks' process groups right here.
+      runtime.tasks.killAllNow('Killed: Ctrl-C pressed twice in print mode');
+      stderr.write('interrupted again: background tasks killed, exiting\n');
+      process.exit(EXIT_INTERRUPTED);
+    }
     interrupted = true;
-    stderr.write('\ninterrupted: stopping the turn (press Ctrl-C again to force)\n');
+    stderr.write('\ninterrupted: stopping the turn and every background task (press Ctrl-C again to force)\n');
+    stop.abort();
     runtime.agent.cancel(true);
   };
   process.on('SIGINT', onSigint);
@@ -77,7 +84,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     const goal = goalCommand?.kind === 'create'
       ? { start: () => { const r = runtime.goals.start(goalCommand.objective); return r.ok ? undefined : r.message; }, status: () => runtime.goals.current()?.status, reason: () => runtime.goals.current()?.reason }
       : undefined;
-    return await runPrint(runtime.agent, { prompt, outputFormat: format, stdout, stderr, background, goal }, () => interrupted);
+    return await runPrint(runtime.agent, { prompt, outputFormat: format, stdout, stderr, background, goal, stop: stop.signal }, () => interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     await control.close(interrupted);

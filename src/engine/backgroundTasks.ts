@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isGroupAlive, nonInteractiveEnv, releasePipes, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../platform/processes';
+import { isGroupAlive, nonInteractiveEnv, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../platform/processes';
 import {
   DEFAULT_TASK_SETTINGS, TaskLimitError, UnknownTaskError,
   type AdoptProcessSpec, type OutputTail, type StartProcessSpec, type StopOptions, type TaskEndReason, type TaskInfo,
@@ -204,6 +204,20 @@ export class BackgroundTasks implements TaskService {
     }
     const grace = opts.force ? 0 : this.settings.killGracePeriodMs;
     await Promise.all(running.map((e) => this.end(e, { reason: 'stopped', message: 'Stopped: the session was closed' }, grace)));
+  }
+
+  /**
+   * The forced exit (a second Ctrl-C): SIGKILL every running task's process group and record the
+   * task as cancelled, synchronously, because the process ends right after and no exit event follows.
+   */
+  killAllNow(reason: string): void {
+    this.closed = true;
+    for (const entry of this.entries.values()) {
+      if (entry.info.status !== 'running') continue;
+      entry.ending ??= { reason: 'stopped', message: reason };
+      if (entry.info.pid !== undefined) signalGroup(entry.info.pid, 'SIGKILL');
+      this.finalize(entry, { code: null, signal: 'SIGKILL' });
+    }
   }
 
   /**

@@ -49,6 +49,10 @@ export class TaskNotifications {
     return this.pending.length > 0 || this.preparing > 0 || (this.tasks?.hasPending() ?? false);
   }
 
+  describeRunning(): string[] {
+    return (this.tasks?.list({ activeOnly: true }) ?? []).filter((t) => t.status === 'running').map((t) => `${t.id} ${t.description}`);
+  }
+
   takeNotifications(): string[] {
     return this.pending.splice(0);
   }

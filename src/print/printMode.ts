@@ -21,6 +21,8 @@ export interface BackgroundWatcher {
   nextChange(signal: AbortSignal): Promise<void>;
   /** Notifications waiting to be delivered to the agent, taken once. */
   takeNotifications(): string[];
+  /** One line per task still running ("b1f2 npm run dev"), for the message about what we wait for. */
+  describeRunning(): string[];
 }
 
 export interface PrintRunOptions {
@@ -29,6 +31,8 @@ export interface PrintRunOptions {
   stdout: Sink;
   stderr: Sink;
   background?: { watcher: BackgroundWatcher; mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
+  /** Aborted by the first Ctrl-C: ends any wait for background work at once. */
+  stop?: AbortSignal;
   /** Goal mode: `start` creates the goal and submits its first turn (an error message if it cannot). */
   goal?: { start(): string | undefined; status(): 'active' | 'paused' | 'blocked' | 'complete' | undefined; reason(): string | undefined };
 }
@@ -52,6 +56,20 @@ function goalExitCode(status: ReturnType<NonNullable<PrintRunOptions['goal']>['s
   if (status === 'complete') return EXIT_SUCCESS;
   if (status === 'blocked') return EXIT_GOAL_BLOCKED;
   return status ? EXIT_GOAL_PAUSED : EXIT_FAILURE;
+}
+
+/** Says on stderr what print mode is waiting for (again only when the set of tasks changes). */
+function announceWait(stderr: Sink, bg: NonNullable<PrintRunOptions['background']>, deadline: number, before: string): string {
+  const running = bg.watcher.describeRunning();
+  const key = running.join('\n');
+  if (!running.length || key === before) return before;
+  const minutes = Math.max(1, Math.ceil((deadline - Date.now()) / 60_000));
+  stderr.write(
+    `print mode: waiting for ${running.length} background task${running.length === 1 ? '' : 's'} to finish ` +
+      `(at most ${minutes} more min, background.print_wait_ceiling_s; Ctrl-C stops ${running.length === 1 ? 'it' : 'them'}):\n` +
+      running.map((line) => `  • ${line}\n`).join(''),
+  );
+  return key;
 }
 
 /** Runs the prompt and whatever background handling follows; resolves to the exit code. */
@@ -78,13 +96,16 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
   const deadline = Date.now() + bg.waitCeilingMs;
   const ceiling = new AbortController();
   const timer = setTimeout(() => ceiling.abort(), Math.min(bg.waitCeilingMs, 2_147_483_647));
+  const wake = opts.stop ? AbortSignal.any([ceiling.signal, opts.stop]) : ceiling.signal;
   let turns = 0;
   let last = code;
+  let announced = '';
   try {
     while (bg.watcher.hasPending() && Date.now() < deadline && !interrupted()) {
       const notes = bg.watcher.takeNotifications();
       if (!notes.length) {
-        await bg.watcher.nextChange(ceiling.signal);
+        announced = announceWait(opts.stderr, bg, deadline, announced);
+        await bg.watcher.nextChange(wake);
         continue;
       }
       if (bg.mode === 'drain') continue; // drain: wait for the work, do not start turns

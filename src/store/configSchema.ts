@@ -138,7 +138,8 @@ const backgroundSchema = table({
   // Left unset here: its default depends on the front end (600 interactive, 0 in print mode).
   bash_task_timeout_s: int(0).optional(),
   print_background_mode: oneOf(PRINT_BACKGROUND_MODES).default('steer'),
-  print_wait_ceiling_s: int(0, 2_147_483).default(2_147_483),
+  // Minutes, not days: print mode must not wait silently for ever (docs/print-mode.md).
+  print_wait_ceiling_s: int(0, 2_147_483).default(600),
   print_max_turns: int(1).default(100_000),
 });
 

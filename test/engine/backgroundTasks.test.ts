@@ -266,3 +266,18 @@ describe('settings and processes', () => {
     expect((await waitForExit(plain)).code).toBe(0);
   });
 });
+
+describe('BackgroundTasks forced exit', () => {
+  it('killAllNow kills every running group and records the tasks cancelled, synchronously', async () => {
+    const { tasks, start, sessionDir } = setup();
+    const a = start('sleep infinity & sleep infinity; wait');
+    const b = start('sleep infinity');
+    await until(() => isGroupAlive(tasks.get(a.id)!.pid!) && isGroupAlive(tasks.get(b.id)!.pid!));
+    tasks.killAllNow('Killed: test');
+    for (const task of [a, b]) {
+      const record = JSON.parse(readFileSync(join(sessionDir, 'tasks', `${task.id}.json`), 'utf8'));
+      expect(record).toMatchObject({ status: 'cancelled', statusMessage: 'Killed: test' });
+    }
+    await until(() => !isGroupAlive(a.pid!) && !isGroupAlive(b.pid!));
+  });
+});

@@ -144,7 +144,7 @@ describe('valid config', () => {
       kill_grace_period_ms: 5000,
       bash_auto_background_on_timeout: true,
       print_background_mode: 'steer',
-      print_wait_ceiling_s: 2147483,
+      print_wait_ceiling_s: 600,
       print_max_turns: 100000,
     });
     expect(config.mcp).toEqual({ startup_timeout_ms: 30000, tool_timeout_ms: 60000 });

@@ -20,7 +20,7 @@ describe('effectiveSettings defaults', () => {
         bashAutoBackgroundOnTimeout: true,
         bashTaskTimeoutS: 600,
         printBackgroundMode: 'steer',
-        printWaitCeilingS: 2147483,
+        printWaitCeilingS: 600,
         printMaxTurns: 100000,
       },
       subagent: { timeoutMs: 7200000 },
