@@ -3,24 +3,19 @@ import { parseGoalCommand } from '../engine/goals';
 import { SessionControl } from '../engine/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint } from '../print/printMode';
+import { resolvePrintPrompt } from './printInput';
 import type { MainOptions } from './program';
 import { loadStartup, StartupError } from './startup';
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 export async function runPrintCommand(options: MainOptions): Promise<number> {
   const stdout = { write: (s: string) => void process.stdout.write(s) };
   const stderr = { write: (s: string) => void process.stderr.write(s) };
-  let prompt = options.prompt;
-  if (prompt === undefined) prompt = await readStdin();
-  if (!prompt.trim()) {
-    stderr.write('jarvis: the prompt is empty. Pass it with -p "<task>" or on standard input.\n');
+  const input = await resolvePrintPrompt({ prompt: options.prompt, stdin: process.stdin, stderr });
+  if (!input.ok) {
+    stderr.write(`${input.message}\n`);
     return EXIT_FAILURE;
   }
+  const prompt = input.prompt;
   // docs/print-mode.md: only the create form of /goal runs in print mode.
   const goalCommand = parseGoalCommand(prompt);
   if (goalCommand && goalCommand.kind !== 'create') {

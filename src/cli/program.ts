@@ -7,7 +7,8 @@ export interface MainOptions {
   session?: string | true;
   continue?: boolean;
   model?: string;
-  prompt?: string;
+  /** The -p value; `true` for a bare -p (the prompt comes on stdin, as with `-p -`). */
+  prompt?: string | true;
   outputFormat?: string;
   yolo?: boolean;
   auto?: boolean;
@@ -79,7 +80,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('-S, --session [id]', 'resume a session (with an id: that session)')
     .option('-c, --continue', 'resume the most recent session of this folder')
     .option('-m, --model <alias>', 'model alias for this launch')
-    .option('-p, --prompt <text>', 'run one prompt non-interactively (print mode); the prompt may also come on stdin')
+    .option('-p, --prompt [text]', 'run one prompt non-interactively (print mode); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin')
     .option('--output-format <format>', 'print mode output: text or stream-json')
     .option('-y, --yolo', 'approve every regular tool call (sensitive files still ask)')
     .option('--auto', 'auto permission mode: approve everything, never ask')

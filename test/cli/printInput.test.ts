@@ -1,0 +1,56 @@
+// stdin and -p combine, end to end: piped text travels with the question; `-p -` and a bare `-p` read
+// the prompt from stdin.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { cliEnv, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
+
+let server: MockModelServer;
+beforeAll(async () => {
+  server = await startMockModelServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function promptSent(args: string[], input?: string): Promise<{ code: number | null; stderr: string; sent?: string }> {
+  const dirs = makeCliDirs();
+  const before = server.requests.length;
+  server.push({ text: 'Answer.' });
+  const r = await runJarvis(args, { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, input });
+  const request = server.requests[before];
+  const sent = request ? (request.body.messages.at(-1) as { content: string }).content : undefined;
+  return { code: r.code, stderr: r.stderr, sent };
+}
+
+describe('print mode input', () => {
+  it('cat log | jarvis -p "question" sends the piped text as context and the argument as the question', async () => {
+    const r = await promptSent(['-p', 'why did this fail?'], 'step 1 ok\nERROR: disk full\n');
+    expect(r.code).toBe(0);
+    expect(r.sent).toBe('The following text was piped to jarvis on standard input:\n<stdin>\nstep 1 ok\nERROR: disk full\n</stdin>\n\nwhy did this fail?');
+  });
+
+  it('-p - reads the whole prompt from stdin', async () => {
+    const r = await promptSent(['-p', '-'], 'summarise this repository\n');
+    expect(r.code).toBe(0);
+    expect(r.sent).toBe('summarise this repository\n');
+  });
+
+  it('echo x | jarvis -p (no value) works', async () => {
+    const r = await promptSent(['-p'], 'list the files\n');
+    expect(r.code).toBe(0);
+    expect(r.sent).toBe('list the files\n');
+  });
+
+  it('-p "question" with nothing piped sends just the question', async () => {
+    const r = await promptSent(['-p', 'just this']);
+    expect(r.code).toBe(0);
+    expect(r.sent).toBe('just this');
+  });
+
+  it('a bare -p with empty stdin fails with a clear message', async () => {
+    const dirs = makeCliDirs();
+    const r = await runJarvis(['-p'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, input: '' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('the prompt is empty');
+  });
+});
