@@ -3,7 +3,10 @@ import { parseGoalCommand } from '../engine/goals';
 import { SessionControl } from '../engine/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint } from '../print/printMode';
-import { resolvePrintPrompt } from './printInput';
+import { contextWindow, estimateToolSchemaTokens } from '../engine/context';
+import { estimateTokens } from '../llm/tokens';
+import { toolSchemaForModel } from '../tools/defineTool';
+import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import type { MainOptions } from './program';
 import { loadStartup, StartupError } from './startup';
 
@@ -15,7 +18,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     stderr.write(`${input.message}\n`);
     return EXIT_FAILURE;
   }
-  const prompt = input.prompt;
+  let prompt = input.prompt;
   // docs/print-mode.md: only the create form of /goal runs in print mode.
   const goalCommand = parseGoalCommand(prompt);
   if (goalCommand && goalCommand.kind !== 'create') {
@@ -50,6 +53,14 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     stderr.write(`jarvis: ${e.message}\n`);
     return EXIT_FAILURE;
   }
+  const frameTokens = estimateTokens(runtime.session.state.systemPrompt ?? '') + estimateToolSchemaTokens(runtime.tools.map(toolSchemaForModel));
+  const fitted = fitPromptToWindow(input, { window: contextWindow(startup.runtime.model), name: startup.runtime.model.model, frameTokens }, stderr);
+  if (!fitted.ok) {
+    stderr.write(`${fitted.message}\n`);
+    await runtime.close();
+    return EXIT_FAILURE;
+  }
+  prompt = fitted.prompt;
   const bg = startup.settings.background;
   for (const w of runtime.warnings) stderr.write(`warning: ${w}\n`);
   if (startup.runtime.resume) stderr.write(`• resuming session ${runtime.session.id}\n`);

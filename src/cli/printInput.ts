@@ -3,6 +3,7 @@
 // or no `-p` with a pipe read the whole prompt from stdin. A terminal on stdin is never read.
 import { fstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { estimateTokens } from '../llm/tokens';
 
 /** After this long with standard input still open, say that we are waiting for it. */
 const STDIN_NOTICE_MS = 3_000;
@@ -14,7 +15,10 @@ export interface PrintInput {
   stderr: { write(s: string): void };
 }
 
-export type PromptResult = { ok: true; prompt: string } | { ok: false; message: string };
+export type PromptResult = { ok: true; prompt: string; question?: string; piped?: string } | { ok: false; message: string };
+
+/** Share of the model's window the request may fill (system prompt, tools and prompt); the rest is for the answer. */
+export const PROMPT_WINDOW_SHARE = 0.75;
 
 /** True when stdin is something a caller piped or redirected (a pipe, socket or file), not a terminal or /dev/null. */
 function stdinIsPiped(stdin: PrintInput['stdin']): boolean {
@@ -60,5 +64,40 @@ export async function resolvePrintPrompt(input: PrintInput): Promise<PromptResul
   if (!prompt.trim()) return { ok: false, message: 'jarvis: the prompt is empty. Pass it with -p "<task>" or on standard input.' };
   if (!stdinIsPiped(stdin)) return { ok: true, prompt };
   const piped = await readAll(stdin, stderr, 'piped text is sent with the prompt');
-  return { ok: true, prompt: piped.trim() ? combinePrompt(prompt, piped) : prompt };
+  return piped.trim() ? { ok: true, prompt: combinePrompt(prompt, piped), question: prompt, piped } : { ok: true, prompt };
+}
+
+/**
+ * A prompt larger than the model's window is handled in the open: piped context is cut to its last
+ * part (where a log's failure usually is) with a note on stderr; a prompt that is too large by itself
+ * is refused with a message, never sent to fail at the provider.
+ */
+export function fitPromptToWindow(
+  input: Extract<PromptResult, { ok: true }>,
+  model: { window: number; name: string; frameTokens: number },
+  stderr: PrintInput['stderr'],
+): PromptResult {
+  const { window, name: modelName } = model;
+  const limit = Math.floor(window * PROMPT_WINDOW_SHARE) - model.frameTokens;
+  const tokens = estimateTokens(input.prompt);
+  if (tokens <= limit) return input;
+  const room = limit - estimateTokens(combinePrompt(input.question ?? '', ''));
+  if (input.piped === undefined || input.question === undefined || room <= 0) {
+    return {
+      ok: false,
+      message:
+        `jarvis: the prompt is about ${tokens} tokens, more than model "${modelName}" can take (about ${Math.max(limit, 0)} tokens are left of its ${window}-token window after the system prompt and tools). ` +
+        'Shorten it, or save the text to a file and ask jarvis to read the parts it needs.',
+    };
+  }
+  // Characters per token vary with the text: shrink proportionally until the estimate fits.
+  let kept = input.piped;
+  while (estimateTokens(kept) > room && kept.length > 0) kept = kept.slice(kept.length - Math.floor((kept.length * room) / estimateTokens(kept) * 0.95));
+  const cutChars = input.piped.length - kept.length;
+  stderr.write(
+    `jarvis: the piped text is about ${estimateTokens(input.piped)} tokens, more than fits model "${modelName}"'s ${window}-token window; ` +
+      `sending only its last ${kept.length} characters (${cutChars} cut from the start).\n`,
+  );
+  const note = `[the first ${cutChars} characters of the piped text were cut to fit the model's window]\n`;
+  return { ok: true, prompt: combinePrompt(input.question, note + kept), question: input.question, piped: kept };
 }

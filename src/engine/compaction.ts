@@ -305,6 +305,17 @@ export class Compactor {
       total -= estimateTokens(blocks.splice(first, 1)[0]);
       dropped++;
     }
+    // What is left can still be one message larger than the window (a huge pasted prompt): keep the
+    // start and the end of the largest blocks, so the summariser request itself always fits.
+    for (let guard = 0; total > budget && guard < blocks.length; guard++) {
+      const i = blocks.reduce((best, b, k) => (estimateTokens(b) > estimateTokens(blocks[best]) ? k : best), 0);
+      const tokens = estimateTokens(blocks[i]);
+      const keep = Math.max(0, Math.floor((blocks[i].length * Math.max(0, tokens - (total - budget))) / tokens * 0.9));
+      const half = Math.floor(keep / 2);
+      const block = blocks[i];
+      blocks[i] = `${block.slice(0, half)}\n[… ${block.length - 2 * half} characters cut: this message alone did not fit the summariser's window …]\n${half ? block.slice(-half) : ''}`;
+      total = blocks.reduce((n, b) => n + estimateTokens(b), 0);
+    }
     if (dropped) blocks.splice(first, 0, `[${dropped} older messages omitted: they did not fit the summariser's window]`);
     let text = `<conversation>\n${blocks.join('\n\n')}\n</conversation>`;
     if (instruction) text += `\n\n<user-instruction>\n${instruction}\n</user-instruction>`;

@@ -210,7 +210,8 @@ export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError 
   if (isInstance(err, e?.APIConnectionError, 'APIConnectionError')) {
     const cause = (err as { cause?: unknown }).cause;
     const detail = cause instanceof Error ? `${cause.message}${(cause as { cause?: Error }).cause?.message ? `: ${(cause as { cause?: Error }).cause?.message}` : ''}` : message;
-    const code = errorCodes(err).find((c) => UNREACHABLE_CODES.has(c));
+    // undici refuses the fetch standard's "bad ports" (e.g. 9, 6000) with no error code.
+    const code = errorCodes(err).find((c) => UNREACHABLE_CODES.has(c)) ?? (/\bbad port\b/.test(detail) ? 'bad port' : undefined);
     return new ProviderError(
       code ? 'unreachable' : 'connection',
       `Could not connect to ${who(ctx)}${ctx.baseUrl ? ` at ${ctx.baseUrl}` : ''}: ${detail}. Check the network, proxy settings and the base URL (base_url in config.toml, or JARVIS_MODEL_BASE_URL).`,

@@ -53,4 +53,31 @@ describe('print mode input', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('the prompt is empty');
   });
+
+  it('a piped text larger than the window is cut to its end, with a note on stderr', async () => {
+    const dirs = makeCliDirs();
+    const before = server.requests.length;
+    server.push({ text: 'Answer.' });
+    const log = `${'noise line\n'.repeat(40_000)}FATAL: the real error\n`;
+    const env = cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_MODEL_MAX_CONTEXT_SIZE: '40000' });
+    const r = await runJarvis(['-p', 'why?'], { env, cwd: dirs.cwd, input: log });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/the piped text is about \d+ tokens, more than fits model "mock-model"'s 40000-token window; sending only its last \d+ characters/);
+    const sent = (server.requests[before].body.messages.at(-1) as { content: string }).content;
+    expect(sent).toContain('FATAL: the real error');
+    expect(sent).toMatch(/\[the first \d+ characters of the piped text were cut to fit the model's window\]/);
+    expect(sent.length / 4).toBeLessThan(40_000 * 0.75);
+    expect(r.stderr).not.toMatch(/compact/i); // the request fits without compaction
+    expect(sent.endsWith('</stdin>\n\nwhy?')).toBe(true);
+  });
+
+  it('a prompt larger than the window by itself is refused before any request', async () => {
+    const dirs = makeCliDirs();
+    const before = server.requests.length;
+    const env = cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_MODEL_MAX_CONTEXT_SIZE: '8000' });
+    const r = await runJarvis(['-p', '-'], { env, cwd: dirs.cwd, input: 'word '.repeat(20_000) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the prompt is about \d+ tokens, more than model "mock-model" can take \(about \d+ tokens are left of its 8000-token window after the system prompt and tools\)/);
+    expect(server.requests.length).toBe(before);
+  });
 });

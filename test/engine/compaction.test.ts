@@ -6,6 +6,7 @@ import type { JournalRecord } from '../../src/engine/records';
 import { Session } from '../../src/engine/session';
 import type { Message, ModelRequest } from '../../src/llm/types';
 import { ProviderError } from '../../src/llm/types';
+import { estimateRequestTokens } from '../../src/llm/tokens';
 import { makeEngine, type EngineHarness, runPrompt } from '../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
@@ -250,6 +251,20 @@ describe('context overflow recovery', () => {
     expect(outcome.reason).toBe('completed');
     expect(requestText(h.client.requests[4]).length).toBeLessThan(requestText(h.client.requests[3]).length);
     expect(h.runtime.session.state.compactions).toHaveLength(1);
+  });
+});
+
+describe('the summariser request', () => {
+  it('is never larger than the window, even when one message alone is', async () => {
+    h = makeEngine({ model: SMALL_WINDOW, responses: () => ({ text: 'noted' }) });
+    await prompt(h, `${'HEAD '.repeat(10)}${'y'.repeat(120_000)}${' TAIL'.repeat(10)}`);
+    const summarisers = h.client.requests.filter((r) => r.tools.length === 0 && firstText(r.messages[0]).startsWith('<conversation>'));
+    expect(summarisers.length).toBeGreaterThan(0);
+    for (const r of summarisers) expect(estimateRequestTokens(r)).toBeLessThan(SMALL_WINDOW.maxContextSize);
+    const text = firstText(summarisers[0].messages[0]);
+    expect(text).toMatch(/characters cut: this message alone did not fit the summariser's window/);
+    expect(text).toContain('HEAD HEAD');
+    expect(text).toContain('TAIL TAIL');
   });
 });
 
