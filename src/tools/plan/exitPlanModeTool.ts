@@ -70,8 +70,10 @@ export const exitPlanModeTool = defineTool({
     if (outcome.status === 'unavailable') {
       return error(`The plan cannot be reviewed here: ${outcome.reason} Plan mode stays on. Present the plan in your reply and ask the user to approve it in plain text.`);
     }
-    const result = outcomeText(outcome.answer, planPath);
-    if (outcome.autoApproved) return { ...result, content: `Auto-approved (auto permission mode). ${result.content}`, summary: 'Auto-approved' };
-    return result;
+    // Auto mode approves by itself: say so, never that the user did (no one looked at the plan).
+    if (outcome.autoApproved) {
+      return { content: `The plan (${planPath}) was auto-approved: auto permission mode approves plans without asking anyone. Plan mode is off. Start implementing it now.`, summary: 'Auto-approved' };
+    }
+    return outcomeText(outcome.answer, planPath);
   },
 });
