@@ -36,6 +36,17 @@ class BulletStream {
   }
 }
 
+/** The one line a tool result gets on stderr; an error keeps more of its message. */
+const RESULT_LINE_MAX_CHARS = 200;
+const ERROR_LINE_MAX_CHARS = 400;
+
+/** Shortens at a word boundary (a path or a number is never cut in half) and says it did. */
+export function clipAtWord(line: string, max: number): string {
+  if (line.length <= max) return line;
+  const space = line.lastIndexOf(' ', max - 1);
+  return `${line.slice(0, space > max / 2 ? space : max - 1).trimEnd()} …`;
+}
+
 export class TranscriptWriter {
   private readonly text: BulletStream;
   private readonly thinking: BulletStream;
@@ -62,7 +73,7 @@ export class TranscriptWriter {
         this.stderr.write(`• ${event.subject}\n`);
         return;
       case 'tool_result': {
-        const first = event.summary ?? event.text.split('\n')[0].slice(0, 200);
+        const first = event.summary ?? clipAtWord(event.text.split('\n')[0], event.isError ? ERROR_LINE_MAX_CHARS : RESULT_LINE_MAX_CHARS);
         this.stderr.write(`  ${event.isError ? '✗' : '⎿'} ${first}\n`);
         return;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StreamJsonWriter, TranscriptWriter } from '../../src/print/transcriptWriter';
+import { clipAtWord, StreamJsonWriter, TranscriptWriter } from '../../src/print/transcriptWriter';
 
 function sinks() {
   const out = { text: '', write(s: string) { this.text += s; } };
@@ -35,4 +35,19 @@ describe('print writers', () => {
     ]);
     expect(out.text).not.toContain('secret');
   });
+
+  it('a long tool-error line on stderr is shortened at a word boundary, never mid-word', () => {
+    const { out, err } = sinks();
+    const w = new TranscriptWriter(out, err);
+    const message = `${'The file could not be written because '.repeat(12)}/very/long/path/that/must/stay/whole.txt is read-only`;
+    w.handle({ type: 'tool_result', callId: 'c', toolName: 'Write', text: message, isError: true });
+    const line = err.text.trimEnd();
+    expect(line.startsWith('  ✗ The file could not be written')).toBe(true);
+    expect(line.endsWith(' …')).toBe(true);
+    const kept = line.slice('  ✗ '.length, -' …'.length);
+    expect(message.startsWith(kept)).toBe(true);
+    expect(message[kept.length]).toBe(' '); // cut before a space: the last word is whole
+    expect(clipAtWord('short line', 400)).toBe('short line');
+  });
 });
+
