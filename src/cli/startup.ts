@@ -1,5 +1,6 @@
 // Turns flags + config.toml + environment into what a front end needs to open a runtime. Every
 // problem becomes a StartupError whose message says what is wrong and how to fix it.
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PermissionRule } from '../engine/approvals';
 import type { PermissionMode } from '../engine/records';
@@ -26,6 +27,18 @@ export interface Startup {
   runtime: Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery'>;
 }
 
+/** The data folder must exist and be writable (sessions, config template); one clear line if not. */
+function checkHomeWritable(home: string, env: NodeJS.ProcessEnv): void {
+  try {
+    mkdirSync(home, { recursive: true });
+    accessSync(home, constants.W_OK);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? messageOf(e);
+    const source = env.JARVIS_CODE_HOME?.trim() ? 'JARVIS_CODE_HOME' : 'the default data folder';
+    throw new StartupError(`jarvis: cannot use the data folder ${home} (${source}): it is not a writable directory (${why}). Set JARVIS_CODE_HOME to a folder you can write to.`);
+  }
+}
+
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -39,6 +52,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
   const env = ctx.env ?? process.env;
   const cwd = resolve(ctx.cwd ?? process.cwd());
   const home = jarvisHome(env);
+  checkHomeWritable(home, env);
   let loaded;
   try {
     loaded = loadConfig(home);
