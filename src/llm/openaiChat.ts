@@ -130,7 +130,7 @@ export class OpenAIChatClient implements ModelClient {
     this.model = resolved.model;
     const { client, baseURL } = buildSdkClient(sdk.OpenAI, resolved, settings);
     this.client = client;
-    this.ctx = { providerName: resolved.providerName, providerType: resolved.providerType, model: resolved.model, baseUrl: baseURL, errors: sdk };
+    this.ctx = { providerName: resolved.providerName, providerType: resolved.providerType, model: resolved.model, baseUrl: baseURL, keySource: resolved.apiKeySource, errors: sdk };
   }
 
   private get isKimi(): boolean {

@@ -18,6 +18,8 @@ export interface ErrorContext {
   providerType: ProviderType;
   model: string;
   baseUrl?: string;
+  /** Where the API key came from (ResolvedModel.apiKeySource), named in an auth error. */
+  keySource?: string;
   errors?: SdkErrorClasses;
 }
 
@@ -97,8 +99,10 @@ export function httpProviderError(
   if (status === 401 || status === 403 || (!status && /authentication_error|permission_error|invalid[_ ]api[_ ]key/i.test(text))) {
     return make(
       'auth',
-      `Authentication failed for ${who(ctx)}${http}: ${said}. Check the API key: set api_key under ` +
-        `[providers.${ctx.providerName}] in config.toml, or JARVIS_MODEL_API_KEY when using the JARVIS_MODEL_* variables.`,
+      ctx.keySource
+        ? `Authentication failed for ${who(ctx)}${http}: ${said}. The API key came from ${ctx.keySource}: check or replace it there.`
+        : `Authentication failed for ${who(ctx)}${http}: ${said}. Check the API key: set api_key under ` +
+          `[providers.${ctx.providerName}] in config.toml, or JARVIS_MODEL_API_KEY when using the JARVIS_MODEL_* variables.`,
     );
   }
   if (status === 402 || (status === 429 && QUOTA_RE.test(text))) {

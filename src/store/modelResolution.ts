@@ -123,17 +123,18 @@ function asProviderType(type: ConfigProviderType, where: string): ProviderTypeNa
   throw new ModelConfigError(`${where}: provider type "${type}" is not supported yet; supported: ${PROVIDER_TYPE_NAMES.join(', ')}`);
 }
 
-function resolveApiKey(input: ResolveModelInput, name: string, provider: ProviderConfig): string {
-  if (provider.api_key !== undefined) return provider.api_key;
+function resolveApiKey(input: ResolveModelInput, name: string, provider: ProviderConfig): { key: string; source: string } {
+  const file = displayPath(input.configPath);
+  if (provider.api_key !== undefined) return { key: provider.api_key, source: `api_key under [providers.${name}] in ${file}` };
   const keyNames = PROVIDER_ENV_KEYS[provider.type].apiKey;
   for (const keyName of keyNames) {
     const value = provider.env?.[keyName];
-    if (value !== undefined && value.trim() !== '') return value;
+    if (value !== undefined && value.trim() !== '') return { key: value, source: `${keyName} under [providers.${name}.env] in ${file}` };
   }
-  const where = `${displayPath(input.configPath)}: providers.${name}`;
+  const where = `${file}: providers.${name}`;
   if (provider.oauth) {
     const token = input.oauthToken?.(provider.oauth, name);
-    if (token) return token;
+    if (token) return { key: token, source: `the stored OAuth credential "${provider.oauth.key}" of [providers.${name}] (log in again)` };
     throw new ModelConfigError(
       `${where}: no stored OAuth credential for oauth.key = "${provider.oauth.key}"; log in again or set api_key`,
     );
@@ -157,12 +158,14 @@ function resolveAlias(input: ResolveModelInput, alias: string): ResolvedModel {
   const providerType = asProviderType(m.protocol ?? provider.type, `${file}: models.${alias}`);
   const baseUrlKey = PROVIDER_ENV_KEYS[provider.type].baseUrl;
   const envBaseUrl = baseUrlKey ? provider.env?.[baseUrlKey]?.trim() || undefined : undefined;
+  const credential = resolveApiKey(input, m.provider, provider);
   return {
     alias,
     providerName: m.provider,
     providerType,
     model: m.model,
-    apiKey: resolveApiKey(input, m.provider, provider),
+    apiKey: credential.key,
+    apiKeySource: credential.source,
     baseUrl: m.base_url ?? provider.base_url ?? envBaseUrl ?? DEFAULT_BASE_URLS[providerType],
     customHeaders: provider.custom_headers,
     maxContextSize: m.max_context_size,
@@ -219,6 +222,7 @@ function resolveFromEnv(env: NodeJS.ProcessEnv): ResolvedModel {
     providerType,
     model,
     apiKey,
+    apiKeySource: 'the JARVIS_MODEL_API_KEY environment variable',
     baseUrl: envValue(env, 'JARVIS_MODEL_BASE_URL')?.trim() ?? DEFAULT_BASE_URLS[providerType],
     maxContextSize: envInt(env, 'JARVIS_MODEL_MAX_CONTEXT_SIZE') ?? ENV_MODEL_DEFAULT_CONTEXT_SIZE,
     maxOutputSize: envInt(env, 'JARVIS_MODEL_MAX_OUTPUT_SIZE'),

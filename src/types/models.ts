@@ -34,6 +34,8 @@ export interface ResolvedModel {
   providerType: ProviderType;
   model: string;
   apiKey: string;
+  /** Where the key came from, in words a user can act on ("api_key in ~/.jarvis-code/config.toml [providers.x]"). */
+  apiKeySource?: string;
   /** Always set by resolution; the provider type's default when nothing else says. */
   baseUrl?: string;
   customHeaders?: Record<string, string>;

@@ -69,8 +69,21 @@ describe('print mode', () => {
     server.push({ error: { status: 401, body: { error: { message: 'invalid api key', type: 'authentication_error' } } } });
     const r = await runJarvis(['-p', 'x'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/JARVIS_MODEL_API_KEY|api key/i);
+    expect(r.stderr).toContain('The API key came from the JARVIS_MODEL_API_KEY environment variable: check or replace it there.');
     expect(server.requests.length - before).toBe(1);
+  });
+
+  it('a 401 names the config file and table the key came from', async () => {
+    const dirs = makeCliDirs();
+    writeFileSync(
+      join(dirs.home, 'config.toml'),
+      `default_model = "m"\n[providers.team]\ntype = "openai"\nbase_url = "${server.baseUrlFor('openai')}"\n[providers.team.env]\nOPENAI_API_KEY = "sk-wrong"\n` +
+        '[models.m]\nprovider = "team"\nmodel = "mock-model"\nmax_context_size = 100000\n',
+    );
+    server.push({ error: { status: 401, body: { error: { message: 'invalid api key', type: 'authentication_error' } } } });
+    const r = await runJarvis(['-p', 'x'], { env: cliEnv(dirs), cwd: dirs.cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/The API key came from OPENAI_API_KEY under \[providers\.team\.env\] in .*config\.toml: check or replace it there\./);
   });
 
   it('a garbled stream fails with a clear error', async () => {
