@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseConfigText } from './config';
-import { ConfigError } from './configSchema';
+import { ConfigError, defaultConfig } from './configSchema';
+import { resolveModel } from './modelResolution';
 import { configPath, displayPath, tuiConfigPath } from './paths';
 import { parseTuiConfigText } from './tuiConfig';
 
@@ -20,9 +21,11 @@ export interface DoctorFileReport {
 }
 
 export interface DoctorReport {
-  /** True when every file is valid or skipped (exit code 0). */
+  /** True when every file is valid or skipped and the model resolves (exit code 0). */
   ok: boolean;
   files: DoctorFileReport[];
+  /** Whether the default model resolves (config, JARVIS_MODEL_*, provider type, key); absent for tui-only checks. */
+  model?: { ok: boolean; message: string };
 }
 
 export interface DoctorOptions {
@@ -30,6 +33,20 @@ export interface DoctorOptions {
   target?: DoctorTarget;
   /** An explicit file; it must exist. Without `target`, a file named tui.toml is checked as tui. */
   path?: string;
+  /** For the JARVIS_MODEL_* channel; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Resolves the model a session would start with, from a config file that checked valid (or none). */
+function checkModel(config: DoctorFileReport, env: NodeJS.ProcessEnv): DoctorReport['model'] {
+  const parsed = config.status === 'valid' ? parseConfigText(readFileSync(config.path, 'utf8'), config.path).config : defaultConfig();
+  try {
+    const model = resolveModel({ config: parsed, env, configPath: config.path });
+    const key = model.apiKeySource ? `, API key from ${model.apiKeySource}` : '';
+    return { ok: true, message: `model "${model.alias}" resolves: ${model.model} via provider "${model.providerName}" (${model.providerType}) at ${model.baseUrl ?? 'the default URL'}${key}` };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 function check(target: DoctorTarget, path: string, explicit: boolean): DoctorFileReport {
@@ -58,7 +75,10 @@ export function runDoctor(opts: DoctorOptions): DoctorReport {
     const targets: DoctorTarget[] = opts.target ? [opts.target] : ['config', 'tui'];
     files = targets.map((t) => check(t, t === 'config' ? configPath(opts.home) : tuiConfigPath(opts.home), false));
   }
-  return { ok: files.every((f) => f.status === 'valid' || f.status === 'skipped'), files };
+  const filesOk = files.every((f) => f.status === 'valid' || f.status === 'skipped');
+  const config = files.find((f) => f.target === 'config');
+  const model = config && filesOk ? checkModel(config, opts.env ?? process.env) : undefined;
+  return { ok: filesOk && (model?.ok ?? true), files, ...(model ? { model } : {}) };
 }
 
 /** Plain text, one block per file, for the terminal. */
@@ -69,6 +89,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     if (file.message && file.status !== 'valid') lines.push(`  ${file.message}`);
     for (const warning of file.warnings) lines.push(`  warning: ${warning}`);
   }
-  lines.push(report.ok ? 'All checked files are valid.' : 'Some files need attention.');
+  if (report.model) lines.push(`model: ${report.model.ok ? 'ok' : 'not resolved'}`, `  ${report.model.message}`);
+  lines.push(report.ok ? 'All checks passed.' : 'Some checks need attention.');
   return lines.join('\n');
 }

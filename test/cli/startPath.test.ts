@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DIST, cliEnv, makeCliDirs, runJarvis } from '../helpers/cli';
+import { DIST, cliEnv, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
 
 describe('start path', () => {
   it('jarvis --version prints the package version', async () => {
@@ -36,8 +36,12 @@ describe('start path', () => {
     expect(bad.stdout).toMatch(/default_permission_mode/);
     expect(readFileSync(`${dirs.home}/config.toml`, 'utf8')).toBe('default_permission_mode = "sometimes"\n');
     writeFileSync(`${dirs.home}/config.toml`, 'default_permission_mode = "yolo"\n');
-    const good = await runJarvis(['doctor'], { env: cliEnv(dirs), cwd: dirs.cwd });
+    const noModel = await runJarvis(['doctor'], { env: cliEnv(dirs), cwd: dirs.cwd });
+    expect(noModel.code).toBe(1);
+    expect(noModel.stdout).toContain('model: not resolved');
+    const good = await runJarvis(['doctor'], { env: cliEnv(dirs, mockModelEnv('http://127.0.0.1:9/v1')), cwd: dirs.cwd });
     expect(good.code).toBe(0);
+    expect(good.stdout).toContain('model: ok');
   });
 
   it('JARVIS_DIAGNOSTICS_FILE receives the process resource usage on exit (used by the benchmarks)', async () => {

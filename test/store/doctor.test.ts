@@ -10,10 +10,41 @@ function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'jarvis-doctor-'));
 }
 
+const ENV_MODEL = { JARVIS_MODEL_NAME: 'm1', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: 'http://127.0.0.1:9/v1' };
+
+describe('runDoctor: the model', () => {
+  it('fails (exit 1) when no model resolves, with the resolution message', () => {
+    const report = runDoctor({ home: tempHome(), env: {} });
+    expect(report.ok).toBe(false);
+    expect(report.model?.ok).toBe(false);
+    expect(report.model?.message).toMatch(/JARVIS_MODEL_NAME|default_model|\[models/);
+    expect(formatDoctorReport(report)).toContain('model: not resolved');
+  });
+
+  it('fails on a provider type that cannot be used, naming it', () => {
+    const report = runDoctor({ home: tempHome(), env: { ...ENV_MODEL, JARVIS_MODEL_PROVIDER_TYPE: 'bogus' } });
+    expect(report.ok).toBe(false);
+    expect(report.model?.message).toContain('JARVIS_MODEL_PROVIDER_TYPE');
+  });
+
+  it('fails when the provider in config.toml has no key', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.toml'), 'default_model = "m"\n[providers.p]\ntype = "openai"\n[models.m]\nprovider = "p"\nmodel = "x"\nmax_context_size = 1000\n');
+    const report = runDoctor({ home, env: {} });
+    expect(report.ok).toBe(false);
+    expect(report.model?.message).toContain('no API key');
+  });
+
+  it('says which model, provider, URL and key source it resolved', () => {
+    const report = runDoctor({ home: tempHome(), env: ENV_MODEL });
+    expect(report.model).toEqual({ ok: true, message: 'model "JARVIS_MODEL" resolves: m1 via provider "JARVIS_MODEL" (openai) at http://127.0.0.1:9/v1, API key from the JARVIS_MODEL_API_KEY environment variable' });
+  });
+});
+
 describe('runDoctor', () => {
   it('missing default files are skipped, ok, and not created', () => {
     const home = tempHome();
-    const report = runDoctor({ home });
+    const report = runDoctor({ home, env: ENV_MODEL });
     expect(report.ok).toBe(true);
     expect(report.files.map((f) => [f.target, f.status])).toEqual([
       ['config', 'skipped'],
@@ -27,7 +58,7 @@ describe('runDoctor', () => {
     const home = tempHome();
     copyFileSync(join(FIXTURES, 'valid-full.toml'), join(home, 'config.toml'));
     writeFileSync(join(home, 'tui.toml'), '[status_line]\nitems = ["weather"]\n');
-    const report = runDoctor({ home });
+    const report = runDoctor({ home, env: {} });
     expect(report.ok).toBe(true);
     expect(report.files.map((f) => f.status)).toEqual(['valid', 'valid']);
     expect(report.files[1].warnings[0]).toContain('unknown item "weather" skipped');
@@ -91,7 +122,7 @@ describe('formatDoctorReport', () => {
     expect(lines[0]).toMatch(/^config\.toml \(.*config\.toml\): invalid$/);
     expect(lines[1]).toContain('default_permission_mode: expected one of "manual", "yolo", "auto", got "always"');
     expect(lines[2]).toMatch(/^tui\.toml \(.*tui\.toml\): skipped$/);
-    expect(lines.at(-1)).toBe('Some files need attention.');
-    expect(formatDoctorReport({ ok: true, files: [] })).toBe('All checked files are valid.');
+    expect(lines.at(-1)).toBe('Some checks need attention.');
+    expect(formatDoctorReport({ ok: true, files: [] })).toBe('All checks passed.');
   });
 });
