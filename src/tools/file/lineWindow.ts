@@ -22,6 +22,8 @@ export interface LineWindow {
   /** Known only when the whole file was scanned. */
   totalLines?: number;
   moreAfter: boolean;
+  /** A tail window cut by the byte budget: lines before `firstLine` were left out. */
+  moreBefore?: boolean;
   stoppedBy: 'limit' | 'bytes' | 'end';
   cutLines: number;
   crlfLines: number;
@@ -118,12 +120,26 @@ export async function readLineWindow(chunks: AsyncIterable<string> | Iterable<st
     count(line);
   }
   out.totalLines = n;
+  // The byte budget is spent from the end backwards, so a cut drops the lines farthest from the end.
   const first = Math.max(1, n - keep + 1);
-  for (let lineNo = first; lineNo <= n; lineNo++) {
-    if (!take(lineNo, ring[(lineNo - 1) % keep])) {
-      out.moreAfter = true;
+  const last = Math.min(n, first + req.limit - 1);
+  const picked: number[] = [];
+  let tailBytes = 0;
+  for (let lineNo = last; lineNo >= first; lineNo--) {
+    const line = ring[(lineNo - 1) % keep];
+    const size = Buffer.byteLength(req.formatLine(lineNo, line.text.slice(0, req.maxLineChars), line.length)) + 1;
+    if (tailBytes + size > req.maxBytes && picked.length > 0) {
+      out.moreBefore = true;
       break;
     }
+    tailBytes += size;
+    picked.push(lineNo);
   }
+  for (const lineNo of picked.reverse()) take(lineNo, ring[(lineNo - 1) % keep]);
+  if (last < n) {
+    out.moreAfter = true;
+    out.stoppedBy = 'limit';
+  }
+  if (out.moreBefore) out.stoppedBy = 'bytes';
   return out;
 }

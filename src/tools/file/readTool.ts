@@ -71,7 +71,13 @@ function noticesFor(window: LineWindow, encoding: TextEncoding, requested: numbe
   const notices: string[] = [];
   const of = window.totalLines !== undefined ? ` of ${window.totalLines}` : '';
   const next = `continue with line_offset=${window.lastLine + 1}`;
-  if (window.stoppedBy === 'bytes') {
+  if (window.moreBefore) {
+    const count = window.lastLine - window.firstLine + 1;
+    notices.push(
+      `[Truncated: showed the last lines ${window.firstLine}-${window.lastLine}${of}; the output reached the ${READ_MAX_BYTES / 1024} KB per-call limit. ` +
+        `To read the lines before, use line_offset=${Math.max(1, window.firstLine - count)} with n_lines=${Math.min(count, window.firstLine - 1)}.]`,
+    );
+  } else if (window.stoppedBy === 'bytes') {
     notices.push(`[Truncated: showed lines ${window.firstLine}-${window.lastLine}${of}; the output reached the ${READ_MAX_BYTES / 1024} KB per-call limit. To read more, ${next}.]`);
   } else if (window.moreAfter) {
     const why = requested < READ_MAX_LINES ? `the ${requested} lines requested` : `the ${READ_MAX_LINES}-line per-call limit`;

@@ -197,6 +197,20 @@ describe('Read', () => {
     expect(h.guard.has(join(h.cwd, 'a.txt'))).toBe(true);
   });
 
+  it('a tail read cut by the byte cap keeps the lines nearest the end', async () => {
+    const h = makeToolHarness();
+    const line = 'x'.repeat(500);
+    writeFileSync(join(h.cwd, 'wide.txt'), Array.from({ length: 1000 }, (_, i) => `${i + 1} ${line}`).join('\n') + '\n');
+    const r = await h.run(readTool, { path: 'wide.txt', line_offset: -1000 });
+    expect(r.isError).toBeFalsy();
+    const shown = r.text.split('\n').filter((l) => /^\d+\t/.test(l));
+    expect(shown.at(-1)).toMatch(/^1000\t1000 x/);
+    expect(shown.length).toBeLessThan(1000);
+    const firstShown = Number(shown[0].split('\t')[0]);
+    expect(r.text).toContain(`[Truncated: showed the last lines ${firstShown}-1000 of 1000;`);
+    expect(r.text).toMatch(/To read the lines before, use line_offset=\d+ with n_lines=\d+/);
+  });
+
   it('streams a tail window from a large file', async () => {
     const h = setup({ 'huge.txt': numbered(200_000) });
     const r = await h.run(readTool, { path: 'huge.txt', line_offset: -2 });
