@@ -53,7 +53,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     stderr.write(`jarvis: ${e.message}\n`);
     return EXIT_FAILURE;
   }
-  const frameTokens = estimateTokens(runtime.session.state.systemPrompt ?? '') + estimateToolSchemaTokens(runtime.tools.map(toolSchemaForModel));
+  const frameTokens = estimateTokens(runtime.session.state.systemPrompt ?? '') + estimateToolSchemaTokens(runtime.tools.list().map(toolSchemaForModel));
   const fitted = fitPromptToWindow(input, { window: contextWindow(startup.runtime.model), name: startup.runtime.model.model, frameTokens }, stderr);
   if (!fitted.ok) {
     stderr.write(`${fitted.message}\n`);
