@@ -109,7 +109,8 @@ describe('ExitPlanMode outcomes', () => {
     const { harness } = setup({ plan: '# Plan', outcome: { status: 'reviewed', answer: { decision: 'approve' }, autoApproved: true } });
     const r = await harness.run(exitPlanModeTool, {});
     expect(r.summary).toBe('Auto-approved');
-    expect(r.text).toMatch(/^Auto-approved/);
+    expect(r.text).toMatch(/was auto-approved: auto permission mode approves plans without asking anyone/);
+    expect(r.text).not.toMatch(/user approved/i);
   });
 
   it('fails with a plain-text fallback when no one can review', async () => {
