@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,7 +43,9 @@ describe('SavedOutput', () => {
   });
 
   it('reports a file it cannot create instead of throwing', () => {
-    const saved = new SavedOutput('/proc/no-such-dir/out.txt', 0);
+    const blocker = tempFile().replace(/out\/call\.txt$/, 'blocker');
+    writeFileSync(blocker, 'a file where a folder should be');
+    const saved = new SavedOutput(join(blocker, 'out.txt'), 0);
     saved.add('x');
     expect(saved.spilled).toBe(true);
     expect(saved.error).toBeTruthy();
