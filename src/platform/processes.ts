@@ -1,6 +1,6 @@
 // Child processes that run in their own process group, so that a command and everything it starts
 // (pipelines, `&` jobs, grandchildren) can be stopped together: SIGTERM to the group, a grace
-// period, then SIGKILL to the group. Used by Bash, background tasks and (later) hooks.
+// period, then SIGKILL to the group. Used by Bash, background tasks and hooks.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -45,12 +45,14 @@ export interface GroupSpawnOptions {
    * appended to (the process can then outlive this one without losing output).
    */
   output?: 'pipe' | number;
+  /** 'ignore' (default: anything that reads gets EOF at once) or 'pipe' (the caller writes it, as hooks do). */
+  stdin?: 'ignore' | 'pipe';
 }
 
-/** Starts `file args` as the leader of a new process group, with stdin closed. */
+/** Starts `file args` as the leader of a new process group, with stdin closed unless piped. */
 export function spawnInGroup(file: string, args: readonly string[], opts: GroupSpawnOptions): ChildProcess {
   const out = opts.output ?? 'pipe';
-  const stdio: StdioOptions = ['ignore', out, out];
+  const stdio: StdioOptions = [opts.stdin ?? 'ignore', out, out];
   return spawn(file, [...args], { cwd: opts.cwd, env: opts.env ?? nonInteractiveEnv(), stdio, detached: true, windowsHide: true });
 }
 
