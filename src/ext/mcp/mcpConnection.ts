@@ -1,0 +1,250 @@
+// One MCP server's connection (docs/mcp.md): started with a deadline, its tools listed (every page),
+// re-listed when the server says its list changed, and reconnected once on the next call after the
+// connection dropped. The official SDK is imported here, on first use, never on the start path.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { describeMcpTarget, type McpServerConfig } from '../../store/mcpConfig';
+import type { McpCallResult } from './mcpContent';
+
+export type McpServerState = 'disabled' | 'starting' | 'ready' | 'failed' | 'disconnected' | 'closed';
+
+/** A tool as the server describes it. */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** The server marks it as changing nothing (`readOnlyHint`). */
+  readOnly: boolean;
+}
+
+export interface McpConnectionOptions {
+  clientInfo: { name: string; version: string };
+  /** Called after the tool list changed (first listing, list_changed, reconnect). */
+  onToolsChanged(): void;
+  /** OAuth for http/sse servers that need it (credentials stored per server). */
+  authProvider?: OAuthClientProvider;
+  /** Environment the bearer token variable is read from. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A failed call, with a message for the model and the user. */
+export class McpCallError extends Error {}
+
+const STDERR_TAIL_CHARS = 2_000;
+
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+let sdk: Promise<Sdk> | undefined;
+
+async function loadSdk() {
+  const [client, stdio, http, sse, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { ...client, ...stdio, ...http, ...sse, ...types };
+}
+
+export class McpServerConnection {
+  state: McpServerState;
+  /** Why it is failed or disconnected. */
+  error?: string;
+  tools: McpToolInfo[] = [];
+  /** The stdio server's process id while it runs. */
+  pid?: number;
+  /** How long the last successful start took. */
+  startMs?: number;
+  private client?: Client;
+  private stderrTail = '';
+  private starting?: Promise<void>;
+  private relistAfterStart = false;
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly opts: McpConnectionOptions,
+  ) {
+    this.state = config.enabled ? 'starting' : 'disabled';
+  }
+
+  /** Connects and lists the tools, within the startup timeout. Never rejects: failures set `state`. */
+  start(): Promise<void> {
+    if (!this.config.enabled) return Promise.resolve();
+    this.starting ??= this.connect().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async connect(): Promise<void> {
+    this.state = 'starting';
+    this.error = undefined;
+    this.stderrTail = '';
+    const began = Date.now();
+    const { startupTimeoutMs } = this.config;
+    let timer: NodeJS.Timeout | undefined;
+    let client: Client | undefined;
+    const attempt = (async () => {
+      const s = await (sdk ??= loadSdk());
+      const transport = this.createTransport(s);
+      client = new s.Client(this.opts.clientInfo, { capabilities: {} });
+      client.setNotificationHandler(s.ToolListChangedNotificationSchema, () => void this.relist());
+      await client.connect(transport);
+      return client;
+    })();
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StartupTimeout()), startupTimeoutMs);
+    });
+    try {
+      const connected = await Promise.race([attempt, deadline]);
+      this.client = connected;
+      connected.onclose = () => this.dropped(connected);
+      this.relistAfterStart = false;
+      this.tools = await Promise.race([this.listAll(connected), deadline]);
+      this.state = 'ready';
+      this.startMs = Date.now() - began;
+      if (this.relistAfterStart) void this.relist();
+    } catch (e) {
+      attempt.catch(() => {});
+      await client?.close().catch(() => {});
+      this.client = undefined;
+      this.pid = undefined;
+      this.state = 'failed';
+      this.tools = [];
+      this.error =
+        e instanceof StartupTimeout
+          ? `did not answer within ${startupTimeoutMs} ms and was stopped (raise "startupTimeoutMs" in ${this.config.scope === 'project' ? 'the project' : 'your'} mcp.json if it needs longer)`
+          : this.describeStartError(e);
+    } finally {
+      clearTimeout(timer);
+    }
+    this.opts.onToolsChanged();
+  }
+
+  private createTransport(s: Sdk): Transport {
+    const c = this.config;
+    if (c.transport === 'stdio') {
+      const transport = new s.StdioClientTransport({ command: c.command!, args: c.args, env: { ...s.getDefaultEnvironment(), ...c.env }, cwd: c.cwd, stderr: 'pipe' });
+      transport.stderr?.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL_CHARS)));
+      const start = transport.start.bind(transport);
+      transport.start = async () => {
+        await start();
+        this.pid = transport.pid ?? undefined;
+      };
+      return transport;
+    }
+    const headers: Record<string, string> = { ...c.headers };
+    if (c.bearerTokenEnvVar) {
+      const token = (this.opts.env ?? process.env)[c.bearerTokenEnvVar];
+      if (!token) throw new Error(`environment variable ${c.bearerTokenEnvVar} (bearerTokenEnvVar) is not set`);
+      headers.Authorization = `Bearer ${token}`;
+    }
+    const options = { requestInit: { headers }, authProvider: this.opts.authProvider };
+    return c.transport === 'sse' ? new s.SSEClientTransport(new URL(c.url!), options) : new s.StreamableHTTPClientTransport(new URL(c.url!), options);
+  }
+
+  private async listAll(client: Client): Promise<McpToolInfo[]> {
+    if (!client.getServerCapabilities()?.tools) return [];
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      for (const t of page.tools) {
+        tools.push({
+          name: t.name,
+          title: t.title ?? t.annotations?.title,
+          description: t.description ?? t.title ?? t.name,
+          inputSchema: t.inputSchema as Record<string, unknown>,
+          readOnly: t.annotations?.readOnlyHint === true,
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  private async relist(): Promise<void> {
+    const client = this.client;
+    if (this.state === 'starting') {
+      // Announced while the first listing may already be under way: list again once it is done.
+      this.relistAfterStart = true;
+      return;
+    }
+    if (!client || this.state !== 'ready') return;
+    try {
+      this.tools = await this.listAll(client);
+      this.opts.onToolsChanged();
+    } catch {
+      // The list stays as it was; a dropped connection is handled by onclose.
+    }
+  }
+
+  private dropped(client: Client): void {
+    if (this.client !== client || this.state === 'closed') return;
+    this.client = undefined;
+    this.pid = undefined;
+    this.state = 'disconnected';
+    const tail = lastLines(this.stderrTail);
+    this.error = `the connection closed${tail ? ` (server stderr: ${tail})` : ''}; it is reconnected on the next call`;
+  }
+
+  /** Calls a tool; reconnects first (once) when the connection had dropped. Throws McpCallError. */
+  async callTool(name: string, args: Record<string, unknown>, opts: { signal?: AbortSignal }): Promise<McpCallResult> {
+    const label = `MCP server "${this.config.name}"`;
+    if (this.state === 'closed') throw new McpCallError(`${label} was removed from this session.`);
+    if (this.state === 'disabled') throw new McpCallError(`${label} is disabled ("enabled": false in mcp.json).`);
+    if (this.starting) await this.starting;
+    if (this.state === 'disconnected' || this.state === 'failed') {
+      const before = this.error;
+      await this.start();
+      if (this.currentState() !== 'ready') throw new McpCallError(`${label} is not connected (${before ?? 'not started'}); reconnecting failed: ${this.error}.`);
+    }
+    const client = this.client!;
+    const { ErrorCode, McpError } = await (sdk ??= loadSdk());
+    try {
+      return (await client.callTool({ name, arguments: args }, undefined, { signal: opts.signal, timeout: this.config.toolTimeoutMs })) as McpCallResult;
+    } catch (e) {
+      if (opts.signal?.aborted) throw new McpCallError(`The call to ${name} on ${label} was cancelled.`);
+      if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+        throw new McpCallError(`${label} did not answer the call to ${name} within ${this.config.toolTimeoutMs} ms ("toolTimeoutMs").`);
+      }
+      if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || this.currentState() === 'disconnected') {
+        if (this.client === client) this.dropped(client);
+        throw new McpCallError(`${label} closed the connection during the call to ${name}: ${this.error ?? (e as Error).message}.`);
+      }
+      throw new McpCallError(`${label} failed the call to ${name}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Read through a call so the compiler does not narrow a state that awaits may have changed. */
+  private currentState(): McpServerState {
+    return this.state;
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    const client = this.client;
+    this.client = undefined;
+    this.pid = undefined;
+    await client?.close().catch(() => {});
+  }
+
+  private describeStartError(e: unknown): string {
+    const err = e as NodeJS.ErrnoException;
+    const c = this.config;
+    if (err?.code === 'ENOENT' && c.transport === 'stdio') return `could not start: command "${c.command}" was not found (${describeMcpTarget(c)})`;
+    if (err?.name === 'UnauthorizedError' || /\b401\b|unauthori[sz]ed/i.test(err?.message ?? '')) {
+      return `the server needs authorization: run \`jarvis mcp login ${c.name}\` (or /mcp-config login ${c.name})`;
+    }
+    const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+    const message = cause?.code ? `${err.message} (${cause.code})` : (err?.message ?? String(e));
+    const tail = lastLines(this.stderrTail);
+    return `could not start: ${message}${tail ? ` — server stderr: ${tail}` : ''}`;
+  }
+}
+
+class StartupTimeout extends Error {}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' | ').slice(-500);
+}

@@ -1,0 +1,197 @@
+// The MCP server list (docs/mcp.md): `{"mcpServers": {name: entry}}` in `$JARVIS_CODE_HOME/mcp.json`
+// (user) and `<project>/.jarvis-code/mcp.json` (project; a same-named project entry replaces the user
+// one, and project servers are used only in a trusted workspace — SPEC §7.6). A broken file or entry is
+// a warning that names it; the session goes on without that server. Writing (`jarvis mcp add|remove`)
+// touches only the `mcpServers` key, so whatever else the file holds survives.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { INT32_MAX } from './configSchema';
+import { displayPath } from './paths';
+
+export type McpTransportKind = 'stdio' | 'http' | 'sse';
+export type McpScope = 'user' | 'project';
+
+/** One server entry after validation, with its scope and timeouts resolved. */
+export interface McpServerConfig {
+  name: string;
+  scope: McpScope;
+  /** The file it came from (messages). */
+  file: string;
+  transport: McpTransportKind;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  bearerTokenEnvVar?: string;
+  enabled: boolean;
+  startupTimeoutMs: number;
+  toolTimeoutMs: number;
+  enabledTools?: string[];
+  disabledTools?: string[];
+}
+
+export interface McpTimeoutDefaults {
+  startupTimeoutMs: number;
+  toolTimeoutMs: number;
+}
+
+const timeout = z.number().int().min(1).max(INT32_MAX);
+const strings = z.array(z.string());
+const stringMap = z.record(z.string(), z.string());
+
+// Keys other clients write (`type`, `description`…) are tolerated; known keys with a wrong type are not.
+const entrySchema = z.looseObject({
+  command: z.string().min(1).optional(),
+  args: strings.optional(),
+  env: stringMap.optional(),
+  cwd: z.string().min(1).optional(),
+  url: z.string().min(1).optional(),
+  headers: stringMap.optional(),
+  bearerTokenEnvVar: z.string().min(1).optional(),
+  transport: z.enum(['stdio', 'http', 'streamable-http', 'sse']).optional(),
+  type: z.enum(['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
+  enabled: z.boolean().optional(),
+  startupTimeoutMs: timeout.optional(),
+  toolTimeoutMs: timeout.optional(),
+  enabledTools: strings.optional(),
+  disabledTools: strings.optional(),
+});
+
+export function userMcpPath(home: string): string {
+  return join(home, 'mcp.json');
+}
+
+export function projectMcpPath(projectDir: string): string {
+  return join(projectDir, '.jarvis-code', 'mcp.json');
+}
+
+export interface LoadedMcpServers {
+  /** Servers to use, by name. */
+  servers: McpServerConfig[];
+  /** Project servers not started because the workspace is not trusted (their transport and target). */
+  untrusted: McpServerConfig[];
+  warnings: string[];
+}
+
+/** Reads both files; never throws. */
+export function loadMcpServers(opts: { home: string; projectDir: string; trusted: boolean; defaults: McpTimeoutDefaults }): LoadedMcpServers {
+  const warnings: string[] = [];
+  const user = readServers(userMcpPath(opts.home), 'user', opts.defaults, warnings);
+  const project = readServers(projectMcpPath(opts.projectDir), 'project', opts.defaults, warnings);
+  const byName = new Map(user.map((s) => [s.name, s]));
+  const untrusted: McpServerConfig[] = [];
+  for (const s of project) {
+    if (opts.trusted) byName.set(s.name, s);
+    else untrusted.push(s);
+  }
+  return { servers: [...byName.values()], untrusted, warnings };
+}
+
+/** `stdio: node server.js --x`, `http: https://…` — how a server is reached, for lists and prompts. */
+export function describeMcpTarget(s: Pick<McpServerConfig, 'transport' | 'command' | 'args' | 'url'>): string {
+  if (s.transport === 'stdio') return `stdio: ${[s.command, ...s.args].join(' ')}`;
+  return `${s.transport}: ${s.url}`;
+}
+
+function readServers(file: string, scope: McpScope, defaults: McpTimeoutDefaults, warnings: string[]): McpServerConfig[] {
+  let doc: McpFileDocument | undefined;
+  try {
+    doc = readMcpFile(file);
+  } catch (e) {
+    warnings.push((e as Error).message);
+    return [];
+  }
+  if (!doc) return [];
+  const out: McpServerConfig[] = [];
+  for (const [name, raw] of Object.entries(doc.servers)) {
+    const parsed = parseServerEntry(name, raw, { scope, file, defaults });
+    if ('error' in parsed) warnings.push(parsed.error);
+    else out.push(parsed.server);
+  }
+  return out;
+}
+
+/** Validates one entry; the error names the file and the server and says what to fix. */
+export function parseServerEntry(
+  name: string,
+  raw: unknown,
+  where: { scope: McpScope; file: string; defaults: McpTimeoutDefaults },
+): { server: McpServerConfig } | { error: string } {
+  const label = `${displayPath(where.file)}: MCP server "${name}"`;
+  if (!/^[A-Za-z0-9_.-]+$/.test(name)) return { error: `${label}: the name may contain only letters, digits, "_", "-" and "." (server skipped)` };
+  const parsed = entrySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path.length ? issue.path.join('.') : '(entry)';
+    return { error: `${label}: ${field}: ${issue.message} (server skipped)` };
+  }
+  const e = parsed.data;
+  const kind = e.transport ?? e.type;
+  const transport: McpTransportKind | undefined = kind === 'sse' ? 'sse' : kind === 'stdio' ? 'stdio' : kind ? 'http' : e.command ? 'stdio' : e.url ? 'http' : undefined;
+  if (!transport) return { error: `${label}: needs "command" (a local server) or "url" (a remote one) (server skipped)` };
+  if (transport === 'stdio' && !e.command) return { error: `${label}: a stdio server needs "command" (server skipped)` };
+  if (transport !== 'stdio') {
+    if (!e.url) return { error: `${label}: a ${transport} server needs "url" (server skipped)` };
+    if (!/^https?:\/\//i.test(e.url)) return { error: `${label}: url ${JSON.stringify(e.url)} is not an http(s) URL (server skipped)` };
+  }
+  // A relative cwd is read from the folder the file belongs to: the project root, or the data root.
+  const base = where.scope === 'project' ? dirname(dirname(where.file)) : dirname(where.file);
+  return {
+    server: {
+      name,
+      scope: where.scope,
+      file: where.file,
+      transport,
+      command: e.command,
+      args: e.args ?? [],
+      env: e.env ?? {},
+      cwd: e.cwd === undefined ? undefined : isAbsolute(e.cwd) ? e.cwd : resolve(base, e.cwd),
+      url: e.url,
+      headers: e.headers ?? {},
+      bearerTokenEnvVar: e.bearerTokenEnvVar,
+      enabled: e.enabled !== false,
+      startupTimeoutMs: e.startupTimeoutMs ?? where.defaults.startupTimeoutMs,
+      toolTimeoutMs: e.toolTimeoutMs ?? where.defaults.toolTimeoutMs,
+      enabledTools: e.enabledTools,
+      disabledTools: e.disabledTools,
+    },
+  };
+}
+
+/** A parsed mcp.json: the whole document (kept for rewriting) and its `mcpServers` table. */
+export interface McpFileDocument {
+  document: Record<string, unknown>;
+  servers: Record<string, unknown>;
+}
+
+/** Undefined when the file does not exist; throws an Error with an actionable message when it is broken. */
+export function readMcpFile(file: string): McpFileDocument | undefined {
+  if (!existsSync(file)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`${displayPath(file)} is not valid JSON (${(e as Error).message}); its MCP servers are not used until it is fixed`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error(`${displayPath(file)} must hold a JSON object like {"mcpServers": {…}}; its MCP servers are not used until it is fixed`);
+  }
+  const document = value as Record<string, unknown>;
+  const servers = document.mcpServers ?? {};
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    throw new Error(`${displayPath(file)}: "mcpServers" must be an object of servers by name; its MCP servers are not used until it is fixed`);
+  }
+  return { document, servers: servers as Record<string, unknown> };
+}
+
+/** Replaces `mcpServers` and writes atomically; every other key of the document is kept as it was. */
+export function writeMcpServers(file: string, doc: McpFileDocument | undefined, servers: Record<string, unknown>): void {
+  const document = { ...(doc?.document ?? {}), mcpServers: servers };
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(document, null, 2)}\n`);
+  renameSync(tmp, file);
+}
