@@ -145,6 +145,42 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runPolicyTestCommand(call, opts, { cwd: process.cwd(), env: process.env, out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
     });
 
+  const mcp = program.command('mcp').description('manage MCP servers in mcp.json (user or project)');
+  mcp
+    .command('list')
+    .description('list the configured MCP servers')
+    .option('--json', 'print them as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const { runMcpList } = await import('./mcpCommand');
+      exitCode = runMcpList(opts);
+    });
+  mcp
+    .command('add')
+    .description('add a server: jarvis mcp add <name> -- <command> [args…]  or  jarvis mcp add <name> <url>')
+    .argument('<name>', 'server name (letters, digits, _ - .)')
+    .argument('<target...>', 'the command and its arguments, or the server URL')
+    .option('-s, --scope <scope>', 'user (default) or project', 'user')
+    .option('-t, --transport <kind>', 'stdio, http or sse (default: http for a URL, else stdio)')
+    .option('-e, --env <NAME=VALUE>', 'environment variable for a stdio server (repeatable)', collect)
+    .option('-H, --header <Name: value>', 'HTTP header for a remote server (repeatable)', collect)
+    .option('--bearer-token-env-var <NAME>', 'send the token in this environment variable as a bearer token')
+    .option('--cwd <dir>', 'working directory of a stdio server')
+    .option('--startup-timeout-ms <ms>', 'how long the server may take to start')
+    .option('--tool-timeout-ms <ms>', 'how long one tool call may take')
+    .action(async (name: string, target: string[], opts: import('./mcpCommand').McpAddOptions) => {
+      const { runMcpAdd } = await import('./mcpCommand');
+      exitCode = runMcpAdd(name, target, opts);
+    });
+  mcp
+    .command('remove')
+    .description('remove a server from mcp.json')
+    .argument('<name>')
+    .option('-s, --scope <scope>', 'user or project (default: whichever has it)')
+    .action(async (name: string, opts: { scope?: string }) => {
+      const { runMcpRemove } = await import('./mcpCommand');
+      exitCode = runMcpRemove(name, opts);
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -90,6 +90,11 @@ export function loadMcpServers(opts: { home: string; projectDir: string; trusted
   return { servers: [...byName.values()], untrusted, warnings };
 }
 
+/** The project file's valid servers, whatever the trust (the trust prompt lists them); never throws. */
+export function readProjectMcpServers(projectDir: string): McpServerConfig[] {
+  return readServers(projectMcpPath(projectDir), 'project', { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 }, []);
+}
+
 /** `stdio: node server.js --x`, `http: https://…` — how a server is reached, for lists and prompts. */
 export function describeMcpTarget(s: Pick<McpServerConfig, 'transport' | 'command' | 'args' | 'url'>): string {
   if (s.transport === 'stdio') return `stdio: ${[s.command, ...s.args].join(' ')}`;

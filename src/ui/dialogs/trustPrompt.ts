@@ -1,7 +1,6 @@
 // The workspace-trust question (docs/ui.md), asked the first time the UI opens in a folder. The
 // default answer is "Don't trust". The answer is stored per workspace under $JARVIS_CODE_HOME.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { describeMcpTarget, readProjectMcpServers } from '../../store/mcpConfig';
 import { displayPath } from '../../store/paths';
 import { setWorkspaceTrust, workspaceTrust } from '../../store/trust';
 import type { Theme } from '../theme';
@@ -13,18 +12,7 @@ export function needsTrustDecision(home: string, cwd: string): boolean {
 
 /** Project MCP servers a trusted folder would start, as "name: transport command-or-url" lines. */
 export function projectMcpServers(cwd: string): string[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(join(cwd, '.jarvis-code', 'mcp.json'), 'utf8'));
-  } catch {
-    return [];
-  }
-  const servers = (raw as { mcpServers?: Record<string, Record<string, unknown>> })?.mcpServers ?? {};
-  return Object.entries(servers).map(([name, s]) => {
-    if (typeof s.url === 'string') return `${name}: ${typeof s.transport === 'string' ? s.transport : 'http'} ${s.url}`;
-    const args = Array.isArray(s.args) ? ` ${s.args.join(' ')}` : '';
-    return `${name}: stdio ${String(s.command ?? '?')}${args}`;
-  });
+  return readProjectMcpServers(cwd).map((s) => `${s.name}: ${describeMcpTarget(s)}`);
 }
 
 export function trustDialog(theme: Theme, home: string, cwd: string, done: (trusted: boolean) => void): SelectDialog {
