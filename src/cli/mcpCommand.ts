@@ -1,7 +1,8 @@
 // `jarvis mcp list|add|remove|login` (docs/mcp.md): manage mcp.json from the shell. Only the
 // `mcpServers` entry of the file changes; whatever else it holds is kept. A broken file is never
 // overwritten: the command stops and says what to fix.
-import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { describeMcpTarget, loadMcpServers, parseServerEntry, projectMcpPath, readMcpFile, userMcpPath, writeMcpServers, type McpScope } from '../store/mcpConfig';
 import { displayPath, jarvisHome } from '../store/paths';
 import { isWorkspaceTrusted } from '../store/trust';
@@ -124,4 +125,39 @@ export function runMcpRemove(name: string, opts: { scope?: string }): number {
   writeMcpServers(file, doc, servers);
   process.stdout.write(`Removed MCP server "${name}" from ${displayPath(file)}. Running sessions keep it until they end.\n`);
   return 0;
+}
+
+export async function runMcpLogin(name: string): Promise<number> {
+  const home = jarvisHome();
+  const cwd = process.cwd();
+  const loaded = loadMcpServers({ home, projectDir: cwd, trusted: isWorkspaceTrusted(home, cwd), defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 } });
+  const server = loaded.servers.find((s) => s.name === name);
+  if (!server) throw new UsageError(`no MCP server "${name}" is configured here (see jarvis mcp list).`);
+  const { loginMcpServer } = await import('../ext/mcp/mcpOAuth');
+  try {
+    await loginMcpServer(server, {
+      home,
+      clientName: 'Jarvis Code CLI',
+      timeoutMs: 5 * 60_000,
+      openUrl: (url) => {
+        process.stderr.write(`Open this address to sign in to "${name}":\n  ${url}\n`);
+        openBrowser(url);
+      },
+    });
+  } catch (e) {
+    process.stderr.write(`jarvis: signing in to MCP server "${name}" failed: ${(e as Error).message}\n`);
+    return 1;
+  }
+  process.stdout.write(`Signed in to MCP server "${name}"; the tokens are stored under ${displayPath(join(home, 'credentials', 'mcp'))}.\n`);
+  return 0;
+}
+
+/** Opens the address in the user's browser where there is one; the address is printed either way. */
+function openBrowser(url: string): void {
+  if (process.env.JARVIS_NO_BROWSER) return;
+  const opener = process.platform === 'darwin' ? 'open' : process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? 'xdg-open' : undefined;
+  if (!opener) return;
+  const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+  child.on('error', () => {});
+  child.unref();
 }

@@ -180,6 +180,14 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       const { runMcpRemove } = await import('./mcpCommand');
       exitCode = runMcpRemove(name, opts);
     });
+  mcp
+    .command('login')
+    .description('sign in to a remote MCP server that uses OAuth (opens the browser; the address is also printed)')
+    .argument('<name>')
+    .action(async (name: string) => {
+      const { runMcpLogin } = await import('./mcpCommand');
+      exitCode = await runMcpLogin(name);
+    });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

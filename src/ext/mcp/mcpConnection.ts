@@ -233,7 +233,7 @@ export class McpServerConnection {
     const err = e as NodeJS.ErrnoException;
     const c = this.config;
     if (err?.code === 'ENOENT' && c.transport === 'stdio') return `could not start: command "${c.command}" was not found (${describeMcpTarget(c)})`;
-    if (err?.name === 'UnauthorizedError' || /\b401\b|unauthori[sz]ed/i.test(err?.message ?? '')) {
+    if (err?.name === 'UnauthorizedError' || (err as { code?: unknown })?.code === 401 || /\b401\b|unauthori[sz]ed/i.test(err?.message ?? '')) {
       return `the server needs authorization: run \`jarvis mcp login ${c.name}\` (or /mcp-config login ${c.name})`;
     }
     const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
