@@ -28,5 +28,7 @@ export async function runInteractiveCommand(options: MainOptions): Promise<numbe
     runtime,
     pickSession: options.session === true,
     tokenCounting: startup.settings.tokenCounting.strategy,
+    mcp: startup.mcp,
+    mcpClientName: startup.settings.identity.slug,
   });
 }

@@ -1,11 +1,11 @@
 // `jarvis mcp list|add|remove|login` (docs/mcp.md): manage mcp.json from the shell. Only the
 // `mcpServers` entry of the file changes; whatever else it holds is kept. A broken file is never
 // overwritten: the command stops and says what to fix.
-import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { describeMcpTarget, loadMcpServers, parseServerEntry, projectMcpPath, readMcpFile, userMcpPath, writeMcpServers, type McpScope } from '../store/mcpConfig';
 import { displayPath, jarvisHome } from '../store/paths';
 import { isWorkspaceTrusted } from '../store/trust';
+import { openInBrowser } from '../platform/openInBrowser';
 import { UsageError } from './program';
 
 export interface McpAddOptions {
@@ -141,7 +141,7 @@ export async function runMcpLogin(name: string): Promise<number> {
       timeoutMs: 5 * 60_000,
       openUrl: (url) => {
         process.stderr.write(`Open this address to sign in to "${name}":\n  ${url}\n`);
-        openBrowser(url);
+        openInBrowser(url);
       },
     });
   } catch (e) {
@@ -150,14 +150,4 @@ export async function runMcpLogin(name: string): Promise<number> {
   }
   process.stdout.write(`Signed in to MCP server "${name}"; the tokens are stored under ${displayPath(join(home, 'credentials', 'mcp'))}.\n`);
   return 0;
-}
-
-/** Opens the address in the user's browser where there is one; the address is printed either way. */
-function openBrowser(url: string): void {
-  if (process.env.JARVIS_NO_BROWSER) return;
-  const opener = process.platform === 'darwin' ? 'open' : process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? 'xdg-open' : undefined;
-  if (!opener) return;
-  const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
-  child.on('error', () => {});
-  child.unref();
 }

@@ -7,8 +7,11 @@ import { contextWindow, estimateToolSchemaTokens } from '../engine/context';
 import { estimateTokens } from '../llm/tokens';
 import { toolSchemaForModel } from '../tools/defineTool';
 import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
+import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import type { MainOptions } from './program';
 import { loadStartup, StartupError } from './startup';
+
+declare const __JARVIS_VERSION__: string;
 
 export async function runPrintCommand(options: MainOptions): Promise<number> {
   const stdout = { write: (s: string) => void process.stdout.write(s) };
@@ -39,8 +42,15 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   const format = options.outputFormat === 'stream-json' ? 'stream-json' : 'text';
   const render = makePrintRenderer(format, stdout, stderr);
+  // Started before the session opens; the first model request waits for them (docs/mcp.md).
+  const mcp = startMcpServers(startup.mcp.servers, {
+    home: startup.home,
+    clientName: startup.settings.identity.slug,
+    version: typeof __JARVIS_VERSION__ === 'string' ? __JARVIS_VERSION__ : '0.0.0',
+    onFailure: (server, error) => stderr.write(`warning: ${mcpFailureText(server, error)}\n`),
+  });
   const control = new SessionControl({
-    base: { ...startup.runtime, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode
+    base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode
     nonInteractive: true,
     notificationDelivery: 'collect',
     onEvent: render,
@@ -94,5 +104,6 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     await control.close(interrupted);
+    await mcp?.close();
   }
 }

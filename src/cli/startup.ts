@@ -8,7 +8,10 @@ import type { RuntimeOptions } from '../engine/runtime';
 import { Session } from '../engine/session';
 import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../store/config';
 import { resolveModel } from '../store/modelResolution';
+import type { HookSpec } from '../ext/hooks/hookRunner';
+import { loadMcpServers, type LoadedMcpServers } from '../store/mcpConfig';
 import { jarvisHome } from '../store/paths';
+import { isWorkspaceTrusted, workspaceTrust } from '../store/trust';
 import { effectiveSettings, type Settings } from '../store/settings';
 import type { SessionLocation } from '../store/sessionStore';
 import { webSettingsFromConfig } from '../tools/web';
@@ -23,6 +26,10 @@ export interface Startup {
   configPath: string;
   settings: Settings;
   warnings: string[];
+  /** `[[hooks]]` of config.toml, ready to run. */
+  hooks: HookSpec[];
+  /** mcp.json servers (project ones only in a trusted workspace; the interactive UI may ask first). */
+  mcp: LoadedMcpServers;
   /** Everything but the front-end parts (events, approval port, services). */
   runtime: Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery'>;
 }
@@ -86,6 +93,15 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
   const mode: PermissionMode = explicitMode ?? config.default_permission_mode;
   const rules = permissionRulesOf(loaded);
 
+  const hooks: HookSpec[] = config.hooks.map((h) => ({ ...h, origin: 'config.toml' }));
+  const mcp = loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd));
+  warnings.push(...mcp.warnings);
+  // The interactive UI asks about an undecided folder before it starts anything; otherwise say why
+  // the project's servers stay off.
+  if (mcp.untrusted.length && (ctx.nonInteractive || workspaceTrust(home, cwd) !== undefined)) {
+    warnings.push(`project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it when the interactive UI asks, or run jarvis there once)`);
+  }
+
   return {
     home,
     cwd,
@@ -93,6 +109,8 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
     configPath: loaded.path,
     settings,
     warnings,
+    hooks,
+    mcp,
     runtime: {
       home,
       cwd,
@@ -126,6 +144,12 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       nonInteractive: ctx.nonInteractive,
       additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),
       productName: settings.identity.name,
+      hooks,
     },
   };
+}
+
+/** The servers of mcp.json for this folder, with the timeouts of `[mcp]` and the environment as defaults. */
+export function loadMcpServersFor(home: string, cwd: string, settings: Settings, trusted: boolean): LoadedMcpServers {
+  return loadMcpServers({ home, projectDir: cwd, trusted, defaults: settings.mcp });
 }

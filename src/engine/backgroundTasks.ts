@@ -20,6 +20,8 @@ export interface BackgroundTasksOptions {
   settings: Partial<TaskSettings>;
   /** Called once per finished task that WaitFor/TaskStop did not report; the engine queues a notification step. */
   onTaskFinished?: (task: TaskInfo) => void;
+  /** Every start and every end of a task (hooks' TaskStarted and Notification). */
+  onTaskChange?: (change: 'started' | 'finished', task: TaskInfo) => void;
 }
 
 /** On disk: the task plus its notification state, so resume neither repeats nor loses a notification. */
@@ -266,6 +268,7 @@ export class BackgroundTasks implements TaskService {
     };
     const entry = this.newEntry(info, false, false);
     this.entries.set(id, entry);
+    this.opts.onTaskChange?.('started', { ...info });
     return entry;
   }
 
@@ -342,6 +345,7 @@ export class BackgroundTasks implements TaskService {
     if (this.closed) entry.notified = true;
     this.persist(entry);
     entry.markDone();
+    this.opts.onTaskChange?.('finished', { ...info });
     for (const listener of [...this.finishListeners]) listener(entry);
     if (!entry.reported && !entry.notified) this.scheduleNotice(entry);
   }

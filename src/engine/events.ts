@@ -21,6 +21,12 @@ export type EngineEventBody =
   | { type: 'tool_call'; call: ToolCall; subject: string }
   | { type: 'tool_progress'; callId: string; progress: ToolProgress }
   | { type: 'tool_result'; callId: string; toolName: string; text: string; isError: boolean; summary?: string; display?: ToolDisplay }
+  /** The user is about to be asked to approve a call (the PermissionRequest hook attaches here). */
+  | { type: 'approval_request'; callId: string; toolName: string; subject: string; reason: string }
+  /** A prompt was queued behind the running turn. */
+  | { type: 'prompt_queued'; text: string; queueLength: number }
+  /** A background task started or ended (TaskStarted and Notification hooks). */
+  | { type: 'task_change'; change: 'started' | 'finished'; task: { id: string; kind: string; description: string; status: string; statusMessage?: string } }
   | { type: 'approval_decision'; callId: string; subject: string; decision: 'allow' | 'deny'; by: string }
   /** A transient provider failure; the step is retried after `delayMs`. Partial output of the failed attempt is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: string }

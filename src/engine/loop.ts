@@ -230,6 +230,7 @@ export class Agent {
   /** Queues a request. Steers and notifications join a running turn at its next step boundary. */
   submit(request: StepRequest): void {
     this.queue.push(request);
+    if (this.draining && request.kind === 'prompt') this.emit({ type: 'prompt_queued', text: request.text, queueLength: this.queue.filter((r) => r.kind === 'prompt').length });
     if (!this.draining) {
       this.draining = this.drain().finally(() => {
         this.draining = undefined;

@@ -13,6 +13,9 @@ import { Agents, assembleAgent, bindModel, type AgentEnvironment } from './agent
 import type { ApprovalPort, PermissionRule } from './approvals';
 import { BackgroundTasks } from './backgroundTasks';
 import { Reinjections, type Compactor } from './compaction';
+import type { HookSpec } from '../ext/hooks/hookRunner';
+import type { McpManager } from '../ext/mcp/mcpManager';
+import { attachRuntimeExtensions } from './runtimeExtensions';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
 import { Disposables } from './disposables';
 import { MAIN_AGENT_ID, type EngineEvent } from './events';
@@ -66,6 +69,10 @@ export interface RuntimeOptions {
   tools?: Tool[];
   /** Hooks and extensions registered before the session starts (they see SessionStart). */
   gateHandlers?: GateHandler[];
+  /** `[[hooks]]` of config.toml (docs/hooks.md). */
+  hooks?: HookSpec[];
+  /** The front end's MCP servers, shared by the sessions it opens; their tools join this registry. */
+  mcp?: McpManager;
   retryDelay?: (attempt: number) => number;
   extensions?: TurnExtension[];
   /** `[goal]`: when a goal without progress pauses. */
@@ -145,6 +152,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     sessionDir: session.dir,
     settings: { ...opts.background, bashTaskTimeoutS: resolveBashTaskTimeoutS(opts.background.bashTaskTimeoutS, opts.nonInteractive) },
     onTaskFinished: notifications.onTaskFinished,
+    onTaskChange: (change, t) => emit({ type: 'task_change', change, task: { id: t.id, kind: t.kind, description: t.description, status: t.status, statusMessage: t.statusMessage }, agentId: MAIN_AGENT_ID }),
   });
   disposables.add({ name: 'background tasks', dispose: ({ force }) => tasks.close({ force }) });
   const shared = new Map<string, unknown>([[TASK_SERVICE.name, tasks]]);
@@ -159,6 +167,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const tools = new ToolRegistry({ filter: toolFilter, availability });
   warnings.push(...tools.setSource(BUILTIN_SOURCE, builtins));
   const reinjections = new Reinjections();
+  const extras = attachRuntimeExtensions({ hooks: opts.hooks, mcp: opts.mcp, gate, tools, emit, title: () => session.state.title ?? '' });
 
   const env: AgentEnvironment = {
     cwd: opts.cwd,
@@ -175,10 +184,11 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     reinjections,
     tools,
     services: shared,
-    extensions: opts.extensions ?? [],
+    extensions: [...(opts.extensions ?? []), ...(extras.extension ? [extras.extension] : [])],
     goal: opts.goal,
     emit,
   };
+  disposables.add({ name: 'hooks and MCP tools', dispose: () => extras.close() });
   const gateContext = () => ({ sessionId: session.id, agentId: MAIN_AGENT_ID, cwd: opts.cwd, signal: new AbortController().signal });
   const started = gate.sessionStart({ source: opts.resume ? 'resume' : 'startup', model: opts.model.alias }, gateContext());
   // [loop_control] idle_timeout_s: the wait for a first byte and for each next chunk.

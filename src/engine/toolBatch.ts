@@ -95,6 +95,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     return { run: false, result: { content: `${p.subject} needs the user's approval, and no one can approve it in this mode. Tell the user what you wanted to do instead.`, isError: true } };
   }
   const sessionPattern = sessionApprovalPattern(p.subject);
+  env.emit({ type: 'approval_request', callId: p.call.id, toolName: p.tool.name, subject: p.subject, reason: decision.reason ?? decision.by });
   const answer = await env.approvalPort.ask(
     { agentId: env.agentId, callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by, commands: decision.commands },
     env.signal,

@@ -86,7 +86,7 @@ export class TranscriptWriter {
       case 'turn_end':
         this.thinking.end();
         this.text.end();
-        if (event.reason === 'max_steps' && event.error) this.stderr.write(`${event.error}\n`);
+        if ((event.reason === 'max_steps' || event.reason === 'blocked') && event.error) this.stderr.write(`${event.error}\n`);
         return;
       default:
         return;
@@ -120,6 +120,9 @@ export class StreamJsonWriter {
         return;
       case 'notice':
         this.stderr.write(`${event.level}: ${event.text}\n`);
+        return;
+      case 'turn_end':
+        if (event.reason === 'blocked' && event.error) this.stderr.write(`${event.error}\n`);
         return;
       default:
         return;

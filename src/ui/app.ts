@@ -27,6 +27,11 @@ import { PlanReviewPanel } from './dialogs/planReview';
 import { QuestionPanel } from './dialogs/questionDialog';
 import { SelectDialog, selectListTheme, TextPopup } from './dialogs/selectDialog';
 import { trustDialog, needsTrustDecision } from './dialogs/trustPrompt';
+import type { McpManager } from '../ext/mcp/mcpManager';
+import { loginMcpServer } from '../ext/mcp/mcpOAuth';
+import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
+import { openInBrowser } from '../platform/openInBrowser';
+import type { LoadedMcpServers } from '../store/mcpConfig';
 import { editorCommand, editText } from './externalEditor';
 import { Footer } from './footer';
 import { gitBranch } from './gitBranch';
@@ -63,6 +68,10 @@ export interface AppOptions {
   terminal?: Terminal;
   /** `[token_counting] strategy` for the footer's context figure and /usage. */
   tokenCounting?: TokenCountingStrategy;
+  /** mcp.json servers; the project's untrusted ones start if the user trusts the folder. */
+  mcp?: LoadedMcpServers;
+  /** Announced to MCP servers as the client name (the identity slug). */
+  mcpClientName?: string;
 }
 
 const SPINNER_MS = 120;
@@ -107,9 +116,18 @@ export class App implements CommandHost {
   contextLimit: number;
   private finished: ((code: number) => void) | undefined;
   private readonly editorCommand: string;
+  readonly mcp: McpManager | undefined;
 
   constructor(private readonly opts: AppOptions) {
     this.version = opts.version;
+    // Started now, while the user types; the first model request waits for them (docs/mcp.md).
+    this.mcp = startMcpServers(opts.mcp?.servers ?? [], {
+      home: opts.home,
+      clientName: opts.mcpClientName ?? 'jarvis',
+      version: opts.version,
+      always: !!opts.mcp?.untrusted.length,
+      onFailure: (server, error) => this.notice('warning', mcpFailureText(server, error), '/mcp shows every server; fix mcp.json and start a new Jarvis.'),
+    });
     this.cwd = opts.cwd;
     this.home = opts.home;
     this.configPath = opts.configPath;
@@ -121,7 +139,7 @@ export class App implements CommandHost {
     this.view = { theme: loaded.theme, expanded: false, cwd: opts.cwd };
     this.transcript = new Transcript((lines) => this.screen.pushScrollback(lines), () => this.term.columns);
     this.controller = new SessionControl({
-      base: opts.runtime,
+      base: { ...opts.runtime, mcp: this.mcp },
       models: { config: opts.config, configPath: opts.configPath, env: opts.env },
       nonInteractive: false,
       notificationDelivery: 'agent',
@@ -223,6 +241,30 @@ export class App implements CommandHost {
     this.requestRender();
   }
 
+  async mcpLogin(server: string): Promise<void> {
+    const config = this.mcp?.configOf(server);
+    if (!config) {
+      this.notice('error', `There is no MCP server "${server}" in this session.`, '/mcp lists them.');
+      return;
+    }
+    try {
+      await loginMcpServer(config, {
+        home: this.home,
+        clientName: this.opts.mcpClientName ?? 'jarvis',
+        timeoutMs: 5 * 60_000,
+        openUrl: (url) => {
+          this.notice('info', `Open this address to sign in to "${server}": ${url}`);
+          openInBrowser(url);
+        },
+      });
+    } catch (e) {
+      this.notice('error', `Signing in to "${server}" failed: ${(e as Error).message}`);
+      return;
+    }
+    await this.mcp!.add(config);
+    this.notice('success', `Signed in to "${server}"; reconnecting.`, '/mcp shows its state.');
+  }
+
   popup(title: string, lines: string[]): void {
     this.popupPanel = new TextPopup(this.view.theme, title, lines, () => this.closePanel(), () => this.term.rows);
     this.requestRender();
@@ -308,15 +350,16 @@ export class App implements CommandHost {
       void this.controller.newSession();
       this.notice('error', `Could not resume the session: ${(e as Error).message}`, 'Type to start a new session, or /sessions to pick another.');
     }
-    if (needsTrustDecision(this.home, this.cwd)) this.popupPanel = trustDialog(this.view.theme, this.home, this.cwd, () => this.afterTrust());
-    else this.afterTrust();
+    if (needsTrustDecision(this.home, this.cwd)) this.popupPanel = trustDialog(this.view.theme, this.home, this.cwd, (trusted) => this.afterTrust(trusted));
+    else this.afterTrust(false);
     this.requestRender();
     void preloadHighlighter();
     return done;
   }
 
-  private afterTrust(): void {
+  private afterTrust(trustedNow: boolean): void {
     this.closePanel();
+    if (trustedNow) for (const server of this.opts.mcp?.untrusted ?? []) void this.mcp?.add(server);
     if (this.opts.pickSession) {
       const sessions = listSessions(this.home, this.cwd);
       if (sessions.length) {
@@ -359,6 +402,7 @@ export class App implements CommandHost {
     this.term.showCursor();
     this.term.stop();
     await this.controller.close(true);
+    await this.mcp?.close();
     if (id) process.stdout.write(`Resume this session with: jarvis --session ${id}\n`);
     finish(code);
   }

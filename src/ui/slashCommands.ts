@@ -15,6 +15,8 @@ import type { CommandInfo } from './completion';
 import { contextPercent } from './footer';
 import { helpLines } from './keymap';
 import { permissionsLines } from './permissionsView';
+import { MCP_COMMANDS } from './mcpCommands';
+import type { McpManager } from '../ext/mcp/mcpManager';
 
 export const TITLE_MAX = 200;
 
@@ -61,6 +63,10 @@ export interface CommandHost {
   /** Without `count`: the selector of recent prompts. */
   undo(count?: number): void;
   copyToClipboard(text: string): void;
+  /** The MCP servers of this UI (absent when none are configured). */
+  readonly mcp: McpManager | undefined;
+  /** Signs in to an OAuth MCP server and reconnects it. */
+  mcpLogin(server: string): Promise<void>;
   exit(): void;
 }
 
@@ -310,6 +316,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     },
   },
   { name: 'exit', aliases: ['quit', 'q'], description: 'quit', idleOnly: true, run: (h) => h.exit() },
+  ...MCP_COMMANDS,
 ];
 
 function clearPlan(h: CommandHost): void {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIST, cliEnv, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
 
@@ -52,5 +53,26 @@ describe('start path', () => {
     const usage = JSON.parse(readFileSync(file, 'utf8'));
     expect(usage.maxRSS).toBeGreaterThan(0);
     expect(usage.userCPUTime).toBeGreaterThan(0);
+  });
+});
+
+describe('lazy MCP SDK', () => {
+  /** Every chunk a chunk loads at once (static imports, transitively). */
+  function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:^|[;\s])import\s*(?:[^'"();]*?from\s*)?["'](\.\/[^"']+)["']/g)) staticClosure(join(dirname(file), m[1]), seen);
+    return seen;
+  }
+
+  it('print mode and the UI load the MCP SDK only when a server is configured (it sits behind import())', () => {
+    const chunks = readdirSync(join(dirname(DIST), 'chunks')).filter((f) => f.endsWith('.js'));
+    const sdk = chunks.filter((f) => /notifications\/tools\/list_changed|Error POSTing to endpoint/.test(readFileSync(join(dirname(DIST), 'chunks', f), 'utf8')));
+    expect(sdk.length).toBeGreaterThan(0);
+    for (const front of chunks.filter((f) => /^(printCommand|app)-/.test(f))) {
+      const loaded = [...staticClosure(join(dirname(DIST), 'chunks', front))].map((p) => basename(p));
+      expect(loaded.filter((f) => sdk.includes(f))).toEqual([]);
+    }
   });
 });

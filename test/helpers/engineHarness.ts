@@ -90,6 +90,10 @@ export function makeEngine(opts: {
   goal?: RuntimeOptions['goal'];
   /** Hooks and extensions registered before the session starts. */
   gateHandlers?: RuntimeOptions['gateHandlers'];
+  /** `[[hooks]]` commands (docs/hooks.md). */
+  hooks?: RuntimeOptions['hooks'];
+  /** MCP servers whose tools join the registry (docs/mcp.md). */
+  mcp?: RuntimeOptions['mcp'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -125,6 +129,8 @@ export function makeEngine(opts: {
     toolSwitch: opts.toolSwitch,
     retryDelay: () => 0,
     gateHandlers: opts.gateHandlers,
+    hooks: opts.hooks,
+    mcp: opts.mcp,
   });
   const harness: EngineHarness = {
     home,

@@ -34,19 +34,21 @@ export class McpCallError extends Error {}
 
 const STDERR_TAIL_CHARS = 2_000;
 
+// The SDK's client and types load once; each transport's module only when a server uses it (the HTTP
+// transports bring an EventSource client a stdio-only setup never needs).
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 let sdk: Promise<Sdk> | undefined;
 
 async function loadSdk() {
-  const [client, stdio, http, sse, types] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/client/sse.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
-  return { ...client, ...stdio, ...http, ...sse, ...types };
+  const [client, types] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
+  return { ...client, ...types };
 }
+
+const transports = {
+  stdio: () => import('@modelcontextprotocol/sdk/client/stdio.js'),
+  http: () => import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  sse: () => import('@modelcontextprotocol/sdk/client/sse.js'),
+};
 
 export class McpServerConnection {
   state: McpServerState;
@@ -61,6 +63,8 @@ export class McpServerConnection {
   private stderrTail = '';
   private starting?: Promise<void>;
   private relistAfterStart = false;
+  /** A re-listing after list_changed, in flight. */
+  private relisting?: Promise<void>;
 
   constructor(
     readonly config: McpServerConfig,
@@ -85,10 +89,14 @@ export class McpServerConnection {
     let timer: NodeJS.Timeout | undefined;
     let client: Client | undefined;
     const attempt = (async () => {
-      const s = await (sdk ??= loadSdk());
-      const transport = this.createTransport(s);
+      const [s, transport] = await Promise.all([(sdk ??= loadSdk()), this.createTransport()]);
       client = new s.Client(this.opts.clientInfo, { capabilities: {} });
-      client.setNotificationHandler(s.ToolListChangedNotificationSchema, () => void this.relist());
+      client.setNotificationHandler(s.ToolListChangedNotificationSchema, () => {
+        const run = this.relist().finally(() => {
+          if (this.relisting === run) this.relisting = undefined;
+        });
+        this.relisting = run;
+      });
       await client.connect(transport);
       return client;
     })();
@@ -121,9 +129,10 @@ export class McpServerConnection {
     this.opts.onToolsChanged();
   }
 
-  private createTransport(s: Sdk): Transport {
+  private async createTransport(): Promise<Transport> {
     const c = this.config;
     if (c.transport === 'stdio') {
+      const s = await transports.stdio();
       const transport = new s.StdioClientTransport({ command: c.command!, args: c.args, env: { ...s.getDefaultEnvironment(), ...c.env }, cwd: c.cwd, stderr: 'pipe' });
       transport.stderr?.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL_CHARS)));
       const start = transport.start.bind(transport);
@@ -140,7 +149,8 @@ export class McpServerConnection {
       headers.Authorization = `Bearer ${token}`;
     }
     const options = { requestInit: { headers }, authProvider: this.opts.authProvider };
-    return c.transport === 'sse' ? new s.SSEClientTransport(new URL(c.url!), options) : new s.StreamableHTTPClientTransport(new URL(c.url!), options);
+    if (c.transport === 'sse') return new (await transports.sse()).SSEClientTransport(new URL(c.url!), options);
+    return new (await transports.http()).StreamableHTTPClientTransport(new URL(c.url!), options);
   }
 
   private async listAll(client: Client): Promise<McpToolInfo[]> {
@@ -202,7 +212,11 @@ export class McpServerConnection {
     const client = this.client!;
     const { ErrorCode, McpError } = await (sdk ??= loadSdk());
     try {
-      return (await client.callTool({ name, arguments: args }, undefined, { signal: opts.signal, timeout: this.config.toolTimeoutMs })) as McpCallResult;
+      const result = (await client.callTool({ name, arguments: args }, undefined, { signal: opts.signal, timeout: this.config.toolTimeoutMs })) as McpCallResult;
+      // A call that changed the tool list (the server said so before answering) returns once the new
+      // list is known, so the model's next step is offered it.
+      await this.relisting;
+      return result;
     } catch (e) {
       if (opts.signal?.aborted) throw new McpCallError(`The call to ${name} on ${label} was cancelled.`);
       if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {

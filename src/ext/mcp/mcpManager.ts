@@ -46,10 +46,25 @@ export class McpManager {
     servers: readonly McpServerConfig[],
     private readonly opts: McpManagerOptions,
   ) {
-    for (const config of servers) this.add(config);
+    for (const config of servers) this.create(config);
   }
 
-  private add(config: McpServerConfig): McpServerConnection {
+  /**
+   * Adds a server during the session (a project server once the workspace is trusted; a server just
+   * logged in to), replacing a running one of the same name. Started at once if the others were.
+   */
+  async add(config: McpServerConfig): Promise<void> {
+    await this.connections.get(config.name)?.close();
+    this.removed.delete(config.name);
+    const connection = this.create(config);
+    if (this.started) {
+      const started = this.startOne(connection);
+      this.started = Promise.all([this.started, started]).then(() => {});
+    }
+    this.changed();
+  }
+
+  private create(config: McpServerConfig): McpServerConnection {
     const connection = new McpServerConnection(config, {
       clientInfo: this.opts.clientInfo,
       env: this.opts.env,
@@ -66,13 +81,18 @@ export class McpManager {
 
   /** Starts every enabled server in parallel; resolves when each is ready or has failed. Idempotent. */
   start(): Promise<void> {
-    this.started ??= Promise.all(
-      [...this.connections.values()].map(async (c) => {
-        await c.start();
-        if (c.state === 'failed') for (const l of this.failureListeners) l(c.config.name, c.error ?? 'failed');
-      }),
-    ).then(() => {});
+    this.started ??= Promise.all([...this.connections.values()].map((c) => this.startOne(c))).then(() => {});
     return this.started;
+  }
+
+  private async startOne(c: McpServerConnection): Promise<void> {
+    await c.start();
+    if (c.state === 'failed') for (const l of this.failureListeners) l(c.config.name, c.error ?? 'failed');
+  }
+
+  /** The configuration of a server in this session. */
+  configOf(server: string): McpServerConfig | undefined {
+    return this.connections.get(server)?.config;
   }
 
   /** Resolves once the initial start of every server has settled (immediately if none was started). */
