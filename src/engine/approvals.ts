@@ -5,7 +5,7 @@
 // Bash calls are judged on the simple commands the line runs, read by a real shell parser
 // (shellCommands.ts; the rule semantics are in bashRules.ts and docs/approvals.md).
 import type { ToolAccess, ToolDisplay } from '../tools/defineTool';
-import { bashAllowCoverage, firstBashRuleMatchingAny, hasBashDenyArgumentRule } from './bashRules';
+import { bashAllowCoverage, firstBashDenyArgumentRule, firstBashRuleMatchingAny } from './bashRules';
 import { parseSubject, patternMatches } from './permissionRules';
 import type { PermissionMode } from './records';
 import { analyseShellCommand, analyseShellCommandWith, describeShellCommand, type ShellAnalysis } from './shellCommands';
@@ -119,9 +119,11 @@ export function decideApproval(input: PolicyInput): PolicyDecision {
 function decideBash(input: PolicyInput, command: string, shell: ShellAnalysis): PolicyDecision {
   const deny = firstBashRuleMatchingAny(input.rules, 'deny', command, shell, input.cwd);
   if (deny) return { decision: 'deny', by: describeRule(deny.rule), reason: refusedPart(deny.part, deny.rule.reason) };
-  if (shell.unknowable.length > 0 && hasBashDenyArgumentRule(input.rules)) {
+  const unchecked = shell.unknowable.length > 0 ? firstBashDenyArgumentRule(input.rules) : undefined;
+  if (unchecked) {
+    // Named after the deny rule it protects, so the refusal holds like any rule deny (hooks cannot lift it).
     const reason = `${shell.unknowable[0]}, so the Bash deny rules cannot be checked against it`;
-    return { decision: input.mode === 'manual' ? 'ask' : 'deny', by: 'Bash deny rules', reason };
+    return { decision: input.mode === 'manual' ? 'ask' : 'deny', by: describeRule(unchecked), reason };
   }
   if (input.mode === 'auto') return { decision: 'allow', by: 'auto mode' };
   if (sessionApproved(input)) return { decision: 'allow', by: 'approved for this session' };

@@ -67,9 +67,9 @@ export function firstBashRuleMatchingAny(rules: readonly PermissionRule[], decis
   return undefined;
 }
 
-/** A Bash deny rule with an argument exists: a line whose programs cannot all be known cannot be checked. */
-export function hasBashDenyArgumentRule(rules: readonly PermissionRule[]): boolean {
-  return rules.some((r) => r.decision === 'deny' && bashGlob(r) instanceof RegExp);
+/** The first Bash deny rule with an argument: one that a line whose programs cannot all be known escapes. */
+export function firstBashDenyArgumentRule(rules: readonly PermissionRule[]): PermissionRule | undefined {
+  return rules.find((r) => r.decision === 'deny' && bashGlob(r) instanceof RegExp);
 }
 
 export function bashAllowCoverage(rules: readonly PermissionRule[], analysis: ShellAnalysis, cwd: string): BashAllowCoverage {

@@ -22,6 +22,7 @@ describe('Bash lines against permission rules', () => {
   it('a program known only at run time asks in manual mode and is refused in yolo and auto mode when a Bash deny rule exists', async () => {
     const manual = await judge('RM=rm; $RM -f x', denyRm, 'manual');
     expect(manual.decision).toBe('ask');
+    expect(manual.by).toBe('rule deny Bash(rm *) (~/.jarvis-code/config.toml:7)');
     expect(manual.reason).toBe('the program $RM is known only when the command runs, so the Bash deny rules cannot be checked against it');
     expect((await judge('RM=rm; $RM -f x', denyRm, 'yolo')).decision).toBe('deny');
     expect((await judge('eval "$CMD"', denyRm, 'auto')).reason).toMatch(/^eval runs a string that is known only when it runs/);
