@@ -1,30 +1,27 @@
 // The interactive terminal UI: wires the terminal, the screen, the input box and the engine.
-// Input flows terminal → global keys → open panel or input box; engine events flow through the
-// turn view into the transcript; every change asks the screen for a frame, and nothing else does.
-// Panels: what the engine asks (approvals, plan reviews, questions) queue in `interactions` and take
-// the input box's place one at a time; popups the user opened (help, pickers) give way to them.
+// Input is routed by inputRouter.ts (global keys → open panel or input box; lines → shell, slash
+// command or prompt); engine events flow through the turn view into the transcript, with notices from
+// engineNotices.ts; what the engine asks (approvals, plan reviews, questions) waits in the engine's
+// QuestionQueue and takes the input box's place one at a time (questionPanels.ts), and popups the user
+// opened (help, pickers) give way to it; /compact and /undo live in contextActions.ts. Every change
+// asks the screen for a frame, and nothing else does.
 import { Editor, ProcessTerminal, type Component, type Terminal, type TUI } from '@mariozechner/pi-tui';
-import type { ApprovalAnswer, ApprovalPort, PermissionRule } from '../engine/approvals';
+import type { PermissionRule } from '../engine/approvals';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from '../engine/context';
 import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
-import { describeUsage } from '../engine/goalDriver';
-import type { InteractionPort, PlanReviewAnswer, QuestionResponse } from '../engine/interactions';
 import type { PermissionMode } from '../engine/records';
 import type { Runtime } from '../engine/runtime';
 import type { ForkResult } from '../engine/fork';
-import { listUndoTargets, undo, UndoError } from '../engine/undo';
+import { QuestionQueue } from '../engine/questionQueue';
 import type { ContentPart } from '../llm/types';
 import type { JarvisConfig } from '../store/config';
 import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';
 import type { TokenCountingStrategy } from '../store/settings';
 import { loadTuiConfig } from '../store/tuiConfig';
-import { appendUserHistory, loadUserHistory } from '../store/userHistory';
-import type { Goal, GoalChange } from '../tools/goal/goalService';
-import { ApprovalPanel } from './approvalPanel';
+import { loadUserHistory } from '../store/userHistory';
 import { InputCompletion } from './completion';
-import { PlanReviewPanel } from './dialogs/planReview';
-import { QuestionPanel } from './dialogs/questionDialog';
+import { ContextActions, type ContextActionsHost } from './contextActions';
 import { SelectDialog, selectListTheme, TextPopup } from './dialogs/selectDialog';
 import { trustDialog, needsTrustDecision } from './dialogs/trustPrompt';
 import type { McpManager } from '../ext/mcp/mcpManager';
@@ -34,16 +31,18 @@ import { openInBrowser } from '../platform/openInBrowser';
 import type { LoadedMcpServers } from '../store/mcpConfig';
 import { editorCommand, editText } from './externalEditor';
 import { Footer } from './footer';
+import { automaticTurnNotice, goalNotice, planModeNotice, type UiNotice } from './engineNotices';
 import { gitBranch } from './gitBranch';
-import { actionOf, nextCycleStop } from './keymap';
+import { InputRouter, type InputHost } from './inputRouter';
 import { LiveRegion } from './liveRegion';
 import { preloadHighlighter } from './markdown';
 import { Screen } from './screen';
 import { SessionControl, SessionControlError, type BaseRuntimeOptions } from '../engine/sessionControl';
 import { runShellCommand, shellContext, type ShellRun } from './shellMode';
-import { parseSlash, SLASH_COMMANDS, type CommandHost, type PickItem } from './slashCommands';
+import { panelApprovalPort, panelInteractionPort } from './questionPanels';
+import { SLASH_COMMANDS, type CommandHost, type PickItem } from './slashCommands';
 import { loadTheme, type Theme } from './theme';
-import type { Block, ViewState } from './transcript/block';
+import type { ViewState } from './transcript/block';
 import { CompactionBlock } from './transcript/compactionBlock';
 import { LinesBlock, NoticeBlock, UserBlock } from './transcript/messageBlocks';
 import { blocksFromMessages } from './transcript/replay';
@@ -75,8 +74,6 @@ export interface AppOptions {
 }
 
 const SPINNER_MS = 120;
-/** Two Esc presses within this window on an empty, idle input open the undo selector. */
-const DOUBLE_ESC_MS = 600;
 
 export class App implements CommandHost {
   readonly version: string;
@@ -88,19 +85,17 @@ export class App implements CommandHost {
   readonly screen: Screen;
   readonly view: ViewState;
   readonly transcript: Transcript;
-  private readonly editor: Editor;
+  readonly editor: Editor;
   private readonly completion: InputCompletion;
   private readonly controller: SessionControl;
   private turnView: TurnView;
   /** A popup the user opened (help, pickers, the trust prompt). */
   private popupPanel: Component | undefined;
-  /** What the engine asks, first shown first; each entry cancels itself when the app shuts down. */
-  private interactions: Array<{ panel: Component; cancel(): void; background?: boolean }> = [];
-  /** The UserBlock of each user turn, so /undo can cut the transcript where the turn began. */
-  private turnBlocks = new Map<string, Block>();
-  private lastEscapeAt = 0;
+  /** What the engine asks, first asked first shown; withdrawn when the app shuts down. */
+  private readonly questions: QuestionQueue<Component>;
+  private readonly input: InputRouter;
+  private readonly context: ContextActions;
   private todosExpanded = false;
-  private compactAbort: AbortController | undefined;
   /** Engine events sent while a runtime was still opening; shown once it is open. */
   private deferredEvents: EngineEvent[] = [];
   private lastPlanActive: boolean | undefined;
@@ -109,8 +104,6 @@ export class App implements CommandHost {
   private shell: ShellRun | undefined;
   private activityState: { since: number; frame: number; label: string } | undefined;
   private spinner: ReturnType<typeof setInterval> | undefined;
-  private hint: string | undefined;
-  private exitArmed = false;
   private branch: string | undefined;
   contextTokens = 0;
   contextLimit: number;
@@ -138,13 +131,15 @@ export class App implements CommandHost {
     this.editorCommand = tui.config.editor.command;
     this.view = { theme: loaded.theme, expanded: false, cwd: opts.cwd };
     this.transcript = new Transcript((lines) => this.screen.pushScrollback(lines), () => this.term.columns);
+    this.questions = new QuestionQueue<Component>((queue, added) => this.onQuestionsChanged(queue, added?.background));
+    const panelEnv = { theme: () => this.view.theme, cwd: this.cwd, rows: () => this.term.rows };
     this.controller = new SessionControl({
       base: { ...opts.runtime, mcp: this.mcp },
       models: { config: opts.config, configPath: opts.configPath, env: opts.env },
       nonInteractive: false,
       notificationDelivery: 'agent',
-      approvalPort: this.approvalPort(),
-      interactionPort: this.interactionPort(),
+      approvalPort: panelApprovalPort(this.questions, panelEnv),
+      interactionPort: panelInteractionPort(this.questions, panelEnv),
       onEvent: (e) => this.onEngineEvent(e),
     });
     this.contextLimit = this.controller.contextWindow;
@@ -154,7 +149,9 @@ export class App implements CommandHost {
     const host = { terminal: this.term, requestRender: () => this.screen.requestRender() } as unknown as TUI;
     this.editor = new Editor(host, { borderColor: this.view.theme.fg.border, selectList: selectListTheme(this.view.theme) }, { autocompleteMaxVisible: 8 });
     this.editor.focused = true;
-    this.editor.onSubmit = (text) => void this.submit(text);
+    this.input = new InputRouter(this.inputHost());
+    this.context = new ContextActions(this.contextHost());
+    this.editor.onSubmit = (text) => void this.input.submit(text);
     this.editor.onChange = (text) => this.onEditorChange(text);
     this.completion = new InputCompletion(opts.cwd, () => SLASH_COMMANDS);
     this.editor.setAutocompleteProvider(this.completion);
@@ -163,7 +160,7 @@ export class App implements CommandHost {
       const goal = this.controller.runtime?.session.state.goal;
       return {
         mode: this.mode, plan: this.controller.planMode, model: this.modelLabel, contextTokens: this.contextTokens, contextLimit: this.contextLimit, cwd: this.cwd,
-        branch: this.branch, hint: this.hint, shell: this.editor.getText().startsWith('!'), busy: this.busy, compacting: this.compacting,
+        branch: this.branch, hint: this.input.hint, shell: this.editor.getText().startsWith('!'), busy: this.busy, compacting: this.compacting,
         goal: goal ? { status: goal.status, turns: goal.used.turns } : undefined,
       };
     });
@@ -203,8 +200,7 @@ export class App implements CommandHost {
   }
   /** The panel in the input box's place. A background question waits until the agent is idle. */
   private get panel(): Component | undefined {
-    const busy = this.busy;
-    return this.interactions.find((i) => !(i.background && busy))?.panel ?? this.popupPanel;
+    return this.questions.current(this.busy) ?? this.popupPanel;
   }
   get planMode(): boolean {
     return this.controller.planMode;
@@ -294,7 +290,7 @@ export class App implements CommandHost {
     await this.controller.newSession();
     this.turnView.dispose();
     this.turnView = this.newTurnView();
-    this.turnBlocks.clear();
+    this.context.turnBlocks.clear();
     this.refreshContext();
     this.notice('info', 'New session. The previous one is kept: /sessions lists it.');
   }
@@ -309,7 +305,7 @@ export class App implements CommandHost {
     }
     this.turnView.dispose();
     this.turnView = this.newTurnView();
-    this.turnBlocks.clear();
+    this.context.turnBlocks.clear();
     this.showResumed(rt.session.id);
   }
 
@@ -338,7 +334,7 @@ export class App implements CommandHost {
   /** Runs until the user exits; resolves with the exit code. */
   async run(): Promise<number> {
     const done = new Promise<number>((resolve) => (this.finished = resolve));
-    this.term.start((data) => this.onInput(data), () => this.screen.requestRender());
+    this.term.start((data) => this.input.onInput(data), () => this.screen.requestRender());
     this.term.hideCursor();
     this.branch = gitBranch(this.cwd);
     this.transcript.add(this.banner());
@@ -394,8 +390,8 @@ export class App implements CommandHost {
     this.finished = undefined;
     this.stopSpinner();
     this.turnView.dispose();
-    for (const i of [...this.interactions]) i.cancel();
-    this.compactAbort?.abort();
+    this.questions.cancelAll();
+    this.context.cancelCompaction();
     this.shell?.interrupt();
     const id = this.session?.id;
     this.screen.stop();
@@ -424,83 +420,63 @@ export class App implements CommandHost {
 
   // ---- input ---------------------------------------------------------------------------------
 
-  private onInput(data: string): void {
-    const action = actionOf(data);
-    if (action !== 'ctrlC' && action !== 'ctrlD' && this.exitArmed) {
-      this.exitArmed = false;
-      this.hint = undefined;
-    }
-    const panel = this.panel;
-    if (panel) {
-      if (action === 'toggleExpand') this.toggleExpand();
-      else panel.handleInput?.(data);
-      this.requestRender();
-      return;
-    }
-    const menuOpen = this.editor.isShowingAutocomplete();
-    switch (action) {
-      case 'ctrlC':
-        if (menuOpen) break;
-        this.onCtrlC();
-        return this.requestRender();
-      case 'ctrlD':
-        if (!this.editor.getText()) return this.exit(0);
-        break;
-      case 'escape':
-      case 'doubleEscape': {
-        if (menuOpen) break;
-        const text = this.editor.getText();
-        if (this.busy || this.shell || this.compacting) this.interrupt();
-        else if (text.startsWith('!') && text.length <= 1) this.editor.setText('');
-        else if (!text) {
-          const now = Date.now();
-          if (action === 'doubleEscape' || now - this.lastEscapeAt <= DOUBLE_ESC_MS) {
-            this.lastEscapeAt = 0;
-            this.undo();
-          } else this.lastEscapeAt = now;
-        }
-        return this.requestRender();
-      }
-      case 'steer':
-        this.steer();
-        return this.requestRender();
-      case 'toggleExpand':
-        return this.toggleExpand();
-      case 'externalEditor':
-        return this.openExternalEditor();
-      case 'cycleMode': {
-        const next = nextCycleStop(this.mode, this.planMode);
-        if (next.mode !== this.mode) this.mode = next.mode;
-        if (next.plan !== this.planMode) this.planMode = next.plan;
-        return this.requestRender();
-      }
-      case 'toggleTodos':
-        this.todosExpanded = !this.todosExpanded;
-        return this.requestRender();
-    }
-    this.editor.handleInput(data);
-    this.requestRender();
-  }
-
-  private onCtrlC(): void {
-    if (this.busy || this.shell) return this.interrupt();
-    if (this.editor.getText()) {
-      this.editor.setText('');
-      return;
-    }
-    if (this.exitArmed) return this.exit(0);
-    this.exitArmed = true;
-    this.hint = 'Press Ctrl-C again to exit (Ctrl-D also exits)';
-  }
-
-  private onEditorChange(text: string): void {
-    const { fg } = this.view.theme;
-    this.editor.borderColor = text.startsWith('!') ? fg.shellMode : fg.border;
+  private inputHost(): InputHost {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getters read the app live
+    const app = this;
+    return {
+      editor: this.editor,
+      home: this.home,
+      cwd: this.cwd,
+      get panel() {
+        return app.panel;
+      },
+      get busy() {
+        return app.busy;
+      },
+      get compacting() {
+        return app.compacting;
+      },
+      get shellRunning() {
+        return !!app.shell;
+      },
+      get mode() {
+        return app.mode;
+      },
+      set mode(mode: PermissionMode) {
+        app.mode = mode;
+      },
+      get planMode() {
+        return app.planMode;
+      },
+      set planMode(on: boolean) {
+        app.planMode = on;
+      },
+      commands: this,
+      requestRender: () => this.requestRender(),
+      exit: (code) => this.exit(code),
+      interrupt: () => this.interrupt(),
+      undo: () => this.undo(),
+      toggleExpand: () => this.toggleExpand(),
+      toggleTodos: () => void (this.todosExpanded = !this.todosExpanded),
+      openExternalEditor: () => this.openExternalEditor(),
+      steer: (text) => {
+        this.controller.runtime!.agent.submit({ kind: 'steer', text });
+        this.transcript.add(new UserBlock(this.view, text, 'steer'));
+      },
+      sendPrompt: (text) => this.sendPrompt(text),
+      runShell: (command) => this.runShell(command),
+      refreshCompletion: () => this.completion.refresh(),
+    };
   }
 
   private toggleExpand(): void {
     this.view.expanded = !this.view.expanded;
     this.screen.requestReprint();
+  }
+
+  private onEditorChange(text: string): void {
+    const { fg } = this.view.theme;
+    this.editor.borderColor = text.startsWith('!') ? fg.shellMode : fg.border;
   }
 
   private openExternalEditor(): void {
@@ -511,7 +487,7 @@ export class App implements CommandHost {
     }
     this.term.stop();
     const result = editText(command, this.editor.getExpandedText());
-    this.term.start((data) => this.onInput(data), () => this.screen.requestRender());
+    this.term.start((data) => this.input.onInput(data), () => this.screen.requestRender());
     this.term.hideCursor();
     if (result.text !== undefined) this.editor.setText(result.text);
     if (result.error) this.notice('error', result.error);
@@ -520,7 +496,7 @@ export class App implements CommandHost {
 
   private interrupt(): void {
     if (this.shell) this.shell.interrupt();
-    this.compactAbort?.abort();
+    this.context.cancelCompaction();
     const rt = this.controller.runtime;
     if (!rt?.agent.busy) return;
     rt.agent.cancel(true);
@@ -530,48 +506,6 @@ export class App implements CommandHost {
       this.editor.setText([...this.queuedPrompts, current].filter(Boolean).join('\n'));
       this.queuedPrompts = [];
     }
-  }
-
-  private steer(): void {
-    const text = this.editor.getText().trim();
-    if (!text) return;
-    if (!this.busy) return void this.submit(text);
-    this.editor.setText('');
-    this.remember(text);
-    this.controller.runtime!.agent.submit({ kind: 'steer', text });
-    this.transcript.add(new UserBlock(this.view, text, 'steer'));
-  }
-
-  private remember(text: string): void {
-    this.editor.addToHistory(text);
-    try {
-      appendUserHistory(this.home, this.cwd, text);
-    } catch {
-      // history is a convenience: a read-only home must not block sending
-    }
-  }
-
-  private async submit(raw: string): Promise<void> {
-    const text = raw.replace(/\s+$/, '');
-    if (!text.trim()) return;
-    this.editor.setText('');
-    this.remember(text);
-    this.completion.refresh();
-    if (text.startsWith('!')) return this.runShell(text.slice(1).trim());
-    const slash = text.startsWith('/') ? parseSlash(text) : undefined;
-    if (slash) {
-      if (slash.command.idleOnly && (this.busy || this.compacting)) {
-        this.notice('warning', `/${slash.command.name} is not available while the agent ${this.compacting ? 'compacts the conversation' : 'works'}.`, 'Press Esc to interrupt first.');
-        return;
-      }
-      try {
-        await slash.command.run(this, slash.args);
-      } catch (e) {
-        this.notice('error', `/${slash.command.name} failed: ${(e as Error).message}`);
-      }
-      return this.requestRender();
-    }
-    this.sendPrompt(text);
   }
 
   private sendPrompt(text: string): void {
@@ -620,12 +554,10 @@ export class App implements CommandHost {
           const i = this.queuedPrompts.indexOf(prompt);
           if (i >= 0) this.queuedPrompts.splice(i, 1);
           const block = new UserBlock(this.view, prompt);
-          this.turnBlocks.set(turnId, block);
+          this.context.turnBlocks.set(turnId, block);
           this.transcript.add(block);
-        } else if (origin === 'system') {
-          this.transcript.add(new NoticeBlock(this.view, 'info', 'Goal: continuing automatically (/goal pause stops after this turn, Esc now).'));
         } else {
-          this.transcript.add(new NoticeBlock(this.view, 'info', 'A background task finished; the agent is looking at it.'));
+          this.transcript.add(new NoticeBlock(this.view, 'info', automaticTurnNotice(origin)));
         }
         this.startActivity('Working…');
       },
@@ -659,7 +591,7 @@ export class App implements CommandHost {
         this.onPlanMode(event.active, event.planPath);
         break;
       case 'goal':
-        this.onGoal(event.change, event.goal);
+        this.show(goalNotice(event.change, event.goal, this.controller.runtime.goals.upcoming().length));
         break;
       case 'compaction_end':
         if (!event.error && event.summary) {
@@ -683,166 +615,70 @@ export class App implements CommandHost {
   private onPlanMode(active: boolean, planPath: string): void {
     const changed = this.lastPlanActive !== active;
     this.lastPlanActive = active;
-    if (!changed) return;
-    if (active) this.notice('info', `Plan mode on: the agent explores and writes its plan to ${displayPath(planPath)}; it changes nothing else until you approve.`, 'Shift-Tab or /plan off leaves plan mode.');
-    else this.notice('info', 'Plan mode off.');
+    if (changed) this.show(planModeNotice(active, planPath));
   }
 
-  private onGoal(change: GoalChange, goal: Goal | null): void {
-    const queued = () => this.controller.runtime?.goals.upcoming().length ?? 0;
-    switch (change) {
-      case 'created':
-      case 'replaced':
-        if (goal) this.notice('success', `Goal ${change === 'created' ? 'started' : 'replaced'}: ${goal.objective}`, '/goal status · /goal pause · /goal cancel');
-        return;
-      case 'budget':
-        if (goal) this.notice('info', `Goal budget set. Used so far: ${describeUsage(goal)}.`);
-        return;
-      case 'cancelled':
-        this.notice('info', 'Goal cancelled.');
-        return;
-      case 'blocker':
-        if (goal?.blocker) this.notice('warning', `The agent reports a blocker (${goal.blocker.turns} of 3 goal turns): ${goal.blocker.text}`);
-        return;
-      case 'progress':
-        return;
-      case 'status':
-        if (!goal) return;
-        if (goal.status === 'active') this.notice('info', 'Goal active again.');
-        else if (goal.status === 'paused') this.notice('warning', `Goal paused${goal.reason ? `: ${goal.reason.replace(/^paused: /, '')}` : '.'}`, '/goal resume continues it.');
-        else if (goal.status === 'blocked') {
-          const n = queued();
-          this.notice('warning', `Goal blocked: ${goal.reason ?? 'the agent needs your input'}`, `Used: ${describeUsage(goal)}. /goal resume after helping, or /goal cancel.${n ? ` ${n} queued goal(s) wait for this one.` : ''}`);
-        } else this.notice('success', `Goal complete${goal.reason ? `: ${goal.reason}` : '.'}`, `Used: ${describeUsage(goal)}.`);
-        return;
-    }
+  private show(n: UiNotice | undefined): void {
+    if (n) this.notice(n.level, n.text, n.hint);
   }
 
   // ---- what the engine asks ------------------------------------------------------------------
 
-  /**
-   * Shows `make`'s panel until it answers. The turn's abort takes the panel down: `onAbort` decides
-   * what the engine gets then (an approval is a rejection; a plan review or question fails the call).
-   */
-  private ask<T>(signal: AbortSignal, label: string, make: (finish: (value: T) => void) => Component, onAbort: () => T | Error, background = false): Promise<T> {
-    if (signal.aborted) {
-      const value = onAbort();
-      return value instanceof Error ? Promise.reject(value) : Promise.resolve(value);
-    }
-    return new Promise<T>((resolve, reject) => {
-      const settle = (value: T | Error) => {
-        signal.removeEventListener('abort', aborted);
-        this.interactions = this.interactions.filter((i) => i !== entry);
-        if (this.activityState && !this.interactions.some((i) => !i.background)) this.activityState.label = 'Working…';
-        this.requestRender();
-        if (value instanceof Error) reject(value);
-        else resolve(value);
-      };
-      const aborted = () => settle(onAbort());
-      const entry = { panel: make((value) => settle(value)), cancel: aborted, background };
+  /** A question was asked or settled: the panel and the activity label follow the queue. */
+  private onQuestionsChanged(queue: QuestionQueue<Component>, addedInBackground?: boolean): void {
+    if (addedInBackground !== undefined) {
       this.turnView.flushDeltas();
       this.transcript.flush();
-      this.interactions.push(entry);
-      if (background) this.notice('info', 'The agent asked you something in the background and keeps working; the question opens here when it is idle.');
-      else if (this.activityState) this.activityState.label = label;
-      signal.addEventListener('abort', aborted, { once: true });
-      this.requestRender();
-    });
-  }
-
-  private approvalPort(): ApprovalPort {
-    return {
-      ask: (request, signal) =>
-        this.ask<ApprovalAnswer>(signal, 'Waiting for your approval', (finish) => new ApprovalPanel(request, this.view.theme, this.cwd, finish), () => ({ decision: 'reject' })),
-    };
-  }
-
-  private interactionPort(): InteractionPort {
-    const withdrawn = () => new Error('the turn was interrupted before the user answered');
-    return {
-      reviewPlan: (request, signal) =>
-        this.ask<PlanReviewAnswer>(signal, 'Waiting for your plan review', (finish) => new PlanReviewPanel(this.view.theme, request, finish, () => this.term.rows, displayPath(request.planPath)), withdrawn),
-      askQuestions: (request, signal) =>
-        this.ask<QuestionResponse>(signal, 'Waiting for your answer', (finish) => new QuestionPanel(this.view.theme, request, finish), withdrawn, request.background),
-    };
+      if (addedInBackground) this.notice('info', 'The agent asked you something in the background and keeps working; the question opens here when it is idle.');
+    }
+    if (this.activityState) this.activityState.label = queue.blockingLabel() ?? 'Working…';
+    this.requestRender();
   }
 
   // ---- context: compaction and undo ---------------------------------------------------------
 
-  /** `/compact [instruction]`: Esc cancels; the result arrives as a compaction block (engine event). */
-  async compact(instruction: string): Promise<void> {
-    const rt = this.controller.runtime;
-    if (!rt) {
-      this.notice('info', 'Nothing to compact yet: the session starts with the first message.');
-      return;
-    }
-    const abort = new AbortController();
-    this.compactAbort = abort;
-    this.startActivity('Compacting the conversation…');
-    try {
-      await rt.compaction.compact({ instruction, signal: abort.signal });
-    } catch (e) {
-      if (abort.signal.aborted) this.notice('warning', 'Compaction cancelled; the conversation is unchanged.');
-      else this.notice('warning', (e as Error).message);
-    } finally {
-      this.compactAbort = undefined;
-      if (!this.busy && !this.shell) this.stopSpinner();
-      this.refreshContext();
-      this.requestRender();
-    }
+  compact(instruction: string): Promise<void> {
+    return this.context.compact(instruction);
   }
 
-  /** `/undo [n]` and Esc-Esc: without `count`, a selector of recent prompts. */
   undo(count?: number): void {
-    const rt = this.controller.runtime;
-    if (this.busy || this.compacting) {
-      this.notice('warning', 'Cannot undo while the agent works.', 'Press Esc to interrupt first.');
-      return;
-    }
-    if (!rt) {
-      this.notice('info', 'There is no prompt to withdraw yet.');
-      return;
-    }
-    const targets = listUndoTargets(rt.session.state);
-    if (count === undefined) {
-      if (!targets.length) {
-        this.notice('info', rt.session.state.compactions.length ? 'Nothing to withdraw since the last compaction (undo cannot cross it).' : 'There is no prompt to withdraw yet.');
-        return;
-      }
-      this.pick(
-        'Withdraw prompts (undo)',
-        targets.slice(0, 20).map((t) => ({ value: String(t.count), label: t.prompt.split('\n')[0].slice(0, 70) || '(empty)', description: t.count === 1 ? 'the last prompt' : `and the ${t.count - 1} after it` })),
-        (value) => this.undo(Number(value)),
-        ['The prompt you pick and everything after it leave the conversation (todos and plan mode roll back too); files on disk are not changed.'],
-      );
-      return;
-    }
-    let withdrawn: string[];
-    try {
-      withdrawn = undo(rt, count).withdrawn;
-    } catch (e) {
-      if (e instanceof UndoError) this.notice('warning', e.message);
-      else this.notice('error', `Undo failed: ${(e as Error).message}`);
-      return;
-    }
-    this.afterUndo(targets[count - 1]?.turnId, withdrawn);
+    this.context.undo(count);
   }
 
-  /** Reprints the transcript as the rolled-back conversation and puts the withdrawn prompt back. */
-  private afterUndo(turnId: string | undefined, withdrawn: string[]): void {
-    const rt = this.controller.runtime!;
-    const block = turnId ? this.turnBlocks.get(turnId) : undefined;
-    const at = block ? this.transcript.committed.indexOf(block) : -1;
-    if (at >= 0) this.transcript.truncate(at);
-    else this.transcript.reset([this.banner(), ...blocksFromMessages(rt.session.state.messages, this.view, rt.session.state.compactions)]);
-    const kept = new Set(rt.session.state.checkpoints.map((c) => c.turnId));
-    for (const id of [...this.turnBlocks.keys()]) if (!kept.has(id)) this.turnBlocks.delete(id);
-    const n = withdrawn.length;
-    this.notice('info', `Withdrew ${n === 1 ? 'the last prompt' : `${n} prompts`}; the conversation is as it was before ${n === 1 ? 'it' : 'them'}.`, 'The prompt is back in the input box. Files on disk were not changed.');
-    this.editor.setText(withdrawn[0] ?? '');
-    this.lastPlanActive = rt.plan.active;
-    this.refreshContext();
-    this.screen.requestReprint();
+  private contextHost(): ContextActionsHost {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getters read the app live
+    const app = this;
+    return {
+      get runtime() {
+        return app.controller.runtime;
+      },
+      get busy() {
+        return app.busy;
+      },
+      get compacting() {
+        return app.compacting;
+      },
+      get shellRunning() {
+        return !!app.shell;
+      },
+      notice: (level, text, hint) => this.notice(level, text, hint),
+      pick: (title, items, onPick, body) => this.pick(title, items, onPick, body),
+      startActivity: (label) => this.startActivity(label),
+      stopActivity: () => this.stopSpinner(),
+      refreshContext: () => this.refreshContext(),
+      requestRender: () => this.requestRender(),
+      rewindTranscript: (block) => {
+        const at = block ? this.transcript.committed.indexOf(block) : -1;
+        const rt = this.controller.runtime!;
+        if (at >= 0) this.transcript.truncate(at);
+        else this.transcript.reset([this.banner(), ...blocksFromMessages(rt.session.state.messages, this.view, rt.session.state.compactions)]);
+      },
+      restoreInput: (text) => this.editor.setText(text),
+      planRestored: (active) => {
+        this.lastPlanActive = active;
+        this.screen.requestReprint();
+      },
+    };
   }
 
   private startActivity(label: string): void {

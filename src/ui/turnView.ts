@@ -2,6 +2,7 @@
 // fast stream costs a frame per batch, not per token; finished Markdown blocks of a long answer move
 // to the scrollback while the answer is still streaming.
 import type { EngineEventBody } from '../engine/events';
+import type { TurnOrigin } from '../engine/records';
 import { splitStableMarkdown } from './markdown';
 import { AssistantBlock, NoticeBlock, ThinkingBlock } from './transcript/messageBlocks';
 import type { ViewState } from './transcript/block';
@@ -13,7 +14,7 @@ export const DELTA_COALESCE_MS = 50;
 export interface TurnViewHost {
   requestRender(): void;
   onUsage(contextTokens: number, contextLimit: number): void;
-  onTurnStart(prompt: string, origin: string, turnId: string): void;
+  onTurnStart(prompt: string, origin: TurnOrigin, turnId: string): void;
   onTurnEnd(reason: string, error?: string): void;
   onMode(mode: string): void;
 }

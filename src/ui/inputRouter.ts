@@ -1,0 +1,171 @@
+// Where a key or a submitted line goes. Keys: an open panel (approval, dialog, popup) takes everything
+// but the expand toggle; otherwise global keys (Ctrl-C/D, Esc and Esc-Esc, steer, mode cycling…) act,
+// and the rest edit the input box. Lines: `!cmd` runs in the shell, `/cmd` is a slash command (idle-only
+// ones are refused while the agent works), anything else is a prompt.
+import type { Component, Editor } from '@mariozechner/pi-tui';
+import type { PermissionMode } from '../engine/records';
+import { appendUserHistory } from '../store/userHistory';
+import { actionOf, nextCycleStop } from './keymap';
+import { parseSlash, type CommandHost } from './slashCommands';
+
+/** Two Esc presses within this window on an empty, idle input open the undo selector. */
+export const DOUBLE_ESC_MS = 600;
+
+export interface InputHost {
+  readonly editor: Editor;
+  readonly home: string;
+  readonly cwd: string;
+  /** The panel in the input box's place (a question of the engine, or a popup). */
+  readonly panel: Component | undefined;
+  readonly busy: boolean;
+  readonly compacting: boolean;
+  readonly shellRunning: boolean;
+  mode: PermissionMode;
+  planMode: boolean;
+  /** The slash commands' view of the app. */
+  readonly commands: CommandHost;
+  requestRender(): void;
+  exit(code: number): void;
+  interrupt(): void;
+  undo(): void;
+  toggleExpand(): void;
+  toggleTodos(): void;
+  openExternalEditor(): void;
+  /** Sends `text` into the running turn (Ctrl-S). */
+  steer(text: string): void;
+  sendPrompt(text: string): void;
+  runShell(command: string): void;
+  /** After a line is sent: @-completion may list new files. */
+  refreshCompletion(): void;
+}
+
+export class InputRouter {
+  /** The footer's hint line (e.g. "Press Ctrl-C again to exit"). */
+  hint: string | undefined;
+  private exitArmed = false;
+  private lastEscapeAt = 0;
+
+  constructor(private readonly host: InputHost) {}
+
+  onInput(data: string): void {
+    const { host } = this;
+    const action = actionOf(data);
+    if (action !== 'ctrlC' && action !== 'ctrlD' && this.exitArmed) {
+      this.exitArmed = false;
+      this.hint = undefined;
+    }
+    const panel = host.panel;
+    if (panel) {
+      if (action === 'toggleExpand') host.toggleExpand();
+      else panel.handleInput?.(data);
+      host.requestRender();
+      return;
+    }
+    const menuOpen = host.editor.isShowingAutocomplete();
+    switch (action) {
+      case 'ctrlC':
+        if (menuOpen) break;
+        this.onCtrlC();
+        return host.requestRender();
+      case 'ctrlD':
+        if (!host.editor.getText()) return host.exit(0);
+        break;
+      case 'escape':
+      case 'doubleEscape': {
+        if (menuOpen) break;
+        this.onEscape(action === 'doubleEscape');
+        return host.requestRender();
+      }
+      case 'steer':
+        this.steer();
+        return host.requestRender();
+      case 'toggleExpand':
+        return host.toggleExpand();
+      case 'externalEditor':
+        return host.openExternalEditor();
+      case 'cycleMode': {
+        const next = nextCycleStop(host.mode, host.planMode);
+        if (next.mode !== host.mode) host.mode = next.mode;
+        if (next.plan !== host.planMode) host.planMode = next.plan;
+        return host.requestRender();
+      }
+      case 'toggleTodos':
+        host.toggleTodos();
+        return host.requestRender();
+    }
+    host.editor.handleInput(data);
+    host.requestRender();
+  }
+
+  /** Esc interrupts work; on an empty idle input, a second Esc opens the undo selector. */
+  private onEscape(double: boolean): void {
+    const { host } = this;
+    const text = host.editor.getText();
+    if (host.busy || host.shellRunning || host.compacting) host.interrupt();
+    else if (text.startsWith('!') && text.length <= 1) host.editor.setText('');
+    else if (!text) {
+      const now = Date.now();
+      if (double || now - this.lastEscapeAt <= DOUBLE_ESC_MS) {
+        this.lastEscapeAt = 0;
+        host.undo();
+      } else this.lastEscapeAt = now;
+    }
+  }
+
+  private onCtrlC(): void {
+    const { host } = this;
+    if (host.busy || host.shellRunning) return host.interrupt();
+    if (host.editor.getText()) {
+      host.editor.setText('');
+      return;
+    }
+    if (this.exitArmed) return host.exit(0);
+    this.exitArmed = true;
+    this.hint = 'Press Ctrl-C again to exit (Ctrl-D also exits)';
+  }
+
+  private steer(): void {
+    const { host } = this;
+    const text = host.editor.getText().trim();
+    if (!text) return;
+    if (!host.busy) return void this.submit(text);
+    host.editor.setText('');
+    this.remember(text);
+    host.steer(text);
+  }
+
+  /** The input box's Enter. */
+  async submit(raw: string): Promise<void> {
+    const { host } = this;
+    const text = raw.replace(/\s+$/, '');
+    if (!text.trim()) return;
+    host.editor.setText('');
+    this.remember(text);
+    host.refreshCompletion();
+    if (text.startsWith('!')) return host.runShell(text.slice(1).trim());
+    const slash = text.startsWith('/') ? parseSlash(text) : undefined;
+    if (slash) {
+      const commands = host.commands;
+      if (slash.command.idleOnly && (host.busy || host.compacting)) {
+        commands.notice('warning', `/${slash.command.name} is not available while the agent ${host.compacting ? 'compacts the conversation' : 'works'}.`, 'Press Esc to interrupt first.');
+        return;
+      }
+      try {
+        await slash.command.run(commands, slash.args);
+      } catch (e) {
+        commands.notice('error', `/${slash.command.name} failed: ${(e as Error).message}`);
+      }
+      return host.requestRender();
+    }
+    host.sendPrompt(text);
+  }
+
+  private remember(text: string): void {
+    this.host.editor.addToHistory(text);
+    try {
+      appendUserHistory(this.host.home, this.host.cwd, text);
+    } catch {
+      // history is a convenience: a read-only home must not block sending
+    }
+  }
+}
