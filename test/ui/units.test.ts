@@ -172,3 +172,20 @@ describe('screen', () => {
     screen.stop();
   });
 });
+
+describe('engine notices', () => {
+  it('map plan mode, goal changes and automatic turns to what the transcript says', async () => {
+    const { automaticTurnNotice, goalNotice, planModeNotice } = await import('../../src/ui/engineNotices');
+    expect(planModeNotice(false, '/x/plan.md')).toEqual({ level: 'info', text: 'Plan mode off.' });
+    expect(planModeNotice(true, '/x/plan.md').text).toContain('/x/plan.md');
+    const goal = { objective: 'ship it', status: 'blocked', reason: 'needs a key', used: { turns: 2, tokens: 10, timeMs: 1000 }, budget: {} } as never;
+    expect(goalNotice('cancelled', null, 0)).toEqual({ level: 'info', text: 'Goal cancelled.' });
+    expect(goalNotice('progress', goal, 0)).toBeUndefined();
+    const blocked = goalNotice('status', goal, 2)!;
+    expect(blocked.level).toBe('warning');
+    expect(blocked.text).toBe('Goal blocked: needs a key');
+    expect(blocked.hint).toContain('2 queued goal(s) wait for this one.');
+    expect(automaticTurnNotice('notification')).toBe('A background task finished; the agent is looking at it.');
+    expect(automaticTurnNotice('system')).toMatch(/^Goal: continuing automatically/);
+  });
+});
