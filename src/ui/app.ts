@@ -185,6 +185,11 @@ export class App implements CommandHost {
   get busy(): boolean {
     return !!this.controller.runtime?.agent.busy;
   }
+  /** A `!command` of shell mode is running. */
+  get shellRunning(): boolean {
+    return !!this.shell;
+  }
+
   get compacting(): boolean {
     return !!this.controller.runtime?.compaction.compacting;
   }
@@ -430,15 +435,7 @@ export class App implements CommandHost {
       get panel() {
         return app.panel;
       },
-      get busy() {
-        return app.busy;
-      },
-      get compacting() {
-        return app.compacting;
-      },
-      get shellRunning() {
-        return !!app.shell;
-      },
+      work: this,
       get mode() {
         return app.mode;
       },
@@ -652,15 +649,7 @@ export class App implements CommandHost {
       get runtime() {
         return app.controller.runtime;
       },
-      get busy() {
-        return app.busy;
-      },
-      get compacting() {
-        return app.compacting;
-      },
-      get shellRunning() {
-        return !!app.shell;
-      },
+      work: this,
       notice: (level, text, hint) => this.notice(level, text, hint),
       pick: (title, items, onPick, body) => this.pick(title, items, onPick, body),
       startActivity: (label) => this.startActivity(label),

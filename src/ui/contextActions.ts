@@ -3,14 +3,14 @@
 // prompts; the transcript is cut back or reprinted and the withdrawn prompt returns to the input box).
 import type { Runtime } from '../engine/runtime';
 import { listUndoTargets, undo, UndoError } from '../engine/undo';
+import type { WorkState } from './inputRouter';
 import type { PickItem } from './slashCommands';
 import type { Block } from './transcript/block';
 
 export interface ContextActionsHost {
   readonly runtime: Runtime | undefined;
-  readonly busy: boolean;
-  readonly compacting: boolean;
-  readonly shellRunning: boolean;
+  /** What is running now (the agent, a compaction, a shell command). */
+  readonly work: WorkState;
   notice(level: 'info' | 'warning' | 'error' | 'success', text: string, hint?: string): void;
   pick(title: string, items: PickItem[], onPick: (value: string) => void, body?: string[]): void;
   startActivity(label: string): void;
@@ -54,7 +54,7 @@ export class ContextActions {
       else host.notice('warning', (e as Error).message);
     } finally {
       this.compactAbort = undefined;
-      if (!host.busy && !host.shellRunning) host.stopActivity();
+      if (!host.work.busy && !host.work.shellRunning) host.stopActivity();
       host.refreshContext();
       host.requestRender();
     }
@@ -64,7 +64,7 @@ export class ContextActions {
   undo(count?: number): void {
     const { host } = this;
     const rt = host.runtime;
-    if (host.busy || host.compacting) {
+    if (host.work.busy || host.work.compacting) {
       host.notice('warning', 'Cannot undo while the agent works.', 'Press Esc to interrupt first.');
       return;
     }

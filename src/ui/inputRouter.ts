@@ -11,15 +11,21 @@ import { parseSlash, type CommandHost } from './slashCommands';
 /** Two Esc presses within this window on an empty, idle input open the undo selector. */
 export const DOUBLE_ESC_MS = 600;
 
+/** What is running now; the app's own getters, read live. */
+export interface WorkState {
+  readonly busy: boolean;
+  readonly compacting: boolean;
+  readonly shellRunning: boolean;
+}
+
 export interface InputHost {
   readonly editor: Editor;
   readonly home: string;
   readonly cwd: string;
   /** The panel in the input box's place (a question of the engine, or a popup). */
   readonly panel: Component | undefined;
-  readonly busy: boolean;
-  readonly compacting: boolean;
-  readonly shellRunning: boolean;
+  /** What is running now (the agent, a compaction, a shell command). */
+  readonly work: WorkState;
   mode: PermissionMode;
   planMode: boolean;
   /** The slash commands' view of the app. */
@@ -101,7 +107,7 @@ export class InputRouter {
   private onEscape(double: boolean): void {
     const { host } = this;
     const text = host.editor.getText();
-    if (host.busy || host.shellRunning || host.compacting) host.interrupt();
+    if (host.work.busy || host.work.shellRunning || host.work.compacting) host.interrupt();
     else if (text.startsWith('!') && text.length <= 1) host.editor.setText('');
     else if (!text) {
       const now = Date.now();
@@ -114,7 +120,7 @@ export class InputRouter {
 
   private onCtrlC(): void {
     const { host } = this;
-    if (host.busy || host.shellRunning) return host.interrupt();
+    if (host.work.busy || host.work.shellRunning) return host.interrupt();
     if (host.editor.getText()) {
       host.editor.setText('');
       return;
@@ -128,7 +134,7 @@ export class InputRouter {
     const { host } = this;
     const text = host.editor.getText().trim();
     if (!text) return;
-    if (!host.busy) return void this.submit(text);
+    if (!host.work.busy) return void this.submit(text);
     host.editor.setText('');
     this.remember(text);
     host.steer(text);
@@ -146,8 +152,8 @@ export class InputRouter {
     const slash = text.startsWith('/') ? parseSlash(text) : undefined;
     if (slash) {
       const commands = host.commands;
-      if (slash.command.idleOnly && (host.busy || host.compacting)) {
-        commands.notice('warning', `/${slash.command.name} is not available while the agent ${host.compacting ? 'compacts the conversation' : 'works'}.`, 'Press Esc to interrupt first.');
+      if (slash.command.idleOnly && (host.work.busy || host.work.compacting)) {
+        commands.notice('warning', `/${slash.command.name} is not available while the agent ${host.work.compacting ? 'compacts the conversation' : 'works'}.`, 'Press Esc to interrupt first.');
         return;
       }
       try {
