@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isGroupAlive, nonInteractiveEnv, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../platform/processes';
+import { isGroupAlive, isGroupAliveAsync, nonInteractiveEnv, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../platform/processes';
 import {
   DEFAULT_TASK_SETTINGS, TaskLimitError, UnknownTaskError,
   type AdoptProcessSpec, type OutputTail, type StartProcessSpec, type StopOptions, type TaskEndReason, type TaskInfo,
@@ -308,11 +308,18 @@ export class BackgroundTasks implements TaskService {
   private watchInherited(entry: Entry, pid: number): void {
     const deadline = entry.info.timeoutMs === null ? null : Date.parse(entry.info.startedAt) + entry.info.timeoutMs;
     if (deadline !== null) this.armTimeout(entry, Math.max(0, deadline - Date.now()));
+    let checking = false;
     const poll = setInterval(() => {
-      if (isGroupAlive(pid)) return;
-      clearInterval(poll);
-      entry.ending ??= { reason: 'exited', message: 'finished; exit status unknown (it outlived the session that started it)' };
-      this.finalize(entry, { code: null, signal: null });
+      if (checking) return;
+      checking = true;
+      // A failed check counts as alive: the next tick looks again.
+      void isGroupAliveAsync(pid).catch(() => true).then((alive) => {
+        checking = false;
+        if (alive || entry.info.status !== 'running') return;
+        clearInterval(poll);
+        entry.ending ??= { reason: 'exited', message: 'finished; exit status unknown (it outlived the session that started it)' };
+        this.finalize(entry, { code: null, signal: null });
+      });
     }, RESTORED_POLL_MS);
     poll.unref();
     void entry.done.then(() => clearInterval(poll));

@@ -3,6 +3,7 @@
 // period, then SIGKILL to the group. Used by Bash, background tasks and hooks.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 
 /**
  * Variables that keep tools from waiting on a human: no pagers, no colour codes, no credential
@@ -74,9 +75,17 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/** Whether a /proc/<pid>/stat line belongs to a live (non-zombie) member of group `pgid`. */
+function isLiveMember(stat: string, pgid: number): boolean {
+  // Fields after the command name (which may contain spaces and parentheses): state ppid pgrp …
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X';
+}
+
 /**
  * Live (non-zombie) members of group `pgid`. Zombies count as gone: an orphan whose new parent does
  * not reap it stays a zombie forever, yet it can no longer run. Empty when /proc is unavailable.
+ * Synchronous: for one-off checks (a resumed session's tasks, tests), never for polling.
  */
 export function groupMembers(pgid: number): number[] {
   let names: string[];
@@ -88,32 +97,52 @@ export function groupMembers(pgid: number): number[] {
   const members: number[] = [];
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
-    let stat: string;
     try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (isLiveMember(readFileSync(`/proc/${name}/stat`, 'utf8'), pgid)) members.push(Number(name));
     } catch {
-      continue;
+      // the process ended while we looked
     }
-    // Fields after the command name (which may contain spaces and parentheses): state ppid pgrp …
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') members.push(Number(name));
   }
   return members;
 }
 
-/** True while any process of group `pgid` is alive. */
+/** True while any process of group `pgid` is alive (synchronous; see groupMembers). */
 export function isGroupAlive(pgid: number): boolean {
   if (!signalGroup(pgid, 0)) return false;
   if (process.platform !== 'linux') return true;
   return groupMembers(pgid).length > 0;
 }
 
+/**
+ * The same check without blocking the caller's thread: /proc is read through the thread pool, so a
+ * UI keeps drawing while a machine with thousands of processes is scanned. Stops at the first member.
+ */
+export async function isGroupAliveAsync(pgid: number): Promise<boolean> {
+  if (!signalGroup(pgid, 0)) return false;
+  if (process.platform !== 'linux') return true;
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return true; // the signal check said it exists
+  }
+  const pids = names.filter((n) => /^\d+$/.test(n));
+  // In batches: parallel enough to be quick, without thousands of reads in flight at once.
+  for (let i = 0; i < pids.length; i += 64) {
+    const stats = await Promise.all(pids.slice(i, i + 64).map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')));
+    if (stats.some((stat) => stat !== '' && isLiveMember(stat, pgid))) return true;
+  }
+  return false;
+}
+
 export interface TerminateOptions {
   /** How long processes get to exit after SIGTERM before the group is sent SIGKILL. */
   graceMs: number;
-  /** Polling interval while waiting for the group to disappear. */
-  pollMs?: number;
 }
+
+/** Waits between liveness checks: quick at first (most groups end at once), then backing off. */
+const FIRST_POLL_MS = 20;
+const MAX_POLL_MS = 250;
 
 /**
  * Stops a whole process group: SIGTERM, wait up to `graceMs` for every member to exit, then
@@ -121,21 +150,24 @@ export interface TerminateOptions {
  * SIGKILL); `forced` says whether SIGKILL was needed.
  */
 export async function terminateGroup(pgid: number, opts: TerminateOptions): Promise<{ forced: boolean }> {
-  const pollMs = opts.pollMs ?? 25;
   if (!signalGroup(pgid, 'SIGTERM')) return { forced: false };
   // A process stopped by SIGSTOP/SIGTSTP would never act on SIGTERM; let it run so it can.
   signalGroup(pgid, 'SIGCONT');
-  if (await waitUntil(() => !isGroupAlive(pgid), opts.graceMs, pollMs)) return { forced: false };
+  if (await waitForGroupEnd(pgid, opts.graceMs)) return { forced: false };
   signalGroup(pgid, 'SIGKILL');
-  await waitUntil(() => !isGroupAlive(pgid), 2_000, pollMs);
+  await waitForGroupEnd(pgid, 2_000);
   return { forced: true };
 }
 
-async function waitUntil(done: () => boolean, timeoutMs: number, pollMs: number): Promise<boolean> {
+/** Resolves true once group `pgid` is gone, false at the deadline; checks off the caller's thread. */
+export async function waitForGroupEnd(pgid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, Math.min(pollMs, Math.max(1, deadline - Date.now()))));
+  let pause = FIRST_POLL_MS;
+  while (await isGroupAliveAsync(pgid)) {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await new Promise((r) => setTimeout(r, Math.min(pause, left)));
+    pause = Math.min(pause * 2, MAX_POLL_MS);
   }
   return true;
 }

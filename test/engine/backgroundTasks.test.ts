@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackgroundTasks } from '../../src/engine/backgroundTasks';
-import { isGroupAlive, nonInteractiveEnv, signalGroup, spawnShell, terminateGroup, waitForExit } from '../../src/platform/processes';
+import { isGroupAlive, isGroupAliveAsync, nonInteractiveEnv, signalGroup, spawnShell, terminateGroup, waitForExit, waitForGroupEnd } from '../../src/platform/processes';
 import { resolveBashTaskTimeoutS, TaskLimitError, UnknownTaskError, type TaskInfo, type TaskSettings } from '../../src/tools/task/taskService';
 
 const services: BackgroundTasks[] = [];
@@ -249,6 +249,16 @@ describe('settings and processes', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect(isGroupAlive(child.pid!)).toBe(false);
     expect((await waitForExit(child)).signal).toBe('SIGKILL');
+  });
+
+  it('the asynchronous liveness check sees a group whose leader is gone but a member lives on', async () => {
+    const child = spawnShell('sleep 100 & echo started', { cwd: tmpdir() });
+    await waitForExit(child); // the leader (bash) exits at once; its `sleep` keeps the group alive
+    expect(await isGroupAliveAsync(child.pid!)).toBe(true);
+    expect(await waitForGroupEnd(child.pid!, 60)).toBe(false);
+    signalGroup(child.pid!, 'SIGKILL');
+    expect(await waitForGroupEnd(child.pid!, 5_000)).toBe(true);
+    expect(await isGroupAliveAsync(child.pid!)).toBe(false);
   });
 
   it('terminateGroup returns without force when SIGTERM is enough', async () => {
