@@ -88,6 +88,11 @@ export function userHistoryPath(home: string, workDir: string): string {
   return join(userHistoryDir(home), `${hash}.jsonl`);
 }
 
+/** Full output of the UI's `!` shell commands (the context carries only its start and end). */
+export function shellOutputsDir(home: string): string {
+  return join(home, 'shell-outputs');
+}
+
 export function logsDir(home: string): string {
   return join(home, 'logs');
 }

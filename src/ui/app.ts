@@ -15,7 +15,7 @@ import type { ForkResult } from '../engine/fork';
 import { QuestionQueue } from '../engine/questionQueue';
 import type { ContentPart } from '../llm/types';
 import type { JarvisConfig } from '../store/config';
-import { displayPath } from '../store/paths';
+import { displayPath, shellOutputsDir } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';
 import type { TokenCountingStrategy } from '../store/settings';
 import { loadTuiConfig } from '../store/tuiConfig';
@@ -397,11 +397,13 @@ export class App implements CommandHost {
     this.turnView.dispose();
     this.questions.cancelAll();
     this.context.cancelCompaction();
-    this.shell?.interrupt();
+    const shellStopped = this.shell?.interrupt();
     const id = this.session?.id;
     this.screen.stop();
     this.term.showCursor();
     this.term.stop();
+    // Nothing the user started with `!` outlives the UI.
+    await shellStopped;
     await this.controller.close(true);
     await this.mcp?.close();
     if (id) process.stdout.write(`Resume this session with: jarvis --session ${id}\n`);
@@ -492,7 +494,7 @@ export class App implements CommandHost {
   }
 
   private interrupt(): void {
-    if (this.shell) this.shell.interrupt();
+    if (this.shell) void this.shell.interrupt();
     this.context.cancelCompaction();
     const rt = this.controller.runtime;
     if (!rt?.agent.busy) return;
@@ -525,16 +527,19 @@ export class App implements CommandHost {
     const card = new ToolCard(this.view, `shell-${Date.now()}`, 'Shell', command);
     this.transcript.add(card);
     this.startActivity(`Running ${command.split('\n')[0].slice(0, 40)}`);
-    const run = runShellCommand(command, this.cwd, (chunk) => {
+    const outputDir = shellOutputsDir(this.home);
+    const graceMs = this.controller.runtime?.tasks.settings.killGracePeriodMs;
+    const run = runShellCommand(command, { cwd: this.cwd, outputDir, graceMs }, (chunk) => {
       card.appendOutput(chunk);
       this.requestRender();
     });
     this.shell = run;
-    void run.done.then(({ output, exitCode }) => {
+    void run.done.then((result) => {
+      const { output, exitCode } = result;
       this.shell = undefined;
       card.finish({ text: output, isError: exitCode !== 0, display: { kind: 'command', command, exitCode } }, exitCode === 0 ? 'ok' : 'error');
       this.transcript.flush();
-      this.shellContexts.push(shellContext(command, output, exitCode));
+      this.shellContexts.push(shellContext(command, result));
       if (!this.busy) this.stopSpinner();
       this.requestRender();
     });

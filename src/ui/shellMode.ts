@@ -1,51 +1,137 @@
 // Shell mode (`!command`): runs the command through bash in its own process group, streams its
 // output into a card, and returns a text block that goes into the context of the next prompt.
+// Bounded like Bash: memory keeps the start and the end of the output while the whole of it is written
+// to a file the context names; an interrupt stops the whole group (SIGTERM, a grace period, SIGKILL —
+// the helper Bash uses); a group still running when the process exits is killed on the way out.
 import type { ChildProcess } from 'node:child_process';
-import { releasePipes, signalGroup, spawnShell, waitForExit } from '../platform/processes';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { CommandOutput } from '../platform/commandOutput';
+import { isGroupAliveAsync, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit } from '../platform/processes';
 
-/** Output kept for the model from one shell command (the head and the tail survive). */
+/** Output kept for the model (and in memory) from one shell command: the head and the tail survive. */
 export const SHELL_CONTEXT_MAX_CHARS = 20_000;
+/** After the shell exits, how long its pipes may keep delivering output. */
+const PIPE_DRAIN_MS = 1_000;
+const DEFAULT_GRACE_MS = 2_000;
 
-export interface ShellRun {
-  done: Promise<{ output: string; exitCode: number | null }>;
-  interrupt(): void;
+export interface ShellRunOptions {
+  cwd: string;
+  /** Folder for the full output files. */
+  outputDir: string;
+  /** SIGTERM → SIGKILL grace on interrupt ([background] kill_grace_period_ms). */
+  graceMs?: number;
 }
 
-export function runShellCommand(command: string, cwd: string, onOutput: (text: string) => void): ShellRun {
+export interface ShellResult {
+  /** The output as kept in memory: all of it, or its head and tail around an omission marker. */
+  output: string;
+  exitCode: number | null;
+  /** Characters left out of `output`. */
+  omittedChars: number;
+  /** The file holding the whole output; undefined when it could not be written. */
+  savedTo?: string;
+  interrupted: boolean;
+}
+
+export interface ShellRun {
+  done: Promise<ShellResult>;
+  /** Stops the command and everything it started; resolves once the group is gone. */
+  interrupt(): Promise<void>;
+}
+
+/** Groups still running, killed if this process ends before they do. */
+const running = new Set<number>();
+const ENDING_SIGNALS = ['SIGHUP', 'SIGTERM'] as const;
+
+function killRunning(): void {
+  for (const pgid of running) signalGroup(pgid, 'SIGKILL');
+  running.clear();
+}
+
+/** A closed terminal (SIGHUP) or a kill (SIGTERM) ends the process without 'exit' handlers running. */
+function onEndingSignal(signal: NodeJS.Signals): void {
+  killRunning();
+  untrack();
+  process.kill(process.pid, signal); // the default action, now that nothing of ours is left
+}
+
+function track(pgid: number): void {
+  if (running.size === 0) {
+    process.on('exit', killRunning);
+    for (const s of ENDING_SIGNALS) process.once(s, onEndingSignal);
+  }
+  running.add(pgid);
+}
+
+function untrack(pgid?: number): void {
+  if (pgid !== undefined) running.delete(pgid);
+  if (running.size > 0) return;
+  process.off('exit', killRunning);
+  for (const s of ENDING_SIGNALS) process.off(s, onEndingSignal);
+}
+
+function openOutputFile(dir: string): { path: string; stream: WriteStream } | undefined {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, `shell-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.txt`);
+    const stream = createWriteStream(path);
+    return { path, stream };
+  } catch {
+    return undefined;
+  }
+}
+
+export function runShellCommand(command: string, opts: ShellRunOptions, onOutput: (text: string) => void): ShellRun {
   let child: ChildProcess | undefined;
-  let output = '';
-  const done = (async () => {
-    child = spawnShell(command, { cwd, env: { ...process.env, TERM: 'dumb' } });
+  let interrupted = false;
+  let stopping: Promise<void> | undefined;
+  const half = SHELL_CONTEXT_MAX_CHARS / 2;
+  const kept = new CommandOutput(half, half);
+  const file = openOutputFile(opts.outputDir);
+  let fileFailed = !file;
+  file?.stream.on('error', () => {
+    fileFailed = true;
+  });
+  const done = (async (): Promise<ShellResult> => {
+    child = spawnShell(command, { cwd: opts.cwd, env: { ...process.env, TERM: 'dumb' } });
+    if (child.pid !== undefined) track(child.pid);
     const take = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
-      output += text;
+      kept.add('stdout', text);
+      if (!fileFailed) file?.stream.write(text);
       onOutput(text);
     };
     child.stdout?.on('data', take);
     child.stderr?.on('data', take);
     const exit = await waitForExit(child);
-    await releasePipes(child, 1000);
-    if (exit.error) {
-      const msg = `could not start the shell: ${exit.error.message}\n`;
-      output += msg;
-      onOutput(msg);
-    }
-    return { output, exitCode: exit.code };
+    await releasePipes(child, PIPE_DRAIN_MS);
+    await stopping;
+    // The group may outlive its leader (`cmd &`): it stays tracked until an interrupt or exit stops it.
+    if (child.pid !== undefined && !(await isGroupAliveAsync(child.pid))) untrack(child.pid);
+    if (exit.error) take(Buffer.from(`could not start the shell: ${exit.error.message}\n`));
+    if (file) await new Promise<void>((resolve) => file.stream.end(resolve));
+    return { output: kept.combined(), exitCode: exit.code, omittedChars: kept.omittedChars, savedTo: file && !fileFailed ? file.path : undefined, interrupted };
   })();
   return {
     done,
     interrupt() {
-      if (child?.pid) signalGroup(child.pid, 'SIGINT');
+      const pid = child?.pid;
+      if (pid === undefined || child?.exitCode !== null || child.signalCode !== null) return stopping ?? Promise.resolve();
+      interrupted = true;
+      stopping ??= terminateGroup(pid, { graceMs: opts.graceMs ?? DEFAULT_GRACE_MS }).then(() => undefined);
+      return stopping;
     },
   };
 }
 
 /** The user message part that carries a shell command and its output to the model. */
-export function shellContext(command: string, output: string, exitCode: number | null): string {
-  let body = output;
-  if (body.length > SHELL_CONTEXT_MAX_CHARS) {
-    const half = SHELL_CONTEXT_MAX_CHARS / 2;
-    body = `${body.slice(0, half)}\n[… ${body.length - SHELL_CONTEXT_MAX_CHARS} characters omitted …]\n${body.slice(-half)}`;
+export function shellContext(command: string, result: ShellResult): string {
+  const lines = ['<shell-command>', 'The user ran this command in the terminal:', `$ ${command}`, result.output.replace(/\s+$/, '')];
+  if (result.omittedChars > 0) {
+    lines.push(result.savedTo ? `[The output was cut; the whole of it is saved at ${result.savedTo}.]` : '[The output was cut; the whole of it could not be saved.]');
   }
-  return `<shell-command>\nThe user ran this command in the terminal:\n$ ${command}\n${body.replace(/\s+$/, '')}\n[exit code: ${exitCode ?? 'killed by a signal'}]\n</shell-command>`;
+  if (result.interrupted) lines.push('[The user interrupted the command.]');
+  lines.push(`[exit code: ${result.exitCode ?? 'killed by a signal'}]`, '</shell-command>');
+  return lines.join('\n');
 }

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/cli';
 import { requireSystemPart } from '../helpers/requireAll';
 import { tempDir, appsClosedAfterEach, send } from './e2eHarness';
 
@@ -125,6 +126,29 @@ describe.skipIf(!hasTmux)('interactive UI (tmux)', { timeout: 60_000 }, () => {
     const body = JSON.stringify(app.server.requests[0].body);
     expect(body).toContain('shell-out-42');
     expect(body).toContain('what did it print?');
+  });
+
+  it('a ! command is stopped as a whole group by Esc, and nothing it started outlives the UI', async () => {
+    const running = (marker: string) => {
+      try {
+        return execFileSync('pgrep', ['-af', marker], { encoding: 'utf8' }).trim();
+      } catch {
+        return ''; // pgrep exits 1 when nothing matches
+      }
+    };
+    const app = await start({});
+    send(app, '!sleep 987.651 & sleep 987.652; echo never');
+    await app.tmux.waitFor('Running sleep');
+    await waitUntil(() => running('sleep 987.65[12]').split('\n').length >= 2, 10_000, 'both sleeps to start');
+    app.tmux.keys('Escape');
+    await waitUntil(() => running('sleep 987.65[12]') === '', 10_000, 'the whole group to stop');
+    await app.tmux.waitForGone('esc to interrupt');
+    // SIGTERM is ignored here: leaving the UI still takes the group down (grace, then SIGKILL).
+    send(app, '!trap "" TERM; sleep 987.653 & sleep 987.654; echo never');
+    await waitUntil(() => running('sleep 987.65[34]').split('\n').length >= 2, 10_000, 'both sleeps to start');
+    app.tmux.keys('C-d');
+    await app.tmux.waitFor('[exit 0]', { timeoutMs: 15_000 });
+    expect(running('sleep 987.65[34]')).toBe('');
   });
 
   it('shows a resumed session\'s history with --continue', async () => {

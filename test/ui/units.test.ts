@@ -133,7 +133,7 @@ describe('messages', () => {
   it('context percent and shell context', () => {
     expect(contextPercent(50, 200)).toBe(25);
     expect(contextPercent(0, 0)).toBe(0);
-    expect(shellContext('ls', 'a\nb\n', 0)).toContain('$ ls\na\nb\n[exit code: 0]');
+    expect(shellContext('ls', { output: 'a\nb\n', exitCode: 0, omittedChars: 0, interrupted: false })).toContain('$ ls\na\nb\n[exit code: 0]');
   });
 });
 

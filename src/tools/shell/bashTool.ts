@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { nonInteractiveEnv, releasePipes, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../../platform/processes';
+import { CommandOutput } from '../../platform/commandOutput';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { SAVED_OUTPUT_MAX_BYTES, SavedOutput } from './savedOutput';
 import { DEFAULT_TASK_SETTINGS, TASK_SERVICE, TaskLimitError, type TaskService, type TaskSettings } from '../task/taskService';
@@ -17,8 +18,7 @@ export const FOREGROUND_DEFAULT_TIMEOUT_MS = 60_000;
 export const FOREGROUND_MAX_TIMEOUT_MS = 300_000;
 export const BACKGROUND_MAX_TIMEOUT_MS = 24 * 3_600_000;
 /** Output kept in memory per command: the first and the last this many characters. */
-const CAPTURE_HEAD_CHARS = 2_000_000;
-const CAPTURE_TAIL_CHARS = 2_000_000;
+const CAPTURE_CHARS = 2_000_000;
 /** Output up to this size is shown whole; beyond it the model gets a head and a tail and the file. */
 export const BASH_INLINE_MAX_CHARS = 40_000;
 const PREVIEW_HEAD_CHARS = 28_000;
@@ -120,7 +120,7 @@ async function runInForeground(args: BashArgs, cwd: string, ctx: ToolContext, ta
   const startedAt = new Date();
   const timeoutMs = args.timeout ?? FOREGROUND_DEFAULT_TIMEOUT_MS;
   const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv() });
-  const output = new CommandOutput();
+  const output = new CommandOutput(CAPTURE_CHARS, CAPTURE_CHARS);
   const saved = new SavedOutput(join(ctx.services.sessionDir, 'tool-outputs', `${ctx.callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`), BASH_INLINE_MAX_CHARS);
   const onStdout = (text: string) => {
     output.add('stdout', text);
@@ -245,53 +245,4 @@ function formatStreams(output: CommandOutput): string {
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-type StreamName = 'stdout' | 'stderr';
-interface Chunk {
-  stream: StreamName;
-  text: string;
-}
-
-/**
- * What a command printed, in order, bounded in memory: the first CAPTURE_HEAD_CHARS and the last
- * CAPTURE_TAIL_CHARS are kept, anything between is counted and marked as omitted.
- */
-class CommandOutput {
-  private readonly head: Chunk[] = [];
-  private readonly tail: Chunk[] = [];
-  private headChars = 0;
-  private tailChars = 0;
-  private omitted = 0;
-  totalChars = 0;
-
-  add(stream: StreamName, text: string): void {
-    this.totalChars += text.length;
-    if (this.headChars < CAPTURE_HEAD_CHARS) {
-      this.head.push({ stream, text });
-      this.headChars += text.length;
-      return;
-    }
-    this.tail.push({ stream, text });
-    this.tailChars += text.length;
-    while (this.tail.length > 1 && this.tailChars - this.tail[0].text.length >= CAPTURE_TAIL_CHARS) {
-      const dropped = this.tail.shift()!;
-      this.tailChars -= dropped.text.length;
-      this.omitted += dropped.text.length;
-    }
-  }
-
-  text(stream: StreamName): string {
-    return this.join((c) => c.stream === stream);
-  }
-
-  combined(): string {
-    return this.join(() => true);
-  }
-
-  private join(keep: (c: Chunk) => boolean): string {
-    const pick = (chunks: Chunk[]) => chunks.filter(keep).map((c) => c.text).join('');
-    const marker = this.omitted ? `\n[… ${this.omitted} characters of output omitted from memory …]\n` : '';
-    return pick(this.head) + marker + pick(this.tail);
-  }
 }
