@@ -82,6 +82,18 @@ describe('walkMatchingFiles', () => {
     expect(found.map((p) => relative(root, p)).sort()).toEqual(['.gitignore', 'gen/keep.ts', 'lib/.ignore', 'lib/deeper/.gitignore', 'lib/deeper/b.md', 'lib/keep.ts']);
   });
 
+  it('folder-only ignore files (every pattern ends in /) skip the per-file test and still list exactly the reference', async () => {
+    const h = makeToolHarness();
+    // `build` and `out` are folders here but a file elsewhere: a folder-only rule never ignores a file.
+    writeTree(h.cwd, {
+      '.gitignore': '# folders only\nbuild/\nout/   \n',
+      'build/a.ts': '', 'src/out/b.ts': '', 'src/build': '', 'src/c.ts': '', 'lib/.gitignore': 'gen/\n', 'lib/gen/d.ts': '', 'lib/out': '',
+    });
+    const found = await walkMatchingFiles({ root: h.cwd, matches: globMatcher('**/*'), maxDepth: Infinity, ignore: new IgnoreRules(h.cwd).framesAbove(h.cwd), signal: new AbortController().signal });
+    expect(found.sort()).toEqual(referenceWalk(h.cwd, '**/*', new IgnoreRules(h.cwd)));
+    expect(found.map((p) => relative(h.cwd, p)).sort()).toEqual(['.gitignore', 'lib/.gitignore', 'lib/out', 'src/build', 'src/c.ts']);
+  });
+
   it('stops when aborted', async () => {
     const h = makeToolHarness();
     writeTree(h.cwd, TREE);
