@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { GLOBAL_LOG_NAME } from '../store/crashLog';
 import { jarvisHome, logsDir } from '../store/paths';
 import { findLatestSession, findSessionById, readSessionSummary, type SessionLocation } from '../store/sessionStore';
 import { directoryEntries, readZip, writeZip, type ZipEntry } from '../platform/zip';
@@ -25,8 +26,6 @@ export interface ExportIo {
   err(text: string): void;
   now?: Date;
 }
-
-export const GLOBAL_LOG_NAME = 'jarvis-code.log';
 
 /** `jarvis-session-<id>-<UTC timestamp>.zip`. */
 export function exportZipName(sessionId: string, now = new Date()): string {

@@ -1,5 +1,6 @@
 // `jarvis` with no prompt on a terminal: configuration → the interactive UI → exit code.
 import type { MainOptions } from './program';
+import { installLastResort } from './lastResort';
 import { loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
@@ -15,6 +16,7 @@ export async function runInteractiveCommand(options: MainOptions): Promise<numbe
     }
     throw e;
   }
+  installLastResort(startup.home);
   const { runApp } = await import('../ui/app');
   const { runtime } = startup;
   return runApp({

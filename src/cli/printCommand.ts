@@ -9,6 +9,7 @@ import { toolSchemaForModel } from '../tools/defineTool';
 import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import type { MainOptions } from './program';
+import { installLastResort } from './lastResort';
 import { loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
@@ -39,6 +40,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     }
     throw e;
   }
+  installLastResort(startup.home);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   const format = options.outputFormat === 'stream-json' ? 'stream-json' : 'text';
   const render = makePrintRenderer(format, stdout, stderr);

@@ -259,7 +259,16 @@ export class Agent {
     if (this.deps.ready) await this.deps.ready;
     while (this.queue.length) {
       const request = this.queue.shift()!;
-      const outcome = await this.runTurn(request);
+      let outcome: TurnOutcome;
+      try {
+        outcome = await this.runTurn(request);
+      } catch (e) {
+        // runTurn handles its own failures; this is the backstop that keeps the queue (and the
+        // process) alive if ending a turn itself throws.
+        const error = e instanceof Error ? e.message : String(e);
+        this.emit({ type: 'notice', level: 'error', text: error });
+        outcome = { turnId: '', reason: 'failed', error, text: '', toolCalls: 0 };
+      }
       const waiter = this.waiters.get(request);
       this.waiters.delete(request);
       // A run() caller takes its outcome; idle() reports the rest.
@@ -307,6 +316,9 @@ export class Agent {
     let error: string | undefined;
     try {
       for (let step = 1; ; step++) {
+        // A journal that cannot be written ends the turn before anything more happens.
+        const unsaved = session.takeSaveFailure();
+        if (unsaved) throw unsaved;
         await this.absorbSteers(abort.signal);
         for (const ext of this.deps.extensions ?? []) await ext.beforeStep?.(this, abort.signal);
         const max = this.deps.settings.maxStepsPerTurn;
@@ -359,6 +371,12 @@ export class Agent {
   private async endTurn(turnId: string, reason: TurnEndReason, error: string | undefined, finalText: string, toolCalls = 0): Promise<TurnOutcome> {
     const { session } = this.deps;
     this.turnAbort = undefined;
+    const unsaved = session.takeSaveFailure();
+    if (unsaved && reason !== 'failed') {
+      reason = 'failed';
+      error = unsaved.message;
+      this.emit({ type: 'notice', level: 'error', text: error });
+    }
     session.commit({ type: 'turn_end', turnId, reason, ...(error ? { error } : {}) });
     session.saveSummary();
     this.emit({ type: 'turn_end', turnId, reason, ...(error ? { error } : {}) });

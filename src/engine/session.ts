@@ -3,7 +3,8 @@
 // Each agent of a session has its own journal, `agents/<agentId>/wire.jsonl` in the session folder:
 // the main agent's is the session's own; a subagent's is opened with `Session.forAgent`, and replaying
 // it rebuilds that agent's state alone.
-import { JournalWriter, readJournal } from '../store/journal';
+import { JournalWriteError, JournalWriter, readJournal } from '../store/journal';
+import { noteActiveSessionDir } from '../store/crashLog';
 import {
   createSessionDir,
   findLatestSession,
@@ -18,11 +19,22 @@ import { existsSync } from 'node:fs';
 import { MAIN_AGENT_ID } from './events';
 import { applyRecord, emptyState, isJournalRecord, RECORD_VERSION, type AgentIdentity, type JournalRecord, type PermissionMode, type RecordBody, type SessionState } from './records';
 
+/** A journal write failed; the turn in progress ends with this message. */
+export class SessionNotSavedError extends Error {
+  constructor(cause: JournalWriteError) {
+    super(`${cause.message} The conversation is kept in memory, but this session is no longer saved; fix the disk or the folder and start a new session.`, { cause });
+    this.name = 'SessionNotSavedError';
+  }
+}
+
 export class Session {
   readonly state: SessionState = emptyState();
   readonly guard = new FileStateGuard();
   private readonly journal: JournalWriter<JournalRecord>;
   readonly warnings: string[] = [];
+  /** Set once a journal write failed: from then on the session lives in memory only. */
+  persistError: JournalWriteError | undefined;
+  private unreported: SessionNotSavedError | undefined;
 
   private constructor(
     readonly location: SessionLocation,
@@ -30,6 +42,7 @@ export class Session {
     readonly agentId: string = MAIN_AGENT_ID,
   ) {
     this.journal = new JournalWriter<JournalRecord>(journalPathOf(location.sessionDir, agentId));
+    if (agentId === MAIN_AGENT_ID) noteActiveSessionDir(location.sessionDir);
   }
 
   get id(): string {
@@ -82,10 +95,29 @@ export class Session {
     return findSessionById(home, id, workDir);
   }
 
+  /**
+   * Applies the record, then appends it. Never throws for a failed write: the state is kept, the
+   * failure waits in `takeSaveFailure` for the running turn to end with it, and later records stay in
+   * memory only (a journal with a hole in it would replay into a different conversation).
+   */
   commit(body: RecordBody): void {
     const record = { v: RECORD_VERSION, ts: Date.now(), ...body } as JournalRecord;
-    this.journal.append(record);
     this.applyOnly(record);
+    if (this.persistError) return;
+    try {
+      this.journal.append(record);
+    } catch (e) {
+      if (!(e instanceof JournalWriteError)) throw e;
+      this.persistError = e;
+      this.unreported = new SessionNotSavedError(e);
+    }
+  }
+
+  /** The journal failure nobody has reported yet (given out once). */
+  takeSaveFailure(): SessionNotSavedError | undefined {
+    const failure = this.unreported;
+    this.unreported = undefined;
+    return failure;
   }
 
   private applyOnly(record: RecordBody): void {
@@ -93,9 +125,20 @@ export class Session {
     if (record.type === 'file_snapshot') this.guard.apply(record.snapshot);
   }
 
-  /** Writes the session's state.json; only the main agent's journal speaks for the session. */
+  /**
+   * Writes the session's state.json; only the main agent's journal speaks for the session. A failure
+   * there is not worth failing anything for: the journal is the record.
+   */
   saveSummary(): void {
-    if (this.agentId !== MAIN_AGENT_ID) return;
+    if (this.agentId !== MAIN_AGENT_ID || this.persistError) return;
+    try {
+      this.writeSummary();
+    } catch {
+      // the next save writes the index entry again
+    }
+  }
+
+  private writeSummary(): void {
     writeSessionSummary(this.dir, {
       sessionId: this.id,
       workDir: this.state.workDir,

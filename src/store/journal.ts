@@ -10,13 +10,28 @@ export interface JournalReadResult<T> {
   warnings: string[];
 }
 
+/** A record could not be written: the disk is full, the folder went away, permissions changed… */
+export class JournalWriteError extends Error {
+  constructor(readonly path: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'its folder no longer exists' : code === 'EISDIR' ? 'a folder is in its place' : cause instanceof Error ? cause.message : String(cause);
+    super(`Could not write the session journal ${path} (${why}).`, { cause });
+    this.name = 'JournalWriteError';
+  }
+}
+
 export class JournalWriter<T extends object> {
   private checkedTail = false;
   constructor(readonly path: string) {}
 
+  /** Appends one record; throws JournalWriteError naming the file when the write fails. */
   append(record: T): void {
-    if (!this.checkedTail) this.prepare();
-    appendFileSync(this.path, `${JSON.stringify(record)}\n`);
+    try {
+      if (!this.checkedTail) this.prepare();
+      appendFileSync(this.path, `${JSON.stringify(record)}\n`);
+    } catch (e) {
+      throw new JournalWriteError(this.path, e);
+    }
   }
 
   private prepare(): void {

@@ -73,3 +73,18 @@ describe('jarvis -p: invalid tool calls', () => {
     expect(server.requests.length - first).toBe(5);
   });
 });
+
+describe('jarvis -p: a journal that cannot be written', () => {
+  it('the turn ends with exit 1 and an error naming the journal; no crash, no stack trace', async () => {
+    // As root a read-only folder does not stop a write, so the command puts a folder where the journal is.
+    const dirs = makeCliDirs();
+    const breakJournal = 'j=$(find "$JARVIS_CODE_HOME/sessions" -name wire.jsonl) && rm "$j" && mkdir "$j" && echo broken';
+    const first = server.requests.length;
+    server.push({ toolCalls: [{ name: 'Bash', arguments: { command: breakJournal } }] });
+    const r = await runJarvis(['-p', 'break the journal'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Could not write the session journal \S+\/agents\/main\/wire\.jsonl \(a folder is in its place\)/);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(server.requests.length - first).toBe(1); // no request after the failure
+  });
+});

@@ -1,0 +1,48 @@
+// Where a crash note goes when something escaped every handler: the crash.log of the session in use,
+// else the global log ($JARVIS_CODE_HOME/logs/jarvis-code.log). Written synchronously: the process is
+// about to end.
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { logsDir } from './paths';
+
+export const GLOBAL_LOG_NAME = 'jarvis-code.log';
+export const SESSION_CRASH_LOG = 'crash.log';
+
+let activeSessionDir: string | undefined;
+
+/** The session folder a crash note belongs to (the latest opened). */
+export function noteActiveSessionDir(dir: string): void {
+  activeSessionDir = dir;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
+}
+
+/** Appends a crash note; returns the file it went to, or undefined when no file could be written. */
+export function writeCrashNote(home: string, kind: string, error: unknown): string | undefined {
+  const note = `${new Date().toISOString()} ${kind} (pid ${process.pid}, node ${process.version})\n${describe(error)}\n\n`;
+  // A session folder that was deleted is not brought back for this; the global log folder may be made.
+  if (activeSessionDir && existsSync(activeSessionDir)) {
+    const file = join(activeSessionDir, SESSION_CRASH_LOG);
+    try {
+      appendFileSync(file, note);
+      return file;
+    } catch {
+      // fall back to the global log
+    }
+  }
+  try {
+    mkdirSync(logsDir(home), { recursive: true });
+    const file = join(logsDir(home), GLOBAL_LOG_NAME);
+    appendFileSync(file, note);
+    return file;
+  } catch {
+    return undefined;
+  }
+}
