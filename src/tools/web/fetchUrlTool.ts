@@ -2,7 +2,7 @@
 // hop checked, timeout, size cap) live in platform/web/guardedFetch; this file turns the body into
 // what a model should read.
 import { z } from 'zod';
-import { DEFAULT_TIMEOUT_MS, guardedFetch, MAX_REDIRECTS, UrlRefusedError } from '../../platform/web/guardedFetch';
+import { guardedFetch, UrlRefusedError } from '../../platform/web/guardedFetch';
 import { classifyBody, decodeBody, mimeEssence } from '../../platform/web/responseBody';
 import { stripTags } from '../../platform/web/htmlWalker';
 import { defineTool, type ToolResult } from '../defineTool';
@@ -26,15 +26,15 @@ function prettyJson(text: string): string {
 export const fetchUrlTool = defineTool({
   name: 'FetchURL',
   description,
-  constants: { MAX_REDIRECTS, TIMEOUT_S: DEFAULT_TIMEOUT_MS / 1000, MAX_MIB: FETCH_MAX_BYTES / 1024 / 1024 },
-  schema: z.object({ url: z.string().trim().min(1, 'url must not be empty') }),
+  // Limits (redirects, timeout, size) are in docs/web.md, not in the description: the first request must stay small.
+  schema: z.object({ url: z.string() }),
   readOnly: true,
   defaultApproval: 'auto',
   subject: (args) => `FetchURL(${args.url})`,
   async execute(args, ctx) {
     let url: URL;
     try {
-      url = new URL(args.url);
+      url = new URL(args.url.trim());
     } catch {
       return error(`Invalid URL: "${args.url}". Give an absolute http:// or https:// URL.`);
     }
