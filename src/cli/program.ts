@@ -17,6 +17,8 @@ export interface MainOptions {
   agent?: string[];
   agentFile?: string[];
   addDir?: string[];
+  /** Add the browser page tools to the agent. */
+  browser?: boolean;
 }
 
 export class UsageError extends Error {}
@@ -54,7 +56,7 @@ function writeDiagnosticsOnExit(): void {
 }
 
 /** The built-in main agent; custom agent files and skills are not loaded by this version. */
-export const BUILTIN_MAIN_AGENTS = ['agent'];
+export const BUILTIN_MAIN_AGENTS = ['agent', 'browser'];
 
 function unsupportedAgentOption(o: MainOptions): string | undefined {
   const name = o.agent?.[0];
@@ -85,7 +87,8 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('-y, --yolo', 'approve every regular tool call (sensitive files still ask)')
     .option('--auto', 'auto permission mode: approve everything, never ask')
     .option('--plan', 'start the new session in plan mode')
-    .option('--agent <name>', 'main agent for a new session (built in: agent)', collect)
+    .option('--agent <name>', 'main agent for a new session (built in: agent, browser)', collect)
+    .option('--browser', 'add the browser tools (tabs, page content, page scripts) to the agent')
     // Parsed for the flag-conflict rules; refused until skills and agent files can be loaded.
     .addOption(new Option('--skills-dir <dir>').argParser(collect).hideHelp())
     .addOption(new Option('--agent-file <path>').argParser(collect).hideHelp())

@@ -15,6 +15,7 @@ import { isWorkspaceTrusted, workspaceTrust } from '../store/trust';
 import { effectiveSettings, type Settings } from '../store/settings';
 import type { SessionLocation } from '../store/sessionStore';
 import { webSettingsFromConfig } from '../tools/web';
+import { browserOptionsFromConfig } from '../tools/browser/browserRuntime';
 import type { MainOptions } from './program';
 
 export class StartupError extends Error {}
@@ -140,6 +141,12 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       thinking: { enabled: config.thinking.enabled, effort: model.defaultEffort ?? config.thinking.effort },
       toolSwitch: { enabled: config.tools.enabled, disabled: config.tools.disabled },
       web: webSettingsFromConfig(config, settings.services.search, env),
+      browser:
+        options.agent?.[0] === 'browser'
+          ? browserOptionsFromConfig(config, home, 'agent')
+          : options.browser || config.browser.enabled
+            ? browserOptionsFromConfig(config, home, 'page-tools')
+            : undefined,
       image: { maxEdgePx: settings.image.maxEdgePx, readByteBudget: settings.image.readByteBudget },
       nonInteractive: ctx.nonInteractive,
       additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),

@@ -8,6 +8,7 @@ import type { Tool, ToolServices } from '../tools/defineTool';
 import { resolveBashTaskTimeoutS, TASK_SERVICE, type TaskSettings } from '../tools/task/taskService';
 import { IMAGE_LIMITS, isSensitivePath, type ImageLimits } from '../tools/file';
 import { DEFAULT_WEB_SETTINGS, WEB_SERVICE, type WebSettings } from '../tools/web';
+import { browserPageTools, browserProfileTools, browserRuntime, type BrowserRuntimeOptions } from '../tools/browser';
 import type { SessionLocation } from '../store/sessionStore';
 import { Agents, assembleAgent, bindModel, type AgentEnvironment } from './agents';
 import type { ApprovalPort, PermissionRule } from './approvals';
@@ -64,6 +65,8 @@ export interface RuntimeOptions {
   notificationDelivery: 'agent' | 'collect';
   /** `[web]` policy and the search backend (FetchURL, WebSearch, Brave tools). */
   web?: WebSettings;
+  /** The browser profile (`--agent browser`) or its page tools (`--browser`); absent = no browser tools. */
+  browser?: BrowserRuntimeOptions;
   /** Tests inject a client or a tool list (the built-in source; default: every built-in tool). */
   client?: ModelClient;
   tools?: Tool[];
@@ -159,8 +162,16 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   if (opts.image) shared.set(IMAGE_LIMITS.name, opts.image);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;
   shared.set(WEB_SERVICE.name, web);
+  // The browser itself starts on the first browser tool call; it is closed with the session.
+  const browser = opts.browser ? browserRuntime(opts.browser, web, process.env) : undefined;
+  if (browser) {
+    for (const [name, service] of browser.services) shared.set(name, service);
+    disposables.add({ name: 'browser', dispose: () => browser.session.close() });
+  }
 
-  const builtins = opts.tools ?? builtinTools({ web });
+  const builtins =
+    opts.tools ??
+    (opts.browser?.profile === 'agent' ? browserProfileTools : [...builtinTools({ web }), ...(opts.browser ? browserPageTools : [])]);
   const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, builtins.map((t) => t.name));
   warnings.push(...toolFilter.warnings);
   const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };

@@ -72,7 +72,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     toolName: p.tool.name,
     subject: p.subject,
     accesses: p.accesses,
-    defaultApproval: p.tool.defaultApproval,
+    defaultApproval: p.tool.approvalFor?.(p.args) ?? p.tool.defaultApproval,
     mode: env.mode,
     rules: env.rules,
     sessionApprovals: [...env.sessionApprovals, ...remembered],

@@ -178,6 +178,24 @@ const webSchema = table({
   langsearch: searchBackendSchema.optional(),
 });
 
+// `[browser]` and `[web_search]`: the browser profile (docs/browser.md).
+const browserSchema = table({
+  enabled: bool().default(false),
+  executable: nonEmpty().optional(),
+  cdp_url: nonEmpty().optional(),
+  workspace_dir: nonEmpty().optional(),
+});
+const webSearchEngineSchema = table({
+  engine: oneOf(['duckduckgo', 'bing', 'baidu', 'google_cse']).default('duckduckgo'),
+  duckduckgo_url: nonEmpty().optional(),
+  bing_url: nonEmpty().optional(),
+  baidu_url: nonEmpty().optional(),
+  google_cse_url: nonEmpty().optional(),
+  bing_api_key: nonEmpty().optional(),
+  google_api_key: nonEmpty().optional(),
+  google_cse_id: nonEmpty().optional(),
+});
+
 const TOOL_PATTERN = /^[A-Za-z0-9_*.-]+(\(.*\))?$/s;
 
 const permissionRuleSchema = table({
@@ -223,6 +241,8 @@ export const configSchema = table({
   image: table({ max_edge_px: int(1).default(2000), read_byte_budget: int(1).default(262_144) }).prefault({}),
   services: servicesSchema.prefault({}),
   web: webSchema.prefault({}),
+  browser: browserSchema.prefault({}),
+  web_search: webSearchEngineSchema.prefault({}),
   permission: table({
     rules: z.array(permissionRuleSchema, { error: 'an array of [[permission.rules]] tables' }).default([]),
   }).prefault({}),

@@ -73,6 +73,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   schema: S;
   readOnly: boolean;
   defaultApproval: DefaultApproval;
+  /** The default approval for these arguments, when it depends on them (execute_script: page asks, sandbox not). */
+  approvalFor?(args: z.infer<S>): DefaultApproval;
   /** The subject permission rules match, e.g. `Bash(npm test)`, `Write(/abs/path)`. Defaults to the name. */
   subject?(args: z.infer<S>, ctx: ToolContext): string;
   accesses?(args: z.infer<S>, ctx: ToolContext): ToolAccess[];

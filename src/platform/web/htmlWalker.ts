@@ -16,12 +16,13 @@ export interface WalkerNode {
 }
 
 export interface WalkOptions {
-  /** Emit selector comments before headings and block containers. */
+  /** Emit selector comments before headings and block containers (and keep nav/header/footer/aside). */
   annotate: boolean;
 }
 
 export function walkToMarkdown(root: WalkerNode, options: WalkOptions): string {
-  const DROP = new Set(['SCRIPT', 'STYLE', 'NAV', 'HEADER', 'FOOTER', 'ASIDE', 'SVG', 'NOSCRIPT', 'IFRAME', 'TEMPLATE']);
+  // Reading an article drops the page chrome; annotating a live page keeps it (menus are operable).
+  const DROP = new Set(['HEAD', 'SCRIPT', 'STYLE', 'SVG', 'NOSCRIPT', 'IFRAME', 'TEMPLATE', ...(options.annotate ? [] : ['NAV', 'HEADER', 'FOOTER', 'ASIDE'])]);
   const BLOCK_GAP = new Set(['DIV', 'SECTION', 'BLOCKQUOTE', 'TABLE', 'FIGURE', 'ARTICLE', 'MAIN']);
   const ANNOTATED = new Set(['DIV', 'SECTION', 'ARTICLE', 'MAIN']);
   const lines: string[] = [];

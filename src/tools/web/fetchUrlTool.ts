@@ -1,27 +1,12 @@
-// FetchURL: one URL → its readable content. The network rules (public addresses only, every redirect
-// hop checked, timeout, size cap) live in platform/web/guardedFetch; this file turns the body into
-// what a model should read.
+// FetchURL: one URL → its readable content (docs/web.md). The fetching and extraction are shared with
+// the browser profile's web_fetch (readableFetch.ts); this file only shapes the text for the model.
 import { z } from 'zod';
-import { guardedFetch, UrlRefusedError } from '../../platform/web/guardedFetch';
-import { classifyBody, decodeBody, mimeEssence } from '../../platform/web/responseBody';
-import { stripTags } from '../../platform/web/htmlWalker';
-import { defineTool, type ToolResult } from '../defineTool';
+import { defineTool } from '../defineTool';
 import description from './fetchUrl.md';
-import { WEB_SERVICE, WEB_USER_AGENT } from './webService';
+import { FETCH_MAX_BYTES, fetchReadable } from './readableFetch';
+import { WEB_SERVICE } from './webService';
 
-export const FETCH_MAX_BYTES = 5 * 1024 * 1024;
-
-function error(content: string): ToolResult {
-  return { content, isError: true };
-}
-
-function prettyJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return stripTags(text);
-  }
-}
+export { FETCH_MAX_BYTES };
 
 export const fetchUrlTool = defineTool({
   name: 'FetchURL',
@@ -32,57 +17,21 @@ export const fetchUrlTool = defineTool({
   defaultApproval: 'auto',
   subject: (args) => `FetchURL(${args.url})`,
   async execute(args, ctx) {
-    let url: URL;
+    let page;
     try {
-      url = new URL(args.url.trim());
-    } catch {
-      return error(`Invalid URL: "${args.url}". Give an absolute http:// or https:// URL.`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return error(`Only http and https URLs are supported, not ${url.protocol}`);
-    const web = ctx.services.get(WEB_SERVICE);
-    let response;
-    try {
-      response = await guardedFetch(url.href, {
-        signal: ctx.signal,
-        timeoutMs: web.timeoutMs,
-        maxBytes: FETCH_MAX_BYTES,
-        allowPrivateNetwork: web.allowPrivateNetwork,
-        resolver: web.resolver,
-        proxyFor: web.proxyFor,
-        headers: { 'user-agent': WEB_USER_AGENT, accept: 'text/html,application/xhtml+xml,text/markdown,text/plain,application/json;q=0.9,*/*;q=0.8' },
-      });
+      page = await fetchReadable(args.url, ctx.services.get(WEB_SERVICE), ctx.signal);
     } catch (e) {
-      if (e instanceof UrlRefusedError) return error(e.message);
       if (ctx.signal.aborted) throw e;
-      return error(`Failed to fetch ${url.href}: ${(e as Error).message}`);
+      return { content: (e as Error).message, isError: true };
     }
-    if (response.status < 200 || response.status > 299) {
-      return error(`HTTP ${response.status}${response.statusText ? `: ${response.statusText}` : ''} fetching ${response.url}`);
-    }
-    const contentType = response.headers.get('content-type');
-    const mime = mimeEssence(contentType);
-    const kind = classifyBody(mime, response.body);
-    if (kind === 'binary') {
-      return error(`${response.url} is ${mime ?? 'binary data'} (${response.body.length}${response.truncated ? '+' : ''} bytes), not text; FetchURL only returns text content.`);
-    }
-    const text = decodeBody(response.body, contentType, kind);
-    let content: string;
-    let title: string | undefined;
-    if (kind === 'html') {
-      const { htmlToMarkdown } = await import('../../platform/web/htmlToMarkdown');
-      const page = await htmlToMarkdown(text);
-      content = page.markdown;
-      title = page.title;
-    } else {
-      content = kind === 'json' ? prettyJson(text) : text;
-    }
+    const asked = args.url.trim();
     const header: string[] = [];
-    if (title) header.push(`Title: ${title}`);
-    if (response.url !== url.href) header.push(`URL: ${response.url} (redirected from ${url.href})`);
+    if (page.title) header.push(`Title: ${page.title}`);
+    if (page.finalUrl !== new URL(asked).href) header.push(`URL: ${page.finalUrl} (redirected from ${asked})`);
     const notes: string[] = [];
-    if (response.truncated) notes.push(`[Only the first ${FETCH_MAX_BYTES / 1024 / 1024} MiB of the response were read; the rest of the page is missing.]`);
-    if (!content.trim()) notes.push('[The page has no readable text.]');
-    const body = [header.join('\n'), content, notes.join('\n')].filter(Boolean).join('\n\n');
-    return { content: body, summary: `Fetched ${response.url} (${mime ?? 'no content type'}, ${content.length} characters)` };
+    if (page.bodyTruncated) notes.push(`[Only the first ${FETCH_MAX_BYTES / 1024 / 1024} MiB of the response were read; the rest of the page is missing.]`);
+    if (!page.content.trim()) notes.push('[The page has no readable text.]');
+    const body = [header.join('\n'), page.content, notes.join('\n')].filter(Boolean).join('\n\n');
+    return { content: body, summary: `Fetched ${page.finalUrl} (${page.contentType}, ${page.content.length} characters)` };
   },
 });
