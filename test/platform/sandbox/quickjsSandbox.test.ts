@@ -4,7 +4,8 @@ import { runInSandbox } from '../../../src/platform/sandbox/quickjsSandbox';
 const run = (code: string, timeoutMs = 20_000) => runInSandbox(code, { timeoutMs });
 const value = async (code: string) => JSON.parse((await run(code)).json) as unknown;
 
-describe('the QuickJS sandbox', () => {
+// Each call starts a worker and loads QuickJS's WebAssembly: seconds on a busy machine.
+describe('the QuickJS sandbox', { timeout: 120_000 }, () => {
   it('computes, awaits, maps undefined to null, captures console.log', async () => {
     expect(await value('return [1, 2, 3].map((x) => x * 2)')).toEqual([2, 4, 6]);
     expect(await value('const v = await Promise.resolve(41); await null; return v + 1')).toBe(42);
