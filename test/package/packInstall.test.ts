@@ -74,7 +74,7 @@ describe('the packed and globally installed package', () => {
     expect(existsSync(join(prefix, 'bin', 'jarvis'))).toBe(true);
   });
 
-  it('installs only the runtime parts, without koffi or install scripts, well under 40 MB', () => {
+  it('installs only the runtime parts, without koffi or install scripts, under 52 MB', () => {
     const modules = readdirSync(join(installed, 'node_modules'));
     expect(modules).not.toContain('koffi');
     expect(modules).not.toContain('openai');
@@ -82,7 +82,9 @@ describe('the packed and globally installed package', () => {
     expect(modules).toEqual(expect.arrayContaining(['@vscode', 'sharp']));
     expect(registry.served).toEqual(expect.arrayContaining(['@vscode/ripgrep', 'sharp']));
     expect(registry.served.filter((name) => name === 'koffi' || name.startsWith('@mariozechner/'))).toEqual([]);
-    expect(du(prefix)).toBeLessThan(40 * 1024 * 1024);
+    // docs/distribution.md: sharp 18 MB, playwright-core 14 MB, ripgrep 5.6 MB, dist/ 11 MB, QuickJS 1.5 MB.
+    expect(modules).not.toContain('quickjs-emscripten');
+    expect(du(prefix)).toBeLessThan(52 * 1024 * 1024);
   });
 
   it('`jarvis --version` prints the package version', async () => {

@@ -19,7 +19,8 @@ export interface SandboxResult {
 export class SandboxError extends Error {}
 
 interface WorkerInput {
-  moduleUrl: string;
+  coreUrl: string;
+  variantUrl: string;
   code: string;
   deadline: number;
   memoryBytes: number;
@@ -36,8 +37,8 @@ const { parentPort, workerData: input } = require('node:worker_threads');
 const logs = [];
 const send = (out) => parentPort.postMessage(out);
 const message = (e) => (typeof e === 'object' && e !== null ? (e.name || 'Error') + ': ' + (e.message ?? String(e)) : String(e));
-import(input.moduleUrl).then(async (quickjs) => {
-  const runtime = (await quickjs.getQuickJS()).newRuntime();
+Promise.all([import(input.coreUrl), import(input.variantUrl)]).then(async ([quickjs, variant]) => {
+  const runtime = (await quickjs.newQuickJSWASMModuleFromVariant(variant.default)).newRuntime();
   runtime.setMemoryLimit(input.memoryBytes);
   runtime.setMaxStackSize(1024 * 1024);
   runtime.setInterruptHandler(quickjs.shouldInterruptAfterDeadline(input.deadline));
@@ -63,17 +64,25 @@ import(input.moduleUrl).then(async (quickjs) => {
 }).catch((e) => send({ ok: false, message: String(e && e.message || e), logs }));
 `;
 
-let moduleUrl: string | undefined;
-function quickjsModuleUrl(): string {
-  // Resolved here, in the main thread, so the worker (an eval'd script) can import it by absolute URL.
-  moduleUrl ??= pathToFileURL(createRequire(import.meta.url).resolve('quickjs-emscripten')).href;
-  return moduleUrl;
+let moduleUrls: { coreUrl: string; variantUrl: string } | undefined;
+function quickjsModuleUrls(): { coreUrl: string; variantUrl: string } {
+  // Resolved here, in the main thread, so the worker (an eval'd script) can import them by absolute
+  // URL. Only the core and the one build we run (release, synchronous) are installed: the all-variants
+  // package would add 6 MB of debug and asyncify builds nobody loads.
+  if (!moduleUrls) {
+    const require = createRequire(import.meta.url);
+    moduleUrls = {
+      coreUrl: pathToFileURL(require.resolve('quickjs-emscripten-core')).href,
+      variantUrl: pathToFileURL(require.resolve('@jitl/quickjs-wasmfile-release-sync')).href,
+    };
+  }
+  return moduleUrls;
 }
 
 /** Runs `code` (a function body: `return` gives the result; top-level `await` works). */
 export function runInSandbox(code: string, opts: { timeoutMs?: number; signal?: AbortSignal; memoryBytes?: number } = {}): Promise<SandboxResult> {
   const timeoutMs = opts.timeoutMs ?? SANDBOX_TIMEOUT_MS;
-  const input: WorkerInput = { moduleUrl: quickjsModuleUrl(), code, deadline: Date.now() + timeoutMs, memoryBytes: opts.memoryBytes ?? SANDBOX_MEMORY_BYTES };
+  const input: WorkerInput = { ...quickjsModuleUrls(), code, deadline: Date.now() + timeoutMs, memoryBytes: opts.memoryBytes ?? SANDBOX_MEMORY_BYTES };
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: input, resourceLimits: { maxOldGenerationSizeMb: 256 } });
   return new Promise<SandboxResult>((resolve, reject) => {
     const finish = (fn: () => void) => {
