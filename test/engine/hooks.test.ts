@@ -126,7 +126,7 @@ describe('hooks fire for every event with their payload', () => {
     const handler = hookGateHandler({ hooks: r.hooks, title: () => '', profile: 'agent', warn: () => {}, heartbeatMs: 20 });
     const h = makeEngine({ gateHandlers: [handler], responses: [{ text: 'x' }] });
     await runPrompt(h, 'hi');
-    await expect.poll(() => r.read('SessionHeartbeat').length).toBeGreaterThan(0);
+    await expect.poll(() => r.read('SessionHeartbeat').length, { timeout: 15_000 }).toBeGreaterThan(0); // each fire spawns the hook command: slow under load
     await h.runtime.close();
     await handler.close();
     expect(r.read('SessionHeartbeat')[0]).toMatchObject({ hook_event_name: 'SessionHeartbeat', uptime_ms: expect.any(Number) });
