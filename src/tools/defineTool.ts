@@ -3,6 +3,7 @@
 // journalling all happen around `execute`, in the engine's tool runner — never inside a tool.
 import { z } from 'zod';
 import type { ContentPart, ToolSchema } from '../llm/types';
+import { compactJsonSchema } from './compactSchema';
 
 /** What a call touches. Two calls conflict when one writes a path the other reads, writes or runs in. */
 export type ToolAccess =
@@ -124,6 +125,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
   const renderedDescription = renderTemplate(def.description.trim(), def.constants ?? {});
   const jsonSchema = z.toJSONSchema(def.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete jsonSchema.$schema;
+  compactJsonSchema(jsonSchema);
   const { schema, ...rest } = def as unknown as ToolDefinition<z.ZodType>;
   return {
     ...rest,

@@ -22,6 +22,9 @@ describe('tool framework', () => {
     expect(schema.description).toBe('Reads up to 7 things.');
     expect(schema.parameters).toMatchObject({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] });
     expect(schema.parameters.$schema).toBeUndefined();
+    // .int() bounds at ±2^53 tell the model nothing and are left out; real bounds stay.
+    expect(JSON.stringify(schema.parameters)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    expect(schema.parameters).toMatchObject({ properties: { limit: { type: 'integer', minimum: 1 } } });
   });
 
   it('describes schema errors by field, for the model', () => {

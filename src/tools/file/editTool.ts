@@ -15,10 +15,10 @@ export const EDIT_MAX_BYTES = 50 * 1024 * 1024;
 
 const schema = z
   .object({
-    path: z.string().describe('File to edit: relative to the working directory, or absolute.'),
+    path: z.string(),
     old_string: z.string().min(1, { error: 'old_string is empty: give the exact text to replace (to create a file, use Write)' }),
     new_string: z.string(),
-    replace_all: z.boolean().default(false).describe('Replace every occurrence instead of exactly one.'),
+    replace_all: z.boolean().default(false),
   })
   .refine((a) => a.old_string !== a.new_string, {
     error: 'old_string and new_string are identical, so the edit would change nothing; give the new text in new_string',

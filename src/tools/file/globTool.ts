@@ -15,9 +15,9 @@ import description from './glob.md';
 export const GLOB_MAX_RESULTS = 100;
 
 const schema = z.object({
-  pattern: z.string().min(1, { error: 'pattern is empty: give a glob such as "**/*.ts"' }).describe('Glob pattern, e.g. "**/*.ts" or "src/**/*.{ts,tsx}".'),
-  path: z.string().optional().describe('Folder to search (default: the working directory).'),
-  include_ignored: z.boolean().default(false).describe('Also list files ignored by .gitignore/.ignore/.rgignore.'),
+  pattern: z.string().min(1, { error: 'pattern is empty: give a glob such as "**/*.ts"' }),
+  path: z.string().optional(),
+  include_ignored: z.boolean().default(false),
 });
 type GlobArgs = z.infer<typeof schema>;
 

@@ -34,9 +34,9 @@ const region = z.object({
 });
 
 const schema = z.object({
-  path: z.string().describe('Image or video file: relative to the working directory, or absolute.'),
-  region: region.optional().describe('Crop {x, y, width, height} in original pixels, sent at full detail.'),
-  full_resolution: z.boolean().default(false).describe('Send without downscaling or compression.'),
+  path: z.string(),
+  region: region.optional(),
+  full_resolution: z.boolean().default(false),
 });
 
 function error(content: string): ToolResult {

@@ -20,15 +20,14 @@ const SNIFF_BYTES = 4096;
 const STREAM_CHUNK_BYTES = 64 * 1024;
 
 const schema = z.object({
-  path: z.string().describe('File to read: relative to the working directory, or absolute.'),
+  path: z.string(),
   line_offset: z
     .number()
     .int()
     .min(-READ_MAX_TAIL_LINES, { error: `line_offset must be at least -${READ_MAX_TAIL_LINES}: negative offsets count back from the end by at most ${READ_MAX_TAIL_LINES} lines` })
     .refine((v) => v !== 0, { error: 'line_offset 0 is invalid: lines are numbered from 1; use a negative value to count from the end' })
-    .optional()
-    .describe(`1-based first line; negative counts from the end (-1…-${READ_MAX_TAIL_LINES}). Default 1.`),
-  n_lines: z.number().int().positive().optional().describe(`Number of lines to return (max ${READ_MAX_LINES}).`),
+    .optional(),
+  n_lines: z.number().int().positive().optional(),
 });
 
 function error(content: string): ToolResult {

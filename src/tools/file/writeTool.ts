@@ -15,9 +15,9 @@ import description from './write.md';
 export const DIFF_DISPLAY_MAX_BYTES = 1024 * 1024;
 
 const schema = z.object({
-  path: z.string().describe('File to write: relative to the working directory, or absolute.'),
-  content: z.string().describe('The full text to write (or to append).'),
-  mode: z.enum(['overwrite', 'append']).default('overwrite').describe('overwrite (default) or append (no newline added).'),
+  path: z.string(),
+  content: z.string(),
+  mode: z.enum(['overwrite', 'append']).default('overwrite'),
 });
 
 function error(content: string): ToolResult {

@@ -13,8 +13,8 @@ export const taskListTool = defineTool({
   description,
   constants: { DEFAULT_LIMIT, MIN_LIMIT, MAX_LIMIT },
   schema: z.object({
-    active_only: z.boolean().default(true).describe('Only running tasks (default true).'),
-    limit: z.number().int().min(MIN_LIMIT).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`How many tasks to list (${MIN_LIMIT}-${MAX_LIMIT}).`),
+    active_only: z.boolean().default(true),
+    limit: z.number().int().min(MIN_LIMIT).max(MAX_LIMIT).default(DEFAULT_LIMIT),
   }),
   readOnly: true,
   defaultApproval: 'auto',

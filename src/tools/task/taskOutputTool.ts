@@ -11,7 +11,7 @@ export const taskOutputTool = defineTool({
   description,
   constants: { MAX_INLINE_KB: MAX_INLINE_BYTES / 1024 },
   schema: z.object({
-    task_id: z.string().min(1, 'task_id must not be empty').describe('The background task id.'),
+    task_id: z.string().min(1, 'task_id must not be empty'),
   }),
   readOnly: true,
   defaultApproval: 'auto',

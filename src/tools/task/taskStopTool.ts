@@ -11,8 +11,8 @@ export const taskStopTool = defineTool({
   description,
   constants: { DEFAULT_REASON },
   schema: z.object({
-    task_id: z.string().min(1, 'task_id must not be empty').describe('The background task id.'),
-    reason: z.string().optional().describe(`Why it is stopped (default "${DEFAULT_REASON}").`),
+    task_id: z.string().min(1, 'task_id must not be empty'),
+    reason: z.string().optional(),
   }),
   readOnly: false,
   defaultApproval: 'ask',

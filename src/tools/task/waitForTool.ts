@@ -13,8 +13,8 @@ export const waitForTool = defineTool({
   description,
   constants: { MAX_TIMEOUT_S },
   schema: z.object({
-    timeout: z.number().positive().max(MAX_TIMEOUT_S, `timeout is in seconds and at most ${MAX_TIMEOUT_S}`).describe(`Seconds to wait (at most ${MAX_TIMEOUT_S}).`),
-    task_id: z.string().min(1, 'task_id must not be empty').optional().describe('Wait for this task only.'),
+    timeout: z.number().positive().max(MAX_TIMEOUT_S, `timeout is in seconds and at most ${MAX_TIMEOUT_S}`),
+    task_id: z.string().min(1, 'task_id must not be empty').optional(),
   }),
   readOnly: true,
   defaultApproval: 'auto',
