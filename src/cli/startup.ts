@@ -147,6 +147,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
           : options.browser || config.browser.enabled
             ? browserOptionsFromConfig(config, home, 'page-tools')
             : undefined,
+      deferral: { deferred: config.tools.deferred, pinned: config.tools.pinned },
       image: { maxEdgePx: settings.image.maxEdgePx, readByteBudget: settings.image.readByteBudget },
       nonInteractive: ctx.nonInteractive,
       additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),

@@ -18,6 +18,8 @@ import { openSessionFeatures, type InteractionPort, type SessionFeatures } from 
 import { Agent, type LoopSettings, type ThinkingSettings, type TurnExtension } from './loop';
 import { Session } from './session';
 import type { ToolRegistry, ToolSet, ToolSource } from './toolRegistry';
+import { DeferredTools, type DeferralConfig } from './deferredTools';
+import { TOOL_LOADER } from '../tools/toolSearch';
 
 /** What every agent of a runtime shares. */
 export interface AgentEnvironment {
@@ -34,6 +36,8 @@ export interface AgentEnvironment {
   gate: ExtensionGate;
   reinjections: Reinjections;
   tools: ToolRegistry;
+  /** `[tools] deferred` / `pinned` (docs/tools.md, "Deferred tools"). */
+  deferral?: DeferralConfig;
   /** Services every agent's tools may use (background tasks, image limits…), by ServiceKey name. */
   services: ReadonlyMap<string, unknown>;
   /** Turn extensions every agent runs (given to openRuntime). */
@@ -50,6 +54,8 @@ export interface AssembledAgent {
   compaction: Compactor;
   features: SessionFeatures;
   services: ToolServices;
+  /** What its model is offered: core tools, ToolSearch and the deferred tools it loaded (journalled). */
+  offered: DeferredTools;
 }
 
 /** A model and the (lazily created) client that talks to it. */
@@ -95,6 +101,9 @@ export function assembleAgent(env: AgentEnvironment, opts: AssembleOptions): Ass
   });
   for (const [name, service] of features.services) registry.set(name, service);
   for (const [name, service] of opts.services ?? []) registry.set(name, service);
+  // Each agent loads deferred tools into its own journal, so a subagent's loads are its own.
+  const offered = new DeferredTools(opts.tools, session, env.deferral);
+  registry.set(TOOL_LOADER.name, offered.loader());
   const services: ToolServices = {
     sessionDir: session.dir,
     nonInteractive: env.nonInteractive,
@@ -110,7 +119,7 @@ export function assembleAgent(env: AgentEnvironment, opts: AssembleOptions): Ass
       return agent.model;
     },
     getClient: () => agent.client(),
-    frame: () => ({ system: session.state.systemPrompt ?? '', tools: opts.tools.list().map(toolSchemaForModel) }),
+    frame: () => ({ system: session.state.systemPrompt ?? '', tools: offered.list().map(toolSchemaForModel) }),
     thresholds: env.compaction,
     onEvent: emit,
     isBusy: () => agent.busy,
@@ -125,7 +134,7 @@ export function assembleAgent(env: AgentEnvironment, opts: AssembleOptions): Ass
     session,
     model: opts.binding.model,
     getClient: opts.binding.getClient,
-    tools: opts.tools,
+    tools: offered,
     systemPrompt: session.state.systemPrompt!,
     settings: opts.loop ?? env.loop,
     rules: [...env.rules],
@@ -139,10 +148,10 @@ export function assembleAgent(env: AgentEnvironment, opts: AssembleOptions): Ass
     thinking: env.thinking,
     gate: env.gate,
     ready: opts.ready,
-    extensions: [...env.extensions, ...(opts.extensions ?? []), compaction.extension, ...features.extensions],
+    extensions: [...env.extensions, ...(opts.extensions ?? []), compaction.extension, offered.extension(), ...features.extensions],
   });
   features.bind(agent);
-  return { agent, session, compaction, features, services };
+  return { agent, session, compaction, features, services, offered };
 }
 
 /** How to create (or resume) a subagent; see `Agents.spawn`. */

@@ -60,13 +60,16 @@ export type RecordBody =
   | { type: 'plan_mode'; active: boolean; planPath: string }
   | { type: 'todos'; todos: TodoItem[] }
   /** The session's goal after `change` (null: none); see goals.ts. */
-  | { type: 'goal'; change: GoalChange; goal: Goal | null };
+  | { type: 'goal'; change: GoalChange; goal: Goal | null }
+  /** Deferred tools whose full schemas the model loaded (ToolSearch): offered for the rest of the session. */
+  | { type: 'tools_loaded'; names: string[] };
 
 export type JournalRecord = RecordBody & { v: number; ts: number };
 
 const KNOWN_TYPES = new Set<string>([
   'session_meta', 'system_prompt', 'request_trace', 'turn_start', 'message', 'turn_end', 'usage', 'mode',
   'session_approval', 'file_snapshot', 'title', 'model', 'notice', 'compaction', 'undo', 'plan_mode', 'todos', 'goal',
+  'tools_loaded',
 ]);
 
 export function isJournalRecord(value: unknown): value is JournalRecord {
@@ -110,6 +113,8 @@ export interface SessionState {
   planMode: { active: boolean; planPath?: string };
   todos: TodoItem[];
   goal: Goal | null;
+  /** Deferred tools loaded so far, in load order (appended to the model's tool list in this order). */
+  loadedTools: string[];
 }
 
 export function emptyState(): SessionState {
@@ -129,6 +134,7 @@ export function emptyState(): SessionState {
     planMode: { active: false },
     todos: [],
     goal: null,
+    loadedTools: [],
   };
 }
 
@@ -207,6 +213,9 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       return;
     case 'goal':
       state.goal = structuredClone(record.goal);
+      return;
+    case 'tools_loaded':
+      for (const name of record.names) if (!state.loadedTools.includes(name)) state.loadedTools.push(name);
       return;
     case 'request_trace':
     case 'notice':

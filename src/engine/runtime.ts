@@ -34,6 +34,7 @@ import { TaskNotifications } from './taskNotifications';
 import type { TodoStore } from './todos';
 import { makeToolFilter, type ToolSwitch } from './toolFilter';
 import { BUILTIN_SOURCE, ToolRegistry } from './toolRegistry';
+import { deferralWarnings, type DeferralConfig, type DeferredTools } from './deferredTools';
 
 export interface RuntimeOptions {
   home: string;
@@ -63,6 +64,8 @@ export interface RuntimeOptions {
   background: Omit<TaskSettings, 'bashTaskTimeoutS'> & { bashTaskTimeoutS?: number };
   /** 'agent': task completions start turns by themselves (UI); 'collect': the front end decides (print). */
   notificationDelivery: 'agent' | 'collect';
+  /** `[tools] deferred` / `pinned`: overrides of which tools are deferred (docs/tools.md). */
+  deferral?: DeferralConfig;
   /** `[web]` policy and the search backend (FetchURL, WebSearch, Brave tools). */
   web?: WebSettings;
   /** The browser profile (`--agent browser`) or its page tools (`--browser`); absent = no browser tools. */
@@ -92,6 +95,8 @@ export interface Runtime {
   agents: Agents;
   /** The runtime's tools: built-in, plugin and MCP sources; changes reach the model at its next step. */
   tools: ToolRegistry;
+  /** What the main agent's model is offered of `tools`: the core, ToolSearch and the deferred tools it loaded. */
+  offered: DeferredTools;
   /** Hooks and extensions around prompts, tool calls, turn ends, compaction, session start and end. */
   gate: ExtensionGate;
   /** What survives a compaction verbatim; extensions add their own state here. */
@@ -177,6 +182,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };
   const tools = new ToolRegistry({ filter: toolFilter, availability });
   warnings.push(...tools.setSource(BUILTIN_SOURCE, builtins));
+  warnings.push(...deferralWarnings(opts.deferral, builtins.map((t) => t.name)));
   const reinjections = new Reinjections();
   const extras = attachRuntimeExtensions({ hooks: opts.hooks, mcp: opts.mcp, gate, tools, emit, title: () => session.state.title ?? '' });
 
@@ -194,6 +200,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     gate,
     reinjections,
     tools,
+    deferral: opts.deferral,
     services: shared,
     extensions: [...(opts.extensions ?? []), ...(extras.extension ? [extras.extension] : [])],
     goal: opts.goal,
@@ -223,6 +230,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     agent,
     agents,
     tools,
+    offered: main.offered,
     gate,
     reinjections,
     disposables,

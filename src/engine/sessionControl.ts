@@ -65,8 +65,8 @@ export class SessionControl {
   frame(): RequestFrame | undefined {
     const rt = this.runtime;
     if (!rt) return undefined;
-    // The registry hands out the same list until its tools change, so the list is the cache key.
-    const tools = rt.tools.list();
+    // The offered list stays the same array until the tools or the loaded set change: the cache key.
+    const tools = rt.offered.list();
     if (this.frameCache?.runtime !== rt || this.frameCache.tools !== tools) {
       this.frameCache = { runtime: rt, tools, frame: { system: rt.session.state.systemPrompt ?? '', tools: tools.map(toolSchemaForModel) } };
     }

@@ -13,7 +13,8 @@ export interface ToolFilter {
   warnings: string[];
 }
 
-function matcher(entry: string): (name: string) => boolean {
+/** How a `[tools]` list entry matches a tool name: exactly, or as a glob for `mcp__…` entries. */
+export function toolNameMatcher(entry: string): (name: string) => boolean {
   if (entry.startsWith('mcp__')) return picomatch(entry);
   return (name) => name === entry;
 }
@@ -35,8 +36,8 @@ export function makeToolFilter(sw: ToolSwitch, knownNames: readonly string[]): T
       }
     }
   }
-  const enabled = sw.enabled.map(matcher);
-  const disabled = sw.disabled.map(matcher);
+  const enabled = sw.enabled.map(toolNameMatcher);
+  const disabled = sw.disabled.map(toolNameMatcher);
   return {
     warnings,
     allows: (name) => (enabled.length === 0 || enabled.some((m) => m(name))) && !disabled.some((m) => m(name)),

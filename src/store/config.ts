@@ -204,7 +204,7 @@ function crossCheck(config: JarvisConfig, file: string, warnings: string[]): voi
     }
   }
 
-  for (const side of ['enabled', 'disabled'] as const) {
+  for (const side of ['enabled', 'disabled', 'deferred', 'pinned'] as const) {
     for (const entry of config.tools[side]) {
       if (entry.includes('*') && !entry.startsWith('mcp__')) {
         warnings.push(`${displayPath(file)}: tools.${side} entry ${describeValue(entry)} never matches a built-in tool (wildcards work only for mcp__ names)`);

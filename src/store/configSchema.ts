@@ -237,7 +237,7 @@ export const configSchema = table({
   mcp: mcpSchema.prefault({}),
   memory: memorySchema.prefault({}),
   identity: table({ name: nonEmpty().optional(), slug: nonEmpty().optional() }).prefault({}),
-  tools: table({ enabled: stringList().default([]), disabled: stringList().default([]) }).prefault({}),
+  tools: table({ enabled: stringList().default([]), disabled: stringList().default([]), deferred: stringList().default([]), pinned: stringList().default([]) }).prefault({}),
   image: table({ max_edge_px: int(1).default(2000), read_byte_budget: int(1).default(262_144) }).prefault({}),
   services: servicesSchema.prefault({}),
   web: webSchema.prefault({}),

@@ -84,6 +84,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * to 100 KB plus line numbers). Defaults to the engine's cap.
    */
   maxOutputChars?: number;
+  /**
+   * Deferred: the model sees only the name and first sentence until it loads the schema with ToolSearch
+   * (docs/tools.md, "Deferred tools"). For rarely used tools; the core file/shell/task tools are not.
+   */
+  deferred?: boolean;
   /** Offered to the model only when this says so (e.g. ReadMediaFile needs image_in). */
   isAvailable?(env: ToolAvailability): boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

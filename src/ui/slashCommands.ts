@@ -207,8 +207,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         h.popup('Usage', [`Context      0% of ${n(h.contextLimit)} tokens`, '', 'The session starts with your first message; nothing has been sent yet.']);
         return;
       }
-      const frame = { system: rt.session.state.systemPrompt ?? '', tools: rt.tools.list().map(toolSchemaForModel) };
-      h.popup('Usage', usageLines(contextBreakdown(rt.session.state, frame, { maxContextSize: h.contextLimit }, { strategy: h.tokenCounting, thresholds: h.compactionThresholds }), rt.session.state.turns));
+      const offered = rt.offered.list();
+      const frame = { system: rt.session.state.systemPrompt ?? '', tools: offered.map(toolSchemaForModel) };
+      const catalog = rt.offered.catalog();
+      const counts = { offered: offered.length, deferred: catalog.length, loaded: catalog.filter((e) => e.loaded).length };
+      h.popup('Usage', usageLines(contextBreakdown(rt.session.state, frame, { maxContextSize: h.contextLimit }, { strategy: h.tokenCounting, thresholds: h.compactionThresholds }), rt.session.state.turns, counts));
     },
   },
   { name: 'version', aliases: [], description: 'the version', run: (h) => h.notice('info', `Jarvis Code ${h.version}`) },
@@ -336,7 +339,14 @@ function clearPlan(h: CommandHost): void {
 const n = (value: number) => value.toLocaleString('en-US');
 
 /** The /usage popup: where the context goes, then what the whole session cost. */
-export function usageLines(b: ContextBreakdown, turns: number): string[] {
+/** How many tools the model is offered with full schemas, and how many wait in ToolSearch's list. */
+export interface ToolCounts {
+  offered: number;
+  deferred: number;
+  loaded: number;
+}
+
+export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCounts): string[] {
   const row = (label: string, value: number, extra = '') => `  ${label.padEnd(16)}${n(value).padStart(10)}${extra}`;
   const share = (value: number) => (b.estimated ? `  ${Math.round((value / b.estimated) * 100)}%`.padStart(6) : '');
   return [
@@ -347,6 +357,7 @@ export function usageLines(b: ContextBreakdown, turns: number): string[] {
     row('System prompt', b.sources.systemPrompt, share(b.sources.systemPrompt)),
     row('AGENTS.md', b.sources.agentsMd, share(b.sources.agentsMd)),
     row('Tool schemas', b.sources.toolSchemas, share(b.sources.toolSchemas)),
+    ...(tools ? [`  ${' '.repeat(16)}${tools.offered} tools offered · ${tools.deferred} deferred, ${tools.loaded} of them loaded with ToolSearch`] : []),
     row('Conversation', b.sources.history, share(b.sources.history)),
     row('Tool results', b.sources.toolResults, share(b.sources.toolResults)),
     row('Total', b.estimated),

@@ -172,6 +172,7 @@ describe('modes, todos, usage, replay', () => {
     expect(text).toContain('Context      5% · 5,000 of 100,000 tokens');
     expect(text).toMatch(/Tool schemas\s+3,000\s+60%/);
     expect(text).toMatch(/Input\s+9,000/);
+    expect(usageLines(b, 2, { offered: 14, deferred: 9, loaded: 2 }).join('\n')).toMatch(/Tool schemas\s+3,000\s+60%\n\s+14 tools offered · 9 deferred, 2 of them loaded with ToolSearch/);
   });
 
   it('rendered Markdown lines lose their width padding (kept lines cost less)', () => {

@@ -18,6 +18,7 @@ function fromResult(result: GoalResult, summary: string): ToolResult {
 
 export const createGoalTool = defineTool({
   name: 'CreateGoal',
+  deferred: true,
   description: createDescription,
   constants: { MAX_OBJECTIVE_CHARS },
   schema: z.object({
@@ -34,6 +35,7 @@ export const createGoalTool = defineTool({
 
 export const getGoalTool = defineTool({
   name: 'GetGoal',
+  deferred: true,
   description: getDescription,
   schema: z.object({}),
   readOnly: true,
@@ -46,6 +48,7 @@ export const getGoalTool = defineTool({
 
 export const setGoalBudgetTool = defineTool({
   name: 'SetGoalBudget',
+  deferred: true,
   description: setBudgetDescription,
   schema: z.object({
     value: z.number().positive('value must be a positive number'),
@@ -62,6 +65,7 @@ export const setGoalBudgetTool = defineTool({
 
 export const updateGoalTool = defineTool({
   name: 'UpdateGoal',
+  deferred: true,
   description: updateDescription,
   constants: { BLOCKED_AFTER_TURNS },
   schema: z.object({

@@ -8,6 +8,7 @@ import workflow from './planWorkflow.md';
 
 export const enterPlanModeTool = defineTool({
   name: 'EnterPlanMode',
+  deferred: true,
   description,
   schema: z.object({}),
   readOnly: true,
