@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DeferredTools, MCP_INLINE_MAX, type DeferralConfig, type ToolSource } from '../../src/engine/deferredTools';
+import { deferralWarnings, DeferredTools, MCP_INLINE_MAX, type DeferralConfig, type ToolSource } from '../../src/engine/deferredTools';
 import { applyRecord, emptyState, type RecordBody } from '../../src/engine/records';
 import { defineTool, toolSchemaForModel, type Tool } from '../../src/tools/defineTool';
 import { TOOL_LOADER, TOOL_SEARCH_NAME } from '../../src/tools/toolSearch';
@@ -84,6 +84,14 @@ describe('deferred tools', () => {
     const d = new DeferredTools(source(tools), session(), config);
     expect(names(d.list())).toEqual(['Read', 'Cron', TOOL_SEARCH_NAME]);
     expect(d.catalog().map((e) => e.name)).toEqual(['Bash', 'Memory']);
+  });
+
+  it('[tools] entries that name no tool are warned about at start-up', () => {
+    expect(deferralWarnings({ deferred: ['waitfor', 'mcp__x__*'], pinned: ['Nope', 'ToolSearch'] }, ['WaitFor', 'Read'])).toEqual([
+      '[tools] deferred: "waitfor" is not a tool name (did you mean "WaitFor"? names are case-sensitive)',
+      '[tools] pinned: "Nope" is not a tool name',
+      '[tools] pinned: ToolSearch is offered whenever a tool is deferred; the entry has no effect',
+    ]);
   });
 
   it(`MCP tools stay inline up to ${MCP_INLINE_MAX}; beyond, all are deferred unless pinned (mcp__ globs work)`, () => {
