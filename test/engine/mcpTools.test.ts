@@ -21,8 +21,15 @@ const echo = (id = 'e') => ({ toolCalls: [{ id, name: 'mcp__everything__echo', a
 const toolNames = (req: { tools: Array<{ name: string }> }) => req.tools.map((t) => t.name);
 
 describe('MCP tools in a session', () => {
+  it('more than 4 are deferred (listed in ToolSearch); pinned, they are offered with the built-in tools', async () => {
+    const deferred = makeEngine({ mcp, responses: [{ text: 'ok' }] });
+    await runPrompt(deferred, 'hi');
+    expect(toolNames(deferred.client.requests[0])).toEqual(['Peek', 'Poke', 'ToolSearch']);
+    expect(JSON.stringify(deferred.client.requests[0].tools)).toContain('- mcp__everything__get-sum: ');
+  });
+
   it('are offered with the built-in tools and, in manual mode, ask before running (subject = tool name)', async () => {
-    const h = makeEngine({ mcp, answer: () => ({ decision: 'approve' }), responses: [echo(), { text: 'ok' }] });
+    const h = makeEngine({ mcp, deferral: { pinned: ['mcp__everything__*'], deferred: [] }, answer: () => ({ decision: 'approve' }), responses: [echo(), { text: 'ok' }] });
     await runPrompt(h, 'echo');
     expect(toolNames(h.client.requests[0])).toEqual(expect.arrayContaining(['Poke', 'mcp__everything__echo', 'mcp__everything__get-sum']));
     expect(h.approvals.map((a) => a.subject)).toEqual(['mcp__everything__echo']);

@@ -94,6 +94,8 @@ export function makeEngine(opts: {
   hooks?: RuntimeOptions['hooks'];
   /** MCP servers whose tools join the registry (docs/mcp.md). */
   mcp?: RuntimeOptions['mcp'];
+  /** `[tools] pinned` / `deferred` (docs/tools.md, "Deferred tools"). */
+  deferral?: RuntimeOptions['deferral'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -131,6 +133,7 @@ export function makeEngine(opts: {
     gateHandlers: opts.gateHandlers,
     hooks: opts.hooks,
     mcp: opts.mcp,
+    deferral: opts.deferral,
   });
   const harness: EngineHarness = {
     home,

@@ -33,6 +33,7 @@ function access(ctx: ToolContext): BraveAccess {
 function braveTool<S extends z.ZodObject>(def: { name: string; description: string; maxCount?: number; schema: S; run(args: z.infer<S>, a: BraveAccess): Promise<string> }): Tool {
   return defineTool({
     name: def.name,
+    deferred: true,
     description: def.description,
     constants: def.maxCount ? { MAX_COUNT: def.maxCount } : {},
     schema: def.schema,
