@@ -1,11 +1,12 @@
 // First-request size benchmark (docs/tools.md, "Context cost"): runs the built `jarvis -p` against the
 // loopback mock model and measures what every step of every session pays for — the system prompt and
 // each tool schema the model is offered — then loads every deferred tool with ToolSearch and measures
-// those schemas too. Optional: `--mcp-config <file>` adds MCP servers (a config.toml fragment) to see
-// their effect. Prints a Markdown table and writes it to bench/results/requestSize.md.
-// Usage: node scripts/build.mjs && node bench/requestSize.bench.mjs [--mcp-config file.toml]
+// those schemas too. Optional: `--mcp-everything` configures the real server-everything MCP server (from
+// node_modules) in mcp.json to see the effect of a server with many tools. Prints a Markdown table and
+// writes it to bench/results/requestSize.md (requestSize-mcp.md with the server).
+// Usage: node scripts/build.mjs && node bench/requestSize.bench.mjs [--mcp-everything]
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -15,15 +16,15 @@ const outDir = join(root, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 await build({ entryPoints: [join(root, 'test/helpers/mockModelServer.ts')], outfile: join(outDir, 'mockModelServer.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
 const { startMockModelServer } = await import(join(outDir, 'mockModelServer.mjs'));
-const mcpConfigArg = process.argv.indexOf('--mcp-config');
-const extraConfig = mcpConfigArg > 0 ? readFileSync(process.argv[mcpConfigArg + 1], 'utf8') : '';
+const withMcp = process.argv.includes('--mcp-everything');
+const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'jarvis-request-bench-'));
 const home = join(dir, 'home');
 const cwd = join(dir, 'work');
 mkdirSync(home, { recursive: true });
 mkdirSync(cwd, { recursive: true });
-if (extraConfig) writeFileSync(join(home, 'config.toml'), extraConfig);
+if (withMcp) writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingBin, 'stdio'] } } }));
 const server = await startMockModelServer();
 const env = {
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_'))),
@@ -73,10 +74,10 @@ const rows = [
   ...loadedTools.map((t) => `| ${nameOf(t)} | deferred | ${bytes(t)} |`),
 ];
 const lines = [
-  `first request: ${total} bytes = ${kib(total)} (aim ≤ 16 KiB${extraConfig ? ' with MCP: ≤ 18 KiB' : ''})`,
+  `first request: ${total} bytes = ${kib(total)} (aim ≤ 16 KiB${withMcp ? ' with MCP: ≤ 18 KiB' : ''})`,
   `  system prompt ${systemBytes} bytes; ${offered.length} tool schemas ${toolBytes} bytes (${Math.round((toolBytes / total) * 100)}%); ${deferredNames.length} deferred tools, ${loadedTools.reduce((n, t) => n + bytes(t), 0)} bytes when all are loaded`,
   '',
   ...rows,
 ];
 console.log(lines.join('\n'));
-writeFileSync(join(outDir, extraConfig ? 'requestSize-mcp.md' : 'requestSize.md'), `${lines.join('\n')}\n`);
+writeFileSync(join(outDir, withMcp ? 'requestSize-mcp.md' : 'requestSize.md'), `${lines.join('\n')}\n`);
