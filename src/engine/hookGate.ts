@@ -55,7 +55,16 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
       const outcome = await run('SessionStart', facts.source, { source: facts.source, model: facts.model, profile: opts.profile });
       startContext = outcome?.context ?? [];
       if (configured.has('SessionHeartbeat')) {
-        heartbeat = setInterval(() => fire('SessionHeartbeat', '', { uptime_ms: Date.now() - startedAt }), opts.heartbeatMs ?? HEARTBEAT_MS);
+        // A heartbeat whose hooks are still running is not fired again: slow hooks never pile up.
+        let beating: Promise<unknown> | undefined;
+        heartbeat = setInterval(() => {
+          if (beating) return;
+          beating = run('SessionHeartbeat', '', { uptime_ms: Date.now() - startedAt }).finally(() => {
+            pending.delete(beating!);
+            beating = undefined;
+          });
+          pending.add(beating);
+        }, opts.heartbeatMs ?? HEARTBEAT_MS);
         heartbeat.unref();
       }
     },

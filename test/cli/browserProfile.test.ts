@@ -35,7 +35,7 @@ describe('the browser profile from the command line', () => {
     server.push({ text: 'ok' });
     expect((await runJarvis(['-p', 'hi', '--browser'], { env, cwd: dirs.cwd })).code).toBe(0);
     const withBrowser = toolNames(before);
-    expect(withBrowser).toEqual(expect.arrayContaining(['Read', 'Bash', 'FetchURL', 'list_tabs', 'open_tab', 'get_tab_content', 'execute_script']));
+    expect(withBrowser).toEqual(expect.arrayContaining(['Read', 'Bash', 'list_tabs', 'open_tab', 'get_tab_content', 'execute_script']));
     expect(withBrowser).not.toContain('opfs_write');
     before = server.requests.length;
     server.push({ text: 'ok' });
