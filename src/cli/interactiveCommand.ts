@@ -1,7 +1,7 @@
 // `jarvis` with no prompt on a terminal: configuration → the interactive UI → exit code.
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
-import { loadStartup, StartupError } from './startup';
+import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
 
@@ -9,6 +9,7 @@ export async function runInteractiveCommand(options: MainOptions): Promise<numbe
   let startup;
   try {
     startup = loadStartup(options, { nonInteractive: false });
+    await loadExtensions(startup, options);
   } catch (e) {
     if (e instanceof StartupError) {
       process.stderr.write(`${e.message}\n`);

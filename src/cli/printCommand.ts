@@ -10,7 +10,8 @@ import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
-import { loadStartup, StartupError } from './startup';
+import { parseSkillCommand } from '../engine/skills';
+import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
 
@@ -33,6 +34,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   let startup;
   try {
     startup = loadStartup(options, { nonInteractive: true });
+    await loadExtensions(startup, options);
   } catch (e) {
     if (e instanceof StartupError) {
       stderr.write(`${e.message}\n`);
@@ -42,6 +44,12 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   }
   installLastResort(startup.home);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
+  // `/skill:<name> [args]` (or `/<name>` for a skill): the skill's instructions become the prompt.
+  const skillCommand = goalCommand ? undefined : parseSkillCommand(prompt, startup.runtime.skills, (name) => name === 'goal');
+  if (skillCommand && !skillCommand.ok) {
+    stderr.write(`jarvis: ${skillCommand.message}\n`);
+    return EXIT_FAILURE;
+  }
   const format = options.outputFormat === 'stream-json' ? 'stream-json' : 'text';
   const render = makePrintRenderer(format, stdout, stderr);
   // Started before the session opens; the first model request waits for them (docs/mcp.md).
@@ -102,7 +110,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     const goal = goalCommand?.kind === 'create'
       ? { start: () => { const r = runtime.goals.start(goalCommand.objective); return r.ok ? undefined : r.message; }, status: () => runtime.goals.current()?.status, reason: () => runtime.goals.current()?.reason }
       : undefined;
-    return await runPrint(runtime.agent, { prompt, outputFormat: format, stdout, stderr, background, goal, stop: stop.signal }, () => interrupted);
+    return await runPrint(runtime.agent, { prompt, promptContent: skillCommand?.text, outputFormat: format, stdout, stderr, background, goal, stop: stop.signal }, () => interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     await control.close(interrupted);

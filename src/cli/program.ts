@@ -55,19 +55,6 @@ function writeDiagnosticsOnExit(): void {
   });
 }
 
-/** The built-in main agent; custom agent files and skills are not loaded by this version. */
-export const BUILTIN_MAIN_AGENTS = ['agent', 'browser'];
-
-function unsupportedAgentOption(o: MainOptions): string | undefined {
-  const name = o.agent?.[0];
-  if (name !== undefined && !BUILTIN_MAIN_AGENTS.includes(name)) {
-    return `unknown agent "${name}". Available agents: ${BUILTIN_MAIN_AGENTS.join(', ')}.`;
-  }
-  if (o.agentFile?.length) return '--agent-file: this version cannot load agent files yet (custom agents are not implemented; see docs/FEATURES.md).';
-  if (o.skillsDir?.length) return '--skills-dir: this version cannot load skills yet (see docs/FEATURES.md).';
-  return undefined;
-}
-
 export async function runCli(argv: string[], version: string): Promise<number> {
   writeDiagnosticsOnExit();
   let exitCode = 0;
@@ -87,11 +74,10 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('-y, --yolo', 'approve every regular tool call (sensitive files still ask)')
     .option('--auto', 'auto permission mode: approve everything, never ask')
     .option('--plan', 'start the new session in plan mode')
-    .option('--agent <name>', 'main agent for a new session (built in: agent, browser)', collect)
+    .option('--agent <name>', 'main agent for a new session (built in: agent, browser; or a custom agent file\'s name)', collect)
     .option('--browser', 'add the browser tools (tabs, page content, page scripts) to the agent')
-    // Parsed for the flag-conflict rules; refused until skills and agent files can be loaded.
-    .addOption(new Option('--skills-dir <dir>').argParser(collect).hideHelp())
-    .addOption(new Option('--agent-file <path>').argParser(collect).hideHelp())
+    .option('--agent-file <path>', 'load this agent Markdown file and make it the main agent', collect)
+    .option('--skills-dir <dir>', 'load skills from this folder instead of the project and user skill folders (repeatable)', collect)
     .option('--add-dir <dir>', 'extra workspace folder (repeatable)', collect)
     .addOption(new Option('-r, --resume [id]').hideHelp())
     .addOption(new Option('--yes').hideHelp())
@@ -102,7 +88,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       if (command !== undefined) throw new UsageError(`unknown command '${command}'. Run jarvis --help to see the commands.`);
       const options: MainOptions = { ...raw, session: raw.session ?? raw.resume, yolo: raw.yolo || raw.yes || raw.autoApprove };
       const promptGiven = options.prompt !== undefined;
-      const conflict = flagConflict(options, promptGiven) ?? unsupportedAgentOption(options);
+      const conflict = flagConflict(options, promptGiven);
       if (conflict) throw new UsageError(conflict);
       if (promptGiven || !process.stdin.isTTY) {
         const { runPrintCommand } = await import('./printCommand');

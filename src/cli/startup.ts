@@ -16,9 +16,14 @@ import { effectiveSettings, type Settings } from '../store/settings';
 import type { SessionLocation } from '../store/sessionStore';
 import { webSettingsFromConfig } from '../tools/web';
 import { browserOptionsFromConfig } from '../tools/browser/browserRuntime';
+import { agentRoots, AgentFileError, loadAgentCatalog, type AgentCatalog } from '../ext/agents/agentCatalog';
+import { loadSkillCatalog, skillRoots } from '../ext/skills/skillCatalog';
 import type { MainOptions } from './program';
 
 export class StartupError extends Error {}
+
+/** `--agent browser`: the browser profile's own tool set (docs/browser.md). */
+export const BROWSER_AGENT = 'browser';
 
 export interface Startup {
   home: string;
@@ -33,6 +38,38 @@ export interface Startup {
   mcp: LoadedMcpServers;
   /** Everything but the front-end parts (events, approval port, services). */
   runtime: Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery'>;
+  /** Every agent of this launch (filled by `loadExtensions`). */
+  agents?: AgentCatalog;
+}
+
+/**
+ * Reads skills and agent files (SPEC §9.1, §9.2) into the startup, and picks the main agent of a new
+ * session from `--agent` / `--agent-file`. Broken files are warnings; a bad `--agent-file` or an
+ * unknown `--agent` name is a StartupError.
+ */
+export async function loadExtensions(startup: Startup, options: MainOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const { home, cwd, config } = startup;
+  const skills = await loadSkillCatalog(
+    skillRoots({ home, cwd, env, skillsDirs: options.skillsDir, extraDirs: config.extra_skill_dirs, mergeAll: config.merge_all_available_skills }),
+  );
+  startup.warnings.push(...skills.warnings);
+  let agents: AgentCatalog;
+  try {
+    agents = await loadAgentCatalog(agentRoots({ home, cwd, env, extraDirs: config.extra_agent_dirs }), options.agentFile?.[0] && resolve(cwd, options.agentFile[0]));
+  } catch (e) {
+    if (e instanceof AgentFileError) throw new StartupError(`jarvis: ${e.message}`);
+    throw e;
+  }
+  startup.warnings.push(...agents.warnings);
+  // `browser` is the built-in browser profile (docs/browser.md): its tool set comes from the browser
+  // options of the startup, not from an agent file.
+  const name = options.agent?.[0] === BROWSER_AGENT ? undefined : options.agent?.[0];
+  if (name !== undefined && !agents.get(name)) {
+    throw new StartupError(`jarvis: unknown agent "${name}". Available agents: ${[...agents.names, BROWSER_AGENT].join(', ')}.`);
+  }
+  startup.agents = agents;
+  startup.runtime.skills = skills;
+  startup.runtime.agentProfile = name !== undefined ? agents.get(name) : options.agent?.length ? undefined : agents.explicit;
 }
 
 /** The data folder must exist and be writable (sessions, config template); one clear line if not. */
@@ -142,7 +179,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       toolSwitch: { enabled: config.tools.enabled, disabled: config.tools.disabled },
       web: webSettingsFromConfig(config, settings.services.search, env),
       browser:
-        options.agent?.[0] === 'browser'
+        options.agent?.[0] === BROWSER_AGENT
           ? browserOptionsFromConfig(config, home, 'agent')
           : options.browser || config.browser.enabled
             ? browserOptionsFromConfig(config, home, 'page-tools')

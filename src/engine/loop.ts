@@ -7,7 +7,7 @@ import { ProviderError } from '../llm/types';
 import { RetryBudget, retryDelayMs, shouldRetry, sleep } from '../llm/retry';
 import { normalizeToolCallIds } from '../llm/toolCallIds';
 import { toProviderError } from '../llm/providerErrors';
-import { toolSchemaForModel, type ToolAccess, type ToolServices } from '../tools/defineTool';
+import { toolSchemaForModel, type Tool, type ToolAccess, type ToolServices } from '../tools/defineTool';
 import type { ApprovalPort, PermissionRule } from './approvals';
 import { contextTokensAfterResponse, contextWindow } from './context';
 import { MAIN_AGENT_ID, type EngineEvent, type EngineEventBody } from './events';
@@ -221,6 +221,11 @@ export class Agent {
 
   get busy(): boolean {
     return this.draining !== undefined;
+  }
+
+  /** The tools this agent is offered at its next step. */
+  get tools(): readonly Tool[] {
+    return this.deps.tools.list();
   }
 
   get session(): Session {

@@ -37,7 +37,11 @@ export interface AgentIdentity {
 
 export type RecordBody =
   | { type: 'session_meta'; sessionId: string; workDir: string; modelAlias: string; createdAt: string; forkedFrom?: string; agent?: AgentIdentity }
-  | { type: 'system_prompt'; text: string }
+  /**
+   * `agent`: the profile the session was created with; `tools`: exactly the tools it offers (absent =
+   * all); `disallowedTools`: tools it never offers.
+   */
+  | { type: 'system_prompt'; text: string; agent?: string; tools?: string[]; disallowedTools?: string[] }
   | { type: 'request_trace'; tools: string[]; toolSchemaBytes: number; systemBytes: number; params: Record<string, unknown> }
   | { type: 'turn_start'; turnId: string; origin: TurnOrigin; prompt: string }
   | { type: 'message'; message: Message; partial?: boolean }
@@ -96,6 +100,10 @@ export interface SessionState {
   agent?: AgentIdentity;
   modelAlias: string;
   systemPrompt?: string;
+  /** The agent profile (`--agent`) and its offered tools, as recorded at creation. */
+  agentName?: string;
+  agentTools?: string[];
+  agentDisallowedTools?: string[];
   title?: string;
   lastPrompt?: string;
   mode: PermissionMode;
@@ -151,6 +159,9 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       return;
     case 'system_prompt':
       state.systemPrompt = record.text;
+      if (record.agent) state.agentName = record.agent;
+      if (record.tools) state.agentTools = [...record.tools];
+      if (record.disallowedTools) state.agentDisallowedTools = [...record.disallowedTools];
       return;
     case 'turn_start':
       if (record.origin === 'user') state.checkpoints.push(takeCheckpoint(state, record.turnId, record.prompt));

@@ -29,7 +29,11 @@ import type { PlanMode } from './planMode';
 import type { PermissionMode } from './records';
 import { Session } from './session';
 import { acquireSessionLock, type SessionLock } from '../store/sessionLock';
-import { buildSystemPrompt } from './systemPrompt';
+import { recordMainAgent, recordedToolFilter, SKILL_TOOL } from './agentProfiles';
+import { SkillInvoker } from './skills';
+import type { SkillCatalog } from '../ext/skills/skillCatalog';
+import type { AgentProfile } from '../ext/agents/agentFile';
+import { SKILL_SERVICE } from '../tools/skill/skillService';
 import { TaskNotifications } from './taskNotifications';
 import type { TodoStore } from './todos';
 import { makeToolFilter, type ToolSwitch } from './toolFilter';
@@ -85,6 +89,10 @@ export interface RuntimeOptions {
   goal?: GoalSettings;
   /** When auto-compaction starts (loop_control); the trigger ratio defaults to 0.85. */
   compaction?: Partial<CompactionThresholds>;
+  /** The skills of this launch (`/skill:`, the Skill tool, `${skills}`). */
+  skills?: SkillCatalog;
+  /** The agent a new session is created with (`--agent`, `--agent-file`); the built-in main agent otherwise. */
+  agentProfile?: AgentProfile;
 }
 
 export interface Runtime {
@@ -114,6 +122,7 @@ export interface Runtime {
   /** The `/goal` API: `run(parseGoalCommand(text))`, or status/pause/resume/cancel/replace/next/upcoming. */
   goals: GoalController;
   todos: TodoStore;
+  skills: SkillCatalog | undefined;
   /**
    * `/model`: the main agent talks to `model` from its next request on; journalled. Nothing is closed,
    * so background tasks and subagents keep running. Throws while a turn runs.
@@ -147,12 +156,6 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     session = Session.create({ home: opts.home, workDir: opts.cwd, modelAlias: opts.model.alias, mode: opts.mode });
     lock = acquireSessionLock(session.dir);
   }
-  // A resumed session keeps the prompt it was created with, so its behaviour does not drift.
-  if (session.state.systemPrompt === undefined) {
-    const prompt = buildSystemPrompt({ home: opts.home, cwd: opts.cwd, productName: opts.productName, additionalDirs: opts.additionalDirs });
-    warnings.push(...prompt.warnings);
-    session.commit({ type: 'system_prompt', text: prompt.text });
-  }
 
   const disposables = new Disposables();
   const notifications = new TaskNotifications(opts.notificationDelivery);
@@ -174,15 +177,23 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     disposables.add({ name: 'browser', dispose: () => browser.session.close() });
   }
 
-  const builtins =
+  // The Skill tool is offered only when the model has a skill it may load.
+  const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
+  const builtins = (
     opts.tools ??
-    (opts.browser?.profile === 'agent' ? browserProfileTools : [...builtinTools({ web }), ...(opts.browser ? browserPageTools : [])]);
+    (opts.browser?.profile === 'agent' ? browserProfileTools : [...builtinTools({ web }), ...(opts.browser ? browserPageTools : [])])
+  ).filter((t) => t.name !== SKILL_TOOL || hasSkills);
   const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, builtins.map((t) => t.name));
   warnings.push(...toolFilter.warnings);
   const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };
   const tools = new ToolRegistry({ filter: toolFilter, availability });
   warnings.push(...tools.setSource(BUILTIN_SOURCE, builtins));
   warnings.push(...deferralWarnings(opts.deferral, builtins.map((t) => t.name)));
+  const promptContext = { home: opts.home, cwd: opts.cwd, productName: opts.productName, additionalDirs: opts.additionalDirs, skills: opts.skills };
+  // A resumed session keeps the prompt and tools it was created with, so its behaviour does not drift.
+  if (session.state.systemPrompt === undefined) warnings.push(...recordMainAgent(session, opts.agentProfile, tools.list().map((t) => t.name), promptContext));
+  const mainToolFilter = recordedToolFilter(session);
+  const skillInvoker = new SkillInvoker(opts.skills);
   const reinjections = new Reinjections();
   const extras = attachRuntimeExtensions({ hooks: opts.hooks, mcp: opts.mcp, gate, tools, emit, title: () => session.state.title ?? '' });
 
@@ -214,11 +225,13 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const main = assembleAgent(env, {
     session,
     binding: bindModel(opts.model, opts.client, timeouts),
-    tools,
+    tools: mainToolFilter ? tools.view((t) => mainToolFilter(t.name)) : tools,
     resumed: !!opts.resume,
     planMode: opts.planMode,
     approvalPort: opts.approvalPort,
     ready: started,
+    services: [[SKILL_SERVICE.name, skillInvoker]],
+    extensions: [skillInvoker.extension],
   });
   const agents = new Agents(env, main);
   const { agent, features } = main;
@@ -242,6 +255,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     plan: features.plan,
     goals: features.goals,
     todos: features.todos,
+    skills: opts.skills,
     setModel(model, client) {
       agent.setModel(model, bindModel(model, client, timeouts).getClient);
       tools.setAvailability({ capabilities: model.capabilities, nonInteractive: opts.nonInteractive });

@@ -1,8 +1,9 @@
-// Builds the main agent's system prompt from the built-in template (or $JARVIS_CODE_HOME/SYSTEM.md),
-// filling ${variables}. Unknown variables stay verbatim; a bare `$` is literal; missing values are empty.
+// Builds an agent's system prompt from its template — an agent file's body, $JARVIS_CODE_HOME/SYSTEM.md
+// or the built-in one — filling ${variables} (`${base_prompt}` is the built-in prompt, filled). Unknown variables stay verbatim; a bare `$` is literal; missing values are empty.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir, platform, release } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
+import { projectRoot } from '../store/paths';
 import builtinTemplate from './systemPrompt.md';
 
 /** AGENTS.md files larger than this raise the `agents-md-oversized` warning. */
@@ -16,6 +17,12 @@ export interface SystemPromptInput {
   additionalDirs?: string[];
   now?: Date;
   env?: NodeJS.ProcessEnv;
+  /** The agent's own template (an agent file's body); the built-in prompt otherwise. */
+  agentPrompt?: string;
+  /** Whether a non-empty SYSTEM.md replaces the built-in prompt (main agent only; off under --agent <other>). */
+  allowSystemMd?: boolean;
+  /** `${skills}`: the compact skill listing (name: description per line); empty when there are none. */
+  skills?: string;
 }
 
 export interface SystemPromptResult {
@@ -27,14 +34,6 @@ export interface SystemPromptResult {
 
 export function renderPromptTemplate(template: string, vars: Record<string, string>): string {
   return template.replace(/\$\{([a-z_]+)\}/g, (whole, name: string) => (name in vars ? vars[name] : whole));
-}
-
-/** The folder holding .git above cwd, or cwd itself. */
-export function projectRoot(cwd: string): string {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return cwd;
-  }
 }
 
 function cwdListing(cwd: string): string {
@@ -77,12 +76,21 @@ function agentsMd(input: SystemPromptInput, warnings: string[], sources: string[
   return `\n# Project instructions (AGENTS.md)\nThe user wrote these instructions for agents working here. Follow them; they take precedence over the general guidance above.\n${sections.join('\n')}\n`;
 }
 
+/** True when $JARVIS_CODE_HOME/SYSTEM.md exists with content (it then replaces the built-in main prompt). */
+export function hasSystemMd(home: string): boolean {
+  try {
+    return readFileSync(join(home, 'SYSTEM.md'), 'utf8').trim().length > 0;
+  } catch {
+    return false;
+  }
+}
+
 export function buildSystemPrompt(input: SystemPromptInput): SystemPromptResult {
   const warnings: string[] = [];
   const sources: string[] = [];
-  let template = builtinTemplate;
+  let template = input.agentPrompt ?? builtinTemplate;
   const override = join(input.home, 'SYSTEM.md');
-  if (existsSync(override)) {
+  if (input.agentPrompt === undefined && input.allowSystemMd !== false && existsSync(override)) {
     try {
       const text = readFileSync(override, 'utf8');
       if (text.trim()) template = text;
@@ -101,12 +109,13 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPromptResult 
     cwd_listing: cwdListing(input.cwd),
     agents_md: agentsMd(input, warnings, sources),
     additional_dirs_info: dirs.length ? `- Additional workspace folders: ${dirs.join(', ')}` : '',
-    skills: '',
+    skills: input.skills ?? '',
     plugin_sections: '',
     windows_notes: '',
     additional_dirs_section: '',
-    skills_section: '',
+    skills_section: input.skills ? `\n# Skills\nSkills are instructions for particular tasks. When one fits the task, load it with the Skill tool first and follow it.\n${input.skills}\n` : '',
     base_prompt: '',
   };
+  vars.base_prompt = renderPromptTemplate(builtinTemplate, vars).trim();
   return { text: renderPromptTemplate(template, vars).trim(), warnings, agentsMdSources: sources };
 }

@@ -27,6 +27,8 @@ export interface BackgroundWatcher {
 
 export interface PrintRunOptions {
   prompt: string;
+  /** What the model receives instead of the prompt text (a `/skill:` command's instructions). */
+  promptContent?: string;
   outputFormat: 'text' | 'stream-json';
   stdout: Sink;
   stderr: Sink;
@@ -86,7 +88,7 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
     opts.stderr.write(`jarvis: ${goalProblem}\n`);
     return EXIT_FAILURE;
   }
-  if (!opts.goal) agent.submit({ kind: 'prompt', text: opts.prompt });
+  if (!opts.goal) agent.submit({ kind: 'prompt', text: opts.prompt, ...(opts.promptContent ? { content: [{ type: 'text', text: opts.promptContent }] } : {}) });
   const outcomes = await agent.idle();
   if (interrupted()) return EXIT_INTERRUPTED;
   const code = exitCodeOf(outcomes);

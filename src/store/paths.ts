@@ -2,7 +2,8 @@
 // so the layout lives in one place and `$JARVIS_CODE_HOME` redirects all of it.
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { basename, join, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 
 const SLUG_MAX = 40;
 
@@ -26,6 +27,19 @@ export function jarvisHome(env: NodeJS.ProcessEnv = process.env): string {
     return resolve(expandTilde(configured, env));
   }
   return join(userHome(env), '.jarvis-code');
+}
+
+/** `~/.agents`: the cross-tool folder (skills, agents, AGENTS.md) under the real user home. */
+export function crossToolHome(env: NodeJS.ProcessEnv = process.env): string {
+  return join(userHome(env), '.agents');
+}
+
+/** The project a folder belongs to: the nearest folder at or above it holding `.git`, else the folder itself. */
+export function projectRoot(cwd: string): string {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
 }
 
 /** Shortens a path under the user's home to `~/…` for messages. */

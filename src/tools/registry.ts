@@ -5,11 +5,12 @@ import { goalTools } from './goal';
 import { planTools } from './plan';
 import { questionTools } from './question';
 import { shellTools } from './shell';
+import { skillTools } from './skill';
 import { taskTools } from './task';
 import { todoTools } from './todo';
 import { DEFAULT_WEB_SETTINGS, webTools, type WebSettings } from './web';
 
 /** `web`: which web tools exist depends on the configured search backend. */
 export function builtinTools(opts: { web?: WebSettings } = {}): Tool[] {
-  return [...fileTools, ...shellTools, ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS), ...taskTools, ...planTools, ...todoTools, ...questionTools, ...goalTools];
+  return [...fileTools, ...shellTools, ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS), ...taskTools, ...planTools, ...todoTools, ...questionTools, ...skillTools, ...goalTools];
 }

@@ -40,7 +40,7 @@ import { Screen } from './screen';
 import { SessionControl, SessionControlError, type BaseRuntimeOptions } from '../engine/sessionControl';
 import { runShellCommand, shellContext, type ShellRun } from './shellMode';
 import { panelApprovalPort, panelInteractionPort } from './questionPanels';
-import { SLASH_COMMANDS, type CommandHost, type PickItem } from './slashCommands';
+import { findCommand, SLASH_COMMANDS, type CommandHost, type PickItem } from './slashCommands';
 import { loadTheme, type Theme } from './theme';
 import type { ViewState } from './transcript/block';
 import { CompactionBlock } from './transcript/compactionBlock';
@@ -153,7 +153,8 @@ export class App implements CommandHost {
     this.context = new ContextActions(this.contextHost());
     this.editor.onSubmit = (text) => void this.input.submit(text);
     this.editor.onChange = (text) => this.onEditorChange(text);
-    this.completion = new InputCompletion(opts.cwd, () => SLASH_COMMANDS);
+    const skillCommands = (opts.runtime.skills?.all ?? []).map((s) => ({ name: `skill:${s.name}`, aliases: findCommand(s.name) ? [] : [s.name], description: s.description }));
+    this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands]);
     this.editor.setAutocompleteProvider(this.completion);
     for (const entry of loadUserHistory(opts.home, opts.cwd).slice(-100)) this.editor.addToHistory(entry);
     const footer = new Footer(() => this.view.theme, () => {
@@ -434,6 +435,7 @@ export class App implements CommandHost {
       editor: this.editor,
       home: this.home,
       cwd: this.cwd,
+      skills: this.opts.runtime.skills,
       get panel() {
         return app.panel;
       },
@@ -462,7 +464,7 @@ export class App implements CommandHost {
         this.controller.runtime!.agent.submit({ kind: 'steer', text });
         this.transcript.add(new UserBlock(this.view, text, 'steer'));
       },
-      sendPrompt: (text) => this.sendPrompt(text),
+      sendPrompt: (text, modelText) => this.sendPrompt(text, modelText),
       runShell: (command) => this.runShell(command),
       refreshCompletion: () => this.completion.refresh(),
     };
@@ -507,10 +509,11 @@ export class App implements CommandHost {
     }
   }
 
-  private sendPrompt(text: string): void {
+  /** `modelText`: what the model receives when it differs from what the user typed (a skill's instructions). */
+  private sendPrompt(text: string, modelText = text): void {
     const rt = this.ensureRuntime();
     if (!rt) return;
-    const content: ContentPart[] = [...this.shellContexts.map((t) => ({ type: 'text' as const, text: t })), { type: 'text', text }];
+    const content: ContentPart[] = [...this.shellContexts.map((t) => ({ type: 'text' as const, text: t })), { type: 'text', text: modelText }];
     this.shellContexts = [];
     if (rt.agent.busy) this.queuedPrompts.push(text);
     rt.agent.submit({ kind: 'prompt', text, content });

@@ -6,7 +6,8 @@ import type { Component, Editor } from '@mariozechner/pi-tui';
 import type { PermissionMode } from '../engine/records';
 import { appendUserHistory } from '../store/userHistory';
 import { actionOf, nextCycleStop } from './keymap';
-import { parseSlash, type CommandHost } from './slashCommands';
+import { findCommand, parseSlash, type CommandHost } from './slashCommands';
+import { parseSkillCommand } from '../engine/skills';
 
 /** Two Esc presses within this window on an empty, idle input open the undo selector. */
 export const DOUBLE_ESC_MS = 600;
@@ -39,7 +40,10 @@ export interface InputHost {
   openExternalEditor(): void;
   /** Sends `text` into the running turn (Ctrl-S). */
   steer(text: string): void;
-  sendPrompt(text: string): void;
+  /** The session's skills: `/skill:<name>` and `/<name>` send a skill's instructions (docs/skills-and-agents.md). */
+  readonly skills: Parameters<typeof parseSkillCommand>[1];
+  /** `modelText`: what the model receives when it differs from what the user typed (a skill's instructions). */
+  sendPrompt(text: string, modelText?: string): void;
   runShell(command: string): void;
   /** After a line is sent: @-completion may list new files. */
   refreshCompletion(): void;
@@ -163,7 +167,12 @@ export class InputRouter {
       }
       return host.requestRender();
     }
-    host.sendPrompt(text);
+    const skill = text.startsWith('/') ? parseSkillCommand(text, host.skills, (name) => findCommand(name) !== undefined) : undefined;
+    if (skill && !skill.ok) {
+      host.commands.notice('error', skill.message);
+      return host.requestRender();
+    }
+    host.sendPrompt(text, skill?.text);
   }
 
   private remember(text: string): void {

@@ -96,6 +96,8 @@ export function makeEngine(opts: {
   mcp?: RuntimeOptions['mcp'];
   /** `[tools] pinned` / `deferred` (docs/tools.md, "Deferred tools"). */
   deferral?: RuntimeOptions['deferral'];
+  skills?: RuntimeOptions['skills'];
+  agentProfile?: RuntimeOptions['agentProfile'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -123,6 +125,8 @@ export function makeEngine(opts: {
     interactionPort: opts.interactionPort,
     planMode: opts.planMode,
     goal: opts.goal,
+    skills: opts.skills,
+    agentProfile: opts.agentProfile,
     background: { killGracePeriodMs: 200, keepAliveOnExit: false, autoBackgroundOnTimeout: true },
     notificationDelivery: 'collect',
     onEvent: (e) => events.push(e),

@@ -1,0 +1,127 @@
+// Finds the agents of a launch (SPEC §9.2). Priority, highest first: `--agent-file` > project
+// (`.jarvis-code/agents`, `.agents/agents`) > `extra_agent_dirs` > user (`$JARVIS_CODE_HOME/agents`,
+// `~/.agents/agents`) > built-in. Folders are searched recursively for `.md` files. A file named like a
+// built-in agent replaces it only with `override: true` (an `--agent-file` always does).
+import { readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { crossToolHome, expandTilde, projectRoot } from '../../store/paths';
+import { parseAgentFile, type AgentProfile, type AgentSource, type NameSelection } from './agentFile';
+import { BUILTIN_AGENTS, DEFAULT_SUBAGENTS, MAIN_AGENT } from './builtinAgents';
+
+export interface AgentRoot {
+  dir: string;
+  source: AgentSource;
+}
+
+export function agentRoots(o: { home: string; cwd: string; extraDirs?: string[]; env?: NodeJS.ProcessEnv }): AgentRoot[] {
+  const env = o.env ?? process.env;
+  const root = projectRoot(o.cwd);
+  return [
+    { dir: join(root, '.jarvis-code', 'agents'), source: 'project' },
+    { dir: join(root, '.agents', 'agents'), source: 'project' },
+    ...(o.extraDirs ?? []).map((d) => ({ dir: resolve(o.cwd, expandTilde(d, env)), source: 'extra' as const })),
+    { dir: join(o.home, 'agents'), source: 'user' },
+    { dir: join(crossToolHome(env), 'agents'), source: 'user' },
+  ];
+}
+
+const MAX_DEPTH = 8;
+
+function markdownFiles(dir: string, depth = 0): string[] {
+  if (depth > MAX_DEPTH) return [];
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) files.push(...markdownFiles(path, depth + 1));
+    else if (e.isFile() && /\.md$/i.test(e.name)) files.push(path);
+  }
+  return files;
+}
+
+export class AgentCatalog {
+  constructor(
+    private readonly byName: ReadonlyMap<string, AgentProfile>,
+    readonly warnings: string[],
+    /** The agent `--agent-file` named, if any. */
+    readonly explicit?: AgentProfile,
+  ) {}
+
+  get all(): AgentProfile[] {
+    return [...this.byName.values()];
+  }
+
+  get names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  get(name: string): AgentProfile | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Agents `agent` may delegate to: its `subagents` list, else the built-in subagents (+ every custom agent for the main agent). */
+  delegatesOf(agent: AgentProfile, isMain: boolean): string[] {
+    const custom = this.all.filter((a) => a.source !== 'builtin').map((a) => a.name);
+    const allowed: NameSelection = agent.subagents ?? (isMain ? [...DEFAULT_SUBAGENTS, ...custom] : DEFAULT_SUBAGENTS);
+    // `*` means every agent that can work delegated: not the built-in main agent itself.
+    const names = allowed === '*' ? this.all.filter((a) => !(a.name === MAIN_AGENT && a.source === 'builtin')).map((a) => a.name) : allowed;
+    return [...new Set(names)].filter((n) => n !== agent.name && this.byName.has(n));
+  }
+}
+
+export class AgentFileError extends Error {}
+
+export async function loadAgentCatalog(roots: AgentRoot[], explicitFile?: string): Promise<AgentCatalog> {
+  const warnings: string[] = [];
+  const byName = new Map<string, AgentProfile>();
+  let explicit: AgentProfile | undefined;
+  if (explicitFile) {
+    const parsed = await parseAgentFile(explicitFile, 'explicit');
+    if (!parsed.ok) throw new AgentFileError(`--agent-file ${parsed.message}`);
+    explicit = parsed.agent;
+    byName.set(explicit.name, explicit);
+  }
+  const builtinNames = new Set(BUILTIN_AGENTS.map((a) => a.name));
+  for (const root of roots) {
+    for (const file of markdownFiles(root.dir)) {
+      const parsed = await parseAgentFile(file, root.source);
+      if (!parsed.ok) {
+        warnings.push(`agent file skipped: ${parsed.message}`);
+        continue;
+      }
+      const agent = parsed.agent;
+      if (byName.has(agent.name)) continue;
+      if (builtinNames.has(agent.name) && !agent.override) {
+        warnings.push(`agent file ${relative(root.dir, file)} in ${root.dir} is named like the built-in agent "${agent.name}" and was ignored; add \`override: true\` to replace the built-in`);
+        continue;
+      }
+      byName.set(agent.name, agent);
+    }
+  }
+  for (const agent of BUILTIN_AGENTS) if (!byName.has(agent.name)) byName.set(agent.name, agent);
+  return new AgentCatalog(byName, warnings, explicit);
+}
+
+/** The tools an agent is offered, from the names available: `tools` first (exactly that list), then `disallowedTools`. */
+export function selectTools(agent: Pick<AgentProfile, 'tools' | 'disallowedTools'>, available: readonly string[]): { names: string[]; unknown: string[] } {
+  const byLower = new Map(available.map((n) => [n.toLowerCase(), n]));
+  const unknown: string[] = [];
+  let chosen: string[];
+  if (agent.tools === '*') {
+    chosen = [...available];
+  } else {
+    chosen = [];
+    for (const requested of agent.tools) {
+      const name = byLower.get(requested.toLowerCase());
+      if (name) chosen.push(name);
+      else unknown.push(requested);
+    }
+  }
+  const removed = new Set(agent.disallowedTools.map((n) => n.toLowerCase()));
+  return { names: [...new Set(chosen)].filter((n) => !removed.has(n.toLowerCase())), unknown };
+}

@@ -1,0 +1,114 @@
+// Finds the skills of a launch (SPEC §9.1). Priority, highest first: project (`.jarvis-code/skills`,
+// `.agents/skills` at the project root) > user (`$JARVIS_CODE_HOME/skills`, `~/.agents/skills`) >
+// `extra_skill_dirs` > built-in. `--skills-dir` replaces the project and user roots for the launch.
+// Names are case-insensitive; the first skill of a name wins, and in one folder a `<name>/SKILL.md`
+// beats a flat `<name>.md`. Broken files are skipped with a warning, never fatal.
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { crossToolHome, expandTilde, projectRoot } from '../../store/paths';
+import { isModelInvocable, parseSkillFile, type Skill, type SkillSource } from './skillFile';
+
+export interface SkillRoot {
+  dir: string;
+  source: SkillSource;
+}
+
+export interface SkillRootOptions {
+  home: string;
+  cwd: string;
+  /** `--skills-dir` (replaces project and user roots when given). */
+  skillsDirs?: string[];
+  /** `extra_skill_dirs` from config.toml. */
+  extraDirs?: string[];
+  /** `merge_all_available_skills = false`: only the first existing project/user root is read. */
+  mergeAll?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function skillRoots(o: SkillRootOptions): SkillRoot[] {
+  const env = o.env ?? process.env;
+  const abs = (d: string) => resolve(o.cwd, expandTilde(d, env));
+  let primary: SkillRoot[];
+  if (o.skillsDirs?.length) {
+    primary = o.skillsDirs.map((d) => ({ dir: abs(d), source: 'user' as const }));
+  } else {
+    const root = projectRoot(o.cwd);
+    primary = [
+      { dir: join(root, '.jarvis-code', 'skills'), source: 'project' },
+      { dir: join(root, '.agents', 'skills'), source: 'project' },
+      { dir: join(o.home, 'skills'), source: 'user' },
+      { dir: join(crossToolHome(env), 'skills'), source: 'user' },
+    ];
+    if (o.mergeAll === false) primary = primary.filter((r) => isDir(r.dir)).slice(0, 1);
+  }
+  return [...primary, ...(o.extraDirs ?? []).map((d) => ({ dir: abs(d), source: 'extra' as const }))];
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export class SkillCatalog {
+  private readonly byName = new Map<string, Skill>();
+
+  constructor(skills: Skill[], readonly warnings: string[] = []) {
+    for (const skill of skills) if (!this.byName.has(skill.name.toLowerCase())) this.byName.set(skill.name.toLowerCase(), skill);
+  }
+
+  get all(): Skill[] {
+    return [...this.byName.values()];
+  }
+
+  get(name: string): Skill | undefined {
+    return this.byName.get(name.toLowerCase());
+  }
+
+  /** Skills the model may load itself (not `flow`, not `disableModelInvocation`). */
+  get modelInvocable(): Skill[] {
+    return this.all.filter(isModelInvocable);
+  }
+}
+
+/** Reads one root: folder skills first (they win over same-named flat files), then flat `.md` files. */
+async function readRoot(root: SkillRoot, warnings: string[]): Promise<Skill[]> {
+  let entries;
+  try {
+    entries = readdirSync(root.dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  } catch {
+    return [];
+  }
+  const skills: Skill[] = [];
+  const add = async (path: string, form: 'dir' | 'flat') => {
+    const parsed = await parseSkillFile(path, form, root.source);
+    if (parsed.ok) skills.push(parsed.skill);
+    else warnings.push(`skill skipped: ${parsed.message}`);
+  };
+  for (const e of entries) {
+    const path = join(root.dir, e.name);
+    if ((e.isDirectory() || (e.isSymbolicLink() && isDir(path))) && isFile(join(path, 'SKILL.md'))) await add(join(path, 'SKILL.md'), 'dir');
+  }
+  for (const e of entries) {
+    const path = join(root.dir, e.name);
+    if (/\.md$/i.test(e.name) && e.name !== 'SKILL.md' && isFile(path)) await add(path, 'flat');
+  }
+  return skills;
+}
+
+export async function loadSkillCatalog(roots: SkillRoot[], builtin: Skill[] = []): Promise<SkillCatalog> {
+  const warnings: string[] = [];
+  const skills: Skill[] = [];
+  for (const root of roots) skills.push(...(await readRoot(root, warnings)));
+  return new SkillCatalog([...skills, ...builtin], warnings);
+}

@@ -1,0 +1,93 @@
+// One skill file (SPEC §9.1): a folder `<name>/SKILL.md` (with supporting files beside it) or a flat
+// `<name>.md`. Folder skills must name and describe themselves in the frontmatter; a flat file falls
+// back to its file name and its first non-empty body line. Unknown frontmatter fields are ignored, so
+// skills written for other agents load unchanged.
+import { readFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { booleanField, field, FrontmatterError, parseMarkdownFile } from '../frontmatter';
+
+export const SKILL_TYPES = ['prompt', 'inline', 'flow'] as const;
+export type SkillType = (typeof SKILL_TYPES)[number];
+export type SkillSource = 'project' | 'user' | 'extra' | 'builtin';
+export const DESCRIPTION_FALLBACK_MAX = 240;
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** `prompt` and `inline` may be used by the model; `flow` only by the user. */
+  type: SkillType;
+  whenToUse?: string;
+  disableModelInvocation: boolean;
+  /** Declared argument names: `$<name>` is the argument at the same position. */
+  arguments: string[];
+  body: string;
+  /** The skill's folder (`${JARVIS_SKILL_DIR}`): the SKILL.md folder, or the folder of a flat file. */
+  dir: string;
+  path: string;
+  source: SkillSource;
+}
+
+export function isModelInvocable(skill: Skill): boolean {
+  return skill.type !== 'flow' && !skill.disableModelInvocation;
+}
+
+export type SkillParse = { ok: true; skill: Skill } | { ok: false; message: string };
+
+function firstLine(body: string): string {
+  const line = body.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const plain = line.replace(/^#+\s*/, '');
+  return plain.length > DESCRIPTION_FALLBACK_MAX ? plain.slice(0, DESCRIPTION_FALLBACK_MAX) : plain;
+}
+
+function text(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const s = String(value).trim();
+  return s || undefined;
+}
+
+/** Parses one skill file; `form` says whether it is a folder's SKILL.md or a flat Markdown file. */
+export async function parseSkillFile(path: string, form: 'dir' | 'flat', source: SkillSource): Promise<SkillParse> {
+  let raw: string;
+  try {
+    raw = readFileSync(path, 'utf8');
+  } catch (e) {
+    return { ok: false, message: `${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
+  let parsed;
+  try {
+    parsed = await parseMarkdownFile(raw);
+  } catch (e) {
+    if (e instanceof FrontmatterError) return { ok: false, message: `${path}: ${e.message}` };
+    throw e;
+  }
+  const { data, body } = parsed;
+  let name = text(data.name);
+  let description = text(data.description);
+  if (form === 'dir') {
+    const missing = [!name && 'name', !description && 'description'].filter(Boolean);
+    if (missing.length) return { ok: false, message: `${path}: a SKILL.md needs ${missing.join(' and ')} in its frontmatter` };
+  } else {
+    name ??= basename(path).replace(/\.md$/i, '');
+    description ??= firstLine(body);
+  }
+  const type = text(data.type)?.toLowerCase() ?? 'prompt';
+  if (!(SKILL_TYPES as readonly string[]).includes(type)) {
+    return { ok: false, message: `${path}: unknown skill type "${type}" (expected prompt, inline or flow)` };
+  }
+  const args = field(data, 'arguments');
+  return {
+    ok: true,
+    skill: {
+      name: name!,
+      description: description ?? '',
+      type: type as SkillType,
+      whenToUse: text(field(data, 'whenToUse', 'when-to-use', 'when_to_use')),
+      disableModelInvocation: booleanField(field(data, 'disableModelInvocation', 'disable-model-invocation', 'disable_model_invocation')) ?? false,
+      arguments: Array.isArray(args) ? args.map((a) => String(a).trim()).filter(Boolean) : (text(args)?.split(/\s+/) ?? []),
+      body: body.trim(),
+      dir: dirname(path),
+      path,
+      source,
+    },
+  };
+}
