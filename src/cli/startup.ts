@@ -68,6 +68,7 @@ export async function loadExtensions(startup: Startup, options: MainOptions, env
     throw new StartupError(`jarvis: unknown agent "${name}". Available agents: ${[...agents.names, BROWSER_AGENT].join(', ')}.`);
   }
   startup.agents = agents;
+  startup.runtime.agents = agents;
   startup.runtime.skills = skills;
   startup.runtime.agentProfile = name !== undefined ? agents.get(name) : options.agent?.length ? undefined : agents.explicit;
 }
@@ -106,7 +107,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
     throw e;
   }
   const { config } = loaded;
-  const { settings, warnings: settingWarnings } = effectiveSettings(config, env);
+  const { settings, warnings: settingWarnings } = effectiveSettings(config, env, { printMode: ctx.nonInteractive });
   const warnings = [...loaded.warnings, ...settingWarnings];
 
   let resume: SessionLocation | undefined;
@@ -173,6 +174,11 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
         bashTaskTimeoutS: config.background.bash_task_timeout_s,
       },
       goal: { maxIdleTurns: config.goal.max_idle_turns },
+      delegation: {
+        subagentTimeoutMs: settings.subagent.timeoutMs,
+        swarmTimeoutMs: settings.swarm.timeoutMs,
+        swarmMaxConcurrency: env.JARVIS_CODE_AGENT_SWARM_MAX_CONCURRENCY,
+      },
       compaction: { triggerRatio: settings.loop.compactionTriggerRatio, reservedContextSize: settings.loop.reservedContextSize },
       // JARVIS_MODEL_THINKING_EFFORT (model.defaultEffort) forces the effort over [thinking] effort.
       thinking: { enabled: config.thinking.enabled, effort: model.defaultEffort ?? config.thinking.effort },

@@ -4,13 +4,13 @@
 // `onTaskFinished`, unless WaitFor (or TaskStop) already reported it to the model.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isGroupAlive, isGroupAliveAsync, nonInteractiveEnv, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../platform/processes';
 import {
   DEFAULT_TASK_SETTINGS, TaskLimitError, UnknownTaskError,
-  type AdoptProcessSpec, type OutputTail, type StartProcessSpec, type StopOptions, type TaskEndReason, type TaskInfo,
+  type AdoptProcessSpec, type InProcessSpec, type OutputTail, type StartProcessSpec, type StopOptions, type TaskEndReason, type TaskInfo,
   type TaskKind, type TaskService, type TaskSettings, type WaitForOptions, type WaitForResult,
 } from '../tools/task/taskService';
 
@@ -39,6 +39,8 @@ interface Ending {
 interface Entry {
   info: TaskInfo;
   child?: ChildProcess;
+  /** Work inside this process (a subagent): aborting it is how it is stopped. */
+  abort?: AbortController;
   timer?: NodeJS.Timeout;
   ending?: Ending;
   notified: boolean;
@@ -97,6 +99,25 @@ export class BackgroundTasks implements TaskService {
       await releasePipes(spec.child, PIPE_DRAIN_MS);
       closeSync(fd);
     });
+    return { ...entry.info };
+  }
+
+  startInProcess(spec: InProcessSpec): TaskInfo {
+    const entry = this.create(spec.kind, { description: spec.description, timeoutMs: spec.timeoutMs });
+    entry.abort = new AbortController();
+    this.armTimeout(entry, entry.info.timeoutMs);
+    this.persist(entry);
+    const write = (text: string) => appendFileSync(entry.info.outputPath, text);
+    void spec.run(entry.abort.signal, write).then(
+      (failure) => {
+        if (failure !== undefined) entry.ending ??= { reason: 'exited', message: failure };
+        this.finalize(entry, { code: failure === undefined ? 0 : 1, signal: null });
+      },
+      (e: unknown) => {
+        entry.ending ??= { reason: 'exited', message: `failed: ${e instanceof Error ? e.message : String(e)}` };
+        this.finalize(entry, { code: 1, signal: null });
+      },
+    );
     return { ...entry.info };
   }
 
@@ -255,7 +276,7 @@ export class BackgroundTasks implements TaskService {
     return records.map((r) => ({ ...this.entries.get(r.id)!.info }));
   }
 
-  private create(kind: TaskKind, spec: StartProcessSpec, startedAt = new Date()): Entry {
+  private create(kind: TaskKind, spec: Pick<StartProcessSpec, 'description' | 'timeoutMs'> & Partial<StartProcessSpec>, startedAt = new Date()): Entry {
     if (this.closed) throw new Error('The session is closing; no new background tasks can start.');
     const max = this.settings.maxRunningTasks;
     if (max !== undefined && this.runningCount() >= max) throw new TaskLimitError(max);
@@ -329,6 +350,11 @@ export class BackgroundTasks implements TaskService {
   private async end(entry: Entry, ending: Ending, graceMs: number): Promise<void> {
     if (entry.info.status !== 'running') return;
     entry.ending ??= ending;
+    if (entry.abort) {
+      entry.abort.abort();
+      await entry.done;
+      return;
+    }
     const pid = entry.info.pid;
     if (pid !== undefined) await terminateGroup(pid, { graceMs });
     if (!entry.child) this.finalize(entry, { code: null, signal: 'SIGTERM' });

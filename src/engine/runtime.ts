@@ -29,7 +29,11 @@ import type { PlanMode } from './planMode';
 import type { PermissionMode } from './records';
 import { Session } from './session';
 import { acquireSessionLock, type SessionLock } from '../store/sessionLock';
-import { recordMainAgent, recordedToolFilter, SKILL_TOOL } from './agentProfiles';
+import { promptFor, recordMainAgent, recordedToolFilter, SKILL_TOOL } from './agentProfiles';
+import { Delegation, swarmAloneRule, type DelegationDeps, type DelegationSettings } from './subagents';
+import { builtinAgentCatalog, type AgentCatalog } from '../ext/agents/agentCatalog';
+import { BUILTIN_AGENTS, DELEGATION_TOOLS, MAIN_AGENT } from '../ext/agents/builtinAgents';
+import { DELEGATION_SERVICE, makeAgentTool } from '../tools/agent';
 import { SkillInvoker } from './skills';
 import type { SkillCatalog } from '../ext/skills/skillCatalog';
 import type { AgentProfile } from '../ext/agents/agentFile';
@@ -93,6 +97,10 @@ export interface RuntimeOptions {
   skills?: SkillCatalog;
   /** The agent a new session is created with (`--agent`, `--agent-file`); the built-in main agent otherwise. */
   agentProfile?: AgentProfile;
+  /** Every agent of this launch (delegation targets); default: the built-in agents only. */
+  agents?: AgentCatalog;
+  /** Subagent and swarm timeouts and the swarm cap; default: no timeouts, no cap. */
+  delegation?: DelegationSettings;
 }
 
 export interface Runtime {
@@ -179,10 +187,15 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
 
   // The Skill tool is offered only when the model has a skill it may load.
   const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
+  const catalog = opts.agents ?? builtinAgentCatalog();
+  const subagentTypes = catalog.all.filter((a) => a.source !== 'builtin').map((a) => ({ name: a.name, description: a.description }));
+  // The Agent tool's description names the custom agents it can start.
   const builtins = (
     opts.tools ??
     (opts.browser?.profile === 'agent' ? browserProfileTools : [...builtinTools({ web }), ...(opts.browser ? browserPageTools : [])])
-  ).filter((t) => t.name !== SKILL_TOOL || hasSkills);
+  )
+    .filter((t) => t.name !== SKILL_TOOL || hasSkills)
+    .map((t) => (t.name === 'Agent' && subagentTypes.length ? makeAgentTool(subagentTypes) : t));
   const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, builtins.map((t) => t.name));
   warnings.push(...toolFilter.warnings);
   const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };
@@ -192,8 +205,24 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const promptContext = { home: opts.home, cwd: opts.cwd, productName: opts.productName, additionalDirs: opts.additionalDirs, skills: opts.skills };
   // A resumed session keeps the prompt and tools it was created with, so its behaviour does not drift.
   if (session.state.systemPrompt === undefined) warnings.push(...recordMainAgent(session, opts.agentProfile, tools.list().map((t) => t.name), promptContext));
-  const mainToolFilter = recordedToolFilter(session);
+  const mainProfile = opts.agentProfile ?? catalog.get(session.state.agentName ?? MAIN_AGENT) ?? BUILTIN_AGENTS[0];
+  const recordedFilter = recordedToolFilter(session);
+  // An agent with no one to delegate to is not offered the delegation tools.
+  const canDelegate = catalog.delegatesOf(mainProfile, true).length > 0;
+  const mainToolFilter = (name: string) => (recordedFilter?.(name) ?? true) && (canDelegate || !DELEGATION_TOOLS.includes(name));
   const skillInvoker = new SkillInvoker(opts.skills);
+  const delegationDeps: DelegationDeps = {
+    agents: () => agents,
+    catalog,
+    tasks,
+    settings: opts.delegation ?? { subagentTimeoutMs: 0, swarmTimeoutMs: 0 },
+    toolNames: () => tools.list().map((t) => t.name),
+    systemPromptFor: (profile, names) => promptFor(profile, names, promptContext, false).text,
+    ownParts: () => {
+      const invoker = new SkillInvoker(opts.skills);
+      return { services: [[SKILL_SERVICE, invoker]], extensions: [invoker.extension] };
+    },
+  };
   const reinjections = new Reinjections();
   const extras = attachRuntimeExtensions({ hooks: opts.hooks, mcp: opts.mcp, gate, tools, emit, title: () => session.state.title ?? '' });
 
@@ -225,13 +254,16 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const main = assembleAgent(env, {
     session,
     binding: bindModel(opts.model, opts.client, timeouts),
-    tools: mainToolFilter ? tools.view((t) => mainToolFilter(t.name)) : tools,
+    tools: tools.view((t) => mainToolFilter(t.name)),
     resumed: !!opts.resume,
     planMode: opts.planMode,
     approvalPort: opts.approvalPort,
     ready: started,
-    services: [[SKILL_SERVICE.name, skillInvoker]],
-    extensions: [skillInvoker.extension],
+    services: [
+      [SKILL_SERVICE.name, skillInvoker],
+      [DELEGATION_SERVICE.name, new Delegation(delegationDeps, () => main.agent, mainProfile, true)],
+    ],
+    extensions: [skillInvoker.extension, swarmAloneRule],
   });
   const agents = new Agents(env, main);
   const { agent, features } = main;

@@ -1,4 +1,5 @@
 // The built-in tools, in the order they are offered to the model.
+import { agentTools } from './agent';
 import type { Tool } from './defineTool';
 import { fileTools } from './file';
 import { goalTools } from './goal';
@@ -12,5 +13,8 @@ import { DEFAULT_WEB_SETTINGS, webTools, type WebSettings } from './web';
 
 /** `web`: which web tools exist depends on the configured search backend. */
 export function builtinTools(opts: { web?: WebSettings } = {}): Tool[] {
-  return [...fileTools, ...shellTools, ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS), ...taskTools, ...planTools, ...todoTools, ...questionTools, ...skillTools, ...goalTools];
+  return [
+    ...fileTools, ...shellTools, ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS), ...taskTools, ...planTools, ...todoTools, ...questionTools,
+    ...agentTools, ...skillTools, ...goalTools,
+  ];
 }

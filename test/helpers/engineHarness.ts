@@ -97,6 +97,8 @@ export function makeEngine(opts: {
   /** `[tools] pinned` / `deferred` (docs/tools.md, "Deferred tools"). */
   deferral?: RuntimeOptions['deferral'];
   skills?: RuntimeOptions['skills'];
+  agents?: RuntimeOptions['agents'];
+  delegation?: RuntimeOptions['delegation'];
   agentProfile?: RuntimeOptions['agentProfile'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
@@ -126,6 +128,8 @@ export function makeEngine(opts: {
     planMode: opts.planMode,
     goal: opts.goal,
     skills: opts.skills,
+    agents: opts.agents,
+    delegation: opts.delegation,
     agentProfile: opts.agentProfile,
     background: { killGracePeriodMs: 200, keepAliveOnExit: false, autoBackgroundOnTimeout: true },
     notificationDelivery: 'collect',

@@ -76,6 +76,11 @@ export class AgentCatalog {
 
 export class AgentFileError extends Error {}
 
+/** A catalog of the built-in agents only (a runtime opened without discovery, as in engine tests). */
+export function builtinAgentCatalog(): AgentCatalog {
+  return new AgentCatalog(new Map(BUILTIN_AGENTS.map((a) => [a.name, a])), []);
+}
+
 export async function loadAgentCatalog(roots: AgentRoot[], explicitFile?: string): Promise<AgentCatalog> {
   const warnings: string[] = [];
   const byName = new Map<string, AgentProfile>();

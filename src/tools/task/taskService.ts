@@ -65,6 +65,18 @@ export interface StartProcessSpec {
 }
 
 /** A foreground command moving to the background: the same process keeps running. */
+/** Work that runs inside this process (a background subagent). */
+export interface InProcessSpec {
+  kind: TaskKind;
+  description: string;
+  timeoutMs: number | null;
+  /**
+   * Does the work; `signal` aborts on TaskStop, timeout or session close. `write` appends to the task's
+   * output. Resolves undefined on success, or with one line saying why it failed.
+   */
+  run(signal: AbortSignal, write: (text: string) => void): Promise<string | undefined>;
+}
+
 export interface AdoptProcessSpec extends StartProcessSpec {
   /** A group-leading child with piped stdout/stderr (see platform/processes.spawnShell). */
   child: ChildProcess;
@@ -111,6 +123,8 @@ export interface TaskService {
   startProcess(spec: StartProcessSpec): TaskInfo;
   /** Takes over a running foreground process. Throws TaskLimitError at `maxRunningTasks`. */
   adoptProcess(spec: AdoptProcessSpec): TaskInfo;
+  /** Starts in-process work as a task (counted against `maxRunningTasks` too). */
+  startInProcess(spec: InProcessSpec): TaskInfo;
   /** Newest first. */
   list(opts?: { activeOnly?: boolean; limit?: number }): TaskInfo[];
   get(id: string): TaskInfo | undefined;

@@ -1,0 +1,246 @@
+// Subagents for one calling agent (SPEC §6.7, §9.2): the DelegationService behind Agent and AgentSwarm.
+// A subagent is created through the runtime's agents (engine/agents.ts) with its own journal
+// (`agents/<id>/wire.jsonl`), the profile's system prompt and exactly the profile's tools; it inherits
+// the caller's model, mode and session approvals. Foreground runs are awaited (with the subagent
+// timeout); background runs are background tasks (engine/backgroundTasks.ts), so their end reaches the
+// main agent as a task notification; swarms ramp their starts and time members out one by one.
+import { existsSync } from 'node:fs';
+import type { AgentCatalog } from '../ext/agents/agentCatalog';
+import { selectTools } from '../ext/agents/agentCatalog';
+import type { AgentProfile } from '../ext/agents/agentFile';
+import { DEFAULT_SUBAGENT, DELEGATION_TOOLS } from '../ext/agents/builtinAgents';
+import { journalPathOf } from '../store/sessionStore';
+import {
+  DelegationError, DELEGATION_SERVICE, formatElapsed, formatSubagentOutcome, SWARM_INITIAL_MEMBERS, SWARM_ITEM_PLACEHOLDER, SWARM_RAMP_STEP_MS,
+  type DelegationService, type SubagentCall, type SubagentOutcome, type SwarmCall, type SwarmMember,
+} from '../tools/agent/delegationService';
+import type { ServiceKey } from '../tools/defineTool';
+import type { TaskService } from '../tools/task/taskService';
+import type { Agents } from './agents';
+import type { Agent, TurnExtension } from './loop';
+import { Session } from './session';
+
+export interface DelegationSettings {
+  /** `[subagent] timeout_ms`; 0 = none. */
+  subagentTimeoutMs: number;
+  /** `[swarm] timeout_ms` per member; 0 = none. */
+  swarmTimeoutMs: number;
+  /** `JARVIS_CODE_AGENT_SWARM_MAX_CONCURRENCY` as given (undefined = no cap); checked at each swarm call. */
+  swarmMaxConcurrency?: string;
+  /** Ramp step; tests and benchmarks keep the default. */
+  rampStepMs?: number;
+}
+
+export interface DelegationDeps {
+  /** The runtime's agents (created after the main agent's services, hence a getter). */
+  agents(): Agents;
+  catalog: AgentCatalog;
+  tasks: TaskService;
+  settings: DelegationSettings;
+  /** Names of every tool the runtime offers now (a profile's `tools` selects from these). */
+  toolNames(): string[];
+  /** The system prompt of a new subagent of this profile, offered these tools. */
+  systemPromptFor(profile: AgentProfile, tools: string[]): string;
+  /** Services and turn extensions each new agent gets for itself (its own skill nesting count…). */
+  ownParts?(): { services: Array<readonly [ServiceKey<unknown>, unknown]>; extensions: TurnExtension[] };
+}
+
+/** SPEC §6.7: an AgentSwarm call must be the only tool call of its response; otherwise nothing runs. */
+export const swarmAloneRule: TurnExtension = {
+  checkToolCall(_call, agent) {
+    const last = agent.session.state.messages.at(-1);
+    const calls = last?.role === 'assistant' ? (last.toolCalls ?? []) : [];
+    if (calls.length > 1 && calls.some((c) => c.name === 'AgentSwarm')) {
+      return 'AgentSwarm must be the only tool call in its response, so nothing in this response was run. Call AgentSwarm alone and the other tools after its report (or fold the work into one swarm).';
+    }
+    return undefined;
+  },
+};
+
+/** The positive-integer cap of the swarm ramp, or an error for anything else. */
+export function parseSwarmConcurrency(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return Infinity;
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    throw new DelegationError(`JARVIS_CODE_AGENT_SWARM_MAX_CONCURRENCY must be a positive integer, got "${raw}". Fix or unset it; no subagent was started.`);
+  }
+  return Number(text);
+}
+
+/** When member `index` may start, in ms after the swarm began: SWARM_INITIAL_MEMBERS at once, then one per step. */
+export function rampStartMs(index: number, stepMs = SWARM_RAMP_STEP_MS): number {
+  return index < SWARM_INITIAL_MEMBERS ? 0 : (index - SWARM_INITIAL_MEMBERS + 1) * stepMs;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export class Delegation implements DelegationService {
+  constructor(
+    private readonly deps: DelegationDeps,
+    private readonly caller: () => Agent,
+    private readonly callerProfile: AgentProfile,
+    private readonly isMain: boolean,
+  ) {}
+
+  /** The profile a call asks for, checked against the caller's allowlist (resuming is exempt). */
+  private resolve(call: SubagentCall): { profile: AgentProfile; resumeId?: string } {
+    const { catalog } = this.deps;
+    const agents = this.deps.agents();
+    if (call.resume) {
+      const id = call.resume;
+      const caller = this.caller();
+      if (agents.get(id)) throw new DelegationError(`Subagent ${id} is still running; wait for its result before resuming it.`);
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(id) || !existsSync(journalPathOf(caller.session.dir, id))) {
+        throw new DelegationError(`There is no subagent "${id}" in this session to resume. Use an agent_id from an earlier Agent result.`);
+      }
+      const name = Session.open(caller.session.location, id).state.agent?.name ?? DEFAULT_SUBAGENT;
+      return { profile: catalog.get(name) ?? catalog.get(DEFAULT_SUBAGENT)!, resumeId: id };
+    }
+    const type = call.subagentType ?? DEFAULT_SUBAGENT;
+    const allowed = catalog.delegatesOf(this.callerProfile, this.isMain);
+    const profile = catalog.get(type);
+    if (!profile || !allowed.includes(type)) {
+      const why = profile ? `${this.callerProfile.name} may not delegate to "${type}"` : `there is no subagent type "${type}"`;
+      throw new DelegationError(`Cannot start the subagent: ${why}. ${allowed.length ? `Types you can use: ${allowed.join(', ')}.` : 'This agent cannot delegate.'}`);
+    }
+    return { profile };
+  }
+
+  /** Which tools a subagent of this profile gets: its `tools`, minus `disallowedTools`, and delegation only with an allowlist. */
+  private toolFilter(profile: AgentProfile): (name: string) => boolean {
+    const delegates = this.deps.catalog.delegatesOf(profile, false);
+    const picked = profile.tools === '*' ? undefined : new Set(selectTools(profile, this.deps.toolNames()).names);
+    const without = new Set(profile.disallowedTools.map((n) => n.toLowerCase()));
+    return (name) => (!picked || picked.has(name)) && !without.has(name.toLowerCase()) && (delegates.length > 0 || !DELEGATION_TOOLS.includes(name));
+  }
+
+  /** Creates (or resumes) the subagent; it inherits the caller's model, mode and session approvals. */
+  private spawn(profile: AgentProfile, resumeId?: string, systemPrompt?: string): Agent {
+    const include = this.toolFilter(profile);
+    const own = this.deps.ownParts?.() ?? { services: [], extensions: [] };
+    const child: Agent = this.deps.agents().spawn({
+      agentId: resumeId,
+      name: profile.name,
+      systemPrompt: systemPrompt ?? this.deps.systemPromptFor(profile, this.deps.toolNames().filter(include)),
+      tools: (tool) => include(tool.name),
+      parent: this.caller(),
+      services: [[DELEGATION_SERVICE, new Delegation(this.deps, () => child, profile, false)], ...own.services],
+      extensions: [swarmAloneRule, ...own.extensions],
+    });
+    return child;
+  }
+
+  private spawnChecked(profile: AgentProfile, resumeId: string | undefined, systemPrompt?: string): Agent {
+    try {
+      return this.spawn(profile, resumeId, systemPrompt);
+    } catch (e) {
+      throw new DelegationError(`Cannot start the subagent: ${(e as Error).message}`);
+    }
+  }
+
+  /** Runs one prompt on a spawned subagent to the end of its turn, with a timeout; releases it after. */
+  private async runChild(child: Agent, profile: AgentProfile, prompt: string, signal: AbortSignal, timeoutMs: number): Promise<SubagentOutcome> {
+    const started = Date.now();
+    const run = new AbortController();
+    let timedOut = false;
+    const onAbort = () => run.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), run.abort()), timeoutMs) : undefined;
+    try {
+      if (signal.aborted) run.abort();
+      const outcome = await child.run(prompt, { signal: run.signal });
+      const status = timedOut ? 'timed_out' : outcome.reason === 'completed' ? 'completed' : run.signal.aborted || outcome.reason === 'cancelled' ? 'cancelled' : 'failed';
+      const error = timedOut ? `timed out after ${formatElapsed(timeoutMs)}` : status === 'completed' ? undefined : (outcome.error ?? `its turn ended: ${outcome.reason}`);
+      return { agentId: child.id, type: profile.name, status, text: outcome.text, error, elapsedMs: Date.now() - started };
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      await this.deps.agents().release(child.id);
+    }
+  }
+
+  async run(call: SubagentCall, signal: AbortSignal, progress: (line: string) => void): Promise<SubagentOutcome> {
+    const { profile, resumeId } = this.resolve(call);
+    const child = this.spawnChecked(profile, resumeId);
+    progress(`${profile.name} ${child.id}: ${call.description}`);
+    return this.runChild(child, profile, call.prompt, signal, this.deps.settings.subagentTimeoutMs);
+  }
+
+  startInBackground(call: SubagentCall): { taskId: string; agentId: string } {
+    const { profile, resumeId } = this.resolve(call);
+    const child = this.spawnChecked(profile, resumeId);
+    try {
+      const task = this.deps.tasks.startInProcess({
+        kind: 'subagent',
+        description: call.description,
+        timeoutMs: this.deps.settings.subagentTimeoutMs > 0 ? this.deps.settings.subagentTimeoutMs : null,
+        run: async (signal, write) => {
+          const outcome = await this.runChild(child, profile, call.prompt, signal, 0);
+          write(formatSubagentOutcome(outcome));
+          return outcome.status === 'completed' ? undefined : (outcome.error ?? outcome.status.replace('_', ' '));
+        },
+      });
+      return { taskId: task.id, agentId: child.id };
+    } catch (e) {
+      void this.deps.agents().release(child.id);
+      throw new DelegationError(`Cannot start the subagent in the background: ${(e as Error).message}`);
+    }
+  }
+
+  async swarm(call: SwarmCall, signal: AbortSignal, progress: (line: string) => void): Promise<SwarmMember[]> {
+    const cap = parseSwarmConcurrency(this.deps.settings.swarmMaxConcurrency);
+    const profile = this.resolve({ prompt: '', description: '', subagentType: call.subagentType }).profile;
+    const members = [
+      ...call.resumeAgentIds.map((id) => ({ resume: this.resolve({ prompt: '', description: '', resume: id }) })),
+      ...call.items.map((item) => ({ item })),
+    ];
+    const stepMs = this.deps.settings.rampStepMs ?? SWARM_RAMP_STEP_MS;
+    // Every new member gets the same system prompt: built once, not once per member.
+    const memberPrompt = this.deps.systemPromptFor(profile, this.deps.toolNames().filter(this.toolFilter(profile)));
+    const began = Date.now();
+    const results: Array<Promise<SwarmMember>> = [];
+    let running = 0;
+    let finished = 0;
+    let slotFreed: (() => void) | undefined;
+    for (const [index, member] of members.entries()) {
+      // Members whose slot has come start in the same tick ("5 at once"); their turns begin right after.
+      const wait = began + rampStartMs(index, stepMs) - Date.now();
+      if (wait > 0) await abortableSleep(wait, signal);
+      while (running >= cap && !signal.aborted) await new Promise<void>((r) => (slotFreed = r));
+      if (signal.aborted) break;
+      running++;
+      const startedAfterMs = Date.now() - began;
+      const prompt = 'item' in member ? call.promptTemplate.split(SWARM_ITEM_PLACEHOLDER).join(member.item) : call.promptTemplate.split(SWARM_ITEM_PLACEHOLDER).join('').trim();
+      const target = 'item' in member ? { profile, resumeId: undefined } : member.resume;
+      let outcome: Promise<SubagentOutcome>;
+      try {
+        const child = this.spawnChecked(target.profile, target.resumeId, target.resumeId ? undefined : memberPrompt);
+        outcome = Promise.resolve().then(() => this.runChild(child, target.profile, prompt, signal, this.deps.settings.swarmTimeoutMs));
+      } catch (e) {
+        outcome = Promise.resolve({ agentId: target.resumeId ?? '-', type: target.profile.name, status: 'failed', text: '', error: (e as Error).message, elapsedMs: 0 });
+      }
+      results.push(
+        outcome.then((o): SwarmMember => {
+          running--;
+          finished++;
+          progress(`${finished} of ${members.length} finished`);
+          slotFreed?.();
+          slotFreed = undefined;
+          return { ...o, ...('item' in member ? { item: member.item } : {}), startedAfterMs };
+        }),
+      );
+    }
+    return Promise.all(results);
+  }
+}

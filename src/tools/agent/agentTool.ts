@@ -1,0 +1,60 @@
+// Agent: delegates one task to a subagent (SPEC §6.7). Foreground calls wait for its answer; several in
+// one response run at the same time. Background calls return a task id and the result arrives as a
+// task notification. Who may be delegated to is the engine's decision (engine/subagents.ts).
+import { z } from 'zod';
+import { defineTool, type Tool } from '../defineTool';
+import description from './agent.md';
+import { DelegationError, DELEGATION_SERVICE, formatSubagentOutcome } from './delegationService';
+
+export interface SubagentTypeInfo {
+  name: string;
+  description: string;
+}
+
+const BUILTIN_TYPES = 'coder (default; all tools), explore (read-only), plan (no shell or writes)';
+
+/** The tool, its description naming the custom agents that can be delegated to. */
+export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = []): Tool {
+  const types = customTypes.length ? `${BUILTIN_TYPES}, or ${customTypes.map((t) => `${t.name} (${t.description})`).join(', ')}` : BUILTIN_TYPES;
+  return defineTool({
+    name: 'Agent',
+    description,
+    constants: { TYPES: types },
+    schema: z
+      .object({
+        prompt: z.string().trim().min(1, 'give the subagent its task'),
+        description: z.string().trim().min(1, 'describe the task in 3-5 words'),
+        subagent_type: z.string().trim().min(1).optional(),
+        resume: z.string().trim().min(1).optional(),
+        run_in_background: z.boolean().default(false),
+      })
+      .refine((a) => !(a.resume && a.subagent_type), { message: 'resume continues an existing subagent with its own type: leave out subagent_type', path: ['subagent_type'] }),
+    readOnly: false,
+    defaultApproval: 'auto',
+    subject: (a) => `Agent(${a.resume ? `resume ${a.resume}` : (a.subagent_type ?? 'coder')})`,
+    async execute(args, ctx) {
+      const service = ctx.services.get(DELEGATION_SERVICE);
+      const call = { prompt: args.prompt, description: args.description, subagentType: args.subagent_type, resume: args.resume };
+      try {
+        if (args.run_in_background) {
+          const started = service.startInBackground(call);
+          return {
+            content: `Started subagent ${started.agentId} in the background as task ${started.taskId}. Its result arrives as a notification when it ends; WaitFor, TaskOutput and TaskStop take the task id. Resume it later with resume: "${started.agentId}".`,
+            summary: `Subagent ${started.agentId} running in the background`,
+          };
+        }
+        const outcome = await service.run(call, ctx.signal, (line) => ctx.emitProgress({ text: line, stream: 'status' }));
+        return {
+          content: formatSubagentOutcome(outcome),
+          isError: outcome.status !== 'completed',
+          summary: `${outcome.type} ${outcome.agentId}: ${outcome.status.replace('_', ' ')}`,
+        };
+      } catch (e) {
+        if (e instanceof DelegationError) return { content: e.message, isError: true };
+        throw e;
+      }
+    },
+  });
+}
+
+export const agentTool = makeAgentTool();
