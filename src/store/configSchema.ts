@@ -200,9 +200,12 @@ const TOOL_PATTERN = /^[A-Za-z0-9_*.-]+(\(.*\))?$/s;
 
 const permissionRuleSchema = table({
   decision: oneOf(['allow', 'deny', 'ask']),
-  pattern: nonEmpty().regex(TOOL_PATTERN, {
-    error: 'a tool pattern such as "Read", "Bash(npm test*)" or "mcp__github__*"',
-  }),
+  pattern: nonEmpty()
+    .regex(TOOL_PATTERN, {
+      error: 'a tool pattern such as "Read", "Bash(npm test*)" or "mcp__github__*"',
+    })
+    // SPEC §6.7: rules match AgentSwarm by its name only.
+    .refine((p) => !/^AgentSwarm\(/.test(p), { error: '"AgentSwarm" alone: rules match AgentSwarm by name only, with no argument pattern' }),
   scope: oneOf(['turn-override', 'session-runtime', 'project', 'user']).default('user'),
   reason: str().optional(),
 });

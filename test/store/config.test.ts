@@ -80,6 +80,7 @@ describe('more validation messages', () => {
     ['bad token strategy', '[token_counting]\nstrategy = "guess"', 'token_counting.strategy', 'expected one of "measured+estimated", "measured", "estimated"'],
     ['bad rule scope', '[[permission.rules]]\ndecision = "allow"\npattern = "Read"\nscope = "global"', 'permission.rules[0].scope', 'expected one of "turn-override", "session-runtime", "project", "user"'],
     ['bad rule pattern', '[[permission.rules]]\ndecision = "allow"\npattern = "Read foo"', 'permission.rules[0].pattern', 'expected a tool pattern'],
+    ['AgentSwarm rule with an argument', '[[permission.rules]]\ndecision = "allow"\npattern = "AgentSwarm(swarm)"', 'permission.rules[0].pattern', 'expected "AgentSwarm" alone: rules match AgentSwarm by name only'],
     ['unknown hook event', '[[hooks]]\nevent = "BeforeTool"\ncommand = "x"', 'hooks[0].event', 'expected one of "UserPromptSubmit",'],
     ['hook without command', '[[hooks]]\nevent = "Stop"', 'hooks[0].command', 'missing required key (expected a non-empty string)'],
     ['hook timeout zero', '[[hooks]]\nevent = "Stop"\ncommand = "x"\ntimeout = 0', 'hooks[0].timeout', 'expected an integer from 1 to 600, got 0'],
