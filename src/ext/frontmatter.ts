@@ -1,6 +1,8 @@
 // Splits a Markdown file into its YAML frontmatter (between `---` lines at the very top) and its body.
 // Skills and agent files both use it. The YAML parser loads on first use: a session without skill or
 // agent files never pays for it.
+import { readFileSync } from 'node:fs';
+
 export class FrontmatterError extends Error {}
 
 export interface MarkdownWithFrontmatter {
@@ -20,6 +22,22 @@ function loadYamlParse(): Promise<YamlParse> {
 
 const OPENING = /^\uFEFF?---[ \t]*\r?\n/;
 const CLOSING = /^---[ \t]*$/m;
+
+/** Reads and splits a Markdown file; a problem is a message naming the file, never an exception. */
+export async function readMarkdownFile(path: string): Promise<({ ok: true } & MarkdownWithFrontmatter) | { ok: false; message: string }> {
+  let raw: string;
+  try {
+    raw = readFileSync(path, 'utf8');
+  } catch (e) {
+    return { ok: false, message: `${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
+  try {
+    return { ok: true, ...(await parseMarkdownFile(raw)) };
+  } catch (e) {
+    if (e instanceof FrontmatterError) return { ok: false, message: `${path}: ${e.message}` };
+    throw e;
+  }
+}
 
 export async function parseMarkdownFile(text: string): Promise<MarkdownWithFrontmatter> {
   const opening = OPENING.exec(text);

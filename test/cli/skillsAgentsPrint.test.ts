@@ -1,6 +1,7 @@
 // Skills and custom agents end to end: the built CLI in print mode against the loopback mock model.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { putFile as put } from '../helpers/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
@@ -12,11 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-function put(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 function skill(dir: string, name: string, description: string, body = `Body of ${description}.`): void {
   put(join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`);

@@ -1,26 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { agentRoots, AgentFileError, loadAgentCatalog, selectTools } from '../../src/ext/agents/agentCatalog';
 import { parseAgentFile } from '../../src/ext/agents/agentFile';
+import { putFile as put, tempDir as makeTempDir } from '../helpers/files';
 
-const roots: string[] = [];
-afterEach(() => {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-agents-')));
-  roots.push(d);
-  return d;
-}
-
-function put(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  return path;
-}
+const tempDir = () => makeTempDir('jarvis-agents-');
 
 describe('agent files (SPEC §9.2)', () => {
   it('a name that is not kebab-case is refused; a missing name comes from the file name; a description is required', async () => {

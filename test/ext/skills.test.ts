@@ -1,27 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { renderSkillBody, tokenizeArguments } from '../../src/ext/skills/skillArguments';
 import { loadSkillCatalog, skillRoots } from '../../src/ext/skills/skillCatalog';
 import { parseSkillFile } from '../../src/ext/skills/skillFile';
+import { putFile as put, tempDir as makeTempDir } from '../helpers/files';
 
-const roots: string[] = [];
-afterEach(() => {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-skills-')));
-  roots.push(d);
-  return d;
-}
-
-function put(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  return path;
-}
+const tempDir = () => makeTempDir('jarvis-skills-');
 
 describe('skill files (SPEC §9.1)', () => {
   it('a folder SKILL.md needs name and description; missing either fails to parse with the reason', async () => {

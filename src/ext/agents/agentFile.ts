@@ -1,9 +1,8 @@
 // One agent file (SPEC §9.2): Markdown whose body is the system prompt template and whose frontmatter
 // says who the agent is and which tools it gets. Unknown fields are ignored, so agent files written for
 // other coding agents (Claude Code, opencode) load as they are.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { booleanField, field, FrontmatterError, parseMarkdownFile, stringList } from '../frontmatter';
+import { booleanField, field, readMarkdownFile, stringList } from '../frontmatter';
 
 export type AgentSource = 'explicit' | 'project' | 'extra' | 'user' | 'builtin';
 
@@ -40,19 +39,8 @@ function selection(value: unknown): NameSelection | undefined {
 }
 
 export async function parseAgentFile(path: string, source: AgentSource): Promise<AgentParse> {
-  let raw: string;
-  try {
-    raw = readFileSync(path, 'utf8');
-  } catch (e) {
-    return { ok: false, message: `${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
-  }
-  let parsed;
-  try {
-    parsed = await parseMarkdownFile(raw);
-  } catch (e) {
-    if (e instanceof FrontmatterError) return { ok: false, message: `${path}: ${e.message}` };
-    throw e;
-  }
+  const parsed = await readMarkdownFile(path);
+  if (!parsed.ok) return parsed;
   const { data, body } = parsed;
   const name = String(data.name ?? basename(path).replace(/\.md$/i, '')).trim();
   if (!AGENT_NAME.test(name)) return { ok: false, message: `${path}: agent name "${name}" must be kebab-case (lowercase letters, digits and single dashes)` };

@@ -2,9 +2,8 @@
 // `<name>.md`. Folder skills must name and describe themselves in the frontmatter; a flat file falls
 // back to its file name and its first non-empty body line. Unknown frontmatter fields are ignored, so
 // skills written for other agents load unchanged.
-import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { booleanField, field, FrontmatterError, parseMarkdownFile } from '../frontmatter';
+import { booleanField, field, readMarkdownFile } from '../frontmatter';
 
 export const SKILL_TYPES = ['prompt', 'inline', 'flow'] as const;
 export type SkillType = (typeof SKILL_TYPES)[number];
@@ -47,19 +46,8 @@ function text(value: unknown): string | undefined {
 
 /** Parses one skill file; `form` says whether it is a folder's SKILL.md or a flat Markdown file. */
 export async function parseSkillFile(path: string, form: 'dir' | 'flat', source: SkillSource): Promise<SkillParse> {
-  let raw: string;
-  try {
-    raw = readFileSync(path, 'utf8');
-  } catch (e) {
-    return { ok: false, message: `${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
-  }
-  let parsed;
-  try {
-    parsed = await parseMarkdownFile(raw);
-  } catch (e) {
-    if (e instanceof FrontmatterError) return { ok: false, message: `${path}: ${e.message}` };
-    throw e;
-  }
+  const parsed = await readMarkdownFile(path);
+  if (!parsed.ok) return parsed;
   const { data, body } = parsed;
   let name = text(data.name);
   let description = text(data.description);
