@@ -27,6 +27,9 @@ export type EngineEventBody =
   | { type: 'prompt_queued'; text: string; queueLength: number }
   /** A background task started or ended (TaskStarted and Notification hooks). */
   | { type: 'task_change'; change: 'started' | 'finished'; task: { id: string; kind: string; description: string; status: string; statusMessage?: string } }
+  /** A subagent (Agent, AgentSwarm member) started or finished its run (SubagentStart/SubagentStop hooks). */
+  | { type: 'subagent'; change: 'started'; childId: string; agentName: string; prompt: string }
+  | { type: 'subagent'; change: 'stopped'; childId: string; agentName: string; status: string; response: string }
   | { type: 'approval_decision'; callId: string; subject: string; decision: 'allow' | 'deny'; by: string }
   /** A transient provider failure; the step is retried after `delayMs`. Partial output of the failed attempt is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: string }

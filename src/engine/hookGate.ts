@@ -137,6 +137,10 @@ function observed(event: EngineEvent, fire: (event: HookEventName, subject: stri
       }
       break;
     }
+    case 'subagent':
+      if (event.change === 'started') fire('SubagentStart', event.agentName, { agent_name: event.agentName, agent_id: event.childId, prompt: event.prompt });
+      else fire('SubagentStop', event.agentName, { agent_name: event.agentName, agent_id: event.childId, response: event.response.slice(0, HOOK_TOOL_OUTPUT_CHARS), status: event.status });
+      break;
     case 'approval_decision':
       fire('PermissionResult', toolOf(event.subject), { tool_call_id: event.callId, subject: event.subject, decision: event.decision, decided_by: event.by });
       break;

@@ -16,6 +16,7 @@ import {
 } from '../tools/agent/delegationService';
 import type { ServiceKey } from '../tools/defineTool';
 import type { TaskService } from '../tools/task/taskService';
+import type { EngineEventBody } from './events';
 import type { Agents } from './agents';
 import type { Agent, TurnExtension } from './loop';
 import { Session } from './session';
@@ -43,6 +44,8 @@ export interface DelegationDeps {
   systemPromptFor(profile: AgentProfile, tools: string[]): string;
   /** Services and turn extensions each new agent gets for itself (its own skill nesting count…). */
   ownParts?(): { services: Array<readonly [ServiceKey<unknown>, unknown]>; extensions: TurnExtension[] };
+  /** A subagent's run starts or ends (the runtime turns these into engine events for hooks). */
+  onSubagent?(event: Extract<EngineEventBody, { type: 'subagent' }>): void;
 }
 
 /** SPEC §6.7: an AgentSwarm call must be the only tool call of its response; otherwise nothing runs. */
@@ -157,13 +160,17 @@ export class Delegation implements DelegationService {
     const onAbort = () => run.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), run.abort()), timeoutMs) : undefined;
+    let result: SubagentOutcome | undefined;
+    this.deps.onSubagent?.({ type: 'subagent', change: 'started', childId: child.id, agentName: profile.name, prompt });
     try {
       if (signal.aborted) run.abort();
       const outcome = await child.run(prompt, { signal: run.signal });
       const status = timedOut ? 'timed_out' : outcome.reason === 'completed' ? 'completed' : run.signal.aborted || outcome.reason === 'cancelled' ? 'cancelled' : 'failed';
       const error = timedOut ? `timed out after ${formatElapsed(timeoutMs)}` : status === 'completed' ? undefined : (outcome.error ?? `its turn ended: ${outcome.reason}`);
-      return { agentId: child.id, type: profile.name, status, text: outcome.text, error, elapsedMs: Date.now() - started };
+      result = { agentId: child.id, type: profile.name, status, text: outcome.text, error, elapsedMs: Date.now() - started };
+      return result;
     } finally {
+      this.deps.onSubagent?.({ type: 'subagent', change: 'stopped', childId: child.id, agentName: profile.name, status: result?.status ?? 'failed', response: result?.text ?? '' });
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       await this.deps.agents().release(child.id);

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { HookEventName, HookSpec } from '../../src/ext/hooks/hookRunner';
 import { hookGateHandler } from '../../src/engine/hookGate';
-import { ProviderError } from '../../src/llm/types';
+import { ProviderError, type ModelRequest } from '../../src/llm/types';
+import { builtinTools } from '../../src/tools/registry';
 import { HOOK_EVENTS } from '../../src/store/configSchema';
 import { defineTool } from '../../src/tools/defineTool';
 import { makeEngine, runPrompt, testTools, verifyEnginesAfterEach } from '../helpers/engineHarness';
@@ -119,6 +120,25 @@ describe('hooks fire for every event with their payload', () => {
     await h.runtime.close();
     expect(r.read('TaskStarted')).toEqual([expect.objectContaining({ task_id: task.id, description: 'quick job', detached: true, kind: 'process' })]);
     expect(r.read('Notification')).toEqual([expect.objectContaining({ type: 'task.completed', task_id: task.id, status: 'completed' })]);
+  });
+
+  it('SubagentStart and SubagentStop fire around each subagent run with its name, prompt and response', async () => {
+    const r = recorder(['SubagentStart', 'SubagentStop']);
+    const h = makeEngine({
+      hooks: r.hooks,
+      tools: builtinTools(),
+      mode: 'yolo',
+      responses: (req: ModelRequest) =>
+        /# Your role: subagent/.test(req.system)
+          ? { text: 'found 3 callers' }
+          : req.messages.some((m) => m.role === 'tool')
+            ? { text: 'done' }
+            : { toolCalls: [{ name: 'Agent', arguments: { description: 'find callers', prompt: 'find the callers of parse()', subagent_type: 'explore' } }] },
+    });
+    await runPrompt(h, 'delegate');
+    await h.runtime.close();
+    expect(r.read('SubagentStart')).toEqual([expect.objectContaining({ hook_event_name: 'SubagentStart', agent_name: 'explore', prompt: 'find the callers of parse()' })]);
+    expect(r.read('SubagentStop')).toEqual([expect.objectContaining({ hook_event_name: 'SubagentStop', agent_name: 'explore', response: 'found 3 callers', status: 'completed' })]);
   });
 
   it('SessionHeartbeat fires on its timer only when configured', async () => {

@@ -22,6 +22,7 @@ export function formatSwarmReport(members: readonly SwarmMember[], elapsedMs: nu
 
 export const agentSwarmTool = defineTool({
   name: 'AgentSwarm',
+  deferred: true,
   description,
   constants: { MAX: MAX_SWARM_MEMBERS },
   schema: z
