@@ -179,6 +179,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
         swarmTimeoutMs: settings.swarm.timeoutMs,
         swarmMaxConcurrency: env.JARVIS_CODE_AGENT_SWARM_MAX_CONCURRENCY,
       },
+      fileHistory: config.rewind.snapshots ? { maxFileBytes: config.rewind.max_file_bytes } : false,
       compaction: { triggerRatio: settings.loop.compactionTriggerRatio, reservedContextSize: settings.loop.reservedContextSize },
       // JARVIS_MODEL_THINKING_EFFORT (model.defaultEffort) forces the effort over [thinking] effort.
       thinking: { enabled: config.thinking.enabled, effort: model.defaultEffort ?? config.thinking.effort },

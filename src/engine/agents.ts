@@ -20,6 +20,7 @@ import { Session } from './session';
 import type { ToolRegistry, ToolSet, ToolSource } from './toolRegistry';
 import { DeferredTools, type DeferralConfig } from './deferredTools';
 import { TOOL_LOADER } from '../tools/toolSearch';
+import type { FileHistoryRecorder } from './fileHistoryRecorder';
 
 /** What every agent of a runtime shares. */
 export interface AgentEnvironment {
@@ -42,6 +43,8 @@ export interface AgentEnvironment {
   services: ReadonlyMap<string, unknown>;
   /** Turn extensions every agent runs (given to openRuntime). */
   extensions: readonly TurnExtension[];
+  /** The session's file history: every agent's writes are recorded in the main journal (absent: off). */
+  fileHistory?: FileHistoryRecorder;
   /** `[goal]` settings for each agent's goal driver. */
   goal?: GoalSettings;
   emit(event: EngineEvent): void;
@@ -149,6 +152,7 @@ export function assembleAgent(env: AgentEnvironment, opts: AssembleOptions): Ass
     gate: env.gate,
     ready: opts.ready,
     extensions: [...env.extensions, ...(opts.extensions ?? []), compaction.extension, offered.extension(), ...features.extensions],
+    fileHistory: env.fileHistory,
   });
   features.bind(agent);
   return { agent, session, compaction, features, services, offered };

@@ -13,6 +13,7 @@ import { contextTokensAfterResponse, contextWindow } from './context';
 import { MAIN_AGENT_ID, type EngineEvent, type EngineEventBody } from './events';
 import type { ExtensionGate, GateContext } from './extensionGate';
 import type { Session } from './session';
+import type { FileHistoryRecorder } from './fileHistoryRecorder';
 import type { ToolSet } from './toolRegistry';
 import type { PermissionMode, TurnEndReason, TurnOrigin } from './records';
 import { runToolCalls, type ToolBatchResult } from './toolBatch';
@@ -98,6 +99,8 @@ export interface AgentDeps {
   gate?: ExtensionGate;
   /** Settles when session-start handlers are done; the first turn waits for it. */
   ready?: Promise<void>;
+  /** The session's file history (fileHistoryRecorder.ts); absent: writes keep no prior copies. */
+  fileHistory?: FileHistoryRecorder;
 }
 
 export interface TurnOutcome {
@@ -551,6 +554,7 @@ export class Agent {
       cwd: this.deps.cwd,
       services: this.deps.services,
       guard: session.guard,
+      fileHistory: this.deps.fileHistory,
       mode: permissions.mode,
       rules: this.deps.rules,
       sessionApprovals: permissions.sessionApprovals,
@@ -569,6 +573,7 @@ export class Agent {
       ...(gate ? { beforeToolCall: (call) => gate.beforeToolCall(call, this.gateContext(signal)), afterToolCall: (call, outcome) => gate.afterToolCall(call, outcome, this.gateContext(signal)) } : {}),
     });
     for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
+    this.deps.fileHistory?.record(batch.changes, batch.commands);
     for (const message of batch.messages) session.commit({ type: 'message', message });
     if (signal.aborted) throw new TurnCancelled('cancelled');
     return batch;

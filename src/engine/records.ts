@@ -3,6 +3,7 @@
 // file through the same function — so a resumed session has exactly the state the live one had.
 import type { Message, Usage } from '../llm/types';
 import type { FileSnapshot } from './fileGuard';
+import { emptyFileHistory, historyChanges, historyRewound, historyTurnEnded, historyTurnStarted, historyWithdrawn, type CommandRun, type FileChange, type FileHistoryState, type RestoredFile, type SkippedFile } from './fileHistory';
 import { restoreCheckpoint, takeCheckpoint, type Checkpoint } from './undo';
 import type { Goal, GoalChange } from '../tools/goal/goalService';
 import type { TodoItem } from '../tools/todo/todoService';
@@ -66,7 +67,14 @@ export type RecordBody =
   /** The session's goal after `change` (null: none); see goals.ts. */
   | { type: 'goal'; change: GoalChange; goal: Goal | null }
   /** Deferred tools whose full schemas the model loaded (ToolSearch): offered for the rest of the session. */
-  | { type: 'tools_loaded'; names: string[] };
+  | { type: 'tools_loaded'; names: string[] }
+  /** Files the agent's tools changed (with the versions before and after) and commands it ran; see fileHistory.ts. */
+  | { type: 'file_changes'; changes: FileChange[]; commands?: CommandRun[] }
+  /**
+   * Files put back to their state before user turn `turnId` (`both`: the conversation is withdrawn
+   * too, as `undo` does); what could not be restored is in `skipped`. See rewind.ts.
+   */
+  | { type: 'rewind'; turnId: string; scope: 'files' | 'both'; restored: RestoredFile[]; skipped: SkippedFile[] };
 
 export type JournalRecord = RecordBody & { v: number; ts: number };
 
@@ -74,6 +82,7 @@ const KNOWN_TYPES = new Set<string>([
   'session_meta', 'system_prompt', 'request_trace', 'turn_start', 'message', 'turn_end', 'usage', 'mode',
   'session_approval', 'file_snapshot', 'title', 'model', 'notice', 'compaction', 'undo', 'plan_mode', 'todos', 'goal',
   'tools_loaded',
+  'file_changes', 'rewind',
 ]);
 
 export function isJournalRecord(value: unknown): value is JournalRecord {
@@ -123,6 +132,8 @@ export interface SessionState {
   goal: Goal | null;
   /** Deferred tools loaded so far, in load order (appended to the model's tool list in this order). */
   loadedTools: string[];
+  /** The agent's file changes and command runs per turn, for rewind (session state: undo keeps it). */
+  fileHistory: FileHistoryState;
 }
 
 export function emptyState(): SessionState {
@@ -143,6 +154,7 @@ export function emptyState(): SessionState {
     todos: [],
     goal: null,
     loadedTools: [],
+    fileHistory: emptyFileHistory(),
   };
 }
 
@@ -168,12 +180,14 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       state.openTurn = { turnId: record.turnId, origin: record.origin };
       state.turns += 1;
       if (record.origin === 'user') state.lastPrompt = record.prompt;
+      historyTurnStarted(state.fileHistory, record.turnId, record.origin, record.prompt);
       return;
     case 'message':
       state.messages.push(record.message);
       return;
     case 'turn_end':
       state.openTurn = undefined;
+      historyTurnEnded(state.fileHistory, record.turnId);
       return;
     case 'usage': {
       const u = state.usage;
@@ -199,7 +213,14 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       return;
     }
     case 'undo':
-      restoreCheckpoint(state, record.turnId);
+      withdrawTurns(state, record.turnId);
+      return;
+    case 'file_changes':
+      historyChanges(state.fileHistory, record.changes, record.commands ?? []);
+      return;
+    case 'rewind':
+      if (record.scope === 'both') withdrawTurns(state, record.turnId);
+      historyRewound(state.fileHistory, record.turnId, record.restored);
       return;
     case 'mode':
       state.mode = record.mode;
@@ -232,6 +253,13 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
     case 'notice':
       return;
   }
+}
+
+/** The conversation from user turn `turnId` on leaves; the file history marks those turns withdrawn. */
+function withdrawTurns(state: SessionState, turnId: string): void {
+  if (!state.checkpoints.some((c) => c.turnId === turnId)) return;
+  restoreCheckpoint(state, turnId);
+  historyWithdrawn(state.fileHistory, turnId);
 }
 
 export function replay(records: readonly RecordBody[]): SessionState {

@@ -19,6 +19,7 @@ import type { McpManager } from '../ext/mcp/mcpManager';
 import { attachRuntimeExtensions } from './runtimeExtensions';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
 import { Disposables } from './disposables';
+import { DEFAULT_REWIND_MAX_FILE_BYTES, FileHistoryRecorder, type FileHistorySettings } from './fileHistoryRecorder';
 import { MAIN_AGENT_ID, type EngineEvent } from './events';
 import { ExtensionGate, type GateHandler } from './extensionGate';
 import type { GoalController } from './goals';
@@ -101,6 +102,8 @@ export interface RuntimeOptions {
   agents?: AgentCatalog;
   /** Subagent and swarm timeouts and the swarm cap; default: no timeouts, no cap. */
   delegation?: DelegationSettings;
+  /** `[rewind]`: copies of files before the agent changes them; false = none (default: on, 10 MiB cap). */
+  fileHistory?: FileHistorySettings | false;
 }
 
 export interface Runtime {
@@ -131,6 +134,8 @@ export interface Runtime {
   goals: GoalController;
   todos: TodoStore;
   skills: SkillCatalog | undefined;
+  /** Copies of files before the agent changes them, for rewind (rewind.ts); undefined when `[rewind] snapshots = false`. */
+  fileHistory: FileHistoryRecorder | undefined;
   /**
    * `/model`: the main agent talks to `model` from its next request on; journalled. Nothing is closed,
    * so background tasks and subagents keep running. Throws while a turn runs.
@@ -227,6 +232,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const reinjections = new Reinjections();
   const extras = attachRuntimeExtensions({ hooks: opts.hooks, mcp: opts.mcp, gate, tools, emit, title: () => session.state.title ?? '' });
 
+  const fileHistory = opts.fileHistory === false ? undefined : new FileHistoryRecorder(session, opts.fileHistory ?? { maxFileBytes: DEFAULT_REWIND_MAX_FILE_BYTES });
   const env: AgentEnvironment = {
     cwd: opts.cwd,
     rules: opts.rules,
@@ -245,6 +251,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     services: shared,
     extensions: [...(opts.extensions ?? []), ...(extras.extension ? [extras.extension] : [])],
     goal: opts.goal,
+    fileHistory,
     emit,
   };
   disposables.add({ name: 'hooks and MCP tools', dispose: () => extras.close() });
@@ -289,6 +296,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     goals: features.goals,
     todos: features.todos,
     skills: opts.skills,
+    fileHistory,
     setModel(model, client) {
       agent.setModel(model, bindModel(model, client, timeouts).getClient);
       tools.setAvailability({ capabilities: model.capabilities, nonInteractive: opts.nonInteractive });

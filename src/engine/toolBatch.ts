@@ -8,6 +8,8 @@ import { decideApproval, shellAnalysisFor, type ApprovalPort, type PermissionRul
 import type { EngineEventBody } from './events';
 import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './extensionGate';
 import type { FileSnapshot, FileStateGuard } from './fileGuard';
+import type { CommandRun, FileChange } from './fileHistory';
+import type { FileHistoryRecorder } from './fileHistoryRecorder';
 import { sessionApprovalPattern } from './permissionRules';
 import type { PermissionMode } from './records';
 import { accessesConflict, executeToolCall, prepareToolCall, type PreparedToolCall, type ToolLookup, type ToolRunEnv } from './toolRunner';
@@ -19,6 +21,7 @@ export interface ToolBatchEnv {
   cwd: string;
   services: ToolServices;
   guard: FileStateGuard;
+  fileHistory?: FileHistoryRecorder;
   mode: PermissionMode;
   rules: readonly PermissionRule[];
   sessionApprovals: readonly string[];
@@ -37,6 +40,9 @@ export interface ToolBatchEnv {
 export interface ToolBatchResult {
   messages: Message[];
   snapshots: FileSnapshot[];
+  /** What the calls did to files and which commands they ran, in completion order (for rewind). */
+  changes: FileChange[];
+  commands: CommandRun[];
   /** Per call, in order: true when it was malformed, unknown or schema-invalid (it never ran). */
   invalid: boolean[];
   /** The user rejected a call without feedback: the turn should stop. */
@@ -124,6 +130,7 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     cwd: env.cwd,
     services: env.services,
     guard: env.guard,
+    fileHistory: env.fileHistory,
     onProgress: (callId, progress) => env.emit({ type: 'tool_progress', callId, progress }),
   };
   const prepared = calls.map((c) => prepareToolCall(c, env.tools, runEnv));
@@ -143,6 +150,8 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
   }
 
   const snapshots: FileSnapshot[] = [];
+  const changes: FileChange[] = [];
+  const commands: CommandRun[] = [];
   const running: Array<Promise<ToolResult>> = [];
   prepared.forEach((p, i) => {
     const gate = gates[i];
@@ -156,6 +165,8 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
         if (env.signal.aborted) return { content: 'Not run: the turn was interrupted.', isError: true };
         const outcome = await executeToolCall(p, runEnv, env.signal);
         snapshots.push(...outcome.snapshots);
+        changes.push(...outcome.changes);
+        if (outcome.command) commands.push(outcome.command);
         return outcome.result;
       }),
     );
@@ -171,5 +182,5 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     env.emit({ type: 'tool_result', callId: p.call.id, toolName: p.call.name, text: resultText(result), isError: !!result.isError, summary: result.summary, display: result.display });
     return { role: 'tool', toolCallId: p.call.id, toolName: p.call.name, content, ...(result.isError ? { isError: true } : {}) };
   });
-  return { messages, snapshots, invalid: prepared.map((p) => p.error !== undefined), rejected };
+  return { messages, snapshots, changes, commands, invalid: prepared.map((p) => p.error !== undefined), rejected };
 }

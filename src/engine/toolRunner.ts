@@ -7,6 +7,8 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { ContentPart, ToolCall } from '../llm/types';
 import { type Tool, type ToolAccess, type ToolContext, type ToolProgress, type ToolResult, type ToolServices } from '../tools/defineTool';
 import type { FileSnapshot, FileStateGuard } from './fileGuard';
+import type { CommandRun, FileChange } from './fileHistory';
+import type { FileHistoryRecorder } from './fileHistoryRecorder';
 
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
 /** Shares of the limit a preview keeps from the start and from the end (30 000 + 10 000 of 50 000). */
@@ -17,6 +19,8 @@ export interface ToolRunEnv {
   cwd: string;
   services: ToolServices;
   guard: FileStateGuard;
+  /** Keeps files' prior bytes before writes and notes command runs (absent: no file history). */
+  fileHistory?: FileHistoryRecorder;
   onProgress(callId: string, progress: ToolProgress): void;
 }
 
@@ -85,25 +89,37 @@ export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunE
 export interface ToolRunOutcome {
   result: ToolResult;
   snapshots: FileSnapshot[];
+  /** Files the call changed, with their versions before and after (for rewind). */
+  changes: FileChange[];
+  /** Set when the call ran a command: which known files changed meanwhile. */
+  command?: CommandRun;
 }
 
 /** Runs a prepared, approved call. Never throws: a tool's exception becomes an error result. */
 export async function executeToolCall(prepared: PreparedToolCall, env: ToolRunEnv, signal: AbortSignal): Promise<ToolRunOutcome> {
-  if (prepared.error || !prepared.tool) {
-    return { result: { content: prepared.error ?? 'Tool call could not be prepared.', isError: true }, snapshots: [] };
-  }
+  const notRun = (content: string): ToolRunOutcome => ({ result: { content, isError: true }, snapshots: [], changes: [] });
+  if (prepared.error || !prepared.tool) return notRun(prepared.error ?? 'Tool call could not be prepared.');
   const guardError = await env.guard.check(prepared.accesses);
-  if (guardError) return { result: { content: guardError, isError: true }, snapshots: [] };
+  if (guardError) return notRun(guardError);
+  const before = env.fileHistory ? await env.fileHistory.beforeWrite(prepared.accesses) : { pending: [] };
+  if ('error' in before) return notRun(before.error);
   let result: ToolResult;
   try {
     result = await prepared.tool.execute(prepared.args, contextFor(prepared.call, env, signal));
   } catch (e) {
-    if (signal.aborted) return { result: { content: `${prepared.tool.name} was interrupted.`, isError: true }, snapshots: [] };
     const why = e instanceof Error ? e.message : String(e);
-    return { result: { content: `${prepared.tool.name} failed: ${why}`, isError: true }, snapshots: [] };
+    result = { content: signal.aborted ? `${prepared.tool.name} was interrupted.` : `${prepared.tool.name} failed: ${why}`, isError: true };
   }
   const snapshots = result.isError ? [] : await env.guard.capture(prepared.accesses);
-  return { result: await capToolOutput(result, prepared.call.id, env.services.sessionDir, prepared.tool.maxOutputChars), snapshots };
+  // A failed or interrupted call may still have changed a file: the history notes whatever it left.
+  const changes = env.fileHistory && before.pending.length ? await env.fileHistory.afterWrite(before.pending, snapshots) : [];
+  const command = env.fileHistory && prepared.accesses.some((a) => a.kind === 'exec') ? await env.fileHistory.afterCommand(prepared.subject, env.guard.entries()) : undefined;
+  return {
+    result: await capToolOutput(result, prepared.call.id, env.services.sessionDir, prepared.tool.maxOutputChars),
+    snapshots,
+    changes,
+    ...(command ? { command } : {}),
+  };
 }
 
 /** The central output cap: long text is saved in the session and the model gets a preview plus the path. */

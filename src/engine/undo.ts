@@ -26,6 +26,8 @@ const KEPT_ACROSS_UNDO: ReadonlySet<string> = new Set([
   'sessionApprovals', 'fileSnapshots', 'usage', 'compactions', 'checkpoints', 'messages',
   // A goal and its budget are not conversation state (docs/plan-goals-context.md lists what undo rolls back).
   'goal',
+  // What the agent did to files stays on disk after an undo, so its history stays too (rewind.ts).
+  'fileHistory',
 ]);
 
 export function takeCheckpoint(state: SessionState, turnId: string, prompt: string): Checkpoint {

@@ -251,6 +251,8 @@ export const configSchema = table({
   }).prefault({}),
   hooks: z.array(hookSchema, { error: 'an array of [[hooks]] tables' }).default([]),
   experimental: table({ micro_compaction: bool().default(false) }).prefault({}),
+  // Copies of files before the agent changes them, for /rewind (docs/sessions.md "Rewind").
+  rewind: table({ snapshots: bool().default(true), max_file_bytes: int(0).default(10 * 1024 * 1024) }).prefault({}),
 });
 
 /** config.toml after validation, with every documented default applied. */

@@ -10,9 +10,9 @@ verifyEnginesAfterEach();
 
 const textOf = (m: Message) => (m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''));
 const prompt = runPrompt;
-/** The state without what undo deliberately keeps (cost totals). */
+/** The state without what undo deliberately keeps (cost totals, the file history: files stay as they are). */
 function conversation(state: SessionState) {
-  const { usage: _usage, ...rest } = structuredClone(state);
+  const { usage: _usage, fileHistory: _files, ...rest } = structuredClone(state);
   return rest;
 }
 

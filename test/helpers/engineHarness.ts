@@ -100,6 +100,8 @@ export function makeEngine(opts: {
   agents?: RuntimeOptions['agents'];
   delegation?: RuntimeOptions['delegation'];
   agentProfile?: RuntimeOptions['agentProfile'];
+  /** `[rewind]` copies of files before writes (default: on, 10 MiB cap). */
+  fileHistory?: RuntimeOptions['fileHistory'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -142,6 +144,7 @@ export function makeEngine(opts: {
     hooks: opts.hooks,
     mcp: opts.mcp,
     deferral: opts.deferral,
+    fileHistory: opts.fileHistory,
   });
   const harness: EngineHarness = {
     home,

@@ -129,6 +129,7 @@ describe('valid config', () => {
     ]);
     expect(config.secondary_model).toEqual({ default_model: 'fast', models: { fast: 'quick lookups', primary: '' }, force: false });
     expect(config.experimental.micro_compaction).toBe(true);
+    expect(config.rewind).toEqual({ snapshots: false, max_file_bytes: 2048 });
   });
 
   it('applies documented defaults to an empty file', () => {
