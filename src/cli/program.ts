@@ -122,6 +122,20 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     });
 
   program
+    .command('rewind')
+    .description('put the conversation and/or the files back to before a prompt (default: the latest session of this folder, the last prompt, both)')
+    .option('-S, --session <id>', 'the session to rewind (an id or a unique prefix)')
+    .option('-c, --continue', 'the most recent session of this folder (the default)')
+    .option('--turns <n>', 'how many prompts to go back (default 1)')
+    .option('--files-only', 'restore the files, keep the conversation')
+    .option('--conversation-only', 'withdraw the prompts, leave the files (as /undo does)')
+    .option('--overwrite', 'also restore files changed outside the agent since it wrote them (their bytes are kept in the session)')
+    .action(async (opts: import('./rewindCommand').RewindCommandOptions) => {
+      const { runRewindCommand } = await import('./rewindCommand');
+      exitCode = await runRewindCommand(opts);
+    });
+
+  program
     .command('policy')
     .description('check what the permission rules decide')
     .command('test')
