@@ -24,7 +24,7 @@ export function transcriptEntries(records: readonly JournalRecord[]): Entry[] {
     if (r.type === 'turn_start') entries.push({ kind: 'turn', turnId: r.turnId });
     else if (r.type === 'message') entries.push({ kind: 'message', message: r.message });
     else if (r.type === 'compaction') entries.push({ kind: 'compaction', info: { trigger: r.trigger, summary: r.summary, instruction: r.instruction, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, summarised: r.summarised } });
-    else if (r.type === 'undo') {
+    else if (r.type === 'undo' || (r.type === 'rewind' && r.scope === 'both')) {
       const at = entries.findIndex((e) => e.kind === 'turn' && e.turnId === r.turnId);
       if (at >= 0) entries.length = at;
     }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { listRewindTargets, planFileRewind, rewind, RewindError } from '../../src/engine/rewind';
 import { Session } from '../../src/engine/session';
 import { forkSession } from '../../src/engine/fork';
+import { transcriptEntries } from '../../src/engine/exportMarkdown';
 import type { ScriptedResponse } from '../../src/llm/scriptedClient';
 import { defineTool, type Tool } from '../../src/tools/defineTool';
 import { editTool, readTool, writeTool } from '../../src/tools/file';
@@ -213,6 +214,11 @@ describe('rewind: conversation and files', () => {
     // The guard knows the file as restored, so the agent may edit it again without a new read.
     expect(h.runtime.session.guard.entries().find((s) => s.path === join(h.cwd, 'a.txt'))?.size).toBe(3);
     h.expectReplayIdentical();
+    // The Markdown export leaves the withdrawn turn out, as it does after an undo.
+    const records = readFileSync(h.runtime.session.journalPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const shown = JSON.stringify(transcriptEntries(records));
+    expect(shown).toContain('first');
+    expect(shown).not.toContain('second');
 
     const fork = forkSession(h.runtime, { home: h.home });
     const copy = Session.open({ sessionId: fork.sessionId, sessionDir: fork.sessionDir, workDir: h.cwd });
