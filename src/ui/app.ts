@@ -650,6 +650,10 @@ export class App implements CommandHost {
     this.context.undo(count);
   }
 
+  rewind(): void {
+    this.context.rewind();
+  }
+
   private contextHost(): ContextActionsHost {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getters read the app live
     const app = this;
@@ -660,6 +664,7 @@ export class App implements CommandHost {
       work: this,
       notice: (level, text, hint) => this.notice(level, text, hint),
       pick: (title, items, onPick, body) => this.pick(title, items, onPick, body),
+      popup: (title, lines) => this.popup(title, lines),
       startActivity: (label) => this.startActivity(label),
       stopActivity: () => this.stopSpinner(),
       refreshContext: () => this.refreshContext(),

@@ -42,7 +42,7 @@ export const KEY_HELP: Array<[string, string]> = [
   ['Ctrl-T', 'expand / collapse the todo list'],
   ['Ctrl-G', 'edit the message in $VISUAL / $EDITOR'],
   ['Shift-Tab', 'cycle manual → plan → yolo → auto (plan = plan mode on, permissions as before)'],
-  ['Esc Esc (empty input)', 'withdraw recent prompts (undo selector)'],
+  ['Esc Esc (empty input)', 'withdraw recent prompts (undo selector; Rewind… puts files back too)'],
   ['/', 'command menu (Esc closes)'],
   ['@', 'complete a file path'],
   ['! (empty input)', 'shell mode: run a command; its output goes into the next message'],

@@ -62,6 +62,8 @@ export interface CommandHost {
   compact(instruction: string): Promise<void>;
   /** Without `count`: the selector of recent prompts. */
   undo(count?: number): void;
+  /** The rewind picker: a prompt, then conversation / files / both. */
+  rewind(): void;
   copyToClipboard(text: string): void;
   /** The MCP servers of this UI (absent when none are configured). */
   readonly mcp: McpManager | undefined;
@@ -297,6 +299,13 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       }
       h.undo(count);
     },
+  },
+  {
+    name: 'rewind',
+    aliases: [],
+    description: 'go back to before a prompt: conversation, files, or both',
+    idleOnly: true,
+    run: (h) => h.rewind(),
   },
   {
     name: 'fork',

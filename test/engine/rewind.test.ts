@@ -6,7 +6,7 @@ import { listRewindTargets, planFileRewind, rewind, RewindError } from '../../sr
 import { Session } from '../../src/engine/session';
 import { forkSession } from '../../src/engine/fork';
 import { transcriptEntries } from '../../src/engine/exportMarkdown';
-import type { ScriptedResponse } from '../../src/llm/scriptedClient';
+import { ScriptedClient, type ScriptedResponse } from '../../src/llm/scriptedClient';
 import { defineTool, type Tool } from '../../src/tools/defineTool';
 import { editTool, readTool, writeTool } from '../../src/tools/file';
 import { bashTool } from '../../src/tools/shell';
@@ -242,6 +242,17 @@ describe('rewind: conversation and files', () => {
     expect(existsSync(join(h.cwd, 'a.txt'))).toBe(true);
     const result = await rewind(h.runtime, { scope: 'files' });
     expect(result.restored).toEqual([{ path: join(h.cwd, 'a.txt'), action: 'removed' }]);
+  });
+
+  it('a subagent’s writes are recorded in the main journal, under the turn that was running, and rewound with it', async () => {
+    const h = engine([done]);
+    await runPrompt(h, 'delegate the file');
+    const child = h.runtime.agents.spawn({ systemPrompt: 'child', client: new ScriptedClient([call('Write', { path: 'by-child.txt', content: 'child' }), done]) });
+    expect(await child.run('write it')).toMatchObject({ reason: 'completed' });
+    expect(readFileSync(join(h.cwd, 'by-child.txt'), 'utf8')).toBe('child');
+    expect(listRewindTargets(h.runtime.session.state)[0].files).toEqual([join(h.cwd, 'by-child.txt')]);
+    const result = await rewind(h.runtime, { scope: 'files' });
+    expect(result.restored).toEqual([{ path: join(h.cwd, 'by-child.txt'), action: 'removed' }]);
   });
 
   it('refuses while a turn runs, a bad count, and an empty session; snapshots off records nothing', async () => {
