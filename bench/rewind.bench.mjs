@@ -4,20 +4,15 @@
 // and the session folder's size on disk as ratios against the baseline, and what one `jarvis rewind`
 // of that task costs next to `jarvis --version`.
 // Usage: node scripts/build.mjs && node bench/rewind.bench.mjs [--runs N]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { bin, jarvisEnv as env, loadMockModelServer, outDir, runJarvisChild } from './jarvisChild.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 7;
-const outDir = join(root, 'bench', 'results');
-mkdirSync(outDir, { recursive: true });
-await build({ entryPoints: [join(root, 'test/helpers/mockModelServer.ts')], outfile: join(outDir, 'mockModelServer.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
-const { startMockModelServer } = await import(join(outDir, 'mockModelServer.mjs'));
-
-const bin = join(root, 'bin', 'jarvis');
+const startMockModelServer = await loadMockModelServer();
+const runChild = async (args, opts) => (await runJarvisChild(args, opts)).wall;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -54,26 +49,6 @@ function task() {
   steps.push({ toolCalls: [{ name: 'Bash', arguments: { command: 'grep -c "x - " src/mod1.ts' } }] });
   steps.push({ text: 'Changed the modules, the generated file and added three new ones.' });
   return steps;
-}
-
-function env(ws, server, extra = {}) {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_')));
-  return { ...base, JARVIS_CODE_HOME: ws.home, JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'), ...extra };
-}
-
-function runChild(args, opts) {
-  return new Promise((resolvePromise, reject) => {
-    const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, ...args], { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.resume();
-    child.on('close', (code) => {
-      const wall = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (code !== 0) reject(new Error(`jarvis ${args.join(' ')} exited ${code}: ${err}`));
-      else resolvePromise(wall);
-    });
-  });
 }
 
 /** Bytes of the files under `dir` (their sizes; block rounding differs between file systems). */

@@ -3,20 +3,15 @@
 //   (b) a scripted six-step task against the loopback mock model: wall time, CPU seconds, peak RSS,
 //       and the size of the first request (system prompt + tool schemas)
 // Usage: npm run bench   (builds first)   — options: --runs N
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { bin, jarvisEnv as env, loadMockModelServer, outDir, runJarvisChild as runChild } from './jarvisChild.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 15;
-const outDir = join(root, 'bench', 'results');
-mkdirSync(outDir, { recursive: true });
-await build({ entryPoints: [join(root, 'test/helpers/mockModelServer.ts')], outfile: join(outDir, 'mockModelServer.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
-const { startMockModelServer } = await import(join(outDir, 'mockModelServer.mjs'));
+const startMockModelServer = await loadMockModelServer();
 
-const bin = join(root, 'bin', 'jarvis');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(1)} ms`;
 
@@ -41,26 +36,6 @@ function workspace() {
   for (let i = 0; i < 40; i++) writeFileSync(join(cwd, 'src', `mod${i}.ts`), `export function f${i}(x: number) {\n  return x + ${i};\n}\n`.repeat(20));
   writeFileSync(join(cwd, 'src', 'config.ts'), 'export const retries = 3;\nexport const timeoutMs = 1000;\n');
   return { dir, home, cwd };
-}
-
-function env(ws, server, extra = {}) {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_')));
-  return { ...base, JARVIS_CODE_HOME: ws.home, JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'), ...extra };
-}
-
-function runChild(args, opts) {
-  return new Promise((resolvePromise, reject) => {
-    const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, ...args], { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.resume();
-    child.on('close', (code) => {
-      const wall = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (code !== 0) reject(new Error(`jarvis ${args.join(' ')} exited ${code}: ${err}`));
-      else resolvePromise({ wall, t0 });
-    });
-  });
 }
 
 const server = await startMockModelServer();
