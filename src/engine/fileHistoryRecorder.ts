@@ -35,7 +35,9 @@ export async function readVersion(path: string, hashLimit: number, keep?: FileBl
   try {
     info = await stat(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
+    // ENOTDIR: a parent is a file, so this path cannot exist (the write will fail and say why).
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' };
     throw e;
   }
   if (!info.isFile()) return undefined;

@@ -185,9 +185,20 @@ describe('rewind: files', () => {
     writeFileSync(join(h.runtime.session.dir, 'file-history'), 'a file where the folder should be');
     await runPrompt(h, 'edit');
     const result = h.eventsOf('tool_result').find((e) => e.toolName === 'Edit')!;
+    expect(h.eventsOf('tool_result').find((e) => e.toolName === 'Read')!.isError).toBeFalsy();
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/Could not keep a copy of .*a\.txt before changing it, so it was not changed: could not write .*file-history \(something other than a folder is in its place\)/);
     expect(readFileSync(join(h.cwd, 'a.txt'), 'utf8')).toBe('old');
+  });
+
+  it('a write under a path that cannot exist fails with the tool’s own error, not a copy error', async () => {
+    const h = engine([call('Write', { path: 'plain.txt/inner.txt', content: 'x' }), done]);
+    writeFileSync(join(h.cwd, 'plain.txt'), 'a file, not a folder');
+    await runPrompt(h, 'write inside a file');
+    const result = h.eventsOf('tool_result').find((e) => e.toolName === 'Write')!;
+    expect(result.isError).toBe(true);
+    expect(result.text).not.toMatch(/Could not keep a copy/);
+    expect(h.runtime.session.state.fileHistory.turns[0].changes).toEqual([]);
   });
 
   it('says it cannot restore a file that was over the size cap, and restores the rest', async () => {
