@@ -76,6 +76,8 @@ export interface PlannedRestore {
 
 export interface FileRewindPlan {
   restore: PlannedRestore[];
+  /** Files already as they were at that point (changed and changed back): nothing to do but forget the changes. */
+  unchanged: RestoredFile[];
   /** Files that cannot be put back, with why (too large to have been kept, changed only by a command…). */
   impossible: SkippedFile[];
   /** Commands run from the target on: whatever they changed is not restored. */
@@ -106,6 +108,7 @@ export async function planFileRewind(state: SessionState, turnId: string, maxFil
     }
   }
   const restore: PlannedRestore[] = [];
+  const unchanged: RestoredFile[] = [];
   const impossible: SkippedFile[] = [];
   for (const [path, { before }] of earliest) {
     const current = await readVersion(path, maxFileBytes).catch(() => undefined);
@@ -113,7 +116,10 @@ export async function planFileRewind(state: SessionState, turnId: string, maxFil
       impossible.push({ path, reason: 'it is no longer a regular file (or cannot be read)' });
       continue;
     }
-    if (sameVersion(current, before)) continue; // already as it was
+    if (sameVersion(current, before)) {
+      unchanged.push({ path, version: current, replaced: current });
+      continue;
+    }
     if (before.kind === 'file' && !before.kept) {
       impossible.push({ path, reason: `it was ${sizeText(before.size)} when the agent changed it, over the ${sizeText(maxFileBytes)} limit for kept copies ([rewind] max_file_bytes), so its earlier content was not kept` });
       continue;
@@ -132,7 +138,7 @@ export async function planFileRewind(state: SessionState, turnId: string, maxFil
     if (earliest.has(path)) continue;
     impossible.push({ path, reason: `changed by a command (${subject}); changes made by commands cannot be restored` });
   }
-  return { restore, impossible, commands };
+  return { restore, unchanged, impossible, commands };
 }
 
 export interface RewindOptions {
@@ -226,7 +232,7 @@ export async function rewind(subject: RewindSubject, opts: RewindOptions): Promi
   const blobs = new FileBlobStore(session.dir);
   const plan = await planFileRewind(session.state, target.turnId, maxFileBytes);
   const overwrite = (path: string) => opts.overwrite === true || (Array.isArray(opts.overwrite) && opts.overwrite.includes(path));
-  const restored: RestoredFile[] = [];
+  const restored: RestoredFile[] = [...plan.unchanged];
   const done: RewindResult['restored'] = [];
   const skipped: SkippedFile[] = [...plan.impossible];
   for (const entry of plan.restore) {

@@ -122,6 +122,15 @@ describe('rewind: files', () => {
     expect(readdirSync(join(h.runtime.session.dir, 'file-history'))).toHaveLength(1);
   });
 
+  it('a file changed and changed back needs nothing; the rewind forgets its changes', async () => {
+    const h = engine([call('Write', { path: 'tmp.txt', content: 'scratch' }), call('Remove', { path: 'tmp.txt' }), done]);
+    await runPrompt(h, 'scratch file');
+    expect(listRewindTargets(h.runtime.session.state)[0].files).toEqual([join(h.cwd, 'tmp.txt')]);
+    const result = await rewind(h.runtime, { scope: 'files' });
+    expect(result).toMatchObject({ restored: [], skipped: [] });
+    expect(listRewindTargets(h.runtime.session.state)[0].files).toEqual([]);
+  });
+
   it('lists a file changed outside the agent and keeps it, unless told to overwrite (the outside bytes are kept)', async () => {
     const h = engine([call('Write', { path: 'a.txt', content: 'agent' }), call('Write', { path: 'b.txt', content: 'agent b' }), done]);
     await runPrompt(h, 'write a and b');
