@@ -100,6 +100,14 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     });
 
   program
+    .command('acp')
+    .description('serve the Agent Client Protocol on stdin/stdout for an editor (Zed, JetBrains; see docs/acp.md)')
+    .action(async () => {
+      const { runAcpCommand } = await import('./acpCommand');
+      exitCode = await runAcpCommand(version);
+    });
+
+  program
     .command('doctor')
     .description('validate config.toml and tui.toml without changing them')
     .argument('[target]', 'config or tui')

@@ -20,7 +20,12 @@ import { agentRoots, AgentFileError, loadAgentCatalog, type AgentCatalog } from 
 import { loadSkillCatalog, skillRoots } from '../ext/skills/skillCatalog';
 import type { MainOptions } from './program';
 
-export class StartupError extends Error {}
+export class StartupError extends Error {
+  /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
+  constructor(message: string, readonly problem?: 'model') {
+    super(message);
+  }
+}
 
 /** `--agent browser`: the browser profile's own tool set (docs/browser.md). */
 export const BROWSER_AGENT = 'browser';
@@ -125,7 +130,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
   try {
     model = resolveModel({ config, env, cliModel: options.model, configPath: loaded.path });
   } catch (e) {
-    throw new StartupError(`jarvis: ${messageOf(e)}`);
+    throw new StartupError(`jarvis: ${messageOf(e)}`, 'model');
   }
 
   const explicitMode: PermissionMode | undefined = options.yolo ? 'yolo' : options.auto ? 'auto' : undefined;

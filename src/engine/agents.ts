@@ -114,6 +114,9 @@ export function assembleAgent(env: AgentEnvironment, opts: AssembleOptions): Ass
       if (!registry.has(key.name)) throw new Error(`the ${key.name} service is not available in this session`);
       return registry.get(key.name) as T;
     },
+    find<T>(key: ServiceKey<T>): T | undefined {
+      return registry.get(key.name) as T | undefined;
+    },
   };
   const compaction: Compactor = new Compactor({
     session,

@@ -90,6 +90,8 @@ export interface RuntimeOptions {
   mcp?: McpManager;
   retryDelay?: (attempt: number) => number;
   extensions?: TurnExtension[];
+  /** Services the front end lends the session's tools (ACP: the editor's files), by ServiceKey name. */
+  services?: Array<[string, unknown]>;
   /** `[goal]`: when a goal without progress pauses. */
   goal?: GoalSettings;
   /** When auto-compaction starts (loop_control); the trigger ratio defaults to 0.85. */
@@ -181,6 +183,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   disposables.add({ name: 'background tasks', dispose: ({ force }) => tasks.close({ force }) });
   const shared = new Map<string, unknown>([[TASK_SERVICE.name, tasks]]);
   if (opts.image) shared.set(IMAGE_LIMITS.name, opts.image);
+  for (const [name, service] of opts.services ?? []) shared.set(name, service);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;
   shared.set(WEB_SERVICE.name, web);
   // The browser itself starts on the first browser tool call; it is closed with the session.

@@ -28,6 +28,8 @@ export interface ToolServices {
   nonInteractive: boolean;
   /** Extra named services registered by the session (background tasks, todo store…). */
   get<T>(key: ServiceKey<T>): T;
+  /** An optional service (the editor's files under ACP): undefined where the session has none. */
+  find<T>(key: ServiceKey<T>): T | undefined;
 }
 
 export interface ServiceKey<T> {

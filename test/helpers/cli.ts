@@ -38,11 +38,12 @@ export function mockModelEnv(baseUrl: string, type = 'openai'): Record<string, s
   return { JARVIS_MODEL_NAME: 'mock-model', JARVIS_MODEL_API_KEY: 'test-key', JARVIS_MODEL_PROVIDER_TYPE: type, JARVIS_MODEL_BASE_URL: baseUrl };
 }
 
-export function spawnJarvis(args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string }): ChildProcess {
+/** `keepStdinOpen`: the test talks to the process over stdin (jarvis acp) and ends it itself. */
+export function spawnJarvis(args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; keepStdinOpen?: boolean }): ChildProcess {
   if (!existsSync(DIST)) throw new Error('dist/jarvis.js is missing: the build failed (see the start of the test output)');
   const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   if (opts.input !== undefined) child.stdin!.end(opts.input);
-  else child.stdin!.end();
+  else if (!opts.keepStdinOpen) child.stdin!.end();
   return child;
 }
 

@@ -31,6 +31,9 @@ export function makeToolHarness(opts: { cwd?: string; nonInteractive?: boolean }
       if (!registry.has(key.name)) throw new Error(`service ${key.name} is not registered in this harness`);
       return registry.get(key.name) as T;
     },
+    find<T>(key: ServiceKey<T>): T | undefined {
+      return registry.get(key.name) as T | undefined;
+    },
   };
   const guard = new FileStateGuard();
   const progress: ToolHarness['progress'] = [];

@@ -3,6 +3,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type ToolResult } from '../defineTool';
+import { EDITOR_FILES } from './editorFiles';
 import { applyReplacements, explainNoMatch, findOccurrences, lineNumberAt } from './editMatching';
 import { resolveToolPath } from './pathPolicy';
 import { DIFF_DISPLAY_MAX_BYTES } from './writeTool';
@@ -63,7 +64,15 @@ export const editTool = defineTool({
     // matched bytes change and every undecodable byte elsewhere is written back as it was.
     const invalid = isUtf16(encoding) ? undefined : findInvalidUtf8(bytes);
     const asText = (raw: Buffer) => (invalid ? raw.toString('latin1') : decodeText(raw, encoding));
-    const before = asText(bytes);
+    // Plain UTF-8 text is edited in the editor's buffer when there is one (ACP): its unsaved text is
+    // what gets matched, and the result goes back to the buffer. Other encodings keep their bytes on disk.
+    const editor = encoding === 'utf8' && !invalid ? ctx.services.find(EDITOR_FILES) : undefined;
+    let before: string;
+    try {
+      before = editor?.canRead ? await editor.readText(path, ctx.signal) : asText(bytes);
+    } catch (e) {
+      return error(`Could not read ${path} through the editor: ${(e as Error).message}`);
+    }
     const needle = invalid ? asText(Buffer.from(args.old_string, 'utf8')) : args.old_string;
 
     const occurrences = findOccurrences(before, needle);
@@ -84,9 +93,10 @@ export const editTool = defineTool({
     const after = applyReplacements(before, occurrences, replacement);
     const output = invalid ? Buffer.from(after, 'latin1') : encodeText(after, encoding, bomLength(encoding, bytes) > 0);
     try {
-      await writeFile(path, output);
+      if (editor?.canWrite) await editor.writeText(path, after, ctx.signal);
+      else await writeFile(path, output);
     } catch (e) {
-      return error(`Could not write ${path}: ${(e as Error).message}`);
+      return error(`Could not write ${path}${editor?.canWrite ? ' through the editor' : ''}: ${(e as Error).message}`);
     }
     const firstLine = lineNumberAt(before, occurrences[0].index);
     const what = occurrences.length === 1 ? `1 occurrence at line ${firstLine}` : `${occurrences.length} occurrences`;

@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { defineTool, type ToolResult } from '../defineTool';
+import { EDITOR_FILES } from './editorFiles';
 import { readLineWindow, type LineWindow } from './lineWindow';
 import { detectMedia, readHead } from './mediaTypes';
 import { resolveToolPath } from './pathPolicy';
@@ -144,7 +145,15 @@ export const readTool = defineTool({
       chunks = [decodeText(await readFile(path), encoding)];
     } else {
       if (looksBinary(head)) return error(`${path} looks like a binary file (it contains NUL bytes); Read only reads text. Inspect it with Bash (file, xxd | head).`);
-      chunks = utf8Chunks(path, bomLength(encoding, head), ctx.signal, scanner);
+      // Under an editor (ACP) plain UTF-8 is read from its buffer, unsaved changes included.
+      const editor = encoding === 'utf8' ? ctx.services.find(EDITOR_FILES) : undefined;
+      if (editor?.canRead) {
+        try {
+          chunks = [await editor.readText(path, ctx.signal)];
+        } catch (e) {
+          return error(`Cannot read ${path} through the editor: ${(e as Error).message}`);
+        }
+      } else chunks = utf8Chunks(path, bomLength(encoding, head), ctx.signal, scanner);
     }
 
     const requested = Math.min(args.n_lines ?? READ_MAX_LINES, READ_MAX_LINES);

@@ -5,6 +5,7 @@ import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolResult } from '../defineTool';
+import { EDITOR_FILES } from './editorFiles';
 import { readHead } from './mediaTypes';
 import { resolveToolPath } from './pathPolicy';
 import { detectEncoding, isUtf16, looksBinary } from './textEncoding';
@@ -70,12 +71,16 @@ export const writeTool = defineTool({
       );
     }
     const before = size !== undefined && size <= DIFF_DISPLAY_MAX_BYTES ? await readFile(path, 'utf8') : size === undefined ? '' : undefined;
+    // Under an editor (ACP) the text goes to its buffer; an append to a file too big to hold goes to disk.
+    const editor = ctx.services.find(EDITOR_FILES);
+    const viaEditor = editor?.canWrite && (args.mode === 'overwrite' || before !== undefined) ? editor : undefined;
     try {
       await mkdir(dirname(path), { recursive: true });
-      if (args.mode === 'append') await appendFile(path, args.content, 'utf8');
+      if (viaEditor) await viaEditor.writeText(path, args.mode === 'append' ? (before ?? '') + args.content : args.content, ctx.signal);
+      else if (args.mode === 'append') await appendFile(path, args.content, 'utf8');
       else await writeFile(path, args.content, 'utf8');
     } catch (e) {
-      return error(`Could not write ${path}: ${(e as Error).message}`);
+      return error(`Could not write ${path}${viaEditor ? ' through the editor' : ''}: ${(e as Error).message}`);
     }
     const bytes = Buffer.byteLength(args.content, 'utf8');
     const verb = size === undefined ? 'Created' : args.mode === 'append' ? 'Appended to' : 'Overwrote';

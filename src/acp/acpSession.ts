@@ -1,0 +1,229 @@
+// One editor session: a SessionControl (the engine's runtime for it), the MCP servers of config and
+// editor, the queue of questions forwarded as permission requests, and the mapping of engine events to
+// `session/update`s (docs/acp.md). Updates are sent in order; a prompt's answer waits until they are out.
+import { RequestError, type AgentContext, type ClientCapabilities, type ContentBlock, type McpServer, type PromptResponse, type SessionConfigOption, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
+import { CompactionError } from '../engine/compaction';
+import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
+import type { ThinkingSettings } from '../engine/loop';
+import type { PermissionMode, TurnEndReason } from '../engine/records';
+import { QuestionQueue } from '../engine/questionQueue';
+import type { Runtime } from '../engine/runtime';
+import { SessionControl, type BaseRuntimeOptions } from '../engine/sessionControl';
+import type { McpManager } from '../ext/mcp/mcpManager';
+import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
+import type { JarvisConfig } from '../store/config';
+import type { McpServerConfig, McpTimeoutDefaults } from '../store/mcpConfig';
+import type { SessionLocation } from '../store/sessionStore';
+import { EDITOR_FILES } from '../tools/file/editorFiles';
+import type { AcpLog } from './acpLog';
+import { editorFileAccess } from './editorFileAccess';
+import { editorMcpServers, joinMcpServers } from './mcpServers';
+import { acpApprovalPort, acpInteractionPort, startDue, type PendingPermission, type PermissionRequester } from './permissions';
+import { promptInput } from './promptContent';
+import { EventMapper, historyUpdates } from './sessionUpdates';
+import { applyThinking, configOptions, currentModeId, MODE_IDS, modeState, type AcpModeId } from './sessionOptions';
+import { runSlashCommand } from './slashCommands';
+
+/** What the CLI layer prepared for a session in one folder (config, model, servers). */
+export interface PreparedSession {
+  runtime: BaseRuntimeOptions;
+  models: { config: JarvisConfig; configPath: string; env: NodeJS.ProcessEnv };
+  mcpServers: McpServerConfig[];
+  mcpDefaults: McpTimeoutDefaults;
+  /** The identity slug, announced to MCP servers. */
+  clientName: string;
+  warnings: string[];
+}
+
+export interface AcpSessionOptions {
+  prepared: PreparedSession;
+  client: AgentContext;
+  clientCapabilities: ClientCapabilities;
+  /** The MCP servers the editor sent with the request. */
+  editorMcp: readonly McpServer[];
+  resume?: SessionLocation;
+  version: string;
+  log: AcpLog;
+}
+
+/** A turn the editor did not cancel but that stopped early (the user rejected a call) simply ended. */
+function stopReason(reason: Exclude<TurnEndReason, 'failed'>, cancelRequested: boolean): StopReason {
+  if (reason === 'max_steps') return 'max_turn_requests';
+  if ((reason === 'cancelled' || reason === 'interrupted') && cancelRequested) return 'cancelled';
+  return 'end_turn';
+}
+
+export class AcpSession {
+  readonly runtime: Runtime;
+  private readonly control: SessionControl;
+  private readonly queue: QuestionQueue<PendingPermission>;
+  private readonly mapper: EventMapper;
+  private readonly mcp: McpManager | undefined;
+  /** Read by the agent at each request, so the `thinking` option applies from the next one. */
+  private readonly thinking: ThinkingSettings;
+  private updates: Promise<void> = Promise.resolve();
+  private readonly cwd: string;
+  /** `session/cancel` came during the current prompt. */
+  private cancelRequested = false;
+
+  constructor(private readonly opts: AcpSessionOptions) {
+    const { prepared } = opts;
+    this.cwd = prepared.runtime.cwd;
+    this.mapper = new EventMapper(this.cwd);
+    const fromEditor = editorMcpServers(opts.editorMcp, prepared.mcpDefaults);
+    for (const w of [...prepared.warnings, ...fromEditor.warnings]) opts.log(w);
+    this.mcp = startMcpServers(joinMcpServers(prepared.mcpServers, fromEditor.servers), {
+      home: prepared.runtime.home,
+      clientName: prepared.clientName,
+      version: opts.version,
+      onFailure: (server, error) => this.warn(mcpFailureText(server, error)),
+    });
+    this.thinking = { ...(prepared.runtime.thinking ?? { enabled: true }) };
+    this.queue = new QuestionQueue<PendingPermission>((queue) => startDue(queue, this.control.runtime?.agent.busy ?? false));
+    const requestPermission: PermissionRequester = async (toolCall, options, signal) => {
+      await this.updates; // the editor knows the tool call before it is asked about it
+      const response = await opts.client.request('session/request_permission', { sessionId: this.id, toolCall, options }, { cancellationSignal: signal });
+      return response.outcome.outcome === 'selected' ? response.outcome.optionId : undefined;
+    };
+    const editorFiles = editorFileAccess(opts.client, opts.clientCapabilities, () => this.id);
+    this.control = new SessionControl({
+      base: {
+        ...prepared.runtime,
+        resume: opts.resume,
+        mcp: this.mcp,
+        thinking: this.thinking,
+        services: editorFiles ? [[EDITOR_FILES.name, editorFiles]] : [],
+      },
+      models: prepared.models,
+      nonInteractive: false,
+      notificationDelivery: 'agent',
+      approvalPort: acpApprovalPort(this.queue, requestPermission, this.cwd),
+      interactionPort: acpInteractionPort(this.queue, requestPermission),
+      onEvent: (event) => this.onEvent(event),
+    });
+    try {
+      this.runtime = this.control.ensure();
+    } catch (e) {
+      void this.mcp?.close();
+      throw e;
+    }
+    for (const w of this.runtime.warnings) opts.log(w);
+  }
+
+  get id(): string {
+    return this.runtime.session.id;
+  }
+
+  private send(update: SessionUpdate): void {
+    this.updates = this.updates
+      .then(() => this.opts.client.notify('session/update', { sessionId: this.id, update }))
+      .catch((e: unknown) => this.opts.log(`could not send a session update: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  /** Something the user must see, in the conversation and in the log. */
+  warn(text: string): void {
+    this.opts.log(text);
+    this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\nWarning: ${text}\n\n` } });
+  }
+
+  private say(text: string): void {
+    this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+  }
+
+  private onEvent(event: EngineEvent): void {
+    if (event.agentId !== MAIN_AGENT_ID) return;
+    for (const update of this.mapper.map(event)) this.send(update);
+    if (event.type === 'plan_mode' || event.type === 'mode') this.announceMode();
+    // A background question waits until the agent is idle.
+    if (event.type === 'turn_end') startDue(this.queue, false);
+  }
+
+  private announceMode(): void {
+    this.send({ sessionUpdate: 'current_mode_update', currentModeId: currentModeId(this.control) });
+    this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
+  modes() {
+    return modeState(this.control);
+  }
+
+  configOptions(): SessionConfigOption[] {
+    return configOptions({ mode: this.control.mode, planMode: this.control.planMode, model: this.control.model, modelAliases: this.control.modelAliases, thinking: this.thinking });
+  }
+
+  /** Sends what an editor shows for an earlier session: its conversation, then its plan. */
+  async replayHistory(): Promise<void> {
+    const { state } = this.runtime.session;
+    for (const update of historyUpdates(state.messages, state.todos, this.cwd)) this.send(update);
+    await this.updates;
+  }
+
+  /** Tells the editor which slash commands this session takes (after the session exists for it). */
+  advertiseCommands(commands: SessionUpdate): void {
+    this.send(commands);
+  }
+
+  async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
+    const input = promptInput(blocks);
+    for (const w of input.warnings) this.warn(w);
+    const command = await runSlashCommand(input.text, {
+      compact: (instruction) => this.runtime.compaction.compact({ instruction }),
+      togglePlan: () => (this.control.planMode = !this.control.planMode),
+    }).catch((e: unknown) => {
+      if (e instanceof CompactionError) return e.message;
+      throw e;
+    });
+    if (command !== undefined) {
+      this.say(command);
+      await this.updates;
+      return { stopReason: 'end_turn' };
+    }
+    this.cancelRequested = false;
+    const outcome = await this.runtime.agent.run(input.text, { content: input.content });
+    await this.updates;
+    if (outcome.reason === 'failed') throw RequestError.internalError(undefined, outcome.error ?? 'the turn failed');
+    return { stopReason: stopReason(outcome.reason, this.cancelRequested) };
+  }
+
+  /** `session/cancel`: stops the turn; its questions are withdrawn (their editor requests cancelled). */
+  cancel(): void {
+    this.cancelRequested = true;
+    this.runtime.agent.cancel(true);
+  }
+
+  setMode(modeId: string): void {
+    if (!(MODE_IDS as readonly string[]).includes(modeId)) throw RequestError.invalidParams(undefined, `unknown mode "${modeId}"; the modes are ${MODE_IDS.join(', ')}`);
+    const id = modeId as AcpModeId;
+    if (id === 'plan') this.control.planMode = true;
+    else {
+      this.control.planMode = false;
+      this.control.mode = id as PermissionMode;
+    }
+    this.announceMode();
+  }
+
+  setConfigOption(configId: string, value: unknown): SessionConfigOption[] {
+    if (typeof value !== 'string') throw RequestError.invalidParams(undefined, `the option "${configId}" takes one of its listed values`);
+    if (configId === 'mode') this.setMode(value);
+    else if (configId === 'model') {
+      try {
+        this.control.switchModel(value);
+      } catch (e) {
+        // A turn is running (SessionControlError) or the alias does not resolve (ModelConfigError).
+        throw RequestError.invalidParams(undefined, e instanceof Error ? e.message : String(e));
+      }
+    } else if (configId === 'thinking') {
+      if (!applyThinking(this.thinking, value)) throw RequestError.invalidParams(undefined, `unknown thinking value "${value}"`);
+    } else throw RequestError.invalidParams(undefined, `unknown config option "${configId}"; the options are mode, model and thinking`);
+    const options = this.configOptions();
+    this.send({ sessionUpdate: 'config_option_update', configOptions: options });
+    return options;
+  }
+
+  async close(): Promise<void> {
+    this.queue.cancelAll();
+    await this.control.close();
+    await this.updates;
+    await this.mcp?.close();
+  }
+}

@@ -1,0 +1,105 @@
+// Engine events and stored history as ACP `session/update`s: streamed message and thought chunks,
+// tool calls with their updates, the to-do list as the plan, the context size. The same mapping
+// replays an earlier session's messages for `session/load`.
+import type { PlanEntry, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { EngineEvent } from '../engine/events';
+import type { Message } from '../llm/types';
+import type { TodoItem } from '../tools/todo/todoService';
+import { parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
+
+/** Notifications the engine delivers as user messages are not something the user typed. */
+const NOTIFICATION_PREFIX = '<system-notification>';
+
+export function planUpdate(todos: readonly TodoItem[]): SessionUpdate {
+  const entries: PlanEntry[] = todos.map((t) => ({
+    content: t.title,
+    priority: 'medium',
+    status: t.status === 'done' ? 'completed' : t.status,
+  }));
+  return { sessionUpdate: 'plan', entries };
+}
+
+function toolCallUpdate(call: { id: string; name: string; arguments: string }, cwd: string): SessionUpdate {
+  const args = parseToolArgs(call.arguments);
+  return {
+    sessionUpdate: 'tool_call',
+    toolCallId: call.id,
+    title: toolTitle(call.name, args, cwd),
+    kind: toolKind(call.name),
+    status: 'pending',
+    rawInput: args,
+    locations: toolLocations(args, cwd),
+  };
+}
+
+/**
+ * Maps the main agent's live events (subagents' own events stay out of the editor's transcript).
+ * Returns no updates for events an editor has no place for (steps, retries, info notices).
+ */
+export class EventMapper {
+  /** Calls that already reported they run, so `in_progress` is sent once. */
+  private readonly running = new Set<string>();
+
+  constructor(private readonly cwd: string) {}
+
+  map(event: EngineEvent): SessionUpdate[] {
+    switch (event.type) {
+      case 'text_delta':
+        return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.delta } }];
+      case 'thinking_delta':
+        return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.delta } }];
+      case 'tool_call':
+        return [toolCallUpdate(event.call, this.cwd)];
+      case 'approval_decision':
+        return event.decision === 'allow' ? this.started(event.callId) : [];
+      case 'tool_progress':
+        return this.started(event.callId);
+      case 'tool_result':
+        this.running.delete(event.callId);
+        return [{
+          sessionUpdate: 'tool_call_update',
+          toolCallId: event.callId,
+          status: event.isError ? 'failed' : 'completed',
+          content: resultContent(event.text, event.display),
+          rawOutput: { text: event.text, ...(event.summary ? { summary: event.summary } : {}) },
+        }];
+      case 'todos':
+        return [planUpdate(event.todos)];
+      case 'usage':
+        return [{ sessionUpdate: 'usage_update', used: event.contextTokens, size: event.contextLimit }];
+      case 'notice':
+        // Warnings and errors are part of what the user must see; info notices are not.
+        return event.level === 'info' ? [] : [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n${event.level === 'error' ? 'Error' : 'Warning'}: ${event.text}\n\n` } }];
+      default:
+        return [];
+    }
+  }
+
+  private started(callId: string): SessionUpdate[] {
+    if (this.running.has(callId)) return [];
+    this.running.add(callId);
+    return [{ sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'in_progress' }];
+  }
+}
+
+/** An earlier session's conversation as the updates that would have shown it (`session/load`). */
+export function historyUpdates(messages: readonly Message[], todos: readonly TodoItem[], cwd: string): SessionUpdate[] {
+  const updates: SessionUpdate[] = [];
+  for (const message of messages) {
+    if (message.role === 'user') {
+      for (const part of message.content) {
+        if (part.type === 'image') updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'image', mimeType: part.mediaType, data: part.data } });
+        else if (!part.text.startsWith(NOTIFICATION_PREFIX)) updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: part.text } });
+      }
+    } else if (message.role === 'assistant') {
+      for (const block of message.thinking ?? []) if (block.text) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: block.text } });
+      if (message.text) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message.text } });
+      for (const call of message.toolCalls ?? []) updates.push(toolCallUpdate(call, cwd));
+    } else {
+      const text = message.content.map((p) => (p.type === 'text' ? p.text : '[image]')).join('\n');
+      updates.push({ sessionUpdate: 'tool_call_update', toolCallId: message.toolCallId, status: message.isError ? 'failed' : 'completed', content: resultContent(text, undefined) });
+    }
+  }
+  if (todos.length) updates.push(planUpdate(todos));
+  return updates;
+}

@@ -1,0 +1,31 @@
+// The slash commands an editor offers in its prompt box (`available_commands_update`) and what they do.
+// Everything else that starts with "/" goes to the model as typed.
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { CompactionResult } from '../engine/compaction';
+
+export const AVAILABLE_COMMANDS: SessionUpdate = {
+  sessionUpdate: 'available_commands_update',
+  availableCommands: [
+    { name: 'compact', description: 'Summarise the conversation so far to free context', input: { hint: 'what the summary should keep (optional)' } },
+    { name: 'plan', description: 'Turn plan mode on or off (read and plan only; the plan is reviewed before changes)' },
+  ],
+};
+
+export interface SlashCommandActions {
+  compact(instruction: string | undefined): Promise<CompactionResult>;
+  /** Returns whether plan mode is now on. */
+  togglePlan(): boolean;
+}
+
+/** Runs `/compact` or `/plan`; returns what to tell the user, or undefined when the text is a prompt. */
+export async function runSlashCommand(text: string, actions: SlashCommandActions): Promise<string | undefined> {
+  const match = /^\/(\w+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const [, name, rest] = match;
+  if (name === 'compact') {
+    const result = await actions.compact(rest?.trim() || undefined);
+    return `Compacted the conversation: ${result.summarised} messages summarised, about ${result.tokensBefore} → ${result.tokensAfter} tokens.`;
+  }
+  if (name === 'plan') return actions.togglePlan() ? 'Plan mode is on: read and plan only.' : 'Plan mode is off.';
+  return undefined;
+}

@@ -1,0 +1,51 @@
+// `jarvis acp`: serves the Agent Client Protocol on stdin/stdout for an editor (docs/acp.md). stdout
+// carries JSON-RPC only, so everything else that would print there is sent to stderr instead.
+import { Readable } from 'node:stream';
+import { ndJsonStream } from '@agentclientprotocol/sdk';
+import { acpAgentApp, SessionSetupError } from '../acp/acpAgent';
+import { acpLog } from '../acp/acpLog';
+import type { PreparedSession } from '../acp/acpSession';
+import { jarvisHome } from '../store/paths';
+import { installLastResort } from './lastResort';
+
+async function prepare(cwd: string): Promise<PreparedSession> {
+  // Configuration loads with the first session, so initialize is answered before it is read.
+  const { loadStartup, StartupError } = await import('./startup');
+  try {
+    const startup = loadStartup({}, { nonInteractive: false, cwd });
+    return {
+      runtime: startup.runtime,
+      models: { config: startup.config, configPath: startup.configPath, env: process.env },
+      mcpServers: startup.mcp.servers,
+      mcpDefaults: startup.settings.mcp,
+      clientName: startup.settings.identity.slug,
+      warnings: startup.warnings,
+    };
+  } catch (e) {
+    if (e instanceof StartupError) throw new SessionSetupError(e.message.replace(/^jarvis: /, ''), e.problem === 'model');
+    throw e;
+  }
+}
+
+export async function runAcpCommand(version: string): Promise<number> {
+  const protocolOut = process.stdout.write.bind(process.stdout);
+  // Whatever else writes to stdout (a library's console.log) goes to stderr: one stray line would
+  // break the editor's JSON-RPC parser.
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => process.stderr.write(chunk, ...rest)) as typeof process.stdout.write;
+  const home = jarvisHome(process.env);
+  installLastResort(home);
+  const log = acpLog(home);
+  const { app, closeAll } = acpAgentApp({ version, home, prepare, log });
+  const output = new WritableStream<Uint8Array>({
+    write: (chunk) => new Promise<void>((resolve, reject) => void protocolOut(chunk, (e) => (e ? reject(e) : resolve()))),
+  });
+  const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
+  const connection = app.connect(ndJsonStream(output, input));
+  const stop = () => connection.close();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  await connection.closed;
+  await closeAll();
+  process.stdin.destroy();
+  return 0;
+}

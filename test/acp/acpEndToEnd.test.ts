@@ -1,0 +1,171 @@
+// `jarvis acp` end to end: the built CLI spawned and driven by the ACP SDK's client side, as an editor
+// drives it, against the loopback mock model (docs/acp.md).
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionNotification } from '@agentclientprotocol/sdk';
+import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { cliEnv, makeCliDirs, mockModelEnv, waitUntil, type CliDirs } from '../helpers/cli';
+import { agentText, startAcpClient, type AcpTestClient } from '../helpers/acpClient';
+
+let server: MockModelServer;
+let dirs: CliDirs;
+let editor: AcpTestClient;
+
+function updatesOf(sessionId: string, kind: SessionNotification['update']['sessionUpdate']) {
+  return editor.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === kind).map((u) => u.update);
+}
+
+beforeAll(async () => {
+  server = await startMockModelServer();
+  dirs = makeCliDirs();
+  editor = await startAcpClient({ env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+});
+
+afterAll(async () => {
+  await editor?.close();
+  await server.close();
+  rmSync(join(dirs.home, '..'), { recursive: true, force: true });
+});
+
+describe('jarvis acp', () => {
+  it('answers initialize with its info, capabilities and login method', () => {
+    const init = editor.initialized;
+    expect(init.agentInfo?.name).toBe('jarvis');
+    expect(init.agentCapabilities).toMatchObject({
+      loadSession: true,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: true },
+      sessionCapabilities: { list: {} },
+    });
+    expect(init.authMethods?.map((m) => m.id)).toEqual(['login']);
+  });
+
+  it('streams a prompt as agent_message_chunk updates and ends the turn', async () => {
+    const reply = 'Hello from the mock model, streamed in several pieces.';
+    server.push({ text: reply });
+    const { sessionId, modes, configOptions } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
+    expect(modes?.currentModeId).toBe('manual');
+    expect(configOptions?.map((o) => o.id)).toEqual(expect.arrayContaining(['mode', 'model']));
+    const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say hello' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(updatesOf(sessionId, 'agent_message_chunk').length).toBeGreaterThan(1);
+    expect(agentText(editor.updates, sessionId)).toBe(reply);
+    await waitUntil(() => updatesOf(sessionId, 'available_commands_update').length > 0, 10_000, 'the slash commands');
+  });
+
+  it('asks permission for a Write through the client and applies it when allowed', async () => {
+    server.push({ toolCalls: [{ id: 'write-1', name: 'Write', arguments: { path: 'allowed.txt', content: 'written after approval\n' } }] }, { text: 'Wrote it.' });
+    const { sessionId } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
+    editor.answerPermissions('allow_once');
+    const before = editor.permissionRequests.length;
+    const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write allowed.txt' }] });
+    expect(response.stopReason).toBe('end_turn');
+    const asked = editor.permissionRequests.slice(before);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ sessionId, toolCall: { toolCallId: 'write-1', kind: 'edit', title: 'Write allowed.txt' } });
+    expect(asked[0].options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
+    expect(readFileSync(join(dirs.cwd, 'allowed.txt'), 'utf8')).toBe('written after approval\n');
+    const done = updatesOf(sessionId, 'tool_call_update').find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
+    expect(done).toMatchObject({ toolCallId: 'write-1', content: [{ type: 'diff', path: join(dirs.cwd, 'allowed.txt'), newText: 'written after approval\n' }] });
+  });
+
+  it('does not apply a Write the client rejects', async () => {
+    // A rejection without feedback stops the turn (docs/approvals.md): the model is not asked again.
+    server.push({ toolCalls: [{ id: 'write-2', name: 'Write', arguments: { path: 'rejected.txt', content: 'must not exist' } }] });
+    const { sessionId } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
+    editor.answerPermissions('reject');
+    const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write rejected.txt' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(existsSync(join(dirs.cwd, 'rejected.txt'))).toBe(false);
+    expect(server.remaining()).toBe(0);
+    expect(updatesOf(sessionId, 'tool_call_update')).toContainEqual(expect.objectContaining({ toolCallId: 'write-2', status: 'failed' }));
+  });
+
+  it('cancels a turn mid-stream: the prompt ends with stopReason cancelled', async () => {
+    server.push({ text: 'This answer streams slowly, one small piece at a time, long enough to be stopped. '.repeat(3), chunkDelayMs: 150 });
+    const { sessionId } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
+    const prompt = editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'talk slowly' }] });
+    await waitUntil(() => updatesOf(sessionId, 'agent_message_chunk').length > 0, 15_000, 'the first chunk');
+    await editor.connection.agent.notify('session/cancel', { sessionId });
+    const response = await prompt;
+    expect(response.stopReason).toBe('cancelled');
+    expect(agentText(editor.updates, sessionId).length).toBeLessThan(240);
+  });
+
+  it('refuses unknown auth methods and methods it does not implement', async () => {
+    await expect(editor.connection.agent.request('authenticate', { methodId: 'nope' })).rejects.toMatchObject({ code: -32602 });
+    await expect(editor.connection.agent.request('authenticate', { methodId: 'login' })).resolves.toEqual({});
+    await expect(editor.connection.agent.request('session/close', { sessionId: 'x' })).rejects.toMatchObject({ code: -32601 });
+    await expect(editor.connection.agent.request('session/prompt', { sessionId: 'no-such-session', prompt: [] })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('lists the sessions of the folder, and a new editor process loads one with its history replayed', async () => {
+    const streamed = editor.updates.find((u) => u.update.sessionUpdate === 'agent_message_chunk')!.sessionId;
+    const { sessions } = await editor.connection.agent.request('session/list', { cwd: dirs.cwd });
+    expect(sessions.map((s) => s.sessionId)).toContain(streamed);
+    expect(sessions.find((s) => s.sessionId === streamed)).toMatchObject({ cwd: dirs.cwd, title: 'say hello' });
+
+    await editor.close();
+    editor = await startAcpClient({ env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const loaded = await editor.connection.agent.request('session/load', { sessionId: streamed, cwd: dirs.cwd, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe('manual');
+    const replay = editor.updates.filter((u) => u.sessionId === streamed).map((u) => u.update);
+    expect(replay[0]).toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'say hello' } });
+    expect(agentText(editor.updates, streamed)).toBe('Hello from the mock model, streamed in several pieces.');
+
+    // The loaded session goes on where it was: the model sees the earlier turn.
+    server.push({ text: 'Still here.' });
+    await editor.connection.agent.request('session/prompt', { sessionId: streamed, prompt: [{ type: 'text', text: 'again' }] });
+    const last = server.requests[server.requests.length - 1].body as { messages: Array<{ role: string; content: unknown }> };
+    expect(JSON.stringify(last.messages)).toContain('say hello');
+  });
+
+  it('loading a session that does not exist is a resource-not-found error', async () => {
+    await expect(editor.connection.agent.request('session/load', { sessionId: '01NOTTHERE', cwd: dirs.cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('writes nothing but JSON-RPC messages on stdout', () => {
+    const lines = editor.rawStdout().split('\n').filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+  });
+});
+
+describe('jarvis acp with an editor that offers its files', () => {
+  it('sends a Write to the client (fs/write_text_file) instead of the disk', async () => {
+    const buffers = new Map<string, string>();
+    const fsEditor = await startAcpClient({
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+      capabilities: { fs: { readTextFile: true, writeTextFile: true } },
+      buffers,
+    });
+    try {
+      server.push({ toolCalls: [{ id: 'write-fs', name: 'Write', arguments: { path: 'in-editor.txt', content: 'goes to the buffer' } }] }, { text: 'Done.' });
+      const { sessionId } = await fsEditor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
+      await fsEditor.connection.agent.request('session/set_mode', { sessionId, modeId: 'auto' });
+      const response = await fsEditor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write in-editor.txt' }] });
+      expect(response.stopReason).toBe('end_turn');
+      expect(fsEditor.writes).toEqual([{ sessionId, path: join(dirs.cwd, 'in-editor.txt'), content: 'goes to the buffer' }]);
+      expect(fsEditor.permissionRequests).toEqual([]);
+      expect(existsSync(join(dirs.cwd, 'in-editor.txt'))).toBe(false);
+    } finally {
+      await fsEditor.close();
+    }
+  });
+});
+
+describe('jarvis acp without model credentials', () => {
+  it('answers session/new with "authentication required" (-32000) and says what to configure', async () => {
+    const bare = makeCliDirs();
+    const noModel = await startAcpClient({ env: cliEnv(bare), cwd: bare.cwd });
+    try {
+      await expect(noModel.connection.agent.request('authenticate', { methodId: 'login' })).rejects.toMatchObject({ code: -32000 });
+      await expect(noModel.connection.agent.request('session/new', { cwd: bare.cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32000 });
+    } finally {
+      await noModel.close();
+      rmSync(join(bare.home, '..'), { recursive: true, force: true });
+    }
+  });
+});
