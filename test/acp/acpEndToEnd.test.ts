@@ -93,6 +93,25 @@ describe('jarvis acp', () => {
     expect(agentText(editor.updates, sessionId).length).toBeLessThan(240);
   });
 
+  it('switches modes through config options and passes embedded resources to the model', async () => {
+    const { sessionId } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
+    const set = await editor.connection.agent.request('session/set_config_option', { sessionId, configId: 'mode', value: 'yolo' });
+    expect(set.configOptions.find((o) => o.id === 'mode')).toMatchObject({ currentValue: 'yolo' });
+    await editor.connection.agent.request('session/set_mode', { sessionId, modeId: 'plan' });
+    await waitUntil(() => updatesOf(sessionId, 'current_mode_update').some((u) => u.sessionUpdate === 'current_mode_update' && u.currentModeId === 'plan'), 10_000, 'plan mode');
+    await editor.connection.agent.request('session/set_mode', { sessionId, modeId: 'manual' });
+    await expect(editor.connection.agent.request('session/set_mode', { sessionId, modeId: 'reckless' })).rejects.toMatchObject({ code: -32602 });
+    await expect(editor.connection.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'no-such-alias' })).rejects.toMatchObject({ code: -32602 });
+
+    server.push({ text: 'Seen.' });
+    await editor.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'summarise the notes' }, { type: 'resource', resource: { uri: 'file:///notes/todo.md', text: '- ship ACP' } }],
+    });
+    const sent = JSON.stringify((server.requests[server.requests.length - 1].body as { messages: unknown[] }).messages);
+    expect(sent).toContain('<resource uri=\\"file:///notes/todo.md\\">\\n- ship ACP\\n</resource>');
+  });
+
   it('refuses unknown auth methods and methods it does not implement', async () => {
     await expect(editor.connection.agent.request('authenticate', { methodId: 'nope' })).rejects.toMatchObject({ code: -32602 });
     await expect(editor.connection.agent.request('authenticate', { methodId: 'login' })).resolves.toEqual({});
