@@ -2,6 +2,7 @@
 // Each method maps onto the engine: sessions are SessionControl runtimes (AcpSession), sessions on
 // disk are listed, loaded (with their history replayed) and resumed from the session store.
 import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk';
+import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { SessionLockedError } from '../store/sessionLock';
 import { findSessionById, listSessions, type SessionLocation } from '../store/sessionStore';
@@ -34,6 +35,13 @@ function setupFailure(e: unknown): never {
 
 function absoluteCwd(cwd: string): string {
   if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}"`);
+  let folder = false;
+  try {
+    folder = statSync(cwd).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!folder) throw RequestError.invalidParams(undefined, `cwd ${cwd} is not a folder that exists`);
   return cwd;
 }
 

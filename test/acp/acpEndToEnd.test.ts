@@ -169,6 +169,15 @@ describe('jarvis acp with an editor that offers its files', () => {
       expect(fsEditor.writes).toEqual([{ sessionId, path: join(dirs.cwd, 'in-editor.txt'), content: 'goes to the buffer' }]);
       expect(fsEditor.permissionRequests).toEqual([]);
       expect(existsSync(join(dirs.cwd, 'in-editor.txt'))).toBe(false);
+
+      // A session the first editor has open cannot be loaded by a second process: one writer per session.
+      const open = editor.updates.find((u) => u.update.sessionUpdate === 'user_message_chunk')!.sessionId;
+      await expect(fsEditor.connection.agent.request('session/load', { sessionId: open, cwd: dirs.cwd, mcpServers: [] })).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringContaining(`in use by another jarvis process (pid ${editor.child.pid}`),
+      });
+      await expect(fsEditor.connection.agent.request('session/new', { cwd: join(dirs.cwd, 'missing'), mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
+      await expect(fsEditor.connection.agent.request('session/new', { cwd: 'relative/path', mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
     } finally {
       await fsEditor.close();
     }
