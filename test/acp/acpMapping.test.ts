@@ -7,6 +7,7 @@ import { editorMcpServers, joinMcpServers } from '../../src/acp/mcpServers';
 import { acpApprovalPort, acpInteractionPort, startDue, type PendingPermission, type PermissionRequester } from '../../src/acp/permissions';
 import { promptInput } from '../../src/acp/promptContent';
 import { EventMapper, historyUpdates } from '../../src/acp/sessionUpdates';
+import { applyThinking, configOptions, modeState } from '../../src/acp/sessionOptions';
 import { runSlashCommand } from '../../src/acp/slashCommands';
 import { toolTitle } from '../../src/acp/toolCalls';
 import type { ApprovalRequest } from '../../src/engine/approvals';
@@ -217,5 +218,34 @@ describe('slash commands', () => {
     expect(await runSlashCommand('/plan', actions)).toBe('Plan mode is on: read and plan only.');
     expect(await runSlashCommand('/review this', actions)).toBeUndefined();
     expect(await runSlashCommand('fix /plan handling', actions)).toBeUndefined();
+  });
+});
+
+describe('modes and config options', () => {
+  const model = (capabilities: string[]) => ({ alias: 'main', capabilities }) as unknown as import('../../src/llm/types').ResolvedModel;
+
+  it('offers thinking only for models that think, without "off" for always-thinking ones', () => {
+    const base = { mode: 'manual' as const, planMode: false, modelAliases: ['main', 'fast'], thinking: { enabled: true } };
+    expect(configOptions({ ...base, model: model([]) }).map((o) => o.id)).toEqual(['mode', 'model']);
+    const thinking = configOptions({ ...base, model: model(['thinking']) }).find((o) => o.id === 'thinking');
+    expect(thinking).toMatchObject({ currentValue: 'default', category: 'thought_level' });
+    const always = configOptions({ ...base, model: model(['always_thinking']) }).find((o) => o.id === 'thinking');
+    expect(always?.type === 'select' && always.options.map((o) => ('value' in o ? o.value : '')).includes('off')).toBe(false);
+  });
+
+  it('plan mode is the current mode while it is on; an env-only model is listed with the aliases', () => {
+    expect(modeState({ mode: 'yolo', planMode: true }).currentModeId).toBe('plan');
+    const options = configOptions({ mode: 'auto', planMode: false, model: { ...model([]), alias: 'env-model' }, modelAliases: ['main'], thinking: { enabled: false } });
+    expect(options.find((o) => o.id === 'mode')).toMatchObject({ currentValue: 'auto' });
+    expect(options.find((o) => o.id === 'model')).toMatchObject({ currentValue: 'env-model', options: [{ value: 'env-model' }, { value: 'main' }] });
+  });
+
+  it('applies thinking values to the settings the agent reads, and refuses unknown ones', () => {
+    const settings: { enabled: boolean; effort?: string } = { enabled: true };
+    expect(applyThinking(settings, 'high')).toBe(true);
+    expect(settings).toEqual({ enabled: true, effort: 'high' });
+    expect(applyThinking(settings, 'off')).toBe(true);
+    expect(settings).toEqual({ enabled: false, effort: undefined });
+    expect(applyThinking(settings, 'ludicrous')).toBe(false);
   });
 });
