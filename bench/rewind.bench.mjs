@@ -38,7 +38,7 @@ function workspace(snapshots) {
   return { dir, home, cwd };
 }
 
-/** Ten model steps: read and edit eight modules twice over, edit the big file, create three files, run a command. */
+/** Eight model steps: read and edit eight modules twice over, edit the big file, create three files, run a command. */
 function task() {
   const steps = [{ toolCalls: [{ name: 'Glob', arguments: { pattern: 'src/**/*.ts' } }] }];
   steps.push({ toolCalls: [...Array.from({ length: 8 }, (_, i) => ({ name: 'Read', arguments: { path: `src/mod${i}.ts`, n_lines: 5 } })), { name: 'Read', arguments: { path: 'src/generated.ts', n_lines: 5 } }] });
@@ -117,8 +117,10 @@ const diskOn = m('on', 'disk');
 const historyOn = m('on', 'history');
 const rewindWall = median(rewindWalls);
 const versionWall = median(versionWalls);
+const steps = task();
+const writes = steps.flatMap((s) => s.toolCalls ?? []).filter((c) => c.name === 'Edit' || c.name === 'Write').length;
 const lines = [
-  `runs: ${runs} per variant, alternating (medians); task: 8 steps, 21 writes (16 edits of 2 KiB modules, 1 edit of a 512 KiB file, 3 new files, 1 command)`,
+  `runs: ${runs} per variant, alternating (medians); task: ${steps.length} model steps, ${writes} writes (16 edits of 2 KiB modules, 1 edit of a 512 KiB file, 3 new files) and 1 command`,
   `wall: snapshots off ${wallOff.toFixed(1)} ms, on ${wallOn.toFixed(1)} ms → ${(wallOn / wallOff).toFixed(3)}× the baseline`,
   `session folder on disk: off ${kib(diskOff)}, on ${kib(diskOn)} (of which file-history ${kib(historyOn)}) → ${(diskOn / diskOff).toFixed(2)}× the baseline; the copies are ${(historyOn / treeBytes).toFixed(2)}× the ${kib(treeBytes)} of files the task changed`,
   `jarvis rewind --files-only of that task: ${rewindWall.toFixed(1)} ms (${(rewindWall / versionWall).toFixed(2)}× jarvis --version, ${versionWall.toFixed(1)} ms)`,
