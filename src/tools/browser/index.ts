@@ -1,6 +1,7 @@
 // The browser profile (docs/browser.md): page tools for `--browser`, and the whole tool set of the
 // `browser` agent (`--agent browser`).
 import type { Tool } from '../defineTool';
+import { askUserTool } from './askUserTool';
 import { executeScriptTool } from './executeScriptTool';
 import { getTabContentTool } from './getTabContentTool';
 import { activateTabTool, closeTabTool, listTabsTool, openTabTool } from './tabTools';
@@ -27,6 +28,7 @@ export const browserProfileTools: Tool[] = [
   opfsReadTool,
   opfsListTool,
   opfsDeleteTool,
+  askUserTool,
   createTaskTool,
   updateTaskTool,
   listTasksTool,
