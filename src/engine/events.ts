@@ -27,9 +27,13 @@ export type EngineEventBody =
   | { type: 'prompt_queued'; text: string; queueLength: number }
   /** A background task started or ended (TaskStarted and Notification hooks). */
   | { type: 'task_change'; change: 'started' | 'finished'; task: { id: string; kind: string; description: string; status: string; statusMessage?: string } }
-  /** A subagent (Agent, AgentSwarm member) started or finished its run (SubagentStart/SubagentStop hooks). */
-  | { type: 'subagent'; change: 'started'; childId: string; agentName: string; prompt: string }
-  | { type: 'subagent'; change: 'stopped'; childId: string; agentName: string; status: string; response: string }
+  /**
+   * A subagent (Agent, AgentSwarm member) started or finished its run (SubagentStart/SubagentStop hooks).
+   * Sent by the agent that called the tool (`agentId`); `parentCallId` is that Agent/AgentSwarm call, so a
+   * front end groups the subagents by call. The subagent's own events carry `childId` as their agentId.
+   */
+  | { type: 'subagent'; change: 'started'; childId: string; agentName: string; prompt: string; parentCallId: string; description: string }
+  | { type: 'subagent'; change: 'stopped'; childId: string; agentName: string; status: string; response: string; parentCallId: string; elapsedMs: number; error?: string }
   | { type: 'approval_decision'; callId: string; subject: string; decision: 'allow' | 'deny'; by: string }
   /** A transient provider failure; the step is retried after `delayMs`. Partial output of the failed attempt is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: string }

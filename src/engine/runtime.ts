@@ -220,7 +220,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const mainToolFilter = (name: string) => (recordedFilter?.(name) ?? true) && (canDelegate || !DELEGATION_TOOLS.includes(name));
   const skillInvoker = new SkillInvoker(opts.skills);
   const delegationDeps: DelegationDeps = {
-    onSubagent: (event) => emit({ ...event, agentId: MAIN_AGENT_ID }),
+    onSubagent: (event, callerId) => emit({ ...event, agentId: callerId }),
     agents: () => agents,
     catalog,
     tasks,

@@ -44,8 +44,8 @@ export interface DelegationDeps {
   systemPromptFor(profile: AgentProfile, tools: string[]): string;
   /** Services and turn extensions each new agent gets for itself (its own skill nesting count…). */
   ownParts?(): { services: Array<readonly [ServiceKey<unknown>, unknown]>; extensions: TurnExtension[] };
-  /** A subagent's run starts or ends (the runtime turns these into engine events for hooks). */
-  onSubagent?(event: Extract<EngineEventBody, { type: 'subagent' }>): void;
+  /** A subagent's run starts or ends; `callerId` is the agent whose tool call started it (engine events for hooks and front ends). */
+  onSubagent?(event: Extract<EngineEventBody, { type: 'subagent' }>, callerId: string): void;
 }
 
 /** SPEC §6.7: an AgentSwarm call must be the only tool call of its response; otherwise nothing runs. */
@@ -152,8 +152,11 @@ export class Delegation implements DelegationService {
     }
   }
 
-  /** Runs one prompt on a spawned subagent to the end of its turn, with a timeout; releases it after. */
-  private async runChild(child: Agent, profile: AgentProfile, prompt: string, signal: AbortSignal, timeoutMs: number): Promise<SubagentOutcome> {
+  /**
+   * Runs one prompt on a spawned subagent to the end of its turn, with a timeout; releases it after.
+   * `origin` is the tool call that started it, as the started/stopped events report it.
+   */
+  private async runChild(child: Agent, profile: AgentProfile, prompt: string, signal: AbortSignal, timeoutMs: number, origin: { callId: string; description: string }): Promise<SubagentOutcome> {
     const started = Date.now();
     const run = new AbortController();
     let timedOut = false;
@@ -161,7 +164,9 @@ export class Delegation implements DelegationService {
     signal.addEventListener('abort', onAbort, { once: true });
     const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), run.abort()), timeoutMs) : undefined;
     let result: SubagentOutcome | undefined;
-    this.deps.onSubagent?.({ type: 'subagent', change: 'started', childId: child.id, agentName: profile.name, prompt });
+    const callerId = this.caller().id;
+    const ids = { childId: child.id, agentName: profile.name, parentCallId: origin.callId };
+    this.deps.onSubagent?.({ type: 'subagent', change: 'started', ...ids, prompt, description: origin.description }, callerId);
     try {
       if (signal.aborted) run.abort();
       const outcome = await child.run(prompt, { signal: run.signal });
@@ -170,7 +175,8 @@ export class Delegation implements DelegationService {
       result = { agentId: child.id, type: profile.name, status, text: outcome.text, error, elapsedMs: Date.now() - started };
       return result;
     } finally {
-      this.deps.onSubagent?.({ type: 'subagent', change: 'stopped', childId: child.id, agentName: profile.name, status: result?.status ?? 'failed', response: result?.text ?? '' });
+      const stopped = { status: result?.status ?? 'failed', response: result?.text ?? '', elapsedMs: Date.now() - started, ...(result?.error ? { error: result.error } : {}) };
+      this.deps.onSubagent?.({ type: 'subagent', change: 'stopped', ...ids, ...stopped }, callerId);
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       await this.deps.agents().release(child.id);
@@ -181,7 +187,7 @@ export class Delegation implements DelegationService {
     const { profile, resumeId } = this.resolve(call);
     const child = this.spawnChecked(profile, resumeId);
     progress(`${profile.name} ${child.id}: ${call.description}`);
-    return this.runChild(child, profile, call.prompt, signal, this.deps.settings.subagentTimeoutMs);
+    return this.runChild(child, profile, call.prompt, signal, this.deps.settings.subagentTimeoutMs, call);
   }
 
   startInBackground(call: SubagentCall): { taskId: string; agentId: string } {
@@ -193,7 +199,7 @@ export class Delegation implements DelegationService {
         description: call.description,
         timeoutMs: this.deps.settings.subagentTimeoutMs > 0 ? this.deps.settings.subagentTimeoutMs : null,
         run: async (signal, write) => {
-          const outcome = await this.runChild(child, profile, call.prompt, signal, 0);
+          const outcome = await this.runChild(child, profile, call.prompt, signal, 0, call);
           write(formatSubagentOutcome(outcome));
           return outcome.status === 'completed' ? undefined : (outcome.error ?? outcome.status.replace('_', ' '));
         },
@@ -207,9 +213,9 @@ export class Delegation implements DelegationService {
 
   async swarm(call: SwarmCall, signal: AbortSignal, progress: (line: string) => void): Promise<SwarmMember[]> {
     const cap = parseSwarmConcurrency(this.deps.settings.swarmMaxConcurrency);
-    const profile = this.resolve({ prompt: '', description: '', subagentType: call.subagentType }).profile;
+    const profile = this.resolve({ prompt: '', description: '', subagentType: call.subagentType, callId: call.callId }).profile;
     const members = [
-      ...call.resumeAgentIds.map((id) => ({ resume: this.resolve({ prompt: '', description: '', resume: id }) })),
+      ...call.resumeAgentIds.map((id) => ({ resume: this.resolve({ prompt: '', description: '', resume: id, callId: call.callId }) })),
       ...call.items.map((item) => ({ item })),
     ];
     const stepMs = this.deps.settings.rampStepMs ?? SWARM_RAMP_STEP_MS;
@@ -233,7 +239,8 @@ export class Delegation implements DelegationService {
       let outcome: Promise<SubagentOutcome>;
       try {
         const child = this.spawnChecked(target.profile, target.resumeId, target.resumeId ? undefined : memberPrompt);
-        outcome = Promise.resolve().then(() => this.runChild(child, target.profile, prompt, signal, this.deps.settings.swarmTimeoutMs));
+        const description = 'item' in member ? member.item : `resume ${child.id}`;
+        outcome = Promise.resolve().then(() => this.runChild(child, target.profile, prompt, signal, this.deps.settings.swarmTimeoutMs, { callId: call.callId, description }));
       } catch (e) {
         outcome = Promise.resolve({ agentId: target.resumeId ?? '-', type: target.profile.name, status: 'failed', text: '', error: (e as Error).message, elapsedMs: 0 });
       }

@@ -49,6 +49,7 @@ import { blocksFromMessages } from './transcript/replay';
 import { ToolCard } from './transcript/toolCard';
 import { Transcript } from './transcript/transcript';
 import { TodoPanel } from './todoPanel';
+import { SwarmPanel } from './subagents/swarmPanel';
 import { TurnView } from './turnView';
 import { turnEndNotice } from './turnMessages';
 
@@ -170,6 +171,7 @@ export class App implements CommandHost {
       theme: () => this.view.theme,
       transcript: this.transcript,
       todos,
+      swarm: new SwarmPanel(() => this.view.theme, () => this.turnView.subagents.activeSwarm),
       activity: () => this.activityState,
       queued: () => this.queuedPrompts,
       panel: () => this.panel,
@@ -582,8 +584,12 @@ export class App implements CommandHost {
   }
 
   private onEngineEvent(event: EngineEvent): void {
-    // The transcript shows the main agent; subagents' events are not rendered as if they were its.
-    if (event.agentId !== MAIN_AGENT_ID) return;
+    // The transcript shows the main agent; a subagent's events only update its line in the subagent
+    // group or swarm panel (what it is doing, whether it waits for an approval).
+    if (event.agentId !== MAIN_AGENT_ID) {
+      if (this.turnView.subagents.onChildEvent(event)) this.requestRender();
+      return;
+    }
     // Events sent while a runtime opens (--plan, a resumed goal being paused) wait until it is open,
     // so they appear after the resumed history, not before it.
     if (!this.controller.runtime) {

@@ -10,6 +10,8 @@ export interface LiveParts {
   transcript: Component;
   /** The todo list, between the transcript and the activity line (renders nothing when hidden). */
   todos?: Component;
+  /** The running AgentSwarm's progress, under the todo list (renders nothing without a swarm). */
+  swarm?: Component;
   activity(): { since: number; frame: number; label: string } | undefined;
   queued(): readonly string[];
   panel(): Component | undefined;
@@ -27,6 +29,7 @@ export class LiveRegion implements Component {
     const out: string[] = [];
     for (const l of this.parts.transcript.render(width)) out.push(l);
     if (this.parts.todos) for (const l of this.parts.todos.render(width)) out.push(l);
+    if (this.parts.swarm) for (const l of this.parts.swarm.render(width)) out.push(l);
     const activity = this.parts.activity();
     out.push('');
     if (activity) {

@@ -8,6 +8,7 @@ import { AssistantBlock, NoticeBlock, ThinkingBlock } from './transcript/message
 import type { ViewState } from './transcript/block';
 import { describeCall, ToolCard } from './transcript/toolCard';
 import type { Transcript } from './transcript/transcript';
+import { SubagentView } from './subagents/subagentView';
 
 export const DELTA_COALESCE_MS = 50;
 
@@ -30,8 +31,12 @@ export class TurnView {
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private textBuffer = '';
   private thinkingBuffer = '';
+  /** Foreground Agent calls grouped per response, and the running swarm (src/ui/subagents). */
+  readonly subagents: SubagentView;
 
-  constructor(private readonly view: ViewState, private readonly transcript: Transcript, private readonly host: TurnViewHost) {}
+  constructor(private readonly view: ViewState, private readonly transcript: Transcript, private readonly host: TurnViewHost) {
+    this.subagents = new SubagentView(view, transcript);
+  }
 
   handle(event: EngineEventBody): void {
     switch (event.type) {
@@ -53,11 +58,13 @@ export class TurnView {
         this.flushDeltas();
         this.endAnswer();
         this.endThinking();
+        if (event.type === 'assistant_message') this.subagents.newStep();
         break;
       case 'tool_call': {
         this.flushDeltas();
         this.endAnswer();
         this.endThinking();
+        if (this.subagents.claim(event.call)) break;
         const card = new ToolCard(this.view, event.call.id, event.call.name, describeCall(event.call.name, event.call.arguments, this.view.cwd));
         this.cards.set(event.call.id, card);
         this.transcript.add(card);
@@ -68,7 +75,11 @@ export class TurnView {
         if (card && event.progress.stream !== 'status') card.appendOutput(event.progress.text);
         break;
       }
+      case 'subagent':
+        this.subagents.onSubagent(event);
+        break;
       case 'tool_result': {
+        if (this.subagents.finishCall(event.callId, event.isError, event.text)) break;
         const card = this.cards.get(event.callId);
         if (card) {
           const rejected = this.rejectedByUser.has(event.callId);
@@ -103,6 +114,7 @@ export class TurnView {
         this.endThinking();
         for (const card of this.cards.values()) card.finish({ text: 'Interrupted.', isError: true });
         this.cards.clear();
+        this.subagents.endTurn();
         this.rejectedByUser.clear();
         this.transcript.settle();
         this.host.onTurnEnd(event.reason, event.error);

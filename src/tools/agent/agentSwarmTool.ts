@@ -52,7 +52,7 @@ export const agentSwarmTool = defineTool({
     const started = Date.now();
     try {
       const members = await ctx.services.get(DELEGATION_SERVICE).swarm(
-        { promptTemplate: args.prompt_template, items: args.items, resumeAgentIds: args.resume_agent_ids, subagentType: args.subagent_type },
+        { promptTemplate: args.prompt_template, items: args.items, resumeAgentIds: args.resume_agent_ids, subagentType: args.subagent_type, callId: ctx.callId },
         ctx.signal,
         (line) => ctx.emitProgress({ text: line, stream: 'status' }),
       );

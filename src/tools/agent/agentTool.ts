@@ -34,7 +34,7 @@ export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = []): To
     subject: (a) => `Agent(${a.resume ? `resume ${a.resume}` : (a.subagent_type ?? 'coder')})`,
     async execute(args, ctx) {
       const service = ctx.services.get(DELEGATION_SERVICE);
-      const call = { prompt: args.prompt, description: args.description, subagentType: args.subagent_type, resume: args.resume };
+      const call = { prompt: args.prompt, description: args.description, subagentType: args.subagent_type, resume: args.resume, callId: ctx.callId };
       try {
         if (args.run_in_background) {
           const started = service.startInBackground(call);

@@ -9,6 +9,8 @@ export interface SubagentCall {
   subagentType?: string;
   /** An earlier subagent's id: it continues with its own history. */
   resume?: string;
+  /** The Agent call's id (front ends group subagents by the call that started them). */
+  callId: string;
 }
 
 export type SubagentStatus = 'completed' | 'failed' | 'timed_out' | 'cancelled';
@@ -29,6 +31,8 @@ export interface SwarmCall {
   items: string[];
   resumeAgentIds: string[];
   subagentType?: string;
+  /** The AgentSwarm call's id. */
+  callId: string;
 }
 
 export interface SwarmMember extends SubagentOutcome {
