@@ -242,7 +242,7 @@ export class Agents {
       // Switches of the parent's mode reach the subagent at once; its approvals add to the parent's.
       permissions: () => {
         const inherited = parent.permissionState();
-        return { mode: inherited.mode, sessionApprovals: [...inherited.sessionApprovals, ...session.state.sessionApprovals] };
+        return { mode: inherited.mode, sessionApprovals: [...inherited.sessionApprovals, ...session.state.sessionApprovals], swarmMode: inherited.swarmMode };
       },
       loop: opts.loop,
       extensions: opts.extensions,

@@ -1,5 +1,5 @@
 // The approval policy: an ordered chain of small policies, the first decisive answer wins.
-//   deny rules → auto mode → remembered session approvals → ask rules → allow rules →
+//   deny rules → auto mode → swarm mode (AgentSwarm only) → remembered session approvals → ask rules → allow rules →
 //   sensitive paths → VCS control paths → yolo → tool default → ask
 // Front ends answer "ask" through an ApprovalPort; print mode has none (it runs in auto mode).
 // Bash calls are judged on the simple commands the line runs, read by a real shell parser
@@ -61,6 +61,8 @@ export interface PolicyInput {
   mode: PermissionMode;
   rules: readonly PermissionRule[];
   sessionApprovals: readonly string[];
+  /** Swarm mode (`/swarm`, SPEC §6.7): AgentSwarm is approved without asking. */
+  swarmMode?: boolean;
   cwd: string;
   isSensitivePath(path: string): boolean;
   /** The parsed Bash line (shellAnalysisFor); a line left unparsed is judged as unreadable. */
@@ -143,6 +145,7 @@ function decideByChain(input: PolicyInput): PolicyDecision {
   const deny = firstRule(input.rules, 'deny', input.subject, input.cwd);
   if (deny) return { decision: 'deny', by: describeRule(deny), reason: deny.reason };
   if (input.mode === 'auto') return { decision: 'allow', by: 'auto mode' };
+  if (input.swarmMode && input.toolName === 'AgentSwarm') return { decision: 'allow', by: 'swarm mode' };
   if (sessionApproved(input)) return { decision: 'allow', by: 'approved for this session' };
   const ask = firstRule(input.rules, 'ask', input.subject, input.cwd);
   if (ask) return { decision: 'ask', by: describeRule(ask), reason: ask.reason };

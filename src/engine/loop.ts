@@ -56,6 +56,14 @@ export interface TurnExtension {
 /** How many times one step may be recovered by extensions (e.g. compaction with growing cuts). */
 export const MAX_RECOVERIES_PER_STEP = 3;
 
+/** What an agent's tool calls are judged by: the permission mode, remembered approvals, swarm mode (SPEC §6.7). */
+export interface PermissionState {
+  mode: PermissionMode;
+  sessionApprovals: readonly string[];
+  /** `/swarm on`: AgentSwarm is approved without asking. */
+  swarmMode?: boolean;
+}
+
 /** `[thinking]`: whether to ask for thinking, and at what effort (the model's default otherwise). */
 export interface ThinkingSettings {
   enabled: boolean;
@@ -77,7 +85,7 @@ export interface AgentDeps {
    * The permission mode and remembered approvals this agent's calls are judged by. Defaults to its own
    * journal's; a subagent reads its parent's mode live and adds the parent's approvals to its own.
    */
-  permissions?(): { mode: PermissionMode; sessionApprovals: readonly string[] };
+  permissions?(): PermissionState;
   thinking?: ThinkingSettings;
   extensions?: TurnExtension[];
   session: Session;
@@ -192,7 +200,7 @@ export class Agent {
   }
 
   /** The mode and remembered approvals this agent's tool calls are judged by now. */
-  permissionState(): { mode: PermissionMode; sessionApprovals: readonly string[] } {
+  permissionState(): PermissionState {
     return this.deps.permissions?.() ?? this.deps.session.state;
   }
 
@@ -558,6 +566,7 @@ export class Agent {
       mode: permissions.mode,
       rules: this.deps.rules,
       sessionApprovals: permissions.sessionApprovals,
+      swarmMode: !!permissions.swarmMode,
       approvalPort: this.deps.approvalPort,
       isSensitivePath: this.deps.isSensitivePath,
       checkToolCall: (call) => {

@@ -61,6 +61,8 @@ export interface RuntimeOptions {
   interactionPort?: InteractionPort;
   /** Start in plan mode (--plan, default_plan_mode for new sessions). */
   planMode?: boolean;
+  /** Start in swarm mode (`/swarm on` before the first message). */
+  swarmMode?: boolean;
   additionalDirs?: string[];
   productName?: string;
   onEvent(event: EngineEvent): void;
@@ -138,6 +140,8 @@ export interface Runtime {
   skills: SkillCatalog | undefined;
   /** Copies of files before the agent changes them, for rewind (rewind.ts); undefined when `[rewind] snapshots = false`. */
   fileHistory: FileHistoryRecorder | undefined;
+  /** Swarm mode (`/swarm`, SPEC §6.7): AgentSwarm calls of every agent are approved without asking; not journalled. */
+  swarmMode: boolean;
   /**
    * `/model`: the main agent talks to `model` from its next request on; journalled. Nothing is closed,
    * so background tasks and subagents keep running. Throws while a turn runs.
@@ -213,6 +217,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const promptContext = { home: opts.home, cwd: opts.cwd, productName: opts.productName, additionalDirs: opts.additionalDirs, skills: opts.skills };
   // A resumed session keeps the prompt and tools it was created with, so its behaviour does not drift.
   if (session.state.systemPrompt === undefined) warnings.push(...recordMainAgent(session, opts.agentProfile, tools.list().map((t) => t.name), promptContext));
+  let swarmMode = !!opts.swarmMode;
   const mainProfile = opts.agentProfile ?? catalog.get(session.state.agentName ?? MAIN_AGENT) ?? BUILTIN_AGENTS[0];
   const recordedFilter = recordedToolFilter(session);
   // An agent with no one to delegate to is not offered the delegation tools.
@@ -269,6 +274,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     resumed: !!opts.resume,
     planMode: opts.planMode,
     approvalPort: opts.approvalPort,
+    permissions: () => ({ mode: session.state.mode, sessionApprovals: session.state.sessionApprovals, swarmMode }),
     ready: started,
     services: [
       [SKILL_SERVICE.name, skillInvoker],
@@ -300,6 +306,12 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     todos: features.todos,
     skills: opts.skills,
     fileHistory,
+    get swarmMode() {
+      return swarmMode;
+    },
+    set swarmMode(on: boolean) {
+      swarmMode = on;
+    },
     setModel(model, client) {
       agent.setModel(model, bindModel(model, client, timeouts).getClient);
       tools.setAvailability({ capabilities: model.capabilities, nonInteractive: opts.nonInteractive });

@@ -42,6 +42,7 @@ export class SessionControl {
   private modeExplicit: boolean;
   /** Plan mode to apply when the runtime opens (--plan, or /plan before the first message). */
   private pendingPlan: boolean;
+  private swarm = false;
   /** The request frame (system prompt + tool schemas) of the current runtime, built once. */
   private frameCache: { runtime: Runtime; tools: readonly unknown[]; frame: RequestFrame } | undefined;
 
@@ -50,6 +51,16 @@ export class SessionControl {
     this.pendingMode = deps.base.mode;
     this.modeExplicit = !!deps.base.modeOverride;
     this.pendingPlan = !!deps.base.planMode;
+  }
+
+  /** Swarm mode (`/swarm`): kept by the front end across /new and /sessions; applied to each runtime it opens. */
+  get swarmMode(): boolean {
+    return this.swarm;
+  }
+
+  set swarmMode(on: boolean) {
+    this.swarm = on;
+    if (this.runtime) this.runtime.swarmMode = on;
   }
 
   get planMode(): boolean {
@@ -109,6 +120,7 @@ export class SessionControl {
       resume,
       nonInteractive: this.deps.nonInteractive,
       planMode: this.pendingPlan,
+      swarmMode: this.swarm,
       notificationDelivery: this.deps.notificationDelivery,
       approvalPort: this.deps.approvalPort,
       interactionPort: this.deps.interactionPort,

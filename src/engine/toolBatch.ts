@@ -25,6 +25,8 @@ export interface ToolBatchEnv {
   mode: PermissionMode;
   rules: readonly PermissionRule[];
   sessionApprovals: readonly string[];
+  /** Swarm mode: AgentSwarm is approved without asking. */
+  swarmMode?: boolean;
   approvalPort?: ApprovalPort;
   isSensitivePath(path: string): boolean;
   /** Constraints outside the permission system (plan mode, budgets); a string refuses the call. */
@@ -82,6 +84,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     mode: env.mode,
     rules: env.rules,
     sessionApprovals: [...env.sessionApprovals, ...remembered],
+    swarmMode: env.swarmMode,
     cwd: env.cwd,
     isSensitivePath: env.isSensitivePath,
     shell: await shellAnalysisFor(p.tool.name, p.subject),

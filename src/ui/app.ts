@@ -101,6 +101,8 @@ export class App implements CommandHost {
   private deferredEvents: EngineEvent[] = [];
   private lastPlanActive: boolean | undefined;
   private queuedPrompts: string[] = [];
+  /** `/swarm <task>` turned swarm mode on: 'pending' until its turn starts, then that turn's id. */
+  private swarmTaskTurn: string | undefined;
   private shellContexts: string[] = [];
   private shell: ShellRun | undefined;
   private activityState: { since: number; frame: number; label: string } | undefined;
@@ -161,7 +163,7 @@ export class App implements CommandHost {
     const footer = new Footer(() => this.view.theme, () => {
       const goal = this.controller.runtime?.session.state.goal;
       return {
-        mode: this.mode, plan: this.controller.planMode, model: this.modelLabel, contextTokens: this.contextTokens, contextLimit: this.contextLimit, cwd: this.cwd,
+        mode: this.mode, plan: this.controller.planMode, swarm: this.controller.swarmMode, model: this.modelLabel, contextTokens: this.contextTokens, contextLimit: this.contextLimit, cwd: this.cwd,
         branch: this.branch, hint: this.input.hint, shell: this.editor.getText().startsWith('!'), busy: this.busy, compacting: this.compacting,
         goal: goal ? { status: goal.status, turns: goal.used.turns } : undefined,
       };
@@ -224,6 +226,23 @@ export class App implements CommandHost {
   }
   get session() {
     return this.controller.runtime?.session;
+  }
+  get swarmMode(): boolean {
+    return this.controller.swarmMode;
+  }
+  set swarmMode(on: boolean) {
+    this.controller.swarmMode = on;
+    if (!on) this.swarmTaskTurn = undefined;
+    this.requestRender();
+  }
+
+  sendSwarmTask(task: string): void {
+    if (!this.swarmMode) {
+      this.swarmMode = true;
+      this.swarmTaskTurn = 'pending';
+      this.notice('info', 'Swarm mode on for this task: AgentSwarm runs without asking; it turns off when the task completes.');
+    }
+    this.sendPrompt(task);
   }
   get mode(): PermissionMode {
     return this.controller.mode;
@@ -557,6 +576,7 @@ export class App implements CommandHost {
       requestRender: () => this.requestRender(),
       onUsage: () => this.refreshContext(),
       onTurnStart: (prompt, origin, turnId) => {
+        if (origin === 'user' && this.swarmTaskTurn === 'pending') this.swarmTaskTurn = turnId;
         if (origin === 'user') {
           const i = this.queuedPrompts.indexOf(prompt);
           if (i >= 0) this.queuedPrompts.splice(i, 1);
@@ -568,9 +588,14 @@ export class App implements CommandHost {
         }
         this.startActivity('Working…');
       },
-      onTurnEnd: (reason, error) => {
+      onTurnEnd: (reason, error, turnId) => {
         const n = turnEndNotice(reason, error);
         if (n) this.transcript.add(new NoticeBlock(this.view, n.level, n.text, n.hint));
+        // SPEC §2.4: the swarm task's normal completion ends swarm mode; an interrupted or failed one keeps it.
+        if (turnId === this.swarmTaskTurn && reason === 'completed') {
+          this.swarmMode = false;
+          this.notice('info', 'Swarm task completed; swarm mode off.');
+        }
         this.refreshContext();
         this.branch = gitBranch(this.cwd);
         // The engine's queue may start the next turn right away; the spinner stops only when idle.

@@ -9,6 +9,8 @@ import type { Theme } from './theme';
 export interface FooterState {
   mode: PermissionMode;
   plan: boolean;
+  /** Swarm mode (/swarm). */
+  swarm?: boolean;
   goal?: { status: GoalStatus; turns: number };
   compacting?: boolean;
   model: string;
@@ -41,6 +43,7 @@ export class Footer implements Component {
     else if (s.mode === 'auto') parts.push(theme.bold(fg.warning('AUTO')));
     else parts.push(fg.textDim('manual'));
     if (s.plan) parts.push(theme.bold(fg.primary('PLAN')));
+    if (s.swarm) parts.push(theme.bold(fg.accent('SWARM')));
     if (s.goal) {
       const style = s.goal.status === 'active' ? fg.accent : s.goal.status === 'complete' ? fg.success : fg.warning;
       parts.push(style(`goal ${s.goal.status}${s.goal.turns ? ` (${s.goal.turns} turn${s.goal.turns === 1 ? '' : 's'})` : ''}`));

@@ -16,6 +16,7 @@ import { contextPercent } from './footer';
 import { helpLines } from './keymap';
 import { permissionsLines } from './permissionsView';
 import { MCP_COMMANDS } from './mcpCommands';
+import { SWARM_COMMAND } from './swarmCommand';
 import type { McpManager } from '../ext/mcp/mcpManager';
 
 export const TITLE_MAX = 200;
@@ -49,6 +50,10 @@ export interface CommandHost {
   mode: PermissionMode;
   /** Plan mode; set before the session exists, it applies when the session starts. */
   planMode: boolean;
+  /** Swarm mode (/swarm): AgentSwarm is approved without asking. */
+  swarmMode: boolean;
+  /** Sends `task` as a prompt in swarm mode; swarm mode ends with that turn when this turned it on. */
+  sendSwarmTask(task: string): void;
   notice(level: 'info' | 'warning' | 'error' | 'success', text: string, hint?: string): void;
   popup(title: string, lines: string[]): void;
   pick(title: string, items: PickItem[], onPick: (value: string) => void, body?: string[]): void;
@@ -329,6 +334,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   { name: 'exit', aliases: ['quit', 'q'], description: 'quit', idleOnly: true, run: (h) => h.exit() },
   ...MCP_COMMANDS,
+  SWARM_COMMAND,
 ];
 
 function clearPlan(h: CommandHost): void {

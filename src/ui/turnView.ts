@@ -16,7 +16,7 @@ export interface TurnViewHost {
   requestRender(): void;
   onUsage(contextTokens: number, contextLimit: number): void;
   onTurnStart(prompt: string, origin: TurnOrigin, turnId: string): void;
-  onTurnEnd(reason: string, error?: string): void;
+  onTurnEnd(reason: string, error: string | undefined, turnId: string): void;
   onMode(mode: string): void;
 }
 
@@ -117,7 +117,7 @@ export class TurnView {
         this.subagents.endTurn();
         this.rejectedByUser.clear();
         this.transcript.settle();
-        this.host.onTurnEnd(event.reason, event.error);
+        this.host.onTurnEnd(event.reason, event.error, event.turnId);
         break;
     }
     this.host.requestRender();

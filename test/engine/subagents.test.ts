@@ -139,6 +139,47 @@ describe('AgentSwarm', () => {
     expect(allowed.eventsOf('tool_result')[0].text).toContain('2 of 2 completed');
   });
 
+  it('swarm mode approves AgentSwarm without asking (also for a custom subagent that may delegate), never other tools; a deny rule still stands', async () => {
+    const swarmCall = { name: 'AgentSwarm', arguments: { prompt_template: 'do {{item}}', items: ['a', 'b'] } };
+    const lead = custom('lead', { subagents: '*' });
+    const h = makeEngine({ tools: builtinTools(), mode: 'manual', answer: () => ({ decision: 'reject' }), responses: script({ toolCalls: [swarmCall] }) });
+    h.runtime.swarmMode = true;
+    await runPrompt(h, 'go');
+    expect(h.approvals).toHaveLength(0);
+    expect(h.eventsOf('approval_decision').filter((d) => d.subject === 'AgentSwarm').map((d) => d.by)).toEqual(['swarm mode']);
+    expect(h.eventsOf('tool_result')[0].text).toContain('2 of 2 completed');
+
+    const viaLead = makeEngine({
+      tools: builtinTools(),
+      agents: catalogWith(lead),
+      mode: 'manual',
+      answer: () => ({ decision: 'reject' }),
+      responses: script({ toolCalls: [{ name: 'Agent', arguments: { description: 'lead it', prompt: 'lead', subagent_type: 'lead' } }] }, (req) => {
+        if (roleOf(req) !== 'lead') return { text: 'member done' };
+        // The lead subagent starts its own swarm, then writes a file (asked: swarm mode covers only AgentSwarm).
+        const results = req.messages.filter((m) => m.role === 'tool').length;
+        if (results === 0) return { toolCalls: [swarmCall] };
+        if (results === 1) return { toolCalls: [{ name: 'Write', arguments: { path: 'x.txt', content: 'x' } }] };
+        return { text: 'lead done' };
+      }),
+    });
+    viaLead.runtime.swarmMode = true;
+    await runPrompt(viaLead, 'go');
+    // The lead's swarm ran without asking; its Write was asked (and rejected).
+    expect(viaLead.approvals.map((a) => a.subject)).toEqual([expect.stringMatching(/^Write\(/)]);
+    expect(viaLead.approvals[0].agentId).not.toBe('main');
+
+    const denied = makeEngine({
+      tools: builtinTools(),
+      mode: 'manual',
+      rules: [{ decision: 'deny', pattern: 'AgentSwarm' }],
+      responses: script({ toolCalls: [swarmCall] }),
+    });
+    denied.runtime.swarmMode = true;
+    await runPrompt(denied, 'go');
+    expect(denied.eventsOf('tool_result')[0]).toMatchObject({ isError: true, text: expect.stringContaining('denied by a permission rule') });
+  });
+
   it('the concurrency cap bounds how many members run at once; every member is reported', async () => {
     const h = makeEngine({
       tools: builtinTools(),

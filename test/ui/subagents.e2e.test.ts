@@ -1,5 +1,6 @@
 // Subagents in the interactive UI (tmux, the built CLI, the mock model): two foreground Agent calls of
-// one response are shown as one live group, each member's state and what it is doing, until both end.
+// one response are shown as one live group, each member's state and what it is doing, until both end;
+// swarm mode (/swarm) approves AgentSwarm without asking.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,5 +50,31 @@ describe.skipIf(!hasTmux)('subagents in the UI (tmux)', { timeout: 90_000 }, () 
     // The subagents' own tool cards and answers are not shown as the main agent's.
     expect(done).not.toContain('half A finished');
     expect(done).not.toContain('go-A');
+  });
+
+  it('/swarm on|off toggles the footer badge; /swarm <task> in manual mode offers a mode, runs the swarm without asking, and turns off when the task completes', async () => {
+    const swarmScript = (req: RecordedRequest): ScriptedTurn => {
+      if (isSubagent(req)) return { text: 'member done' };
+      if (toolResults(req) === 0) return { toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'check {{item}}', items: ['a.ts', 'b.ts'] } }] };
+      return { text: 'Swarm task finished.' };
+    };
+    const app = await start({ script: swarmScript });
+    send(app, '/swarm on');
+    await app.tmux.waitFor('Swarm mode on');
+    await app.tmux.waitFor(/manual · SWARM/);
+    send(app, '/swarm off');
+    await app.tmux.waitFor('Swarm mode off');
+    await app.tmux.waitForGone(/SWARM/);
+
+    send(app, '/swarm check both files');
+    await app.tmux.waitFor('Swarm task in manual mode');
+    // Stay in manual mode: AgentSwarm still runs without asking (its members need no approval here).
+    app.tmux.keys('Down', 'Down', 'Enter');
+    const end = await app.tmux.waitFor('Swarm task completed; swarm mode off.', { scrollback: true, timeoutMs: 30_000 });
+    expect(end).toContain('Swarm task finished.');
+    expect(end).toContain('2 of 2 completed');
+    expect(end).not.toContain('Approve once');
+    await app.tmux.waitForGone(/SWARM/);
+    expect(JSON.stringify(app.server.requests[0].body.messages)).toContain('check both files');
   });
 });
