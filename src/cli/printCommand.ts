@@ -110,7 +110,13 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     const goal = goalCommand?.kind === 'create'
       ? { start: () => { const r = runtime.goals.start(goalCommand.objective); return r.ok ? undefined : r.message; }, status: () => runtime.goals.current()?.status, reason: () => runtime.goals.current()?.reason }
       : undefined;
-    return await runPrint(runtime.agent, { prompt, promptContent: skillCommand?.text, outputFormat: format, stdout, stderr, background, goal, stop: stop.signal }, () => interrupted);
+    const scheduled = {
+      pendingOneShots: () => runtime.cron.pendingOneShots(),
+      recurringJobs: () => runtime.cron.recurringJobs(),
+      nextChange: (signal: AbortSignal) => runtime.cron.nextChange(signal),
+      sessionId: () => runtime.session.id,
+    };
+    return await runPrint(runtime.agent, { prompt, promptContent: skillCommand?.text, outputFormat: format, stdout, stderr, background, goal, scheduled, stop: stop.signal }, () => interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     await control.close(interrupted);

@@ -1,8 +1,9 @@
 // `/fork`: copy the session — journals (main agent and subagents), plan files, media, task records and
-// their output, cron tasks — into a new session id, and stay in the original. The copy's journal ends
-// with a `session_meta` naming its new id and where it came from, so replaying it gives the original's
-// state under the new identity. Not copied: state.json (rewritten), the goal queue (a fork does not
-// inherit the goal), the session's diagnostic logs and its lock.
+// their output — into a new session id, and stay in the original. The copy's journal ends with a
+// `session_meta` naming its new id and where it came from, so replaying it gives the original's state
+// under the new identity. Not copied: state.json (rewritten), the goal queue (a fork does not inherit
+// the goal), scheduled tasks (they belong to the session that made them: two sessions would fire each
+// prompt twice; docs/scheduled-tasks.md), the session's diagnostic logs and its lock.
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSessionDir } from '../store/sessionStore';
@@ -10,7 +11,7 @@ import { SESSION_LOCK_FILE } from '../store/sessionLock';
 import type { Agent } from './loop';
 import { Session } from './session';
 
-const NOT_COPIED = new Set(['state.json', 'upcoming-goals.json', 'logs', SESSION_LOCK_FILE]);
+const NOT_COPIED = new Set(['state.json', 'upcoming-goals.json', 'cron', 'logs', SESSION_LOCK_FILE]);
 
 export class ForkError extends Error {}
 

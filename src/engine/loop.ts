@@ -23,7 +23,9 @@ export type StepRequest =
   | { kind: 'steer'; text: string }
   | { kind: 'notification'; text: string }
   /** An automatic turn the engine starts itself (goal continuation): its own turn, origin 'system'. */
-  | { kind: 'continuation'; text: string };
+  | { kind: 'continuation'; text: string }
+  /** A scheduled task fired: its own turn after any running one, origin 'cron'. */
+  | { kind: 'cron'; text: string };
 
 export interface LoopSettings {
   /** 0 = unlimited. */
@@ -303,14 +305,14 @@ export class Agent {
 
   private userMessageFor(request: StepRequest): Message {
     if (request.kind === 'prompt') return { role: 'user', content: request.content ?? [{ type: 'text', text: request.text }] };
-    if (request.kind === 'steer' || request.kind === 'continuation') return { role: 'user', content: [{ type: 'text', text: request.text }] };
+    if (request.kind === 'steer' || request.kind === 'continuation' || request.kind === 'cron') return { role: 'user', content: [{ type: 'text', text: request.text }] };
     return { role: 'user', content: [{ type: 'text', text: `<system-notification>\n${request.text}\n</system-notification>` }] };
   }
 
   private async runTurn(first: StepRequest): Promise<TurnOutcome> {
     const { session } = this.deps;
     const turnId = `t_${randomBytes(5).toString('hex')}`;
-    const origin: TurnOrigin = first.kind === 'notification' ? 'notification' : first.kind === 'continuation' ? 'system' : 'user';
+    const origin: TurnOrigin = first.kind === 'notification' ? 'notification' : first.kind === 'continuation' ? 'system' : first.kind === 'cron' ? 'cron' : 'user';
     const abort = new AbortController();
     this.turnAbort = abort;
     let message = this.userMessageFor(first);
@@ -414,7 +416,7 @@ export class Agent {
   private async absorbSteers(signal: AbortSignal): Promise<void> {
     for (let i = 0; i < this.queue.length; ) {
       const r = this.queue[i];
-      if (r.kind === 'prompt' || r.kind === 'continuation') {
+      if (r.kind === 'prompt' || r.kind === 'continuation' || r.kind === 'cron') {
         i++;
         continue;
       }

@@ -11,7 +11,8 @@ import type { TodoItem } from '../tools/todo/todoService';
 export const RECORD_VERSION = 1;
 
 export type PermissionMode = 'manual' | 'yolo' | 'auto';
-export type TurnOrigin = 'user' | 'notification' | 'system';
+/** `cron`: a scheduled task fired (docs/scheduled-tasks.md). */
+export type TurnOrigin = 'user' | 'notification' | 'system' | 'cron';
 /** `blocked`: an extension refused the prompt; the model was not called. */
 export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_steps' | 'interrupted' | 'blocked';
 export type CompactionTrigger = 'manual' | 'auto';

@@ -2,6 +2,7 @@
 // services, the extension gate, the main agent (docs/extensions.md) and the directory of subagents,
 // and the list of what to close when the session ends. The model client is created on first use, so
 // nothing heavy loads before the first request.
+import { join } from 'node:path';
 import type { ModelClient, ResolvedModel } from '../llm/types';
 import { builtinTools } from '../tools/registry';
 import type { Tool, ToolServices } from '../tools/defineTool';
@@ -13,6 +14,8 @@ import type { SessionLocation } from '../store/sessionStore';
 import { Agents, assembleAgent, bindModel, type AgentEnvironment } from './agents';
 import type { ApprovalPort, PermissionRule } from './approvals';
 import { BackgroundTasks } from './backgroundTasks';
+import { CronScheduler, type CronClock } from './cronScheduler';
+import { CRON_SERVICE, cronDisabled } from '../tools/cron';
 import { Reinjections, type Compactor } from './compaction';
 import type { HookSpec } from '../ext/hooks/hookRunner';
 import type { McpManager } from '../ext/mcp/mcpManager';
@@ -98,6 +101,8 @@ export interface RuntimeOptions {
   goal?: GoalSettings;
   /** When auto-compaction starts (loop_control); the trigger ratio defaults to 0.85. */
   compaction?: Partial<CompactionThresholds>;
+  /** Scheduled tasks: off with JARVIS_DISABLE_CRON=1 (the default reads the environment); tests inject a clock. */
+  cron?: { disabled?: boolean; clock?: CronClock };
   /** The skills of this launch (`/skill:`, the Skill tool, `${skills}`). */
   skills?: SkillCatalog;
   /** The agent a new session is created with (`--agent`, `--agent-file`); the built-in main agent otherwise. */
@@ -130,6 +135,8 @@ export interface Runtime {
   services: ToolServices;
   tasks: BackgroundTasks;
   notifications: TaskNotifications;
+  /** Scheduled tasks (CronCreate…): fires are queued on the main agent as their own turns. */
+  cron: CronScheduler;
   /** Manual `/compact [instruction]` (`compaction.compact`); also compacts automatically. */
   compaction: Compactor;
   /** Plan mode: `setPlanMode(on)` / `togglePlanMode()` (/plan, Shift-Tab), `clearPlan()`. */
@@ -197,6 +204,18 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     disposables.add({ name: 'browser', dispose: () => browser.session.close() });
   }
 
+  const cronOff = opts.cron?.disabled ?? cronDisabled(process.env);
+  // Fires go to the main agent, assembled further down; nothing fires before cron.start() below.
+  const cron = new CronScheduler({
+    dir: join(session.dir, 'cron'),
+    clock: opts.cron?.clock,
+    enabled: !cronOff,
+    fire: ({ text }) => agent.submit({ kind: 'cron', text }),
+    warn: (text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
+  });
+  shared.set(CRON_SERVICE.name, cron);
+  disposables.add({ name: 'scheduled tasks', dispose: () => cron.close() });
+
   // The Skill tool is offered only when the model has a skill it may load.
   const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
   const catalog = opts.agents ?? builtinAgentCatalog();
@@ -204,7 +223,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   // The Agent tool's description names the custom agents it can start.
   const builtins = (
     opts.tools ??
-    (opts.browser?.profile === 'agent' ? browserProfileTools : [...builtinTools({ web }), ...(opts.browser ? browserPageTools : [])])
+    (opts.browser?.profile === 'agent' ? browserProfileTools : [...builtinTools({ web, cron: !cronOff }), ...(opts.browser ? browserPageTools : [])])
   )
     .filter((t) => t.name !== SKILL_TOOL || hasSkills)
     .map((t) => (t.name === 'Agent' && subagentTypes.length ? makeAgentTool(subagentTypes) : t));
@@ -286,6 +305,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const { agent, features } = main;
   notifications.bind(tasks, agent);
   if (opts.resume) tasks.restore();
+  cron.start();
   let closing: Promise<void> | undefined;
   return {
     session,
@@ -300,6 +320,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     services: main.services,
     tasks,
     notifications,
+    cron,
     compaction: main.compaction,
     plan: features.plan,
     goals: features.goals,

@@ -25,6 +25,15 @@ export interface BackgroundWatcher {
   describeRunning(): string[];
 }
 
+/** What print mode needs of the scheduled tasks (engine/cronScheduler.ts). */
+export interface ScheduledWatcher {
+  pendingOneShots(): Array<{ id: string; nextFireAt: string }>;
+  recurringJobs(): Array<{ id: string; humanSchedule: string }>;
+  /** Resolves at the next fire, creation or deletion, or when the signal aborts. */
+  nextChange(signal: AbortSignal): Promise<void>;
+  sessionId(): string;
+}
+
 export interface PrintRunOptions {
   prompt: string;
   /** What the model receives instead of the prompt text (a `/skill:` command's instructions). */
@@ -33,6 +42,8 @@ export interface PrintRunOptions {
   stdout: Sink;
   stderr: Sink;
   background?: { watcher: BackgroundWatcher; mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
+  /** Scheduled tasks of the session (absent with JARVIS_DISABLE_CRON=1). */
+  scheduled?: ScheduledWatcher;
   /** Aborted by the first Ctrl-C: ends any wait for background work at once. */
   stop?: AbortSignal;
   /** Goal mode: `start` creates the goal and submits its first turn (an error message if it cannot). */
@@ -91,16 +102,21 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
   if (!opts.goal) agent.submit({ kind: 'prompt', text: opts.prompt, ...(opts.promptContent ? { content: [{ type: 'text', text: opts.promptContent }] } : {}) });
   const outcomes = await agent.idle();
   if (interrupted()) return EXIT_INTERRUPTED;
-  const code = exitCodeOf(outcomes);
+  let code = exitCodeOf(outcomes);
+  if (code !== EXIT_SUCCESS) return settle(code);
   const bg = opts.background;
-  if (!bg || bg.mode === 'exit' || code !== EXIT_SUCCESS) return settle(code);
+  if (bg && bg.mode !== 'exit') code = await waitForBackground(agent, opts, bg, interrupted);
+  if (opts.scheduled && code === EXIT_SUCCESS && !interrupted()) code = await waitForScheduled(agent, opts, opts.scheduled, interrupted);
+  return interrupted() ? EXIT_INTERRUPTED : settle(code);
+}
 
+async function waitForBackground(agent: Agent, opts: PrintRunOptions, bg: NonNullable<PrintRunOptions['background']>, interrupted: () => boolean): Promise<number> {
   const deadline = Date.now() + bg.waitCeilingMs;
   const ceiling = new AbortController();
   const timer = setTimeout(() => ceiling.abort(), Math.min(bg.waitCeilingMs, 2_147_483_647));
   const wake = opts.stop ? AbortSignal.any([ceiling.signal, opts.stop]) : ceiling.signal;
   let turns = 0;
-  let last = code;
+  let last = EXIT_SUCCESS;
   let announced = '';
   try {
     while (bg.watcher.hasPending() && Date.now() < deadline && !interrupted()) {
@@ -126,5 +142,46 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
   } finally {
     clearTimeout(timer);
   }
-  return interrupted() ? EXIT_INTERRUPTED : settle(last);
+  return last;
+}
+
+/**
+ * Scheduled tasks in print mode (docs/scheduled-tasks.md): a pending one-time task keeps the run alive
+ * until it has fired and its turn ended; recurring tasks do not outlive the run, and stderr says so.
+ */
+async function waitForScheduled(agent: Agent, opts: PrintRunOptions, scheduled: ScheduledWatcher, interrupted: () => boolean): Promise<number> {
+  let last = EXIT_SUCCESS;
+  let announced = '';
+  const never = new AbortController().signal;
+  while (!interrupted()) {
+    // A fire queues its own turn on the agent; wait for it (and any other) to end first.
+    const outcomes = await agent.idle();
+    if (outcomes.length) last = exitCodeOf(outcomes);
+    if (last !== EXIT_SUCCESS) break;
+    const pending = scheduled.pendingOneShots();
+    if (!pending.length) break;
+    const key = pending.map((j) => j.id).join(',');
+    if (key !== announced) {
+      announced = key;
+      opts.stderr.write(
+        `print mode: waiting for ${pending.length} one-time scheduled task${pending.length === 1 ? '' : 's'} to fire (Ctrl-C stops the wait):\n` +
+          pending.map((j) => `  • ${j.id} at ${j.nextFireAt}\n`).join(''),
+      );
+    }
+    // The scheduler's timer never holds the process open by itself; this wait does, until the fire.
+    const keepAlive = setInterval(() => undefined, 2_147_483_647);
+    try {
+      await scheduled.nextChange(opts.stop ?? never);
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+  const recurring = scheduled.recurringJobs();
+  if (recurring.length) {
+    opts.stderr.write(
+      `print mode: ${recurring.length} recurring scheduled task${recurring.length === 1 ? '' : 's'} will not fire after this run exits ` +
+        `(${recurring.map((j) => `${j.id} ${j.humanSchedule}`).join('; ')}); they stay with session ${scheduled.sessionId()} and fire again when it is resumed (jarvis --session ${scheduled.sessionId()}).\n`,
+    );
+  }
+  return last;
 }

@@ -1,6 +1,7 @@
 // The built-in tools, in the order they are offered to the model.
 import { agentTools } from './agent';
 import type { Tool } from './defineTool';
+import { cronTools } from './cron';
 import { fileTools } from './file';
 import { goalTools } from './goal';
 import { planTools } from './plan';
@@ -11,10 +12,10 @@ import { taskTools } from './task';
 import { todoTools } from './todo';
 import { DEFAULT_WEB_SETTINGS, webTools, type WebSettings } from './web';
 
-/** `web`: which web tools exist depends on the configured search backend. */
-export function builtinTools(opts: { web?: WebSettings } = {}): Tool[] {
+/** `web`: which web tools exist depends on the configured search backend; `cron: false` (JARVIS_DISABLE_CRON) drops the Cron tools. */
+export function builtinTools(opts: { web?: WebSettings; cron?: boolean } = {}): Tool[] {
   return [
     ...fileTools, ...shellTools, ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS), ...taskTools, ...planTools, ...todoTools, ...questionTools,
-    ...agentTools, ...skillTools, ...goalTools,
+    ...agentTools, ...skillTools, ...goalTools, ...(opts.cron === false ? [] : cronTools),
   ];
 }

@@ -49,5 +49,7 @@ export function goalNotice(change: GoalChange, goal: Goal | null, queuedGoals: n
 
 /** The line shown when a turn starts that the user did not send (a goal continuing, a task finishing). */
 export function automaticTurnNotice(origin: Exclude<TurnOrigin, 'user'>): string {
-  return origin === 'system' ? 'Goal: continuing automatically (/goal pause stops after this turn, Esc now).' : 'A background task finished; the agent is looking at it.';
+  if (origin === 'system') return 'Goal: continuing automatically (/goal pause stops after this turn, Esc now).';
+  if (origin === 'cron') return 'A scheduled task fired; its prompt runs now (CronList shows the schedule, Esc stops this turn).';
+  return 'A background task finished; the agent is looking at it.';
 }

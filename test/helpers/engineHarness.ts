@@ -102,6 +102,8 @@ export function makeEngine(opts: {
   agentProfile?: RuntimeOptions['agentProfile'];
   /** `[rewind]` copies of files before writes (default: on, 10 MiB cap). */
   fileHistory?: RuntimeOptions['fileHistory'];
+  /** Scheduled tasks: an injected clock, or off (JARVIS_DISABLE_CRON). */
+  cron?: RuntimeOptions['cron'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -145,6 +147,7 @@ export function makeEngine(opts: {
     mcp: opts.mcp,
     deferral: opts.deferral,
     fileHistory: opts.fileHistory,
+    cron: opts.cron,
   });
   const harness: EngineHarness = {
     home,
