@@ -15,7 +15,12 @@ afterAll(async () => {
 });
 
 const transcript = (req: RecordedRequest) => JSON.stringify(req.body.messages);
-const toolNames = (req: RecordedRequest) => (req.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+/** Every tool the model was told about: full schemas, and the deferred ones listed in ToolSearch. */
+const offeredTools = (req: RecordedRequest) => {
+  const tools = req.body.tools as Array<{ function: { name: string; description: string } }>;
+  const search = tools.find((t) => t.function.name === 'ToolSearch')?.function.description ?? '';
+  return [...tools.map((t) => t.function.name), ...[...search.matchAll(/\b(Cron\w+)\b/g)].map((m) => m[1])];
+};
 /** The tool results the model saw, in order. */
 const toolResults = (req: RecordedRequest): string[] =>
   (req.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content);
@@ -88,14 +93,16 @@ describe('scheduled tasks in print mode', () => {
     expect(saved.jobs).toEqual([]);
   }, 200_000);
 
-  it('JARVIS_DISABLE_CRON=1: the Cron tools are not offered', async () => {
+  it('the Cron tools are deferred (listed in ToolSearch); JARVIS_DISABLE_CRON=1 removes them', async () => {
     const dirs = makeCliDirs();
     play = () => ({ text: 'ok' });
     const r = await runJarvis(['-p', 'hi'], { env: cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_DISABLE_CRON: '1' }), cwd: dirs.cwd });
     expect(r.code, r.stderr).toBe(0);
-    expect(toolNames(server.requests.at(-1)!)).not.toContain('CronCreate');
+    expect(offeredTools(server.requests.at(-1)!).filter((n) => n.startsWith('Cron'))).toEqual([]);
     const on = await runJarvis(['-p', 'hi'], { env: cliEnv(makeCliDirs(), mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
     expect(on.code, on.stderr).toBe(0);
-    expect(toolNames(server.requests.at(-1)!)).toEqual(expect.arrayContaining(['CronCreate', 'CronList', 'CronDelete']));
+    const withCron = server.requests.at(-1)!;
+    expect((withCron.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).not.toContain('CronCreate');
+    expect(offeredTools(withCron)).toEqual(expect.arrayContaining(['CronCreate', 'CronList', 'CronDelete']));
   });
 });

@@ -7,6 +7,7 @@ import { CRON_SERVICE } from './cronService';
 export const cronDeleteTool = defineTool({
   name: 'CronDelete',
   description,
+  deferred: true,
   schema: z.object({ id: z.string().min(1, 'id must not be empty').describe('The task id from CronCreate or CronList.') }),
   readOnly: false,
   defaultApproval: 'ask',

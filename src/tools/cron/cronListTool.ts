@@ -7,6 +7,7 @@ import { CRON_SERVICE, formatCronJob } from './cronService';
 export const cronListTool = defineTool({
   name: 'CronList',
   description,
+  deferred: true,
   schema: z.object({}),
   readOnly: true,
   defaultApproval: 'auto',
