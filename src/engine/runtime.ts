@@ -16,6 +16,7 @@ import type { ApprovalPort, PermissionRule } from './approvals';
 import { BackgroundTasks } from './backgroundTasks';
 import { CronScheduler, type CronClock } from './cronScheduler';
 import { CRON_SERVICE, cronDisabled } from '../tools/cron';
+import { WORKFLOW_LIMITS, WORKFLOW_SETTINGS, type WorkflowLimits } from '../tools/workflow';
 import { Reinjections, type Compactor } from './compaction';
 import type { HookSpec } from '../ext/hooks/hookRunner';
 import type { McpManager } from '../ext/mcp/mcpManager';
@@ -103,6 +104,8 @@ export interface RuntimeOptions {
   compaction?: Partial<CompactionThresholds>;
   /** Scheduled tasks: off with JARVIS_DISABLE_CRON=1 (the default reads the environment); tests inject a clock. */
   cron?: { disabled?: boolean; clock?: CronClock };
+  /** Workflow run limits (docs/workflows.md); tests lower them. */
+  workflowLimits?: WorkflowLimits;
   /** The skills of this launch (`/skill:`, the Skill tool, `${skills}`). */
   skills?: SkillCatalog;
   /** The agent a new session is created with (`--agent`, `--agent-file`); the built-in main agent otherwise. */
@@ -214,6 +217,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     warn: (text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
   });
   shared.set(CRON_SERVICE.name, cron);
+  shared.set(WORKFLOW_SETTINGS.name, { home: opts.home, limits: opts.workflowLimits ?? WORKFLOW_LIMITS });
   disposables.add({ name: 'scheduled tasks', dispose: () => cron.close() });
 
   // The Skill tool is offered only when the model has a skill it may load.

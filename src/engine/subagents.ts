@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import type { AgentCatalog } from '../ext/agents/agentCatalog';
 import { selectTools } from '../ext/agents/agentCatalog';
 import type { AgentProfile } from '../ext/agents/agentFile';
-import { DEFAULT_SUBAGENT, DELEGATION_TOOLS } from '../ext/agents/builtinAgents';
+import { DEFAULT_SUBAGENT, DELEGATION_TOOLS, MAIN_AGENT_ONLY_TOOLS } from '../ext/agents/builtinAgents';
 import { journalPathOf } from '../store/sessionStore';
 import {
   DelegationError, DELEGATION_SERVICE, formatElapsed, formatSubagentOutcome, SWARM_INITIAL_MEMBERS, SWARM_ITEM_PLACEHOLDER, SWARM_RAMP_STEP_MS,
@@ -125,7 +125,8 @@ export class Delegation implements DelegationService {
     const delegates = this.deps.catalog.delegatesOf(profile, false);
     const picked = profile.tools === '*' ? undefined : new Set(selectTools(profile, this.deps.toolNames()).names);
     const without = new Set(profile.disallowedTools.map((n) => n.toLowerCase()));
-    return (name) => (!picked || picked.has(name)) && !without.has(name.toLowerCase()) && (delegates.length > 0 || !DELEGATION_TOOLS.includes(name));
+    return (name) =>
+      (!picked || picked.has(name)) && !without.has(name.toLowerCase()) && (delegates.length > 0 || !DELEGATION_TOOLS.includes(name)) && !MAIN_AGENT_ONLY_TOOLS.includes(name);
   }
 
   /** Creates (or resumes) the subagent; it inherits the caller's model, mode and session approvals. */

@@ -106,7 +106,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
   const sessionPattern = sessionApprovalPattern(p.subject);
   env.emit({ type: 'approval_request', callId: p.call.id, toolName: p.tool.name, subject: p.subject, reason: decision.reason ?? decision.by });
   const answer = await env.approvalPort.ask(
-    { agentId: env.agentId, callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by, commands: decision.commands },
+    { agentId: env.agentId, callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by, commands: decision.commands, ...(p.preview ? { preview: p.preview } : {}) },
     env.signal,
   );
   if (answer.decision === 'reject') {

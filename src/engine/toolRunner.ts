@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ContentPart, ToolCall } from '../llm/types';
-import { type Tool, type ToolAccess, type ToolContext, type ToolProgress, type ToolResult, type ToolServices } from '../tools/defineTool';
+import { type Tool, type ToolAccess, type ToolContext, type ToolDisplay, type ToolProgress, type ToolResult, type ToolServices } from '../tools/defineTool';
 import type { FileSnapshot, FileStateGuard } from './fileGuard';
 import type { CommandRun, FileChange } from './fileHistory';
 import type { FileHistoryRecorder } from './fileHistoryRecorder';
@@ -35,6 +35,8 @@ export interface PreparedToolCall {
   error?: string;
   subject: string;
   accesses: ToolAccess[];
+  /** Shown with an approval question (ToolDefinition.approvalPreview). */
+  preview?: ToolDisplay;
 }
 
 export function resolvePath(cwd: string, path: string): string {
@@ -80,7 +82,8 @@ export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunE
   try {
     const subject = tool.subject ? tool.subject(checked.args, ctx) : tool.name;
     const accesses = tool.accesses ? tool.accesses(checked.args, ctx) : [];
-    return { call, tool, args: checked.args, subject, accesses };
+    const preview = tool.approvalPreview?.(checked.args, ctx);
+    return { call, tool, args: checked.args, subject, accesses, ...(preview ? { preview } : {}) };
   } catch (e) {
     return { call, tool, subject: tool.name, accesses: [], error: e instanceof Error ? e.message : String(e) };
   }

@@ -81,6 +81,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** The subject permission rules match, e.g. `Bash(npm test)`, `Write(/abs/path)`. Defaults to the name. */
   subject?(args: z.infer<S>, ctx: ToolContext): string;
   accesses?(args: z.infer<S>, ctx: ToolContext): ToolAccess[];
+  /** What an approval question shows besides the arguments (Workflow: the script, its limits and cost). */
+  approvalPreview?(args: z.infer<S>, ctx: ToolContext): ToolDisplay | undefined;
   /**
    * Raises the central output cap for a tool whose own limits already bound its output (Read returns up
    * to 100 KB plus line numbers). Defaults to the engine's cap.
@@ -109,7 +111,7 @@ export type ArgsCheck = { ok: true; args: unknown } | { ok: false; error: string
  * (`defineTool`), MCP and plugin tools with JSON Schema (`defineJsonSchemaTool`). Both validate the
  * model's arguments with `validateArgs` and report problems field by field (`formatArgumentErrors`).
  */
-export interface Tool extends Omit<ToolDefinition<z.ZodType>, 'schema' | 'subject' | 'accesses' | 'execute'> {
+export interface Tool extends Omit<ToolDefinition<z.ZodType>, 'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute'> {
   /** The JSON schema sent to the model. */
   readonly jsonSchema: Record<string, unknown>;
   readonly renderedDescription: string;
@@ -117,6 +119,7 @@ export interface Tool extends Omit<ToolDefinition<z.ZodType>, 'schema' | 'subjec
   validateArgs(raw: unknown): ArgsCheck;
   subject?(args: unknown, ctx: ToolContext): string;
   accesses?(args: unknown, ctx: ToolContext): ToolAccess[];
+  approvalPreview?(args: unknown, ctx: ToolContext): ToolDisplay | undefined;
   execute(args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -2,6 +2,7 @@
 import { agentTools } from './agent';
 import type { Tool } from './defineTool';
 import { cronTools } from './cron';
+import { workflowTools } from './workflow';
 import { fileTools } from './file';
 import { goalTools } from './goal';
 import { planTools } from './plan';
@@ -16,6 +17,6 @@ import { DEFAULT_WEB_SETTINGS, webTools, type WebSettings } from './web';
 export function builtinTools(opts: { web?: WebSettings; cron?: boolean } = {}): Tool[] {
   return [
     ...fileTools, ...shellTools, ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS), ...taskTools, ...planTools, ...todoTools, ...questionTools,
-    ...agentTools, ...skillTools, ...goalTools, ...(opts.cron === false ? [] : cronTools),
+    ...agentTools, ...workflowTools, ...skillTools, ...goalTools, ...(opts.cron === false ? [] : cronTools),
   ];
 }

@@ -34,6 +34,7 @@ export function approvalPreview(request: ApprovalRequest, cwd: string, theme: Th
     return { title: `${verb} ${pathArg} ${fg.diffAdded(`+${added}`)} ${fg.diffRemoved(`-${removed}`)}`, lines: renderDiff(ops, theme) };
   };
   if (request.preview?.kind === 'diff') return diffPreview(request.preview.before, request.preview.after, request.toolName);
+  if (request.preview?.kind === 'text') return { title: request.subject, lines: request.preview.text.split('\n') };
   if (request.toolName === 'Write' && abs && typeof args.content === 'string') {
     const before = readIfSmall(abs);
     if (before !== undefined) {

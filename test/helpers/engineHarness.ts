@@ -104,6 +104,7 @@ export function makeEngine(opts: {
   fileHistory?: RuntimeOptions['fileHistory'];
   /** Scheduled tasks: an injected clock, or off (JARVIS_DISABLE_CRON). */
   cron?: RuntimeOptions['cron'];
+  workflowLimits?: RuntimeOptions['workflowLimits'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -148,6 +149,7 @@ export function makeEngine(opts: {
     deferral: opts.deferral,
     fileHistory: opts.fileHistory,
     cron: opts.cron,
+    workflowLimits: opts.workflowLimits,
   });
   const harness: EngineHarness = {
     home,
