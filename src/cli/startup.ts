@@ -8,6 +8,7 @@ import type { RuntimeOptions } from '../engine/runtime';
 import { Session } from '../engine/session';
 import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../store/config';
 import { resolveModel } from '../store/modelResolution';
+import { subagentModelPool } from '../store/subagentModelPool';
 import type { HookSpec } from '../ext/hooks/hookRunner';
 import { loadMcpServers, type LoadedMcpServers } from '../store/mcpConfig';
 import { jarvisHome } from '../store/paths';
@@ -133,6 +134,13 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
     throw new StartupError(`jarvis: ${messageOf(e)}`, 'model');
   }
 
+  let subagentModels;
+  try {
+    subagentModels = subagentModelPool(config, env, loaded.path);
+  } catch (e) {
+    throw new StartupError(`jarvis: [secondary_model]: ${messageOf(e)}`);
+  }
+
   const explicitMode: PermissionMode | undefined = options.yolo ? 'yolo' : options.auto ? 'auto' : undefined;
   const mode: PermissionMode = explicitMode ?? config.default_permission_mode;
   const rules = permissionRulesOf(loaded);
@@ -184,6 +192,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
         swarmTimeoutMs: settings.swarm.timeoutMs,
         swarmMaxConcurrency: env.JARVIS_CODE_AGENT_SWARM_MAX_CONCURRENCY,
       },
+      subagentModels,
       fileHistory: config.rewind.snapshots ? { maxFileBytes: config.rewind.max_file_bytes } : false,
       compaction: { triggerRatio: settings.loop.compactionTriggerRatio, reservedContextSize: settings.loop.reservedContextSize },
       // JARVIS_MODEL_THINKING_EFFORT (model.defaultEffort) forces the effort over [thinking] effort.

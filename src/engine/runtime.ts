@@ -38,7 +38,8 @@ import { promptFor, recordMainAgent, recordedToolFilter, SKILL_TOOL } from './ag
 import { Delegation, swarmAloneRule, type DelegationDeps, type DelegationSettings } from './subagents';
 import { builtinAgentCatalog, type AgentCatalog } from '../ext/agents/agentCatalog';
 import { BUILTIN_AGENTS, DELEGATION_TOOLS, MAIN_AGENT } from '../ext/agents/builtinAgents';
-import { DELEGATION_SERVICE, makeAgentTool } from '../tools/agent';
+import { DELEGATION_SERVICE, makeAgentSwarmTool, makeAgentTool } from '../tools/agent';
+import type { SubagentModelPool } from '../store/subagentModelPool';
 import { SkillInvoker } from './skills';
 import type { SkillCatalog } from '../ext/skills/skillCatalog';
 import type { AgentProfile } from '../ext/agents/agentFile';
@@ -114,6 +115,8 @@ export interface RuntimeOptions {
   agents?: AgentCatalog;
   /** Subagent and swarm timeouts and the swarm cap; default: no timeouts, no cap. */
   delegation?: DelegationSettings;
+  /** The experimental subagent model pool (`[secondary_model]`, SPEC §3.5); absent: subagents use their caller's model. */
+  subagentModels?: SubagentModelPool;
   /** `[rewind]`: copies of files before the agent changes them; false = none (default: on, 10 MiB cap). */
   fileHistory?: FileHistorySettings | false;
 }
@@ -224,13 +227,17 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
   const catalog = opts.agents ?? builtinAgentCatalog();
   const subagentTypes = catalog.all.filter((a) => a.source !== 'builtin').map((a) => ({ name: a.name, description: a.description }));
-  // The Agent tool's description names the custom agents it can start.
+  // The Agent tool's description names the custom agents it can start; with a model pool (not forced)
+  // Agent and AgentSwarm take `model`, described with the pool's choices.
+  const pool = opts.subagentModels;
+  const modelChoices = pool && !pool.force ? pool.models.map((m) => ({ alias: m.alias, hint: m.hint, isDefault: m.alias === pool.defaultAlias })) : undefined;
   const builtins = (
     opts.tools ??
     (opts.browser?.profile === 'agent' ? browserProfileTools : [...builtinTools({ web, cron: !cronOff }), ...(opts.browser ? browserPageTools : [])])
   )
     .filter((t) => t.name !== SKILL_TOOL || hasSkills)
-    .map((t) => (t.name === 'Agent' && subagentTypes.length ? makeAgentTool(subagentTypes) : t));
+    .map((t) => (t.name === 'Agent' && (subagentTypes.length || modelChoices) ? makeAgentTool(subagentTypes, modelChoices) : t))
+    .map((t) => (t.name === 'AgentSwarm' && modelChoices ? makeAgentSwarmTool(modelChoices) : t));
   const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, builtins.map((t) => t.name));
   warnings.push(...toolFilter.warnings);
   const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };
@@ -253,6 +260,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     catalog,
     tasks,
     settings: opts.delegation ?? { subagentTimeoutMs: 0, swarmTimeoutMs: 0 },
+    modelPool: pool,
     toolNames: () => tools.list().map((t) => t.name),
     systemPromptFor: (profile, names) => promptFor(profile, names, promptContext, false).text,
     ownParts: () => {

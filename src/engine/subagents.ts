@@ -10,6 +10,8 @@ import { selectTools } from '../ext/agents/agentCatalog';
 import type { AgentProfile } from '../ext/agents/agentFile';
 import { DEFAULT_SUBAGENT, DELEGATION_TOOLS, MAIN_AGENT_ONLY_TOOLS } from '../ext/agents/builtinAgents';
 import { journalPathOf } from '../store/sessionStore';
+import { PRIMARY_MODEL, type SubagentModelPool } from '../store/subagentModelPool';
+import type { ResolvedModel } from '../types/models';
 import {
   DelegationError, DELEGATION_SERVICE, formatElapsed, formatSubagentOutcome, SWARM_INITIAL_MEMBERS, SWARM_ITEM_PLACEHOLDER, SWARM_RAMP_STEP_MS,
   type DelegationService, type SubagentCall, type SubagentOutcome, type SwarmCall, type SwarmMember,
@@ -42,6 +44,8 @@ export interface DelegationDeps {
   toolNames(): string[];
   /** The system prompt of a new subagent of this profile, offered these tools. */
   systemPromptFor(profile: AgentProfile, tools: string[]): string;
+  /** The experimental model pool (SPEC §3.5); absent: subagents run on their caller's model. */
+  modelPool?: SubagentModelPool;
   /** Services and turn extensions each new agent gets for itself (its own skill nesting count…). */
   ownParts?(): { services: Array<readonly [ServiceKey<unknown>, unknown]>; extensions: TurnExtension[] };
   /** A subagent's run starts or ends; `callerId` is the agent whose tool call started it (engine events for hooks and front ends). */
@@ -96,8 +100,30 @@ export class Delegation implements DelegationService {
     private readonly isMain: boolean,
   ) {}
 
+  /**
+   * The model a new subagent runs on (SPEC §3.5): the call's pool alias, else the pool's default
+   * (always the default with `force`); undefined = the caller's own model (`primary`, or no pool).
+   */
+  private modelFor(requested: string | undefined): ResolvedModel | undefined {
+    const pool = this.deps.modelPool;
+    if (!pool) return undefined;
+    const alias = pool.force ? pool.defaultAlias : (requested ?? pool.defaultAlias);
+    if (alias === PRIMARY_MODEL) return undefined;
+    const entry = pool.models.find((m) => m.alias === alias);
+    if (!entry) {
+      const choices = [...new Set([...pool.models.map((m) => m.alias), PRIMARY_MODEL])];
+      throw new DelegationError(`There is no subagent model "${alias}"; no subagent was started. Choose one of: ${choices.join(', ')} (or leave model out for ${pool.defaultAlias}).`);
+    }
+    return entry.model;
+  }
+
+  /** A resumed subagent keeps the pool model it was created on (by the alias its journal records). */
+  private resumedModel(modelAlias: string | undefined): ResolvedModel | undefined {
+    return this.deps.modelPool?.models.find((m) => m.alias === modelAlias)?.model;
+  }
+
   /** The profile a call asks for, checked against the caller's allowlist (resuming is exempt). */
-  private resolve(call: SubagentCall): { profile: AgentProfile; resumeId?: string } {
+  private resolve(call: SubagentCall): { profile: AgentProfile; resumeId?: string; model?: ResolvedModel } {
     const { catalog } = this.deps;
     const agents = this.deps.agents();
     if (call.resume) {
@@ -107,8 +133,9 @@ export class Delegation implements DelegationService {
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(id) || !existsSync(journalPathOf(caller.session.dir, id))) {
         throw new DelegationError(`There is no subagent "${id}" in this session to resume. Use an agent_id from an earlier Agent result.`);
       }
-      const name = Session.open(caller.session.location, id).state.agent?.name ?? DEFAULT_SUBAGENT;
-      return { profile: catalog.get(name) ?? catalog.get(DEFAULT_SUBAGENT)!, resumeId: id };
+      const { state } = Session.open(caller.session.location, id);
+      const name = state.agent?.name ?? DEFAULT_SUBAGENT;
+      return { profile: catalog.get(name) ?? catalog.get(DEFAULT_SUBAGENT)!, resumeId: id, model: this.resumedModel(state.modelAlias) };
     }
     const type = call.subagentType ?? DEFAULT_SUBAGENT;
     const allowed = catalog.delegatesOf(this.callerProfile, this.isMain);
@@ -117,7 +144,7 @@ export class Delegation implements DelegationService {
       const why = profile ? `${this.callerProfile.name} may not delegate to "${type}"` : `there is no subagent type "${type}"`;
       throw new DelegationError(`Cannot start the subagent: ${why}. ${allowed.length ? `Types you can use: ${allowed.join(', ')}.` : 'This agent cannot delegate.'}`);
     }
-    return { profile };
+    return { profile, model: this.modelFor(call.model) };
   }
 
   /** Which tools a subagent of this profile gets: its `tools`, minus `disallowedTools`, and delegation only with an allowlist. */
@@ -129,8 +156,8 @@ export class Delegation implements DelegationService {
       (!picked || picked.has(name)) && !without.has(name.toLowerCase()) && (delegates.length > 0 || !DELEGATION_TOOLS.includes(name)) && !MAIN_AGENT_ONLY_TOOLS.includes(name);
   }
 
-  /** Creates (or resumes) the subagent; it inherits the caller's model, mode and session approvals. */
-  private spawn(profile: AgentProfile, resumeId?: string, systemPrompt?: string): Agent {
+  /** Creates (or resumes) the subagent on `model` (default: the caller's); it inherits the caller's mode and session approvals. */
+  private spawn(profile: AgentProfile, resumeId?: string, systemPrompt?: string, model?: ResolvedModel): Agent {
     const include = this.toolFilter(profile);
     const own = this.deps.ownParts?.() ?? { services: [], extensions: [] };
     const child: Agent = this.deps.agents().spawn({
@@ -139,15 +166,16 @@ export class Delegation implements DelegationService {
       systemPrompt: systemPrompt ?? this.deps.systemPromptFor(profile, this.deps.toolNames().filter(include)),
       tools: (tool) => include(tool.name),
       parent: this.caller(),
+      model,
       services: [[DELEGATION_SERVICE, new Delegation(this.deps, () => child, profile, false)], ...own.services],
       extensions: [swarmAloneRule, ...own.extensions],
     });
     return child;
   }
 
-  private spawnChecked(profile: AgentProfile, resumeId: string | undefined, systemPrompt?: string): Agent {
+  private spawnChecked(profile: AgentProfile, resumeId: string | undefined, systemPrompt?: string, model?: ResolvedModel): Agent {
     try {
-      return this.spawn(profile, resumeId, systemPrompt);
+      return this.spawn(profile, resumeId, systemPrompt, model);
     } catch (e) {
       throw new DelegationError(`Cannot start the subagent: ${(e as Error).message}`);
     }
@@ -185,15 +213,15 @@ export class Delegation implements DelegationService {
   }
 
   async run(call: SubagentCall, signal: AbortSignal, progress: (line: string) => void): Promise<SubagentOutcome> {
-    const { profile, resumeId } = this.resolve(call);
-    const child = this.spawnChecked(profile, resumeId);
+    const { profile, resumeId, model } = this.resolve(call);
+    const child = this.spawnChecked(profile, resumeId, undefined, model);
     progress(`${profile.name} ${child.id}: ${call.description}`);
     return this.runChild(child, profile, call.prompt, signal, this.deps.settings.subagentTimeoutMs, call);
   }
 
   startInBackground(call: SubagentCall): { taskId: string; agentId: string } {
-    const { profile, resumeId } = this.resolve(call);
-    const child = this.spawnChecked(profile, resumeId);
+    const { profile, resumeId, model } = this.resolve(call);
+    const child = this.spawnChecked(profile, resumeId, undefined, model);
     try {
       const task = this.deps.tasks.startInProcess({
         kind: 'subagent',
@@ -214,7 +242,7 @@ export class Delegation implements DelegationService {
 
   async swarm(call: SwarmCall, signal: AbortSignal, progress: (line: string) => void): Promise<SwarmMember[]> {
     const cap = parseSwarmConcurrency(this.deps.settings.swarmMaxConcurrency);
-    const profile = this.resolve({ prompt: '', description: '', subagentType: call.subagentType, callId: call.callId }).profile;
+    const { profile, model } = this.resolve({ prompt: '', description: '', subagentType: call.subagentType, callId: call.callId, model: call.model });
     const members = [
       ...call.resumeAgentIds.map((id) => ({ resume: this.resolve({ prompt: '', description: '', resume: id, callId: call.callId }) })),
       ...call.items.map((item) => ({ item })),
@@ -236,10 +264,10 @@ export class Delegation implements DelegationService {
       running++;
       const startedAfterMs = Date.now() - began;
       const prompt = 'item' in member ? call.promptTemplate.split(SWARM_ITEM_PLACEHOLDER).join(member.item) : call.promptTemplate.split(SWARM_ITEM_PLACEHOLDER).join('').trim();
-      const target = 'item' in member ? { profile, resumeId: undefined } : member.resume;
+      const target = 'item' in member ? { profile, resumeId: undefined, model } : member.resume;
       let outcome: Promise<SubagentOutcome>;
       try {
-        const child = this.spawnChecked(target.profile, target.resumeId, target.resumeId ? undefined : memberPrompt);
+        const child = this.spawnChecked(target.profile, target.resumeId, target.resumeId ? undefined : memberPrompt, target.model);
         const description = 'item' in member ? member.item : `resume ${child.id}`;
         outcome = Promise.resolve().then(() => this.runChild(child, target.profile, prompt, signal, this.deps.settings.swarmTimeoutMs, { callId: call.callId, description }));
       } catch (e) {

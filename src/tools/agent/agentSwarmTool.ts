@@ -1,10 +1,11 @@
 // AgentSwarm: one template, many items, one subagent per item (SPEC §6.7). The engine ramps the starts
 // up, times members out and waits for all; this file validates the call and writes the report.
 import { z } from 'zod';
-import { defineTool } from '../defineTool';
+import { defineTool, type Tool } from '../defineTool';
+import { withModelArgument } from './agentTool';
 import description from './agentSwarm.md';
 import {
-  DelegationError, DELEGATION_SERVICE, formatElapsed, MAX_SWARM_MEMBERS, SWARM_ITEM_PLACEHOLDER, type SwarmMember,
+  DelegationError, DELEGATION_SERVICE, formatElapsed, MAX_SWARM_MEMBERS, SWARM_ITEM_PLACEHOLDER, type ModelChoice, type SwarmMember,
 } from './delegationService';
 
 /** The aggregated report: a count line, then every member in item order with its answer or failure. */
@@ -20,18 +21,20 @@ export function formatSwarmReport(members: readonly SwarmMember[], elapsedMs: nu
   return [head, ...sections].join('\n\n');
 }
 
-export const agentSwarmTool = defineTool({
+const fields = z.object({
+  prompt_template: z.string().trim().min(1, 'give the template'),
+  items: z.array(z.string()).default([]),
+  resume_agent_ids: z.array(z.string().trim().min(1)).default([]),
+  subagent_type: z.string().trim().min(1).optional(),
+});
+
+/** The tool; with a model pool (SPEC §3.5) it takes `model` for the item members. */
+export const makeAgentSwarmTool = (modelChoices?: readonly ModelChoice[]): Tool => defineTool({
   name: 'AgentSwarm',
   deferred: true,
   description,
   constants: { MAX: MAX_SWARM_MEMBERS },
-  schema: z
-    .object({
-      prompt_template: z.string().trim().min(1, 'give the template'),
-      items: z.array(z.string()).default([]),
-      resume_agent_ids: z.array(z.string().trim().min(1)).default([]),
-      subagent_type: z.string().trim().min(1).optional(),
-    })
+  schema: withModelArgument(fields, modelChoices)
     .refine((a) => a.items.length === 0 || a.prompt_template.includes(SWARM_ITEM_PLACEHOLDER), {
       message: `prompt_template must contain ${SWARM_ITEM_PLACEHOLDER}, which each item replaces`,
       path: ['prompt_template'],
@@ -52,7 +55,7 @@ export const agentSwarmTool = defineTool({
     const started = Date.now();
     try {
       const members = await ctx.services.get(DELEGATION_SERVICE).swarm(
-        { promptTemplate: args.prompt_template, items: args.items, resumeAgentIds: args.resume_agent_ids, subagentType: args.subagent_type, callId: ctx.callId },
+        { promptTemplate: args.prompt_template, items: args.items, resumeAgentIds: args.resume_agent_ids, subagentType: args.subagent_type, callId: ctx.callId, model: args.model },
         ctx.signal,
         (line) => ctx.emitProgress({ text: line, stream: 'status' }),
       );
@@ -64,3 +67,5 @@ export const agentSwarmTool = defineTool({
     }
   },
 });
+
+export const agentSwarmTool = makeAgentSwarmTool();

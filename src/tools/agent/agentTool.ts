@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../defineTool';
 import description from './agent.md';
-import { DelegationError, DELEGATION_SERVICE, formatSubagentOutcome } from './delegationService';
+import { DelegationError, DELEGATION_SERVICE, describeModelChoices, formatSubagentOutcome, type ModelChoice } from './delegationService';
 
 export interface SubagentTypeInfo {
   name: string;
@@ -13,28 +13,36 @@ export interface SubagentTypeInfo {
 
 const BUILTIN_TYPES = 'coder (default; all tools), explore (read-only), plan (no shell or writes)';
 
-/** The tool, its description naming the custom agents that can be delegated to. */
-export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = []): Tool {
+const fields = z.object({
+  prompt: z.string().trim().min(1, 'give the subagent its task'),
+  description: z.string().trim().min(1, 'describe the task in 3-5 words'),
+  subagent_type: z.string().trim().min(1).optional(),
+  resume: z.string().trim().min(1).optional(),
+  run_in_background: z.boolean().default(false),
+});
+
+/** `model` is offered only with a model pool (SPEC §3.5): its description lists the choices. */
+export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S>, choices: readonly ModelChoice[] | undefined) {
+  const extended = schema.extend({ model: z.string().trim().min(1).optional().describe(`model pool choice: ${describeModelChoices(choices ?? [])}`) });
+  // Without a pool the schema has no `model` (an unexpected one is dropped); the type is the same.
+  return (choices ? extended : schema) as typeof extended;
+}
+
+/** The tool, its description naming the custom agents that can be delegated to and the model pool's choices. */
+export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = [], modelChoices?: readonly ModelChoice[]): Tool {
   const types = customTypes.length ? `${BUILTIN_TYPES}, or ${customTypes.map((t) => `${t.name} (${t.description})`).join(', ')}` : BUILTIN_TYPES;
   return defineTool({
     name: 'Agent',
     description,
     constants: { TYPES: types },
-    schema: z
-      .object({
-        prompt: z.string().trim().min(1, 'give the subagent its task'),
-        description: z.string().trim().min(1, 'describe the task in 3-5 words'),
-        subagent_type: z.string().trim().min(1).optional(),
-        resume: z.string().trim().min(1).optional(),
-        run_in_background: z.boolean().default(false),
-      })
+    schema: withModelArgument(fields, modelChoices)
       .refine((a) => !(a.resume && a.subagent_type), { message: 'resume continues an existing subagent with its own type: leave out subagent_type', path: ['subagent_type'] }),
     readOnly: false,
     defaultApproval: 'auto',
     subject: (a) => `Agent(${a.resume ? `resume ${a.resume}` : (a.subagent_type ?? 'coder')})`,
     async execute(args, ctx) {
       const service = ctx.services.get(DELEGATION_SERVICE);
-      const call = { prompt: args.prompt, description: args.description, subagentType: args.subagent_type, resume: args.resume, callId: ctx.callId };
+      const call = { prompt: args.prompt, description: args.description, subagentType: args.subagent_type, resume: args.resume, callId: ctx.callId, model: args.model };
       try {
         if (args.run_in_background) {
           const started = service.startInBackground(call);

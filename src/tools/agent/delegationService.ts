@@ -11,6 +11,8 @@ export interface SubagentCall {
   resume?: string;
   /** The Agent call's id (front ends group subagents by the call that started them). */
   callId: string;
+  /** A model pool alias or `primary` (SPEC §3.5); ignored when resuming. */
+  model?: string;
 }
 
 export type SubagentStatus = 'completed' | 'failed' | 'timed_out' | 'cancelled';
@@ -33,6 +35,22 @@ export interface SwarmCall {
   subagentType?: string;
   /** The AgentSwarm call's id. */
   callId: string;
+  /** A model pool alias or `primary` for the item members (resumed ones keep theirs). */
+  model?: string;
+}
+
+/** One choice of the subagent model pool, as the tools describe it. */
+export interface ModelChoice {
+  alias: string;
+  hint: string;
+  isDefault: boolean;
+}
+
+/** The `model` argument's text: the pool's aliases with their hints, the default marked. */
+export function describeModelChoices(choices: readonly ModelChoice[]): string {
+  const listed = choices.map((c) => `${c.alias}${c.isDefault ? ' [default]' : ''}${c.hint ? ` (${c.hint})` : ''}`);
+  if (!choices.some((c) => c.alias === 'primary')) listed.push(`primary (your own model)${choices.length ? '' : ' [default]'}`);
+  return listed.join(', ');
 }
 
 export interface SwarmMember extends SubagentOutcome {

@@ -1,9 +1,9 @@
 // The delegation tool group: Agent and AgentSwarm. Their service (delegationService.ts) is implemented
 // by the engine (engine/subagents.ts).
 import type { Tool } from '../defineTool';
-import { agentSwarmTool } from './agentSwarmTool';
+import { agentSwarmTool, makeAgentSwarmTool } from './agentSwarmTool';
 import { agentTool, makeAgentTool, type SubagentTypeInfo } from './agentTool';
 
-export { agentSwarmTool, agentTool, makeAgentTool, type SubagentTypeInfo };
+export { agentSwarmTool, makeAgentSwarmTool, agentTool, makeAgentTool, type SubagentTypeInfo };
 export * from './delegationService';
 export const agentTools: Tool[] = [agentTool, agentSwarmTool];
