@@ -112,6 +112,28 @@ describe('jarvis acp', () => {
     expect(sent).toContain('<resource uri=\\"file:///notes/todo.md\\">\\n- ship ACP\\n</resource>');
   });
 
+  it('asks AskUserQuestion through session/request_permission and gives the model the answer', async () => {
+    server.push(
+      {
+        thinking: 'I should ask which database to use.',
+        toolCalls: [{ id: 'ask-1', name: 'AskUserQuestion', arguments: { questions: [{ question: 'Which database?', header: 'DB', options: [{ label: 'SQLite', description: 'a file' }, { label: 'Postgres', description: 'a server' }] }] } }],
+      },
+      { text: 'Postgres it is.' },
+    );
+    const { sessionId } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
+    editor.answerPermissions('option-1');
+    const before = editor.permissionRequests.length;
+    const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'set up storage' }] });
+    expect(response.stopReason).toBe('end_turn');
+    const asked = editor.permissionRequests.slice(before);
+    expect(asked).toHaveLength(1);
+    expect(asked[0].toolCall.title).toBe('DB: Which database?');
+    expect(asked[0].options.map((o) => o.optionId)).toEqual(['option-0', 'option-1', 'skip']);
+    expect(JSON.stringify(server.requests[server.requests.length - 1].body)).toContain('Postgres');
+    expect(updatesOf(sessionId, 'agent_thought_chunk').length).toBeGreaterThan(0);
+    expect(agentText(editor.updates, sessionId)).toBe('Postgres it is.');
+  });
+
   it('refuses unknown auth methods and methods it does not implement', async () => {
     await expect(editor.connection.agent.request('authenticate', { methodId: 'nope' })).rejects.toMatchObject({ code: -32602 });
     await expect(editor.connection.agent.request('authenticate', { methodId: 'login' })).resolves.toEqual({});
