@@ -131,8 +131,8 @@ export class AcpSession {
   }
 
   private onEvent(event: EngineEvent): void {
-    if (event.agentId !== MAIN_AGENT_ID) return;
     for (const update of this.mapper.map(event)) this.send(update);
+    if (event.agentId !== MAIN_AGENT_ID) return;
     if (event.type === 'plan_mode' || event.type === 'mode') this.announceMode();
     // A background question waits until the agent is idle.
     if (event.type === 'turn_end') startDue(this.queue, false);

@@ -7,7 +7,7 @@ import type { ApprovalAnswer, ApprovalPort, ApprovalRequest } from '../engine/ap
 import type { InteractionPort, PlanReviewAnswer, PlanReviewRequest, Question, QuestionAnswer, QuestionResponse } from '../engine/interactions';
 import type { QuestionQueue } from '../engine/questionQueue';
 import { OTHER_LABEL } from '../tools/question/questionService';
-import { parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
+import { agentTitle, editorCallId, parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
 
 /** Sends one `session/request_permission`; resolves to the chosen option id, or undefined when cancelled. */
 export type PermissionRequester = (toolCall: ToolCallUpdate, options: PermissionOption[], signal: AbortSignal) => Promise<string | undefined>;
@@ -47,8 +47,8 @@ function approvalToolCall(request: ApprovalRequest, cwd: string): ToolCallUpdate
   const why: ToolCallContent = { type: 'content', content: { type: 'text', text: `${request.subject}: ${request.reason}${request.commands?.length ? `\nRuns: ${request.commands.join('; ')}` : ''}` } };
   const preview = request.preview ? resultContent('', request.preview) : [];
   return {
-    toolCallId: request.callId,
-    title: toolTitle(request.toolName, args, cwd),
+    toolCallId: editorCallId(request.agentId, request.callId),
+    title: agentTitle(request.agentId, toolTitle(request.toolName, args, cwd)),
     kind: toolKind(request.toolName),
     status: 'pending',
     rawInput: args,

@@ -2,10 +2,10 @@
 // tool calls with their updates, the to-do list as the plan, the context size. The same mapping
 // replays an earlier session's messages for `session/load`.
 import type { PlanEntry, SessionUpdate } from '@agentclientprotocol/sdk';
-import type { EngineEvent } from '../engine/events';
+import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
 import type { Message } from '../llm/types';
 import type { TodoItem } from '../tools/todo/todoService';
-import { parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
+import { agentTitle, editorCallId, parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
 
 /** Notifications the engine delivers as user messages are not something the user typed. */
 const NOTIFICATION_PREFIX = '<system-notification>';
@@ -19,12 +19,12 @@ export function planUpdate(todos: readonly TodoItem[]): SessionUpdate {
   return { sessionUpdate: 'plan', entries };
 }
 
-function toolCallUpdate(call: { id: string; name: string; arguments: string }, cwd: string): SessionUpdate {
+function toolCallUpdate(call: { id: string; name: string; arguments: string }, cwd: string, agentId?: string): SessionUpdate {
   const args = parseToolArgs(call.arguments);
   return {
     sessionUpdate: 'tool_call',
-    toolCallId: call.id,
-    title: toolTitle(call.name, args, cwd),
+    toolCallId: editorCallId(agentId, call.id),
+    title: agentTitle(agentId, toolTitle(call.name, args, cwd)),
     kind: toolKind(call.name),
     status: 'pending',
     rawInput: args,
@@ -32,9 +32,12 @@ function toolCallUpdate(call: { id: string; name: string; arguments: string }, c
   };
 }
 
+/** What a subagent shows in the editor: its tool calls (its text is the Agent call's result). */
+const SUBAGENT_EVENTS = new Set<EngineEvent['type']>(['tool_call', 'approval_decision', 'tool_progress', 'tool_result']);
+
 /**
- * Maps the main agent's live events (subagents' own events stay out of the editor's transcript).
- * Returns no updates for events an editor has no place for (steps, retries, info notices).
+ * Maps live events to updates: everything of the main agent an editor has a place for (not steps,
+ * retries or info notices), and the tool calls of subagents, named by their agent.
  */
 export class EventMapper {
   /** Calls that already reported they run, so `in_progress` is sent once. */
@@ -43,22 +46,24 @@ export class EventMapper {
   constructor(private readonly cwd: string) {}
 
   map(event: EngineEvent): SessionUpdate[] {
+    if (event.agentId !== MAIN_AGENT_ID && !SUBAGENT_EVENTS.has(event.type)) return [];
+    const id = (callId: string) => editorCallId(event.agentId, callId);
     switch (event.type) {
       case 'text_delta':
         return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.delta } }];
       case 'thinking_delta':
         return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.delta } }];
       case 'tool_call':
-        return [toolCallUpdate(event.call, this.cwd)];
+        return [toolCallUpdate(event.call, this.cwd, event.agentId)];
       case 'approval_decision':
-        return event.decision === 'allow' ? this.started(event.callId) : [];
+        return event.decision === 'allow' ? this.started(id(event.callId)) : [];
       case 'tool_progress':
-        return this.started(event.callId);
+        return this.started(id(event.callId));
       case 'tool_result':
-        this.running.delete(event.callId);
+        this.running.delete(id(event.callId));
         return [{
           sessionUpdate: 'tool_call_update',
-          toolCallId: event.callId,
+          toolCallId: id(event.callId),
           status: event.isError ? 'failed' : 'completed',
           content: resultContent(event.text, event.display),
           rawOutput: { text: event.text, ...(event.summary ? { summary: event.summary } : {}) },

@@ -2,6 +2,7 @@
 // touches (the editor can follow along) and the content of its result (text, or a diff it can review).
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
+import { MAIN_AGENT_ID } from '../engine/events';
 import type { ToolDisplay } from '../tools/defineTool';
 
 const KINDS: Record<string, ToolKind> = {
@@ -19,6 +20,18 @@ const KINDS: Record<string, ToolKind> = {
   EnterPlanMode: 'switch_mode',
   ExitPlanMode: 'switch_mode',
 };
+
+/**
+ * A subagent's calls are shown in the session too, named by the agent (`coder-1: Edit src/a.ts`); their
+ * ids carry the agent's id so they cannot clash with the main agent's.
+ */
+export function editorCallId(agentId: string | undefined, callId: string): string {
+  return agentId && agentId !== MAIN_AGENT_ID ? `${agentId}/${callId}` : callId;
+}
+
+export function agentTitle(agentId: string | undefined, title: string): string {
+  return agentId && agentId !== MAIN_AGENT_ID ? `${agentId}: ${title}` : title;
+}
 
 /** The longest command or pattern a title shows before it is cut. */
 const TITLE_MAX_CHARS = 120;

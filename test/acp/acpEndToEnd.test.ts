@@ -134,6 +134,30 @@ describe('jarvis acp', () => {
     expect(agentText(editor.updates, sessionId)).toBe('Postgres it is.');
   });
 
+  it("shows a subagent's tool calls and asks its approvals through the client", async () => {
+    server.push(
+      { toolCalls: [{ id: 'delegate', name: 'Agent', arguments: { prompt: 'create sub.txt', description: 'write a file' } }] },
+      { toolCalls: [{ id: 'write-sub', name: 'Write', arguments: { path: 'sub.txt', content: 'from the subagent' } }] },
+      { text: 'Created sub.txt.' },
+      { text: 'The subagent wrote it.' },
+    );
+    const { sessionId } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
+    editor.answerPermissions('allow_once');
+    const before = editor.permissionRequests.length;
+    const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'delegate it' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(readFileSync(join(dirs.cwd, 'sub.txt'), 'utf8')).toBe('from the subagent');
+    const asked = editor.permissionRequests.slice(before);
+    expect(asked).toHaveLength(1);
+    const subCallId = String(asked[0].toolCall.toolCallId);
+    expect(subCallId).toMatch(/^.+\/write-sub$/);
+    expect(asked[0].toolCall.title).toBe(`${subCallId.split('/')[0]}: Write sub.txt`);
+    const calls = updatesOf(sessionId, 'tool_call').map((u) => (u.sessionUpdate === 'tool_call' ? u.toolCallId : ''));
+    expect(calls).toEqual(['delegate', subCallId]);
+    expect(updatesOf(sessionId, 'tool_call_update')).toContainEqual(expect.objectContaining({ toolCallId: subCallId, status: 'completed' }));
+    expect(agentText(editor.updates, sessionId)).toBe('The subagent wrote it.');
+  });
+
   it('refuses unknown auth methods and methods it does not implement', async () => {
     await expect(editor.connection.agent.request('authenticate', { methodId: 'nope' })).rejects.toMatchObject({ code: -32602 });
     await expect(editor.connection.agent.request('authenticate', { methodId: 'login' })).resolves.toEqual({});

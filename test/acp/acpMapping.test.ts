@@ -53,6 +53,18 @@ describe('session updates', () => {
     expect(m.map({ type: 'notice', level: 'info', text: 'fyi', agentId })).toEqual([]);
   });
 
+  it("shows a subagent's tool calls under its name and ids, but not its text", () => {
+    const m = new EventMapper('/w');
+    const agentId = 'coder-1';
+    expect(m.map({ type: 'text_delta', delta: 'sub text', agentId })).toEqual([]);
+    expect(m.map({ type: 'tool_call', call: { id: 'c1', name: 'Bash', arguments: '{"command":"ls"}' }, subject: 'Bash(ls)', agentId })).toEqual([
+      expect.objectContaining({ sessionUpdate: 'tool_call', toolCallId: 'coder-1/c1', title: 'coder-1: Bash: ls', kind: 'execute' }),
+    ]);
+    expect(m.map({ type: 'tool_result', callId: 'c1', toolName: 'Bash', text: 'a.ts', isError: false, agentId })).toEqual([
+      expect.objectContaining({ toolCallId: 'coder-1/c1', status: 'completed' }),
+    ]);
+  });
+
   it('replays history without the notifications the engine delivered as user messages', () => {
     const updates = historyUpdates(
       [
@@ -132,6 +144,12 @@ describe('questions forwarded as permission requests', () => {
     expect(await port.ask(writeRequest, signal)).toEqual({ decision: 'reject' });
     expect(editor.asked[0].toolCall).toMatchObject({ toolCallId: 'w1', title: 'Write a.txt', kind: 'edit', content: [{ type: 'diff', newText: 'x' }, { type: 'content' }] });
     expect(editor.asked[0].options[1].name).toContain('Write(/w/**)');
+  });
+
+  it("a subagent's approval names the agent and uses the id its tool call was shown with", async () => {
+    const editor = editorAnswering(['allow_once']);
+    await acpApprovalPort(queue(), editor.requester, '/w').ask({ ...writeRequest, agentId: 'coder-1' }, new AbortController().signal);
+    expect(editor.asked[0].toolCall).toMatchObject({ toolCallId: 'coder-1/w1', title: 'coder-1: Write a.txt' });
   });
 
   it('an editor that fails to answer (connection gone) is a rejection', async () => {
