@@ -6,31 +6,24 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { build } from 'esbuild';
 import { client, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { bin, jarvisEnv, loadMockModelServer } from './jarvisChild.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 9;
-const outDir = join(root, 'bench', 'results');
-mkdirSync(outDir, { recursive: true });
-await build({ entryPoints: [join(root, 'test/helpers/mockModelServer.ts')], outfile: join(outDir, 'mockModelServer.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
-const { startMockModelServer } = await import(join(outDir, 'mockModelServer.mjs'));
-
-const bin = join(root, 'bin', 'jarvis');
+const startMockModelServer = await loadMockModelServer();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(0)} ms`;
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 const dir = mkdtempSync(join(tmpdir(), 'jarvis-acp-bench-'));
-const home = join(dir, 'home');
-const cwd = join(dir, 'work');
-mkdirSync(home, { recursive: true });
-mkdirSync(cwd, { recursive: true });
+const ws = { home: join(dir, 'home'), cwd: join(dir, 'work') };
+mkdirSync(ws.home, { recursive: true });
+mkdirSync(ws.cwd, { recursive: true });
+const { cwd } = ws;
 const server = await startMockModelServer();
-const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_')));
-const env = { ...base, JARVIS_CODE_HOME: home, JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai') };
+const env = jarvisEnv(ws, server);
 
 /** One editor start: times to the initialize answer, the session/new answer and the first chunk. */
 async function once() {
