@@ -1,4 +1,4 @@
-// `jarvis policy test '<Tool(subject)>' [--mode manual|yolo|auto|plan] [--json]`: what the approval
+// `jarvis policy test '<Tool(subject)>' [--mode manual|yolo|auto|plan] [--add-dir <dir>] [--json]`: what the approval
 // chain would decide for a call, which rule (file and line) or policy decides it, and for Bash the
 // simple commands the line runs. For users checking their rules, and for scripts: the exit status is
 // 0 allow, 3 ask, 4 deny (docs/approvals.md).
@@ -8,10 +8,12 @@ import { decideApproval, shellAnalysisFor, type PolicyDecision } from '../engine
 import { parseSubject } from '../engine/permissionRules';
 import { planModeRefusal } from '../engine/planMode';
 import type { PermissionMode } from '../engine/records';
+import { workspaceRoots } from '../engine/workspace';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';
 import type { Tool, ToolAccess } from '../tools/defineTool';
 import { isSensitivePath } from '../tools/file';
+import { canonicalPath } from '../tools/file/pathPolicy';
 import { builtinTools } from '../tools/registry';
 import { UsageError } from './program';
 import { permissionRulesOf } from './startup';
@@ -21,6 +23,8 @@ export type PolicyTestMode = PermissionMode | 'plan';
 export interface PolicyTestOptions {
   mode?: PolicyTestMode;
   json?: boolean;
+  /** Folders added with --add-dir: inside the workspace like cwd. */
+  addDir?: string[];
 }
 
 export interface PolicyIo {
@@ -34,9 +38,10 @@ const EXIT_CODE: Record<PolicyDecision['decision'], number> = { allow: 0, ask: 3
 const READ_PATH_TOOLS = new Set(['Read', 'Grep', 'Glob', 'ReadMediaFile']);
 const WRITE_PATH_TOOLS = new Set(['Write', 'Edit']);
 
+/** The path as the file tools would report it: absolute and canonical (engine/workspace.ts compares those). */
 function absolute(path: string, cwd: string): string {
-  if (path === '~' || path.startsWith('~/')) return homedir() + path.slice(1);
-  return isAbsolute(path) ? path : resolve(cwd, path);
+  if (path === '~' || path.startsWith('~/')) return canonicalPath(homedir() + path.slice(1));
+  return canonicalPath(isAbsolute(path) ? path : resolve(cwd, path));
 }
 
 /** Without a tool's arguments: a tool that is not read-only (or unknown, like an MCP tool) is taken to run something. */
@@ -99,6 +104,7 @@ export async function runPolicyTestCommand(call: string, opts: PolicyTestOptions
     rules: permissionRulesOf(loaded),
     sessionApprovals: [],
     cwd: io.cwd,
+    workspace: workspaceRoots({ cwd: io.cwd, additionalDirs: (opts.addDir ?? []).map((d) => resolve(io.cwd, d)) }),
     isSensitivePath,
     shell,
   });

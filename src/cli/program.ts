@@ -71,8 +71,8 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('-m, --model <alias>', 'model alias for this launch')
     .option('-p, --prompt [text]', 'run one prompt non-interactively (print mode); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin')
     .option('--output-format <format>', 'print mode output: text or stream-json')
-    .option('-y, --yolo', 'approve every regular tool call (sensitive files still ask)')
-    .option('--auto', 'auto permission mode: approve everything, never ask')
+    .option('-y, --yolo', 'approve every regular tool call (sensitive files and paths outside the workspace still ask)')
+    .option('--auto', 'auto permission mode: never ask; sensitive files and paths outside the workspace are refused unless a rule allows them')
     .option('--plan', 'start the new session in plan mode')
     .option('--agent <name>', 'main agent for a new session (built in: agent, browser; or a custom agent file\'s name)', collect)
     .option('--browser', 'add the browser tools (tabs, page content, page scripts) to the agent')
@@ -150,8 +150,9 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .description('print the decision for a tool call, the rule or policy that decides it, and for Bash the parsed commands (exit 0 allow, 3 ask, 4 deny)')
     .argument('<call>', "a call as rules see it: 'Bash(git push)', 'Read(src/a.ts)', 'WebSearch'")
     .addOption(new Option('--mode <mode>', 'permission mode to decide in (default: default_permission_mode)').choices(['manual', 'yolo', 'auto', 'plan']))
+    .option('--add-dir <dir>', 'a folder the session would have added with --add-dir (repeatable)', collect)
     .option('--json', 'print one JSON object instead of text')
-    .action(async (call: string, opts: { mode?: PolicyTestMode; json?: boolean }) => {
+    .action(async (call: string, opts: { mode?: PolicyTestMode; json?: boolean; addDir?: string[] }) => {
       const { runPolicyTestCommand } = await import('./policyCommand');
       exitCode = await runPolicyTestCommand(call, opts, { cwd: process.cwd(), env: process.env, out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
     });

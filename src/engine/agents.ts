@@ -26,6 +26,8 @@ import type { FileHistoryRecorder } from './fileHistoryRecorder';
 export interface AgentEnvironment {
   cwd: string;
   rules: readonly PermissionRule[];
+  /** Canonical folders the session works in (workspace.ts), shared by every agent. */
+  workspace: readonly string[];
   isSensitivePath(path: string): boolean;
   approvalPort?: ApprovalPort;
   interactionPort?: InteractionPort;
@@ -146,6 +148,7 @@ export function assembleAgent(env: AgentEnvironment, opts: AssembleOptions): Ass
     rules: [...env.rules],
     approvalPort: opts.approvalPort,
     permissions: opts.permissions,
+    workspace: env.workspace,
     isSensitivePath: env.isSensitivePath,
     services,
     cwd: env.cwd,

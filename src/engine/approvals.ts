@@ -1,6 +1,8 @@
 // The approval policy: an ordered chain of small policies, the first decisive answer wins.
-//   deny rules → auto mode → swarm mode (AgentSwarm only) → remembered session approvals → ask rules → allow rules →
-//   sensitive paths → VCS control paths → yolo → tool default → ask
+//   deny rules → auto mode (sensitive or outside-workspace paths refused unless an allow rule
+//   names them) → swarm mode (AgentSwarm only) → remembered session approvals → ask rules →
+//   allow rules → sensitive paths → paths outside the workspace → VCS control paths → yolo →
+//   tool default → ask
 // Front ends answer "ask" through an ApprovalPort; print mode has none (it runs in auto mode).
 // Bash calls are judged on the simple commands the line runs, read by a real shell parser
 // (shellCommands.ts; the rule semantics are in bashRules.ts and docs/approvals.md).
@@ -9,6 +11,7 @@ import { bashAllowCoverage, firstBashDenyArgumentRule, firstBashRuleMatchingAny 
 import { parseSubject, patternMatches } from './permissionRules';
 import type { PermissionMode } from './records';
 import { analyseShellCommand, analyseShellCommandWith, describeShellCommand, type ShellAnalysis } from './shellCommands';
+import { firstOutsideWorkspace } from './workspace';
 
 export interface PermissionRule {
   decision: 'allow' | 'deny' | 'ask';
@@ -64,6 +67,8 @@ export interface PolicyInput {
   /** Swarm mode (`/swarm`, SPEC §6.7): AgentSwarm is approved without asking. */
   swarmMode?: boolean;
   cwd: string;
+  /** Canonical folders the session works in (workspace.ts): cwd, --add-dir folders, the session folder. */
+  workspace: readonly string[];
   isSensitivePath(path: string): boolean;
   /** The parsed Bash line (shellAnalysisFor); a line left unparsed is judged as unreadable. */
   shell?: ShellAnalysis;
@@ -82,7 +87,54 @@ export function describeRule(rule: PermissionRule): string {
   return `rule ${rule.decision} ${rule.pattern}${rule.source ? ` (${rule.source})` : ''}`;
 }
 
+/** How the policy names its own refusals of sensitive and outside-workspace paths in auto mode. */
+const SENSITIVE_IN_AUTO = 'sensitive file (auto mode)';
+const OUTSIDE_IN_AUTO = 'outside the workspace (auto mode)';
+
+/** A deny that extensions and hooks cannot turn into allow or ask: a deny rule's, or auto mode's refusal of a guarded path. */
+export function isBindingDeny(d: PolicyDecision): boolean {
+  return d.decision === 'deny' && (d.by.startsWith('rule deny') || d.by === SENSITIVE_IN_AUTO || d.by === OUTSIDE_IN_AUTO);
+}
+
+function pathsOf(input: PolicyInput): string[] {
+  return input.accesses.flatMap((a) => (a.kind === 'exec' ? [] : [a.path]));
+}
+
+/** The path that makes a call need a human: a sensitive file first, then one outside the workspace. */
+function guardedPath(input: PolicyInput): { kind: 'sensitive' | 'outside'; path: string } | undefined {
+  const sensitive = pathsOf(input).find((p) => input.isSensitivePath(p));
+  if (sensitive) return { kind: 'sensitive', path: sensitive };
+  const outside = firstOutsideWorkspace(input.accesses, input.workspace);
+  return outside === undefined ? undefined : { kind: 'outside', path: outside };
+}
+
+function workspaceWords(input: PolicyInput): string {
+  return `${input.workspace.join(', ')}; more folders can be added with --add-dir`;
+}
+
+/** Auto mode has no one to ask: a guarded path is refused unless an allow rule names the call. */
+function decideAuto(input: PolicyInput): PolicyDecision {
+  const guard = guardedPath(input);
+  if (!guard) return { decision: 'allow', by: 'auto mode' };
+  const allow = firstRule(input.rules, 'allow', input.subject, input.cwd);
+  if (allow) return { decision: 'allow', by: describeRule(allow) };
+  if (guard.kind === 'sensitive') {
+    return {
+      decision: 'deny',
+      by: SENSITIVE_IN_AUTO,
+      reason: `${guard.path} may hold secrets (keys, passwords, credentials); auto mode reads or writes such files only when a permission rule allows it`,
+    };
+  }
+  return {
+    decision: 'deny',
+    by: OUTSIDE_IN_AUTO,
+    reason: `${guard.path} is outside the workspace (${workspaceWords(input)}); auto mode touches files outside it only when --add-dir or a permission rule allows it`,
+  };
+}
+
 function sessionApproved(input: PolicyInput): boolean {
+  // A sensitive file is approved for the session only by name, never by the folder pattern of another file.
+  if (pathsOf(input).some((p) => input.isSensitivePath(p))) return input.sessionApprovals.includes(input.subject);
   return input.sessionApprovals.some((pattern) => {
     if (pattern === input.subject) return true;
     // A remembered command prefix never covers a compound command.
@@ -144,7 +196,7 @@ function refusedPart(part: string | undefined, reason: string | undefined): stri
 function decideByChain(input: PolicyInput): PolicyDecision {
   const deny = firstRule(input.rules, 'deny', input.subject, input.cwd);
   if (deny) return { decision: 'deny', by: describeRule(deny), reason: deny.reason };
-  if (input.mode === 'auto') return { decision: 'allow', by: 'auto mode' };
+  if (input.mode === 'auto') return decideAuto(input);
   if (input.swarmMode && input.toolName === 'AgentSwarm') return { decision: 'allow', by: 'swarm mode' };
   if (sessionApproved(input)) return { decision: 'allow', by: 'approved for this session' };
   const ask = firstRule(input.rules, 'ask', input.subject, input.cwd);
@@ -154,11 +206,11 @@ function decideByChain(input: PolicyInput): PolicyDecision {
   return decideWithoutRules(input);
 }
 
-/** The chain after the rules: sensitive paths → VCS control paths → yolo → tool default → ask. */
+/** The chain after the rules: sensitive paths → outside the workspace → VCS control paths → yolo → tool default → ask. */
 function decideWithoutRules(input: PolicyInput): PolicyDecision {
-  const paths = input.accesses.flatMap((a) => (a.kind === 'exec' ? [] : [a.path]));
-  const sensitive = paths.find((p) => input.isSensitivePath(p));
-  if (sensitive) return { decision: 'ask', by: 'sensitive file', reason: `${sensitive} may hold secrets` };
+  const guard = guardedPath(input);
+  if (guard?.kind === 'sensitive') return { decision: 'ask', by: 'sensitive file', reason: `${guard.path} may hold secrets` };
+  if (guard?.kind === 'outside') return { decision: 'ask', by: 'outside the workspace', reason: `${guard.path} is outside the workspace (${workspaceWords(input)})` };
   const vcs = input.accesses.find((a) => a.kind === 'write' && VCS_CONTROL.test(a.path));
   if (vcs && vcs.kind === 'write') return { decision: 'ask', by: 'version-control internals', reason: `${vcs.path} is inside a version-control folder` };
   if (input.mode === 'yolo') return { decision: 'allow', by: 'yolo mode' };

@@ -99,6 +99,8 @@ export interface AgentDeps {
   settings: LoopSettings;
   rules: PermissionRule[];
   approvalPort?: ApprovalPort;
+  /** Canonical folders the session works in (workspace.ts): paths outside them ask, or are refused in auto mode. */
+  workspace: readonly string[];
   isSensitivePath(path: string): boolean;
   services: ToolServices;
   cwd: string;
@@ -570,6 +572,7 @@ export class Agent {
       sessionApprovals: permissions.sessionApprovals,
       swarmMode: !!permissions.swarmMode,
       approvalPort: this.deps.approvalPort,
+      workspace: this.deps.workspace,
       isSensitivePath: this.deps.isSensitivePath,
       checkToolCall: (call) => {
         for (const ext of this.deps.extensions ?? []) {

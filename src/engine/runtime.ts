@@ -49,6 +49,7 @@ import type { TodoStore } from './todos';
 import { makeToolFilter, type ToolSwitch } from './toolFilter';
 import { BUILTIN_SOURCE, ToolRegistry } from './toolRegistry';
 import { deferralWarnings, type DeferralConfig, type DeferredTools } from './deferredTools';
+import { workspaceRoots } from './workspace';
 
 export interface RuntimeOptions {
   home: string;
@@ -68,6 +69,7 @@ export interface RuntimeOptions {
   planMode?: boolean;
   /** Start in swarm mode (`/swarm on` before the first message). */
   swarmMode?: boolean;
+  /** --add-dir folders: part of the workspace (docs/approvals.md) and named in the system prompt. */
   additionalDirs?: string[];
   productName?: string;
   onEvent(event: EngineEvent): void;
@@ -275,6 +277,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const env: AgentEnvironment = {
     cwd: opts.cwd,
     rules: opts.rules,
+    workspace: workspaceRoots({ cwd: opts.cwd, additionalDirs: opts.additionalDirs, sessionDir: session.dir }),
     isSensitivePath,
     approvalPort: opts.approvalPort,
     interactionPort: opts.interactionPort,

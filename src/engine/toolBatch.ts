@@ -4,7 +4,7 @@
 // the order the model made the calls.
 import type { Message, ToolCall } from '../llm/types';
 import type { ToolAccess, ToolResult, ToolServices } from '../tools/defineTool';
-import { decideApproval, shellAnalysisFor, type ApprovalPort, type PermissionRule, type PolicyDecision } from './approvals';
+import { decideApproval, isBindingDeny, shellAnalysisFor, type ApprovalPort, type PermissionRule, type PolicyDecision } from './approvals';
 import type { EngineEventBody } from './events';
 import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './extensionGate';
 import type { FileSnapshot, FileStateGuard } from './fileGuard';
@@ -28,6 +28,8 @@ export interface ToolBatchEnv {
   /** Swarm mode: AgentSwarm is approved without asking. */
   swarmMode?: boolean;
   approvalPort?: ApprovalPort;
+  /** Canonical folders the session works in (workspace.ts). */
+  workspace: readonly string[];
   isSensitivePath(path: string): boolean;
   /** Constraints outside the permission system (plan mode, budgets); a string refuses the call. */
   checkToolCall?(call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown }): string | undefined;
@@ -63,8 +65,15 @@ function factsOf(p: PreparedToolCall): ToolCallFacts {
  */
 function applyRewrite(decision: PolicyDecision, verdict: ToolCallVerdict): PolicyDecision {
   const rewrite = verdict.approval;
-  if (!rewrite || (decision.decision === 'deny' && decision.by.startsWith('rule deny'))) return decision;
+  if (!rewrite || isBindingDeny(decision)) return decision;
   return { decision: rewrite.decision, by: rewrite.by, reason: rewrite.reason ?? decision.reason, commands: decision.commands };
+}
+
+/** What the model is told about a refused call: which rule or policy refused it, and why. */
+function denialText(subject: string, decision: PolicyDecision, byPolicy: boolean): string {
+  if (byPolicy && !decision.by.startsWith('rule ')) return `${subject} is refused: ${decision.reason ?? decision.by}.`;
+  const why = decision.reason ? ` (${decision.reason})` : '';
+  return `${subject} is denied by ${byPolicy ? `a permission rule (${decision.by})` : decision.by}${why}.`;
 }
 
 async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: string[]): Promise<Gate> {
@@ -86,15 +95,14 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     sessionApprovals: [...env.sessionApprovals, ...remembered],
     swarmMode: env.swarmMode,
     cwd: env.cwd,
+    workspace: env.workspace,
     isSensitivePath: env.isSensitivePath,
     shell: await shellAnalysisFor(p.tool.name, p.subject),
   });
   const decision = applyRewrite(policy, verdict);
   if (decision.decision === 'deny') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: decision.by });
-    const why = decision.reason ? ` (${decision.reason})` : '';
-    const source = decision === policy ? `a permission rule (${decision.by})` : decision.by;
-    return { run: false, result: { content: `${p.subject} is denied by ${source}${why}. Do not retry it; find another way or ask the user.`, isError: true } };
+    return { run: false, result: { content: `${denialText(p.subject, decision, decision === policy)} Do not retry it; find another way or ask the user.`, isError: true } };
   }
   if (decision.decision === 'allow') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: decision.by });
@@ -103,7 +111,8 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
   if (!env.approvalPort) {
     return { run: false, result: { content: `${p.subject} needs the user's approval, and no one can approve it in this mode. Tell the user what you wanted to do instead.`, isError: true } };
   }
-  const sessionPattern = sessionApprovalPattern(p.subject);
+  // A sensitive file is remembered by name: approving .env must not approve the folder's other secrets.
+  const sessionPattern = decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject);
   env.emit({ type: 'approval_request', callId: p.call.id, toolName: p.tool.name, subject: p.subject, reason: decision.reason ?? decision.by });
   const answer = await env.approvalPort.ask(
     { agentId: env.agentId, callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by, commands: decision.commands, ...(p.preview ? { preview: p.preview } : {}) },

@@ -148,7 +148,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     description: 'choose the permission mode',
     run(h) {
       const modes: PermissionMode[] = ['manual', 'yolo', 'auto'];
-      const desc: Record<PermissionMode, string> = { manual: 'ask before risky actions', yolo: 'approve regular tools; sensitive files still ask', auto: 'approve everything, never ask' };
+      const desc: Record<PermissionMode, string> = { manual: 'ask before risky actions', yolo: 'approve regular tools; sensitive files and paths outside the workspace still ask', auto: 'never ask; sensitive files and paths outside the workspace are refused' };
       h.pick('Permission mode', modes.map((m) => ({ value: m, label: `${MODE_LABEL[m]}${m === h.mode ? ' (current)' : ''}`, description: desc[m] })), (m) => {
         h.mode = m as PermissionMode;
         h.notice('info', `Permission mode: ${MODE_LABEL[h.mode]}.`);

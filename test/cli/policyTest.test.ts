@@ -1,7 +1,7 @@
 // `jarvis policy test`: the decision, the deciding rule with its file and line, and for Bash the parsed
 // commands, for users and for scripts (exit status and --json).
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, runJarvis, type CliDirs } from '../helpers/cli';
 
@@ -74,6 +74,21 @@ describe('jarvis policy test', () => {
     expect(plan.stdout).toContain(`call      Write(${join(dirs.cwd, 'notes.md')})`);
     expect(plan.stdout).toContain('by        plan mode');
     expect((await policy('Read(.env)')).stdout).toContain('by        sensitive file');
+  });
+
+  it('paths outside the workspace ask in manual mode and are refused in auto mode unless --add-dir names them', async () => {
+    const elsewhere = join(dirname(dirs.cwd), 'elsewhere', 'a.txt');
+    const manual = await policy('Read(../elsewhere/a.txt)');
+    expect(manual.code).toBe(3);
+    expect(manual.stdout).toContain(`call      Read(${elsewhere})\n`);
+    expect(manual.stdout).toContain('by        outside the workspace\n');
+    const auto = await policy(`Read(${elsewhere})`, '--mode', 'auto');
+    expect(auto.code).toBe(4);
+    expect(auto.stdout).toContain('by        outside the workspace (auto mode)\n');
+    expect((await policy('Read(../elsewhere/a.txt)', '--mode', 'auto', '--add-dir', '../elsewhere')).code).toBe(0);
+    const env = await policy('Write(.env)', '--mode', 'auto');
+    expect(env.code).toBe(4);
+    expect(env.stdout).toContain('by        sensitive file (auto mode)\n');
   });
 
   it('refuses what it cannot read with a specific message, exit 2', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideApproval, validateRules, type PermissionRule, type PolicyInput } from '../../src/engine/approvals';
+import { decideApproval, isBindingDeny, validateRules, type PermissionRule, type PolicyInput } from '../../src/engine/approvals';
 import { patternMatches, sessionApprovalPattern } from '../../src/engine/permissionRules';
 import type { PermissionMode } from '../../src/engine/records';
 
@@ -16,6 +16,7 @@ function input(over: Partial<PolicyInput> & { subject: string }): PolicyInput {
     rules: [],
     sessionApprovals: [],
     cwd,
+    workspace: [cwd],
     isSensitivePath: sensitive,
     ...over,
   };
@@ -29,7 +30,7 @@ describe('approval policy chain', () => {
     ['yolo approves Bash', { subject: 'Bash(ls)', mode: 'yolo' }, 'allow'],
     ['yolo still asks for reading .env', { subject: 'Read(/repo/.env)', mode: 'yolo', accesses: [{ kind: 'read', path: '/repo/.env' }] }, 'ask'],
     ['manual asks for reading .env even though Read is auto', { subject: 'Read(/repo/.env)', accesses: [{ kind: 'read', path: '/repo/.env' }] }, 'ask'],
-    ['auto mode reads .env without asking', { subject: 'Read(/repo/.env)', mode: 'auto', accesses: [{ kind: 'read', path: '/repo/.env' }] }, 'allow'],
+    ['auto mode refuses reading .env (no one to ask)', { subject: 'Read(/repo/.env)', mode: 'auto', accesses: [{ kind: 'read', path: '/repo/.env' }] }, 'deny'],
     ['auto mode approves Bash', { subject: 'Bash(make)', mode: 'auto' }, 'allow'],
     ['yolo asks for writes inside .git', { subject: 'Write(/repo/.git/config)', mode: 'yolo', accesses: [{ kind: 'write', path: '/repo/.git/config' }] }, 'ask'],
   ];
@@ -77,6 +78,47 @@ describe('approval policy chain', () => {
     expect(pattern).toBe('Edit(/repo/src/**)');
     expect(decideApproval(input({ subject: 'Edit(/repo/src/deep/b.ts)', sessionApprovals: [pattern] })).decision).toBe('allow');
     expect(decideApproval(input({ subject: 'Edit(/repo/other.ts)', sessionApprovals: [pattern] })).decision).toBe('ask');
+  });
+});
+
+describe('sensitive files and paths outside the workspace', () => {
+  const read = (path: string, over: Partial<PolicyInput> = {}) => input({ subject: `Read(${path})`, accesses: [{ kind: 'read', path }], ...over });
+  const write = (path: string, over: Partial<PolicyInput> = {}) => input({ subject: `Write(${path})`, accesses: [{ kind: 'write', path }], ...over });
+  const table: Array<[string, PolicyInput, 'allow' | 'deny' | 'ask', string]> = [
+    ['auto refuses writing .env', write('/repo/.env', { mode: 'auto' }), 'deny', 'sensitive file (auto mode)'],
+    ['auto refuses reading outside', read('/etc/passwd', { mode: 'auto' }), 'deny', 'outside the workspace (auto mode)'],
+    ['auto refuses writing outside', write('/tmp/x', { mode: 'auto' }), 'deny', 'outside the workspace (auto mode)'],
+    ['auto refuses a sibling folder that only shares a prefix', read('/repo-other/a', { mode: 'auto' }), 'deny', 'outside the workspace (auto mode)'],
+    ['auto works in an added folder', write('/extra/a', { mode: 'auto', workspace: ['/repo', '/extra'] }), 'allow', 'auto mode'],
+    ['auto: an allow rule names a sensitive file', read('/repo/.env', { mode: 'auto', rules: [{ decision: 'allow', pattern: 'Read(.env)' }] }), 'allow', 'rule allow Read(.env)'],
+    ['auto: an allow rule names an outside folder', read('/etc/hosts', { mode: 'auto', rules: [{ decision: 'allow', pattern: 'Read(/etc/**)' }] }), 'allow', 'rule allow Read(/etc/**)'],
+    ['auto: an allow rule for another file does not help', read('/etc/passwd', { mode: 'auto', rules: [{ decision: 'allow', pattern: 'Read(/etc/hosts)' }] }), 'deny', 'outside the workspace (auto mode)'],
+    ['auto: a deny rule still wins over an allow rule', read('/repo/.env', { mode: 'auto', rules: [{ decision: 'deny', pattern: 'Read(**/.env)' }, { decision: 'allow', pattern: 'Read(**)' }] }), 'deny', 'rule deny Read(**/.env)'],
+    ['auto: commands are not paths', input({ subject: 'Bash(cat ../x)', mode: 'auto', accesses: [{ kind: 'exec', cwd: '/elsewhere' }] }), 'allow', 'auto mode'],
+    ['manual asks to read outside (a read-only tool inside would run)', read('/etc/passwd'), 'ask', 'outside the workspace'],
+    ['yolo asks to write outside', write('/tmp/x', { mode: 'yolo' }), 'ask', 'outside the workspace'],
+    ['manual: an allow rule covers an outside folder', read('/etc/hosts', { rules: [{ decision: 'allow', pattern: 'Read(/etc/**)' }] }), 'allow', 'rule allow Read(/etc/**)'],
+    ['manual: a folder approved for the session', read('/etc/hosts', { sessionApprovals: ['Read(/etc/**)'] }), 'allow', 'approved for this session'],
+    ['manual: a folder approval does not cover a sensitive file in it', read('/repo/.env', { sessionApprovals: ['Read(/repo/**)'] }), 'ask', 'sensitive file'],
+    ['manual: the sensitive file approved by name', read('/repo/.env', { sessionApprovals: ['Read(/repo/.env)'] }), 'allow', 'approved for this session'],
+  ];
+  it.each(table)('%s', (_name, policyInput, decision, by) => {
+    const d = decideApproval(policyInput);
+    expect([d.decision, d.by]).toEqual([decision, by]);
+  });
+
+  it('says why, naming the path and the workspace', () => {
+    expect(decideApproval(read('/etc/passwd', { workspace: ['/repo', '/extra'] })).reason).toBe('/etc/passwd is outside the workspace (/repo, /extra; more folders can be added with --add-dir)');
+    expect(decideApproval(read('/repo/.env', { mode: 'auto' })).reason).toBe(
+      '/repo/.env may hold secrets (keys, passwords, credentials); auto mode reads or writes such files only when a permission rule allows it',
+    );
+  });
+
+  it('only deny rules and auto mode refusals of guarded paths bind extensions', () => {
+    expect(isBindingDeny(decideApproval(read('/repo/.env', { mode: 'auto' })))).toBe(true);
+    expect(isBindingDeny(decideApproval(read('/etc/passwd', { mode: 'auto' })))).toBe(true);
+    expect(isBindingDeny(decideApproval(input({ subject: 'Bash(rm x)', rules: [{ decision: 'deny', pattern: 'Bash(rm *)' }] })))).toBe(true);
+    expect(isBindingDeny(decideApproval(read('/etc/passwd')))).toBe(false);
   });
 });
 

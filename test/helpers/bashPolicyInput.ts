@@ -13,6 +13,7 @@ export function bashPolicyInput(command: string, shell: ShellAnalysis | undefine
     rules,
     sessionApprovals: [],
     cwd: '/repo',
+    workspace: ['/repo'],
     isSensitivePath: () => false,
     ...(shell ? { shell } : {}),
     ...over,

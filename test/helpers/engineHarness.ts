@@ -105,6 +105,8 @@ export function makeEngine(opts: {
   /** Scheduled tasks: an injected clock, or off (JARVIS_DISABLE_CRON). */
   cron?: RuntimeOptions['cron'];
   workflowLimits?: RuntimeOptions['workflowLimits'];
+  /** --add-dir folders: part of the workspace. */
+  additionalDirs?: string[];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -150,6 +152,7 @@ export function makeEngine(opts: {
     fileHistory: opts.fileHistory,
     cron: opts.cron,
     workflowLimits: opts.workflowLimits,
+    additionalDirs: opts.additionalDirs,
   });
   const harness: EngineHarness = {
     home,

@@ -1,16 +1,33 @@
-// How the file tools turn a model-given path into the path they touch. The rule (docs/tools.md): a
-// relative path is relative to cwd; anything outside cwd must be given as an absolute path. Paths
-// are canonicalised (symlinks resolved) so approval subjects, declared accesses and the stale guard
-// all see the real file — a link inside the tree that points at ~/.ssh/id_rsa is reported as that.
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+// How the file tools turn a model-given path into the path they touch: a relative path is relative
+// to cwd, `~` is the home folder. Paths are canonicalised (symlinks resolved, dangling ones too) so
+// approval subjects, declared accesses and the stale guard all see the real file — a link inside the
+// tree that points at ~/.ssh/id_rsa is reported as that. Whether a path outside the workspace may be
+// touched is the approval policy's decision (docs/approvals.md), the same for `../x` and `/abs/x`.
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { ToolContext } from '../defineTool';
 
 /** A path argument the tools refuse; its message says what to send instead. */
 export class PathRejectedError extends Error {}
 
-/** realpath of the longest existing prefix, with the missing tail appended (for files not yet created). */
-export function canonicalPath(absPath: string): string {
+/** Symlinks followed before a path is taken as it is written (the kernel's own limit is 40). */
+const MAX_LINK_HOPS = 40;
+
+/** The target of `path` when it is a symbolic link, absolute; undefined otherwise. */
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? resolve(dirname(path), readlinkSync(path)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * realpath of the longest existing prefix, with the missing tail appended (for files not yet created).
+ * A dangling symlink on the way is followed to where it points — writing through it would create its
+ * target, so the target is the path that will be touched.
+ */
+export function canonicalPath(absPath: string, hops = 0): string {
   const missing: string[] = [];
   let current = absPath;
   for (;;) {
@@ -18,6 +35,8 @@ export function canonicalPath(absPath: string): string {
       const real = realpathSync.native(current);
       return missing.length ? join(real, ...missing.reverse()) : real;
     } catch {
+      const target = hops < MAX_LINK_HOPS ? linkTarget(current) : undefined;
+      if (target !== undefined) return canonicalPath(join(target, ...missing.reverse()), hops + 1);
       const parent = dirname(current);
       if (parent === current) return absPath;
       missing.push(basename(current));
@@ -31,30 +50,11 @@ export function isWithin(child: string, parent: string): boolean {
   return child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
-function isExplicitlyAbsolute(path: string): boolean {
-  return isAbsolute(path) || path === '~' || path.startsWith('~/');
-}
-
-/**
- * Resolves a tool's path argument to a canonical absolute path. Throws PathRejectedError when a
- * relative path leads outside cwd (by `..` or through a symlink): the model must name such files
- * absolutely, so the approval subject and the path it asked for say the same thing.
- */
-export function resolveToolPath(ctx: Pick<ToolContext, 'cwd' | 'resolve'>, path: string): string {
+/** Resolves a tool's path argument to a canonical absolute path; throws PathRejectedError for an empty path or a NUL byte. */
+export function resolveToolPath(ctx: Pick<ToolContext, 'resolve'>, path: string): string {
   if (path.trim() === '') throw new PathRejectedError('path is empty: give a file path relative to the working directory, or an absolute path.');
   if (path.includes('\0')) throw new PathRejectedError('path contains a NUL character.');
-  const lexical = ctx.resolve(path);
-  const real = canonicalPath(lexical);
-  if (isExplicitlyAbsolute(path)) return real;
-  const root = canonicalPath(ctx.cwd);
-  if (!isWithin(real, root)) {
-    const how = isWithin(lexical, ctx.cwd) ? 'through a symbolic link' : 'with ".."';
-    throw new PathRejectedError(
-      `"${path}" is relative but leads outside the working directory ${root} (${how}) to ${real}. ` +
-        `Paths outside the working directory must be absolute: call again with "${real}".`,
-    );
-  }
-  return real;
+  return canonicalPath(ctx.resolve(path));
 }
 
 /** Formats paths for the model: relative to cwd when inside it, absolute otherwise. */

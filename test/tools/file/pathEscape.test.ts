@@ -1,8 +1,9 @@
-// The path-escape corpus: "relative to cwd; outside cwd must be absolute" (SPEC §6.1), with
-// canonical (symlink-resolved) paths in subjects and accesses.
+// The path-escape corpus at the tool level: `..`, absolute paths and symlinks (dangling ones too) all
+// resolve to the canonical path they touch, in subjects and accesses. Whether that path may be
+// touched is decided by the approval policy (test/engine/workspaceGuard.test.ts).
 import { existsSync, mkdirSync, realpathSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../../src/tools/defineTool';
 import { editTool, globTool, grepTool, isSensitivePath, readMediaFileTool, readTool, writeTool } from '../../../src/tools/file';
@@ -21,47 +22,56 @@ function world() {
   symlinkSync(outside, join(h.cwd, 'dir-out'));
   symlinkSync(join(h.cwd, 'a.txt'), join(h.cwd, 'link-in.txt'));
   symlinkSync(join(h.cwd, 'keys', 'id_rsa'), join(h.cwd, 'notes.txt'));
+  symlinkSync(join(outside, 'created-by-link.txt'), join(h.cwd, 'dangling.txt'));
+  symlinkSync(join(outside, 'not-yet'), join(h.cwd, 'dangling-dir'));
   return { h, outside };
 }
 
-type Case = [string, Tool, (o: string) => Record<string, unknown>];
+type Case = [string, Tool, Record<string, unknown>, (o: string) => string];
 
+// Every way of naming a file outside cwd resolves to the real file there, so the approval policy
+// (engine/approvals.ts) gets one subject and one access to judge, whatever form the model chose.
 const ESCAPING: Case[] = [
-  ['Read ../x', readTool, () => ({ path: '../x.txt' })],
-  ['Read sub/../../x', readTool, () => ({ path: 'sub/../../x.txt' })],
-  ['Read through a file symlink', readTool, () => ({ path: 'link-out.txt' })],
-  ['Read through a folder symlink', readTool, () => ({ path: 'dir-out/secret.txt' })],
-  ['Write ../x', writeTool, () => ({ path: '../new.txt', content: 'x' })],
-  ['Write into a folder symlink', writeTool, () => ({ path: 'dir-out/new.txt', content: 'x' })],
-  ['Edit through a symlink', editTool, () => ({ path: 'link-out.txt', old_string: 'a', new_string: 'b' })],
-  ['Grep ..', grepTool, () => ({ pattern: 'x', path: '..' })],
-  ['Grep folder symlink', grepTool, () => ({ pattern: 'x', path: 'dir-out' })],
-  ['Glob path ..', globTool, () => ({ pattern: '*', path: '..' })],
-  ['Glob pattern ../**', globTool, () => ({ pattern: '../**/*.txt' })],
-  ['ReadMediaFile ../x', readMediaFileTool, () => ({ path: '../x.png' })],
+  ['Read ../x', readTool, { path: '../x.txt' }, () => 'Read(<parent>/x.txt)'],
+  ['Read sub/../../x', readTool, { path: 'sub/../../x.txt' }, () => 'Read(<parent>/x.txt)'],
+  ['Read through a file symlink', readTool, { path: 'link-out.txt' }, (o) => `Read(${o}/secret.txt)`],
+  ['Read through a folder symlink', readTool, { path: 'dir-out/secret.txt' }, (o) => `Read(${o}/secret.txt)`],
+  ['Write ../x', writeTool, { path: '../new.txt', content: 'x' }, () => 'Write(<parent>/new.txt)'],
+  ['Write into a folder symlink', writeTool, { path: 'dir-out/new.txt', content: 'x' }, (o) => `Write(${o}/new.txt)`],
+  ['Write through a dangling symlink', writeTool, { path: 'dangling.txt', content: 'x' }, (o) => `Write(${o}/created-by-link.txt)`],
+  ['Write under a dangling folder symlink', writeTool, { path: 'dangling-dir/deep/x.txt', content: 'x' }, (o) => `Write(${o}/not-yet/deep/x.txt)`],
+  ['Edit through a symlink', editTool, { path: 'link-out.txt', old_string: 'a', new_string: 'b' }, (o) => `Edit(${o}/secret.txt)`],
+  ['Grep ..', grepTool, { pattern: 'x', path: '..' }, () => 'Grep(<parent>)'],
+  ['Grep folder symlink', grepTool, { pattern: 'x', path: 'dir-out' }, (o) => `Grep(${o})`],
+  ['Glob path ..', globTool, { pattern: '*', path: '..' }, () => 'Glob(<parent>)'],
+  ['Glob pattern ../**', globTool, { pattern: '../**/*.txt' }, () => 'Glob(<parent>)'],
+  ['ReadMediaFile ../x', readMediaFileTool, { path: '../x.png' }, () => 'ReadMediaFile(<parent>/x.png)'],
 ];
 
 describe('path escapes', () => {
-  it.each(ESCAPING)('%s is rejected before approval, naming the absolute path to use', async (_name, tool, args) => {
+  it.each(ESCAPING)('%s resolves to the real path outside cwd, as its absolute form does', (_name, tool, args, expected) => {
     const { h, outside } = world();
-    const prepared = prepareCall(h, tool, args(outside));
-    expect(prepared.error).toContain('must be absolute');
-    const r = await h.run(tool, args(outside));
-    expect(r.isError).toBe(true);
-    expect(r.text).toContain('outside the working directory');
+    const prepared = prepareCall(h, tool, args);
+    expect(prepared.error).toBeUndefined();
+    const subject = expected(outside).replace('<parent>', dirname(h.cwd));
+    expect(prepared.subject).toBe(subject);
+    const path = subject.slice(subject.indexOf('(') + 1, -1);
+    expect(prepared.accesses.map((a) => (a.kind === 'exec' ? a.cwd : a.path))).toEqual([path]);
+    const absoluteArgs = { ...args, path, ...(tool.name === 'Glob' ? { pattern: '*' } : {}) };
+    expect(prepareCall(h, tool, absoluteArgs).subject).toBe(subject);
   });
 
-  it('names the canonical target of an escaping symlink', () => {
+  it('a dangling link is judged by its target: writing through it creates the target', async () => {
     const { h, outside } = world();
-    expect(prepareCall(h, readTool, { path: 'link-out.txt' }).error).toContain(`"${join(outside, 'secret.txt')}"`);
+    expect((await h.run(writeTool, { path: 'dangling.txt', content: 'x' })).isError).toBeFalsy();
+    expect(existsSync(join(outside, 'created-by-link.txt'))).toBe(true);
   });
 
-  it('writes nothing outside cwd through a rejected path', async () => {
-    const { h, outside } = world();
-    await h.run(writeTool, { path: 'dir-out/new.txt', content: 'x' });
-    await h.run(writeTool, { path: '../escaped.txt', content: 'x' });
-    expect(existsSync(join(outside, 'new.txt'))).toBe(false);
-    expect(existsSync(join(h.cwd, '..', 'escaped.txt'))).toBe(false);
+  it('a link loop is reported as the path written, not followed for ever', () => {
+    const { h } = world();
+    symlinkSync(join(h.cwd, 'loop-b'), join(h.cwd, 'loop-a'));
+    symlinkSync(join(h.cwd, 'loop-a'), join(h.cwd, 'loop-b'));
+    expect(prepareCall(h, readTool, { path: 'loop-a' }).subject).toMatch(/^Read\(.*\/loop-[ab]\)$/);
   });
 
   it('allows absolute paths outside cwd and reports them canonically', async () => {
