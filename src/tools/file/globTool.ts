@@ -8,8 +8,8 @@ import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { modifiedTimes } from './fileTimes';
 import { walkMatchingFiles } from './globWalk';
 import { IgnoreRules } from './ignoreRules';
-import { canonicalPath, isWithin, PathRejectedError, pathDisplayer, resolveToolPath } from './pathPolicy';
-import { isSensitivePath } from './sensitivePaths';
+import { canonicalPath, isWithin, pathDisplayer, resolveToolPath } from './pathPolicy';
+import { isSensitivePath, sensitiveSkippedNote } from './sensitivePaths';
 import description from './glob.md';
 
 export const GLOB_MAX_RESULTS = 100;
@@ -29,24 +29,46 @@ function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
 
+/** A `/`-separated part of a pattern with glob syntax that is not escaped with `\`. */
+function hasGlobSyntax(segment: string): boolean {
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i];
+    if (c === '\\') i++;
+    else if ('*?[{'.includes(c) || ('@!+'.includes(c) && segment[i + 1] === '(')) return true;
+  }
+  return false;
+}
+
+/** `\{` → `{`: a literal folder or file name as written with escapes. */
+function unescapeGlob(text: string): string {
+  return text.replace(/\\(.)/g, '$1');
+}
+
+/**
+ * Splits a pattern into its literal leading folders (unescaped) and the glob after them, so `src/**`
+ * walks only src and `docs/\{a\}/*.md` walks the folder `docs/{a}`. A pattern with no glob syntax
+ * at all is a literal path (glob ''). Throws for a pattern picomatch cannot read (an unclosed `{`, `[`, `(`).
+ */
+export function splitPattern(pattern: string): { base: string; glob: string } {
+  const segments = pattern.split('/');
+  const first = segments.findIndex(hasGlobSyntax);
+  if (first === -1) return { base: unescapeGlob(pattern), glob: '' };
+  const glob = segments.slice(first).join('/');
+  try {
+    picomatch.makeRe(glob, { dot: true, strictBrackets: true });
+  } catch (e) {
+    const why = (e instanceof Error ? e.message : String(e)).replace(/\s+-\s+/, ' (') + ')';
+    throw new Error(`Invalid glob pattern "${pattern}": ${why}. Fix the pattern and call Glob again.`);
+  }
+  return { base: unescapeGlob(segments.slice(0, first).join('/')), glob };
+}
+
 /** Splits the pattern's literal leading folders off into the walk root, so `src/**` walks only src. */
 export function globTarget(args: Pick<GlobArgs, 'pattern' | 'path'>, ctx: Pick<ToolContext, 'cwd' | 'resolve'>): { root: string; glob: string } {
-  const scan = picomatch.scan(args.pattern);
-  const glob = scan.isGlob ? scan.glob : '';
-  const base = scan.isGlob ? scan.base : args.pattern;
+  const { base, glob } = splitPattern(args.pattern);
   if (isAbsolute(args.pattern)) return { root: resolveToolPath(ctx, base || '/'), glob };
   const from = args.path ?? '.';
-  const folder = base ? join(from, base) : from;
-  try {
-    return { root: resolveToolPath(ctx, folder), glob };
-  } catch (e) {
-    if (!(e instanceof PathRejectedError)) throw e;
-    const absolute = canonicalPath(ctx.resolve(folder));
-    throw new PathRejectedError(
-      `Glob: "${folder}" leads outside the working directory ${canonicalPath(ctx.cwd)}. Folders outside it must be absolute: ` +
-        `call again with path="${absolute}" and pattern="${glob || '**/*'}".`,
-    );
-  }
+  return { root: resolveToolPath(ctx, base ? join(from, base) : from), glob };
 }
 
 /**
@@ -103,12 +125,14 @@ export const globTool = defineTool({
     }
     if (!info.isDirectory()) return error(`${root} is a file, not a folder; Glob searches folders (give the folder as path, or use Read for the file).`);
 
+    let sensitive = 0;
     const found = await walkMatchingFiles({
       root,
       matches: globMatcher(glob),
       maxDepth: globMaxDepth(glob),
       ignore: args.include_ignored ? undefined : ignoreTop(root, ctx.cwd).framesAbove(root),
       signal: ctx.signal,
+      onSensitive: () => sensitive++,
     });
 
     // Symlinks are listed without being followed; stat follows them, and keeps those that lead to files.
@@ -119,14 +143,15 @@ export const globTool = defineTool({
       if (mtime !== undefined) files.push({ path: found[i], mtime });
     }
     files.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const notes = sensitive > 0 ? [sensitiveSkippedNote(sensitive)] : [];
     if (files.length === 0) {
-      return { content: `No files found matching "${args.pattern}" in ${display(root)}.`, summary: 'No files' };
+      return { content: [`No files found matching "${args.pattern}" in ${display(root)}.`, ...notes].join('\n'), summary: 'No files' };
     }
-    const shown = files.slice(0, GLOB_MAX_RESULTS).map((f) => display(f.path));
-    const lines = [...shown];
+    const lines = files.slice(0, GLOB_MAX_RESULTS).map((f) => display(f.path));
     if (files.length > GLOB_MAX_RESULTS) {
-      lines.push('', `[Found ${files.length} files; showing the ${GLOB_MAX_RESULTS} most recently modified. Narrow the pattern or path to see the others.]`);
+      notes.unshift(`[Found ${files.length} files; showing the ${GLOB_MAX_RESULTS} most recently modified. Narrow the pattern or path to see the others.]`);
     }
+    if (notes.length) lines.push('', ...notes);
     return { content: lines.join('\n'), summary: `Found ${files.length} file${files.length === 1 ? '' : 's'}` };
   },
 });

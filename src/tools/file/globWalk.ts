@@ -22,6 +22,8 @@ export interface GlobWalk {
   /** Ignore rules from the folders above root; undefined to disregard ignore files altogether. */
   ignore: IgnoreFrame[] | undefined;
   signal: AbortSignal;
+  /** Told of each matching, not ignored file left out because it is sensitive (Glob counts them in a note). */
+  onSensitive?(path: string): void;
 }
 
 interface PendingFolder {
@@ -69,8 +71,11 @@ export async function walkMatchingFiles(walk: GlobWalk): Promise<string[]> {
         pending.push({ path: prefix + name, rel, name, depth: folder.depth + 1, frames: frames && framesInto(frames, name) });
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         if (!walk.matches(folder.rel === '' ? name : `${folder.rel}/${name}`)) continue;
-        if (isSensitiveEntry(folder.name, name)) continue;
         if (active.length > 0 && isIgnoredBy(active, name, false)) continue;
+        if (isSensitiveEntry(folder.name, name)) {
+          walk.onSensitive?.(prefix + name);
+          continue;
+        }
         found.push(prefix + name);
       }
     }

@@ -16,7 +16,7 @@ import { modifiedTimes } from './fileTimes';
 import { formatContentLines, linesOfRecord, orderByPath, type GrepLine } from './grepContent';
 import { pathDisplayer, resolveToolPath } from './pathPolicy';
 import { runRipgrep, type RipgrepOutcome } from './ripgrepProcess';
-import { isInVcsDir, isSensitivePath, VCS_DIRS } from './sensitivePaths';
+import { isInVcsDir, isSensitivePath, sensitiveSkippedNote, VCS_DIRS } from './sensitivePaths';
 import description from './grep.md';
 
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
@@ -131,7 +131,13 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         return error(`Grep cannot run: ${(e as Error).message}`);
       }
       const display = pathDisplayer(ctx.cwd);
-      const keep = (path: string): boolean => !isSensitivePath(path) && !isInVcsDir(relative(root, path));
+      const sensitive = new Set<string>();
+      const keep = (path: string): boolean => {
+        if (isInVcsDir(relative(root, path))) return false;
+        if (!isSensitivePath(path)) return true;
+        sensitive.add(path);
+        return false;
+      };
       const contentMode = args.output_mode === 'content';
       const wanted = args.head_limit === 0 ? Infinity : args.offset + args.head_limit + 1;
       const switchAt = wanted * PATH_ORDER_SWITCH;
@@ -183,6 +189,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         return error(`Grep failed: ${outcome.stderr}`);
       }
       const notes = outcomeNotes(outcome, timeoutMs, maxOutputBytes);
+      if (sensitive.size > 0) notes.push(sensitiveSkippedNote(sensitive.size));
       let shown: string[];
       let total: number | undefined;
       let summaryLine = '';

@@ -28,6 +28,9 @@ export interface LineWindow {
   cutLines: number;
   crlfLines: number;
   lfLines: number;
+  /** Shown lines holding a carriage return that does not end the line, and the first of them. */
+  loneCrLines: number;
+  firstLoneCrLine?: number;
 }
 
 interface RawLine {
@@ -70,7 +73,7 @@ export async function* splitLines(chunks: AsyncIterable<string> | Iterable<strin
 }
 
 export async function readLineWindow(chunks: AsyncIterable<string> | Iterable<string>, req: WindowRequest): Promise<LineWindow> {
-  const out: LineWindow = { lines: [], firstLine: 0, lastLine: 0, moreAfter: false, stoppedBy: 'end', cutLines: 0, crlfLines: 0, lfLines: 0 };
+  const out: LineWindow = { lines: [], firstLine: 0, lastLine: 0, moreAfter: false, stoppedBy: 'end', cutLines: 0, crlfLines: 0, lfLines: 0, loneCrLines: 0 };
   let bytes = 0;
   /** Adds a line to the window; false when the window is full. */
   const take = (n: number, line: RawLine): boolean => {
@@ -78,7 +81,8 @@ export async function readLineWindow(chunks: AsyncIterable<string> | Iterable<st
       out.stoppedBy = 'limit';
       return false;
     }
-    const formatted = req.formatLine(n, line.text.slice(0, req.maxLineChars), line.length);
+    const shown = line.text.slice(0, req.maxLineChars);
+    const formatted = req.formatLine(n, shown, line.length);
     const size = Buffer.byteLength(formatted) + 1;
     if (bytes + size > req.maxBytes && out.lines.length > 0) {
       out.stoppedBy = 'bytes';
@@ -86,6 +90,10 @@ export async function readLineWindow(chunks: AsyncIterable<string> | Iterable<st
     }
     bytes += size;
     if (line.length > req.maxLineChars) out.cutLines++;
+    if (shown.includes('\r')) {
+      out.loneCrLines++;
+      out.firstLoneCrLine ??= n;
+    }
     if (out.lines.length === 0) out.firstLine = n;
     out.lastLine = n;
     out.lines.push(formatted);

@@ -52,9 +52,12 @@ async function* utf8Chunks(path: string, start: number, signal: AbortSignal, sca
   }
 }
 
+/** How a carriage return inside a line is shown: a raw CR would hide the text before it on a terminal, and is easy to miss anywhere. */
+const CR_SHOWN_AS = '\u240D';
+
 function formatLine(lineNumber: number, text: string, fullLength: number): string {
   const cut = fullLength > READ_MAX_LINE_CHARS ? `… [cut: line has ${fullLength} characters]` : '';
-  return `${lineNumber}\t${text}${cut}`;
+  return `${lineNumber}\t${text.replaceAll('\r', CR_SHOWN_AS)}${cut}`;
 }
 
 const ENCODING_NAMES: Record<TextEncoding, string> = { utf8: 'UTF-8', 'utf8-bom': 'UTF-8 with BOM', utf16le: 'UTF-16 LE', utf16be: 'UTF-16 BE' };
@@ -87,9 +90,18 @@ function noticesFor(window: LineWindow, encoding: TextEncoding, requested: numbe
     notices.push(`[${window.cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut. To see the rest of such a line use Bash, e.g. sed -n '<line>p' <file> | cut -c${READ_MAX_LINE_CHARS + 1}-${READ_MAX_LINE_CHARS * 2}.]`);
   }
   if (window.crlfLines > 0 && window.lfLines > 0) {
-    notices.push(`[Mixed line endings: ${window.crlfLines} line(s) end with CRLF and ${window.lfLines} with LF. Lines are shown without the CR; Edit keeps each line's ending.]`);
+    notices.push(
+      `[Mixed line endings: ${window.crlfLines} line(s) end with CRLF and ${window.lfLines} with LF. The CR of each CRLF ending is not shown; ` +
+        'the file is not changed by reading, and Edit keeps each line\'s own ending (an edited CRLF line stays CRLF, an LF line stays LF).]',
+    );
   } else if (window.crlfLines > 0) {
-    notices.push('[Line endings: CRLF. Lines are shown without the CR; Edit keeps CRLF endings.]');
+    notices.push('[Line endings: CRLF. The CR of each line ending is not shown; Edit keeps CRLF endings.]');
+  }
+  if (window.loneCrLines > 0) {
+    notices.push(
+      `[${window.loneCrLines} line(s) shown contain a carriage return (CR) that does not end the line, first on line ${window.firstLoneCrLine}; ` +
+        `each is shown as ${CR_SHOWN_AS}. The file holds a real CR there: in Edit's old_string write it as \\r, not as ${CR_SHOWN_AS}.]`,
+    );
   }
   if (isUtf16(encoding)) notices.push(`[Decoded from ${ENCODING_NAMES[encoding]}.]`);
   return notices;

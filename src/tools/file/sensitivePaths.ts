@@ -47,6 +47,11 @@ export function isSensitiveEntry(parent: string, name: string): boolean {
   return (folder === '.aws' || folder === '.gcp') && name.toLowerCase() === 'credentials';
 }
 
+/** The note Grep and Glob add when they left sensitive files out of their results. */
+export function sensitiveSkippedNote(count: number): string {
+  return `[${count} sensitive file${count === 1 ? '' : 's'} skipped: secrets (.env files, private keys, credentials) are left out of search results.]`;
+}
+
 /** True when any folder segment of the path is a version-control folder. */
 export function isInVcsDir(path: string): boolean {
   return splitSegments(path).some((segment) => VCS_SET.has(segment));

@@ -81,6 +81,36 @@ describe('Glob', () => {
     const h = tree(allWith([...SECRET_FILES, ...HARMLESS_FILES, 'ok.txt']));
     const r = await h.run(globTool, { pattern: '**/*', include_ignored: includeIgnored });
     expect(listed(r.text).sort()).toEqual([...HARMLESS_FILES, 'ok.txt'].sort());
+    expect(r.text).toContain(`\n\n[${SECRET_FILES.length} sensitive files skipped: secrets (.env files, private keys, credentials) are left out of search results.]`);
+  });
+
+  it('counts only the sensitive files the pattern matched, and says nothing when there were none', async () => {
+    const h = tree(allWith(['.env', 'keys/id_rsa', 'a.txt']));
+    expect((await h.run(globTool, { pattern: '**/id_*' })).text).toBe('No files found matching "**/id_*" in ..\n[1 sensitive file skipped: secrets (.env files, private keys, credentials) are left out of search results.]');
+    expect((await h.run(globTool, { pattern: '*.txt' })).text).toBe('a.txt');
+  });
+
+  it('treats \\{ \\[ escapes as literal characters, in the folder part and in the glob', async () => {
+    const h = tree(allWith(['{draft}.md', '[id].md', 'd.md', 'docs/{a,b}/x.md', 'docs/a/y.md', 'app/[slug]/page.tsx']));
+    expect((await h.run(globTool, { pattern: '\\{draft\\}.md' })).text).toBe('{draft}.md');
+    expect((await h.run(globTool, { pattern: '\\[id\\].md' })).text).toBe('[id].md');
+    expect((await h.run(globTool, { pattern: '*\\}.md' })).text).toBe('{draft}.md');
+    expect((await h.run(globTool, { pattern: 'docs/\\{a,b\\}/*.md' })).text).toBe('docs/{a,b}/x.md');
+    expect((await h.run(globTool, { pattern: 'docs/{a,b}/*.md' })).text).toBe('docs/a/y.md');
+    expect((await h.run(globTool, { pattern: 'app/\\[slug\\]/*.tsx' })).text).toBe('app/[slug]/page.tsx');
+  });
+
+  it.each([
+    ['**/*.{ts', 'Missing closing: "}"'],
+    ['src/[', 'Missing closing: "]"'],
+    ['*.@(ts|js', 'Missing closing: ")"'],
+  ])('reports the invalid pattern %s as such, not as a missing path', async (pattern, why) => {
+    const h = tree(allWith(['a.ts']));
+    const r = await h.run(globTool, { pattern });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`Invalid glob pattern "${pattern}": ${why}`);
+    expect(r.text).toContain('Fix the pattern and call Glob again.');
+    expect(r.text).not.toMatch(/not found/i);
   });
 
   it.each([false, true])('skips VCS folders, include_ignored=%s (rule 21)', async (includeIgnored) => {

@@ -55,9 +55,16 @@ describe('Grep', () => {
     const h = tree({ ...allWith(SECRET_FILES, 'needle\n'), 'ok.txt': 'needle\n' });
     for (const mode of ['files_with_matches', 'content', 'count_matches']) {
       const r = await h.run(grepTool, { pattern: 'needle', include_ignored: includeIgnored, output_mode: mode });
-      for (const secret of SECRET_FILES) expect(r.text).not.toContain(secret);
+      for (const secret of SECRET_FILES) expect(r.text.split('\n\n[')[0]).not.toContain(secret);
       expect(r.text).toContain('ok.txt');
+      expect(r.text, mode).toContain(`[${SECRET_FILES.length} sensitive files skipped: secrets (.env files, private keys, credentials) are left out of search results.]`);
     }
+  });
+
+  it('counts the sensitive files it left out even when nothing else matched; none, no note', async () => {
+    const h = tree({ '.env': 'TOKEN=needle\n', 'id_rsa': 'needle\n', 'a.txt': 'hay\n' });
+    expect((await h.run(grepTool, { pattern: 'needle' })).text).toBe('No matches found.\n[2 sensitive files skipped: secrets (.env files, private keys, credentials) are left out of search results.]');
+    expect((await h.run(grepTool, { pattern: 'hay' })).text).not.toContain('skipped');
   });
 
   it('refuses to search a sensitive file named directly (rule 19)', async () => {
@@ -129,7 +136,9 @@ describe('Grep', () => {
 
   it('keeps secrets out even when the glob names them', async () => {
     const h = tree({ '.env': 'needle', '.git/x': 'needle' });
-    expect((await h.run(grepTool, { pattern: 'needle', glob: '.env', include_ignored: true })).text).toBe('No matches found.');
+    expect((await h.run(grepTool, { pattern: 'needle', glob: '.env', include_ignored: true })).text).toBe(
+      'No matches found.\n[1 sensitive file skipped: secrets (.env files, private keys, credentials) are left out of search results.]',
+    );
     expect((await h.run(grepTool, { pattern: 'needle', glob: '**/.git/**' })).text).toBe('No matches found.');
   });
 

@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTool, READ_MAX_BYTES, READ_MAX_LINE_CHARS, READ_MAX_LINES } from '../../../src/tools/file';
+import { editTool, readTool, READ_MAX_BYTES, READ_MAX_LINE_CHARS, READ_MAX_LINES } from '../../../src/tools/file';
 import { makeToolHarness } from '../../helpers/toolHarness';
 
 function numbered(n: number, text = (i: number) => `line ${i}`): string {
@@ -170,6 +170,20 @@ describe('Read', () => {
     const mixed = await h.run(readTool, { path: 'mixed.txt' });
     expect(bodyLines(mixed.text)).toEqual(['1\ta', '2\tb', '3\tc']);
     expect(mixed.text).toContain('Mixed line endings: 2 line(s) end with CRLF and 1 with LF');
+    // The note says what was done to the text shown, and what Edit will do.
+    expect(mixed.text).toContain('The CR of each CRLF ending is not shown; the file is not changed by reading, and Edit keeps each line\'s own ending');
+  });
+
+  it('shows a carriage return inside a line visibly, says where, and Edit can match it', async () => {
+    const h = setup({ 'cr.txt': 'progress 10%\rprogress 100%\nplain\nold mac\r' });
+    const r = await h.run(readTool, { path: 'cr.txt' });
+    expect(bodyLines(r.text)).toEqual(['1\tprogress 10%\u240Dprogress 100%', '2\tplain', '3\told mac\u240D']);
+    expect(r.text).not.toContain('\r');
+    expect(r.text).toContain('[2 line(s) shown contain a carriage return (CR) that does not end the line, first on line 1; each is shown as \u240D.');
+    expect(r.text).toContain("in Edit's old_string write it as \\r");
+    const edit = await h.run(editTool, { path: 'cr.txt', old_string: '10%\rprogress', new_string: '10% then' });
+    expect(edit.isError).toBeFalsy();
+    expect(readFileSync(join(h.cwd, 'cr.txt'), 'utf8')).toBe('progress 10% then 100%\nplain\nold mac\r');
   });
 
   it('reads a last line without a trailing newline and keeps blank lines', async () => {
