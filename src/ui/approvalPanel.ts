@@ -1,9 +1,10 @@
 // The approval panel (docs/ui.md): Approve once / Approve for this session / Reject / Reject with
 // feedback. ↑/↓ move, Enter confirms, 1–9 pick, Esc / Ctrl-C / Ctrl-D reject, Ctrl-E expands the
 // preview. "Reject with feedback" switches to a text field (Enter sends, Esc goes back to the list).
-import { Input, matchesKey, truncateToWidth, wrapTextWithAnsi, type Component, type Focusable } from '@mariozechner/pi-tui';
+import { Input, matchesKey, wrapTextWithAnsi, type Component, type Focusable } from '@mariozechner/pi-tui';
 import type { ApprovalAnswer, ApprovalRequest } from '../engine/approvals';
 import { approvalPreview, type Preview } from './approvalPreview';
+import { boxWriter } from './dialogs/box';
 import type { Theme } from './theme';
 
 const COLLAPSED_PREVIEW = 12;
@@ -93,12 +94,11 @@ export class ApprovalPanel implements Component, Focusable {
 
   render(width: number): string[] {
     const { fg } = this.theme;
-    const border = fg.borderFocus;
-    const inner = Math.max(10, width - 4);
-    const row = (text: string) => truncateToWidth(`${border('│')} ${text}`, width);
-    const lines = [border(`╭${'─'.repeat(Math.max(0, width - 2))}╮`)];
-    lines.push(row(`${this.theme.bold(fg.warning('Approval needed'))} ${fg.textDim('·')} ${this.theme.bold(this.request.subject)}`));
-    for (const l of wrapTextWithAnsi(fg.textDim(`Why: ${this.request.reason}`), inner)) lines.push(row(l));
+    const box = boxWriter(this.theme, width);
+    const { row, inner } = box;
+    const lines = [box.top()];
+    lines.push(...box.wrapped(`${this.theme.bold(fg.warning('Approval needed'))} ${fg.textDim('·')} ${this.theme.bold(this.request.subject)}`));
+    lines.push(...box.wrapped(fg.textDim(`Why: ${this.request.reason}`)));
     for (const l of this.parsedCommands(inner)) lines.push(row(l));
     lines.push(row(this.preview.title));
     const body = this.preview.lines;
@@ -107,18 +107,14 @@ export class ApprovalPanel implements Component, Focusable {
     if (body.length > shown.length) lines.push(row(fg.textMuted(`  … ${body.length - shown.length} more lines (ctrl+e to expand)`)));
     else if (this.expanded && body.length > COLLAPSED_PREVIEW) lines.push(row(fg.textMuted('  (ctrl+e to collapse)')));
     lines.push(row(''));
-    this.choices.forEach((c, i) => {
-      const active = i === this.selected;
-      const text = `${i + 1}. ${c.label}`;
-      lines.push(row(active ? fg.borderFocus(this.theme.bold(`❯ ${text}`)) : `  ${text}`));
-    });
+    this.choices.forEach((c, i) => lines.push(...box.option(i === this.selected, `${i + 1}. ${c.label}`)));
     if (this.feedbackInput) {
-      lines.push(row(fg.textDim('Tell the model what to do instead (Enter sends, Esc goes back):')));
+      lines.push(...box.wrapped(fg.textDim('Tell the model what to do instead (Enter sends, Esc goes back):')));
       for (const l of this.feedbackInput.render(inner)) lines.push(row(l));
     } else {
-      lines.push(row(fg.textMuted('↑/↓ move · Enter select · 1–4 pick · Esc reject · ctrl+e expand')));
+      lines.push(...box.wrapped(fg.textMuted('↑/↓ move · Enter select · 1–4 pick · Esc reject · ctrl+e expand')));
     }
-    lines.push(border(`╰${'─'.repeat(Math.max(0, width - 2))}╯`));
+    lines.push(box.bottom());
     return lines;
   }
 }

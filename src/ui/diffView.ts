@@ -7,9 +7,20 @@ export type DiffOp = { kind: 'same' | 'add' | 'del'; text: string; oldNo?: numbe
 /** Above this many lines on a side the diff is approximated (everything removed, then added). */
 const MAX_DIFF_LINES = 4000;
 
+/**
+ * A text's lines. A final line break ends the last line rather than starting an empty one, so a
+ * one-line file is one line (`+1 -0` when created); whether the last line has its break is not shown.
+ */
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
 export function diffLines(before: string, after: string): DiffOp[] {
-  const a = before === '' ? [] : before.split('\n');
-  const b = after === '' ? [] : after.split('\n');
+  const a = splitLines(before);
+  const b = splitLines(after);
   if (a.length > MAX_DIFF_LINES || b.length > MAX_DIFF_LINES) {
     return [...a.map((text, i) => ({ kind: 'del' as const, text, oldNo: i + 1 })), ...b.map((text, i) => ({ kind: 'add' as const, text, newNo: i + 1 }))];
   }

@@ -4,7 +4,7 @@
 import type { EngineEventBody } from '../engine/events';
 import type { TurnOrigin } from '../engine/records';
 import { splitStableMarkdown } from './markdown';
-import { AssistantBlock, NoticeBlock, ThinkingBlock } from './transcript/messageBlocks';
+import { AssistantBlock, NoticeBlock, RetryNoticeBlock, ThinkingBlock } from './transcript/messageBlocks';
 import type { ViewState } from './transcript/block';
 import { describeCall, ToolCard } from './transcript/toolCard';
 import type { Transcript } from './transcript/transcript';
@@ -33,6 +33,8 @@ export class TurnView {
   private thinkingBuffer = '';
   /** Foreground Agent calls grouped per response, and the running swarm (src/ui/subagents). */
   readonly subagents: SubagentView;
+  /** The current model attempt has shown answer or thinking text (a retry then says it is discarded). */
+  private attemptShown = false;
 
   constructor(private readonly view: ViewState, private readonly transcript: Transcript, private readonly host: TurnViewHost) {
     this.subagents = new SubagentView(view, transcript);
@@ -44,6 +46,7 @@ export class TurnView {
         this.host.onTurnStart(event.prompt, event.origin, event.turnId);
         return;
       case 'step_start':
+        this.attemptShown = false;
         return;
       case 'text_delta':
         this.textBuffer += event.delta;
@@ -90,11 +93,18 @@ export class TurnView {
         this.transcript.flush();
         break;
       }
-      case 'retry':
-        this.flushDeltas();
+      case 'retry': {
+        // What the failed attempt streamed but did not show yet is dropped unseen.
+        const shown = this.attemptShown;
+        this.textBuffer = '';
+        this.thinkingBuffer = '';
         this.discardAnswer();
-        this.transcript.add(new NoticeBlock(this.view, 'warning', `${event.error}`, `Retrying in ${Math.ceil(event.delayMs / 1000)}s (attempt ${event.attempt + 1} of ${event.maxAttempts}); the partial answer above is discarded.`));
+        this.endThinking();
+        this.attemptShown = false;
+        const discarded = shown ? ', partial answer discarded' : '';
+        this.transcript.add(new RetryNoticeBlock(this.view, `Retry ${event.attempt + 1} of ${event.maxAttempts} in ${Math.ceil(event.delayMs / 1000)}s${discarded}`, event.error));
         break;
+      }
       case 'usage':
         this.host.onUsage(event.contextTokens, event.contextLimit);
         break;
@@ -141,11 +151,13 @@ export class TurnView {
         this.thinking = new ThinkingBlock(this.view);
         this.transcript.add(this.thinking);
       }
+      if (this.thinkingBuffer.trim()) this.attemptShown = true;
       this.thinking.append(this.thinkingBuffer);
       this.thinkingBuffer = '';
     }
     if (this.textBuffer) {
       this.endThinking();
+      if (this.textBuffer.trim()) this.attemptShown = true;
       this.pendingText += this.textBuffer;
       this.textBuffer = '';
       const { stable, tail } = splitStableMarkdown(this.pendingText);

@@ -130,11 +130,7 @@ export class PlanReviewPanel implements Component, Focusable {
       lines.push(box.row(fg.textMuted(`  lines ${this.offset + 1}–${end} of ${plan.length} · PgUp/PgDn scroll · ctrl+e ${this.expanded ? 'collapse' : 'expand'}`)));
     } else if (this.expanded) lines.push(box.row(fg.textMuted('  (ctrl+e to collapse)')));
     lines.push(box.row(''));
-    this.choices.forEach((c, i) => {
-      const text = `${i + 1}. ${c.label}`;
-      const desc = c.description ? fg.textDim(` — ${c.description}`) : '';
-      lines.push(box.row(i === this.selected ? fg.borderFocus(this.theme.bold(`❯ ${text}`)) + desc : `  ${text}${desc}`));
-    });
+    this.choices.forEach((c, i) => lines.push(...box.option(i === this.selected, `${i + 1}. ${c.label}`, c.description ? fg.textDim(` — ${c.description}`) : '')));
     if (this.feedback) {
       lines.push(box.row(fg.textDim('What should change in the plan? (Enter sends, Esc goes back)')));
       for (const l of this.feedback.render(box.inner)) lines.push(box.row(l));

@@ -158,8 +158,7 @@ export class QuestionPanel implements Component, Focusable {
       const isOther = i === this.otherIndex(q);
       const label = isOther && s.other ? `${o.label}: “${s.other}”` : o.label;
       const desc = o.description && !(isOther && s.other) ? fg.textDim(` — ${o.description}`) : '';
-      const text = `${mark}${i + 1}. ${label}`;
-      lines.push(box.row(active ? fg.borderFocus(this.theme.bold(`❯ ${text}`)) + desc : `  ${text}${desc}`));
+      lines.push(...box.option(active, `${mark}${i + 1}. ${label}`, desc));
     });
     if (this.otherInput) {
       lines.push(box.row(fg.textDim('Your answer (Enter keeps it, Esc goes back):')));

@@ -1,7 +1,8 @@
 // A titled pick list in the live region: sessions, models, permission modes, the trust prompt.
 // ↑/↓ move, Enter picks, 1–9 pick by number, Esc cancels (unless the dialog must be answered).
-import { matchesKey, SelectList, truncateToWidth, wrapTextWithAnsi, type Component, type SelectItem, type SelectListTheme } from '@mariozechner/pi-tui';
+import { matchesKey, SelectList, type Component, type SelectItem, type SelectListTheme } from '@mariozechner/pi-tui';
 import type { Theme } from '../theme';
+import { boxWriter } from './box';
 
 export interface SelectDialogOptions {
   title: string;
@@ -52,16 +53,14 @@ export class SelectDialog implements Component {
 
   render(width: number): string[] {
     const { fg } = this.theme;
-    const border = fg.borderFocus;
-    const inner = Math.max(10, width - 4);
-    const row = (text: string) => truncateToWidth(`${border('│')} ${text}`, width);
-    const lines = [border(`╭${'─'.repeat(Math.max(0, width - 2))}╮`), row(this.theme.bold(this.opts.title))];
-    for (const b of this.opts.body ?? []) for (const l of wrapTextWithAnsi(b, inner)) lines.push(row(l));
-    if (this.opts.body?.length) lines.push(row(''));
-    for (const l of this.list.render(inner)) lines.push(row(l));
+    const box = boxWriter(this.theme, width);
+    const lines = [box.top(), ...box.wrapped(this.theme.bold(this.opts.title))];
+    for (const b of this.opts.body ?? []) lines.push(...box.wrapped(b));
+    if (this.opts.body?.length) lines.push(box.row(''));
+    for (const l of this.list.render(box.inner)) lines.push(box.row(l));
     const cancel = this.opts.onCancel ? ' · Esc cancel' : '';
-    lines.push(row(fg.textMuted(`↑/↓ move · Enter select · 1–9 pick${cancel}`)));
-    lines.push(border(`╰${'─'.repeat(Math.max(0, width - 2))}╯`));
+    lines.push(...box.wrapped(fg.textMuted(`↑/↓ move · Enter select · 1–9 pick${cancel}`)));
+    lines.push(box.bottom());
     return lines;
   }
 }
@@ -92,16 +91,15 @@ export class TextPopup implements Component {
 
   render(width: number): string[] {
     const { fg } = this.theme;
-    const border = fg.borderFocus;
-    const row = (text: string) => truncateToWidth(`${border('│')} ${text}`, width);
+    const box = boxWriter(this.theme, width);
     const shown = this.lines.slice(this.offset, this.offset + this.visible());
     const more = this.lines.length > this.visible() ? ` (${this.offset + 1}–${this.offset + shown.length} of ${this.lines.length})` : '';
     return [
-      border(`╭${'─'.repeat(Math.max(0, width - 2))}╮`),
-      row(this.theme.bold(this.title) + fg.textMuted(more)),
-      ...shown.map(row),
-      row(fg.textMuted('↑/↓ scroll · PgUp/PgDn page · Esc/Enter/q close')),
-      border(`╰${'─'.repeat(Math.max(0, width - 2))}╯`),
+      box.top(),
+      box.row(this.theme.bold(this.title) + fg.textMuted(more)),
+      ...shown.map((l) => box.row(l)),
+      box.row(fg.textMuted('↑/↓ scroll · PgUp/PgDn page · Esc/Enter/q close')),
+      box.bottom(),
     ];
   }
 }

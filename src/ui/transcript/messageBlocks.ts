@@ -1,5 +1,5 @@
 // Conversation blocks: the user's prompts, the assistant's Markdown, thinking, notices.
-import { wrapTextWithAnsi, type Markdown } from '@mariozechner/pi-tui';
+import { truncateToWidth, wrapTextWithAnsi, type Markdown } from '@mariozechner/pi-tui';
 import { markdownView } from '../markdown';
 import { Block, clipLines, type ViewState } from './block';
 
@@ -110,6 +110,18 @@ export class NoticeBlock extends Block {
     const lines = wrapTextWithAnsi(this.text, Math.max(1, width - 2)).map((l, i) => style(`${i === 0 ? icon : ' '} ${l}`));
     const hint = this.hint ? wrapTextWithAnsi(this.hint, Math.max(1, width - 2)).map((l) => fg.textMuted(`  ${l}`)) : [];
     return ['', ...clipLines(lines, this.view.expanded ? 10_000 : 20, this.view.theme), ...hint];
+  }
+}
+
+/** A provider retry: one line, never wrapped — what happens next, then the error's first line, cut to fit. */
+export class RetryNoticeBlock extends Block {
+  constructor(view: ViewState, private readonly next: string, private readonly error: string) {
+    super(view);
+    this.done = true;
+  }
+
+  protected build(width: number): string[] {
+    return [truncateToWidth(this.view.theme.fg.warning(`⚠ ${this.next}: ${this.error.split('\n')[0].trim()}`), Math.max(1, width), '…')];
   }
 }
 
