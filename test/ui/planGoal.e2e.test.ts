@@ -30,7 +30,9 @@ describe.skipIf(!hasTmux)('plan mode, questions, todos, goals (tmux)', { timeout
   it('reviews a plan in a dialog; Approve reaches the model and leaves plan mode', async () => {
     const app = await start({ script: planScript([{ label: 'Quick route', description: 'skip the backfill' }], { text: 'Implementing the approved plan.' }) });
     send(app, 'plan the migration');
-    const dialog = await app.tmux.waitFor('Plan review');
+    // The key hints are the dialog's last row: waiting for them does not catch a half-drawn frame.
+    const dialog = await app.tmux.waitFor('Esc reject');
+    expect(dialog).toContain('Plan review');
     expect(dialog).toContain('Step one: add the table');
     expect(dialog).toContain('Approve: Quick route');
     expect(dialog).toContain('Reject and Exit');
