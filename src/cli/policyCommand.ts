@@ -8,7 +8,7 @@ import { decideApproval, shellAnalysisFor, type PolicyDecision } from '../engine
 import { parseSubject } from '../engine/permissionRules';
 import { planModeRefusal } from '../engine/planMode';
 import type { PermissionMode } from '../engine/records';
-import { workspaceRoots } from '../engine/workspace';
+import { workspaceOf } from '../engine/workspace';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';
 import type { Tool, ToolAccess } from '../tools/defineTool';
@@ -104,7 +104,7 @@ export async function runPolicyTestCommand(call: string, opts: PolicyTestOptions
     rules: permissionRulesOf(loaded),
     sessionApprovals: [],
     cwd: io.cwd,
-    workspace: workspaceRoots({ cwd: io.cwd, additionalDirs: (opts.addDir ?? []).map((d) => resolve(io.cwd, d)) }),
+    workspace: workspaceOf({ cwd: io.cwd, additionalDirs: (opts.addDir ?? []).map((d) => resolve(io.cwd, d)) }),
     isSensitivePath,
     shell,
   });

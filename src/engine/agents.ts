@@ -21,13 +21,14 @@ import type { ToolRegistry, ToolSet, ToolSource } from './toolRegistry';
 import { DeferredTools, type DeferralConfig } from './deferredTools';
 import { TOOL_LOADER } from '../tools/toolSearch';
 import type { FileHistoryRecorder } from './fileHistoryRecorder';
+import type { Workspace } from './workspace';
 
 /** What every agent of a runtime shares. */
 export interface AgentEnvironment {
   cwd: string;
   rules: readonly PermissionRule[];
   /** Canonical folders the session works in (workspace.ts), shared by every agent. */
-  workspace: readonly string[];
+  workspace: Workspace;
   isSensitivePath(path: string): boolean;
   approvalPort?: ApprovalPort;
   interactionPort?: InteractionPort;

@@ -11,7 +11,7 @@ import { bashAllowCoverage, firstBashDenyArgumentRule, firstBashRuleMatchingAny 
 import { parseSubject, patternMatches } from './permissionRules';
 import type { PermissionMode } from './records';
 import { analyseShellCommand, analyseShellCommandWith, describeShellCommand, type ShellAnalysis } from './shellCommands';
-import { firstOutsideWorkspace } from './workspace';
+import { firstOutsideWorkspace, type Workspace } from './workspace';
 
 export interface PermissionRule {
   decision: 'allow' | 'deny' | 'ask';
@@ -67,8 +67,8 @@ export interface PolicyInput {
   /** Swarm mode (`/swarm`, SPEC §6.7): AgentSwarm is approved without asking. */
   swarmMode?: boolean;
   cwd: string;
-  /** Canonical folders the session works in (workspace.ts): cwd, --add-dir folders, the session folder. */
-  workspace: readonly string[];
+  /** The folders the session works in (workspace.ts): cwd, --add-dir folders, the session folder; skill folders to read. */
+  workspace: Workspace;
   isSensitivePath(path: string): boolean;
   /** The parsed Bash line (shellAnalysisFor); a line left unparsed is judged as unreadable. */
   shell?: ShellAnalysis;
@@ -109,7 +109,7 @@ function guardedPath(input: PolicyInput): { kind: 'sensitive' | 'outside'; path:
 }
 
 function workspaceWords(input: PolicyInput): string {
-  return `${input.workspace.join(', ')}; more folders can be added with --add-dir`;
+  return `${input.workspace.roots.join(', ')}; more folders can be added with --add-dir`;
 }
 
 /** Auto mode has no one to ask: a guarded path is refused unless an allow rule names the call. */

@@ -17,6 +17,7 @@ import type { FileHistoryRecorder } from './fileHistoryRecorder';
 import type { ToolSet } from './toolRegistry';
 import type { PermissionMode, TurnEndReason, TurnOrigin } from './records';
 import { runToolCalls, type ToolBatchResult } from './toolBatch';
+import type { Workspace } from './workspace';
 
 export type StepRequest =
   | { kind: 'prompt'; text: string; content?: ContentPart[] }
@@ -100,7 +101,7 @@ export interface AgentDeps {
   rules: PermissionRule[];
   approvalPort?: ApprovalPort;
   /** Canonical folders the session works in (workspace.ts): paths outside them ask, or are refused in auto mode. */
-  workspace: readonly string[];
+  workspace: Workspace;
   isSensitivePath(path: string): boolean;
   services: ToolServices;
   cwd: string;

@@ -49,7 +49,7 @@ import type { TodoStore } from './todos';
 import { makeToolFilter, type ToolSwitch } from './toolFilter';
 import { BUILTIN_SOURCE, ToolRegistry } from './toolRegistry';
 import { deferralWarnings, type DeferralConfig, type DeferredTools } from './deferredTools';
-import { workspaceRoots } from './workspace';
+import { workspaceOf } from './workspace';
 
 export interface RuntimeOptions {
   home: string;
@@ -277,7 +277,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const env: AgentEnvironment = {
     cwd: opts.cwd,
     rules: opts.rules,
-    workspace: workspaceRoots({ cwd: opts.cwd, additionalDirs: opts.additionalDirs, sessionDir: session.dir }),
+    workspace: workspaceOf({ cwd: opts.cwd, additionalDirs: opts.additionalDirs, sessionDir: session.dir, readOnly: (opts.skills?.all ?? []).map((s) => s.dir) }),
     isSensitivePath,
     approvalPort: opts.approvalPort,
     interactionPort: opts.interactionPort,

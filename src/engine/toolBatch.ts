@@ -13,6 +13,7 @@ import type { FileHistoryRecorder } from './fileHistoryRecorder';
 import { sessionApprovalPattern } from './permissionRules';
 import type { PermissionMode } from './records';
 import { accessesConflict, executeToolCall, prepareToolCall, type PreparedToolCall, type ToolLookup, type ToolRunEnv } from './toolRunner';
+import type { Workspace } from './workspace';
 
 export interface ToolBatchEnv {
   /** The agent whose calls these are (approval requests name it). */
@@ -28,8 +29,8 @@ export interface ToolBatchEnv {
   /** Swarm mode: AgentSwarm is approved without asking. */
   swarmMode?: boolean;
   approvalPort?: ApprovalPort;
-  /** Canonical folders the session works in (workspace.ts). */
-  workspace: readonly string[];
+  /** The folders the session works in (workspace.ts). */
+  workspace: Workspace;
   isSensitivePath(path: string): boolean;
   /** Constraints outside the permission system (plan mode, budgets); a string refuses the call. */
   checkToolCall?(call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown }): string | undefined;

@@ -1,20 +1,34 @@
-// The workspace: the folders a session's tools work in (docs/approvals.md "Outside the workspace") —
-// the working folder, the folders added with --add-dir, and the session's own folder (plan files,
-// saved tool outputs). Roots are canonical (symlinks resolved), as the file tools report the paths
-// they touch, so `../x`, `/abs/x` and a link pointing out of the tree all get the same answer.
+// The workspace: the folders a session's tools work in (docs/approvals.md "Sensitive files and the
+// workspace") — the working folder, the folders added with --add-dir, and the session's own folder
+// (plan files, saved tool outputs) — plus folders the tools may only read: the folders of the loaded
+// skills (their instructions point at files beside them). Roots are canonical (symlinks resolved), as
+// the file tools report the paths they touch, so `../x`, `/abs/x` and a link pointing out of the tree
+// all get the same answer.
 import type { ToolAccess } from '../tools/defineTool';
 import { canonicalPath, isWithin } from '../tools/file/pathPolicy';
 
-export function workspaceRoots(parts: { cwd: string; additionalDirs?: readonly string[]; sessionDir?: string }): string[] {
-  const roots = [parts.cwd, ...(parts.additionalDirs ?? []), ...(parts.sessionDir ? [parts.sessionDir] : [])].map((p) => canonicalPath(p));
-  return [...new Set(roots)];
+export interface Workspace {
+  /** Folders the tools may read and write. */
+  roots: readonly string[];
+  /** Folders the tools may only read. */
+  readOnly: readonly string[];
 }
 
-/** The first file or folder a call touches outside every root; commands (`exec`) are not paths. */
-export function firstOutsideWorkspace(accesses: readonly ToolAccess[], roots: readonly string[]): string | undefined {
+function canonicalSet(paths: readonly string[]): string[] {
+  return [...new Set(paths.map((p) => canonicalPath(p)))];
+}
+
+export function workspaceOf(parts: { cwd: string; additionalDirs?: readonly string[]; sessionDir?: string; readOnly?: readonly string[] }): Workspace {
+  const roots = canonicalSet([parts.cwd, ...(parts.additionalDirs ?? []), ...(parts.sessionDir ? [parts.sessionDir] : [])]);
+  return { roots, readOnly: canonicalSet(parts.readOnly ?? []).filter((dir) => !roots.some((root) => isWithin(dir, root))) };
+}
+
+/** The first file or folder a call touches outside the workspace (a write into a read-only folder counts); commands (`exec`) are not paths. */
+export function firstOutsideWorkspace(accesses: readonly ToolAccess[], workspace: Workspace): string | undefined {
   for (const access of accesses) {
     if (access.kind === 'exec') continue;
-    if (!roots.some((root) => isWithin(access.path, root))) return access.path;
+    const allowed = access.kind === 'write' ? workspace.roots : [...workspace.roots, ...workspace.readOnly];
+    if (!allowed.some((root) => isWithin(access.path, root))) return access.path;
   }
   return undefined;
 }

@@ -16,7 +16,7 @@ function input(over: Partial<PolicyInput> & { subject: string }): PolicyInput {
     rules: [],
     sessionApprovals: [],
     cwd,
-    workspace: [cwd],
+    workspace: { roots: [cwd], readOnly: ['/skills/review'] },
     isSensitivePath: sensitive,
     ...over,
   };
@@ -89,12 +89,14 @@ describe('sensitive files and paths outside the workspace', () => {
     ['auto refuses reading outside', read('/etc/passwd', { mode: 'auto' }), 'deny', 'outside the workspace (auto mode)'],
     ['auto refuses writing outside', write('/tmp/x', { mode: 'auto' }), 'deny', 'outside the workspace (auto mode)'],
     ['auto refuses a sibling folder that only shares a prefix', read('/repo-other/a', { mode: 'auto' }), 'deny', 'outside the workspace (auto mode)'],
-    ['auto works in an added folder', write('/extra/a', { mode: 'auto', workspace: ['/repo', '/extra'] }), 'allow', 'auto mode'],
+    ['auto works in an added folder', write('/extra/a', { mode: 'auto', workspace: { roots: ['/repo', '/extra'], readOnly: [] } }), 'allow', 'auto mode'],
     ['auto: an allow rule names a sensitive file', read('/repo/.env', { mode: 'auto', rules: [{ decision: 'allow', pattern: 'Read(.env)' }] }), 'allow', 'rule allow Read(.env)'],
     ['auto: an allow rule names an outside folder', read('/etc/hosts', { mode: 'auto', rules: [{ decision: 'allow', pattern: 'Read(/etc/**)' }] }), 'allow', 'rule allow Read(/etc/**)'],
     ['auto: an allow rule for another file does not help', read('/etc/passwd', { mode: 'auto', rules: [{ decision: 'allow', pattern: 'Read(/etc/hosts)' }] }), 'deny', 'outside the workspace (auto mode)'],
     ['auto: a deny rule still wins over an allow rule', read('/repo/.env', { mode: 'auto', rules: [{ decision: 'deny', pattern: 'Read(**/.env)' }, { decision: 'allow', pattern: 'Read(**)' }] }), 'deny', 'rule deny Read(**/.env)'],
     ['auto: commands are not paths', input({ subject: 'Bash(cat ../x)', mode: 'auto', accesses: [{ kind: 'exec', cwd: '/elsewhere' }] }), 'allow', 'auto mode'],
+    ['auto reads a loaded skill\'s folder', read('/skills/review/checklist.md', { mode: 'auto' }), 'allow', 'auto mode'],
+    ['auto does not write into a skill\'s folder', write('/skills/review/checklist.md', { mode: 'auto' }), 'deny', 'outside the workspace (auto mode)'],
     ['manual asks to read outside (a read-only tool inside would run)', read('/etc/passwd'), 'ask', 'outside the workspace'],
     ['yolo asks to write outside', write('/tmp/x', { mode: 'yolo' }), 'ask', 'outside the workspace'],
     ['manual: an allow rule covers an outside folder', read('/etc/hosts', { rules: [{ decision: 'allow', pattern: 'Read(/etc/**)' }] }), 'allow', 'rule allow Read(/etc/**)'],
@@ -108,7 +110,7 @@ describe('sensitive files and paths outside the workspace', () => {
   });
 
   it('says why, naming the path and the workspace', () => {
-    expect(decideApproval(read('/etc/passwd', { workspace: ['/repo', '/extra'] })).reason).toBe('/etc/passwd is outside the workspace (/repo, /extra; more folders can be added with --add-dir)');
+    expect(decideApproval(read('/etc/passwd', { workspace: { roots: ['/repo', '/extra'], readOnly: [] } })).reason).toBe('/etc/passwd is outside the workspace (/repo, /extra; more folders can be added with --add-dir)');
     expect(decideApproval(read('/repo/.env', { mode: 'auto' })).reason).toBe(
       '/repo/.env may hold secrets (keys, passwords, credentials); auto mode reads or writes such files only when a permission rule allows it',
     );

@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalAnswer, ApprovalRequest, PermissionRule } from '../../src/engine/approvals';
 import type { PermissionMode } from '../../src/engine/records';
+import { SkillCatalog } from '../../src/ext/skills/skillCatalog';
+import type { Skill } from '../../src/ext/skills/skillFile';
 import { fileTools } from '../../src/tools/file';
 import { makeEngine, runPrompt, verifyEnginesAfterEach, type EngineHarness } from '../helpers/engineHarness';
 
@@ -169,6 +171,34 @@ describe('auto mode (no one to ask)', () => {
     expect(results[3]).not.toContain('refused');
     expect(existsSync(join(added, 'new.txt'))).toBe(true);
     expect(results[4]).toContain('SAVED-OUTPUT');
+  });
+
+  it('reads (never writes) the folder of a loaded skill, whose instructions point at files beside them', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-ws-')));
+    const skillDir = join(root, 'home', 'skills', 'review');
+    mkdirSync(skillDir, { recursive: true });
+    writeFileSync(join(skillDir, 'SKILL.md'), '---\nname: review\ndescription: Reviews.\n---\nRead checklist.md beside this file.\n');
+    writeFileSync(join(skillDir, 'checklist.md'), 'CHECKLIST-CONTENT\n');
+    const skill: Skill = { name: 'review', description: 'Reviews.', type: 'prompt', disableModelInvocation: false, arguments: [], body: 'Read checklist.md', dir: skillDir, path: join(skillDir, 'SKILL.md'), source: 'user' };
+    const engine = makeEngine({
+      mode: 'auto',
+      tools: fileTools,
+      nonInteractive: true,
+      dirs: { home: join(root, 'home'), cwd: join(root, 'work') },
+      skills: new SkillCatalog([skill]),
+      responses: (_req, index) =>
+        index === 0
+          ? {
+              toolCalls: [
+                { id: 'c0', name: 'Read', arguments: { path: join(skillDir, 'checklist.md') } },
+                { id: 'c1', name: 'Write', arguments: { path: join(skillDir, 'checklist.md'), content: 'changed' } },
+              ],
+            }
+          : { text: 'done' },
+    });
+    const results = await resultsOf(engine);
+    expect(results[0]).toContain('CHECKLIST-CONTENT');
+    expect(results[1]).toContain('is outside the workspace');
   });
 
   it('an allow rule lets auto mode read a named sensitive file and an outside folder; nothing else', async () => {

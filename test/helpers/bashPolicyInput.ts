@@ -13,7 +13,7 @@ export function bashPolicyInput(command: string, shell: ShellAnalysis | undefine
     rules,
     sessionApprovals: [],
     cwd: '/repo',
-    workspace: ['/repo'],
+    workspace: { roots: ['/repo'], readOnly: [] },
     isSensitivePath: () => false,
     ...(shell ? { shell } : {}),
     ...over,
