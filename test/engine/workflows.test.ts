@@ -134,6 +134,27 @@ describe('the Workflow tool', { timeout: 120_000 }, () => {
     expect(await readWorkflowMeta(BUILTIN_WORKFLOWS['deep-research'])).toMatchObject({ name: 'deep-research', phases: ['plan', 'research', 'synthesize'] });
   });
 
+  it('TaskStop on a running workflow stops the script and its subagents', async () => {
+    const hanging = `export const meta = { name: 'hang', description: '', phases: ['wait'] };
+export default async function ({ agent, phase }) { phase('wait'); return agent({ prompt: 'wait forever', type: 'explore' }); }`;
+    const h = makeEngine({
+      tools: builtinTools(),
+      mode: 'yolo',
+      responses: (req) => (roleOf(req) !== 'main' ? { text: 'thinking…', hangAfterText: true } : script({ script: hanging })(req)),
+    });
+    await runPrompt(h, 'go');
+    const task = h.runtime.tasks.list({ activeOnly: false })[0];
+    // Poll until the subagent's request reached the model: the run is inside agent().
+    const deadline = AbortSignal.timeout(60_000);
+    while (!h.client.requests.some((r) => roleOf(r) === 'explore') && !deadline.aborted) await new Promise((r) => setImmediate(r));
+    const stopped = await h.runtime.tasks.stop(task.id, 'Stopped by TaskStop');
+    expect(stopped.status).toBe('cancelled');
+    expect(readFileSync(stopped.outputPath, 'utf8')).toMatch(/failed: the workflow was cancelled \(the script was stopped\)/);
+    // The subagent's turn is cancelled too, and it is released.
+    while (h.runtime.agents.list().length > 1 && !deadline.aborted) await new Promise((r) => setTimeout(r, 20));
+    expect(h.runtime.agents.list().map((a) => a.id)).toEqual(['main']);
+  });
+
   it('a custom agent allowed to delegate still does not get Workflow', async () => {
     const lead: AgentProfile = { name: 'lead', description: 'lead', override: false, tools: '*', disallowedTools: [], subagents: '*', prompt: 'Custom lead prompt.', source: 'user' };
     const h = makeEngine({
