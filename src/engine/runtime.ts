@@ -38,7 +38,7 @@ import { promptFor, recordMainAgent, recordedToolFilter, SKILL_TOOL } from './ag
 import { Delegation, swarmAloneRule, type DelegationDeps, type DelegationSettings } from './subagents';
 import { builtinAgentCatalog, type AgentCatalog } from '../ext/agents/agentCatalog';
 import { BUILTIN_AGENTS, DELEGATION_TOOLS, MAIN_AGENT } from '../ext/agents/builtinAgents';
-import { DELEGATION_SERVICE, makeAgentSwarmTool, makeAgentTool } from '../tools/agent';
+import { DELEGATION_SERVICE, makeAgentSwarmTool, makeAgentTool, type ModelOffer } from '../tools/agent';
 import type { SubagentModelPool } from '../store/subagentModelPool';
 import { SkillInvoker } from './skills';
 import type { SkillCatalog } from '../ext/skills/skillCatalog';
@@ -232,14 +232,18 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   // The Agent tool's description names the custom agents it can start; with a model pool (not forced)
   // Agent and AgentSwarm take `model`, described with the pool's choices.
   const pool = opts.subagentModels;
-  const modelChoices = pool && !pool.force ? pool.models.map((m) => ({ alias: m.alias, hint: m.hint, isDefault: m.alias === pool.defaultAlias })) : undefined;
+  const modelOffer: ModelOffer | undefined = !pool
+    ? undefined
+    : pool.force
+      ? { forced: pool.defaultAlias }
+      : { choices: pool.models.map((m) => ({ alias: m.alias, hint: m.hint, isDefault: m.alias === pool.defaultAlias })) };
   const builtins = (
     opts.tools ??
     (opts.browser?.profile === 'agent' ? browserProfileTools : [...builtinTools({ web, cron: !cronOff }), ...(opts.browser ? browserPageTools : [])])
   )
     .filter((t) => t.name !== SKILL_TOOL || hasSkills)
-    .map((t) => (t.name === 'Agent' && (subagentTypes.length || modelChoices) ? makeAgentTool(subagentTypes, modelChoices) : t))
-    .map((t) => (t.name === 'AgentSwarm' && modelChoices ? makeAgentSwarmTool(modelChoices) : t));
+    .map((t) => (t.name === 'Agent' && (subagentTypes.length || modelOffer) ? makeAgentTool(subagentTypes, modelOffer) : t))
+    .map((t) => (t.name === 'AgentSwarm' && modelOffer ? makeAgentSwarmTool(modelOffer) : t));
   const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, builtins.map((t) => t.name));
   warnings.push(...toolFilter.warnings);
   const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };

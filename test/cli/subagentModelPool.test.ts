@@ -18,9 +18,9 @@ const lastOf = (req: RecordedRequest) => JSON.stringify(req.body.messages.at(-1)
 const agentSchema = (req: RecordedRequest) => JSON.stringify(req.body.tools.find((t: { function: { name: string } }) => t.function.name === 'Agent'));
 
 /** The id of the subagent whose answer says `did task <task>`. */
-function idOf(req: RecordedRequest, task: string): string {
+function idOf(req: RecordedRequest, task: string): string | undefined {
   const result = req.body.messages.find((m: { role: string; content: unknown }) => m.role === 'tool' && JSON.stringify(m.content).includes(`did task ${task}`));
-  return /agent_id: (a[0-9a-f]+)/.exec(JSON.stringify(result.content))![1];
+  return result && /agent_id: (a[0-9a-f]+)/.exec(JSON.stringify(result.content))?.[1];
 }
 
 /** The main agent (on `primary`): four Agent calls, a swarm on `fast`, a resume asking for `primary`, then a closing answer. */
@@ -39,7 +39,8 @@ function mainScript(req: RecordedRequest): ScriptedTurn {
   }
   if (step === 4) return { toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'Do task {{item}}.', items: ['X', 'Y'], model: 'fast' } }] };
   // A resumed subagent keeps its own model: `model` is ignored.
-  if (step === 5) return { toolCalls: [{ name: 'Agent', arguments: { description: 'resume fast', prompt: 'Now do task R.', resume: idOf(req, 'F'), model: 'primary' } }] };
+  const resume = step === 5 ? idOf(req, 'F') : undefined;
+  if (resume) return { toolCalls: [{ name: 'Agent', arguments: { description: 'resume fast', prompt: 'Now do task R.', resume, model: 'primary' } }] };
   return { text: 'All delegated.' };
 }
 
@@ -118,11 +119,16 @@ describe('subagent model pool ([secondary_model], experimental)', () => {
     expect(r.onPrimary.filter(isSubagent).map((q) => /task (\w)/.exec(lastOf(q))?.[1]).sort()).toEqual(['D', 'F', 'H', 'P', 'R', 'X', 'Y']);
   });
 
-  it('force = true pins every subagent to default_model: the model argument is not offered', async () => {
+  it('force = true pins every subagent to default_model: model is not offered, and a call that gives one is refused', async () => {
     const r = await run(true, '[secondary_model]\ndefault_model = "fast"\nforce = true');
     expect(r.code, r.stderr).toBe(0);
-    expect(agentSchema(r.onPrimary.find((q) => !isSubagent(q))!)).not.toContain('"model"');
+    const mains = r.onPrimary.filter((q) => !isSubagent(q));
+    expect(agentSchema(mains[0])).not.toContain('"model"');
     expect(r.onPrimary.filter(isSubagent)).toHaveLength(0);
-    expect(r.onFast.map((q) => /task (\w)/.exec(lastOf(q))?.[1]).sort()).toEqual(['D', 'F', 'H', 'P', 'R', 'X', 'Y']);
+    // Only the call without `model` ran, on the pinned model; the others (and the swarm) were refused.
+    expect(r.onFast.map((q) => /task (\w)/.exec(lastOf(q))?.[1])).toEqual(['D']);
+    const refusal = '[secondary_model] force = true runs every subagent on \\"fast\\"; leave model out';
+    expect(text(mains[1]).split(refusal).length - 1).toBe(3);
+    expect(text(mains[2])).toContain(refusal);
   });
 });

@@ -2,10 +2,10 @@
 // up, times members out and waits for all; this file validates the call and writes the report.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../defineTool';
-import { withModelArgument } from './agentTool';
+import { withModelArgument, type ModelOffer } from './agentTool';
 import description from './agentSwarm.md';
 import {
-  DelegationError, DELEGATION_SERVICE, formatElapsed, MAX_SWARM_MEMBERS, SWARM_ITEM_PLACEHOLDER, type ModelChoice, type SwarmMember,
+  DelegationError, DELEGATION_SERVICE, formatElapsed, MAX_SWARM_MEMBERS, SWARM_ITEM_PLACEHOLDER, type SwarmMember,
 } from './delegationService';
 
 /** The aggregated report: a count line, then every member in item order with its answer or failure. */
@@ -29,12 +29,12 @@ const fields = z.object({
 });
 
 /** The tool; with a model pool (SPEC §3.5) it takes `model` for the item members. */
-export const makeAgentSwarmTool = (modelChoices?: readonly ModelChoice[]): Tool => defineTool({
+export const makeAgentSwarmTool = (modelOffer?: ModelOffer): Tool => defineTool({
   name: 'AgentSwarm',
   deferred: true,
   description,
   constants: { MAX: MAX_SWARM_MEMBERS },
-  schema: withModelArgument(fields, modelChoices)
+  schema: withModelArgument(fields, modelOffer)
     .refine((a) => a.items.length === 0 || a.prompt_template.includes(SWARM_ITEM_PLACEHOLDER), {
       message: `prompt_template must contain ${SWARM_ITEM_PLACEHOLDER}, which each item replaces`,
       path: ['prompt_template'],

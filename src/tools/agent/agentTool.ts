@@ -21,21 +21,34 @@ const fields = z.object({
   run_in_background: z.boolean().default(false),
 });
 
-/** `model` is offered only with a model pool (SPEC §3.5): its description lists the choices. */
-export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S>, choices: readonly ModelChoice[] | undefined) {
-  const extended = schema.extend({ model: z.string().trim().min(1).optional().describe(`model pool choice: ${describeModelChoices(choices ?? [])}`) });
-  // Without a pool the schema has no `model` (an unexpected one is dropped); the type is the same.
-  return (choices ? extended : schema) as typeof extended;
+/** What the tools offer of the model pool (SPEC §3.5): its choices, or the one model `force` pins. */
+export type ModelOffer = { choices: readonly ModelChoice[] } | { forced: string };
+
+/**
+ * `model` is offered only with a model pool: its description lists the choices. With `force` it is not
+ * offered and a call that gives one anyway is refused; without a pool an unexpected one is dropped.
+ */
+export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S>, offer: ModelOffer | undefined) {
+  const extended = schema.extend({ model: z.string().trim().min(1).optional().describe(`model pool choice: ${describeModelChoices(offer && 'choices' in offer ? offer.choices : [])}`) });
+  if (offer && 'forced' in offer) {
+    const refused = schema.loose().refine((a) => !('model' in a), {
+      message: `[secondary_model] force = true runs every subagent on "${offer.forced}"; leave model out`,
+      path: ['model'],
+    });
+    // The type is the same: a call that passes this schema has no `model`.
+    return refused as unknown as typeof extended;
+  }
+  return (offer ? extended : schema) as typeof extended;
 }
 
 /** The tool, its description naming the custom agents that can be delegated to and the model pool's choices. */
-export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = [], modelChoices?: readonly ModelChoice[]): Tool {
+export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = [], modelOffer?: ModelOffer): Tool {
   const types = customTypes.length ? `${BUILTIN_TYPES}, or ${customTypes.map((t) => `${t.name} (${t.description})`).join(', ')}` : BUILTIN_TYPES;
   return defineTool({
     name: 'Agent',
     description,
     constants: { TYPES: types },
-    schema: withModelArgument(fields, modelChoices)
+    schema: withModelArgument(fields, modelOffer)
       .refine((a) => !(a.resume && a.subagent_type), { message: 'resume continues an existing subagent with its own type: leave out subagent_type', path: ['subagent_type'] }),
     readOnly: false,
     defaultApproval: 'auto',

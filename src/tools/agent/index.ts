@@ -2,8 +2,8 @@
 // by the engine (engine/subagents.ts).
 import type { Tool } from '../defineTool';
 import { agentSwarmTool, makeAgentSwarmTool } from './agentSwarmTool';
-import { agentTool, makeAgentTool, type SubagentTypeInfo } from './agentTool';
+import { agentTool, makeAgentTool, type ModelOffer, type SubagentTypeInfo } from './agentTool';
 
-export { agentSwarmTool, makeAgentSwarmTool, agentTool, makeAgentTool, type SubagentTypeInfo };
+export { agentSwarmTool, makeAgentSwarmTool, agentTool, makeAgentTool, type ModelOffer, type SubagentTypeInfo };
 export * from './delegationService';
 export const agentTools: Tool[] = [agentTool, agentSwarmTool];
