@@ -83,9 +83,9 @@ export async function exportSessionZip(sessionId: string | undefined, opts: Expo
   if (existsSync(target) && statSync(target).isDirectory()) target = join(target, exportZipName(location.sessionId, now));
   const entries = sessionArchiveEntries(home, location, opts.includeGlobalLog !== false, now);
   try {
-    writeZip(target, entries);
+    await writeZip(target, entries);
     // Read it back before saying it worked: a truncated archive is worse than an error.
-    if (readZip(readFileSync(target)).length !== entries.length) throw new Error('the archive did not read back completely');
+    if ((await readZip(readFileSync(target))).length !== entries.length) throw new Error('the archive did not read back completely');
   } catch (e) {
     io.err(`jarvis export: could not write ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;

@@ -47,7 +47,7 @@ describe('jarvis export', () => {
     const [name] = zipsIn(dirs.cwd);
     expect(name).toMatch(new RegExp(`^jarvis-session-${sessionId}-\\d{8}-\\d{6}\\.zip$`));
     expect(r.stdout).toContain(`Exported session ${sessionId} to ${join(dirs.cwd, name)}`);
-    const files = readZip(readFileSync(join(dirs.cwd, name)));
+    const files = await readZip(readFileSync(join(dirs.cwd, name)));
     const names = files.map((f) => f.name);
     expect(names).toContain(`${sessionId}/agents/main/wire.jsonl`);
     expect(names).toContain(`${sessionId}/state.json`);
@@ -59,7 +59,7 @@ describe('jarvis export', () => {
     mkdirSync(dirname(out), { recursive: true });
     const r = await runJarvis(['export', sessionId.slice(0, 14), '-o', 'out/session.zip', '--no-include-global-log'], { env, cwd: dirs.cwd });
     expect(r.code).toBe(0);
-    const files = readZip(readFileSync(out));
+    const files = await readZip(readFileSync(out));
     expect(files.map((f) => f.name)).not.toContain('logs/jarvis-code.log');
 
     const other = makeCliDirs();

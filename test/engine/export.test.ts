@@ -80,8 +80,8 @@ describe('session archive', () => {
     writeFileSync(join(h.home, 'logs', 'jarvis-code.log'), 'global log line\n');
     const zipPath = join(h.cwd, 'session.zip');
     const entries = sessionArchiveEntries(h.home, session.location, true, new Date());
-    writeZip(zipPath, entries);
-    const files = readZip(readFileSync(zipPath));
+    await writeZip(zipPath, entries);
+    const files = await readZip(readFileSync(zipPath));
     const names = files.map((f) => f.name);
     expect(names).toContain(`${session.id}/agents/main/wire.jsonl`);
     expect(names).toContain(`${session.id}/state.json`);

@@ -20,23 +20,23 @@ function sample(): ZipEntry[] {
 }
 
 describe('zip writer', () => {
-  it('writes an archive our reader reads back byte for byte, names and times included', () => {
+  it('writes an archive our reader reads back byte for byte, names and times included', async () => {
     const path = join(dir(), 'a.zip');
     const entries = sample();
-    const { entries: count, bytes } = writeZip(path, entries);
+    const { entries: count, bytes } = await writeZip(path, entries);
     expect(count).toBe(entries.length);
     const archive = readFileSync(path);
     expect(archive.length).toBe(bytes);
     expect(archive.length).toBeLessThan(entries.reduce((n, e) => n + e.data.length, 0)); // deflate worked
-    const back = readZip(archive);
+    const back = await readZip(archive);
     expect(back.map((e) => e.name)).toEqual(entries.map((e) => e.name));
     for (const [i, e] of back.entries()) expect(e.data.equals(entries[i].data)).toBe(true);
     expect(back[0].mtime.getTime()).toBe(new Date(2024, 4, 6, 7, 8, 10).getTime());
   });
 
-  it('is a standard ZIP: unzip and Python read it (where installed)', (ctx) => {
+  it('is a standard ZIP: unzip and Python read it (where installed)', async (ctx) => {
     const path = join(dir(), 'a.zip');
-    writeZip(path, sample());
+    await writeZip(path, sample());
     const unzip = has('unzip', ['-v']);
     const python = has('python3', ['-c', 'import zipfile']);
     if (!unzip && !python) ctx.skip('neither unzip nor python3 is installed; our own reader checked the archive above');
@@ -57,22 +57,45 @@ describe('zip writer', () => {
     }
   });
 
-  it('refuses unsafe and duplicate names and leaves no partial file behind', () => {
+  it('refuses unsafe and duplicate names and leaves no partial file behind', async () => {
     const d = dir();
-    for (const name of ['../escape.txt', '/abs.txt', 'a//b', 'a\\b', '']) {
-      expect(() => writeZip(join(d, 'x.zip'), [{ name, data: Buffer.from('x') }])).toThrow(ZipError);
+    for (const name of ['../escape.txt', '/abs.txt', 'C:/win.txt', 'a//b', 'a\\b', '']) {
+      await expect(writeZip(join(d, 'x.zip'), [{ name, data: Buffer.from('x') }])).rejects.toThrow(ZipError);
     }
-    expect(() => writeZip(join(d, 'x.zip'), [{ name: 'a', data: Buffer.from('1') }, { name: 'a', data: Buffer.from('2') }])).toThrow(/duplicate/);
+    await expect(writeZip(join(d, 'x.zip'), [{ name: 'a', data: Buffer.from('1') }, { name: 'a', data: Buffer.from('2') }])).rejects.toThrow(/duplicate/);
     expect(readdirSync(d)).toEqual([]);
   });
 
-  it('the reader notices corruption', () => {
+  it('a failed write leaves no partial archive (a folder in the target\'s place)', async () => {
+    const d = dir();
+    mkdirSync(join(d, 'x.zip'));
+    await expect(writeZip(join(d, 'x.zip'), sample())).rejects.toThrow();
+    expect(readdirSync(d)).toEqual(['x.zip']);
+  });
+
+  it('the reader notices corruption', async () => {
     const path = join(dir(), 'a.zip');
-    writeZip(path, [{ name: 'a.txt', data: randomBytes(64) }]);
+    await writeZip(path, [{ name: 'a.txt', data: randomBytes(64) }]);
     const archive = readFileSync(path);
     archive[40] ^= 0xff; // inside the stored data of the only entry
-    expect(() => readZip(archive)).toThrow(/CRC mismatch/);
-    expect(() => readZip(Buffer.from('not a zip at all, just some text'))).toThrow(/not a ZIP/);
+    await expect(readZip(archive)).rejects.toThrow(/CRC mismatch/);
+    await expect(readZip(Buffer.from('not a zip at all, just some text'))).rejects.toThrow(/not a readable ZIP/);
+  });
+
+  it('the reader refuses entry names that would escape the folder (zip slip)', async () => {
+    for (const evil of ['../evil.txt', '/tmp/e.txt']) {
+      const path = join(dir(), 'a.zip');
+      const safe = 'x'.repeat(evil.length - 4) + '.txt';
+      await writeZip(path, [{ name: safe, data: Buffer.from('payload') }]);
+      // Rewrite the name in the local and central headers: the archive stays well-formed otherwise.
+      const archive = readFileSync(path);
+      let at = archive.indexOf(safe);
+      while (at >= 0) {
+        archive.write(evil, at);
+        at = archive.indexOf(safe, at + 1);
+      }
+      await expect(readZip(archive)).rejects.toThrow(ZipError);
+    }
   });
 
   it('collects a folder recursively, skipping symlinks', () => {
