@@ -211,6 +211,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),
       productName: settings.identity.name,
       hooks,
+      memory: settings.memory,
     },
   };
 }

@@ -5,6 +5,7 @@
 import { estimateMessageTokens, estimateRequestTokens, estimateTokens } from '../llm/tokens';
 import type { Message, ModelRequest, ResolvedModel, ToolSchema, Usage } from '../llm/types';
 import type { TokenCountingStrategy } from '../store/settings';
+import { RECALL_BLOCK } from './memoryRecall';
 import type { SessionState, UsageTotals } from './records';
 
 /** The system prompt and tool schemas sent with every request. */
@@ -77,8 +78,10 @@ export interface ContextBreakdown {
     systemPrompt: number;
     agentsMd: number;
     toolSchemas: number;
-    /** User and assistant messages, compaction summaries included. */
+    /** User and assistant messages, compaction summaries included (recalled memories not). */
     history: number;
+    /** Memories recalled into prompts (docs/memory.md). */
+    memory: number;
     toolResults: number;
   };
   estimated: number;
@@ -89,6 +92,16 @@ export interface ContextBreakdown {
 }
 
 const AGENTS_MD_SECTION = /<agents-md path="[^"]*">[\s\S]*?<\/agents-md>/g;
+
+/** Tokens of the memory recall blocks added to user prompts. */
+function recallTokens(messages: readonly Message[]): number {
+  let total = 0;
+  for (const m of messages) {
+    if (m.role !== 'user') continue;
+    for (const part of m.content) if (part.type === 'text') for (const block of part.text.match(RECALL_BLOCK) ?? []) total += estimateTokens(block);
+  }
+  return total;
+}
 
 function splitToolResults(messages: readonly Message[]): { history: Message[]; results: Message[] } {
   const history: Message[] = [];
@@ -106,11 +119,13 @@ export function contextBreakdown(
 ): ContextBreakdown {
   const agentsMd = (frame.system.match(AGENTS_MD_SECTION) ?? []).reduce((n, section) => n + estimateTokens(section), 0);
   const { history, results } = splitToolResults(state.messages);
+  const memory = recallTokens(history);
   const sources = {
     systemPrompt: Math.max(0, estimateTokens(frame.system) - agentsMd),
     agentsMd,
     toolSchemas: estimateToolSchemaTokens(frame.tools),
-    history: estimateMessageTokens(history),
+    history: Math.max(0, estimateMessageTokens(history) - memory),
+    memory,
     toolResults: estimateMessageTokens(results),
   };
   const window = contextWindow(model);

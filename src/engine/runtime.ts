@@ -11,6 +11,9 @@ import { IMAGE_LIMITS, isSensitivePath, type ImageLimits } from '../tools/file';
 import { DEFAULT_WEB_SETTINGS, WEB_SERVICE, type WebSettings } from '../tools/web';
 import { browserPageTools, browserProfileTools, browserRuntime, type BrowserRuntimeOptions } from '../tools/browser';
 import type { SessionLocation } from '../store/sessionStore';
+import { MemoryStore } from '../store/memoryStore';
+import { isWorkspaceTrusted } from '../store/trust';
+import { MEMORY_SERVICE } from '../tools/memory';
 import { Agents, assembleAgent, bindModel, type AgentEnvironment } from './agents';
 import type { ApprovalPort, PermissionRule } from './approvals';
 import { BackgroundTasks } from './backgroundTasks';
@@ -20,6 +23,7 @@ import { WORKFLOW_LIMITS, WORKFLOW_SETTINGS, type WorkflowLimits } from '../tool
 import { Reinjections, type Compactor } from './compaction';
 import type { HookSpec } from '../ext/hooks/hookRunner';
 import type { McpManager } from '../ext/mcp/mcpManager';
+import { DEFAULT_MEMORY_SETTINGS, memoryRecallHandler, type MemorySettings } from './memoryRecall';
 import { attachRuntimeExtensions } from './runtimeExtensions';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
 import { Disposables } from './disposables';
@@ -121,6 +125,8 @@ export interface RuntimeOptions {
   subagentModels?: SubagentModelPool;
   /** `[rewind]`: copies of files before the agent changes them; false = none (default: on, 10 MiB cap). */
   fileHistory?: FileHistorySettings | false;
+  /** `[memory]` recall bounds and extraction (docs/memory.md); defaults when absent. */
+  memory?: MemorySettings;
 }
 
 export interface Runtime {
@@ -201,6 +207,11 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   });
   disposables.add({ name: 'background tasks', dispose: ({ force }) => tasks.close({ force }) });
   const shared = new Map<string, unknown>([[TASK_SERVICE.name, tasks]]);
+  // Trust is read at each use: trusting the folder mid-session makes its project memory appear.
+  const memory = new MemoryStore({ home: opts.home, cwd: opts.cwd, trusted: () => isWorkspaceTrusted(opts.home, opts.cwd) });
+  shared.set(MEMORY_SERVICE.name, memory);
+  const memorySettings = opts.memory ?? DEFAULT_MEMORY_SETTINGS;
+  gate.register(memoryRecallHandler(memory, memorySettings));
   if (opts.image) shared.set(IMAGE_LIMITS.name, opts.image);
   for (const [name, service] of opts.services ?? []) shared.set(name, service);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;

@@ -154,7 +154,8 @@ const mcpSchema = table({
 const memorySchema = table({
   extraction_enabled: bool().default(true),
   recall_max_records: int(1).default(20),
-  recall_max_bytes: int(1).default(16_384),
+  // 4 KiB keeps the first request small (docs/memory.md "Recall").
+  recall_max_bytes: int(1).default(4_096),
 });
 
 const serviceSchema = table({

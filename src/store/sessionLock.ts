@@ -41,7 +41,8 @@ function readOwner(path: string): LockOwner | undefined {
   return undefined;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (on this host). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -96,7 +97,7 @@ export function acquireSessionLock(sessionDir: string): SessionLock {
       }
       const owner = readOwner(path);
       // Another host (a shared home on a network drive) cannot be probed: its lock is respected.
-      const live = owner && owner.pid !== process.pid && (owner.host !== me.host || isAlive(owner.pid));
+      const live = owner && owner.pid !== process.pid && (owner.host !== me.host || isProcessAlive(owner.pid));
       if (owner && live) throw new SessionLockedError(sessionDir, owner);
       // Stale (a dead owner, a garbled file, or a leftover of this very pid): remove it and try again.
       try {

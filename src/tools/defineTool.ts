@@ -26,6 +26,8 @@ export interface ToolServices {
   sessionDir: string;
   /** True in print mode / when no human can answer. */
   nonInteractive: boolean;
+  /** Whether the calling agent is the session's main agent (subagents may not change user-scope memory). */
+  mainAgent: boolean;
   /** Extra named services registered by the session (background tasks, todo store…). */
   get<T>(key: ServiceKey<T>): T;
   /** An optional service (the editor's files under ACP): undefined where the session has none. */

@@ -5,6 +5,7 @@ import { cronTools } from './cron';
 import { workflowTools } from './workflow';
 import { fileTools } from './file';
 import { goalTools } from './goal';
+import { memoryTools } from './memory';
 import { planTools } from './plan';
 import { questionTools } from './question';
 import { shellTools } from './shell';
@@ -17,6 +18,6 @@ import { DEFAULT_WEB_SETTINGS, webTools, type WebSettings } from './web';
 export function builtinTools(opts: { web?: WebSettings; cron?: boolean } = {}): Tool[] {
   return [
     ...fileTools, ...shellTools, ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS), ...taskTools, ...planTools, ...todoTools, ...questionTools,
-    ...agentTools, ...workflowTools, ...skillTools, ...goalTools, ...(opts.cron === false ? [] : cronTools),
+    ...agentTools, ...workflowTools, ...skillTools, ...memoryTools, ...goalTools, ...(opts.cron === false ? [] : cronTools),
   ];
 }

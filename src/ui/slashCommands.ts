@@ -374,6 +374,7 @@ export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCount
     row('Tool schemas', b.sources.toolSchemas, share(b.sources.toolSchemas)),
     ...(tools ? [`  ${' '.repeat(16)}${tools.offered} tools offered · ${tools.deferred} deferred, ${tools.loaded} of them loaded with ToolSearch`] : []),
     row('Conversation', b.sources.history, share(b.sources.history)),
+    row('Memory recall', b.sources.memory, share(b.sources.memory)),
     row('Tool results', b.sources.toolResults, share(b.sources.toolResults)),
     row('Total', b.estimated),
     '',

@@ -17,7 +17,7 @@ export interface ToolHarness {
   run(tool: Tool, args: unknown, opts?: { signal?: AbortSignal; tools?: Tool[] }): Promise<ToolResult & { text: string }>;
 }
 
-export function makeToolHarness(opts: { cwd?: string; nonInteractive?: boolean } = {}): ToolHarness {
+export function makeToolHarness(opts: { cwd?: string; nonInteractive?: boolean; mainAgent?: boolean } = {}): ToolHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-tool-')));
   const cwd = opts.cwd ?? join(root, 'work');
   const sessionDir = join(root, 'session');
@@ -27,6 +27,7 @@ export function makeToolHarness(opts: { cwd?: string; nonInteractive?: boolean }
   const services: ToolServices = {
     sessionDir,
     nonInteractive: opts.nonInteractive ?? false,
+    mainAgent: opts.mainAgent ?? true,
     get<T>(key: ServiceKey<T>): T {
       if (!registry.has(key.name)) throw new Error(`service ${key.name} is not registered in this harness`);
       return registry.get(key.name) as T;

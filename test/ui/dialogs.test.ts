@@ -165,12 +165,13 @@ describe('modes, todos, usage, replay', () => {
   it('/usage lists the context by source and the session totals', () => {
     const b: ContextBreakdown = {
       total: 5000, window: 100_000, free: 95_000, compactAt: 85_000,
-      sources: { systemPrompt: 1000, agentsMd: 0, toolSchemas: 3000, history: 800, toolResults: 200 }, estimated: 5000,
+      sources: { systemPrompt: 1000, agentsMd: 0, toolSchemas: 3000, history: 500, memory: 300, toolResults: 200 }, estimated: 5000,
       messages: 4, compactions: 0, session: { inputTokens: 9000, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0, lastInputTokens: 4800 },
     };
     const text = usageLines(b, 2).join('\n');
     expect(text).toContain('Context      5% · 5,000 of 100,000 tokens');
     expect(text).toMatch(/Tool schemas\s+3,000\s+60%/);
+    expect(text).toMatch(/Memory recall\s+300\s+6%/);
     expect(text).toMatch(/Input\s+9,000/);
     expect(usageLines(b, 2, { offered: 14, deferred: 9, loaded: 2 }).join('\n')).toMatch(/Tool schemas\s+3,000\s+60%\n\s+14 tools offered · 9 deferred, 2 of them loaded with ToolSearch/);
   });
@@ -186,12 +187,13 @@ describe('modes, todos, usage, replay', () => {
     const blocks = blocksFromMessages([
       { role: 'user', content: [{ type: 'text', text: '<compaction-summary>\nnote\n</compaction-summary>' }] },
       { role: 'user', content: [{ type: 'text', text: '<system-reminder>\nPlan mode is on\n</system-reminder>' }] },
-      { role: 'user', content: [{ type: 'text', text: 'real prompt' }] },
+      { role: 'user', content: [{ type: 'text', text: 'real prompt' }, { type: 'text', text: '<recalled-memories trust="untrusted">\nrecalled fact\n</recalled-memories>' }] },
     ], view, [{ trigger: 'manual', summary: 'The summary.', tokensBefore: 100, tokensAfter: 10, summarised: 4 }]);
     const text = strip(blocks.flatMap((b) => b.render(80)));
     expect(text).toContain('Conversation compacted');
     expect(text).toContain('> real prompt');
     expect(text).not.toContain('Plan mode is on');
+    expect(text).not.toContain('recalled fact');
   });
 
   it('a tool card shows "rejected" from the approval event, whatever the result text says', () => {

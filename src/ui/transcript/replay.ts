@@ -1,7 +1,8 @@
 // A resumed session's history as transcript blocks, rebuilt from its messages. Text the engine
-// injects for the model (plan and goal reminders, notifications) is not shown as the user's; the
+// injects for the model (plan and goal reminders, notifications, recalled memories) is not shown as the user's; the
 // compaction note becomes a compaction block.
 import { isCompactionNote } from '../../engine/compactionUserWords';
+import { RECALL_BLOCK } from '../../engine/memoryRecall';
 import type { CompactionInfo } from '../../engine/records';
 import type { Message } from '../../llm/types';
 import type { Block, ViewState } from './block';
@@ -14,7 +15,7 @@ const INJECTED = /^<(system-notification|system-reminder|goal-mode)>/;
 function userText(m: Extract<Message, { role: 'user' }>): { text: string; notification: boolean; compaction: boolean } {
   const text = m.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
   return {
-    text: text.replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '').trim(),
+    text: text.replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '').replace(RECALL_BLOCK, '').trim(),
     notification: INJECTED.test(text),
     compaction: isCompactionNote(m),
   };
