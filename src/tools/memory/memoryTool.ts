@@ -1,6 +1,8 @@
 // Memory: remember, forget and list persistent memories (docs/memory.md). The store enforces the
 // limits, the scope rules and the credential check; this file turns a call into one store operation
-// and the outcome into text the model can act on.
+// and the outcome into text the model can act on. It declares no file accesses: the memory files are
+// the store's own (it locks them itself), not workspace files under the read-before-write guard, and
+// plan mode, which keeps the workspace unchanged, lets memory calls through.
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { MEMORY_LIMITS, MEMORY_SCOPES, MemoryError, type MemoryRecord, type MemoryScope, type MemoryStore } from '../../store/memoryStore';
@@ -35,10 +37,10 @@ export const memoryTool = defineTool({
   constants: { NAME_CHARS: MEMORY_LIMITS.nameChars, DESCRIPTION_CHARS: MEMORY_LIMITS.descriptionChars, BODY_BYTES: MEMORY_LIMITS.bodyBytes, RECORDS: MEMORY_LIMITS.recordsPerScope },
   schema,
   readOnly: false,
+  deferred: true,
   defaultApproval: 'ask',
   approvalFor: (args) => (args.action === 'list' ? 'auto' : 'ask'),
   subject: (args, ctx) => (args.action === 'list' ? 'Memory(list)' : `Memory(${args.action} ${scopeOf(args, ctx)}:${args.name ?? ''})`),
-  accesses: (args, ctx) => (args.action === 'list' ? [] : [{ kind: 'write', path: ctx.services.get(MEMORY_SERVICE).path(scopeOf(args, ctx)) }]),
   async execute(args, ctx) {
     const store = ctx.services.get(MEMORY_SERVICE);
     const actor = { mainAgent: ctx.services.mainAgent, origin: 'tool' as const };

@@ -77,13 +77,13 @@ describe('Memory tool', () => {
     expect(r.text).toMatch(/^Invalid arguments for Memory:\n- action: .*\n- scope: .*\nFix the arguments and call Memory again\.$/);
   });
 
-  it('asks before changing memory and not before listing; rules see the scope and name', () => {
+  it('asks before changing memory and not before listing; rules see the scope and name; no file accesses (the store locks its own files)', () => {
     const { h } = setup();
     const ctx = { cwd: h.cwd, services: h.services } as Parameters<NonNullable<typeof memoryTool.subject>>[1];
     expect(memoryTool.approvalFor?.({ action: 'list' })).toBe('auto');
     expect(memoryTool.approvalFor?.({ action: 'remember' })).toBe('ask');
     expect(memoryTool.subject?.({ action: 'remember', scope: 'user', name: 'pm' }, ctx)).toBe('Memory(remember user:pm)');
-    expect(memoryTool.accesses?.({ action: 'forget', scope: 'user', name: 'pm' }, ctx)).toEqual([{ kind: 'write', path: join(h.sessionDir, 'home', 'memory', 'user.jsonl') }]);
+    expect(memoryTool.accesses).toBeUndefined();
   });
 
   it('its description carries the limits from the code', () => {
