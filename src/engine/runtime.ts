@@ -23,6 +23,7 @@ import { WORKFLOW_LIMITS, WORKFLOW_SETTINGS, type WorkflowLimits } from '../tool
 import { Reinjections, type Compactor } from './compaction';
 import type { HookSpec } from '../ext/hooks/hookRunner';
 import type { McpManager } from '../ext/mcp/mcpManager';
+import { MemoryExtractor } from './memoryExtraction';
 import { DEFAULT_MEMORY_SETTINGS, memoryRecallHandler, type MemorySettings } from './memoryRecall';
 import { attachRuntimeExtensions } from './runtimeExtensions';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from './context';
@@ -212,6 +213,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   shared.set(MEMORY_SERVICE.name, memory);
   const memorySettings = opts.memory ?? DEFAULT_MEMORY_SETTINGS;
   gate.register(memoryRecallHandler(memory, memorySettings));
+  const extractor = new MemoryExtractor({ store: memory, settings: memorySettings, emit });
   if (opts.image) shared.set(IMAGE_LIMITS.name, opts.image);
   for (const [name, service] of opts.services ?? []) shared.set(name, service);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;
@@ -306,12 +308,14 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     tools,
     deferral: opts.deferral,
     services: shared,
-    extensions: [...(opts.extensions ?? []), ...(extras.extension ? [extras.extension] : [])],
+    extensions: [...(opts.extensions ?? []), ...(extras.extension ? [extras.extension] : []), extractor.extension],
     goal: opts.goal,
     fileHistory,
     emit,
   };
   disposables.add({ name: 'hooks and MCP tools', dispose: () => extras.close() });
+  // Closed first (newest first): the last extraction still reaches the model before anything else stops.
+  disposables.add({ name: 'memory extraction', dispose: ({ force }) => extractor.close({ force }) });
   const gateContext = () => ({ sessionId: session.id, agentId: MAIN_AGENT_ID, cwd: opts.cwd, signal: new AbortController().signal });
   const started = gate.sessionStart({ source: opts.resume ? 'resume' : 'startup', model: opts.model.alias }, gateContext());
   // [loop_control] idle_timeout_s: the wait for a first byte and for each next chunk.
@@ -333,6 +337,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   });
   const agents = new Agents(env, main);
   const { agent, features } = main;
+  extractor.track(agent, true);
   notifications.bind(tasks, agent);
   if (opts.resume) tasks.restore();
   cron.start();

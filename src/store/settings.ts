@@ -232,7 +232,7 @@ export function effectiveSettings(
       readByteBudget: read.int('JARVIS_IMAGE_READ_BYTE_BUDGET', 1) ?? config.image.read_byte_budget,
     },
     memory: {
-      extractionEnabled: config.memory.extraction_enabled,
+      extractionEnabled: read.bool('JARVIS_MEMORY_EXTRACTION_ENABLED') ?? config.memory.extraction_enabled,
       recallMaxRecords: config.memory.recall_max_records,
       recallMaxBytes: config.memory.recall_max_bytes,
     },

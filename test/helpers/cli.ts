@@ -31,7 +31,8 @@ export function makeCliDirs(): CliDirs {
 export function cliEnv(dirs: CliDirs, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('JARVIS_')) env[k] = v;
-  return { ...env, JARVIS_CODE_HOME: dirs.home, HOME: dirs.home, NO_COLOR: '1', ...extra };
+  // Automatic memory extraction makes a model request after every turn; tests about it turn it back on.
+  return { ...env, JARVIS_CODE_HOME: dirs.home, HOME: dirs.home, NO_COLOR: '1', JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', ...extra };
 }
 
 export function mockModelEnv(baseUrl: string, type = 'openai'): Record<string, string> {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ApprovalAnswer, ApprovalPort, ApprovalRequest, PermissionRule } from '../../src/engine/approvals';
 import type { EngineEvent } from '../../src/engine/events';
 import type { PermissionMode } from '../../src/engine/records';
+import { DEFAULT_MEMORY_SETTINGS } from '../../src/engine/memoryRecall';
 import { openRuntime, type Runtime, type RuntimeOptions } from '../../src/engine/runtime';
 import type { TurnExtension } from '../../src/engine/loop';
 import type { SessionLocation } from '../../src/store/sessionStore';
@@ -107,6 +108,8 @@ export function makeEngine(opts: {
   workflowLimits?: RuntimeOptions['workflowLimits'];
   /** --add-dir folders: part of the workspace. */
   additionalDirs?: string[];
+  /** `[memory]`; automatic extraction is off unless a test turns it on (it makes its own model requests). */
+  memory?: RuntimeOptions['memory'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -153,6 +156,7 @@ export function makeEngine(opts: {
     cron: opts.cron,
     workflowLimits: opts.workflowLimits,
     additionalDirs: opts.additionalDirs,
+    memory: opts.memory ?? { ...DEFAULT_MEMORY_SETTINGS, extractionEnabled: false },
   });
   const harness: EngineHarness = {
     home,

@@ -47,6 +47,8 @@ export async function launch(opts: LaunchOptions = {}): Promise<Launched> {
       JARVIS_MODEL_API_KEY: 'k',
       JARVIS_MODEL_PROVIDER_TYPE: 'openai',
       JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'),
+      // Memory extraction would take scripted turns meant for the conversation.
+      JARVIS_MEMORY_EXTRACTION_ENABLED: 'false',
       TERM: 'xterm-256color',
       ...(opts.env ?? {}),
     },
