@@ -18,6 +18,12 @@ const textOf = (m: Message) => (typeof m.content === 'string' ? m.content : (m.c
  */
 function scriptedModel(req: RecordedRequest): ScriptedTurn {
   const last = lastMessage(req);
+  const system = req.body.messages.find((m: Message) => m.role === 'system');
+  if (system && textOf(system).startsWith('You keep the long-term memory')) {
+    // Automatic extraction: the conversation mentions a fact worth keeping.
+    const ci = /CI runs on Node (\d+)/.exec(textOf(last));
+    return { text: JSON.stringify({ memories: ci ? [{ name: 'CI Node version', description: 'which Node CI uses', body: `CI runs on Node ${ci[1]}.` }] : [] }) };
+  }
   if (last.role === 'tool') return { text: `tool said: ${textOf(last)}` };
   const m = /^remember (user|workspace|project) ([^:]+): (.+)$/m.exec(textOf(last));
   if (m) return { toolCalls: [{ name: 'Memory', arguments: { action: 'remember', scope: m[1], name: m[2], description: m[2], body: m[3] } }] };
@@ -33,9 +39,9 @@ afterAll(async () => {
   await server.close();
 });
 
-async function jarvisP(dirs: CliDirs, prompt: string) {
+async function jarvisP(dirs: CliDirs, prompt: string, extra: Record<string, string> = {}) {
   const before = server.requests.length;
-  const r = await runJarvis(['-p', prompt], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, timeoutMs: 30_000 });
+  const r = await runJarvis(['-p', prompt], { env: cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), ...extra }), cwd: dirs.cwd, timeoutMs: 30_000 });
   expect(r.code, r.stderr).toBe(0);
   return { ...r, requests: server.requests.slice(before) };
 }
@@ -90,6 +96,19 @@ describe('persistent memory across jarvis -p runs', () => {
     expect(prompt.replace(wrapper[0], '')).toBe('Deploy to the deploy server\n');
     expect(prompt.match(/<\/recalled-memories>/g)).toHaveLength(1);
   }, 60_000);
+
+  it('automatic extraction at the end of a run saves a fact (workspace scope, untrusted folder) that the next run recalls', async () => {
+    const dirs = makeCliDirs();
+    const on = { JARVIS_MEMORY_EXTRACTION_ENABLED: 'true' };
+    const first = await jarvisP(dirs, 'FYI: our CI runs on Node 22, keep that in mind.', on);
+    expect(first.requests.map((r) => textOf(r.body.messages[0]).startsWith('You keep the long-term memory'))).toEqual([false, true]);
+    const store = new MemoryStore({ home: dirs.home, cwd: dirs.cwd, trusted: () => false });
+    expect(store.list().records).toEqual([expect.objectContaining({ scope: 'workspace', name: 'CI Node version', origin: 'extraction' })]);
+    const second = await jarvisP(dirs, 'Which Node version does CI use?', on);
+    expect(RECALL.exec(textOf(lastMessage(second.requests[0])))![1]).toContain('CI runs on Node 22.');
+    // The fact is known now: the second run's extraction does not store it again.
+    expect(store.list().records).toHaveLength(1);
+  }, 90_000);
 
   it('two jarvis processes remembering in the same scope at once lose nothing', async () => {
     const dirs = makeCliDirs();
