@@ -17,6 +17,7 @@ import { helpLines } from './keymap';
 import { permissionsLines } from './permissionsView';
 import { MCP_COMMANDS } from './mcpCommands';
 import { SWARM_COMMAND } from './swarmCommand';
+import { memoryCommand } from './memoryCommand';
 import type { McpManager } from '../ext/mcp/mcpManager';
 
 export const TITLE_MAX = 200;
@@ -221,6 +222,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       h.popup('Usage', usageLines(contextBreakdown(rt.session.state, frame, { maxContextSize: h.contextLimit }, { strategy: h.tokenCounting, thresholds: h.compactionThresholds }), rt.session.state.turns, counts));
     },
   },
+  memoryCommand,
   { name: 'version', aliases: [], description: 'the version', run: (h) => h.notice('info', `Jarvis Code ${h.version}`) },
   {
     name: 'export-md',
