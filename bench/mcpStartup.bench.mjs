@@ -42,7 +42,7 @@ function workspace(delays) {
 
 function env(ws, server) {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_')));
-  return { ...base, JARVIS_CODE_HOME: ws.home, JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai') };
+  return { ...base, JARVIS_CODE_HOME: ws.home, JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai') };
 }
 
 /** Milliseconds from spawning `jarvis -p` to the mock model receiving its first request. */

@@ -28,7 +28,7 @@ if (withMcp) writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: 
 const server = await startMockModelServer();
 const env = {
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_'))),
-  JARVIS_CODE_HOME: home, HOME: home, JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k',
+  JARVIS_CODE_HOME: home, HOME: home, JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k',
   JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'),
 };
 const run = (args) =>

@@ -46,7 +46,7 @@ function runSwarm(n, hold = false) {
   mkdirSync(cwd);
   const diag = join(dir, 'diag.json');
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_')));
-  const env = { ...base, JARVIS_CODE_HOME: home, HOME: home, JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'), JARVIS_DIAGNOSTICS_FILE: diag };
+  const env = { ...base, JARVIS_CODE_HOME: home, HOME: home, JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'), JARVIS_DIAGNOSTICS_FILE: diag };
   const before = server.requests.length;
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [bin, '-p', `run the swarm members=${n}${hold ? ' hold' : ''}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -69,7 +69,7 @@ writeFileSync(join(home, 'trusted_workspaces.json'), JSON.stringify({ version: 1
 const socket = `jarvis-tui-bench-${process.pid}`;
 const tmux = (...a) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
 const env = {
-  JARVIS_CODE_HOME: home, JARVIS_MODEL_NAME: 'any', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai',
+  JARVIS_CODE_HOME: home, JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', JARVIS_MODEL_NAME: 'any', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai',
   JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'), TERM: 'xterm-256color',
   NODE_OPTIONS: `--expose-gc --import=${memProbe}`, JARVIS_BENCH_MEM_LOG: memLog,
 };
