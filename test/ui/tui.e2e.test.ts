@@ -16,10 +16,12 @@ describe.skipIf(!hasTmux)('interactive UI (tmux)', { timeout: 60_000 }, () => {
     const app = await start({ turns: [{ text: 'Hello **there**, streamed.\n\nSecond paragraph with `code`.', chunkDelayMs: 15 }] });
     await app.tmux.waitFor('manual · any');
     send(app, 'hi');
-    const screen = await app.tmux.waitFor('Second paragraph with code.');
+    await app.tmux.waitFor('Second paragraph with code.');
+    // The footer's context share follows the turn's usage, which can be drawn a frame after the text.
+    const screen = await app.tmux.waitFor(/context \d+%/);
     expect(screen).toContain('> hi');
     expect(screen).toContain('Hello there, streamed.');
-    expect(screen).toMatch(/context \d+%/);
+    expect(screen).toContain('Second paragraph with code.');
     expect(app.server.requests).toHaveLength(1);
   });
 
