@@ -76,7 +76,8 @@ export async function loadExtensions(startup: Startup, options: MainOptions, env
   startup.agents = agents;
   startup.runtime.agents = agents;
   startup.runtime.skills = skills;
-  startup.runtime.agentProfile = name !== undefined ? agents.get(name) : options.agent?.length ? undefined : agents.explicit;
+  // --agent and --agent-file exclude each other (program.ts), so with --agent browser there is no explicit file.
+  startup.runtime.agentProfile = name !== undefined ? agents.get(name) : agents.explicit;
 }
 
 /** The data folder must exist and be writable (sessions, config template); one clear line if not. */

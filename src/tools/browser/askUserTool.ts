@@ -41,6 +41,13 @@ export const askUserTool = defineTool({
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), ASK_USER_TIMEOUT_MS);
     const signal = AbortSignal.any([ctx.signal, timeout.signal]);
+    // A withdrawn question (cancelled turn or timer) may settle as dismissed or throw: either way, say why.
+    const withdrawn = (): ToolResult | undefined =>
+      ctx.signal.aborted
+        ? reply({ answer: null, reason: 'aborted' }, 'The question was cancelled')
+        : timeout.signal.aborted
+          ? reply({ answer: null, reason: 'timeout' }, 'No answer within 5 minutes')
+          : undefined;
     try {
       const outcome = await ctx.services.get(QUESTION_SERVICE).ask(
         {
@@ -54,9 +61,8 @@ export const askUserTool = defineTool({
         },
         signal,
       );
-      // A port may settle a withdrawn question as dismissed: the timer or the cancel says what happened.
-      if (ctx.signal.aborted) return reply({ answer: null, reason: 'aborted' }, 'The question was cancelled');
-      if (timeout.signal.aborted) return reply({ answer: null, reason: 'timeout' }, 'No answer within 5 minutes');
+      const stopped = withdrawn();
+      if (stopped) return stopped;
       if (outcome.status === 'unavailable') return reply({ answer: null, reason: 'non_interactive' }, 'No one can answer');
       if (outcome.status === 'denied') return reply({ answer: null, reason: 'denied' }, 'Asking is not allowed in this mode');
       const response = outcome.response;
@@ -65,8 +71,8 @@ export const askUserTool = defineTool({
       if (!first || first.kind === 'skipped') return reply({ answer: null, reason: 'dismissed' }, 'The user did not answer');
       return reply({ answer: answerText(first, args.multiple) }, 'The user answered');
     } catch (e) {
-      if (ctx.signal.aborted) return reply({ answer: null, reason: 'aborted' }, 'The question was cancelled');
-      if (timeout.signal.aborted) return reply({ answer: null, reason: 'timeout' }, 'No answer within 5 minutes');
+      const stopped = withdrawn();
+      if (stopped) return stopped;
       throw e;
     } finally {
       clearTimeout(timer);
