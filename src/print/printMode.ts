@@ -1,6 +1,7 @@
 // Print mode (`jarvis -p`): one prompt, no human. Runs the turn, keeps the process alive for
 // background work as `print_background_mode` says, and maps the outcome to an exit code.
 import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
+import { SubagentProgress } from './subagentProgress';
 import type { Agent, TurnOutcome } from '../engine/loop';
 import { StreamJsonWriter, TranscriptWriter, type Sink } from './transcriptWriter';
 
@@ -52,8 +53,10 @@ export interface PrintRunOptions {
 
 export function makePrintRenderer(format: 'text' | 'stream-json', stdout: Sink, stderr: Sink): (event: EngineEvent) => void {
   const writer = format === 'stream-json' ? new StreamJsonWriter(stdout, stderr) : new TranscriptWriter(stdout, stderr);
-  // The transcript is the main agent's; subagents' own events are not printed as if they were its.
+  // The transcript is the main agent's; subagents' activity is progress on stderr, never mixed into it.
+  const subagents = new SubagentProgress(stderr);
   return (event) => {
+    if (subagents.handle(event)) return;
     if (event.agentId === MAIN_AGENT_ID) writer.handle(event);
   };
 }

@@ -58,6 +58,12 @@ describe('Agent tool in print mode', () => {
     expect(text(final)).toContain('result B: overlapped');
     expect(text(final)).toMatch(/agent_id: a[0-9a-f]+ \(coder\) — completed/);
     expect(r.stdout).toContain('Both halves are done.');
+    // Subagents' progress is on stderr, named, and never in the answer on stdout.
+    expect(r.stderr).toMatch(/↳ coder started: first half/);
+    expect(r.stderr).toMatch(/↳ coder started: second half/);
+    expect(r.stderr).toMatch(/↳ coder: .*touch a\.flag/);
+    expect(r.stderr).toMatch(/↳ coder completed after \d+\.\d s/);
+    expect(r.stdout).not.toContain('↳');
   });
 
   it('a background subagent returns a task id at once and its result arrives as a notification', async () => {
