@@ -19,6 +19,10 @@ export interface MainOptions {
   addDir?: string[];
   /** Add the browser page tools to the agent. */
   browser?: boolean;
+  /** Attach the browser tools to a running browser (like `[browser] cdp_url`); implies --browser. */
+  browserCdp?: string;
+  /** A visible browser window instead of a headless one. */
+  headed?: boolean;
 }
 
 export class UsageError extends Error {}
@@ -33,6 +37,7 @@ export function flagConflict(o: MainOptions, promptGiven: boolean): string | und
   if (promptGiven && o.plan) return '--plan cannot be used with --prompt: print mode always runs in auto mode and cannot stop for a plan review.';
   if (o.outputFormat !== undefined && !promptGiven) return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
   if (o.outputFormat !== undefined && !['text', 'stream-json'].includes(o.outputFormat)) return `--output-format must be text or stream-json, got "${o.outputFormat}".`;
+  if (o.headed && o.browserCdp !== undefined) return '--headed starts a visible browser of its own; --browser-cdp attaches to your running browser, whose window you already see. Use one of them.';
   if ((o.agent?.length ?? 0) > 1) return '--agent may only be given once.';
   if ((o.agentFile?.length ?? 0) > 1) return '--agent-file may only be given once.';
   if (o.agent?.length && o.agentFile?.length) return '--agent and --agent-file both choose the main agent; use one of them.';
@@ -76,6 +81,8 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('--plan', 'start the new session in plan mode')
     .option('--agent <name>', 'main agent for a new session (built in: agent, browser; or a custom agent file\'s name)', collect)
     .option('--browser', 'add the browser tools (tabs, page content, page scripts) to the agent')
+    .option('--browser-cdp <url>', 'attach the browser tools to your running Chrome/Chromium (started with --remote-debugging-port), e.g. http://127.0.0.1:9222; implies --browser')
+    .option('--headed', 'show the browser window instead of running it headless (needs a display)')
     .option('--agent-file <path>', 'load this agent Markdown file and make it the main agent', collect)
     .option('--skills-dir <dir>', 'load skills from this folder instead of the project and user skill folders (repeatable)', collect)
     .option('--add-dir <dir>', 'extra workspace folder (repeatable)', collect)

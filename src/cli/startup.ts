@@ -16,7 +16,9 @@ import { isWorkspaceTrusted, workspaceTrust } from '../store/trust';
 import { effectiveSettings, type Settings } from '../store/settings';
 import type { SessionLocation } from '../store/sessionStore';
 import { webSettingsFromConfig } from '../tools/web';
-import { browserOptionsFromConfig } from '../tools/browser/browserRuntime';
+import { browserOptionsFromConfig, type BrowserRuntimeOptions } from '../tools/browser/browserRuntime';
+import { displayProblem } from '../platform/browser/browserSession';
+import { BROWSER_AGENT } from '../types/browserProfile';
 import { agentRoots, AgentFileError, loadAgentCatalog, type AgentCatalog } from '../ext/agents/agentCatalog';
 import { loadSkillCatalog, skillRoots } from '../ext/skills/skillCatalog';
 import type { MainOptions } from './program';
@@ -27,9 +29,6 @@ export class StartupError extends Error {
     super(message);
   }
 }
-
-/** `--agent browser`: the browser profile's own tool set (docs/browser.md). */
-export const BROWSER_AGENT = 'browser';
 
 export interface Startup {
   home: string;
@@ -67,8 +66,8 @@ export async function loadExtensions(startup: Startup, options: MainOptions, env
     throw e;
   }
   startup.warnings.push(...agents.warnings);
-  // `browser` is the built-in browser profile (docs/browser.md): its tool set comes from the browser
-  // options of the startup, not from an agent file.
+  // `browser` is the built-in browser profile (docs/browser.md): the runtime gives it its own tools,
+  // prompt and sub-agents (ext/agents/browserAgents.ts), not an agent file.
   const name = options.agent?.[0] === BROWSER_AGENT ? undefined : options.agent?.[0];
   if (name !== undefined && !agents.get(name)) {
     throw new StartupError(`jarvis: unknown agent "${name}". Available agents: ${[...agents.names, BROWSER_AGENT].join(', ')}.`);
@@ -200,12 +199,7 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       thinking: { enabled: config.thinking.enabled, effort: model.defaultEffort ?? config.thinking.effort },
       toolSwitch: { enabled: config.tools.enabled, disabled: config.tools.disabled },
       web: webSettingsFromConfig(config, settings.services.search, env),
-      browser:
-        options.agent?.[0] === BROWSER_AGENT
-          ? browserOptionsFromConfig(config, home, 'agent')
-          : options.browser || config.browser.enabled
-            ? browserOptionsFromConfig(config, home, 'page-tools')
-            : undefined,
+      browser: browserSettings(options, config, { home, env, configPath: loaded.path }),
       deferral: { deferred: config.tools.deferred, pinned: config.tools.pinned },
       image: { maxEdgePx: settings.image.maxEdgePx, readByteBudget: settings.image.readByteBudget },
       nonInteractive: ctx.nonInteractive,
@@ -215,6 +209,44 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       memory: settings.memory,
     },
   };
+}
+
+/**
+ * The browser settings of this launch (docs/browser.md) and what it asks for: `--agent browser` the
+ * browser agent, `--browser` / `--browser-cdp` / `[browser] enabled` the page tools. Always returned,
+ * because a resumed session may have been created with browser tools.
+ */
+function browserSettings(options: MainOptions, config: JarvisConfig, ctx: { home: string; env: NodeJS.ProcessEnv; configPath: string }): BrowserRuntimeOptions {
+  const profile = options.agent?.[0] === BROWSER_AGENT ? 'agent' : options.browser || options.browserCdp !== undefined || config.browser.enabled ? 'page-tools' : undefined;
+  const settings = browserOptionsFromConfig(config, ctx.home, profile);
+  if (options.browserCdp !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(options.browserCdp);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
+      throw new StartupError(`jarvis: --browser-cdp "${options.browserCdp}" is not a browser debugging URL. Give the address of a Chrome/Chromium started with --remote-debugging-port, e.g. http://127.0.0.1:9222.`);
+    }
+    settings.cdpUrl = options.browserCdp;
+  }
+  // --headed asks for a window now; `[browser] headed` asks for one whenever a display exists.
+  const problem = displayProblem(ctx.env);
+  if (options.headed && problem) throw new StartupError(`jarvis: --headed: ${problem}.`);
+  settings.headed = !settings.cdpUrl && (options.headed === true || (config.browser.headed && !problem));
+  const alias = config.browser.summary_model;
+  if (alias !== undefined) {
+    if (!config.models[alias]) {
+      throw new StartupError(`jarvis: [browser] summary_model = "${alias}" in ${ctx.configPath}: no such model alias; defined aliases: ${Object.keys(config.models).join(', ') || '(none)'}.`);
+    }
+    try {
+      settings.summaryModel = resolveModel({ config, env: ctx.env, cliModel: alias, configPath: ctx.configPath });
+    } catch (e) {
+      throw new StartupError(`jarvis: [browser] summary_model = "${alias}": ${messageOf(e)}`);
+    }
+  }
+  return settings;
 }
 
 /** The servers of mcp.json for this folder, with the timeouts of `[mcp]` and the environment as defaults. */

@@ -44,6 +44,8 @@ export type RecordBody =
    * all); `disallowedTools`: tools it never offers.
    */
   | { type: 'system_prompt'; text: string; agent?: string; tools?: string[]; disallowedTools?: string[] }
+  /** The browser tools of the session (`--agent browser` = `agent`, `--browser` = `page-tools`); a resume restores them. */
+  | { type: 'browser'; profile: 'agent' | 'page-tools' }
   | { type: 'request_trace'; tools: string[]; toolSchemaBytes: number; systemBytes: number; params: Record<string, unknown> }
   | { type: 'turn_start'; turnId: string; origin: TurnOrigin; prompt: string }
   | { type: 'message'; message: Message; partial?: boolean }
@@ -82,7 +84,7 @@ export type JournalRecord = RecordBody & { v: number; ts: number };
 const KNOWN_TYPES = new Set<string>([
   'session_meta', 'system_prompt', 'request_trace', 'turn_start', 'message', 'turn_end', 'usage', 'mode',
   'session_approval', 'file_snapshot', 'title', 'model', 'notice', 'compaction', 'undo', 'plan_mode', 'todos', 'goal',
-  'tools_loaded',
+  'tools_loaded', 'browser',
   'file_changes', 'rewind',
 ]);
 
@@ -114,6 +116,8 @@ export interface SessionState {
   agentName?: string;
   agentTools?: string[];
   agentDisallowedTools?: string[];
+  /** The browser tools this session was given (docs/browser.md); undefined = none. */
+  browser?: 'agent' | 'page-tools';
   title?: string;
   lastPrompt?: string;
   mode: PermissionMode;
@@ -246,6 +250,9 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       return;
     case 'goal':
       state.goal = structuredClone(record.goal);
+      return;
+    case 'browser':
+      state.browser = record.profile;
       return;
     case 'tools_loaded':
       for (const name of record.names) if (!state.loadedTools.includes(name)) state.loadedTools.push(name);

@@ -5,11 +5,12 @@
 import { join } from 'node:path';
 import type { ModelClient, ResolvedModel } from '../llm/types';
 import { builtinTools } from '../tools/registry';
-import type { Tool, ToolServices } from '../tools/defineTool';
+import type { ServiceKey, Tool, ToolServices } from '../tools/defineTool';
 import { resolveBashTaskTimeoutS, TASK_SERVICE, type TaskSettings } from '../tools/task/taskService';
 import { IMAGE_LIMITS, isSensitivePath, type ImageLimits } from '../tools/file';
 import { DEFAULT_WEB_SETTINGS, WEB_SERVICE, type WebSettings } from '../tools/web';
-import { browserPageTools, browserProfileTools, browserRuntime, type BrowserRuntimeOptions } from '../tools/browser';
+import { browserPageTools, browserProfileTools, browserRuntime, Checklist, CHECKLIST_SERVICE, DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS, modelSummarizer, SUMMARY_SERVICE, type BrowserProfileChoice, type BrowserRuntimeOptions } from '../tools/browser';
+import { BROWSER_PROFILE, browserAgentCatalog } from '../ext/agents/browserAgents';
 import type { SessionLocation } from '../store/sessionStore';
 import { MemoryStore } from '../store/memoryStore';
 import { isWorkspaceTrusted } from '../store/trust';
@@ -91,7 +92,10 @@ export interface RuntimeOptions {
   deferral?: DeferralConfig;
   /** `[web]` policy and the search backend (FetchURL, WebSearch, Brave tools). */
   web?: WebSettings;
-  /** The browser profile (`--agent browser`) or its page tools (`--browser`); absent = no browser tools. */
+  /**
+   * The browser settings and what this launch asks for: the browser profile (`--agent browser`) or its
+   * page tools (`--browser`). A resumed session keeps the choice its journal records (docs/browser.md).
+   */
   browser?: BrowserRuntimeOptions;
   /** Tests inject a client or a tool list (the built-in source; default: every built-in tool). */
   client?: ModelClient;
@@ -176,6 +180,27 @@ export interface Runtime {
   close(opts?: { force?: boolean }): Promise<void>;
 }
 
+/**
+ * The browser tools of this session: a new session takes what the launch asks for; a resumed one keeps
+ * what its journal records, and may gain the page tools (`--browser`), never switch its agent. A change
+ * is journalled, so the next resume restores it.
+ */
+function chooseBrowserProfile(session: Session, opts: RuntimeOptions, warnings: string[]): BrowserProfileChoice | undefined {
+  const recorded = session.state.browser;
+  const asked = opts.browser?.profile;
+  let choice = opts.resume ? recorded : asked;
+  if (opts.resume && asked === 'page-tools' && !recorded) choice = 'page-tools';
+  if (opts.resume && asked === 'agent' && recorded !== 'agent') {
+    warnings.push(`--agent browser applies to new sessions; this resumed session keeps its agent (${session.state.agentName ?? MAIN_AGENT}). Start a new session for the browser agent.`);
+  }
+  if (choice && !opts.browser) {
+    warnings.push('this session was created with the browser tools, but no browser settings were given; it continues without them.');
+    return undefined;
+  }
+  if (choice && choice !== recorded) session.commit({ type: 'browser', profile: choice });
+  return choice;
+}
+
 export function openRuntime(opts: RuntimeOptions): Runtime {
   const warnings: string[] = [];
   // Extensions watch every event; the front end renders it.
@@ -219,10 +244,15 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;
   shared.set(WEB_SERVICE.name, web);
   // The browser itself starts on the first browser tool call; it is closed with the session.
-  const browser = opts.browser ? browserRuntime(opts.browser, web, process.env) : undefined;
+  const browserChoice = chooseBrowserProfile(session, opts, warnings);
+  const browser = browserChoice && opts.browser ? browserRuntime({ ...opts.browser, profile: browserChoice }, web, process.env) : undefined;
   if (browser) {
     for (const [name, service] of browser.services) shared.set(name, service);
     disposables.add({ name: 'browser', dispose: () => browser.session.close() });
+    const summaryModel = opts.browser?.summaryModel;
+    const summaryBinding = summaryModel && bindModel(summaryModel);
+    // `prompt` summaries: [browser] summary_model, else the main agent's model as it is at the call.
+    shared.set(SUMMARY_SERVICE.name, modelSummarizer(() => (summaryBinding ? { model: summaryBinding.model, client: summaryBinding.getClient } : { model: agent.model, client: () => agent.client() })));
   }
 
   const cronOff = opts.cron?.disabled ?? cronDisabled(process.env);
@@ -240,7 +270,8 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
 
   // The Skill tool is offered only when the model has a skill it may load.
   const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
-  const catalog = opts.agents ?? builtinAgentCatalog();
+  // A browser-profile session delegates only to the browser sub-agent types.
+  const catalog = browserChoice === 'agent' ? browserAgentCatalog() : (opts.agents ?? builtinAgentCatalog());
   const subagentTypes = catalog.all.filter((a) => a.source !== 'builtin').map((a) => ({ name: a.name, description: a.description }));
   // The Agent tool's description names the custom agents it can start; with a model pool (not forced)
   // Agent and AgentSwarm take `model`, described with the pool's choices.
@@ -252,7 +283,9 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
       : { choices: pool.models.map((m) => ({ alias: m.alias, hint: m.hint, isDefault: m.alias === pool.defaultAlias })) };
   const builtins = (
     opts.tools ??
-    (opts.browser?.profile === 'agent' ? browserProfileTools : [...builtinTools({ web, cron: !cronOff }), ...(opts.browser ? browserPageTools : [])])
+    (browserChoice === 'agent'
+      ? browserProfileTools(opts.browser?.subagentTimeoutMs)
+      : [...builtinTools({ web, cron: !cronOff }), ...(browserChoice === 'page-tools' ? browserPageTools : [])])
   )
     .filter((t) => t.name !== SKILL_TOOL || hasSkills)
     .map((t) => (t.name === 'Agent' && (subagentTypes.length || modelOffer) ? makeAgentTool(subagentTypes, modelOffer) : t))
@@ -265,9 +298,10 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   warnings.push(...deferralWarnings(opts.deferral, builtins.map((t) => t.name)));
   const promptContext = { home: opts.home, cwd: opts.cwd, productName: opts.productName, additionalDirs: opts.additionalDirs, skills: opts.skills };
   // A resumed session keeps the prompt and tools it was created with, so its behaviour does not drift.
-  if (session.state.systemPrompt === undefined) warnings.push(...recordMainAgent(session, opts.agentProfile, tools.list().map((t) => t.name), promptContext));
+  const newProfile = browserChoice === 'agent' ? BROWSER_PROFILE : opts.agentProfile;
+  if (session.state.systemPrompt === undefined) warnings.push(...recordMainAgent(session, newProfile, tools.list().map((t) => t.name), promptContext));
   let swarmMode = !!opts.swarmMode;
-  const mainProfile = opts.agentProfile ?? catalog.get(session.state.agentName ?? MAIN_AGENT) ?? BUILTIN_AGENTS[0];
+  const mainProfile = (browserChoice === 'agent' ? BROWSER_PROFILE : opts.agentProfile) ?? catalog.get(session.state.agentName ?? MAIN_AGENT) ?? BUILTIN_AGENTS[0];
   const recordedFilter = recordedToolFilter(session);
   // An agent with no one to delegate to is not offered the delegation tools.
   const canDelegate = catalog.delegatesOf(mainProfile, true).length > 0;
@@ -278,13 +312,18 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     agents: () => agents,
     catalog,
     tasks,
-    settings: opts.delegation ?? { subagentTimeoutMs: 0, swarmTimeoutMs: 0 },
+    settings:
+      browserChoice === 'agent'
+        ? { ...(opts.delegation ?? { swarmTimeoutMs: 0 }), subagentTimeoutMs: opts.browser?.subagentTimeoutMs ?? DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS }
+        : (opts.delegation ?? { subagentTimeoutMs: 0, swarmTimeoutMs: 0 }),
     modelPool: pool,
     toolNames: () => tools.list().map((t) => t.name),
     systemPromptFor: (profile, names) => promptFor(profile, names, promptContext, false).text,
     ownParts: () => {
       const invoker = new SkillInvoker(opts.skills);
-      return { services: [[SKILL_SERVICE, invoker]], extensions: [invoker.extension] };
+      // Each browser sub-agent keeps its own checklist (create_task…), apart from its caller's.
+      const checklist: Array<readonly [ServiceKey<unknown>, unknown]> = browser ? [[CHECKLIST_SERVICE, new Checklist()]] : [];
+      return { services: [[SKILL_SERVICE, invoker], ...checklist], extensions: [invoker.extension] };
     },
   };
   const reinjections = new Reinjections();

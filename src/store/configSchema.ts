@@ -185,6 +185,10 @@ const browserSchema = table({
   executable: nonEmpty().optional(),
   cdp_url: nonEmpty().optional(),
   workspace_dir: nonEmpty().optional(),
+  headed: bool().default(false),
+  /** A `[models.<alias>]` for the `prompt` summaries of web_fetch / get_tab_content; default: the session's model. */
+  summary_model: nonEmpty().optional(),
+  subagent_timeout_s: int(1).default(600),
 });
 const webSearchEngineSchema = table({
   engine: oneOf(['duckduckgo', 'bing', 'baidu', 'google_cse']).default('duckduckgo'),

@@ -108,6 +108,10 @@ export function makeEngine(opts: {
   workflowLimits?: RuntimeOptions['workflowLimits'];
   /** --add-dir folders: part of the workspace. */
   additionalDirs?: string[];
+  /** Browser settings and the launch's choice (docs/browser.md); with it and no `tools`, the runtime picks the tool set. */
+  browser?: RuntimeOptions['browser'];
+  /** `[web]` policy (tests that fetch from loopback fixtures allow private addresses). */
+  web?: RuntimeOptions['web'];
   /** `[memory]`; automatic extraction is off unless a test turns it on (it makes its own model requests). */
   memory?: RuntimeOptions['memory'];
 }): EngineHarness {
@@ -145,7 +149,9 @@ export function makeEngine(opts: {
     notificationDelivery: 'collect',
     onEvent: (e) => events.push(e),
     client,
-    tools: opts.tools ?? testTools(),
+    tools: opts.tools ?? (opts.browser ? undefined : testTools()),
+    browser: opts.browser,
+    web: opts.web,
     toolSwitch: opts.toolSwitch,
     retryDelay: () => 0,
     gateHandlers: opts.gateHandlers,

@@ -10,6 +10,8 @@ export interface BrowserOptions {
   executable?: string;
   /** `[browser] cdp_url`: attach to a running browser instead of launching one. */
   cdpUrl?: string;
+  /** `--headed` / `[browser] headed`: a visible window (needs a display; see displayProblem). */
+  headed?: boolean;
   /**
    * Checks a URL a managed browser is about to request; returns why it is refused, or undefined. Every
    * request of every tab goes through it (navigations, redirects, subresources). Not used in attach mode.
@@ -54,6 +56,16 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | und
     }
   }
   return undefined;
+}
+
+/**
+ * Why a visible browser window cannot open here, or undefined. On Linux and the BSDs a window needs an
+ * X11 or Wayland display; macOS and Windows always have one.
+ */
+export function displayProblem(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform === 'darwin' || platform === 'win32') return undefined;
+  if (env.DISPLAY?.trim() || env.WAYLAND_DISPLAY?.trim()) return undefined;
+  return 'a visible browser needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set (no X11 or Wayland session here). Run without --headed (the browser then runs headless), or start a display (e.g. xvfb-run jarvis …)';
 }
 
 export class BrowserSession {
@@ -105,9 +117,10 @@ export class BrowserSession {
       // Chromium refuses to run as root with its sandbox on.
       if (process.getuid?.() === 0) args.push('--no-sandbox');
       try {
-        this.browser = await chromium.launch({ executablePath, headless: true, args, timeout: 30_000 });
+        this.browser = await chromium.launch({ executablePath, headless: !this.opts.headed, args, timeout: 30_000 });
       } catch (e) {
-        throw new Error(`Could not start ${executablePath}: ${(e as Error).message.split('\n')[0]}`);
+        const display = this.opts.headed ? ` as a visible window on display ${this.opts.env?.DISPLAY ?? this.opts.env?.WAYLAND_DISPLAY ?? '(none)'} (--headed; without it the browser runs headless)` : '';
+        throw new Error(`Could not start ${executablePath}${display}: ${(e as Error).message.split('\n')[0]}`);
       }
       context = await this.browser.newContext();
       const check = this.opts.checkRequest;

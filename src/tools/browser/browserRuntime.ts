@@ -1,8 +1,10 @@
 // Config → the browser profile's session services: the lazily started BrowserSession (whose request
 // check applies the web tools' address rules to every request of a managed browser), the workspace
-// folder, the web_search engine and the checklist. The caller closes the session with the runtime.
+// folder, the web_search engine and the checklist. The caller closes the session with the runtime and
+// adds the summarizer (it needs the session's model).
 import { BrowserSession } from '../../platform/browser/browserSession';
 import { checkUrl } from '../../platform/web/guardedFetch';
+import type { ResolvedModel } from '../../llm/types';
 import type { JarvisConfig } from '../../store/config';
 import type { WebSettings } from '../web/webService';
 import { BROWSER_SERVICE } from './browserService';
@@ -11,22 +13,36 @@ import { Checklist, CHECKLIST_SERVICE } from './taskListTools';
 import { ENGINE_SERVICE } from './webSearchTool';
 import { WORKSPACE_SERVICE } from './workspacePaths';
 
+/** `agent`: the browser agent's own tool set; `page-tools`: tab/page/script tools added to the default agent. */
+export type BrowserProfileChoice = 'agent' | 'page-tools';
+
 export interface BrowserRuntimeOptions {
-  /** `agent`: the browser agent's own tool set; `page-tools`: tab/page/script tools added to the default agent. */
-  profile: 'agent' | 'page-tools';
+  /**
+   * What this launch asks for; undefined = no browser tools, unless the resumed session was created
+   * with some (the journal records the choice; the other settings here apply then).
+   */
+  profile?: BrowserProfileChoice;
   executable?: string;
   cdpUrl?: string;
+  /** A visible browser window (`--headed`; the caller checked there is a display). */
+  headed?: boolean;
   workspaceDir: string;
   engine: EngineSettings;
+  /** `[browser] summary_model`, resolved; undefined = the session's model. */
+  summaryModel?: ResolvedModel;
+  /** How long one sub-agent of the `agent` tool may run; default 10 minutes. */
+  subagentTimeoutMs?: number;
 }
 
-export function browserOptionsFromConfig(config: JarvisConfig, home: string, profile: BrowserRuntimeOptions['profile']): BrowserRuntimeOptions {
+export function browserOptionsFromConfig(config: JarvisConfig, home: string, profile: BrowserProfileChoice | undefined): BrowserRuntimeOptions {
   const b = config.browser;
   const s = config.web_search;
   return {
     profile,
     executable: b.executable,
     cdpUrl: b.cdp_url,
+    headed: b.headed,
+    subagentTimeoutMs: b.subagent_timeout_s * 1000,
     workspaceDir: b.workspace_dir ?? `${home}/workspace`,
     engine: {
       engine: s.engine,
@@ -51,7 +67,7 @@ export function browserRuntime(opts: BrowserRuntimeOptions, web: WebSettings, en
           return (e as Error).message;
         }
       };
-  const session = new BrowserSession({ executable: opts.executable, cdpUrl: opts.cdpUrl, checkRequest, env });
+  const session = new BrowserSession({ executable: opts.executable, cdpUrl: opts.cdpUrl, headed: opts.headed, checkRequest, env });
   return {
     session,
     services: [

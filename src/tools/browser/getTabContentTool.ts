@@ -6,6 +6,7 @@ import { walkToMarkdown } from '../../platform/web/htmlWalker';
 import { defineTool } from '../defineTool';
 import { BROWSER_SERVICE, jsonError, jsonResult } from './browserService';
 import description from './getTabContent.md';
+import { answerPrompt, SUMMARY_SERVICE } from './pageSummary';
 
 /** At most this long a read waits for a page that is still loading. */
 const READY_WAIT_MS = 5_000;
@@ -37,7 +38,12 @@ function readExpression(selector: string | undefined): string {
 export const getTabContentTool = defineTool({
   name: 'get_tab_content',
   description,
-  schema: z.object({ tab_id: z.number().int().positive(), selector: z.string().trim().min(1).optional(), max_length: z.number().int().positive().optional() }),
+  schema: z.object({
+    tab_id: z.number().int().positive(),
+    selector: z.string().trim().min(1).optional(),
+    prompt: z.string().trim().min(1).optional(),
+    max_length: z.number().int().positive().optional(),
+  }),
   readOnly: true,
   defaultApproval: 'auto',
   async execute(args, ctx) {
@@ -60,9 +66,16 @@ export const getTabContentTool = defineTool({
     }
     const base = { tab_id: args.tab_id, url: read.url, title: read.title };
     if (read.missing) return jsonResult({ ...base, content: `Element not found: ${args.selector}`, truncated: false, used_selector: args.selector });
-    let content = read.html ?? read.content ?? '';
-    const truncated = args.max_length !== undefined && content.length > args.max_length;
-    if (truncated) content = content.slice(0, args.max_length);
-    return jsonResult({ ...base, content, truncated, used_selector: args.selector ?? null }, `Read tab ${args.tab_id} (${content.length} characters)`);
+    const whole = read.html ?? read.content ?? '';
+    // max_length limits what is read (and so what a summary is made of); a summary is complete.
+    const cut = args.max_length !== undefined && whole.length > args.max_length;
+    let answer;
+    try {
+      answer = await answerPrompt(ctx.services.find(SUMMARY_SERVICE), args.prompt, cut ? whole.slice(0, args.max_length) : whole, cut, ctx.signal);
+    } catch (e) {
+      if (ctx.signal.aborted) throw e;
+      return jsonError((e as Error).message);
+    }
+    return jsonResult({ ...base, content: answer.content, truncated: answer.truncated, used_selector: args.selector ?? null }, `Read tab ${args.tab_id} (${answer.content.length} characters${args.prompt ? ', summarised' : ''})`);
   },
 });

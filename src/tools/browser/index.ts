@@ -9,27 +9,33 @@ import { createTaskTool, listTasksTool, updateTaskTool } from './taskListTools';
 import { webFetchTool } from './webFetchTool';
 import { webSearchEngineTool } from './webSearchTool';
 import { opfsDeleteTool, opfsListTool, opfsReadTool, opfsWriteTool } from './workspaceTools';
+import { makeBrowserSubagentTool } from './subAgentTool';
 
 export * from './browserService';
 export { Checklist, CHECKLIST_SERVICE } from './taskListTools';
 export { WORKSPACE_SERVICE, type WorkspaceSettings } from './workspacePaths';
 export { ENGINE_SERVICE } from './webSearchTool';
-export { browserOptionsFromConfig, browserRuntime, type BrowserRuntimeOptions } from './browserRuntime';
+export { browserOptionsFromConfig, browserRuntime, type BrowserProfileChoice, type BrowserRuntimeOptions } from './browserRuntime';
+export { modelSummarizer, SUMMARY_SERVICE, type PageSummarizer } from './pageSummary';
+export { DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS } from './subAgentTool';
 
 /** The tab, page-content and script tools: what `--browser` adds to the default agent. */
 export const browserPageTools: Tool[] = [listTabsTool, openTabTool, closeTabTool, activateTabTool, getTabContentTool, executeScriptTool];
 
-/** The `browser` agent's tools. */
-export const browserProfileTools: Tool[] = [
-  webFetchTool,
-  webSearchEngineTool,
-  ...browserPageTools,
-  opfsWriteTool,
-  opfsReadTool,
-  opfsListTool,
-  opfsDeleteTool,
-  askUserTool,
-  createTaskTool,
-  updateTaskTool,
-  listTasksTool,
-];
+/** The `browser` agent's tools; `agent` stops a sub-agent after `subagentTimeoutMs`. */
+export function browserProfileTools(subagentTimeoutMs?: number): Tool[] {
+  return [
+    webFetchTool,
+    webSearchEngineTool,
+    ...browserPageTools,
+    opfsWriteTool,
+    opfsReadTool,
+    opfsListTool,
+    opfsDeleteTool,
+    askUserTool,
+    makeBrowserSubagentTool(subagentTimeoutMs),
+    createTaskTool,
+    updateTaskTool,
+    listTasksTool,
+  ];
+}

@@ -6,6 +6,7 @@ import { executeScriptTool } from '../../../src/tools/browser/executeScriptTool'
 import { getTabContentTool } from '../../../src/tools/browser/getTabContentTool';
 import { activateTabTool, closeTabTool, listTabsTool, openTabTool } from '../../../src/tools/browser/tabTools';
 import { webFetchTool } from '../../../src/tools/browser/webFetchTool';
+import { SUMMARY_SERVICE } from '../../../src/tools/browser/pageSummary';
 import type { Tool } from '../../../src/tools/defineTool';
 import { WEB_SERVICE } from '../../../src/tools/web';
 import { serve, startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer';
@@ -36,7 +37,16 @@ beforeAll(async () => {
   session = new BrowserSession({ checkRequest: async (url) => (url.startsWith(secret.url) ? `Refused to fetch ${url}: a loopback address.` : undefined) });
   h.register(BROWSER_SERVICE, { session, pageScriptTimeoutMs: 2_000, loadWaitMs: 2_000 });
   h.register(WEB_SERVICE, { allowPrivateNetwork: true });
+  // The summary model, played by a function that records what it was sent (the model path is tested in test/engine/browserAgent.test.ts).
+  h.register(SUMMARY_SERVICE, {
+    summarize: async (prompt, content) => {
+      summaries.push({ prompt, content });
+      if (prompt === 'fail') throw new Error('The summary model test failed: HTTP 500. Call again without prompt to get the text itself.');
+      return `SUMMARY of ${content.length} chars`;
+    },
+  });
 });
+const summaries: Array<{ prompt: string; content: string }> = [];
 afterAll(async () => {
   await session?.close();
   await site.close();
@@ -105,6 +115,18 @@ describe.runIf(hasChromium)('browser tools (Chromium)', { timeout: 90_000 }, () 
     expect((cut.content as string).length).toBe(10);
   });
 
+  it('get_tab_content with prompt: the rendered text, cut to max_length first, is summarised; a failure is an error', async () => {
+    const t = await open('/rendered.html');
+    const whole = (await call(getTabContentTool, { tab_id: t.id })).json.content as string;
+    expect((await call(getTabContentTool, { tab_id: t.id, prompt: 'What did the script render?' })).json.content).toBe(`SUMMARY of ${whole.length} chars`);
+    expect(summaries.at(-1)).toEqual({ prompt: 'What did the script render?', content: whole });
+    expect(whole).toContain('RENDERED BY SCRIPT');
+    const read = (await call(getTabContentTool, { tab_id: t.id, prompt: 'short', max_length: 30 })).json;
+    expect(read).toMatchObject({ tab_id: t.id, content: 'SUMMARY of 30 chars', truncated: false, used_selector: null });
+    expect(summaries.at(-1)).toEqual({ prompt: 'short', content: whole.slice(0, 30) });
+    expect((await call(getTabContentTool, { tab_id: t.id, prompt: 'fail' })).json.error).toContain('The summary model test failed');
+  });
+
   it('execute_script in the page: globals, functions, DOM changes seen by get_tab_content, default active tab', async () => {
     const t = await open('/app.html');
     expect((await call(executeScriptTool, { code: 'return window.appState.count + double(2)', target: 'page', tab_id: t.id })).json).toEqual({ result: 9, target: 'page', tab_id: t.id });
@@ -123,6 +145,15 @@ describe.runIf(hasChromium)('browser tools (Chromium)', { timeout: 90_000 }, () 
   it('execute_script: invalid target, and the sandbox has no page', async () => {
     expect((await h.run(executeScriptTool, { code: 'return 1', target: 'worker' })).text).toContain('Invalid target "worker": use "page" or "sandbox"');
     expect((await call(executeScriptTool, { code: 'return typeof document + typeof window', target: 'sandbox' })).json).toEqual({ result: 'undefinedundefined', target: 'sandbox' });
+  });
+
+  it('--headed launches a visible window: with no X server at DISPLAY the error names the display and the way out', async () => {
+    const headed = new BrowserSession({ headed: true, env: { PATH: process.env.PATH, DISPLAY: ':87' } });
+    try {
+      await expect(headed.context()).rejects.toThrow(/^Could not start .*chromium as a visible window on display :87 \(--headed; without it the browser runs headless\)/);
+    } finally {
+      await headed.close();
+    }
   });
 
   it('a popup opened by the page gets a tab id; close_tab removes a tab', async () => {
