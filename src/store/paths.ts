@@ -102,9 +102,9 @@ export function userHistoryPath(home: string, workDir: string): string {
   return join(userHistoryDir(home), `${hash}.jsonl`);
 }
 
-/** Full output of the UI's `!` shell commands (the context carries only its start and end). */
-export function shellOutputsDir(home: string): string {
-  return join(home, 'shell-outputs');
+/** Full output of the UI's `!` shell commands (the context carries only its start and end), per session. */
+export function shellOutputsDir(sessionDir: string): string {
+  return join(sessionDir, 'shell-outputs');
 }
 
 export function logsDir(home: string): string {

@@ -532,6 +532,12 @@ export class App implements CommandHost {
 
   /** `modelText`: what the model receives when it differs from what the user typed (a skill's instructions). */
   private sendPrompt(text: string, modelText = text): void {
+    // A prompt typed while a `!` command runs goes with that command's output, so it waits for its end.
+    if (this.shell) {
+      this.notice('info', 'The prompt is sent when the shell command ends (Esc stops it).');
+      void this.shell.done.then(() => this.sendPrompt(text, modelText));
+      return;
+    }
     const rt = this.ensureRuntime();
     if (!rt) return;
     const content: ContentPart[] = [...this.shellContexts.map((t) => ({ type: 'text' as const, text: t })), { type: 'text', text: modelText }];
@@ -547,12 +553,15 @@ export class App implements CommandHost {
       this.notice('warning', 'A shell command is still running.', 'Wait for it, or press Esc to stop it.');
       return;
     }
+    // The full output is kept in the session folder, which the agent may read without asking.
+    const rt = this.ensureRuntime();
+    if (!rt) return;
     this.transcript.add(new UserBlock(this.view, command, 'shell'));
     const card = new ToolCard(this.view, `shell-${Date.now()}`, 'Shell', command);
     this.transcript.add(card);
     this.startActivity(`Running ${command.split('\n')[0].slice(0, 40)}`);
-    const outputDir = shellOutputsDir(this.home);
-    const graceMs = this.controller.runtime?.tasks.settings.killGracePeriodMs;
+    const outputDir = shellOutputsDir(rt.session.dir);
+    const graceMs = rt.tasks.settings.killGracePeriodMs;
     const run = runShellCommand(command, { cwd: this.cwd, outputDir, graceMs }, (chunk) => {
       card.appendOutput(chunk);
       this.requestRender();

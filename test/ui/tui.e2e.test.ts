@@ -130,6 +130,20 @@ describe.skipIf(!hasTmux)('interactive UI (tmux)', { timeout: 60_000 }, () => {
     expect(body).toContain('what did it print?');
   });
 
+  it('a long ! output is cut in the context and saved whole in the session folder, where the agent may read it', async () => {
+    const app = await start({ turns: [{ text: 'Seen.' }] });
+    // Sent at once: the prompt waits for the command's end, so its output goes with it.
+    send(app, '!seq 1 40000');
+    send(app, 'how many lines?');
+    await app.tmux.waitFor('Seen.');
+    const body = JSON.stringify(app.server.requests[0].body);
+    const saved = /saved at ([^ \]]+\.[a-z]+)/.exec(body)?.[1];
+    expect(saved).toBeDefined();
+    expect(saved!.startsWith(join(app.home, 'sessions'))).toBe(true);
+    expect(saved).toContain('/shell-outputs/');
+    expect(readFileSync(saved!, 'utf8').split('\n')).toHaveLength(40_001);
+  });
+
   it('a ! command is stopped as a whole group by Esc, and nothing it started outlives the UI', async () => {
     const running = (marker: string) => {
       try {
