@@ -208,6 +208,25 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runMcpLogin(name);
     });
 
+  const plugin = program.command('plugin').description('manage plugins: list, install, info, enable, disable, remove, reload (docs/plugins.md)');
+  const pluginAction = (action: import('./pluginCommand').PluginAction, description: string, arg?: string) => {
+    const command = plugin.command(action).description(description).option('--json', 'print JSON instead of text');
+    if (arg) command.argument(arg);
+    if (action === 'install') command.option('--tier <tier>', 'record the marketplace tier: official, curated or third-party');
+    command.action(async (...args: unknown[]) => {
+      const { runPluginCommand } = await import('./pluginCommand');
+      const value = arg ? (args[0] as string) : undefined;
+      exitCode = await runPluginCommand(action, value, args[arg ? 1 : 0] as { json?: boolean; tier?: string });
+    });
+  };
+  pluginAction('list', 'list the installed plugins');
+  pluginAction('install', 'install from a local folder, a zip URL or a GitHub URL (copied to plugins/managed/<id>/)', '<path-or-url>');
+  pluginAction('info', 'show a plugin\'s details and diagnostics', '<id>');
+  pluginAction('enable', 'enable a plugin (new sessions)', '<id>');
+  pluginAction('disable', 'disable a plugin (new sessions)', '<id>');
+  pluginAction('remove', 'remove a plugin\'s install record (its files stay on disk)', '<id>');
+  pluginAction('reload', 're-read installed.json and every plugin manifest, and list the result');
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -74,16 +74,35 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Reads every file entry of an archive (folders skipped), checking names and CRCs. */
-export async function readZip(data: Buffer): Promise<Array<{ name: string; data: Buffer; mtime: Date }>> {
+/** Bounds for archives from elsewhere (plugin downloads): a zip bomb stops before it is inflated. */
+export interface ZipReadLimits {
+  maxEntries: number;
+  /** Total uncompressed bytes. */
+  maxBytes: number;
+}
+
+/** A file read from an archive; `mode` holds the Unix permission bits when the archive recorded them. */
+export interface ReadZipEntry {
+  name: string;
+  data: Buffer;
+  mtime: Date;
+  mode?: number;
+}
+
+const MADE_BY_UNIX = 3;
+
+/** Reads every file entry of an archive (folders skipped), checking names, CRCs and the limits given. */
+export async function readZip(data: Buffer, limits?: ZipReadLimits): Promise<ReadZipEntry[]> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.fromBufferPromise(data, { lazyEntries: true, strictFileNames: true });
   } catch (e) {
     throw new ZipError(`not a readable ZIP archive: ${(e as Error).message}`);
   }
-  const out: Array<{ name: string; data: Buffer; mtime: Date }> = [];
+  const out: ReadZipEntry[] = [];
+  let total = 0;
   try {
+    if (limits && zip.entryCount > limits.maxEntries) throw new ZipError(`the archive has ${zip.entryCount} entries; at most ${limits.maxEntries} are accepted`);
     for (;;) {
       const entry = await new Promise<yauzl.Entry | undefined>((resolve, reject) => {
         zip.once('entry', resolve).once('end', () => resolve(undefined)).once('error', reject);
@@ -93,9 +112,12 @@ export async function readZip(data: Buffer): Promise<Array<{ name: string; data:
       if (!entry) break;
       if (entry.fileName.endsWith('/')) continue;
       checkName(entry.fileName);
+      total += entry.uncompressedSize;
+      if (limits && total > limits.maxBytes) throw new ZipError(`the archive unpacks to more than ${limits.maxBytes} bytes, the limit`);
       const content = await readAll(await zip.openReadStreamPromise(entry));
       if (crc32(content) !== entry.crc32) throw new ZipError(`"${entry.fileName}" is corrupt (CRC mismatch)`);
-      out.push({ name: entry.fileName, data: content, mtime: entry.getLastModDate() });
+      const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? (entry.externalFileAttributes >>> 16) & 0o777 : 0;
+      out.push({ name: entry.fileName, data: content, mtime: entry.getLastModDate(), ...(unixMode ? { mode: unixMode } : {}) });
     }
   } catch (e) {
     if (e instanceof ZipError) throw e;

@@ -215,7 +215,7 @@ const permissionRuleSchema = table({
   reason: str().optional(),
 });
 
-const hookSchema = table({
+export const hookSchema = table({
   event: oneOf(HOOK_EVENTS),
   matcher: str().refine(isRegex, { error: 'a valid regular expression' }).optional(),
   command: nonEmpty(),

@@ -15,7 +15,8 @@ export type McpScope = 'user' | 'project';
 /** One server entry after validation, with its scope and timeouts resolved. */
 export interface McpServerConfig {
   name: string;
-  scope: McpScope;
+  /** `plugin`: declared by an installed plugin's manifest (docs/plugins.md). */
+  scope: McpScope | 'plugin';
   /** The file it came from (messages). */
   file: string;
   transport: McpTransportKind;

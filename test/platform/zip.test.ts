@@ -106,4 +106,16 @@ describe('zip writer', () => {
     symlinkSync('/etc/passwd', join(d, 'link'));
     expect(directoryEntries(d, 'S/').map((e) => e.name)).toEqual(['S/agents/main/wire.jsonl', 'S/state.json']);
   });
+
+  it('the reader enforces entry-count and unpacked-size limits (zip bombs) and reports Unix permission bits', async () => {
+    const path = join(dir(), 'a.zip');
+    await writeZip(path, [
+      { name: 'run.sh', data: Buffer.alloc(1000, 0x61), mode: 0o755 },
+      { name: 'b.txt', data: Buffer.alloc(1000, 0x62) },
+    ]);
+    const archive = readFileSync(path);
+    expect((await readZip(archive, { maxEntries: 2, maxBytes: 2000 })).map((e) => e.mode)).toEqual([0o755, 0o644]);
+    await expect(readZip(archive, { maxEntries: 1, maxBytes: 1e9 })).rejects.toThrow(/2 entries; at most 1/);
+    await expect(readZip(archive, { maxEntries: 10, maxBytes: 1500 })).rejects.toThrow(/more than 1500 bytes/);
+  });
 });

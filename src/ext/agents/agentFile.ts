@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import { booleanField, field, readMarkdownFile, stringList } from '../frontmatter';
 
-export type AgentSource = 'explicit' | 'project' | 'extra' | 'user' | 'builtin';
+export type AgentSource = 'explicit' | 'project' | 'extra' | 'user' | 'plugin' | 'builtin';
 
 /** `'*'` = everything; a list = exactly those names. */
 export type NameSelection = '*' | string[];

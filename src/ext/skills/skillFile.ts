@@ -7,7 +7,7 @@ import { booleanField, field, readMarkdownFile } from '../frontmatter';
 
 export const SKILL_TYPES = ['prompt', 'inline', 'flow'] as const;
 export type SkillType = (typeof SKILL_TYPES)[number];
-export type SkillSource = 'project' | 'user' | 'extra' | 'builtin';
+export type SkillSource = 'project' | 'user' | 'extra' | 'builtin' | 'plugin';
 export const DESCRIPTION_FALLBACK_MAX = 240;
 
 export interface Skill {
@@ -24,6 +24,8 @@ export interface Skill {
   dir: string;
   path: string;
   source: SkillSource;
+  /** A plugin's skill: the plugin id and its `skillInstructions`, shown whenever the skill loads. */
+  plugin?: { id: string; instructions?: string };
 }
 
 export function isModelInvocable(skill: Skill): boolean {

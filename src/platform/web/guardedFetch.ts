@@ -25,6 +25,8 @@ export interface GuardedFetchOptions {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST';
   body?: string;
+  /** Where a redirect may lead (plugin installs: only GitHub's own hosts); a refused hop is never contacted. */
+  redirectAllowed?(next: URL): boolean;
   /** A proxy dispatcher for this URL, when one applies (addresses are still checked before it is used). */
   proxyFor?(url: string): Promise<Dispatcher | undefined>;
 }
@@ -160,7 +162,9 @@ export async function guardedFetch(target: string, opts: GuardedFetchOptions): P
       if (REDIRECT_STATUSES.has(response.status) && location) {
         await response.body?.cancel().catch(() => undefined);
         if (hop >= MAX_REDIRECTS) throw new Error(`Too many redirects: ${target} redirected more than ${MAX_REDIRECTS} times.`);
-        url = new URL(location, url);
+        const next = new URL(location, url);
+        if (opts.redirectAllowed && !opts.redirectAllowed(next)) throw new UrlRefusedError(`Refused to follow the redirect from ${url.href} to ${next.href}: that host is not allowed here.`);
+        url = next;
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
           method = 'GET';
           body = undefined;

@@ -1,0 +1,90 @@
+// Plugin slash commands (docs/plugins.md "Plugin slash commands"): Markdown files named by the manifest's
+// `commands` paths become `/<plugin>:<command>`. The name is the file's path relative to the declared
+// folder without `.md` (`frontend/component`), unless the frontmatter gives `name`; the description is
+// the frontmatter's, else the body's first non-empty line (240 characters at most), else a fixed text.
+// What the user types after the command replaces `$ARGUMENTS`, or is appended as `ARGUMENTS: …`.
+import { basename } from 'node:path';
+import { readMarkdownFile } from '../frontmatter';
+import { containedFiles, resolveInside } from './pluginPaths';
+
+export const NO_DESCRIPTION = 'No description provided.';
+export const COMMAND_DESCRIPTION_MAX = 240;
+
+export interface PluginCommand {
+  plugin: string;
+  /** The command name inside the plugin (`report`, `frontend/component`). */
+  command: string;
+  /** What the user types after `/`: `<plugin>:<command>`. */
+  name: string;
+  description: string;
+  body: string;
+  path: string;
+}
+
+function firstLine(body: string): string {
+  const line = body.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  return line.length > COMMAND_DESCRIPTION_MAX ? line.slice(0, COMMAND_DESCRIPTION_MAX) : line;
+}
+
+/** Reads the commands the manifest's `commands` paths name. */
+export async function loadPluginCommands(root: string, pluginId: string, paths: string[] | undefined, diag: (t: string) => void): Promise<PluginCommand[]> {
+  const files: Array<{ path: string; rel: string }> = [];
+  for (const value of paths ?? []) {
+    const where = resolveInside(root, value);
+    if (!where.ok) diag(`commands: ${where.reason}; skipped`);
+    else if (where.kind === 'dir') files.push(...containedFiles(root, where.path, /\.md$/i, diag));
+    else if (/\.md$/i.test(where.path)) files.push({ path: where.path, rel: basename(where.path) });
+    else diag(`commands: "${value}" is not a .md file or a folder; skipped`);
+  }
+  const out: PluginCommand[] = [];
+  const seen = new Set<string>();
+  for (const f of files) {
+    const parsed = await readMarkdownFile(f.path);
+    if (!parsed.ok) {
+      diag(`command skipped: ${parsed.message}`);
+      continue;
+    }
+    const given = typeof parsed.data.name === 'string' ? parsed.data.name.trim() : '';
+    const command = given || f.rel.replace(/\.md$/i, '');
+    if (!/^[^\s:]+$/.test(command)) {
+      diag(`command skipped: ${f.rel}: the name "${command}" may not contain spaces or ":"`);
+      continue;
+    }
+    if (seen.has(command)) {
+      diag(`command skipped: ${f.rel}: another file already defines /${pluginId}:${command}`);
+      continue;
+    }
+    seen.add(command);
+    const body = parsed.body.trim();
+    const described = typeof parsed.data.description === 'string' ? parsed.data.description.trim() : '';
+    out.push({ plugin: pluginId, command, name: `${pluginId}:${command}`, description: described || firstLine(body) || NO_DESCRIPTION, body, path: f.path });
+  }
+  return out;
+}
+
+/** The prompt a command sends: `$ARGUMENTS` replaced, else the arguments appended on their own line. */
+export function expandPluginCommand(command: PluginCommand, args: string): string {
+  const text = args.trim();
+  if (command.body.includes('$ARGUMENTS')) return command.body.split('$ARGUMENTS').join(text);
+  return text ? `${command.body}\n\nARGUMENTS: ${text}` : command.body;
+}
+
+export type PluginCommandParse = { ok: true; command: PluginCommand; args: string; text: string } | { ok: false; message: string };
+
+/**
+ * `/<plugin>:<command> [args]` → the prompt to send. Undefined when the text is not shaped like a plugin
+ * command (no `:` in the first word, or the part before it is no installed plugin).
+ */
+export function parsePluginCommand(input: string, commands: readonly PluginCommand[], plugins: readonly string[]): PluginCommandParse | undefined {
+  const m = /^\/([a-z0-9][a-z0-9_-]{0,63}):(\S+)(?:\s+([\s\S]*))?$/.exec(input.trim());
+  if (!m) return undefined;
+  const [, plugin, name, rest] = m;
+  if (!plugins.includes(plugin)) return undefined;
+  const command = commands.find((c) => c.plugin === plugin && c.command === name);
+  if (!command) {
+    const own = commands.filter((c) => c.plugin === plugin).map((c) => `/${c.name}`);
+    return { ok: false, message: `The plugin "${plugin}" has no command "${name}". ${own.length ? `Its commands: ${own.join(', ')}.` : 'It has no commands.'}` };
+  }
+  const args = (rest ?? '').trim();
+  return { ok: true, command, args, text: expandPluginCommand(command, args) };
+}
