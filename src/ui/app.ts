@@ -132,7 +132,7 @@ export class App implements CommandHost {
     const tui = loadTuiConfig(opts.home);
     const loaded = loadTheme(tui.config.theme, opts.home, opts.env);
     this.editorCommand = tui.config.editor.command;
-    this.view = { theme: loaded.theme, expanded: false, cwd: opts.cwd };
+    this.view = { theme: loaded.theme, expanded: false, cwd: opts.cwd, renderLatex: tui.config.render_latex };
     this.transcript = new Transcript((lines) => this.screen.pushScrollback(lines), () => this.term.columns);
     this.questions = new QuestionQueue<Component>((queue, added) => this.onQuestionsChanged(queue, added?.background));
     const panelEnv = { theme: () => this.view.theme, cwd: this.cwd, rows: () => this.term.rows };

@@ -8,6 +8,18 @@ export interface ViewState {
   theme: Theme;
   expanded: boolean;
   cwd: string;
+  /** tui.toml `render_latex` (absent: on): answers show `$…$` formulas as Unicode. */
+  renderLatex?: boolean;
+}
+
+/** A number per theme object: a reloaded theme file with the same name still re-renders every block. */
+const themeIds = new WeakMap<Theme, number>();
+let nextThemeId = 0;
+
+function themeId(theme: Theme): number {
+  let id = themeIds.get(theme);
+  if (id === undefined) themeIds.set(theme, (id = nextThemeId++));
+  return id;
 }
 
 export abstract class Block implements Component {
@@ -28,7 +40,7 @@ export abstract class Block implements Component {
   }
 
   render(width: number): string[] {
-    const key = `${this.version}:${this.view.expanded ? 1 : 0}:${this.view.theme.name}:${this.view.theme.label}`;
+    const key = `${this.version}:${this.view.expanded ? 1 : 0}:${themeId(this.view.theme)}:${this.view.renderLatex === false ? 0 : 1}`;
     if (width !== this.cacheWidth || key !== this.cacheKey) {
       this.cache = this.build(width);
       this.cacheWidth = width;

@@ -1,5 +1,6 @@
 // Conversation blocks: the user's prompts, the assistant's Markdown, thinking, notices.
 import { truncateToWidth, wrapTextWithAnsi, type Markdown } from '@mariozechner/pi-tui';
+import { renderLatex } from '../latex';
 import { markdownView } from '../markdown';
 import { Block, clipLines, type ViewState } from './block';
 
@@ -31,6 +32,9 @@ export function trimPadding(line: string): string {
 
 export class AssistantBlock extends Block {
   private md: Markdown | undefined;
+  /** What `md` was made with: a theme switch or a `render_latex` change makes it again. */
+  private mdTheme: ViewState['theme'] | undefined;
+  private mdSource = '';
   private text: string;
 
   constructor(view: ViewState, text: string) {
@@ -41,13 +45,17 @@ export class AssistantBlock extends Block {
   setText(text: string): void {
     if (text === this.text) return;
     this.text = text;
-    this.md?.setText(text);
     this.changed();
   }
 
   protected build(width: number): string[] {
     if (!this.text.trim()) return [];
-    this.md ??= markdownView(this.text, this.view.theme);
+    const source = this.view.renderLatex === false ? this.text : renderLatex(this.text);
+    if (!this.md || this.mdTheme !== this.view.theme) {
+      this.md = markdownView(source, this.view.theme);
+      this.mdTheme = this.view.theme;
+    } else if (source !== this.mdSource) this.md.setText(source);
+    this.mdSource = source;
     this.md.invalidate();
     const lines = this.md.render(width);
     // A finished block keeps only its lines (the Block cache); the renderer, with its own copy of
