@@ -1,12 +1,14 @@
 // tui.toml: UI preferences (docs/configuration.md). The app is forgiving — a malformed file falls back to the
 // defaults and the user sees a notice, because a typo in a colour preference must not block work.
 // `jarvis doctor tui` is strict and reports the same problem as an error.
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, bool, oneOf, parseToml, str, stringList, table, validateAgainst } from './configSchema';
 import { displayPath, tuiConfigPath } from './paths';
 
-export const STATUS_LINE_ITEMS = ['mode', 'goal', 'model', 'tasks', 'cwd', 'git', 'tips'] as const;
+/** SPEC's items plus `context` (the share of the context window in use) and `tokens` (the session's totals). */
+export const STATUS_LINE_ITEMS = ['mode', 'goal', 'model', 'context', 'tokens', 'tasks', 'cwd', 'git', 'tips'] as const;
+export type StatusLineItem = (typeof STATUS_LINE_ITEMS)[number];
 
 const tuiSchema = table({
   theme: z.string({ error: 'a theme name ("auto", "dark", "light" or a custom theme)' }).min(1, {
@@ -24,10 +26,13 @@ const tuiSchema = table({
   status_line: table({ items: stringList().default([]), command: str().default('') }).prefault({}),
 });
 
-export type TuiConfig = z.output<typeof tuiSchema>;
+/** The parsed file; status-line items are the known ones only (unknown ones are dropped with a warning). */
+export type TuiConfig = Omit<z.output<typeof tuiSchema>, 'status_line'> & {
+  status_line: { items: StatusLineItem[]; command: string };
+};
 
 export function defaultTuiConfig(): TuiConfig {
-  return tuiSchema.parse({});
+  return tuiSchema.parse({}) as TuiConfig;
 }
 
 export interface ParsedTuiConfig {
@@ -48,7 +53,7 @@ export function parseTuiConfigText(text: string, file: string): ParsedTuiConfig 
     );
     config.status_line.items = config.status_line.items.filter((item) => !unknown.includes(item));
   }
-  return { config, warnings };
+  return { config: config as TuiConfig, warnings };
 }
 
 export interface LoadedTuiConfig {
@@ -77,4 +82,30 @@ export function loadTuiConfig(home: string, opts: { path?: string } = {}): Loade
     if (!(err instanceof ConfigError)) throw err;
     return { config: defaultTuiConfig(), path, existed: true, warnings: [], notice: `${err.message} — using default UI settings` };
   }
+}
+
+/**
+ * Sets the top-level `theme` key of tui.toml (/theme), keeping everything else in the file as it is:
+ * the existing `theme = …` line is replaced, or one is added at the top. Written to a temporary file
+ * and renamed over, so an interrupted write never leaves half a file. Throws with the OS error.
+ */
+export function saveTuiTheme(path: string, theme: string): void {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const line = `theme = ${JSON.stringify(theme)}`;
+  const lines = text.split('\n');
+  const firstTable = lines.findIndex((l) => /^\s*\[/.test(l));
+  const topEnd = firstTable < 0 ? lines.length : firstTable;
+  const at = lines.slice(0, topEnd).findIndex((l) => /^\s*theme\s*=/.test(l));
+  if (at >= 0) lines[at] = line;
+  else lines.unshift(line);
+  let next = lines.join('\n');
+  if (!next.endsWith('\n')) next += '\n';
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, next);
+  renameSync(tmp, path);
 }

@@ -18,11 +18,10 @@ import type { JarvisConfig } from '../store/config';
 import { displayPath, shellOutputsDir } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';
 import type { TokenCountingStrategy } from '../store/settings';
-import { loadTuiConfig } from '../store/tuiConfig';
 import { loadUserHistory } from '../store/userHistory';
 import { InputCompletion } from './completion';
 import { ContextActions, type ContextActionsHost } from './contextActions';
-import { SelectDialog, selectListTheme, TextPopup } from './dialogs/selectDialog';
+import { liveSelectListTheme, SelectDialog, TextPopup } from './dialogs/selectDialog';
 import { trustDialog, needsTrustDecision } from './dialogs/trustPrompt';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { loginMcpServer } from '../ext/mcp/mcpOAuth';
@@ -30,7 +29,7 @@ import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import { openInBrowser } from '../platform/openInBrowser';
 import type { LoadedMcpServers } from '../store/mcpConfig';
 import { editorCommand, editText } from './externalEditor';
-import { Footer } from './footer';
+import { Footer, type FooterState } from './footer';
 import { automaticTurnNotice, goalNotice, planModeNotice, type UiNotice } from './engineNotices';
 import { gitBranch } from './gitBranch';
 import { InputRouter, type InputHost } from './inputRouter';
@@ -42,6 +41,7 @@ import { runShellCommand, shellContext, type ShellRun } from './shellMode';
 import { panelApprovalPort, panelInteractionPort } from './questionPanels';
 import { findCommand, SLASH_COMMANDS, type CommandHost, type PickItem } from './slashCommands';
 import { loadTheme, type Theme } from './theme';
+import { TuiPreferences, type PreferencesHost } from './tuiPreferences';
 import type { ViewState } from './transcript/block';
 import { CompactionBlock } from './transcript/compactionBlock';
 import { LinesBlock, NoticeBlock, UserBlock } from './transcript/messageBlocks';
@@ -111,7 +111,8 @@ export class App implements CommandHost {
   contextTokens = 0;
   contextLimit: number;
   private finished: ((code: number) => void) | undefined;
-  private readonly editorCommand: string;
+  /** tui.toml: theme, LaTeX, editor, status line; /theme and /reload-tui change them. */
+  readonly preferences: TuiPreferences;
   readonly mcp: McpManager | undefined;
 
   constructor(private readonly opts: AppOptions) {
@@ -129,10 +130,9 @@ export class App implements CommandHost {
     this.configPath = opts.configPath;
     this.permissionRules = opts.runtime.rules;
     this.term = opts.terminal ?? new ProcessTerminal();
-    const tui = loadTuiConfig(opts.home);
-    const loaded = loadTheme(tui.config.theme, opts.home, opts.env);
-    this.editorCommand = tui.config.editor.command;
-    this.view = { theme: loaded.theme, expanded: false, cwd: opts.cwd, renderLatex: tui.config.render_latex };
+    this.view = { theme: loadTheme('dark', opts.home).theme, expanded: false, cwd: opts.cwd };
+    this.preferences = new TuiPreferences(this.preferencesHost());
+    const preferenceWarnings = this.preferences.load();
     this.transcript = new Transcript((lines) => this.screen.pushScrollback(lines), () => this.term.columns);
     this.questions = new QuestionQueue<Component>((queue, added) => this.onQuestionsChanged(queue, added?.background));
     const panelEnv = { theme: () => this.view.theme, cwd: this.cwd, rows: () => this.term.rows };
@@ -150,7 +150,7 @@ export class App implements CommandHost {
     this.turnView = this.newTurnView();
     // The editor only needs a render hook and the terminal height from its host.
     const host = { terminal: this.term, requestRender: () => this.screen.requestRender() } as unknown as TUI;
-    this.editor = new Editor(host, { borderColor: this.view.theme.fg.border, selectList: selectListTheme(this.view.theme) }, { autocompleteMaxVisible: 8 });
+    this.editor = new Editor(host, { borderColor: this.view.theme.fg.border, selectList: liveSelectListTheme(() => this.view.theme) }, { autocompleteMaxVisible: 8 });
     this.editor.focused = true;
     this.input = new InputRouter(this.inputHost());
     this.context = new ContextActions(this.contextHost());
@@ -161,12 +161,17 @@ export class App implements CommandHost {
     this.editor.setAutocompleteProvider(this.completion);
     for (const entry of loadUserHistory(opts.home, opts.cwd).slice(-100)) this.editor.addToHistory(entry);
     const footer = new Footer(() => this.view.theme, () => {
-      const goal = this.controller.runtime?.session.state.goal;
-      return {
+      const rt = this.controller.runtime;
+      const goal = rt?.session.state.goal;
+      const usage = rt?.session.state.usage;
+      const state: FooterState = {
         mode: this.mode, plan: this.controller.planMode, swarm: this.controller.swarmMode, model: this.modelLabel, contextTokens: this.contextTokens, contextLimit: this.contextLimit, cwd: this.cwd,
         branch: this.branch, hint: this.input.hint, shell: this.editor.getText().startsWith('!'), busy: this.busy, compacting: this.compacting,
         goal: goal ? { status: goal.status, turns: goal.used.turns } : undefined,
+        tokens: usage ? { input: usage.inputTokens, output: usage.outputTokens } : undefined, tasks: rt?.tasks.runningCount(), items: this.preferences.statusItems,
       };
+      state.custom = this.preferences.customStatus(state, { version: this.version, sessionId: rt?.session.id });
+      return state;
     });
     const todos = new TodoPanel(() => this.view.theme, () => ({ todos: this.controller.runtime?.session.state.todos ?? [], expanded: this.todosExpanded, busy: this.busy }));
     const live = new LiveRegion({
@@ -181,8 +186,7 @@ export class App implements CommandHost {
       footer,
     });
     this.screen = new Screen(this.term, live, (w) => this.transcript.renderHistory(w));
-    for (const w of [...opts.warnings, ...loaded.warnings, ...tui.warnings]) this.transcript.add(new NoticeBlock(this.view, 'warning', w));
-    if (tui.notice) this.transcript.add(new NoticeBlock(this.view, 'warning', tui.notice));
+    for (const w of [...opts.warnings, ...preferenceWarnings]) this.transcript.add(new NoticeBlock(this.view, 'warning', w));
   }
 
   // ---- CommandHost -------------------------------------------------------------------------
@@ -416,6 +420,7 @@ export class App implements CommandHost {
     const finish = this.finished;
     this.finished = undefined;
     this.stopSpinner();
+    this.preferences.dispose();
     this.turnView.dispose();
     this.questions.cancelAll();
     this.context.cancelCompaction();
@@ -445,6 +450,25 @@ export class App implements CommandHost {
   refreshContext(): void {
     this.contextTokens = this.controller.contextTokens(this.opts.tokenCounting);
     this.contextLimit = this.controller.contextWindow;
+  }
+
+  private preferencesHost(): PreferencesHost {
+    return {
+      home: this.home,
+      cwd: this.cwd,
+      env: this.opts.env,
+      view: this.view,
+      notice: (level, text, hint) => this.notice(level, text, hint),
+      showPanel: (panel) => {
+        this.popupPanel = panel;
+        this.requestRender();
+      },
+      restyle: () => {
+        this.onEditorChange(this.editor.getText());
+        this.screen.requestReprint();
+      },
+      requestRender: () => this.requestRender(),
+    };
   }
 
   // ---- input ---------------------------------------------------------------------------------
@@ -502,7 +526,7 @@ export class App implements CommandHost {
   }
 
   private openExternalEditor(): void {
-    const command = editorCommand(this.editorCommand, this.opts.env);
+    const command = editorCommand(this.preferences.editorCommand, this.opts.env);
     if (!command) {
       this.notice('warning', 'No external editor is configured.', 'Set $VISUAL or $EDITOR, or [editor] command in tui.toml.');
       return;

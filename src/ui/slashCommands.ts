@@ -17,6 +17,8 @@ import { helpLines } from './keymap';
 import { permissionsLines } from './permissionsView';
 import { MCP_COMMANDS } from './mcpCommands';
 import { SWARM_COMMAND } from './swarmCommand';
+import { LOOK_COMMANDS } from './lookCommands';
+import type { TuiPreferences } from './tuiPreferences';
 import { memoryCommand } from './memoryCommand';
 import type { McpManager } from '../ext/mcp/mcpManager';
 
@@ -75,6 +77,8 @@ export interface CommandHost {
   readonly mcp: McpManager | undefined;
   /** Signs in to an OAuth MCP server and reconnects it. */
   mcpLogin(server: string): Promise<void>;
+  /** tui.toml as applied now: /theme, /reload-tui. */
+  readonly preferences: TuiPreferences;
   exit(): void;
 }
 
@@ -337,6 +341,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { name: 'exit', aliases: ['quit', 'q'], description: 'quit', idleOnly: true, run: (h) => h.exit() },
   ...MCP_COMMANDS,
   SWARM_COMMAND,
+  ...LOOK_COMMANDS,
 ];
 
 function clearPlan(h: CommandHost): void {

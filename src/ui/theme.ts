@@ -29,7 +29,7 @@ export type Style = (text: string) => string;
 export interface Theme {
   /** What the user chose: auto, dark, light or a custom theme name. */
   name: string;
-  /** Shown in pickers: "Dark", "Custom: ocean.json". */
+  /** Shown in pickers: "Dark", "Custom: ocean" (for themes/ocean.json). */
   label: string;
   base: 'dark' | 'light';
   palette: Palette;
@@ -126,10 +126,48 @@ export function loadTheme(name: string, home: string, env: NodeJS.ProcessEnv = p
       const { theme, warnings } = parseCustomTheme(path, readFileSync(path, 'utf8'));
       if (!candidates.includes(n) && theme.name !== name) continue;
       const palette = { ...(theme.base === 'light' ? LIGHT : DARK), ...theme.colors };
-      return { theme: makeTheme(name, `Custom: ${n}`, theme.base, palette), warnings };
+      return { theme: makeTheme(name, customLabel(n), theme.base, palette), warnings };
     } catch (e) {
       if (candidates.includes(n)) return fallback(`${n} is malformed (${(e as Error).message})`);
     }
   }
   return fallback(`no theme file named ${name}.json in ${themesDir(home)}`);
+}
+
+/** SPEC §9.5: `themes/ember.json` is shown as "Custom: ember". */
+function customLabel(file: string): string {
+  return `Custom: ${file.replace(/\.json$/, '')}`;
+}
+
+export interface ThemeChoice {
+  /** What tui.toml `theme` is set to when this one is kept. */
+  name: string;
+  label: string;
+  description?: string;
+}
+
+/** Everything /theme offers, the themes folder read again each time (a file added since shows up). */
+export function listThemes(home: string, env: NodeJS.ProcessEnv = process.env): ThemeChoice[] {
+  const choices: ThemeChoice[] = [
+    { name: 'auto', label: `Auto (${detectBackground(env)})`, description: "follows the terminal's background" },
+    { name: 'dark', label: 'Dark' },
+    { name: 'light', label: 'Light' },
+  ];
+  let files: string[] = [];
+  try {
+    files = readdirSync(themesDir(home)).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    // no themes folder: the built-in themes only
+  }
+  for (const file of files) {
+    let description: string | undefined;
+    try {
+      const { theme } = parseCustomTheme(file, readFileSync(join(themesDir(home), file), 'utf8'));
+      description = theme.displayName ?? `based on ${theme.base}`;
+    } catch (e) {
+      description = `malformed (${(e as Error).message}): shows the dark theme`;
+    }
+    choices.push({ name: file.replace(/\.json$/, ''), label: customLabel(file), description });
+  }
+  return choices;
 }

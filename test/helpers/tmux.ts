@@ -54,6 +54,11 @@ export class TmuxSession {
     return this.tmux('capture-pane', '-p', '-t', 'main');
   }
 
+  /** The visible screen with its colours and attributes as SGR sequences (`capture-pane -e`). */
+  styledScreen(): string {
+    return this.tmux('capture-pane', '-p', '-e', '-t', 'main');
+  }
+
   /** The visible screen plus scrollback. */
   all(): string {
     return this.tmux('capture-pane', '-p', '-S', '-', '-t', 'main');

@@ -68,6 +68,6 @@ describe('tui.toml', () => {
   it('skips unknown status line items with a warning', () => {
     const { config, warnings } = parseTuiConfigText('[status_line]\nitems = ["mode", "weather"]', '/t/tui.toml');
     expect(config.status_line.items).toEqual(['mode']);
-    expect(warnings).toEqual(['/t/tui.toml: status_line.items: unknown item "weather" skipped (known: mode, goal, model, tasks, cwd, git, tips)']);
+    expect(warnings).toEqual(['/t/tui.toml: status_line.items: unknown item "weather" skipped (known: mode, goal, model, context, tokens, tasks, cwd, git, tips)']);
   });
 });

@@ -41,7 +41,7 @@ describe('themes', () => {
     mkdirSync(join(home, 'themes'));
     writeFileSync(join(home, 'themes', 'ocean.json'), JSON.stringify({ name: 'ocean', base: 'light', colors: { primary: '#112233', error: 'red', bogus: '#000000' } }));
     const { theme, warnings } = loadTheme('ocean', home);
-    expect(theme.label).toBe('Custom: ocean.json');
+    expect(theme.label).toBe('Custom: ocean');
     expect(theme.palette.primary).toBe('#112233');
     expect(theme.palette.error).toBe(LIGHT.error);
     expect(warnings.join('\n')).toContain('colors.error');

@@ -26,6 +26,17 @@ export function selectListTheme(theme: Theme): SelectListTheme {
   };
 }
 
+/** A list theme that follows the current theme (the input box's completion menu, the theme picker). */
+export function liveSelectListTheme(theme: () => Theme): SelectListTheme {
+  return {
+    selectedPrefix: (t) => selectListTheme(theme()).selectedPrefix(t),
+    selectedText: (t) => selectListTheme(theme()).selectedText(t),
+    description: (t) => selectListTheme(theme()).description(t),
+    scrollInfo: (t) => selectListTheme(theme()).scrollInfo(t),
+    noMatch: (t) => selectListTheme(theme()).noMatch(t),
+  };
+}
+
 export class SelectDialog implements Component {
   private readonly list: SelectList;
 

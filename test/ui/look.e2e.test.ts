@@ -1,0 +1,97 @@
+// How the UI looks, end to end in tmux: /theme's live preview and saved choice (the colours on the
+// screen change), and the tui.toml status-line command — its output in the footer, and a command that
+// hangs neither blocking typing nor outliving its time limit.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { requireSystemPart } from '../helpers/requireAll';
+import type { TmuxSession } from '../helpers/tmux';
+import { appsClosedAfterEach, send, tempDir } from './e2eHarness';
+
+const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
+const start = appsClosedAfterEach();
+
+/** The SGR colour of a hex colour as tmux reports it. */
+const sgr = (hex: string) => `38;2;${parseInt(hex.slice(1, 3), 16)};${parseInt(hex.slice(3, 5), 16)};${parseInt(hex.slice(5, 7), 16)}m`;
+const DARK_USER = sgr('#FFCB6B');
+const LIGHT_USER = sgr('#9A4A00');
+const EMBER_USER = sgr('#FF5F1F');
+
+/** The styled line that shows the prompt `> text`. */
+function promptLine(tmux: TmuxSession, text: string): string {
+  return tmux.styledScreen().split('\n').find((l) => l.replace(/\x1b\[[0-9;]*m/g, '').includes(`> ${text}`)) ?? '';
+}
+
+async function waitForStyle(tmux: TmuxSession, text: string, colour: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (promptLine(tmux, text).includes(colour)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the prompt line never took the colour ${colour}: ${JSON.stringify(promptLine(tmux, text))}`);
+}
+
+describe.skipIf(!hasTmux)('how the UI looks (tmux)', { timeout: 60_000 }, () => {
+  it('/theme previews a theme as the selection moves, Esc restores it, Enter keeps and saves it', async () => {
+    const home = tempDir('jarvis-ui-home-');
+    mkdirSync(join(home, 'themes'));
+    writeFileSync(join(home, 'themes', 'ember.json'), JSON.stringify({ name: 'ember', base: 'dark', colors: { roleUser: '#FF5F1F' } }));
+    const app = await start({ home, turns: [{ text: 'An answer to colour.' }] });
+    send(app, 'colour me');
+    await app.tmux.waitFor('An answer to colour.');
+    await waitForStyle(app.tmux, 'colour me', DARK_USER);
+
+    send(app, '/theme');
+    await app.tmux.waitFor('Custom: ember');
+    app.tmux.keys('Down', 'Down'); // auto → dark → light
+    await waitForStyle(app.tmux, 'colour me', LIGHT_USER);
+    app.tmux.keys('Escape');
+    await waitForStyle(app.tmux, 'colour me', DARK_USER);
+    await app.tmux.waitForGone('Custom: ember');
+
+    send(app, '/theme');
+    await app.tmux.waitFor('Custom: ember');
+    app.tmux.keys('Down', 'Down', 'Down');
+    await waitForStyle(app.tmux, 'colour me', EMBER_USER);
+    app.tmux.keys('Enter');
+    await app.tmux.waitFor('Theme: Custom: ember (saved to');
+    expect(readFileSync(join(home, 'tui.toml'), 'utf8')).toContain('theme = "ember"');
+    expect(promptLine(app.tmux, 'colour me')).toContain(EMBER_USER);
+  });
+
+  it('shows the status-line command\'s first line, fed the session as JSON on stdin', async () => {
+    const home = tempDir('jarvis-ui-home-');
+    // One sed process: it reads the JSON on stdin, prints the status line and a second line.
+    writeFileSync(join(home, 'status.sed'), 's/.*"model":"\\([^"]*\\)".*"permission_mode":"\\([^"]*\\)".*/STATUS model=\\1 mode=\\2/p\ns/.*/a second line is not shown/p\n');
+    writeFileSync(join(home, 'tui.toml'), `[status_line]\ncommand = "sed -n -f ${join(home, 'status.sed')}"\n`);
+    const app = await start({ home });
+    const screen = await app.tmux.waitFor('STATUS model=any mode=manual');
+    expect(screen).not.toContain('a second line is not shown');
+    // The built-in line (`manual · any · context …`) is replaced, the tips line stays.
+    expect(screen).not.toMatch(/manual · any/);
+    expect(screen).toContain('/ commands');
+  });
+
+  it('a hanging status-line command does not block typing, is stopped, and leaves the built-in line', async () => {
+    const home = tempDir('jarvis-ui-home-');
+    writeFileSync(join(home, 'tui.toml'), '[status_line]\ncommand = "echo HANGING; exec sleep 7777"\n');
+    const app = await start({ home });
+    await app.tmux.waitFor('took longer than 300 ms');
+    app.tmux.type('typing still works');
+    const screen = await app.tmux.waitFor('typing still works');
+    expect(screen).toMatch(/manual · any/);
+    expect(screen).not.toContain('HANGING');
+    expect(screen.split('took longer than 300 ms').length - 1).toBe(1);
+    expect(sleepers('sleep 7777')).toBe(0);
+  });
+});
+
+/** How many processes run `command` (the stopped status-line command must not linger). */
+function sleepers(command: string): number {
+  try {
+    return execFileSync('pgrep', ['-f', '-x', command], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
+  } catch {
+    return 0; // pgrep exits 1 when nothing matches
+  }
+}
