@@ -11,6 +11,7 @@ import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
 import { parseSkillCommand } from '../engine/skills';
+import { attachMentions, runtimeAttachmentEnv } from '../engine/promptAttachments';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
@@ -81,6 +82,9 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     return EXIT_FAILURE;
   }
   prompt = fitted.prompt;
+  // `@path` attaches the file as in the UI; print mode runs in auto mode, so only workspace files that are no secrets attach.
+  const attached = goalCommand || !prompt.includes('@') ? undefined : await attachMentions(prompt, runtimeAttachmentEnv(runtime, startup.runtime.rules, startup.cwd));
+  for (const n of attached?.notices ?? []) stderr.write(`warning: ${n}\n`);
   const bg = startup.settings.background;
   for (const w of runtime.warnings) stderr.write(`warning: ${w}\n`);
   if (startup.runtime.resume) stderr.write(`• resuming session ${runtime.session.id}\n`);
@@ -116,7 +120,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
       nextChange: (signal: AbortSignal) => runtime.cron.nextChange(signal),
       sessionId: () => runtime.session.id,
     };
-    return await runPrint(runtime.agent, { prompt, promptContent: skillCommand?.text, outputFormat: format, stdout, stderr, background, goal, scheduled, stop: stop.signal }, () => interrupted);
+    return await runPrint(runtime.agent, { prompt, promptContent: skillCommand?.text, attachments: attached?.parts, outputFormat: format, stdout, stderr, background, goal, scheduled, stop: stop.signal }, () => interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     await control.close(interrupted);

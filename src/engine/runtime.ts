@@ -55,7 +55,7 @@ import type { TodoStore } from './todos';
 import { makeToolFilter, type ToolSwitch } from './toolFilter';
 import { BUILTIN_SOURCE, ToolRegistry } from './toolRegistry';
 import { deferralWarnings, type DeferralConfig, type DeferredTools } from './deferredTools';
-import { workspaceOf } from './workspace';
+import { workspaceOf, type Workspace } from './workspace';
 
 export interface RuntimeOptions {
   home: string;
@@ -168,6 +168,8 @@ export interface Runtime {
   fileHistory: FileHistoryRecorder | undefined;
   /** Swarm mode (`/swarm`, SPEC §6.7): AgentSwarm calls of every agent are approved without asking; not journalled. */
   swarmMode: boolean;
+  /** The folders the file tools work in without asking (workspace.ts); `@path` attachments are judged by it too. */
+  workspace: Workspace;
   /**
    * `/model`: the main agent talks to `model` from its next request on; journalled. Nothing is closed,
    * so background tasks and subagents keep running. Throws while a turn runs.
@@ -401,6 +403,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     todos: features.todos,
     skills: opts.skills,
     fileHistory,
+    workspace: env.workspace,
     get swarmMode() {
       return swarmMode;
     },

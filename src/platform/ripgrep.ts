@@ -43,13 +43,18 @@ async function packagedRipgrep(): Promise<string | undefined> {
   }
 }
 
-export function ripgrepOnPath(pathVariable: string | undefined): string | undefined {
+/** The first executable file called `name` in the folders of a PATH value (the clipboard tools use it too). */
+export function executableOnPath(name: string, pathVariable: string | undefined): string | undefined {
   for (const dir of (pathVariable ?? '').split(delimiter)) {
     if (!dir) continue;
-    const candidate = join(dir, BINARY);
+    const candidate = join(dir, name);
     if (isExecutableFile(candidate)) return candidate;
   }
   return undefined;
+}
+
+export function ripgrepOnPath(pathVariable: string | undefined): string | undefined {
+  return executableOnPath(BINARY, pathVariable);
 }
 
 async function trySource(source: RipgrepSource, env: NodeJS.ProcessEnv): Promise<string | undefined> {

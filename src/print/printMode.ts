@@ -3,6 +3,7 @@
 import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
 import { SubagentProgress } from './subagentProgress';
 import type { Agent, TurnOutcome } from '../engine/loop';
+import type { ContentPart } from '../llm/types';
 import { StreamJsonWriter, TranscriptWriter, type Sink } from './transcriptWriter';
 
 export const EXIT_SUCCESS = 0;
@@ -39,6 +40,8 @@ export interface PrintRunOptions {
   prompt: string;
   /** What the model receives instead of the prompt text (a `/skill:` command's instructions). */
   promptContent?: string;
+  /** The prompt's `@path` attachments (promptAttachments.ts), sent after its text. */
+  attachments?: ContentPart[];
   outputFormat: 'text' | 'stream-json';
   stdout: Sink;
   stderr: Sink;
@@ -102,7 +105,11 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
     opts.stderr.write(`jarvis: ${goalProblem}\n`);
     return EXIT_FAILURE;
   }
-  if (!opts.goal) agent.submit({ kind: 'prompt', text: opts.prompt, ...(opts.promptContent ? { content: [{ type: 'text', text: opts.promptContent }] } : {}) });
+  if (!opts.goal) {
+    const extra = opts.promptContent !== undefined || opts.attachments?.length;
+    const content: ContentPart[] = [{ type: 'text', text: opts.promptContent ?? opts.prompt }, ...(opts.attachments ?? [])];
+    agent.submit({ kind: 'prompt', text: opts.prompt, ...(extra ? { content } : {}) });
+  }
   const outcomes = await agent.idle();
   if (interrupted()) return EXIT_INTERRUPTED;
   let code = exitCodeOf(outcomes);

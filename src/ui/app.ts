@@ -39,6 +39,7 @@ import { Screen } from './screen';
 import { SessionControl, SessionControlError, type BaseRuntimeOptions } from '../engine/sessionControl';
 import { runShellCommand, shellContext, type ShellRun } from './shellMode';
 import { panelApprovalPort, panelInteractionPort } from './questionPanels';
+import { PromptAttacher } from './promptAttacher';
 import { findCommand, SLASH_COMMANDS, type CommandHost, type PickItem } from './slashCommands';
 import { loadTheme, type Theme } from './theme';
 import { TuiPreferences, type PreferencesHost } from './tuiPreferences';
@@ -88,6 +89,8 @@ export class App implements CommandHost {
   readonly transcript: Transcript;
   readonly editor: Editor;
   private readonly completion: InputCompletion;
+  /** `@path` attachments and pasted images (promptAttacher.ts). */
+  private readonly attacher: PromptAttacher;
   private readonly controller: SessionControl;
   private turnView: TurnView;
   /** A popup the user opened (help, pickers, the trust prompt). */
@@ -116,6 +119,8 @@ export class App implements CommandHost {
   readonly mcp: McpManager | undefined;
 
   constructor(private readonly opts: AppOptions) {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- hosts' getters read the app live
+    const app = this;
     this.version = opts.version;
     // Started now, while the user types; the first model request waits for them (docs/mcp.md).
     this.mcp = startMcpServers(opts.mcp?.servers ?? [], {
@@ -158,6 +163,16 @@ export class App implements CommandHost {
     this.editor.onChange = (text) => this.onEditorChange(text);
     const skillCommands = (opts.runtime.skills?.all ?? []).map((s) => ({ name: `skill:${s.name}`, aliases: findCommand(s.name) ? [] : [s.name], description: s.description }));
     this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands]);
+    this.attacher = new PromptAttacher({
+      cwd: opts.cwd,
+      rules: opts.runtime.rules,
+      imageInput: () => this.controller.model.capabilities.includes('image_in'),
+      get modelLabel() {
+        return app.modelLabel;
+      },
+      notice: (level, text, hint) => this.notice(level, text, hint),
+      requestRender: () => this.requestRender(),
+    });
     this.editor.setAutocompleteProvider(this.completion);
     for (const entry of loadUserHistory(opts.home, opts.cwd).slice(-100)) this.editor.addToHistory(entry);
     const footer = new Footer(() => this.view.theme, () => {
@@ -423,6 +438,7 @@ export class App implements CommandHost {
     this.preferences.dispose();
     this.turnView.dispose();
     this.questions.cancelAll();
+    this.attacher.dispose();
     this.context.cancelCompaction();
     const shellStopped = this.shell?.interrupt();
     const id = this.session?.id;
@@ -512,6 +528,8 @@ export class App implements CommandHost {
       sendPrompt: (text, modelText) => this.sendPrompt(text, modelText),
       runShell: (command) => this.runShell(command),
       refreshCompletion: () => this.completion.refresh(),
+      pasteImage: () => void this.pasteImage(),
+      pastedImage: (text) => this.attacher.pasteText(text),
     };
   }
 
@@ -567,7 +585,16 @@ export class App implements CommandHost {
     const content: ContentPart[] = [...this.shellContexts.map((t) => ({ type: 'text' as const, text: t })), { type: 'text', text: modelText }];
     this.shellContexts = [];
     if (rt.agent.busy) this.queuedPrompts.push(text);
-    rt.agent.submit({ kind: 'prompt', text, content });
+    this.completion.noteMentions(text);
+    this.attacher.send(rt, text, content, (withAttachments) => rt.agent.submit({ kind: 'prompt', text, content: withAttachments }));
+    this.requestRender();
+  }
+
+  /** Ctrl-V: the clipboard's image as a placeholder, or its text as a paste. */
+  private async pasteImage(): Promise<void> {
+    const pasted = await this.attacher.pasteFromClipboard();
+    if (pasted?.kind === 'image') this.editor.insertTextAtCursor(pasted.insert);
+    else if (pasted) this.editor.handleInput(`\x1b[200~${pasted.insert}\x1b[201~`);
     this.requestRender();
   }
 
@@ -613,7 +640,7 @@ export class App implements CommandHost {
         if (origin === 'user') {
           const i = this.queuedPrompts.indexOf(prompt);
           if (i >= 0) this.queuedPrompts.splice(i, 1);
-          const block = new UserBlock(this.view, prompt);
+          const block = new UserBlock(this.view, prompt, 'prompt', this.attacher.takeChips(prompt));
           this.context.turnBlocks.set(turnId, block);
           this.transcript.add(block);
         } else {

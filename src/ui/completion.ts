@@ -1,10 +1,12 @@
 // Completion for the input box: `/` at the start opens the command menu (live-filtered, aliases
-// match too); `@` completes paths — tracked and untracked-but-not-ignored files from `git ls-files`
-// inside a repository, a bounded folder walk elsewhere. Folders end with `/`; `.git` never appears.
-import { execFile } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+// match too); `@` completes paths from the same walk as the Glob tool (ignore files honoured, `.git`
+// and secrets never listed; globWalk.ts), ranked by how well they match, then by recency: paths
+// mentioned lately first, then the most recently modified. Folders end with `/`.
+import { relative, sep } from 'node:path';
 import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions } from '@mariozechner/pi-tui';
+import { mentionedPaths } from '../engine/promptAttachments';
+import { modifiedTimes } from '../tools/file/fileTimes';
+import { walkAllFiles } from '../tools/file/globWalk';
 
 export interface CommandInfo {
   name: string;
@@ -13,8 +15,17 @@ export interface CommandInfo {
 }
 
 const MAX_PATH_ITEMS = 50;
+/** A completion list stops growing here; a bigger tree is still searchable with Glob. */
 const WALK_LIMIT = 20_000;
-const WALK_SKIP = new Set(['.git', 'node_modules']);
+/** How many recently mentioned paths are remembered for ranking. */
+const RECENT_MENTIONS = 50;
+
+export interface PathEntry {
+  /** Relative to cwd, `/`-separated; folders end with `/`. */
+  path: string;
+  /** The file's modification time; a folder's is its newest file's. */
+  mtimeMs: number;
+}
 
 /** Commands whose name or an alias contains the query; name-prefix matches first. */
 export function filterCommands(commands: readonly CommandInfo[], query: string): CommandInfo[] {
@@ -34,71 +45,65 @@ export function filterCommands(commands: readonly CommandInfo[], query: string):
     .map((x) => x.c);
 }
 
-function gitFiles(cwd: string): Promise<string[] | undefined> {
-  return new Promise((resolve) => {
-    execFile('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
-      if (err) resolve(undefined);
-      else resolve(stdout.split('\0').filter(Boolean));
-    });
+/** Every file and folder below `cwd` that Glob would see, with modification times. */
+export async function listPaths(cwd: string, signal: AbortSignal = new AbortController().signal): Promise<PathEntry[]> {
+  const files = await walkAllFiles(cwd, { cwd, signal, maxFiles: WALK_LIMIT });
+  const times = await modifiedTimes(files, { filesOnly: false, signal });
+  const folders = new Map<string, number>();
+  const entries: PathEntry[] = [];
+  files.forEach((abs, i) => {
+    const path = relative(cwd, abs).split(sep).join('/');
+    const mtimeMs = times[i] ?? 0;
+    entries.push({ path, mtimeMs });
+    const parts = path.split('/');
+    for (let j = 1; j < parts.length; j++) {
+      const folder = `${parts.slice(0, j).join('/')}/`;
+      folders.set(folder, Math.max(folders.get(folder) ?? 0, mtimeMs));
+    }
   });
+  for (const [path, mtimeMs] of folders) entries.push({ path, mtimeMs });
+  return entries;
 }
 
-async function walkFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  const queue = [''];
-  while (queue.length && out.length < WALK_LIMIT) {
-    const rel = queue.shift()!;
-    let entries;
-    try {
-      entries = await readdir(join(root, rel), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (WALK_SKIP.has(e.name)) continue;
-      const path = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) queue.push(path);
-      else out.push(path);
-    }
-  }
-  return out;
-}
-
-/** Every file and folder (folders with a trailing `/`) below `cwd`, `.git` excluded. */
-export async function listPaths(cwd: string): Promise<string[]> {
-  const files = (await gitFiles(cwd)) ?? (await walkFiles(cwd));
-  const dirs = new Set<string>();
-  for (const f of files) {
-    const parts = f.split('/');
-    for (let i = 1; i < parts.length; i++) dirs.add(`${parts.slice(0, i).join('/')}/`);
-  }
-  return [...dirs, ...files].filter((p) => p !== '.git/' && !p.startsWith('.git/')).sort();
-}
-
-export function matchPaths(paths: readonly string[], query: string): string[] {
+/**
+ * The entries matching `query` (a prefix of the path, then of its last part, then anywhere), each
+ * group most recent first: paths in `mentioned` (newest mention first), then by modification time.
+ */
+export function matchPaths(entries: readonly PathEntry[], query: string, mentioned: readonly string[] = []): string[] {
   const q = query.toLowerCase();
-  const scored: Array<{ p: string; s: number }> = [];
-  for (const p of paths) {
-    const lower = p.toLowerCase();
-    const base = lower.endsWith('/') ? lower.slice(0, -1).split('/').pop()! : lower.split('/').pop()!;
-    let s = -1;
-    if (!q) s = p.split('/').filter(Boolean).length + (p.endsWith('/') ? 0 : 0.5);
-    else if (lower.startsWith(q)) s = 0;
-    else if (base.startsWith(q)) s = 1;
-    else if (lower.includes(q)) s = 2;
-    if (s >= 0) scored.push({ p, s: s * 1000 + p.length });
+  const recentRank = new Map(mentioned.map((p, i) => [p, i]));
+  const scored: Array<{ e: PathEntry; tier: number; recent: number }> = [];
+  for (const e of entries) {
+    const lower = e.path.toLowerCase();
+    const base = (lower.endsWith('/') ? lower.slice(0, -1) : lower).split('/').pop()!;
+    let tier = -1;
+    if (!q || lower.startsWith(q)) tier = 0;
+    else if (base.startsWith(q)) tier = 1;
+    else if (lower.includes(q)) tier = 2;
+    if (tier >= 0) scored.push({ e, tier, recent: recentRank.get(e.path) ?? Infinity });
   }
-  return scored.sort((a, b) => a.s - b.s || a.p.localeCompare(b.p)).slice(0, MAX_PATH_ITEMS).map((x) => x.p);
+  return scored
+    .sort((a, b) => a.tier - b.tier || a.recent - b.recent || b.e.mtimeMs - a.e.mtimeMs || a.e.path.length - b.e.path.length || a.e.path.localeCompare(b.e.path))
+    .slice(0, MAX_PATH_ITEMS)
+    .map((x) => x.e.path);
 }
 
 export class InputCompletion implements AutocompleteProvider {
-  private paths: Promise<string[]> | undefined;
+  private paths: Promise<PathEntry[]> | undefined;
+  /** Paths the user sent with @ lately, newest first. */
+  private mentioned: string[] = [];
 
   constructor(private readonly cwd: string, private readonly commands: () => readonly CommandInfo[]) {}
 
   /** Forget the cached file list (files change between prompts). */
   refresh(): void {
     this.paths = undefined;
+  }
+
+  /** A sent prompt's @-mentions rank first in later completions. */
+  noteMentions(text: string): void {
+    const sent = mentionedPaths(text).map((p) => p.replace(/^\.\//, ''));
+    this.mentioned = [...new Set([...sent.reverse(), ...this.mentioned])].slice(0, RECENT_MENTIONS);
   }
 
   async getSuggestions(lines: string[], cursorLine: number, cursorCol: number): Promise<AutocompleteSuggestions | null> {
@@ -115,7 +120,7 @@ export class InputCompletion implements AutocompleteProvider {
     const at = /(?:^|\s)@(\S*)$/.exec(before);
     if (at) {
       this.paths ??= listPaths(this.cwd);
-      const items = matchPaths(await this.paths, at[1]).map((p) => ({ value: p, label: p }));
+      const items = matchPaths(await this.paths, at[1], this.mentioned).map((p) => ({ value: p, label: p }));
       return items.length ? { items, prefix: `@${at[1]}` } : null;
     }
     return null;

@@ -5,7 +5,7 @@
 import type { Component, Editor } from '@mariozechner/pi-tui';
 import type { PermissionMode } from '../engine/records';
 import { appendUserHistory } from '../store/userHistory';
-import { actionOf, nextCycleStop } from './keymap';
+import { actionOf, nextCycleStop, normalizeKey } from './keymap';
 import { findCommand, parseSlash, type CommandHost } from './slashCommands';
 import { parseSkillCommand } from '../engine/skills';
 
@@ -47,7 +47,14 @@ export interface InputHost {
   runShell(command: string): void;
   /** After a line is sent: @-completion may list new files. */
   refreshCompletion(): void;
+  /** Ctrl-V: an image from the clipboard (its text otherwise). */
+  pasteImage(): void;
+  /** A bracketed paste that is the path of an image: the placeholder to insert instead, else undefined. */
+  pastedImage(text: string): string | undefined;
 }
+
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
 
 export class InputRouter {
   /** The footer's hint line (e.g. "Press Ctrl-C again to exit"). */
@@ -57,8 +64,10 @@ export class InputRouter {
 
   constructor(private readonly host: InputHost) {}
 
-  onInput(data: string): void {
+  onInput(raw: string): void {
     const { host } = this;
+    const data = normalizeKey(raw);
+    if (data === undefined) return;
     const action = actionOf(data);
     if (action !== 'ctrlC' && action !== 'ctrlD' && this.exitArmed) {
       this.exitArmed = false;
@@ -102,6 +111,15 @@ export class InputRouter {
       case 'toggleTodos':
         host.toggleTodos();
         return host.requestRender();
+      case 'pasteImage':
+        return host.pasteImage();
+    }
+    if (data.startsWith(PASTE_START) && data.endsWith(PASTE_END)) {
+      const placeholder = host.pastedImage(data.slice(PASTE_START.length, -PASTE_END.length));
+      if (placeholder !== undefined) {
+        host.editor.insertTextAtCursor(placeholder);
+        return host.requestRender();
+      }
     }
     host.editor.handleInput(data);
     host.requestRender();

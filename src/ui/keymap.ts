@@ -1,5 +1,5 @@
 // The UI's key bindings in one place: what each key does, and the help text built from it.
-import { matchesKey, type KeyId } from '@mariozechner/pi-tui';
+import { isKeyRelease, matchesKey, type KeyId } from '@mariozechner/pi-tui';
 import type { CommandInfo } from './completion';
 
 export type Action =
@@ -12,6 +12,10 @@ export type Action =
   | 'externalEditor'
   | 'cycleMode'
   | 'toggleTodos'
+  /** Shift-Enter or Ctrl-J, however the terminal reports them (legacy, kitty CSI-u, modifyOtherKeys). */
+  | 'newline'
+  /** Ctrl-V: an image from the clipboard (its text otherwise). */
+  | 'pasteImage'
   /** Two Esc presses that reached us as one chunk (a terminal sends ESC ESC as alt+escape). */
   | 'doubleEscape';
 
@@ -24,7 +28,21 @@ const BINDINGS: Array<{ action: Action; keys: KeyId[] }> = [
   { action: 'externalEditor', keys: ['ctrl+g'] },
   { action: 'cycleMode', keys: ['shift+tab'] },
   { action: 'toggleTodos', keys: ['ctrl+t'] },
+  { action: 'newline', keys: ['shift+enter', 'ctrl+j'] },
+  { action: 'pasteImage', keys: ['ctrl+v'] },
 ];
+
+/**
+ * A key as the rest of the UI should see it, or undefined to drop it. The terminal is asked for the
+ * kitty keyboard protocol (modifyOtherKeys where it does not answer; pi-tui's ProcessTerminal does
+ * both and restores the terminal on exit), so Shift-Enter arrives as `CSI 13;2u` or `CSI 27;2;13~`
+ * and Ctrl-J as `CSI 106;5u`: both become the plain line feed the input box takes as a new line.
+ * Key releases, which that protocol also reports, are dropped (a Ctrl-C release is no second Ctrl-C).
+ */
+export function normalizeKey(data: string): string | undefined {
+  if (isKeyRelease(data)) return undefined;
+  return actionOf(data) === 'newline' ? '\n' : data;
+}
 
 export function actionOf(data: string): Action | undefined {
   if (data === '\x1b\x1b' || matchesKey(data, 'alt+escape')) return 'doubleEscape';
@@ -41,10 +59,11 @@ export const KEY_HELP: Array<[string, string]> = [
   ['Ctrl-O', 'expand / collapse tool output, thinking and compaction summaries'],
   ['Ctrl-T', 'expand / collapse the todo list'],
   ['Ctrl-G', 'edit the message in $VISUAL / $EDITOR'],
+  ['Ctrl-V', 'paste an image from the clipboard (models with image input); a pasted image path attaches it too'],
   ['Shift-Tab', 'cycle manual → plan → yolo → auto (plan = plan mode on, permissions as before)'],
   ['Esc Esc (empty input)', 'withdraw recent prompts (undo selector; Rewind… puts files back too)'],
   ['/', 'command menu (Esc closes)'],
-  ['@', 'complete a file path'],
+  ['@', 'complete a file path; @path attaches the file (text, image or folder listing)'],
   ['! (empty input)', 'shell mode: run a command; its output goes into the next message'],
   ['Ctrl-D (empty input)', 'exit; Ctrl-C twice also exits'],
   ['Approval panel', '↑/↓ move · Enter select · 1–4 pick · Esc reject · Ctrl-E expand the preview'],

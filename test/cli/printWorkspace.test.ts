@@ -102,3 +102,18 @@ describe('jarvis -p and paths outside the workspace', () => {
     expect(results[3]).toContain('may hold secrets');
   });
 });
+
+describe('jarvis -p "… @path"', () => {
+  it('attaches a workspace file; attack: secrets and paths out of the workspace are not attached, with a warning each', async () => {
+    const w = world();
+    const before = server.requests.length;
+    server.push({ text: 'done' });
+    const prompt = 'explain @a.txt, @.env, @../outside/secret.txt, @link-out.txt and @settings.txt';
+    const r = await runJarvis(['-p', prompt], { env: cliEnv(w, mockModelEnv(server.baseUrlFor('openai'))), cwd: w.cwd, timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = JSON.stringify(server.requests[before].body.messages.at(-1));
+    expect(sent).toContain('<attached-file path=\\"a.txt\\" label=\\"1 line\\">\\n1\\tINSIDE-CONTENT');
+    expect(sent).not.toMatch(/ENV-SECRET|OUTSIDE-CONTENT/);
+    for (const name of ['.env', '../outside/secret.txt', 'link-out.txt', 'settings.txt']) expect(r.stderr).toContain(`warning: @${name} was not attached`);
+  });
+});

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { userHistoryPath } from '../../src/store/paths';
 import { isWorkspaceTrusted, setWorkspaceTrust, workspaceTrust } from '../../src/store/trust';
 import { appendUserHistory, loadUserHistory } from '../../src/store/userHistory';
-import { filterCommands, matchPaths } from '../../src/ui/completion';
+import { filterCommands, InputCompletion, matchPaths } from '../../src/ui/completion';
+import { putFile, tempDir } from '../helpers/files';
 import { diffLines, diffStats } from '../../src/ui/diffView';
 import { contextPercent } from '../../src/ui/footer';
 import { splitStableMarkdown } from '../../src/ui/markdown';
@@ -108,9 +109,29 @@ describe('completion', () => {
   });
 
   it('ranks path matches (prefix, then basename, then substring)', () => {
-    const paths = ['docs/', 'docs/main.md', 'src/', 'src/main.ts', 'main.go'];
+    const paths = ['docs/', 'docs/main.md', 'src/', 'src/main.ts', 'main.go'].map((path) => ({ path, mtimeMs: 0 }));
     expect(matchPaths(paths, 'mai')[0]).toBe('main.go');
     expect(matchPaths(paths, 'src/')).toEqual(['src/', 'src/main.ts']);
+  });
+
+  it('ranks by recency within a match: recently mentioned first, then newest modified', () => {
+    const paths = [
+      { path: 'a/old.ts', mtimeMs: 1 },
+      { path: 'b/new.ts', mtimeMs: 9 },
+      { path: 'c/mid.ts', mtimeMs: 5 },
+    ];
+    expect(matchPaths(paths, '')).toEqual(['b/new.ts', 'c/mid.ts', 'a/old.ts']);
+    expect(matchPaths(paths, '.ts', ['a/old.ts'])).toEqual(['a/old.ts', 'b/new.ts', 'c/mid.ts']);
+  });
+
+  it('@-completion lists what Glob sees (ignore files, no secrets, no .git), mentioned paths first', async () => {
+    const cwd = tempDir('jarvis-complete-');
+    for (const [path, text] of [['.gitignore', 'dist/\n'], ['dist/x.js', ''], ['src/a.ts', ''], ['src/b.ts', ''], ['.env', 'K=1'], ['.git/config', '']]) putFile(join(cwd, path), text);
+    const completion = new InputCompletion(cwd, () => []);
+    const list = async (query: string) => (await completion.getSuggestions([`@${query}`], 0, query.length + 1))?.items.map((i) => i.value) ?? [];
+    expect((await list('')).sort()).toEqual(['.gitignore', 'src/', 'src/a.ts', 'src/b.ts']);
+    completion.noteMentions('look at @src/b.ts');
+    expect((await list('src/'))[0]).toBe('src/b.ts');
   });
 });
 

@@ -6,9 +6,8 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { modifiedTimes } from './fileTimes';
-import { walkMatchingFiles } from './globWalk';
-import { IgnoreRules } from './ignoreRules';
-import { canonicalPath, isWithin, pathDisplayer, resolveToolPath } from './pathPolicy';
+import { ignoreFramesAbove, walkMatchingFiles } from './globWalk';
+import { pathDisplayer, resolveToolPath } from './pathPolicy';
 import { isSensitivePath, sensitiveSkippedNote } from './sensitivePaths';
 import description from './glob.md';
 
@@ -91,16 +90,6 @@ export function globMatcher(glob: string): (rel: string) => boolean {
   return tail === '' ? isMatch : (rel) => rel.endsWith(tail) && isMatch(rel);
 }
 
-/** The highest folder whose ignore files apply: cwd when the walk is inside it (and not in an ignored part). */
-function ignoreTop(root: string, cwd: string): IgnoreRules {
-  const top = canonicalPath(cwd);
-  if (isWithin(root, top)) {
-    const fromCwd = new IgnoreRules(top);
-    if (!fromCwd.isIgnored(root, true)) return fromCwd;
-  }
-  return new IgnoreRules(root);
-}
-
 export const globTool = defineTool({
   name: 'Glob',
   description,
@@ -130,7 +119,7 @@ export const globTool = defineTool({
       root,
       matches: globMatcher(glob),
       maxDepth: globMaxDepth(glob),
-      ignore: args.include_ignored ? undefined : ignoreTop(root, ctx.cwd).framesAbove(root),
+      ignore: args.include_ignored ? undefined : ignoreFramesAbove(root, ctx.cwd),
       signal: ctx.signal,
       onSensitive: () => sensitive++,
     });

@@ -1,5 +1,7 @@
-// The walk behind Glob: the files under a folder whose path (relative to it, `/`-separated) matches,
-// never entering VCS folders or ignored folders, and leaving out ignored entries and secrets.
+// The walk behind Glob — and behind the input box's @-completion and @folder listings (walkAllFiles),
+// so there is one notion of "the project's files": the files under a folder whose path (relative to
+// it, `/`-separated) matches, never entering VCS folders or ignored folders, and leaving out ignored
+// entries and secrets.
 //
 // It lists each folder once (readdirSync, in time slices) and works from that listing alone: ignore
 // files are read only where the listing shows one, each entry is tested against a stack of ignore
@@ -9,7 +11,8 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { sep } from 'node:path';
 import { TimeSlicer } from './fileTimes';
-import { framesInto, IGNORE_FILE_NAMES, isIgnoredBy, readIgnoreFiles, type IgnoreFrame } from './ignoreRules';
+import { framesInto, IGNORE_FILE_NAMES, IgnoreRules, isIgnoredBy, readIgnoreFiles, type IgnoreFrame } from './ignoreRules';
+import { canonicalPath, isWithin } from './pathPolicy';
 import { isSensitiveEntry, isVcsDirName } from './sensitivePaths';
 
 export interface GlobWalk {
@@ -24,6 +27,8 @@ export interface GlobWalk {
   signal: AbortSignal;
   /** Told of each matching, not ignored file left out because it is sensitive (Glob counts them in a note). */
   onSensitive?(path: string): void;
+  /** Stop after this many files (a completion list of a huge tree); default: no limit. */
+  maxFiles?: number;
 }
 
 interface PendingFolder {
@@ -47,7 +52,8 @@ export async function walkMatchingFiles(walk: GlobWalk): Promise<string[]> {
   const found: string[] = [];
   const slicer = new TimeSlicer(walk.signal);
   const pending: PendingFolder[] = [{ path: walk.root, rel: '', name: lastSegment(walk.root), depth: 0, frames: walk.ignore }];
-  for (let folder = pending.pop(); folder; folder = pending.pop()) {
+  const maxFiles = walk.maxFiles ?? Infinity;
+  for (let folder = pending.pop(); folder && found.length < maxFiles; folder = pending.pop()) {
     if (slicer.due()) await slicer.pause();
     let entries: Dirent[];
     try {
@@ -82,4 +88,22 @@ export async function walkMatchingFiles(walk: GlobWalk): Promise<string[]> {
   }
   walk.signal.throwIfAborted();
   return found;
+}
+
+/**
+ * The ignore rules from the folders above `root` that apply to a walk of it: cwd's and those between,
+ * when root lies inside cwd (and is not itself ignored there); none otherwise (root's own still apply).
+ */
+export function ignoreFramesAbove(root: string, cwd: string): IgnoreFrame[] {
+  const top = canonicalPath(cwd);
+  if (isWithin(root, top)) {
+    const fromCwd = new IgnoreRules(top);
+    if (!fromCwd.isIgnored(root, true)) return fromCwd.framesAbove(root);
+  }
+  return new IgnoreRules(root).framesAbove(root);
+}
+
+/** Every file below `root` as Glob's `**` would see it (ignore files honoured, secrets and VCS folders left out). */
+export function walkAllFiles(root: string, opts: { cwd: string; signal: AbortSignal; maxFiles?: number }): Promise<string[]> {
+  return walkMatchingFiles({ root, matches: () => true, maxDepth: Infinity, ignore: ignoreFramesAbove(root, opts.cwd), signal: opts.signal, maxFiles: opts.maxFiles });
 }

@@ -7,7 +7,8 @@ import { Block, clipLines, type ViewState } from './block';
 export type UserKind = 'prompt' | 'steer' | 'shell';
 
 export class UserBlock extends Block {
-  constructor(view: ViewState, private readonly text: string, private readonly kind: UserKind = 'prompt') {
+  /** `chips`: the prompt's attachments, shown compactly (`[@src/x.ts 120 lines]`) instead of their content. */
+  constructor(view: ViewState, private readonly text: string, private readonly kind: UserKind = 'prompt', private readonly chips: readonly string[] = []) {
     super(view);
     this.done = true;
   }
@@ -18,7 +19,9 @@ export class UserBlock extends Block {
     const mark = this.kind === 'shell' ? '! ' : this.kind === 'steer' ? '» ' : '> ';
     const tag = this.kind === 'steer' ? fg.textMuted(' (steer)') : '';
     const body = wrapTextWithAnsi(this.text, Math.max(1, width - 2));
-    return ['', ...body.map((line, i) => (i === 0 ? color(mark) : '  ') + this.view.theme.bold(color(line)) + (i === body.length - 1 ? tag : ''))];
+    const lines = ['', ...body.map((line, i) => (i === 0 ? color(mark) : '  ') + this.view.theme.bold(color(line)) + (i === body.length - 1 ? tag : ''))];
+    if (this.chips.length) lines.push(...wrapTextWithAnsi(this.chips.join(' '), Math.max(1, width - 2)).map((line) => `  ${fg.textDim(line)}`));
+    return lines;
   }
 }
 

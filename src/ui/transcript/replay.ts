@@ -3,6 +3,7 @@
 // compaction note becomes a compaction block.
 import { isCompactionNote } from '../../engine/compactionUserWords';
 import { RECALL_BLOCK } from '../../engine/memoryRecall';
+import { chipOfPart } from '../../engine/promptAttachments';
 import type { CompactionInfo } from '../../engine/records';
 import type { Message } from '../../llm/types';
 import type { Block, ViewState } from './block';
@@ -12,10 +13,21 @@ import { describeCall, ToolCard } from './toolCard';
 
 const INJECTED = /^<(system-notification|system-reminder|goal-mode)>/;
 
-function userText(m: Extract<Message, { role: 'user' }>): { text: string; notification: boolean; compaction: boolean } {
-  const text = m.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+function userText(m: Extract<Message, { role: 'user' }>): { text: string; chips: string[]; notification: boolean; compaction: boolean } {
+  // `@path` attachments come back as their chips, not their content (promptAttachments.ts).
+  const chips: string[] = [];
+  const shown: string[] = [];
+  let afterAttachment = false;
+  for (const p of m.content) {
+    const chip = chipOfPart(p);
+    if (chip) chips.push(chip);
+    else if (!(afterAttachment && p.type === 'image')) shown.push(p.type === 'text' ? p.text : `[${p.type}]`);
+    afterAttachment = chip !== undefined || (afterAttachment && p.type === 'image');
+  }
+  const text = shown.join('\n');
   return {
     text: text.replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '').replace(RECALL_BLOCK, '').trim(),
+    chips,
     notification: INJECTED.test(text),
     compaction: isCompactionNote(m),
   };
@@ -26,9 +38,9 @@ export function blocksFromMessages(messages: readonly Message[], view: ViewState
   const cards = new Map<string, ToolCard>();
   for (const m of messages) {
     if (m.role === 'user') {
-      const { text, notification, compaction } = userText(m);
+      const { text, chips, notification, compaction } = userText(m);
       if (compaction) blocks.push(new CompactionBlock(view, compactions.at(-1) ?? { trigger: 'auto', summary: text }));
-      else if (text && !notification) blocks.push(new UserBlock(view, text));
+      else if (text && !notification) blocks.push(new UserBlock(view, text, 'prompt', chips));
     } else if (m.role === 'assistant') {
       const thinking = (m.thinking ?? []).map((t) => t.text).join('\n').trim();
       if (thinking) {
