@@ -40,7 +40,7 @@ import { SessionControl, SessionControlError, type BaseRuntimeOptions } from '..
 import { runShellCommand, shellContext, type ShellRun } from './shellMode';
 import { panelApprovalPort, panelInteractionPort } from './questionPanels';
 import { PromptAttacher } from './promptAttacher';
-import { findCommand, SLASH_COMMANDS, type CommandHost, type PickItem } from './slashCommands';
+import { findCommand, SLASH_COMMANDS, type CommandHost, type PanelHost, type PickItem } from './slashCommands';
 import { loadTheme, type Theme } from './theme';
 import { TuiPreferences, type PreferencesHost } from './tuiPreferences';
 import type { ViewState } from './transcript/block';
@@ -314,6 +314,11 @@ export class App implements CommandHost {
 
   pick(title: string, items: PickItem[], onPick: (value: string) => void, body?: string[]): void {
     this.popupPanel = new SelectDialog(this.view.theme, { title, items, body, onSelect: (v) => { this.closePanel(); onPick(v); }, onCancel: () => this.closePanel() });
+    this.requestRender();
+  }
+
+  showPanel(make: (host: PanelHost) => Component): void {
+    this.popupPanel = make({ close: () => this.closePanel(), terminal: this.term, requestRender: () => this.requestRender() });
     this.requestRender();
   }
 

@@ -2,7 +2,6 @@
 import { contextBreakdown, type CompactionThresholds, type ContextBreakdown } from '../engine/context';
 import { exportMarkdown } from '../engine/exportMarkdown';
 import type { ForkResult } from '../engine/fork';
-import { parseGoalCommand } from '../engine/goals';
 import type { PermissionRule } from '../engine/approvals';
 import type { PermissionMode } from '../engine/records';
 import type { Runtime } from '../engine/runtime';
@@ -20,7 +19,10 @@ import { SWARM_COMMAND } from './swarmCommand';
 import { LOOK_COMMANDS } from './lookCommands';
 import type { TuiPreferences } from './tuiPreferences';
 import { memoryCommand } from './memoryCommand';
+import { GOAL_COMMAND } from './goalCommand';
 import type { McpManager } from '../ext/mcp/mcpManager';
+import type { Component } from '@mariozechner/pi-tui';
+import type { Theme } from './theme';
 
 export const TITLE_MAX = 200;
 
@@ -60,6 +62,9 @@ export interface CommandHost {
   notice(level: 'info' | 'warning' | 'error' | 'success', text: string, hint?: string): void;
   popup(title: string, lines: string[]): void;
   pick(title: string, items: PickItem[], onPick: (value: string) => void, body?: string[]): void;
+  /** Opens a panel of the command's own in the input box's place (`/goal next manage`). */
+  showPanel(make: (host: PanelHost) => Component): void;
+  readonly theme: Theme;
   newSession(): Promise<void>;
   resumeSession(location: SessionLocation): Promise<void>;
   switchModel(alias: string): Promise<void>;
@@ -80,6 +85,13 @@ export interface CommandHost {
   /** tui.toml as applied now: /theme, /reload-tui. */
   readonly preferences: TuiPreferences;
   exit(): void;
+}
+
+/** What a command's own panel gets: how to close itself, the terminal's size, a redraw. */
+export interface PanelHost {
+  close(): void;
+  readonly terminal: { readonly rows: number; readonly columns: number };
+  requestRender(): void;
 }
 
 export interface SlashCommand extends CommandInfo {
@@ -263,31 +275,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       else h.planMode = on;
     },
   },
-  {
-    name: 'goal',
-    aliases: [],
-    description: 'goal: <objective>, status, pause, resume, cancel, replace, next, next manage',
-    run(h, args) {
-      const command = parseGoalCommand(`/goal ${args}`) ?? { kind: 'status' as const };
-      if (command.kind === 'invalid') {
-        h.notice('error', command.message);
-        return;
-      }
-      const readOnly = command.kind === 'status' || command.kind === 'next_manage' || command.kind === 'pause' || command.kind === 'cancel';
-      if (readOnly && !h.runtime) {
-        h.notice('info', command.kind === 'status' ? 'No goal.' : command.kind === 'next_manage' ? 'No upcoming goals.' : 'There is no goal yet.');
-        return;
-      }
-      const rt = readOnly ? h.runtime! : h.ensureRuntime();
-      if (!rt) return;
-      const result = rt.goals.run(command);
-      // Goal events report starts, pauses, resumes and cancellations; show what no event says.
-      const quiet = result.ok && command.kind !== 'status' && command.kind !== 'next_manage' && !(command.kind === 'next' && result.message.startsWith('Queued'));
-      if (quiet) return;
-      if (command.kind === 'status' || command.kind === 'next_manage') h.popup(command.kind === 'status' ? 'Goal' : 'Upcoming goals', result.message.split('\n'));
-      else h.notice(result.ok ? 'info' : 'warning', result.message);
-    },
-  },
+  GOAL_COMMAND,
   {
     name: 'compact',
     aliases: [],
