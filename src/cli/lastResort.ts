@@ -1,8 +1,9 @@
 // The last resort: an exception or a rejected promise that escaped every handler. The terminal is put
-// back the way it was (raw mode off, cursor shown, the UI's terminal modes undone), a crash note goes
+// back the way it was (raw mode off, cursor shown, the UI's terminal modes undone, the normal screen back), a crash note goes
 // to the session's crash.log (else the global log), and the process ends with exit code 1 and a
 // message that says where the note is. Every known failure (provider errors, a journal that cannot be
 // written, a tool that throws) is handled long before this.
+import { alternateScreenActive, LEAVE_ALTERNATE_SCREEN, setAlternateScreenActive } from '../platform/terminalModes';
 import { writeCrashNote } from '../store/crashLog';
 
 /** Undoes the UI's terminal modes: synchronized output, attributes, bracketed paste, kitty keys, modifyOtherKeys; shows the cursor. */
@@ -21,7 +22,10 @@ export function restoreTerminal(io: Pick<LastResortIo, 'stdout' | 'stdin'>): voi
   } catch {
     // stdin already closed
   }
-  if (io.stdout.isTTY) io.stdout.write(`${TERMINAL_RESET}\n`);
+  // Full-screen mode: back to the normal screen first, or the message below would vanish with the alternate one.
+  const leave = alternateScreenActive() ? LEAVE_ALTERNATE_SCREEN : '';
+  setAlternateScreenActive(false);
+  if (io.stdout.isTTY) io.stdout.write(`${leave}${TERMINAL_RESET}\n`);
 }
 
 /** What happens to an error that reached the top: restore, note, explain, exit 1. */

@@ -159,7 +159,10 @@ export class App implements CommandHost {
     this.editor.focused = true;
     this.input = new InputRouter(this.inputHost());
     this.context = new ContextActions(this.contextHost());
-    this.editor.onSubmit = (text) => void this.input.submit(text);
+    this.editor.onSubmit = (text) => {
+      this.screen.scrollTranscript('end');
+      void this.input.submit(text);
+    };
     this.editor.onChange = (text) => this.onEditorChange(text);
     const skillCommands = (opts.runtime.skills?.all ?? []).map((s) => ({ name: `skill:${s.name}`, aliases: findCommand(s.name) ? [] : [s.name], description: s.description }));
     this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands]);
@@ -245,6 +248,12 @@ export class App implements CommandHost {
   }
   get session() {
     return this.controller.runtime?.session;
+  }
+  get fullScreen(): boolean {
+    return this.screen.fullScreen;
+  }
+  set fullScreen(on: boolean) {
+    this.screen.setFullScreen(on);
   }
   get swarmMode(): boolean {
     return this.controller.swarmMode;
@@ -387,6 +396,7 @@ export class App implements CommandHost {
     const done = new Promise<number>((resolve) => (this.finished = resolve));
     this.term.start((data) => this.input.onInput(data), () => this.screen.requestRender());
     this.term.hideCursor();
+    if (this.opts.env.JARVIS_CODE_TUI_FULL_SCREEN === '1') this.screen.setFullScreen(true);
     this.branch = gitBranch(this.cwd);
     this.transcript.add(this.banner());
     try {
@@ -525,6 +535,11 @@ export class App implements CommandHost {
       undo: () => this.undo(),
       toggleExpand: () => this.toggleExpand(),
       toggleTodos: () => void (this.todosExpanded = !this.todosExpanded),
+      scrollTranscript: (pages) => {
+        if (!this.screen.fullScreen) return false;
+        this.screen.scrollTranscript(pages * Math.max(1, this.screen.viewportRows - 1));
+        return true;
+      },
       openExternalEditor: () => this.openExternalEditor(),
       steer: (text) => {
         this.controller.runtime!.agent.submit({ kind: 'steer', text });
@@ -554,10 +569,14 @@ export class App implements CommandHost {
       this.notice('warning', 'No external editor is configured.', 'Set $VISUAL or $EDITOR, or [editor] command in tui.toml.');
       return;
     }
+    // The editor takes the whole terminal (often its alternate screen): full-screen mode steps aside.
+    const fullScreen = this.screen.fullScreen;
+    this.screen.setFullScreen(false);
     this.term.stop();
     const result = editText(command, this.editor.getExpandedText());
     this.term.start((data) => this.input.onInput(data), () => this.screen.requestRender());
     this.term.hideCursor();
+    this.screen.setFullScreen(fullScreen);
     if (result.text !== undefined) this.editor.setText(result.text);
     if (result.error) this.notice('error', result.error);
     this.screen.requestReprint();

@@ -16,6 +16,8 @@ export type Action =
   | 'newline'
   /** Ctrl-V: an image from the clipboard (its text otherwise). */
   | 'pasteImage'
+  | 'pageUp'
+  | 'pageDown'
   /** Two Esc presses that reached us as one chunk (a terminal sends ESC ESC as alt+escape). */
   | 'doubleEscape';
 
@@ -30,6 +32,8 @@ const BINDINGS: Array<{ action: Action; keys: KeyId[] }> = [
   { action: 'toggleTodos', keys: ['ctrl+t'] },
   { action: 'newline', keys: ['shift+enter', 'ctrl+j'] },
   { action: 'pasteImage', keys: ['ctrl+v'] },
+  { action: 'pageUp', keys: ['pageUp'] },
+  { action: 'pageDown', keys: ['pageDown'] },
 ];
 
 /**
@@ -66,6 +70,7 @@ export const KEY_HELP: Array<[string, string]> = [
   ['@', 'complete a file path; @path attaches the file (text, image or folder listing)'],
   ['! (empty input)', 'shell mode: run a command; its output goes into the next message'],
   ['Ctrl-D (empty input)', 'exit; Ctrl-C twice also exits'],
+  ['PgUp / PgDn (full screen)', 'scroll the conversation (/fullscreen)'],
   ['Approval panel', '↑/↓ move · Enter select · 1–4 pick · Esc reject · Ctrl-E expand the preview'],
   ['Plan review', '↑/↓ move · Enter select · 1–9 pick · Esc reject · PgUp/PgDn scroll · Ctrl-E expand the plan'],
   ['Questions', '↑/↓ move · Enter pick · Space toggle (multi) · ←/→ question · Esc dismiss'],

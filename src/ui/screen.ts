@@ -3,7 +3,11 @@
 // differentially (from the first changed line down) and inside a synchronized-output block. A frame
 // therefore costs the size of the live region, not of the transcript. Nothing is drawn unless
 // something asked for it: no timers run while the UI is idle.
+// Full-screen mode (docs/ui.md "Full-screen mode") draws on the terminal's alternate screen instead: the
+// transcript in a scrollable viewport above the same live region, each frame rewriting only the rows
+// that changed. Lines finished meanwhile are kept for the normal screen, where they land on leaving.
 import { CURSOR_MARKER, truncateToWidth, visibleWidth, type Component } from '@mariozechner/pi-tui';
+import { ENTER_ALTERNATE_SCREEN, guardAlternateScreen, LEAVE_ALTERNATE_SCREEN, setAlternateScreenActive } from '../platform/terminalModes';
 
 export interface ScreenTerminal {
   write(data: string): void;
@@ -34,6 +38,10 @@ export class Screen {
   private stopped = false;
   private lastWidth = 0;
   private reprintRequested = false;
+  /** Full-screen mode: the transcript's lines, the rows on screen, how far the viewport is scrolled up. */
+  private full:
+    | { history: string[]; rows: string[]; height: number; scroll: number; inlineDrawn: string[]; reprintOnLeave: boolean; unguard: () => void }
+    | undefined;
   readonly stats: FrameStats = { frames: 0, frameMs: 0, fullReprints: 0 };
 
   constructor(
@@ -46,8 +54,54 @@ export class Screen {
   /** Queues finished lines for the scrollback; they are written above the live region on the next frame. */
   pushScrollback(lines: readonly string[]): void {
     for (const line of lines) this.pendingScrollback.push(line);
+    if (this.full) for (const line of lines) this.full.history.push(fit(this.lastWidth || this.term.columns)(line));
     this.requestRender();
   }
+
+  get fullScreen(): boolean {
+    return !!this.full;
+  }
+
+  /** Enters or leaves full-screen mode; leaving puts the transcript written meanwhile into the normal screen. */
+  setFullScreen(on: boolean): void {
+    if (this.stopped || on === !!this.full) return;
+    if (on) {
+      const width = Math.max(1, this.term.columns);
+      this.lastWidth = width;
+      // A crash or a kill must not leave the terminal on the alternate screen.
+      const unguard = guardAlternateScreen(() => this.leaveFullScreen());
+      this.full = { history: this.renderHistory(width).map(fit(width)), rows: [], height: 0, scroll: 0, inlineDrawn: this.drawn, reprintOnLeave: this.reprintRequested, unguard };
+      this.reprintRequested = false;
+      setAlternateScreenActive(true);
+      this.term.write(ENTER_ALTERNATE_SCREEN + '\x1b[2J');
+    } else {
+      this.leaveFullScreen();
+    }
+    this.requestRender();
+  }
+
+  private leaveFullScreen(): void {
+    if (!this.full) return;
+    this.full.unguard();
+    this.term.write(LEAVE_ALTERNATE_SCREEN);
+    setAlternateScreenActive(false);
+    this.drawn = this.full.inlineDrawn;
+    if (this.full.reprintOnLeave || this.term.columns !== this.lastWidth) this.reprintRequested = true;
+    this.full = undefined;
+  }
+
+  /** Full-screen mode: scrolls the transcript viewport up (positive) or down; 'end' follows the newest line again. */
+  scrollTranscript(by: number | 'end'): void {
+    if (!this.full) return;
+    this.full.scroll = by === 'end' ? 0 : Math.max(0, this.full.scroll + by);
+    this.requestRender();
+  }
+
+  /** Rows of the transcript viewport (a page for PgUp/PgDn). */
+  get viewportRows(): number {
+    return Math.max(1, this.term.rows - this.drawnLiveRows);
+  }
+  private drawnLiveRows = 0;
 
   /** Clears screen and scrollback and prints the transcript again (resize, Ctrl-O). */
   requestReprint(): void {
@@ -73,6 +127,11 @@ export class Screen {
     if (this.lastWidth && width !== this.lastWidth) this.reprintRequested = true;
     this.lastWidth = width;
     const lines = this.liveLines(width, height);
+    if (this.full) {
+      this.fullScreenFrame(width, height, lines);
+      this.finishFrame(started, lines);
+      return;
+    }
     let out: string;
     if (this.reprintRequested) {
       this.reprintRequested = false;
@@ -101,6 +160,39 @@ export class Screen {
     }
     this.term.write(out);
     this.finishFrame(started, lines);
+  }
+
+  private fullScreenFrame(width: number, height: number, live: string[]): void {
+    const full = this.full!;
+    if (this.reprintRequested) {
+      this.reprintRequested = false;
+      this.stats.fullReprints++;
+      full.reprintOnLeave = true;
+      full.history = this.renderHistory(width).map(fit(width));
+      full.rows = [];
+    }
+    if (height !== full.height) {
+      // After a change of height the terminal's rows no longer match ours: draw every row again.
+      full.height = height;
+      full.rows = [];
+    }
+    this.drawnLiveRows = live.length;
+    const viewRows = Math.max(0, height - live.length);
+    full.scroll = Math.min(full.scroll, Math.max(0, full.history.length - viewRows));
+    const end = full.history.length - full.scroll;
+    const shown = full.history.slice(Math.max(0, end - viewRows), end);
+    const rows = [...Array<string>(viewRows - shown.length).fill(''), ...shown];
+    if (full.scroll > 0 && viewRows > 0) rows[viewRows - 1] = fit(width)(this.scrolledNote(full.scroll));
+    rows.push(...live);
+    let out = '';
+    for (let i = 0; i < rows.length; i++) if (rows[i] !== full.rows[i]) out += `\x1b[${i + 1};1H\x1b[2K${rows[i]}${LINE_RESET}`;
+    full.rows = rows;
+    if (out) this.term.write(SYNC_START + out + SYNC_END);
+  }
+
+  /** The viewport's last row while scrolled up: how to get back. */
+  private scrolledNote(scroll: number): string {
+    return `\x1b[7m ↓ ${scroll} more line${scroll === 1 ? '' : 's'} below · PgDn scrolls down \x1b[27m`;
   }
 
   private finishFrame(started: number, lines: string[]): void {
@@ -135,6 +227,7 @@ export class Screen {
     if (this.stopped) return;
     if (this.scheduled) clearTimeout(this.scheduled);
     this.scheduled = undefined;
+    this.leaveFullScreen();
     if (this.pendingScrollback.length || this.reprintRequested) this.renderNow();
     this.stopped = true;
     if (opts.clearLive && this.drawn.length) this.term.write(this.moveToLine(0) + '\x1b[J');

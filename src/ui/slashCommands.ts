@@ -84,6 +84,8 @@ export interface CommandHost {
   mcpLogin(server: string): Promise<void>;
   /** tui.toml as applied now: /theme, /reload-tui. */
   readonly preferences: TuiPreferences;
+  /** Full-screen mode (/fullscreen): the alternate screen with a scrollable conversation. */
+  fullScreen: boolean;
   exit(): void;
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handleEscapedError, TERMINAL_RESET, type LastResortIo } from '../../src/cli/lastResort';
+import { LEAVE_ALTERNATE_SCREEN, setAlternateScreenActive } from '../../src/platform/terminalModes';
 import { GLOBAL_LOG_NAME, noteActiveSessionDir } from '../../src/store/crashLog';
 
 function fakeIo() {
@@ -51,5 +52,17 @@ describe('last-resort handler', () => {
     expect(readFileSync(join(home, 'logs', GLOBAL_LOG_NAME), 'utf8')).toContain('"a thrown string"');
     expect(f.out).toEqual([]);
     expect(f.raw).toEqual([]);
+  });
+
+  it('leaves the full-screen mode\'s alternate screen before it prints, so the message stays visible', () => {
+    const home = mkdtempSync(join(tmpdir(), 'jarvis-home-'));
+    const f = fakeIo();
+    setAlternateScreenActive(true);
+    handleEscapedError(home, 'uncaught exception', new Error('boom in full screen'), f.io);
+    expect(f.out.join('').startsWith(LEAVE_ALTERNATE_SCREEN + TERMINAL_RESET)).toBe(true);
+    expect(f.err.join('')).toContain('boom in full screen');
+    const again = fakeIo();
+    handleEscapedError(home, 'uncaught exception', new Error('second'), again.io);
+    expect(again.out.join('')).not.toContain(LEAVE_ALTERNATE_SCREEN);
   });
 });

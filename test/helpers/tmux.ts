@@ -59,6 +59,11 @@ export class TmuxSession {
     return this.tmux('capture-pane', '-p', '-e', '-t', 'main');
   }
 
+  /** A tmux format about the pane, e.g. `#{alternate_on}` (1 while the program uses the alternate screen). */
+  display(format: string): string {
+    return this.tmux('display-message', '-p', '-t', 'main', format).trim();
+  }
+
   /** The visible screen plus scrollback. */
   all(): string {
     return this.tmux('capture-pane', '-p', '-S', '-', '-t', 'main');

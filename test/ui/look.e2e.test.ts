@@ -85,7 +85,42 @@ describe.skipIf(!hasTmux)('how the UI looks (tmux)', { timeout: 60_000 }, () => 
     expect(screen.split('took longer than 300 ms').length - 1).toBe(1);
     expect(sleepers('sleep 7777')).toBe(0);
   });
+
+  it('full-screen mode: the alternate screen, PgUp scrolls the conversation, /fullscreen off and a kill restore the normal screen', async () => {
+    const answer = Array.from({ length: 60 }, (_, i) => `- item ${i + 1}`).join('\n');
+    const app = await start({ env: { JARVIS_CODE_TUI_FULL_SCREEN: '1' }, turns: [{ text: answer }] });
+    await until(() => app.tmux.display('#{alternate_on}') === '1', 'the alternate screen');
+    send(app, 'a long list please');
+    await app.tmux.waitFor('item 60');
+    app.tmux.keys('PageUp');
+    await app.tmux.waitFor('more lines below');
+    expect(app.tmux.screen()).not.toContain('item 60');
+    app.tmux.keys('PageDown');
+    await app.tmux.waitFor('item 60');
+
+    send(app, '/fullscreen off');
+    await until(() => app.tmux.display('#{alternate_on}') === '0', 'the normal screen');
+    const all = await app.tmux.waitFor('Full-screen mode off.', { scrollback: true });
+    expect(all).toContain('a long list please');
+    expect(all).toContain('item 1\n');
+    expect(all).toContain('item 60');
+
+    send(app, '/fullscreen');
+    await until(() => app.tmux.display('#{alternate_on}') === '1', 'the alternate screen again');
+    const node = execFileSync('pgrep', ['-P', app.tmux.display('#{pane_pid}')], { encoding: 'utf8' }).trim().split('\n')[0];
+    process.kill(Number(node), 'SIGTERM');
+    await app.tmux.waitFor('[exit 143]');
+    expect(app.tmux.display('#{alternate_on}')).toBe('0');
+  });
 });
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 /** How many processes run `command` (the stopped status-line command must not linger). */
 function sleepers(command: string): number {
