@@ -37,8 +37,8 @@ export interface InputHost {
   undo(): void;
   toggleExpand(): void;
   toggleTodos(): void;
-  /** Full-screen mode scrolls the conversation by a page (1 up, -1 down); false when not in it. */
-  scrollTranscript(pages: number): boolean;
+  /** Full-screen mode scrolls the conversation by a page (1 up, -1 down); false (or absent) when not in it. */
+  scrollTranscript?(pages: number): boolean;
   openExternalEditor(): void;
   /** Sends `text` into the running turn (Ctrl-S). */
   steer(text: string): void;
@@ -117,7 +117,7 @@ export class InputRouter {
         return host.pasteImage();
       case 'pageUp':
       case 'pageDown':
-        if (host.scrollTranscript(action === 'pageUp' ? 1 : -1)) return;
+        if (host.scrollTranscript?.(action === 'pageUp' ? 1 : -1)) return;
         break;
     }
     if (data.startsWith(PASTE_START) && data.endsWith(PASTE_END)) {
