@@ -1,7 +1,8 @@
 // `jarvis` with no prompt on a terminal: configuration → the interactive UI → exit code.
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
-import { loadExtensions, loadStartup, StartupError } from './startup';
+import type { ReloadedOptions } from '../ui/app';
+import { loadExtensions, loadStartup, StartupError, type Startup } from './startup';
 
 declare const __JARVIS_VERSION__: string;
 
@@ -19,19 +20,35 @@ export async function runInteractiveCommand(options: MainOptions): Promise<numbe
   }
   installLastResort(startup.home);
   const { runApp } = await import('../ui/app');
-  const { runtime } = startup;
   return runApp({
     version: typeof __JARVIS_VERSION__ === 'string' ? __JARVIS_VERSION__ : '0.0.0',
     home: startup.home,
     cwd: startup.cwd,
+    env: process.env,
+    ...reloadable(startup),
+    pickSession: options.session === true,
+    // The same flags read everything again; the session to reopen is the UI's current one, not --continue/--session.
+    reloadOptions: async () => {
+      try {
+        const again = loadStartup({ ...options, continue: false, session: undefined }, { nonInteractive: false });
+        await loadExtensions(again, options);
+        return reloadable(again);
+      } catch (e) {
+        throw e instanceof StartupError ? new Error(e.message.replace(/^jarvis: /, '')) : e;
+      }
+    },
+  });
+}
+
+/** What the UI takes from a startup, at launch and on /reload. */
+function reloadable(startup: Startup): ReloadedOptions {
+  return {
     config: startup.config,
     configPath: startup.configPath,
-    env: process.env,
     warnings: startup.warnings,
-    runtime,
-    pickSession: options.session === true,
+    runtime: startup.runtime,
     tokenCounting: startup.settings.tokenCounting.strategy,
     mcp: startup.mcp,
     mcpClientName: startup.settings.identity.slug,
-  });
+  };
 }

@@ -166,6 +166,26 @@ export class SessionControl {
     return this.open(location);
   }
 
+  /**
+   * `/reload`: the options of later runtimes (config.toml, plugins, skills, agents, hooks and MCP read
+   * again). The caller closes the runtime first and resumes its session afterwards. A model chosen with
+   * /model stays when the new configuration still defines its alias; otherwise the configured one applies.
+   */
+  reconfigure(base: BaseRuntimeOptions, models?: SessionControlDeps['models']): void {
+    if (this.runtime) throw new SessionControlError('Close the session before reloading its configuration.');
+    const alias = this.model.alias;
+    this.deps.base = base;
+    this.deps.models = models;
+    this.model = base.model;
+    if (models && alias && alias !== base.model.alias && models.config.models[alias]) {
+      try {
+        this.model = resolveModel({ config: models.config, env: models.env, cliModel: alias, configPath: models.configPath }) as ResolvedModel;
+      } catch {
+        // the alias no longer resolves (e.g. its provider was removed): the configured model applies
+      }
+    }
+  }
+
   /** Copies the current session to a new one (the caller stays in this one). Throws ForkError. */
   fork(): ForkResult {
     const rt = this.runtime;

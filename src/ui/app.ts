@@ -41,6 +41,7 @@ import { runShellCommand, shellContext, type ShellRun } from './shellMode';
 import { panelApprovalPort, panelInteractionPort } from './questionPanels';
 import { PromptAttacher } from './promptAttacher';
 import { findCommand, SLASH_COMMANDS, type CommandHost, type PanelHost, type PickItem } from './slashCommands';
+import { announcePluginUpdates } from './plugins/pluginEntry';
 import { loadTheme, type Theme } from './theme';
 import { TuiPreferences, type PreferencesHost } from './tuiPreferences';
 import type { ViewState } from './transcript/block';
@@ -73,7 +74,12 @@ export interface AppOptions {
   mcp?: LoadedMcpServers;
   /** Announced to MCP servers as the client name (the identity slug). */
   mcpClientName?: string;
+  /** `/reload`: reads config.toml, plugins, skills, agents, hooks and mcp.json again; throws with a message for the user. */
+  reloadOptions?: () => Promise<ReloadedOptions>;
 }
+
+/** What `/reload` reads again. */
+export type ReloadedOptions = Pick<AppOptions, 'config' | 'configPath' | 'warnings' | 'runtime' | 'mcp' | 'tokenCounting' | 'mcpClientName'>;
 
 const SPINNER_MS = 120;
 
@@ -81,8 +87,6 @@ export class App implements CommandHost {
   readonly version: string;
   readonly cwd: string;
   readonly home: string;
-  readonly configPath: string;
-  readonly permissionRules: readonly PermissionRule[];
   private readonly term: Terminal;
   readonly screen: Screen;
   readonly view: ViewState;
@@ -116,24 +120,15 @@ export class App implements CommandHost {
   private finished: ((code: number) => void) | undefined;
   /** tui.toml: theme, LaTeX, editor, status line; /theme and /reload-tui change them. */
   readonly preferences: TuiPreferences;
-  readonly mcp: McpManager | undefined;
+  mcp: McpManager | undefined;
 
-  constructor(private readonly opts: AppOptions) {
+  constructor(private opts: AppOptions) {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- hosts' getters read the app live
     const app = this;
     this.version = opts.version;
-    // Started now, while the user types; the first model request waits for them (docs/mcp.md).
-    this.mcp = startMcpServers(opts.mcp?.servers ?? [], {
-      home: opts.home,
-      clientName: opts.mcpClientName ?? 'jarvis',
-      version: opts.version,
-      always: !!opts.mcp?.untrusted.length,
-      onFailure: (server, error) => this.notice('warning', mcpFailureText(server, error), '/mcp shows every server; fix mcp.json and start a new Jarvis.'),
-    });
+    this.mcp = this.startMcp();
     this.cwd = opts.cwd;
     this.home = opts.home;
-    this.configPath = opts.configPath;
-    this.permissionRules = opts.runtime.rules;
     this.term = opts.terminal ?? new ProcessTerminal();
     this.view = { theme: loadTheme('dark', opts.home).theme, expanded: false, cwd: opts.cwd };
     this.preferences = new TuiPreferences(this.preferencesHost());
@@ -164,11 +159,14 @@ export class App implements CommandHost {
       void this.input.submit(text);
     };
     this.editor.onChange = (text) => this.onEditorChange(text);
-    const skillCommands = (opts.runtime.skills?.all ?? []).map((s) => ({ name: `skill:${s.name}`, aliases: findCommand(s.name) ? [] : [s.name], description: s.description }));
-    this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands]);
+    // Read on every menu: /reload may change the skills.
+    const skillCommands = () => (this.opts.runtime.skills?.all ?? []).map((s) => ({ name: `skill:${s.name}`, aliases: findCommand(s.name) ? [] : [s.name], description: s.description }));
+    this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands()]);
     this.attacher = new PromptAttacher({
       cwd: opts.cwd,
-      rules: opts.runtime.rules,
+      get rules() {
+        return app.opts.runtime.rules;
+      },
       imageInput: () => this.controller.model.capabilities.includes('image_in'),
       get modelLabel() {
         return app.modelLabel;
@@ -208,6 +206,64 @@ export class App implements CommandHost {
   }
 
   // ---- CommandHost -------------------------------------------------------------------------
+
+  get configPath(): string {
+    return this.opts.configPath;
+  }
+  get permissionRules(): readonly PermissionRule[] {
+    return this.opts.runtime.rules;
+  }
+
+  /** The MCP servers of mcp.json (and enabled plugins), started now while the user types; the first model request waits for them (docs/mcp.md). */
+  private startMcp(): McpManager | undefined {
+    const opts = this.opts;
+    return startMcpServers(opts.mcp?.servers ?? [], {
+      home: opts.home,
+      clientName: opts.mcpClientName ?? 'jarvis',
+      version: opts.version,
+      always: !!opts.mcp?.untrusted.length,
+      onFailure: (server, error) => this.notice('warning', mcpFailureText(server, error), '/mcp shows every server; fix the configuration and run /reload.'),
+    });
+  }
+
+  /**
+   * `/reload`: config.toml, tui.toml, plugins, skills, agents, hooks and MCP servers are read again and the
+   * session reopens with them (its conversation goes on). A config.toml that does not load changes nothing.
+   */
+  async reload(): Promise<void> {
+    if (!this.opts.reloadOptions) {
+      this.notice('warning', 'This front end cannot reload its configuration.');
+      return;
+    }
+    let next: ReloadedOptions;
+    try {
+      next = await this.opts.reloadOptions();
+    } catch (e) {
+      this.notice('error', `Nothing was reloaded: ${(e as Error).message}`, 'Fix it and run /reload again; the session goes on as it was.');
+      return;
+    }
+    const location = this.controller.runtime?.session.location;
+    await this.controller.close();
+    await this.mcp?.close();
+    this.opts = { ...this.opts, ...next };
+    this.mcp = this.startMcp();
+    this.controller.reconfigure({ ...next.runtime, mcp: this.mcp }, { config: next.config, configPath: next.configPath, env: this.opts.env });
+    for (const w of next.warnings) this.notice('warning', w);
+    this.preferences.reload();
+    this.turnView.dispose();
+    this.turnView = this.newTurnView();
+    if (location) {
+      try {
+        const rt = await this.controller.resume(location);
+        for (const w of rt.warnings) this.notice('warning', w);
+      } catch (e) {
+        this.notice('error', `Reloaded, but the session could not reopen: ${(e as Error).message}`, 'Type to start a new session, or /sessions to pick one.');
+        return;
+      }
+    }
+    this.refreshContext();
+    this.notice('success', location ? 'Reloaded config.toml, plugins, skills, agents, hooks and MCP servers; the session goes on with them.' : 'Reloaded config.toml, plugins, skills, agents, hooks and MCP servers; they apply from your first message.');
+  }
 
   get busy(): boolean {
     return !!this.controller.runtime?.agent.busy;
@@ -316,6 +372,10 @@ export class App implements CommandHost {
     this.notice('success', `Signed in to "${server}"; reconnecting.`, '/mcp shows its state.');
   }
 
+  get pluginSettings(): { env: NodeJS.ProcessEnv; allowPrivateNetwork: boolean } {
+    return { env: this.opts.env, allowPrivateNetwork: this.opts.config.web.allow_private_network };
+  }
+
   popup(title: string, lines: string[]): void {
     this.popupPanel = new TextPopup(this.view.theme, title, lines, () => this.closePanel(), () => this.term.rows);
     this.requestRender();
@@ -411,6 +471,7 @@ export class App implements CommandHost {
     else this.afterTrust(false);
     this.requestRender();
     void preloadHighlighter();
+    void announcePluginUpdates(this).catch(() => undefined);
     return done;
   }
 
@@ -511,7 +572,9 @@ export class App implements CommandHost {
       editor: this.editor,
       home: this.home,
       cwd: this.cwd,
-      skills: this.opts.runtime.skills,
+      get skills() {
+        return app.opts.runtime.skills;
+      },
       get panel() {
         return app.panel;
       },

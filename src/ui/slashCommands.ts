@@ -20,6 +20,7 @@ import { LOOK_COMMANDS } from './lookCommands';
 import type { TuiPreferences } from './tuiPreferences';
 import { memoryCommand } from './memoryCommand';
 import { GOAL_COMMAND } from './goalCommand';
+import { PLUGIN_COMMANDS } from './plugins/pluginEntry';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import type { Component } from '@mariozechner/pi-tui';
 import type { Theme } from './theme';
@@ -86,6 +87,10 @@ export interface CommandHost {
   readonly preferences: TuiPreferences;
   /** Full-screen mode (/fullscreen): the alternate screen with a scrollable conversation. */
   fullScreen: boolean;
+  /** `/reload`: the session reopens with config.toml, tui.toml, plugins, skills, agents, hooks and MCP servers read again. */
+  reload(): Promise<void>;
+  /** The environment and `[web] allow_private_network`, for plugin installs and marketplaces (docs/plugins.md). */
+  readonly pluginSettings: { env: NodeJS.ProcessEnv; allowPrivateNetwork: boolean };
   exit(): void;
 }
 
@@ -332,6 +337,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   ...MCP_COMMANDS,
   SWARM_COMMAND,
   ...LOOK_COMMANDS,
+  ...PLUGIN_COMMANDS,
 ];
 
 function clearPlan(h: CommandHost): void {
