@@ -208,7 +208,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runMcpLogin(name);
     });
 
-  const plugin = program.command('plugin').description('manage plugins: list, install, info, enable, disable, remove, reload (docs/plugins.md)');
+  const plugin = program.command('plugin').description('manage plugins: list, install, info, enable, disable, remove, reload, marketplace (docs/plugins.md)');
   const pluginAction = (action: import('./pluginCommand').PluginAction, description: string, arg?: string) => {
     const command = plugin.command(action).description(description).option('--json', 'print JSON instead of text');
     if (arg) command.argument(arg);
@@ -226,6 +226,15 @@ export async function runCli(argv: string[], version: string): Promise<number> {
   pluginAction('disable', 'disable a plugin (new sessions)', '<id>');
   pluginAction('remove', 'remove a plugin\'s install record (its files stay on disk)', '<id>');
   pluginAction('reload', 're-read installed.json and every plugin manifest, and list the result');
+  plugin
+    .command('marketplace')
+    .description('list a marketplace: the default one, or a marketplace JSON file, folder or URL')
+    .argument('[source]')
+    .option('--json', 'print JSON instead of text')
+    .action(async (source: string | undefined, opts: { json?: boolean }) => {
+      const { runPluginMarketplaceCommand } = await import('./pluginMarketplaceCommand');
+      exitCode = await runPluginMarketplaceCommand(source, opts);
+    });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -125,9 +125,9 @@ describe('/plugins subcommands', () => {
     await runPluginsCommand(r.host, 'info acme');
     const info = r.popups[2];
     expect(info.title).toBe('Plugin: Acme');
-    expect(info.lines).toContain('State        enabled');
-    expect(info.lines).toContain('MCP servers  data (on)');
-    expect(info.lines).toContain('Diagnostics');
+    expect(info.lines[0]).toBe('Acme (acme) 1.0.0 — enabled');
+    expect(info.lines).toContain('MCP servers:');
+    expect(info.lines).toContain('Diagnostics:');
     expect(info.lines.some((l) => l.startsWith('  - ') && l.includes('apps'))).toBe(true);
   });
 

@@ -211,6 +211,12 @@ function parseEntry(raw: unknown, at: string, location: string, trusted: boolean
   return entry;
 }
 
+/** The entry's version when it is newer than `installed` (semver order); undefined when not, or when either is no version. */
+export function newerVersion(installed: string | undefined, entry: MarketplaceEntry): string | undefined {
+  const current = installed ? semverValid(installed.trim()) : null;
+  return current && entry.version && semverLt(current, entry.version) ? entry.version : undefined;
+}
+
 export interface PluginUpdate {
   id: string;
   displayName: string;
@@ -228,9 +234,8 @@ export function officialUpdates(installed: readonly { id: string; version?: stri
   const updates: PluginUpdate[] = [];
   for (const plugin of installed) {
     const entry = byId.get(plugin.id);
-    const current = plugin.version ? semverValid(plugin.version.trim()) : null;
-    if (entry?.tier !== 'official' || !entry.version || !current) continue;
-    if (semverLt(current, entry.version)) updates.push({ id: plugin.id, displayName: entry.displayName, installed: current, available: entry.version });
+    const available = entry?.tier === 'official' ? newerVersion(plugin.version, entry) : undefined;
+    if (entry && available) updates.push({ id: plugin.id, displayName: entry.displayName, installed: semverValid(plugin.version!.trim())!, available });
   }
   return updates;
 }

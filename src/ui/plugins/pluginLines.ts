@@ -1,11 +1,9 @@
 // What `/plugins` shows about a plugin (docs/plugins.md): the details and diagnostics of an installed one
-// (`/plugins info`, `I` in the manager), a marketplace entry, the `/plugins list` table, and whether the
+// (`/plugins info`, `I` in the manager; the same text as `jarvis plugin info`), a marketplace entry, the `/plugins list` table, and whether the
 // marketplace has a newer version of an installed plugin. Plain text; the callers add colour.
-import semverLt from 'semver/functions/lt';
-import semverValid from 'semver/functions/valid';
-import type { Marketplace, MarketplaceEntry } from '../../ext/plugins/marketplace';
+import { newerVersion, type Marketplace, type MarketplaceEntry } from '../../ext/plugins/marketplace';
 import type { PluginView } from '../../ext/plugins/manager';
-import { displayPath } from '../../store/paths';
+import { formatPluginInfo } from '../../ext/plugins/pluginText';
 
 /** Said after every change: plugins load when a session opens (docs/plugins.md). */
 export const APPLY_HINT = 'Changes apply after /reload or /new.';
@@ -13,9 +11,7 @@ export const APPLY_HINT = 'Changes apply after /reload or /new.';
 /** The marketplace entry that updates `plugin`, when its version is newer than the installed one. */
 export function updateFor(plugin: Pick<PluginView, 'id' | 'version'>, catalog: Marketplace | undefined): MarketplaceEntry | undefined {
   const entry = catalog?.entries.find((e) => e.id === plugin.id);
-  const installed = plugin.version ? semverValid(plugin.version) : null;
-  if (!entry?.version || !installed) return undefined;
-  return semverLt(installed, entry.version) ? entry : undefined;
+  return entry && newerVersion(plugin.version, entry) ? entry : undefined;
 }
 
 /** An install that is not from the default catalog's official tier asks first (SPEC §9.4). */
@@ -33,39 +29,10 @@ export function pluginState(view: PluginView, update?: MarketplaceEntry): string
   return parts.join(' · ');
 }
 
+/** `/plugins info` and `I`: the shell's `jarvis plugin info` text, after the update the marketplace offers. */
 export function pluginDetailLines(view: PluginView, update?: MarketplaceEntry): string[] {
-  const lines = [
-    `${view.displayName}${view.version ? ` ${view.version}` : ''}  (${view.id})`,
-    ...(view.description ? [view.description] : []),
-    ...(view.interface.longDescription && view.interface.longDescription !== view.description ? [view.interface.longDescription] : []),
-    '',
-    `State        ${view.error ? 'cannot load' : view.enabled ? 'enabled' : 'disabled'}`,
-    ...(update ? [`Update       ${update.version} is available: Enter on the Installed tab, or /plugins install ${update.source}`] : []),
-    `Source       ${view.source}${view.ref ? ` (${view.ref})` : ''}`,
-    `Tier         ${view.tier ?? 'third-party'}`,
-    `Runs from    ${displayPath(view.root)}${view.manifestFile ? ` (${view.manifestFile})` : ''}`,
-  ];
-  const meta: Array<[string, string | undefined]> = [
-    ['Author', view.interface.developerName ?? view.author],
-    ['Homepage', view.interface.websiteURL ?? view.homepage],
-    ['License', view.license],
-    ['Keywords', view.keywords.join(', ') || undefined],
-  ];
-  for (const [label, value] of meta) if (value) lines.push(`${label.padEnd(13)}${value}`);
-  if (view.error) lines.push('', `Error: ${view.error}`);
-  else {
-    lines.push(
-      '',
-      `Skills       ${view.skills.join(', ') || '-'}`,
-      `Agents       ${view.agents.join(', ') || '-'}`,
-      `Commands     ${view.commands.map((c) => `/${c.name}`).join(', ') || '-'}`,
-      `Hooks        ${view.hooks || '-'}`,
-      `MCP servers  ${view.mcpServers.map((s) => `${s.name} (${s.enabled ? 'on' : 'off'})`).join(', ') || '-'}`,
-    );
-  }
-  lines.push('', view.diagnostics.length ? 'Diagnostics' : 'Diagnostics  none');
-  for (const d of view.diagnostics) lines.push(`  - ${d}`);
-  return lines;
+  const offer = update ? [`Update ${update.version} is available: Enter on the Installed tab of /plugins installs it.`, ''] : [];
+  return [...offer, ...formatPluginInfo(view).split('\n')];
 }
 
 export function entryDetailLines(entry: MarketplaceEntry, installed: PluginView | undefined, catalog: Marketplace): string[] {
