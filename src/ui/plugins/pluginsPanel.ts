@@ -331,7 +331,7 @@ export class PluginsPanel implements Component, Focusable {
       shown.forEach((v, i) => {
         const state = pluginState(v, updateFor(v, this.catalog));
         const mark = v.enabled && !v.error ? '●' : '○';
-        out.push(...box.option(start + i === this.cursor.installed, `${mark} ${v.displayName}${v.version ? ` ${v.version}` : ''}`, fg.textDim(`  ${v.id}${state ? ` (${state})` : ''}`)));
+        out.push(...box.option(start + i === this.cursor.installed, `${mark} ${v.displayName}${v.version ? ` ${v.version}` : ''}`, fg.textDim(`${v.displayName !== v.id ? `  ${v.id}` : ''}${state ? `  (${state})` : ''}`)));
       });
       return out;
     }
