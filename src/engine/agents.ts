@@ -21,7 +21,8 @@ import type { ToolRegistry, ToolSet, ToolSource } from './toolRegistry';
 import { DeferredTools, type DeferralConfig } from './deferredTools';
 import { TOOL_LOADER } from '../tools/toolSearch';
 import type { FileHistoryRecorder } from './fileHistoryRecorder';
-import type { Workspace } from './workspace';
+import { workspaceOf, type Workspace } from './workspace';
+import type { PermissionMode } from './records';
 
 /** What every agent of a runtime shares. */
 export interface AgentEnvironment {
@@ -190,6 +191,13 @@ export interface SubagentOptions {
   services?: Array<readonly [ServiceKey<unknown>, unknown]>;
   /** Default: the runtime's approval port; `null`: no one can be asked (calls that need asking fail). */
   approvalPort?: ApprovalPort | null;
+  /**
+   * Its own working folder (a Tower worker's git worktree): tools resolve paths and run commands
+   * there, and its workspace is that folder and the session's; default the runtime's.
+   */
+  cwd?: string;
+  /** A permission mode pinned for it whatever the parent's (Tower agents run in auto); default: follow the parent. */
+  mode?: PermissionMode;
 }
 
 /** The agents of one runtime: the main agent and its subagents, by id. */
@@ -232,13 +240,16 @@ export class Agents {
       parent: parent.id,
       name: opts.name,
       modelAlias: model.alias,
-      mode: parent.permissionState().mode,
+      mode: opts.mode ?? parent.permissionState().mode,
       systemPrompt: opts.systemPrompt,
     });
     const binding = opts.client || model !== parent.model ? bindModel(model, opts.client) : { model, getClient: () => parent.client() };
     const include = opts.tools;
     const tools = include ? this.env.tools.view(include) : this.env.tools;
-    const assembled = assembleAgent(this.env, {
+    const env: AgentEnvironment = opts.cwd
+      ? { ...this.env, cwd: opts.cwd, workspace: workspaceOf({ cwd: opts.cwd, sessionDir: this.main.session.dir, guardedWrite: this.env.workspace.guardedWrite }) }
+      : this.env;
+    const assembled = assembleAgent(env, {
       session,
       binding,
       tools,
@@ -247,7 +258,7 @@ export class Agents {
       // Switches of the parent's mode reach the subagent at once; its approvals add to the parent's.
       permissions: () => {
         const inherited = parent.permissionState();
-        return { mode: inherited.mode, sessionApprovals: [...inherited.sessionApprovals, ...session.state.sessionApprovals], swarmMode: inherited.swarmMode };
+        return { mode: opts.mode ?? inherited.mode, sessionApprovals: [...inherited.sessionApprovals, ...session.state.sessionApprovals], swarmMode: inherited.swarmMode };
       },
       loop: opts.loop,
       extensions: opts.extensions,

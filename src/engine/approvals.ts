@@ -6,6 +6,7 @@
 // Front ends answer "ask" through an ApprovalPort; print mode has none (it runs in auto mode).
 // Bash calls are judged on the simple commands the line runs, read by a real shell parser
 // (shellCommands.ts; the rule semantics are in bashRules.ts and docs/approvals.md).
+import { isAbsolute, resolve } from 'node:path';
 import type { ToolAccess, ToolDisplay } from '../tools/defineTool';
 import { bashAllowCoverage, firstBashDenyArgumentRule, firstBashRuleMatchingAny } from './bashRules';
 import { parseSubject, patternMatches } from './permissionRules';
@@ -91,9 +92,37 @@ export function describeRule(rule: PermissionRule): string {
 const SENSITIVE_IN_AUTO = 'sensitive file (auto mode)';
 const OUTSIDE_IN_AUTO = 'outside the workspace (auto mode)';
 
-/** A deny that extensions and hooks cannot turn into allow or ask: a deny rule's, or auto mode's refusal of a guarded path. */
+/** How the policy names its refusal of a write into files only their own tools write (workspace.guardedWrite). */
+const GUARDED_FILES = 'guarded files';
+
+/** A deny that extensions and hooks cannot turn into allow or ask: a deny rule's, auto mode's refusal of a guarded path, a guarded file's. */
 export function isBindingDeny(d: PolicyDecision): boolean {
-  return d.decision === 'deny' && (d.by.startsWith('rule deny') || d.by === SENSITIVE_IN_AUTO || d.by === OUTSIDE_IN_AUTO);
+  return d.decision === 'deny' && (d.by.startsWith('rule deny') || d.by === SENSITIVE_IN_AUTO || d.by === OUTSIDE_IN_AUTO || d.by === GUARDED_FILES);
+}
+
+/** Programs that only read the files they are given: naming a guarded file is fine for them. */
+const READING_PROGRAMS = new Set(['cat', 'ls', 'head', 'tail', 'less', 'more', 'wc', 'grep', 'rg', 'stat', 'file', 'jq', 'diff', 'tree', 'du', 'realpath', 'readlink', 'echo', 'printf', 'test', '[']);
+
+/**
+ * The reason a call may not run because it writes a guarded file (every mode, any rule): a write
+ * access there, a Bash redirection into it, or a Bash command other than a plain reader that names it.
+ */
+function guardedWriteReason(input: PolicyInput, shell?: ShellAnalysis): string | undefined {
+  const guard = input.workspace.guardedWrite;
+  if (!guard) return undefined;
+  for (const a of input.accesses) if (a.kind === 'write' && guard(a.path)) return guard(a.path);
+  if (!shell) return undefined;
+  const at = (word: string) => guard(isAbsolute(word) ? word : resolve(input.cwd, word));
+  for (const w of shell.writes) if (at(w.target)) return at(w.target);
+  for (const c of shell.commands) {
+    if (c.program && READING_PROGRAMS.has(c.program)) continue;
+    for (const [i, word] of c.argv.entries()) {
+      if (i === 0 || c.expanding?.includes(i)) continue;
+      const path = word.includes('=') ? word.slice(word.indexOf('=') + 1) : word;
+      if (path && at(path)) return at(path);
+    }
+  }
+  return undefined;
 }
 
 function pathsOf(input: PolicyInput): string[] {
@@ -165,9 +194,12 @@ function listCommands(analysis: ShellAnalysis): string[] {
 
 export function decideApproval(input: PolicyInput): PolicyDecision {
   const command = input.toolName === 'Bash' ? parseSubject(input.subject).arg : undefined;
-  if (command === undefined) return decideByChain(input);
-  const shell = bashAnalysis(input, command);
-  return { ...decideBash(input, command, shell), commands: listCommands(shell) };
+  const shell = command === undefined ? undefined : bashAnalysis(input, command);
+  const guarded = guardedWriteReason(input, shell);
+  const commands = shell ? { commands: listCommands(shell) } : {};
+  if (guarded) return { decision: 'deny', by: GUARDED_FILES, reason: guarded, ...commands };
+  if (command === undefined || !shell) return decideByChain(input);
+  return { ...decideBash(input, command, shell), ...commands };
 }
 
 function decideBash(input: PolicyInput, command: string, shell: ShellAnalysis): PolicyDecision {

@@ -56,8 +56,12 @@ import { makeToolFilter, type ToolSwitch } from './toolFilter';
 import { BUILTIN_SOURCE, ToolRegistry } from './toolRegistry';
 import { deferralWarnings, type DeferralConfig, type DeferredTools } from './deferredTools';
 import { workspaceOf, type Workspace } from './workspace';
+import { TOWER_SERVICE, towerEnabled, towerTools } from '../tools/tower';
+import { TowerRuntime, towerGuardedWrite } from './tower/towerRuntime';
 
 export interface RuntimeOptions {
+  /** Tower mode's tools (docs/tower.md); default: the experimental flag in the environment. */
+  tower?: boolean;
   home: string;
   cwd: string;
   model: ResolvedModel;
@@ -135,6 +139,8 @@ export interface RuntimeOptions {
 }
 
 export interface Runtime {
+  /** Tower mode, when its experimental flag is on (docs/tower.md). */
+  tower?: TowerRuntime;
   session: Session;
   /** The main agent (the one front ends talk to). */
   agent: Agent;
@@ -270,6 +276,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   shared.set(WORKFLOW_SETTINGS.name, { home: opts.home, limits: opts.workflowLimits ?? WORKFLOW_LIMITS });
   disposables.add({ name: 'scheduled tasks', dispose: () => cron.close() });
 
+  const towerOn = opts.tower ?? towerEnabled(process.env);
   // The Skill tool is offered only when the model has a skill it may load.
   const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
   // A browser-profile session delegates only to the browser sub-agent types.
@@ -291,7 +298,8 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   )
     .filter((t) => t.name !== SKILL_TOOL || hasSkills)
     .map((t) => (t.name === 'Agent' && (subagentTypes.length || modelOffer) ? makeAgentTool(subagentTypes, modelOffer) : t))
-    .map((t) => (t.name === 'AgentSwarm' && modelOffer ? makeAgentSwarmTool(modelOffer) : t));
+    .map((t) => (t.name === 'AgentSwarm' && modelOffer ? makeAgentSwarmTool(modelOffer) : t))
+    .concat(towerOn ? towerTools : []);
   const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, builtins.map((t) => t.name));
   warnings.push(...toolFilter.warnings);
   const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };
@@ -335,7 +343,10 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const env: AgentEnvironment = {
     cwd: opts.cwd,
     rules: opts.rules,
-    workspace: workspaceOf({ cwd: opts.cwd, additionalDirs: opts.additionalDirs, sessionDir: session.dir, readOnly: (opts.skills?.all ?? []).map((s) => s.dir) }),
+    workspace: workspaceOf({
+      cwd: opts.cwd, additionalDirs: opts.additionalDirs, sessionDir: session.dir, readOnly: (opts.skills?.all ?? []).map((s) => s.dir),
+      ...(towerOn ? { guardedWrite: towerGuardedWrite } : {}),
+    }),
     isSensitivePath,
     approvalPort: opts.approvalPort,
     interactionPort: opts.interactionPort,
@@ -355,6 +366,14 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     emit,
   };
   disposables.add({ name: 'hooks and MCP tools', dispose: () => extras.close() });
+  const tower = towerOn
+    ? new TowerRuntime({
+        cwd: opts.cwd, agents: () => agents, tasks, toolNames: () => tools.list().map((t) => t.name),
+        systemPromptFor: (profile, names, cwd) => promptFor(profile, names, { ...promptContext, cwd }, false).text,
+        onSubagent: (event) => emit({ ...event, agentId: MAIN_AGENT_ID }),
+      })
+    : undefined;
+  if (tower) gate.register(tower.gateHandler());
   // Closed first (newest first): the last extraction still reaches the model before anything else stops.
   disposables.add({ name: 'memory extraction', dispose: ({ force }) => extractor.close({ force }) });
   const gateContext = () => ({ sessionId: session.id, agentId: MAIN_AGENT_ID, cwd: opts.cwd, signal: new AbortController().signal });
@@ -373,6 +392,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     services: [
       [SKILL_SERVICE.name, skillInvoker],
       [DELEGATION_SERVICE.name, new Delegation(delegationDeps, () => main.agent, mainProfile, true)],
+      ...(tower ? [[TOWER_SERVICE.name, tower.coordinator()] as const] : []),
     ],
     extensions: [skillInvoker.extension, swarmAloneRule],
   });
@@ -384,6 +404,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   cron.start();
   let closing: Promise<void> | undefined;
   return {
+    tower,
     session,
     agent,
     agents,

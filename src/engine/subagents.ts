@@ -17,6 +17,7 @@ import {
   type DelegationService, type SubagentCall, type SubagentOutcome, type SwarmCall, type SwarmMember,
 } from '../tools/agent/delegationService';
 import type { ServiceKey } from '../tools/defineTool';
+import { TOWER_TOOL_NAMES } from '../tools/tower/towerService';
 import type { TaskService } from '../tools/task/taskService';
 import type { EngineEventBody } from './events';
 import type { Agents } from './agents';
@@ -147,13 +148,14 @@ export class Delegation implements DelegationService {
     return { profile, model: this.modelFor(call.model) };
   }
 
-  /** Which tools a subagent of this profile gets: its `tools`, minus `disallowedTools`, and delegation only with an allowlist. */
+  /** Which tools a subagent of this profile gets: its `tools`, minus `disallowedTools`, delegation only with an allowlist, never Tower tools (only TowerSpawn makes Tower agents). */
   private toolFilter(profile: AgentProfile): (name: string) => boolean {
     const delegates = this.deps.catalog.delegatesOf(profile, false);
     const picked = profile.tools === '*' ? undefined : new Set(selectTools(profile, this.deps.toolNames()).names);
     const without = new Set(profile.disallowedTools.map((n) => n.toLowerCase()));
     return (name) =>
-      (!picked || picked.has(name)) && !without.has(name.toLowerCase()) && (delegates.length > 0 || !DELEGATION_TOOLS.includes(name)) && !MAIN_AGENT_ONLY_TOOLS.includes(name);
+      (!picked || picked.has(name)) && !without.has(name.toLowerCase()) && (delegates.length > 0 || !DELEGATION_TOOLS.includes(name)) && !MAIN_AGENT_ONLY_TOOLS.includes(name) &&
+      !TOWER_TOOL_NAMES.includes(name);
   }
 
   /** Creates (or resumes) the subagent on `model` (default: the caller's); it inherits the caller's mode and session approvals. */

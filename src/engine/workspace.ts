@@ -12,15 +12,27 @@ export interface Workspace {
   roots: readonly string[];
   /** Folders the tools may only read. */
   readOnly: readonly string[];
+  /**
+   * Files only their own tools write (Tower mode's `.tower/`, docs/tower.md): the reason any other
+   * tool's write there is refused, or undefined for a path that is not guarded.
+   */
+  guardedWrite?: (path: string) => string | undefined;
 }
 
 function canonicalSet(paths: readonly string[]): string[] {
   return [...new Set(paths.map((p) => canonicalPath(p)))];
 }
 
-export function workspaceOf(parts: { cwd: string; additionalDirs?: readonly string[]; sessionDir?: string; readOnly?: readonly string[] }): Workspace {
+export function workspaceOf(parts: {
+  cwd: string;
+  additionalDirs?: readonly string[];
+  sessionDir?: string;
+  readOnly?: readonly string[];
+  guardedWrite?: (path: string) => string | undefined;
+}): Workspace {
   const roots = canonicalSet([parts.cwd, ...(parts.additionalDirs ?? []), ...(parts.sessionDir ? [parts.sessionDir] : [])]);
-  return { roots, readOnly: canonicalSet(parts.readOnly ?? []).filter((dir) => !roots.some((root) => isWithin(dir, root))) };
+  const readOnly = canonicalSet(parts.readOnly ?? []).filter((dir) => !roots.some((root) => isWithin(dir, root)));
+  return { roots, readOnly, ...(parts.guardedWrite ? { guardedWrite: parts.guardedWrite } : {}) };
 }
 
 /** The first file or folder a call touches outside the workspace (a write into a read-only folder counts); commands (`exec`) are not paths. */

@@ -114,6 +114,8 @@ export function makeEngine(opts: {
   web?: RuntimeOptions['web'];
   /** `[memory]`; automatic extraction is off unless a test turns it on (it makes its own model requests). */
   memory?: RuntimeOptions['memory'];
+  /** Tower mode's tools (docs/tower.md), as the experimental flag would give them. */
+  tower?: boolean;
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -163,6 +165,7 @@ export function makeEngine(opts: {
     workflowLimits: opts.workflowLimits,
     additionalDirs: opts.additionalDirs,
     memory: opts.memory ?? { ...DEFAULT_MEMORY_SETTINGS, extractionEnabled: false },
+    tower: opts.tower ?? false,
   });
   const harness: EngineHarness = {
     home,
