@@ -29,8 +29,8 @@ const RATE_LIMIT = /\b429\b|rate[ _-]?limit/i;
 const TOWER_SEGMENT = `${sep}${TOWER_DIR}`;
 
 /**
- * Why a write to `path` is refused: anything under a `.tower/` folder except inside its mission
- * worktrees (`.tower/worktrees/<name>/…`, where workers do their work) is written only by the Tower tools.
+ * Why a write to `path` is refused: anything under a `.tower/` folder except its mission worktrees
+ * (`.tower/worktrees/<name>` and below, where workers do their work) is written only by the Tower tools.
  */
 export function towerGuardedWrite(path: string): string | undefined {
   const at = path.indexOf(`${TOWER_SEGMENT}${sep}`);
@@ -38,7 +38,7 @@ export function towerGuardedWrite(path: string): string | undefined {
   const start = at >= 0 ? at : whole;
   if (start < 0) return undefined;
   const rest = path.slice(start + TOWER_SEGMENT.length + 1).split(sep).filter(Boolean);
-  if (rest[0] === WORKTREES_DIR && rest.length >= 3) return undefined;
+  if (rest[0] === WORKTREES_DIR && rest.length >= 2) return undefined;
   return `${path} is Tower state (${TOWER_DIR}/${COMMS_DIR} and the worktree folders); only the Tower tools write there — use TowerMission, TowerSend, TowerFinding or TowerReview instead`;
 }
 
