@@ -328,6 +328,9 @@ export class App implements CommandHost {
     }
     this.sendPrompt(task);
   }
+  sendCommandPrompt(text: string, modelText: string): void {
+    this.sendPrompt(text, modelText);
+  }
   get mode(): PermissionMode {
     return this.controller.mode;
   }

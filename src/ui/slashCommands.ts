@@ -18,6 +18,7 @@ import { MCP_COMMANDS } from './mcpCommands';
 import { SWARM_COMMAND } from './swarmCommand';
 import { LOOK_COMMANDS } from './lookCommands';
 import type { TuiPreferences } from './tuiPreferences';
+import { TOWER_COMMAND } from './towerCommand';
 import { memoryCommand } from './memoryCommand';
 import { GOAL_COMMAND } from './goalCommand';
 import { PLUGIN_COMMANDS } from './plugins/pluginEntry';
@@ -60,6 +61,8 @@ export interface CommandHost {
   swarmMode: boolean;
   /** Sends `task` as a prompt in swarm mode; swarm mode ends with that turn when this turned it on. */
   sendSwarmTask(task: string): void;
+  /** Sends a prompt the user sees as `text` while the model receives `modelText` (/tower <objective>). */
+  sendCommandPrompt(text: string, modelText: string): void;
   notice(level: 'info' | 'warning' | 'error' | 'success', text: string, hint?: string): void;
   popup(title: string, lines: string[]): void;
   pick(title: string, items: PickItem[], onPick: (value: string) => void, body?: string[]): void;
@@ -338,6 +341,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   SWARM_COMMAND,
   ...LOOK_COMMANDS,
   ...PLUGIN_COMMANDS,
+  TOWER_COMMAND,
 ];
 
 function clearPlan(h: CommandHost): void {
