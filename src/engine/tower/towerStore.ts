@@ -197,22 +197,23 @@ export class TowerStore {
     return this.readLines<TowerMessage>('messages.jsonl');
   }
 
-  async addMessage(m: Omit<TowerMessage, 'id' | 'at'>): Promise<TowerMessage> {
-    return withFileLock(join(this.commsDir, 'messages.jsonl'), () => {
-      const record = { id: this.messages().length + 1, at: new Date().toISOString(), ...m };
-      this.appendLine('messages.jsonl', record);
-      return record;
-    });
+  addMessage(m: Omit<TowerMessage, 'id' | 'at'>): Promise<TowerMessage> {
+    return this.appendNumbered('messages.jsonl', m);
   }
 
   findings(): TowerFindingRecord[] {
     return this.readLines<TowerFindingRecord>('findings.jsonl');
   }
 
-  async addFinding(f: Omit<TowerFindingRecord, 'id' | 'at'>): Promise<TowerFindingRecord> {
-    return withFileLock(join(this.commsDir, 'findings.jsonl'), () => {
-      const record = { id: this.findings().length + 1, at: new Date().toISOString(), ...f };
-      this.appendLine('findings.jsonl', record);
+  addFinding(f: Omit<TowerFindingRecord, 'id' | 'at'>): Promise<TowerFindingRecord> {
+    return this.appendNumbered('findings.jsonl', f);
+  }
+
+  /** Appends a record numbered after the file's last one (under the file's lock: two writers never share a number). */
+  private appendNumbered<T extends object>(file: string, body: T): Promise<T & { id: number; at: string }> {
+    return withFileLock(join(this.commsDir, file), () => {
+      const record = { id: this.readLines(file).length + 1, at: new Date().toISOString(), ...body };
+      this.appendLine(file, record);
       return record;
     });
   }
