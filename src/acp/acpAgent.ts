@@ -8,7 +8,7 @@ import { SessionLockedError } from '../store/sessionLock';
 import { findSessionById, listSessions, type SessionLocation } from '../store/sessionStore';
 import type { AcpLog } from './acpLog';
 import type { AcpSession, PreparedSession } from './acpSession';
-import { AVAILABLE_COMMANDS } from './slashCommands';
+import { availableCommands } from './slashCommands';
 
 /** A session cannot be prepared in that folder; `authRequired` when no model credentials resolve. */
 export class SessionSetupError extends Error {
@@ -72,7 +72,7 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
     }
     sessions.set(opened.id, opened);
     // After the response that tells the editor the session id (so the update has a session to go to).
-    setImmediate(() => opened.advertiseCommands(AVAILABLE_COMMANDS));
+    setImmediate(() => opened.advertiseCommands(availableCommands(opened.plugins)));
     return opened;
   };
 

@@ -23,6 +23,8 @@ import { promptInput } from './promptContent';
 import { EventMapper, historyUpdates } from './sessionUpdates';
 import { applyThinking, configOptions, currentModeId, MODE_IDS, modeState, type AcpModeId } from './sessionOptions';
 import { runSlashCommand } from './slashCommands';
+import { parsePluginCommand } from '../ext/plugins/pluginCommands';
+import type { SessionPlugins } from '../ext/plugins/contributions';
 
 /** What the CLI layer prepared for a session in one folder (config, model, servers). */
 export interface PreparedSession {
@@ -61,6 +63,8 @@ export class AcpSession {
   private readonly mcp: McpManager | undefined;
   /** Read by the agent at each request, so the `thinking` option applies from the next one. */
   private readonly thinking: ThinkingSettings;
+  /** Enabled plugins' commands (advertised to the editor, expanded in prompts). */
+  readonly plugins: SessionPlugins | undefined;
   private updates: Promise<void> = Promise.resolve();
   private readonly cwd: string;
   /** `session/cancel` came during the current prompt. */
@@ -79,6 +83,7 @@ export class AcpSession {
       onFailure: (server, error) => this.warn(mcpFailureText(server, error)),
     });
     this.thinking = { ...(prepared.runtime.thinking ?? { enabled: true }) };
+    this.plugins = prepared.runtime.plugins;
     this.queue = new QuestionQueue<PendingPermission>((queue) => startDue(queue, this.control.runtime?.agent.busy ?? false));
     const requestPermission: PermissionRequester = async (toolCall, options, signal) => {
       await this.updates; // the editor knows the tool call before it is asked about it
@@ -178,8 +183,17 @@ export class AcpSession {
       await this.updates;
       return { stopReason: 'end_turn' };
     }
+    // `/<plugin>:<command> [args]`: the command's prompt goes to the model (docs/plugins.md).
+    const plugin = this.plugins ? parsePluginCommand(input.text, this.plugins.commands, this.plugins.ids) : undefined;
+    if (plugin && !plugin.ok) {
+      this.say(plugin.message);
+      await this.updates;
+      return { stopReason: 'end_turn' };
+    }
     this.cancelRequested = false;
-    const outcome = await this.runtime.agent.run(input.text, { content: input.content });
+    const outcome = plugin
+      ? await this.runtime.agent.run(input.text, { content: [{ type: 'text', text: plugin.text }, ...input.content.filter((p) => p.type !== 'text')] })
+      : await this.runtime.agent.run(input.text, { content: input.content });
     await this.updates;
     if (outcome.reason === 'failed') throw RequestError.internalError(undefined, outcome.error ?? 'the turn failed');
     return { stopReason: stopReason(outcome.reason, this.cancelRequested) };

@@ -2,14 +2,18 @@
 // Everything else that starts with "/" goes to the model as typed.
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { CompactionResult } from '../engine/compaction';
+import type { SessionPlugins } from '../ext/plugins/contributions';
 
-export const AVAILABLE_COMMANDS: SessionUpdate = {
-  sessionUpdate: 'available_commands_update',
-  availableCommands: [
-    { name: 'compact', description: 'Summarise the conversation so far to free context', input: { hint: 'what the summary should keep (optional)' } },
-    { name: 'plan', description: 'Turn plan mode on or off (read and plan only; the plan is reviewed before changes)' },
-  ],
-};
+const BUILT_IN_COMMANDS = [
+  { name: 'compact', description: 'Summarise the conversation so far to free context', input: { hint: 'what the summary should keep (optional)' } },
+  { name: 'plan', description: 'Turn plan mode on or off (read and plan only; the plan is reviewed before changes)' },
+];
+
+/** `/compact`, `/plan`, and the enabled plugins' `/<plugin>:<command>` (sent to the model as their prompt). */
+export function availableCommands(plugins: SessionPlugins | undefined): SessionUpdate {
+  const fromPlugins = (plugins?.commands ?? []).map((c) => ({ name: c.name, description: c.description, input: { hint: 'arguments (optional)' } }));
+  return { sessionUpdate: 'available_commands_update', availableCommands: [...BUILT_IN_COMMANDS, ...fromPlugins] };
+}
 
 export interface SlashCommandActions {
   compact(instruction: string | undefined): Promise<CompactionResult>;

@@ -10,9 +10,11 @@ import { installLastResort } from './lastResort';
 
 async function prepare(cwd: string): Promise<PreparedSession> {
   // Configuration loads with the first session, so initialize is answered before it is read.
-  const { loadStartup, StartupError } = await import('./startup');
+  const { loadExtensions, loadStartup, StartupError } = await import('./startup');
   try {
     const startup = loadStartup({}, { nonInteractive: false, cwd });
+    // Skills, agents and plugins (their hooks and MCP servers too), as in the terminal UI.
+    await loadExtensions(startup, {});
     return {
       runtime: startup.runtime,
       models: { config: startup.config, configPath: startup.configPath, env: process.env },

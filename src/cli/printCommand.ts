@@ -12,6 +12,7 @@ import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
 import { parseSkillCommand } from '../engine/skills';
 import { attachMentions, runtimeAttachmentEnv } from '../engine/promptAttachments';
+import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
@@ -45,8 +46,15 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   }
   installLastResort(startup.home);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
+  // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
+  const plugins = startup.runtime.plugins;
+  const pluginCommand = goalCommand || !plugins ? undefined : parsePluginCommand(prompt, plugins.commands, plugins.ids);
+  if (pluginCommand && !pluginCommand.ok) {
+    stderr.write(`jarvis: ${pluginCommand.message}\n`);
+    return EXIT_FAILURE;
+  }
   // `/skill:<name> [args]` (or `/<name>` for a skill): the skill's instructions become the prompt.
-  const skillCommand = goalCommand ? undefined : parseSkillCommand(prompt, startup.runtime.skills, (name) => name === 'goal');
+  const skillCommand = goalCommand || pluginCommand ? undefined : parseSkillCommand(prompt, startup.runtime.skills, (name) => name === 'goal');
   if (skillCommand && !skillCommand.ok) {
     stderr.write(`jarvis: ${skillCommand.message}\n`);
     return EXIT_FAILURE;
@@ -120,7 +128,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
       nextChange: (signal: AbortSignal) => runtime.cron.nextChange(signal),
       sessionId: () => runtime.session.id,
     };
-    return await runPrint(runtime.agent, { prompt, promptContent: skillCommand?.text, attachments: attached?.parts, outputFormat: format, stdout, stderr, background, goal, scheduled, stop: stop.signal }, () => interrupted);
+    return await runPrint(runtime.agent, { prompt, promptContent: pluginCommand?.text ?? skillCommand?.text, attachments: attached?.parts, outputFormat: format, stdout, stderr, background, goal, scheduled, stop: stop.signal }, () => interrupted);
   } finally {
     process.off('SIGINT', onSigint);
     await control.close(interrupted);

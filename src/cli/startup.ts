@@ -1,7 +1,7 @@
 // Turns flags + config.toml + environment into what a front end needs to open a runtime. Every
 // problem becomes a StartupError whose message says what is wrong and how to fix it.
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { PermissionRule } from '../engine/approvals';
 import type { PermissionMode } from '../engine/records';
 import type { RuntimeOptions } from '../engine/runtime';
@@ -21,6 +21,8 @@ import { displayProblem } from '../platform/browser/browserSession';
 import { BROWSER_AGENT } from '../types/browserProfile';
 import { agentRoots, AgentFileError, loadAgentCatalog, type AgentCatalog } from '../ext/agents/agentCatalog';
 import { loadSkillCatalog, skillRoots } from '../ext/skills/skillCatalog';
+import type { PluginContributions } from '../ext/plugins/contributions';
+import { shippedPluginFolders } from '../ext/plugins/shippedPlugins';
 import type { MainOptions } from './program';
 
 export class StartupError extends Error {
@@ -54,13 +56,15 @@ export interface Startup {
  */
 export async function loadExtensions(startup: Startup, options: MainOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { home, cwd, config } = startup;
+  const plugins = await loadPlugins(startup, env);
   const skills = await loadSkillCatalog(
     skillRoots({ home, cwd, env, skillsDirs: options.skillsDir, extraDirs: config.extra_skill_dirs, mergeAll: config.merge_all_available_skills }),
+    plugins?.skills,
   );
   startup.warnings.push(...skills.warnings);
   let agents: AgentCatalog;
   try {
-    agents = await loadAgentCatalog(agentRoots({ home, cwd, env, extraDirs: config.extra_agent_dirs }), options.agentFile?.[0] && resolve(cwd, options.agentFile[0]));
+    agents = await loadAgentCatalog(agentRoots({ home, cwd, env, extraDirs: config.extra_agent_dirs }), options.agentFile?.[0] && resolve(cwd, options.agentFile[0]), plugins?.agents);
   } catch (e) {
     if (e instanceof AgentFileError) throw new StartupError(`jarvis: ${e.message}`);
     throw e;
@@ -77,6 +81,24 @@ export async function loadExtensions(startup: Startup, options: MainOptions, env
   startup.runtime.skills = skills;
   // --agent and --agent-file exclude each other (program.ts), so with --agent browser there is no explicit file.
   startup.runtime.agentProfile = name !== undefined ? agents.get(name) : agents.explicit;
+}
+
+/**
+ * The enabled plugins (docs/plugins.md): their hooks and MCP servers join the startup's, the rest is
+ * returned for the catalogs. The plugin code loads only when plugins are installed or shipped.
+ */
+async function loadPlugins(startup: Startup, env: NodeJS.ProcessEnv): Promise<PluginContributions | undefined> {
+  const { home, cwd, config, settings } = startup;
+  const bundled = shippedPluginFolders();
+  if (!bundled.length && !existsSync(join(home, 'plugins', 'installed.json'))) return undefined;
+  const { loadSessionPlugins } = await import('../ext/plugins/sessionPlugins');
+  const plugins = await loadSessionPlugins({ home, cwd, env, allowPrivateNetwork: config.web.allow_private_network, mcpDefaults: settings.mcp, bundled });
+  startup.warnings.push(...plugins.warnings);
+  startup.hooks.push(...plugins.hooks);
+  startup.runtime.hooks = startup.hooks;
+  startup.mcp.servers.push(...plugins.mcpServers);
+  startup.runtime.plugins = plugins.session;
+  return plugins;
 }
 
 /** The data folder must exist and be writable (sessions, config template); one clear line if not. */

@@ -16,6 +16,8 @@ export interface PromptContext {
   productName?: string;
   additionalDirs?: string[];
   skills?: SkillCatalog;
+  /** `${plugin_sections}` (docs/plugins.md). */
+  pluginSections?: string;
 }
 
 /** The system prompt of an agent with this profile and these tools. */
@@ -30,6 +32,7 @@ export function promptFor(profile: AgentProfile, tools: readonly string[], ctx: 
     agentPrompt: userMainFile ? undefined : profile.prompt,
     allowSystemMd: main && profile.name === MAIN_AGENT && (profile.source === 'builtin' || profile.source === 'user'),
     skills: tools.includes(SKILL_TOOL) ? skillsListing(ctx.skills) : '',
+    pluginSections: ctx.pluginSections,
   });
 }
 

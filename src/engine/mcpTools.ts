@@ -49,7 +49,9 @@ export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn
           if (!reported.has(text)) warn(text);
           reported.add(text);
         });
-        for (const w of registry.setSource({ id: mcpSourceId(server), kind: 'mcp' }, ok)) warn(w);
+        // A plugin's server is a plugin source (docs/plugins.md); its tools keep their MCP names.
+        const kind = manager.configOf(server)?.scope === 'plugin' ? 'plugin' : 'mcp';
+        for (const w of registry.setSource({ id: mcpSourceId(server), kind }, ok)) warn(w);
       }
       for (const row of manager.status()) {
         if (row.state !== 'removed' || !lastSignature.has(row.name)) continue;

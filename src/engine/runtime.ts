@@ -46,8 +46,9 @@ import { builtinAgentCatalog, type AgentCatalog } from '../ext/agents/agentCatal
 import { BUILTIN_AGENTS, DELEGATION_TOOLS, MAIN_AGENT } from '../ext/agents/builtinAgents';
 import { DELEGATION_SERVICE, makeAgentSwarmTool, makeAgentTool, type ModelOffer } from '../tools/agent';
 import type { SubagentModelPool } from '../store/subagentModelPool';
-import { SkillInvoker } from './skills';
+import { sessionStartSkills, SkillInvoker } from './skills';
 import type { SkillCatalog } from '../ext/skills/skillCatalog';
+import type { SessionPlugins } from '../ext/plugins/contributions';
 import type { AgentProfile } from '../ext/agents/agentFile';
 import { SKILL_SERVICE } from '../tools/skill/skillService';
 import { TaskNotifications } from './taskNotifications';
@@ -136,6 +137,8 @@ export interface RuntimeOptions {
   fileHistory?: FileHistorySettings | false;
   /** `[memory]` recall bounds and extraction (docs/memory.md); defaults when absent. */
   memory?: MemorySettings;
+  /** Enabled plugins' commands, `${plugin_sections}` and session-start skills (docs/plugins.md). */
+  plugins?: SessionPlugins;
 }
 
 export interface Runtime {
@@ -218,6 +221,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     opts.onEvent(event);
   };
   for (const handler of opts.gateHandlers ?? []) gate.register(handler);
+  if (opts.plugins?.sessionStartSkills.length) gate.register(sessionStartSkills(opts.plugins.sessionStartSkills));
   let session: Session;
   // One writer per session: the lock comes before the replay, whose crash repair already writes.
   let lock: SessionLock;
@@ -306,7 +310,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const tools = new ToolRegistry({ filter: toolFilter, availability });
   warnings.push(...tools.setSource(BUILTIN_SOURCE, builtins));
   warnings.push(...deferralWarnings(opts.deferral, builtins.map((t) => t.name)));
-  const promptContext = { home: opts.home, cwd: opts.cwd, productName: opts.productName, additionalDirs: opts.additionalDirs, skills: opts.skills };
+  const promptContext = { home: opts.home, cwd: opts.cwd, productName: opts.productName, additionalDirs: opts.additionalDirs, skills: opts.skills, pluginSections: opts.plugins?.promptSections };
   // A resumed session keeps the prompt and tools it was created with, so its behaviour does not drift.
   const newProfile = browserChoice === 'agent' ? BROWSER_PROFILE : opts.agentProfile;
   if (session.state.systemPrompt === undefined) warnings.push(...recordMainAgent(session, newProfile, tools.list().map((t) => t.name), promptContext));

@@ -7,6 +7,7 @@ import { renderSkillBody } from '../ext/skills/skillArguments';
 import type { SkillCatalog } from '../ext/skills/skillCatalog';
 import { isModelInvocable, type Skill } from '../ext/skills/skillFile';
 import { MAX_SKILL_NESTING, type SkillLoad, type SkillService } from '../tools/skill/skillService';
+import type { GateHandler } from './extensionGate';
 import type { Agent, TurnExtension } from './loop';
 
 const SKILL_OPEN = '<skill name=';
@@ -15,9 +16,32 @@ function escapeAttribute(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
-/** The text a skill contributes to the conversation, for the user's command or the model's Skill call. */
+/**
+ * The text a skill contributes to the conversation, for the user's command, the model's Skill call or a
+ * plugin's session start; a plugin skill carries its plugin's `skillInstructions` (docs/plugins.md).
+ */
 export function skillText(skill: Skill, args: string): string {
-  return `${SKILL_OPEN}"${escapeAttribute(skill.name)}" path="${escapeAttribute(skill.path)}">\n${renderSkillBody(skill, args)}\n</skill>`;
+  const extra = skill.plugin?.instructions ? `\n\n<plugin-instructions plugin="${escapeAttribute(skill.plugin.id)}">\n${skill.plugin.instructions}\n</plugin-instructions>` : '';
+  return `${SKILL_OPEN}"${escapeAttribute(skill.name)}" path="${escapeAttribute(skill.path)}">\n${renderSkillBody(skill, args)}${extra}\n</skill>`;
+}
+
+/**
+ * Plugins' `sessionStart.skill`: the skills' text joins the first prompt of a new or resumed session as
+ * added context (text only; nothing runs).
+ */
+export function sessionStartSkills(skills: readonly Skill[]): GateHandler {
+  let pending = false;
+  return {
+    name: 'plugin session-start skills',
+    onSessionStart() {
+      pending = true;
+    },
+    onPromptSubmit(prompt) {
+      if (!pending || prompt.isSteer) return undefined;
+      pending = false;
+      return { addContext: skills.map((s) => skillText(s, '')).join('\n\n') };
+    },
+  };
 }
 
 export type SkillCommand = { ok: true; skill: Skill; args: string; text: string } | { ok: false; message: string };

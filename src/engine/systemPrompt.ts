@@ -23,6 +23,8 @@ export interface SystemPromptInput {
   allowSystemMd?: boolean;
   /** `${skills}`: the compact skill listing (name: description per line); empty when there are none. */
   skills?: string;
+  /** `${plugin_sections}`: the enabled plugins' instructions, already within their budget. */
+  pluginSections?: string;
 }
 
 export interface SystemPromptResult {
@@ -110,7 +112,7 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPromptResult 
     agents_md: agentsMd(input, warnings, sources),
     additional_dirs_info: dirs.length ? `- Additional workspace folders: ${dirs.join(', ')}` : '',
     skills: input.skills ?? '',
-    plugin_sections: '',
+    plugin_sections: input.pluginSections ?? '',
     windows_notes: '',
     additional_dirs_section: '',
     skills_section: input.skills ? `\n# Skills\nSkills are instructions for particular tasks. When one fits the task, load it with the Skill tool first and follow it.\n${input.skills}\n` : '',

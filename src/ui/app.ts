@@ -159,9 +159,10 @@ export class App implements CommandHost {
       void this.input.submit(text);
     };
     this.editor.onChange = (text) => this.onEditorChange(text);
-    // Read on every menu: /reload may change the skills.
+    // Read on every menu: /reload may change the skills and plugins.
     const skillCommands = () => (this.opts.runtime.skills?.all ?? []).map((s) => ({ name: `skill:${s.name}`, aliases: findCommand(s.name) ? [] : [s.name], description: s.description }));
-    this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands()]);
+    const pluginCommands = () => (this.opts.runtime.plugins?.commands ?? []).map((c) => ({ name: c.name, aliases: [], description: c.description }));
+    this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands(), ...pluginCommands()]);
     this.attacher = new PromptAttacher({
       cwd: opts.cwd,
       get rules() {
@@ -577,6 +578,9 @@ export class App implements CommandHost {
       cwd: this.cwd,
       get skills() {
         return app.opts.runtime.skills;
+      },
+      get plugins() {
+        return app.opts.runtime.plugins;
       },
       get panel() {
         return app.panel;

@@ -8,6 +8,8 @@ import { appendUserHistory } from '../store/userHistory';
 import { actionOf, nextCycleStop, normalizeKey } from './keymap';
 import { findCommand, parseSlash, type CommandHost } from './slashCommands';
 import { parseSkillCommand } from '../engine/skills';
+import type { SessionPlugins } from '../ext/plugins/contributions';
+import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 
 /** Two Esc presses within this window on an empty, idle input open the undo selector. */
 export const DOUBLE_ESC_MS = 600;
@@ -44,6 +46,8 @@ export interface InputHost {
   steer(text: string): void;
   /** The session's skills: `/skill:<name>` and `/<name>` send a skill's instructions (docs/skills-and-agents.md). */
   readonly skills: Parameters<typeof parseSkillCommand>[1];
+  /** Enabled plugins' commands (`/<plugin>:<command>`). */
+  readonly plugins?: SessionPlugins;
   /** `modelText`: what the model receives when it differs from what the user typed (a skill's instructions). */
   sendPrompt(text: string, modelText?: string): void;
   runShell(command: string): void;
@@ -191,12 +195,15 @@ export class InputRouter {
       }
       return host.requestRender();
     }
-    const skill = text.startsWith('/') ? parseSkillCommand(text, host.skills, (name) => findCommand(name) !== undefined) : undefined;
-    if (skill && !skill.ok) {
-      host.commands.notice('error', skill.message);
+    // `/<plugin>:<command> [args]` sends the plugin command's prompt (docs/plugins.md).
+    const plugin = text.startsWith('/') && host.plugins ? parsePluginCommand(text, host.plugins.commands, host.plugins.ids) : undefined;
+    const skill = text.startsWith('/') && !plugin ? parseSkillCommand(text, host.skills, (name) => findCommand(name) !== undefined) : undefined;
+    const command = plugin ?? skill;
+    if (command && !command.ok) {
+      host.commands.notice('error', command.message);
       return host.requestRender();
     }
-    host.sendPrompt(text, skill?.text);
+    host.sendPrompt(text, command?.text);
   }
 
   private remember(text: string): void {

@@ -1,6 +1,6 @@
 // Finds the agents of a launch (SPEC §9.2). Priority, highest first: `--agent-file` > project
 // (`.jarvis-code/agents`, `.agents/agents`) > `extra_agent_dirs` > user (`$JARVIS_CODE_HOME/agents`,
-// `~/.agents/agents`) > built-in. Folders are searched recursively for `.md` files. A file named like a
+// `~/.agents/agents`) > plugins > built-in. Folders are searched recursively for `.md` files. A file named like a
 // built-in agent replaces it only with `override: true` (an `--agent-file` always does).
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -81,7 +81,8 @@ export function builtinAgentCatalog(): AgentCatalog {
   return new AgentCatalog(new Map(BUILTIN_AGENTS.map((a) => [a.name, a])), []);
 }
 
-export async function loadAgentCatalog(roots: AgentRoot[], explicitFile?: string): Promise<AgentCatalog> {
+/** `pluginAgents`: agents of enabled plugins, below every folder and above the built-ins (SPEC §9.2). */
+export async function loadAgentCatalog(roots: AgentRoot[], explicitFile?: string, pluginAgents: readonly AgentProfile[] = []): Promise<AgentCatalog> {
   const warnings: string[] = [];
   const byName = new Map<string, AgentProfile>();
   let explicit: AgentProfile | undefined;
@@ -92,22 +93,22 @@ export async function loadAgentCatalog(roots: AgentRoot[], explicitFile?: string
     byName.set(explicit.name, explicit);
   }
   const builtinNames = new Set(BUILTIN_AGENTS.map((a) => a.name));
+  const add = (agent: AgentProfile, where: string) => {
+    if (byName.has(agent.name)) return;
+    if (builtinNames.has(agent.name) && !agent.override) {
+      warnings.push(`agent file ${where} is named like the built-in agent "${agent.name}" and was ignored; add \`override: true\` to replace the built-in`);
+      return;
+    }
+    byName.set(agent.name, agent);
+  };
   for (const root of roots) {
     for (const file of markdownFiles(root.dir)) {
       const parsed = await parseAgentFile(file, root.source);
-      if (!parsed.ok) {
-        warnings.push(`agent file skipped: ${parsed.message}`);
-        continue;
-      }
-      const agent = parsed.agent;
-      if (byName.has(agent.name)) continue;
-      if (builtinNames.has(agent.name) && !agent.override) {
-        warnings.push(`agent file ${relative(root.dir, file)} in ${root.dir} is named like the built-in agent "${agent.name}" and was ignored; add \`override: true\` to replace the built-in`);
-        continue;
-      }
-      byName.set(agent.name, agent);
+      if (!parsed.ok) warnings.push(`agent file skipped: ${parsed.message}`);
+      else add(parsed.agent, `${relative(root.dir, file)} in ${root.dir}`);
     }
   }
+  for (const agent of pluginAgents) add(agent, agent.path ?? agent.name);
   for (const agent of BUILTIN_AGENTS) if (!byName.has(agent.name)) byName.set(agent.name, agent);
   return new AgentCatalog(byName, warnings, explicit);
 }

@@ -5,9 +5,9 @@
 // Only a missing manifest, unreadable JSON or a bad `name` makes the whole plugin fail to load.
 import { readFileSync, statSync } from 'node:fs';
 import { resolveInside } from './pluginPaths';
+import { MANIFEST_FILES } from './shippedPlugins';
 
-/** Manifest locations, highest precedence first. */
-export const MANIFEST_FILES = ['jarvis.plugin.json', '.jarvis-plugin/plugin.json', '.kimi-plugin/plugin.json'] as const;
+export { MANIFEST_FILES };
 export const PLUGIN_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 

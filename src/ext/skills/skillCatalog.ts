@@ -1,6 +1,6 @@
 // Finds the skills of a launch (SPEC §9.1). Priority, highest first: project (`.jarvis-code/skills`,
 // `.agents/skills` at the project root) > user (`$JARVIS_CODE_HOME/skills`, `~/.agents/skills`) >
-// `extra_skill_dirs` > built-in. `--skills-dir` replaces the project and user roots for the launch.
+// `extra_skill_dirs` > plugins > built-in. `--skills-dir` replaces the project and user roots for the launch.
 // Names are case-insensitive; the first skill of a name wins, and in one folder a `<name>/SKILL.md`
 // beats a flat `<name>.md`. Broken files are skipped with a warning, never fatal.
 import { readdirSync, statSync } from 'node:fs';
@@ -106,9 +106,10 @@ async function readRoot(root: SkillRoot, warnings: string[]): Promise<Skill[]> {
   return skills;
 }
 
-export async function loadSkillCatalog(roots: SkillRoot[], builtin: Skill[] = []): Promise<SkillCatalog> {
+/** `below`: skills that rank under every folder (enabled plugins' skills, then built-in ones). */
+export async function loadSkillCatalog(roots: SkillRoot[], below: readonly Skill[] = []): Promise<SkillCatalog> {
   const warnings: string[] = [];
   const skills: Skill[] = [];
   for (const root of roots) skills.push(...(await readRoot(root, warnings)));
-  return new SkillCatalog([...skills, ...builtin], warnings);
+  return new SkillCatalog([...skills, ...below], warnings);
 }

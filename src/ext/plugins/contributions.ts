@@ -1,0 +1,76 @@
+// What the enabled plugins bring to one launch (docs/plugins.md "In a session"), gathered from the
+// loaded plugins: skills, agents, commands, hooks, the MCP servers the user left on, the system prompt
+// block `${plugin_sections}` within its budget, and the skills to load when a session starts.
+import type { AgentProfile } from '../agents/agentFile';
+import type { HookSpec } from '../hooks/hookRunner';
+import type { Skill } from '../skills/skillFile';
+import type { McpServerConfig } from '../../store/mcpConfig';
+import type { EnabledPlugin } from './manager';
+import type { PluginCommand } from './pluginCommands';
+
+/** At most this many bytes of plugin instructions go into one system prompt, all plugins together. */
+export const PLUGIN_PROMPT_BUDGET_BYTES = 64 * 1024;
+
+/** The parts of the plugins a runtime uses itself (the rest joins the skill/agent catalogs, hooks and MCP). */
+export interface SessionPlugins {
+  /** Enabled plugins that loaded, in install order. */
+  ids: string[];
+  /** `/<plugin>:<command>`. */
+  commands: PluginCommand[];
+  /** `${plugin_sections}`: the plugins' instructions as one block; empty when there are none. */
+  promptSections: string;
+  /** Loaded into the main agent (as text) when a new or resumed session starts. */
+  sessionStartSkills: Skill[];
+}
+
+export interface PluginContributions {
+  session: SessionPlugins;
+  skills: Skill[];
+  agents: AgentProfile[];
+  hooks: HookSpec[];
+  /** Servers to start (those switched off in /plugins are left out). */
+  mcpServers: McpServerConfig[];
+  /** For the user at start-up: broken plugins, instructions over the budget. */
+  warnings: string[];
+}
+
+function escapeAttribute(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginContributions {
+  const out: PluginContributions = { session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [] }, skills: [], agents: [], hooks: [], mcpServers: [], warnings: [] };
+  const sections: string[] = [];
+  let used = 0;
+  for (const { record, loaded } of plugins) {
+    if (loaded.error) {
+      out.warnings.push(`plugin ${record.id} is not loaded: ${loaded.error} (see jarvis plugin info ${record.id})`);
+      continue;
+    }
+    out.session.ids.push(record.id);
+    out.session.commands.push(...loaded.commands);
+    out.skills.push(...loaded.skills);
+    out.agents.push(...loaded.agents);
+    out.hooks.push(...loaded.hooks);
+    out.mcpServers.push(...loaded.mcpServers.filter((s) => record.mcpServers[s.name] !== false).map((s) => s.config));
+    if (loaded.sessionStartSkill) out.session.sessionStartSkills.push(loaded.sessionStartSkill);
+    // Each section (inline text, file) counts on its own: what fits goes in, the rest is skipped and said.
+    const kept: string[] = [];
+    for (const text of loaded.promptSections) {
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (used + bytes > PLUGIN_PROMPT_BUDGET_BYTES) {
+        out.warnings.push(
+          `plugin ${record.id}: ${bytes} bytes of system prompt instructions skipped: all plugins together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes (${used} used); disable a plugin to make room`,
+        );
+        continue;
+      }
+      used += bytes;
+      kept.push(text);
+    }
+    if (kept.length) sections.push(`<plugin id="${escapeAttribute(record.id)}">\n${kept.join('\n\n')}\n</plugin>`);
+  }
+  if (sections.length) {
+    out.session.promptSections = `\n# Plugin instructions\nThe user enabled these plugins; follow their instructions where they apply.\n${sections.join('\n')}\n`;
+  }
+  return out;
+}

@@ -1,0 +1,27 @@
+// The plugins of one launch (TUI, print mode, ACP): bundled plugins installed or updated first, then the
+// enabled plugins loaded from their managed copies and gathered into contributions. Loaded through a
+// dynamic import only when plugins exist, so a launch without plugins reads none of this code.
+import type { McpTimeoutDefaults } from '../../store/mcpConfig';
+import { ensureBundledPlugins } from './bundledPlugins';
+import { pluginContributions, type PluginContributions } from './contributions';
+import { PluginManager } from './manager';
+import { pluginNetwork } from './pluginSources';
+
+export interface SessionPluginOptions {
+  home: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  allowPrivateNetwork: boolean;
+  mcpDefaults: McpTimeoutDefaults;
+  /** Plugin folders shipped with the CLI (shippedPlugins.ts), installed or updated first. */
+  bundled: string[];
+}
+
+export async function loadSessionPlugins(o: SessionPluginOptions): Promise<PluginContributions> {
+  const manager = new PluginManager({ home: o.home, cwd: o.cwd, env: o.env, network: pluginNetwork(o.env, o.allowPrivateNetwork), mcpDefaults: o.mcpDefaults });
+  const warnings = await ensureBundledPlugins(manager, o.bundled);
+  const { plugins, problem } = await manager.loadEnabled();
+  const contributions = pluginContributions(plugins);
+  contributions.warnings.unshift(...warnings, ...(problem ? [`${problem}; plugins are not loaded`] : []));
+  return contributions;
+}
