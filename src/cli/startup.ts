@@ -96,7 +96,8 @@ async function loadPlugins(startup: Startup, env: NodeJS.ProcessEnv): Promise<Pl
   startup.warnings.push(...plugins.warnings);
   startup.hooks.push(...plugins.hooks);
   startup.runtime.hooks = startup.hooks;
-  startup.mcp.servers.push(...plugins.mcpServers);
+  // Plugin servers know the session's folder (their own cwd is the plugin root unless the manifest says).
+  startup.mcp.servers.push(...plugins.mcpServers.map((s) => (s.transport === 'stdio' ? { ...s, env: { JARVIS_PROJECT_DIR: cwd, ...s.env } } : s)));
   startup.runtime.plugins = plugins.session;
   return plugins;
 }

@@ -56,7 +56,7 @@ describe('a Kimi Code plugin through jarvis -p', () => {
     expect(prompt).toContain('FINANCE-HOOK: markets close at 16:00 local time.');
     expect(toolNames(first)).toContain(TOOL);
     const result = second.messages.find((m: Message) => m.role === 'tool' && m.tool_call_id === 'call_q');
-    expect(text(result.content)).toContain(`QUOTE TSLA: 123.45 USD (cwd ${managed})`);
+    expect(text(result.content)).toContain(`QUOTE TSLA: 123.45 USD (cwd ${managed}, project ${dirs.cwd}, home ${dirs.home})`);
     const hook = JSON.parse(readFileSync(join(dirs.home, 'plugin-hook.json'), 'utf8'));
     expect(hook).toEqual({ cwd: managed, pluginRoot: managed, home: dirs.home, event: 'UserPromptSubmit', prompt: '/kimi-finance:quote TSLA' });
   });

@@ -78,7 +78,7 @@ export async function loadPlugin(root: string, id: string, opts: PluginLoadOptio
   plugin.agents = await loadAgents(real, manifest, diag);
   plugin.commands = await loadPluginCommands(real, id, manifest.commands, diag);
   plugin.promptSections = promptSections(real, manifest, diag);
-  plugin.mcpServers = mcpServers(real, id, manifest, opts.mcpDefaults, diag);
+  plugin.mcpServers = mcpServers(real, id, manifest, opts.home, opts.mcpDefaults, diag);
   plugin.hooks = hooks(real, id, manifest, opts.home, diag);
   if (manifest.sessionStartSkill !== undefined) {
     plugin.sessionStartSkill = plugin.skills.find((s) => s.name.toLowerCase() === manifest.sessionStartSkill!.toLowerCase());
@@ -178,7 +178,7 @@ function promptSections(root: string, manifest: PluginManifest, diag: (t: string
   return sections;
 }
 
-function mcpServers(root: string, id: string, manifest: PluginManifest, defaults: McpTimeoutDefaults, diag: (t: string) => void): PluginMcpServer[] {
+function mcpServers(root: string, id: string, manifest: PluginManifest, home: string, defaults: McpTimeoutDefaults, diag: (t: string) => void): PluginMcpServer[] {
   const out: PluginMcpServer[] = [];
   const manifestFile = join(root, manifest.file);
   for (const [name, raw] of Object.entries(manifest.mcpServers)) {
@@ -215,7 +215,7 @@ function mcpServers(root: string, id: string, manifest: PluginManifest, defaults
       } else {
         entry.cwd = root;
       }
-      entry.env = { ...(typeof entry.env === 'object' && entry.env ? (entry.env as Record<string, unknown>) : {}), JARVIS_PLUGIN_ROOT: root };
+      entry.env = { ...(typeof entry.env === 'object' && entry.env ? (entry.env as Record<string, unknown>) : {}), JARVIS_CODE_HOME: home, JARVIS_PLUGIN_ROOT: root };
     }
     const parsed = parseServerEntry(pluginServerName(id, name), entry, { scope: 'user', file: manifestFile, defaults });
     if ('error' in parsed) {

@@ -139,7 +139,7 @@ describe('plugin contents', () => {
       ['docs', 'plugin-acme_docs', 'http'],
     ]);
     const local = p.mcpServers[1].config;
-    expect(local).toMatchObject({ command: join(root, 'bin/server.mjs'), cwd: join(root, 'bin'), scope: 'plugin', env: { JARVIS_PLUGIN_ROOT: root } });
+    expect(local).toMatchObject({ command: join(root, 'bin/server.mjs'), cwd: join(root, 'bin'), scope: 'plugin', env: { JARVIS_CODE_HOME: LOAD_OPTS.home, JARVIS_PLUGIN_ROOT: root } });
     expect(p.mcpServers[0].config.cwd).toBe(root);
     expect(p.diagnostics).toEqual([
       'MCP server "abs": command "/usr/bin/evil" must be a program on PATH or a "./" path inside the plugin folder; server ignored',
