@@ -90,8 +90,9 @@ export function themesDir(home: string): string {
   return join(home, 'themes');
 }
 
-/** `auto`: the terminal's background from COLORFGBG ("fg;bg", bg 7 or 15 = light); unknown → dark. */
+/** `auto`: the terminal's background from COLORFGBG ("fg;bg", bg 7 or 15 = light); unknown → dark. No detection under CI. */
 export function detectBackground(env: NodeJS.ProcessEnv = process.env): 'dark' | 'light' {
+  if (env.CI && env.CI !== '0') return 'dark';
   const parts = (env.COLORFGBG ?? '').split(';');
   const bg = Number(parts[parts.length - 1]);
   if (Number.isInteger(bg) && (bg === 7 || bg === 15)) return 'light';

@@ -5,6 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/cli';
+import { processesRunning } from '../helpers/processes';
 import { requireSystemPart } from '../helpers/requireAll';
 import type { TmuxSession } from '../helpers/tmux';
 import { appsClosedAfterEach, send, tempDir } from './e2eHarness';
@@ -83,7 +85,7 @@ describe.skipIf(!hasTmux)('how the UI looks (tmux)', { timeout: 60_000 }, () => 
     expect(screen).toMatch(/manual · any/);
     expect(screen).not.toContain('HANGING');
     expect(screen.split('took longer than 300 ms').length - 1).toBe(1);
-    expect(sleepers('sleep 7777')).toBe(0);
+    await until(() => processesRunning('sleep 7777') === 0, 'the stopped command to be gone');
   });
 
   it('full-screen mode: the alternate screen, PgUp scrolls the conversation, /fullscreen off and a kill restore the normal screen', async () => {
@@ -114,19 +116,4 @@ describe.skipIf(!hasTmux)('how the UI looks (tmux)', { timeout: 60_000 }, () => 
   });
 });
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** How many processes run `command` (the stopped status-line command must not linger). */
-function sleepers(command: string): number {
-  try {
-    return execFileSync('pgrep', ['-f', '-x', command], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
-  } catch {
-    return 0; // pgrep exits 1 when nothing matches
-  }
-}
+const until = (check: () => boolean, what: string) => waitUntil(check, 15_000, what);

@@ -1,11 +1,12 @@
 // The status line (docs/ui.md "Status line"): the items of tui.toml `[status_line] items`, and the
 // external command — JSON on stdin, first line shown, throttled, stopped after its time limit, stale
 // output kept until a new run ends, failures reported once.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/cli';
+import { processesRunning } from '../helpers/processes';
 import { Footer, compactCount, type FooterState } from '../../src/ui/footer';
 import { firstLine, StatusLineCommand } from '../../src/ui/statusLineCommand';
 import { statusSnapshot } from '../../src/ui/tuiPreferences';
@@ -16,13 +17,7 @@ const theme = loadTheme('dark', '/nonexistent').theme;
 const base: FooterState = { mode: 'manual', plan: false, model: 'gpt', contextTokens: 500, contextLimit: 1000, cwd: '/w/p', branch: 'main', shell: false, busy: false };
 const footer = (s: Partial<FooterState>) => new Footer(() => theme, () => ({ ...base, ...s })).render(200).map(plain);
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (check: () => boolean, what: string) => waitUntil(check, 10_000, what);
 
 describe('footer items', () => {
   it('the default layout: mode, model, context, cwd, branch, then the tips line', () => {
@@ -101,12 +96,12 @@ describe('the status-line command', () => {
     c.update({ speed: 'fast' });
     await until(() => c.line === 'fast {"speed":"fast"}', 'the first line');
     c.update({ speed: 'slow' }); // returns at once: the run goes on in the background
-    await until(() => running(marker) === 1, 'the hanging command to start');
+    await until(() => processesRunning(marker) === 1, 'the hanging command to start');
     expect(c.line).toBe('fast {"speed":"fast"}');
     await until(() => errors.length === 1, 'the time limit');
     expect(errors[0]).toBe('The status-line command took longer than 300 ms and was stopped; showing the built-in status line.');
     expect(c.line).toBeUndefined();
-    await until(() => running(marker) === 0, 'the hanging command to be killed');
+    await until(() => processesRunning(marker) === 0, 'the hanging command to be killed');
   });
 
   it('reports a failure once, not on every run, and again after a success', async () => {
@@ -122,11 +117,3 @@ describe('the status-line command', () => {
     expect(errors).toEqual(Array(2).fill('The status-line command exited with code 3: no luck; showing the built-in status line.'));
   });
 });
-
-function running(command: string): number {
-  try {
-    return execFileSync('pgrep', ['-f', '-x', command], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
-  } catch {
-    return 0;
-  }
-}

@@ -34,6 +34,8 @@ describe('themes', () => {
     expect(detectBackground({ COLORFGBG: '0;15' })).toBe('light');
     expect(detectBackground({ COLORFGBG: '15;0' })).toBe('dark');
     expect(detectBackground({})).toBe('dark');
+    expect(detectBackground({ COLORFGBG: '0;15', CI: 'true' })).toBe('dark');
+    expect(detectBackground({ COLORFGBG: '0;15', CI: '0' })).toBe('light');
     expect(loadTheme('auto', tmp(), { COLORFGBG: '0;15' }).theme.base).toBe('light');
   });
 
