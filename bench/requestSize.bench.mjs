@@ -3,8 +3,9 @@
 // each tool schema the model is offered — then loads every deferred tool with ToolSearch and measures
 // those schemas too. Optional: `--mcp-everything` configures the real server-everything MCP server (from
 // node_modules) in mcp.json to see the effect of a server with many tools. Prints a Markdown table and
-// writes it to bench/results/requestSize.md (requestSize-mcp.md with the server).
-// Usage: node scripts/build.mjs && node bench/requestSize.bench.mjs [--mcp-everything]
+// writes it to bench/results/requestSize.md (requestSize-mcp.md with the server). `--tower` runs with
+// Tower mode's experimental flag (docs/tower.md), whose tools are all deferred (requestSize-tower.md).
+// Usage: node scripts/build.mjs && node bench/requestSize.bench.mjs [--mcp-everything | --tower]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ mkdirSync(outDir, { recursive: true });
 await build({ entryPoints: [join(root, 'test/helpers/mockModelServer.ts')], outfile: join(outDir, 'mockModelServer.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
 const { startMockModelServer } = await import(join(outDir, 'mockModelServer.mjs'));
 const withMcp = process.argv.includes('--mcp-everything');
+const withTower = process.argv.includes('--tower');
 const everythingBin = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'jarvis-request-bench-'));
@@ -30,6 +32,7 @@ const env = {
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_'))),
   JARVIS_CODE_HOME: home, HOME: home, JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k',
   JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'),
+  ...(withTower ? { JARVIS_CODE_EXPERIMENTAL_TOWER: '1' } : {}),
 };
 const run = (args) =>
   new Promise((resolvePromise, reject) => {
@@ -80,4 +83,4 @@ const lines = [
   ...rows,
 ];
 console.log(lines.join('\n'));
-writeFileSync(join(outDir, withMcp ? 'requestSize-mcp.md' : 'requestSize.md'), `${lines.join('\n')}\n`);
+writeFileSync(join(outDir, withMcp ? 'requestSize-mcp.md' : withTower ? 'requestSize-tower.md' : 'requestSize.md'), `${lines.join('\n')}\n`);

@@ -70,7 +70,7 @@ export class TowerSpawner implements LiveAgents {
     const { store, state } = await this.core.activeState();
     const m = missionOf(state, target.mission);
     const roster = this.core.effectiveRoster(state);
-    const busy = roster.find((r) => r.mission === m.id && r.status === 'running' || r.mission === m.id && r.status === 'queued');
+    const busy = roster.find((r) => r.mission === m.id && (r.status === 'running' || r.status === 'queued'));
     if (m.status === 'merged') throw new TowerError(`Mission "${m.id}" is merged already; plan new work as a new mission.`);
     const agentId = `${m.id}-${target.role}-${randomBytes(3).toString('hex')}`;
     let worktree: string;

@@ -43,6 +43,29 @@ describe('the experimental flag', () => {
   });
 });
 
+describe('delegated subagents', () => {
+  it('an Agent-tool subagent never gets a Tower tool, even with the flag on', async () => {
+    let coderTools: string[] = [];
+    const h = makeEngine({
+      tools: builtinTools(),
+      tower: true,
+      mode: 'yolo',
+      responses: (req): ScriptedResponse => {
+        if (req.system.includes('# Your role: subagent (coder)')) {
+          coderTools = req.tools.map((t) => t.name);
+          return { text: 'coded' };
+        }
+        return hasResult(req, 1) ? { text: 'done' } : { toolCalls: [{ name: 'Agent', arguments: { description: 'code', prompt: 'Code it.' } }] };
+      },
+    });
+    await runPrompt(h, 'delegate');
+    expect(coderTools).toContain('Bash');
+    expect(coderTools.filter((n) => n.startsWith('Tower'))).toEqual([]);
+    const search = JSON.stringify(h.client.requests.find((r) => r.system.includes('# Your role: subagent (coder)'))!.tools);
+    expect(search).not.toContain('TowerInit');
+  });
+});
+
 describe('scope overlap evidence', () => {
   it.each([
     ['src/api/**', 'src/ui/**', false],
