@@ -1,7 +1,7 @@
 // Tower mode's protocol (docs/tower.md): the state a coordinator and its agents share, and the rules
 // they are held to — disjoint build scopes, the review gate, dependency order, who may review or
 // change a mission. Spawning agents is in towerSpawner.ts; the per-caller checks in towerAgentService.ts.
-import { existsSync, readdirSync, renameSync, rmdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../../store/sessionLock';
 import { TowerError, type FindingInput, type MissionPatch, type PlannedMission } from '../../tools/tower/towerService';
@@ -88,7 +88,12 @@ export class TowerCore {
       throw new TowerError(`The branch ${baseBranch} has no commit yet; commit something first, then call TowerInit.`);
     });
     await excludeTowerDir(store.repoRoot);
-    if (existing && existsSync(store.commsDir)) renameSync(store.commsDir, join(store.towerDir, 'history', existing.createdAt.replace(/[:.]/g, '-')));
+    if (existing && existsSync(store.commsDir)) {
+      // The record of a torn-down tower is kept, out of the new tower's way.
+      const history = join(store.towerDir, 'history');
+      mkdirSync(history, { recursive: true });
+      renameSync(store.commsDir, join(history, existing.createdAt.replace(/[:.]/g, '-')));
+    }
     store.write({
       version: 1, repoRoot: store.repoRoot, baseBranch, baseCommit, objective, active: true, createdAt: new Date().toISOString(),
       coordinatorPid: process.pid, missions: [], roster: [], reviews: [], readCounts: {},

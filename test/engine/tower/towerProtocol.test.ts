@@ -1,6 +1,6 @@
 // Tower mode's protocol rules (docs/tower.md), on a real git repository: init, the plan's scope and
 // dependency checks, the merge gate condition by condition, who may review or change a mission.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TowerRuntime } from '../../../src/engine/tower/towerRuntime';
@@ -62,6 +62,17 @@ describe('TowerInit', () => {
     await expect(towerOn(join(repo, '..')).coordinator().init(undefined)).rejects.toThrow(/not inside a git repository/);
     gitIn(repo, 'checkout', '-q', '--detach');
     await expect(towerOn(repo).coordinator().init(undefined)).rejects.toThrow(/HEAD is detached; check out the branch/);
+  });
+
+  it('after a teardown, TowerInit starts a fresh tower and keeps the old record under .tower/history', async () => {
+    const repo = makeRepo();
+    const { coordinator, store } = await planned(repo, [mission('api', ['src/api/**'])]);
+    await coordinator.teardown(false);
+    await expect(coordinator.plan([mission('ui', ['src/ui/**'])], undefined)).rejects.toThrow(/torn down; call TowerInit to start a new one/);
+    expect(await coordinator.init('again')).toMatch(/Tower initialised/);
+    expect(store.read()).toMatchObject({ active: true, objective: 'again', missions: [] });
+    const [old] = readdirSync(join(repo, '.tower/history'));
+    expect(JSON.parse(readFileSync(join(repo, '.tower/history', old!, 'state.json'), 'utf8')).missions[0].id).toBe('api');
   });
 
   it('tools other than TowerInit and TowerStatus refuse before init', async () => {
