@@ -162,6 +162,20 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
     expect(userMessages(app, 0)).toEqual(['line one\nline two']);
   });
 
+  it('Shift-Enter inserts a new line where the terminal reports it (tmux extended-keys: the UI asks for modifyOtherKeys)', async () => {
+    const app = await start({ turns: [{ text: 'Two lines received.' }] });
+    execFileSync('tmux', ['-L', app.tmux.socket, 'set-option', '-s', 'extended-keys', 'on']);
+    await app.tmux.waitFor('manual · any');
+    app.tmux.type('line one');
+    app.tmux.keys('S-Enter');
+    app.tmux.type('line two');
+    await app.tmux.waitFor(/^line one\s*\nline two\s*$/m);
+    expect(app.server.requests).toHaveLength(0);
+    app.tmux.keys('Enter');
+    await app.tmux.waitFor('Two lines received.');
+    expect(userMessages(app, 0)).toEqual(['line one\nline two']);
+  });
+
   it('Ctrl-D exits on empty input and deletes a character otherwise', async () => {
     const app = await start({});
     await app.tmux.waitFor('manual · any');
