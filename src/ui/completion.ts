@@ -130,7 +130,9 @@ export class InputCompletion implements AutocompleteProvider {
     const line = lines[cursorLine] ?? '';
     const start = cursorCol - prefix.length;
     const isPath = prefix.startsWith('@');
-    const insert = isPath ? `@${item.value}${item.value.endsWith('/') ? '' : ' '}` : item.value;
+    // A path with a space is quoted, as `@"my notes.md"` is how a prompt mentions it (promptAttachments.ts).
+    const path = /\s/.test(item.value) ? `"${item.value}"` : item.value;
+    const insert = isPath ? `@${path}${item.value.endsWith('/') ? '' : ' '}` : item.value;
     const next = [...lines];
     next[cursorLine] = line.slice(0, start) + insert + line.slice(cursorCol);
     return { lines: next, cursorLine, cursorCol: start + insert.length };

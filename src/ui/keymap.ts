@@ -74,6 +74,7 @@ export const KEY_HELP: Array<[string, string]> = [
   ['Approval panel', '↑/↓ move · Enter select · 1–4 pick · Esc reject · Ctrl-E expand the preview'],
   ['Plan review', '↑/↓ move · Enter select · 1–9 pick · Esc reject · PgUp/PgDn scroll · Ctrl-E expand the plan'],
   ['Questions', '↑/↓ move · Enter pick · Space toggle (multi) · ←/→ question · Esc dismiss'],
+  ['Goal queue (/goal next manage)', '↑/↓ browse · Space pick up / put down · E edit · D delete · Enter save · Esc cancel'],
 ];
 
 export function helpLines(commands: readonly CommandInfo[]): string[] {

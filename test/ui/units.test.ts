@@ -134,6 +134,8 @@ describe('completion', () => {
     expect((await list('')).sort()).toEqual(['.gitignore', 'src/', 'src/a.ts', 'src/b.ts']);
     completion.noteMentions('look at @src/b.ts');
     expect((await list('src/'))[0]).toBe('src/b.ts');
+    const applied = completion.applyCompletion(['see @my'], 0, 7, { value: 'my notes.md', label: 'my notes.md' }, '@my');
+    expect(applied.lines).toEqual(['see @"my notes.md" ']);
   });
 });
 
