@@ -167,6 +167,34 @@ describe('TowerMerge gate', () => {
   });
 });
 
+describe('TowerSpawn preconditions', () => {
+  it('a worker waits for its dependencies to merge; a reviewer needs a branch with commits; a merged mission takes no agent', async () => {
+    const repo = makeRepo();
+    const { coordinator, store } = await planned(repo, [mission('api', ['src/api/**']), mission('ui', ['src/ui/**'], { depends_on: ['api'] })]);
+    await expect(coordinator.spawn({ mission: 'ui', role: 'worker' }, 'c1')).rejects.toThrow(/depends on api, not merged yet; spawn its worker after those merge/);
+    await expect(coordinator.spawn({ mission: 'api', role: 'reviewer' }, 'c2')).rejects.toThrow(/has no branch yet \(tower\/api\); spawn its worker first/);
+    await expect(coordinator.spawn({ mission: 'nope', role: 'worker' }, 'c3')).rejects.toThrow(/There is no mission "nope"\. Missions: api, ui/);
+    await store.update((s) => void (s.missions[0]!.status = 'merged'));
+    await expect(coordinator.spawn({ mission: 'api', role: 'worker' }, 'c4')).rejects.toThrow(/is merged already/);
+    expect(gitIn(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
+  });
+});
+
+describe('TowerMerge conflicts', () => {
+  it('a merge that conflicts with the base is undone and reported; the base checkout stays clean', async () => {
+    const repo = makeRepo();
+    const { coordinator, store, tower } = await planned(repo, [mission('api', ['src/api/**'])]);
+    const { tip } = await workOn(store, 'api', { 'src/api/server.ts': 'export const port = 2;\n' });
+    commitIn(repo, { 'src/api/server.ts': 'export const port = 3;\n' }, 'meanwhile on main');
+    await assignReview(store, 'api', 'rev-1', tip);
+    await tower.serviceFor({ role: 'reviewer', agentId: 'rev-1', mission: 'api' }).review('api', 'approve', 'ok');
+    await expect(coordinator.merge('api')).rejects.toThrow(/merging tower\/api failed and was undone:[\s\S]*CONFLICT[\s\S]*rebase its branch on the base branch/);
+    expect(gitIn(repo, 'status', '--porcelain')).toBe('');
+    expect(gitIn(repo, 'log', '-1', '--format=%s')).toBe('meanwhile on main');
+    expect(store.read()!.missions[0]!.status).toBe('done');
+  });
+});
+
 describe('who may do what', () => {
   it('only the assigned reviewer may submit a review; the coordinator and workers may not', async () => {
     const repo = makeRepo();
