@@ -8,7 +8,7 @@
 // and is bundled here, so a user's install carries neither it nor its install scripts. pi-tui asks for
 // koffi only on Windows (to tell Shift+Tab from Tab) and copes without it, so koffi stays out.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, resolve } from 'node:path';
 
@@ -61,3 +61,34 @@ for (const name of readdirSync('dist/chunks')) {
   const path = resolve('dist/chunks', name);
   if (!produced.has(path)) rmSync(path);
 }
+
+// The bundled official plugin jarvis-documents (docs/plugins-official.md). It runs from its managed copy
+// under $JARVIS_CODE_HOME/plugins/managed/, where the CLI's node_modules cannot be resolved, so its MCP
+// server is one self-contained file with every library inside, and pdf.js (which the renderer loads
+// into Chromium as data) is copied beside it.
+const pluginRoot = 'dist/plugins/jarvis-documents';
+const pluginSource = 'src/plugins/jarvis-documents';
+const server = await build({
+  entryPoints: [`${pluginSource}/server.ts`],
+  outfile: `${pluginRoot}/bin/server.mjs`,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+  write: false,
+});
+const stage = `${pluginRoot}.${process.pid}.tmp`;
+rmSync(stage, { recursive: true, force: true });
+mkdirSync(`${stage}/bin/pdfjs`, { recursive: true });
+writeFileSync(`${stage}/bin/server.mjs`, server.outputFiles[0].contents, { mode: 0o755 });
+cpSync(`${pluginSource}/jarvis.plugin.json`, `${stage}/jarvis.plugin.json`);
+cpSync(`${pluginSource}/skills`, `${stage}/skills`, { recursive: true });
+for (const name of ['pdf.min.mjs', 'pdf.worker.min.mjs']) copyFileSync(resolvePackage(`pdfjs-dist/build/${name}`), `${stage}/bin/pdfjs/${name}`);
+copyFileSync(resolvePackage('pdfjs-dist/LICENSE'), `${stage}/bin/pdfjs/LICENSE`);
+// Swapped in whole, so a running server (or a test) never sees half a plugin.
+rmSync(pluginRoot, { recursive: true, force: true });
+renameSync(stage, pluginRoot);

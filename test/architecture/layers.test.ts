@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 
 // DESIGN §1.2: cli → (ui | acp | print) → engine → (tools, ext) → (llm, store, platform) → types.
 // A module may import from its own layer or any layer of a lower rank; never upwards.
-const RANK: Record<string, number> = { cli: 4, ui: 3, acp: 3, print: 3, engine: 2, tools: 1, ext: 1, llm: 0, store: 0, platform: 0, types: -1 };
+const RANK: Record<string, number> = { cli: 4, ui: 3, acp: 3, print: 3, engine: 2, tools: 1, ext: 1, plugins: 1, llm: 0, store: 0, platform: 0, types: -1 };
+// plugins/ holds the bundled official plugins: separate programs (their own bundles, run as MCP servers
+// from a managed copy) that may use platform/ and types/ code; nothing in the CLI may import them.
 // Layers of equal rank must not import each other either (ui must not reach into print, tools not into ext…).
 const SRC = resolve(__dirname, '../../src');
 
@@ -50,6 +52,12 @@ describe('layering', () => {
 
   it('no module imports from a layer above (or beside) it', () => {
     expect(upwardImports(walk(SRC))).toEqual([]);
+  });
+
+  it('nothing imports a bundled plugin: it is a separate program', () => {
+    const importers = [...walk(SRC)].filter((file) => layerOf(file) !== 'plugins')
+      .filter((file) => /from\s+['"][^'"]*\/plugins\/jarvis-|import\(\s*['"][^'"]*\/plugins\/jarvis-/.test(readFileSync(file, 'utf8')));
+    expect(importers).toEqual([]);
   });
 
   it('the check itself catches an upward edge', () => {

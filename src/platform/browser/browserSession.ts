@@ -1,9 +1,10 @@
 // One browser per session (docs/browser.md): a headless system Chromium driven by playwright-core,
 // launched on the first browser tool call, or the user's own browser attached with `[browser] cdp_url`.
 // Tabs get integer ids in creation order (popups included); one tab is active. close() ends it all.
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { findChromium } from './findChromium';
+
+export { findChromium };
 
 export interface BrowserOptions {
   /** `[browser] executable`; default: chromium / chromium-browser / google-chrome(-stable) on PATH. */
@@ -41,23 +42,6 @@ interface PageDocument {
 export const WINDOW_ID = 1;
 
 const PROBE_TIMEOUT_MS = 1_000;
-const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
-
-export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    for (const name of CHROMIUM_NAMES) {
-      const path = join(dir, name);
-      try {
-        accessSync(path, constants.X_OK);
-        return path;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-}
-
 /**
  * Why a visible browser window cannot open here, or undefined. On Linux and the BSDs a window needs an
  * X11 or Wayland display; macOS and Windows always have one.
