@@ -8,7 +8,7 @@
 // and is bundled here, so a user's install carries neither it nor its install scripts. pi-tui asks for
 // koffi only on Windows (to tell Shift+Tab from Tab) and copes without it, so koffi stays out.
 import { build } from 'esbuild';
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, resolve } from 'node:path';
 
@@ -62,33 +62,49 @@ for (const name of readdirSync('dist/chunks')) {
   if (!produced.has(path)) rmSync(path);
 }
 
-// The bundled official plugin jarvis-documents (docs/plugins-official.md). It runs from its managed copy
-// under $JARVIS_CODE_HOME/plugins/managed/, where the CLI's node_modules cannot be resolved, so its MCP
-// server is one self-contained file with every library inside, and pdf.js (which the renderer loads
-// into Chromium as data) is copied beside it.
-const pluginRoot = 'dist/plugins/jarvis-documents';
-const pluginSource = 'src/plugins/jarvis-documents';
-const server = await build({
-  entryPoints: [`${pluginSource}/server.ts`],
-  outfile: `${pluginRoot}/bin/server.mjs`,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  legalComments: 'none',
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
-  write: false,
-});
-const stage = `${pluginRoot}.${process.pid}.tmp`;
-rmSync(stage, { recursive: true, force: true });
-mkdirSync(`${stage}/bin/pdfjs`, { recursive: true });
-writeFileSync(`${stage}/bin/server.mjs`, server.outputFiles[0].contents, { mode: 0o755 });
-cpSync(`${pluginSource}/jarvis.plugin.json`, `${stage}/jarvis.plugin.json`);
-cpSync(`${pluginSource}/skills`, `${stage}/skills`, { recursive: true });
-for (const name of ['pdf.min.mjs', 'pdf.worker.min.mjs']) copyFileSync(resolvePackage(`pdfjs-dist/build/${name}`), `${stage}/bin/pdfjs/${name}`);
-copyFileSync(resolvePackage('pdfjs-dist/LICENSE'), `${stage}/bin/pdfjs/LICENSE`);
-// Swapped in whole, so a running server (or a test) never sees half a plugin.
-rmSync(pluginRoot, { recursive: true, force: true });
-renameSync(stage, pluginRoot);
+// The bundled official plugins (docs/plugins-official.md). A plugin runs from its managed copy under
+// $JARVIS_CODE_HOME/plugins/managed/, where the CLI's node_modules cannot be resolved, so its MCP server
+// (src/plugins/<id>/server.ts, when there is one) becomes one self-contained file, bin/server.mjs, with
+// every library inside. The manifest and the `copy` folders are copied as they are; `extra(stage)` adds
+// files of its own. The folder is staged and swapped in whole, so a running server (or a test) never
+// sees half a plugin.
+async function buildPlugin(id, { copy = [], extra } = {}) {
+  const root = `dist/plugins/${id}`;
+  const source = `src/plugins/${id}`;
+  const stage = `${root}.${process.pid}.tmp`;
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(`${stage}/bin`, { recursive: true });
+  if (existsSync(`${source}/server.ts`)) {
+    const server = await build({
+      entryPoints: [`${source}/server.ts`],
+      outfile: `${stage}/bin/server.mjs`,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      minify: true,
+      legalComments: 'none',
+      loader: { '.md': 'text' },
+      banner: { js: "#!/usr/bin/env node\nimport { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);" },
+      logLevel: 'warning',
+      write: false,
+    });
+    writeFileSync(`${stage}/bin/server.mjs`, server.outputFiles[0].contents, { mode: 0o755 });
+  }
+  cpSync(`${source}/jarvis.plugin.json`, `${stage}/jarvis.plugin.json`);
+  for (const folder of copy) cpSync(`${source}/${folder}`, `${stage}/${folder}`, { recursive: true });
+  extra?.(stage);
+  rmSync(root, { recursive: true, force: true });
+  renameSync(stage, root);
+}
+
+// jarvis-documents renders PDF pages with pdf.js inside Chromium; the renderer loads these two files
+// from beside the server as data.
+function copyPdfjs(stage) {
+  mkdirSync(`${stage}/bin/pdfjs`, { recursive: true });
+  for (const name of ['pdf.min.mjs', 'pdf.worker.min.mjs', 'LICENSE']) {
+    copyFileSync(resolvePackage(name === 'LICENSE' ? 'pdfjs-dist/LICENSE' : `pdfjs-dist/build/${name}`), `${stage}/bin/pdfjs/${name}`);
+  }
+}
+
+await buildPlugin('jarvis-documents', { copy: ['skills'], extra: copyPdfjs });
