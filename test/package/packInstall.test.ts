@@ -71,6 +71,9 @@ describe('the packed and globally installed package', () => {
     expect(top).toEqual(expect.arrayContaining(['bin', 'dist', 'package.json', 'npm-shrinkwrap.json', 'node_modules']));
     for (const name of ['src', 'test', 'bench', 'scripts', 'docs', 'package-lock.json', 'tsconfig.json']) expect(top).not.toContain(name);
     expect(existsSync(join(installed, 'dist', 'jarvis.js'))).toBe(true);
+    // The bundled official plugin travels inside dist/ (docs/plugins-official.md).
+    expect(existsSync(join(installed, 'dist', 'plugins', 'jarvis-documents', 'jarvis.plugin.json'))).toBe(true);
+    expect(existsSync(join(installed, 'dist', 'plugins', 'jarvis-documents', 'bin', 'server.mjs.gz'))).toBe(true);
     expect(existsSync(join(prefix, 'bin', 'jarvis'))).toBe(true);
   });
 

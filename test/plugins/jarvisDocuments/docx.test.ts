@@ -4,7 +4,7 @@ import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import JSZip from 'jszip';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, countColour, countInk, DocumentsServer, readPng, renderedPath } from '../../helpers/documentsServer';
+import { chromiumAvailable, countColour, DocumentsServer, readPng, renderedPath } from '../../helpers/documentsServer';
 
 let server: DocumentsServer;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { formatOf, readDocument, resolveDocumentPath, writeDocument } from '../documentFiles';
 import { OoxmlPackage } from '../formats/ooxmlPackage';
 import { loadWorkbook } from '../formats/xlsxTools';
@@ -21,12 +21,15 @@ const PDF_SCALE = 1.5;
 const MAX_SHEET_HEIGHT = 6000;
 const TEXT_LIMIT = 4000;
 
-/** pdf.js ships beside the bundled server (bin/pdfjs); from the sources it comes from node_modules. */
-function pdfjsFile(name: string): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const bundled = join(here, 'pdfjs', name);
-  if (existsSync(bundled)) return bundled;
-  return createRequire(import.meta.url).resolve(`pdfjs-dist/build/${name}`);
+/**
+ * pdf.js ships gzipped beside the bundled server (bin/pdfjs, found through JARVIS_PLUGIN_BIN_DIR, which
+ * the server's launcher sets); run from the sources, it comes from node_modules.
+ */
+function pdfjsSource(name: string): string {
+  const bin = process.env.JARVIS_PLUGIN_BIN_DIR;
+  const bundled = bin ? join(bin, 'pdfjs', `${name}.gz`) : undefined;
+  if (bundled && existsSync(bundled)) return gunzipSync(readFileSync(bundled)).toString('utf8');
+  return readFileSync(createRequire(import.meta.url).resolve(`pdfjs-dist/build/${name}`), 'utf8');
 }
 
 let browser: Promise<ChromiumPipe> | undefined;
@@ -55,8 +58,8 @@ const TEXT_IN_BAND = `((top, bottom) => { const w = document.createTreeWalker(do
   return out.join(' ').replace(/\\s+/g, ' ').trim(); })`;
 
 async function renderPdf(page: PipePage, bytes: Buffer, n: number): Promise<Omit<RenderResult, 'output'>> {
-  const lib = JSON.stringify(readFileSync(pdfjsFile('pdf.min.mjs'), 'utf8'));
-  const worker = JSON.stringify(readFileSync(pdfjsFile('pdf.worker.min.mjs'), 'utf8'));
+  const lib = JSON.stringify(pdfjsSource('pdf.min.mjs'));
+  const worker = JSON.stringify(pdfjsSource('pdf.worker.min.mjs'));
   const info = await page.evaluate<{ width: number; height: number; count: number; text: string; error?: string }>(`(async () => {
     const blob = (code) => URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
     const pdfjs = await import(blob(${lib}));
