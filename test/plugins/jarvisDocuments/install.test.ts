@@ -3,13 +3,23 @@
 // user's working directory.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadMarketplace, packagedMarketplacePath } from '../../../src/ext/plugins/marketplace';
 import { cliEnv, makeCliDirs, runJarvis } from '../../helpers/cli';
 import { DOCUMENTS_PLUGIN_DIR } from '../../helpers/documentsServer';
 
 describe('jarvis-documents installed from the package', { timeout: 120_000 }, () => {
+  it('the shipped marketplace lists it as official, with the bundled folder as its source', async () => {
+    const marketplace = await loadMarketplace(undefined, { env: {}, cwd: process.cwd() });
+    expect(marketplace.location).toBe(packagedMarketplacePath());
+    const entry = marketplace.entries.find((e) => e.id === 'jarvis-documents');
+    expect(entry).toMatchObject({ tier: 'official', version: '1.0.0', source: DOCUMENTS_PLUGIN_DIR });
+    const manifest = JSON.parse(readFileSync(join(DOCUMENTS_PLUGIN_DIR, 'jarvis.plugin.json'), 'utf8')) as { version: string };
+    expect(manifest.version).toBe(entry!.version);
+  });
+
   it('installs cleanly and its managed copy serves the tools in the working directory', async () => {
     const dirs = makeCliDirs();
     const env = cliEnv(dirs);
