@@ -1,5 +1,6 @@
-// Where documents are read and written. Relative paths resolve against the server's working directory,
-// which is the session's (the manifest sets no cwd). Writes go to a temporary file renamed over the
+// Where documents are read and written. Relative paths resolve against the session's folder, which
+// Jarvis passes to plugin servers as JARVIS_PROJECT_DIR (the server itself runs in the plugin root);
+// without it, against the server's working directory. Writes go to a temporary file renamed over the
 // target, so a failed edit never leaves a half-written document behind.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
@@ -8,7 +9,7 @@ export type DocumentFormat = 'pdf' | 'xlsx' | 'docx' | 'pptx';
 
 const FORMATS: Record<string, DocumentFormat> = { '.pdf': 'pdf', '.xlsx': 'xlsx', '.docx': 'docx', '.pptx': 'pptx' };
 
-export function resolveDocumentPath(path: string, cwd = process.cwd()): string {
+export function resolveDocumentPath(path: string, cwd = process.env.JARVIS_PROJECT_DIR || process.cwd()): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 

@@ -20,7 +20,7 @@ describe('jarvis-documents installed from the package', { timeout: 120_000 }, ()
     expect(manifest.version).toBe(entry!.version);
   });
 
-  it('installs cleanly and its managed copy serves the tools in the working directory', async () => {
+  it('installs cleanly and its managed copy serves the tools on the folder of the session', async () => {
     const dirs = makeCliDirs();
     const env = cliEnv(dirs);
     const installed = await runJarvis(['plugin', 'install', DOCUMENTS_PLUGIN_DIR], { env, cwd: dirs.cwd });
@@ -37,7 +37,9 @@ describe('jarvis-documents installed from the package', { timeout: 120_000 }, ()
     expect(existsSync(server)).toBe(true);
     expect(statSync(server).mode & 0o111).not.toBe(0);
     const client = new Client({ name: 'install-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: server, cwd: dirs.cwd, stderr: 'ignore', env: { PATH: process.env.PATH ?? '' } }));
+    // As Jarvis starts plugin servers: in the plugin root, with the session's folder in JARVIS_PROJECT_DIR.
+    const root = join(dirs.home, 'plugins/managed/jarvis-documents');
+    await client.connect(new StdioClientTransport({ command: server, cwd: root, stderr: 'ignore', env: { PATH: process.env.PATH ?? '', JARVIS_PROJECT_DIR: dirs.cwd } }));
     try {
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
       expect(names).toEqual(['create_docx', 'create_pdf', 'create_pptx', 'create_xlsx', 'edit_docx', 'edit_pdf', 'edit_pptx', 'edit_xlsx', 'inspect_document', 'render_document', 'validate_document']);
