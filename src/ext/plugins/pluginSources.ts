@@ -73,7 +73,8 @@ export function classifySource(input: string, cwd: string, network: PluginNetwor
 
 function githubForm(url: URL, network: PluginNetwork): InstallSource | undefined {
   const bases = new Set([new URL(network.githubUrl).host, 'github.com', 'www.github.com']);
-  if (!bases.has(url.host)) return undefined;
+  // An archive or release asset on github.com (`/archive/…zip`, `/releases/download/…zip`) is a zip URL.
+  if (!bases.has(url.host) || /\.zip$/i.test(url.pathname)) return undefined;
   const base = new URL(network.githubUrl).pathname.replace(/\/+$/, '');
   const path = url.pathname.slice(url.pathname.startsWith(base) ? base.length : 0);
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -138,23 +139,11 @@ function githubHosts(network: PluginNetwork): Set<string> {
  * `/releases/tag/<tag>`, or to the release list when there is none). Undefined: no release.
  */
 async function latestReleaseTag(source: Extract<InstallSource, { kind: 'github' }>, network: PluginNetwork, signal?: AbortSignal): Promise<string | undefined> {
-  const url = `${network.githubUrl}/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}/releases/latest`;
+  const repoUrl = `${network.githubUrl}/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}`;
   const hosts = githubHosts(network);
-  let response;
-  try {
-    response = await guardedFetch(url, {
-      maxBytes: PROBE_BYTES,
-      signal,
-      timeoutMs: network.timeoutMs,
-      resolver: network.resolver,
-      allowPrivateNetwork: network.allowPrivateNetwork || network.trustGithubHosts,
-      redirectAllowed: (next) => hosts.has(next.host),
-    });
-  } catch (e) {
-    throw new PluginError(`could not look up the latest release of ${source.owner}/${source.repo}: ${(e as Error).message}`);
-  }
-  if (response.status === 404) {
-    const repoPage = await guardedFetch(`${network.githubUrl}/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}`, {
+  // A page of github.com, read only as far as needed; redirects stay on GitHub's hosts.
+  const probe = (url: string, failure: string) =>
+    guardedFetch(url, {
       maxBytes: PROBE_BYTES,
       signal,
       timeoutMs: network.timeoutMs,
@@ -162,8 +151,11 @@ async function latestReleaseTag(source: Extract<InstallSource, { kind: 'github' 
       allowPrivateNetwork: network.allowPrivateNetwork || network.trustGithubHosts,
       redirectAllowed: (next) => hosts.has(next.host),
     }).catch((e: Error) => {
-      throw new PluginError(`could not reach ${source.owner}/${source.repo} on GitHub: ${e.message}`);
+      throw new PluginError(`${failure}: ${e.message}`);
     });
+  const response = await probe(`${repoUrl}/releases/latest`, `could not look up the latest release of ${source.owner}/${source.repo}`);
+  if (response.status === 404) {
+    const repoPage = await probe(repoUrl, `could not reach ${source.owner}/${source.repo} on GitHub`);
     if (repoPage.status === 404) throw new PluginError(`GitHub has no repository ${source.owner}/${source.repo} (or it is private)`);
     return undefined;
   }

@@ -78,6 +78,7 @@ describe('install sources (SPEC §9.4)', () => {
     expect(classifySource('https://github.com/o/r/releases/tag/v1.0', '/', net)).toMatchObject({ form: 'release', ref: 'v1.0' });
     expect(classifySource('https://github.com/o/r/commit/0123abcd', '/', net)).toMatchObject({ form: 'commit', ref: '0123abcd' });
     expect(() => classifySource('https://github.com/o/r/issues/1', '/', net)).toThrow(/supported GitHub forms/);
+    expect(classifySource('https://github.com/o/r/archive/refs/heads/main.zip', '/', net)).toEqual({ kind: 'zip', url: 'https://github.com/o/r/archive/refs/heads/main.zip' });
     expect(() => classifySource('https://github.com/o', '/', net)).toThrow(/not a GitHub repository URL/);
   });
 
@@ -95,10 +96,11 @@ describe('install sources (SPEC §9.4)', () => {
     expect(readFileSync(join(managedDir(home, 'released'), 'README.md'), 'utf8')).toBe('ref 1.2.0');
   });
 
-  it('GitHub repo without a release → the default branch', async () => {
+  it('GitHub repo without a release → the default branch; a repository GitHub does not know is an error', async () => {
     const { manager } = ghManager();
     const { plugin } = await manager.install(`${github.url}/o/norelease`);
     expect(plugin).toMatchObject({ id: 'norelease', version: '0.0.1-main', ref: 'HEAD' });
+    await expect(manager.install('https://github.com/o/missing')).rejects.toThrow('GitHub has no repository o/missing (or it is private)');
   });
 
   it('/tree/<ref>, /releases/tag/<tag> and /commit/<sha> download exactly that ref', async () => {
