@@ -82,6 +82,10 @@ describe('plugin contents', () => {
     symlinkSync(join(outside, 'dir'), join(root, 'commands', 'sub'));
     // A symlink that stays inside the root is fine.
     symlinkSync(join(root, 'commands', 'ok.md'), join(root, 'commands', 'alias.md'));
+    // An MCP command `./bin/server` that is a link to a program outside the plugin.
+    mkdirSync(join(root, 'bin'));
+    symlinkSync('/bin/sh', join(root, 'bin', 'server'));
+    writeFileSync(join(root, 'jarvis.plugin.json'), JSON.stringify({ name: 'p', skills: ['./linked-skills', './skills'], systemPromptPath: './prompt.md', commands: './commands', agents: ['./agents'], mcpServers: { srv: { command: './bin/server' } } }));
     const p = await loadPlugin(root, 'p', LOAD_OPTS);
     expect(p.error).toBeUndefined();
     expect(p.skills.map((s) => s.name)).toEqual(['good']);
@@ -94,6 +98,8 @@ describe('plugin contents', () => {
     expect(text).toMatch(/systemPromptPath: "\.\/prompt\.md" resolves \(through a symlink\)/);
     expect(text).toMatch(/agents\/evil\.md is a symlink to .*outside the plugin folder \(ignored\)/);
     expect(text).toMatch(/commands\/sub is a symlink to .*outside the plugin folder \(ignored\)/);
+    expect(text).toMatch(/MCP server "srv": command "\.\/bin\/server" resolves \(through a symlink\) to .*sh, outside the plugin folder; server ignored/);
+    expect(p.mcpServers).toEqual([]);
     expect(text).not.toContain('exfiltrated');
   });
 

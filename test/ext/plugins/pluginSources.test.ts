@@ -149,6 +149,21 @@ describe('install sources (SPEC §9.4)', () => {
     expect(existsSync(join(dir, '..', 'evil.txt'))).toBe(false);
   });
 
+  it('a symlink entry in an archive is unpacked as a plain file holding the link text, never as a link', async () => {
+    const home = tempDir('jarvis-home-');
+    const manager = new PluginManager({ home, env: {} });
+    const path = join(tempDir(), 'links.zip');
+    await writeZip(path, [
+      { name: 'jarvis.plugin.json', data: manifest('links') },
+      { name: 'skills/evil', data: Buffer.from('/etc'), mode: 0o120777 },
+    ]);
+    await manager.install(path);
+    const unpacked = join(managedDir(home, 'links'), 'skills/evil');
+    const { lstatSync } = await import('node:fs');
+    expect(lstatSync(unpacked).isFile()).toBe(true);
+    expect(readFileSync(unpacked, 'utf8')).toBe('/etc');
+  });
+
   it('an archive without a manifest at its root (or in its one top folder) is refused', async () => {
     const home = tempDir('jarvis-home-');
     const manager = new PluginManager({ home, env: {} });
