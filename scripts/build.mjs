@@ -133,3 +133,7 @@ function copyPdfjs(stage) {
 }
 
 await buildPlugin('jarvis-documents', { copy: ['skills'], extra: copyPdfjs, compress: true });
+await buildPlugin('image_generation', { compress: true });
+await buildPlugin('audio_generation', { compress: true });
+// Only a manifest: its MCP server is the CLI itself (`jarvis webbridge-mcp`), which carries playwright-core.
+await buildPlugin('jarvis-webbridge');

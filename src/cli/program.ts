@@ -114,6 +114,15 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runAcpCommand(version);
     });
 
+  // The jarvis-webbridge plugin's MCP server (docs/plugins-official.md); started by the plugin, not by hand.
+  program
+    .command('webbridge-mcp', { hidden: true })
+    .option('--cdp-url <url>', 'the browser to attach to (default: [browser] cdp_url, else http://127.0.0.1:9222)')
+    .action(async (opts: import('./webbridgeCommand').WebbridgeOptions) => {
+      const { runWebbridgeMcp } = await import('./webbridgeCommand');
+      exitCode = await runWebbridgeMcp(version, opts);
+    });
+
   program
     .command('doctor')
     .description('validate config.toml and tui.toml without changing them')

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   ConfigError,
+  KNOWN_SERVICES,
   OVERRIDE_FORBIDDEN_KEYS,
   configSchema,
   describeValue,
@@ -136,8 +137,8 @@ function preprocess(raw: Table, file: string, warnings: string[]): void {
 
   if (isTable(raw.services)) {
     for (const name of Object.keys(raw.services)) {
-      if (name === 'moonshot_search' || name === 'moonshot_fetch') continue;
-      warnings.push(`${where}: services.${name} is not a known service and is ignored (known: moonshot_search, moonshot_fetch)`);
+      if ((KNOWN_SERVICES as readonly string[]).includes(name)) continue;
+      warnings.push(`${where}: services.${name} is not a known service and is ignored (known: ${KNOWN_SERVICES.join(', ')})`);
       delete raw.services[name];
     }
   }

@@ -165,9 +165,25 @@ const serviceSchema = table({
   custom_headers: stringTable().optional(),
 });
 
-// docs/configuration.md: only these two services exist; other keys are ignored (config.ts warns about them).
+// The OpenAI-compatible endpoints of the image_generation / audio_generation plugins (docs/plugins-official.md).
+const generationServiceSchema = table({
+  base_url: nonEmpty().optional(),
+  api_key: nonEmpty().optional(),
+  model: nonEmpty().optional(),
+  /** audio_generation: the voice. */
+  voice: nonEmpty().optional(),
+  custom_headers: stringTable().optional(),
+});
+
+// docs/configuration.md: only these services exist; other keys are ignored (config.ts warns about them).
+export const KNOWN_SERVICES = ['moonshot_search', 'moonshot_fetch', 'image_generation', 'audio_generation'] as const;
 const servicesSchema = z.object(
-  { moonshot_search: serviceSchema.optional(), moonshot_fetch: serviceSchema.optional() },
+  {
+    moonshot_search: serviceSchema.optional(),
+    moonshot_fetch: serviceSchema.optional(),
+    image_generation: generationServiceSchema.optional(),
+    audio_generation: generationServiceSchema.optional(),
+  },
   { error: 'a table' },
 );
 
