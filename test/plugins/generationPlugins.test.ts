@@ -52,14 +52,14 @@ async function startPlugin(id: string, opts: { config?: string; env?: Record<str
   if (opts.config !== undefined) writeFileSync(join(home, 'config.toml'), opts.config);
   const manifest = JSON.parse(readFileSync(join(managed, 'jarvis.plugin.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args?: string[] }> };
   const [server] = Object.values(manifest.mcpServers);
-  // As the plugin loader starts it: a `./` command from the plugin's root, in the session's folder.
+  // As the plugin loader starts it: a `./` command run in the plugin's root, told the session's folder.
   expect(server.command.startsWith('./')).toBe(true);
   const transport = new StdioClientTransport({
     command: join(managed, server.command),
     args: server.args ?? [],
     // The server's shebang finds node on PATH.
-    env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: home, JARVIS_CODE_HOME: home, ...opts.env },
-    cwd,
+    env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: home, JARVIS_CODE_HOME: home, JARVIS_PLUGIN_ROOT: managed, JARVIS_PROJECT_DIR: cwd, ...opts.env },
+    cwd: managed,
     stderr: 'pipe',
   });
   let stderr = '';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { answer, serveGeneration } from '../mediaGeneration/generationServer';
 import type { GenerationEndpoint } from '../mediaGeneration/generationEndpoint';
 import { GenerationError, postJson, readBytes } from '../mediaGeneration/endpointRequest';
-import { outputPath, writeWhole } from '../mediaGeneration/outputFiles';
+import { outputPath, workingDirectory, writeWhole } from '../mediaGeneration/outputFiles';
 
 const VERSION = '1.0.0';
 const DEFAULT_SPEECH_MODEL = 'gpt-4o-mini-tts';
@@ -28,7 +28,7 @@ type SpeechArgs = { text: string; voice?: string; instructions?: string; format?
 async function generateSpeech(endpoint: GenerationEndpoint, args: SpeechArgs): Promise<string> {
   const format = args.format ?? 'mp3';
   // Checked before the (paid) request, so a bad path costs nothing.
-  const path = outputPath(process.cwd(), args.path, 'generated', 'speech', format);
+  const path = outputPath(workingDirectory(), args.path, 'generated', 'speech', format);
   const model = endpoint.model ?? DEFAULT_SPEECH_MODEL;
   const voice = args.voice ?? endpoint.voice ?? DEFAULT_VOICE;
   const body: Record<string, unknown> = {

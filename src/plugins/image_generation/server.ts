@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { answer, serveGeneration } from '../mediaGeneration/generationServer';
 import type { GenerationEndpoint } from '../mediaGeneration/generationEndpoint';
 import { GenerationError, postJson, readBytes, REQUEST_TIMEOUT_MS } from '../mediaGeneration/endpointRequest';
-import { numbered, outputPath, writeWhole } from '../mediaGeneration/outputFiles';
+import { numbered, outputPath, workingDirectory, writeWhole } from '../mediaGeneration/outputFiles';
 
 const VERSION = '1.0.0';
 const DEFAULT_IMAGE_MODEL = 'gpt-image-1';
@@ -47,7 +47,7 @@ async function imageBytes(item: { b64_json?: string; url?: string }, index: numb
   throw new GenerationError(`The images endpoint answered image ${index + 1} with neither b64_json nor url.`);
 }
 
-async function generateImage(endpoint: GenerationEndpoint, args: { prompt: string; path?: string; size?: string; n?: number; quality?: string }, cwd = process.cwd()): Promise<string> {
+async function generateImage(endpoint: GenerationEndpoint, args: { prompt: string; path?: string; size?: string; n?: number; quality?: string }, cwd = workingDirectory()): Promise<string> {
   const n = args.n ?? 1;
   // Checked before the (paid) request, so a bad path costs nothing.
   outputPath(cwd, args.path, 'generated', 'image', 'png');

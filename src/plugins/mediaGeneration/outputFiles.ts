@@ -1,10 +1,15 @@
-// Where a generated file is saved: inside the working directory the server runs in (the session's
-// project), never outside it — a relative `path` is taken from there, `..` or a symbolic link that
+// Where a generated file is saved: inside the session's working directory (JARVIS_PROJECT_DIR, which
+// the plugin loader gives its servers; they run in the plugin's own folder), never outside it — a relative `path` is taken from there, `..` or a symbolic link that
 // leads out is refused. Files are written whole (temporary name, then rename).
 import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export class OutputPathError extends Error {}
+
+/** The session's working directory: JARVIS_PROJECT_DIR, else the folder the server was started in. */
+export function workingDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return env.JARVIS_PROJECT_DIR?.trim() || process.cwd();
+}
 
 function insideRoot(root: string, path: string): boolean {
   const rel = relative(root, path);
