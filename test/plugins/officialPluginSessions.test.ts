@@ -26,7 +26,6 @@ afterAll(async () => {
   await model.close();
 });
 
-const toolNames = (i: number) => (model.requests[i].body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
 const toolResults = (i: number) => (model.requests[i].body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content).join('\n');
 
 describe('official plugins in a session', { timeout: 120_000 }, () => {
@@ -41,7 +40,8 @@ describe('official plugins in a session', { timeout: 120_000 }, () => {
     model.push({ toolCalls: [{ name: tool, arguments: { prompt: 'a green square', path: 'pics/green' } }] }, { text: 'done' });
     const r = await runJarvis(['-p', 'draw', '-y'], { env, cwd: dirs.cwd, timeoutMs: 60_000 });
     expect(r.code).toBe(0);
-    expect(toolNames(before)).toContain(tool);
+    // MCP tools may be deferred (offered through ToolSearch) next to the bundled plugin's; the trail shows it ran.
+    expect(r.stderr).toContain(`• ${tool}`);
     expect(toolResults(before + 1)).toContain(`${join(dirs.cwd, 'pics', 'green.png')} (png, ${png.length} bytes)`);
     expect(readFileSync(join(dirs.cwd, 'pics', 'green.png'))).toEqual(png);
   });
