@@ -2,7 +2,8 @@
 // one (the file shipped with Jarvis, or JARVIS_CODE_PLUGIN_MARKETPLACE_URL), or a JSON file, folder or
 // URL — by tier, with what is installed and which updates exist, then the problems of its bad entries.
 // Exit 1 when the marketplace cannot be read at all.
-import { loadMarketplace, MarketplaceError, MARKETPLACE_TIERS, newerVersion, type Marketplace, type MarketplaceEntry } from '../ext/plugins/marketplace';
+import { PLUGIN_TIERS } from '../ext/plugins/installedStore';
+import { loadMarketplace, MarketplaceError, newerVersion, type Marketplace, type MarketplaceEntry } from '../ext/plugins/marketplace';
 import type { PluginView } from '../ext/plugins/manager';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';
@@ -21,7 +22,7 @@ function entryStatus(entry: MarketplaceEntry, installed: PluginView | undefined)
 function marketplaceText(m: Marketplace, installed: readonly PluginView[]): string {
   const lines = [`Marketplace ${m.location}${m.trusted ? ' (default)' : ''}`];
   if (!m.entries.length) lines.push('', 'It lists no plugins.');
-  for (const tier of MARKETPLACE_TIERS) {
+  for (const tier of PLUGIN_TIERS) {
     const entries = m.entries.filter((e) => e.tier === tier);
     if (!entries.length) continue;
     lines.push('', TIER_TITLE[tier]);

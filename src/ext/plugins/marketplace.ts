@@ -12,11 +12,10 @@ import semverValid from 'semver/functions/valid';
 import { expandTilde } from '../../store/paths';
 import { guardedFetch } from '../../platform/web/guardedFetch';
 import { packageRoot } from '../../store/packageRoot';
+import { PLUGIN_TIERS, type PluginTier } from './installedStore';
 
 export const MARKETPLACE_ENV = 'JARVIS_CODE_PLUGIN_MARKETPLACE_URL';
 export const MARKETPLACE_VERSIONS = ['1', '2'] as const;
-export const MARKETPLACE_TIERS = ['official', 'curated', 'third-party'] as const;
-export type MarketplaceTier = (typeof MARKETPLACE_TIERS)[number];
 /** A catalog bigger than this is refused (a real one is a few KiB). */
 export const MAX_MARKETPLACE_BYTES = 2 * 1024 * 1024;
 export const MARKETPLACE_TIMEOUT_MS = 15_000;
@@ -28,7 +27,7 @@ export interface MarketplaceEntry {
   /** Where to install from: an absolute path or a URL (relative sources are resolved against the catalog). */
   source: string;
   displayName: string;
-  tier: MarketplaceTier;
+  tier: PluginTier;
   version?: string;
   description?: string;
   keywords?: string[];
@@ -196,9 +195,9 @@ function parseEntry(raw: unknown, at: string, location: string, trusted: boolean
   optionalText('description');
   optionalText('homepage');
   if (e.tier !== undefined) {
-    if (!(MARKETPLACE_TIERS as readonly unknown[]).includes(e.tier)) diagnostics.push(`${name}: "tier" must be one of ${MARKETPLACE_TIERS.join(', ')} (found ${JSON.stringify(e.tier)}); listed as third-party.`);
+    if (!(PLUGIN_TIERS as readonly unknown[]).includes(e.tier)) diagnostics.push(`${name}: "tier" must be one of ${PLUGIN_TIERS.join(', ')} (found ${JSON.stringify(e.tier)}); listed as third-party.`);
     else if (e.tier === 'official' && !trusted) diagnostics.push(`${name}: only the default marketplace can list official plugins; listed as third-party.`);
-    else entry.tier = e.tier as MarketplaceTier;
+    else entry.tier = e.tier as PluginTier;
   }
   if (e.version !== undefined) {
     if (typeof e.version === 'string' && semverValid(e.version.trim())) entry.version = semverValid(e.version.trim())!;
