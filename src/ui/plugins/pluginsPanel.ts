@@ -55,7 +55,7 @@ export class PluginsPanel implements Component, Focusable {
   constructor(private readonly deps: PluginsPanelDeps) {
     this.tab = deps.initialTab ?? 'installed';
     this.customInput.focused = true;
-    void this.refreshInstalled();
+    void this.refreshInstalled().catch((e: Error) => this.update(() => ((this.views = []), (this.installedProblem = e.message))));
     void deps.loadCatalog().then(
       (catalog) => this.update(() => (this.catalog = catalog)),
       (e: Error) => this.update(() => (this.catalogError = e.message)),
@@ -206,6 +206,8 @@ export class PluginsPanel implements Component, Focusable {
       this.status = problem
         ? { level: 'error', text: problem }
         : { level: broken ? 'warning' : 'success', text: `Reloaded ${views.length} plugin${views.length === 1 ? '' : 's'}${broken ? `; ${broken} cannot load (I shows why)` : ''}. ${APPLY_HINT}` };
+    } catch (e) {
+      this.status = { level: 'error', text: (e as Error).message };
     } finally {
       this.busy = undefined;
       await this.refreshInstalled().catch(() => undefined);
