@@ -65,6 +65,37 @@ describe.skipIf(!hasTmux)('the /plugins manager (tmux)', { timeout: 90_000 }, ()
     expect(transcript).toContain('Changes apply after /reload or /new.');
   });
 
+  it('a plugin installed, then disabled, in the running UI takes effect at /reload', async () => {
+    const fixtures = tempDir('jarvis-plugin-src-');
+    const dir = pluginFolder(fixtures, 'greeter', { commands: './commands' });
+    mkdirSync(join(dir, 'commands'));
+    writeFileSync(join(dir, 'commands', 'hello.md'), '---\ndescription: Say hello\n---\nGREETER-BODY: greet $ARGUMENTS warmly.\n');
+    const app = await start({ turns: [{ text: 'Greeted.' }, { text: 'Plain answer.' }] });
+    send(app, `/plugins install ${dir}`);
+    await app.tmux.waitFor('Install the third-party plugin from');
+    app.tmux.keys('Enter');
+    await app.tmux.waitFor('Installed the plugin greeter 1.0.0.');
+    // No message yet, so no session: the plugin applies from the first message.
+    send(app, '/reload');
+    await app.tmux.waitFor('they apply from your first message');
+    send(app, '/greeter:hello Ada');
+    await app.tmux.waitFor('Greeted.');
+    await waitForRequests(app, 1);
+    expect(requestText(app, 0)).toContain('GREETER-BODY: greet Ada warmly.');
+
+    send(app, '/plugins disable greeter');
+    await app.tmux.waitFor('Disabled the plugin greeter.');
+    send(app, '/reload');
+    await app.tmux.waitFor('the session goes on with them');
+    // The command is gone: the line reaches the model as typed.
+    send(app, '/greeter:hello Bob');
+    await app.tmux.waitFor('Plain answer.');
+    await waitForRequests(app, 2);
+    const last = JSON.stringify(app.server.requests[1].body.messages.at(-1));
+    expect(last).toContain('/greeter:hello Bob');
+    expect(last).not.toContain('GREETER-BODY');
+  });
+
   it('/reload reopens the session with what changed on disk; the conversation goes on', async () => {
     const app = await start({ turns: [{ text: 'First answer.' }, { text: 'Skill answer.' }] });
     send(app, 'hello');
