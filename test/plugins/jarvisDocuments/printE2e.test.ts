@@ -29,7 +29,7 @@ describe('jarvis -p with the bundled jarvis-documents', { timeout: 120_000 }, ()
     expect(JSON.stringify(installed)).toContain('"jarvis-documents"');
     // The plugin's instructions reach the system prompt; its tool answered with the validation.
     const first = model.requests.at(-2)!.body;
-    expect(JSON.stringify(first.messages[0])).toContain('jarvis-documents tools create, edit, validate and render');
+    expect(JSON.stringify(first.messages[0])).toContain('For PDF, DOCX, XLSX and PPTX files use the jarvis-documents tools');
     const result = model.requests.at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === 'tool' && m.tool_call_id === 'call_doc');
     expect(result.content).toContain('VALID DOCX');
     const file = join(dirs.cwd, 'notes/minutes.docx');
