@@ -48,3 +48,26 @@ export function writeDocument(path: string, bytes: Uint8Array): void {
     throw new Error(`Could not write ${path}: ${(e as Error).message}`);
   }
 }
+
+/** The file an edit reads and the file it writes (`output`, else the same file), both of the format. */
+export function editTargets(args: { path: string; output?: string }, format: DocumentFormat): { path: string; output: string } {
+  const path = resolveDocumentPath(args.path);
+  expectFormat(path, format);
+  const output = args.output ? resolveDocumentPath(args.output) : path;
+  expectFormat(output, format);
+  return { path, output };
+}
+
+/**
+ * Applies an edit's operations in order. The first one that fails stops the edit with its step named;
+ * the caller writes only after all succeeded, so a failed edit leaves the file as it was.
+ */
+export async function applyOperations<O extends { op: string }>(operations: readonly O[], apply: (op: O) => Promise<void>): Promise<void> {
+  for (const [i, op] of operations.entries()) {
+    try {
+      await apply(op);
+    } catch (e) {
+      throw new Error(`operation ${i + 1} (${op.op}) failed: ${(e as Error).message} Nothing was written.`);
+    }
+  }
+}

@@ -4,7 +4,7 @@
 import type { Document, Element } from '@xmldom/xmldom';
 import { z } from 'zod';
 import { blocksSchema, hexOf, type Block } from '../blocks';
-import { expectFormat, readDocument, resolveDocumentPath, writeDocument } from '../documentFiles';
+import { applyOperations, editTargets, readDocument, writeDocument } from '../documentFiles';
 import { readImageFile } from './imageFiles';
 import { childrenNamed, descendantsNamed, OoxmlPackage, parseXml } from './ooxmlPackage';
 import { addMediaPart } from './ooxmlMedia';
@@ -96,44 +96,37 @@ async function insertBlocks(doc: Document, pkg: OoxmlPackage, blocks: Block[], a
 }
 
 export async function editDocx(args: EditArgs): Promise<string> {
-  const path = resolveDocumentPath(args.path);
-  expectFormat(path, 'docx');
-  const output = args.output ? resolveDocumentPath(args.output) : path;
-  expectFormat(output, 'docx');
+  const { path, output } = editTargets(args, 'docx');
   const pkg = await OoxmlPackage.load(readDocument(path), path);
   const doc = await pkg.xml('word/document.xml');
   const done: string[] = [];
-  for (const [i, op] of args.operations.entries()) {
-    try {
-      switch (op.op) {
-        case 'replace_text': {
-          let count = 0;
-          for (const paragraph of descendantsNamed(doc, 'w:p')) {
-            count += replaceInRuns(descendantsNamed(paragraph, 'w:t'), op.find, op.replace, op.all ? Infinity : 1 - count);
-            if (!op.all && count) break;
-          }
-          if (!count) throw new Error(`"${op.find}" was not found (text is matched within one paragraph).`);
-          done.push(`${count} occurrence(s) of "${op.find}" replaced`);
-          break;
+  await applyOperations(args.operations, async (op) => {
+    switch (op.op) {
+      case 'replace_text': {
+        let count = 0;
+        for (const paragraph of descendantsNamed(doc, 'w:p')) {
+          count += replaceInRuns(descendantsNamed(paragraph, 'w:t'), op.find, op.replace, op.all ? Infinity : 1 - count);
+          if (!op.all && count) break;
         }
-        case 'insert_blocks': {
-          const count = await insertBlocks(doc, pkg, op.blocks, op.after);
-          done.push(`${count} element(s) inserted ${op.after === undefined ? 'at the end' : `after element ${op.after}`}`);
-          break;
-        }
-        case 'delete_blocks': {
-          const elements = bodyElements(doc);
-          const missing = op.indexes.filter((n) => n > elements.length);
-          if (missing.length) throw new Error(`There is no body element ${missing.join(', ')}; the document has ${elements.length}.`);
-          for (const n of new Set(op.indexes)) elements[n - 1].parentNode!.removeChild(elements[n - 1]);
-          done.push(`element(s) ${op.indexes.join(', ')} deleted`);
-          break;
-        }
+        if (!count) throw new Error(`"${op.find}" was not found (text is matched within one paragraph).`);
+        done.push(`${count} occurrence(s) of "${op.find}" replaced`);
+        break;
       }
-    } catch (e) {
-      throw new Error(`operation ${i + 1} (${op.op}) failed: ${(e as Error).message} Nothing was written.`);
+      case 'insert_blocks': {
+        const count = await insertBlocks(doc, pkg, op.blocks, op.after);
+        done.push(`${count} element(s) inserted ${op.after === undefined ? 'at the end' : `after element ${op.after}`}`);
+        break;
+      }
+      case 'delete_blocks': {
+        const elements = bodyElements(doc);
+        const missing = op.indexes.filter((n) => n > elements.length);
+        if (missing.length) throw new Error(`There is no body element ${missing.join(', ')}; the document has ${elements.length}.`);
+        for (const n of new Set(op.indexes)) elements[n - 1].parentNode!.removeChild(elements[n - 1]);
+        done.push(`element(s) ${op.indexes.join(', ')} deleted`);
+        break;
+      }
     }
-  }
+  });
   pkg.setXml('word/document.xml', doc);
   writeDocument(output, await pkg.save());
   return `Saved ${output}: ${done.join('; ')}.`;

@@ -3,7 +3,7 @@
 import { PDFDocument, degrees } from 'pdf-lib';
 import { z } from 'zod';
 import { blocksSchema } from '../blocks';
-import { checkCreateTarget, expectFormat, readDocument, resolveDocumentPath, writeDocument } from '../documentFiles';
+import { applyOperations, checkCreateTarget, editTargets, expectFormat, readDocument, resolveDocumentPath, writeDocument } from '../documentFiles';
 import { PAGE_SIZES, PdfFlow } from './pdfLayout';
 
 export const createPdfShape = {
@@ -60,69 +60,61 @@ function checkPages(pages: number[], count: number): void {
 }
 
 export async function editPdf(args: EditArgs): Promise<string> {
-  const path = resolveDocumentPath(args.path);
-  expectFormat(path, 'pdf');
-  const output = args.output ? resolveDocumentPath(args.output) : path;
-  expectFormat(output, 'pdf');
+  const { path, output } = editTargets(args, 'pdf');
   const doc = await loadPdf(readDocument(path), path);
   const done: string[] = [];
   let replaced = 0;
-  for (const [i, op] of args.operations.entries()) {
-    const step = `operation ${i + 1} (${op.op})`;
-    try {
-      switch (op.op) {
-        case 'add_text': {
-          checkPages([op.page], doc.getPageCount());
-          replaced += await PdfFlow.stamp(doc, doc.getPage(op.page - 1), op.text, op);
-          done.push(`text added on page ${op.page}`);
-          break;
-        }
-        case 'append_pages': {
-          const at = op.after_page ?? doc.getPageCount();
-          if (at > doc.getPageCount()) checkPages([at], doc.getPageCount());
-          const first = doc.getPageCount() ? doc.getPage(Math.max(0, at - 1)) : undefined;
-          const size = first ? [first.getWidth(), first.getHeight()] as const : PAGE_SIZES.A4;
-          const flow = await PdfFlow.start(doc, size, at);
-          for (const block of op.blocks) await flow.add(block);
-          replaced += flow.replaced;
-          done.push(`${flow.pagesAdded} page(s) added after page ${at}`);
-          break;
-        }
-        case 'delete_pages': {
-          checkPages(op.pages, doc.getPageCount());
-          if (new Set(op.pages).size >= doc.getPageCount()) throw new Error('A PDF needs at least one page; delete fewer pages.');
-          for (const page of [...new Set(op.pages)].sort((a, b) => b - a)) doc.removePage(page - 1);
-          done.push(`page(s) ${op.pages.join(', ')} deleted`);
-          break;
-        }
-        case 'rotate_pages':
-          checkPages(op.pages, doc.getPageCount());
-          for (const page of op.pages) doc.getPage(page - 1).setRotation(degrees(op.degrees));
-          done.push(`page(s) ${op.pages.join(', ')} rotated to ${op.degrees}°`);
-          break;
-        case 'insert_pdf': {
-          const fromPath = resolveDocumentPath(op.from);
-          const source = await loadPdf(readDocument(fromPath), fromPath);
-          const wanted = op.pages ?? source.getPageIndices().map((p) => p + 1);
-          checkPages(wanted, source.getPageCount());
-          const copies = await doc.copyPages(source, wanted.map((p) => p - 1));
-          const at = op.after_page ?? doc.getPageCount();
-          copies.forEach((page, k) => doc.insertPage(at + k, page));
-          done.push(`${copies.length} page(s) of ${fromPath} inserted after page ${at}`);
-          break;
-        }
-        case 'set_metadata':
-          if (op.title !== undefined) doc.setTitle(op.title);
-          if (op.author !== undefined) doc.setAuthor(op.author);
-          if (op.subject !== undefined) doc.setSubject(op.subject);
-          if (op.keywords !== undefined) doc.setKeywords(op.keywords);
-          done.push('metadata set');
-          break;
+  await applyOperations(args.operations, async (op) => {
+    switch (op.op) {
+      case 'add_text': {
+        checkPages([op.page], doc.getPageCount());
+        replaced += await PdfFlow.stamp(doc, doc.getPage(op.page - 1), op.text, op);
+        done.push(`text added on page ${op.page}`);
+        break;
       }
-    } catch (e) {
-      throw new Error(`${step} failed: ${(e as Error).message} Nothing was written.`);
+      case 'append_pages': {
+        const at = op.after_page ?? doc.getPageCount();
+        if (at > doc.getPageCount()) checkPages([at], doc.getPageCount());
+        const first = doc.getPageCount() ? doc.getPage(Math.max(0, at - 1)) : undefined;
+        const size = first ? [first.getWidth(), first.getHeight()] as const : PAGE_SIZES.A4;
+        const flow = await PdfFlow.start(doc, size, at);
+        for (const block of op.blocks) await flow.add(block);
+        replaced += flow.replaced;
+        done.push(`${flow.pagesAdded} page(s) added after page ${at}`);
+        break;
+      }
+      case 'delete_pages': {
+        checkPages(op.pages, doc.getPageCount());
+        if (new Set(op.pages).size >= doc.getPageCount()) throw new Error('A PDF needs at least one page; delete fewer pages.');
+        for (const page of [...new Set(op.pages)].sort((a, b) => b - a)) doc.removePage(page - 1);
+        done.push(`page(s) ${op.pages.join(', ')} deleted`);
+        break;
+      }
+      case 'rotate_pages':
+        checkPages(op.pages, doc.getPageCount());
+        for (const page of op.pages) doc.getPage(page - 1).setRotation(degrees(op.degrees));
+        done.push(`page(s) ${op.pages.join(', ')} rotated to ${op.degrees}°`);
+        break;
+      case 'insert_pdf': {
+        const fromPath = resolveDocumentPath(op.from);
+        const source = await loadPdf(readDocument(fromPath), fromPath);
+        const wanted = op.pages ?? source.getPageIndices().map((p) => p + 1);
+        checkPages(wanted, source.getPageCount());
+        const copies = await doc.copyPages(source, wanted.map((p) => p - 1));
+        const at = op.after_page ?? doc.getPageCount();
+        copies.forEach((page, k) => doc.insertPage(at + k, page));
+        done.push(`${copies.length} page(s) of ${fromPath} inserted after page ${at}`);
+        break;
+      }
+      case 'set_metadata':
+        if (op.title !== undefined) doc.setTitle(op.title);
+        if (op.author !== undefined) doc.setAuthor(op.author);
+        if (op.subject !== undefined) doc.setSubject(op.subject);
+        if (op.keywords !== undefined) doc.setKeywords(op.keywords);
+        done.push('metadata set');
+        break;
     }
-  }
+  });
   writeDocument(output, await doc.save());
   return `Saved ${output} (${doc.getPageCount()} page(s)): ${done.join('; ')}.${replacedNote(replaced)}`;
 }

@@ -3,7 +3,7 @@
 import type { Document, Element } from '@xmldom/xmldom';
 import { posix } from 'node:path';
 import { z } from 'zod';
-import { expectFormat, readDocument, resolveDocumentPath, writeDocument } from '../documentFiles';
+import { applyOperations, editTargets, readDocument, writeDocument } from '../documentFiles';
 import { escapeXml } from './docxEdit';
 import { descendantsNamed, OoxmlPackage, relsNameOf } from './ooxmlPackage';
 import { replaceInRuns } from './textRuns';
@@ -121,58 +121,51 @@ async function deleteSlide(pkg: OoxmlPackage, presentation: Document, slide: Dec
 }
 
 export async function editPptx(args: EditArgs): Promise<string> {
-  const path = resolveDocumentPath(args.path);
-  expectFormat(path, 'pptx');
-  const output = args.output ? resolveDocumentPath(args.output) : path;
-  expectFormat(output, 'pptx');
+  const { path, output } = editTargets(args, 'pptx');
   const pkg = await OoxmlPackage.load(readDocument(path), path);
   const presentation = await pkg.xml('ppt/presentation.xml');
   const done: string[] = [];
-  for (const [i, op] of args.operations.entries()) {
-    try {
-      const slides = await deckSlides(pkg, presentation);
-      const check = (n: number) => { if (n > slides.length) throw new Error(`There is no slide ${n}; the deck has ${slides.length}.`); };
-      switch (op.op) {
-        case 'replace_text': {
-          if (op.slide) check(op.slide);
-          let count = 0;
-          for (const slide of op.slide ? [slides[op.slide - 1]] : slides) {
-            const xml = await pkg.xml(slide.part);
-            let here = 0;
-            for (const paragraph of descendantsNamed(xml, 'a:p')) here += replaceInRuns(descendantsNamed(paragraph, 'a:t'), op.find, op.replace, Infinity);
-            if (here) pkg.setXml(slide.part, xml);
-            count += here;
-          }
-          if (!count) throw new Error(`"${op.find}" was not found${op.slide ? ` on slide ${op.slide}` : ''} (text is matched within one paragraph).`);
-          done.push(`${count} occurrence(s) of "${op.find}" replaced`);
-          break;
+  await applyOperations(args.operations, async (op) => {
+    const slides = await deckSlides(pkg, presentation);
+    const check = (n: number) => { if (n > slides.length) throw new Error(`There is no slide ${n}; the deck has ${slides.length}.`); };
+    switch (op.op) {
+      case 'replace_text': {
+        if (op.slide) check(op.slide);
+        let count = 0;
+        for (const slide of op.slide ? [slides[op.slide - 1]] : slides) {
+          const xml = await pkg.xml(slide.part);
+          let here = 0;
+          for (const paragraph of descendantsNamed(xml, 'a:p')) here += replaceInRuns(descendantsNamed(paragraph, 'a:t'), op.find, op.replace, Infinity);
+          if (here) pkg.setXml(slide.part, xml);
+          count += here;
         }
-        case 'add_slide':
-          done.push(`slide ${await addSlide(pkg, presentation, op)} added`);
-          break;
-        case 'delete_slides': {
-          op.slides.forEach(check);
-          if (new Set(op.slides).size >= slides.length) throw new Error('A deck needs at least one slide; delete fewer slides.');
-          for (const n of new Set(op.slides)) await deleteSlide(pkg, presentation, slides[n - 1]);
-          done.push(`slide(s) ${op.slides.join(', ')} deleted`);
-          break;
-        }
-        case 'move_slide': {
-          check(op.from);
-          check(op.to);
-          const moving = slides[op.from - 1].element;
-          const list = moving.parentNode!;
-          list.removeChild(moving);
-          const rest = slides.filter((s) => s.element !== moving);
-          list.insertBefore(moving, rest[op.to - 1]?.element ?? null);
-          done.push(`slide ${op.from} moved to position ${op.to}`);
-          break;
-        }
+        if (!count) throw new Error(`"${op.find}" was not found${op.slide ? ` on slide ${op.slide}` : ''} (text is matched within one paragraph).`);
+        done.push(`${count} occurrence(s) of "${op.find}" replaced`);
+        break;
       }
-    } catch (e) {
-      throw new Error(`operation ${i + 1} (${op.op}) failed: ${(e as Error).message} Nothing was written.`);
+      case 'add_slide':
+        done.push(`slide ${await addSlide(pkg, presentation, op)} added`);
+        break;
+      case 'delete_slides': {
+        op.slides.forEach(check);
+        if (new Set(op.slides).size >= slides.length) throw new Error('A deck needs at least one slide; delete fewer slides.');
+        for (const n of new Set(op.slides)) await deleteSlide(pkg, presentation, slides[n - 1]);
+        done.push(`slide(s) ${op.slides.join(', ')} deleted`);
+        break;
+      }
+      case 'move_slide': {
+        check(op.from);
+        check(op.to);
+        const moving = slides[op.from - 1].element;
+        const list = moving.parentNode!;
+        list.removeChild(moving);
+        const rest = slides.filter((s) => s.element !== moving);
+        list.insertBefore(moving, rest[op.to - 1]?.element ?? null);
+        done.push(`slide ${op.from} moved to position ${op.to}`);
+        break;
+      }
     }
-  }
+  });
   pkg.setXml('ppt/presentation.xml', presentation);
   writeDocument(output, await pkg.save());
   return `Saved ${output}: ${done.join('; ')}.`;

@@ -5,7 +5,7 @@ import type { Cell, Workbook, Worksheet } from 'exceljs';
 import { z } from 'zod';
 import { hexOf } from '../blocks';
 import { OoxmlPackage } from './ooxmlPackage';
-import { checkCreateTarget, expectFormat, readDocument, resolveDocumentPath, writeDocument } from '../documentFiles';
+import { applyOperations, checkCreateTarget, editTargets, expectFormat, readDocument, resolveDocumentPath, writeDocument } from '../documentFiles';
 
 const styledCell = z.object({
   value: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
@@ -149,79 +149,72 @@ export async function loadWorkbook(bytes: Buffer, path: string): Promise<Workboo
 }
 
 export async function editXlsx(args: EditArgs): Promise<string> {
-  const path = resolveDocumentPath(args.path);
-  expectFormat(path, 'xlsx');
-  const output = args.output ? resolveDocumentPath(args.output) : path;
-  expectFormat(output, 'xlsx');
+  const { path, output } = editTargets(args, 'xlsx');
   const bytes = readDocument(path);
   if (!args.drop_unsupported) await refuseUnkeptParts(bytes, path);
   const book = await loadWorkbook(bytes, path);
   const done: string[] = [];
   const written = new Set<Cell>();
   const valuesChanged = args.operations.some((op) => ['set_cells', 'append_rows', 'insert_rows', 'delete_rows', 'delete_sheet'].includes(op.op));
-  for (const [i, op] of args.operations.entries()) {
-    try {
-      switch (op.op) {
-        case 'set_cells': {
-          const sheet = findSheet(book, op.sheet);
-          for (const [ref, input] of Object.entries(op.cells)) {
-            const cell = sheet.getCell(ref.toUpperCase());
-            setCell(cell, input);
-            written.add(cell);
-          }
-          done.push(`${Object.keys(op.cells).length} cell(s) set on "${sheet.name}"`);
-          break;
+  await applyOperations(args.operations, async (op) => {
+    switch (op.op) {
+      case 'set_cells': {
+        const sheet = findSheet(book, op.sheet);
+        for (const [ref, input] of Object.entries(op.cells)) {
+          const cell = sheet.getCell(ref.toUpperCase());
+          setCell(cell, input);
+          written.add(cell);
         }
-        case 'append_rows': {
-          const sheet = findSheet(book, op.sheet);
-          writeRows(sheet, op.rows, sheet.actualRowCount === 0 ? 1 : sheet.lastRow!.number + 1);
-          done.push(`${op.rows.length} row(s) appended to "${sheet.name}"`);
-          break;
-        }
-        case 'insert_rows': {
-          const sheet = findSheet(book, op.sheet);
-          sheet.spliceRows(op.at, 0, ...op.rows.map(() => []));
-          writeRows(sheet, op.rows, op.at);
-          done.push(`${op.rows.length} row(s) inserted at row ${op.at} of "${sheet.name}" (formulas elsewhere are not re-pointed)`);
-          break;
-        }
-        case 'delete_rows': {
-          const sheet = findSheet(book, op.sheet);
-          sheet.spliceRows(op.from, op.count);
-          done.push(`${op.count} row(s) deleted from row ${op.from} of "${sheet.name}" (formulas elsewhere are not re-pointed)`);
-          break;
-        }
-        case 'add_sheet': {
-          if (book.getWorksheet(op.name)) throw new Error(`A sheet named "${op.name}" exists already.`);
-          writeRows(book.addWorksheet(op.name), op.rows, 1);
-          done.push(`sheet "${op.name}" added`);
-          break;
-        }
-        case 'rename_sheet': {
-          const sheet = findSheet(book, op.sheet);
-          if (book.getWorksheet(op.name)) throw new Error(`A sheet named "${op.name}" exists already.`);
-          done.push(`sheet "${sheet.name}" renamed to "${op.name}" (formulas that name the old sheet are not rewritten)`);
-          sheet.name = op.name;
-          break;
-        }
-        case 'delete_sheet': {
-          const sheet = findSheet(book, op.sheet);
-          if (book.worksheets.length === 1) throw new Error('A workbook needs at least one sheet.');
-          book.removeWorksheet(sheet.id);
-          done.push(`sheet "${sheet.name}" deleted`);
-          break;
-        }
-        case 'set_column_width': {
-          const sheet = findSheet(book, op.sheet);
-          sheet.getColumn(op.column.toUpperCase()).width = op.width;
-          done.push(`column ${op.column.toUpperCase()} of "${sheet.name}" set to width ${op.width}`);
-          break;
-        }
+        done.push(`${Object.keys(op.cells).length} cell(s) set on "${sheet.name}"`);
+        break;
       }
-    } catch (e) {
-      throw new Error(`operation ${i + 1} (${op.op}) failed: ${(e as Error).message} Nothing was written.`);
+      case 'append_rows': {
+        const sheet = findSheet(book, op.sheet);
+        writeRows(sheet, op.rows, sheet.actualRowCount === 0 ? 1 : sheet.lastRow!.number + 1);
+        done.push(`${op.rows.length} row(s) appended to "${sheet.name}"`);
+        break;
+      }
+      case 'insert_rows': {
+        const sheet = findSheet(book, op.sheet);
+        sheet.spliceRows(op.at, 0, ...op.rows.map(() => []));
+        writeRows(sheet, op.rows, op.at);
+        done.push(`${op.rows.length} row(s) inserted at row ${op.at} of "${sheet.name}" (formulas elsewhere are not re-pointed)`);
+        break;
+      }
+      case 'delete_rows': {
+        const sheet = findSheet(book, op.sheet);
+        sheet.spliceRows(op.from, op.count);
+        done.push(`${op.count} row(s) deleted from row ${op.from} of "${sheet.name}" (formulas elsewhere are not re-pointed)`);
+        break;
+      }
+      case 'add_sheet': {
+        if (book.getWorksheet(op.name)) throw new Error(`A sheet named "${op.name}" exists already.`);
+        writeRows(book.addWorksheet(op.name), op.rows, 1);
+        done.push(`sheet "${op.name}" added`);
+        break;
+      }
+      case 'rename_sheet': {
+        const sheet = findSheet(book, op.sheet);
+        if (book.getWorksheet(op.name)) throw new Error(`A sheet named "${op.name}" exists already.`);
+        done.push(`sheet "${sheet.name}" renamed to "${op.name}" (formulas that name the old sheet are not rewritten)`);
+        sheet.name = op.name;
+        break;
+      }
+      case 'delete_sheet': {
+        const sheet = findSheet(book, op.sheet);
+        if (book.worksheets.length === 1) throw new Error('A workbook needs at least one sheet.');
+        book.removeWorksheet(sheet.id);
+        done.push(`sheet "${sheet.name}" deleted`);
+        break;
+      }
+      case 'set_column_width': {
+        const sheet = findSheet(book, op.sheet);
+        sheet.getColumn(op.column.toUpperCase()).width = op.width;
+        done.push(`column ${op.column.toUpperCase()} of "${sheet.name}" set to width ${op.width}`);
+        break;
+      }
     }
-  }
+  });
   if (valuesChanged) dropStaleResults(book, written);
   writeDocument(output, await workbookBytes(book));
   return `Saved ${output}: ${done.join('; ')}.${valuesChanged ? ' Cached formula results were cleared; spreadsheet programs recalculate on open.' : ''}`;
