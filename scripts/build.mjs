@@ -8,9 +8,13 @@
 // and is bundled here, so a user's install carries neither it nor its install scripts. pi-tui asks for
 // koffi only on Windows (to tell Shift+Tab from Tab) and copes without it, so koffi stays out.
 import { build } from 'esbuild';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { gzipSync } from 'node:zlib';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -86,7 +90,37 @@ const code = gunzipSync(readFileSync(new URL('./server.mjs.gz', import.meta.url)
 await import(\`data:text/javascript;base64,\${code.toString('base64')}\`);
 `;
 
-async function buildPlugin(id, { copy = [], extra, compress = false } = {}) {
+// With `listing` (and `compress`), bin/server.mjs is instead the launcher of scripts/pluginLauncher.mjs:
+// it answers the handshake and tools/list from bin/listing.json, recorded here from the built server, and
+// loads the server itself on the first other request. Only for servers whose tool list is fixed.
+async function recordListing(bundle, binDir) {
+  const file = join(tmpdir(), `jarvis-plugin-listing-${process.pid}.mjs`);
+  writeFileSync(file, bundle);
+  try {
+    const child = spawn(process.execPath, [file], { env: { ...process.env, JARVIS_PLUGIN_BIN_DIR: resolve(binDir) }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const answers = new Map();
+    const done = new Promise((resolveDone, reject) => {
+      child.on('exit', (code) => reject(new Error(`the plugin server exited (${code}) before listing its tools`)));
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const message = JSON.parse(line);
+        answers.set(message.id, message);
+        if (answers.has(2)) resolveDone();
+      });
+    });
+    const ask = (id, method, params) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    ask(1, 'initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'jarvis-build', version: '0' } });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    ask(2, 'tools/list', {});
+    await done;
+    child.kill();
+    const init = answers.get(1).result;
+    return { protocolVersions: SUPPORTED_PROTOCOL_VERSIONS, capabilities: init.capabilities, serverInfo: init.serverInfo, instructions: init.instructions, tools: answers.get(2).result.tools };
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+async function buildPlugin(id, { copy = [], extra, compress = false, listing = false } = {}) {
   const root = `dist/plugins/${id}`;
   const source = `src/plugins/${id}`;
   const stage = `${root}.${process.pid}.tmp`;
@@ -108,7 +142,12 @@ async function buildPlugin(id, { copy = [], extra, compress = false } = {}) {
       write: false,
     });
     const bundle = server.outputFiles[0].contents;
-    if (compress) {
+    if (compress && listing) {
+      writeFileSync(`${stage}/bin/server.mjs.gz`, gzipSync(bundle, { level: 9 }));
+      writeFileSync(`${stage}/bin/listing.json`, JSON.stringify(await recordListing(bundle, `${stage}/bin`)));
+      copyFileSync('scripts/pluginLauncher.mjs', `${stage}/bin/server.mjs`);
+      chmodSync(`${stage}/bin/server.mjs`, 0o755);
+    } else if (compress) {
       writeFileSync(`${stage}/bin/server.mjs.gz`, gzipSync(bundle, { level: 9 }));
       writeFileSync(`${stage}/bin/server.mjs`, INFLATING_SERVER, { mode: 0o755 });
     } else {
@@ -132,7 +171,7 @@ function copyPdfjs(stage) {
   copyFileSync(resolvePackage('pdfjs-dist/LICENSE'), `${stage}/bin/pdfjs/LICENSE`);
 }
 
-await buildPlugin('jarvis-documents', { copy: ['skills'], extra: copyPdfjs, compress: true });
+await buildPlugin('jarvis-documents', { copy: ['skills'], extra: copyPdfjs, compress: true, listing: true });
 await buildPlugin('image_generation', { compress: true });
 await buildPlugin('audio_generation', { compress: true });
 // Only a manifest: its MCP server is the CLI itself (`jarvis webbridge-mcp`), which carries playwright-core.

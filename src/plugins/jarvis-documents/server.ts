@@ -3,6 +3,7 @@
 // node_modules cannot be reached. Tools and their behaviour: docs/plugins-official.md.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import { createDocx, createDocxShape } from './formats/docxCreate';
 import { editDocx, editDocxShape } from './formats/docxEdit';
@@ -83,7 +84,9 @@ async function main(): Promise<void> {
   process.stdin.on('end', () => void stop());
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
-  await server.connect(new StdioServerTransport());
+  // Behind the build's launcher (scripts/pluginLauncher.mjs) the server talks through its streams.
+  const streams = (globalThis as { __jarvisPluginStdio?: { stdin: Readable; stdout: Writable } }).__jarvisPluginStdio;
+  await server.connect(new StdioServerTransport(streams?.stdin, streams?.stdout));
 }
 
 await main();
