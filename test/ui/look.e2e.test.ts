@@ -39,7 +39,8 @@ describe.skipIf(!hasTmux)('how the UI looks (tmux)', { timeout: 60_000 }, () => 
     const home = tempDir('jarvis-ui-home-');
     mkdirSync(join(home, 'themes'));
     writeFileSync(join(home, 'themes', 'ember.json'), JSON.stringify({ name: 'ember', base: 'dark', colors: { roleUser: '#FF5F1F' } }));
-    const app = await start({ home, turns: [{ text: 'An answer to colour.' }] });
+    // `auto` must come out dark whatever terminal runs the tests.
+    const app = await start({ home, env: { COLORFGBG: '15;0' }, turns: [{ text: 'An answer to colour.' }] });
     send(app, 'colour me');
     await app.tmux.waitFor('An answer to colour.');
     await waitForStyle(app.tmux, 'colour me', DARK_USER);
