@@ -22,7 +22,7 @@ export async function ensureBundledPlugins(manager: PluginManager, folders: read
     const record = installed.records.find((r) => r.id === name);
     if (record ? record.version === version : existsSync(managedDir(manager.home, name))) continue;
     try {
-      await manager.install(folder, { tier: 'official' });
+      await manager.install(folder, { tier: 'official', keepIf: (current) => current.version === version });
     } catch (e) {
       warnings.push(`bundled plugin ${name} was not installed: ${(e as Error).message}`);
     }

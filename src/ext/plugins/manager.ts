@@ -75,6 +75,12 @@ export interface InstallOptions {
   /** The marketplace tier it was installed from (third-party when unknown). */
   tier?: PluginTier;
   signal?: AbortSignal;
+  /**
+   * Checked under the installed.json lock against the record there: true keeps what is installed (the
+   * copy is not touched). Start-up uses it so that two processes starting at once install a bundled
+   * plugin once, and never swap the copy under the other's running servers.
+   */
+  keepIf?(current: InstalledRecord): boolean;
 }
 
 export interface InstallResult {
@@ -147,6 +153,7 @@ export class PluginManager {
       const now = new Date().toISOString();
       const outcome = await updateInstalled(this.home, (records) => {
         const previous = records.find((r) => r.id === id);
+        if (previous && opts.keepIf?.(previous)) return { records, result: { record: previous, previous } };
         const target = managedDir(this.home, id);
         // The old copy moves aside first, so a failure leaves either the old or the new copy, never neither.
         const aside = `${target}.old-${randomBytes(4).toString('hex')}`;

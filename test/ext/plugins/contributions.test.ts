@@ -132,6 +132,12 @@ describe('plugin contributions to a session', () => {
     writeFileSync(join(shipped, 'jarvis.plugin.json'), JSON.stringify({ name: 'jarvis-documents', version: '1.1.0' }));
     await ensureBundledPlugins(manager, [shipped]);
     expect(await manager.info('jarvis-documents')).toMatchObject({ version: '1.1.0', enabled: false });
+    // Another process installed the same version meanwhile: the check under the lock keeps its copy.
+    writeFileSync(join(managedDir(home, 'jarvis-documents'), 'in-use.txt'), 'x');
+    await manager.install(shipped, { tier: 'official', keepIf: (current) => current.version === '1.1.0' });
+    expect(existsSync(join(managedDir(home, 'jarvis-documents'), 'in-use.txt'))).toBe(true);
+    await Promise.all([ensureBundledPlugins(manager, [shipped]), ensureBundledPlugins(new PluginManager({ home, env: {} }), [shipped])]);
+    expect(existsSync(join(managedDir(home, 'jarvis-documents'), 'in-use.txt'))).toBe(true);
     await manager.remove('jarvis-documents');
     await ensureBundledPlugins(manager, [shipped]);
     expect(await manager.list()).toEqual([]);
