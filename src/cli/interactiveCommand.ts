@@ -1,7 +1,7 @@
 // `jarvis` with no prompt on a terminal: configuration → the interactive UI → exit code.
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
-import type { ReloadedOptions } from '../ui/app';
+import type { ReloadedOptions } from '../ui/appOptions';
 import { loadExtensions, loadStartup, StartupError, type Startup } from './startup';
 
 declare const __JARVIS_VERSION__: string;

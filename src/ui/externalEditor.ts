@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Editor, Terminal } from '@mariozechner/pi-tui';
+import type { Screen } from './screen';
 
 export function editorCommand(configured: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   return configured.trim() || env.VISUAL?.trim() || env.EDITOR?.trim() || undefined;
@@ -26,4 +28,28 @@ export function editText(command: string, text: string): { text?: string; error?
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What Ctrl-G hands over to the editor and takes back. */
+export interface InputBoxTerminal {
+  readonly screen: Screen;
+  readonly terminal: Terminal;
+  readonly editor: Editor;
+  /** Takes the terminal back: keys reach the app again. */
+  listen(): void;
+  notice(level: 'error', text: string): void;
+}
+
+/** Edits the input box's text with `command`; the input box keeps its text when the editor fails. */
+export function editInputBox(command: string, ui: InputBoxTerminal): void {
+  // The editor takes the whole terminal (often its alternate screen): full-screen mode steps aside.
+  const fullScreen = ui.screen.fullScreen;
+  ui.screen.setFullScreen(false);
+  ui.terminal.stop();
+  const result = editText(command, ui.editor.getExpandedText());
+  ui.listen();
+  ui.screen.setFullScreen(fullScreen);
+  if (result.text !== undefined) ui.editor.setText(result.text);
+  if (result.error) ui.notice('error', result.error);
+  ui.screen.requestReprint();
 }

@@ -1,0 +1,72 @@
+// Sending a prompt from the input box. The outputs of `!` commands run since the last prompt go first,
+// then the text with its attachments (promptAttacher.ts). A prompt sent while the agent works waits in
+// the engine's queue and shows as queued until its turn starts; one typed while a `!` command runs waits
+// for that command's end, so it goes with its output.
+import type { Editor } from '@mariozechner/pi-tui';
+import type { Runtime } from '../engine/runtime';
+import type { ContentPart } from '../llm/types';
+import type { InputCompletion } from './completion';
+import type { PromptAttacher } from './promptAttacher';
+import type { ShellModeRunner } from './shellModeRunner';
+
+export interface PromptSenderHost {
+  readonly editor: Editor;
+  readonly shell: ShellModeRunner;
+  readonly attacher: PromptAttacher;
+  readonly completion: InputCompletion;
+  ensureRuntime(): Runtime | undefined;
+  notice(level: 'info', text: string): void;
+  requestRender(): void;
+}
+
+export class PromptSender {
+  private queuedPrompts: string[] = [];
+
+  constructor(private readonly host: PromptSenderHost) {}
+
+  /** Prompts waiting for the running turn to end, oldest first. */
+  get queued(): readonly string[] {
+    return this.queuedPrompts;
+  }
+
+  /** `modelText`: what the model receives when it differs from what the user typed (a skill's instructions). */
+  send(text: string, modelText = text): void {
+    const { host } = this;
+    const shellDone = host.shell.done;
+    if (shellDone) {
+      host.notice('info', 'The prompt is sent when the shell command ends (Esc stops it).');
+      void shellDone.then(() => this.send(text, modelText));
+      return;
+    }
+    const rt = host.ensureRuntime();
+    if (!rt) return;
+    const content: ContentPart[] = [...host.shell.takeContexts().map((t) => ({ type: 'text' as const, text: t })), { type: 'text', text: modelText }];
+    if (rt.agent.busy) this.queuedPrompts.push(text);
+    host.completion.noteMentions(text);
+    host.attacher.send(rt, text, content, (withAttachments) => rt.agent.submit({ kind: 'prompt', text, content: withAttachments }));
+    host.requestRender();
+  }
+
+  /** A user turn started with `prompt`: it is no longer queued. */
+  started(prompt: string): void {
+    const i = this.queuedPrompts.indexOf(prompt);
+    if (i >= 0) this.queuedPrompts.splice(i, 1);
+  }
+
+  /** The turn was interrupted and the engine dropped its queue: the queued prompts go back to the input box. */
+  returnQueued(): void {
+    if (!this.queuedPrompts.length) return;
+    const current = this.host.editor.getText();
+    this.host.editor.setText([...this.queuedPrompts, current].filter(Boolean).join('\n'));
+    this.queuedPrompts = [];
+  }
+
+  /** Ctrl-V: the clipboard's image as a placeholder, or its text as a paste. */
+  async pasteImage(): Promise<void> {
+    const { editor, attacher } = this.host;
+    const pasted = await attacher.pasteFromClipboard();
+    if (pasted?.kind === 'image') editor.insertTextAtCursor(pasted.insert);
+    else if (pasted) editor.handleInput(`\x1b[200~${pasted.insert}\x1b[201~`);
+    this.host.requestRender();
+  }
+}
