@@ -1,81 +1,62 @@
 // The interactive terminal UI's composition root: it builds the parts and wires them to each other.
-// Input is routed by inputRouter.ts (global keys → open panel or input box; lines → shell, slash
-// command or prompt); prompts go out through promptSender.ts and `!` commands through
-// shellModeRunner.ts; engine events reach the transcript through conversationFeed.ts; what the engine
-// asks and the popups the user opens take the input box's place through panelSlot.ts; the session's
-// life (start, /new, resume, /model, /reload, MCP servers) is sessionLifecycle.ts; /compact and /undo
-// live in contextActions.ts. Every change asks the screen for a frame, and nothing else does.
-import { Editor, ProcessTerminal, type Component, type Terminal, type TUI } from '@mariozechner/pi-tui';
+// What the user sees (terminal, transcript, live region, panels, tui.toml) is terminalView.ts. Input is
+// routed by inputRouter.ts (global keys → open panel or input box; lines → shell, slash command or
+// prompt); prompts go out through promptSender.ts and `!` commands through shellModeRunner.ts; engine
+// events reach the transcript through conversationFeed.ts; what the engine asks waits in panelSlot.ts;
+// the session's life (start, /new, resume, /model, /reload, MCP servers) is sessionLifecycle.ts;
+// /compact and /undo live in contextActions.ts. The app itself is what slash commands see (CommandHost).
+import type { Component } from '@mariozechner/pi-tui';
 import type { PermissionRule } from '../engine/approvals';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from '../engine/context';
+import type { EngineEvent } from '../engine/events';
 import type { ForkResult } from '../engine/fork';
 import type { PermissionMode } from '../engine/records';
-import type { EngineEvent } from '../engine/events';
 import type { Runtime } from '../engine/runtime';
 import type { SessionControl } from '../engine/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import type { SessionLocation } from '../store/sessionStore';
 import type { TokenCountingStrategy } from '../store/settings';
-import { loadUserHistory } from '../store/userHistory';
-import { ActivityIndicator } from './activityIndicator';
 import type { AppOptions } from './appOptions';
 import { InputCompletion } from './completion';
 import { ContextActions, type ContextActionsHost } from './contextActions';
 import { ConversationFeed } from './conversationFeed';
-import { liveSelectListTheme } from './dialogs/selectDialog';
-import { editInputBox, editorCommand } from './externalEditor';
-import { Footer, type FooterState } from './footer';
+import { editorCommand } from './externalEditor';
 import { gitBranch } from './gitBranch';
 import { InputRouter, type InputHost } from './inputRouter';
-import { LiveRegion } from './liveRegion';
 import { preloadHighlighter } from './markdown';
 import { signInToMcpServer } from './mcpServers';
-import { PanelSlot } from './panelSlot';
 import { announcePluginUpdates } from './plugins/pluginEntry';
 import { PromptAttacher } from './promptAttacher';
 import { PromptSender } from './promptSender';
 import { panelApprovalPort, panelInteractionPort } from './questionPanels';
-import { Screen } from './screen';
 import { SessionLifecycle } from './sessionLifecycle';
 import { ShellModeRunner } from './shellModeRunner';
 import { findCommand, SLASH_COMMANDS, type CommandHost, type PanelHost, type PickItem } from './slashCommands';
-import { SwarmPanel } from './subagents/swarmPanel';
-import { loadTheme, type Theme } from './theme';
-import { TodoPanel } from './todoPanel';
-import type { ViewState } from './transcript/block';
-import { NoticeBlock, UserBlock, type NoticeLevel } from './transcript/messageBlocks';
+import { TerminalView } from './terminalView';
+import type { Theme } from './theme';
+import { UserBlock, type NoticeLevel } from './transcript/messageBlocks';
 import { blocksFromMessages } from './transcript/replay';
-import { Transcript } from './transcript/transcript';
-import { TuiPreferences } from './tuiPreferences';
+import type { TuiPreferences } from './tuiPreferences';
 
 export class App implements CommandHost {
   readonly version: string;
   readonly cwd: string;
   readonly home: string;
-  private readonly term: Terminal;
-  readonly screen: Screen;
-  readonly view: ViewState;
-  readonly transcript: Transcript;
-  readonly editor: Editor;
+  private readonly ui: TerminalView;
   private readonly completion: InputCompletion;
   /** `@path` attachments and pasted images (promptAttacher.ts). */
   private readonly attacher: PromptAttacher;
-  private readonly panels: PanelSlot;
   private readonly lifecycle: SessionLifecycle;
   private readonly controller: SessionControl;
   private readonly feed: ConversationFeed;
   private readonly shell: ShellModeRunner;
   private readonly prompts: PromptSender;
-  private readonly activity: ActivityIndicator;
   private readonly input: InputRouter;
   private readonly context: ContextActions;
-  private todosExpanded = false;
   private branch: string | undefined;
   contextTokens = 0;
   contextLimit: number;
   private finished: ((code: number) => void) | undefined;
-  /** tui.toml: theme, LaTeX, editor, status line; /theme and /reload-tui change them. */
-  readonly preferences: TuiPreferences;
 
   constructor(opts: AppOptions) {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- hosts' getters read the app live
@@ -83,39 +64,43 @@ export class App implements CommandHost {
     this.version = opts.version;
     this.cwd = opts.cwd;
     this.home = opts.home;
-    this.term = opts.terminal ?? new ProcessTerminal();
-    this.view = { theme: loadTheme('dark', opts.home).theme, expanded: false, cwd: opts.cwd };
-    this.preferences = new TuiPreferences({
-      home: this.home,
-      cwd: this.cwd,
-      env: opts.env,
-      view: this.view,
-      notice: (level, text, hint) => this.notice(level, text, hint),
-      showPanel: (panel) => this.panels.open(panel),
-      restyle: () => {
-        this.onEditorChange(this.editor.getText());
-        this.screen.requestReprint();
+    this.ui = new TerminalView(opts, {
+      status: () => {
+        const rt = this.controller.runtime;
+        const goal = rt?.session.state.goal;
+        const usage = rt?.session.state.usage;
+        return {
+          mode: this.mode, plan: this.controller.planMode, swarm: this.controller.swarmMode, model: this.modelLabel, contextTokens: this.contextTokens, contextLimit: this.contextLimit, cwd: this.cwd,
+          branch: this.branch, hint: this.input.hint, busy: this.busy, compacting: this.compacting,
+          goal: goal ? { status: goal.status, turns: goal.used.turns } : undefined,
+          tokens: usage ? { input: usage.inputTokens, output: usage.outputTokens } : undefined, tasks: rt?.tasks.runningCount(),
+        };
       },
-      requestRender: () => this.requestRender(),
+      statusExtra: () => ({ version: this.version, sessionId: this.controller.runtime?.session.id }),
+      todos: () => this.controller.runtime?.session.state.todos ?? [],
+      busy: () => this.busy,
+      swarm: () => this.feed.activeSwarm,
+      queued: () => this.prompts.queued,
+      questionsChanged: (queue, background) => this.feed.questionsChanged(queue, background),
     });
-    const preferenceWarnings = this.preferences.load();
-    this.transcript = new Transcript((lines) => this.screen.pushScrollback(lines), () => this.term.columns);
-    this.activity = new ActivityIndicator(() => this.requestRender());
-    this.panels = new PanelSlot({ theme: () => this.view.theme, terminal: this.term, requestRender: () => this.requestRender(), questionsChanged: (queue, background) => this.feed.questionsChanged(queue, background) });
-    const panelEnv = { theme: () => this.view.theme, cwd: this.cwd, rows: () => this.term.rows };
+    const { view, transcript, editor, activity } = this.ui;
+    const notice = (level: NoticeLevel, text: string, hint?: string) => this.notice(level, text, hint);
+    const requestRender = () => this.requestRender();
+    const ensureRuntime = () => this.ensureRuntime();
+    const panelEnv = { theme: () => view.theme, cwd: this.cwd, rows: () => this.ui.terminal.rows };
     const enginePorts = {
-      approvalPort: panelApprovalPort(this.panels.questions, panelEnv),
-      interactionPort: panelInteractionPort(this.panels.questions, panelEnv),
+      approvalPort: panelApprovalPort(this.ui.panels.questions, panelEnv),
+      interactionPort: panelInteractionPort(this.ui.panels.questions, panelEnv),
       onEvent: (e: EngineEvent) => this.feed.onEngineEvent(e),
     };
     this.lifecycle = new SessionLifecycle(opts, enginePorts, {
-      view: this.view,
-      transcript: this.transcript,
-      panels: this.panels,
+      view,
+      transcript,
+      panels: this.ui.panels,
       get modelLabel() {
         return app.modelLabel;
       },
-      notice: (level, text, hint) => this.notice(level, text, hint),
+      notice,
       refreshContext: () => this.refreshContext(),
       sessionChanged: () => {
         this.feed.restart();
@@ -128,17 +113,11 @@ export class App implements CommandHost {
     });
     this.controller = this.lifecycle.controller;
     this.contextLimit = this.controller.contextWindow;
-    // The editor only needs a render hook and the terminal height from its host.
-    const host = { terminal: this.term, requestRender: () => this.screen.requestRender() } as unknown as TUI;
-    this.editor = new Editor(host, { borderColor: this.view.theme.fg.border, selectList: liveSelectListTheme(() => this.view.theme) }, { autocompleteMaxVisible: 8 });
-    this.editor.focused = true;
     // Read on every menu: /reload may change the skills and plugins.
     const skillCommands = () => (this.opts.runtime.skills?.all ?? []).map((s) => ({ name: `skill:${s.name}`, aliases: findCommand(s.name) ? [] : [s.name], description: s.description }));
     const pluginCommands = () => (this.opts.runtime.plugins?.commands ?? []).map((c) => ({ name: c.name, aliases: [], description: c.description }));
     this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands(), ...pluginCommands()]);
-    const notice = (level: NoticeLevel, text: string, hint?: string) => this.notice(level, text, hint);
-    const requestRender = () => this.requestRender();
-    const ensureRuntime = () => this.ensureRuntime();
+    editor.setAutocompleteProvider(this.completion);
     this.attacher = new PromptAttacher({
       cwd: opts.cwd,
       get rules() {
@@ -151,24 +130,17 @@ export class App implements CommandHost {
       notice,
       requestRender,
     });
-    this.shell = new ShellModeRunner({
-      cwd: this.cwd,
-      view: this.view,
-      transcript: this.transcript,
-      ensureRuntime,
-      notice,
-      startActivity: (label) => this.activity.start(label),
-      ended: () => {
-        if (!this.busy) this.activity.stop();
-        this.requestRender();
-      },
-      requestRender,
-    });
-    this.prompts = new PromptSender({ editor: this.editor, shell: this.shell, attacher: this.attacher, completion: this.completion, ensureRuntime, notice, requestRender });
+    const startActivity = (label: string) => activity.start(label);
+    const ended = () => {
+      if (!this.busy) activity.stop();
+      this.requestRender();
+    };
+    this.shell = new ShellModeRunner({ cwd: this.cwd, view, transcript, ensureRuntime, notice, startActivity, ended, requestRender });
+    this.prompts = new PromptSender({ editor, shell: this.shell, attacher: this.attacher, completion: this.completion, ensureRuntime, notice, requestRender });
     this.context = new ContextActions(this.contextHost());
     this.feed = new ConversationFeed({
-      view: this.view,
-      transcript: this.transcript,
+      view,
+      transcript,
       get runtime() {
         return app.controller.runtime;
       },
@@ -181,7 +153,7 @@ export class App implements CommandHost {
       prompts: this.prompts,
       attacher: this.attacher,
       turnBlocks: this.context.turnBlocks,
-      activity: this.activity,
+      activity,
       notice,
       requestRender,
       refreshContext: () => this.refreshContext(),
@@ -190,15 +162,10 @@ export class App implements CommandHost {
     });
     this.feed.planShown = this.controller.planMode;
     this.input = new InputRouter(this.inputHost());
-    this.editor.onSubmit = (text) => {
-      this.screen.scrollTranscript('end');
+    editor.onSubmit = (text) => {
+      this.ui.screen.scrollTranscript('end');
       void this.input.submit(text);
     };
-    this.editor.onChange = (text) => this.onEditorChange(text);
-    this.editor.setAutocompleteProvider(this.completion);
-    for (const entry of loadUserHistory(opts.home, opts.cwd).slice(-100)) this.editor.addToHistory(entry);
-    this.screen = new Screen(this.term, this.liveRegion(), (w) => this.transcript.renderHistory(w));
-    for (const w of [...opts.warnings, ...preferenceWarnings]) this.transcript.add(new NoticeBlock(this.view, 'warning', w));
   }
 
   private get opts(): AppOptions {
@@ -239,8 +206,11 @@ export class App implements CommandHost {
   get mcp(): McpManager | undefined {
     return this.lifecycle.mcp;
   }
+  get preferences(): TuiPreferences {
+    return this.ui.preferences;
+  }
   get theme(): Theme {
-    return this.view.theme;
+    return this.ui.view.theme;
   }
   get planMode(): boolean {
     return this.controller.planMode;
@@ -255,10 +225,10 @@ export class App implements CommandHost {
     this.requestRender();
   }
   get fullScreen(): boolean {
-    return this.screen.fullScreen;
+    return this.ui.screen.fullScreen;
   }
   set fullScreen(on: boolean) {
-    this.screen.setFullScreen(on);
+    this.ui.screen.setFullScreen(on);
   }
   get swarmMode(): boolean {
     return this.controller.swarmMode;
@@ -299,17 +269,16 @@ export class App implements CommandHost {
   }
 
   notice(level: NoticeLevel, text: string, hint?: string): void {
-    this.transcript.add(new NoticeBlock(this.view, level, text, hint));
-    this.requestRender();
+    this.ui.notice(level, text, hint);
   }
   popup(title: string, lines: string[]): void {
-    this.panels.showText(title, lines);
+    this.ui.panels.showText(title, lines);
   }
   pick(title: string, items: PickItem[], onPick: (value: string) => void, body?: string[]): void {
-    this.panels.pick(title, items, onPick, body);
+    this.ui.panels.pick(title, items, onPick, body);
   }
   showPanel(make: (host: PanelHost) => Component): void {
-    this.panels.showPanel(make);
+    this.ui.panels.showPanel(make);
   }
 
   /** The runtime, opened now if the session has not started yet; undefined (with a notice) if it cannot open. */
@@ -324,7 +293,7 @@ export class App implements CommandHost {
 
   /** Copies text to the terminal's clipboard (OSC 52; terminals that do not support it ignore it). */
   copyToClipboard(text: string): void {
-    this.term.write(`\x1b]52;c;${Buffer.from(text).toString('base64')}\x07`);
+    this.ui.copyToClipboard(text);
   }
 
   newSession(): Promise<void> {
@@ -359,7 +328,7 @@ export class App implements CommandHost {
   }
 
   requestRender(): void {
-    this.screen.requestRender();
+    this.ui.requestRender();
   }
 
   /** The footer's context figure: what the next request will carry (engine/context.ts). */
@@ -373,8 +342,8 @@ export class App implements CommandHost {
   /** Runs until the user exits; resolves with the exit code. */
   async run(): Promise<number> {
     const done = new Promise<number>((resolve) => (this.finished = resolve));
-    this.listen();
-    if (this.opts.env.JARVIS_CODE_TUI_FULL_SCREEN === '1') this.screen.setFullScreen(true);
+    this.ui.listen((data) => this.input.onInput(data));
+    if (this.opts.env.JARVIS_CODE_TUI_FULL_SCREEN === '1') this.ui.screen.setFullScreen(true);
     this.branch = gitBranch(this.cwd);
     this.lifecycle.open();
     this.requestRender();
@@ -387,17 +356,15 @@ export class App implements CommandHost {
     if (!this.finished) return;
     const finish = this.finished;
     this.finished = undefined;
-    this.activity.stop();
+    this.ui.activity.stop();
     this.preferences.dispose();
     this.feed.dispose();
-    this.panels.questions.cancelAll();
+    this.ui.panels.questions.cancelAll();
     this.attacher.dispose();
     this.context.cancelCompaction();
     const shellStopped = this.shell.interrupt();
     const id = this.session?.id;
-    this.screen.stop();
-    this.term.showCursor();
-    this.term.stop();
+    this.ui.stop();
     // Nothing the user started with `!` outlives the UI.
     await shellStopped;
     await this.lifecycle.close();
@@ -407,39 +374,11 @@ export class App implements CommandHost {
 
   // ---- wiring --------------------------------------------------------------------------------
 
-  /** The bottom of the screen: live transcript, todos, swarm, activity, queued prompts, panel or input box, footer. */
-  private liveRegion(): LiveRegion {
-    const footer = new Footer(() => this.view.theme, () => {
-      const rt = this.controller.runtime;
-      const goal = rt?.session.state.goal;
-      const usage = rt?.session.state.usage;
-      const state: FooterState = {
-        mode: this.mode, plan: this.controller.planMode, swarm: this.controller.swarmMode, model: this.modelLabel, contextTokens: this.contextTokens, contextLimit: this.contextLimit, cwd: this.cwd,
-        branch: this.branch, hint: this.input.hint, shell: this.editor.getText().startsWith('!'), busy: this.busy, compacting: this.compacting,
-        goal: goal ? { status: goal.status, turns: goal.used.turns } : undefined,
-        tokens: usage ? { input: usage.inputTokens, output: usage.outputTokens } : undefined, tasks: rt?.tasks.runningCount(), items: this.preferences.statusItems,
-      };
-      state.custom = this.preferences.customStatus(state, { version: this.version, sessionId: rt?.session.id });
-      return state;
-    });
-    return new LiveRegion({
-      theme: () => this.view.theme,
-      transcript: this.transcript,
-      todos: new TodoPanel(() => this.view.theme, () => ({ todos: this.controller.runtime?.session.state.todos ?? [], expanded: this.todosExpanded, busy: this.busy })),
-      swarm: new SwarmPanel(() => this.view.theme, () => this.feed.activeSwarm),
-      activity: () => this.activity.current,
-      queued: () => this.prompts.queued,
-      panel: () => this.panels.current(this.busy),
-      input: this.editor,
-      footer,
-    });
-  }
-
   private inputHost(): InputHost {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getters read the app live
     const app = this;
     return {
-      editor: this.editor,
+      editor: this.ui.editor,
       home: this.home,
       cwd: this.cwd,
       get skills() {
@@ -449,7 +388,7 @@ export class App implements CommandHost {
         return app.opts.runtime.plugins;
       },
       get panel() {
-        return app.panels.current(app.busy);
+        return app.ui.panels.current(app.busy);
       },
       work: this,
       get mode() {
@@ -469,20 +408,13 @@ export class App implements CommandHost {
       exit: (code) => this.exit(code),
       interrupt: () => this.interrupt(),
       undo: () => this.undo(),
-      toggleExpand: () => {
-        this.view.expanded = !this.view.expanded;
-        this.screen.requestReprint();
-      },
-      toggleTodos: () => void (this.todosExpanded = !this.todosExpanded),
-      scrollTranscript: (pages) => {
-        if (!this.screen.fullScreen) return false;
-        this.screen.scrollTranscript(pages * Math.max(1, this.screen.viewportRows - 1));
-        return true;
-      },
+      toggleExpand: () => this.ui.toggleExpand(),
+      toggleTodos: () => this.ui.toggleTodos(),
+      scrollTranscript: (pages) => this.ui.scrollPages(pages),
       openExternalEditor: () => this.openExternalEditor(),
       steer: (text) => {
         this.controller.runtime!.agent.submit({ kind: 'steer', text });
-        this.transcript.add(new UserBlock(this.view, text, 'steer'));
+        this.ui.transcript.add(new UserBlock(this.ui.view, text, 'steer'));
       },
       sendPrompt: (text, modelText) => this.prompts.send(text, modelText),
       runShell: (command) => this.shell.start(command),
@@ -503,27 +435,23 @@ export class App implements CommandHost {
       notice: (level, text, hint) => this.notice(level, text, hint),
       pick: (title, items, onPick, body) => this.pick(title, items, onPick, body),
       popup: (title, lines) => this.popup(title, lines),
-      startActivity: (label) => this.activity.start(label),
-      stopActivity: () => this.activity.stop(),
+      startActivity: (label) => this.ui.activity.start(label),
+      stopActivity: () => this.ui.activity.stop(),
       refreshContext: () => this.refreshContext(),
       requestRender: () => this.requestRender(),
       rewindTranscript: (block) => {
-        const at = block ? this.transcript.committed.indexOf(block) : -1;
+        const { transcript, view } = this.ui;
+        const at = block ? transcript.committed.indexOf(block) : -1;
         const rt = this.controller.runtime!;
-        if (at >= 0) this.transcript.truncate(at);
-        else this.transcript.reset([this.lifecycle.banner(), ...blocksFromMessages(rt.session.state.messages, this.view, rt.session.state.compactions)]);
+        if (at >= 0) transcript.truncate(at);
+        else transcript.reset([this.lifecycle.banner(), ...blocksFromMessages(rt.session.state.messages, view, rt.session.state.compactions)]);
       },
-      restoreInput: (text) => this.editor.setText(text),
+      restoreInput: (text) => this.ui.editor.setText(text),
       planRestored: (active) => {
         this.feed.planShown = active;
-        this.screen.requestReprint();
+        this.ui.screen.requestReprint();
       },
     };
-  }
-
-  private onEditorChange(text: string): void {
-    const { fg } = this.view.theme;
-    this.editor.borderColor = text.startsWith('!') ? fg.shellMode : fg.border;
   }
 
   private openExternalEditor(): void {
@@ -532,13 +460,7 @@ export class App implements CommandHost {
       this.notice('warning', 'No external editor is configured.', 'Set $VISUAL or $EDITOR, or [editor] command in tui.toml.');
       return;
     }
-    editInputBox(command, { screen: this.screen, terminal: this.term, editor: this.editor, listen: () => this.listen(), notice: (level, text) => this.notice(level, text) });
-  }
-
-  /** Keys from the terminal go to the input router. */
-  private listen(): void {
-    this.term.start((data) => this.input.onInput(data), () => this.screen.requestRender());
-    this.term.hideCursor();
+    this.ui.editExternally(command, (data) => this.input.onInput(data));
   }
 
   private interrupt(): void {
