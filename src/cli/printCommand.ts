@@ -78,6 +78,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   try {
     runtime = control.ensure();
   } catch (e) {
+    await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
     if (!(e instanceof SessionLockedError)) throw e;
     stderr.write(`jarvis: ${e.message}\n`);
     return EXIT_FAILURE;
@@ -86,7 +87,8 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   const fitted = fitPromptToWindow(input, { window: contextWindow(startup.runtime.model), name: startup.runtime.model.model, frameTokens }, stderr);
   if (!fitted.ok) {
     stderr.write(`${fitted.message}\n`);
-    await runtime.close();
+    await control.close();
+    await mcp?.close();
     return EXIT_FAILURE;
   }
   prompt = fitted.prompt;

@@ -105,6 +105,11 @@ export class McpServerConnection {
     });
     try {
       const connected = await Promise.race([attempt, deadline]);
+      // Closed while it was starting (a front end that stopped early): stop the server it started.
+      if ((this.state as McpServerState) === 'closed') {
+        await connected.close().catch(() => {});
+        return;
+      }
       this.client = connected;
       connected.onclose = () => this.dropped(connected);
       this.relistAfterStart = false;
@@ -241,6 +246,7 @@ export class McpServerConnection {
     this.client = undefined;
     this.pid = undefined;
     await client?.close().catch(() => {});
+    // A server still starting is stopped by connect() as soon as its connection is made.
   }
 
   private describeStartError(e: unknown): string {
