@@ -2,13 +2,13 @@
 // editor, the queue of questions forwarded as permission requests, and the mapping of engine events to
 // `session/update`s (docs/acp.md). Updates are sent in order; a prompt's answer waits until they are out.
 import { RequestError, type AgentContext, type ClientCapabilities, type ContentBlock, type McpServer, type PromptResponse, type SessionConfigOption, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
-import { CompactionError } from '../engine/compaction';
-import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
-import type { ThinkingSettings } from '../engine/loop';
-import type { PermissionMode, TurnEndReason } from '../engine/records';
-import { QuestionQueue } from '../engine/questionQueue';
-import type { Runtime } from '../engine/runtime';
-import { SessionControl, type BaseRuntimeOptions } from '../engine/sessionControl';
+import { CompactionError } from '../engine/context/compaction';
+import { MAIN_AGENT_ID, type EngineEvent } from '../engine/loop/events';
+import type { ThinkingSettings } from '../engine/loop/loop';
+import type { PermissionMode, TurnEndReason } from '../engine/session/records';
+import { QuestionQueue } from '../engine/session/questionQueue';
+import type { Runtime } from '../engine/session/runtime';
+import { SessionControl, type BaseRuntimeOptions } from '../engine/session/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import type { JarvisConfig } from '../store/config';

@@ -1,8 +1,8 @@
 // The session's modes and config options as ACP shows them (docs/acp.md): the mode (manual, yolo, auto,
 // plan), the model (the aliases of config.toml) and thinking (off, the model's default, or an effort).
 import type { SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
-import type { ThinkingSettings } from '../engine/loop';
-import type { PermissionMode } from '../engine/records';
+import type { ThinkingSettings } from '../engine/loop/loop';
+import type { PermissionMode } from '../engine/session/records';
 import type { ResolvedModel } from '../llm/types';
 
 export const MODE_IDS = ['manual', 'yolo', 'auto', 'plan'] as const;

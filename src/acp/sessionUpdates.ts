@@ -2,7 +2,7 @@
 // tool calls with their updates, the to-do list as the plan, the context size. The same mapping
 // replays an earlier session's messages for `session/load`.
 import type { PlanEntry, SessionUpdate } from '@agentclientprotocol/sdk';
-import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
+import { MAIN_AGENT_ID, type EngineEvent } from '../engine/loop/events';
 import type { Message } from '../llm/types';
 import type { TodoItem } from '../tools/todo/todoService';
 import { agentTitle, editorCallId, parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';

@@ -1,7 +1,7 @@
 // The slash commands an editor offers in its prompt box (`available_commands_update`) and what they do.
 // Everything else that starts with "/" goes to the model as typed.
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { CompactionResult } from '../engine/compaction';
+import type { CompactionResult } from '../engine/context/compaction';
 import type { SessionPlugins } from '../ext/plugins/contributions';
 
 const BUILT_IN_COMMANDS = [

@@ -2,7 +2,7 @@
 // touches (the editor can follow along) and the content of its result (text, or a diff it can review).
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
-import { MAIN_AGENT_ID } from '../engine/events';
+import { MAIN_AGENT_ID } from '../engine/loop/events';
 import type { ToolDisplay } from '../tools/defineTool';
 
 const KINDS: Record<string, ToolKind> = {

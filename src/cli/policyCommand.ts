@@ -4,11 +4,11 @@
 // 0 allow, 3 ask, 4 deny (docs/approvals.md).
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { decideApproval, shellAnalysisFor, type PolicyDecision } from '../engine/approvals';
-import { parseSubject } from '../engine/permissionRules';
-import { planModeRefusal } from '../engine/planMode';
-import type { PermissionMode } from '../engine/records';
-import { workspaceOf } from '../engine/workspace';
+import { decideApproval, shellAnalysisFor, type PolicyDecision } from '../engine/policy/approvals';
+import { parseSubject } from '../engine/policy/permissionRules';
+import { planModeRefusal } from '../engine/policy/planMode';
+import type { PermissionMode } from '../engine/session/records';
+import { workspaceOf } from '../engine/policy/workspace';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';
 import type { Tool, ToolAccess } from '../tools/defineTool';

@@ -1,17 +1,17 @@
 // `jarvis -p "…"` (or a prompt on stdin): configuration → runtime → print front end → exit code.
-import { parseGoalCommand } from '../engine/goals';
-import { SessionControl } from '../engine/sessionControl';
+import { parseGoalCommand } from '../engine/background/goals';
+import { SessionControl } from '../engine/session/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint } from '../print/printMode';
-import { contextWindow, estimateToolSchemaTokens } from '../engine/context';
+import { contextWindow, estimateToolSchemaTokens } from '../engine/context/context';
 import { estimateTokens } from '../llm/tokens';
 import { toolSchemaForModel } from '../tools/defineTool';
 import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
-import { parseSkillCommand } from '../engine/skills';
-import { attachMentions, runtimeAttachmentEnv } from '../engine/promptAttachments';
+import { parseSkillCommand } from '../engine/delegation/skills';
+import { attachMentions, runtimeAttachmentEnv } from '../engine/context/promptAttachments';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 

@@ -3,8 +3,8 @@
 // of this folder, the last prompt, conversation and files. Prints what it restored and what it skipped,
 // and exits 1 when it skipped anything (or could not rewind at all).
 import { relative, resolve } from 'node:path';
-import { rewind, RewindError, type RewindResult, type RewindScope } from '../engine/rewind';
-import { Session } from '../engine/session';
+import { rewind, RewindError, type RewindResult, type RewindScope } from '../engine/session/rewind';
+import { Session } from '../engine/session/session';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';
 import { acquireSessionLock, SessionLockedError } from '../store/sessionLock';

@@ -2,10 +2,10 @@
 // problem becomes a StartupError whose message says what is wrong and how to fix it.
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { PermissionRule } from '../engine/approvals';
-import type { PermissionMode } from '../engine/records';
-import type { RuntimeOptions } from '../engine/runtime';
-import { Session } from '../engine/session';
+import type { PermissionRule } from '../engine/policy/approvals';
+import type { PermissionMode } from '../engine/session/records';
+import type { RuntimeOptions } from '../engine/session/runtime';
+import { Session } from '../engine/session/session';
 import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../store/config';
 import { resolveModel } from '../store/modelResolution';
 import { subagentModelPool } from '../store/subagentModelPool';

@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileStateGuard } from '../engine/fileGuard';
-import { executeToolCall, prepareToolCall, type ToolRunEnv } from '../engine/toolRunner';
+import { FileStateGuard } from '../engine/policy/fileGuard';
+import { executeToolCall, prepareToolCall, type ToolRunEnv } from '../engine/loop/toolRunner';
 import { BrowserSession } from '../platform/browser/browserSession';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';

@@ -1,8 +1,8 @@
 // Print mode (`jarvis -p`): one prompt, no human. Runs the turn, keeps the process alive for
 // background work as `print_background_mode` says, and maps the outcome to an exit code.
-import { MAIN_AGENT_ID, type EngineEvent } from '../engine/events';
+import { MAIN_AGENT_ID, type EngineEvent } from '../engine/loop/events';
 import { SubagentProgress } from './subagentProgress';
-import type { Agent, TurnOutcome } from '../engine/loop';
+import type { Agent, TurnOutcome } from '../engine/loop/loop';
 import type { ContentPart } from '../llm/types';
 import { StreamJsonWriter, TranscriptWriter, type Sink } from './transcriptWriter';
 

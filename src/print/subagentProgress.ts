@@ -1,8 +1,8 @@
 // Print mode's view of subagents: their activity is progress, so it goes to stderr in both output
 // formats (stdout stays the main agent's answer or its JSON stream). One line when a subagent starts,
 // one per tool call it makes, one per failed tool result, and one when it stops (docs/print-mode.md).
-import type { EngineEvent } from '../engine/events';
-import { MAIN_AGENT_ID } from '../engine/events';
+import type { EngineEvent } from '../engine/loop/events';
+import { MAIN_AGENT_ID } from '../engine/loop/events';
 import type { Sink } from './transcriptWriter';
 import { clipAtWord } from './transcriptWriter';
 

@@ -1,7 +1,7 @@
 // Print mode's text output: "transcript style". Each assistant or thinking message starts with "• "
 // and its following lines are indented two spaces. Assistant text goes to stdout; thinking, tool
 // activity, retries and notices go to stderr, so stdout stays the answer alone.
-import type { EngineEventBody } from '../engine/events';
+import type { EngineEventBody } from '../engine/loop/events';
 
 export interface Sink {
   write(text: string): void;

@@ -6,13 +6,13 @@
 // the session's life (start, /new, resume, /model, /reload, MCP servers) is sessionLifecycle.ts;
 // /compact and /undo live in contextActions.ts. The app itself is what slash commands see (CommandHost).
 import type { Component } from '@mariozechner/pi-tui';
-import type { PermissionRule } from '../engine/approvals';
-import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from '../engine/context';
-import type { EngineEvent } from '../engine/events';
-import type { ForkResult } from '../engine/fork';
-import type { PermissionMode } from '../engine/records';
-import type { Runtime } from '../engine/runtime';
-import type { SessionControl } from '../engine/sessionControl';
+import type { PermissionRule } from '../engine/policy/approvals';
+import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from '../engine/context/context';
+import type { EngineEvent } from '../engine/loop/events';
+import type { ForkResult } from '../engine/session/fork';
+import type { PermissionMode } from '../engine/session/records';
+import type { Runtime } from '../engine/session/runtime';
+import type { SessionControl } from '../engine/session/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import type { SessionLocation } from '../store/sessionStore';
 import type { TokenCountingStrategy } from '../store/settings';

@@ -2,7 +2,7 @@
 // feedback. ↑/↓ move, Enter confirms, 1–9 pick, Esc / Ctrl-C / Ctrl-D reject, Ctrl-E expands the
 // preview. "Reject with feedback" switches to a text field (Enter sends, Esc goes back to the list).
 import { Input, matchesKey, wrapTextWithAnsi, type Component, type Focusable } from '@mariozechner/pi-tui';
-import type { ApprovalAnswer, ApprovalRequest } from '../engine/approvals';
+import type { ApprovalAnswer, ApprovalRequest } from '../engine/policy/approvals';
 import { approvalPreview, type Preview } from './approvalPreview';
 import { boxWriter } from './dialogs/box';
 import type { Theme } from './theme';

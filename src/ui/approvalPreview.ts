@@ -2,7 +2,7 @@
 // on disk), the command a Bash call would run, or the arguments of anything else.
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { ApprovalRequest } from '../engine/approvals';
+import type { ApprovalRequest } from '../engine/policy/approvals';
 import { diffLines, diffStats, renderDiff } from './diffView';
 import type { Theme } from './theme';
 

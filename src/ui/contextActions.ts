@@ -3,10 +3,10 @@
 // prompts; the transcript is cut back or reprinted and the withdrawn prompt returns to the input box)
 // and `/rewind` (also offered in the Esc-Esc selector): the same, with the files put back too
 // (docs/sessions.md "Rewind").
-import { listRewindTargets, planFileRewind, rewind, RewindError, type RewindResult, type RewindScope, type RewindTarget } from '../engine/rewind';
-import { DEFAULT_REWIND_MAX_FILE_BYTES } from '../engine/fileHistoryRecorder';
-import type { Runtime } from '../engine/runtime';
-import { listUndoTargets, undo, UndoError } from '../engine/undo';
+import { listRewindTargets, planFileRewind, rewind, RewindError, type RewindResult, type RewindScope, type RewindTarget } from '../engine/session/rewind';
+import { DEFAULT_REWIND_MAX_FILE_BYTES } from '../engine/session/fileHistoryRecorder';
+import type { Runtime } from '../engine/session/runtime';
+import { listUndoTargets, undo, UndoError } from '../engine/session/undo';
 import { displayPath } from '../store/paths';
 import type { WorkState } from './inputRouter';
 import type { PickItem } from './slashCommands';

@@ -1,8 +1,8 @@
 // What the transcript says when the engine reports a change the user did not type: plan mode switched,
 // a goal moved, a turn the engine started by itself. Pure mappings from events to notices, so the
 // wording lives in one place and is testable without a terminal.
-import { describeUsage } from '../engine/goalDriver';
-import type { TurnOrigin } from '../engine/records';
+import { describeUsage } from '../engine/background/goalDriver';
+import type { TurnOrigin } from '../engine/session/records';
 import { displayPath } from '../store/paths';
 import type { Goal, GoalChange } from '../tools/goal/goalService';
 

@@ -3,7 +3,7 @@
 // status line's items (unset: the default layout); `[status_line] command` output, when there is
 // some, replaces the status line (statusLineCommand.ts).
 import { truncateToWidth, visibleWidth, type Component } from '@mariozechner/pi-tui';
-import type { PermissionMode } from '../engine/records';
+import type { PermissionMode } from '../engine/session/records';
 import type { GoalStatus } from '../tools/goal/goalService';
 import { displayPath } from '../store/paths';
 import type { StatusLineItem } from '../store/tuiConfig';

@@ -1,8 +1,8 @@
 // `/goal …` (docs/plan-goals-context.md): starts, reports and steers the session's goal; `/goal next
 // manage` opens the queue of upcoming goals in a panel (dialogs/goalQueuePanel.ts) to reorder, edit
 // and delete them.
-import { parseGoalCommand } from '../engine/goals';
-import type { Runtime } from '../engine/runtime';
+import { parseGoalCommand } from '../engine/background/goals';
+import type { Runtime } from '../engine/session/runtime';
 import { GoalQueuePanel } from './dialogs/goalQueuePanel';
 import type { CommandHost, SlashCommand } from './slashCommands';
 

@@ -3,11 +3,11 @@
 // and the rest edit the input box. Lines: `!cmd` runs in the shell, `/cmd` is a slash command (idle-only
 // ones are refused while the agent works), anything else is a prompt.
 import type { Component, Editor } from '@mariozechner/pi-tui';
-import type { PermissionMode } from '../engine/records';
+import type { PermissionMode } from '../engine/session/records';
 import { appendUserHistory } from '../store/userHistory';
 import { actionOf, nextCycleStop, normalizeKey } from './keymap';
 import { findCommand, parseSlash, type CommandHost } from './slashCommands';
-import { parseSkillCommand } from '../engine/skills';
+import { parseSkillCommand } from '../engine/delegation/skills';
 import type { SessionPlugins } from '../ext/plugins/contributions';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 

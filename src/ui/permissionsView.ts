@@ -1,7 +1,7 @@
 // `/permissions`: the permission rules in force, grouped the way the chain reads them (deny, then ask,
 // then allow; file order within each), each with the file and line it came from, and what was
 // approved for this session. docs/approvals.md explains the chain.
-import type { PermissionRule } from '../engine/approvals';
+import type { PermissionRule } from '../engine/policy/approvals';
 import { displayPath } from '../store/paths';
 
 const ORDER: ReadonlyArray<PermissionRule['decision']> = ['deny', 'ask', 'allow'];

@@ -7,10 +7,10 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { PermissionRule } from '../engine/approvals';
-import { attachMediaFile, attachMentions, runtimeAttachmentEnv } from '../engine/promptAttachments';
-import type { Runtime } from '../engine/runtime';
-import { resolvePath } from '../engine/toolRunner';
+import type { PermissionRule } from '../engine/policy/approvals';
+import { attachMediaFile, attachMentions, runtimeAttachmentEnv } from '../engine/context/promptAttachments';
+import type { Runtime } from '../engine/session/runtime';
+import { resolvePath } from '../engine/loop/toolRunner';
 import type { ContentPart } from '../llm/types';
 import { readClipboard, type ClipboardContent } from '../platform/clipboard';
 import { detectMedia, MEDIA_SNIFF_BYTES } from '../tools/file/mediaTypes';

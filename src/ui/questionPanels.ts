@@ -1,9 +1,9 @@
 // The terminal UI's answers to what the engine asks: each question becomes a panel in the input box's
 // place (approval, plan review, questions), queued in the front-end-neutral QuestionQueue.
 import type { Component } from '@mariozechner/pi-tui';
-import type { ApprovalAnswer, ApprovalPort } from '../engine/approvals';
-import type { InteractionPort, PlanReviewAnswer, QuestionResponse } from '../engine/interactions';
-import type { QuestionQueue } from '../engine/questionQueue';
+import type { ApprovalAnswer, ApprovalPort } from '../engine/policy/approvals';
+import type { InteractionPort, PlanReviewAnswer, QuestionResponse } from '../engine/session/interactions';
+import type { QuestionQueue } from '../engine/session/questionQueue';
 import { displayPath } from '../store/paths';
 import { ApprovalPanel } from './approvalPanel';
 import { PlanReviewPanel } from './dialogs/planReview';

@@ -2,11 +2,11 @@
 // (resumed with --continue/--session, or a fresh one when that fails), the folder's trust prompt, then the
 // session picker of `--session` without an id. Later: /new, resuming, /model, and /reload, which reads the
 // configuration, plugins and MCP servers again and reopens the same session with them.
-import type { ApprovalPort } from '../engine/approvals';
-import type { EngineEvent } from '../engine/events';
-import type { InteractionPort } from '../engine/interactions';
-import type { Runtime } from '../engine/runtime';
-import { SessionControl, SessionControlError } from '../engine/sessionControl';
+import type { ApprovalPort } from '../engine/policy/approvals';
+import type { EngineEvent } from '../engine/loop/events';
+import type { InteractionPort } from '../engine/session/interactions';
+import type { Runtime } from '../engine/session/runtime';
+import { SessionControl, SessionControlError } from '../engine/session/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';

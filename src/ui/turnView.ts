@@ -1,8 +1,8 @@
 // Turns engine events into transcript blocks. Text and thinking deltas are coalesced (≈50 ms) so a
 // fast stream costs a frame per batch, not per token; finished Markdown blocks of a long answer move
 // to the scrollback while the answer is still streaming.
-import type { EngineEventBody } from '../engine/events';
-import type { TurnOrigin } from '../engine/records';
+import type { EngineEventBody } from '../engine/loop/events';
+import type { TurnOrigin } from '../engine/session/records';
 import { splitStableMarkdown } from './markdown';
 import { AssistantBlock, NoticeBlock, RetryNoticeBlock, ThinkingBlock } from './transcript/messageBlocks';
 import type { ViewState } from './transcript/block';

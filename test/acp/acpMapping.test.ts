@@ -2,7 +2,7 @@
 // session updates, the editor's MCP servers, and questions forwarded as permission requests.
 import { describe, expect, it } from 'vitest';
 import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { QuestionQueue } from '../../src/engine/questionQueue';
+import { QuestionQueue } from '../../src/engine/session/questionQueue';
 import { editorMcpServers, joinMcpServers } from '../../src/acp/mcpServers';
 import { acpApprovalPort, acpInteractionPort, startDue, type PendingPermission, type PermissionRequester } from '../../src/acp/permissions';
 import { promptInput } from '../../src/acp/promptContent';
@@ -10,7 +10,7 @@ import { EventMapper, historyUpdates } from '../../src/acp/sessionUpdates';
 import { applyThinking, configOptions, modeState } from '../../src/acp/sessionOptions';
 import { runSlashCommand } from '../../src/acp/slashCommands';
 import { toolTitle } from '../../src/acp/toolCalls';
-import type { ApprovalRequest } from '../../src/engine/approvals';
+import type { ApprovalRequest } from '../../src/engine/policy/approvals';
 
 describe('prompt content', () => {
   it('inlines text resources, links resource links, keeps images and drops blobs and audio with warnings', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makePrintRenderer } from '../../src/print/printMode';
-import type { EngineEvent } from '../../src/engine/events';
+import type { EngineEvent } from '../../src/engine/loop/events';
 
 function sinks() {
   const out: string[] = [];

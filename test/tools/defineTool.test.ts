@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, describeSchemaError, renderTemplate, toolSchemaForModel } from '../../src/tools/defineTool';
-import { capToolOutput, MAX_TOOL_OUTPUT_CHARS } from '../../src/engine/toolRunner';
+import { capToolOutput, MAX_TOOL_OUTPUT_CHARS } from '../../src/engine/loop/toolRunner';
 import { readFileSync } from 'node:fs';
 import { makeToolHarness } from '../helpers/toolHarness';
 

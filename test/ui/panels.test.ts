@@ -2,7 +2,7 @@
 // closed on both sides, long choices wrapped (not cut), diff counts, and the one-line retry notice.
 import { visibleWidth } from '@mariozechner/pi-tui';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalAnswer, ApprovalRequest } from '../../src/engine/approvals';
+import type { ApprovalAnswer, ApprovalRequest } from '../../src/engine/policy/approvals';
 import { ApprovalPanel } from '../../src/ui/approvalPanel';
 import { approvalPreview } from '../../src/ui/approvalPreview';
 import { PlanReviewPanel } from '../../src/ui/dialogs/planReview';

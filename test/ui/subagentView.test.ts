@@ -1,7 +1,7 @@
 // The subagent views without a terminal: the group of foreground Agent calls of one response (states,
 // elapsed time, what each subagent does) and the live swarm panel, driven by the engine's events.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent, EngineEventBody } from '../../src/engine/events';
+import type { EngineEvent, EngineEventBody } from '../../src/engine/loop/events';
 import { elapsedLabel } from '../../src/ui/subagents/subagentGroup';
 import { SwarmPanel } from '../../src/ui/subagents/swarmPanel';
 import { LiveRegion } from '../../src/ui/liveRegion';

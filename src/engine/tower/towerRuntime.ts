@@ -7,9 +7,9 @@ import { TOWER_SHARED_TOOLS, TowerError, type TowerService } from '../../tools/t
 import type { TaskService } from '../../tools/task/taskService';
 import { towerWorkerProfile } from '../../ext/agents/towerWorker';
 import type { AgentProfile } from '../../ext/agents/agentFile';
-import type { Agents } from '../agents';
-import type { EngineEventBody } from '../events';
-import type { GateHandler } from '../extensionGate';
+import type { Agents } from '../delegation/agents';
+import type { EngineEventBody } from '../loop/events';
+import type { GateHandler } from '../extensions/extensionGate';
 import { COORDINATOR, TowerCore } from './towerCore';
 import { TowerSpawner, type TowerCaller } from './towerSpawner';
 import { COMMS_DIR, TOWER_DIR, WORKTREES_DIR } from './towerStore';

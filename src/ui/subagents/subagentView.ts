@@ -3,7 +3,7 @@
 // with its elapsed time; an AgentSwarm call feeds the live swarm panel above the input box. Fed by
 // the main agent's tool calls and results, the `subagent` started/stopped events (grouped by the
 // call that started them) and the subagents' own events (what each is doing, approvals it waits on).
-import type { EngineEvent, EngineEventBody } from '../../engine/events';
+import type { EngineEvent, EngineEventBody } from '../../engine/loop/events';
 import type { ToolCall } from '../../llm/types';
 import type { ViewState } from '../transcript/block';
 import { describeCall } from '../transcript/toolCard';

@@ -1,10 +1,10 @@
 // A resumed session's history as transcript blocks, rebuilt from its messages. Text the engine
 // injects for the model (plan and goal reminders, notifications, recalled memories) is not shown as the user's; the
 // compaction note becomes a compaction block.
-import { isCompactionNote } from '../../engine/compactionUserWords';
-import { RECALL_BLOCK } from '../../engine/memoryRecall';
-import { chipOfPart } from '../../engine/promptAttachments';
-import type { CompactionInfo } from '../../engine/records';
+import { isCompactionNote } from '../../engine/context/compactionUserWords';
+import { RECALL_BLOCK } from '../../engine/context/memoryRecall';
+import { chipOfPart } from '../../engine/context/promptAttachments';
+import type { CompactionInfo } from '../../engine/session/records';
 import type { Message } from '../../llm/types';
 import type { Block, ViewState } from './block';
 import { CompactionBlock } from './compactionBlock';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decideApproval, isBindingDeny, shellAnalysisFor, type PolicyInput } from '../../../src/engine/approvals';
+import { decideApproval, isBindingDeny, shellAnalysisFor, type PolicyInput } from '../../../src/engine/policy/approvals';
 import { towerGuardedWrite } from '../../../src/engine/tower/towerRuntime';
 import { fileTools } from '../../../src/tools/file';
 import { shellTools } from '../../../src/tools/shell';

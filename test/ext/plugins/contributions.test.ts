@@ -1,8 +1,8 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sessionStartSkills, skillText } from '../../../src/engine/skills';
-import { buildSystemPrompt } from '../../../src/engine/systemPrompt';
+import { sessionStartSkills, skillText } from '../../../src/engine/delegation/skills';
+import { buildSystemPrompt } from '../../../src/engine/context/systemPrompt';
 import { loadAgentCatalog } from '../../../src/ext/agents/agentCatalog';
 import { ensureBundledPlugins } from '../../../src/ext/plugins/bundledPlugins';
 import { PLUGIN_PROMPT_BUDGET_BYTES, pluginContributions } from '../../../src/ext/plugins/contributions';

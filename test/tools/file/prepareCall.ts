@@ -1,5 +1,5 @@
 // Prepares a call the way the engine does before approval, to see its subject and declared accesses.
-import { prepareToolCall, type PreparedToolCall } from '../../../src/engine/toolRunner';
+import { prepareToolCall, type PreparedToolCall } from '../../../src/engine/loop/toolRunner';
 import type { Tool } from '../../../src/tools/defineTool';
 import type { ToolHarness } from '../../helpers/toolHarness';
 

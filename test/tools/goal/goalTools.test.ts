@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GoalController } from '../../../src/engine/goals';
-import { Session } from '../../../src/engine/session';
+import { GoalController } from '../../../src/engine/background/goals';
+import { Session } from '../../../src/engine/session/session';
 import {
   createGoalTool, getGoalTool, GOAL_SERVICE, goalTools, MAX_OBJECTIVE_CHARS, normalizeBudget, setGoalBudgetTool, spentBudget, updateGoalTool,
   budgetFraction, type Goal,

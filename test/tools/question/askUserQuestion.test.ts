@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { QuestionAsker, type InteractionPort } from '../../../src/engine/interactions';
-import type { Agent, StepRequest } from '../../../src/engine/loop';
-import type { PermissionMode } from '../../../src/engine/records';
-import type { Session } from '../../../src/engine/session';
+import { QuestionAsker, type InteractionPort } from '../../../src/engine/session/interactions';
+import type { Agent, StepRequest } from '../../../src/engine/loop/loop';
+import type { PermissionMode } from '../../../src/engine/session/records';
+import type { Session } from '../../../src/engine/session/session';
 import {
   askUserQuestionTool, formatAnswers, MAX_HEADER_CHARS, QUESTION_SERVICE, type QuestionRequest, type QuestionResponse,
 } from '../../../src/tools/question';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackgroundTasks } from '../../../src/engine/backgroundTasks';
+import { BackgroundTasks } from '../../../src/engine/background/backgroundTasks';
 import { isGroupAlive } from '../../../src/platform/processes';
 import { bashTool, FOREGROUND_DEFAULT_TIMEOUT_MS } from '../../../src/tools/shell/bashTool';
 import { shellTools } from '../../../src/tools/shell';

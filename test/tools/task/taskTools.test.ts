@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackgroundTasks } from '../../../src/engine/backgroundTasks';
+import { BackgroundTasks } from '../../../src/engine/background/backgroundTasks';
 import { groupMembers, isGroupAlive } from '../../../src/platform/processes';
 import { taskListTool, taskOutputTool, taskStopTool, taskTools, waitForTool } from '../../../src/tools/task';
 import { TASK_SERVICE, type TaskInfo, type TaskSettings } from '../../../src/tools/task/taskService';

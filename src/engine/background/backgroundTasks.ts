@@ -1,0 +1,430 @@
+// Background tasks of one session: commands that outlive the tool call that started them. Each task
+// has a record (`tasks/<id>.json`) and an output file (`tasks/<id>/output.log`) under the session
+// directory, so a resumed session keeps them. A finished task is announced once through
+// `onTaskFinished`, unless WaitFor (or TaskStop) already reported it to the model.
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isGroupAlive, isGroupAliveAsync, nonInteractiveEnv, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../../platform/processes';
+import {
+  DEFAULT_TASK_SETTINGS, TaskLimitError, UnknownTaskError,
+  type AdoptProcessSpec, type InProcessSpec, type OutputTail, type StartProcessSpec, type StopOptions, type TaskEndReason, type TaskInfo,
+  type TaskKind, type TaskService, type TaskSettings, type WaitForOptions, type WaitForResult,
+} from '../../tools/task/taskService';
+
+export interface BackgroundTasksOptions {
+  sessionDir: string;
+  /** Missing fields take DEFAULT_TASK_SETTINGS. */
+  settings: Partial<TaskSettings>;
+  /** Called once per finished task that WaitFor/TaskStop did not report; the engine queues a notification step. */
+  onTaskFinished?: (task: TaskInfo) => void;
+  /** Every start and every end of a task (hooks' TaskStarted and Notification). */
+  onTaskChange?: (change: 'started' | 'finished', task: TaskInfo) => void;
+}
+
+/** On disk: the task plus its notification state, so resume neither repeats nor loses a notification. */
+interface TaskRecord extends TaskInfo {
+  notified: boolean;
+  reported: boolean;
+}
+
+/** How a task we decided to end (stop, timeout, lost) is reported. */
+interface Ending {
+  reason: TaskEndReason;
+  message: string;
+}
+
+interface Entry {
+  info: TaskInfo;
+  child?: ChildProcess;
+  /** Work inside this process (a subagent): aborting it is how it is stopped. */
+  abort?: AbortController;
+  timer?: NodeJS.Timeout;
+  ending?: Ending;
+  notified: boolean;
+  reported: boolean;
+  /** A notification is scheduled and not yet delivered or suppressed. */
+  pendingNotice: boolean;
+  done: Promise<void>;
+  markDone: () => void;
+}
+
+const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const ID_PREFIX: Record<TaskKind, string> = { bash: 'b', subagent: 'a', tool: 't' };
+/** How long a finished process's pipes may keep delivering output before we stop reading. */
+const PIPE_DRAIN_MS = 200;
+/** How often a task inherited from an earlier session is checked for liveness. */
+const RESTORED_POLL_MS = 1_000;
+
+export class BackgroundTasks implements TaskService {
+  readonly settings: Readonly<TaskSettings>;
+  private readonly entries = new Map<string, Entry>();
+  private readonly finishListeners = new Set<(entry: Entry) => void>();
+  private readonly tasksDir: string;
+  private closed = false;
+
+  constructor(private readonly opts: BackgroundTasksOptions) {
+    this.settings = Object.freeze({ ...DEFAULT_TASK_SETTINGS, ...definedOnly(opts.settings) });
+    this.tasksDir = join(opts.sessionDir, 'tasks');
+  }
+
+  startProcess(spec: StartProcessSpec): TaskInfo {
+    const entry = this.create('bash', spec);
+    const fd = openSync(entry.info.outputPath, 'a');
+    let child: ChildProcess;
+    try {
+      child = spawnShell(spec.command, { cwd: spec.cwd, env: spec.env ?? nonInteractiveEnv(), output: fd });
+    } catch (e) {
+      // The caller gets the exception; the model never heard of this task, so it is not announced.
+      entry.reported = true;
+      this.finalize(entry, { code: null, signal: null, error: e instanceof Error ? e : new Error(String(e)) });
+      throw e;
+    } finally {
+      closeSync(fd); // the child holds its own copy
+    }
+    this.attach(entry, child, () => Promise.resolve());
+    return { ...entry.info };
+  }
+
+  adoptProcess(spec: AdoptProcessSpec): TaskInfo {
+    const entry = this.create('bash', spec, spec.startedAt);
+    const fd = openSync(entry.info.outputPath, 'a');
+    if (spec.initialOutput) writeSync(fd, spec.initialOutput);
+    const write = (chunk: string | Buffer) => writeSync(fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    spec.child.stdout?.on('data', write);
+    spec.child.stderr?.on('data', write);
+    this.attach(entry, spec.child, async () => {
+      await releasePipes(spec.child, PIPE_DRAIN_MS);
+      closeSync(fd);
+    });
+    return { ...entry.info };
+  }
+
+  startInProcess(spec: InProcessSpec): TaskInfo {
+    const entry = this.create(spec.kind, { description: spec.description, timeoutMs: spec.timeoutMs });
+    entry.abort = new AbortController();
+    this.armTimeout(entry, entry.info.timeoutMs);
+    this.persist(entry);
+    const write = (text: string) => appendFileSync(entry.info.outputPath, text);
+    void spec.run(entry.abort.signal, write).then(
+      (failure) => {
+        if (failure !== undefined) entry.ending ??= { reason: 'exited', message: failure };
+        this.finalize(entry, { code: failure === undefined ? 0 : 1, signal: null });
+      },
+      (e: unknown) => {
+        entry.ending ??= { reason: 'exited', message: `failed: ${e instanceof Error ? e.message : String(e)}` };
+        this.finalize(entry, { code: 1, signal: null });
+      },
+    );
+    return { ...entry.info };
+  }
+
+  list(opts: { activeOnly?: boolean; limit?: number } = {}): TaskInfo[] {
+    const all = [...this.entries.values()].reverse().map((e) => e.info);
+    const picked = opts.activeOnly ? all.filter((t) => t.status === 'running') : all;
+    return picked.slice(0, opts.limit ?? picked.length).map((t) => ({ ...t }));
+  }
+
+  get(id: string): TaskInfo | undefined {
+    const entry = this.entries.get(id);
+    return entry && { ...entry.info };
+  }
+
+  async readOutputTail(id: string, maxBytes: number): Promise<OutputTail> {
+    const entry = this.entryOf(id);
+    let file;
+    try {
+      file = await open(entry.info.outputPath, 'r');
+    } catch {
+      return { text: '', totalBytes: 0, truncated: false };
+    }
+    try {
+      const totalBytes = (await file.stat()).size;
+      const start = Math.max(0, totalBytes - maxBytes);
+      const buf = Buffer.alloc(totalBytes - start);
+      const { bytesRead } = await file.read(buf, 0, buf.length, start);
+      let from = 0;
+      // Do not start in the middle of a UTF-8 character.
+      while (start > 0 && from < bytesRead && (buf[from] & 0xc0) === 0x80) from++;
+      return { text: buf.subarray(from, bytesRead).toString('utf8'), totalBytes, truncated: start > 0 };
+    } finally {
+      await file.close();
+    }
+  }
+
+  async stop(id: string, reason: string, opts: StopOptions = {}): Promise<TaskInfo> {
+    const entry = this.entryOf(id);
+    if (entry.info.status === 'running') {
+      if (opts.notify === false) entry.reported = true;
+      await this.end(entry, { reason: 'stopped', message: reason }, this.settings.killGracePeriodMs);
+    }
+    return { ...entry.info };
+  }
+
+  async waitFor(opts: WaitForOptions): Promise<WaitForResult> {
+    let targets: Entry[];
+    if (opts.taskId !== undefined) {
+      const entry = this.entryOf(opts.taskId);
+      if (entry.info.status !== 'running') {
+        this.markReported(entry);
+        return { finished: [{ ...entry.info }], running: this.list({ activeOnly: true }), timedOut: false, aborted: false };
+      }
+      targets = [entry];
+    } else {
+      targets = [...this.entries.values()].filter((e) => e.info.status === 'running');
+      if (targets.length === 0) return { finished: [], running: [], timedOut: false, aborted: false };
+    }
+    return new Promise((resolve) => {
+      const finish = (timedOut: boolean, aborted: boolean) => {
+        clearTimeout(timer);
+        this.finishListeners.delete(onFinished);
+        opts.signal?.removeEventListener('abort', onAbort);
+        const finished = targets.filter((e) => e.info.status !== 'running');
+        // An interrupted wait reported nothing to the model, so notifications still go out.
+        if (!aborted) finished.forEach((e) => this.markReported(e));
+        resolve({ finished: finished.map((e) => ({ ...e.info })), running: this.list({ activeOnly: true }), timedOut, aborted });
+      };
+      const onFinished = (entry: Entry) => {
+        if (targets.includes(entry)) finish(false, false);
+      };
+      const onAbort = () => finish(false, true);
+      const timer = setTimeout(() => finish(true, false), opts.timeoutMs);
+      this.finishListeners.add(onFinished);
+      if (opts.signal?.aborted) onAbort();
+      else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  runningCount(): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.info.status === 'running') n++;
+    return n;
+  }
+
+  hasPending(): boolean {
+    for (const e of this.entries.values()) if (e.info.status === 'running' || e.pendingNotice) return true;
+    return false;
+  }
+
+  /**
+   * Session close. Running tasks are stopped (SIGTERM to each group, grace, SIGKILL) unless
+   * `keepAliveOnExit`, in which case they are left running and released so this process can exit;
+   * a resumed session picks them up again through `restore()`. `force` skips the grace period.
+   * Tasks ended by close are never notified.
+   */
+  async close(opts: { force?: boolean } = {}): Promise<void> {
+    this.closed = true;
+    const running = [...this.entries.values()].filter((e) => e.info.status === 'running');
+    if (this.settings.keepAliveOnExit) {
+      for (const e of running) {
+        clearTimeout(e.timer);
+        e.child?.unref();
+        for (const s of [e.child?.stdout, e.child?.stderr]) (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
+      }
+      return;
+    }
+    const grace = opts.force ? 0 : this.settings.killGracePeriodMs;
+    await Promise.all(running.map((e) => this.end(e, { reason: 'stopped', message: 'Stopped: the session was closed' }, grace)));
+  }
+
+  /**
+   * The forced exit (a second Ctrl-C): SIGKILL every running task's process group and record the
+   * task as cancelled, synchronously, because the process ends right after and no exit event follows.
+   */
+  killAllNow(reason: string): void {
+    this.closed = true;
+    for (const entry of this.entries.values()) {
+      if (entry.info.status !== 'running') continue;
+      entry.ending ??= { reason: 'stopped', message: reason };
+      if (entry.info.pid !== undefined) signalGroup(entry.info.pid, 'SIGKILL');
+      this.finalize(entry, { code: null, signal: 'SIGKILL' });
+    }
+  }
+
+  /**
+   * Reads every `tasks/*.json` of the session (on resume). A task recorded as running whose process
+   * group is gone becomes failed ("lost"); one still alive is watched until it ends. Finished tasks
+   * that were never notified nor reported are notified now. Returns the tasks it loaded.
+   */
+  restore(): TaskInfo[] {
+    if (!existsSync(this.tasksDir)) return [];
+    const records: TaskRecord[] = [];
+    for (const name of readdirSync(this.tasksDir)) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        const record = JSON.parse(readFileSync(join(this.tasksDir, name), 'utf8')) as TaskRecord;
+        if (typeof record.id === 'string' && !this.entries.has(record.id)) records.push(record);
+      } catch {
+        // A record cut short by a crash: leave the file as it is rather than guess.
+      }
+    }
+    records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    for (const { notified, reported, ...info } of records) {
+      const entry = this.newEntry(info, notified, reported);
+      this.entries.set(info.id, entry);
+      if (info.status !== 'running') {
+        if (!notified && !reported) this.scheduleNotice(entry);
+      } else if (info.pid !== undefined && isGroupAlive(info.pid)) {
+        this.watchInherited(entry, info.pid);
+      } else {
+        entry.ending = { reason: 'lost', message: 'the process was gone when the session resumed' };
+        this.finalize(entry, { code: null, signal: null });
+      }
+    }
+    return records.map((r) => ({ ...this.entries.get(r.id)!.info }));
+  }
+
+  private create(kind: TaskKind, spec: Pick<StartProcessSpec, 'description' | 'timeoutMs'> & Partial<StartProcessSpec>, startedAt = new Date()): Entry {
+    if (this.closed) throw new Error('The session is closing; no new background tasks can start.');
+    const max = this.settings.maxRunningTasks;
+    if (max !== undefined && this.runningCount() >= max) throw new TaskLimitError(max);
+    mkdirSync(this.tasksDir, { recursive: true });
+    const id = this.newId(kind);
+    mkdirSync(join(this.tasksDir, id), { recursive: true });
+    const info: TaskInfo = {
+      id, kind, description: spec.description, command: spec.command, cwd: spec.cwd, status: 'running',
+      startedAt: startedAt.toISOString(), timeoutMs: spec.timeoutMs, outputPath: join(this.tasksDir, id, 'output.log'),
+    };
+    const entry = this.newEntry(info, false, false);
+    this.entries.set(id, entry);
+    this.opts.onTaskChange?.('started', { ...info });
+    return entry;
+  }
+
+  private newEntry(info: TaskInfo, notified: boolean, reported: boolean): Entry {
+    let markDone!: () => void;
+    const done = new Promise<void>((r) => (markDone = r));
+    return { info, notified, reported, pendingNotice: false, done, markDone };
+  }
+
+  private newId(kind: TaskKind): string {
+    for (;;) {
+      const id = ID_PREFIX[kind] + [...randomBytes(7)].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
+      if (!this.entries.has(id) && !existsSync(join(this.tasksDir, `${id}.json`))) return id;
+    }
+  }
+
+  /** Follows a live child: records its pid, arms its timeout, finalizes it when it exits. */
+  private attach(entry: Entry, child: ChildProcess, afterExit: () => Promise<void>): void {
+    entry.child = child;
+    entry.info.pid = child.pid;
+    this.armTimeout(entry, entry.info.timeoutMs);
+    this.persist(entry);
+    void waitForExit(child).then(async (exit) => {
+      await afterExit();
+      this.finalize(entry, exit);
+    });
+  }
+
+  private armTimeout(entry: Entry, timeoutMs: number | null): void {
+    if (timeoutMs === null) return;
+    const message = `timed out after ${formatDuration(timeoutMs)}`;
+    entry.timer = setTimeout(() => void this.end(entry, { reason: 'timed_out', message }, this.settings.killGracePeriodMs), timeoutMs);
+    entry.timer.unref();
+  }
+
+  /** A task left running by an earlier session: no pipes or exit status, only its process group. */
+  private watchInherited(entry: Entry, pid: number): void {
+    const deadline = entry.info.timeoutMs === null ? null : Date.parse(entry.info.startedAt) + entry.info.timeoutMs;
+    if (deadline !== null) this.armTimeout(entry, Math.max(0, deadline - Date.now()));
+    let checking = false;
+    const poll = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      // A failed check counts as alive: the next tick looks again.
+      void isGroupAliveAsync(pid).catch(() => true).then((alive) => {
+        checking = false;
+        if (alive || entry.info.status !== 'running') return;
+        clearInterval(poll);
+        entry.ending ??= { reason: 'exited', message: 'finished; exit status unknown (it outlived the session that started it)' };
+        this.finalize(entry, { code: null, signal: null });
+      });
+    }, RESTORED_POLL_MS);
+    poll.unref();
+    void entry.done.then(() => clearInterval(poll));
+  }
+
+  /** Ends a running task: the whole group gets SIGTERM, then SIGKILL after `graceMs`. */
+  private async end(entry: Entry, ending: Ending, graceMs: number): Promise<void> {
+    if (entry.info.status !== 'running') return;
+    entry.ending ??= ending;
+    if (entry.abort) {
+      entry.abort.abort();
+      await entry.done;
+      return;
+    }
+    const pid = entry.info.pid;
+    if (pid !== undefined) await terminateGroup(pid, { graceMs });
+    if (!entry.child) this.finalize(entry, { code: null, signal: 'SIGTERM' });
+    await entry.done;
+  }
+
+  private finalize(entry: Entry, exit: ExitInfo): void {
+    const info = entry.info;
+    if (info.status !== 'running') return;
+    clearTimeout(entry.timer);
+    const ending: Ending | undefined = entry.ending ?? (exit.error ? { reason: 'spawn_failed', message: `could not start: ${exit.error.message}` } : undefined);
+    info.exitCode = exit.code;
+    info.signal = exit.signal;
+    info.endedAt = new Date().toISOString();
+    info.endReason = ending?.reason ?? 'exited';
+    info.statusMessage = ending?.message ?? (exit.code !== null ? `exit code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`);
+    if (info.endReason === 'stopped') info.status = 'cancelled';
+    else if (info.endReason === 'exited' && (exit.code === 0 || (exit.code === null && !exit.signal))) info.status = 'completed';
+    else info.status = 'failed';
+    // Tasks ended by session close are not announced, now or on resume.
+    if (this.closed) entry.notified = true;
+    this.persist(entry);
+    entry.markDone();
+    this.opts.onTaskChange?.('finished', { ...info });
+    for (const listener of [...this.finishListeners]) listener(entry);
+    if (!entry.reported && !entry.notified) this.scheduleNotice(entry);
+  }
+
+  /** Deferred, so a WaitFor answering in the same turn of the event loop wins over the notification. */
+  private scheduleNotice(entry: Entry): void {
+    entry.pendingNotice = true;
+    setImmediate(() => {
+      if (!entry.pendingNotice) return;
+      entry.pendingNotice = false;
+      if (entry.reported || entry.notified || this.closed) return;
+      entry.notified = true;
+      this.persist(entry);
+      this.opts.onTaskFinished?.({ ...entry.info });
+    });
+  }
+
+  private markReported(entry: Entry): void {
+    if (entry.reported) return;
+    entry.reported = true;
+    entry.pendingNotice = false;
+    this.persist(entry);
+  }
+
+  private entryOf(id: string): Entry {
+    const entry = this.entries.get(id);
+    if (!entry) throw new UnknownTaskError(id);
+    return entry;
+  }
+
+  /** Written whole and renamed into place, so a crash never leaves half a record. */
+  private persist(entry: Entry): void {
+    const record: TaskRecord = { ...entry.info, notified: entry.notified, reported: entry.reported };
+    const path = join(this.tasksDir, `${entry.info.id}.json`);
+    writeFileSync(`${path}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+    renameSync(`${path}.tmp`, path);
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0 && ms >= 60_000) return `${ms / 60_000} min`;
+  if (ms % 1_000 === 0) return `${ms / 1_000} s`;
+  return `${ms} ms`;
+}

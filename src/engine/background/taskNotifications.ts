@@ -1,0 +1,71 @@
+// Turns finished background tasks into notification step requests. In the interactive UI each one is
+// submitted to the agent as it arrives; print mode collects them and decides itself (exit/drain/steer).
+import { formatTaskNotification, type TaskInfo, type TaskService } from '../../tools/task/taskService';
+import type { Agent } from '../loop/loop';
+
+/** Bytes of a finished task's output included in its notification. */
+export const NOTIFICATION_TAIL_BYTES = 4_096;
+
+export class TaskNotifications {
+  private readonly pending: string[] = [];
+  /** Finished tasks whose notification text is still being prepared. */
+  private preparing = 0;
+  private waiters: Array<() => void> = [];
+  private agent: Agent | undefined;
+  private tasks: TaskService | undefined;
+
+  constructor(private deliver: 'agent' | 'collect') {}
+
+  bind(tasks: TaskService, agent: Agent): void {
+    this.tasks = tasks;
+    this.agent = agent;
+  }
+
+  setDelivery(deliver: 'agent' | 'collect'): void {
+    this.deliver = deliver;
+  }
+
+  /** The BackgroundTasks `onTaskFinished` callback. */
+  readonly onTaskFinished = (task: TaskInfo): void => {
+    this.preparing++;
+    void (async () => {
+      const tail = await this.tasks?.readOutputTail(task.id, NOTIFICATION_TAIL_BYTES).catch(() => undefined);
+      const text = formatTaskNotification(task, tail);
+      // Counted down before waking waiters, so a waiter that wakes sees a settled state.
+      this.preparing--;
+      if (this.deliver === 'agent' && this.agent) this.agent.submit({ kind: 'notification', text });
+      else this.pending.push(text);
+      this.wake();
+    })();
+  };
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  hasPending(): boolean {
+    return this.pending.length > 0 || this.preparing > 0 || (this.tasks?.hasPending() ?? false);
+  }
+
+  describeRunning(): string[] {
+    return (this.tasks?.list({ activeOnly: true }) ?? []).filter((t) => t.status === 'running').map((t) => `${t.id} ${t.description}`);
+  }
+
+  takeNotifications(): string[] {
+    return this.pending.splice(0);
+  }
+
+  nextChange(signal: AbortSignal): Promise<void> {
+    if (this.pending.length || signal.aborted || !this.hasPending()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.waiters.push(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

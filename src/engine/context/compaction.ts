@@ -1,0 +1,351 @@
+// Compaction: when the context nears the model's window, the older part of the conversation is
+// replaced by a hand-off note the model writes about it (a separate request, prompt in compaction.md),
+// followed by state that must never be summarised away (todos, plan, goal — see Reinjections)
+// and the most recent exchanges verbatim. The user's own messages from the replaced part open the note
+// verbatim, before the summary (compactionUserWords.ts). AGENTS.md lives in the system prompt, so it survives as is.
+// The journal keeps everything: a `compaction` record only changes what the next request carries.
+import { existsSync, readFileSync } from 'node:fs';
+import { estimateMessageTokens, estimateTokens } from '../../llm/tokens';
+import { retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
+import { toProviderError } from '../../llm/providerErrors';
+import { ProviderError, type ContentPart, type Message, type ModelClient, type ModelRequest, type ResolvedModel, type Usage } from '../../llm/types';
+import { contextTokens, contextWindow, estimateToolSchemaTokens, needsCompaction, type CompactionThresholds, type RequestFrame } from './context';
+import type { EngineEventBody } from '../loop/events';
+import type { ExtensionGate, GateContext } from '../extensions/extensionGate';
+import type { TurnExtension } from '../loop/loop';
+import type { CompactionTrigger, SessionState } from '../session/records';
+import type { Session } from '../session/session';
+import { userWordsParts, USER_WORDS_RATIO } from './compactionUserWords';
+import { renderPromptTemplate } from './systemPrompt';
+import summariserPrompt from './compaction.md';
+import noteTemplate from './compactionNote.md';
+
+/** Returns the text to restore after a compaction, or undefined when there is nothing to restore. */
+export type Reinjector = (state: SessionState) => string | undefined;
+
+/**
+ * The state a compaction must carry over verbatim (todo list, plan state, active goal), one set per
+ * runtime: an extension registers its own without touching other sessions in the same process. The
+ * text is captured into the compaction record, so replay never calls a reinjector.
+ */
+export class Reinjections {
+  private readonly reinjectors = new Map<string, Reinjector>();
+
+  /** Starts with the state every session has (todos, plan, goal). */
+  constructor() {
+    this.register('todos', reinjectTodos);
+    this.register('plan', reinjectPlan);
+    this.register('goal', reinjectGoal);
+  }
+
+  /** Adds (or replaces, by name) a reinjector; returns the function that removes it. */
+  register(name: string, reinject: Reinjector): () => void {
+    this.reinjectors.set(name, reinject);
+    return () => {
+      if (this.reinjectors.get(name) === reinject) this.reinjectors.delete(name);
+    };
+  }
+
+  entries(): IterableIterator<[string, Reinjector]> {
+    return this.reinjectors.entries();
+  }
+}
+
+/** Plan files longer than this are re-injected cut short (the file itself stays whole). */
+const PLAN_REINJECT_CHARS = 20_000;
+
+function reinjectTodos(state: SessionState): string | undefined {
+  return state.todos.length ? `Todo list:\n${state.todos.map((t) => `- [${t.status}] ${t.title}`).join('\n')}` : undefined;
+}
+
+function reinjectPlan(state: SessionState): string | undefined {
+  const { active, planPath } = state.planMode;
+  if (!planPath) return undefined;
+  if (!active) return existsSync(planPath) ? `Plan mode is off. The latest plan is in ${planPath}.` : undefined;
+  let plan = '';
+  try {
+    plan = readFileSync(planPath, 'utf8');
+  } catch {
+    // not written yet
+  }
+  const body = plan.trim() ? `\n\n${plan.length > PLAN_REINJECT_CHARS ? `${plan.slice(0, PLAN_REINJECT_CHARS)}\n… (cut; read the file for the rest)` : plan.trim()}` : ' (empty so far)';
+  return `Plan mode is on. Plan file: ${planPath}${body}`;
+}
+
+function reinjectGoal(state: SessionState): string | undefined {
+  const goal = state.goal;
+  if (!goal || goal.status === 'complete') return undefined;
+  const criterion = goal.completionCriterion ? `\nDone when: ${goal.completionCriterion}` : '';
+  return `Goal (${goal.status}): ${goal.objective}${criterion}`;
+}
+
+/** Growing cuts: each level keeps less verbatim and shortens tool output more for the summariser. */
+const LEVELS = [
+  { keepRatio: 0.25, keepExchanges: 2, toolChars: 4_000, argChars: 2_000 },
+  { keepRatio: 0.1, keepExchanges: 1, toolChars: 1_000, argChars: 500 },
+  { keepRatio: 0, keepExchanges: 0, toolChars: 200, argChars: 200 },
+] as const;
+/** Share of the window the summariser's input may use (the rest is its prompt and its answer). */
+const SUMMARISER_INPUT_RATIO = 0.6;
+
+export interface CompactionResult {
+  trigger: CompactionTrigger;
+  summary: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Messages replaced by the note. */
+  summarised: number;
+  /** Recent messages kept verbatim. */
+  kept: number;
+}
+
+export class CompactionError extends Error {}
+
+/**
+ * Where to cut: the kept tail starts at `cut`. A cut never falls between a tool call and its result;
+ * it prefers the start of a user exchange, and keeps at most `keepExchanges` prompts and `budget`
+ * tokens (or as little as it can when nothing fits). Undefined when nothing beyond `start` (a
+ * previous note) could be summarised.
+ */
+export function chooseCut(messages: readonly Message[], start: number, keepExchanges: number, budget: number): number | undefined {
+  const n = messages.length;
+  const boundaries: number[] = [];
+  const open = new Set<string>();
+  for (let i = 0; i <= n; i++) {
+    const m = messages[i] as Message | undefined;
+    // A user message ends any calls still open before it: their results never came.
+    const valid = m?.role === 'user' || (open.size === 0 && m?.role !== 'tool');
+    if (i > start && valid) boundaries.push(i);
+    if (!m) break;
+    if (m.role === 'user') open.clear();
+    else if (m.role === 'assistant') for (const c of m.toolCalls ?? []) open.add(c.id);
+    else open.delete(m.toolCallId);
+  }
+  const tailTokens: number[] = new Array(n + 1).fill(0);
+  const tailPrompts: number[] = new Array(n + 1).fill(0);
+  for (let i = n - 1; i >= 0; i--) {
+    tailTokens[i] = tailTokens[i + 1] + estimateMessageTokens([messages[i]]);
+    tailPrompts[i] = tailPrompts[i + 1] + (messages[i].role === 'user' ? 1 : 0);
+  }
+  const fits = (i: number) => tailTokens[i] <= budget && tailPrompts[i] <= keepExchanges;
+  return boundaries.find((i) => i < n && messages[i].role === 'user' && fits(i)) ?? boundaries.find(fits) ?? boundaries.at(-1);
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`;
+}
+
+function partsText(parts: readonly ContentPart[]): string {
+  return parts.map((p) => (p.type === 'text' ? p.text : `[image ${p.mediaType}]`)).join('\n');
+}
+
+/** The conversation as plain text for the summariser (no tool schemas needed, tool output shortened). */
+export function renderTranscript(messages: readonly Message[], level: (typeof LEVELS)[number], hasNote: boolean): string[] {
+  return messages.map((m, i) => {
+    if (m.role === 'user') return `${hasNote && i === 0 ? '[earlier hand-off note]' : '[user]'}\n${partsText(m.content)}`;
+    if (m.role === 'tool') return `[tool result: ${m.toolName}${m.isError ? ', error' : ''}]\n${clip(partsText(m.content), level.toolChars)}`;
+    const calls = (m.toolCalls ?? []).map((c) => `[tool call: ${c.name}] ${clip(c.arguments, level.argChars)}`);
+    return ['[assistant]', m.text, ...calls].filter(Boolean).join('\n');
+  });
+}
+
+export interface CompactorDeps {
+  session: Session;
+  model: ResolvedModel;
+  getClient(): Promise<ModelClient>;
+  /** The system prompt and tool schemas the agent's requests carry. */
+  frame(): RequestFrame;
+  thresholds: CompactionThresholds;
+  onEvent(event: EngineEventBody): void;
+  isBusy(): boolean;
+  maxAttempts: number;
+  retryDelay?: (attempt: number, error: ProviderError) => number;
+  /** The runtime's reinjectors (what survives a compaction verbatim). */
+  reinjections: Reinjections;
+  /** Hooks before and after each compaction (PreCompact / PostCompact). */
+  gate?: ExtensionGate;
+  /** The agent this compactor serves, for the gate's context. */
+  agentId?: string;
+}
+
+export class Compactor {
+  private running = false;
+  /** A turn whose automatic compaction failed is not retried every step. */
+  private failedInTurn: string | undefined;
+
+  constructor(private readonly deps: CompactorDeps) {}
+
+  private emit(event: EngineEventBody): void {
+    try {
+      this.deps.onEvent(event);
+    } catch {
+      // A front end's rendering bug must not break a compaction.
+    }
+  }
+
+  private gateContext(signal: AbortSignal): GateContext {
+    return { sessionId: this.deps.session.id, agentId: this.deps.agentId ?? 'main', cwd: this.deps.session.state.workDir, signal };
+  }
+
+  get compacting(): boolean {
+    return this.running;
+  }
+
+  /** The manual `/compact [instruction]`. Throws CompactionError with a message for the user. */
+  async compact(opts: { instruction?: string; signal?: AbortSignal } = {}): Promise<CompactionResult> {
+    if (this.deps.isBusy()) throw new CompactionError('Cannot compact while a turn is running; press Esc to stop it first.');
+    if (this.running) throw new CompactionError('A compaction is already running.');
+    const instruction = opts.instruction?.trim() || undefined;
+    const result = await this.run('manual', 0, instruction, opts.signal ?? new AbortController().signal);
+    if (!result) throw new CompactionError('Nothing to compact yet: the conversation is still short.');
+    return result;
+  }
+
+  readonly extension: TurnExtension = {
+    beforeStep: async (_agent, signal) => {
+      const { session } = this.deps;
+      const turnId = session.state.openTurn?.turnId;
+      if (turnId !== undefined && turnId === this.failedInTurn) return;
+      const used = contextTokens(session.state, this.deps.frame());
+      if (!needsCompaction(used, contextWindow(this.deps.model), this.deps.thresholds)) return;
+      if (!(await this.tryAuto(0, signal))) this.failedInTurn = turnId;
+    },
+    recoverFromError: async (_agent, error, attempt, signal) => {
+      if (error.kind !== 'context_overflow') return false;
+      return this.tryAuto(Math.min(attempt - 1, LEVELS.length - 1), signal);
+    },
+  };
+
+  /** Automatic compaction never fails a turn by itself: a failure is reported and the turn goes on. */
+  private async tryAuto(level: number, signal: AbortSignal): Promise<boolean> {
+    try {
+      return (await this.run('auto', level, undefined, signal)) !== undefined;
+    } catch (e) {
+      if (signal.aborted) throw e;
+      return false;
+    }
+  }
+
+  private async run(trigger: CompactionTrigger, firstLevel: number, instruction: string | undefined, signal: AbortSignal): Promise<CompactionResult | undefined> {
+    const { session, model } = this.deps;
+    const frame = this.deps.frame();
+    const window = contextWindow(model);
+    const start = session.state.compactions.length ? 1 : 0;
+    if (chooseCut(session.state.messages, start, 0, 0) === undefined) return undefined;
+    const tokensBefore = contextTokens(session.state, frame);
+    this.running = true;
+    this.emit({ type: 'compaction_start', trigger, tokenCount: tokensBefore, ...(instruction ? { instruction } : {}) });
+    await this.deps.gate?.beforeCompaction({ trigger, tokenCount: tokensBefore }, this.gateContext(signal));
+    try {
+      for (let level = firstLevel; ; level++) {
+        const cut = chooseCut(session.state.messages, start, LEVELS[level].keepExchanges, window * LEVELS[level].keepRatio)!;
+        const before = session.state.messages;
+        try {
+          const { summary, usage } = await this.summarise(session.state.messages.slice(0, cut), level, start === 1, instruction, signal);
+          // A prompt sent meanwhile only adds messages (kept verbatim); anything else makes the cut stale.
+          if (session.state.messages.length < cut || session.state.messages.slice(0, cut).some((m, i) => m !== before[i])) throw new CompactionError('The conversation changed during the compaction; nothing was compacted.');
+          const messages = this.noteMessages(summary, before.slice(0, cut), start === 1);
+          const keptMessages = session.state.messages.slice(cut);
+          const kept = keptMessages.length;
+          const tokensAfter = estimateTokens(frame.system) + estimateToolSchemaTokens(frame.tools) + estimateMessageTokens([...messages, ...keptMessages]);
+          session.commit({ type: 'compaction', trigger, summary, ...(instruction ? { instruction } : {}), tokensBefore, tokensAfter, summarised: cut, messages, keep: kept, ...(usage ? { usage } : {}) });
+          session.saveSummary();
+          this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensAfter, summary });
+          await this.deps.gate?.afterCompaction({ trigger, estimatedTokenCount: tokensAfter }, this.gateContext(signal));
+          return { trigger, summary, tokensBefore, tokensAfter, summarised: cut, kept };
+        } catch (e) {
+          const overflow = e instanceof ProviderError && e.kind === 'context_overflow';
+          if (overflow && level + 1 < LEVELS.length && !signal.aborted) continue;
+          throw e;
+        }
+      }
+    } catch (e) {
+      const error = signal.aborted ? 'cancelled' : e instanceof Error ? e.message : String(e);
+      this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensBefore, error });
+      await this.deps.gate?.afterCompaction({ trigger, estimatedTokenCount: tokensBefore, error }, this.gateContext(signal));
+      if (trigger === 'auto' && !signal.aborted) {
+        this.emit({ type: 'notice', level: 'warning', text: `Automatic compaction failed (${error}); continuing with the full context.` });
+      }
+      throw e instanceof ProviderError || e instanceof CompactionError || signal.aborted ? e : new CompactionError(`Compaction failed: ${error}`);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /**
+   * The user's words, the note and every registered piece of state, as the one message that opens the
+   * new context.
+   */
+  private noteMessages(summary: string, replaced: readonly Message[], hasNote: boolean): Message[] {
+    const { state } = this.deps.session;
+    const open = state.openTurn;
+    const inProgress = open?.origin === 'user' ? state.checkpoints.find((c) => c.turnId === open.turnId)?.messageCount : undefined;
+    const words = userWordsParts(replaced, hasNote, inProgress, contextWindow(this.deps.model) * USER_WORDS_RATIO);
+    const content: ContentPart[] = [...words, { type: 'text', text: renderPromptTemplate(noteTemplate, { summary }).trim() }];
+    for (const [name, reinject] of this.deps.reinjections.entries()) {
+      let text: string | undefined;
+      try {
+        text = reinject(this.deps.session.state)?.trim();
+      } catch (e) {
+        this.emit({ type: 'notice', level: 'warning', text: `Could not restore "${name}" after compaction: ${e instanceof Error ? e.message : String(e)}` });
+      }
+      if (text) content.push({ type: 'text', text: `<current-state name="${name}">\n${text}\n</current-state>` });
+    }
+    return [{ role: 'user', content }];
+  }
+
+  private summariserRequest(messages: readonly Message[], level: number, hasNote: boolean, instruction: string | undefined): ModelRequest {
+    const budget = contextWindow(this.deps.model) * SUMMARISER_INPUT_RATIO - estimateTokens(summariserPrompt);
+    const blocks = renderTranscript(messages, LEVELS[level], hasNote);
+    // Oldest first out when even the shortened transcript is too long; a previous note always stays.
+    let total = blocks.reduce((n, b) => n + estimateTokens(b), 0);
+    let dropped = 0;
+    const first = hasNote ? 1 : 0;
+    while (total > budget && blocks.length - first > 1) {
+      total -= estimateTokens(blocks.splice(first, 1)[0]);
+      dropped++;
+    }
+    // What is left can still be one message larger than the window (a huge pasted prompt): keep the
+    // start and the end of the largest blocks, so the summariser request itself always fits.
+    for (let guard = 0; total > budget && guard < blocks.length; guard++) {
+      const i = blocks.reduce((best, b, k) => (estimateTokens(b) > estimateTokens(blocks[best]) ? k : best), 0);
+      const tokens = estimateTokens(blocks[i]);
+      const keep = Math.max(0, Math.floor((blocks[i].length * Math.max(0, tokens - (total - budget))) / tokens * 0.9));
+      const half = Math.floor(keep / 2);
+      const block = blocks[i];
+      blocks[i] = `${block.slice(0, half)}\n[… ${block.length - 2 * half} characters cut: this message alone did not fit the summariser's window …]\n${half ? block.slice(-half) : ''}`;
+      total = blocks.reduce((n, b) => n + estimateTokens(b), 0);
+    }
+    if (dropped) blocks.splice(first, 0, `[${dropped} older messages omitted: they did not fit the summariser's window]`);
+    let text = `<conversation>\n${blocks.join('\n\n')}\n</conversation>`;
+    if (instruction) text += `\n\n<user-instruction>\n${instruction}\n</user-instruction>`;
+    return { system: summariserPrompt.trim(), messages: [{ role: 'user', content: [{ type: 'text', text }] }], tools: [], params: {} };
+  }
+
+  private async summarise(messages: readonly Message[], level: number, hasNote: boolean, instruction: string | undefined, signal: AbortSignal): Promise<{ summary: string; usage?: Usage }> {
+    const { model } = this.deps;
+    const client = await this.deps.getClient();
+    const request = this.summariserRequest(messages, level, hasNote, instruction);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        let text = '';
+        let usage: Usage | undefined;
+        let finished = false;
+        for await (const part of client.stream(request, signal)) {
+          if (part.type === 'text') text += part.delta;
+          else if (part.type === 'usage') usage = part.usage;
+          else if (part.type === 'finish') finished = true;
+        }
+        if (signal.aborted) throw new ProviderError('aborted', 'The compaction was cancelled.');
+        if (!finished) throw new ProviderError('bad_response', 'the summary stream ended before the model finished');
+        if (!text.trim()) throw new CompactionError('Compaction failed: the model returned an empty summary.');
+        return { summary: text.trim(), ...(usage ? { usage } : {}) };
+      } catch (e) {
+        if (signal.aborted || e instanceof CompactionError) throw e;
+        const err = toProviderError(e, { providerName: model.providerName, providerType: model.providerType, model: model.model });
+        if (!shouldRetry(err, attempt, this.deps.maxAttempts)) throw err;
+        await sleep(this.deps.retryDelay ? this.deps.retryDelay(attempt, err) : retryDelayMs(attempt, err), signal);
+      }
+    }
+  }
+}

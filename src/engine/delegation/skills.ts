@@ -1,0 +1,114 @@
+// Skills inside a session: the user's `/skill:<name> [args]` (and the `/<name>` shorthand) become the
+// skill's instructions as the prompt; the model loads skills with the Skill tool through this service,
+// which refuses manual-only skills and counts nesting. A skill loaded in a later step of the same turn
+// than another one counts as nested inside it (its instructions led there); a turn started with
+// `/skill:` starts at depth 1.
+import { renderSkillBody } from '../../ext/skills/skillArguments';
+import type { SkillCatalog } from '../../ext/skills/skillCatalog';
+import { isModelInvocable, type Skill } from '../../ext/skills/skillFile';
+import { MAX_SKILL_NESTING, type SkillLoad, type SkillService } from '../../tools/skill/skillService';
+import type { GateHandler } from '../extensions/extensionGate';
+import type { Agent, TurnExtension } from '../loop/loop';
+
+const SKILL_OPEN = '<skill name=';
+
+function escapeAttribute(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/**
+ * The text a skill contributes to the conversation, for the user's command, the model's Skill call or a
+ * plugin's session start; a plugin skill carries its plugin's `skillInstructions` (docs/plugins.md).
+ */
+export function skillText(skill: Skill, args: string): string {
+  const extra = skill.plugin?.instructions ? `\n\n<plugin-instructions plugin="${escapeAttribute(skill.plugin.id)}">\n${skill.plugin.instructions}\n</plugin-instructions>` : '';
+  return `${SKILL_OPEN}"${escapeAttribute(skill.name)}" path="${escapeAttribute(skill.path)}">\n${renderSkillBody(skill, args)}${extra}\n</skill>`;
+}
+
+/**
+ * Plugins' `sessionStart.skill`: the skills' text joins the first prompt of a new or resumed session as
+ * added context (text only; nothing runs).
+ */
+export function sessionStartSkills(skills: readonly Skill[]): GateHandler {
+  let pending = false;
+  return {
+    name: 'plugin session-start skills',
+    onSessionStart() {
+      pending = true;
+    },
+    onPromptSubmit(prompt) {
+      if (!pending || prompt.isSteer) return undefined;
+      pending = false;
+      return { addContext: skills.map((s) => skillText(s, '')).join('\n\n') };
+    },
+  };
+}
+
+export type SkillCommand = { ok: true; skill: Skill; args: string; text: string } | { ok: false; message: string };
+
+/**
+ * `/skill:<name> [args]`, or `/<name> [args]` when `<name>` is no front-end command. Returns undefined
+ * when the text is not a skill command at all (plain text, or a command the front end handles).
+ */
+export function parseSkillCommand(input: string, catalog: SkillCatalog | undefined, isFrontEndCommand: (name: string) => boolean): SkillCommand | undefined {
+  const m = /^\/(skill:)?([^\s/]+)(?:\s+([\s\S]*))?$/.exec(input.trim());
+  if (!m) return undefined;
+  const [, explicit, name, rest] = m;
+  const args = (rest ?? '').trim();
+  if (!explicit && (isFrontEndCommand(name) || !catalog?.get(name))) return undefined;
+  const skill = catalog?.get(name);
+  if (!skill) {
+    const known = catalog?.all.map((s) => s.name) ?? [];
+    return { ok: false, message: `There is no skill "${name}". ${known.length ? `Available skills: ${known.join(', ')}.` : 'No skills are installed (see docs/skills-and-agents.md).'}` };
+  }
+  return { ok: true, skill, args, text: skillText(skill, args) };
+}
+
+/** A compact list for the system prompt (`${skills}`): the skills the model may load, one per line. */
+export function skillsListing(catalog: SkillCatalog | undefined): string {
+  return (catalog?.modelInvocable ?? []).map((s) => `- ${s.name}: ${s.description}${s.whenToUse ? ` (use when: ${s.whenToUse})` : ''}`).join('\n');
+}
+
+export class SkillInvoker implements SkillService {
+  private depth = 0;
+  private loadedThisStep = false;
+  private firstStep = true;
+
+  constructor(private readonly catalog: SkillCatalog | undefined) {}
+
+  loadForModel(name: string, args: string): SkillLoad {
+    const skill = this.catalog?.get(name);
+    if (!skill) {
+      const names = this.catalog?.modelInvocable.map((s) => s.name) ?? [];
+      return { ok: false, message: `There is no skill "${name}".${names.length ? ` Skills you can load: ${names.join(', ')}.` : ''}` };
+    }
+    if (!isModelInvocable(skill)) {
+      const why = skill.type === 'flow' ? 'a flow skill' : 'marked disableModelInvocation';
+      return { ok: false, message: `The skill "${skill.name}" is ${why}: only the user can start it (/skill:${skill.name}). Do the task without it.` };
+    }
+    if (this.depth + 1 > MAX_SKILL_NESTING) {
+      return { ok: false, message: `Skills may load other skills only ${MAX_SKILL_NESTING} levels deep; "${skill.name}" was not loaded. Continue with the instructions you already have.` };
+    }
+    this.loadedThisStep = true;
+    return { ok: true, name: skill.name, text: skillText(skill, args) };
+  }
+
+  readonly extension: TurnExtension = {
+    beforeStep: (agent: Agent) => {
+      if (this.firstStep) {
+        this.firstStep = false;
+        const last = agent.session.state.messages.at(-1);
+        const startedBySkill = last?.role === 'user' && last.content.some((p) => p.type === 'text' && p.text.startsWith(SKILL_OPEN));
+        this.depth = startedBySkill ? 1 : 0;
+      } else if (this.loadedThisStep) {
+        this.depth++;
+      }
+      this.loadedThisStep = false;
+    },
+    afterTurn: () => {
+      this.firstStep = true;
+      this.loadedThisStep = false;
+      this.depth = 0;
+    },
+  };
+}

@@ -1,0 +1,233 @@
+// The one asynchronous gate that hooks and extensions use to take part in a session: around every
+// tool call (before: block it or change the approval decision; after: see the result), around every
+// prompt (block it or add context), when a turn would stop (keep it going), at session start and end,
+// and before and after each compaction. Several handlers may answer one point; they run in parallel
+// and their answers merge in a fixed way (see docs/extensions.md, which also gives the order relative
+// to approvals). A handler that throws is reported and otherwise ignored (fail-open), so a broken
+// extension never stops the user's work.
+import type { ToolAccess } from '../../tools/defineTool';
+import type { EngineEvent } from '../loop/events';
+import type { CompactionTrigger, TurnOrigin } from '../session/records';
+
+/** Who is asking: every gate call names the session and the agent it comes from. */
+export interface GateContext {
+  sessionId: string;
+  agentId: string;
+  cwd: string;
+  /** Aborted when the turn (or the session) is cancelled; long handlers should stop. */
+  signal: AbortSignal;
+}
+
+export interface ToolCallFacts {
+  callId: string;
+  toolName: string;
+  /** The approval subject (`Bash(npm test)`, `Write(/abs/path)`). */
+  subject: string;
+  /** The validated arguments. */
+  args: unknown;
+  accesses: readonly ToolAccess[];
+  readOnly: boolean;
+}
+
+export type ApprovalRewrite = 'allow' | 'deny' | 'ask';
+
+/**
+ * `block`: the call does not run and the model receives `reason` as its error result (no approval
+ * is asked). `approval`: replaces the approval decision (see the merge rules in docs/extensions.md).
+ */
+export type BeforeToolCallAnswer = { block: string } | { approval: ApprovalRewrite; reason?: string } | undefined | void;
+
+export interface ToolCallOutcome {
+  /** The result text the model receives (after output capping). */
+  text: string;
+  isError: boolean;
+}
+
+export interface PromptFacts {
+  text: string;
+  /** A steer sent while a turn runs (joins it at the next step) rather than a new turn's prompt. */
+  isSteer: boolean;
+  origin: TurnOrigin;
+}
+
+/** `block`: the prompt is not sent to the model; `addContext`: text given to the model with it. */
+export type PromptAnswer = { block: string } | { addContext: string } | undefined | void;
+
+export interface StopFacts {
+  turnId: string;
+  /** The model's final text of the turn. */
+  text: string;
+  /** True when this turn already continued because of a stop handler (avoid loops). */
+  continued: boolean;
+}
+
+/** `continueWith`: the turn goes on; the text is given to the model as a user message. */
+export type StopAnswer = { continueWith: string } | undefined | void;
+
+export interface SessionStartFacts {
+  source: 'startup' | 'resume';
+  /** The model alias in use. */
+  model: string;
+}
+
+export interface SessionEndFacts {
+  reason: 'exit' | 'switch';
+}
+
+export interface CompactionStartFacts {
+  trigger: CompactionTrigger;
+  tokenCount: number;
+}
+
+export interface CompactionEndFacts {
+  trigger: CompactionTrigger;
+  estimatedTokenCount: number;
+  error?: string;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+/** One extension's hooks into the session; every member is optional. */
+export interface GateHandler {
+  /** Shown when the handler fails ("hook PreToolUse: …", "plugin acme"). */
+  name: string;
+  beforeToolCall?(call: ToolCallFacts, ctx: GateContext): Awaitable<BeforeToolCallAnswer>;
+  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Awaitable<void>;
+  onPromptSubmit?(prompt: PromptFacts, ctx: GateContext): Awaitable<PromptAnswer>;
+  beforeStop?(facts: StopFacts, ctx: GateContext): Awaitable<StopAnswer>;
+  onSessionStart?(facts: SessionStartFacts, ctx: GateContext): Awaitable<void>;
+  onSessionEnd?(facts: SessionEndFacts, ctx: GateContext): Awaitable<void>;
+  beforeCompaction?(facts: CompactionStartFacts, ctx: GateContext): Awaitable<void>;
+  afterCompaction?(facts: CompactionEndFacts, ctx: GateContext): Awaitable<void>;
+  /**
+   * Every engine event of every agent, as it happens (fire-and-forget hooks: TurnStarted, Interrupt,
+   * PermissionRequest/Result, Notification…). Synchronous; start async work without awaiting it.
+   */
+  observe?(event: EngineEvent): void;
+}
+
+/** The merged answer of all handlers before a tool call. */
+export interface ToolCallVerdict {
+  block?: string;
+  approval?: { decision: ApprovalRewrite; reason?: string; by: string };
+}
+
+const STRICTNESS: Record<ApprovalRewrite, number> = { allow: 0, ask: 1, deny: 2 };
+
+export class ExtensionGate {
+  private readonly handlers: GateHandler[] = [];
+  /** Set while observers run: a failure report is itself an event, and must not loop back. */
+  private observing = false;
+
+  /** `report` receives a handler's failure (the runtime shows it as a warning notice). */
+  constructor(private readonly report: (text: string) => void = () => {}) {}
+
+  /** Adds a handler; answers merge in registration order. Returns the function that removes it. */
+  register(handler: GateHandler): () => void {
+    this.handlers.push(handler);
+    return () => {
+      const i = this.handlers.indexOf(handler);
+      if (i >= 0) this.handlers.splice(i, 1);
+    };
+  }
+
+  get size(): number {
+    return this.handlers.length;
+  }
+
+  /**
+   * Runs one point on every handler that has it, in parallel; returns the answers in registration
+   * order (undefined for a handler that failed or did not answer).
+   */
+  private async all<K extends keyof GateHandler, R>(point: K, call: (h: GateHandler) => Awaitable<R> | undefined): Promise<Array<{ handler: GateHandler; answer: R | undefined }>> {
+    const chosen = this.handlers.filter((h) => typeof h[point] === 'function');
+    if (!chosen.length) return [];
+    const settled = await Promise.allSettled(chosen.map(async (h) => call(h)));
+    return settled.map((s, i) => {
+      if (s.status === 'rejected') {
+        const why = s.reason instanceof Error ? s.reason.message : String(s.reason);
+        this.report(`${chosen[i].name} failed at ${point}: ${why} (ignored)`);
+        return { handler: chosen[i], answer: undefined };
+      }
+      return { handler: chosen[i], answer: s.value };
+    });
+  }
+
+  /** Any block wins (reasons joined); otherwise the strictest approval rewrite (deny > ask > allow). */
+  async beforeToolCall(call: ToolCallFacts, ctx: GateContext): Promise<ToolCallVerdict> {
+    const answers = await this.all('beforeToolCall', (h) => h.beforeToolCall!(call, ctx));
+    const blocks: string[] = [];
+    let approval: ToolCallVerdict['approval'];
+    for (const { handler, answer } of answers) {
+      if (!answer) continue;
+      if ('block' in answer) blocks.push(answer.block.trim() || `blocked by ${handler.name}`);
+      else if (!approval || STRICTNESS[answer.approval] > STRICTNESS[approval.decision]) {
+        approval = { decision: answer.approval, reason: answer.reason, by: handler.name };
+      }
+    }
+    if (blocks.length) return { block: blocks.join('\n') };
+    return approval ? { approval } : {};
+  }
+
+  async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<void> {
+    await this.all('afterToolCall', (h) => h.afterToolCall!(call, outcome, ctx));
+  }
+
+  /** Any block wins (reasons joined); otherwise every added context, in registration order. */
+  async promptSubmit(prompt: PromptFacts, ctx: GateContext): Promise<{ block?: string; addContext: string[] }> {
+    const answers = await this.all('onPromptSubmit', (h) => h.onPromptSubmit!(prompt, ctx));
+    const blocks: string[] = [];
+    const addContext: string[] = [];
+    for (const { handler, answer } of answers) {
+      if (!answer) continue;
+      if ('block' in answer) blocks.push(answer.block.trim() || `blocked by ${handler.name}`);
+      else if (answer.addContext.trim()) addContext.push(answer.addContext.trim());
+    }
+    return blocks.length ? { block: blocks.join('\n'), addContext } : { addContext };
+  }
+
+  /** Returns the text to continue with (several handlers' texts joined), or undefined to stop. */
+  async beforeStop(facts: StopFacts, ctx: GateContext): Promise<string | undefined> {
+    const answers = await this.all('beforeStop', (h) => h.beforeStop!(facts, ctx));
+    const texts = answers.flatMap(({ answer }) => (answer && answer.continueWith.trim() ? [answer.continueWith.trim()] : []));
+    return texts.length ? texts.join('\n\n') : undefined;
+  }
+
+  async sessionStart(facts: SessionStartFacts, ctx: GateContext): Promise<void> {
+    await this.all('onSessionStart', (h) => h.onSessionStart!(facts, ctx));
+  }
+
+  async sessionEnd(facts: SessionEndFacts, ctx: GateContext): Promise<void> {
+    await this.all('onSessionEnd', (h) => h.onSessionEnd!(facts, ctx));
+  }
+
+  async beforeCompaction(facts: CompactionStartFacts, ctx: GateContext): Promise<void> {
+    await this.all('beforeCompaction', (h) => h.beforeCompaction!(facts, ctx));
+  }
+
+  async afterCompaction(facts: CompactionEndFacts, ctx: GateContext): Promise<void> {
+    await this.all('afterCompaction', (h) => h.afterCompaction!(facts, ctx));
+  }
+
+  /** Hands an engine event to every observer; an observer's exception is reported, never thrown. */
+  observe(event: EngineEvent): void {
+    if (this.observing) return;
+    this.observing = true;
+    try {
+      this.observeAll(event);
+    } finally {
+      this.observing = false;
+    }
+  }
+
+  private observeAll(event: EngineEvent): void {
+    for (const h of this.handlers) {
+      if (!h.observe) continue;
+      try {
+        h.observe(event);
+      } catch (e) {
+        this.report(`${h.name} failed at observe: ${e instanceof Error ? e.message : String(e)} (ignored)`);
+      }
+    }
+  }
+}

@@ -1,0 +1,86 @@
+// Puts each MCP server's tools into the runtime's tool registry (docs/mcp.md) and keeps them there as
+// they change: one registry source per server, replaced whole on every change (first listing,
+// `tools/list_changed`, reconnect, removal). Arguments are checked against the server's JSON Schema
+// before a call; the approval subject is the tool's name, so rules match `mcp__server__*`; a tool the
+// server marks read-only may run in plan mode.
+import { McpCallError } from '../../ext/mcp/mcpConnection';
+import type { McpManager, McpOfferedTool } from '../../ext/mcp/mcpManager';
+import { defineJsonSchemaTool } from '../../tools/jsonSchemaTool';
+import type { Tool } from '../../tools/defineTool';
+import type { ToolRegistry } from '../loop/toolRegistry';
+
+/** MCP results can be large; the engine's usual cap applies, raised for servers that return pages of text. */
+const MCP_MAX_OUTPUT_CHARS = 100_000;
+
+export function mcpSourceId(server: string): string {
+  return `mcp:${server}`;
+}
+
+/**
+ * Keeps `registry` in step with `manager`. `warn` receives problems such as a tool whose schema is not
+ * valid JSON Schema (that tool is not offered). `settled` resolves once the registry reflects every
+ * change seen so far; `stop` stops following changes.
+ */
+export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn: (text: string) => void): { stop(): void; settled(): Promise<void> } {
+  const reported = new Set<string>();
+  // A tool is built (its schema compiled) once per distinct definition; a server whose list did not
+  // change keeps its source as it is. Servers announce changes often (every start, every list_changed).
+  const built = new Map<string, Promise<Tool | Error>>();
+  const lastSignature = new Map<string, string>();
+  let sync: Promise<void> = Promise.resolve();
+  const update = () => {
+    sync = sync.then(async () => {
+      for (const [server, tools] of manager.tools()) {
+        const keys = tools.map((t) => JSON.stringify([t.qualifiedName, t.name, t.title, t.description, t.readOnly, t.inputSchema]));
+        const signature = keys.join('\n');
+        if (lastSignature.get(server) === signature) continue;
+        lastSignature.set(server, signature);
+        const results = await Promise.all(
+          tools.map((t, i) => {
+            let tool = built.get(keys[i]);
+            if (!tool) built.set(keys[i], (tool = buildTool(manager, t).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
+            return tool;
+          }),
+        );
+        const ok: Tool[] = [];
+        results.forEach((r, i) => {
+          if (!(r instanceof Error)) return void ok.push(r);
+          const text = `MCP server "${server}": tool "${tools[i].name}" is not offered: ${r.message}`;
+          if (!reported.has(text)) warn(text);
+          reported.add(text);
+        });
+        // A plugin's server is a plugin source (docs/plugins.md); its tools keep their MCP names.
+        const kind = manager.configOf(server)?.scope === 'plugin' ? 'plugin' : 'mcp';
+        for (const w of registry.setSource({ id: mcpSourceId(server), kind }, ok)) warn(w);
+      }
+      for (const row of manager.status()) {
+        if (row.state !== 'removed' || !lastSignature.has(row.name)) continue;
+        lastSignature.delete(row.name);
+        registry.removeSource(mcpSourceId(row.name), `the MCP server "${row.name}" was removed from this session`);
+      }
+    });
+  };
+  const stop = manager.onToolsChanged(update);
+  update();
+  return { stop, settled: () => sync };
+}
+
+function buildTool(manager: McpManager, t: McpOfferedTool): Promise<Tool> {
+  return defineJsonSchemaTool({
+    name: t.qualifiedName,
+    description: t.title && t.title !== t.description ? `${t.title}: ${t.description}` : t.description,
+    inputSchema: t.inputSchema,
+    readOnly: t.readOnly,
+    defaultApproval: 'ask',
+    maxOutputChars: MCP_MAX_OUTPUT_CHARS,
+    async execute(args, ctx) {
+      try {
+        const r = await manager.call(t.server, t.name, args, { signal: ctx.signal });
+        return { content: r.content, isError: r.isError, summary: `${t.server}: ${r.summary}` };
+      } catch (e) {
+        if (e instanceof McpCallError) return { content: e.message, isError: true };
+        throw e;
+      }
+    },
+  });
+}

@@ -1,0 +1,199 @@
+// Runs the tool calls of one model response: prepare and validate each, decide approval for each in
+// order (asking the front end where needed), then execute — in parallel, except that a call waits for
+// every earlier call whose accesses conflict with its own. Results come back paired by call id, in
+// the order the model made the calls.
+import type { Message, ToolCall } from '../../llm/types';
+import type { ToolAccess, ToolResult, ToolServices } from '../../tools/defineTool';
+import { decideApproval, isBindingDeny, shellAnalysisFor, type ApprovalPort, type PermissionRule, type PolicyDecision } from '../policy/approvals';
+import type { EngineEventBody } from './events';
+import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from '../extensions/extensionGate';
+import type { FileSnapshot, FileStateGuard } from '../policy/fileGuard';
+import type { CommandRun, FileChange } from '../session/fileHistory';
+import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
+import { sessionApprovalPattern } from '../policy/permissionRules';
+import type { PermissionMode } from '../session/records';
+import { accessesConflict, executeToolCall, prepareToolCall, type PreparedToolCall, type ToolLookup, type ToolRunEnv } from './toolRunner';
+import type { Workspace } from '../policy/workspace';
+
+export interface ToolBatchEnv {
+  /** The agent whose calls these are (approval requests name it). */
+  agentId: string;
+  tools: ToolLookup;
+  cwd: string;
+  services: ToolServices;
+  guard: FileStateGuard;
+  fileHistory?: FileHistoryRecorder;
+  mode: PermissionMode;
+  rules: readonly PermissionRule[];
+  sessionApprovals: readonly string[];
+  /** Swarm mode: AgentSwarm is approved without asking. */
+  swarmMode?: boolean;
+  approvalPort?: ApprovalPort;
+  /** The folders the session works in (workspace.ts). */
+  workspace: Workspace;
+  isSensitivePath(path: string): boolean;
+  /** Constraints outside the permission system (plan mode, budgets); a string refuses the call. */
+  checkToolCall?(call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown }): string | undefined;
+  signal: AbortSignal;
+  emit(event: EngineEventBody): void;
+  rememberApproval(pattern: string): void;
+  /** The extension gate, bound to this agent and turn (absent: no extensions). */
+  beforeToolCall?(call: ToolCallFacts): Promise<ToolCallVerdict>;
+  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome): Promise<void>;
+}
+
+export interface ToolBatchResult {
+  messages: Message[];
+  snapshots: FileSnapshot[];
+  /** What the calls did to files and which commands they ran, in completion order (for rewind). */
+  changes: FileChange[];
+  commands: CommandRun[];
+  /** Per call, in order: true when it was malformed, unknown or schema-invalid (it never ran). */
+  invalid: boolean[];
+  /** The user rejected a call without feedback: the turn should stop. */
+  rejected: boolean;
+}
+
+type Gate = { run: true } | { run: false; result: ToolResult; rejected?: boolean };
+
+function factsOf(p: PreparedToolCall): ToolCallFacts {
+  return { callId: p.call.id, toolName: p.call.name, subject: p.subject, args: p.args, accesses: p.accesses, readOnly: !!p.tool?.readOnly };
+}
+
+/**
+ * An extension's rewrite of the policy's decision: a deny rule always stands; otherwise the
+ * extension's deny, ask or allow replaces what the policy said (docs/extensions.md).
+ */
+function applyRewrite(decision: PolicyDecision, verdict: ToolCallVerdict): PolicyDecision {
+  const rewrite = verdict.approval;
+  if (!rewrite || isBindingDeny(decision)) return decision;
+  return { decision: rewrite.decision, by: rewrite.by, reason: rewrite.reason ?? decision.reason, commands: decision.commands };
+}
+
+/** What the model is told about a refused call: which rule or policy refused it, and why. */
+function denialText(subject: string, decision: PolicyDecision, byPolicy: boolean): string {
+  if (byPolicy && !decision.by.startsWith('rule ')) return `${subject} is refused: ${decision.reason ?? decision.by}.`;
+  const why = decision.reason ? ` (${decision.reason})` : '';
+  return `${subject} is denied by ${byPolicy ? `a permission rule (${decision.by})` : decision.by}${why}.`;
+}
+
+async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: string[]): Promise<Gate> {
+  if (p.error || !p.tool) return { run: false, result: { content: p.error ?? 'invalid call', isError: true } };
+  const verdict = env.beforeToolCall ? await env.beforeToolCall(factsOf(p)) : {};
+  if (verdict.block !== undefined) {
+    env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: 'extension' });
+    return { run: false, result: { content: `${p.subject} was blocked before it ran: ${verdict.block}`, isError: true } };
+  }
+  const refusal = env.checkToolCall?.({ toolName: p.tool.name, subject: p.subject, accesses: p.accesses, args: p.args });
+  if (refusal) return { run: false, result: { content: refusal, isError: true } };
+  const policy = decideApproval({
+    toolName: p.tool.name,
+    subject: p.subject,
+    accesses: p.accesses,
+    defaultApproval: p.tool.approvalFor?.(p.args) ?? p.tool.defaultApproval,
+    mode: env.mode,
+    rules: env.rules,
+    sessionApprovals: [...env.sessionApprovals, ...remembered],
+    swarmMode: env.swarmMode,
+    cwd: env.cwd,
+    workspace: env.workspace,
+    isSensitivePath: env.isSensitivePath,
+    shell: await shellAnalysisFor(p.tool.name, p.subject),
+  });
+  const decision = applyRewrite(policy, verdict);
+  if (decision.decision === 'deny') {
+    env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: decision.by });
+    return { run: false, result: { content: `${denialText(p.subject, decision, decision === policy)} Do not retry it; find another way or ask the user.`, isError: true } };
+  }
+  if (decision.decision === 'allow') {
+    env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: decision.by });
+    return { run: true };
+  }
+  if (!env.approvalPort) {
+    return { run: false, result: { content: `${p.subject} needs the user's approval, and no one can approve it in this mode. Tell the user what you wanted to do instead.`, isError: true } };
+  }
+  // A sensitive file is remembered by name: approving .env must not approve the folder's other secrets.
+  const sessionPattern = decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject);
+  env.emit({ type: 'approval_request', callId: p.call.id, toolName: p.tool.name, subject: p.subject, reason: decision.reason ?? decision.by });
+  const answer = await env.approvalPort.ask(
+    { agentId: env.agentId, callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by, commands: decision.commands, ...(p.preview ? { preview: p.preview } : {}) },
+    env.signal,
+  );
+  if (answer.decision === 'reject') {
+    env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: 'user' });
+    const text = answer.feedback
+      ? `The user rejected this call and said: ${answer.feedback}`
+      : 'The user rejected this call. Stop and wait for their next instruction.';
+    return { run: false, result: { content: text, isError: true }, rejected: !answer.feedback };
+  }
+  if (answer.decision === 'approve_session') {
+    remembered.push(sessionPattern);
+    env.rememberApproval(sessionPattern);
+  }
+  env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: 'user' });
+  return { run: true };
+}
+
+function resultText(result: ToolResult): string {
+  return typeof result.content === 'string' ? result.content : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+}
+
+export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promise<ToolBatchResult> {
+  const runEnv: ToolRunEnv = {
+    cwd: env.cwd,
+    services: env.services,
+    guard: env.guard,
+    fileHistory: env.fileHistory,
+    onProgress: (callId, progress) => env.emit({ type: 'tool_progress', callId, progress }),
+  };
+  const prepared = calls.map((c) => prepareToolCall(c, env.tools, runEnv));
+  for (const p of prepared) env.emit({ type: 'tool_call', call: p.call, subject: p.subject });
+
+  const remembered: string[] = [];
+  const gates: Gate[] = [];
+  let rejected = false;
+  for (const p of prepared) {
+    if (rejected || env.signal.aborted) {
+      gates.push({ run: false, result: { content: rejected ? 'Not run: the user rejected an earlier call in this step.' : 'Not run: the turn was interrupted.', isError: true } });
+      continue;
+    }
+    const gate = await approve(p, env, remembered).catch((): Gate => ({ run: false, result: { content: 'Not run: the turn was interrupted.', isError: true } }));
+    if (!gate.run && gate.rejected) rejected = true;
+    gates.push(gate);
+  }
+
+  const snapshots: FileSnapshot[] = [];
+  const changes: FileChange[] = [];
+  const commands: CommandRun[] = [];
+  const running: Array<Promise<ToolResult>> = [];
+  prepared.forEach((p, i) => {
+    const gate = gates[i];
+    if (!gate.run) {
+      running.push(Promise.resolve(gate.result));
+      return;
+    }
+    const waitFor = running.filter((_, j) => gates[j].run && accessesConflict(prepared[j].accesses, p.accesses));
+    running.push(
+      Promise.allSettled(waitFor).then(async () => {
+        if (env.signal.aborted) return { content: 'Not run: the turn was interrupted.', isError: true };
+        const outcome = await executeToolCall(p, runEnv, env.signal);
+        snapshots.push(...outcome.snapshots);
+        changes.push(...outcome.changes);
+        if (outcome.command) commands.push(outcome.command);
+        return outcome.result;
+      }),
+    );
+  });
+  const results = await Promise.all(running);
+  if (env.afterToolCall) {
+    await Promise.all(prepared.map((p, i) => (gates[i].run ? env.afterToolCall!(factsOf(p), { text: resultText(results[i]), isError: !!results[i].isError }) : undefined)));
+  }
+
+  const messages: Message[] = prepared.map((p, i) => {
+    const result = results[i];
+    const content = typeof result.content === 'string' ? [{ type: 'text' as const, text: result.content }] : result.content;
+    env.emit({ type: 'tool_result', callId: p.call.id, toolName: p.call.name, text: resultText(result), isError: !!result.isError, summary: result.summary, display: result.display });
+    return { role: 'tool', toolCallId: p.call.id, toolName: p.call.name, content, ...(result.isError ? { isError: true } : {}) };
+  });
+  return { messages, snapshots, changes, commands, invalid: prepared.map((p) => p.error !== undefined), rejected };
+}

@@ -1,0 +1,165 @@
+// Everything that happens around a tool's `execute`: argument parsing and validation, the file
+// guard, execution under the step's abort signal, and the central output cap. Approval is decided
+// by the caller between `prepareToolCall` and `executeToolCall`.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { ContentPart, ToolCall } from '../../llm/types';
+import { type Tool, type ToolAccess, type ToolContext, type ToolDisplay, type ToolProgress, type ToolResult, type ToolServices } from '../../tools/defineTool';
+import type { FileSnapshot, FileStateGuard } from '../policy/fileGuard';
+import type { CommandRun, FileChange } from '../session/fileHistory';
+import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
+
+export const MAX_TOOL_OUTPUT_CHARS = 50_000;
+/** Shares of the limit a preview keeps from the start and from the end (30 000 + 10 000 of 50 000). */
+const PREVIEW_HEAD_SHARE = 0.6;
+const PREVIEW_TAIL_SHARE = 0.2;
+
+export interface ToolRunEnv {
+  cwd: string;
+  services: ToolServices;
+  guard: FileStateGuard;
+  /** Keeps files' prior bytes before writes and notes command runs (absent: no file history). */
+  fileHistory?: FileHistoryRecorder;
+  onProgress(callId: string, progress: ToolProgress): void;
+}
+
+/** The tools a call may name: a map, or a registry that also says why a tool went away. */
+export type ToolLookup = ReadonlyMap<string, Tool> | { get(name: string): Tool | undefined; keys(): Iterable<string>; goneReason?(name: string): string | undefined };
+
+export interface PreparedToolCall {
+  call: ToolCall;
+  tool?: Tool;
+  args?: unknown;
+  /** Set when the call cannot run: the model sees this as the tool's error result. */
+  error?: string;
+  subject: string;
+  accesses: ToolAccess[];
+  /** Shown with an approval question (ToolDefinition.approvalPreview). */
+  preview?: ToolDisplay;
+}
+
+export function resolvePath(cwd: string, path: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return join(homedir(), path.slice(2));
+  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}
+
+function contextFor(call: ToolCall, env: ToolRunEnv, signal: AbortSignal): ToolContext {
+  return {
+    cwd: env.cwd,
+    signal,
+    callId: call.id,
+    services: env.services,
+    resolve: (p) => resolvePath(env.cwd, p),
+    emitProgress: (progress) => env.onProgress(call.id, progress),
+  };
+}
+
+/** Parses and validates a model's tool call. Never throws: problems become `error`. */
+export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunEnv): PreparedToolCall {
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const names = [...tools.keys()].sort().join(', ');
+    const gone = 'goneReason' in tools ? tools.goneReason?.(call.name) : undefined;
+    if (gone) return { call, subject: call.name, accesses: [], error: `The tool "${call.name}" is no longer available: ${gone}. Available tools: ${names}.` };
+    return { call, subject: call.name, accesses: [], error: `Unknown tool "${call.name}". Available tools: ${names}.` };
+  }
+  let raw: unknown;
+  const text = call.arguments.trim() === '' ? '{}' : call.arguments;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { call, tool, subject: tool.name, accesses: [], error: `The arguments for ${tool.name} are not valid JSON (${why}). Send a single JSON object matching the tool's schema.` };
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { call, tool, subject: tool.name, accesses: [], error: `The arguments for ${tool.name} must be a JSON object, got ${Array.isArray(raw) ? 'an array' : typeof raw}.` };
+  }
+  const checked = tool.validateArgs(raw);
+  if (!checked.ok) return { call, tool, subject: tool.name, accesses: [], error: checked.error };
+  const ctx = contextFor(call, env, new AbortController().signal);
+  try {
+    const subject = tool.subject ? tool.subject(checked.args, ctx) : tool.name;
+    const accesses = tool.accesses ? tool.accesses(checked.args, ctx) : [];
+    const preview = tool.approvalPreview?.(checked.args, ctx);
+    return { call, tool, args: checked.args, subject, accesses, ...(preview ? { preview } : {}) };
+  } catch (e) {
+    return { call, tool, subject: tool.name, accesses: [], error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export interface ToolRunOutcome {
+  result: ToolResult;
+  snapshots: FileSnapshot[];
+  /** Files the call changed, with their versions before and after (for rewind). */
+  changes: FileChange[];
+  /** Set when the call ran a command: which known files changed meanwhile. */
+  command?: CommandRun;
+}
+
+/** Runs a prepared, approved call. Never throws: a tool's exception becomes an error result. */
+export async function executeToolCall(prepared: PreparedToolCall, env: ToolRunEnv, signal: AbortSignal): Promise<ToolRunOutcome> {
+  const notRun = (content: string): ToolRunOutcome => ({ result: { content, isError: true }, snapshots: [], changes: [] });
+  if (prepared.error || !prepared.tool) return notRun(prepared.error ?? 'Tool call could not be prepared.');
+  const guardError = await env.guard.check(prepared.accesses);
+  if (guardError) return notRun(guardError);
+  const before = env.fileHistory ? await env.fileHistory.beforeWrite(prepared.accesses) : { pending: [] };
+  if ('error' in before) return notRun(before.error);
+  let result: ToolResult;
+  try {
+    result = await prepared.tool.execute(prepared.args, contextFor(prepared.call, env, signal));
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    result = { content: signal.aborted ? `${prepared.tool.name} was interrupted.` : `${prepared.tool.name} failed: ${why}`, isError: true };
+  }
+  const snapshots = result.isError ? [] : await env.guard.capture(prepared.accesses);
+  // A failed or interrupted call may still have changed a file: the history notes whatever it left.
+  const changes = env.fileHistory && before.pending.length ? await env.fileHistory.afterWrite(before.pending, snapshots) : [];
+  const command = env.fileHistory && prepared.accesses.some((a) => a.kind === 'exec') ? await env.fileHistory.afterCommand(prepared.subject, env.guard.entries()) : undefined;
+  return {
+    result: await capToolOutput(result, prepared.call.id, env.services.sessionDir, prepared.tool.maxOutputChars),
+    snapshots,
+    changes,
+    ...(command ? { command } : {}),
+  };
+}
+
+/** The central output cap: long text is saved in the session and the model gets a preview plus the path. */
+export async function capToolOutput(result: ToolResult, callId: string, sessionDir: string, limit = MAX_TOOL_OUTPUT_CHARS): Promise<ToolResult> {
+  const parts: ContentPart[] = typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : result.content;
+  const total = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
+  if (total <= limit) return result;
+  const full = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  const dir = join(sessionDir, 'tool-outputs');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `${callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`);
+  await writeFile(file, full);
+  // Head and tail scale with the limit, so they never overlap: together they keep 80 % of it.
+  const head = Math.floor(limit * PREVIEW_HEAD_SHARE);
+  const tail = Math.floor(limit * PREVIEW_TAIL_SHARE);
+  const omitted = full.length - head - tail;
+  const preview =
+    `${full.slice(0, head)}\n\n[… ${omitted} characters omitted: the output was ${full.length} characters, over the ${limit}-character limit. ` +
+    `The full output is saved at ${file}; read slices of it with Read (line_offset / n_lines) or search it with Grep.]\n\n` +
+    (tail > 0 ? full.slice(full.length - tail) : '');
+  const images = parts.filter((p) => p.type !== 'text');
+  return { ...result, content: [{ type: 'text', text: preview }, ...images] };
+}
+
+/** Two calls may run at the same time unless one writes what the other touches, or either runs a command. */
+export function accessesConflict(a: readonly ToolAccess[], b: readonly ToolAccess[]): boolean {
+  for (const x of a) {
+    for (const y of b) {
+      if (x.kind === 'read' && y.kind === 'read') continue;
+      // A command's footprint is unknown: it may write anything, so it runs alone.
+      if (x.kind === 'exec' || y.kind === 'exec') return true;
+      if (x.path === y.path || isInside(x.path, y.path) || isInside(y.path, x.path)) return true;
+    }
+  }
+  return false;
+}
+
+function isInside(child: string, parent: string): boolean {
+  return child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+}

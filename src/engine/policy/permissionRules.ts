@@ -1,0 +1,87 @@
+// Permission rule patterns: `Tool` or `Tool(arg-glob)`. Path subjects (Read/Write/Edit/Grep/Glob…)
+// match with picomatch, case-insensitively, after normalising `../` and `~` against the cwd; other
+// subjects (Bash commands) match with a plain glob where `*` spans anything, spaces and slashes too.
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import picomatch from 'picomatch';
+
+export interface ParsedPattern {
+  tool: string;
+  arg?: string;
+}
+
+const PATH_TOOLS = new Set(['Read', 'Write', 'Edit', 'Grep', 'Glob', 'ReadMediaFile']);
+
+export function parsePattern(pattern: string): ParsedPattern {
+  const m = /^([^()\s]+)(?:\((.*)\))?$/s.exec(pattern.trim());
+  if (!m) throw new Error(`invalid permission pattern "${pattern}": expected Tool or Tool(argument-glob)`);
+  return m[2] === undefined ? { tool: m[1] } : { tool: m[1], arg: m[2] };
+}
+
+export function parseSubject(subject: string): ParsedPattern {
+  const open = subject.indexOf('(');
+  if (open < 0 || !subject.endsWith(')')) return { tool: subject };
+  return { tool: subject.slice(0, open), arg: subject.slice(open + 1, -1) };
+}
+
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (const ch of glob) {
+    if (ch === '*') re += '.*';
+    else if (ch === '?') re += '.';
+    else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, 's');
+}
+
+function normalisePathGlob(glob: string, cwd: string): string {
+  if (glob === '~' || glob.startsWith('~/')) return homedir() + glob.slice(1);
+  if (isAbsolute(glob) || glob.startsWith('*')) return glob;
+  return resolve(cwd, glob);
+}
+
+export function toolMatches(patternTool: string, subjectTool: string): boolean {
+  if (!patternTool.includes('*')) return patternTool === subjectTool;
+  // MCP names support `*` (one segment) and `**` (anything).
+  const re = patternTool
+    .split('**')
+    .map((part) => part.split('*').map((s) => s.replace(/[.+^${}()|[\]\\?]/g, '\\$&')).join('[^_]*'))
+    .join('.*');
+  return new RegExp(`^${re}$`).test(subjectTool) || globToRegExp(patternTool).test(subjectTool);
+}
+
+/** True when `pattern` (a rule) matches `subject` (what a call presents to the rules). */
+export function patternMatches(pattern: string, subject: string, cwd: string): boolean {
+  const p = parsePattern(pattern);
+  const s = parseSubject(subject);
+  if (!toolMatches(p.tool, s.tool)) return false;
+  if (p.arg === undefined) return true;
+  if (s.arg === undefined) return false;
+  if (PATH_TOOLS.has(s.tool)) {
+    return picomatch(normalisePathGlob(p.arg, cwd), { nocase: true, dot: true })(s.arg);
+  }
+  return globToRegExp(p.arg).test(s.arg);
+}
+
+/**
+ * What "approve for this session" remembers: the kind of call, not the literal one. A command is
+ * remembered by its program and subcommand (`Bash(npm test*)`); a file tool by the folder of its
+ * path (`Edit(/repo/src/**)`); anything else by its tool name.
+ */
+export function sessionApprovalPattern(subject: string): string {
+  const s = parseSubject(subject);
+  if (s.arg === undefined) return s.tool;
+  if (PATH_TOOLS.has(s.tool)) {
+    const dir = s.arg.slice(0, Math.max(1, s.arg.lastIndexOf('/')));
+    return `${s.tool}(${dir === '/' ? '' : dir}/**)`;
+  }
+  if (s.tool === 'Bash') {
+    const words = s.arg.trim().split(/\s+/);
+    const prefix = [words[0]];
+    if (words[1] && /^[A-Za-z][\w:-]*$/.test(words[1])) prefix.push(words[1]);
+    // A compound command is remembered only literally: approving `ls` must not approve `ls; rm -rf ~`.
+    if (/[;&|`$<>()\n]/.test(s.arg)) return subject;
+    return `Bash(${prefix.join(' ')}*)`;
+  }
+  return subject;
+}
