@@ -4,8 +4,8 @@
 // agent is idle, and an interrupted turn withdraws its questions (the editor's request is cancelled).
 import type { PermissionOption, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ApprovalAnswer, ApprovalPort, ApprovalRequest } from '../engine/policy/approvals';
-import type { InteractionPort, PlanReviewAnswer, PlanReviewRequest, Question, QuestionAnswer, QuestionResponse } from '../engine/session/interactions';
-import type { QuestionQueue } from '../engine/session/questionQueue';
+import type { InteractionPort, PlanReviewAnswer, PlanReviewRequest, Question, QuestionAnswer, QuestionResponse } from '../engine/delegation/interactions';
+import type { QuestionQueue } from '../engine/runtime/questionQueue';
 import { OTHER_LABEL } from '../tools/question/questionService';
 import { agentTitle, editorCallId, parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
 

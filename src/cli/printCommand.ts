@@ -1,6 +1,6 @@
 // `jarvis -p "…"` (or a prompt on stdin): configuration → runtime → print front end → exit code.
 import { parseGoalCommand } from '../engine/background/goals';
-import { SessionControl } from '../engine/session/sessionControl';
+import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint } from '../print/printMode';
 import { contextWindow, estimateToolSchemaTokens } from '../engine/context/context';
@@ -11,7 +11,7 @@ import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
 import { parseSkillCommand } from '../engine/delegation/skills';
-import { attachMentions, runtimeAttachmentEnv } from '../engine/context/promptAttachments';
+import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAttachments';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 

@@ -4,7 +4,7 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { PermissionRule } from '../engine/policy/approvals';
 import type { PermissionMode } from '../engine/session/records';
-import type { RuntimeOptions } from '../engine/session/runtime';
+import type { RuntimeOptions } from '../engine/runtime/runtime';
 import { Session } from '../engine/session/session';
 import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../store/config';
 import { resolveModel } from '../store/modelResolution';

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileStateGuard } from '../engine/policy/fileGuard';
+import { FileStateGuard } from '../engine/session/fileGuard';
 import { executeToolCall, prepareToolCall, type ToolRunEnv } from '../engine/loop/toolRunner';
 import { BrowserSession } from '../platform/browser/browserSession';
 import { ConfigError, loadConfig } from '../store/config';

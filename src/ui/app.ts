@@ -11,8 +11,8 @@ import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from '../
 import type { EngineEvent } from '../engine/loop/events';
 import type { ForkResult } from '../engine/session/fork';
 import type { PermissionMode } from '../engine/session/records';
-import type { Runtime } from '../engine/session/runtime';
-import type { SessionControl } from '../engine/session/sessionControl';
+import type { Runtime } from '../engine/runtime/runtime';
+import type { SessionControl } from '../engine/runtime/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import type { SessionLocation } from '../store/sessionStore';
 import type { TokenCountingStrategy } from '../store/settings';

@@ -1,7 +1,7 @@
 // What the terminal UI is started with (src/cli/interactiveCommand.ts builds it), and the part of it
 // that `/reload` reads again.
 import type { Terminal } from '@mariozechner/pi-tui';
-import type { BaseRuntimeOptions } from '../engine/session/sessionControl';
+import type { BaseRuntimeOptions } from '../engine/runtime/sessionControl';
 import type { JarvisConfig } from '../store/config';
 import type { LoadedMcpServers } from '../store/mcpConfig';
 import type { TokenCountingStrategy } from '../store/settings';

@@ -4,7 +4,7 @@
 // mentioned lately first, then the most recently modified. Folders end with `/`.
 import { relative, sep } from 'node:path';
 import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions } from '@mariozechner/pi-tui';
-import { mentionedPaths } from '../engine/context/promptAttachments';
+import { mentionedPaths } from '../engine/runtime/promptAttachments';
 import { modifiedTimes } from '../tools/file/fileTimes';
 import { walkAllFiles } from '../tools/file/globWalk';
 

@@ -5,7 +5,7 @@
 // (docs/sessions.md "Rewind").
 import { listRewindTargets, planFileRewind, rewind, RewindError, type RewindResult, type RewindScope, type RewindTarget } from '../engine/session/rewind';
 import { DEFAULT_REWIND_MAX_FILE_BYTES } from '../engine/session/fileHistoryRecorder';
-import type { Runtime } from '../engine/session/runtime';
+import type { Runtime } from '../engine/runtime/runtime';
 import { listUndoTargets, undo, UndoError } from '../engine/session/undo';
 import { displayPath } from '../store/paths';
 import type { WorkState } from './inputRouter';

@@ -5,8 +5,8 @@
 // footer. A question of the engine first moves what has streamed so far into the transcript.
 import type { Component } from '@mariozechner/pi-tui';
 import { MAIN_AGENT_ID, type EngineEvent } from '../engine/loop/events';
-import type { QuestionQueue } from '../engine/session/questionQueue';
-import type { Runtime } from '../engine/session/runtime';
+import type { QuestionQueue } from '../engine/runtime/questionQueue';
+import type { Runtime } from '../engine/runtime/runtime';
 import type { ActivityIndicator } from './activityIndicator';
 import { automaticTurnNotice, goalNotice, planModeNotice, type UiNotice } from './engineNotices';
 import type { PromptAttacher } from './promptAttacher';

@@ -2,7 +2,7 @@
 // manage` opens the queue of upcoming goals in a panel (dialogs/goalQueuePanel.ts) to reorder, edit
 // and delete them.
 import { parseGoalCommand } from '../engine/background/goals';
-import type { Runtime } from '../engine/session/runtime';
+import type { Runtime } from '../engine/runtime/runtime';
 import { GoalQueuePanel } from './dialogs/goalQueuePanel';
 import type { CommandHost, SlashCommand } from './slashCommands';
 

@@ -2,7 +2,7 @@
 // questionPanels.ts) comes first, one at a time in the order asked; a popup the user opened (help,
 // pickers, the trust prompt, a command's own panel) gives way to it and is back once it is answered.
 import type { Component, Terminal } from '@mariozechner/pi-tui';
-import { QuestionQueue } from '../engine/session/questionQueue';
+import { QuestionQueue } from '../engine/runtime/questionQueue';
 import { SelectDialog, TextPopup } from './dialogs/selectDialog';
 import type { PanelHost, PickItem } from './slashCommands';
 import type { Theme } from './theme';

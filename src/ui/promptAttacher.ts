@@ -8,8 +8,8 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { PermissionRule } from '../engine/policy/approvals';
-import { attachMediaFile, attachMentions, runtimeAttachmentEnv } from '../engine/context/promptAttachments';
-import type { Runtime } from '../engine/session/runtime';
+import { attachMediaFile, attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAttachments';
+import type { Runtime } from '../engine/runtime/runtime';
 import { resolvePath } from '../engine/loop/toolRunner';
 import type { ContentPart } from '../llm/types';
 import { readClipboard, type ClipboardContent } from '../platform/clipboard';

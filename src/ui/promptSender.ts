@@ -3,7 +3,7 @@
 // the engine's queue and shows as queued until its turn starts; one typed while a `!` command runs waits
 // for that command's end, so it goes with its output.
 import type { Editor } from '@mariozechner/pi-tui';
-import type { Runtime } from '../engine/session/runtime';
+import type { Runtime } from '../engine/runtime/runtime';
 import type { ContentPart } from '../llm/types';
 import type { InputCompletion } from './completion';
 import type { PromptAttacher } from './promptAttacher';

@@ -2,8 +2,8 @@
 // place (approval, plan review, questions), queued in the front-end-neutral QuestionQueue.
 import type { Component } from '@mariozechner/pi-tui';
 import type { ApprovalAnswer, ApprovalPort } from '../engine/policy/approvals';
-import type { InteractionPort, PlanReviewAnswer, QuestionResponse } from '../engine/session/interactions';
-import type { QuestionQueue } from '../engine/session/questionQueue';
+import type { InteractionPort, PlanReviewAnswer, QuestionResponse } from '../engine/delegation/interactions';
+import type { QuestionQueue } from '../engine/runtime/questionQueue';
 import { displayPath } from '../store/paths';
 import { ApprovalPanel } from './approvalPanel';
 import { PlanReviewPanel } from './dialogs/planReview';

@@ -4,9 +4,9 @@
 // configuration, plugins and MCP servers again and reopens the same session with them.
 import type { ApprovalPort } from '../engine/policy/approvals';
 import type { EngineEvent } from '../engine/loop/events';
-import type { InteractionPort } from '../engine/session/interactions';
-import type { Runtime } from '../engine/session/runtime';
-import { SessionControl, SessionControlError } from '../engine/session/sessionControl';
+import type { InteractionPort } from '../engine/delegation/interactions';
+import type { Runtime } from '../engine/runtime/runtime';
+import { SessionControl, SessionControlError } from '../engine/runtime/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';

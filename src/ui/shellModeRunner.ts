@@ -1,7 +1,7 @@
 // Shell mode in the conversation: a `!command` shows as the user's line and a Shell card that streams
 // its output while shellMode.ts runs it. One command runs at a time; what each printed waits to go with
 // the next prompt, so the model sees what the user saw.
-import type { Runtime } from '../engine/session/runtime';
+import type { Runtime } from '../engine/runtime/runtime';
 import { shellOutputsDir } from '../store/paths';
 import { runShellCommand, shellContext, type ShellResult, type ShellRun } from './shellMode';
 import type { ViewState } from './transcript/block';

@@ -1,10 +1,10 @@
 // The slash commands (docs/ui.md) this UI implements. A command is listed only if it works.
 import { contextBreakdown, type CompactionThresholds, type ContextBreakdown } from '../engine/context/context';
-import { exportMarkdown } from '../engine/session/exportMarkdown';
+import { exportMarkdown } from '../engine/runtime/exportMarkdown';
 import type { ForkResult } from '../engine/session/fork';
 import type { PermissionRule } from '../engine/policy/approvals';
 import type { PermissionMode } from '../engine/session/records';
-import type { Runtime } from '../engine/session/runtime';
+import type { Runtime } from '../engine/runtime/runtime';
 import type { Session } from '../engine/session/session';
 import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';

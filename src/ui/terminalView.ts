@@ -3,7 +3,7 @@
 // slot or the input box, the footer — drawn by screen.ts, styled as tui.toml says (tuiPreferences.ts).
 // Every change asks the screen for a frame, and nothing else does.
 import { Editor, ProcessTerminal, type Component, type Terminal, type TUI } from '@mariozechner/pi-tui';
-import type { QuestionQueue } from '../engine/session/questionQueue';
+import type { QuestionQueue } from '../engine/runtime/questionQueue';
 import type { TodoItem } from '../tools/todo/todoService';
 import { loadUserHistory } from '../store/userHistory';
 import { ActivityIndicator } from './activityIndicator';

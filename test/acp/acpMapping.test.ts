@@ -2,7 +2,7 @@
 // session updates, the editor's MCP servers, and questions forwarded as permission requests.
 import { describe, expect, it } from 'vitest';
 import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { QuestionQueue } from '../../src/engine/session/questionQueue';
+import { QuestionQueue } from '../../src/engine/runtime/questionQueue';
 import { editorMcpServers, joinMcpServers } from '../../src/acp/mcpServers';
 import { acpApprovalPort, acpInteractionPort, startDue, type PendingPermission, type PermissionRequester } from '../../src/acp/permissions';
 import { promptInput } from '../../src/acp/promptContent';

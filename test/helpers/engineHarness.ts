@@ -8,7 +8,7 @@ import type { ApprovalAnswer, ApprovalPort, ApprovalRequest, PermissionRule } fr
 import type { EngineEvent } from '../../src/engine/loop/events';
 import type { PermissionMode } from '../../src/engine/session/records';
 import { DEFAULT_MEMORY_SETTINGS } from '../../src/engine/context/memoryRecall';
-import { openRuntime, type Runtime, type RuntimeOptions } from '../../src/engine/session/runtime';
+import { openRuntime, type Runtime, type RuntimeOptions } from '../../src/engine/runtime/runtime';
 import type { TurnExtension } from '../../src/engine/loop/loop';
 import type { SessionLocation } from '../../src/store/sessionStore';
 import { Session } from '../../src/engine/session/session';

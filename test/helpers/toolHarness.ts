@@ -2,7 +2,7 @@
 import { mkdtempSync, mkdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileStateGuard } from '../../src/engine/policy/fileGuard';
+import { FileStateGuard } from '../../src/engine/session/fileGuard';
 import { executeToolCall, prepareToolCall, type ToolRunEnv } from '../../src/engine/loop/toolRunner';
 import type { ServiceKey, Tool, ToolProgress, ToolResult, ToolServices } from '../../src/tools/defineTool';
 

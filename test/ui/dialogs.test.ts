@@ -2,7 +2,7 @@
 // window, the /usage popup and what a rebuilt transcript shows — without a terminal.
 import { describe, expect, it } from 'vitest';
 import type { ContextBreakdown } from '../../src/engine/context/context';
-import type { PlanReviewAnswer, QuestionRequest, QuestionResponse } from '../../src/engine/session/interactions';
+import type { PlanReviewAnswer, QuestionRequest, QuestionResponse } from '../../src/engine/delegation/interactions';
 import { PlanReviewPanel } from '../../src/ui/dialogs/planReview';
 import { QuestionPanel } from '../../src/ui/dialogs/questionDialog';
 import { actionOf, nextCycleStop } from '../../src/ui/keymap';

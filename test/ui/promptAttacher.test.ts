@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../src/engine/session/runtime';
+import type { Runtime } from '../../src/engine/runtime/runtime';
 import { workspaceOf } from '../../src/engine/policy/workspace';
 import type { ContentPart } from '../../src/llm/types';
 import type { ClipboardContent } from '../../src/platform/clipboard';

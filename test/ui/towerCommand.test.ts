@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TOWER_TOOL_NAMES } from '../../src/tools/tower';
-import type { Runtime } from '../../src/engine/session/runtime';
+import type { Runtime } from '../../src/engine/runtime/runtime';
 import { findCommand, type CommandHost } from '../../src/ui/slashCommands';
 import { builtinTools } from '../../src/tools/registry';
 import { makeEngine } from '../helpers/engineHarness';

@@ -14,7 +14,7 @@ import type { CompactionThresholds } from '../context/context';
 import { MAIN_AGENT_ID, type EngineEvent, type EngineEventBody } from '../loop/events';
 import type { ExtensionGate } from '../extensions/extensionGate';
 import type { GoalSettings } from '../background/goalDriver';
-import { openSessionFeatures, type InteractionPort, type SessionFeatures } from '../session/interactions';
+import { openSessionFeatures, type InteractionPort, type SessionFeatures } from './interactions';
 import { Agent, type LoopSettings, type ThinkingSettings, type TurnExtension } from '../loop/loop';
 import { Session } from '../session/session';
 import type { ToolRegistry, ToolSet, ToolSource } from '../loop/toolRegistry';

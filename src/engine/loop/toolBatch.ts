@@ -7,7 +7,7 @@ import type { ToolAccess, ToolResult, ToolServices } from '../../tools/defineToo
 import { decideApproval, isBindingDeny, shellAnalysisFor, type ApprovalPort, type PermissionRule, type PolicyDecision } from '../policy/approvals';
 import type { EngineEventBody } from './events';
 import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from '../extensions/extensionGate';
-import type { FileSnapshot, FileStateGuard } from '../policy/fileGuard';
+import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
 import { sessionApprovalPattern } from '../policy/permissionRules';

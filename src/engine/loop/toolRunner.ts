@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ContentPart, ToolCall } from '../../llm/types';
 import { type Tool, type ToolAccess, type ToolContext, type ToolDisplay, type ToolProgress, type ToolResult, type ToolServices } from '../../tools/defineTool';
-import type { FileSnapshot, FileStateGuard } from '../policy/fileGuard';
+import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
 

@@ -22,7 +22,7 @@ import reminder from '../../tools/plan/planReminder.md';
 import type { PlanModeService, PlanReviewOutcome, PlanReviewRequest } from '../../tools/plan/planService';
 import workflow from '../../tools/plan/planWorkflow.md';
 import type { EngineEventBody } from '../loop/events';
-import type { InteractionPort } from '../session/interactions';
+import type { InteractionPort } from '../delegation/interactions';
 import type { TurnExtension } from '../loop/loop';
 import type { Session } from '../session/session';
 

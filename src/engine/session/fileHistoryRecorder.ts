@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { FileBlobStore, sha256Of } from '../../store/fileBlobs';
 import type { ToolAccess } from '../../tools/defineTool';
-import type { FileSnapshot } from '../policy/fileGuard';
+import type { FileSnapshot } from './fileGuard';
 import { sameVersion, type CommandRun, type FileChange, type FileVersion } from './fileHistory';
 import type { Session } from './session';
 

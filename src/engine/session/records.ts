@@ -2,7 +2,7 @@
 // The live engine applies every record through `applyRecord` as it appends it, and resume replays the
 // file through the same function — so a resumed session has exactly the state the live one had.
 import type { Message, Usage } from '../../llm/types';
-import type { FileSnapshot } from '../policy/fileGuard';
+import type { FileSnapshot } from './fileGuard';
 import { emptyFileHistory, historyChanges, historyRewound, historyTurnEnded, historyTurnStarted, historyWithdrawn, type CommandRun, type FileChange, type FileHistoryState, type RestoredFile, type SkippedFile } from './fileHistory';
 import { restoreCheckpoint, takeCheckpoint, type Checkpoint } from './undo';
 import type { Goal, GoalChange } from '../../tools/goal/goalService';

@@ -14,7 +14,7 @@ import {
   type SessionLocation,
 } from '../../store/sessionStore';
 import type { Message } from '../../llm/types';
-import { FileStateGuard } from '../policy/fileGuard';
+import { FileStateGuard } from './fileGuard';
 import { existsSync } from 'node:fs';
 import { MAIN_AGENT_ID } from '../loop/events';
 import { applyRecord, emptyState, isJournalRecord, RECORD_VERSION, type AgentIdentity, type JournalRecord, type PermissionMode, type RecordBody, type SessionState } from './records';

@@ -3,7 +3,7 @@
 // alternatives, Reject (stay in plan mode), Reject and Exit (leave plan mode), Revise (a feedback
 // field: Enter sends, Esc goes back). ↑/↓ move, Enter confirms, 1–9 pick, Esc / Ctrl-C reject.
 import { Input, matchesKey, type Component, type Focusable } from '@mariozechner/pi-tui';
-import type { PlanReviewAnswer, PlanReviewRequest } from '../../engine/session/interactions';
+import type { PlanReviewAnswer, PlanReviewRequest } from '../../engine/delegation/interactions';
 import { markdownView } from '../markdown';
 import type { Theme } from '../theme';
 import { boxWriter } from './box';

@@ -4,7 +4,7 @@
 // move between questions; answering the last one sends everything (unanswered questions are
 // "skipped"). Esc / Ctrl-C dismiss the whole dialog: the user declined to answer.
 import { Input, matchesKey, type Component, type Focusable } from '@mariozechner/pi-tui';
-import type { Question, QuestionAnswer, QuestionRequest, QuestionResponse } from '../../engine/session/interactions';
+import type { Question, QuestionAnswer, QuestionRequest, QuestionResponse } from '../../engine/delegation/interactions';
 import type { Theme } from '../theme';
 import { boxWriter } from './box';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadStartup } from '../../../src/cli/startup';
-import type { InteractionPort, PlanReviewAnswer, PlanReviewRequest } from '../../../src/engine/session/interactions';
+import type { InteractionPort, PlanReviewAnswer, PlanReviewRequest } from '../../../src/engine/delegation/interactions';
 import type { Agent } from '../../../src/engine/loop/loop';
 import { PLAN_REMINDER_EVERY_STEPS } from '../../../src/engine/policy/planMode';
 import type { PermissionMode } from '../../../src/engine/session/records';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { listRewindTargets, planFileRewind, rewind, RewindError } from '../../../src/engine/session/rewind';
 import { Session } from '../../../src/engine/session/session';
 import { forkSession } from '../../../src/engine/session/fork';
-import { transcriptEntries } from '../../../src/engine/session/exportMarkdown';
+import { transcriptEntries } from '../../../src/engine/runtime/exportMarkdown';
 import { ScriptedClient, type ScriptedResponse } from '../../../src/llm/scriptedClient';
 import { defineTool, type Tool } from '../../../src/tools/defineTool';
 import { editTool, readTool, writeTool } from '../../../src/tools/file';

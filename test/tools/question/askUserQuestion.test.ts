@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QuestionAsker, type InteractionPort } from '../../../src/engine/session/interactions';
+import { QuestionAsker, type InteractionPort } from '../../../src/engine/delegation/interactions';
 import type { Agent, StepRequest } from '../../../src/engine/loop/loop';
 import type { PermissionMode } from '../../../src/engine/session/records';
 import type { Session } from '../../../src/engine/session/session';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportFileName, exportMarkdown, ExportError } from '../../../src/engine/session/exportMarkdown';
+import { exportFileName, exportMarkdown, ExportError } from '../../../src/engine/runtime/exportMarkdown';
 import { Session } from '../../../src/engine/session/session';
 import { undo } from '../../../src/engine/session/undo';
 import { sessionArchiveEntries } from '../../../src/cli/exportCommand';

@@ -6,8 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { readJournal } from '../../store/journal';
 import type { ContentPart, Message } from '../../llm/types';
 import { isCompactionNote } from '../context/compactionUserWords';
-import { isJournalRecord, type CompactionInfo, type JournalRecord, type SessionState } from './records';
-import type { Session } from './session';
+import { isJournalRecord, type CompactionInfo, type JournalRecord, type SessionState } from '../session/records';
+import type { Session } from '../session/session';
 
 /** `jarvis-export-<short id>-<UTC timestamp>.md`, the default file name (docs/ui.md). */
 export function exportFileName(sessionId: string, now = new Date()): string {

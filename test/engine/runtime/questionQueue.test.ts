@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QuestionQueue } from '../../../src/engine/session/questionQueue';
+import { QuestionQueue } from '../../../src/engine/runtime/questionQueue';
 
 describe('the queue of questions the engine asks (shared by every front end)', () => {
   it('shows the oldest first; a background question waits while the agent works', async () => {

@@ -17,7 +17,7 @@ import { walkAllFiles } from '../../tools/file/globWalk';
 import { detectMedia, MEDIA_SNIFF_BYTES, readHead } from '../../tools/file/mediaTypes';
 import { canonicalPath, pathDisplayer } from '../../tools/file/pathPolicy';
 import { decideApproval, type PermissionRule, type PolicyDecision } from '../policy/approvals';
-import type { Runtime } from '../session/runtime';
+import type { Runtime } from './runtime';
 import { resolvePath } from '../loop/toolRunner';
 import { isSensitivePath } from '../../tools/file/sensitivePaths';
 

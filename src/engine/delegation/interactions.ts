@@ -15,7 +15,7 @@ import { GoalDriver, type GoalSettings } from '../background/goalDriver';
 import { GoalController } from '../background/goals';
 import type { Agent, TurnExtension } from '../loop/loop';
 import { PlanMode } from '../policy/planMode';
-import type { Session } from './session';
+import type { Session } from '../session/session';
 import { TodoStore } from '../background/todos';
 
 export type { PlanOption, PlanReviewAnswer, PlanReviewRequest } from '../../tools/plan/planService';

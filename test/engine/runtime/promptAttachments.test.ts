@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decideApproval, type PermissionRule } from '../../../src/engine/policy/approvals';
-import { attachMentions, chipOfPart, MAX_ATTACHMENTS, mentionedPaths, type AttachmentEnv } from '../../../src/engine/context/promptAttachments';
+import { attachMentions, chipOfPart, MAX_ATTACHMENTS, mentionedPaths, type AttachmentEnv } from '../../../src/engine/runtime/promptAttachments';
 import type { PermissionMode } from '../../../src/engine/session/records';
 import { workspaceOf } from '../../../src/engine/policy/workspace';
 import type { ContentPart } from '../../../src/llm/types';

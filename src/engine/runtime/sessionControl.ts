@@ -6,9 +6,9 @@
 import type { ApprovalPort } from '../policy/approvals';
 import { contextTokens, contextWindow, type RequestFrame } from '../context/context';
 import type { EngineEvent } from '../loop/events';
-import { forkSession, type ForkResult } from './fork';
-import type { InteractionPort } from './interactions';
-import type { PermissionMode } from './records';
+import { forkSession, type ForkResult } from '../session/fork';
+import type { InteractionPort } from '../delegation/interactions';
+import type { PermissionMode } from '../session/records';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime';
 import type { ResolvedModel } from '../../llm/types';
 import type { JarvisConfig } from '../../store/config';
