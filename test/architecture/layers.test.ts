@@ -123,20 +123,20 @@ describe('layering', () => {
 
   it('the inner check rejects a wrong engine import and lets contracts through', () => {
     const loop = join(ENGINE, 'loop', 'loop.ts');
-    expect(innerEngineProblems(loop, "import { Agents } from '../delegation/agents';")).toHaveLength(1);
-    expect(innerEngineProblems(loop, "import { type Agents, spawn } from '../delegation/agents';")).toHaveLength(1);
+    expect(innerEngineProblems(loop, "import { AgentDirectory } from '../delegation/agents';")).toHaveLength(1);
+    expect(innerEngineProblems(loop, "import { type AgentDirectory, spawn } from '../delegation/agents';")).toHaveLength(1);
     expect(innerEngineProblems(loop, "const m = await import('../background/cronScheduler');")).toHaveLength(1);
     expect(innerEngineProblems(loop, "import type { Runtime } from '../runtime/runtime';")).toHaveLength(1);
     expect(innerEngineProblems(join(ENGINE, 'session', 'session.ts'), "import { approve } from '../policy/approvals';"))
       .toHaveLength(1);
     expect(innerEngineProblems(join(ENGINE, 'background', 'goals.ts'), "import { x } from '../extensions/hookGate';"))
       .toHaveLength(1);
-    expect(innerEngineProblems(loop, "import type { Agents } from '../delegation/agents';")).toEqual([]);
-    expect(innerEngineProblems(loop, "import { type Agents } from '../delegation/agents';")).toEqual([]);
+    expect(innerEngineProblems(loop, "import type { AgentDirectory } from '../delegation/agents';")).toEqual([]);
+    expect(innerEngineProblems(loop, "import { type AgentDirectory } from '../delegation/agents';")).toEqual([]);
     expect(innerEngineProblems(loop, "import { decideApproval } from '../policy/approvals';")).toEqual([]);
     expect(innerEngineProblems(join(ENGINE, 'session', 'session.ts'), "import { MAIN_AGENT_ID } from '../loop/events';"))
       .toEqual([]);
-    expect(innerEngineProblems(join(ENGINE, 'runtime', 'runtime.ts'), "import { Agents } from '../delegation/agents';"))
+    expect(innerEngineProblems(join(ENGINE, 'runtime', 'runtime.ts'), "import { AgentDirectory } from '../delegation/agents';"))
       .toEqual([]);
   });
 

@@ -14,7 +14,7 @@ import type { CompactionThresholds } from '../context/context';
 import { MAIN_AGENT_ID, type EngineEvent, type EngineEventBody } from '../loop/events';
 import type { ExtensionGate } from '../extensions/extensionGate';
 import type { GoalSettings } from '../background/goalDriver';
-import { openSessionFeatures, type InteractionPort, type SessionFeatures } from './interactions';
+import { openAgentFeatures, type InteractionPort, type AgentFeatures } from './interactions';
 import { Agent, type LoopSettings, type ThinkingSettings, type TurnExtension } from '../loop/loop';
 import { Session } from '../session/session';
 import type { ToolRegistry, ToolSet, ToolSource } from '../loop/toolRegistry';
@@ -25,7 +25,7 @@ import { workspaceOf, type Workspace } from '../policy/workspace';
 import type { PermissionMode } from '../session/records';
 
 /** What every agent of a runtime shares. */
-export interface AgentEnvironment {
+export interface AgentSetup {
   cwd: string;
   rules: readonly PermissionRule[];
   /** Canonical folders the session works in (workspace.ts), shared by every agent. */
@@ -55,11 +55,11 @@ export interface AgentEnvironment {
 }
 
 /** One agent with everything built around it. */
-export interface AssembledAgent {
+export interface AgentParts {
   agent: Agent;
   session: Session;
   compaction: Compactor;
-  features: SessionFeatures;
+  features: AgentFeatures;
   services: ToolServices;
   /** What its model is offered: core tools, ToolSearch and the deferred tools it loaded (journalled). */
   offered: DeferredTools;
@@ -91,11 +91,11 @@ export interface AssembleOptions {
 }
 
 /** Builds an agent on its journal: compaction, plan mode, todos, questions, goals, services. */
-export function assembleAgent(env: AgentEnvironment, opts: AssembleOptions): AssembledAgent {
+export function assembleAgent(env: AgentSetup, opts: AssembleOptions): AgentParts {
   const { session } = opts;
   const agentId = session.agentId;
   const emit = (event: EngineEventBody) => env.emit({ ...event, agentId } as EngineEvent);
-  const features = openSessionFeatures({ session, interactionPort: env.interactionPort, nonInteractive: env.nonInteractive, emit, resumed: opts.resumed, planMode: opts.planMode, goal: env.goal });
+  const features = openAgentFeatures({ session, interactionPort: env.interactionPort, nonInteractive: env.nonInteractive, emit, resumed: opts.resumed, planMode: opts.planMode, goal: env.goal });
   const registry = new Map<string, unknown>(env.services);
   // What the current model can see follows /model (the agent's model is read at call time).
   registry.set(MODEL_MEDIA_INPUT.name, {
@@ -167,7 +167,7 @@ export function assembleAgent(env: AgentEnvironment, opts: AssembleOptions): Ass
   return { agent, session, compaction, features, services, offered };
 }
 
-/** How to create (or resume) a subagent; see `Agents.spawn`. */
+/** How to create (or resume) a subagent; see `AgentDirectory.spawn`. */
 export interface SubagentOptions {
   /** Reuse an id to resume that subagent from its journal; default a new `a<hex>` id. */
   agentId?: string;
@@ -201,12 +201,12 @@ export interface SubagentOptions {
 }
 
 /** The agents of one runtime: the main agent and its subagents, by id. */
-export class Agents {
-  private readonly byId = new Map<string, AssembledAgent>();
+export class AgentDirectory {
+  private readonly byId = new Map<string, AgentParts>();
 
   constructor(
-    private readonly env: AgentEnvironment,
-    readonly main: AssembledAgent,
+    private readonly env: AgentSetup,
+    readonly main: AgentParts,
   ) {
     this.byId.set(main.agent.id, main);
   }
@@ -216,7 +216,7 @@ export class Agents {
   }
 
   /** Everything assembled around an agent (its journal, compactor, plan mode, todos). */
-  parts(agentId: string): AssembledAgent | undefined {
+  parts(agentId: string): AgentParts | undefined {
     return this.byId.get(agentId);
   }
 
@@ -246,7 +246,7 @@ export class Agents {
     const binding = opts.client || model !== parent.model ? bindModel(model, opts.client) : { model, getClient: () => parent.client() };
     const include = opts.tools;
     const tools = include ? this.env.tools.view(include) : this.env.tools;
-    const env: AgentEnvironment = opts.cwd
+    const env: AgentSetup = opts.cwd
       ? { ...this.env, cwd: opts.cwd, workspace: workspaceOf({ cwd: opts.cwd, sessionDir: this.main.session.dir, guardedWrite: this.env.workspace.guardedWrite }) }
       : this.env;
     const assembled = assembleAgent(env, {

@@ -87,7 +87,7 @@ export class QuestionAsker implements QuestionService {
   }
 }
 
-export interface SessionFeatures {
+export interface AgentFeatures {
   plan: PlanMode;
   todos: TodoStore;
   goals: GoalController;
@@ -99,7 +99,7 @@ export interface SessionFeatures {
   close(): void;
 }
 
-export interface SessionFeatureOptions {
+export interface AgentFeatureOptions {
   session: Session;
   interactionPort?: InteractionPort;
   nonInteractive: boolean;
@@ -115,7 +115,7 @@ export interface SessionFeatureOptions {
 }
 
 /** Plan mode, the todo list, questions and goals for one session, ready to plug into openRuntime. */
-export function openSessionFeatures(opts: SessionFeatureOptions): SessionFeatures {
+export function openAgentFeatures(opts: AgentFeatureOptions): AgentFeatures {
   const plan = new PlanMode(opts.session, { interactionPort: opts.interactionPort, emit: opts.emit });
   const todos = new TodoStore(opts.session, opts.emit);
   const goals = new GoalController(opts.session, opts.emit);

@@ -20,7 +20,7 @@ import type { ServiceKey } from '../../tools/defineTool';
 import { TOWER_TOOL_NAMES } from '../../tools/tower/towerService';
 import type { TaskService } from '../../tools/task/taskService';
 import type { EngineEventBody } from '../loop/events';
-import type { Agents } from './agents';
+import type { AgentDirectory } from './agents';
 import type { Agent, TurnExtension } from '../loop/loop';
 import { Session } from '../session/session';
 
@@ -37,7 +37,7 @@ export interface DelegationSettings {
 
 export interface DelegationDeps {
   /** The runtime's agents (created after the main agent's services, hence a getter). */
-  agents(): Agents;
+  agents(): AgentDirectory;
   catalog: AgentCatalog;
   tasks: TaskService;
   settings: DelegationSettings;

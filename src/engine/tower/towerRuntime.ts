@@ -7,7 +7,7 @@ import { TOWER_SHARED_TOOLS, TowerError, type TowerService } from '../../tools/t
 import type { TaskService } from '../../tools/task/taskService';
 import { towerWorkerProfile } from '../../ext/agents/towerWorker';
 import type { AgentProfile } from '../../ext/agents/agentFile';
-import type { Agents } from '../delegation/agents';
+import type { AgentDirectory } from '../delegation/agents';
 import type { EngineEventBody } from '../loop/events';
 import type { GateHandler } from '../extensions/extensionGate';
 import { COORDINATOR, TowerCore } from './towerCore';
@@ -16,7 +16,7 @@ import { COMMS_DIR, TOWER_DIR, WORKTREES_DIR } from './towerStore';
 
 export interface TowerRuntimeDeps {
   cwd: string;
-  agents(): Agents;
+  agents(): AgentDirectory;
   tasks: TaskService;
   /** Names of every tool the runtime offers now. */
   toolNames(): string[];

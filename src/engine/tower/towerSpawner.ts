@@ -9,7 +9,7 @@ import { renderTemplate } from '../../tools/defineTool';
 import type { TaskService } from '../../tools/task/taskService';
 import { TOWER_SERVICE, TOWER_SHARED_TOOLS, TowerError, type TowerService } from '../../tools/tower/towerService';
 import { TOWER_WORKER } from '../../ext/agents/towerWorker';
-import type { Agents } from '../delegation/agents';
+import type { AgentDirectory } from '../delegation/agents';
 import type { EngineEventBody } from '../loop/events';
 import { COORDINATOR, missionOf, type LiveAgents, type TowerCore } from './towerCore';
 import { addMissionWorktree, addReviewWorktree, removeWorktree, tipOf } from './towerGit';
@@ -25,7 +25,7 @@ export interface TowerCaller {
 }
 
 export interface TowerSpawnDeps {
-  agents(): Agents;
+  agents(): AgentDirectory;
   tasks: TaskService;
   /** The tower-worker system prompt for an agent working in `cwd`. */
   systemPromptFor(cwd: string): string;
