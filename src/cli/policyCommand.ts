@@ -38,7 +38,7 @@ const EXIT_CODE: Record<PolicyDecision['decision'], number> = { allow: 0, ask: 3
 const READ_PATH_TOOLS = new Set(['Read', 'Grep', 'Glob', 'ReadMediaFile']);
 const WRITE_PATH_TOOLS = new Set(['Write', 'Edit']);
 
-/** The path as the file tools would report it: absolute and canonical (engine/workspace.ts compares those). */
+/** The path as the file tools would report it: absolute and canonical (engine/policy/workspace.ts compares those). */
 function absolute(path: string, cwd: string): string {
   if (path === '~' || path.startsWith('~/')) return canonicalPath(homedir() + path.slice(1));
   return canonicalPath(isAbsolute(path) ? path : resolve(cwd, path));
@@ -68,7 +68,7 @@ function callOf(text: string, cwd: string): { toolName: string; subject: string;
   return { toolName: tool, subject: `${tool}(${arg})`, accesses: effectOf(tool, builtin, cwd), defaultApproval };
 }
 
-/** Plan mode's constraints come before the permission chain; there is no plan file here (engine/planMode.ts). */
+/** Plan mode's constraints come before the permission chain; there is no plan file here (engine/policy/planMode.ts). */
 function planRefusal(toolName: string, accesses: readonly ToolAccess[]): PolicyDecision | undefined {
   const reason = planModeRefusal(toolName, accesses, undefined);
   return reason === undefined ? undefined : { decision: 'deny', by: 'plan mode', reason };

@@ -27,7 +27,7 @@ export interface BackgroundWatcher {
   describeRunning(): string[];
 }
 
-/** What print mode needs of the scheduled tasks (engine/cronScheduler.ts). */
+/** What print mode needs of the scheduled tasks (engine/background/cronScheduler.ts). */
 export interface ScheduledWatcher {
   pendingOneShots(): Array<{ id: string; nextFireAt: string }>;
   recurringJobs(): Array<{ id: string; humanSchedule: string }>;

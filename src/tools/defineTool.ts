@@ -20,34 +20,46 @@ export interface ToolProgress {
   stream?: 'stdout' | 'stderr' | 'status';
 }
 
-/** Services a tool may need from its session; each tool group adds what it needs here. */
-export interface ToolServices {
+/**
+ * A typed name for something the runtime lends tools (background tasks, the todo store…): the name is part of the
+ * type, so `ctx.services.get(KEY)` compiles only inside a tool that declares KEY in its `services`
+ * (docs/architecture.md, "Tools and their services"). Made as `serviceKey<TaskService>()('backgroundTasks')`.
+ */
+export interface ServiceKey<T, N extends string = string> {
+  readonly name: N;
+  /** Phantom field carrying the service type. */
+  readonly __type?: T;
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any service: the engine side lends keys of every type
+export type AnyServiceKey = ServiceKey<any, string>;
+export function serviceKey<T>(): <N extends string>(name: N) => ServiceKey<T, N> {
+  return (name) => ({ name });
+}
+
+/** Services a tool may use from its session; `Uses` are the keys it declared (every key on the engine side). */
+export interface ToolServices<Uses extends AnyServiceKey = AnyServiceKey> {
   /** Folder of this session on disk (task outputs, offloaded outputs, plans live under it). */
   sessionDir: string;
   /** True in print mode / when no human can answer. */
   nonInteractive: boolean;
   /** Whether the calling agent is the session's main agent (subagents may not change user-scope memory). */
   mainAgent: boolean;
-  /** Extra named services registered by the session (background tasks, todo store…). */
-  get<T>(key: ServiceKey<T>): T;
-  /** An optional service (the editor's files under ACP): undefined where the session has none. */
-  find<T>(key: ServiceKey<T>): T | undefined;
+  /** A service the tool declared in `services`; the tool runner checks it is lent before `execute` runs. */
+  get<T, N extends Uses['name']>(key: ServiceKey<T, N>): T;
+  /** A service declared in `optionalServices` (the editor's files under ACP): undefined where the session has none. */
+  find<T, N extends Uses['name']>(key: ServiceKey<T, N>): T | undefined;
+  /**
+   * Phantom, never set: makes a context with fewer declared keys unassignable to a helper that needs more, so a
+   * helper's `ctx: ToolContext<typeof KEY>` is checked against the calling tool's `services` too.
+   */
+  readonly __uses?: (declared: Uses) => void;
 }
 
-export interface ServiceKey<T> {
-  readonly name: string;
-  /** Phantom field carrying the service type. */
-  readonly __type?: T;
-}
-export function serviceKey<T>(name: string): ServiceKey<T> {
-  return { name };
-}
-
-export interface ToolContext {
+export interface ToolContext<Uses extends AnyServiceKey = never> {
   readonly cwd: string;
   readonly signal: AbortSignal;
   readonly callId: string;
-  readonly services: ToolServices;
+  readonly services: ToolServices<Uses>;
   /** Resolve a model-given path against cwd (absolute paths pass through, `~` expands). */
   resolve(path: string): string;
   emitProgress(progress: ToolProgress): void;
@@ -70,8 +82,20 @@ export interface ToolResult {
 
 export type DefaultApproval = 'auto' | 'ask';
 
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<
+  S extends z.ZodType = z.ZodType,
+  Needs extends AnyServiceKey = never,
+  Optional extends AnyServiceKey = never,
+  Uses extends AnyServiceKey = Needs | Optional,
+> {
   name: string;
+  /**
+   * The services `execute` gets with `ctx.services.get`: a key not listed here does not compile there, and a call is
+   * refused with a clear error (never a throw inside the tool) when the session does not lend one of them.
+   */
+  services?: readonly Needs[];
+  /** Services it reads with `ctx.services.find` and can do without (the editor's files, page summaries). */
+  optionalServices?: readonly Optional[];
   /** Model-facing text; `${NAME}` placeholders are filled from `constants`. */
   description: string;
   constants?: Record<string, string | number>;
@@ -81,10 +105,10 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** The default approval for these arguments, when it depends on them (execute_script: page asks, sandbox not). */
   approvalFor?(args: z.infer<S>): DefaultApproval;
   /** The subject permission rules match, e.g. `Bash(npm test)`, `Write(/abs/path)`. Defaults to the name. */
-  subject?(args: z.infer<S>, ctx: ToolContext): string;
-  accesses?(args: z.infer<S>, ctx: ToolContext): ToolAccess[];
+  subject?(args: z.infer<S>, ctx: ToolContext<Uses>): string;
+  accesses?(args: z.infer<S>, ctx: ToolContext<Uses>): ToolAccess[];
   /** What an approval question shows besides the arguments (Workflow: the script, its limits and cost). */
-  approvalPreview?(args: z.infer<S>, ctx: ToolContext): ToolDisplay | undefined;
+  approvalPreview?(args: z.infer<S>, ctx: ToolContext<Uses>): ToolDisplay | undefined;
   /**
    * Raises the central output cap for a tool whose own limits already bound its output (Read returns up
    * to 100 KB plus line numbers). Defaults to the engine's cap.
@@ -97,7 +121,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   deferred?: boolean;
   /** Offered to the model only when this says so (e.g. ReadMediaFile needs image_in). */
   isAvailable?(env: ToolAvailability): boolean;
-  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+  execute(args: z.infer<S>, ctx: ToolContext<Uses>): Promise<ToolResult>;
 }
 
 export interface ToolAvailability {
@@ -113,16 +137,20 @@ export type ArgsCheck = { ok: true; args: unknown } | { ok: false; error: string
  * (`defineTool`), MCP and plugin tools with JSON Schema (`defineJsonSchemaTool`). Both validate the
  * model's arguments with `validateArgs` and report problems field by field (`formatArgumentErrors`).
  */
-export interface Tool extends Omit<ToolDefinition<z.ZodType>, 'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute'> {
+export interface Tool
+  extends Omit<
+    ToolDefinition<z.ZodType, AnyServiceKey, AnyServiceKey>,
+    'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute'
+  > {
   /** The JSON schema sent to the model. */
   readonly jsonSchema: Record<string, unknown>;
   readonly renderedDescription: string;
   /** Checks (and for zod, coerces defaults into) the parsed JSON arguments. Never throws. */
   validateArgs(raw: unknown): ArgsCheck;
-  subject?(args: unknown, ctx: ToolContext): string;
-  accesses?(args: unknown, ctx: ToolContext): ToolAccess[];
-  approvalPreview?(args: unknown, ctx: ToolContext): ToolDisplay | undefined;
-  execute(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  subject?(args: unknown, ctx: ToolContext<AnyServiceKey>): string;
+  accesses?(args: unknown, ctx: ToolContext<AnyServiceKey>): ToolAccess[];
+  approvalPreview?(args: unknown, ctx: ToolContext<AnyServiceKey>): ToolDisplay | undefined;
+  execute(args: unknown, ctx: ToolContext<AnyServiceKey>): Promise<ToolResult>;
 }
 
 /** Fill `${NAME}` placeholders; an unknown placeholder is a programming error, caught at definition. */
@@ -133,12 +161,14 @@ export function renderTemplate(text: string, constants: Record<string, string | 
   });
 }
 
-export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
+export function defineTool<S extends z.ZodType, Needs extends AnyServiceKey = never, Optional extends AnyServiceKey = never>(
+  def: ToolDefinition<S, Needs, Optional>,
+): Tool {
   const renderedDescription = renderTemplate(def.description.trim(), def.constants ?? {});
   const jsonSchema = z.toJSONSchema(def.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete jsonSchema.$schema;
   compactJsonSchema(jsonSchema);
-  const { schema, ...rest } = def as unknown as ToolDefinition<z.ZodType>;
+  const { schema, ...rest } = def as unknown as ToolDefinition<z.ZodType, AnyServiceKey, AnyServiceKey>;
   return {
     ...rest,
     jsonSchema,
@@ -148,6 +178,11 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
       return parsed.success ? { ok: true, args: parsed.data } : { ok: false, error: describeSchemaError(def.name, parsed.error) };
     },
   } as Tool;
+}
+
+/** The first service a tool needs that `lends` does not have, for the runner's refusal (undefined: all lent). */
+export function missingService(tool: Tool, lends: (name: string) => boolean): string | undefined {
+  return tool.services?.find((key) => !lends(key.name))?.name;
 }
 
 export function toolSchemaForModel(tool: Tool): ToolSchema {

@@ -331,7 +331,7 @@ export class App implements CommandHost {
     this.ui.requestRender();
   }
 
-  /** The footer's context figure: what the next request will carry (engine/context.ts). */
+  /** The footer's context figure: what the next request will carry (engine/context/context.ts). */
   refreshContext(): void {
     this.contextTokens = this.controller.contextTokens(this.opts.tokenCounting);
     this.contextLimit = this.controller.contextWindow;

@@ -72,7 +72,7 @@ export interface CommandHost {
   newSession(): Promise<void>;
   resumeSession(location: SessionLocation): Promise<void>;
   switchModel(alias: string): Promise<void>;
-  /** /fork: copies the session (engine/sessionControl.ts); throws with a message for the user. */
+  /** /fork: copies the session (engine/runtime/sessionControl.ts); throws with a message for the user. */
   forkSession(): ForkResult;
   /** Opens the session now if needed (/goal); undefined, with a notice, when it cannot. */
   ensureRuntime(): Runtime | undefined;

@@ -85,7 +85,7 @@ export function makeEngine(opts: {
   /** Resume this session (in `dirs`) instead of creating one. */
   resume?: SessionLocation;
   dirs?: { home: string; cwd: string };
-  /** Plan reviews and questions (src/engine/interactions.ts). */
+  /** Plan reviews and questions (src/engine/delegation/interactions.ts). */
   interactionPort?: RuntimeOptions['interactionPort'];
   planMode?: boolean;
   goal?: RuntimeOptions['goal'];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defineJsonSchemaTool, InvalidToolSchemaError } from '../../src/tools/jsonSchemaTool';
-import type { ToolContext } from '../../src/tools/defineTool';
+import type { AnyServiceKey, ToolContext } from '../../src/tools/defineTool';
 
-const ctx = { cwd: '/work', resolve: (p: string) => p } as unknown as ToolContext;
+const ctx = { cwd: '/work', resolve: (p: string) => p } as unknown as ToolContext<AnyServiceKey>;
 
 async function searchTool(inputSchema: Record<string, unknown>, readOnly = true) {
   return defineJsonSchemaTool({

@@ -1,8 +1,8 @@
 // Subagents for one calling agent (SPEC §6.7, §9.2): the DelegationService behind Agent and AgentSwarm.
-// A subagent is created through the runtime's agents (engine/agents.ts) with its own journal
+// A subagent is created through the runtime's agents (engine/delegation/agents.ts) with its own journal
 // (`agents/<id>/wire.jsonl`), the profile's system prompt and exactly the profile's tools; it inherits
 // the caller's model, mode and session approvals. Foreground runs are awaited (with the subagent
-// timeout); background runs are background tasks (engine/backgroundTasks.ts), so their end reaches the
+// timeout); background runs are background tasks (engine/background/backgroundTasks.ts), so their end reaches the
 // main agent as a task notification; swarms ramp their starts and time members out one by one.
 import { existsSync } from 'node:fs';
 import type { AgentCatalog } from '../../ext/agents/agentCatalog';

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ContentPart, ToolCall } from '../../llm/types';
-import { type Tool, type ToolAccess, type ToolContext, type ToolDisplay, type ToolProgress, type ToolResult, type ToolServices } from '../../tools/defineTool';
+import { missingService, type AnyServiceKey, type Tool, type ToolAccess, type ToolContext, type ToolDisplay, type ToolProgress, type ToolResult, type ToolServices } from '../../tools/defineTool';
 import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
@@ -45,7 +45,7 @@ export function resolvePath(cwd: string, path: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
 }
 
-function contextFor(call: ToolCall, env: ToolRunEnv, signal: AbortSignal): ToolContext {
+function contextFor(call: ToolCall, env: ToolRunEnv, signal: AbortSignal): ToolContext<AnyServiceKey> {
   return {
     cwd: env.cwd,
     signal,
@@ -78,6 +78,13 @@ export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunE
   }
   const checked = tool.validateArgs(raw);
   if (!checked.ok) return { call, tool, subject: tool.name, accesses: [], error: checked.error };
+  // A tool's declared services are lent by the runtime that offers it (docs/architecture.md); one that is not is
+  // an assembly mistake, refused here before approval instead of throwing inside the tool.
+  const missing = missingService(tool, (name) => env.services.find({ name }) !== undefined);
+  if (missing) {
+    const error = `${tool.name} cannot run in this session: it needs the "${missing}" service, which this session does not provide.`;
+    return { call, tool, subject: tool.name, accesses: [], error };
+  }
   const ctx = contextFor(call, env, new AbortController().signal);
   try {
     const subject = tool.subject ? tool.subject(checked.args, ctx) : tool.name;

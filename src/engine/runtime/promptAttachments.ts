@@ -11,7 +11,7 @@
 import { statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { ContentPart } from '../../llm/types';
-import type { ToolContext, ToolResult, ToolServices } from '../../tools/defineTool';
+import type { AnyServiceKey, ToolContext, ToolResult, ToolServices } from '../../tools/defineTool';
 import { readMediaFileTool, readTool } from '../../tools/file';
 import { walkAllFiles } from '../../tools/file/globWalk';
 import { detectMedia, MEDIA_SNIFF_BYTES, readHead } from '../../tools/file/mediaTypes';
@@ -118,7 +118,7 @@ function existingPath(mention: string, cwd: string): { mention: string; abs: str
   return undefined;
 }
 
-function toolContext(env: Pick<AttachmentEnv, 'cwd' | 'services'>, signal: AbortSignal): ToolContext {
+function toolContext(env: Pick<AttachmentEnv, 'cwd' | 'services'>, signal: AbortSignal): ToolContext<AnyServiceKey> {
   return { cwd: env.cwd, signal, callId: 'prompt-attachment', services: env.services, resolve: (p) => resolvePath(env.cwd, p), emitProgress: () => undefined };
 }
 

@@ -31,6 +31,7 @@ const fields = z.object({
 /** The tool; with a model pool (SPEC §3.5) it takes `model` for the item members. */
 export const makeAgentSwarmTool = (modelOffer?: ModelOffer): Tool => defineTool({
   name: 'AgentSwarm',
+  services: [DELEGATION_SERVICE],
   deferred: true,
   description,
   constants: { MAX: MAX_SWARM_MEMBERS },

@@ -1,6 +1,6 @@
 // Agent: delegates one task to a subagent (SPEC §6.7). Foreground calls wait for its answer; several in
 // one response run at the same time. Background calls return a task id and the result arrives as a
-// task notification. Who may be delegated to is the engine's decision (engine/subagents.ts).
+// task notification. Who may be delegated to is the engine's decision (engine/delegation/subagents.ts).
 import { z } from 'zod';
 import { defineTool, type Tool } from '../defineTool';
 import description from './agent.md';
@@ -46,6 +46,7 @@ export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = [], mod
   const types = customTypes.length ? `${BUILTIN_TYPES}, or ${customTypes.map((t) => `${t.name} (${t.description})`).join(', ')}` : BUILTIN_TYPES;
   return defineTool({
     name: 'Agent',
+    services: [DELEGATION_SERVICE],
     description,
     constants: { TYPES: types },
     schema: withModelArgument(fields, modelOffer)

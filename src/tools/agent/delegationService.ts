@@ -1,5 +1,5 @@
 // What the Agent and AgentSwarm tools need from their session: run subagents. The engine implements it
-// (engine/subagents.ts) for each agent, because who may delegate to whom depends on the caller.
+// (engine/delegation/subagents.ts) for each agent, because who may delegate to whom depends on the caller.
 import { serviceKey } from '../defineTool';
 
 export interface SubagentCall {
@@ -72,7 +72,7 @@ export interface DelegationService {
 /** A delegation that cannot start (unknown type, not allowed, bad swarm settings): the message is for the model. */
 export class DelegationError extends Error {}
 
-export const DELEGATION_SERVICE = serviceKey<DelegationService>('delegation');
+export const DELEGATION_SERVICE = serviceKey<DelegationService>()('delegation');
 
 export const MAX_SWARM_MEMBERS = 128;
 /** Members started at once, then one more every SWARM_RAMP_STEP_MS. */

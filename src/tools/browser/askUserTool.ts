@@ -31,6 +31,7 @@ function answerText(a: QuestionAnswer, multiple: boolean): string {
 
 export const askUserTool = defineTool({
   name: 'ask_user',
+  services: [QUESTION_SERVICE],
   description,
   schema,
   readOnly: true,

@@ -13,7 +13,7 @@ export interface BrowserToolSettings {
   loadWaitMs?: number;
 }
 
-export const BROWSER_SERVICE = serviceKey<BrowserToolSettings>('browser');
+export const BROWSER_SERVICE = serviceKey<BrowserToolSettings>()('browser');
 
 export const DEFAULT_LOAD_WAIT_MS = 30_000;
 export const DEFAULT_SCRIPT_TIMEOUT_MS = 30_000;

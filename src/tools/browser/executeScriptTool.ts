@@ -45,6 +45,7 @@ async function runInPage(args: z.infer<typeof schema>, settings: import('./brows
 
 export const executeScriptTool = defineTool({
   name: 'execute_script',
+  services: [BROWSER_SERVICE],
   description,
   constants: { TIMEOUT_S: DEFAULT_SCRIPT_TIMEOUT_MS / 1000 },
   schema,

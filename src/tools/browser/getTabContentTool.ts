@@ -37,6 +37,8 @@ function readExpression(selector: string | undefined): string {
 
 export const getTabContentTool = defineTool({
   name: 'get_tab_content',
+  services: [BROWSER_SERVICE],
+  optionalServices: [SUMMARY_SERVICE],
   description,
   schema: z.object({
     tab_id: z.number().int().positive(),

@@ -13,7 +13,7 @@ export interface PageSummarizer {
   summarize(prompt: string, content: string, signal: AbortSignal): Promise<string>;
 }
 
-export const SUMMARY_SERVICE = serviceKey<PageSummarizer>('page-summary');
+export const SUMMARY_SERVICE = serviceKey<PageSummarizer>()('page-summary');
 
 /** Room kept for the summary itself when the model does not say how long its answers may be. */
 const DEFAULT_SUMMARY_OUTPUT_TOKENS = 4_096;

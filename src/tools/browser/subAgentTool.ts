@@ -1,6 +1,6 @@
 // agent: the browser profile's delegation (docs/browser.md) — one task to a `researcher`,
 // `page_operator` or `general` sub-agent, run to the end of its turn through the engine's Delegation
-// (engine/subagents.ts), which gives each type its own tools and prompt. Several calls in one response
+// (engine/delegation/subagents.ts), which gives each type its own tools and prompt. Several calls in one response
 // run at the same time.
 import { z } from 'zod';
 import { BROWSER_DELEGATION_TOOL, BROWSER_SUBAGENT_TYPES, DEFAULT_BROWSER_SUBAGENT } from '../../types/browserProfile';
@@ -16,6 +16,7 @@ const NO_OUTPUT = '(sub-agent produced no output)';
 export function makeBrowserSubagentTool(timeoutMs = DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS) {
   return defineTool({
     name: BROWSER_DELEGATION_TOOL,
+    services: [DELEGATION_SERVICE],
     description,
     constants: { TIMEOUT: formatElapsed(timeoutMs) },
     schema: z.object({

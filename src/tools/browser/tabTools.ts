@@ -11,7 +11,7 @@ import openText from './openTab.md';
 
 const tabId = z.number().int().positive();
 
-function browser(ctx: ToolContext) {
+function browser(ctx: ToolContext<typeof BROWSER_SERVICE>) {
   return ctx.services.get(BROWSER_SERVICE);
 }
 
@@ -26,6 +26,7 @@ function regex(pattern: string | undefined, name: string): RegExp | undefined {
 
 export const listTabsTool = defineTool({
   name: 'list_tabs',
+  services: [BROWSER_SERVICE],
   description: listText,
   schema: z.object({ url_pattern: z.string().optional(), title_pattern: z.string().optional(), active: z.boolean().optional() }),
   readOnly: true,
@@ -48,6 +49,7 @@ export const listTabsTool = defineTool({
 
 export const openTabTool = defineTool({
   name: 'open_tab',
+  services: [BROWSER_SERVICE],
   description: openText,
   constants: { LOAD_WAIT_S: DEFAULT_LOAD_WAIT_MS / 1000 },
   schema: z.object({
@@ -87,6 +89,7 @@ export const openTabTool = defineTool({
 
 export const closeTabTool = defineTool({
   name: 'close_tab',
+  services: [BROWSER_SERVICE],
   description: closeText,
   schema: z.object({ tab_id: tabId }),
   readOnly: false,
@@ -105,6 +108,7 @@ export const closeTabTool = defineTool({
 
 export const activateTabTool = defineTool({
   name: 'activate_tab',
+  services: [BROWSER_SERVICE],
   description: activateText,
   schema: z.object({ tab_id: tabId }),
   readOnly: true,

@@ -39,10 +39,11 @@ export class Checklist {
   }
 }
 
-export const CHECKLIST_SERVICE = serviceKey<Checklist>('browser-checklist');
+export const CHECKLIST_SERVICE = serviceKey<Checklist>()('browser-checklist');
 
 export const createTaskTool = defineTool({
   name: 'create_task',
+  services: [CHECKLIST_SERVICE],
   description: createText,
   schema: z.object({ subject: z.string().trim().min(1, 'subject is required'), description: z.string().optional() }),
   readOnly: true,
@@ -54,6 +55,7 @@ export const createTaskTool = defineTool({
 
 export const updateTaskTool = defineTool({
   name: 'update_task',
+  services: [CHECKLIST_SERVICE],
   description: updateText,
   schema: z.object({ task_id: z.string().trim().min(1, 'task_id is required'), status: z.enum(TASK_STATUSES).optional(), subject: z.string().optional(), description: z.string().optional() }),
   readOnly: true,
@@ -69,6 +71,7 @@ export const updateTaskTool = defineTool({
 
 export const listTasksTool = defineTool({
   name: 'list_tasks',
+  services: [CHECKLIST_SERVICE],
   description: listText,
   schema: z.object({}),
   readOnly: true,

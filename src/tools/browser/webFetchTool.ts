@@ -9,6 +9,8 @@ import description from './webFetch.md';
 
 export const webFetchTool = defineTool({
   name: 'web_fetch',
+  services: [WEB_SERVICE],
+  optionalServices: [SUMMARY_SERVICE],
   description,
   schema: z.object({
     url: z.string().trim().min(1, 'url is required'),

@@ -6,12 +6,13 @@ import { jsonError, jsonResult } from './browserService';
 import { searchEngine, type EngineSettings } from './searchEngines';
 import description from './webSearch.md';
 
-export const ENGINE_SERVICE = serviceKey<EngineSettings>('web-search-engine');
+export const ENGINE_SERVICE = serviceKey<EngineSettings>()('web-search-engine');
 const DEFAULT_MAX = 5;
 const CAP = 10;
 
 export const webSearchEngineTool = defineTool({
   name: 'web_search',
+  services: [ENGINE_SERVICE, WEB_SERVICE],
   description,
   constants: { DEFAULT_MAX, CAP },
   schema: z.object({ query: z.string().trim().min(1, 'query is required'), max_results: z.number().optional() }),

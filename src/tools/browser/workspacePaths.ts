@@ -9,7 +9,7 @@ export interface WorkspaceSettings {
   root: string;
 }
 
-export const WORKSPACE_SERVICE = serviceKey<WorkspaceSettings>('workspace');
+export const WORKSPACE_SERVICE = serviceKey<WorkspaceSettings>()('workspace');
 
 export class WorkspacePathError extends Error {}
 

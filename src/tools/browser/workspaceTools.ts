@@ -16,7 +16,7 @@ export const OPFS_PAGE_LINES = 200;
 
 const DATA_URL = /^data:([^;,]+)?;base64,([A-Za-z0-9+/=\s]*)$/;
 
-async function located(ctx: ToolContext, path: string, opts: { allowEmpty?: boolean } = {}): Promise<{ clean: string; abs: string }> {
+async function located(ctx: ToolContext<typeof WORKSPACE_SERVICE>, path: string, opts: { allowEmpty?: boolean } = {}): Promise<{ clean: string; abs: string }> {
   const { root } = ctx.services.get(WORKSPACE_SERVICE);
   await mkdir(root, { recursive: true });
   const clean = normaliseWorkspacePath(path, opts);
@@ -35,6 +35,7 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
 
 export const opfsWriteTool = defineTool({
   name: 'opfs_write',
+  services: [WORKSPACE_SERVICE],
   description: writeText,
   schema: z.object({ path: z.string(), content: z.string() }),
   readOnly: false,
@@ -57,6 +58,7 @@ export const opfsWriteTool = defineTool({
 
 export const opfsReadTool = defineTool({
   name: 'opfs_read',
+  services: [WORKSPACE_SERVICE],
   description: readText,
   constants: { PAGE_LINES: OPFS_PAGE_LINES },
   schema: z.object({ path: z.string(), mode: z.enum(['auto', 'text', 'blob']).optional(), offset: z.number().int().optional(), limit: z.number().int().min(0).optional() }),
@@ -87,6 +89,7 @@ export const opfsReadTool = defineTool({
 
 export const opfsListTool = defineTool({
   name: 'opfs_list',
+  services: [WORKSPACE_SERVICE],
   description: listText,
   schema: z.object({ path: z.string().optional() }),
   readOnly: true,
@@ -107,6 +110,7 @@ export const opfsListTool = defineTool({
 
 export const opfsDeleteTool = defineTool({
   name: 'opfs_delete',
+  services: [WORKSPACE_SERVICE],
   description: deleteText,
   schema: z.object({ path: z.string() }),
   readOnly: false,

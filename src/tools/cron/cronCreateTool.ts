@@ -6,6 +6,7 @@ import { CRON_SERVICE, CRON_STALE_AFTER_DAYS, MAX_CRON_JOBS, MAX_CRON_PROMPT_BYT
 
 export const cronCreateTool = defineTool({
   name: 'CronCreate',
+  services: [CRON_SERVICE],
   description,
   deferred: true,
   constants: { MAX_PROMPT_BYTES: MAX_CRON_PROMPT_BYTES, MAX_JOBS: MAX_CRON_JOBS, STALE_DAYS: CRON_STALE_AFTER_DAYS },

@@ -6,6 +6,7 @@ import { CRON_SERVICE } from './cronService';
 
 export const cronDeleteTool = defineTool({
   name: 'CronDelete',
+  services: [CRON_SERVICE],
   description,
   deferred: true,
   schema: z.object({ id: z.string().min(1, 'id must not be empty').describe('The task id from CronCreate or CronList.') }),

@@ -6,6 +6,7 @@ import { CRON_SERVICE, formatCronJob } from './cronService';
 
 export const cronListTool = defineTool({
   name: 'CronList',
+  services: [CRON_SERVICE],
   description,
   deferred: true,
   schema: z.object({}),

@@ -1,4 +1,4 @@
-// Scheduled tasks as the Cron tools see them. The engine's scheduler (engine/cronScheduler.ts) keeps the
+// Scheduled tasks as the Cron tools see them. The engine's scheduler (engine/background/cronScheduler.ts) keeps the
 // jobs with the session and fires them through the agent's step queue; tools reach it through
 // `CRON_SERVICE`. docs/scheduled-tasks.md describes the rules.
 import { serviceKey } from '../defineTool';
@@ -33,7 +33,7 @@ export interface CronService {
   delete(id: string): boolean;
 }
 
-export const CRON_SERVICE = serviceKey<CronService>('cron');
+export const CRON_SERVICE = serviceKey<CronService>()('cron');
 
 /** One CronList record; records are separated by `---`. */
 export function formatCronJob(job: CronJobView): string {

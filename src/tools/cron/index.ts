@@ -1,5 +1,5 @@
 // The scheduled-task tool group. The service they use is defined in cronService.ts and implemented by
-// the engine (engine/cronScheduler.ts). JARVIS_DISABLE_CRON=1 leaves the group out.
+// the engine (engine/background/cronScheduler.ts). JARVIS_DISABLE_CRON=1 leaves the group out.
 import type { Tool } from '../defineTool';
 import { cronCreateTool } from './cronCreateTool';
 import { cronDeleteTool } from './cronDeleteTool';

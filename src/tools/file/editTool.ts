@@ -39,6 +39,7 @@ function invalidUtf8Hint(line: number, oldString: string): string {
 
 export const editTool = defineTool({
   name: 'Edit',
+  optionalServices: [EDITOR_FILES],
   description,
   schema,
   readOnly: false,

@@ -14,4 +14,4 @@ export interface EditorFiles {
   writeText(path: string, text: string, signal: AbortSignal): Promise<void>;
 }
 
-export const EDITOR_FILES = serviceKey<EditorFiles>('editorFiles');
+export const EDITOR_FILES = serviceKey<EditorFiles>()('editorFiles');

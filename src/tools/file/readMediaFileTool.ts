@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ContentPart } from '../../llm/types';
 import { fitImage, ImageSupportMissingError, imageInfo, type ImageRegion } from '../../platform/images';
-import { defineTool, serviceKey, type ServiceKey, type ToolContext, type ToolResult } from '../defineTool';
+import { defineTool, serviceKey, type ToolResult } from '../defineTool';
 import { detectMedia, MEDIA_SNIFF_BYTES, readHead } from './mediaTypes';
 import { pathDisplayer, resolveToolPath } from './pathPolicy';
 import description from './readMediaFile.md';
@@ -21,10 +21,10 @@ export interface ImageLimits {
 }
 
 /** The session registers its configured `[image]` limits here; without it the defaults apply. */
-export const IMAGE_LIMITS = serviceKey<ImageLimits>('imageLimits');
+export const IMAGE_LIMITS = serviceKey<ImageLimits>()('imageLimits');
 
 /** What the current model accepts; when not registered, both are assumed (the tool is only offered to such models). */
-export const MODEL_MEDIA_INPUT = serviceKey<{ image: boolean; video: boolean }>('modelMediaInput');
+export const MODEL_MEDIA_INPUT = serviceKey<{ image: boolean; video: boolean }>()('modelMediaInput');
 
 const region = z.object({
   x: z.number().int().nonnegative(),
@@ -43,14 +43,6 @@ function error(content: string): ToolResult {
   return { content, isError: true };
 }
 
-function optionalService<T>(ctx: ToolContext, key: ServiceKey<T>): T | undefined {
-  try {
-    return ctx.services.get(key);
-  } catch {
-    return undefined;
-  }
-}
-
 function describeRegion(r: ImageRegion): string {
   return `region x=${r.x} y=${r.y} ${r.width}x${r.height}`;
 }
@@ -61,6 +53,7 @@ const HEIF_HINT =
 
 export const readMediaFileTool = defineTool({
   name: 'ReadMediaFile',
+  optionalServices: [IMAGE_LIMITS, MODEL_MEDIA_INPUT],
   description,
   constants: { MAX_FILE_MB: MEDIA_MAX_FILE_BYTES / (1024 * 1024), MAX_EDGE_PX: IMAGE_MAX_EDGE_PX, BYTE_BUDGET: IMAGE_READ_BYTE_BUDGET },
   schema,
@@ -88,7 +81,7 @@ export const readMediaFileTool = defineTool({
     if (!media.supported) {
       return error(`${path} is a ${media.format.toUpperCase()} image, which models cannot take. Supported: PNG, JPEG, GIF, WebP. Convert it with Bash (e.g. \`magick in.${media.format} out.png\`) and read the copy.`);
     }
-    const accepts = optionalService(ctx, MODEL_MEDIA_INPUT);
+    const accepts = ctx.services.find(MODEL_MEDIA_INPUT);
     if (accepts && !accepts[media.kind]) return error(`The current model does not accept ${media.kind} input, so ${path} cannot be shown to it.`);
     const bytes = await readFile(path);
 
@@ -100,7 +93,7 @@ export const readMediaFileTool = defineTool({
       return { content: parts, summary: `Read video ${shown}` };
     }
 
-    const limits = optionalService(ctx, IMAGE_LIMITS) ?? { maxEdgePx: IMAGE_MAX_EDGE_PX, readByteBudget: IMAGE_READ_BYTE_BUDGET };
+    const limits = ctx.services.find(IMAGE_LIMITS) ?? { maxEdgePx: IMAGE_MAX_EDGE_PX, readByteBudget: IMAGE_READ_BYTE_BUDGET };
     let original;
     try {
       original = await imageInfo(bytes);

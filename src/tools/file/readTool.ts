@@ -109,6 +109,7 @@ function noticesFor(window: LineWindow, encoding: TextEncoding, requested: numbe
 
 export const readTool = defineTool({
   name: 'Read',
+  optionalServices: [EDITOR_FILES],
   description,
   constants: {
     MAX_LINES: READ_MAX_LINES,

@@ -53,6 +53,7 @@ async function undecodableText(path: string): Promise<InvalidUtf8 | undefined> {
 
 export const writeTool = defineTool({
   name: 'Write',
+  optionalServices: [EDITOR_FILES],
   description,
   schema,
   readOnly: false,

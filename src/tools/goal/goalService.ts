@@ -1,5 +1,5 @@
 // Goals as the goal tools see them: the shape of a goal, the budget rules, and the service the
-// engine implements (engine/goals.ts) over the session journal.
+// engine implements (engine/background/goals.ts) over the session journal.
 import { serviceKey } from '../defineTool';
 
 export const MAX_OBJECTIVE_CHARS = 4_000;
@@ -44,7 +44,7 @@ export interface GoalService {
   update(input: { status: 'active' | 'complete' | 'blocked'; summary?: string; blocker?: string; reason?: BlockReason }): GoalResult;
 }
 
-export const GOAL_SERVICE = serviceKey<GoalService>('goals');
+export const GOAL_SERVICE = serviceKey<GoalService>()('goals');
 
 const UNIT_MS: Partial<Record<BudgetUnit, number>> = { milliseconds: 1, seconds: 1_000, minutes: 60_000, hours: 3_600_000 };
 

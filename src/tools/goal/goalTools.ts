@@ -1,5 +1,5 @@
 // The goal tools: CreateGoal, GetGoal, SetGoalBudget, UpdateGoal. Rules that need the session's
-// history (one goal per session, blocker streaks, budgets) are the engine's (engine/goals.ts).
+// history (one goal per session, blocker streaks, budgets) are the engine's (engine/background/goals.ts).
 import { z } from 'zod';
 import { defineTool, type ToolResult } from '../defineTool';
 import createDescription from './createGoal.md';
@@ -18,6 +18,7 @@ function fromResult(result: GoalResult, summary: string): ToolResult {
 
 export const createGoalTool = defineTool({
   name: 'CreateGoal',
+  services: [GOAL_SERVICE],
   deferred: true,
   description: createDescription,
   constants: { MAX_OBJECTIVE_CHARS },
@@ -35,6 +36,7 @@ export const createGoalTool = defineTool({
 
 export const getGoalTool = defineTool({
   name: 'GetGoal',
+  services: [GOAL_SERVICE],
   deferred: true,
   description: getDescription,
   schema: z.object({}),
@@ -48,6 +50,7 @@ export const getGoalTool = defineTool({
 
 export const setGoalBudgetTool = defineTool({
   name: 'SetGoalBudget',
+  services: [GOAL_SERVICE],
   deferred: true,
   description: setBudgetDescription,
   schema: z.object({
@@ -65,6 +68,7 @@ export const setGoalBudgetTool = defineTool({
 
 export const updateGoalTool = defineTool({
   name: 'UpdateGoal',
+  services: [GOAL_SERVICE],
   deferred: true,
   description: updateDescription,
   constants: { BLOCKED_AFTER_TURNS },

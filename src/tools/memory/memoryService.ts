@@ -3,4 +3,4 @@
 import { serviceKey } from '../defineTool';
 import type { MemoryStore } from '../../store/memoryStore';
 
-export const MEMORY_SERVICE = serviceKey<MemoryStore>('memory');
+export const MEMORY_SERVICE = serviceKey<MemoryStore>()('memory');

@@ -25,7 +25,7 @@ function defaultScope(store: MemoryStore): MemoryScope {
   return store.trusted ? 'project' : 'workspace';
 }
 
-function scopeOf(args: MemoryArgs, ctx: ToolContext): MemoryScope {
+function scopeOf(args: MemoryArgs, ctx: ToolContext<typeof MEMORY_SERVICE>): MemoryScope {
   return args.scope ?? defaultScope(ctx.services.get(MEMORY_SERVICE));
 }
 
@@ -33,6 +33,7 @@ const error = (content: string): ToolResult => ({ content, isError: true });
 
 export const memoryTool = defineTool({
   name: 'Memory',
+  services: [MEMORY_SERVICE],
   description,
   constants: { NAME_CHARS: MEMORY_LIMITS.nameChars, DESCRIPTION_CHARS: MEMORY_LIMITS.descriptionChars, BODY_BYTES: MEMORY_LIMITS.bodyBytes, RECORDS: MEMORY_LIMITS.recordsPerScope },
   schema,

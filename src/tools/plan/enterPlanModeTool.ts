@@ -1,5 +1,5 @@
 // EnterPlanMode: turns plan mode on and tells the agent how to work in it and where its plan goes.
-// The restrictions themselves are enforced by the engine (engine/planMode.ts), around every tool.
+// The restrictions themselves are enforced by the engine (engine/policy/planMode.ts), around every tool.
 import { z } from 'zod';
 import { defineTool, renderTemplate } from '../defineTool';
 import description from './enterPlanMode.md';
@@ -8,6 +8,7 @@ import workflow from './planWorkflow.md';
 
 export const enterPlanModeTool = defineTool({
   name: 'EnterPlanMode',
+  services: [PLAN_SERVICE],
   deferred: true,
   description,
   schema: z.object({}),

@@ -50,6 +50,7 @@ function outcomeText(answer: PlanReviewAnswer, planPath: string): ToolResult {
 
 export const exitPlanModeTool = defineTool({
   name: 'ExitPlanMode',
+  services: [PLAN_SERVICE],
   deferred: true,
   description,
   constants: { MAX_PLAN_OPTIONS, MAX_PLAN_OPTION_LABEL_CHARS, RESERVED_LABELS: RESERVED_PLAN_LABELS.join(', ') },

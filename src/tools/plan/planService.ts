@@ -1,4 +1,4 @@
-// Plan mode as the plan tools see it. The engine implements it (engine/planMode.ts): the state
+// Plan mode as the plan tools see it. The engine implements it (engine/policy/planMode.ts): the state
 // lives in the session journal, the review goes to the front end's InteractionPort.
 import { serviceKey } from '../defineTool';
 
@@ -45,4 +45,4 @@ export interface PlanModeService {
   review(request: Omit<PlanReviewRequest, 'planPath'>, signal: AbortSignal): Promise<PlanReviewOutcome>;
 }
 
-export const PLAN_SERVICE = serviceKey<PlanModeService>('planMode');
+export const PLAN_SERVICE = serviceKey<PlanModeService>()('planMode');

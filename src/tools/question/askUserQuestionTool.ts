@@ -49,6 +49,7 @@ function notAnswered(outcome: Exclude<AskOutcome | BackgroundAskOutcome, { statu
 
 export const askUserQuestionTool = defineTool({
   name: 'AskUserQuestion',
+  services: [QUESTION_SERVICE],
   description,
   constants: { MIN_QUESTIONS, MAX_QUESTIONS, MIN_OPTIONS, MAX_OPTIONS, MAX_HEADER_CHARS, OTHER_LABEL },
   schema,

@@ -1,4 +1,4 @@
-// AskUserQuestion as the tool sees it. The engine implements the service (engine/interactions.ts)
+// AskUserQuestion as the tool sees it. The engine implements the service (engine/delegation/interactions.ts)
 // over the front end's InteractionPort; print mode and hosts without one cannot ask.
 import { serviceKey } from '../defineTool';
 
@@ -60,7 +60,7 @@ export interface QuestionService {
   askInBackground(request: Omit<QuestionRequest, 'background' | 'taskId'>): BackgroundAskOutcome;
 }
 
-export const QUESTION_SERVICE = serviceKey<QuestionService>('questions');
+export const QUESTION_SERVICE = serviceKey<QuestionService>()('questions');
 
 function answerLine(a: QuestionAnswer): string {
   const other = a.other !== undefined ? `${OTHER_LABEL}: "${a.other}"` : undefined;

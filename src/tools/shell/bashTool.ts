@@ -61,6 +61,7 @@ type BashArgs = z.infer<typeof schema>;
 
 export const bashTool = defineTool({
   name: 'Bash',
+  services: [TASK_SERVICE],
   description,
   constants: {
     FOREGROUND_DEFAULT_TIMEOUT_MS, FOREGROUND_MAX_TIMEOUT_MS, BACKGROUND_MAX_TIMEOUT_MS, BASH_INLINE_MAX_CHARS, SAVED_OUTPUT_MAX_MIB,

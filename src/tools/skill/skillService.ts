@@ -1,5 +1,5 @@
 // What the Skill tool needs from its session: load a skill by name for the model. The engine implements
-// it (engine/skills.ts) over the skill catalog, and counts how deeply skills load each other.
+// it (engine/delegation/skills.ts) over the skill catalog, and counts how deeply skills load each other.
 import { serviceKey } from '../defineTool';
 
 export type SkillLoad = { ok: true; name: string; text: string } | { ok: false; message: string };
@@ -9,7 +9,7 @@ export interface SkillService {
   loadForModel(name: string, args: string): SkillLoad;
 }
 
-export const SKILL_SERVICE = serviceKey<SkillService>('skills');
+export const SKILL_SERVICE = serviceKey<SkillService>()('skills');
 
 /** How deeply skills may load skills (a skill's instructions asking for another skill, and so on). */
 export const MAX_SKILL_NESTING = 3;

@@ -7,6 +7,7 @@ import { MAX_SKILL_NESTING, SKILL_SERVICE } from './skillService';
 
 export const skillTool = defineTool({
   name: 'Skill',
+  services: [SKILL_SERVICE],
   description,
   constants: { MAX_NESTING: MAX_SKILL_NESTING },
   schema: z.object({

@@ -1,5 +1,5 @@
 // The background task tool group. The service they use is defined in taskService.ts and
-// implemented by the engine (engine/backgroundTasks.ts).
+// implemented by the engine (engine/background/backgroundTasks.ts).
 import type { Tool } from '../defineTool';
 import { taskListTool } from './taskListTool';
 import { taskOutputTool } from './taskOutputTool';

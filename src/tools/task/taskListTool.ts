@@ -10,6 +10,7 @@ export const MAX_LIMIT = 100;
 
 export const taskListTool = defineTool({
   name: 'TaskList',
+  services: [TASK_SERVICE],
   description,
   constants: { DEFAULT_LIMIT, MIN_LIMIT, MAX_LIMIT },
   schema: z.object({

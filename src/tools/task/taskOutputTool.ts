@@ -8,6 +8,7 @@ export const MAX_INLINE_BYTES = 32 * 1024;
 
 export const taskOutputTool = defineTool({
   name: 'TaskOutput',
+  services: [TASK_SERVICE],
   description,
   constants: { MAX_INLINE_KB: MAX_INLINE_BYTES / 1024 },
   schema: z.object({

@@ -1,5 +1,5 @@
 // The background task service as tools see it. The implementation lives in the engine
-// (engine/backgroundTasks.ts); tools reach it through `ctx.services.get(TASK_SERVICE)`.
+// (engine/background/backgroundTasks.ts); tools reach it through `ctx.services.get(TASK_SERVICE)`.
 import type { ChildProcess } from 'node:child_process';
 import { serviceKey } from '../defineTool';
 
@@ -138,7 +138,7 @@ export interface TaskService {
   hasPending(): boolean;
 }
 
-export const TASK_SERVICE = serviceKey<TaskService>('backgroundTasks');
+export const TASK_SERVICE = serviceKey<TaskService>()('backgroundTasks');
 
 export class TaskLimitError extends Error {
   constructor(readonly limit: number) {

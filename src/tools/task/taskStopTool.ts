@@ -8,6 +8,7 @@ export const DEFAULT_REASON = 'Stopped by TaskStop';
 
 export const taskStopTool = defineTool({
   name: 'TaskStop',
+  services: [TASK_SERVICE],
   description,
   constants: { DEFAULT_REASON },
   schema: z.object({

@@ -10,6 +10,7 @@ const TAIL_BYTES = 4 * 1024;
 
 export const waitForTool = defineTool({
   name: 'WaitFor',
+  services: [TASK_SERVICE],
   description,
   constants: { MAX_TIMEOUT_S },
   schema: z.object({

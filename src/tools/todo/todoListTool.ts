@@ -13,6 +13,7 @@ const item = z.object({
 
 export const todoListTool = defineTool({
   name: 'TodoList',
+  services: [TODO_SERVICE],
   description,
   schema: z.object({
     todos: z.array(item).optional(),

@@ -1,5 +1,5 @@
 // The todo list as the TodoList tool sees it. The engine keeps it in the session journal
-// (engine/todos.ts), so resume and /undo restore it; tools reach it through `TODO_SERVICE`.
+// (engine/background/todos.ts), so resume and /undo restore it; tools reach it through `TODO_SERVICE`.
 import { serviceKey } from '../defineTool';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'done'] as const;
@@ -16,7 +16,7 @@ export interface TodoService {
   set(todos: TodoItem[]): void;
 }
 
-export const TODO_SERVICE = serviceKey<TodoService>('todos');
+export const TODO_SERVICE = serviceKey<TodoService>()('todos');
 
 const MARK: Record<TodoStatus, string> = { pending: '[ ]', in_progress: '[~]', done: '[x]' };
 

@@ -1,5 +1,5 @@
 // The service behind ToolSearch: the catalog of deferred tools and loading them into the session. The
-// engine implements it (src/engine/deferredTools.ts), where the session journal records each load so
+// engine implements it (src/engine/loop/deferredTools.ts), where the session journal records each load so
 // resume and fork keep the loaded tools (docs/tools.md, "Deferred tools").
 import { serviceKey } from '../defineTool';
 
@@ -25,7 +25,7 @@ export interface ToolLoader {
   load(names: readonly string[]): ToolLoadOutcome;
 }
 
-export const TOOL_LOADER = serviceKey<ToolLoader>('toolLoader');
+export const TOOL_LOADER = serviceKey<ToolLoader>()('toolLoader');
 
 /** One line of a tool's description for the catalog: its first sentence, at most 110 characters. */
 export function summarise(description: string): string {

@@ -21,6 +21,7 @@ export function toolSearchTool(catalog: readonly DeferredToolEntry[]): Tool {
   const lines = catalog.map((e) => `- ${e.name}: ${e.summary}`).join('\n');
   return defineTool({
     name: TOOL_SEARCH_NAME,
+    services: [TOOL_LOADER],
     description: `${description.trim()}\n\nDeferred tools:\n${lines}`,
     schema,
     readOnly: true,

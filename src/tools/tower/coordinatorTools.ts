@@ -11,7 +11,7 @@ import mergeDescription from './towerMerge.md';
 import teardownDescription from './towerTeardown.md';
 
 /** Runs a Tower operation for the calling agent; a refusal becomes an error result the model can act on. */
-export async function callTower(ctx: ToolContext, op: (tower: TowerService) => Promise<string>, summary?: string): Promise<ToolResult> {
+export async function callTower(ctx: ToolContext<typeof TOWER_SERVICE>, op: (tower: TowerService) => Promise<string>, summary?: string): Promise<ToolResult> {
   const tower = ctx.services.find(TOWER_SERVICE);
   if (!tower) return { content: 'Tower tools work only for the Tower coordinator and the agents it spawns; this agent is neither.', isError: true };
   try {
@@ -29,6 +29,7 @@ export const MISSION_ID = z
 
 export const towerInitTool = defineTool({
   name: 'TowerInit',
+  optionalServices: [TOWER_SERVICE],
   description: initDescription,
   deferred: true,
   schema: z.object({ objective: z.string().optional().describe('What the tower is to achieve, recorded in the state.') }),
@@ -48,6 +49,7 @@ const plannedMission = z.object({
 
 export const towerPlanTool = defineTool({
   name: 'TowerPlan',
+  optionalServices: [TOWER_SERVICE],
   description: planDescription,
   deferred: true,
   schema: z.object({
@@ -61,6 +63,7 @@ export const towerPlanTool = defineTool({
 
 export const towerSpawnTool = defineTool({
   name: 'TowerSpawn',
+  optionalServices: [TOWER_SERVICE],
   description: spawnDescription,
   constants: { MAX_CONCURRENCY: TOWER_MAX_CONCURRENCY },
   deferred: true,
@@ -78,6 +81,7 @@ export const towerSpawnTool = defineTool({
 
 export const towerMergeTool = defineTool({
   name: 'TowerMerge',
+  optionalServices: [TOWER_SERVICE],
   description: mergeDescription,
   deferred: true,
   schema: z.object({ mission: MISSION_ID }),
@@ -90,6 +94,7 @@ export const towerMergeTool = defineTool({
 
 export const towerTeardownTool = defineTool({
   name: 'TowerTeardown',
+  optionalServices: [TOWER_SERVICE],
   description: teardownDescription,
   deferred: true,
   schema: z.object({ force: z.boolean().default(false).describe('Clean up even when the state file cannot be read.') }),

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../defineTool';
 import { callTower, MISSION_ID } from './coordinatorTools';
+import { TOWER_SERVICE } from './towerService';
 import sendDescription from './towerSend.md';
 import inboxDescription from './towerInbox.md';
 import findingDescription from './towerFinding.md';
@@ -14,6 +15,7 @@ export const INBOX_DEFAULT_LIMIT = 20;
 
 export const towerSendTool = defineTool({
   name: 'TowerSend',
+  optionalServices: [TOWER_SERVICE],
   description: sendDescription,
   deferred: true,
   schema: z.object({
@@ -27,6 +29,7 @@ export const towerSendTool = defineTool({
 
 export const towerInboxTool = defineTool({
   name: 'TowerInbox',
+  optionalServices: [TOWER_SERVICE],
   description: inboxDescription,
   deferred: true,
   schema: z.object({ limit: z.number().int().min(1).max(200).default(INBOX_DEFAULT_LIMIT) }),
@@ -37,6 +40,7 @@ export const towerInboxTool = defineTool({
 
 export const towerFindingTool = defineTool({
   name: 'TowerFinding',
+  optionalServices: [TOWER_SERVICE],
   description: findingDescription,
   deferred: true,
   schema: z.object({
@@ -52,6 +56,7 @@ export const towerFindingTool = defineTool({
 
 export const towerReviewTool = defineTool({
   name: 'TowerReview',
+  optionalServices: [TOWER_SERVICE],
   description: reviewDescription,
   deferred: true,
   schema: z.object({
@@ -66,6 +71,7 @@ export const towerReviewTool = defineTool({
 
 export const towerMissionTool = defineTool({
   name: 'TowerMission',
+  optionalServices: [TOWER_SERVICE],
   description: missionDescription,
   deferred: true,
   schema: z.object({
@@ -82,6 +88,7 @@ export const towerMissionTool = defineTool({
 
 export const towerStatusTool = defineTool({
   name: 'TowerStatus',
+  optionalServices: [TOWER_SERVICE],
   description: statusDescription,
   deferred: true,
   schema: z.object({}),

@@ -49,7 +49,7 @@ export interface TowerService {
 /** A refusal or failure the model can act on; tools return it as an error result. */
 export class TowerError extends Error {}
 
-export const TOWER_SERVICE = serviceKey<TowerService>('tower');
+export const TOWER_SERVICE = serviceKey<TowerService>()('tower');
 
 /** Tools only the coordinator calls. */
 export const TOWER_COORDINATOR_TOOLS = ['TowerInit', 'TowerPlan', 'TowerSpawn', 'TowerMerge', 'TowerTeardown'];

@@ -10,6 +10,7 @@ export { FETCH_MAX_BYTES };
 
 export const fetchUrlTool = defineTool({
   name: 'FetchURL',
+  services: [WEB_SERVICE],
   deferred: true,
   description,
   // Limits (redirects, timeout, size) are in docs/web.md, not in the description: the first request must stay small.

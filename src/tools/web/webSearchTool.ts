@@ -11,6 +11,7 @@ export const WEB_SEARCH_MAX_LIMIT = 20;
 
 export const webSearchTool = defineTool({
   name: 'WebSearch',
+  services: [WEB_SERVICE],
   deferred: true,
   description,
   constants: { DEFAULT_LIMIT: WEB_SEARCH_DEFAULT_LIMIT, MAX_LIMIT: WEB_SEARCH_MAX_LIMIT },

@@ -29,7 +29,7 @@ export interface WebSettings {
   proxyFor?(url: string): Promise<Dispatcher | undefined>;
 }
 
-export const WEB_SERVICE = serviceKey<WebSettings>('web');
+export const WEB_SERVICE = serviceKey<WebSettings>()('web');
 
 export const WEB_USER_AGENT = `Mozilla/5.0 (compatible; JarvisCode/${JARVIS_VERSION} Agent)`;
 

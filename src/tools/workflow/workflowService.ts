@@ -8,4 +8,4 @@ export interface WorkflowSettings {
   limits: WorkflowLimits;
 }
 
-export const WORKFLOW_SETTINGS = serviceKey<WorkflowSettings>('workflowSettings');
+export const WORKFLOW_SETTINGS = serviceKey<WorkflowSettings>()('workflowSettings');

@@ -23,15 +23,14 @@ const schema = z
 
 type WorkflowArgs = z.infer<typeof schema>;
 
-function limitsOf(ctx: ToolContext): { home: string; limits: WorkflowLimits } {
-  try {
-    return ctx.services.get(WORKFLOW_SETTINGS);
-  } catch {
-    return { home: '', limits: WORKFLOW_LIMITS };
-  }
+type WorkflowContext = ToolContext<typeof WORKFLOW_SETTINGS>;
+
+/** Where user workflows live and the run limits; a session that lends no settings (tests) gets the defaults. */
+function limitsOf(ctx: WorkflowContext): { home: string; limits: WorkflowLimits } {
+  return ctx.services.find(WORKFLOW_SETTINGS) ?? { home: '', limits: WORKFLOW_LIMITS };
 }
 
-function resolveSource(args: WorkflowArgs, ctx: ToolContext): WorkflowSource | { error: string } {
+function resolveSource(args: WorkflowArgs, ctx: WorkflowContext): WorkflowSource | { error: string } {
   if (args.script !== undefined) return { name: 'inline', origin: 'project', script: args.script };
   return findWorkflow(args.name ?? '', limitsOf(ctx).home, ctx.cwd);
 }
@@ -53,6 +52,8 @@ function describeRun(source: WorkflowSource, meta: WorkflowMeta | undefined, lim
 
 export const workflowTool = defineTool({
   name: 'Workflow',
+  services: [DELEGATION_SERVICE, TASK_SERVICE],
+  optionalServices: [WORKFLOW_SETTINGS],
   description,
   constants: { CATALOG: 'deep-research and any in the workflows folders', LIMITS: describeLimits(WORKFLOW_LIMITS) },
   deferred: true,

@@ -30,7 +30,7 @@ function world() {
 type Case = [string, Tool, Record<string, unknown>, (o: string) => string];
 
 // Every way of naming a file outside cwd resolves to the real file there, so the approval policy
-// (engine/approvals.ts) gets one subject and one access to judge, whatever form the model chose.
+// (engine/policy/approvals.ts) gets one subject and one access to judge, whatever form the model chose.
 const ESCAPING: Case[] = [
   ['Read ../x', readTool, { path: '../x.txt' }, () => 'Read(<parent>/x.txt)'],
   ['Read sub/../../x', readTool, { path: 'sub/../../x.txt' }, () => 'Read(<parent>/x.txt)'],

@@ -23,7 +23,7 @@ const country = z.string().regex(/^[A-Za-z]{2}$/, 'country is a 2-letter code su
 const freshness = z.string().regex(/^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$/, 'freshness is pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD').optional();
 const present = (h: SearchHit | undefined): h is SearchHit => h !== undefined;
 
-function access(ctx: ToolContext): BraveAccess {
+function access(ctx: ToolContext<typeof WEB_SERVICE>): BraveAccess {
   const web = ctx.services.get(WEB_SERVICE);
   if (!web.braveTools) throw new Error('Brave tools need active_search_provider = "brave" and [web.brave] api_key in config.toml.');
   return { ...web.braveTools, web, signal: ctx.signal };
@@ -33,6 +33,7 @@ function access(ctx: ToolContext): BraveAccess {
 function braveTool<S extends z.ZodObject>(def: { name: string; description: string; maxCount?: number; schema: S; run(args: z.infer<S>, a: BraveAccess): Promise<string> }): Tool {
   return defineTool({
     name: def.name,
+    services: [WEB_SERVICE],
     deferred: true,
     description: def.description,
     constants: def.maxCount ? { MAX_COUNT: def.maxCount } : {},
