@@ -3,22 +3,11 @@
 // here; the one write is the commented template created when there is no file yet.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  ConfigError,
-  KNOWN_SERVICES,
-  OVERRIDE_FORBIDDEN_KEYS,
-  configSchema,
-  describeValue,
-  defaultConfig,
-  formatKey,
-  parseToml,
-  validateAgainst,
-  valueError,
-  type JarvisConfig,
-} from './configSchema';
+import { ConfigError, describeValue, formatKey, parseToml, validateAgainst, valueError } from './configFields';
+import { KNOWN_SERVICES, OVERRIDE_FORBIDDEN_KEYS, configSchema, defaultConfig, type JarvisConfig } from './configSchema';
 import { configPath, displayPath } from './paths';
 
-export { ConfigError } from './configSchema';
+export { ConfigError } from './configFields';
 export type { JarvisConfig } from './configSchema';
 
 export interface LoadedConfig {

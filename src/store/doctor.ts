@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseConfigText } from './config';
-import { ConfigError, defaultConfig } from './configSchema';
+import { ConfigError } from './configFields';
+import { defaultConfig } from './configSchema';
 import { resolveModel } from './modelResolution';
 import { configPath, displayPath, tuiConfigPath } from './paths';
 import { parseTuiConfigText } from './tuiConfig';

@@ -3,7 +3,7 @@
 // `jarvis doctor tui` is strict and reports the same problem as an error.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError, bool, oneOf, parseToml, str, stringList, table, validateAgainst } from './configSchema';
+import { ConfigError, bool, oneOf, parseToml, str, stringList, table, validateAgainst } from './configFields';
 import { displayPath, tuiConfigPath } from './paths';
 
 /** SPEC's items plus `context` (the share of the context window in use) and `tokens` (the session's totals). */

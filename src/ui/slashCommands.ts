@@ -1,5 +1,5 @@
 // The slash commands (docs/ui.md) this UI implements. A command is listed only if it works.
-import { contextBreakdown, type CompactionThresholds, type ContextBreakdown } from '../engine/context/context';
+import { contextBreakdown, type CompactionThresholds } from '../engine/context/context';
 import { exportMarkdown } from '../engine/runtime/exportMarkdown';
 import type { ForkResult } from '../engine/session/fork';
 import type { PermissionRule } from '../engine/policy/approvals';
@@ -12,6 +12,7 @@ import type { TokenCountingStrategy } from '../store/settings';
 import { toolSchemaForModel } from '../tools/defineTool';
 import type { CommandInfo } from './completion';
 import { contextPercent } from './footer';
+import { n, usageLines } from './usageView';
 import { helpLines } from './keymap';
 import { permissionsLines } from './permissionsView';
 import { MCP_COMMANDS } from './mcpCommands';
@@ -356,42 +357,6 @@ function clearPlan(h: CommandHost): void {
   }
   const path = rt.plan.clearPlan();
   h.notice('success', `Plan cleared. The next plan goes to ${displayPath(path)}.`);
-}
-
-const n = (value: number) => value.toLocaleString('en-US');
-
-/** The /usage popup: where the context goes, then what the whole session cost. */
-/** How many tools the model is offered with full schemas, and how many wait in ToolSearch's list. */
-export interface ToolCounts {
-  offered: number;
-  deferred: number;
-  loaded: number;
-}
-
-export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCounts): string[] {
-  const row = (label: string, value: number, extra = '') => `  ${label.padEnd(16)}${n(value).padStart(10)}${extra}`;
-  const share = (value: number) => (b.estimated ? `  ${Math.round((value / b.estimated) * 100)}%`.padStart(6) : '');
-  return [
-    `Context      ${contextPercent(b.total, b.window)}% · ${n(b.total)} of ${n(b.window)} tokens · ${n(b.free)} free`,
-    `             auto-compaction at ${n(b.compactAt)} tokens · ${b.messages} messages · ${b.compactions} compaction${b.compactions === 1 ? '' : 's'}`,
-    '',
-    'By source (estimated)',
-    row('System prompt', b.sources.systemPrompt, share(b.sources.systemPrompt)),
-    row('AGENTS.md', b.sources.agentsMd, share(b.sources.agentsMd)),
-    row('Tool schemas', b.sources.toolSchemas, share(b.sources.toolSchemas)),
-    ...(tools ? [`  ${' '.repeat(16)}${tools.offered} tools offered · ${tools.deferred} deferred, ${tools.loaded} of them loaded with ToolSearch`] : []),
-    row('Conversation', b.sources.history, share(b.sources.history)),
-    row('Memory recall', b.sources.memory, share(b.sources.memory)),
-    row('Tool results', b.sources.toolResults, share(b.sources.toolResults)),
-    row('Total', b.estimated),
-    '',
-    'Session totals (reported by the provider)',
-    row('Input', b.session.inputTokens),
-    row('Output', b.session.outputTokens),
-    row('Cache read', b.session.cacheReadTokens),
-    row('Cache write', b.session.cacheWriteTokens),
-    row('Turns', turns),
-  ];
 }
 
 export function findCommand(name: string): SlashCommand | undefined {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONFIG_TEMPLATE, ConfigError, loadConfig, parseConfigText, readConfigFile } from '../../src/store/config';
-import { closestKey, defaultConfig } from '../../src/store/configSchema';
+import { closestKey } from '../../src/store/configFields';
+import { defaultConfig } from '../../src/store/configSchema';
 
 const FIXTURES = join(__dirname, '../fixtures/config');
 

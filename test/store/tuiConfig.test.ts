@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/store/configSchema';
+import { ConfigError } from '../../src/store/configFields';
 import { defaultTuiConfig, loadTuiConfig, parseTuiConfigText } from '../../src/store/tuiConfig';
 
 const FIXTURES = join(__dirname, '../fixtures/config');

@@ -6,7 +6,7 @@ import type { PlanReviewAnswer, QuestionRequest, QuestionResponse } from '../../
 import { PlanReviewPanel } from '../../src/ui/dialogs/planReview';
 import { QuestionPanel } from '../../src/ui/dialogs/questionDialog';
 import { actionOf, nextCycleStop } from '../../src/ui/keymap';
-import { usageLines } from '../../src/ui/slashCommands';
+import { usageLines } from '../../src/ui/usageView';
 import { loadTheme } from '../../src/ui/theme';
 import { TodoPanel, todoWindow } from '../../src/ui/todoPanel';
 import { trimPadding } from '../../src/ui/transcript/messageBlocks';

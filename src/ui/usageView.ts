@@ -1,0 +1,41 @@
+// What /usage shows (docs/ui.md): the context by source and the session's totals as the provider reported them.
+import type { ContextBreakdown } from '../engine/context/context';
+import { contextPercent } from './footer';
+
+/** A count as /usage prints it (12,345). */
+export const n = (value: number) => value.toLocaleString('en-US');
+
+/** How many tools the model is offered with full schemas, and how many wait in ToolSearch's list. */
+export interface ToolCounts {
+  offered: number;
+  deferred: number;
+  loaded: number;
+}
+
+/** The /usage popup: where the context goes, then what the whole session cost. */
+export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCounts): string[] {
+  const row = (label: string, value: number, extra = '') => `  ${label.padEnd(16)}${n(value).padStart(10)}${extra}`;
+  const share = (value: number) => (b.estimated ? `  ${Math.round((value / b.estimated) * 100)}%`.padStart(6) : '');
+  return [
+    `Context      ${contextPercent(b.total, b.window)}% · ${n(b.total)} of ${n(b.window)} tokens · ${n(b.free)} free`,
+    `             auto-compaction at ${n(b.compactAt)} tokens · ${b.messages} messages · ${b.compactions} compaction${b.compactions === 1 ? '' : 's'}`,
+    '',
+    'By source (estimated)',
+    row('System prompt', b.sources.systemPrompt, share(b.sources.systemPrompt)),
+    row('AGENTS.md', b.sources.agentsMd, share(b.sources.agentsMd)),
+    row('Tool schemas', b.sources.toolSchemas, share(b.sources.toolSchemas)),
+    ...(tools ? [`  ${' '.repeat(16)}${tools.offered} tools offered · ${tools.deferred} deferred, ${tools.loaded} of them loaded with ToolSearch`] : []),
+    row('Conversation', b.sources.history, share(b.sources.history)),
+    row('Memory recall', b.sources.memory, share(b.sources.memory)),
+    row('Tool results', b.sources.toolResults, share(b.sources.toolResults)),
+    row('Total', b.estimated),
+    '',
+    'Session totals (reported by the provider)',
+    row('Input', b.session.inputTokens),
+    row('Output', b.session.outputTokens),
+    row('Cache read', b.session.cacheReadTokens),
+    row('Cache write', b.session.cacheWriteTokens),
+    row('Turns', turns),
+  ];
+}
+
