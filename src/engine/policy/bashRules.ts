@@ -35,10 +35,16 @@ function allowForms(c: ShellCommand): string[] {
   return [describeShellCommand(c), [...c.assignments, ...c.argv].join(' ')];
 }
 
-/** A restricting rule also matches the command without its assignments and by its program's base name. */
+/**
+ * A restricting rule also matches the command without its assignments, by its program's base name, and
+ * for git from its subcommand on (`git -C . push` is `git push`). Each form is also tried with a space
+ * after it, so `Bash(git push *)` holds against a bare `git push`.
+ */
 function restrictForms(c: ShellCommand): string[] {
   const named = c.program !== undefined ? [[c.program, ...typedWords(c, 1)].join(' '), [c.program, ...c.argv.slice(1)].join(' ')] : [];
-  return [...allowForms(c), typedWords(c, 0).join(' '), c.argv.join(' '), ...named];
+  const sub = c.program !== undefined && c.subcommandAt !== undefined ? [[c.program, ...typedWords(c, c.subcommandAt)].join(' '), [c.program, ...c.argv.slice(c.subcommandAt)].join(' ')] : [];
+  const forms = [...allowForms(c), typedWords(c, 0).join(' '), c.argv.join(' '), ...named, ...sub];
+  return [...forms, ...forms.map((f) => `${f} `)];
 }
 
 function writePath(target: string, cwd: string): string {
@@ -61,6 +67,7 @@ export function firstBashRuleMatchingAny(rules: readonly PermissionRule[], decis
       continue;
     }
     if (glob === null || glob.test(command)) return { rule };
+    if (analysis.normalised !== undefined && glob.test(analysis.normalised)) return { rule, part: `runs ${analysis.normalised}` };
     const hit = analysis.commands.find((c) => restrictForms(c).some((form) => glob.test(form)));
     if (hit) return { rule, part: `runs ${describeShellCommand(hit)}` };
   }

@@ -41,8 +41,8 @@ const ATTACKS_ON_ALLOW: Row[] = [
   ['git status &> PWNED', 'git status | > PWNED', 'ask', 'allow'],
   ['git diff <(touch PWNED)', 'git diff <(touch PWNED) | touch PWNED | $()', 'ask', 'allow'],
   ['git log "$(touch PWNED)"', 'git log "$(touch PWNED)" | touch PWNED | $()', 'ask', 'allow'],
-  ['GIT_SSH_COMMAND="touch PWNED" git fetch', "GIT_SSH_COMMAND=\"touch PWNED\" git fetch", 'ask', 'allow'],
-  ['PATH=/tmp/evil:$PATH; git status', 'PATH=/tmp/evil:$PATH | git status', 'ask', 'allow'],
+  ['GIT_SSH_COMMAND="touch PWNED" git fetch', 'GIT_SSH_COMMAND="touch PWNED" git fetch | ?', 'ask', 'deny'],
+  ['PATH=/tmp/evil:$PATH; git status', 'PATH=/tmp/evil:$PATH | git status | ?', 'ask', 'deny'],
   ['./git status', './git status', 'ask', 'allow'],
   ['git status; $(printf touch) PWNED', 'git status | $(printf touch) PWNED | printf touch | $() | ?', 'ask', 'deny'],
   ['echo ok > /etc/passwd', 'echo ok | > /etc/passwd', 'ask', 'allow'],
@@ -82,11 +82,11 @@ const ATTACKS_ON_DENY: Row[] = [
   ['sudo rm -f x', 'sudo rm -f x | rm -f x ‹sudo›', 'ask', 'deny'],
   ['sudo -u root -E rm -f x', 'sudo -u root -E rm -f x | rm -f x ‹sudo›', 'ask', 'deny'],
   ['timeout -s KILL 5 rm -f x', 'timeout -s KILL 5 rm -f x | rm -f x ‹timeout›', 'ask', 'deny'],
-  ['env -i PATH=/bin rm -f x', 'env -i PATH=/bin rm -f x | rm -f x ‹env›', 'ask', 'deny'],
+  ['env -i PATH=/bin rm -f x', 'env -i PATH=/bin rm -f x | rm -f x ‹env› | ?', 'ask', 'deny'],
   ['env -S "rm -f x"', "env -S 'rm -f x' | rm -f x ‹env -S›", 'ask', 'deny'],
-  ['find . -name "*.o" -exec rm -f {} \\;', "find . -name '*.o' -exec rm -f '{}' ';' | rm -f '{}' ‹find -exec›", 'ask', 'deny'],
-  ['find . -execdir rm -f {} +', "find . -execdir rm -f '{}' + | rm -f '{}' ‹find -execdir›", 'ask', 'deny'],
-  ['xargs -n 1 -I{} rm -f {} < list', "xargs -n 1 '-I{}' rm -f '{}' | rm -f '{}' ‹xargs›", 'ask', 'deny'],
+  ['find . -name "*.o" -exec rm -f {} \\;', "find . -name '*.o' -exec rm -f '{}' ';' | rm -f {} ‹find -exec›", 'ask', 'deny'],
+  ['find . -execdir rm -f {} +', "find . -execdir rm -f '{}' + | rm -f {} ‹find -execdir›", 'ask', 'deny'],
+  ['xargs -n 1 -I{} rm -f {} < list', "xargs -n 1 '-I{}' rm -f '{}' | rm -f {} ‹xargs›", 'ask', 'deny'],
   ['sh -c "rm -f x"', "sh -c 'rm -f x' | rm -f x ‹sh -c›", 'ask', 'deny'],
   ['bash -lc "rm -f x"', "bash -lc 'rm -f x' | rm -f x ‹bash -c›", 'ask', 'deny'],
   ['bash -o pipefail -c "rm -f x"', "bash -o pipefail -c 'rm -f x' | rm -f x ‹bash -c›", 'ask', 'deny'],
@@ -187,6 +187,176 @@ const ORDINARY: Row[] = [
   ['cat < input.txt', 'cat', 'ask', 'allow'],
 ];
 
+// Issue 31: the config.toml of the report. `⏎` is a newline. [line, decision in manual mode, in auto mode]
+const ISSUE_RULES: PermissionRule[] = [
+  { decision: 'allow', pattern: 'Bash(ls *)' },
+  { decision: 'allow', pattern: 'Bash(git *)' },
+  { decision: 'deny', pattern: 'Bash(rm *)' },
+  { decision: 'ask', pattern: 'Bash(git push *)' },
+];
+type FailClosedRow = [string, 'allow' | 'ask' | 'deny', 'allow' | 'deny'];
+
+const FAIL_CLOSED: FailClosedRow[] = [
+  // 1. `$\⏎(` inside double quotes, here-strings and here-documents is a command substitution to bash.
+  ['ls "$\\⏎(touch PWNED)"', 'ask', 'deny'],
+  ['ls "$\\⏎(rm -f canary)"', 'deny', 'deny'],
+  ['cat <<<"$\\⏎(rm -f canary)"', 'deny', 'deny'],
+  ['cat <<< "$\\⏎(touch PWNED)"', 'ask', 'deny'],
+  ['git status <<EOF⏎$\\⏎(touch PWNED)⏎EOF', 'ask', 'deny'],
+  ['git status <<EOF⏎$\\⏎(rm -f canary)⏎EOF', 'deny', 'deny'],
+  ['git status <<-EOF⏎\t$\\⏎(touch PWNED)⏎\tEOF', 'ask', 'deny'],
+  ['ls "`\\⏎touch PWNED`"', 'ask', 'deny'],
+  ['ls "a\\⏎b"', 'ask', 'deny'],
+  ["ls '$\\⏎(touch PWNED)'", 'ask', 'deny'],
+  ['ls $\\⏎(touch PWNED)', 'ask', 'deny'],
+  ['ls "x$\\⏎{X:-`touch PWNED`}"', 'ask', 'deny'],
+  ["cat <<'EOF'⏎x\\⏎EOF⏎rm -f canary⏎EOF", 'deny', 'deny'],
+  ['cat <<EOF⏎x\\⏎EOF⏎touch PWNED⏎EOF', 'ask', 'deny'],
+  // 2. Backquotes inside `${X:-…}`, quoted or not.
+  ['ls ${X:-`rm -f canary`}', 'deny', 'deny'],
+  ['ls ${X:-`touch PWNED`}', 'ask', 'deny'],
+  ['ls "${X:-`touch PWNED`}"', 'ask', 'deny'],
+  ['ls ${X:=`touch PWNED`}', 'ask', 'deny'],
+  ['ls "${X:+`rm -f canary`}"', 'deny', 'deny'],
+  ['ls ${X#`touch PWNED`}', 'ask', 'deny'],
+  ['git log ${X:-`touch PWNED`}', 'ask', 'deny'],
+  ['ls ${X:-$(touch PWNED)}', 'ask', 'allow'],
+  ['ls ${X:-safe}', 'allow', 'allow'],
+  ['ls ${X:0:2}', 'allow', 'allow'],
+  ['ls ${!X}', 'ask', 'deny'],
+  ['ls ${A[i]}', 'ask', 'deny'],
+  ['ls ${A[0]}', 'allow', 'allow'],
+  ['ls ${X:i:1}', 'ask', 'deny'],
+  // 3. A backslash-newline inside a word: bash joins the word.
+  ['r\\⏎m -f canary', 'deny', 'deny'],
+  ['/bin/r\\⏎m -f canary', 'deny', 'deny'],
+  ['ls -la; r\\⏎m -f canary', 'deny', 'deny'],
+  ['cu\\⏎rl -s http://127.0.0.1:9/x', 'ask', 'deny'],
+  ["ba\\⏎sh -c 'touch PWNED'", 'ask', 'deny'],
+  ['l\\⏎s -la', 'ask', 'deny'],
+  ['ls -l\\⏎a', 'ask', 'deny'],
+  ['git st\\⏎atus', 'ask', 'deny'],
+  ['ls \\⏎-la', 'allow', 'allow'],
+  ['ls\\⏎ -la', 'allow', 'allow'],
+  ['git status \\⏎&& git log', 'allow', 'allow'],
+  ['ls \\\\⏎rm -f canary', 'deny', 'deny'],
+  ['ls # \\⏎rm -f canary', 'deny', 'deny'],
+  // 4. Features that run code the parser never reads as a command.
+  ["alias ls='rm -f canary'", 'deny', 'deny'],
+  ["alias ll='touch PWNED'; ll", 'ask', 'deny'],
+  ["shopt -s expand_aliases; alias ls='touch PWNED'; ls -la", 'ask', 'deny'],
+  ["trap 'touch PWNED' EXIT", 'ask', 'deny'],
+  ["trap 'rm -f canary' EXIT; ls -la", 'deny', 'deny'],
+  ['trap "$CMD" EXIT', 'ask', 'deny'],
+  ['trap - EXIT', 'ask', 'allow'],
+  ['hash -p /bin/rm ls; ls -la', 'ask', 'deny'],
+  ['hash -r; ls -la', 'ask', 'allow'],
+  ["ls | xargs -I{} sh -c '{}'", 'ask', 'deny'],
+  ["ls | xargs -I % sh -c 'echo %'", 'ask', 'deny'],
+  ["ls | xargs -i sh -c 'cat {}'", 'ask', 'deny'],
+  ["find . -exec sh -c 'echo {}' \\;", 'ask', 'deny'],
+  ["BASH_ENV=./evil.sh bash -c 'ls -la'", 'ask', 'deny'],
+  ["ENV=./evil.sh sh -c 'ls -la'", 'ask', 'deny'],
+  ["PS4='$(touch PWNED)' bash -xc 'ls -la'", 'ask', 'deny'],
+  ["export PS4='$(touch PWNED)'; set -x; ls -la", 'ask', 'deny'],
+  ["PROMPT_COMMAND='touch PWNED' ls -la", 'ask', 'deny'],
+  ['export BASH_ENV=./evil.sh', 'ask', 'deny'],
+  ['declare -x ENV=./evil.sh', 'ask', 'deny'],
+  ['env BASH_ENV=./evil.sh bash -c true', 'ask', 'deny'],
+  ["env 'BASH_FUNC_ls%%=() { touch PWNED; }' bash -c ls", 'ask', 'deny'],
+  ['LD_PRELOAD=./evil.so ls -la', 'ask', 'deny'],
+  ["SHELLOPTS=xtrace PS4='$(touch PWNED)' bash -c ls", 'ask', 'deny'],
+  ["read -r PS4 <<< '$(touch PWNED)'; set -x; ls -la", 'ask', 'deny'],
+  ["printf -v PS4 '%s' '$(touch PWNED)'", 'ask', 'deny'],
+  ['enable -f ./evil.so ls', 'ask', 'deny'],
+  ['X=1 ls -la', 'ask', 'allow'],
+  // 5. git's own ways of running programs.
+  ["git -c alias.x='!touch PWNED' x", 'ask', 'deny'],
+  ["git -c alias.x='!rm -rf /' x", 'deny', 'deny'],
+  ["git -c core.pager='touch PWNED' log", 'ask', 'deny'],
+  ["git -c core.fsmonitor='touch PWNED' status", 'ask', 'deny'],
+  ["git -c core.sshCommand='touch PWNED' fetch", 'ask', 'deny'],
+  ["git -c core.editor='touch PWNED' commit", 'ask', 'deny'],
+  ['git -c core.hooksPath=./hooks commit -m x', 'ask', 'deny'],
+  ["git -c diff.external='touch PWNED' diff", 'ask', 'deny'],
+  ["git -c diff.x.textconv='touch PWNED' diff", 'ask', 'deny'],
+  ["git -c credential.helper='!touch PWNED' fetch", 'ask', 'deny'],
+  ['git -c include.path=./evil.cfg status', 'ask', 'deny'],
+  ["git -c CORE.PAGER='touch PWNED' log", 'ask', 'deny'],
+  ['git --config-env=core.pager=EVIL log', 'ask', 'deny'],
+  ["git fetch --upload-pack='touch PWNED' origin", 'ask', 'deny'],
+  ["git clone --upload-pack='touch PWNED' a b", 'ask', 'deny'],
+  ["git clone -u 'touch PWNED' a b", 'ask', 'deny'],
+  ["git push --receive-pack='touch PWNED' origin", 'ask', 'deny'],
+  ['git --exec-path=./evil status', 'ask', 'deny'],
+  ["git difftool -x 'touch PWNED' HEAD", 'ask', 'deny'],
+  ["git difftool --extcmd='touch PWNED' HEAD", 'ask', 'deny'],
+  ["git rebase -x 'touch PWNED' HEAD~1", 'ask', 'deny'],
+  ["git rebase --exec 'touch PWNED' main", 'ask', 'deny'],
+  ['git bisect run touch PWNED', 'ask', 'deny'],
+  ["git submodule foreach 'touch PWNED'", 'ask', 'deny'],
+  ["git config core.pager 'touch PWNED'", 'ask', 'deny'],
+  ["git config alias.x '!touch PWNED'", 'ask', 'deny'],
+  ["git config --global core.fsmonitor 'touch PWNED'", 'ask', 'deny'],
+  ["git config set core.pager 'touch PWNED'", 'ask', 'deny'],
+  ["git clone 'ext::sh -c touch% PWNED' x", 'ask', 'deny'],
+  ["GIT_EXTERNAL_DIFF='touch PWNED' git diff", 'ask', 'deny'],
+  ["GIT_PAGER='touch PWNED' git log", 'ask', 'deny'],
+  ["GIT_EDITOR='touch PWNED' git commit", 'ask', 'deny'],
+  ['GIT_ASKPASS=./evil git fetch', 'ask', 'deny'],
+  ["GIT_SSH_COMMAND='touch PWNED' git fetch", 'ask', 'deny'],
+  ["GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='touch PWNED' git log", 'ask', 'deny'],
+  ["env GIT_PAGER='touch PWNED' git log", 'ask', 'deny'],
+  ['export GIT_DIR=/tmp/evil; git status', 'ask', 'deny'],
+  ['git -c user.name=x -c user.email=y commit -m z', 'allow', 'allow'],
+  ['git -c color.ui=always log', 'allow', 'allow'],
+  ["git config user.name 'A B'", 'allow', 'allow'],
+  ['git config --get core.pager', 'allow', 'allow'],
+  ['GIT_AUTHOR_NAME=x git commit -m y', 'ask', 'allow'],
+  ['git --no-pager log', 'allow', 'allow'],
+  // 6. `ask Bash(git push *)` holds wherever git's global options put the subcommand.
+  ['git push', 'ask', 'allow'],
+  ['git -C . push', 'ask', 'allow'],
+  ['git --no-pager push', 'ask', 'allow'],
+  ['git -c color.ui=never push', 'ask', 'allow'],
+  ['git -c k=v push', 'ask', 'deny'],
+  ['git --git-dir=.git push origin main', 'ask', 'allow'],
+  ['git -C . --no-pager push origin', 'ask', 'allow'],
+  ['git -P push', 'ask', 'allow'],
+  ['sudo git -C . push', 'ask', 'allow'],
+  ['git status && git push', 'ask', 'allow'],
+  ['git log push', 'allow', 'allow'],
+  // More spellings an attacker would try.
+  ["$'r\\x6d' -f canary", 'deny', 'deny'],
+  ['r{m,} -f canary', 'ask', 'deny'],
+  ['ls <(touch PWNED)', 'ask', 'allow'],
+  ['ls <(rm -f canary)', 'deny', 'deny'],
+  ["eval 'touch PWNED'", 'ask', 'allow'],
+  ['eval "$(echo rm -f canary)"', 'ask', 'deny'],
+  ['source ./evil.sh', 'ask', 'deny'],
+  ['exec -a ls rm -f canary', 'deny', 'deny'],
+  ['command -p rm -f canary', 'deny', 'deny'],
+  ["builtin eval 'rm -f canary'", 'deny', 'deny'],
+  ['ls > canary', 'ask', 'allow'],
+  ['ls $((x))', 'ask', 'deny'],
+  ['ls $((1+2))', 'allow', 'allow'],
+  ["x='a[$(touch PWNED)]'; ls $((x))", 'ask', 'deny'],
+  ["[[ -v 'a[$(touch PWNED)]' ]]", 'ask', 'deny'],
+  ['[[ $x -eq 1 ]] && ls -la', 'ask', 'deny'],
+  ["[ -v 'a[$(touch PWNED)]' ]", 'ask', 'deny'],
+  ['(( x )) && ls -la', 'ask', 'deny'],
+  ['for ((i=0; i<x; i++)); do ls -la; done', 'ask', 'deny'],
+  ['coproc { rm -f canary; }', 'deny', 'deny'],
+  ['coproc X { touch PWNED; }', 'ask', 'deny'],
+  ['ls() { rm -f canary; }; ls -la', 'deny', 'deny'],
+  ['function git { touch PWNED; }; git status', 'ask', 'allow'],
+  ["env -S 'rm -f canary'", 'deny', 'deny'],
+  ["declare -n r=PS4; r='$(touch PWNED)'", 'ask', 'deny'],
+  ['declare -i n="$x"', 'ask', 'deny'],
+  ['declare "$name=1"', 'ask', 'deny'],
+  ["nohup sh -c 'rm -f canary' &", 'deny', 'deny'],
+];
+
 const ALL: Row[] = [...ATTACKS_ON_ALLOW, ...ATTACKS_ON_DENY, ...QUOTING_AND_LAYOUT, ...ORDINARY];
 
 function judge(line: string, shell: ShellAnalysis, rules: PermissionRule[], mode: 'manual' | 'auto') {
@@ -209,5 +379,25 @@ describe('permission rules against parsed command lines', () => {
     expect(summary(shell)).toBe(form);
     expect(judge(line, shell, ALLOW, 'manual').decision).toBe(underAllow);
     expect(judge(line, shell, DENY, 'auto').decision).toBe(underDeny);
+  });
+});
+
+describe('fail closed under the rules of issue 31 (allow ls, git; deny rm; ask git push)', () => {
+  const lines = FAIL_CLOSED.map(([line]) => line.replace(/⏎/g, '\n'));
+  const parsed = new Map<string, ShellAnalysis>();
+  beforeAll(async () => {
+    for (const line of lines) parsed.set(line, await analyseShellCommand(line));
+  });
+
+  it('holds at least 80 distinct lines', () => {
+    expect(new Set(lines).size).toBe(FAIL_CLOSED.length);
+    expect(FAIL_CLOSED.length).toBeGreaterThanOrEqual(80);
+  });
+
+  it.each(FAIL_CLOSED)('%j', (written, manual, auto) => {
+    const line = written.replace(/⏎/g, '\n');
+    const shell = parsed.get(line)!;
+    expect(judge(line, shell, ISSUE_RULES, 'manual').decision).toBe(manual);
+    expect(judge(line, shell, ISSUE_RULES, 'auto').decision).toBe(auto);
   });
 });

@@ -1,0 +1,143 @@
+// Shell features that run code the parser never reads as a command (docs/approvals.md, "Fail closed"):
+// aliases, traps, `hash -p`, variables that make a shell or git run a program, and arithmetic or
+// indirection that evaluates a variable's value (`a[$(cmd)]` inside a value runs `cmd`). Each finding
+// is a reason the line is not fully modelled: allow rules never cover it, and where a Bash deny rule
+// exists it is treated as possibly that program.
+import type { SyntaxNode } from '../../platform/bashSyntax';
+import type { ShellCommand } from './shellCommands';
+
+/** Variables whose value a shell, a dynamic loader, a pager or git runs as code or uses to pick a program. */
+const CODE_VARIABLE =
+  /^(BASH_ENV|ENV|PS[0-4]|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PATH|BASH_LOADABLES_PATH|BASH_FUNC_.*|LD_[A-Z_]+|PAGER|MANPAGER|EDITOR|VISUAL|LESS|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|GIT_.+)$/;
+/** git variables that only label or trace what git does. */
+const HARMLESS_GIT_VARIABLE = /^GIT_((AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|TRACE\w*|FLUSH)$/;
+
+/** Builtins whose operands are variable names (a subscript in a name is evaluated, commands and all). */
+const NAME_TAKERS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'unset', 'printf', 'wait']);
+const ASSIGNING = new Set(['env', 'sudo', 'doas']);
+const ARITH_TEST = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+
+export function isCodeVariable(name: string): boolean {
+  return CODE_VARIABLE.test(name) && !HARMLESS_GIT_VARIABLE.test(name);
+}
+
+/** `NAME=…`, `NAME+=…` or `NAME[…]=…` when NAME is a code variable: the reason, else undefined. */
+export function assignmentHazard(word: string): string | undefined {
+  if (word.startsWith('BASH_FUNC_')) return `setting ${word.split('=')[0]} (an exported function that a shell runs)`;
+  const name = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(word)?.[1];
+  if (name === undefined || !isCodeVariable(name)) return undefined;
+  return `setting ${name} (it makes the shell, git or another program run a command the rules do not see)`;
+}
+
+/** Reasons `c` (already read into words) runs code that no rule reads. */
+export function commandHazards(c: ShellCommand): string[] {
+  const out: string[] = [];
+  for (const a of c.assignments) {
+    const why = assignmentHazard(a);
+    if (why) out.push(why);
+  }
+  const program = c.program;
+  if (program === undefined) return out;
+  const args = c.argv.slice(1);
+  const literal = (i: number) => !c.expanding?.includes(i + 1);
+  if (program === 'alias' && args.length > 0) out.push('alias (it makes a name run other commands later)');
+  if (program === 'hash' && args.some((w) => /^-[a-z]*p/.test(w))) out.push('hash -p (it makes a name run another program)');
+  if (program === 'enable' && args.length > 0) out.push('enable (it loads or switches shell builtins)');
+  if (program === 'shopt' && args.some((w) => /^(expand_aliases|extdebug)$/.test(w))) out.push(`shopt ${args.join(' ')} (it changes what later commands run)`);
+  if (program === 'let') out.push('let (arithmetic on a variable can run a command hidden in its value)');
+  if (ASSIGNING.has(program)) {
+    for (const w of args) {
+      const why = assignmentHazard(w);
+      if (why) out.push(why);
+    }
+  }
+  if ((program === 'test' || program === '[') && args.some((w) => w === '-v' || w === '-R')) {
+    out.push(`${program} -v (testing a variable name evaluates its subscript, commands and all)`);
+  }
+  if (NAME_TAKERS.has(program) && (program !== 'printf' || args.includes('-v'))) {
+    const at = program === 'printf' ? [args.indexOf('-v') + 1] : args.flatMap((w, i) => (w.startsWith('-') ? [] : [i]));
+    const hidden = at.map((i) => args[i]).find((w, k) => w !== undefined && (!literal(at[k]) || /\[.*[$`]/.test(w)));
+    if (hidden !== undefined) out.push(`${program} ${hidden} (a variable name known only at run time, or a subscript that runs a command)`);
+    const code = at.map((i) => args[i]).find((w, k) => w !== undefined && literal(at[k]) && program !== 'unset' && isCodeVariable(w.replace(/\[.*$/, '')));
+    if (code !== undefined) out.push(`${program} ${code} (it sets a variable that makes a program run a command)`);
+  }
+  return out;
+}
+
+/**
+ * Reasons a declaration (`export`, `declare`, `local`, `readonly`, `typeset`) hides code: it sets a code
+ * variable, names a variable only known at run time, or makes later assignments arithmetic (`-i`) or
+ * indirect (`-n`).
+ */
+export function declarationHazards(keyword: string, operands: readonly SyntaxNode[]): string[] {
+  const out: string[] = [];
+  for (const operand of operands) {
+    if (operand.type === 'word' && /^-[a-zA-Z]*[in]/.test(operand.text)) {
+      out.push(`${keyword} ${operand.text} (later values are evaluated as arithmetic or as variable names)`);
+    } else if (operand.type === 'variable_assignment') {
+      const why = assignmentHazard(operand.text);
+      if (why) out.push(why);
+      const name = operand.childForFieldName('name') ?? operand.namedChildren[0];
+      if (name?.type === 'subscript' && !/^[A-Za-z_]\w*\[[0-9]+\]$/.test(name.text)) out.push(`${operand.text} (an array subscript is arithmetic, which can run a command hidden in a value)`);
+    } else if (operand.type !== 'word' && operand.type !== 'variable_name') {
+      out.push(`${keyword} ${operand.text} (a variable name known only at run time)`);
+    }
+  }
+  return out;
+}
+
+/** Text of an expansion's inner backquoted commands, to be read for deny rules. */
+export function backquotedIn(text: string): string[] {
+  return [...text.matchAll(/`((?:\\.|[^`\\])*)`/gs)].map((m) => m[1].replace(/\\([`\\$])/g, '$1'));
+}
+
+/** Reasons a syntax node hides code: an expansion or arithmetic the parser does not fully read. */
+export function nodeHazard(node: SyntaxNode): string | undefined {
+  const text = node.text;
+  switch (node.type) {
+    case 'expansion':
+      return expansionHazard(text);
+    case 'arithmetic_expansion':
+      return namesIn(node) ? `${text} (arithmetic on a variable can run a command hidden in its value)` : undefined;
+    case 'compound_statement':
+      return text.startsWith('((') && namesIn(node) ? `${text} (arithmetic on a variable can run a command hidden in its value)` : undefined;
+    case 'c_style_for_statement':
+      return 'for (( … )) (arithmetic on a variable can run a command hidden in its value)';
+    case 'test_command':
+      return testHazard(node);
+    default:
+      return undefined;
+  }
+}
+
+/** Whether arithmetic `node` refers to a variable (command substitutions in it are read on their own). */
+function namesIn(node: SyntaxNode): boolean {
+  let text = node.text;
+  for (const sub of node.descendantsOfType('command_substitution')) if (sub) text = text.replace(sub.text, '');
+  return /[A-Za-z_]/.test(text.replace(/^\$\(\(|^\$\[/, ''));
+}
+
+function expansionHazard(text: string): string | undefined {
+  if (text.includes('`')) return `${text} (backquotes inside a parameter expansion)`;
+  if (text.startsWith('${!')) return `${text} (indirect expansion evaluates the named variable, subscripts and all)`;
+  const m = /^\$\{#?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[([^\]]*)\])?(.*)\}$/s.exec(text);
+  if (!m) return `${text} (a parameter expansion the rules do not read)`;
+  const [, name, , subscript, rest] = m;
+  if (subscript !== undefined && !/^([0-9]+|@|\*)$/.test(subscript)) return `${text} (an array subscript is arithmetic, which can run a command hidden in a value)`;
+  if (/^:[^-=+?]/.test(rest) && /[A-Za-z_$]/.test(rest)) return `${text} (a substring offset is arithmetic, which can run a command hidden in a value)`;
+  if (/^:?=/.test(rest) && isCodeVariable(name)) return `${text} (it sets ${name}, which makes a program run a command)`;
+  return undefined;
+}
+
+function testHazard(node: SyntaxNode): string | undefined {
+  const operators = node.descendantsOfType('test_operator').filter((n): n is SyntaxNode => n !== null);
+  const [open, close] = node.text.startsWith('[[') ? ['[[', ']]'] : ['[', ']'];
+  for (const op of operators) {
+    if (op.text === '-v' || op.text === '-R') return `${open} ${op.text} … ${close} (testing a variable name evaluates its subscript, commands and all)`;
+    // `[` compares integers only; `[[` evaluates both sides as arithmetic.
+    if (open === '[' || !ARITH_TEST.has(op.text)) continue;
+    const operands = op.parent?.namedChildren.filter((n) => n !== null && n.type !== 'test_operator') ?? [];
+    if (operands.some((n) => n?.type !== 'number')) return `[[ … ${op.text} … ]] (an arithmetic comparison evaluates a value, which can run a command hidden in it)`;
+  }
+  return undefined;
+}
