@@ -42,8 +42,9 @@ function allowForms(c: ShellCommand): string[] {
  */
 function restrictForms(c: ShellCommand): string[] {
   const named = c.program !== undefined ? [[c.program, ...typedWords(c, 1)].join(' '), [c.program, ...c.argv.slice(1)].join(' ')] : [];
-  const sub = c.program !== undefined && c.subcommandAt !== undefined ? [[c.program, ...typedWords(c, c.subcommandAt)].join(' '), [c.program, ...c.argv.slice(c.subcommandAt)].join(' ')] : [];
-  const forms = [...allowForms(c), typedWords(c, 0).join(' '), c.argv.join(' '), ...named, ...sub];
+  const at = c.subcommandAt;
+  const sub = c.program !== undefined && at !== undefined ? [[c.program, ...typedWords(c, at)], [c.program, ...c.argv.slice(at)]] : [];
+  const forms = [...allowForms(c), typedWords(c, 0).join(' '), c.argv.join(' '), ...named, ...sub.map((w) => w.join(' '))];
   return [...forms, ...forms.map((f) => `${f} `)];
 }
 
@@ -67,7 +68,8 @@ export function firstBashRuleMatchingAny(rules: readonly PermissionRule[], decis
       continue;
     }
     if (glob === null || glob.test(command)) return { rule };
-    if (analysis.normalised !== undefined && glob.test(analysis.normalised)) return { rule, part: `runs ${analysis.normalised}` };
+    const joined = analysis.normalised;
+    if (joined !== undefined && glob.test(joined)) return { rule, part: `runs ${joined}` };
     const hit = analysis.commands.find((c) => restrictForms(c).some((form) => glob.test(form)));
     if (hit) return { rule, part: `runs ${describeShellCommand(hit)}` };
   }

@@ -15,27 +15,55 @@ export interface GitReading {
 }
 
 /** Global options that take the next word as their value (or `=value`). */
-const VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--attr-source', '--list-cmds']);
+const VALUED = new Set([
+  '-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--attr-source',
+  '--list-cmds',
+]);
 /** Global options without a value. */
-const FLAGS = new Set(['-p', '--paginate', '-P', '--no-pager', '--bare', '--no-replace-objects', '--no-lazy-fetch', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--no-advice', '--exec-path', '--html-path', '--man-path', '--info-path', '--version', '--help', '-v', '-h']);
+const FLAGS = new Set([
+  '-p', '--paginate', '-P', '--no-pager', '--bare', '--no-replace-objects', '--no-lazy-fetch', '--literal-pathspecs',
+  '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--no-advice', '--exec-path',
+  '--html-path', '--man-path', '--info-path', '--version', '--help', '-v', '-h',
+]);
 
 /**
  * Config keys git only reads as data (names, colours, formats, behaviour flags). Every other key is taken as
  * possibly running a program: git has dozens that do (core.pager, core.fsmonitor, diff.*.textconv,
  * filter.*.smudge, credential.helper, include.path…), and new ones appear with new versions.
  */
+const DATA_SECTIONS =
+  'user|author|committer|color|advice|column|i18n|pretty|status|log|blame|grep|branch|tag|rerere|gc|pack|index';
+const DATA_CORE =
+  'quotepath|autocrlf|safecrlf|eol|filemode|ignorecase|abbrev|longpaths|precomposeunicode|whitespace|symlinks|' +
+  'commentchar|commentstring|bigfilethreshold|compression|excludesfile|attributesfile|untrackedcache|preloadindex|' +
+  'checkstat|trustctime|splitindex';
+const BEHAVIOUR_SECTIONS = 'commit|merge|pull|push|rebase|fetch|diff|format|am|apply|clone|checkout|submodule|worktree';
+const BEHAVIOUR_NAMES =
+  'verbose|ff|rebase|default|autostash|autosquash|prune|prunetags|renames|algorithm|noprefix|mnemonicprefix|' +
+  'colormoved|context|conflictstyle|stat|cleanup|status|whitespace|defaultremote|recurse|recursesubmodules|' +
+  'autosetupremote|followtags|updaterefs|missingcommitscheck|abbreviatecommands|indentheuristic|relative|' +
+  'suppressblankempty|wordregex|dirstat|interhunkcontext|signoff|numbered|thread|gpgsign';
 const DATA_KEYS = [
-  /^(user|author|committer|color|advice|column|i18n|pretty|status|log|blame|grep|branch|tag|rerere|gc|pack|index|maintenance)\.[^.]+$/,
+  new RegExp(`^(${DATA_SECTIONS})\\.[^.]+$`),
   /^color\.[^.]+\.[^.]+$/,
-  /^core\.(quotepath|autocrlf|safecrlf|eol|filemode|ignorecase|abbrev|longpaths|precomposeunicode|whitespace|symlinks|commentchar|commentstring|bigfilethreshold|compression|excludesfile|attributesfile|untrackedcache|preloadindex|checkstat|trustctime|splitindex)$/,
+  new RegExp(`^core\\.(${DATA_CORE})$`),
   /^init\.defaultbranch$/,
-  /^(commit|merge|pull|push|rebase|fetch|diff|format|am|apply|clone|checkout|submodule|worktree|protocol)\.(verbose|ff|rebase|default|autostash|autosquash|prune|prunetags|renames|algorithm|noprefix|mnemonicprefix|colormoved|context|conflictstyle|stat|cleanup|status|whitespace|defaultremote|recurse|recursesubmodules|autosetupremote|followtags|updaterefs|missingcommitscheck|abbreviatecommands|indentheuristic|relative|suppressblankempty|wordregex|dirstat|interhunkcontext|signoff|numbered|thread|gpgsign)$/,
+  new RegExp(`^(${BEHAVIOUR_SECTIONS})\\.(${BEHAVIOUR_NAMES})$`),
 ];
 
 /** Subcommand options whose value is a program or a shell command. */
-const COMMAND_OPTIONS = /^--(upload-pack|receive-pack|exec|extcmd|open-files-in-pager|tree-filter|index-filter|msg-filter|env-filter|parent-filter|commit-filter|tag-name-filter|smtp-server|to-cmd|cc-cmd|header-cmd|sendmail-cmd|httpd|browser|template|access-hook|tool)(=|$)/;
+const COMMAND_OPTIONS = new RegExp(
+  '^--(upload-pack|receive-pack|exec|extcmd|open-files-in-pager|tree-filter|index-filter|msg-filter|env-filter|' +
+    'parent-filter|commit-filter|tag-name-filter|smtp-server|to-cmd|cc-cmd|header-cmd|sendmail-cmd|httpd|browser|' +
+    'template|access-hook|tool)(=|$)',
+);
 /** Short options that run a program, per subcommand. */
-const COMMAND_SHORT: Record<string, RegExp> = { difftool: /^-[a-zA-Z]*[xt]/, rebase: /^-[a-zA-Z]*x/, clone: /^-[a-zA-Z]*u/, grep: /^-[a-zA-Z]*O/ };
+const COMMAND_SHORT: Record<string, RegExp> = {
+  difftool: /^-[a-zA-Z]*[xt]/,
+  rebase: /^-[a-zA-Z]*x/,
+  clone: /^-[a-zA-Z]*u/,
+  grep: /^-[a-zA-Z]*O/,
+};
 /** Subcommands that run a command given to them, or a configured tool. */
 const RUNNING = new Map<string, string>([
   ['filter-branch', 'git filter-branch runs its filters as shell commands'],
@@ -53,8 +81,12 @@ function isDataKey(key: string): boolean {
   return DATA_KEYS.some((re) => re.test(k));
 }
 
-function configHazard(setting: ShellWord, how: string): { hazard?: string; script?: { script: string; via: string } } {
-  if (!setting.literal) return { hazard: `git ${how} ${setting.text} (config known only at run time can make git run a program)` };
+type ConfigFinding = { hazard?: string; script?: { script: string; via: string } };
+
+function configHazard(setting: ShellWord, how: string): ConfigFinding {
+  if (!setting.literal) {
+    return { hazard: `git ${how} ${setting.text} (config known only at run time can make git run a program)` };
+  }
   const eq = setting.text.indexOf('=');
   const key = eq < 0 ? setting.text : setting.text.slice(0, eq);
   const value = eq < 0 ? undefined : setting.text.slice(eq + 1);
@@ -70,7 +102,7 @@ function configHazard(setting: ShellWord, how: string): { hazard?: string; scrip
 export function readGit(words: readonly ShellWord[]): GitReading {
   const hazards: string[] = [];
   const scripts: GitReading['scripts'] = [];
-  const note = (r: ReturnType<typeof configHazard>) => {
+  const note = (r: ConfigFinding) => {
     if (r.hazard) hazards.push(r.hazard);
     if (r.script) scripts.push(r.script);
   };
@@ -78,14 +110,18 @@ export function readGit(words: readonly ShellWord[]): GitReading {
   for (; i < words.length; i++) {
     const w = words[i];
     if (!w.literal) {
-      if (w.text.startsWith('-') || i === 1) hazards.push(`git ${w.text} (an option or subcommand known only at run time)`);
+      hazards.push(`git ${w.text} (an option or subcommand known only at run time)`);
       break;
     }
     if (!w.text.startsWith('-')) break;
-    const [name, attached] = w.text.startsWith('--') && w.text.includes('=') ? [w.text.slice(0, w.text.indexOf('=')), w.text.slice(w.text.indexOf('=') + 1)] : [w.text, undefined];
-    if (name === '--exec-path' && attached !== undefined) hazards.push(`git ${w.text} (it picks the programs git runs)`);
-    else if (FLAGS.has(name)) continue;
-    else if (VALUED.has(name)) {
+    const eq = w.text.startsWith('--') ? w.text.indexOf('=') : -1;
+    const name = eq < 0 ? w.text : w.text.slice(0, eq);
+    const attached = eq < 0 ? undefined : w.text.slice(eq + 1);
+    if (name === '--exec-path' && attached !== undefined) {
+      hazards.push(`git ${w.text} (it picks the programs git runs)`);
+    } else if (FLAGS.has(name)) {
+      continue;
+    } else if (VALUED.has(name)) {
       const value = attached !== undefined ? { text: attached, literal: true } : words[++i];
       if (!value) break;
       if (name === '-c') note(configHazard(value, '-c'));
@@ -99,18 +135,20 @@ export function readGit(words: readonly ShellWord[]): GitReading {
   return { subcommand, hazards, scripts };
 }
 
-function subcommandHazards(words: readonly ShellWord[], note: (r: ReturnType<typeof configHazard>) => void): string[] {
+function subcommandHazards(words: readonly ShellWord[], note: (r: ConfigFinding) => void): string[] {
   const sub = words[0]?.text;
   if (sub === undefined) return [];
   const out: string[] = [];
   const running = RUNNING.get(sub);
   if (running) out.push(running);
   if (sub === 'bisect' && words[1]?.text === 'run') out.push('git bisect run runs a command');
-  if (sub === 'submodule' && words.some((w) => w.text === 'foreach')) out.push('git submodule foreach runs a command in each submodule');
+  if (sub === 'submodule' && words.some((w) => w.text === 'foreach')) out.push('git submodule foreach runs a command');
   if (sub === 'config') configWrites(words).forEach((w) => note(configHazard(w, 'config')));
   for (const w of words.slice(1)) {
     if (w.text === '--') break;
-    if (COMMAND_OPTIONS.test(w.text) || COMMAND_SHORT[sub]?.test(w.text)) out.push(`git ${sub} ${w.text} (an option that runs a program)`);
+    if (COMMAND_OPTIONS.test(w.text) || COMMAND_SHORT[sub]?.test(w.text)) {
+      out.push(`git ${sub} ${w.text} (an option that runs a program)`);
+    }
     if (/^ext::/i.test(w.text)) out.push(`git ${sub} ${w.text} (an ext:: address runs a command)`);
   }
   return out;
@@ -127,7 +165,8 @@ function configWrites(words: readonly ShellWord[]): ShellWord[] {
     else if (!t.startsWith('-') || !words[i].literal) positional.push(words[i]);
   }
   const verb = positional[0]?.text;
-  if (verb === 'set' || verb === 'edit') return verb === 'edit' ? [{ text: 'core.editor', literal: true }] : settingOf(positional.slice(1));
+  if (verb === 'edit') return [{ text: 'core.editor', literal: true }];
+  if (verb === 'set') return settingOf(positional.slice(1));
   if (/^(get|list|unset|rename-section|remove-section)$/.test(verb ?? '')) return [];
   return writes || positional.length >= 2 ? settingOf(positional) : [];
 }

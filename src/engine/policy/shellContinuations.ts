@@ -22,7 +22,8 @@ type Frame = { kind: 'code'; closer: ')' | '`' | '}' | undefined; parens: number
 
 const BOUNDARY = /^[\s;&|()<>]$/;
 const blank = (c: string | undefined) => c === undefined || c === ' ' || c === '\t' || c === '\n';
-const REASON_INSIDE = 'a backslash-newline inside a word, a quoted string or a here-document (bash joins the lines there)';
+const REASON_INSIDE =
+  'a backslash-newline inside a word, a quoted string or a here-document (bash joins the lines there)';
 
 class Joiner {
   private out = '';

@@ -7,15 +7,22 @@ import type { SyntaxNode } from '../../platform/bashSyntax';
 import type { ShellCommand } from './shellCommands';
 
 /** Variables whose value a shell, a dynamic loader, a pager or git runs as code or uses to pick a program. */
-const CODE_VARIABLE =
-  /^(BASH_ENV|ENV|PS[0-4]|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PATH|BASH_LOADABLES_PATH|BASH_FUNC_.*|LD_[A-Z_]+|PAGER|MANPAGER|EDITOR|VISUAL|LESS|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|GIT_.+)$/;
+const CODE_VARIABLE = new RegExp(
+  '^(BASH_ENV|ENV|PS[0-4]|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PATH|BASH_LOADABLES_PATH|BASH_FUNC_.*|LD_[A-Z_]+|' +
+    'PAGER|MANPAGER|EDITOR|VISUAL|LESS|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|GIT_.+)$',
+);
 /** git variables that only label or trace what git does. */
-const HARMLESS_GIT_VARIABLE = /^GIT_((AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|TRACE\w*|FLUSH)$/;
+const HARMLESS_GIT_VARIABLE = /^GIT_((AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|TRACE\w*)$/;
 
 /** Builtins whose operands are variable names (a subscript in a name is evaluated, commands and all). */
 const NAME_TAKERS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'unset', 'printf', 'wait']);
+/** Programs whose `NAME=value` operands set variables for the command they run. */
 const ASSIGNING = new Set(['env', 'sudo', 'doas']);
 const ARITH_TEST = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+
+const ARITHMETIC = 'arithmetic on a variable can run a command hidden in its value';
+const SUBSCRIPT = 'an array subscript is arithmetic, which can run a command hidden in a value';
+const NAME_TEST = 'testing a variable name evaluates its subscript, commands and all';
 
 export function isCodeVariable(name: string): boolean {
   return CODE_VARIABLE.test(name) && !HARMLESS_GIT_VARIABLE.test(name);
@@ -31,36 +38,35 @@ export function assignmentHazard(word: string): string | undefined {
 
 /** Reasons `c` (already read into words) runs code that no rule reads. */
 export function commandHazards(c: ShellCommand): string[] {
-  const out: string[] = [];
-  for (const a of c.assignments) {
-    const why = assignmentHazard(a);
-    if (why) out.push(why);
-  }
+  const out = c.assignments.flatMap((a) => assignmentHazard(a) ?? []);
   const program = c.program;
   if (program === undefined) return out;
   const args = c.argv.slice(1);
-  const literal = (i: number) => !c.expanding?.includes(i + 1);
+  const has = (re: RegExp) => args.some((w) => re.test(w));
   if (program === 'alias' && args.length > 0) out.push('alias (it makes a name run other commands later)');
-  if (program === 'hash' && args.some((w) => /^-[a-z]*p/.test(w))) out.push('hash -p (it makes a name run another program)');
+  if (program === 'hash' && has(/^-[a-z]*p/)) out.push('hash -p (it makes a name run another program)');
   if (program === 'enable' && args.length > 0) out.push('enable (it loads or switches shell builtins)');
-  if (program === 'shopt' && args.some((w) => /^(expand_aliases|extdebug)$/.test(w))) out.push(`shopt ${args.join(' ')} (it changes what later commands run)`);
-  if (program === 'let') out.push('let (arithmetic on a variable can run a command hidden in its value)');
-  if (ASSIGNING.has(program)) {
-    for (const w of args) {
-      const why = assignmentHazard(w);
-      if (why) out.push(why);
-    }
+  if (program === 'shopt' && has(/^(expand_aliases|extdebug)$/)) {
+    out.push(`shopt ${args.join(' ')} (it changes what later commands run)`);
   }
-  if ((program === 'test' || program === '[') && args.some((w) => w === '-v' || w === '-R')) {
-    out.push(`${program} -v (testing a variable name evaluates its subscript, commands and all)`);
-  }
-  if (NAME_TAKERS.has(program) && (program !== 'printf' || args.includes('-v'))) {
-    const at = program === 'printf' ? [args.indexOf('-v') + 1] : args.flatMap((w, i) => (w.startsWith('-') ? [] : [i]));
-    const hidden = at.map((i) => args[i]).find((w, k) => w !== undefined && (!literal(at[k]) || /\[.*[$`]/.test(w)));
-    if (hidden !== undefined) out.push(`${program} ${hidden} (a variable name known only at run time, or a subscript that runs a command)`);
-    const code = at.map((i) => args[i]).find((w, k) => w !== undefined && literal(at[k]) && program !== 'unset' && isCodeVariable(w.replace(/\[.*$/, '')));
-    if (code !== undefined) out.push(`${program} ${code} (it sets a variable that makes a program run a command)`);
-  }
+  if (program === 'let') out.push(`let (${ARITHMETIC})`);
+  if (ASSIGNING.has(program)) out.push(...args.flatMap((w) => assignmentHazard(w) ?? []));
+  if ((program === 'test' || program === '[') && has(/^-[vR]$/)) out.push(`${program} -v (${NAME_TEST})`);
+  if (NAME_TAKERS.has(program) && (program !== 'printf' || args.includes('-v'))) out.push(...nameHazards(c, program));
+  return out;
+}
+
+/** `read NAME`, `printf -v NAME`…: a name known at run time, a command in its subscript, or a code variable. */
+function nameHazards(c: ShellCommand, program: string): string[] {
+  const args = c.argv.slice(1);
+  const at = program === 'printf' ? [args.indexOf('-v') + 1] : args.flatMap((w, i) => (w.startsWith('-') ? [] : [i]));
+  const literal = (i: number) => !c.expanding?.includes(i + 1);
+  const names = at.flatMap((i) => (args[i] === undefined ? [] : [{ name: args[i], literal: literal(i) }]));
+  const out: string[] = [];
+  const hidden = names.find((n) => !n.literal || /\[.*[$`]/.test(n.name));
+  if (hidden) out.push(`${program} ${hidden.name} (a name known at run time, or a subscript that runs a command)`);
+  const code = names.find((n) => n.literal && program !== 'unset' && isCodeVariable(n.name.replace(/\[.*$/, '')));
+  if (code) out.push(`${program} ${code.name} (it sets a variable that makes a program run a command)`);
   return out;
 }
 
@@ -78,7 +84,8 @@ export function declarationHazards(keyword: string, operands: readonly SyntaxNod
       const why = assignmentHazard(operand.text);
       if (why) out.push(why);
       const name = operand.childForFieldName('name') ?? operand.namedChildren[0];
-      if (name?.type === 'subscript' && !/^[A-Za-z_]\w*\[[0-9]+\]$/.test(name.text)) out.push(`${operand.text} (an array subscript is arithmetic, which can run a command hidden in a value)`);
+      const subscript = name?.type === 'subscript' && !/^[A-Za-z_]\w*\[[0-9]+\]$/.test(name.text);
+      if (subscript) out.push(`${operand.text} (${SUBSCRIPT})`);
     } else if (operand.type !== 'word' && operand.type !== 'variable_name') {
       out.push(`${keyword} ${operand.text} (a variable name known only at run time)`);
     }
@@ -98,11 +105,11 @@ export function nodeHazard(node: SyntaxNode): string | undefined {
     case 'expansion':
       return expansionHazard(text);
     case 'arithmetic_expansion':
-      return namesIn(node) ? `${text} (arithmetic on a variable can run a command hidden in its value)` : undefined;
+      return namesIn(node) ? `${text} (${ARITHMETIC})` : undefined;
     case 'compound_statement':
-      return text.startsWith('((') && namesIn(node) ? `${text} (arithmetic on a variable can run a command hidden in its value)` : undefined;
+      return text.startsWith('((') && namesIn(node) ? `${text} (${ARITHMETIC})` : undefined;
     case 'c_style_for_statement':
-      return 'for (( … )) (arithmetic on a variable can run a command hidden in its value)';
+      return `for (( … )) (${ARITHMETIC})`;
     case 'test_command':
       return testHazard(node);
     default:
@@ -123,9 +130,11 @@ function expansionHazard(text: string): string | undefined {
   const m = /^\$\{#?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[([^\]]*)\])?(.*)\}$/s.exec(text);
   if (!m) return `${text} (a parameter expansion the rules do not read)`;
   const [, name, , subscript, rest] = m;
-  if (subscript !== undefined && !/^([0-9]+|@|\*)$/.test(subscript)) return `${text} (an array subscript is arithmetic, which can run a command hidden in a value)`;
-  if (/^:[^-=+?]/.test(rest) && /[A-Za-z_$]/.test(rest)) return `${text} (a substring offset is arithmetic, which can run a command hidden in a value)`;
-  if (/^:?=/.test(rest) && isCodeVariable(name)) return `${text} (it sets ${name}, which makes a program run a command)`;
+  if (subscript !== undefined && !/^([0-9]+|@|\*)$/.test(subscript)) return `${text} (${SUBSCRIPT})`;
+  if (/^:[^-=+?]/.test(rest) && /[A-Za-z_$]/.test(rest)) {
+    return `${text} (a substring offset is arithmetic, which can run a command hidden in a value)`;
+  }
+  if (/^:?=/.test(rest) && isCodeVariable(name)) return `${text} (it sets ${name}, which makes a program run commands)`;
   return undefined;
 }
 
@@ -133,11 +142,13 @@ function testHazard(node: SyntaxNode): string | undefined {
   const operators = node.descendantsOfType('test_operator').filter((n): n is SyntaxNode => n !== null);
   const [open, close] = node.text.startsWith('[[') ? ['[[', ']]'] : ['[', ']'];
   for (const op of operators) {
-    if (op.text === '-v' || op.text === '-R') return `${open} ${op.text} … ${close} (testing a variable name evaluates its subscript, commands and all)`;
+    if (op.text === '-v' || op.text === '-R') return `${open} ${op.text} … ${close} (${NAME_TEST})`;
     // `[` compares integers only; `[[` evaluates both sides as arithmetic.
     if (open === '[' || !ARITH_TEST.has(op.text)) continue;
     const operands = op.parent?.namedChildren.filter((n) => n !== null && n.type !== 'test_operator') ?? [];
-    if (operands.some((n) => n?.type !== 'number')) return `[[ … ${op.text} … ]] (an arithmetic comparison evaluates a value, which can run a command hidden in it)`;
+    if (operands.some((n) => n?.type !== 'number')) {
+      return `[[ … ${op.text} … ]] (an arithmetic comparison evaluates values, which can hide a command)`;
+    }
   }
   return undefined;
 }

@@ -42,7 +42,10 @@ const DEFERRED = new Set(['trap', 'alias']);
 
 export function isWrapper(program: string): boolean {
   return (
-    program in WRAPPER_OPTIONS || DEFERRED.has(program) || SHELLS.has(program) || ['env', 'find', 'eval', 'source', '.', 'coproc'].includes(program)
+    program in WRAPPER_OPTIONS ||
+    DEFERRED.has(program) ||
+    SHELLS.has(program) ||
+    ['env', 'find', 'eval', 'source', '.', 'coproc'].includes(program)
   );
 }
 
@@ -71,7 +74,8 @@ function trapInner(words: readonly ShellWord[]): InnerCommand[] {
   if (words[i]?.text === '--') i++;
   const action = words[i];
   if (!action || action.text === '-' || action.text === '' || words.length - i === 1) return [];
-  const later: InnerCommand = { kind: 'unknowable', reason: `trap ${action.text} (the command runs later, on a signal or at exit)` };
+  const reason = `trap ${action.text} (the command runs later, on a signal or at exit)`;
+  const later: InnerCommand = { kind: 'unknowable', reason };
   return action.literal ? [later, { kind: 'script', script: action.text, via: 'trap' }] : [later];
 }
 
@@ -167,7 +171,8 @@ function findInner(words: readonly ShellWord[]): InnerCommand[] {
     const start = i + 1;
     let end = start;
     while (end < words.length && words[end].text !== ';' && words[end].text !== '+') end++;
-    if (end > start) inner.push({ kind: 'command', words: replaced(words.slice(start, end), '{}'), via: `find ${words[i].text}` });
+    const via = `find ${words[i].text}`;
+    if (end > start) inner.push({ kind: 'command', words: replaced(words.slice(start, end), '{}'), via });
     i = end;
   }
   return inner;
