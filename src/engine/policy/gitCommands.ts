@@ -160,7 +160,8 @@ function configWrites(words: readonly ShellWord[]): ShellWord[] {
   let writes = false;
   for (let i = 1; i < words.length; i++) {
     const t = words[i].text;
-    if (/^(--add|--replace-all|--edit|-e)$/.test(t)) writes = true;
+    if (/^(--edit|-e)$/.test(t)) return [{ text: 'core.editor', literal: true }];
+    if (/^(--add|--replace-all)$/.test(t)) writes = true;
     if (/^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(t)) i++;
     else if (!t.startsWith('-') || !words[i].literal) positional.push(words[i]);
   }

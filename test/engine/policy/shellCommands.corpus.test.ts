@@ -300,6 +300,8 @@ const FAIL_CLOSED: FailClosedRow[] = [
   ["git config alias.x '!touch PWNED'", 'ask', 'deny'],
   ["git config --global core.fsmonitor 'touch PWNED'", 'ask', 'deny'],
   ["git config set core.pager 'touch PWNED'", 'ask', 'deny'],
+  ['git config --edit', 'ask', 'deny'],
+  ["git config --add include.path '../evil'", 'ask', 'deny'],
   ["git clone 'ext::sh -c touch% PWNED' x", 'ask', 'deny'],
   ["GIT_EXTERNAL_DIFF='touch PWNED' git diff", 'ask', 'deny'],
   ["GIT_PAGER='touch PWNED' git log", 'ask', 'deny'],
