@@ -129,6 +129,7 @@ class Collector {
       this.result.substitution = true;
       for (const inner of backquotedIn(node.text)) this.script(inner, 'backquotes in ${…}', depth + 1);
     }
+    if (node.type === 'heredoc_redirect') this.hereDocBackquotes(node, depth);
     switch (node.type) {
       case 'command':
         this.command(node, via, depth);
@@ -179,6 +180,17 @@ class Collector {
       // An assignment's value is walked, not the assignment: it is not a command of its own here.
       const parts = child.type === 'variable_assignment' ? child.namedChildren : [child];
       for (const part of parts) if (part) this.walk(part, via, depth);
+    }
+  }
+
+  /** Backquotes in an unquoted here-document: bash runs them, the parser keeps them as text. */
+  private hereDocBackquotes(node: SyntaxNode, depth: number): void {
+    const start = node.namedChildren.find((c) => c?.type === 'heredoc_start');
+    if (!start || /['"\\]/.test(start.text)) return;
+    for (const body of node.namedChildren) {
+      if (body?.type !== 'heredoc_body' || !body.text.includes('`')) continue;
+      this.result.substitution = true;
+      for (const inner of backquotedIn(body.text)) this.script(inner, 'backquotes in a here-document', depth + 1);
     }
   }
 

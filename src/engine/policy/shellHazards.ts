@@ -8,7 +8,8 @@ import type { ShellCommand } from './shellCommands';
 
 /** Variables whose value a shell, a dynamic loader, a pager or git runs as code or uses to pick a program. */
 const CODE_VARIABLE = new RegExp(
-  '^(BASH_ENV|ENV|PS[0-4]|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PATH|BASH_LOADABLES_PATH|BASH_FUNC_.*|LD_[A-Z_]+|' +
+  '^(BASH_ENV|ENV|PS[0-4]|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PATH|BASH_LOADABLES_PATH|BASH_FUNC_.*|BASH_CMDS|' +
+    'BASH_ALIASES|LD_[A-Z_]+|GCONV_PATH|' +
     'PAGER|MANPAGER|EDITOR|VISUAL|LESS|LESSOPEN|LESSCLOSE|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|GIT_.+)$',
 );
 /** git variables that only label or trace what git does. */
@@ -50,6 +51,9 @@ export function commandHazards(c: ShellCommand): string[] {
     out.push(`shopt ${args.join(' ')} (it changes what later commands run)`);
   }
   if (program === 'let') out.push(`let (${ARITHMETIC})`);
+  if ((program === 'mapfile' || program === 'readarray') && has(/^-[a-zA-Z]*C/)) {
+    out.push(`${program} -C (it runs a callback command for the lines it reads)`);
+  }
   if (ASSIGNING.has(program)) out.push(...args.flatMap((w) => assignmentHazard(w) ?? []));
   if ((program === 'test' || program === '[') && has(/^-[vR]$/)) out.push(`${program} -v (${NAME_TEST})`);
   if (NAME_TAKERS.has(program) && (program !== 'printf' || args.includes('-v'))) out.push(...nameHazards(c, program));
@@ -93,9 +97,32 @@ export function declarationHazards(keyword: string, operands: readonly SyntaxNod
   return out;
 }
 
-/** Text of an expansion's inner backquoted commands, to be read for deny rules. */
+/**
+ * The commands in backquotes inside `text` (an expansion or an unquoted here-document body, where the
+ * parser keeps them as text), to be read for deny rules. `\`` is a literal backquote, as in bash.
+ */
 export function backquotedIn(text: string): string[] {
-  return [...text.matchAll(/`((?:\\.|[^`\\])*)`/gs)].map((m) => m[1].replace(/\\([`\\$])/g, '$1'));
+  const found: string[] = [];
+  let inside: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') {
+      const next = text[i + 1] ?? '';
+      if (inside !== undefined) inside += /[`\\$]/.test(next) ? next : c + next;
+      i++;
+    } else if (c === '`') {
+      if (inside === undefined) inside = '';
+      else {
+        found.push(inside);
+        inside = undefined;
+      }
+    } else if (inside !== undefined) {
+      inside += c;
+    }
+  }
+  // An unclosed backquote is a syntax error to bash; what follows it is still read, so nothing hides there.
+  if (inside !== undefined) found.push(inside);
+  return found;
 }
 
 /** Reasons a syntax node hides code: an expansion or arithmetic the parser does not fully read. */
@@ -135,6 +162,7 @@ function expansionHazard(text: string): string | undefined {
     return `${text} (a substring offset is arithmetic, which can run a command hidden in a value)`;
   }
   if (/^:?=/.test(rest) && isCodeVariable(name)) return `${text} (it sets ${name}, which makes a program run commands)`;
+  if (/^@P/.test(rest)) return `${text} (prompt expansion of a value runs the commands in it)`;
   return undefined;
 }
 

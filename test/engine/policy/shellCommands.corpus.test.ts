@@ -358,6 +358,23 @@ const FAIL_CLOSED: FailClosedRow[] = [
   ['declare -i n="$x"', 'ask', 'deny'],
   ['declare "$name=1"', 'ask', 'deny'],
   ["nohup sh -c 'rm -f canary' &", 'deny', 'deny'],
+  ['cat <<EOF⏎`rm -f canary`⏎EOF', 'deny', 'deny'],
+  ['ls -la <<EOF⏎`touch PWNED`⏎EOF', 'ask', 'allow'],
+  ["ls -la <<'EOF'⏎`rm -f canary`⏎EOF", 'allow', 'allow'],
+  ['ls -la <<EOF⏎\\`rm -f canary\\`⏎EOF', 'allow', 'allow'],
+  ["mapfile -C 'touch PWNED' -c 1 lines < list", 'ask', 'deny'],
+  ["X='$(touch PWNED)'; ls ${X@P}", 'ask', 'deny'],
+  ['BASH_CMDS[ls]=/bin/rm; ls -la', 'ask', 'deny'],
+  ['BASH_ALIASES[ls]=rm; ls -la', 'ask', 'deny'],
+  ['cat < <(rm -f canary)', 'deny', 'deny'],
+  ['ls 2>$(rm -f canary)', 'deny', 'deny'],
+  ["sh <<< 'rm -f canary'", 'ask', 'deny'],
+  ['bash <<EOF⏎touch PWNED⏎EOF', 'ask', 'deny'],
+  ["unset -v 'a[$(touch PWNED)]'", 'ask', 'deny'],
+  ["printf -v 'a[$(touch PWNED)]' x", 'ask', 'deny'],
+  ["trap -- 'rm -f canary' 0", 'deny', 'deny'],
+  ['/bin/r? -f canary', 'ask', 'deny'],
+  ['ls ${X:-${Y:-`rm -f canary`}}', 'deny', 'deny'],
 ];
 
 const ALL: Row[] = [...ATTACKS_ON_ALLOW, ...ATTACKS_ON_DENY, ...QUOTING_AND_LAYOUT, ...ORDINARY];
