@@ -55,13 +55,14 @@ const DATA_KEYS = [
 const COMMAND_OPTIONS = new RegExp(
   '^--(upload-pack|receive-pack|exec|extcmd|open-files-in-pager|tree-filter|index-filter|msg-filter|env-filter|' +
     'parent-filter|commit-filter|tag-name-filter|smtp-server|to-cmd|cc-cmd|header-cmd|sendmail-cmd|httpd|browser|' +
-    'template|access-hook|tool)(=|$)',
+    'access-hook|tool)(=|$)',
 );
 /** Short options that run a program, per subcommand. */
 const COMMAND_SHORT: Record<string, RegExp> = {
   difftool: /^-[a-zA-Z]*[xt]/,
   rebase: /^-[a-zA-Z]*x/,
-  clone: /^-[a-zA-Z]*u/,
+  clone: /^(-[a-zA-Z]*u|--template(=|$))/,
+  init: /^--template(=|$)/,
   grep: /^-[a-zA-Z]*O/,
 };
 /** Subcommands that run a command given to them, or a configured tool. */

@@ -301,6 +301,8 @@ const FAIL_CLOSED: FailClosedRow[] = [
   ["git config --global core.fsmonitor 'touch PWNED'", 'ask', 'deny'],
   ["git config set core.pager 'touch PWNED'", 'ask', 'deny'],
   ['git config --edit', 'ask', 'deny'],
+  ['git clone --template=./evil a b', 'ask', 'deny'],
+  ['git commit --template=msg.txt', 'allow', 'allow'],
   ["git config --add include.path '../evil'", 'ask', 'deny'],
   ["git clone 'ext::sh -c touch% PWNED' x", 'ask', 'deny'],
   ["GIT_EXTERNAL_DIFF='touch PWNED' git diff", 'ask', 'deny'],
