@@ -2,7 +2,10 @@
 // each program rather than the first words of the line (docs/approvals.md). It goes through lists
 // (`&&`, `||`, `;`, `&`), pipes, subshells and groups, loops and conditionals, function bodies,
 // command and process substitution, here-documents, wrappers (`sudo`, `env`, `xargs`, `find -exec`…)
-// and the strings run by `bash -c` and `eval`, parsed again up to MAX_NESTING levels deep.
+// and the strings run by `bash -c` and `eval`, parsed again up to MAX_NESTING levels deep. Line
+// continuations are joined first, as bash joins them (shellContinuations.ts); what runs code the parser
+// does not read as a command is reported as unknowable (shellHazards.ts, gitCommands.ts), so allow rules
+// fail closed (docs/approvals.md, "Fail closed").
 import { loadBashParser, type BashParser, type SyntaxNode } from '../../platform/bashSyntax';
 import { readGit } from './gitCommands';
 import { joinLineContinuations } from './shellContinuations';
