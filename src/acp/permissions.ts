@@ -44,7 +44,11 @@ const APPROVAL_OPTIONS = (sessionPattern: string): PermissionOption[] => [
 
 function approvalToolCall(request: ApprovalRequest, cwd: string): ToolCallUpdate {
   const args = request.args && typeof request.args === 'object' ? (request.args as Record<string, unknown>) : parseToolArgs(String(request.args ?? ''));
-  const why: ToolCallContent = { type: 'content', content: { type: 'text', text: `${request.subject}: ${request.reason}${request.commands?.length ? `\nRuns: ${request.commands.join('; ')}` : ''}` } };
+  // A Bash line is also shown as bash reads it (continuations joined): `r\⏎m` is `rm` (docs/approvals.md).
+  const reads = request.normalised !== undefined ? `\nBash reads it as: ${request.normalised}` : '';
+  const runs = request.commands?.length ? `\nRuns: ${request.commands.join('; ')}` : '';
+  const text = `${request.subject}: ${request.reason}${reads}${runs}`;
+  const why: ToolCallContent = { type: 'content', content: { type: 'text', text } };
   const preview = request.preview ? resultContent('', request.preview) : [];
   return {
     toolCallId: editorCallId(request.agentId, request.callId),

@@ -82,6 +82,8 @@ function report(subject: string, mode: PolicyTestMode, d: PolicyDecision): strin
     ['by', d.by],
   ];
   if (d.reason) rows.push(['why', d.reason]);
+  // The line as bash reads it (continuations joined), shown when it differs from the call as written.
+  (d.normalised?.split('\n') ?? []).forEach((l, i) => rows.push([i === 0 ? 'reads as' : '', l]));
   (d.commands ?? []).forEach((c, i) => rows.push([i === 0 ? 'commands' : '', c]));
   return rows.map(([k, v]) => `${k.padEnd(9)} ${v}`.trimEnd()).join('\n');
 }
@@ -109,7 +111,7 @@ export async function runPolicyTestCommand(call: string, opts: PolicyTestOptions
     shell,
   });
   const refusal = mode === 'plan' ? planRefusal(c.toolName, c.accesses) : undefined;
-  const decision = refusal ? { ...refusal, commands: chain.commands } : chain;
+  const decision = refusal ? { ...refusal, commands: chain.commands, normalised: chain.normalised } : chain;
   io.out(`${opts.json ? JSON.stringify({ call: c.subject, mode, ...decision }) : report(c.subject, mode, decision)}\n`);
   return EXIT_CODE[decision.decision];
 }

@@ -80,6 +80,15 @@ export class ApprovalPanel implements Component, Focusable {
 
   invalidate(): void {}
 
+  /** The line as bash reads it (line continuations joined), when that differs from what was written. */
+  private bashReads(width: number): string[] {
+    const joined = this.request.normalised;
+    if (joined === undefined) return [];
+    const out = [this.theme.fg.textDim('Bash reads it as:')];
+    for (const l of joined.split('\n')) out.push(...wrapTextWithAnsi(`  ${l}`, width));
+    return out;
+  }
+
   /** A Bash line's simple commands and written files as the parser read them, when there is more than the line. */
   private parsedCommands(width: number): string[] {
     const commands = this.request.commands ?? [];
@@ -99,6 +108,7 @@ export class ApprovalPanel implements Component, Focusable {
     const lines = [box.top()];
     lines.push(...box.wrapped(`${this.theme.bold(fg.warning('Approval needed'))} ${fg.textDim('·')} ${this.theme.bold(this.request.subject)}`));
     lines.push(...box.wrapped(fg.textDim(`Why: ${this.request.reason}`)));
+    for (const l of this.bashReads(inner)) lines.push(row(l));
     for (const l of this.parsedCommands(inner)) lines.push(row(l));
     lines.push(row(this.preview.title));
     const body = this.preview.lines;

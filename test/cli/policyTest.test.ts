@@ -53,6 +53,16 @@ describe('jarvis policy test', () => {
     expect(r.code).toBe(3);
   });
 
+  it('shows a line with a continuation as bash reads it, and the deny rule holds against that reading', async () => {
+    const r = await policy('Bash(r\\\nm -f x)');
+    expect(r.stdout).toContain('decision  deny\n');
+    expect(r.stdout).toContain('why       it runs rm -f x; use trash instead\n');
+    expect(r.stdout).toContain('reads as  rm -f x\n');
+    expect(r.code).toBe(4);
+    const git = await policy("Bash(git -c core.pager='touch PWNED' log)", '--json');
+    expect(JSON.parse(git.stdout)).toMatchObject({ decision: 'ask', reason: expect.stringMatching(/^git -c core\.pager/) });
+  });
+
   it('a covered line is allowed, exit 0; --json prints one object for scripts', async () => {
     const r = await policy('Bash(git status && git log -1)', '--json');
     expect(r.code).toBe(0);

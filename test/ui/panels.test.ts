@@ -83,6 +83,25 @@ describe('approval panel at 60 columns', () => {
   });
 });
 
+describe('approval panel for a Bash line with a continuation', () => {
+  it('shows the line as bash reads it and the parsed command, not the split words', () => {
+    const request = approvalRequest({
+      toolName: 'Bash',
+      subject: 'Bash(r\\\nm -f canary)',
+      args: { command: 'r\\\nm -f canary' },
+      reason: 'a backslash-newline inside a word, a quoted string or a here-document (bash joins the lines there)',
+      commands: ['rm -f canary'],
+      normalised: 'rm -f canary',
+    });
+    const lines = new ApprovalPanel(request, theme, '/w', () => undefined).render(60).map(plain);
+    const text = framedText(lines);
+    expect(text).toContain('Bash reads it as: rm -f canary');
+    expect(text).toContain('Parsed as: • rm -f canary');
+    expect(text).not.toContain('r m -f canary');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(60);
+  });
+});
+
 describe('diff counts', () => {
   it('a one-line file is +1 -0 (its final line break starts no extra line)', () => {
     expect(diffStats(diffLines('', 'hello\n'))).toEqual({ added: 1, removed: 0 });

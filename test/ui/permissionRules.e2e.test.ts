@@ -22,6 +22,8 @@ const SMUGGLED: Array<[string, string]> = [
   ['git log $(touch PWNED)', '• touch PWNED'],
   ['git status | tee PWNED', '• tee PWNED'],
   ['git status > PWNED', '> PWNED   (writes a file)'],
+  // A continuation inside a word: the panel shows bash's reading (`touch`), not the parser's split words.
+  ['git status; tou\\\nch PWNED', 'Bash reads it as:'],
 ];
 
 describe.skipIf(!hasTmux)('allow rules against compound commands (tmux)', { timeout: 120_000 }, () => {
@@ -50,7 +52,9 @@ describe.skipIf(!hasTmux)('allow rules against compound commands (tmux)', { time
       const panel = await app.tmux.waitFor('Approval needed');
       expect(panel, command).toContain('Parsed as:');
       expect(panel, command).toContain(part);
-      expect(panel, command).toMatch(/allow rules (do not|never) cover/);
+      // The reason may wrap inside the panel's frame: it is read with the frame and line breaks taken out.
+      expect(panel.replace(/[│\s]+/g, ' '), command).toMatch(/allow rules (do not|never) cover/);
+      expect(panel, command).not.toContain('tou ch');
       app.tmux.keys('3');
       await app.tmux.waitForGone('Approval needed');
     }

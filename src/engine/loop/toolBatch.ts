@@ -67,7 +67,9 @@ function factsOf(p: PreparedToolCall): ToolCallFacts {
 function applyRewrite(decision: PolicyDecision, verdict: ToolCallVerdict): PolicyDecision {
   const rewrite = verdict.approval;
   if (!rewrite || isBindingDeny(decision)) return decision;
-  return { decision: rewrite.decision, by: rewrite.by, reason: rewrite.reason ?? decision.reason, commands: decision.commands };
+  const { commands, normalised } = decision;
+  const reason = rewrite.reason ?? decision.reason;
+  return { decision: rewrite.decision, by: rewrite.by, reason, commands, ...(normalised !== undefined ? { normalised } : {}) };
 }
 
 /** What the model is told about a refused call: which rule or policy refused it, and why. */
@@ -116,7 +118,19 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
   const sessionPattern = decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject);
   env.emit({ type: 'approval_request', callId: p.call.id, toolName: p.tool.name, subject: p.subject, reason: decision.reason ?? decision.by });
   const answer = await env.approvalPort.ask(
-    { agentId: env.agentId, callId: p.call.id, toolName: p.tool.name, subject: p.subject, sessionPattern, args: p.args, accesses: p.accesses, reason: decision.reason ?? decision.by, commands: decision.commands, ...(p.preview ? { preview: p.preview } : {}) },
+    {
+      agentId: env.agentId,
+      callId: p.call.id,
+      toolName: p.tool.name,
+      subject: p.subject,
+      sessionPattern,
+      args: p.args,
+      accesses: p.accesses,
+      reason: decision.reason ?? decision.by,
+      commands: decision.commands,
+      ...(decision.normalised !== undefined ? { normalised: decision.normalised } : {}),
+      ...(p.preview ? { preview: p.preview } : {}),
+    },
     env.signal,
   );
   if (answer.decision === 'reject') {

@@ -37,6 +37,8 @@ export interface ApprovalRequest {
   reason: string;
   /** For Bash: the simple commands the line runs, as parsed (`git status`, `touch PWNED`). */
   commands?: string[];
+  /** For Bash: the line as bash reads it (line continuations joined), when that differs from what was written. */
+  normalised?: string;
   preview?: ToolDisplay;
 }
 
@@ -55,6 +57,8 @@ export type PolicyDecision = {
   reason?: string;
   /** For Bash: the simple commands the line runs, as parsed, each with the wrapper it was found in. */
   commands?: string[];
+  /** For Bash: the line as bash reads it, when that differs from what was written (shellCommands.ts). */
+  normalised?: string;
 };
 
 export interface PolicyInput {
@@ -196,7 +200,8 @@ export function decideApproval(input: PolicyInput): PolicyDecision {
   const command = input.toolName === 'Bash' ? parseSubject(input.subject).arg : undefined;
   const shell = command === undefined ? undefined : bashAnalysis(input, command);
   const guarded = guardedWriteReason(input, shell);
-  const commands = shell ? { commands: listCommands(shell) } : {};
+  const joined = shell?.normalised !== undefined ? { normalised: shell.normalised } : {};
+  const commands = shell ? { commands: listCommands(shell), ...joined } : {};
   if (guarded) return { decision: 'deny', by: GUARDED_FILES, reason: guarded, ...commands };
   if (command === undefined || !shell) return decideByChain(input);
   return { ...decideBash(input, command, shell), ...commands };

@@ -35,10 +35,17 @@ function allowForms(c: ShellCommand): string[] {
   return [describeShellCommand(c), [...c.assignments, ...c.argv].join(' ')];
 }
 
-/** A restricting rule also matches the command without its assignments and by its program's base name. */
+/**
+ * A restricting rule also matches the command without its assignments, by its program's base name, and
+ * for git from its subcommand on (`git -C . push` is `git push`). Each form is also tried with a space
+ * after it, so `Bash(git push *)` holds against a bare `git push`.
+ */
 function restrictForms(c: ShellCommand): string[] {
   const named = c.program !== undefined ? [[c.program, ...typedWords(c, 1)].join(' '), [c.program, ...c.argv.slice(1)].join(' ')] : [];
-  return [...allowForms(c), typedWords(c, 0).join(' '), c.argv.join(' '), ...named];
+  const at = c.subcommandAt;
+  const sub = c.program !== undefined && at !== undefined ? [[c.program, ...typedWords(c, at)], [c.program, ...c.argv.slice(at)]] : [];
+  const forms = [...allowForms(c), typedWords(c, 0).join(' '), c.argv.join(' '), ...named, ...sub.map((w) => w.join(' '))];
+  return [...forms, ...forms.map((f) => `${f} `)];
 }
 
 function writePath(target: string, cwd: string): string {
@@ -61,6 +68,8 @@ export function firstBashRuleMatchingAny(rules: readonly PermissionRule[], decis
       continue;
     }
     if (glob === null || glob.test(command)) return { rule };
+    const joined = analysis.normalised;
+    if (joined !== undefined && glob.test(joined)) return { rule, part: `runs ${joined}` };
     const hit = analysis.commands.find((c) => restrictForms(c).some((form) => glob.test(form)));
     if (hit) return { rule, part: `runs ${describeShellCommand(hit)}` };
   }

@@ -2,8 +2,14 @@
 // each program rather than the first words of the line (docs/approvals.md). It goes through lists
 // (`&&`, `||`, `;`, `&`), pipes, subshells and groups, loops and conditionals, function bodies,
 // command and process substitution, here-documents, wrappers (`sudo`, `env`, `xargs`, `find -exec`…)
-// and the strings run by `bash -c` and `eval`, parsed again up to MAX_NESTING levels deep.
+// and the strings run by `bash -c` and `eval`, parsed again up to MAX_NESTING levels deep. Line
+// continuations are joined first, as bash joins them (shellContinuations.ts); what runs code the parser
+// does not read as a command is reported as unknowable (shellHazards.ts, gitCommands.ts), so allow rules
+// fail closed (docs/approvals.md, "Fail closed").
 import { loadBashParser, type BashParser, type SyntaxNode } from '../../platform/bashSyntax';
+import { readGit } from './gitCommands';
+import { joinLineContinuations } from './shellContinuations';
+import { assignmentHazard, backquotedIn, commandHazards, declarationHazards, nodeHazard } from './shellHazards';
 import { innerCommands, isWrapper, type ShellWord } from './shellWrappers';
 
 export interface ShellCommand {
@@ -17,6 +23,8 @@ export interface ShellCommand {
   program?: string;
   /** The wrapper or construct it was found inside: `sudo`, `bash -c`, `xargs`, `find -exec`, `eval`. */
   via?: string;
+  /** For git: the index in argv of its subcommand, past the global options (`git -C . push` → 3). */
+  subcommandAt?: number;
 }
 
 export interface ShellWrite {
@@ -33,6 +41,8 @@ export interface ShellAnalysis {
   substitution: boolean;
   /** Why a program cannot be known before the line runs, or why part of it could not be read. */
   unknowable: string[];
+  /** The line as bash reads it (line continuations joined), when that differs from what was written. */
+  normalised?: string;
 }
 
 export const MAX_NESTING = 4;
@@ -43,6 +53,7 @@ export const MAX_COMMAND_CHARS = 65_536;
 const PLAIN_LINE = /^[A-Za-z0-9_ \t.,/:=@%+~^-]*$/;
 const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'select', 'function', 'time', 'coproc']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'unset']);
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '>&', '<>']);
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
@@ -58,6 +69,10 @@ class Collector {
       this.result.unknowable.push(`commands nested more than ${MAX_NESTING} levels deep (${via}) are not read`);
       return;
     }
+    const joined = joinLineContinuations(text);
+    if (joined.unmodelled) this.result.unknowable.push(joined.unmodelled);
+    if (depth === 0 && joined.text !== text) this.result.normalised = joined.text;
+    text = joined.text;
     const plain = plainWords(text);
     if (plain) {
       const at = plain.findIndex((w) => !ASSIGNMENT.test(w));
@@ -80,13 +95,19 @@ class Collector {
     const name = words[0];
     const program = name.literal && !/[*?[\]{}]/.test(name.text) ? name.text.slice(name.text.lastIndexOf('/') + 1) : undefined;
     const expanding = words.flatMap((w, i) => (w.literal ? [] : [i]));
-    this.result.commands.push({
+    const git = program === 'git' ? readGit(words) : undefined;
+    const at = git ? words.length - git.subcommand.length : 0;
+    const command: ShellCommand = {
       argv: words.map((w) => w.text),
       ...(expanding.length > 0 ? { expanding } : {}),
       assignments,
       ...(program !== undefined ? { program } : {}),
       ...(via ? { via } : {}),
-    });
+      ...(at > 1 ? { subcommandAt: at } : {}),
+    };
+    this.result.commands.push(command);
+    this.result.unknowable.push(...commandHazards(command), ...(git?.hazards ?? []));
+    for (const inner of git?.scripts ?? []) this.script(inner.script, inner.via, depth + 1);
     if (program === undefined) {
       this.result.unknowable.push(`the program ${name.text} is known only when the command runs`);
       return;
@@ -104,6 +125,14 @@ class Collector {
   }
 
   private walk(node: SyntaxNode, via: string | undefined, depth: number): void {
+    const hazard = nodeHazard(node);
+    if (hazard) this.result.unknowable.push(hazard);
+    if (node.type === 'expansion' && node.text.includes('`')) {
+      // The parser keeps backquotes inside `${X:-…}` as text; bash runs them, so they are read here.
+      this.result.substitution = true;
+      for (const inner of backquotedIn(node.text)) this.script(inner, 'backquotes in ${…}', depth + 1);
+    }
+    if (node.type === 'heredoc_redirect') this.hereDocBackquotes(node, depth);
     switch (node.type) {
       case 'command':
         this.command(node, via, depth);
@@ -112,9 +141,12 @@ class Collector {
       case 'unset_command':
         this.declaration(node, via, depth);
         return;
-      case 'variable_assignment':
+      case 'variable_assignment': {
         this.result.commands.push({ argv: [], assignments: [node.text], ...(via ? { via } : {}) });
+        const why = assignmentHazard(node.text);
+        if (why) this.result.unknowable.push(why);
         break;
+      }
       case 'command_substitution':
       case 'process_substitution':
         this.result.substitution = true;
@@ -154,13 +186,28 @@ class Collector {
     }
   }
 
+  /** Backquotes in an unquoted here-document: bash runs them, the parser keeps them as text. */
+  private hereDocBackquotes(node: SyntaxNode, depth: number): void {
+    const start = node.namedChildren.find((c) => c?.type === 'heredoc_start');
+    if (!start || /['"\\]/.test(start.text)) return;
+    for (const body of node.namedChildren) {
+      if (body?.type !== 'heredoc_body' || !body.text.includes('`')) continue;
+      this.result.substitution = true;
+      for (const inner of backquotedIn(body.text)) this.script(inner, 'backquotes in a here-document', depth + 1);
+    }
+  }
+
   /** `export A=1`, `local x`, `unset X`: builtins whose operands are assignments or names, shown as written. */
   private declaration(node: SyntaxNode, via: string | undefined, depth: number): void {
     const keyword = node.child(0)?.text ?? node.type;
     const operands = node.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== 'comment');
     const expanding = operands.map((_, i) => i + 1);
     this.result.commands.push({ argv: [keyword, ...operands.map((c) => c.text)], ...(expanding.length > 0 ? { expanding } : {}), assignments: [], program: keyword, ...(via ? { via } : {}) });
-    for (const operand of operands) for (const part of operand.namedChildren) if (part) this.walk(part, via, depth);
+    this.result.unknowable.push(...declarationHazards(keyword, operands));
+    for (const operand of operands) {
+      if (operand.type !== 'variable_assignment') this.walk(operand, via, depth);
+      else for (const part of operand.namedChildren) if (part) this.walk(part, via, depth);
+    }
   }
 
   private redirect(node: SyntaxNode): void {
@@ -179,7 +226,8 @@ function plainWords(text: string): string[] | undefined {
   if (!PLAIN_LINE.test(text)) return undefined;
   const words = text.split(/[ \t]+/).filter((w) => w !== '');
   const first = words.find((w) => !ASSIGNMENT.test(w));
-  return first !== undefined && RESERVED.has(first) ? undefined : words;
+  // Declarations are read by the parser, which tells assignments from names and options (shellHazards.ts).
+  return first !== undefined && (RESERVED.has(first) || DECLARATIONS.has(first)) ? undefined : words;
 }
 
 /** The value of a word with its quotes removed, or undefined when it expands at run time. */

@@ -21,7 +21,6 @@ const WRAPPER_OPTIONS: Record<string, readonly string[]> = {
   exec: ['a'],
   nohup: [],
   setsid: [],
-  coproc: [],
   busybox: [],
   nice: ['n', '-adjustment'],
   ionice: ['c', 'n', 'p', 'P', 'u', '-class', '-classdata'],
@@ -38,8 +37,55 @@ const SHELL_LONG_OPTIONS = ['--rcfile', '--init-file'];
 const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
+/** Programs that run a string later or under another name: read for deny rules, never covered by allow rules. */
+const DEFERRED = new Set(['trap', 'alias']);
+
 export function isWrapper(program: string): boolean {
-  return program in WRAPPER_OPTIONS || program === 'env' || program === 'find' || program === 'eval' || program === 'source' || program === '.' || SHELLS.has(program);
+  return (
+    program in WRAPPER_OPTIONS ||
+    DEFERRED.has(program) ||
+    SHELLS.has(program) ||
+    ['env', 'find', 'eval', 'source', '.', 'coproc'].includes(program)
+  );
+}
+
+/** Words that `placeholder` (xargs -I, find -exec's `{}`) is replaced in are known only when the line runs. */
+function replaced(words: readonly ShellWord[], placeholder: string): ShellWord[] {
+  return words.map((w) => (w.literal && w.text.includes(placeholder) ? { text: w.text, literal: false } : w));
+}
+
+/** xargs's replacement string: `-I R`, `-IR`, `--replace[=R]`, `-i[R]` (`{}` when not given). */
+function xargsPlaceholder(words: readonly ShellWord[], end: number): string | undefined {
+  let found: string | undefined;
+  for (let i = 1; i < end; i++) {
+    const w = words[i].text;
+    if (w === '-I') found = words[i + 1]?.text ?? '{}';
+    else if (/^-I./.test(w)) found = w.slice(2);
+    else if (/^--replace(=|$)/.test(w)) found = w.slice('--replace='.length) || '{}';
+    else if (/^-i/.test(w)) found = w.slice(2) || '{}';
+  }
+  return found;
+}
+
+/** `trap ACTION SIGNAL…`: the action runs later; `trap`, `trap -p`, `trap - SIG` and `trap '' SIG` run nothing. */
+function trapInner(words: readonly ShellWord[]): InnerCommand[] {
+  let i = 1;
+  while (i < words.length && /^-[lpP]+$/.test(words[i].text)) i++;
+  if (words[i]?.text === '--') i++;
+  const action = words[i];
+  if (!action || action.text === '-' || action.text === '' || words.length - i === 1) return [];
+  const reason = `trap ${action.text} (the command runs later, on a signal or at exit)`;
+  const later: InnerCommand = { kind: 'unknowable', reason };
+  return action.literal ? [later, { kind: 'script', script: action.text, via: 'trap' }] : [later];
+}
+
+/** `coproc [NAME] { …; }`: the words after the brace start a command; the compound is not fully read. */
+function coprocInner(words: readonly ShellWord[]): InnerCommand[] {
+  const open = words.findIndex((w, i) => i >= 1 && i <= 2 && (w.text === '{' || w.text === '('));
+  if (open < 0) return words.length > 1 ? [{ kind: 'command', words: words.slice(1), via: 'coproc' }] : [];
+  const body = words.slice(open + 1);
+  const reason: InnerCommand = { kind: 'unknowable', reason: 'coproc with a compound command (not fully read)' };
+  return body.length > 0 ? [reason, { kind: 'command', words: body, via: 'coproc' }] : [reason];
 }
 
 /**
@@ -125,7 +171,8 @@ function findInner(words: readonly ShellWord[]): InnerCommand[] {
     const start = i + 1;
     let end = start;
     while (end < words.length && words[end].text !== ';' && words[end].text !== '+') end++;
-    if (end > start) inner.push({ kind: 'command', words: words.slice(start, end), via: `find ${words[i].text}` });
+    const via = `find ${words[i].text}`;
+    if (end > start) inner.push({ kind: 'command', words: replaced(words.slice(start, end), '{}'), via });
     i = end;
   }
   return inner;
@@ -138,6 +185,14 @@ export function innerCommands(program: string, words: readonly ShellWord[]): Inn
   if (program === 'find') return findInner(words);
   if (program === 'source' || program === '.') {
     return [{ kind: 'unknowable', reason: `${program} runs the commands in ${words[1]?.text ?? 'a file'}` }];
+  }
+  if (program === 'trap') return trapInner(words);
+  if (program === 'coproc') return coprocInner(words);
+  if (program === 'alias') {
+    return words.slice(1).flatMap((w): InnerCommand[] => {
+      const eq = w.text.indexOf('=');
+      return w.literal && eq > 0 ? [{ kind: 'script', script: w.text.slice(eq + 1), via: 'alias' }] : [];
+    });
   }
   if (program === 'eval') {
     const script = literalScript(words.slice(1));
@@ -153,5 +208,6 @@ export function innerCommands(program: string, words: readonly ShellWord[]): Inn
   if (rest.length === 0) {
     return program === 'xargs' ? [{ kind: 'command', words: [{ text: 'echo', literal: true }], via: 'xargs' }] : [];
   }
-  return [{ kind: 'command', words: rest, via: program }];
+  const placeholder = program === 'xargs' ? xargsPlaceholder(words, i) : undefined;
+  return [{ kind: 'command', words: placeholder ? replaced(rest, placeholder) : rest, via: program }];
 }

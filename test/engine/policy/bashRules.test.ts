@@ -81,6 +81,31 @@ describe('Bash lines against permission rules', () => {
     expect(decideApproval({ ...base, subject: 'Bash(ls -la)' }).decision).toBe('allow');
   });
 
+  it('matches git subcommands past the global options and a bare command against `Bash(x *)`', async () => {
+    const askPush: PermissionRule[] = [
+      { decision: 'ask', pattern: 'Bash(git push *)' },
+      { decision: 'allow', pattern: 'Bash(git *)' },
+    ];
+    const reason = 'it runs git -C . --no-pager push origin';
+    expect(await judge('git -C . --no-pager push origin', askPush)).toMatchObject({ decision: 'ask', reason });
+    expect((await judge('git push', askPush)).decision).toBe('ask');
+    expect((await judge('git log push', askPush)).decision).toBe('allow');
+    expect((await judge('rm', denyRm, 'auto')).decision).toBe('deny');
+    const shell = await analyseShellCommand('git -c color.ui=never -C sub push');
+    expect(shell).toMatchObject({ commands: [{ subcommandAt: 5 }], unknowable: [] });
+  });
+
+  it('names what git would run: the config key, the option, the variable', async () => {
+    const allowGit: PermissionRule[] = [{ decision: 'allow', pattern: 'Bash(git *)' }];
+    expect((await judge("git -c core.pager='less -R' log", allowGit)).reason).toBe(
+      'git -c core.pager (git config that can make git run a program), which allow rules never cover',
+    );
+    const fetch = await judge("git fetch --upload-pack='x' origin", allowGit);
+    expect(fetch.reason).toMatch(/^git fetch --upload-pack=x \(an option that runs a program\)/);
+    expect((await judge("git -c alias.x='!rm -f y' x", denyRm, 'auto')).reason).toContain('it runs rm -f y');
+    expect((await judge('git -c user.name=me commit -m x', allowGit)).decision).toBe('allow');
+  });
+
   it('shellAnalysisFor parses Bash subjects only', async () => {
     expect(await shellAnalysisFor('Read', 'Read(/repo/a)')).toBeUndefined();
     expect((await shellAnalysisFor('Bash', 'Bash(a | b)'))?.commands.map((c) => c.program)).toEqual(['a', 'b']);
