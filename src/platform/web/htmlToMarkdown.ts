@@ -6,6 +6,8 @@
 // The three libraries load on first use only.
 import { commonJsExports } from '../commonJsModule';
 import { stripTags, walkToMarkdown, type WalkerNode } from './htmlWalker';
+import { markdownWriter } from './markdownWriter';
+import { dropPageChrome } from './pageChrome';
 
 /** Below this many characters an extraction is treated as having found nothing. */
 export const MIN_EXTRACTED_CHARS = 50;
@@ -72,50 +74,24 @@ function load(): Promise<Libraries> {
 
 type LinkedomDocument = ReturnType<Libraries['parseHTML']>['document'];
 
+/** The page's document without its chrome (pageChrome.ts). */
 function parse(libs: Libraries, html: string): LinkedomDocument {
-  return step('linkedom', () => libs.parseHTML(html).document);
+  const doc = step('linkedom', () => libs.parseHTML(html).document);
+  step('the page-chrome filter', () => dropPageChrome(doc as unknown as Parameters<typeof dropPageChrome>[0]));
+  return doc;
 }
 
 function readable(libs: Libraries, html: string): { title?: string; markdown: string } | undefined {
   const document = parse(libs, html) as unknown as ConstructorParameters<Libraries['Readability']>[0];
   // parse() returns null when it finds no article: the one condition the page walker is there for.
-  const article = step('@mozilla/readability', () => new libs.Readability(document, { charThreshold: 200 }).parse());
+  // keepClasses: turndown reads a code block's language from its `language-*` class.
+  const options = { charThreshold: 200, keepClasses: true };
+  const article = step('@mozilla/readability', () => new libs.Readability(document, options).parse());
   if (!article?.content) return undefined;
   const content = article.content;
-  const markdown = step('turndown', () => markdownWriter(libs).turndown(content)).replace(/\n{3,}/g, '\n\n').trim();
-  return { title: article.title ?? undefined, markdown };
-}
-
-type TurndownNode = Parameters<import('turndown').ReplacementFunction>[1] & { parentNode: HTMLLike | null };
-interface HTMLLike {
-  nodeName: string;
-  children: ArrayLike<unknown>;
-  getAttribute(name: string): string | null;
-}
-
-/** turndown with compact list items (`- item`, not `-   item`) and fenced blocks for bare <pre>. */
-function markdownWriter(libs: Libraries): import('turndown') {
-  const turndown = new libs.TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-  turndown.remove(['script', 'style', 'noscript', 'iframe']);
-  turndown.addRule('compactListItem', {
-    filter: 'li',
-    replacement(content, node) {
-      const item = node as TurndownNode;
-      const parent = item.parentNode;
-      let marker = '- ';
-      if (parent?.nodeName === 'OL') {
-        const start = Number(parent.getAttribute('start') ?? 1);
-        marker = `${start + Array.prototype.indexOf.call(parent.children, item)}. `;
-      }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n(?!$)/g, '\n  ');
-      return marker + body + (item.nextSibling && !body.endsWith('\n') ? '\n' : '');
-    },
-  });
-  turndown.addRule('barePre', {
-    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
-    replacement: (_content, node) => `\n\n\`\`\`\n${(node.textContent ?? '').replace(/\n$/, '')}\n\`\`\`\n\n`,
-  });
-  return turndown;
+  const converted = step('turndown', () => markdownWriter(libs.TurndownService).turndown(content));
+  const markdown = converted.replace(/\n{3,}/g, '\n\n').trim();
+  return { title: article.title || undefined, markdown };
 }
 
 function walked(libs: Libraries, html: string): { title?: string; markdown: string } {
