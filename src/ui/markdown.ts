@@ -2,6 +2,7 @@
 // highlighted by cli-highlight (imported lazily, off the start path), and the split of a streaming
 // answer into finished blocks (which go to the scrollback) and the still-growing tail.
 import { Markdown, type MarkdownTheme } from '@mariozechner/pi-tui';
+import { noteSurvivedFailure } from '../store/crashLog';
 import type { Theme } from './theme';
 
 type Highlighter = (code: string, options: { language?: string; ignoreIllegals?: boolean }) => string;
@@ -15,8 +16,9 @@ export function preloadHighlighter(): Promise<void> {
       const mod = m as unknown as { highlight?: Highlighter; default?: { highlight?: Highlighter } };
       highlighter = mod.highlight ?? mod.default?.highlight;
     })
-    .catch(() => {
-      // highlighting is cosmetic: without it code blocks render plain
+    .catch((e: unknown) => {
+      // Highlighting is cosmetic: without it code blocks render plain, and the log says why.
+      noteSurvivedFailure('cli-highlight did not load (code blocks render without colours)', e);
     });
   return highlighterLoading;
 }
