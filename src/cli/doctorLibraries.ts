@@ -14,6 +14,7 @@ import { ImageSupportMissingError, imageInfo } from '../platform/images';
 import { defaultRipgrep } from '../platform/ripgrep';
 import { readZip, writeZip } from '../platform/zip';
 import { defineJsonSchemaTool } from '../tools/jsonSchemaTool';
+import { loadHighlighter } from '../ui/markdown';
 
 export type LibraryOutcome =
   | { status: 'ok'; detail: string }
@@ -115,6 +116,15 @@ export const LIBRARY_CHECKS: LibraryCheck[] = [
       const result = await runInSandbox('return 6 * 7', { timeoutMs: 20_000 });
       expect(result.json === '42', `6 * 7 gave ${result.json}`);
       return { status: 'ok', detail: 'evaluated a script in a worker' };
+    },
+  },
+  {
+    name: 'code highlighting (cli-highlight)',
+    async run() {
+      const highlight = await loadHighlighter();
+      const out = highlight('const answer = 42;', { language: 'javascript', ignoreIllegals: true });
+      expect(out.includes('answer') && out.includes('42'), `highlighting lost the code: ${JSON.stringify(out)}`);
+      return { status: 'ok', detail: 'highlighted JavaScript' };
     },
   },
   {
