@@ -1,6 +1,6 @@
 // A CommonJS package loaded with import() has two shapes: run from src/, Node's loader gives its exports
 // as named exports and as `default`; in the bundle (scripts/build.mjs) the package's chunk exports only
-// `default`, the module.exports object. docs/testing.md: test/dist/bundledLibraries.test.ts catches a
+// `default`, the module.exports object. docs/testing.md: test/package/bundledLibraries.test.ts catches a
 // lazy import that reads a named export the bundle does not have.
 
 /** module.exports of a CommonJS package, in both shapes. Only for CommonJS packages. */
