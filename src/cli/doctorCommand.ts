@@ -1,12 +1,25 @@
 // `jarvis doctor [config|tui] [path]`: validate the configuration files without changing them.
+// `jarvis doctor libraries`: load and use each lazily loaded library once (doctorLibraries.ts).
 import { resolve } from 'node:path';
 import { formatDoctorReport, runDoctor, type DoctorTarget } from '../store/doctor';
 import { jarvisHome } from '../store/paths';
 import { UsageError } from './program';
 
 export async function runDoctorCommand(target: string | undefined, path: string | undefined): Promise<number> {
+  if (target === 'libraries') {
+    if (path !== undefined) {
+      throw new UsageError(`doctor libraries takes no path, got "${path}". Usage: jarvis doctor libraries`);
+    }
+    const { runLibraryChecks } = await import('./doctorLibraries');
+    const result = await runLibraryChecks();
+    process.stdout.write(`${result.lines.join('\n')}\n`);
+    return result.ok ? 0 : 1;
+  }
   if (target !== undefined && target !== 'config' && target !== 'tui') {
-    throw new UsageError(`doctor checks "config" or "tui", got "${target}". Usage: jarvis doctor [config|tui] [path]`);
+    throw new UsageError(
+      `doctor checks "config", "tui" or "libraries", got "${target}". `
+        + 'Usage: jarvis doctor [config|tui|libraries] [path]',
+    );
   }
   const report = runDoctor({ home: jarvisHome(), target: target as DoctorTarget | undefined, path: path === undefined ? undefined : resolve(path) });
   process.stdout.write(`${formatDoctorReport(report)}\n`);

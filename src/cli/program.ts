@@ -125,8 +125,8 @@ export async function runCli(argv: string[], version: string): Promise<number> {
 
   program
     .command('doctor')
-    .description('validate config.toml and tui.toml without changing them')
-    .argument('[target]', 'config or tui')
+    .description('validate config.toml and tui.toml without changing them; `doctor libraries` tries each library')
+    .argument('[target]', 'config, tui or libraries')
     .argument('[path]', 'validate this file instead of the default one')
     .action(async (target: string | undefined, path: string | undefined) => {
       const { runDoctorCommand } = await import('./doctorCommand');

@@ -37,9 +37,12 @@ async function packagedRipgrep(): Promise<string | undefined> {
   try {
     const mod = (await import('@vscode/ripgrep')) as { rgPath?: string };
     return mod.rgPath && isExecutableFile(mod.rgPath) ? mod.rgPath : undefined;
-  } catch {
-    // The platform package (@vscode/ripgrep-<os>-<arch>) is optional and may be absent.
-    return undefined;
+  } catch (e) {
+    // The platform package (@vscode/ripgrep-<os>-<arch>) is optional and may be absent; only that
+    // falls through to a ripgrep on PATH.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return undefined;
+    throw new Error(`@vscode/ripgrep failed to load: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 

@@ -3,7 +3,7 @@
 // about to end.
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { logsDir } from './paths';
+import { jarvisHome, logsDir } from './paths';
 
 export const GLOBAL_LOG_NAME = 'jarvis-code.log';
 export const SESSION_CRASH_LOG = 'crash.log';
@@ -45,4 +45,19 @@ export function writeCrashNote(home: string, kind: string, error: unknown): stri
   } catch {
     return undefined;
   }
+}
+
+const reported = new Set<string>();
+
+/**
+ * A failure a caller survives on purpose (a front end's event handler that threw, a cosmetic library
+ * that did not load) still goes to the log with what failed (docs/testing.md, "no silent catch-all").
+ * Each kind and message is written once per process, so a handler failing on every event does not
+ * flood the log. Returns the file written, or undefined when it was a repeat or nothing could be written.
+ */
+export function noteSurvivedFailure(kind: string, error: unknown, home: string = jarvisHome()): string | undefined {
+  const key = `${kind}\n${error instanceof Error ? error.message : String(error)}`;
+  if (reported.has(key)) return undefined;
+  reported.add(key);
+  return writeCrashNote(home, `${kind} (survived; the session went on)`, error);
 }

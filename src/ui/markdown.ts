@@ -2,21 +2,30 @@
 // highlighted by cli-highlight (imported lazily, off the start path), and the split of a streaming
 // answer into finished blocks (which go to the scrollback) and the still-growing tail.
 import { Markdown, type MarkdownTheme } from '@mariozechner/pi-tui';
+import { commonJsExports } from '../platform/commonJsModule';
+import { noteSurvivedFailure } from '../store/crashLog';
 import type { Theme } from './theme';
 
-type Highlighter = (code: string, options: { language?: string; ignoreIllegals?: boolean }) => string;
+export type Highlighter = (code: string, options: { language?: string; ignoreIllegals?: boolean }) => string;
 let highlighter: Highlighter | undefined;
 let highlighterLoading: Promise<void> | undefined;
 
+/** cli-highlight's `highlight`; rejects naming the library when it does not load or lacks it. */
+export async function loadHighlighter(): Promise<Highlighter> {
+  const mod = commonJsExports((await import('cli-highlight')) as { highlight?: Highlighter });
+  if (typeof mod.highlight !== 'function') throw new Error('cli-highlight has no export "highlight"');
+  return mod.highlight;
+}
+
 /** Starts loading cli-highlight in the background; code renders plain until it is there. */
 export function preloadHighlighter(): Promise<void> {
-  highlighterLoading ??= import('cli-highlight')
-    .then((m) => {
-      const mod = m as unknown as { highlight?: Highlighter; default?: { highlight?: Highlighter } };
-      highlighter = mod.highlight ?? mod.default?.highlight;
+  highlighterLoading ??= loadHighlighter()
+    .then((loaded) => {
+      highlighter = loaded;
     })
-    .catch(() => {
-      // highlighting is cosmetic: without it code blocks render plain
+    .catch((e: unknown) => {
+      // Highlighting is cosmetic: without it code blocks render plain, and the log says why.
+      noteSurvivedFailure('cli-highlight did not load (code blocks render without colours)', e);
     });
   return highlighterLoading;
 }

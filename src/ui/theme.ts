@@ -116,8 +116,10 @@ export function loadTheme(name: string, home: string, env: NodeJS.ProcessEnv = p
   let names: string[];
   try {
     names = readdirSync(themesDir(home)).filter((n) => n.endsWith('.json'));
-  } catch {
-    return fallback(`no ${themesDir(home)} folder`);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return fallback(`no ${themesDir(home)} folder`);
+    return fallback(`${themesDir(home)} cannot be read (${e instanceof Error ? e.message : String(e)})`);
   }
   const candidates = names.filter((n) => n === name || n === `${name}.json`);
   const ordered = [...candidates, ...names.filter((n) => !candidates.includes(n))];

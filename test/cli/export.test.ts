@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportSessionZip } from '../../src/cli/exportCommand';
 import { readZip } from '../../src/platform/zip';
 import { sessionDirFor } from '../../src/store/sessionStore';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
-import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { BIN, cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { requireSystemPart } from '../helpers/requireAll';
+import { TmuxSession } from '../helpers/tmux';
 
 let server: MockModelServer;
 let dirs: CliDirs;
@@ -88,26 +89,31 @@ describe('jarvis export', () => {
 });
 
 describe('export confirmation on a terminal', () => {
-  const io = (answer: string, out: string[]) => ({
-    cwd: dirs.cwd,
-    env,
-    isTTY: true,
-    ask: async (q: string) => {
-      out.push(q);
-      return answer;
-    },
-    out: (t: string) => void out.push(t),
-    err: (t: string) => void out.push(t),
-  });
+  // The built CLI on a real terminal (tmux): the question needs a TTY on stdin.
+  async function exportOnTerminal(answer: string): Promise<string> {
+    const command = [process.execPath, BIN, 'export', '-o', 'asked'];
+    const tmux = new TmuxSession({ command, cwd: dirs.cwd, env: terminalEnv() });
+    try {
+      await tmux.waitFor('[y/N]');
+      tmux.type(answer);
+      tmux.keys('Enter');
+      return await tmux.waitFor(/\[exit \d+\]/);
+    } finally {
+      tmux.close();
+    }
+  }
+  const terminalEnv = () =>
+    Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 
-  it('asks before exporting the latest session, and does nothing on no', async () => {
+  it('asks before exporting the latest session, and does nothing on no', async (ctx) => {
+    if (!requireSystemPart('tmux', 'the export question needs a terminal')) return ctx.skip();
     const target = join(dirs.cwd, 'asked');
     mkdirSync(target);
-    const said: string[] = [];
-    expect(await exportSessionZip(undefined, { output: 'asked' }, io('n', said))).toBe(1);
-    expect(said[0]).toMatch(new RegExp(`Export the latest session of this folder, ${sessionId}.*\\[y/N\\]`));
+    const no = await exportOnTerminal('n');
+    expect(no).toMatch(new RegExp(`Export the latest session of this folder, ${sessionId}[\\s\\S]*\\[y/N\\]`));
+    expect(no).toContain('[exit 1]');
     expect(zipsIn(target)).toEqual([]);
-    expect(await exportSessionZip(undefined, { output: 'asked' }, io('yes', said))).toBe(0);
+    expect(await exportOnTerminal('yes')).toContain('[exit 0]');
     expect(zipsIn(target)).toHaveLength(1);
   });
 });

@@ -137,8 +137,10 @@ export class BackgroundTasks implements TaskService {
     let file;
     try {
       file = await open(entry.info.outputPath, 'r');
-    } catch {
-      return { text: '', totalBytes: 0, truncated: false };
+    } catch (e) {
+      // No output file yet is a task that printed nothing; any other failure is the caller's to report.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', totalBytes: 0, truncated: false };
+      throw e;
     }
     try {
       const totalBytes = (await file.stat()).size;

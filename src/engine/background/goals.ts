@@ -13,6 +13,7 @@ import type { EngineEventBody } from '../loop/events';
 import type { Agent } from '../loop/loop';
 import type { Session } from '../session/session';
 import { continuationPrompt, describeUsage, parseGoalCommand, type GoalCommand } from './goalDriver';
+import { noteSurvivedFailure } from '../../store/crashLog';
 
 export { parseGoalCommand, type GoalCommand };
 
@@ -168,7 +169,8 @@ export class GoalController implements GoalService {
         return this.next(command.objective);
       case 'next_manage': {
         const queue = this.upcoming();
-        return { ok: true, message: queue.length ? queue.map((g, i) => `${i + 1}. ${g}`).join('\n') : 'No upcoming goals.' };
+        const list = queue.length ? queue.map((g, i) => `${i + 1}. ${g}`).join('\n') : 'No upcoming goals.';
+        return { ok: true, message: list + this.takeQueueProblem() };
       }
       case 'invalid':
         return { ok: false, message: command.message };
@@ -241,19 +243,40 @@ export class GoalController implements GoalService {
     const queue = this.upcoming();
     queue.push(objective.trim());
     this.writeUpcoming(queue);
-    return { ok: true, message: `Queued as upcoming goal ${queue.length}; it starts when the current goal completes.` };
+    const queued = `Queued as upcoming goal ${queue.length}; it starts when the current goal completes.`;
+    return { ok: true, message: queued + this.takeQueueProblem() };
   }
 
-  /** The queued goals, first to start first (`/goal next manage` shows and edits them). */
+  /**
+   * The queued goals, first to start first (`/goal next manage` shows and edits them). A file that
+   * cannot be read or is not a list of objectives is moved aside, never overwritten by the next queue
+   * change, which says where it went (`queueProblem`); the log has it too.
+   */
   upcoming(): string[] {
     const path = join(this.session.dir, UPCOMING_GOALS_FILE);
     if (!existsSync(path)) return [];
     try {
       const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
-      return Array.isArray(data) ? data.filter((g): g is string => typeof g === 'string') : [];
-    } catch {
+      const isList = Array.isArray(data) && data.every((g) => typeof g === 'string');
+      if (!isList) throw new Error('it is not a list of objectives');
+      return data as string[];
+    } catch (e) {
+      const aside = `${path}.unreadable-${Date.now()}`;
+      renameSync(path, aside);
+      const why = (e as Error).message;
+      this.queueProblem = `the earlier queue in ${path} could not be read (${why}); it was kept as ${aside}`;
+      noteSurvivedFailure(`${UPCOMING_GOALS_FILE} could not be read`, e);
       return [];
     }
+  }
+
+  /** Why the queue read last started empty, said once by the next queue change. */
+  private queueProblem: string | undefined;
+
+  private takeQueueProblem(): string {
+    const problem = this.queueProblem;
+    this.queueProblem = undefined;
+    return problem ? ` Note: ${problem}.` : '';
   }
 
   /** Saves the queue as edited in `/goal next manage` (reordered, edited, deleted). */

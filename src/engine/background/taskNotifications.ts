@@ -29,7 +29,12 @@ export class TaskNotifications {
   readonly onTaskFinished = (task: TaskInfo): void => {
     this.preparing++;
     void (async () => {
-      const tail = await this.tasks?.readOutputTail(task.id, NOTIFICATION_TAIL_BYTES).catch(() => undefined);
+      // The notification goes out either way; an output that cannot be read is said in it.
+      const tail = await this.tasks?.readOutputTail(task.id, NOTIFICATION_TAIL_BYTES).catch((e: unknown) => {
+        const why = e instanceof Error ? e.message : String(e);
+        const text = `[the output in ${task.outputPath} could not be read: ${why}]`;
+        return { text, totalBytes: 0, truncated: false };
+      });
       const text = formatTaskNotification(task, tail);
       // Counted down before waking waiters, so a waiter that wakes sees a settled state.
       this.preparing--;

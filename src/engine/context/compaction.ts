@@ -19,6 +19,7 @@ import { userWordsParts, USER_WORDS_RATIO } from './compactionUserWords';
 import { renderPromptTemplate } from './systemPrompt';
 import summariserPrompt from './compaction.md';
 import noteTemplate from './compactionNote.md';
+import { noteSurvivedFailure } from '../../store/crashLog';
 
 /** Returns the text to restore after a compaction, or undefined when there is nothing to restore. */
 export type Reinjector = (state: SessionState) => string | undefined;
@@ -65,8 +66,12 @@ function reinjectPlan(state: SessionState): string | undefined {
   let plan = '';
   try {
     plan = readFileSync(planPath, 'utf8');
-  } catch {
-    // not written yet
+  } catch (e) {
+    // Not written yet is the normal case; any other failure is said where the plan would be.
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      const why = e instanceof Error ? e.message : String(e);
+      return `Plan mode is on. Plan file: ${planPath} (it cannot be read: ${why})`;
+    }
   }
   const body = plan.trim() ? `\n\n${plan.length > PLAN_REINJECT_CHARS ? `${plan.slice(0, PLAN_REINJECT_CHARS)}\n… (cut; read the file for the rest)` : plan.trim()}` : ' (empty so far)';
   return `Plan mode is on. Plan file: ${planPath}${body}`;
@@ -178,8 +183,9 @@ export class Compactor {
   private emit(event: EngineEventBody): void {
     try {
       this.deps.onEvent(event);
-    } catch {
-      // A front end's rendering bug must not break a compaction.
+    } catch (e) {
+      // A front end's rendering bug must not break a compaction; the log has it.
+      noteSurvivedFailure(`a front end's event handler threw on a ${event.type} event`, e);
     }
   }
 

@@ -70,8 +70,14 @@ function agentsMd(input: SystemPromptInput, warnings: string[], sources: string[
       }
       sources.push(file);
       sections.push(`<agents-md path="${file}">\n${text}\n</agents-md>`);
-    } catch {
-      // absent files are the normal case
+    } catch (e) {
+      // An absent file is the normal case; one that exists and cannot be read is the user's to fix.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      const why = e instanceof Error ? e.message : String(e);
+      warnings.push(
+        `agents-md-unreadable: ${file} exists but cannot be read (${why}); its instructions are not applied`,
+      );
     }
   }
   if (!sections.length) return '';

@@ -18,6 +18,7 @@ import type { ToolSet } from './toolRegistry';
 import type { PermissionMode, TurnEndReason, TurnOrigin } from '../session/records';
 import { runToolCalls, type ToolBatchResult } from './toolBatch';
 import type { Workspace } from '../policy/workspace';
+import { noteSurvivedFailure } from '../../store/crashLog';
 
 export type StepRequest =
   | { kind: 'prompt'; text: string; content?: ContentPart[] }
@@ -301,8 +302,9 @@ export class Agent {
   private emit(event: EngineEventBody): void {
     try {
       this.deps.onEvent({ ...event, agentId: this.id } as EngineEvent);
-    } catch {
-      // A front end's rendering bug must never break the turn or lose journal records.
+    } catch (e) {
+      // A front end's rendering bug must never break the turn or lose journal records; the log has it.
+      noteSurvivedFailure(`a front end's event handler threw on a ${event.type} event`, e);
     }
   }
 

@@ -5,6 +5,7 @@
 // tool's `isAvailable` apply to every source alike.
 import type { Tool, ToolAvailability } from '../../tools/defineTool';
 import type { ToolFilter } from './toolFilter';
+import { noteSurvivedFailure } from '../../store/crashLog';
 
 export type ToolSourceKind = 'builtin' | 'plugin' | 'mcp';
 
@@ -124,8 +125,9 @@ export class ToolRegistry implements ToolSet {
     for (const listener of this.listeners) {
       try {
         listener();
-      } catch {
-        // A listener's failure must not stop the registry from changing.
+      } catch (e) {
+        // A listener's failure must not stop the registry from changing; the log has it.
+        noteSurvivedFailure('a tool-registry listener threw', e);
       }
     }
     return this.warnings.slice(before);

@@ -1,8 +1,13 @@
 // HTML → the page's main text as Markdown: Readability picks the article out of a linkedom document
 // and turndown writes it as Markdown; when Readability finds nothing worth keeping, the page walker
 // reads main/article/body instead, and a page with almost no text falls back to plain tag stripping.
+// Those two are the only fallbacks (docs/web.md): any other failure of a library is an
+// HtmlExtractionError naming it, never a silent strip (docs/testing.md, "no silent catch-all").
 // The three libraries load on first use only.
+import { commonJsExports } from '../commonJsModule';
 import { stripTags, walkToMarkdown, type WalkerNode } from './htmlWalker';
+import { markdownWriter } from './markdownWriter';
+import { dropPageChrome } from './pageChrome';
 
 /** Below this many characters an extraction is treated as having found nothing. */
 export const MIN_EXTRACTED_CHARS = 50;
@@ -13,83 +18,96 @@ export interface ExtractedPage {
   method: 'readability' | 'walker' | 'strip';
 }
 
+/** A library of the pipeline failed (it could not load, or threw on this page); the message names it. */
+export class HtmlExtractionError extends Error {}
+
 interface Libraries {
   parseHTML: typeof import('linkedom').parseHTML;
   Readability: typeof import('@mozilla/readability').Readability;
   TurndownService: typeof import('turndown');
 }
 
+/** Runs one library's step; whatever it throws is reported as that library's failure. */
+function step<T>(library: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    throw new HtmlExtractionError(`${library} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
+
+function required<T>(value: T | undefined, library: string, name: string): T {
+  if (typeof value !== 'function') {
+    throw new HtmlExtractionError(`${library} has no export "${name}" (a packaging fault; reinstall Jarvis)`);
+  }
+  return value;
+}
+
 let libraries: Promise<Libraries> | undefined;
 function load(): Promise<Libraries> {
-  libraries ??= Promise.all([import('linkedom'), import('@mozilla/readability'), import('turndown')]).then(([linkedom, readability, turndown]) => ({
-    parseHTML: linkedom.parseHTML,
-    Readability: readability.Readability,
-    TurndownService: (turndown as unknown as { default: typeof import('turndown') }).default ?? turndown,
-  }));
+  const loading = (library: string, module: Promise<unknown>) =>
+    module.catch((e: unknown) => {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new HtmlExtractionError(`could not load ${library}: ${why}`, { cause: e });
+    });
+  libraries ??= Promise.all([
+    loading('linkedom', import('linkedom')),
+    loading('@mozilla/readability', import('@mozilla/readability')),
+    loading('turndown', import('turndown')),
+  ])
+    .then(([linkedom, readability, turndown]) => {
+      // linkedom is an ES module; the other two are CommonJS, whose exports sit on `default` in the bundle.
+      const readabilityExports = commonJsExports(readability as typeof import('@mozilla/readability'));
+      const turndownExports = commonJsExports(turndown as object) as typeof import('turndown');
+      return {
+        parseHTML: required((linkedom as typeof import('linkedom')).parseHTML, 'linkedom', 'parseHTML'),
+        Readability: required(readabilityExports.Readability, '@mozilla/readability', 'Readability'),
+        TurndownService: required(turndownExports, 'turndown', 'TurndownService'),
+      };
+    })
+    .catch((e: unknown) => {
+      libraries = undefined;
+      throw e;
+    });
   return libraries;
 }
 
 type LinkedomDocument = ReturnType<Libraries['parseHTML']>['document'];
 
+/** The page's document without its chrome (pageChrome.ts). */
 function parse(libs: Libraries, html: string): LinkedomDocument {
-  return libs.parseHTML(html).document;
+  const doc = step('linkedom', () => libs.parseHTML(html).document);
+  step('the page-chrome filter', () => dropPageChrome(doc as unknown as Parameters<typeof dropPageChrome>[0]));
+  return doc;
 }
 
 function readable(libs: Libraries, html: string): { title?: string; markdown: string } | undefined {
-  const article = new libs.Readability(parse(libs, html) as unknown as ConstructorParameters<Libraries['Readability']>[0], { charThreshold: 200 }).parse();
+  const document = parse(libs, html) as unknown as ConstructorParameters<Libraries['Readability']>[0];
+  // parse() returns null when it finds no article: the one condition the page walker is there for.
+  // keepClasses: turndown reads a code block's language from its `language-*` class.
+  const options = { charThreshold: 200, keepClasses: true };
+  const article = step('@mozilla/readability', () => new libs.Readability(document, options).parse());
   if (!article?.content) return undefined;
-  const turndown = markdownWriter(libs);
-  const markdown = turndown.turndown(article.content).replace(/\n{3,}/g, '\n\n').trim();
-  return { title: article.title ?? undefined, markdown };
-}
-
-type TurndownNode = Parameters<import('turndown').ReplacementFunction>[1] & { parentNode: HTMLLike | null };
-interface HTMLLike {
-  nodeName: string;
-  children: ArrayLike<unknown>;
-  getAttribute(name: string): string | null;
-}
-
-/** turndown with compact list items (`- item`, not `-   item`) and fenced blocks for bare <pre>. */
-function markdownWriter(libs: Libraries): import('turndown') {
-  const turndown = new libs.TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-  turndown.remove(['script', 'style', 'noscript', 'iframe']);
-  turndown.addRule('compactListItem', {
-    filter: 'li',
-    replacement(content, node) {
-      const item = node as TurndownNode;
-      const parent = item.parentNode;
-      let marker = '- ';
-      if (parent?.nodeName === 'OL') {
-        const start = Number(parent.getAttribute('start') ?? 1);
-        marker = `${start + Array.prototype.indexOf.call(parent.children, item)}. `;
-      }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n(?!$)/g, '\n  ');
-      return marker + body + (item.nextSibling && !body.endsWith('\n') ? '\n' : '');
-    },
-  });
-  turndown.addRule('barePre', {
-    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
-    replacement: (_content, node) => `\n\n\`\`\`\n${(node.textContent ?? '').replace(/\n$/, '')}\n\`\`\`\n\n`,
-  });
-  return turndown;
+  const content = article.content;
+  const converted = step('turndown', () => markdownWriter(libs.TurndownService).turndown(content));
+  const markdown = converted.replace(/\n{3,}/g, '\n\n').trim();
+  return { title: article.title || undefined, markdown };
 }
 
 function walked(libs: Libraries, html: string): { title?: string; markdown: string } {
   const doc = parse(libs, html);
   const root = doc.querySelector('main, article, [role="main"]') ?? doc.body ?? doc.documentElement;
-  return { title: doc.title || undefined, markdown: root ? walkToMarkdown(root as unknown as WalkerNode, { annotate: false }) : '' };
+  const walk = () => walkToMarkdown(root as unknown as WalkerNode, { annotate: false });
+  const markdown = root ? step('the page walker', walk) : '';
+  return { title: doc.title || undefined, markdown };
 }
 
+/** Rejects with HtmlExtractionError when a library fails; finding no article is not a failure. */
 export async function htmlToMarkdown(html: string): Promise<ExtractedPage> {
   const libs = await load();
-  try {
-    const article = readable(libs, html);
-    if (article && article.markdown.length > MIN_EXTRACTED_CHARS) return { ...article, method: 'readability' };
-    const page = walked(libs, html);
-    if (page.markdown.length > MIN_EXTRACTED_CHARS) return { ...page, method: 'walker' };
-    return { title: page.title ?? article?.title, markdown: stripTags(html), method: 'strip' };
-  } catch {
-    return { markdown: stripTags(html), method: 'strip' };
-  }
+  const article = readable(libs, html);
+  if (article && article.markdown.length > MIN_EXTRACTED_CHARS) return { ...article, method: 'readability' };
+  const page = walked(libs, html);
+  if (page.markdown.length > MIN_EXTRACTED_CHARS) return { ...page, method: 'walker' };
+  return { title: page.title ?? article?.title, markdown: stripTags(html), method: 'strip' };
 }

@@ -63,7 +63,11 @@ export async function fetchReadable(target: string, web: WebSettings, signal: Ab
   const page: ReadablePage = { finalUrl: response.url, contentType: mime ?? 'text/html', content: text, bodyTruncated: response.truncated };
   if (kind === 'html') {
     const { htmlToMarkdown } = await import('../../platform/web/htmlToMarkdown');
-    const extracted = await htmlToMarkdown(text);
+    // A library failing is an error the model sees, naming it (docs/web.md), not a silent tag strip.
+    const extracted = await htmlToMarkdown(text).catch((e: unknown) => {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new Error(`Could not turn the HTML of ${response.url} into text: ${why}`, { cause: e });
+    });
     page.content = extracted.markdown;
     page.title = extracted.title;
     if (!mime && extracted.method === 'strip') page.contentType = 'text/plain';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,6 +69,16 @@ describe('BackgroundTasks records', () => {
     const tail = await tasks.readOutputTail(task.id, 51);
     expect(tail).toEqual({ text: 'é'.repeat(25), totalBytes: 200, truncated: true });
     await expect(tasks.readOutputTail('bmissing', 10)).rejects.toBeInstanceOf(UnknownTaskError);
+  });
+
+  it('an output file that is gone reads as empty; one that cannot be read is an error, not empty', async () => {
+    const { tasks, start } = setup();
+    const task = start('echo done');
+    await until(() => tasks.get(task.id)!.status !== 'running');
+    rmSync(task.outputPath);
+    expect(await tasks.readOutputTail(task.id, 100)).toEqual({ text: '', totalBytes: 0, truncated: false });
+    mkdirSync(task.outputPath);
+    await expect(tasks.readOutputTail(task.id, 100)).rejects.toThrow(/EISDIR/);
   });
 
   it('a timed-out task is failed with endReason timed_out', async () => {

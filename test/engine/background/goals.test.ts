@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GoalDriver } from '../../../src/engine/background/goalDriver';
@@ -234,6 +234,26 @@ describe('/goal API', () => {
     expect(goals.cancel()).toEqual({ ok: true, message: 'Goal cancelled.' });
     expect(goals.current()).toBeUndefined();
     expect(engine.eventsOf('goal').at(-1)).toEqual({ type: 'goal', change: 'cancelled', goal: null, agentId: 'main' });
+  });
+
+  it('an unreadable upcoming-goals.json is kept aside, not overwritten; the next queue change says so', async () => {
+    const done = (n: number) => [
+      call('UpdateGoal', { status: 'complete', summary: `goal ${n} done` }),
+      { text: `finished ${n}` },
+    ];
+    const engine = goalEngine([...done(1), ...done(2), ...done(3)]);
+    const goals = engine.runtime.goals;
+    expect(goals.next('First').ok).toBe(true);
+    const file = join(engine.runtime.session.dir, UPCOMING_GOALS_FILE);
+    writeFileSync(file, '["Second", "Thi');
+    const queued = goals.next('Fourth');
+    expect(queued.message).toMatch(/^Queued as upcoming goal 1; .* Note: the earlier queue in .* could not be read \(/);
+    const aside = /it was kept as (\S+)\.$/.exec(queued.message)?.[1];
+    expect(aside && readFileSync(aside, 'utf8')).toBe('["Second", "Thi');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(['Fourth']);
+    expect(goals.next('Fifth').message).not.toContain('Note:');
+    await engine.runtime.agent.idle();
+    expect(goals.current()).toMatchObject({ objective: 'Fifth', status: 'complete' });
   });
 
   it('next queues an upcoming goal in upcoming-goals.json and starts it when the current one completes', async () => {

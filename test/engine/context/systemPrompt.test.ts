@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +40,18 @@ describe('system prompt', () => {
     expect(r.text).toContain('Use tabs in this repo.');
     expect(r.agentsMdSources).toEqual([join(home, 'AGENTS.md'), join(cwd, 'AGENTS.md'), join(cwd, '.jarvis-code', 'AGENTS.md')]);
     expect(r.warnings.join('\n')).toMatch(/agents-md-oversized/);
+  });
+
+  it('an AGENTS.md that exists but cannot be read is a warning naming it, not silently skipped', () => {
+    const { home, cwd } = dirs();
+    symlinkSync('AGENTS.md', join(cwd, 'AGENTS.md')); // a link to itself: ELOOP on every read
+    writeFileSync(join(home, 'AGENTS.md'), 'Always answer in haiku.');
+    const r = buildSystemPrompt({ home, cwd });
+    expect(r.text).toContain('Always answer in haiku.');
+    const warning = r.warnings.find((w) => w.startsWith('agents-md-unreadable:'));
+    const expected = `^agents-md-unreadable: ${join(cwd, 'AGENTS.md')} exists but cannot be read \\(.*ELOOP`;
+    expect(warning).toMatch(new RegExp(expected));
+    expect(warning).toContain('its instructions are not applied');
   });
 
   it('SYSTEM.md replaces the built-in prompt; unknown variables stay verbatim; empty SYSTEM.md is ignored', () => {
