@@ -28,6 +28,8 @@ export interface ToolServices {
   nonInteractive: boolean;
   /** Whether the calling agent is the session's main agent (subagents may not change user-scope memory). */
   mainAgent: boolean;
+  /** The calling agent's id (`main` when absent): names the outputs it saves (store/toolOutputs.ts). */
+  agentId?: string;
   /** Extra named services registered by the session (background tasks, todo store…). */
   get<T>(key: ServiceKey<T>): T;
   /** An optional service (the editor's files under ACP): undefined where the session has none. */

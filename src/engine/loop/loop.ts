@@ -559,9 +559,27 @@ export class Agent {
   }
 
   private async runTools(calls: ToolCall[], signal: AbortSignal): Promise<ToolBatchResult> {
-    const { session, gate } = this.deps;
+    const { session } = this.deps;
     const permissions = this.permissionState();
-    const batch = await runToolCalls(calls, {
+    let batch: ToolBatchResult;
+    try {
+      batch = await this.runBatch(calls, signal, permissions);
+    } catch (e) {
+      // Every call id gets a result whatever failed, or the next request would be refused by the provider.
+      const why = e instanceof Error ? e.message : String(e);
+      for (const call of calls) session.commit({ type: 'message', message: unfinishedCall(call, why) });
+      throw e;
+    }
+    for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
+    this.deps.fileHistory?.record(batch.changes, batch.commands);
+    for (const message of batch.messages) session.commit({ type: 'message', message });
+    if (signal.aborted) throw new TurnCancelled('cancelled');
+    return batch;
+  }
+
+  private runBatch(calls: ToolCall[], signal: AbortSignal, permissions: PermissionState): Promise<ToolBatchResult> {
+    const { session, gate } = this.deps;
+    return runToolCalls(calls, {
       agentId: this.id,
       tools: this.deps.tools,
       cwd: this.deps.cwd,
@@ -587,12 +605,13 @@ export class Agent {
       rememberApproval: (pattern) => session.commit({ type: 'session_approval', pattern }),
       ...(gate ? { beforeToolCall: (call) => gate.beforeToolCall(call, this.gateContext(signal)), afterToolCall: (call, outcome) => gate.afterToolCall(call, outcome, this.gateContext(signal)) } : {}),
     });
-    for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
-    this.deps.fileHistory?.record(batch.changes, batch.commands);
-    for (const message of batch.messages) session.commit({ type: 'message', message });
-    if (signal.aborted) throw new TurnCancelled('cancelled');
-    return batch;
   }
+}
+
+/** The result of a call whose batch failed before its results were known. */
+function unfinishedCall(call: ToolCall, why: string): Message {
+  const text = `${call.name} may or may not have run: handling this step's tool calls failed (${why}). Check its effects before retrying.`;
+  return { role: 'tool', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text }], isError: true };
 }
 
 /** Context an extension added to a prompt travels with it, as extra text after the user's own. */

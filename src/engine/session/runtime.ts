@@ -2,7 +2,8 @@
 // services, the extension gate, the main agent (docs/extensions.md) and the directory of subagents,
 // and the list of what to close when the session ends. The model client is created on first use, so
 // nothing heavy loads before the first request.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { sweepToolOutputs } from '../../store/toolOutputs';
 import type { ModelClient, ResolvedModel } from '../../llm/types';
 import { builtinTools } from '../../tools/registry';
 import type { ServiceKey, Tool, ToolServices } from '../../tools/defineTool';
@@ -236,6 +237,10 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   }
 
   const disposables = new Disposables();
+  // Old saved tool outputs of this folder's sessions go, off the start path (docs/sessions.md).
+  void sweepToolOutputs(dirname(session.dir)).then(({ failures }) => {
+    for (const text of failures) emit({ type: 'notice', level: 'warning', text: `Old tool outputs: ${text}.`, agentId: MAIN_AGENT_ID });
+  });
   const notifications = new TaskNotifications(opts.notificationDelivery);
   const tasks = new BackgroundTasks({
     sessionDir: session.dir,
