@@ -22,7 +22,8 @@ import type { Workspace } from '../policy/workspace';
 export type StepRequest =
   | { kind: 'prompt'; text: string; content?: ContentPart[] }
   | { kind: 'steer'; text: string }
-  | { kind: 'notification'; text: string }
+  /** `onJournalled` is called once its message is in the journal (a task's notification is delivered then). */
+  | { kind: 'notification'; text: string; onJournalled?: () => void }
   /** An automatic turn the engine starts itself (goal continuation): its own turn, origin 'system'. */
   | { kind: 'continuation'; text: string }
   /** A scheduled task fired: its own turn after any running one, origin 'cron'. */
@@ -326,7 +327,7 @@ export class Agent {
       message = withContext(message, answer.addContext);
     }
     session.commit({ type: 'turn_start', turnId, origin, prompt: first.text });
-    if (blocked === undefined) session.commit({ type: 'message', message });
+    if (blocked === undefined) this.commitRequestMessage(first, message);
     this.emit({ type: 'turn_start', turnId, origin, prompt: first.text });
     if (blocked !== undefined) return this.endTurn(turnId, 'blocked', `The prompt was blocked before it reached the model: ${blocked}`, '');
     let finalText = '';
@@ -433,8 +434,14 @@ export class Agent {
         }
         message = withContext(message, answer.addContext);
       }
-      this.deps.session.commit({ type: 'message', message });
+      this.commitRequestMessage(r, message);
     }
+  }
+
+  private commitRequestMessage(request: StepRequest, message: Message): void {
+    const { session } = this.deps;
+    session.commit({ type: 'message', message });
+    if (request.kind === 'notification' && !session.persistError) request.onJournalled?.();
   }
 
   /** What every gate call says about where it comes from. */

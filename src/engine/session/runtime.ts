@@ -246,6 +246,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     sessionDir: session.dir,
     settings: { ...opts.background, bashTaskTimeoutS: resolveBashTaskTimeoutS(opts.background.bashTaskTimeoutS, opts.nonInteractive) },
     onTaskFinished: notifications.onTaskFinished,
+    warn: (text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
     onTaskChange: (change, t) => emit({ type: 'task_change', change, task: { id: t.id, kind: t.kind, description: t.description, status: t.status, statusMessage: t.statusMessage }, agentId: MAIN_AGENT_ID }),
   });
   disposables.add({ name: 'background tasks', dispose: ({ force }) => tasks.close({ force }) });

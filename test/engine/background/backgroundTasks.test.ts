@@ -16,7 +16,11 @@ afterEach(async () => {
 
 function newService(sessionDir: string, settings: Partial<TaskSettings> = {}) {
   const finished: TaskInfo[] = [];
-  const tasks = new BackgroundTasks({ sessionDir, settings: { killGracePeriodMs: 200, ...settings }, onTaskFinished: (t) => finished.push(t) });
+  const tasks = new BackgroundTasks({ sessionDir, settings: { killGracePeriodMs: 200, ...settings }, onTaskFinished: (t, delivered) => {
+    // As the engine does once the notification's message is journalled.
+    finished.push(t);
+    delivered();
+  } });
   services.push(tasks);
   return { tasks, finished };
 }
