@@ -1,0 +1,49 @@
+// A retry after a partly streamed answer in ACP (docs/acp.md "Retries"): chunks already sent cannot
+// be taken back, so the retried attempt's repetition of them is held back and only what is new is
+// sent; an attempt that says something else comes after a note that it replaces the cut-off one.
+import { describe, expect, it } from 'vitest';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { EventMapper, RETRY_REPLACES_NOTE } from '../../src/acp/sessionUpdates';
+import type { EngineEvent } from '../../src/engine/loop/events';
+
+const agentId = 'main';
+const retry: EngineEvent = { type: 'retry', attempt: 1, maxAttempts: 3, delayMs: 10, error: 'stalled', agentId };
+
+function shownText(updates: SessionUpdate[]): string {
+  return updates
+    .map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : ''))
+    .join('');
+}
+
+function play(first: string[], second: string[]): string {
+  const m = new EventMapper('/w');
+  const out: SessionUpdate[] = [];
+  for (const delta of first) out.push(...m.map({ type: 'text_delta', delta, agentId }));
+  out.push(...m.map(retry));
+  for (const delta of second) out.push(...m.map({ type: 'text_delta', delta, agentId }));
+  out.push(...m.map({ type: 'assistant_message', text: second.join(''), toolCalls: [], agentId }));
+  return shownText(out);
+}
+
+describe('ACP retries', () => {
+  it('a retried answer that repeats the cut-off one shows once, as the journal keeps it', () => {
+    expect(play(['The answer ', 'is 4'], ['The ', 'answer is', ' 42.'])).toBe('The answer is 42.');
+  });
+
+  it('a retried answer that says something else follows a note that it replaces the partial one', () => {
+    expect(play(['Let me think'], ['The answer ', 'is 42.'])).toBe(`Let me think${RETRY_REPLACES_NOTE}The answer is 42.`);
+  });
+
+  it('a retried answer shorter than the partial one is said as a replacement at the end of the step', () => {
+    expect(play(['The answer is 42 and'], ['The answer is 42.'.slice(0, 10)])).toBe(`The answer is 42 and${RETRY_REPLACES_NOTE}The answer`);
+  });
+
+  it('without a retry every delta streams at once, and the next step starts afresh', () => {
+    const m = new EventMapper('/w');
+    expect(shownText(m.map({ type: 'text_delta', delta: 'one', agentId }))).toBe('one');
+    m.map({ type: 'assistant_message', text: 'one', toolCalls: [], agentId });
+    // A retry in a later step compares with that step's text only.
+    expect(shownText(m.map(retry))).toBe('');
+    expect(shownText(m.map({ type: 'text_delta', delta: 'two', agentId }))).toBe('two');
+  });
+});
