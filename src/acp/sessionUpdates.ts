@@ -8,7 +8,8 @@ import type { TodoItem } from '../tools/todo/todoService';
 import { agentTitle, editorCallId, parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
 
 /** Said before a retried answer that differs from the partial one the editor already shows. */
-export const RETRY_REPLACES_NOTE = '\n\n[The answer above was cut off by a provider error; the retried answer replaces it:]\n\n';
+export const RETRY_REPLACES_NOTE =
+  '\n\n[The answer above was cut off by a provider error; the retried answer replaces it:]\n\n';
 
 /** Notifications the engine delivers as user messages are not something the user typed. */
 const NOTIFICATION_PREFIX = '<system-notification>';

@@ -28,11 +28,19 @@ function modes(dir: string): Array<{ path: string; dir: boolean; mode: number }>
 }
 
 describe('files beside the journal', () => {
-  it("a fresh session's folders are 0700 and its files 0600: journal, index, state, saved outputs, task records", async () => {
+  it("a fresh session's folders are 0700 and its files 0600: journal, index, outputs, task records", async () => {
     const dirs = makeCliDirs();
     server.push(
       { toolCalls: [{ id: 'big', name: 'Bash', arguments: { command: 'seq 1 40000' } }] },
-      { toolCalls: [{ id: 'bg', name: 'Bash', arguments: { command: 'echo in the background', run_in_background: true, description: 'echo' } }] },
+      {
+        toolCalls: [
+          {
+            id: 'bg',
+            name: 'Bash',
+            arguments: { command: 'echo in the background', run_in_background: true, description: 'echo' },
+          },
+        ],
+      },
       { text: 'Done.' },
       // Print mode waits for the background task and gives its notification a turn.
       { text: 'Noted.' },
@@ -47,8 +55,8 @@ describe('files beside the journal', () => {
     expect(names.some((n) => /^tool-outputs\/main-\d+-\d+-\d+\.txt$/.test(n))).toBe(true);
     expect(names.some((n) => /^tasks\/b[a-z0-9]+\.json$/.test(n))).toBe(true);
     expect(names.some((n) => /^tasks\/b[a-z0-9]+\/output\.log$/.test(n))).toBe(true);
-    const wrong = entries.filter((e) => e.mode !== (e.dir ? 0o700 : 0o600)).map((e) => `${e.path} ${e.mode.toString(8)}`);
-    expect(wrong).toEqual([]);
+    const wrong = entries.filter((e) => e.mode !== (e.dir ? 0o700 : 0o600));
+    expect(wrong.map((e) => `${e.path} ${e.mode.toString(8)}`)).toEqual([]);
     expect(statSync(join(dirs.home, 'session_index.jsonl')).mode & 0o777).toBe(0o600);
   });
 
@@ -57,7 +65,8 @@ describe('files beside the journal', () => {
     // The first attempt streams part of its answer, then stalls until the idle time-out retries it.
     writeFileSync(join(dirs.home, 'config.toml'), '[loop_control]\nidle_timeout_s = 1\n');
     server.push({ text: 'The answer is 4', stall: true }, { text: 'The answer is 42.' });
-    const r = await runJarvis(['-p', 'what is the answer?'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
+    const r = await runJarvis(['-p', 'what is the answer?'], { env, cwd: dirs.cwd });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('• The answer is 42.\n');
     expect(r.stderr).toMatch(/retrying in/);

@@ -19,7 +19,8 @@ function deadPid(): number {
 
 function staleLock(dir: string, pid: number): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, SESSION_LOCK_FILE), JSON.stringify({ pid, startedAt: '2020-01-01T00:00:00.000Z', host: hostname() }));
+  const owner = { pid, startedAt: '2020-01-01T00:00:00.000Z', host: hostname() };
+  writeFileSync(join(dir, SESSION_LOCK_FILE), JSON.stringify(owner));
 }
 
 interface RacerReport {
@@ -46,7 +47,8 @@ describe('session lock', () => {
           for (let r = 0; r < Number(rounds); r++) {
             // Both racers start each round together: each waits (bounded) for the other's ready file.
             writeFileSync(join(root, 'ready-' + r + '-' + me), '');
-            for (let i = 0; i < 20000 && !existsSync(join(root, 'ready-' + r + '-' + other)); i++) Atomics.wait(tick, 0, 0, 1);
+            const theirs = join(root, 'ready-' + r + '-' + other);
+            for (let i = 0; i < 20000 && !existsSync(theirs); i++) Atomics.wait(tick, 0, 0, 1);
             try {
               acquireSessionLock(join(root, 'r' + r));
               report.rounds.push({ won: true });

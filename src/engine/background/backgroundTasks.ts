@@ -412,7 +412,8 @@ export class BackgroundTasks implements TaskService {
 
   /** Best effort (taskRecords.ts): a failed write is reported once per task and never stops the task. */
   private persist(entry: Entry): void {
-    const failure = writeTaskRecord(this.tasksDir, { ...entry.info, notified: entry.notified, reported: entry.reported });
+    const record = { ...entry.info, notified: entry.notified, reported: entry.reported };
+    const failure = writeTaskRecord(this.tasksDir, record);
     if (!failure || entry.warned) return;
     entry.warned = true;
     this.opts.warn?.(failure);

@@ -241,7 +241,8 @@ export class CronScheduler implements CronService {
     try {
       mkdirPrivateSync(this.opts.dir);
       const tmp = `${this.file}.tmp`;
-      writePrivateFileSync(tmp, `${JSON.stringify({ version: FILE_VERSION, jobs: [...this.jobs.values()].map((j) => j.stored) }, null, 2)}\n`);
+      const jobs = [...this.jobs.values()].map((j) => j.stored);
+      writePrivateFileSync(tmp, `${JSON.stringify({ version: FILE_VERSION, jobs }, null, 2)}\n`);
       renameSync(tmp, this.file);
       return undefined;
     } catch (e) {

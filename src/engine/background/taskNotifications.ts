@@ -42,7 +42,8 @@ export class TaskNotifications {
       const text = formatTaskNotification(task, tail);
       // Counted down before waking waiters, so a waiter that wakes sees a settled state.
       this.preparing--;
-      if (this.deliver === 'agent' && this.agent) this.agent.submit({ kind: 'notification', text, onJournalled: delivered });
+      const agent = this.deliver === 'agent' ? this.agent : undefined;
+      if (agent) agent.submit({ kind: 'notification', text, onJournalled: delivered });
       else this.pending.push({ text, onJournalled: delivered });
       this.wake();
     })();

@@ -617,7 +617,9 @@ export class Agent {
 
 /** The result of a call whose batch failed before its results were known. */
 function unfinishedCall(call: ToolCall, why: string): Message {
-  const text = `${call.name} may or may not have run: handling this step's tool calls failed (${why}). Check its effects before retrying.`;
+  const text =
+    `${call.name} may or may not have run: handling this step's tool calls failed (${why}). ` +
+    'Check its effects before retrying.';
   return { role: 'tool', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text }], isError: true };
 }
 

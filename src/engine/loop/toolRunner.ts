@@ -111,7 +111,8 @@ export async function executeToolCall(prepared: PreparedToolCall, env: ToolRunEn
     return await runPrepared(prepared, env, signal);
   } catch (e) {
     const name = prepared.tool?.name ?? prepared.call.name;
-    const content = `${name} could not be completed: ${e instanceof Error ? e.message : String(e)}. Check its effects before retrying.`;
+    const why = e instanceof Error ? e.message : String(e);
+    const content = `${name} could not be completed: ${why}. Check its effects before retrying.`;
     env.warn?.(content);
     return { result: { content, isError: true }, snapshots: [], changes: [] };
   }
@@ -137,7 +138,8 @@ async function runPrepared(prepared: PreparedToolCall, env: ToolRunEnv, signal: 
   const changes = history && before.pending.length ? await history.afterWrite(before.pending, snapshots) : [];
   const ran = history && prepared.accesses.some((a) => a.kind === 'exec');
   const command = ran ? await history.afterCommand(prepared.subject, env.guard.entries()) : undefined;
-  const capped = await capToolOutput(result, env.agentId ?? 'main', env.services.sessionDir, prepared.tool.maxOutputChars);
+  const { sessionDir } = env.services;
+  const capped = await capToolOutput(result, env.agentId ?? 'main', sessionDir, prepared.tool.maxOutputChars);
   if (capped.unsaved) env.warn?.(`The full output of ${prepared.tool.name} was not saved: ${capped.unsaved}.`);
   return { result: capped.result, snapshots, changes, ...(command ? { command } : {}) };
 }
@@ -163,7 +165,8 @@ export async function capToolOutput(
   const omitted = full.length - head - tail;
   const where =
     'path' in saved
-      ? `The full output is saved at ${saved.path}; read slices of it with Read (line_offset / n_lines) or search it with Grep.`
+      ? `The full output is saved at ${saved.path}; ` +
+        'read slices of it with Read (line_offset / n_lines) or search it with Grep.'
       : `The full output could not be saved: ${saved.error}. Only this preview exists; ` +
         'rerun the call with narrower output if you need the omitted part.';
   const preview =

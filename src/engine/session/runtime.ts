@@ -239,7 +239,9 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const disposables = new Disposables();
   // Old saved tool outputs of this folder's sessions go, off the start path (docs/sessions.md).
   void sweepToolOutputs(dirname(session.dir)).then(({ failures }) => {
-    for (const text of failures) emit({ type: 'notice', level: 'warning', text: `Old tool outputs: ${text}.`, agentId: MAIN_AGENT_ID });
+    for (const text of failures) {
+      emit({ type: 'notice', level: 'warning', text: `Old tool outputs: ${text}.`, agentId: MAIN_AGENT_ID });
+    }
   });
   const notifications = new TaskNotifications(opts.notificationDelivery);
   const tasks = new BackgroundTasks({

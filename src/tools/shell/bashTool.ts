@@ -121,7 +121,8 @@ async function runInForeground(args: BashArgs, cwd: string, ctx: ToolContext, ta
   const timeoutMs = args.timeout ?? FOREGROUND_DEFAULT_TIMEOUT_MS;
   const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv() });
   const output = new CommandOutput(CAPTURE_CHARS, CAPTURE_CHARS);
-  const saved = new SavedOutput(newToolOutputPath(ctx.services.sessionDir, ctx.services.agentId ?? 'main'), BASH_INLINE_MAX_CHARS);
+  const outputPath = newToolOutputPath(ctx.services.sessionDir, ctx.services.agentId ?? 'main');
+  const saved = new SavedOutput(outputPath, BASH_INLINE_MAX_CHARS);
   const onStdout = (text: string) => {
     output.add('stdout', text);
     saved.add(text);

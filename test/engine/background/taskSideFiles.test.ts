@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { BackgroundTasks } from '../../../src/engine/background/backgroundTasks';
 import { defineTool } from '../../../src/tools/defineTool';
 import type { TaskInfo } from '../../../src/tools/task/taskService';
-import { makeEngine, runPrompt, testTools, verifyEnginesAfterEach, type EngineHarness } from '../../helpers/engineHarness';
+import { makeEngine, runPrompt, testTools, verifyEnginesAfterEach } from '../../helpers/engineHarness';
+import type { EngineHarness } from '../../helpers/engineHarness';
 
 verifyEnginesAfterEach();
 
@@ -22,6 +23,8 @@ async function until(cond: () => boolean, what: string, ms = 10_000): Promise<vo
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+const holdCall = { toolCalls: [{ id: 'h', name: 'Hold', arguments: {} }] };
 
 /** A tool that runs until the turn is cancelled or the test lets it go; `started` says it is running. */
 function holdTool() {
@@ -61,7 +64,8 @@ async function finishTaskMidTurn(h: EngineHarness, hold: ReturnType<typeof holdT
   h.runtime.notifications.setDelivery('agent');
   h.runtime.agent.submit({ kind: 'prompt', text: 'work' });
   await until(() => hold.started, 'the turn to reach Hold');
-  const task = h.runtime.tasks.startInProcess({ kind: 'tool', description: 'quick job', timeoutMs: null, run: async () => undefined });
+  const quick = { kind: 'tool' as const, description: 'quick job', timeoutMs: null, run: async () => undefined };
+  const task = h.runtime.tasks.startInProcess(quick);
   await until(() => !h.runtime.notifications.hasPending(), 'the notification to be queued');
   return task;
 }
@@ -69,7 +73,7 @@ async function finishTaskMidTurn(h: EngineHarness, hold: ReturnType<typeof holdT
 describe('task notifications', () => {
   it('one queued mid-turn and lost to a cancel and a quit is delivered on resume, once', async () => {
     const hold = holdTool();
-    const h = makeEngine({ tools: [...testTools(), hold.tool], responses: [{ toolCalls: [{ id: 'h', name: 'Hold', arguments: {} }] }, { text: 'x' }] });
+    const h = makeEngine({ tools: [...testTools(), hold.tool], responses: [holdCall, { text: 'x' }] });
     const task = await finishTaskMidTurn(h, hold.state);
     // The user presses Esc (dropping what was queued) and quits before the next step.
     h.runtime.agent.cancel(true);
@@ -78,7 +82,8 @@ describe('task notifications', () => {
     expect(journalText(h)).not.toContain(`Background task ${task.id}`);
     expect(record(h, task.id)).toMatchObject({ status: 'completed', notified: false });
 
-    const again = makeEngine({ resume: h.runtime.session.location, dirs: { home: h.home, cwd: h.cwd }, responses: [{ text: 'noted' }] });
+    const dirs = { home: h.home, cwd: h.cwd };
+    const again = makeEngine({ resume: h.runtime.session.location, dirs, responses: [{ text: 'noted' }] });
     const signal = AbortSignal.timeout(10_000);
     let notes = again.runtime.notifications.takeNotifications();
     while (!notes.length && !signal.aborted) {
@@ -94,7 +99,7 @@ describe('task notifications', () => {
     await again.runtime.close();
 
     // Journalled now: a third run has nothing to deliver.
-    const third = makeEngine({ resume: h.runtime.session.location, dirs: { home: h.home, cwd: h.cwd }, responses: [] });
+    const third = makeEngine({ resume: h.runtime.session.location, dirs, responses: [] });
     await new Promise((r) => setImmediate(r));
     expect(third.runtime.notifications.hasPending()).toBe(false);
     expect(third.runtime.notifications.takeNotifications()).toEqual([]);
@@ -103,7 +108,7 @@ describe('task notifications', () => {
 
   it('one queued mid-turn is journalled at the next step and only then marked delivered', async () => {
     const hold = holdTool();
-    const h = makeEngine({ tools: [...testTools(), hold.tool], responses: [{ toolCalls: [{ id: 'h', name: 'Hold', arguments: {} }] }, { text: 'seen' }] });
+    const h = makeEngine({ tools: [...testTools(), hold.tool], responses: [holdCall, { text: 'seen' }] });
     const task = await finishTaskMidTurn(h, hold.state);
     expect(record(h, task.id).notified).toBe(false);
     hold.state.release();
@@ -140,7 +145,7 @@ describe('task records', () => {
     expect(unhandled).toEqual([]);
   });
 
-  it('without an engine: a failed write never throws out of finalize (no unhandled rejection, done settles)', async () => {
+  it('without an engine: a failed write never throws out of finalize, and the wait settles', async () => {
     const h = makeEngine({ responses: [] });
     const warned: string[] = [];
     const seen: TaskInfo[] = [];

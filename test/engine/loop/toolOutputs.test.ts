@@ -40,11 +40,16 @@ function toolResults(messages: readonly Message[]): Message[] {
 }
 
 describe('saved tool outputs', () => {
-  it('a file in the way of tool-outputs: both calls still get their results, the model and the user are told', async () => {
+  it('a file in the way of tool-outputs: both calls get their results, the model and the user are told', async () => {
     const h = makeEngine({
       tools: [...testTools(), big],
       responses: [
-        { toolCalls: [{ id: 'a', name: 'Big', arguments: { fill: 'x' } }, { id: 'b', name: 'Peek', arguments: { key: 'k', ms: 0 } }] },
+        {
+          toolCalls: [
+            { id: 'a', name: 'Big', arguments: { fill: 'x' } },
+            { id: 'b', name: 'Peek', arguments: { key: 'k', ms: 0 } },
+          ],
+        },
         { text: 'carried on' },
       ],
     });
@@ -67,10 +72,11 @@ describe('saved tool outputs', () => {
 
   it('the main agent and a subagent reusing a per-response call id keep separate, private files', async () => {
     const kimiId = 'functions.Big:0';
-    const h = makeEngine({ tools: [...testTools(), big], responses: [{ toolCalls: [{ id: kimiId, name: 'Big', arguments: { fill: 'm' } }] }, { text: 'main done' }] });
+    const bigCall = (fill: string) => ({ toolCalls: [{ id: kimiId, name: 'Big', arguments: { fill } }] });
+    const h = makeEngine({ tools: [...testTools(), big], responses: [bigCall('m'), { text: 'main done' }] });
     const child = h.runtime.agents.spawn({
       systemPrompt: 'child',
-      client: new ScriptedClient([{ toolCalls: [{ id: kimiId, name: 'Big', arguments: { fill: 's' } }] }, { text: 'child done' }]),
+      client: new ScriptedClient([bigCall('s'), { text: 'child done' }]),
     });
     await runPrompt(h, 'main call');
     expect(await child.run('child call')).toMatchObject({ reason: 'completed' });
@@ -87,7 +93,8 @@ describe('saved tool outputs', () => {
   });
 
   it('the sweep removes outputs past the retention in every session of the folder and keeps the rest', async () => {
-    const h = makeEngine({ tools: [...testTools(), big], responses: [{ toolCalls: [{ id: 'a', name: 'Big', arguments: { fill: 'y' } }] }, { text: 'ok' }] });
+    const saveOne = { toolCalls: [{ id: 'a', name: 'Big', arguments: { fill: 'y' } }] };
+    const h = makeEngine({ tools: [...testTools(), big], responses: [saveOne, { text: 'ok' }] });
     await runPrompt(h, 'save one');
     const fresh = /saved at (\S+);/.exec(toolText(toolResults(h.runtime.session.state.messages)[0]))![1];
     const otherSession = join(dirname(h.runtime.session.dir), 'OTHER', 'tool-outputs');

@@ -19,7 +19,13 @@ describe('parallel edits', () => {
       tools: [readTool, editTool],
       responses: [
         { toolCalls: FILES.map((f, i) => ({ id: `r${i}`, name: 'Read', arguments: { path: f } })) },
-        { toolCalls: FILES.map((f, i) => ({ id: `e${i}`, name: 'Edit', arguments: { path: f, old_string: 'before', new_string: `after ${f}` } })) },
+        {
+          toolCalls: FILES.map((f, i) => ({
+            id: `e${i}`,
+            name: 'Edit',
+            arguments: { path: f, old_string: 'before', new_string: `after ${f}` },
+          })),
+        },
         { text: 'edited' },
       ],
     });
