@@ -2,7 +2,7 @@
 // so they are created private to the user: folders 0700, files 0600, whatever the umask says
 // (docs/sessions.md "What is kept on disk"). Every writer under $JARVIS_CODE_HOME goes through these.
 import { appendFileSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -33,10 +33,6 @@ export function appendPrivateFileSync(path: string, data: string | Uint8Array): 
 /** Opens a file descriptor (`a`, `w`, `wx`…); a new file is created 0600. */
 export function openPrivateSync(path: string, flags: string): number {
   return openSync(path, flags, PRIVATE_FILE_MODE);
-}
-
-export async function openPrivate(path: string, flags: string): ReturnType<typeof open> {
-  return open(path, flags, PRIVATE_FILE_MODE);
 }
 
 /** What an error of a file operation means, in words a user can act on. */
