@@ -7,6 +7,10 @@ import type { Message } from '../llm/types';
 import type { TodoItem } from '../tools/todo/todoService';
 import { agentTitle, editorCallId, parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
 
+/** Said before a retried answer that differs from the partial one the editor already shows. */
+export const RETRY_REPLACES_NOTE =
+  '\n\n[The answer above was cut off by a provider error; the retried answer replaces it:]\n\n';
+
 /** Notifications the engine delivers as user messages are not something the user typed. */
 const NOTIFICATION_PREFIX = '<system-notification>';
 
@@ -42,6 +46,9 @@ const SUBAGENT_EVENTS = new Set<EngineEvent['type']>(['tool_call', 'approval_dec
 export class EventMapper {
   /** Calls that already reported they run, so `in_progress` is sent once. */
   private readonly running = new Set<string>();
+  /** The main agent's text sent for the current step, and, after a retry, the new attempt's text so far. */
+  private shown = '';
+  private retried: string | undefined;
 
   constructor(private readonly cwd: string) {}
 
@@ -50,7 +57,14 @@ export class EventMapper {
     const id = (callId: string) => editorCallId(event.agentId, callId);
     switch (event.type) {
       case 'text_delta':
-        return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.delta } }];
+        return this.text(event.delta);
+      case 'retry':
+        // Sent text cannot be taken back: the retry's text is matched against it (see `text`).
+        if (this.shown) this.retried = '';
+        return [];
+      case 'assistant_message':
+      case 'turn_end':
+        return this.endStep();
       case 'thinking_delta':
         return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.delta } }];
       case 'tool_call':
@@ -80,11 +94,51 @@ export class EventMapper {
     }
   }
 
+  /**
+   * ACP has no way to retract a chunk. After a retry, the new attempt's text is held while it repeats
+   * what the editor already shows, and only what goes beyond it is sent; an attempt that says
+   * something else is sent whole after a note saying it replaces the cut-off one (docs/acp.md).
+   */
+  private text(delta: string): SessionUpdate[] {
+    if (this.retried === undefined) {
+      this.shown += delta;
+      return [chunk(delta)];
+    }
+    this.retried += delta;
+    if (this.shown.startsWith(this.retried)) return [];
+    if (this.retried.startsWith(this.shown)) {
+      const rest = this.retried.slice(this.shown.length);
+      this.shown = this.retried;
+      this.retried = undefined;
+      return [chunk(rest)];
+    }
+    return this.replace();
+  }
+
+  /** The step's response is final: a retried attempt shorter than what was shown replaces it too. */
+  private endStep(): SessionUpdate[] {
+    const out = this.retried !== undefined && this.retried !== this.shown ? this.replace() : [];
+    this.shown = '';
+    this.retried = undefined;
+    return out;
+  }
+
+  private replace(): SessionUpdate[] {
+    const text = this.retried ?? '';
+    this.shown = text;
+    this.retried = undefined;
+    return [chunk(RETRY_REPLACES_NOTE), ...(text ? [chunk(text)] : [])];
+  }
+
   private started(callId: string): SessionUpdate[] {
     if (this.running.has(callId)) return [];
     this.running.add(callId);
     return [{ sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'in_progress' }];
   }
+}
+
+function chunk(text: string): SessionUpdate {
+  return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } };
 }
 
 /** An earlier session's conversation as the updates that would have shown it (`session/load`). */

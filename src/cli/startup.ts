@@ -1,6 +1,7 @@
 // Turns flags + config.toml + environment into what a front end needs to open a runtime. Every
 // problem becomes a StartupError whose message says what is wrong and how to fix it.
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { mkdirPrivateSync } from '../store/privateFiles';
 import { join, resolve } from 'node:path';
 import type { PermissionRule } from '../engine/policy/approvals';
 import type { PermissionMode } from '../engine/session/records';
@@ -105,7 +106,7 @@ async function loadPlugins(startup: Startup, env: NodeJS.ProcessEnv): Promise<Pl
 /** The data folder must exist and be writable (sessions, config template); one clear line if not. */
 function checkHomeWritable(home: string, env: NodeJS.ProcessEnv): void {
   try {
-    mkdirSync(home, { recursive: true });
+    mkdirPrivateSync(home);
     accessSync(home, constants.W_OK);
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code ?? messageOf(e);

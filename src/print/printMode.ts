@@ -21,8 +21,8 @@ export interface BackgroundWatcher {
   hasPending(): boolean;
   /** Resolves when something changed (a task finished) or the signal aborts. */
   nextChange(signal: AbortSignal): Promise<void>;
-  /** Notifications waiting to be delivered to the agent, taken once. */
-  takeNotifications(): string[];
+  /** Notifications waiting to be delivered to the agent, taken once; each says when it is journalled. */
+  takeNotifications(): Array<{ text: string; onJournalled: () => void }>;
   /** One line per task still running ("b1f2 npm run dev"), for the message about what we wait for. */
   describeRunning(): string[];
 }
@@ -142,7 +142,7 @@ async function waitForBackground(agent: Agent, opts: PrintRunOptions, bg: NonNul
         break;
       }
       turns++;
-      for (const text of notes) agent.submit({ kind: 'notification', text });
+      for (const note of notes) agent.submit({ kind: 'notification', ...note });
       last = exitCodeOf(await agent.idle());
       if (last !== EXIT_SUCCESS) break;
     }

@@ -1,6 +1,8 @@
 // Print mode's text output: "transcript style". Each assistant or thinking message starts with "• "
 // and its following lines are indented two spaces. Assistant text goes to stdout; thinking, tool
-// activity, retries and notices go to stderr, so stdout stays the answer alone.
+// activity, retries and notices go to stderr, so stdout stays the answer alone. A step's text is held
+// until its response is final: a retry after a partly streamed answer discards the partial text
+// (as the journal does), so stdout never holds two attempts (docs/print-mode.md).
 import type { EngineEventBody } from '../engine/loop/events';
 
 export interface Sink {
@@ -50,6 +52,8 @@ export function clipAtWord(line: string, max: number): string {
 export class TranscriptWriter {
   private readonly text: BulletStream;
   private readonly thinking: BulletStream;
+  /** The text of the step being streamed, not yet known to be final. */
+  private held = '';
 
   constructor(private readonly stdout: Sink, private readonly stderr: Sink) {
     this.text = new BulletStream(stdout);
@@ -63,11 +67,11 @@ export class TranscriptWriter {
         return;
       case 'text_delta':
         this.thinking.end();
-        this.text.push(event.delta);
+        this.held += event.delta;
         return;
       case 'assistant_message':
         this.thinking.end();
-        this.text.end();
+        this.release();
         return;
       case 'tool_call':
         this.stderr.write(`• ${event.subject}\n`);
@@ -78,19 +82,28 @@ export class TranscriptWriter {
         return;
       }
       case 'retry':
+        this.held = '';
+        this.thinking.end();
         this.stderr.write(`  ↻ ${event.error} — retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1} of ${event.maxAttempts})\n`);
         return;
       case 'notice':
         this.stderr.write(`${event.level === 'error' ? 'error' : event.level}: ${event.text}\n`);
         return;
       case 'turn_end':
+        // A cancelled step keeps its partial text (the journal does too).
         this.thinking.end();
-        this.text.end();
+        this.release();
         if ((event.reason === 'max_steps' || event.reason === 'blocked') && event.error) this.stderr.write(`${event.error}\n`);
         return;
       default:
         return;
     }
+  }
+
+  private release(): void {
+    this.text.push(this.held);
+    this.held = '';
+    this.text.end();
   }
 }
 

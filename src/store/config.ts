@@ -1,11 +1,12 @@
 // Loading config.toml: TOML → deprecated keys turned into warnings → strict schema → the checks that
 // span tables (a model's provider exists, default_model names an alias…). The file is only ever read
 // here; the one write is the commented template created when there is no file yet.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, describeValue, formatKey, parseToml, validateAgainst, valueError } from './configFields';
 import { KNOWN_SERVICES, OVERRIDE_FORBIDDEN_KEYS, configSchema, defaultConfig, type JarvisConfig } from './configSchema';
 import { configPath, displayPath } from './paths';
+import { mkdirPrivateSync } from './privateFiles';
 
 export { ConfigError } from './configFields';
 export type { JarvisConfig } from './configSchema';
@@ -268,7 +269,7 @@ export function permissionRuleSources(text: string, path: string, count: number)
  */
 function createTemplate(path: string): string | undefined {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    mkdirPrivateSync(dirname(path));
     // `wx`: if another process created the file meanwhile, keep theirs. 0600: it will hold API keys.
     writeFileSync(path, CONFIG_TEMPLATE, { flag: 'wx', mode: 0o600 });
     return undefined;

@@ -1,9 +1,10 @@
 // Where a crash note goes when something escaped every handler: the crash.log of the session in use,
 // else the global log ($JARVIS_CODE_HOME/logs/jarvis-code.log). Written synchronously: the process is
 // about to end.
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { jarvisHome, logsDir } from './paths';
+import { appendPrivateFileSync, mkdirPrivateSync } from './privateFiles';
 
 export const GLOBAL_LOG_NAME = 'jarvis-code.log';
 export const SESSION_CRASH_LOG = 'crash.log';
@@ -31,16 +32,16 @@ export function writeCrashNote(home: string, kind: string, error: unknown): stri
   if (activeSessionDir && existsSync(activeSessionDir)) {
     const file = join(activeSessionDir, SESSION_CRASH_LOG);
     try {
-      appendFileSync(file, note);
+      appendPrivateFileSync(file, note);
       return file;
     } catch {
       // fall back to the global log
     }
   }
   try {
-    mkdirSync(logsDir(home), { recursive: true });
+    mkdirPrivateSync(logsDir(home));
     const file = join(logsDir(home), GLOBAL_LOG_NAME);
-    appendFileSync(file, note);
+    appendPrivateFileSync(file, note);
     return file;
   } catch {
     return undefined;

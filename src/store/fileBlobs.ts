@@ -1,10 +1,12 @@
 // Content-addressed copies of file contents, kept in the session folder (`file-history/<sha256>`) so
 // a rewind can put files back without git (docs/sessions.md "Rewind"). The same bytes are stored once
-// however often they are kept; a copy is written to a temporary name and renamed, so a reader never
-// sees half a copy and a crash leaves at most a stray temporary file.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+// however often they are kept; a copy is written to a temporary name of its own and renamed, so a
+// reader never sees half a copy, a crash leaves at most a stray temporary file, and parallel writes
+// of the same bytes (several files with one content, edited in one response) never share a name.
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsReason, mkdirPrivate, writePrivateFile } from './privateFiles';
 
 export const FILE_HISTORY_DIR = 'file-history';
 
@@ -20,17 +22,10 @@ export class FileBlobError extends Error {
   }
 }
 
-function reasonOf(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOSPC') return 'the disk is full';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'ENOTDIR' || code === 'EEXIST') return 'something other than a folder is in its place';
-  if (code === 'ENOENT') return 'it does not exist';
-  return e instanceof Error ? e.message : String(e);
-}
-
 export class FileBlobStore {
   readonly dir: string;
+  /** Copies being written now, by hash: a second put of the same bytes waits for the first. */
+  private readonly writing = new Map<string, Promise<string>>();
 
   constructor(sessionDir: string) {
     this.dir = join(sessionDir, FILE_HISTORY_DIR);
@@ -43,6 +38,14 @@ export class FileBlobStore {
   /** Keeps `bytes` (once per content) and returns their sha256. */
   async put(bytes: Uint8Array): Promise<string> {
     const hash = sha256Of(bytes);
+    const inFlight = this.writing.get(hash);
+    if (inFlight) return inFlight;
+    const put = this.write(hash, bytes).finally(() => this.writing.delete(hash));
+    this.writing.set(hash, put);
+    return put;
+  }
+
+  private async write(hash: string, bytes: Uint8Array): Promise<string> {
     const target = this.pathOf(hash);
     try {
       const existing = await stat(target);
@@ -50,13 +53,13 @@ export class FileBlobStore {
     } catch {
       // not kept yet
     }
-    const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await mkdir(this.dir, { recursive: true });
-      await writeFile(tmp, bytes);
+      await mkdirPrivate(this.dir);
+      await writePrivateFile(tmp, bytes, 'wx');
       await rename(tmp, target);
     } catch (e) {
-      throw new FileBlobError(`could not write ${this.dir} (${reasonOf(e)})`, { cause: e });
+      throw new FileBlobError(`could not write ${this.dir} (${fsReason(e)})`, { cause: e });
     }
     return hash;
   }
@@ -67,7 +70,7 @@ export class FileBlobStore {
     try {
       bytes = await readFile(this.pathOf(hash));
     } catch (e) {
-      throw new FileBlobError(`its kept copy ${this.pathOf(hash)} cannot be read (${reasonOf(e)})`, { cause: e });
+      throw new FileBlobError(`its kept copy ${this.pathOf(hash)} cannot be read (${fsReason(e)})`, { cause: e });
     }
     if (sha256Of(bytes) !== hash) throw new FileBlobError(`its kept copy ${this.pathOf(hash)} is damaged (its content no longer matches)`);
     return bytes;

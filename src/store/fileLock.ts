@@ -2,10 +2,11 @@
 // owner's pid. Held only around a read-check-append of a small file (milliseconds), so a waiter polls
 // with a short back-off. A lock whose process is gone (crash, kill -9) or that has been held far
 // longer than any such section takes is stale and is taken over.
-import { openSync, readFileSync, statSync, unlinkSync, writeSync, closeSync, mkdirSync } from 'node:fs';
+import { openSync, readFileSync, statSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isProcessAlive } from './sessionLock';
+import { mkdirPrivateSync } from './privateFiles';
 
 /** A lock older than this is stale whoever holds it: the sections it guards take milliseconds. */
 const STALE_AFTER_MS = 30_000;
@@ -67,7 +68,7 @@ function removeIfStale(lockPath: string): void {
 /** Runs `section` while holding `<path>.lock`; waits up to `timeoutMs` for another holder. */
 export async function withFileLock<T>(path: string, section: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
   const lockPath = `${path}.lock`;
-  mkdirSync(dirname(lockPath), { recursive: true });
+  mkdirPrivateSync(dirname(lockPath));
   const started = Date.now();
   let wait = FIRST_WAIT_MS;
   while (!tryCreate(lockPath)) {

@@ -2,7 +2,8 @@
 // process killed mid-write leaves at most one torn last line; reading skips it with a warning and
 // keeps everything before it. Appending after a torn line first ends that line, so it never merges
 // with the next record.
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { appendPrivateFileSync, mkdirPrivateSync } from './privateFiles';
 import { dirname } from 'node:path';
 
 export interface JournalReadResult<T> {
@@ -28,7 +29,7 @@ export class JournalWriter<T extends object> {
   append(record: T): void {
     try {
       if (!this.checkedTail) this.prepare();
-      appendFileSync(this.path, `${JSON.stringify(record)}\n`);
+      appendPrivateFileSync(this.path, `${JSON.stringify(record)}\n`);
     } catch (e) {
       throw new JournalWriteError(this.path, e);
     }
@@ -36,7 +37,7 @@ export class JournalWriter<T extends object> {
 
   private prepare(): void {
     this.checkedTail = true;
-    mkdirSync(dirname(this.path), { recursive: true });
+    mkdirPrivateSync(dirname(this.path));
     if (!existsSync(this.path)) return;
     const size = statSync(this.path).size;
     if (size === 0) return;
@@ -44,7 +45,7 @@ export class JournalWriter<T extends object> {
     try {
       const last = Buffer.alloc(1);
       readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) appendFileSync(this.path, '\n');
+      if (last[0] !== 0x0a) appendPrivateFileSync(this.path, '\n');
     } finally {
       closeSync(fd);
     }

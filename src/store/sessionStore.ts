@@ -1,9 +1,10 @@
 // Where sessions live on disk and how they are found again: one folder per session under
 // sessions/<workDirKey>/<id>/, a state.json summary, and a global session_index.jsonl.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sessionIndexPath, sessionsRoot, workDirKey } from './paths';
+import { appendPrivateFileSync, mkdirPrivateSync, writePrivateFileSync } from './privateFiles';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -47,16 +48,16 @@ export function journalPathOf(sessionDir: string, agent = 'main'): string {
 
 export function createSessionDir(home: string, workDir: string, sessionId = newSessionId()): SessionLocation {
   const sessionDir = sessionDirFor(home, workDir, sessionId);
-  mkdirSync(join(sessionDir, 'agents', 'main'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  appendFileSync(sessionIndexPath(home), `${JSON.stringify({ sessionId, sessionDir, workDir })}\n`);
+  mkdirPrivateSync(home);
+  mkdirPrivateSync(join(sessionDir, 'agents', 'main'));
+  appendPrivateFileSync(sessionIndexPath(home), `${JSON.stringify({ sessionId, sessionDir, workDir })}\n`);
   return { sessionId, sessionDir, workDir };
 }
 
 /** state.json is a convenience summary (the journal is the truth); written atomically. */
 export function writeSessionSummary(sessionDir: string, summary: SessionSummary): void {
   const tmp = join(sessionDir, `state.json.${process.pid}.tmp`);
-  writeFileSync(tmp, `${JSON.stringify(summary, null, 2)}\n`);
+  writePrivateFileSync(tmp, `${JSON.stringify(summary, null, 2)}\n`);
   renameSync(tmp, join(sessionDir, 'state.json'));
 }
 

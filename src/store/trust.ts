@@ -1,8 +1,9 @@
 // Workspace trust (docs/ui.md): whether the user trusts a folder, asked once per workspace on the
 // first interactive launch. Kept in one small JSON file under the data root so that a folder's
 // trust never depends on anything inside the folder itself (a repository cannot trust itself).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { mkdirPrivateSync, writePrivateFileSync } from './privateFiles';
 
 export interface TrustEntry {
   trusted: boolean;
@@ -42,8 +43,8 @@ export function setWorkspaceTrust(home: string, workDir: string, trusted: boolea
   const file = readTrustFile(home);
   file.workspaces[resolve(workDir)] = { trusted, decidedAt: now.toISOString() };
   const path = trustFilePath(home);
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirPrivateSync(dirname(path));
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`);
+  writePrivateFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`);
   renameSync(tmp, path);
 }

@@ -1,7 +1,8 @@
 // tui.toml: UI preferences (docs/configuration.md). The app is forgiving — a malformed file falls back to the
 // defaults and the user sees a notice, because a typo in a colour preference must not block work.
 // `jarvis doctor tui` is strict and reports the same problem as an error.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
+import { writePrivateFileSync } from './privateFiles';
 import { z } from 'zod';
 import { ConfigError, bool, oneOf, parseToml, str, stringList, table, validateAgainst } from './configFields';
 import { displayPath, tuiConfigPath } from './paths';
@@ -106,6 +107,6 @@ export function saveTuiTheme(path: string, theme: string): void {
   let next = lines.join('\n');
   if (!next.endsWith('\n')) next += '\n';
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, next);
+  writePrivateFileSync(tmp, next);
   renameSync(tmp, path);
 }

@@ -1,8 +1,9 @@
 // Per-directory prompt history (docs/ui.md): one JSONL file per working directory under
 // user-history/, one `{"text": …}` line per submitted prompt or shell command, oldest first.
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { userHistoryPath } from './paths';
+import { appendPrivateFileSync, mkdirPrivateSync } from './privateFiles';
 
 /** How many entries the input box keeps for ↑/↓ browsing. */
 export const HISTORY_LIMIT = 500;
@@ -37,6 +38,6 @@ export function loadUserHistory(home: string, workDir: string, limit = HISTORY_L
 export function appendUserHistory(home: string, workDir: string, text: string, now = Date.now()): void {
   if (!text.trim()) return;
   const path = userHistoryPath(home, workDir);
-  mkdirSync(dirname(path), { recursive: true });
-  appendFileSync(path, `${JSON.stringify({ text, ts: now } satisfies HistoryEntry)}\n`);
+  mkdirPrivateSync(dirname(path));
+  appendPrivateFileSync(path, `${JSON.stringify({ text, ts: now } satisfies HistoryEntry)}\n`);
 }

@@ -44,6 +44,8 @@ export interface ToolServices<Uses extends AnyServiceKey = AnyServiceKey> {
   nonInteractive: boolean;
   /** Whether the calling agent is the session's main agent (subagents may not change user-scope memory). */
   mainAgent: boolean;
+  /** The calling agent's id (`main` when absent): names the outputs it saves (store/toolOutputs.ts). */
+  agentId?: string;
   /** A service the tool declared in `services`; the tool runner checks it is lent before `execute` runs. */
   get<T, N extends Uses['name']>(key: ServiceKey<T, N>): T;
   /** A service declared in `optionalServices` (the editor's files under ACP): undefined where the session has none. */

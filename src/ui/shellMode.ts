@@ -4,7 +4,8 @@
 // to a file the context names; an interrupt stops the whole group (SIGTERM, a grace period, SIGKILL —
 // the helper Bash uses); a group still running when the process exits is killed on the way out.
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../store/privateFiles';
 import { join } from 'node:path';
 import { CommandOutput } from '../platform/commandOutput';
 import { isGroupAliveAsync, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit } from '../platform/processes';
@@ -73,9 +74,9 @@ function untrack(pgid?: number): void {
 
 function openOutputFile(dir: string): { path: string; stream: WriteStream } | undefined {
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirPrivateSync(dir);
     const path = join(dir, `shell-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.txt`);
-    const stream = createWriteStream(path);
+    const stream = createWriteStream(path, { mode: PRIVATE_FILE_MODE });
     return { path, stream };
   } catch {
     return undefined;

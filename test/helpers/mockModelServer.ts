@@ -25,6 +25,8 @@ export interface ScriptedTurn {
   garble?: boolean;
   /** End the stream early, without the finish event. */
   truncate?: boolean;
+  /** Stream everything before the finish event, then go silent with the connection open (a stalled stream). */
+  stall?: boolean;
   /** Accept the request and never answer (for time-outs and aborts). */
   hang?: boolean;
   /** Delay between SSE chunks. */
@@ -286,13 +288,14 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
     const { frames, finishAt } = wire === 'chat' ? chatFrames(ctx) : wire === 'responses' ? responsesFrames(ctx) : messagesFrames(ctx);
     let toSend = frames;
     if (turn.garble) toSend = [...frames.slice(0, Math.max(1, Math.floor(finishAt / 2))), GARBLED[wire]];
-    else if (turn.truncate) toSend = frames.slice(0, finishAt);
+    else if (turn.truncate || turn.stall) toSend = frames.slice(0, finishAt);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     for (const frame of toSend) {
       if (gone(res)) return;
       res.write(frame);
       if (turn.chunkDelayMs) await wait(turn.chunkDelayMs, res);
     }
+    if (turn.stall) return; // keep the socket open; the client's idle time-out or close() ends it
     if (!gone(res)) res.end();
   }
 

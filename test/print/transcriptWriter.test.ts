@@ -51,3 +51,26 @@ describe('print writers', () => {
   });
 });
 
+
+describe('print text writer and retries', () => {
+  it('a retry discards the partial text of the step; stdout gets the second attempt only', () => {
+    const out = { text: '', write(s: string) { this.text += s; } };
+    const err = { text: '', write(s: string) { this.text += s; } };
+    const w = new TranscriptWriter(out, err);
+    for (const d of ['The answer ', 'is 4']) w.handle({ type: 'text_delta', delta: d });
+    expect(out.text).toBe('');
+    w.handle({ type: 'retry', attempt: 1, maxAttempts: 3, delayMs: 1000, error: 'stalled' });
+    for (const d of ['The answer ', 'is 42.']) w.handle({ type: 'text_delta', delta: d });
+    w.handle({ type: 'assistant_message', text: 'The answer is 42.', toolCalls: [] });
+    expect(out.text).toBe('• The answer is 42.\n');
+    expect(err.text).toContain('↻ stalled — retrying in 1.0 s');
+  });
+
+  it('a cancelled step keeps its partial text, as the journal does', () => {
+    const out = { text: '', write(s: string) { this.text += s; } };
+    const w = new TranscriptWriter(out, { write: () => undefined });
+    w.handle({ type: 'text_delta', delta: 'half an ans' });
+    w.handle({ type: 'turn_end', turnId: 't', reason: 'cancelled' });
+    expect(out.text).toBe('• half an ans\n');
+  });
+});

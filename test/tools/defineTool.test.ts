@@ -36,12 +36,12 @@ describe('tool framework', () => {
   it('caps long output centrally, saving the full text in the session and telling the model where', async () => {
     const h = makeToolHarness();
     const long = 'x'.repeat(MAX_TOOL_OUTPUT_CHARS + 5000);
-    const capped = await capToolOutput({ content: long }, 'call_1', h.sessionDir);
+    const capped = (await capToolOutput({ content: long }, 'main', h.sessionDir)).result;
     const text = (capped.content as Array<{ type: 'text'; text: string }>)[0].text;
     expect(text.length).toBeLessThan(MAX_TOOL_OUTPUT_CHARS);
     const path = /saved at (\S+);/.exec(text)![1];
     expect(readFileSync(path, 'utf8')).toBe(long);
-    const short = await capToolOutput({ content: 'short' }, 'call_2', h.sessionDir);
+    const short = (await capToolOutput({ content: 'short' }, 'main', h.sessionDir)).result;
     expect(short.content).toBe('short');
   });
 
@@ -49,7 +49,7 @@ describe('tool framework', () => {
     const h = makeToolHarness();
     // Every character says where it came from, so an overlap or a gap shows in the numbers.
     const full = Array.from({ length: limit * 2 }, (_, i) => String.fromCharCode(0x4e00 + (i % 20_000))).join('');
-    const capped = await capToolOutput({ content: full }, `call_${limit}`, h.sessionDir, limit);
+    const capped = (await capToolOutput({ content: full }, 'main', h.sessionDir, limit)).result;
     const text = (capped.content as Array<{ type: 'text'; text: string }>)[0].text;
     const [head, rest] = text.split('\n\n[… ');
     const tail = rest.split(']\n\n')[1];

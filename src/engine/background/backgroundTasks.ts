@@ -4,9 +4,11 @@
 // `onTaskFinished`, unless WaitFor (or TaskStop) already reported it to the model.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendPrivateFileSync, mkdirPrivateSync, openPrivateSync } from '../../store/privateFiles';
+import { readTaskRecords, taskRecordPath, writeTaskRecord } from './taskRecords';
 import { isGroupAlive, isGroupAliveAsync, nonInteractiveEnv, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../../platform/processes';
 import {
   DEFAULT_TASK_SETTINGS, TaskLimitError, UnknownTaskError,
@@ -18,16 +20,15 @@ export interface BackgroundTasksOptions {
   sessionDir: string;
   /** Missing fields take DEFAULT_TASK_SETTINGS. */
   settings: Partial<TaskSettings>;
-  /** Called once per finished task that WaitFor/TaskStop did not report; the engine queues a notification step. */
-  onTaskFinished?: (task: TaskInfo) => void;
+  /**
+   * Called once per finished task that WaitFor/TaskStop did not report; the engine queues a notification
+   * step and calls `delivered` once its message is in the journal. Until then it is due again on resume.
+   */
+  onTaskFinished?: (task: TaskInfo, delivered: () => void) => void;
+  /** A record beside the journal could not be written (the user is told; the task goes on). */
+  warn?: (text: string) => void;
   /** Every start and every end of a task (hooks' TaskStarted and Notification). */
   onTaskChange?: (change: 'started' | 'finished', task: TaskInfo) => void;
-}
-
-/** On disk: the task plus its notification state, so resume neither repeats nor loses a notification. */
-interface TaskRecord extends TaskInfo {
-  notified: boolean;
-  reported: boolean;
 }
 
 /** How a task we decided to end (stop, timeout, lost) is reported. */
@@ -47,6 +48,10 @@ interface Entry {
   reported: boolean;
   /** A notification is scheduled and not yet delivered or suppressed. */
   pendingNotice: boolean;
+  /** Its notification was handed to the engine in this process (journalled or not yet). */
+  handedOut: boolean;
+  /** A failed record write was already reported for this task. */
+  warned: boolean;
   done: Promise<void>;
   markDone: () => void;
 }
@@ -72,7 +77,7 @@ export class BackgroundTasks implements TaskService {
 
   startProcess(spec: StartProcessSpec): TaskInfo {
     const entry = this.create('bash', spec);
-    const fd = openSync(entry.info.outputPath, 'a');
+    const fd = openPrivateSync(entry.info.outputPath, 'a');
     let child: ChildProcess;
     try {
       child = spawnShell(spec.command, { cwd: spec.cwd, env: spec.env ?? nonInteractiveEnv(), output: fd });
@@ -90,7 +95,7 @@ export class BackgroundTasks implements TaskService {
 
   adoptProcess(spec: AdoptProcessSpec): TaskInfo {
     const entry = this.create('bash', spec, spec.startedAt);
-    const fd = openSync(entry.info.outputPath, 'a');
+    const fd = openPrivateSync(entry.info.outputPath, 'a');
     if (spec.initialOutput) writeSync(fd, spec.initialOutput);
     const write = (chunk: string | Buffer) => writeSync(fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     spec.child.stdout?.on('data', write);
@@ -107,7 +112,7 @@ export class BackgroundTasks implements TaskService {
     entry.abort = new AbortController();
     this.armTimeout(entry, entry.info.timeoutMs);
     this.persist(entry);
-    const write = (text: string) => appendFileSync(entry.info.outputPath, text);
+    const write = (text: string) => appendPrivateFileSync(entry.info.outputPath, text);
     void spec.run(entry.abort.signal, write).then(
       (failure) => {
         if (failure !== undefined) entry.ending ??= { reason: 'exited', message: failure };
@@ -251,18 +256,9 @@ export class BackgroundTasks implements TaskService {
    * that were never notified nor reported are notified now. Returns the tasks it loaded.
    */
   restore(): TaskInfo[] {
-    if (!existsSync(this.tasksDir)) return [];
-    const records: TaskRecord[] = [];
-    for (const name of readdirSync(this.tasksDir)) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        const record = JSON.parse(readFileSync(join(this.tasksDir, name), 'utf8')) as TaskRecord;
-        if (typeof record.id === 'string' && !this.entries.has(record.id)) records.push(record);
-      } catch {
-        // A record cut short by a crash: leave the file as it is rather than guess.
-      }
-    }
-    records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    const loaded = readTaskRecords(this.tasksDir);
+    for (const text of loaded.warnings) this.opts.warn?.(text);
+    const records = loaded.records.filter((r) => !this.entries.has(r.id));
     for (const { notified, reported, ...info } of records) {
       const entry = this.newEntry(info, notified, reported);
       this.entries.set(info.id, entry);
@@ -282,9 +278,9 @@ export class BackgroundTasks implements TaskService {
     if (this.closed) throw new Error('The session is closing; no new background tasks can start.');
     const max = this.settings.maxRunningTasks;
     if (max !== undefined && this.runningCount() >= max) throw new TaskLimitError(max);
-    mkdirSync(this.tasksDir, { recursive: true });
+    mkdirPrivateSync(this.tasksDir);
     const id = this.newId(kind);
-    mkdirSync(join(this.tasksDir, id), { recursive: true });
+    mkdirPrivateSync(join(this.tasksDir, id));
     const info: TaskInfo = {
       id, kind, description: spec.description, command: spec.command, cwd: spec.cwd, status: 'running',
       startedAt: startedAt.toISOString(), timeoutMs: spec.timeoutMs, outputPath: join(this.tasksDir, id, 'output.log'),
@@ -298,13 +294,13 @@ export class BackgroundTasks implements TaskService {
   private newEntry(info: TaskInfo, notified: boolean, reported: boolean): Entry {
     let markDone!: () => void;
     const done = new Promise<void>((r) => (markDone = r));
-    return { info, notified, reported, pendingNotice: false, done, markDone };
+    return { info, notified, reported, pendingNotice: false, handedOut: false, warned: false, done, markDone };
   }
 
   private newId(kind: TaskKind): string {
     for (;;) {
       const id = ID_PREFIX[kind] + [...randomBytes(7)].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
-      if (!this.entries.has(id) && !existsSync(join(this.tasksDir, `${id}.json`))) return id;
+      if (!this.entries.has(id) && !existsSync(taskRecordPath(this.tasksDir, id))) return id;
     }
   }
 
@@ -391,10 +387,15 @@ export class BackgroundTasks implements TaskService {
     setImmediate(() => {
       if (!entry.pendingNotice) return;
       entry.pendingNotice = false;
-      if (entry.reported || entry.notified || this.closed) return;
-      entry.notified = true;
-      this.persist(entry);
-      this.opts.onTaskFinished?.({ ...entry.info });
+      if (entry.reported || entry.notified || entry.handedOut || this.closed) return;
+      entry.handedOut = true;
+      // Delivered only once its message is journalled: a notification lost to a quit or a cancel
+      // before the next step is still due when the session resumes.
+      this.opts.onTaskFinished?.({ ...entry.info }, () => {
+        if (entry.notified) return;
+        entry.notified = true;
+        this.persist(entry);
+      });
     });
   }
 
@@ -411,12 +412,13 @@ export class BackgroundTasks implements TaskService {
     return entry;
   }
 
-  /** Written whole and renamed into place, so a crash never leaves half a record. */
+  /** Best effort (taskRecords.ts): a failed write is reported once per task and never stops the task. */
   private persist(entry: Entry): void {
-    const record: TaskRecord = { ...entry.info, notified: entry.notified, reported: entry.reported };
-    const path = join(this.tasksDir, `${entry.info.id}.json`);
-    writeFileSync(`${path}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
-    renameSync(`${path}.tmp`, path);
+    const record = { ...entry.info, notified: entry.notified, reported: entry.reported };
+    const failure = writeTaskRecord(this.tasksDir, record);
+    if (!failure || entry.warned) return;
+    entry.warned = true;
+    this.opts.warn?.(failure);
   }
 }
 

@@ -4,7 +4,8 @@
 // `<cron-fire>` envelope, to `fire`, which queues it on the agent's step queue like a prompt. Fire times
 // missed while the process slept or was not running are counted and delivered as one fire.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
+import { mkdirPrivateSync, writePrivateFileSync } from '../../store/privateFiles';
 import { join } from 'node:path';
 import {
   CRON_STALE_AFTER_DAYS,
@@ -238,9 +239,10 @@ export class CronScheduler implements CronService {
 
   private save(): string | undefined {
     try {
-      mkdirSync(this.opts.dir, { recursive: true });
+      mkdirPrivateSync(this.opts.dir);
       const tmp = `${this.file}.tmp`;
-      writeFileSync(tmp, `${JSON.stringify({ version: FILE_VERSION, jobs: [...this.jobs.values()].map((j) => j.stored) }, null, 2)}\n`);
+      const jobs = [...this.jobs.values()].map((j) => j.stored);
+      writePrivateFileSync(tmp, `${JSON.stringify({ version: FILE_VERSION, jobs }, null, 2)}\n`);
       renameSync(tmp, this.file);
       return undefined;
     } catch (e) {

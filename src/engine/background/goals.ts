@@ -3,7 +3,8 @@
 // both the goal tools' service and the front ends' `/goal` API. The goal lives in the journal as
 // `goal` records carrying the whole goal after each change; goalDriver.ts runs the turns.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { writePrivateFileSync } from '../../store/privateFiles';
 import { join } from 'node:path';
 import {
   BLOCKED_AFTER_TURNS, MAX_OBJECTIVE_CHARS, spentBudget,
@@ -312,7 +313,7 @@ export class GoalController implements GoalService {
 
   private writeUpcoming(goals: string[]): void {
     const path = join(this.session.dir, UPCOMING_GOALS_FILE);
-    writeFileSync(`${path}.tmp`, `${JSON.stringify(goals, null, 2)}\n`);
+    writePrivateFileSync(`${path}.tmp`, `${JSON.stringify(goals, null, 2)}\n`);
     renameSync(`${path}.tmp`, path);
   }
 }

@@ -1,13 +1,21 @@
 // Turns finished background tasks into notification step requests. In the interactive UI each one is
 // submitted to the agent as it arrives; print mode collects them and decides itself (exit/drain/steer).
+// A notification counts as delivered only once the loop has journalled its message (`onJournalled`),
+// so one dropped by a quit or a cancel before the next step is delivered again on resume.
 import { formatTaskNotification, type TaskInfo, type TaskService } from '../../tools/task/taskService';
 import type { Agent } from '../loop/loop';
 
 /** Bytes of a finished task's output included in its notification. */
 export const NOTIFICATION_TAIL_BYTES = 4_096;
 
+/** A notification step waiting for the agent: its text, and what to call once it is in the journal. */
+export interface PendingNotification {
+  text: string;
+  onJournalled: () => void;
+}
+
 export class TaskNotifications {
-  private readonly pending: string[] = [];
+  private readonly pending: PendingNotification[] = [];
   /** Finished tasks whose notification text is still being prepared. */
   private preparing = 0;
   private waiters: Array<() => void> = [];
@@ -26,7 +34,7 @@ export class TaskNotifications {
   }
 
   /** The BackgroundTasks `onTaskFinished` callback. */
-  readonly onTaskFinished = (task: TaskInfo): void => {
+  readonly onTaskFinished = (task: TaskInfo, delivered: () => void): void => {
     this.preparing++;
     void (async () => {
       // The notification goes out either way; an output that cannot be read is said in it.
@@ -38,8 +46,9 @@ export class TaskNotifications {
       const text = formatTaskNotification(task, tail);
       // Counted down before waking waiters, so a waiter that wakes sees a settled state.
       this.preparing--;
-      if (this.deliver === 'agent' && this.agent) this.agent.submit({ kind: 'notification', text });
-      else this.pending.push(text);
+      const agent = this.deliver === 'agent' ? this.agent : undefined;
+      if (agent) agent.submit({ kind: 'notification', text, onJournalled: delivered });
+      else this.pending.push({ text, onJournalled: delivered });
       this.wake();
     })();
   };
@@ -58,7 +67,7 @@ export class TaskNotifications {
     return (this.tasks?.list({ activeOnly: true }) ?? []).filter((t) => t.status === 'running').map((t) => `${t.id} ${t.description}`);
   }
 
-  takeNotifications(): string[] {
+  takeNotifications(): PendingNotification[] {
     return this.pending.splice(0);
   }
 

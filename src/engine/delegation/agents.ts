@@ -115,6 +115,7 @@ export function assembleAgent(env: AgentSetup, opts: AssembleOptions): AgentPart
     sessionDir: session.dir,
     nonInteractive: env.nonInteractive,
     mainAgent: agentId === MAIN_AGENT_ID,
+    agentId,
     get<T>(key: ServiceKey<T>): T {
       if (!registry.has(key.name)) throw new Error(`the ${key.name} service is not available in this session`);
       return registry.get(key.name) as T;

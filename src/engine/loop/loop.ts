@@ -23,7 +23,8 @@ import { noteSurvivedFailure } from '../../store/crashLog';
 export type StepRequest =
   | { kind: 'prompt'; text: string; content?: ContentPart[] }
   | { kind: 'steer'; text: string }
-  | { kind: 'notification'; text: string }
+  /** `onJournalled` is called once its message is in the journal (a task's notification is delivered then). */
+  | { kind: 'notification'; text: string; onJournalled?: () => void }
   /** An automatic turn the engine starts itself (goal continuation): its own turn, origin 'system'. */
   | { kind: 'continuation'; text: string }
   /** A scheduled task fired: its own turn after any running one, origin 'cron'. */
@@ -328,7 +329,7 @@ export class Agent {
       message = withContext(message, answer.addContext);
     }
     session.commit({ type: 'turn_start', turnId, origin, prompt: first.text });
-    if (blocked === undefined) session.commit({ type: 'message', message });
+    if (blocked === undefined) this.commitRequestMessage(first, message);
     this.emit({ type: 'turn_start', turnId, origin, prompt: first.text });
     if (blocked !== undefined) return this.endTurn(turnId, 'blocked', `The prompt was blocked before it reached the model: ${blocked}`, '');
     let finalText = '';
@@ -435,8 +436,14 @@ export class Agent {
         }
         message = withContext(message, answer.addContext);
       }
-      this.deps.session.commit({ type: 'message', message });
+      this.commitRequestMessage(r, message);
     }
+  }
+
+  private commitRequestMessage(request: StepRequest, message: Message): void {
+    const { session } = this.deps;
+    session.commit({ type: 'message', message });
+    if (request.kind === 'notification' && !session.persistError) request.onJournalled?.();
   }
 
   /** What every gate call says about where it comes from. */
@@ -561,9 +568,27 @@ export class Agent {
   }
 
   private async runTools(calls: ToolCall[], signal: AbortSignal): Promise<ToolBatchResult> {
-    const { session, gate } = this.deps;
+    const { session } = this.deps;
     const permissions = this.permissionState();
-    const batch = await runToolCalls(calls, {
+    let batch: ToolBatchResult;
+    try {
+      batch = await this.runBatch(calls, signal, permissions);
+    } catch (e) {
+      // Every call id gets a result whatever failed, or the next request would be refused by the provider.
+      const why = e instanceof Error ? e.message : String(e);
+      for (const call of calls) session.commit({ type: 'message', message: unfinishedCall(call, why) });
+      throw e;
+    }
+    for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
+    this.deps.fileHistory?.record(batch.changes, batch.commands);
+    for (const message of batch.messages) session.commit({ type: 'message', message });
+    if (signal.aborted) throw new TurnCancelled('cancelled');
+    return batch;
+  }
+
+  private runBatch(calls: ToolCall[], signal: AbortSignal, permissions: PermissionState): Promise<ToolBatchResult> {
+    const { session, gate } = this.deps;
+    return runToolCalls(calls, {
       agentId: this.id,
       tools: this.deps.tools,
       cwd: this.deps.cwd,
@@ -589,12 +614,15 @@ export class Agent {
       rememberApproval: (pattern) => session.commit({ type: 'session_approval', pattern }),
       ...(gate ? { beforeToolCall: (call) => gate.beforeToolCall(call, this.gateContext(signal)), afterToolCall: (call, outcome) => gate.afterToolCall(call, outcome, this.gateContext(signal)) } : {}),
     });
-    for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
-    this.deps.fileHistory?.record(batch.changes, batch.commands);
-    for (const message of batch.messages) session.commit({ type: 'message', message });
-    if (signal.aborted) throw new TurnCancelled('cancelled');
-    return batch;
   }
+}
+
+/** The result of a call whose batch failed before its results were known. */
+function unfinishedCall(call: ToolCall, why: string): Message {
+  const text =
+    `${call.name} may or may not have run: handling this step's tool calls failed (${why}). ` +
+    'Check its effects before retrying.';
+  return { role: 'tool', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text }], isError: true };
 }
 
 /** Context an extension added to a prompt travels with it, as extra text after the user's own. */

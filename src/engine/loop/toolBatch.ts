@@ -159,6 +159,8 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     guard: env.guard,
     fileHistory: env.fileHistory,
     onProgress: (callId, progress) => env.emit({ type: 'tool_progress', callId, progress }),
+    agentId: env.agentId,
+    warn: (text) => env.emit({ type: 'notice', level: 'warning', text }),
   };
   const prepared = calls.map((c) => prepareToolCall(c, env.tools, runEnv));
   for (const p of prepared) env.emit({ type: 'tool_call', call: p.call, subject: p.subject });

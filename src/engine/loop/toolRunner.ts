@@ -1,7 +1,6 @@
 // Everything that happens around a tool's `execute`: argument parsing and validation, the file
 // guard, execution under the step's abort signal, and the central output cap. Approval is decided
 // by the caller between `prepareToolCall` and `executeToolCall`.
-import { mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ContentPart, ToolCall } from '../../llm/types';
@@ -9,6 +8,7 @@ import { missingService, type AnyServiceKey, type Tool, type ToolAccess, type To
 import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
+import { saveToolOutput } from '../../store/toolOutputs';
 
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
 /** Shares of the limit a preview keeps from the start and from the end (30 000 + 10 000 of 50 000). */
@@ -22,6 +22,10 @@ export interface ToolRunEnv {
   /** Keeps files' prior bytes before writes and notes command runs (absent: no file history). */
   fileHistory?: FileHistoryRecorder;
   onProgress(callId: string, progress: ToolProgress): void;
+  /** The calling agent (`main` when absent): saved outputs are named by it, never by the call id. */
+  agentId?: string;
+  /** Something beside the result went wrong (an output that could not be saved): the user is told. */
+  warn?(text: string): void;
 }
 
 /** The tools a call may name: a map, or a registry that also says why a tool went away. */
@@ -105,8 +109,23 @@ export interface ToolRunOutcome {
   command?: CommandRun;
 }
 
-/** Runs a prepared, approved call. Never throws: a tool's exception becomes an error result. */
+/**
+ * Runs a prepared, approved call. Never throws: a tool's exception becomes an error result, and a
+ * failure around it (the guard, the file history, saving a long output) is said in the result too.
+ */
 export async function executeToolCall(prepared: PreparedToolCall, env: ToolRunEnv, signal: AbortSignal): Promise<ToolRunOutcome> {
+  try {
+    return await runPrepared(prepared, env, signal);
+  } catch (e) {
+    const name = prepared.tool?.name ?? prepared.call.name;
+    const why = e instanceof Error ? e.message : String(e);
+    const content = `${name} could not be completed: ${why}. Check its effects before retrying.`;
+    env.warn?.(content);
+    return { result: { content, isError: true }, snapshots: [], changes: [] };
+  }
+}
+
+async function runPrepared(prepared: PreparedToolCall, env: ToolRunEnv, signal: AbortSignal): Promise<ToolRunOutcome> {
   const notRun = (content: string): ToolRunOutcome => ({ result: { content, isError: true }, snapshots: [], changes: [] });
   if (prepared.error || !prepared.tool) return notRun(prepared.error ?? 'Tool call could not be prepared.');
   const guardError = await env.guard.check(prepared.accesses);
@@ -122,36 +141,48 @@ export async function executeToolCall(prepared: PreparedToolCall, env: ToolRunEn
   }
   const snapshots = result.isError ? [] : await env.guard.capture(prepared.accesses);
   // A failed or interrupted call may still have changed a file: the history notes whatever it left.
-  const changes = env.fileHistory && before.pending.length ? await env.fileHistory.afterWrite(before.pending, snapshots) : [];
-  const command = env.fileHistory && prepared.accesses.some((a) => a.kind === 'exec') ? await env.fileHistory.afterCommand(prepared.subject, env.guard.entries()) : undefined;
-  return {
-    result: await capToolOutput(result, prepared.call.id, env.services.sessionDir, prepared.tool.maxOutputChars),
-    snapshots,
-    changes,
-    ...(command ? { command } : {}),
-  };
+  const history = env.fileHistory;
+  const changes = history && before.pending.length ? await history.afterWrite(before.pending, snapshots) : [];
+  const ran = history && prepared.accesses.some((a) => a.kind === 'exec');
+  const command = ran ? await history.afterCommand(prepared.subject, env.guard.entries()) : undefined;
+  const { sessionDir } = env.services;
+  const capped = await capToolOutput(result, env.agentId ?? 'main', sessionDir, prepared.tool.maxOutputChars);
+  if (capped.unsaved) env.warn?.(`The full output of ${prepared.tool.name} was not saved: ${capped.unsaved}.`);
+  return { result: capped.result, snapshots, changes, ...(command ? { command } : {}) };
 }
 
-/** The central output cap: long text is saved in the session and the model gets a preview plus the path. */
-export async function capToolOutput(result: ToolResult, callId: string, sessionDir: string, limit = MAX_TOOL_OUTPUT_CHARS): Promise<ToolResult> {
+/**
+ * The central output cap: long text is saved in the session and the model gets a preview plus the
+ * path. Never throws: when the output cannot be saved, the preview says so and `unsaved` says why.
+ */
+export async function capToolOutput(
+  result: ToolResult,
+  agentId: string,
+  sessionDir: string,
+  limit = MAX_TOOL_OUTPUT_CHARS,
+): Promise<{ result: ToolResult; unsaved?: string }> {
   const parts: ContentPart[] = typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : result.content;
   const total = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
-  if (total <= limit) return result;
+  if (total <= limit) return { result };
   const full = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
-  const dir = join(sessionDir, 'tool-outputs');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, `${callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`);
-  await writeFile(file, full);
+  const saved = await saveToolOutput(sessionDir, agentId, full);
   // Head and tail scale with the limit, so they never overlap: together they keep 80 % of it.
   const head = Math.floor(limit * PREVIEW_HEAD_SHARE);
   const tail = Math.floor(limit * PREVIEW_TAIL_SHARE);
   const omitted = full.length - head - tail;
+  const where =
+    'path' in saved
+      ? `The full output is saved at ${saved.path}; ` +
+        'read slices of it with Read (line_offset / n_lines) or search it with Grep.'
+      : `The full output could not be saved: ${saved.error}. Only this preview exists; ` +
+        'rerun the call with narrower output if you need the omitted part.';
   const preview =
-    `${full.slice(0, head)}\n\n[… ${omitted} characters omitted: the output was ${full.length} characters, over the ${limit}-character limit. ` +
-    `The full output is saved at ${file}; read slices of it with Read (line_offset / n_lines) or search it with Grep.]\n\n` +
+    `${full.slice(0, head)}\n\n[… ${omitted} characters omitted: the output was ${full.length} characters, ` +
+    `over the ${limit}-character limit. ${where}]\n\n` +
     (tail > 0 ? full.slice(full.length - tail) : '');
   const images = parts.filter((p) => p.type !== 'text');
-  return { ...result, content: [{ type: 'text', text: preview }, ...images] };
+  const capped = { ...result, content: [{ type: 'text' as const, text: preview }, ...images] };
+  return 'path' in saved ? { result: capped } : { result: capped, unsaved: saved.error };
 }
 
 /** Two calls may run at the same time unless one writes what the other touches, or either runs a command. */

@@ -3,7 +3,8 @@
 // list of what to close when the session ends. openRuntime is a sequence of named steps, each taking what the steps
 // before it made; the only thing used before it exists is the main agent, through `MainAgentSlot`, which says so if
 // it is reached too early. The model client is created on first use, so nothing heavy loads before the first request.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { sweepToolOutputs } from '../../store/toolOutputs';
 import { builtinTools } from '../../tools/registry';
 import type { ServiceKey, Tool } from '../../tools/defineTool';
 import { resolveBashTaskTimeoutS } from '../../tools/task/taskService';
@@ -80,12 +81,17 @@ function openJournal(a: Assembly): { session: Session; lock: SessionLock } {
 /** Step 3. Background tasks and scheduled tasks; cron fires become turns of the main agent (nothing fires before start). */
 function startBackgroundWork(a: Assembly, session: Session): BackgroundWork {
   const { opts, emit } = a;
+  // Old saved tool outputs of this folder's sessions go, off the start path (docs/sessions.md).
+  void sweepToolOutputs(dirname(session.dir)).then(({ failures }) => {
+    for (const text of failures) emit({ type: 'notice', level: 'warning', text: `Old tool outputs: ${text}.`, agentId: MAIN_AGENT_ID });
+  });
   const notifications = new TaskNotifications(opts.notificationDelivery);
   const bashTaskTimeoutS = resolveBashTaskTimeoutS(opts.background.bashTaskTimeoutS, opts.nonInteractive);
   const tasks = new BackgroundTasks({
     sessionDir: session.dir,
     settings: { ...opts.background, bashTaskTimeoutS },
     onTaskFinished: notifications.onTaskFinished,
+    warn: (text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
     onTaskChange: (change, t) => {
       const task = { id: t.id, kind: t.kind, description: t.description, status: t.status, statusMessage: t.statusMessage };
       emit({ type: 'task_change', change, task, agentId: MAIN_AGENT_ID });

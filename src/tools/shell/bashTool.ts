@@ -5,12 +5,12 @@
 // Output past what the model is shown is saved whole in the session (savedOutput.ts).
 import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { nonInteractiveEnv, releasePipes, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../../platform/processes';
 import { CommandOutput } from '../../platform/commandOutput';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { SAVED_OUTPUT_MAX_BYTES, SavedOutput } from './savedOutput';
+import { newToolOutputPath } from '../../store/toolOutputs';
 import { DEFAULT_TASK_SETTINGS, TASK_SERVICE, TaskLimitError, type TaskService, type TaskSettings } from '../task/taskService';
 import description from './bash.md';
 
@@ -122,7 +122,8 @@ async function runInForeground(args: BashArgs, cwd: string, ctx: ToolContext, ta
   const timeoutMs = args.timeout ?? FOREGROUND_DEFAULT_TIMEOUT_MS;
   const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv() });
   const output = new CommandOutput(CAPTURE_CHARS, CAPTURE_CHARS);
-  const saved = new SavedOutput(join(ctx.services.sessionDir, 'tool-outputs', `${ctx.callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`), BASH_INLINE_MAX_CHARS);
+  const outputPath = newToolOutputPath(ctx.services.sessionDir, ctx.services.agentId ?? 'main');
+  const saved = new SavedOutput(outputPath, BASH_INLINE_MAX_CHARS);
   const onStdout = (text: string) => {
     output.add('stdout', text);
     saved.add(text);

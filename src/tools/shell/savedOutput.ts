@@ -2,8 +2,9 @@
 // once a command prints more than the model can be shown, everything it printed (stdout and stderr
 // interleaved, in the order received) is streamed to a file in the session, up to a size cap that
 // the result states plainly when it is reached.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fsReason, mkdirPrivateSync, openPrivateSync } from '../../store/privateFiles';
 
 /** Most bytes of one command's output kept on disk. */
 export const SAVED_OUTPUT_MAX_BYTES = 256 * 1024 * 1024;
@@ -42,11 +43,12 @@ export class SavedOutput {
       this.pendingChars += text.length;
       if (this.pendingChars <= this.spillAfterChars) return;
       try {
-        mkdirSync(dirname(this.path), { recursive: true });
-        this.fd = openSync(this.path, 'w');
+        mkdirPrivateSync(dirname(this.path));
+        // Exclusive: a saved output is never written over another one (store/toolOutputs.ts).
+        this.fd = openPrivateSync(this.path, 'wx');
         this.opened = true;
       } catch (e) {
-        this.failure = (e as Error).message;
+        this.failure = fsReason(e);
         return;
       }
       const buffered = this.pending.join('');

@@ -16,7 +16,12 @@ afterEach(async () => {
 
 function newService(sessionDir: string, settings: Partial<TaskSettings> = {}) {
   const finished: TaskInfo[] = [];
-  const tasks = new BackgroundTasks({ sessionDir, settings: { killGracePeriodMs: 200, ...settings }, onTaskFinished: (t) => finished.push(t) });
+  // `delivered()` as the engine calls it once the notification's message is journalled.
+  const onTaskFinished = (t: TaskInfo, delivered: () => void) => {
+    finished.push(t);
+    delivered();
+  };
+  const tasks = new BackgroundTasks({ sessionDir, settings: { killGracePeriodMs: 200, ...settings }, onTaskFinished });
   services.push(tasks);
   return { tasks, finished };
 }

@@ -42,7 +42,7 @@ async function nextNotification(h: EngineHarness): Promise<string> {
   const signal = AbortSignal.timeout(110_000);
   for (;;) {
     const [note] = h.runtime.notifications.takeNotifications();
-    if (note) return note;
+    if (note) return note.text;
     if (signal.aborted) throw new Error('no notification arrived');
     await h.runtime.notifications.nextChange(signal);
   }

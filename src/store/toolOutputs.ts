@@ -1,0 +1,92 @@
+// Saved tool outputs (docs/sessions.md "What is kept on disk"): the full text of an output too long for
+// the model, in the session's `tool-outputs/` folder. Names are unique by construction — the agent's
+// id, this process's monotonic counter and its pid — never the provider's call id, which some
+// providers number per response (`functions.Bash:0`) and which subagents sharing the folder repeat.
+// A file is created exclusively (never over another) and 0600; files older than the retention are
+// swept when a session of the folder opens.
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fsReason, mkdirPrivate, writePrivateFile } from './privateFiles';
+
+export const TOOL_OUTPUTS_DIR = 'tool-outputs';
+/** Saved outputs older than this are removed (the model is told where its output is only in that turn). */
+export const TOOL_OUTPUT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+let lastMs = 0;
+let sequence = 0;
+
+/** Strictly increasing within this process, whatever the clock does. */
+function nextStamp(): string {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else {
+    sequence++;
+  }
+  return `${lastMs}-${sequence}-${process.pid}`;
+}
+
+export function toolOutputsDir(sessionDir: string): string {
+  return join(sessionDir, TOOL_OUTPUTS_DIR);
+}
+
+/** A fresh, unused name for one output of `agentId` (`main`, a subagent's id). */
+export function newToolOutputPath(sessionDir: string, agentId: string): string {
+  const agent = agentId.replace(/[^A-Za-z0-9_-]/g, '_') || 'agent';
+  return join(toolOutputsDir(sessionDir), `${agent}-${nextStamp()}.txt`);
+}
+
+export type SavedToolOutput = { path: string } | { error: string };
+
+/**
+ * Saves `text` under a new name. Never throws: a full disk, a read-only folder or a file where the
+ * folder should be comes back as `error`, in words the model and the user can act on.
+ */
+export async function saveToolOutput(sessionDir: string, agentId: string, text: string): Promise<SavedToolOutput> {
+  const path = newToolOutputPath(sessionDir, agentId);
+  try {
+    await mkdirPrivate(toolOutputsDir(sessionDir));
+    await writePrivateFile(path, text, 'wx');
+    return { path };
+  } catch (e) {
+    return { error: `could not write ${path} (${fsReason(e)})` };
+  }
+}
+
+/**
+ * Removes saved outputs older than `maxAgeMs` in every session folder under `sessionsDir` (one work
+ * directory's sessions). Returns how many went and what could not be removed.
+ */
+export async function sweepToolOutputs(
+  sessionsDir: string,
+  now = Date.now(),
+  maxAgeMs = TOOL_OUTPUT_RETENTION_MS,
+): Promise<{ removed: number; failures: string[] }> {
+  const failures: string[] = [];
+  let removed = 0;
+  const sessions = await readdir(sessionsDir).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') failures.push(`could not list ${sessionsDir} (${fsReason(e)})`);
+    return [] as string[];
+  });
+  for (const session of sessions) {
+    const dir = toolOutputsDir(join(sessionsDir, session));
+    const names = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
+      // Most sessions never saved an output (ENOENT); a session entry that is a file has none either.
+      if (e.code !== 'ENOENT' && e.code !== 'ENOTDIR') failures.push(`could not list ${dir} (${fsReason(e)})`);
+      return [] as string[];
+    });
+    for (const name of names) {
+      const file = join(dir, name);
+      try {
+        const info = await stat(file);
+        if (!info.isFile() || now - info.mtimeMs <= maxAgeMs) continue;
+        await rm(file);
+        removed++;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') failures.push(`could not remove ${file} (${fsReason(e)})`);
+      }
+    }
+  }
+  return { removed, failures };
+}
