@@ -161,7 +161,10 @@ export class AnthropicClient implements ModelClient {
     this.model = resolved.model;
     const { client, baseURL } = buildSdkClient(sdk.Anthropic, resolved, settings);
     this.client = client;
-    this.ctx = { providerName: resolved.providerName, providerType: 'anthropic', model: resolved.model, baseUrl: baseURL, keySource: resolved.apiKeySource, errors: sdk };
+    this.ctx = {
+      providerName: resolved.providerName, providerType: 'anthropic', model: resolved.model, baseUrl: baseURL,
+      keySource: resolved.apiKeySource, errors: sdk, timeoutMs: settings.timeoutMs,
+    };
   }
 
   buildBody(request: ModelRequest): Record<string, unknown> {
