@@ -557,6 +557,8 @@ export class Agent {
     const message: Extract<Message, { role: 'assistant' }> = { role: 'assistant', text: partial.text };
     if (!partial.text.trim() && !toolCalls.length) {
       // Not journalled: providers refuse an empty assistant message, and the step is asked again.
+      // Front ends still hear that the response ended (they close its thinking).
+      this.emit({ type: 'assistant_message', text: '', toolCalls: [] });
       return { text: '', message, toolCalls, finish: finished, empty: thinking.length ? 'thinking only' : 'empty' };
     }
     if (thinking.length) message.thinking = thinking;
