@@ -229,6 +229,11 @@ export class Agent {
     return this.outcomes.splice(0);
   }
 
+  /** True while `request` waits in the queue (its turn has not begun; a steer has not joined a turn). */
+  isQueued(request: StepRequest): boolean {
+    return this.queue.includes(request);
+  }
+
   /** Interrupts the running turn at once. Queued prompts stay queued unless `clearQueue`. */
   cancel(clearQueue = false): void {
     if (clearQueue) {

@@ -35,7 +35,7 @@ import { ExtensionGate, type GateHandler } from '../extensions/extensionGate';
 import type { GoalController } from '../background/goals';
 import type { GoalSettings } from '../background/goalDriver';
 import type { InteractionPort } from './interactions';
-import type { Agent, LoopSettings, ThinkingSettings, TurnExtension } from '../loop/loop';
+import type { Agent, LoopSettings, StepRequest, ThinkingSettings, TurnExtension } from '../loop/loop';
 import type { PlanMode } from '../policy/planMode';
 import type { PermissionMode } from './records';
 import { Session } from './session';
@@ -273,7 +273,11 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     dir: join(session.dir, 'cron'),
     clock: opts.cron?.clock,
     enabled: !cronOff,
-    fire: ({ text }) => agent.submit({ kind: 'cron', text }),
+    fire: ({ text }) => {
+      const request: Extract<StepRequest, { kind: 'cron' }> = { kind: 'cron', text };
+      agent.submit(request);
+      return { waiting: () => agent.isQueued(request), update: (merged) => (request.text = merged) };
+    },
     warn: (text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
   });
   shared.set(CRON_SERVICE.name, cron);
