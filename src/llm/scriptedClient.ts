@@ -1,8 +1,8 @@
 // A ModelClient that plays scripted responses in-process: used by engine tests and by replaying a
 // recorded conversation. Each `stream` call consumes the next scripted response.
 import {
-  ProviderError, type FinishReason, type ModelClient, type ModelRequest, type ProviderType, type StreamPart, type ToolCall,
-  type Usage,
+  ProviderError, type FinishReason, type ModelClient, type ModelRequest, type ProviderType, type StreamPart,
+  type ToolCall, type Usage,
 } from './types';
 
 export interface ScriptedResponse {

@@ -217,7 +217,10 @@ function providerTypeOfBaseUrl(baseUrl: string | undefined): ProviderTypeName {
   try {
     host = new URL(baseUrl).hostname.toLowerCase();
   } catch {
-    throw new ModelConfigError(`JARVIS_MODEL_BASE_URL is not a valid URL: ${JSON.stringify(baseUrl)}. Give the full URL, e.g. https://api.openai.com/v1`);
+    throw new ModelConfigError(
+      `JARVIS_MODEL_BASE_URL is not a valid URL: ${JSON.stringify(baseUrl)}. ` +
+        'Give the full URL, e.g. https://api.openai.com/v1',
+    );
   }
   const known = KNOWN_API_HOSTS.find(([name]) => host === name);
   if (known) return known[1];

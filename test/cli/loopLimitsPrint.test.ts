@@ -6,9 +6,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_EMPTY_RESPONSES, MAX_REPEATED_CALLS, MAX_STOP_CONTINUATIONS_PER_TURN } from '../../src/engine/loop/turnLimits';
+import {
+  MAX_EMPTY_RESPONSES, MAX_REPEATED_CALLS, MAX_STOP_CONTINUATIONS_PER_TURN,
+} from '../../src/engine/loop/turnLimits';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
-import { startMockModelServer, type MockModelServer, type RecordedRequest, type ScriptedTurn } from '../helpers/mockModelServer';
+import {
+  startMockModelServer, type MockModelServer, type RecordedRequest, type ScriptedTurn,
+} from '../helpers/mockModelServer';
 
 let server: MockModelServer;
 let script: (req: RecordedRequest) => ScriptedTurn = () => ({ text: 'unscripted' });
@@ -35,11 +39,13 @@ describe('loop limits in print mode', () => {
     expect(requests).toHaveLength(MAX_STOP_CONTINUATIONS_PER_TURN + 1);
     expect(lastMessage(requests[1])).toContain('Keep going: run the tests again.');
     expect(lastMessage(requests.at(-1)!)).toContain('the last time a Stop hook can continue this turn');
-    expect(r.stderr).toContain(`after ${MAX_STOP_CONTINUATIONS_PER_TURN} continuations, the most one turn allows; the turn ended`);
+    const cap = MAX_STOP_CONTINUATIONS_PER_TURN;
+    expect(r.stderr).toContain(`after ${cap} continuations, the most one turn allows; the turn ended`);
   });
 
   for (const type of ['openai', 'anthropic'] as const) {
-    for (const [what, turn] of [['an empty answer', {}], ['only thinking', { thinking: 'Let me think about it.' }]] as const) {
+    const answers = [['an empty answer', {}], ['only thinking', { thinking: 'Let me think about it.' }]] as const;
+    for (const [what, turn] of answers) {
       it(`${what} over the ${type} wire format is asked again, then fails the run with a message`, async () => {
         const dirs = makeCliDirs();
         script = () => turn;
@@ -48,9 +54,10 @@ describe('loop limits in print mode', () => {
         const r = await runJarvis(['-p', 'answer me'], { env, cwd: dirs.cwd, timeoutMs: 60_000 });
         expect(r.code).toBe(1);
         expect(r.stdout.trim()).toBe('');
-        expect(r.stderr).toContain(`The model sent ${what} (no text and no tool call); asking it again (1 of ${MAX_EMPTY_RESPONSES})`);
+        const sent = `The model sent ${what} (no text and no tool call)`;
+        expect(r.stderr).toContain(`${sent}; asking it again (1 of ${MAX_EMPTY_RESPONSES})`);
         expect(r.stderr).toMatch(/^warning: The model sent/m);
-        expect(r.stderr).toContain(`The model sent ${what} (no text and no tool call) ${MAX_EMPTY_RESPONSES} times in a row; the turn failed`);
+        expect(r.stderr).toContain(`${sent} ${MAX_EMPTY_RESPONSES} times in a row; the turn failed`);
         const requests = server.requests.slice(before);
         expect(requests).toHaveLength(MAX_EMPTY_RESPONSES);
         expect(lastMessage(requests[1])).toContain('Your last response was');

@@ -38,13 +38,18 @@ export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn
   };
   const syncOnce = async () => {
     for (const [server, tools] of manager.tools()) {
-      const keys = tools.map((t) => JSON.stringify([t.qualifiedName, t.name, t.title, t.description, t.readOnly, t.inputSchema]));
+      const keys = tools.map((t) =>
+        JSON.stringify([t.qualifiedName, t.name, t.title, t.description, t.readOnly, t.inputSchema]),
+      );
       const signature = keys.join('\n');
       if (lastSignature.get(server) === signature) continue;
       const results = await Promise.all(
         tools.map((t, i) => {
           let tool = built.get(keys[i]);
-          if (!tool) built.set(keys[i], (tool = buildTool(manager, t).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
+          if (!tool) {
+            tool = buildTool(manager, t).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+            built.set(keys[i], tool);
+          }
           return tool;
         }),
       );

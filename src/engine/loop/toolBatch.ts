@@ -139,11 +139,14 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
  * call does not run, and both the user and the model hear what failed — unless the turn was cancelled.
  */
 function approvalFailed(p: PreparedToolCall, env: ToolBatchEnv, error: unknown): Gate {
-  if (env.signal.aborted) return { run: false, result: { content: 'Not run: the turn was interrupted.', isError: true } };
+  if (env.signal.aborted) {
+    return { run: false, result: { content: 'Not run: the turn was interrupted.', isError: true } };
+  }
   const why = error instanceof Error ? error.message : String(error);
-  env.emit({ type: 'notice', level: 'error', text: `Could not decide whether ${p.subject} may run: ${why}. The call was not run.` });
-  const content = `Not run: deciding whether ${p.subject} may run failed (${why}). This is not a refusal; you may try the ` +
-    'call again, and tell the user if it keeps failing.';
+  const notice = `Could not decide whether ${p.subject} may run: ${why}. The call was not run.`;
+  env.emit({ type: 'notice', level: 'error', text: notice });
+  const content = `Not run: deciding whether ${p.subject} may run failed (${why}). This is not a refusal; ` +
+    'you may try the call again, and tell the user if it keeps failing.';
   return { run: false, result: { content, isError: true } };
 }
 

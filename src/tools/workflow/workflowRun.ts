@@ -224,6 +224,7 @@ async function stopSubagents(inFlight: ReadonlySet<Promise<string>>, hooks: Work
   const ended = await Promise.race([Promise.allSettled(inFlight).then(() => 'stopped' as const), late]);
   clearTimeout(timer);
   if (ended === 'late') {
-    hooks.progress(`${inFlight.size} subagent(s) had not stopped ${SUBAGENT_STOP_WAIT_MS / 1000} s after the run ended`);
+    const seconds = SUBAGENT_STOP_WAIT_MS / 1000;
+    hooks.progress(`${inFlight.size} subagent(s) had not stopped ${seconds} s after the run ended`);
   }
 }

@@ -31,7 +31,8 @@ describe('the MCP tool-sync chain', () => {
     const attached = attachMcpTools(manager, registry, (w) => warnings.push(w));
     // What the next turn waits for resolves; it does not carry the failure along.
     await expect(attached.settled()).resolves.toBeUndefined();
-    expect(warnings).toEqual([expect.stringContaining('MCP tools could not be brought up to date (the server list is being rebuilt)')]);
+    const reported = 'MCP tools could not be brought up to date (the server list is being rebuilt)';
+    expect(warnings).toEqual([expect.stringContaining(reported)]);
     broken = false;
     listeners[0]();
     await expect(attached.settled()).resolves.toBeUndefined();
@@ -45,7 +46,8 @@ const rl = require('node:readline').createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   const m = JSON.parse(line);
   const send = (result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');
-  if (m.method === 'initialize') send({ protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } });
+  const info = { capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } };
+  if (m.method === 'initialize') send({ protocolVersion: m.params.protocolVersion, ...info });
   if (m.method === 'tools/list') process.exit(0);
 });`;
 
