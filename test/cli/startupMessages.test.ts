@@ -18,7 +18,8 @@ describe('start-up messages', () => {
 
   it('a key without JARVIS_MODEL_PROVIDER_TYPE or a base URL is sent nowhere: exit 1 naming the variable', async () => {
     const dirs = makeCliDirs();
-    const { JARVIS_MODEL_PROVIDER_TYPE: _type, JARVIS_MODEL_BASE_URL: _url, ...rest } = mockModelEnv('http://127.0.0.1:9/v1');
+    const env = mockModelEnv('http://127.0.0.1:9/v1');
+    const { JARVIS_MODEL_PROVIDER_TYPE: _type, JARVIS_MODEL_BASE_URL: _url, ...rest } = env;
     const r = await runJarvis(['-p', 'hello'], { env: cliEnv(dirs, rest), cwd: dirs.cwd });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('JARVIS_MODEL_PROVIDER_TYPE is not set');

@@ -83,7 +83,8 @@ export default async function ({ agent }) {
     const main = mainTurn({ script: failing });
     script = (req) => {
       if (!isSubagent(req)) return main(req);
-      return taskOf(req).includes('FAIL now') ? { error: { status: 401, body: { error: { message: 'bad key' } } } } : { hang: true };
+      const badKey = { error: { status: 401, body: { error: { message: 'bad key' } } } };
+      return taskOf(req).includes('FAIL now') ? badKey : { hang: true };
     };
     const dirs = makeCliDirs();
     const before = server.requests.length;

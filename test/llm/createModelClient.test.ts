@@ -20,12 +20,14 @@ describe('createModelClient', () => {
     await expect(createModelClient({ ...base, providerType: 'nope' as never })).rejects.toThrow(/Unsupported provider type "nope"/);
   });
 
-  it.each(['', '/v1', '/v1/', '/'])('an anthropic base URL ending in %j reaches /v1/messages, never /v1/v1/messages', async (tail) => {
+  it.each(['', '/v1', '/v1/', '/'])('an anthropic base URL ending in %j reaches /v1/messages', async (tail) => {
     const server = await startMockModelServer({ turns: [{ text: 'hi' }] });
     try {
       const client = await createModelClient({ ...base, providerType: 'anthropic', baseUrl: `${server.url}${tail}` });
       const parts: string[] = [];
-      for await (const part of client.stream({ system: '', messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], tools: [], params: {} }, new AbortController().signal)) {
+      const content = [{ type: 'text' as const, text: 'x' }];
+      const request = { system: '', messages: [{ role: 'user' as const, content }] };
+      for await (const part of client.stream({ ...request, tools: [], params: {} }, new AbortController().signal)) {
         if (part.type === 'text') parts.push(part.delta);
       }
       expect(parts.join('')).toBe('hi');

@@ -32,7 +32,9 @@ function errorOf(fn: () => unknown): Error {
   throw new Error('expected an error');
 }
 
-const ENV_CHANNEL = { JARVIS_MODEL_NAME: 'kimi-k2-0905-preview', JARVIS_MODEL_API_KEY: 'env-key', JARVIS_MODEL_PROVIDER_TYPE: 'kimi' };
+const ENV_CHANNEL = {
+  JARVIS_MODEL_NAME: 'kimi-k2-0905-preview', JARVIS_MODEL_API_KEY: 'env-key', JARVIS_MODEL_PROVIDER_TYPE: 'kimi',
+};
 
 const TWO_MODELS = `default_model = "a"
 [providers.p]
@@ -263,23 +265,25 @@ describe('JARVIS_MODEL_* channel', () => {
     expect(err.message).toContain(message);
   });
 
-  it('without JARVIS_MODEL_PROVIDER_TYPE, the type is told only from a provider\'s own host in an explicit base URL', () => {
+  it('without JARVIS_MODEL_PROVIDER_TYPE, the type is told only from a provider\'s own host in the base URL', () => {
     const key = { JARVIS_MODEL_NAME: 'm', JARVIS_MODEL_API_KEY: 'sk-openai' };
     for (const [url, type] of [
       ['https://api.openai.com/v1', 'openai'],
       ['https://api.anthropic.com', 'anthropic'],
       ['https://api.moonshot.cn/v1', 'kimi'],
     ] as const) {
-      expect(resolve({ config: cfg(''), env: { ...key, JARVIS_MODEL_BASE_URL: url } })).toMatchObject({ providerType: type, baseUrl: url });
+      const resolved = resolve({ config: cfg(''), env: { ...key, JARVIS_MODEL_BASE_URL: url } });
+      expect(resolved).toMatchObject({ providerType: type, baseUrl: url });
     }
     // No base URL: the key would go to some provider's default host; it is refused, naming the variable.
     const none = errorOf(() => resolve({ config: cfg(''), env: key }));
     expect(none).toBeInstanceOf(ModelConfigError);
     expect(none.message).toContain('JARVIS_MODEL_PROVIDER_TYPE is not set');
     expect(none.message).toContain('the key is only ever sent to the endpoint you name');
-    const local = errorOf(() => resolve({ config: cfg(''), env: { ...key, JARVIS_MODEL_BASE_URL: 'http://127.0.0.1:8000/v1' } }));
+    const withUrl = (url: string) => ({ config: cfg(''), env: { ...key, JARVIS_MODEL_BASE_URL: url } });
+    const local = errorOf(() => resolve(withUrl('http://127.0.0.1:8000/v1')));
     expect(local.message).toContain('the API of 127.0.0.1 (JARVIS_MODEL_BASE_URL) cannot be told from its address');
-    const broken = errorOf(() => resolve({ config: cfg(''), env: { ...key, JARVIS_MODEL_BASE_URL: 'api.openai.com' } }));
+    const broken = errorOf(() => resolve(withUrl('api.openai.com')));
     expect(broken.message).toContain('JARVIS_MODEL_BASE_URL is not a valid URL');
   });
 

@@ -319,7 +319,7 @@ describe('fires while the agent is busy', () => {
 });
 
 describe('CronCreate belongs to the main agent', () => {
-  it('a subagent is never offered CronCreate or CronDelete, and a call to them is refused before validation', async () => {
+  it('a subagent is never offered CronCreate or CronDelete; a call to them is refused before validation', async () => {
     const clock = new FakeClock(at(2026, 3, 2, 10, 2));
     let subagentCalls = 0;
     const h = makeEngine({
@@ -334,7 +334,8 @@ describe('CronCreate belongs to the main agent', () => {
           return subagentCalls++ === 0 ? { toolCalls: [{ name: 'CronCreate', arguments: bad }] } : { text: 'sub done' };
         }
         if (req.messages.some((m) => m.role === 'tool')) return { text: 'main done' };
-        return { toolCalls: [{ name: 'Agent', arguments: { description: 'd', prompt: 'schedule it', subagent_type: 'coder' } }] };
+        const delegate = { description: 'd', prompt: 'schedule it', subagent_type: 'coder' };
+        return { toolCalls: [{ name: 'Agent', arguments: delegate }] };
       },
     });
     await runPrompt(h, 'go');

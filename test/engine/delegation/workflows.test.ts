@@ -171,7 +171,8 @@ export default async function ({ agent }) {
       responses: (req) => {
         if (roleOf(req) === 'main') return script({ script: failing })(req);
         const task = lastUserText(req);
-        if (task.includes('FAIL now')) return { error: new ProviderError('auth', 'HTTP 401: bad key', { status: 401 }) };
+        const badKey = new ProviderError('auth', 'HTTP 401: bad key', { status: 401 });
+        if (task.includes('FAIL now')) return { error: badKey };
         return { text: 'working…', hangAfterText: true };
       },
     });

@@ -3,7 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { thinkingParams } from '../../../src/engine/loop/loop';
 import { MAX_REPEATED_INVALID_CALLS } from '../../../src/engine/loop/turnLimits';
 import { ProviderError } from '../../../src/llm/types';
-import { makeEngine, runPrompt, testTools, type EngineHarness, verifyEnginesAfterEach } from '../../helpers/engineHarness';
+import {
+  makeEngine, runPrompt, testTools, type EngineHarness, verifyEnginesAfterEach,
+} from '../../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
 verifyEnginesAfterEach();
@@ -282,7 +284,10 @@ describe('steering at the end of a step', () => {
       responses: [{ text: 'first' }, { text: 'second' }],
       gateHandlers: [{
         name: 'prompt-gate',
-        onPromptSubmit: (p) => (seen.push(p.text), p.text.includes('secret') ? { block: 'no secrets' } : { addContext: 'checked' }),
+        onPromptSubmit: (p) => {
+          seen.push(p.text);
+          return p.text.includes('secret') ? { block: 'no secrets' } : { addContext: 'checked' };
+        },
       }],
     });
     await runPrompt(h, 'hello');
@@ -290,7 +295,8 @@ describe('steering at the end of a step', () => {
     h.runtime.agent.submit({ kind: 'steer', text: 'also this' });
     const [opened] = await h.runtime.agent.idle();
     expect(opened.reason).toBe('completed');
-    expect(h.client.requests[1].messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'also this' }, { type: 'text', text: 'checked' }] });
+    const content = [{ type: 'text', text: 'also this' }, { type: 'text', text: 'checked' }];
+    expect(h.client.requests[1].messages.at(-1)).toEqual({ role: 'user', content });
     h.runtime.agent.submit({ kind: 'steer', text: 'my secret' });
     const [blocked] = await h.runtime.agent.idle();
     expect(blocked).toMatchObject({ reason: 'blocked', error: expect.stringContaining('no secrets') });
