@@ -5,7 +5,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
-import { buildSdkClient, type AdapterSettings } from './createModelClient';
+import { baseUrlOf, buildSdkClient, type AdapterSettings } from './createModelClient';
 import { StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
 import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ResolvedModel, StreamPart, Usage } from './types';
@@ -147,6 +147,14 @@ interface OpenBlock {
   json: string;
 }
 
+/**
+ * The Messages API lives at `<base>/v1/messages`; a base URL given with its `/v1` (as the OpenAI ones are,
+ * `https://api.anthropic.com/v1`) loses it, so the path is never `/v1/v1/messages`.
+ */
+export function anthropicBaseUrl(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
 export class AnthropicClient implements ModelClient {
   readonly providerType = 'anthropic' as const;
   readonly model: string;
@@ -159,9 +167,13 @@ export class AnthropicClient implements ModelClient {
     private readonly settings: AdapterSettings,
   ) {
     this.model = resolved.model;
-    const { client, baseURL } = buildSdkClient(sdk.Anthropic, resolved, settings);
+    const base = anthropicBaseUrl(baseUrlOf(resolved));
+    const { client, baseURL } = buildSdkClient(sdk.Anthropic, { ...resolved, baseUrl: base }, settings);
     this.client = client;
-    this.ctx = { providerName: resolved.providerName, providerType: 'anthropic', model: resolved.model, baseUrl: baseURL, keySource: resolved.apiKeySource, errors: sdk };
+    this.ctx = {
+      providerName: resolved.providerName, providerType: 'anthropic', model: resolved.model, baseUrl: baseURL,
+      keySource: resolved.apiKeySource, errors: sdk, timeoutMs: settings.timeoutMs,
+    };
   }
 
   buildBody(request: ModelRequest): Record<string, unknown> {

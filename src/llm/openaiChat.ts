@@ -130,7 +130,10 @@ export class OpenAIChatClient implements ModelClient {
     this.model = resolved.model;
     const { client, baseURL } = buildSdkClient(sdk.OpenAI, resolved, settings);
     this.client = client;
-    this.ctx = { providerName: resolved.providerName, providerType: resolved.providerType, model: resolved.model, baseUrl: baseURL, keySource: resolved.apiKeySource, errors: sdk };
+    this.ctx = {
+      providerName: resolved.providerName, providerType: resolved.providerType, model: resolved.model, baseUrl: baseURL,
+      keySource: resolved.apiKeySource, errors: sdk, timeoutMs: settings.timeoutMs,
+    };
   }
 
   private get isKimi(): boolean {

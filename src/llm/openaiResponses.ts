@@ -75,7 +75,10 @@ export class OpenAIResponsesClient implements ModelClient {
     this.model = resolved.model;
     const { client, baseURL } = buildSdkClient(sdk.OpenAI, resolved, settings);
     this.client = client;
-    this.ctx = { providerName: resolved.providerName, providerType: 'openai_responses', model: resolved.model, baseUrl: baseURL, keySource: resolved.apiKeySource, errors: sdk };
+    this.ctx = {
+      providerName: resolved.providerName, providerType: 'openai_responses', model: resolved.model, baseUrl: baseURL,
+      keySource: resolved.apiKeySource, errors: sdk, timeoutMs: settings.timeoutMs,
+    };
   }
 
   buildBody(request: ModelRequest): Record<string, unknown> {

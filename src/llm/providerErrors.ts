@@ -21,6 +21,8 @@ export interface ErrorContext {
   /** Where the API key came from (ResolvedModel.apiKeySource), named in an auth error. */
   keySource?: string;
   errors?: SdkErrorClasses;
+  /** How long the request waits for a first byte ([loop_control] idle_timeout_s), named in a time-out. */
+  timeoutMs?: number;
 }
 
 type HeaderSource = { get(name: string): string | null } | Record<string, string | undefined> | undefined | null;
@@ -209,7 +211,11 @@ export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError 
     );
   }
   if (isInstance(err, e?.APIConnectionTimeoutError, 'APIConnectionTimeoutError')) {
-    return new ProviderError('timeout', `The request to ${who(ctx)} timed out waiting for a response. The provider may be slow or unreachable.`, { cause: err });
+    const s = ctx.timeoutMs ? Math.round(ctx.timeoutMs / 1000) : undefined;
+    const waited = s === undefined ? '' : ` (nothing came for ${s} s, [loop_control] idle_timeout_s)`;
+    const text = `The request to ${who(ctx)} timed out waiting for a response${waited}. ` +
+      'The provider may be slow or unreachable.';
+    return new ProviderError('timeout', text, { cause: err });
   }
   if (isInstance(err, e?.APIConnectionError, 'APIConnectionError')) {
     const cause = (err as { cause?: unknown }).cause;

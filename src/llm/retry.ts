@@ -28,27 +28,48 @@ export const RETRY_BUDGET_MS = 30_000;
 
 /**
  * The total time retries of one request may take, counted from its first failure: a dead or
- * flapping endpoint gives up after this long however many attempts are left.
+ * flapping endpoint gives up after this long however many attempts are left. A retry is refused when
+ * its wait, plus what the next attempt may itself take when the last one timed out (a provider that
+ * accepts and never answers costs the whole idle time-out again), would pass the budget; the message
+ * says how long the request really took.
  */
 export class RetryBudget {
   private firstFailureAt: number | undefined;
+  private readonly startedAt: number;
   constructor(
     private readonly budgetMs = RETRY_BUDGET_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.startedAt = now();
+  }
 
-  /** Throws `error`, explained, when waiting `delayMs` and trying again would overrun the budget. */
-  check(error: ProviderError, failedAttempts: number, delayMs: number): void {
+  /**
+   * Throws `error`, explained, when waiting `delayMs` and trying again would overrun the budget.
+   * `nextAttemptMs`: how long the next attempt may take before it fails the same way (its time-out).
+   */
+  check(error: ProviderError, failedAttempts: number, delayMs: number, nextAttemptMs = 0): void {
     this.firstFailureAt ??= this.now();
     const spent = this.now() - this.firstFailureAt;
-    if (spent + delayMs <= this.budgetMs) return;
+    const lookAhead = error.kind === 'timeout' ? nextAttemptMs : 0;
+    if (spent + delayMs + lookAhead <= this.budgetMs) return;
     const tries = failedAttempts === 1 ? '1 attempt' : `${failedAttempts} attempts`;
-    throw new ProviderError(
-      error.kind,
-      `${error.message} Gave up after ${tries}: retrying would exceed the ${Math.round(this.budgetMs / 1000)} s retry budget ([loop_control] retry_budget_s).`,
-      { status: error.status, cause: error },
-    );
+    const budget = `the ${seconds(this.budgetMs)} retry budget ([loop_control] retry_budget_s)`;
+    const why = lookAhead > 0
+      ? `another attempt could wait ${seconds(lookAhead)} more for an answer ([loop_control] idle_timeout_s), ` +
+        `past ${budget}`
+      : `retrying would exceed ${budget}`;
+    const took = seconds(this.now() - this.startedAt);
+    const message = `${error.message} Gave up after ${tries} in ${took}: ${why}.`;
+    throw new ProviderError(error.kind, message, { status: error.status, cause: error });
   }
+}
+
+/** "2 s", "4 min 3 s": a duration as a user reads it. */
+function seconds(ms: number): string {
+  const total = Math.round(ms / 1000);
+  if (total < 60) return `${total} s`;
+  const rest = total % 60;
+  return `${Math.floor(total / 60)} min${rest ? ` ${rest} s` : ''}`;
 }
 
 /** True when `error` is a transient provider failure and another attempt is allowed. */

@@ -1,6 +1,9 @@
 // A ModelClient that plays scripted responses in-process: used by engine tests and by replaying a
 // recorded conversation. Each `stream` call consumes the next scripted response.
-import { ProviderError, type ModelClient, type ModelRequest, type ProviderType, type StreamPart, type ToolCall, type Usage } from './types';
+import {
+  ProviderError, type FinishReason, type ModelClient, type ModelRequest, type ProviderType, type StreamPart,
+  type ToolCall, type Usage,
+} from './types';
 
 export interface ScriptedResponse {
   text?: string;
@@ -13,6 +16,8 @@ export interface ScriptedResponse {
   delayMs?: number;
   /** Stream the text, then wait until aborted (for interrupt tests). */
   hangAfterText?: boolean;
+  /** The finish reason (default: tool_calls with calls, else stop); `length` plays a response cut off by the limit. */
+  finish?: FinishReason;
 }
 
 export class ScriptedClient implements ModelClient {
@@ -61,6 +66,6 @@ export class ScriptedClient implements ModelClient {
       yield { type: 'tool_call', call };
     }
     yield { type: 'usage', usage: r.usage ?? { inputTokens: 100, outputTokens: 10 } };
-    yield { type: 'finish', reason: r.toolCalls?.length ? 'tool_calls' : 'stop' };
+    yield { type: 'finish', reason: r.finish ?? (r.toolCalls?.length ? 'tool_calls' : 'stop') };
   }
 }

@@ -73,8 +73,11 @@ const thinkingSchema = table({
   keep: z.union([z.string(), z.boolean(), z.number()], { error: 'a string, boolean or number' }).default('all'),
 });
 
+/** Generous, but an end: a model looping on valid calls stops here (docs/configuration.md; 0 = unlimited). */
+export const DEFAULT_MAX_STEPS_PER_TURN = 500;
+
 const loopControlSchema = table({
-  max_steps_per_turn: int(0).default(0),
+  max_steps_per_turn: int(0).default(DEFAULT_MAX_STEPS_PER_TURN),
   max_attempts_per_step: int(1).default(10),
   // Seconds retries of one request may take in all, counted from its first failure (docs/configuration.md).
   retry_budget_s: int(0).default(30),

@@ -113,7 +113,7 @@ function noModelMessage(configPath: string): string {
     '',
     '     export JARVIS_MODEL_NAME=gpt-4.1',
     '     export JARVIS_MODEL_API_KEY=sk-...',
-    '     export JARVIS_MODEL_PROVIDER_TYPE=openai                 # kimi (default) | anthropic | openai | openai_responses',
+    '     export JARVIS_MODEL_PROVIDER_TYPE=openai                 # kimi | anthropic | openai | openai_responses',
     '     export JARVIS_MODEL_BASE_URL=https://api.openai.com/v1   # optional',
   ].join('\n');
 }
@@ -193,6 +193,43 @@ function envInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return n;
 }
 
+/** The providers' own API hosts: the only base URLs a provider type is told from (docs/configuration.md). */
+const KNOWN_API_HOSTS: ReadonlyArray<readonly [string, ProviderTypeName]> = [
+  ['api.openai.com', 'openai'],
+  ['api.anthropic.com', 'anthropic'],
+  ['api.moonshot.ai', 'kimi'],
+  ['api.moonshot.cn', 'kimi'],
+];
+
+/**
+ * JARVIS_MODEL_PROVIDER_TYPE left out: a key must only go to a host the user named, so the type is
+ * never guessed. It is told from an explicit base URL on a provider's own host, and refused otherwise.
+ */
+function providerTypeOfBaseUrl(baseUrl: string | undefined): ProviderTypeName {
+  const choices = `Set JARVIS_MODEL_PROVIDER_TYPE to one of ${PROVIDER_TYPE_NAMES.join(', ')}`;
+  if (!baseUrl) {
+    throw new ModelConfigError(
+      `JARVIS_MODEL_PROVIDER_TYPE is not set, so it is not known which API JARVIS_MODEL_API_KEY is for. ${choices} ` +
+        '(and JARVIS_MODEL_BASE_URL for any other endpoint); the key is only ever sent to the endpoint you name.',
+    );
+  }
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    throw new ModelConfigError(
+      `JARVIS_MODEL_BASE_URL is not a valid URL: ${JSON.stringify(baseUrl)}. ` +
+        'Give the full URL, e.g. https://api.openai.com/v1',
+    );
+  }
+  const known = KNOWN_API_HOSTS.find(([name]) => host === name);
+  if (known) return known[1];
+  throw new ModelConfigError(
+    `JARVIS_MODEL_PROVIDER_TYPE is not set, and the API of ${host} (JARVIS_MODEL_BASE_URL) cannot be told from its ` +
+      `address. ${choices} (openai for OpenAI-compatible servers).`,
+  );
+}
+
 /** The ephemeral JARVIS_MODEL_* channel: a whole model from the environment, no config file needed. */
 function resolveFromEnv(env: NodeJS.ProcessEnv): ResolvedModel {
   const model = (envValue(env, 'JARVIS_MODEL_NAME') ?? '').trim();
@@ -200,11 +237,12 @@ function resolveFromEnv(env: NodeJS.ProcessEnv): ResolvedModel {
   if (!apiKey) {
     throw new ModelConfigError('JARVIS_MODEL_NAME is set but JARVIS_MODEL_API_KEY is missing: set both, or unset JARVIS_MODEL_NAME');
   }
-  const typeRaw = (envValue(env, 'JARVIS_MODEL_PROVIDER_TYPE') ?? 'kimi').trim().toLowerCase();
-  if (!(PROVIDER_TYPE_NAMES as readonly string[]).includes(typeRaw)) {
+  const baseUrl = envValue(env, 'JARVIS_MODEL_BASE_URL')?.trim() || undefined;
+  const typeRaw = envValue(env, 'JARVIS_MODEL_PROVIDER_TYPE')?.trim().toLowerCase() || undefined;
+  if (typeRaw !== undefined && !(PROVIDER_TYPE_NAMES as readonly string[]).includes(typeRaw)) {
     throw new ModelConfigError(`JARVIS_MODEL_PROVIDER_TYPE: expected one of ${PROVIDER_TYPE_NAMES.join(', ')}, got ${JSON.stringify(typeRaw)}`);
   }
-  const providerType = typeRaw as ProviderTypeName;
+  const providerType = (typeRaw as ProviderTypeName | undefined) ?? providerTypeOfBaseUrl(baseUrl);
   const capsRaw = env.JARVIS_MODEL_CAPABILITIES ?? ENV_MODEL_DEFAULT_CAPABILITIES;
   const caps = capsRaw.split(',').map((c) => c.trim()).filter(Boolean);
   const unknown = caps.filter((c) => !(CAPABILITY_NAMES as readonly string[]).includes(c));
@@ -223,7 +261,7 @@ function resolveFromEnv(env: NodeJS.ProcessEnv): ResolvedModel {
     model,
     apiKey,
     apiKeySource: 'the JARVIS_MODEL_API_KEY environment variable',
-    baseUrl: envValue(env, 'JARVIS_MODEL_BASE_URL')?.trim() ?? DEFAULT_BASE_URLS[providerType],
+    baseUrl: baseUrl ?? DEFAULT_BASE_URLS[providerType],
     maxContextSize: envInt(env, 'JARVIS_MODEL_MAX_CONTEXT_SIZE') ?? ENV_MODEL_DEFAULT_CONTEXT_SIZE,
     maxOutputSize: envInt(env, 'JARVIS_MODEL_MAX_OUTPUT_SIZE'),
     capabilities: mergeCapabilities(model, caps as CapabilityName[]),

@@ -65,4 +65,22 @@ describe('dead endpoints in print mode', () => {
     expect(attempts).toBeGreaterThanOrEqual(1);
     expect(attempts).toBeLessThanOrEqual(3);
   });
+
+  it('a server that never answers, with a time-out past the budget, costs one time-out and says so', async () => {
+    // The shape of the defaults (120 s silence, 30 s budget) at a test's scale: another attempt could
+    // only end past the budget, so there is none, and the message gives the real time and both settings.
+    const dirs = makeCliDirs();
+    const config = '[loop_control]\nidle_timeout_s = 2\nretry_budget_s = 1\n[memory]\nextraction_enabled = false\n';
+    writeFileSync(join(dirs.home, 'config.toml'), config);
+    const { port } = silent.address() as AddressInfo;
+    const before = silentRequests;
+    const env = cliEnv(dirs, mockModelEnv(`http://127.0.0.1:${port}/v1`));
+    const r = await runJarvis(['-p', 'hello'], { env, cwd: dirs.cwd, timeoutMs: 30_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('waiting for a response (nothing came for 2 s, [loop_control] idle_timeout_s)');
+    expect(r.stderr).toMatch(/Gave up after 1 attempt in \d+ s: another attempt could wait 2 s more for an answer/);
+    expect(r.stderr).toContain('past the 1 s retry budget ([loop_control] retry_budget_s)');
+    expect(r.stderr).not.toContain('retrying');
+    expect(silentRequests - before).toBe(1);
+  });
 });

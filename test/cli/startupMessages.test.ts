@@ -15,4 +15,14 @@ describe('start-up messages', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`jarvis: cannot use the data folder ${home} (JARVIS_CODE_HOME): it is not a writable directory (ENOTDIR). Set JARVIS_CODE_HOME to a folder you can write to.\n`);
   });
+
+  it('a key without JARVIS_MODEL_PROVIDER_TYPE or a base URL is sent nowhere: exit 1 naming the variable', async () => {
+    const dirs = makeCliDirs();
+    const env = mockModelEnv('http://127.0.0.1:9/v1');
+    const { JARVIS_MODEL_PROVIDER_TYPE: _type, JARVIS_MODEL_BASE_URL: _url, ...rest } = env;
+    const r = await runJarvis(['-p', 'hello'], { env: cliEnv(dirs, rest), cwd: dirs.cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('JARVIS_MODEL_PROVIDER_TYPE is not set');
+    expect(r.stderr).toContain('the key is only ever sent to the endpoint you name');
+  });
 });

@@ -71,4 +71,38 @@ export default async function ({ agent, parallel }) {
     expect(requests.filter(isSubagent).length).toBeLessThanOrEqual(64);
     expect(text(requests.find(isNotification)!)).toContain('Workflow limit exceeded: the script asked for subagent number 65, and a run may start at most 64. The run was stopped.');
   }, 180_000);
+
+  it('a workflow whose agent() fails stops its running subagents and starts none of the queued ones', async () => {
+    // Twelve calls, eight slots (the default): HANG, FAIL and six QUEUED start, four wait for a slot.
+    const failing = `export const meta = { name: 'one-fails', description: '', phases: [] };
+export default async function ({ agent }) {
+  const calls = [agent({ prompt: 'HANG here', type: 'explore' }), agent({ prompt: 'FAIL now', type: 'explore' })];
+  for (let i = 0; i < 10; i++) calls.push(agent({ prompt: 'QUEUED ' + i, type: 'explore' }));
+  return Promise.all(calls);
+}`;
+    const main = mainTurn({ script: failing });
+    script = (req) => {
+      if (!isSubagent(req)) return main(req);
+      const badKey = { error: { status: 401, body: { error: { message: 'bad key' } } } };
+      return taskOf(req).includes('FAIL now') ? badKey : { hang: true };
+    };
+    const dirs = makeCliDirs();
+    const before = server.requests.length;
+    const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
+    const r = await runJarvis(['-p', 'run it'], { env, cwd: dirs.cwd, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const requests = server.requests.slice(before);
+    const subagents = requests.filter(isSubagent);
+    const notification = requests.find(isNotification)!;
+    expect(text(notification)).toMatch(/failed/);
+    expect(text(notification)).toContain('bad key');
+    // None of the four waiting for a slot ever started, and no subagent request came after the report.
+    expect(subagents.length).toBeLessThanOrEqual(8);
+    expect(subagents.every((q) => q.at <= notification.at)).toBe(true);
+    // Every subagent still running was stopped (its request dropped) before the failure was reported.
+    const running = subagents.filter((q) => !taskOf(q).includes('FAIL now'));
+    expect(running.length).toBeGreaterThan(0);
+    for (const q of running) expect(q.abandonedAt, taskOf(q)).toBeLessThanOrEqual(notification.at);
+    expect(r.stdout).toContain('The workflow reported back.');
+  });
 });

@@ -42,6 +42,8 @@ export interface RecordedRequest {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   at: number;
+  /** When the client closed the connection before the server finished answering (an abort, a time-out). */
+  abandonedAt?: number;
 }
 
 export type MockProtocol = 'openai' | 'openai_responses' | 'anthropic' | 'kimi';
@@ -324,6 +326,9 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
     const recorded: RecordedRequest = { path, headers, body, at: Date.now() };
     const index = requests.length;
     requests.push(recorded);
+    res.once('close', () => {
+      if (!res.writableEnded) recorded.abandonedAt = Date.now();
+    });
     const turn = queue.shift() ?? opts.script?.(recorded, index);
     if (!turn) {
       res.writeHead(500, { 'content-type': 'application/json' });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adapterSettings, createModelClient, DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/llm/createModelClient';
 import type { ResolvedModel } from '../../src/llm/types';
+import { startMockModelServer } from '../helpers/mockModelServer';
 
 const base: ResolvedModel = {
   alias: 'a', providerName: 'p', providerType: 'openai', model: 'm', apiKey: 'k',
@@ -17,6 +18,23 @@ describe('createModelClient', () => {
 
   it('rejects an unknown provider type', async () => {
     await expect(createModelClient({ ...base, providerType: 'nope' as never })).rejects.toThrow(/Unsupported provider type "nope"/);
+  });
+
+  it.each(['', '/v1', '/v1/', '/'])('an anthropic base URL ending in %j reaches /v1/messages', async (tail) => {
+    const server = await startMockModelServer({ turns: [{ text: 'hi' }] });
+    try {
+      const client = await createModelClient({ ...base, providerType: 'anthropic', baseUrl: `${server.url}${tail}` });
+      const parts: string[] = [];
+      const content = [{ type: 'text' as const, text: 'x' }];
+      const request = { system: '', messages: [{ role: 'user' as const, content }] };
+      for await (const part of client.stream({ ...request, tools: [], params: {} }, new AbortController().signal)) {
+        if (part.type === 'text') parts.push(part.delta);
+      }
+      expect(parts.join('')).toBe('hi');
+      expect(server.requests.map((r) => r.path)).toEqual(['/v1/messages']);
+    } finally {
+      await server.close();
+    }
   });
 
   it('fills in defaults', () => {

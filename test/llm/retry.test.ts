@@ -99,6 +99,25 @@ describe('RetryBudget', () => {
     }
     expect(thrown).toBeInstanceOf(ProviderError);
     expect((thrown as ProviderError).kind).toBe('server');
-    expect((thrown as ProviderError).message).toBe('HTTP 500. Gave up after 3 attempts: retrying would exceed the 30 s retry budget ([loop_control] retry_budget_s).');
+    expect((thrown as ProviderError).message).toBe(
+      'HTTP 500. Gave up after 3 attempts in 30 s: retrying would exceed the 30 s retry budget ' +
+        '([loop_control] retry_budget_s).',
+    );
+  });
+
+  it('does not retry a time-out when the next attempt could run past the budget, and gives the real time', () => {
+    let now = 0;
+    const budget = new RetryBudget(30_000, () => now);
+    now += 120_000; // the first attempt waited the whole idle time-out
+    const silent = new ProviderError('timeout', 'The request timed out waiting for a response.');
+    expect(() => budget.check(silent, 1, 1_000, 120_000)).toThrow(
+      'The request timed out waiting for a response. Gave up after 1 attempt in 2 min: another attempt could wait ' +
+        '2 min more for an answer ([loop_control] idle_timeout_s), past the 30 s retry budget ' +
+        '([loop_control] retry_budget_s).',
+    );
+    // A short time-out fits the budget; other errors never look ahead.
+    expect(() => new RetryBudget(30_000, () => now).check(silent, 1, 1_000, 5_000)).not.toThrow();
+    const http500 = new ProviderError('server', 'HTTP 500.');
+    expect(() => new RetryBudget(30_000, () => now).check(http500, 1, 1_000, 120_000)).not.toThrow();
   });
 });

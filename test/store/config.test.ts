@@ -140,7 +140,7 @@ describe('valid config', () => {
     expect(config.default_plan_mode).toBe(false);
     expect(config.telemetry).toBe(true);
     expect(config.thinking).toEqual({ enabled: true, keep: 'all' });
-    expect(config.loop_control).toEqual({ max_steps_per_turn: 0, max_attempts_per_step: 10, compaction_trigger_ratio: 0.85, retry_budget_s: 30, idle_timeout_s: 120 });
+    expect(config.loop_control).toEqual({ max_steps_per_turn: 500, max_attempts_per_step: 10, compaction_trigger_ratio: 0.85, retry_budget_s: 30, idle_timeout_s: 120 });
     expect(config.token_counting.strategy).toBe('measured+estimated');
     expect(config.background).toEqual({
       keep_alive_on_exit: false,
@@ -161,7 +161,7 @@ describe('valid config', () => {
     const { config, warnings } = parse('default_thinking = false\n[loop_control]\nmax_retries_per_step = 3\nmax_steps_per_run = 9\n');
     expect(config.thinking.enabled).toBe(false);
     expect(config.loop_control.max_attempts_per_step).toBe(10);
-    expect(config.loop_control.max_steps_per_turn).toBe(0);
+    expect(config.loop_control.max_steps_per_turn).toBe(500);
     expect(warnings).toEqual([
       '/cfg/config.toml: default_thinking is deprecated; use [thinking] enabled = false',
       '/cfg/config.toml: loop_control.max_retries_per_step is deprecated and ignored; use loop_control.max_attempts_per_step',

@@ -32,7 +32,9 @@ function errorOf(fn: () => unknown): Error {
   throw new Error('expected an error');
 }
 
-const ENV_CHANNEL = { JARVIS_MODEL_NAME: 'kimi-k2-0905-preview', JARVIS_MODEL_API_KEY: 'env-key' };
+const ENV_CHANNEL = {
+  JARVIS_MODEL_NAME: 'kimi-k2-0905-preview', JARVIS_MODEL_API_KEY: 'env-key', JARVIS_MODEL_PROVIDER_TYPE: 'kimi',
+};
 
 const TWO_MODELS = `default_model = "a"
 [providers.p]
@@ -203,7 +205,7 @@ describe('resolved model fields', () => {
 });
 
 describe('JARVIS_MODEL_* channel', () => {
-  it('needs only NAME and API_KEY; defaults type kimi, context 262144, image_in+thinking', () => {
+  it('needs NAME, API_KEY and the type; defaults the base URL per type, context 262144, image_in+thinking', () => {
     expect(resolve({ config: cfg(''), env: ENV_CHANNEL })).toEqual({
       alias: ENV_MODEL_ALIAS,
       providerName: ENV_MODEL_ALIAS,
@@ -261,6 +263,28 @@ describe('JARVIS_MODEL_* channel', () => {
     const err = errorOf(() => resolve({ config: cfg(TWO_MODELS), env }));
     expect(err).toBeInstanceOf(ModelConfigError);
     expect(err.message).toContain(message);
+  });
+
+  it('without JARVIS_MODEL_PROVIDER_TYPE, the type is told only from a provider\'s own host in the base URL', () => {
+    const key = { JARVIS_MODEL_NAME: 'm', JARVIS_MODEL_API_KEY: 'sk-openai' };
+    for (const [url, type] of [
+      ['https://api.openai.com/v1', 'openai'],
+      ['https://api.anthropic.com', 'anthropic'],
+      ['https://api.moonshot.cn/v1', 'kimi'],
+    ] as const) {
+      const resolved = resolve({ config: cfg(''), env: { ...key, JARVIS_MODEL_BASE_URL: url } });
+      expect(resolved).toMatchObject({ providerType: type, baseUrl: url });
+    }
+    // No base URL: the key would go to some provider's default host; it is refused, naming the variable.
+    const none = errorOf(() => resolve({ config: cfg(''), env: key }));
+    expect(none).toBeInstanceOf(ModelConfigError);
+    expect(none.message).toContain('JARVIS_MODEL_PROVIDER_TYPE is not set');
+    expect(none.message).toContain('the key is only ever sent to the endpoint you name');
+    const withUrl = (url: string) => ({ config: cfg(''), env: { ...key, JARVIS_MODEL_BASE_URL: url } });
+    const local = errorOf(() => resolve(withUrl('http://127.0.0.1:8000/v1')));
+    expect(local.message).toContain('the API of 127.0.0.1 (JARVIS_MODEL_BASE_URL) cannot be told from its address');
+    const broken = errorOf(() => resolve(withUrl('api.openai.com')));
+    expect(broken.message).toContain('JARVIS_MODEL_BASE_URL is not a valid URL');
   });
 
   it('a blank JARVIS_MODEL_NAME leaves the channel off', () => {

@@ -11,7 +11,7 @@ describe('effectiveSettings defaults', () => {
     const { settings, warnings } = effectiveSettings(defaultConfig(), {});
     expect(warnings).toEqual([]);
     expect(settings).toEqual({
-      loop: { maxStepsPerTurn: 0, maxAttemptsPerStep: 10, reservedContextSize: undefined, compactionTriggerRatio: 0.85, retryBudgetMs: 30_000, idleTimeoutMs: 120_000 },
+      loop: { maxStepsPerTurn: 500, maxAttemptsPerStep: 10, reservedContextSize: undefined, compactionTriggerRatio: 0.85, retryBudgetMs: 30_000, idleTimeoutMs: 120_000 },
       tokenCounting: { strategy: 'measured+estimated' },
       background: {
         maxRunningTasks: undefined,

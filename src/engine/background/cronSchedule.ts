@@ -80,7 +80,8 @@ export function parseCron(expr: string): CronSchedule {
   }
   if (!cron.nextRun()) throw new CronExpressionError(`Invalid cron expression "${expr}": it never matches a date (e.g. February 30). ${FORM}`);
   return {
-    expr: text,
+    // Stored and listed with single spaces, however it was typed.
+    expr: parts.join(' '),
     humanSchedule: describeCron(parts),
     nextMatch(after) {
       return cron.nextRun(new Date(after))?.getTime();

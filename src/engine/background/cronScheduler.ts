@@ -58,12 +58,20 @@ export interface CronFire {
   text: string;
 }
 
+/** A fire handed to the agent: while it still waits in the queue, a later fire of its job merges into it. */
+export interface QueuedFire {
+  /** True while the agent has not yet started its turn. */
+  waiting(): boolean;
+  /** Replaces the text of the waiting fire (the merged envelope). */
+  update(text: string): void;
+}
+
 export interface CronSchedulerOptions {
   /** The session's `cron/` folder. */
   dir: string;
   clock?: CronClock;
   /** Queues a fire on the agent (its own turn, after any running one). */
-  fire(fire: CronFire): void;
+  fire(fire: CronFire): QueuedFire;
   /** False with JARVIS_DISABLE_CRON=1: nothing fires (the tools are not offered either). */
   enabled: boolean;
   warn(text: string): void;
@@ -94,6 +102,8 @@ export class CronScheduler implements CronService {
   private timer: unknown;
   private closed = false;
   private listeners: Array<() => void> = [];
+  /** Per job, its last fire and how many fire times it stands for: one waiting fire per job at most. */
+  private readonly queued = new Map<string, { fire: QueuedFire; count: number }>();
 
   constructor(private readonly opts: CronSchedulerOptions) {
     this.clock = opts.clock ?? SYSTEM_CLOCK;
@@ -171,6 +181,7 @@ export class CronScheduler implements CronService {
     const job = this.jobs.get(id.trim().toLowerCase());
     if (!job) return false;
     this.jobs.delete(job.stored.id);
+    this.queued.delete(job.stored.id);
     const failed = this.save();
     if (failed) this.opts.warn(`The deletion of scheduled task ${job.stored.id} could not be saved (${failed}); it may come back on resume.`);
     this.arm();
@@ -286,7 +297,16 @@ export class CronScheduler implements CronService {
       const stale = stored.recurring && now - stored.createdAt > CRON_STALE_AFTER_DAYS * DAY_MS;
       if (!stored.recurring || stale) this.jobs.delete(stored.id);
       else stored.anchor = last;
-      this.opts.fire({ jobId: stored.id, text: this.envelope(job, last, count, stale) });
+      // A fire of this job still waiting for the agent (busy with a long turn) takes this one in.
+      const waiting = this.queued.get(stored.id);
+      if (waiting?.fire.waiting()) {
+        waiting.count = Math.min(waiting.count + count, MAX_COALESCED);
+        waiting.fire.update(this.envelope(job, last, waiting.count, stale));
+      } else {
+        const fire = this.opts.fire({ jobId: stored.id, text: this.envelope(job, last, count, stale) });
+        this.queued.set(stored.id, { fire, count });
+      }
+      if (!this.jobs.has(stored.id)) this.queued.delete(stored.id);
     }
     if (dirty) {
       const failed = this.save();
@@ -307,7 +327,12 @@ export class CronScheduler implements CronService {
       ...(stale ? ['stale="true"'] : []),
     ];
     const notes: string[] = [];
-    if (count > 1) notes.push(`(${count} scheduled times were missed while the session was not running or the machine slept; this is one fire for all of them.)`);
+    if (count > 1) {
+      notes.push(
+        `(${count} scheduled times were missed while the agent was busy, the session was not running or the machine ` +
+          'slept; this is one fire for all of them.)',
+      );
+    }
     if (stale) notes.push(`(This recurring task is more than ${CRON_STALE_AFTER_DAYS} days old: this was its last fire and it has been deleted. Call CronCreate again to keep it.)`);
     else if (!stored.recurring) notes.push('(One-time task: it has fired and is now deleted.)');
     return `<cron-fire ${attrs.join(' ')}>\n${stored.prompt}\n</cron-fire>${notes.length ? `\n${notes.join('\n')}` : ''}`;

@@ -29,36 +29,48 @@ export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn
   const lastSignature = new Map<string, string>();
   let sync: Promise<void> = Promise.resolve();
   const update = () => {
-    sync = sync.then(async () => {
-      for (const [server, tools] of manager.tools()) {
-        const keys = tools.map((t) => JSON.stringify([t.qualifiedName, t.name, t.title, t.description, t.readOnly, t.inputSchema]));
-        const signature = keys.join('\n');
-        if (lastSignature.get(server) === signature) continue;
-        lastSignature.set(server, signature);
-        const results = await Promise.all(
-          tools.map((t, i) => {
-            let tool = built.get(keys[i]);
-            if (!tool) built.set(keys[i], (tool = buildTool(manager, t).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
-            return tool;
-          }),
-        );
-        const ok: Tool[] = [];
-        results.forEach((r, i) => {
-          if (!(r instanceof Error)) return void ok.push(r);
-          const text = `MCP server "${server}": tool "${tools[i].name}" is not offered: ${r.message}`;
-          if (!reported.has(text)) warn(text);
-          reported.add(text);
-        });
-        // A plugin's server is a plugin source (docs/plugins.md); its tools keep their MCP names.
-        const kind = manager.configOf(server)?.scope === 'plugin' ? 'plugin' : 'mcp';
-        for (const w of registry.setSource({ id: mcpSourceId(server), kind }, ok)) warn(w);
-      }
-      for (const row of manager.status()) {
-        if (row.state !== 'removed' || !lastSignature.has(row.name)) continue;
-        lastSignature.delete(row.name);
-        registry.removeSource(mcpSourceId(row.name), `the MCP server "${row.name}" was removed from this session`);
-      }
+    // Each update is its own link: one that fails is reported and the chain goes on, so a later change
+    // (or the next turn, which waits for `settled`) is never held up by an earlier failure.
+    sync = sync.then(() => syncOnce()).catch((e: unknown) => {
+      const why = e instanceof Error ? e.message : String(e);
+      warn(`MCP tools could not be brought up to date (${why}); the tool list stays as it was until the next change.`);
     });
+  };
+  const syncOnce = async () => {
+    for (const [server, tools] of manager.tools()) {
+      const keys = tools.map((t) =>
+        JSON.stringify([t.qualifiedName, t.name, t.title, t.description, t.readOnly, t.inputSchema]),
+      );
+      const signature = keys.join('\n');
+      if (lastSignature.get(server) === signature) continue;
+      const results = await Promise.all(
+        tools.map((t, i) => {
+          let tool = built.get(keys[i]);
+          if (!tool) {
+            tool = buildTool(manager, t).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+            built.set(keys[i], tool);
+          }
+          return tool;
+        }),
+      );
+      const ok: Tool[] = [];
+      results.forEach((r, i) => {
+        if (!(r instanceof Error)) return void ok.push(r);
+        const text = `MCP server "${server}": tool "${tools[i].name}" is not offered: ${r.message}`;
+        if (!reported.has(text)) warn(text);
+        reported.add(text);
+      });
+      // A plugin's server is a plugin source (docs/plugins.md); its tools keep their MCP names.
+      const kind = manager.configOf(server)?.scope === 'plugin' ? 'plugin' : 'mcp';
+      for (const w of registry.setSource({ id: mcpSourceId(server), kind }, ok)) warn(w);
+      // Remembered only once in the registry: a failed update is tried again at the next change.
+      lastSignature.set(server, signature);
+    }
+    for (const row of manager.status()) {
+      if (row.state !== 'removed' || !lastSignature.has(row.name)) continue;
+      lastSignature.delete(row.name);
+      registry.removeSource(mcpSourceId(row.name), `the MCP server "${row.name}" was removed from this session`);
+    }
   };
   const stop = manager.onToolsChanged(update);
   update();

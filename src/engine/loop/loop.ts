@@ -2,7 +2,9 @@
 // A turn runs steps — a model response, then its tool calls — until the model answers without tools.
 // Each turn and each step has its own AbortController; cancelling keeps the partial text.
 import { randomBytes } from 'node:crypto';
-import type { ContentPart, Message, ModelClient, ModelRequest, ResolvedModel, ToolCall } from '../../llm/types';
+import type {
+  ContentPart, FinishReason, Message, ModelClient, ModelRequest, ResolvedModel, ToolCall,
+} from '../../llm/types';
 import { ProviderError } from '../../llm/types';
 import { RetryBudget, retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
 import { normalizeToolCallIds } from '../../llm/toolCallIds';
@@ -17,6 +19,10 @@ import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
 import type { ToolSet } from './toolRegistry';
 import type { PermissionMode, TurnEndReason, TurnOrigin } from '../session/records';
 import { runToolCalls, type ToolBatchResult } from './toolBatch';
+import {
+  hasCutOffCall, InvalidCallStreak, MAX_EMPTY_RESPONSES, MAX_STOP_CONTINUATIONS_PER_TURN, RepeatedCallStreak,
+  type RepeatVerdict, stopCapMessage, stopContinuationText, truncatedCallResults,
+} from './turnLimits';
 import type { Workspace } from '../policy/workspace';
 import { noteSurvivedFailure } from '../../store/crashLog';
 
@@ -130,55 +136,13 @@ export interface TurnOutcome {
 /** The outcome of a request cancelled before its turn began. */
 const NOT_STARTED: TurnOutcome = { turnId: '', reason: 'cancelled', error: 'cancelled before it started', text: '', toolCalls: 0 };
 
-/**
- * How often the very same invalid call (same tool, same arguments) may come in a row before the turn
- * stops. Different mistakes never stop a turn: each gets an error the model can learn from.
- */
-export const MAX_REPEATED_INVALID_CALLS = 5;
-
-/** Tracks the run of identical invalid calls across the steps of one turn. */
-class InvalidCallStreak {
-  private key: string | undefined;
-  private count = 0;
-  private name = '';
-
-  /** Feeds one step's calls in order; returns a stop message once the same invalid call repeats too often. */
-  add(calls: readonly ToolCall[], invalid: readonly boolean[]): string | undefined {
-    calls.forEach((call, i) => {
-      if (!invalid[i]) {
-        this.key = undefined;
-        this.count = 0;
-        return;
-      }
-      const key = `${call.name}\u0000${canonicalArguments(call.arguments)}`;
-      this.count = key === this.key ? this.count + 1 : 1;
-      this.key = key;
-      this.name = call.name;
-    });
-    if (this.count < MAX_REPEATED_INVALID_CALLS) return undefined;
-    return `The model sent the same invalid ${this.name} call (same arguments) ${this.count} times in a row; the turn was stopped. Send a message to continue.`;
-  }
-}
-
-/** Arguments compared as JSON values when they parse, so spacing and key order do not matter. */
-function canonicalArguments(raw: string): string {
-  try {
-    return JSON.stringify(sortKeys(JSON.parse(raw)));
-  } catch {
-    return raw;
-  }
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
-}
-
 interface StepResponse {
   text: string;
   message: Extract<Message, { role: 'assistant' }>;
   toolCalls: ToolCall[];
+  finish: FinishReason;
+  /** No text and no tool call (perhaps thinking only): nothing was journalled, the step is asked again. */
+  empty?: 'empty' | 'thinking only';
 }
 
 class TurnCancelled extends Error {}
@@ -267,6 +231,11 @@ export class Agent {
     return this.outcomes.splice(0);
   }
 
+  /** True while `request` waits in the queue (its turn has not begun; a steer has not joined a turn). */
+  isQueued(request: StepRequest): boolean {
+    return this.queue.includes(request);
+  }
+
   /** Interrupts the running turn at once. Queued prompts stay queued unless `clearQueue`. */
   cancel(clearQueue = false): void {
     if (clearQueue) {
@@ -323,7 +292,8 @@ export class Agent {
     this.turnAbort = abort;
     let message = this.userMessageFor(first);
     let blocked: string | undefined;
-    if (first.kind === 'prompt' && this.deps.gate) {
+    // A steer that came as the last turn ended opens this one: it passes the prompt gate like any prompt.
+    if ((first.kind === 'prompt' || first.kind === 'steer') && this.deps.gate) {
       const answer = await this.deps.gate.promptSubmit({ text: first.text, isSteer: false, origin }, this.gateContext(abort.signal));
       blocked = answer.block;
       message = withContext(message, answer.addContext);
@@ -335,7 +305,9 @@ export class Agent {
     let finalText = '';
     let toolCalls = 0;
     const invalidStreak = new InvalidCallStreak();
-    let continuedByStop = false;
+    const repeatStreak = new RepeatedCallStreak();
+    let stopContinuations = 0;
+    let emptyAnswers = 0;
     let reason: TurnEndReason = 'completed';
     let error: string | undefined;
     try {
@@ -349,23 +321,66 @@ export class Agent {
         if (max > 0 && step > max) {
           reason = 'max_steps';
           error = `The turn stopped after ${max} steps (loop_control.max_steps_per_turn). Send a message to continue.`;
+          this.tellModel(
+            `This turn was stopped after ${max} steps, the most one turn may take (loop_control.max_steps_per_turn). ` +
+              "Wait for the user's next message.",
+          );
           break;
         }
         this.emit({ type: 'step_start', turnId, step });
         const response = await this.runStep(abort.signal);
+        if (response.empty) {
+          // Nothing was said: ask again (with a note) a few times rather than end with a silent success.
+          emptyAnswers++;
+          const what = `${response.empty === 'empty' ? 'an empty answer' : 'only thinking'} (no text and no tool call)`;
+          if (emptyAnswers >= MAX_EMPTY_RESPONSES) {
+            reason = 'failed';
+            error = `The model sent ${what} ${emptyAnswers} times in a row; the turn failed. ` +
+              'Send a message to try again, or switch models.';
+            this.emit({ type: 'notice', level: 'error', text: error });
+            break;
+          }
+          const again = `The model sent ${what}; asking it again (${emptyAnswers} of ${MAX_EMPTY_RESPONSES}).`;
+          this.emit({ type: 'notice', level: 'warning', text: again });
+          this.tellModel(`Your last response was ${what}. Answer the user, or call a tool.`);
+          continue;
+        }
+        emptyAnswers = 0;
         finalText = response.text;
         toolCalls += response.toolCalls.length;
         // A steer that arrived during this step belongs to this turn: answer it before ending.
         if (!response.toolCalls.length && !this.queue.some((r) => r.kind === 'steer')) {
-          const more = await this.deps.gate?.beforeStop({ turnId, text: finalText, continued: continuedByStop }, this.gateContext(abort.signal));
+          const facts = { turnId, text: finalText, continued: stopContinuations > 0 };
+          const more = await this.deps.gate?.beforeStop(facts, this.gateContext(abort.signal));
           if (more === undefined) break;
-          continuedByStop = true;
-          session.commit({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: more }] } });
+          if (stopContinuations >= MAX_STOP_CONTINUATIONS_PER_TURN) {
+            this.emit({ type: 'notice', level: 'warning', text: stopCapMessage() });
+            break;
+          }
+          stopContinuations++;
+          const text = stopContinuationText(more, stopContinuations);
+          session.commit({ type: 'message', message: { role: 'user', content: [{ type: 'text', text }] } });
           continue;
         }
         if (!response.toolCalls.length) continue;
-        const batch = await this.runTools(response.toolCalls, abort.signal);
-        const repeated = invalidStreak.add(response.toolCalls, batch.invalid);
+        if (response.finish === 'length' && hasCutOffCall(response.toolCalls)) {
+          // Cut off by the output limit: nothing of it runs, and the model is told why (not "bad JSON").
+          for (const message of truncatedCallResults(response.toolCalls)) session.commit({ type: 'message', message });
+          const cut = "The model's response hit its output token limit in the middle of a tool call; the calls " +
+            'were not run and the model was asked to send them again, shorter.';
+          this.emit({ type: 'notice', level: 'warning', text: cut });
+          const repeated = invalidStreak.add(response.toolCalls, response.toolCalls.map(() => true));
+          if (repeated) {
+            reason = 'failed';
+            error = repeated;
+            this.emit({ type: 'notice', level: 'error', text: repeated });
+            break;
+          }
+          continue;
+        }
+        const { batch, repeats } = await this.runTools(response.toolCalls, abort.signal, repeatStreak);
+        const repeated = invalidStreak.add(response.toolCalls, batch.invalid) ?? repeats.stop;
+        for (const text of repeats.warnings) this.emit({ type: 'notice', level: 'warning', text });
         if (batch.rejected) {
           reason = 'cancelled';
           error = 'The user rejected a tool call.';
@@ -505,7 +520,7 @@ export class Agent {
         }
         if (!shouldRetry(err, attempt, settings.maxAttemptsPerStep)) throw err;
         const delayMs = this.deps.retryDelay ? this.deps.retryDelay(attempt, err) : retryDelayMs(attempt, err);
-        budget.check(err, attempt, delayMs);
+        budget.check(err, attempt, delayMs, settings.idleTimeoutMs ?? 0);
         this.emit({ type: 'retry', attempt, maxAttempts: settings.maxAttemptsPerStep, delayMs, error: err.message });
         await sleep(delayMs, turnSignal);
       } finally {
@@ -518,7 +533,7 @@ export class Agent {
     const thinking: NonNullable<Extract<Message, { role: 'assistant' }>['thinking']> = [];
     let thinkingText = '';
     const calls: ToolCall[] = [];
-    let finished = false;
+    let finished: FinishReason | undefined;
     for await (const part of client.stream(request, signal)) {
       switch (part.type) {
         case 'text':
@@ -545,7 +560,7 @@ export class Agent {
           break;
         }
         case 'finish':
-          finished = true;
+          finished = part.reason;
           break;
       }
     }
@@ -554,11 +569,17 @@ export class Agent {
     if (!thinking.length && thinkingText) thinking.push({ text: thinkingText });
     const toolCalls = normalizeToolCallIds(calls, this.usedToolCallIds());
     const message: Extract<Message, { role: 'assistant' }> = { role: 'assistant', text: partial.text };
+    if (!partial.text.trim() && !toolCalls.length) {
+      // Not journalled: providers refuse an empty assistant message, and the step is asked again.
+      // Front ends still hear that the response ended (they close its thinking).
+      this.emit({ type: 'assistant_message', text: '', toolCalls: [] });
+      return { text: '', message, toolCalls, finish: finished, empty: thinking.length ? 'thinking only' : 'empty' };
+    }
     if (thinking.length) message.thinking = thinking;
     if (toolCalls.length) message.toolCalls = toolCalls;
     this.deps.session.commit({ type: 'message', message });
     this.emit({ type: 'assistant_message', text: partial.text, toolCalls });
-    return { text: partial.text, message, toolCalls };
+    return { text: partial.text, message, toolCalls, finish: finished };
   }
 
   private usedToolCallIds(): Set<string> {
@@ -567,7 +588,17 @@ export class Agent {
     return ids;
   }
 
-  private async runTools(calls: ToolCall[], signal: AbortSignal): Promise<ToolBatchResult> {
+  /** A note for the model from the engine itself, as the next user message (docs/configuration.md, "Loop limits"). */
+  private tellModel(text: string): void {
+    const content: ContentPart[] = [{ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` }];
+    this.deps.session.commit({ type: 'message', message: { role: 'user', content } });
+  }
+
+  private async runTools(
+    calls: ToolCall[],
+    signal: AbortSignal,
+    repeatStreak: RepeatedCallStreak,
+  ): Promise<{ batch: ToolBatchResult; repeats: RepeatVerdict }> {
     const { session } = this.deps;
     const permissions = this.permissionState();
     let batch: ToolBatchResult;
@@ -581,9 +612,11 @@ export class Agent {
     }
     for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
     this.deps.fileHistory?.record(batch.changes, batch.commands);
+    // Repeats are judged (and warned about, in the results) before the results are journalled.
+    const repeats = repeatStreak.add(calls, batch.invalid, batch.messages);
     for (const message of batch.messages) session.commit({ type: 'message', message });
     if (signal.aborted) throw new TurnCancelled('cancelled');
-    return batch;
+    return { batch, repeats };
   }
 
   private runBatch(calls: ToolCall[], signal: AbortSignal, permissions: PermissionState): Promise<ToolBatchResult> {

@@ -148,6 +148,22 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
   return { run: true };
 }
 
+/**
+ * Deciding a call's approval threw (a front end's approval dialog failed, a rule or a hook broke): the
+ * call does not run, and both the user and the model hear what failed — unless the turn was cancelled.
+ */
+function approvalFailed(p: PreparedToolCall, env: ToolBatchEnv, error: unknown): Gate {
+  if (env.signal.aborted) {
+    return { run: false, result: { content: 'Not run: the turn was interrupted.', isError: true } };
+  }
+  const why = error instanceof Error ? error.message : String(error);
+  const notice = `Could not decide whether ${p.subject} may run: ${why}. The call was not run.`;
+  env.emit({ type: 'notice', level: 'error', text: notice });
+  const content = `Not run: deciding whether ${p.subject} may run failed (${why}). This is not a refusal; ` +
+    'you may try the call again, and tell the user if it keeps failing.';
+  return { run: false, result: { content, isError: true } };
+}
+
 function resultText(result: ToolResult): string {
   return typeof result.content === 'string' ? result.content : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
 }
@@ -173,7 +189,7 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
       gates.push({ run: false, result: { content: rejected ? 'Not run: the user rejected an earlier call in this step.' : 'Not run: the turn was interrupted.', isError: true } });
       continue;
     }
-    const gate = await approve(p, env, remembered).catch((): Gate => ({ run: false, result: { content: 'Not run: the turn was interrupted.', isError: true } }));
+    const gate = await approve(p, env, remembered).catch((e: unknown) => approvalFailed(p, env, e));
     if (!gate.run && gate.rejected) rejected = true;
     gates.push(gate);
   }

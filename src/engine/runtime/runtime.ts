@@ -32,6 +32,7 @@ import { DEFAULT_COMPACTION_TRIGGER_RATIO } from '../context/context';
 import { attachRuntimeExtensions } from '../extensions/runtimeExtensions';
 import { ExtensionGate } from '../extensions/extensionGate';
 import { MAIN_AGENT_ID } from '../loop/events';
+import type { StepRequest } from '../loop/loop';
 import { makeToolFilter } from '../loop/toolFilter';
 import { BUILTIN_SOURCE, ToolRegistry } from '../loop/toolRegistry';
 import { deferralWarnings } from '../loop/deferredTools';
@@ -103,7 +104,13 @@ function startBackgroundWork(a: Assembly, session: Session): BackgroundWork {
     dir: join(session.dir, 'cron'),
     clock: opts.cron?.clock,
     enabled: !cronOff,
-    fire: ({ text }) => a.main.agent.submit({ kind: 'cron', text }),
+    fire: ({ text }) => {
+      // One pending fire per job: a later fire merges into this request while it still waits in the queue.
+      const request: Extract<StepRequest, { kind: 'cron' }> = { kind: 'cron', text };
+      const agent = a.main.agent;
+      agent.submit(request);
+      return { waiting: () => agent.isQueued(request), update: (merged) => (request.text = merged) };
+    },
     warn: (text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
   });
   return { tasks, notifications, cron, cronOff };

@@ -11,8 +11,11 @@ export const DEFAULT_SUBAGENT = 'coder';
 export const DEFAULT_SUBAGENTS = ['coder', 'explore', 'plan'];
 /** Tools that start other agents: built-in subagents never get them, so delegation chains end. */
 export const DELEGATION_TOOLS = ['Agent', 'AgentSwarm'];
-/** Tools only the main agent has, whatever a subagent's profile says: workflows never nest (docs/workflows.md). */
-export const MAIN_AGENT_ONLY_TOOLS = ['Workflow'];
+/**
+ * Tools only the main agent has, whatever a subagent's profile says: workflows never nest
+ * (docs/workflows.md), and scheduled tasks belong to the session (docs/scheduled-tasks.md).
+ */
+export const MAIN_AGENT_ONLY_TOOLS = ['Workflow', 'CronCreate', 'CronDelete'];
 const READ_ONLY_TOOLS = ['Read', 'ReadMediaFile', 'Grep', 'Glob', 'WebFetch', 'WebSearch'];
 
 export const BUILTIN_AGENTS: readonly AgentProfile[] = [

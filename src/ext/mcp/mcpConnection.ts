@@ -88,8 +88,12 @@ export class McpServerConnection {
     const { startupTimeoutMs } = this.config;
     let timer: NodeJS.Timeout | undefined;
     let client: Client | undefined;
+    // Set when the deadline passed (or the start failed) before the attempt got to start the server:
+    // it then never starts one that nobody would own.
+    let abandoned = false;
     const attempt = (async () => {
       const [s, transport] = await Promise.all([(sdk ??= loadSdk()), this.createTransport()]);
+      if (abandoned) throw new StartupTimeout();
       client = new s.Client(this.opts.clientInfo, { capabilities: {} });
       client.setNotificationHandler(s.ToolListChangedNotificationSchema, () => {
         const run = this.relist().finally(() => {
@@ -113,13 +117,22 @@ export class McpServerConnection {
       this.client = connected;
       connected.onclose = () => this.dropped(connected);
       this.relistAfterStart = false;
-      this.tools = await Promise.race([this.listAll(connected), deadline]);
+      const tools = await Promise.race([this.listAll(connected), deadline]);
+      if (this.currentState() === 'closed') return;
+      if (this.client !== connected) {
+        // The connection closed while its tools were being listed: that is no ready server.
+        throw new Error(`the connection closed while its tools were being listed (${this.error ?? 'no reason given'})`);
+      }
+      this.tools = tools;
       this.state = 'ready';
       this.startMs = Date.now() - began;
       if (this.relistAfterStart) void this.relist();
     } catch (e) {
-      attempt.catch(() => {});
+      abandoned = true;
+      // An attempt that still connects after the deadline is closed as soon as it does.
+      attempt.then((late) => (this.client === late ? undefined : late.close().catch(() => {})), () => {});
       await client?.close().catch(() => {});
+      if (this.currentState() === 'closed') return;
       this.client = undefined;
       this.pid = undefined;
       this.state = 'failed';

@@ -23,8 +23,12 @@ export interface SandboxResult {
 
 export class SandboxError extends Error {}
 
-/** A host function: gets the string the script passed, answers with a string (or rejects with an Error). */
-export type HostFunction = (arg: string) => Promise<string>;
+/**
+ * A host function: gets the string the script passed, answers with a string (or rejects with an Error).
+ * `delivered` resolves once the script has received that answer and run everything it set off (its
+ * reaction is known: it may have failed the whole run); it never resolves if the run ends first.
+ */
+export type HostFunction = (arg: string, delivered: Promise<void>) => Promise<string>;
 
 export interface SandboxOptions {
   timeoutMs?: number;
@@ -53,7 +57,8 @@ interface WorkerInput {
 type WorkerOutput =
   | { type: 'done'; ok: true; json: string; logs: string[] }
   | { type: 'done'; ok: false; message: string; logs: string[] }
-  | { type: 'call'; id: number; name: string; arg: string };
+  | { type: 'call'; id: number; name: string; arg: string }
+  | { type: 'delivered'; id: number };
 type HostReply = { id: number; ok: true; value: string } | { id: number; ok: false; message: string };
 
 /*
@@ -120,7 +125,10 @@ Promise.all([import(input.coreUrl), import(input.variantUrl)]).then(async ([quic
     if (reply.ok) deferred.resolve(value); else deferred.reject(value);
     value.dispose();
     deferred.dispose();
-    drain();
+    if (!drain()) return;
+    // After the script's reaction (a 'done' it caused is posted first): the host may act on it.
+    const id = reply.id;
+    setImmediate(() => { if (!finished) send({ type: 'delivered', id }); });
   });
   const source = input.modules ? input.code : '(async () => {\\n' + input.code + '\\n})().then((v) => { const j = JSON.stringify(v === undefined ? null : v); return j === undefined ? "null" : j; })';
   const started = input.modules ? vm.evalCode(source, ENTRY, { type: 'module' }) : vm.evalCode(source, 'sandbox.js');
@@ -186,10 +194,17 @@ export function runInSandbox(code: string, opts: SandboxOptions = {}): Promise<S
     const onAbort = () => finish(() => reject(opts.signal?.reason instanceof SandboxError ? opts.signal.reason : new SandboxError(`${label} was cancelled (the script was stopped)`)));
     if (opts.signal?.aborted) return onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const deliveries = new Map<number, () => void>();
     worker.on('message', (out: WorkerOutput) => {
+      if (out.type === 'delivered') {
+        deliveries.get(out.id)?.();
+        deliveries.delete(out.id);
+        return;
+      }
       if (out.type === 'call') {
         const fn = Object.prototype.hasOwnProperty.call(host, out.name) ? host[out.name] : undefined;
-        const answer = fn ? fn(out.arg) : Promise.reject(new Error(`no host function ${out.name}`));
+        const delivered = new Promise<void>((resolve) => deliveries.set(out.id, resolve));
+        const answer = fn ? fn(out.arg, delivered) : Promise.reject(new Error(`no host function ${out.name}`));
         answer.then(
           (value) => !done && worker.postMessage({ id: out.id, ok: true, value } satisfies HostReply),
           (e: unknown) => !done && worker.postMessage({ id: out.id, ok: false, message: e instanceof Error ? e.message : String(e) } satisfies HostReply),

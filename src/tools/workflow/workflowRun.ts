@@ -120,6 +120,16 @@ export async function runWorkflowScript(source: string, opts: { args: string; li
   let started = 0;
   let running = 0;
   const slotWaiters: Array<() => void> = [];
+  // Subagent runs still going: when the run settles (done, failed, timed out, stopped) they are
+  // aborted and awaited, so nothing of a finished workflow keeps running (docs/workflows.md, "Limits").
+  const inFlight = new Set<Promise<string>>();
+  const refuseWhenStopped = () => {
+    if (run.signal.aborted) throw new Error('the workflow was stopped; no new subagent is started');
+  };
+  const stopped = new Promise<void>((resolve) => run.signal.addEventListener('abort', () => resolve(), { once: true }));
+  // Set while a failed agent() call's error is on its way to the script: a failure the script does not
+  // catch ends the run, so no new subagent starts until the script's reaction is known.
+  let failureUndelivered: Promise<void> | undefined;
   const stopWith = (message: string): never => {
     const error = new SandboxError(message);
     run.abort(error);
@@ -136,7 +146,8 @@ export async function runWorkflowScript(source: string, opts: { args: string; li
       hooks.progress(String(JSON.parse(json)));
       return 'null';
     },
-    async agent(json: string) {
+    async agent(json: string, delivered: Promise<void>) {
+      refuseWhenStopped();
       const parsed = agentCallSchema.safeParse(JSON.parse(json));
       if (!parsed.success) throw new TypeError(`agent(): ${parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')} — call agent({ prompt, type?, description? })`);
       if (started >= limits.maxAgents) {
@@ -145,21 +156,35 @@ export async function runWorkflowScript(source: string, opts: { args: string; li
       started++;
       const number = started;
       // Calls beyond the concurrency limit wait for a slot, however the script issues them.
-      while (running >= limits.maxConcurrency) await new Promise<void>((resolve) => slotWaiters.push(resolve));
-      if (run.signal.aborted) throw new Error('the workflow was stopped');
+      while (running >= limits.maxConcurrency && !run.signal.aborted) {
+        await new Promise<void>((resolve) => slotWaiters.push(resolve));
+      }
+      while (failureUndelivered && !run.signal.aborted) await failureUndelivered;
+      refuseWhenStopped();
       running++;
       const call = { prompt: parsed.data.prompt, type: parsed.data.type, description: parsed.data.description ?? parsed.data.prompt.slice(0, 60) };
       hooks.progress(`subagent ${number} started (${call.type ?? 'coder'}): ${call.description}`);
+      const agentRun = hooks.runAgent(call, run.signal);
+      inFlight.add(agentRun);
       try {
-        const text = await hooks.runAgent(call, run.signal);
+        const text = await agentRun;
         hooks.progress(`subagent ${number} finished`);
         return JSON.stringify(text);
       } catch (e) {
         hooks.progress(`subagent ${number} failed: ${(e as Error).message}`);
+        const pending = Promise.race([delivered, stopped]).then(() => {
+          if (failureUndelivered === pending) failureUndelivered = undefined;
+        });
+        failureUndelivered = pending;
         throw e;
       } finally {
+        inFlight.delete(agentRun);
         running--;
-        slotWaiters.shift()?.();
+        // The slot passes on only once the script has seen this answer: a failure it does not catch
+        // ends the run, and then no queued call may start in between.
+        void delivered.then(() => {
+          if (!run.signal.aborted) slotWaiters.shift()?.();
+        });
       }
     },
   };
@@ -180,6 +205,26 @@ export async function runWorkflowScript(source: string, opts: { args: string; li
     throw new WorkflowError(message);
   } finally {
     opts.signal.removeEventListener('abort', onAbort);
+    if (!run.signal.aborted) run.abort(new SandboxError('the workflow ended'));
     for (const wake of slotWaiters.splice(0)) wake();
+    await stopSubagents(inFlight, hooks);
+  }
+}
+
+/** How long a settled run waits for its aborted subagents to end before it reports anyway. */
+export const SUBAGENT_STOP_WAIT_MS = 10_000;
+
+/** Waits (bounded) for the subagents of a settled run, which were just aborted, to end. */
+async function stopSubagents(inFlight: ReadonlySet<Promise<string>>, hooks: WorkflowRunHooks): Promise<void> {
+  if (!inFlight.size) return;
+  const count = inFlight.size;
+  hooks.progress(`stopping ${count} subagent${count === 1 ? '' : 's'} still running`);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SUBAGENT_STOP_WAIT_MS)));
+  const ended = await Promise.race([Promise.allSettled(inFlight).then(() => 'stopped' as const), late]);
+  clearTimeout(timer);
+  if (ended === 'late') {
+    const seconds = SUBAGENT_STOP_WAIT_MS / 1000;
+    hooks.progress(`${inFlight.size} subagent(s) had not stopped ${seconds} s after the run ended`);
   }
 }

@@ -212,8 +212,11 @@ describe('firing', () => {
     clock.advance(1);
     await h.runtime.agent.idle();
     expect(fireMessages(h)).toHaveLength(1);
-    clock.advance(20 * MINUTE);
-    await h.runtime.agent.idle();
+    // Time passes with the agent idle: each fire gets its own turn (a fire still waiting would merge).
+    for (let i = 0; i < 2; i++) {
+      clock.advance(10 * MINUTE);
+      await h.runtime.agent.idle();
+    }
     expect(fireMessages(h)).toHaveLength(3);
     expect(fireMessages(h).every((f) => f.includes('coalescedCount="1"'))).toBe(true);
     expect(h.runtime.cron.list()[0].nextFireAt).toBe(new Date(at(2026, 3, 2, 10, 40) + offset).toISOString());
@@ -237,8 +240,10 @@ describe('firing', () => {
     const h = engine(clock);
     const r = h.runtime.cron.create({ cron: '0 9 * * *', prompt: 'daily report', recurring: true });
     if (!r.ok) throw new Error(r.message);
-    clock.advance(7 * DAY); // seven daily fires, none stale
-    await h.runtime.agent.idle();
+    for (let day = 0; day < 7; day++) {
+      clock.advance(DAY); // seven daily fires, none stale, each taken by the idle agent
+      await h.runtime.agent.idle();
+    }
     expect(fireMessages(h)).toHaveLength(7);
     expect(fireMessages(h).some((f) => f.includes('stale'))).toBe(false);
     clock.advance(2 * MINUTE); // 7 days and 2 minutes old: CronList says its next fire is its last
@@ -273,6 +278,83 @@ describe('firing', () => {
     const firstTurn = h.client.requests[1].messages.map(textOf).join('\n');
     expect(firstTurn).not.toContain('cron-fire');
     expect(textOf(h.client.requests[2].messages.at(-1)!)).toContain('scheduled work');
+  });
+});
+
+describe('fires while the agent is busy', () => {
+  it('a job firing every minute during a 10-minute turn waits as one fire, merged, with coalescedCount', async () => {
+    const clock = new FakeClock(at(2026, 3, 2, 10, 0, 30));
+    const h = engine(clock, {
+      responses: (_req, i) => {
+        if (i === 0) return { toolCalls: [{ name: 'CronList', arguments: {} }] };
+        // The first turn takes ten minutes: the job comes due ten times while it runs.
+        if (i === 1) for (let m = 0; m < 10; m++) clock.advance(MINUTE);
+        return { text: `answer ${i}` };
+      },
+    });
+    const r = h.runtime.cron.create({ cron: '* * * * *', prompt: 'check the build', recurring: true });
+    if (!r.ok) throw new Error(r.message);
+    await runPrompt(h, 'long work');
+    await h.runtime.agent.idle();
+    expect(h.eventsOf('turn_start').map((s) => s.origin)).toEqual(['user', 'cron']);
+    const fires = fireMessages(h);
+    expect(fires).toHaveLength(1);
+    expect(fires[0]).toMatch(/coalescedCount="(9|10)"/);
+    expect(fires[0]).toMatch(/scheduled times were missed while the agent was busy/);
+    // The model of the cron turn read the merged fire: one user message, not ten.
+    expect(h.client.requests.at(-1)!.messages.filter((m) => textOf(m).includes('<cron-fire'))).toHaveLength(1);
+  });
+
+  it('once its fire has begun its turn, the next fire of the job is a new one', async () => {
+    const clock = new FakeClock(at(2026, 3, 2, 10, 0, 30));
+    const h = engine(clock);
+    h.runtime.cron.create({ cron: '* * * * *', prompt: 'tick', recurring: true });
+    for (let i = 0; i < 3; i++) {
+      clock.advance(MINUTE);
+      await h.runtime.agent.idle();
+    }
+    expect(fireMessages(h)).toHaveLength(3);
+    expect(fireMessages(h).every((f) => f.includes('coalescedCount="1"'))).toBe(true);
+  });
+});
+
+describe('CronCreate belongs to the main agent', () => {
+  it('a subagent is never offered CronCreate or CronDelete; a call to them is refused before validation', async () => {
+    const clock = new FakeClock(at(2026, 3, 2, 10, 2));
+    let subagentCalls = 0;
+    const h = makeEngine({
+      tools: builtinTools(),
+      mode: 'yolo',
+      cron: { clock },
+      responses: (req) => {
+        if (/# Your role: subagent/.test(req.system)) {
+          expect(req.tools.map((t) => t.name)).not.toContain('CronCreate');
+          expect(req.tools.map((t) => t.name)).not.toContain('CronDelete');
+          const bad = { cron: 'not a cron', prompt: '' };
+          return subagentCalls++ === 0 ? { toolCalls: [{ name: 'CronCreate', arguments: bad }] } : { text: 'sub done' };
+        }
+        if (req.messages.some((m) => m.role === 'tool')) return { text: 'main done' };
+        const delegate = { description: 'd', prompt: 'schedule it', subagent_type: 'coder' };
+        return { toolCalls: [{ name: 'Agent', arguments: delegate }] };
+      },
+    });
+    await runPrompt(h, 'go');
+    const refused = h.eventsOf('tool_result').find((r) => r.toolName === 'CronCreate')!;
+    expect(refused).toMatchObject({ isError: true });
+    expect(refused.text).toMatch(/^Unknown tool "CronCreate"/);
+    expect(refused.text).not.toMatch(/cron expression|prompt is empty/);
+    expect(h.runtime.cron.list()).toEqual([]);
+  });
+
+  it('an expression typed with extra spaces is stored and listed with single spaces', async () => {
+    const clock = new FakeClock(at(2026, 3, 2, 10, 2));
+    const h = engine(clock);
+    const r = h.runtime.cron.create({ cron: '  */10   *  * * *  ', prompt: 'poll', recurring: true });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.job.cron).toBe('*/10 * * * *');
+    expect(h.runtime.cron.list()[0].cron).toBe('*/10 * * * *');
+    const saved = JSON.parse(readFileSync(join(h.runtime.session.dir, 'cron', 'jobs.json'), 'utf8'));
+    expect(saved.jobs[0].cron).toBe('*/10 * * * *');
   });
 });
 

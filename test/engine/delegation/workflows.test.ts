@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentCatalog } from '../../../src/ext/agents/agentCatalog';
 import type { AgentProfile } from '../../../src/ext/agents/agentFile';
 import { BUILTIN_AGENTS } from '../../../src/ext/agents/builtinAgents';
-import type { ModelRequest } from '../../../src/llm/types';
+import { ProviderError, type ModelRequest } from '../../../src/llm/types';
 import type { ScriptedResponse } from '../../../src/llm/scriptedClient';
 import { builtinTools } from '../../../src/tools/registry';
 import { BUILTIN_WORKFLOWS } from '../../../src/tools/workflow/builtinWorkflows';
@@ -153,6 +153,43 @@ export default async function ({ agent, phase }) { phase('wait'); return agent({
     // The subagent's turn is cancelled too, and it is released.
     while (h.runtime.agents.list().length > 1 && !deadline.aborted) await new Promise((r) => setTimeout(r, 20));
     expect(h.runtime.agents.list().map((a) => a.id)).toEqual(['main']);
+  });
+
+  it('one failing agent() ends the run: its other subagents are stopped, queued calls never start', async () => {
+    // Ten calls at once with two slots: the first hangs, the second fails at once, eight wait.
+    const failing = `export const meta = { name: 'one-fails', description: '', phases: [] };
+export default async function ({ agent }) {
+  const calls = [agent({ prompt: 'HANG here', type: 'explore' }), agent({ prompt: 'FAIL now', type: 'explore' })];
+  for (let i = 0; i < 8; i++) calls.push(agent({ prompt: 'QUEUED ' + i, type: 'explore' }));
+  return Promise.all(calls);
+}`;
+    const limits = { maxAgents: 64, maxConcurrency: 2, wallMs: 60_000, memoryBytes: 64 * 1024 * 1024 };
+    const h = makeEngine({
+      tools: builtinTools(),
+      mode: 'yolo',
+      workflowLimits: limits,
+      responses: (req) => {
+        if (roleOf(req) === 'main') return script({ script: failing })(req);
+        const task = lastUserText(req);
+        const badKey = new ProviderError('auth', 'HTTP 401: bad key', { status: 401 });
+        if (task.includes('FAIL now')) return { error: badKey };
+        return { text: 'working…', hangAfterText: true };
+      },
+    });
+    await runPrompt(h, 'go');
+    const note = await nextNotification(h);
+    expect(note).toContain('failed');
+    expect(note).toMatch(/subagent \S+ failed: HTTP 401: bad key/);
+    // By the time the failure is reported, nothing of the run is left: no subagent, no queued start.
+    expect(h.runtime.agents.list().map((a) => a.id)).toEqual(['main']);
+    const subagentTasks = h.client.requests.filter((r) => roleOf(r) === 'explore').map(lastUserText);
+    expect(subagentTasks.some((t) => t.includes('QUEUED'))).toBe(false);
+    const output = readFileSync(h.runtime.tasks.list({ activeOnly: false })[0].outputPath, 'utf8');
+    expect(output).toMatch(/stopping 1 subagent still running/);
+    const requestsAtFailure = h.client.requests.length;
+    // Nothing starts later either: the notification turn of the main agent is the only request left.
+    await runPrompt(h, 'anything left?');
+    expect(h.client.requests.slice(requestsAtFailure).every((r) => roleOf(r) === 'main')).toBe(true);
   });
 
   it('a custom agent allowed to delegate still does not get Workflow', async () => {

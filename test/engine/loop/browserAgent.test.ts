@@ -92,7 +92,7 @@ describe('the browser profile `agent` tool (researcher / page_operator / general
     expect(changes.slice(0, 2)).toEqual(['started', 'started']);
   });
 
-  it('general gets every tool but ask_user and agent; an unknown type is refused with the list; no output is said', async () => {
+  it('general gets every tool but ask_user and agent; an unknown type is refused; an empty answer said', async () => {
     const h = makeEngine({
       mode: 'yolo',
       browser: browser('agent'),
@@ -107,7 +107,10 @@ describe('the browser profile `agent` tool (researcher / page_operator / general
     expect(general).not.toContain('agent');
     expect(general).not.toContain('ask_user');
     const [ok, wizard] = h.eventsOf('tool_result').filter((r) => r.toolName === 'agent');
-    expect(ok.text).toMatch(/^\[agentId: [\w-]+\]\n\n\(sub-agent produced no output\)$/);
+    // A sub-agent that only ever answers empty is asked again, then fails, and the answer says why.
+    const noOutput = /^\[agentId: [\w-]+\]\n\n\(sub-agent produced no output\)\n\n\[The sub-agent did not finish: /;
+    expect(ok.text).toMatch(noOutput);
+    expect(ok.text).toContain('empty answer (no text and no tool call) 3 times in a row');
     expect(wizard).toMatchObject({ isError: true, text: expect.stringContaining('type must be one of researcher, page_operator, general') });
   });
 

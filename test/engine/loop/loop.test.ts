@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_REPEATED_INVALID_CALLS, thinkingParams } from '../../../src/engine/loop/loop';
+import { thinkingParams } from '../../../src/engine/loop/loop';
+import { MAX_REPEATED_INVALID_CALLS } from '../../../src/engine/loop/turnLimits';
 import { ProviderError } from '../../../src/llm/types';
-import { makeEngine, testTools, type EngineHarness, verifyEnginesAfterEach } from '../../helpers/engineHarness';
+import {
+  makeEngine, runPrompt, testTools, type EngineHarness, verifyEnginesAfterEach,
+} from '../../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
 verifyEnginesAfterEach();
@@ -273,5 +276,31 @@ describe('steering at the end of a step', () => {
     expect(outcomes[0].text).toBe('short, as asked');
     expect(h.eventsOf('turn_start')).toHaveLength(1);
     expect(h.client.requests[1].messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'be brief' }] });
+  });
+
+  it('a steer that opens the next turn (the last one had ended) passes UserPromptSubmit like a prompt', async () => {
+    const seen: string[] = [];
+    const h = makeEngine({
+      responses: [{ text: 'first' }, { text: 'second' }],
+      gateHandlers: [{
+        name: 'prompt-gate',
+        onPromptSubmit: (p) => {
+          seen.push(p.text);
+          return p.text.includes('secret') ? { block: 'no secrets' } : { addContext: 'checked' };
+        },
+      }],
+    });
+    await runPrompt(h, 'hello');
+    // The turn has ended: this steer has no turn to join, so it opens one and goes through the gate.
+    h.runtime.agent.submit({ kind: 'steer', text: 'also this' });
+    const [opened] = await h.runtime.agent.idle();
+    expect(opened.reason).toBe('completed');
+    const content = [{ type: 'text', text: 'also this' }, { type: 'text', text: 'checked' }];
+    expect(h.client.requests[1].messages.at(-1)).toEqual({ role: 'user', content });
+    h.runtime.agent.submit({ kind: 'steer', text: 'my secret' });
+    const [blocked] = await h.runtime.agent.idle();
+    expect(blocked).toMatchObject({ reason: 'blocked', error: expect.stringContaining('no secrets') });
+    expect(seen).toEqual(['hello', 'also this', 'my secret']);
+    expect(h.client.requests).toHaveLength(2);
   });
 });

@@ -199,7 +199,8 @@ describe('plan mode', () => {
   });
 
   it(`reminds at the first step of a turn and every ${PLAN_REMINDER_EVERY_STEPS} steps; announces a UI switch-off`, async () => {
-    const steps: Step[] = Array.from({ length: 2 * PLAN_REMINDER_EVERY_STEPS }, () => call('Glob', { pattern: '*.none' }));
+    // Different calls each step: the same call with the same result five times in a row would end the turn.
+    const steps: Step[] = Array.from({ length: 2 * PLAN_REMINDER_EVERY_STEPS }, (_, i) => call('Glob', { pattern: `*.none${i}` }));
     const { engine } = planEngine({ planMode: true, steps: [...steps, { text: 'plan ready' }, { text: 'ok, editing now' }] });
     await run(engine);
     const reminders = (i: number) => engine.client.requests[i].messages.filter((m) => m.role === 'user' && textOf(m).includes('<system-reminder>')).map(textOf);
