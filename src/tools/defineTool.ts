@@ -117,6 +117,11 @@ export interface Tool extends Omit<ToolDefinition<z.ZodType>, 'schema' | 'subjec
   /** The JSON schema sent to the model. */
   readonly jsonSchema: Record<string, unknown>;
   readonly renderedDescription: string;
+  /**
+   * Loads what checking arguments needs (a JSON Schema tool compiles its validator on its first call);
+   * the loop awaits it before `validateArgs`. Never rejects.
+   */
+  prepare?(): Promise<void>;
   /** Checks (and for zod, coerces defaults into) the parsed JSON arguments. Never throws. */
   validateArgs(raw: unknown): ArgsCheck;
   subject?(args: unknown, ctx: ToolContext): string;

@@ -1,7 +1,7 @@
 // Puts each MCP server's tools into the runtime's tool registry (docs/mcp.md) and keeps them there as
-// they change: one registry source per server, replaced whole on every change (first listing,
-// `tools/list_changed`, reconnect, removal). Arguments are checked against the server's JSON Schema
-// before a call; the approval subject is the tool's name, so rules match `mcp__server__*`; a tool the
+// they change: one registry source per server, replaced whole on every change (first listing or the
+// cached one, `tools/list_changed`, reconnect, removal). Arguments are checked against the server's
+// JSON Schema before a call (compiled on the tool's first call); the approval subject is the tool's name, so rules match `mcp__server__*`; a tool the
 // server marks read-only may run in plan mode.
 import { McpCallError } from '../../ext/mcp/mcpConnection';
 import type { McpManager, McpOfferedTool } from '../../ext/mcp/mcpManager';
@@ -17,37 +17,26 @@ export function mcpSourceId(server: string): string {
 }
 
 /**
- * Keeps `registry` in step with `manager`. `warn` receives problems such as a tool whose schema is not
- * valid JSON Schema (that tool is not offered). `settled` resolves once the registry reflects every
- * change seen so far; `stop` stops following changes.
+ * Keeps `registry` in step with `manager`. `warn` receives the registry's problems (a name clash).
+ * `settled` resolves once the registry reflects every change seen so far; `stop` stops following changes.
  */
 export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn: (text: string) => void): { stop(): void; settled(): Promise<void> } {
-  const reported = new Set<string>();
-  // A tool is built (its schema compiled) once per distinct definition; a server whose list did not
-  // change keeps its source as it is. Servers announce changes often (every start, every list_changed).
-  const built = new Map<string, Promise<Tool | Error>>();
+  // A tool is built once per distinct definition (so a validator compiled by a call is kept); a server
+  // whose list did not change keeps its source as it is. Servers announce changes often.
+  const built = new Map<string, Tool>();
   const lastSignature = new Map<string, string>();
   let sync: Promise<void> = Promise.resolve();
   const update = () => {
-    sync = sync.then(async () => {
+    sync = sync.then(() => {
       for (const [server, tools] of manager.tools()) {
         const keys = tools.map((t) => JSON.stringify([t.qualifiedName, t.name, t.title, t.description, t.readOnly, t.inputSchema]));
         const signature = keys.join('\n');
         if (lastSignature.get(server) === signature) continue;
         lastSignature.set(server, signature);
-        const results = await Promise.all(
-          tools.map((t, i) => {
-            let tool = built.get(keys[i]);
-            if (!tool) built.set(keys[i], (tool = buildTool(manager, t).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
-            return tool;
-          }),
-        );
-        const ok: Tool[] = [];
-        results.forEach((r, i) => {
-          if (!(r instanceof Error)) return void ok.push(r);
-          const text = `MCP server "${server}": tool "${tools[i].name}" is not offered: ${r.message}`;
-          if (!reported.has(text)) warn(text);
-          reported.add(text);
+        const ok = tools.map((t, i) => {
+          let tool = built.get(keys[i]);
+          if (!tool) built.set(keys[i], (tool = buildTool(manager, t)));
+          return tool;
         });
         // A plugin's server is a plugin source (docs/plugins.md); its tools keep their MCP names.
         const kind = manager.configOf(server)?.scope === 'plugin' ? 'plugin' : 'mcp';
@@ -65,7 +54,7 @@ export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn
   return { stop, settled: () => sync };
 }
 
-function buildTool(manager: McpManager, t: McpOfferedTool): Promise<Tool> {
+function buildTool(manager: McpManager, t: McpOfferedTool): Tool {
   return defineJsonSchemaTool({
     name: t.qualifiedName,
     description: t.title && t.title !== t.description ? `${t.title}: ${t.description}` : t.description,
