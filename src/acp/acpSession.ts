@@ -11,6 +11,7 @@ import type { Runtime } from '../engine/session/runtime';
 import { SessionControl, type BaseRuntimeOptions } from '../engine/session/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
+import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { JarvisConfig } from '../store/config';
 import type { McpServerConfig, McpTimeoutDefaults } from '../store/mcpConfig';
 import type { SessionLocation } from '../store/sessionStore';
@@ -81,6 +82,8 @@ export class AcpSession {
       clientName: prepared.clientName,
       version: opts.version,
       onFailure: (server, error) => this.warn(mcpFailureText(server, error)),
+      onWarning: (text) => this.warn(text),
+      deferred: mcpToolDeferral(prepared.runtime.deferral),
     });
     this.thinking = { ...(prepared.runtime.thinking ?? { enabled: true }) };
     this.plugins = prepared.runtime.plugins;

@@ -8,6 +8,7 @@ import { estimateTokens } from '../llm/tokens';
 import { toolSchemaForModel } from '../tools/defineTool';
 import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
+import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
 import { parseSkillCommand } from '../engine/delegation/skills';
@@ -67,6 +68,8 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     clientName: startup.settings.identity.slug,
     version: typeof __JARVIS_VERSION__ === 'string' ? __JARVIS_VERSION__ : '0.0.0',
     onFailure: (server, error) => stderr.write(`warning: ${mcpFailureText(server, error)}\n`),
+    onWarning: (text) => stderr.write(`warning: ${text}\n`),
+    deferred: mcpToolDeferral(startup.runtime.deferral),
   });
   const control = new SessionControl({
     base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode

@@ -122,6 +122,8 @@ export interface Tool extends Omit<ToolDefinition<z.ZodType>, 'schema' | 'subjec
    * the loop awaits it before `validateArgs`. Never rejects.
    */
   prepare?(): Promise<void>;
+  /** Called when ToolSearch loads the tool's schema (a lazy MCP server starts then: docs/mcp.md). */
+  onLoaded?(): void;
   /** Checks (and for zod, coerces defaults into) the parsed JSON arguments. Never throws. */
   validateArgs(raw: unknown): ArgsCheck;
   subject?(args: unknown, ctx: ToolContext): string;

@@ -25,6 +25,8 @@ export interface JsonSchemaToolDefinition {
   subject?(args: Record<string, unknown>, ctx: ToolContext): string;
   maxOutputChars?: number;
   isAvailable?(env: ToolAvailability): boolean;
+  /** ToolSearch loaded the tool (see Tool.onLoaded). */
+  onLoaded?(): void;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -108,6 +110,7 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
     defaultApproval: def.defaultApproval,
     maxOutputChars: def.maxOutputChars,
     isAvailable: def.isAvailable,
+    onLoaded: def.onLoaded,
     async prepare() {
       if (compiled() !== undefined) return;
       try {

@@ -62,6 +62,7 @@ function buildTool(manager: McpManager, t: McpOfferedTool): Tool {
     readOnly: t.readOnly,
     defaultApproval: 'ask',
     maxOutputChars: MCP_MAX_OUTPUT_CHARS,
+    onLoaded: () => manager.warm(t.server),
     async execute(args, ctx) {
       try {
         const r = await manager.call(t.server, t.name, args, { signal: ctx.signal });
