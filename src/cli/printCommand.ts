@@ -71,6 +71,13 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     onWarning: (text) => stderr.write(`warning: ${text}\n`),
     deferred: mcpToolDeferral(startup.runtime.deferral),
   });
+  // Until the turn's own handler is in place, Ctrl-C stops the servers started so far and exits.
+  const early = () => {
+    mcp?.killNow();
+    stderr.write('\ninterrupted while starting\n');
+    process.exit(EXIT_INTERRUPTED);
+  };
+  process.on('SIGINT', early);
   const control = new SessionControl({
     base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode
     nonInteractive: true,
@@ -81,6 +88,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   try {
     runtime = control.ensure();
   } catch (e) {
+    process.off('SIGINT', early);
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
     if (!(e instanceof SessionLockedError)) throw e;
     stderr.write(`jarvis: ${e.message}\n`);
@@ -89,6 +97,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   const frameTokens = estimateTokens(runtime.session.state.systemPrompt ?? '') + estimateToolSchemaTokens(runtime.tools.list().map(toolSchemaForModel));
   const fitted = fitPromptToWindow(input, { window: contextWindow(startup.runtime.model), name: startup.runtime.model.model, frameTokens }, stderr);
   if (!fitted.ok) {
+    process.off('SIGINT', early);
     stderr.write(`${fitted.message}\n`);
     await control.close();
     await mcp?.close();
@@ -108,7 +117,8 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     if (interrupted) {
       // Forced: nothing async will run any more, so stop the tasks' process groups right here.
       runtime.tasks.killAllNow('Killed: Ctrl-C pressed twice in print mode');
-      stderr.write('interrupted again: background tasks killed, exiting\n');
+      mcp?.killNow();
+      stderr.write('interrupted again: background tasks and MCP servers killed, exiting\n');
       process.exit(EXIT_INTERRUPTED);
     }
     interrupted = true;
@@ -117,6 +127,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     runtime.agent.cancel(true);
   };
   process.on('SIGINT', onSigint);
+  process.off('SIGINT', early);
   try {
     const background = {
       watcher: runtime.notifications,

@@ -1,7 +1,8 @@
 // The stdio transport of MCP servers (docs/mcp.md, "Stopping servers"): the server runs as the leader of
 // its own process group, so stopping it stops whatever it started too (an `npx` wrapper's real server).
 // Closing ends its stdin, gives it a moment to exit, then signals the whole group; `killAllMcpGroupsNow`
-// runs on process exit, so even a forced exit (a second Ctrl-C) leaves no server behind.
+// runs on process exit and on SIGHUP/SIGTERM, so even a forced exit (a second Ctrl-C) or a kill leaves
+// no server behind.
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -15,11 +16,31 @@ export const MCP_EXIT_GRACE_MS = 400;
 
 const live = new Set<number>();
 let exitHookInstalled = false;
+const ENDING_SIGNALS = ['SIGHUP', 'SIGTERM'] as const;
 
 /** SIGKILLs every MCP server group still running (synchronous: for `process.on('exit')`). */
 export function killAllMcpGroupsNow(): void {
   for (const pgid of live) signalGroup(pgid, 'SIGKILL');
   live.clear();
+}
+
+/**
+ * A kill or a closed terminal ends the process without 'exit' handlers: the servers are stopped first.
+ * When the front end handles the signal itself (ACP stops gracefully) it goes on; otherwise the
+ * signal's default action follows.
+ */
+function onEndingSignal(signal: NodeJS.Signals): void {
+  killAllMcpGroupsNow();
+  if (process.listenerCount(signal) > 1) return;
+  process.off(signal, onEndingSignal);
+  process.kill(process.pid, signal);
+}
+
+function installExitHooks(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', killAllMcpGroupsNow);
+  for (const s of ENDING_SIGNALS) process.on(s, onEndingSignal);
 }
 
 export interface StdioGroupOptions {
@@ -51,10 +72,7 @@ export class StdioGroupTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) throw new Error('the MCP server transport was already started');
-    if (!exitHookInstalled) {
-      exitHookInstalled = true;
-      process.on('exit', killAllMcpGroupsNow);
-    }
+    installExitHooks();
     return new Promise((resolve, reject) => {
       const child = spawnInGroup(this.opts.command, this.opts.args, { cwd: this.opts.cwd ?? process.cwd(), env: this.opts.env, stdin: 'pipe' });
       this.child = child;
@@ -99,9 +117,9 @@ export class StdioGroupTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
-      if (!stdin) return reject(new Error('the MCP server is not running'));
-      if (stdin.write(this.helpers.serializeMessage(message))) resolve();
-      else stdin.once('drain', () => resolve());
+      // Closing ends stdin: a message sent after that (the handshake's last notification) fails at once.
+      if (!stdin || stdin.writableEnded || stdin.destroyed) return reject(new Error('the MCP server is not running'));
+      stdin.write(this.helpers.serializeMessage(message), (e) => (e ? reject(e) : resolve()));
     });
   }
 
