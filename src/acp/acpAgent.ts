@@ -38,7 +38,9 @@ export function idleSessionMsFrom(env: NodeJS.ProcessEnv): { ms: number; warning
   if (raw === undefined || raw === '') return { ms: DEFAULT_IDLE_SESSION_MS };
   const ms = Number(raw);
   if (Number.isInteger(ms) && ms >= 0 && ms <= 2_147_483_647) return { ms };
-  return { ms: DEFAULT_IDLE_SESSION_MS, warning: `JARVIS_ACP_IDLE_SESSION_MS=${raw} is not a whole number of milliseconds (0–2147483647); using ${DEFAULT_IDLE_SESSION_MS}` };
+  const warning = `JARVIS_ACP_IDLE_SESSION_MS=${raw} is not a whole number of milliseconds (0–2147483647); `
+    + `using ${DEFAULT_IDLE_SESSION_MS}`;
+  return { ms: DEFAULT_IDLE_SESSION_MS, warning };
 }
 
 interface Released {
@@ -92,7 +94,9 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
       idleTimers.delete(s.id);
       released.set(s.id, origin);
       env.log(`session ${s.id} was idle for ${idleMs} ms and was released; its next request opens it again`);
-      void s.close().catch((e: unknown) => env.log(`closing idle session ${s.id}: ${e instanceof Error ? e.message : String(e)}`));
+      void s.close().catch((e: unknown) => {
+        env.log(`closing idle session ${s.id}: ${e instanceof Error ? e.message : String(e)}`);
+      });
     }, idleMs);
     timer.unref();
     idleTimers.set(s.id, timer);
@@ -123,7 +127,9 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
       // The engine loads with the first session: initialize answers before it is read.
       const { AcpSession } = await import('./acpSession');
       pool ??= new (await import('./mcpPool')).AcpMcpPool();
-      opened = new AcpSession({ prepared, client, clientCapabilities, editorMcp, resume, version: env.version, log: env.log, mcpPool: pool });
+      opened = new AcpSession({
+        prepared, client, clientCapabilities, editorMcp, resume, version: env.version, log: env.log, mcpPool: pool,
+      });
     } catch (e) {
       setupFailure(e);
     }
@@ -207,7 +213,10 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
       (await session(params.sessionId)).setMode(params.modeId);
       return {};
     })
-    .onRequest('session/set_config_option', async ({ params }) => ({ configOptions: (await session(params.sessionId)).setConfigOption(params.configId, params.value) }))
+    .onRequest('session/set_config_option', async ({ params }) => {
+      const s = await session(params.sessionId);
+      return { configOptions: s.setConfigOption(params.configId, params.value) };
+    })
     .onRequest('session/close', async ({ params }) => {
       const s = sessions.get(params.sessionId);
       if (!s && !released.delete(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);

@@ -82,7 +82,12 @@ export class AcpSession {
     for (const w of [...prepared.warnings, ...fromEditor.warnings]) opts.log(w);
     this.mcpLease = opts.mcpPool.acquire(
       joinMcpServers(prepared.mcpServers, fromEditor.servers),
-      { home: prepared.runtime.home, clientName: prepared.clientName, version: opts.version, deferred: mcpToolDeferral(prepared.runtime.deferral) },
+      {
+        home: prepared.runtime.home,
+        clientName: prepared.clientName,
+        version: opts.version,
+        deferred: mcpToolDeferral(prepared.runtime.deferral),
+      },
       (text) => this.warn(text),
     );
     this.mcp = this.mcpLease.manager;

@@ -21,7 +21,11 @@ export class AcpMcpPool {
   private readonly entries = new Map<string, Entry>();
 
   /** The manager for `servers` (started on first use); `warn` receives what its sessions must see. */
-  acquire(servers: readonly McpServerConfig[], opts: Omit<McpStartOptions, 'onFailure' | 'onWarning'>, warn: (text: string) => void): McpLease {
+  acquire(
+    servers: readonly McpServerConfig[],
+    opts: Omit<McpStartOptions, 'onFailure' | 'onWarning'>,
+    warn: (text: string) => void,
+  ): McpLease {
     const key = JSON.stringify([opts.home, opts.clientName, servers]);
     let entry = this.entries.get(key);
     if (!entry) {
@@ -31,7 +35,11 @@ export class AcpMcpPool {
       };
       entry = {
         holders,
-        manager: startMcpServers(servers, { ...opts, onFailure: (server, error) => tell(mcpFailureText(server, error)), onWarning: tell }),
+        manager: startMcpServers(servers, {
+          ...opts,
+          onFailure: (server, error) => tell(mcpFailureText(server, error)),
+          onWarning: tell,
+        }),
       };
       this.entries.set(key, entry);
     }

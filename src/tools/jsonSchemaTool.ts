@@ -54,7 +54,8 @@ async function loadValidators(): Promise<Validators> {
 }
 
 /** Compiles `schema`; the error text says why the tool cannot be called. */
-function compile(name: string, schema: Record<string, unknown>, { draft7, draft2020 }: Validators): ValidateFunction | string {
+function compile(name: string, schema: Record<string, unknown>, validators: Validators): ValidateFunction | string {
+  const { draft7, draft2020 } = validators;
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
   const ajv = /draft-0[467]/.test(dialect) ? draft7 : draft2020;
   // Draft 4/6 meta-schemas are not loaded; their keywords are a subset Ajv's draft-07 mode reads alike.
@@ -63,7 +64,8 @@ function compile(name: string, schema: Record<string, unknown>, { draft7, draft2
     return ajv.compile(body);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return `${name} cannot be called: its input schema is not valid JSON Schema (${why}). The server that offers it has to fix the tool; tell the user and do not call it again.`;
+    return `${name} cannot be called: its input schema is not valid JSON Schema (${why}). `
+      + 'The server that offers it has to fix the tool; tell the user and do not call it again.';
   }
 }
 
@@ -116,7 +118,8 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
       try {
         await (validators ??= loadValidators());
       } catch (e) {
-        validate = `${def.name} cannot be called: the JSON Schema validator did not load (${e instanceof Error ? e.message : String(e)}).`;
+        const why = e instanceof Error ? e.message : String(e);
+        validate = `${def.name} cannot be called: the JSON Schema validator did not load (${why}).`;
         return;
       }
       compiled();
@@ -124,7 +127,9 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
     validateArgs(raw) {
       const check = compiled();
       // Fail closed: a caller that skipped prepare() gets no unchecked call.
-      if (check === undefined) return { ok: false, error: `${def.name}: its argument validator is not loaded yet (internal error: prepare() was not awaited); call it again.` };
+      if (check === undefined) {
+        return { ok: false, error: `${def.name}: its argument validator is not loaded yet (internal error: prepare() was not awaited).` };
+      }
       if (typeof check === 'string') return { ok: false, error: check };
       if (check(raw)) return { ok: true, args: raw };
       return { ok: false, error: formatArgumentErrors(def.name, ajvIssues(check.errors ?? [])) };

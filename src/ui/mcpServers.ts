@@ -12,7 +12,10 @@ type Notice = (level: 'info' | 'warning' | 'error' | 'success', text: string, hi
 
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
-export function startUiMcpServers(opts: Pick<AppOptions, 'home' | 'version' | 'mcp' | 'mcpClientName' | 'runtime'>, notice: Notice): McpManager | undefined {
+export function startUiMcpServers(
+  opts: Pick<AppOptions, 'home' | 'version' | 'mcp' | 'mcpClientName' | 'runtime'>,
+  notice: Notice,
+): McpManager | undefined {
   return startMcpServers(opts.mcp?.servers ?? [], {
     home: opts.home,
     clientName: opts.mcpClientName ?? 'jarvis',

@@ -27,7 +27,10 @@ const TOOL_RESULT_CHARS = 400;
 export const DEFAULT_EXTRACTION_EXIT_TIMEOUT_MS = 5_000;
 
 /** Prompts that state nothing: a greeting, a thanks, a yes or no (compared without case and punctuation). */
-const SMALL_TALK = new Set(['hi', 'hello', 'hey', 'yo', 'thanks', 'thank you', 'thx', 'ok', 'okay', 'yes', 'no', 'bye', 'good morning', 'good evening', 'test', 'ping']);
+const SMALL_TALK = new Set([
+  'hi', 'hello', 'hey', 'yo', 'thanks', 'thank you', 'thx', 'ok', 'okay', 'yes', 'no', 'bye', 'good morning',
+  'good evening', 'test', 'ping',
+]);
 
 function userText(messages: readonly Message[]): string {
   return messages
@@ -164,7 +167,9 @@ export class MemoryExtractor {
   }
 
   private schedule(agent: Agent, ask = true): Promise<void> {
-    this.queue = this.queue.then(() => this.extract(agent, ask)).catch((e: unknown) => this.warn(`memory extraction failed: ${e instanceof Error ? e.message : String(e)}`));
+    this.queue = this.queue
+      .then(() => this.extract(agent, ask))
+      .catch((e: unknown) => this.warn(`memory extraction failed: ${e instanceof Error ? e.message : String(e)}`));
     return this.queue;
   }
 
@@ -189,7 +194,10 @@ export class MemoryExtractor {
     if (!timedOut) return;
     this.abort.abort();
     await work;
-    this.warn(`memory extraction did not finish within ${limitMs} ms of closing and was stopped ([memory] extraction_exit_timeout_ms); nothing of this run was lost except the facts it would have saved.`);
+    this.warn(
+      `memory extraction did not finish within ${limitMs} ms of closing and was stopped `
+        + '([memory] extraction_exit_timeout_ms); the session is saved, only the facts it would have kept are not.',
+    );
   }
 
   private warn(text: string): void {

@@ -1,8 +1,8 @@
 // Puts each MCP server's tools into the runtime's tool registry (docs/mcp.md) and keeps them there as
 // they change: one registry source per server, replaced whole on every change (first listing or the
 // cached one, `tools/list_changed`, reconnect, removal). Arguments are checked against the server's
-// JSON Schema before a call (compiled on the tool's first call); the approval subject is the tool's name, so rules match `mcp__server__*`; a tool the
-// server marks read-only may run in plan mode.
+// JSON Schema before a call (compiled on the tool's first call); the approval subject is the tool's
+// name, so rules match `mcp__server__*`; a tool the server marks read-only may run in plan mode.
 import { McpCallError } from '../../ext/mcp/mcpConnection';
 import type { McpManager, McpOfferedTool } from '../../ext/mcp/mcpManager';
 import { defineJsonSchemaTool } from '../../tools/jsonSchemaTool';

@@ -47,7 +47,8 @@ export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): { close(
         if (waiting.length && !announced) {
           announced = true;
           const names = waiting.map((n) => `"${n}"`).join(', ');
-          emitInfo(`Waiting for MCP server${waiting.length > 1 ? 's' : ''} ${names} to start (each up to its startupTimeoutMs; Ctrl-C stops).`);
+          const plural = waiting.length > 1 ? 's' : '';
+          emitInfo(`Waiting for MCP server${plural} ${names} to start (each up to its startupTimeoutMs; Ctrl-C stops).`);
         }
         await untilAborted(mcp.ready(), signal);
         await attached.settled();

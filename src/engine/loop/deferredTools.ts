@@ -39,7 +39,9 @@ export interface DeferralSession {
  * config deferrals, then volume. The same rule `partition` applies; front ends give it to the MCP
  * manager, which leaves a server unstarted only when all its tools are deferred (docs/mcp.md).
  */
-export function mcpToolDeferral(config: DeferralConfig = { deferred: [], pinned: [] }): (name: string, mcpToolCount: number) => boolean {
+export function mcpToolDeferral(
+  config: DeferralConfig = { deferred: [], pinned: [] },
+): (name: string, mcpToolCount: number) => boolean {
   const pinned = config.pinned.map(toolNameMatcher);
   const deferred = config.deferred.map(toolNameMatcher);
   return (name, count) => !pinned.some((m) => m(name)) && (deferred.some((m) => m(name)) || count > MCP_INLINE_MAX);

@@ -50,7 +50,12 @@ async function loadSdk() {
 }
 
 const transports = {
-  stdio: () => Promise.all([import('@modelcontextprotocol/sdk/shared/stdio.js'), import('@modelcontextprotocol/sdk/client/stdio.js'), import('./stdioGroupTransport')]),
+  stdio: () =>
+    Promise.all([
+      import('@modelcontextprotocol/sdk/shared/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('./stdioGroupTransport'),
+    ]),
   http: () => import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
   sse: () => import('@modelcontextprotocol/sdk/client/sse.js'),
 };
@@ -159,9 +164,10 @@ export class McpServerConnection {
     if (c.transport === 'stdio') {
       const [helpers, sdkStdio, { StdioGroupTransport }] = await transports.stdio();
       const env = { ...sdkStdio.getDefaultEnvironment(), ...c.env };
-      const transport = new StdioGroupTransport({ command: c.command!, args: c.args, env, cwd: c.cwd }, helpers, (text) => {
+      const onStderr = (text: string) => {
         this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
-      });
+      };
+      const transport = new StdioGroupTransport({ command: c.command!, args: c.args, env, cwd: c.cwd }, helpers, onStderr);
       this.transport = transport;
       const start = transport.start.bind(transport);
       transport.start = async () => {
@@ -234,7 +240,9 @@ export class McpServerConnection {
     if (this.state === 'disabled') throw new McpCallError(`${label} is disabled ("enabled": false in mcp.json).`);
     if (this.state === 'lazy') {
       await this.start();
-      if (this.currentState() !== 'ready') throw new McpCallError(`${label} could not be started for the call to ${name}: ${this.error ?? 'it was stopped'}.`);
+      if (this.currentState() !== 'ready') {
+        throw new McpCallError(`${label} could not be started for the call to ${name}: ${this.error ?? 'it was stopped'}.`);
+      }
     }
     if (this.starting) await this.starting;
     if (this.state === 'disconnected' || this.state === 'failed') {

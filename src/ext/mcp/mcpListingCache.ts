@@ -59,7 +59,9 @@ export class McpListingCache {
       url: config.url,
       headers: config.headers,
       bearer: config.bearerTokenEnvVar,
-      stamps: config.transport === 'stdio' ? [config.command ?? '', ...config.args].map((p) => fileStamp(p, cwd) ?? null) : [],
+      stamps: config.transport === 'stdio'
+        ? [config.command ?? '', ...config.args].map((p) => fileStamp(p, cwd) ?? null)
+        : [],
     };
     return join(this.dir, `${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)}.json`);
   }
@@ -71,15 +73,24 @@ export class McpListingCache {
       text = readFileSync(file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
-      return { warning: `the cached tool list of MCP server "${config.name}" (${file}) could not be read (${(e as Error).message}); the server starts now to list its tools` };
+      const why = (e as Error).message;
+      return { warning: `${this.label(config, file)} could not be read (${why}); the server starts now to list its tools` };
     }
     try {
       const value = JSON.parse(text) as { format?: unknown; tools?: unknown; serverVersion?: unknown };
-      if (value.format !== FORMAT || !Array.isArray(value.tools) || !value.tools.every(isToolInfo)) throw new Error('not a tool listing of this version');
-      return { listing: { tools: value.tools, serverVersion: typeof value.serverVersion === 'string' ? value.serverVersion : undefined } };
+      if (value.format !== FORMAT || !Array.isArray(value.tools) || !value.tools.every(isToolInfo)) {
+        throw new Error('not a tool listing of this version');
+      }
+      const serverVersion = typeof value.serverVersion === 'string' ? value.serverVersion : undefined;
+      return { listing: { tools: value.tools, serverVersion } };
     } catch (e) {
-      return { warning: `the cached tool list of MCP server "${config.name}" (${file}) is damaged (${(e as Error).message}); it is ignored and the server starts now to list its tools again` };
+      const why = (e as Error).message;
+      return { warning: `${this.label(config, file)} is damaged (${why}); it is ignored and the server starts now to list its tools again` };
     }
+  }
+
+  private label(config: McpServerConfig, file: string): string {
+    return `the cached tool list of MCP server "${config.name}" (${file})`;
   }
 
   /** Saves a fresh listing (atomically); returns a warning instead of throwing. */
@@ -89,12 +100,14 @@ export class McpListingCache {
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       chmodSync(this.dir, 0o700);
-      writeFileSync(tmp, `${JSON.stringify({ format: FORMAT, server: config.name, savedAt: new Date().toISOString(), ...listing })}\n`, { mode: 0o600 });
+      const record = { format: FORMAT, server: config.name, savedAt: new Date().toISOString(), ...listing };
+      writeFileSync(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
       renameSync(tmp, file);
       return undefined;
     } catch (e) {
       rmSync(tmp, { force: true });
-      return `the tool list of MCP server "${config.name}" could not be cached (${(e as Error).message}); it starts at the beginning of the next session too`;
+      const why = (e as Error).message;
+      return `the tool list of MCP server "${config.name}" could not be cached (${why}); it starts with the next session too`;
     }
   }
 

@@ -133,7 +133,9 @@ export class McpManager {
       known += offered.length;
       candidates.push({ c, tools: read.listing.tools, offered });
     }
-    for (const { c, tools, offered } of candidates) if (offered.every((name) => deferred(name, known))) out.set(c.config.name, tools);
+    for (const { c, tools, offered } of candidates) {
+      if (offered.every((name) => deferred(name, known))) out.set(c.config.name, tools);
+    }
     return out;
   }
 
@@ -145,7 +147,8 @@ export class McpManager {
 
   /** The enabled servers still starting now (a front end shows what the first request waits for). */
   startingServers(): string[] {
-    return [...this.connections.values()].filter((c) => c.state === 'starting' && c.config.enabled).map((c) => c.config.name);
+    const starting = [...this.connections.values()].filter((c) => c.state === 'starting' && c.config.enabled);
+    return starting.map((c) => c.config.name);
   }
 
   /** Called with problems that are not a server's failure (a damaged or unwritable listing cache). */
@@ -204,7 +207,9 @@ export class McpManager {
     const allowed = enabledTools ? picomatch(enabledTools) : () => true;
     const denied = disabledTools?.length ? picomatch(disabledTools) : () => false;
     const taken = new Set<string>();
-    return tools.filter((t) => allowed(t.name) && !denied(t.name)).map((t) => ({ ...t, server, qualifiedName: uniqueMcpToolName(server, t.name, taken) }));
+    return tools
+      .filter((t) => allowed(t.name) && !denied(t.name))
+      .map((t) => ({ ...t, server, qualifiedName: uniqueMcpToolName(server, t.name, taken) }));
   }
 
   private offeredNames(config: McpServerConfig, tools: readonly McpToolInfo[]): string[] {

@@ -74,7 +74,8 @@ export class StdioGroupTransport implements Transport {
     if (this.child) throw new Error('the MCP server transport was already started');
     installExitHooks();
     return new Promise((resolve, reject) => {
-      const child = spawnInGroup(this.opts.command, this.opts.args, { cwd: this.opts.cwd ?? process.cwd(), env: this.opts.env, stdin: 'pipe' });
+      const { command, args, cwd, env } = this.opts;
+      const child = spawnInGroup(command, args, { cwd: cwd ?? process.cwd(), env, stdin: 'pipe' });
       this.child = child;
       child.once('error', (e) => {
         if (child.pid !== undefined) live.delete(child.pid);
