@@ -75,12 +75,20 @@ describe('JSON Schema tools', () => {
     const tool = await searchTool({ type: 'object', properties: { q: { type: 'strng' } } });
     const check = tool.validateArgs({ q: 'x' });
     expect(check.ok).toBe(false);
-    expect((check as { error: string }).error).toMatch(/^mcp__docs__search cannot be called: its input schema is not valid JSON Schema \(/);
+    const refused = /^mcp__docs__search cannot be called: its input schema is not valid JSON Schema \(/;
+    expect((check as { error: string }).error).toMatch(refused);
     expect(tool.validateArgs({}).ok).toBe(false);
   });
 
   it('compile nothing at definition: before prepare() a call is refused, not let through unchecked', () => {
-    const tool = defineJsonSchemaTool({ name: 'mcp__x__fresh', description: 'd', inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^fresh-only$' } } }, readOnly: true, defaultApproval: 'ask', execute: async () => ({ content: '' }) });
+    const tool = defineJsonSchemaTool({
+      name: 'mcp__x__fresh',
+      description: 'd',
+      inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^fresh-only$' } } },
+      readOnly: true,
+      defaultApproval: 'ask',
+      execute: async () => ({ content: '' }),
+    });
     expect(tool.jsonSchema).toEqual({ type: 'object', properties: { a: { type: 'string', pattern: '^fresh-only$' } } });
     // Ajv may already be loaded by an earlier test (then the first check compiles it synchronously);
     // either way, a value the schema rejects is never accepted.

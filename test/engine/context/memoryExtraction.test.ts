@@ -167,7 +167,7 @@ describe('automatic memory extraction', () => {
     expect(d.store().list().records).toEqual([expect.objectContaining({ name: 'sub fact', scope: 'workspace' })]);
   });
 
-  it('a run with nothing to remember (small talk, no tool) makes no extraction request, at the turn or at close', async () => {
+  it('a run with nothing to remember (small talk, no tool) makes no extraction request, then or at close', async () => {
     const engine = makeEngine({ responses: model([answer([draft('never')])]), dirs: dirs(), memory: ON });
     await runPrompt(engine, 'Hi!');
     await engine.runtime.close();
@@ -179,12 +179,14 @@ describe('automatic memory extraction', () => {
     expect(mayHoldMemories([u('We deploy on Fridays.')])).toBe(false); // no answer yet: read with the next turn
   });
 
-  it('closing waits for a slow extraction only up to extraction_exit_timeout_ms, then stops it with a warning', async () => {
-    const engine = makeEngine({ responses: model([{ text: '{"memories": [', hangAfterText: true }]), dirs: dirs(), memory: { ...ON, extractionExitTimeoutMs: 50 } });
+  it('closing waits for a slow extraction only up to extraction_exit_timeout_ms, then stops it, warning', async () => {
+    const hanging = model([{ text: '{"memories": [', hangAfterText: true }]);
+    const engine = makeEngine({ responses: hanging, dirs: dirs(), memory: { ...ON, extractionExitTimeoutMs: 50 } });
     await runPrompt(engine, 'We deploy with make ship.');
     await until(() => engine.client.requests.filter(isExtraction).length === 1);
     await engine.runtime.close();
-    expect(engine.eventsOf('notice').map((n) => n.text)).toContainEqual(expect.stringMatching(/^memory extraction did not finish within 50 ms of closing and was stopped \(\[memory\] extraction_exit_timeout_ms\)/));
+    const stopped = /^memory extraction did not finish within 50 ms of closing and was stopped \(\[memory\] extraction_exit_timeout_ms\)/;
+    expect(engine.eventsOf('notice').map((n) => n.text)).toContainEqual(expect.stringMatching(stopped));
   });
 
   it('extraction_enabled = false makes no side request', async () => {

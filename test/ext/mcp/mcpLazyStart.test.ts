@@ -19,7 +19,8 @@ const clientInfo = { name: 'jarvis-test', version: '0' };
 
 function managerIn(home: string, servers: McpServerConfig[], pinned: string[] = []) {
   const warnings: string[] = [];
-  const manager = new McpManager(servers, { clientInfo, cache: new McpListingCache(home, 'test'), deferred: mcpToolDeferral({ deferred: [], pinned }) });
+  const cache = new McpListingCache(home, 'test');
+  const manager = new McpManager(servers, { clientInfo, cache, deferred: mcpToolDeferral({ deferred: [], pinned }) });
   manager.onWarning((w) => warnings.push(w));
   return { manager, warnings };
 }
@@ -35,7 +36,7 @@ async function warmedHome(server = mcpEntry('everything')): Promise<string> {
 }
 
 describe('lazy MCP servers', () => {
-  it('the first start caches the listing (folder 0700, file 0600); the next session offers it without starting the server', async () => {
+  it('the first start caches the listing (0700/0600); the next session offers it without starting the server', async () => {
     const home = await warmedHome();
     const dir = join(home, 'cache', 'mcp-tools');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
@@ -60,7 +61,8 @@ describe('lazy MCP servers', () => {
     const home = await warmedHome();
     const { manager } = managerIn(home, [mcpEntry('everything')]);
     await manager.start();
-    const h = makeEngine({ mcp: manager, mode: 'yolo', responses: [{ toolCalls: [{ id: 'e', name: 'mcp__everything__echo', arguments: { message: 'direct' } }] }, { text: 'ok' }] });
+    const call = { id: 'e', name: 'mcp__everything__echo', arguments: { message: 'direct' } };
+    const h = makeEngine({ mcp: manager, mode: 'yolo', responses: [{ toolCalls: [call] }, { text: 'ok' }] });
     await runPrompt(h, 'echo');
     expect(h.client.requests[0].tools.map((t) => t.name)).toContain('ToolSearch');
     expect(JSON.stringify(h.client.requests[0].tools)).toContain('- mcp__everything__echo: ');
@@ -97,34 +99,40 @@ describe('lazy MCP servers', () => {
 
   it('a lazy server that cannot start fails the call that needed it with the reason; the session goes on', async () => {
     const home = mkdtempSync(join(tmpdir(), 'home-'));
-    const broken = mcpEntry('broken', { command: process.execPath, args: ['-e', 'process.stderr.write("no licence key\\n"); process.exit(3)'] });
+    const failing = 'process.stderr.write("no licence key\\n"); process.exit(3)';
+    const broken = mcpEntry('broken', { command: process.execPath, args: ['-e', failing] });
     const cache = new McpListingCache(home, 'test');
-    const tools = Array.from({ length: 5 }, (_, i) => ({ name: `t${i}`, description: `tool ${i}`, inputSchema: { type: 'object' }, readOnly: true }));
+    const tools = Array.from({ length: 5 }, (_, i) => ({
+      name: `t${i}`, description: `tool ${i}`, inputSchema: { type: 'object' }, readOnly: true,
+    }));
     expect(cache.write(broken, { tools })).toBeUndefined();
     const { manager } = managerIn(home, [broken]);
     await manager.start();
     expect(manager.status()[0].state).toBe('lazy');
-    const h = makeEngine({ mcp: manager, mode: 'yolo', responses: [{ toolCalls: [{ id: 'b', name: 'mcp__broken__t1', arguments: {} }] }, { text: 'carried on' }] });
+    const call = { id: 'b', name: 'mcp__broken__t1', arguments: {} };
+    const h = makeEngine({ mcp: manager, mode: 'yolo', responses: [{ toolCalls: [call] }, { text: 'carried on' }] });
     const outcome = await runPrompt(h, 'use it');
-    expect(h.eventsOf('tool_result')[0]).toMatchObject({ isError: true, text: expect.stringMatching(/^MCP server "broken" could not be started for the call to t1: could not start: .*no licence key/) });
+    const reason = /^MCP server "broken" could not be started for the call to t1: could not start: .*no licence key/;
+    expect(h.eventsOf('tool_result')[0]).toMatchObject({ isError: true, text: expect.stringMatching(reason) });
     expect(outcome).toMatchObject({ reason: 'completed', text: 'carried on' });
     await manager.close();
   });
 
-  it('a damaged cache file is a warning naming it; the server starts and the listing is fetched and cached again', async () => {
+  it('a damaged cache file is a warning naming it; the server starts and the listing is cached again', async () => {
     const home = await warmedHome();
     const dir = join(home, 'cache', 'mcp-tools');
     const file = join(dir, readdirSync(dir)[0]);
     writeFileSync(file, '{"format": 1, "tools": [{"name": 3}]');
     const { manager, warnings } = managerIn(home, [mcpEntry('everything')]);
     await manager.start();
-    expect(warnings).toEqual([expect.stringMatching(/^the cached tool list of MCP server "everything" \(.*\) is damaged \(.*\); it is ignored and the server starts now/)]);
+    const damaged = /^the cached tool list of MCP server "everything" \(.*\) is damaged \(.*\); it is ignored and the server starts now/;
+    expect(warnings).toEqual([expect.stringMatching(damaged)]);
     expect(manager.status()[0].state).toBe('ready');
     expect(JSON.parse(readFileSync(file, 'utf8')).tools.length).toBeGreaterThan(4);
     await manager.close();
   });
 
-  it('startup = "eager", a pinned tool, or a changed configuration (a new cache key) start the server with the session', async () => {
+  it('startup = "eager", a pinned tool, or a changed configuration (a new cache key) start the server at once', async () => {
     const home = await warmedHome();
     for (const [servers, pinned] of [
       [[mcpEntry('everything', { startup: 'eager' })], []],
