@@ -24,7 +24,8 @@ const range = (xs) => `${sorted(xs)[0].toFixed(0)}–${sorted(xs).at(-1).toFixed
 const show = (xs) => `${median(xs).toFixed(0)} ms (range ${range(xs)})`;
 
 const isExtraction = (req) => JSON.stringify(req.body?.messages?.[0] ?? '').includes('You keep the long-term memory');
-const server = await startMockModelServer({ script: (req) => (isExtraction(req) ? { text: '{"memories": []}' } : { text: 'ok' }) });
+const answer = (req) => (isExtraction(req) ? { text: '{"memories": []}' } : { text: 'ok' });
+const server = await startMockModelServer({ script: answer });
 
 function workspace(name) {
   const dir = mkdtempSync(join(tmpdir(), `jarvis-bench-startup-${name}-`));
@@ -35,7 +36,8 @@ function workspace(name) {
 }
 
 function jarvis(ws, args, extra = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: ws.cwd, env: jarvisEnv(ws, server, extra), encoding: 'utf8' });
+  const env = jarvisEnv(ws, server, extra);
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: ws.cwd, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`jarvis ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return r;
 }
@@ -45,7 +47,8 @@ function run(ws, prompt = 'hi', extra = {}) {
   return new Promise((resolvePromise, reject) => {
     const before = server.requests.length;
     const spawnedAt = Date.now();
-    const child = spawn(process.execPath, [bin, '-p', prompt], { cwd: ws.cwd, env: jarvisEnv(ws, server, extra), stdio: ['ignore', 'ignore', 'pipe'] });
+    const env = jarvisEnv(ws, server, extra);
+    const child = spawn(process.execPath, [bin, '-p', prompt], { cwd: ws.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => {
@@ -67,10 +70,12 @@ await withoutPlugins(none);
 const defaults = workspace('default');
 const ten = workspace('ten');
 await withoutPlugins(ten);
-writeFileSync(join(ten.home, 'mcp.json'), JSON.stringify({ mcpServers: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`s${i + 1}`, { command: process.execPath, args: [everything, 'stdio'] }])) }));
+const tenServers = Array.from({ length: 10 }, (_, i) => [`s${i + 1}`, { command: process.execPath, args: [everything, 'stdio'] }]);
+writeFileSync(join(ten.home, 'mcp.json'), JSON.stringify({ mcpServers: Object.fromEntries(tenServers) }));
 // First runs fill the listing caches (and the file cache); they are not counted.
 for (const ws of [none, defaults, ten]) await run(ws);
-const documentsRunning = () => spawnSync('pgrep', ['-f', `${defaults.home}/plugins/managed/jarvis-documents/bin/server.mjs`]).status === 0;
+const documentsServer = `${defaults.home}/plugins/managed/jarvis-documents/bin/server.mjs`;
+const documentsRunning = () => spawnSync('pgrep', ['-f', documentsServer]).status === 0;
 
 const samples = { node: [], none: [], defaults: [], ten: [], exitNothing: [], exitFact: [] };
 const memoryOn = { JARVIS_MEMORY_EXTRACTION_ENABLED: 'true' };
@@ -91,15 +96,19 @@ for (let i = 0; i < runs; i++) {
 async function silent() {
   const ws = workspace('silent');
   await withoutPlugins(ws);
-  writeFileSync(join(ws.home, 'mcp.json'), JSON.stringify({ mcpServers: { silent: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } } }));
+  const silentServer = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+  writeFileSync(join(ws.home, 'mcp.json'), JSON.stringify({ mcpServers: { silent: silentServer } }));
   const sessions = join(ws.home, 'sessions');
+  const wireOf = (key, id) => join(sessions, key, id, 'agents', 'main', 'wire.jsonl');
   const wires = () =>
-    existsSync(sessions) ? readdirSync(sessions).flatMap((key) => readdirSync(join(sessions, key)).map((id) => join(sessions, key, id, 'agents', 'main', 'wire.jsonl'))) : [];
+    existsSync(sessions) ? readdirSync(sessions).flatMap((key) => readdirSync(join(sessions, key)).map((id) => wireOf(key, id))) : [];
   const earlier = new Set(wires());
-  const journalled = () => wires().some((w) => !earlier.has(w) && existsSync(w) && readFileSync(w, 'utf8').includes('"type":"turn_start"'));
+  const started = (w) => existsSync(w) && readFileSync(w, 'utf8').includes('"type":"turn_start"');
+  const journalled = () => wires().some((w) => !earlier.has(w) && started(w));
   return await new Promise((resolvePromise, reject) => {
     const spawnedAt = Date.now();
-    const child = spawn(process.execPath, [bin, '-p', 'hello'], { cwd: ws.cwd, env: jarvisEnv(ws, server), stdio: ['ignore', 'ignore', 'pipe'] });
+    const env = jarvisEnv(ws, server);
+    const child = spawn(process.execPath, [bin, '-p', 'hello'], { cwd: ws.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let sigintAt = 0;
     let journalMs = 0;
     const poll = setInterval(() => {
@@ -126,9 +135,10 @@ for (const ws of [none, defaults, ten, memory]) rmSync(ws.dir, { recursive: true
 const base = median(samples.none);
 console.log(`Start-up to the first model request (median of ${runs}, interleaved)`);
 console.log(`  node -e 0:                                   ${show(samples.node)}`);
-console.log(`  jarvis -p, plugins and MCP servers disabled: ${show(samples.none)}  (${(base / median(samples.node)).toFixed(2)}× node -e 0)`);
-console.log(`  jarvis -p, default configuration:            ${show(samples.defaults)}  (${(median(samples.defaults) / base).toFixed(2)}× disabled; bound 1.15×)`);
-console.log(`  jarvis -p, 10 lazy MCP servers:              ${show(samples.ten)}  (${(median(samples.ten) / base).toFixed(2)}× none; bound 1.10×)`);
+const ratio = (xs, of) => (median(xs) / of).toFixed(2);
+console.log(`  jarvis -p, plugins and MCP servers disabled: ${show(samples.none)}  (${ratio(samples.none, median(samples.node))}× node -e 0)`);
+console.log(`  jarvis -p, default configuration:            ${show(samples.defaults)}  (${ratio(samples.defaults, base)}× disabled; bound 1.15×)`);
+console.log(`  jarvis -p, 10 lazy MCP servers:              ${show(samples.ten)}  (${ratio(samples.ten, base)}× none; bound 1.10×)`);
 console.log(`  documents server left running after the default runs: ${documentsRunning() ? 'yes' : 'no'}`);
 console.log(`Exit after the answer, memory extraction on`);
 console.log(`  nothing to remember ("hi"):                  ${show(samples.exitNothing)}`);
@@ -136,5 +146,5 @@ console.log(`  something to remember (a fact):              ${show(samples.exitF
 const journal = silentRuns.map((r) => r.journal);
 const ctrlC = silentRuns.map((r) => r.ctrlC);
 console.log(`A server that never answers its handshake (${silentRuns.length} runs)`);
-console.log(`  prompt in the journal after spawn:           ${show(journal)}  (first request with no server: ${base.toFixed(0)} ms)`);
+console.log(`  prompt in the journal after spawn:           ${show(journal)}  (no server, first request: ${base.toFixed(0)} ms)`);
 console.log(`  Ctrl-C to exit:                              ${show(ctrlC)}`);
