@@ -48,7 +48,8 @@ function run(ws, prompt = 'hi', extra = {}) {
     const before = server.requests.length;
     const spawnedAt = Date.now();
     const env = jarvisEnv(ws, server, extra);
-    const child = spawn(process.execPath, [bin, '-p', prompt], { cwd: ws.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const stdio = ['ignore', 'ignore', 'pipe'];
+    const child = spawn(process.execPath, [bin, '-p', prompt], { cwd: ws.cwd, env, stdio });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => {
@@ -70,7 +71,8 @@ await withoutPlugins(none);
 const defaults = workspace('default');
 const ten = workspace('ten');
 await withoutPlugins(ten);
-const tenServers = Array.from({ length: 10 }, (_, i) => [`s${i + 1}`, { command: process.execPath, args: [everything, 'stdio'] }]);
+const everythingServer = { command: process.execPath, args: [everything, 'stdio'] };
+const tenServers = Array.from({ length: 10 }, (_, i) => [`s${i + 1}`, everythingServer]);
 writeFileSync(join(ten.home, 'mcp.json'), JSON.stringify({ mcpServers: Object.fromEntries(tenServers) }));
 // First runs fill the listing caches (and the file cache); they are not counted.
 for (const ws of [none, defaults, ten]) await run(ws);
@@ -101,14 +103,17 @@ async function silent() {
   const sessions = join(ws.home, 'sessions');
   const wireOf = (key, id) => join(sessions, key, id, 'agents', 'main', 'wire.jsonl');
   const wires = () =>
-    existsSync(sessions) ? readdirSync(sessions).flatMap((key) => readdirSync(join(sessions, key)).map((id) => wireOf(key, id))) : [];
+    existsSync(sessions)
+      ? readdirSync(sessions).flatMap((key) => readdirSync(join(sessions, key)).map((id) => wireOf(key, id)))
+      : [];
   const earlier = new Set(wires());
   const started = (w) => existsSync(w) && readFileSync(w, 'utf8').includes('"type":"turn_start"');
   const journalled = () => wires().some((w) => !earlier.has(w) && started(w));
   return await new Promise((resolvePromise, reject) => {
     const spawnedAt = Date.now();
     const env = jarvisEnv(ws, server);
-    const child = spawn(process.execPath, [bin, '-p', 'hello'], { cwd: ws.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const stdio = ['ignore', 'ignore', 'pipe'];
+    const child = spawn(process.execPath, [bin, '-p', 'hello'], { cwd: ws.cwd, env, stdio });
     let sigintAt = 0;
     let journalMs = 0;
     const poll = setInterval(() => {
@@ -136,9 +141,12 @@ const base = median(samples.none);
 console.log(`Start-up to the first model request (median of ${runs}, interleaved)`);
 console.log(`  node -e 0:                                   ${show(samples.node)}`);
 const ratio = (xs, of) => (median(xs) / of).toFixed(2);
-console.log(`  jarvis -p, plugins and MCP servers disabled: ${show(samples.none)}  (${ratio(samples.none, median(samples.node))}× node -e 0)`);
-console.log(`  jarvis -p, default configuration:            ${show(samples.defaults)}  (${ratio(samples.defaults, base)}× disabled; bound 1.15×)`);
-console.log(`  jarvis -p, 10 lazy MCP servers:              ${show(samples.ten)}  (${ratio(samples.ten, base)}× none; bound 1.10×)`);
+const floor = median(samples.node);
+console.log(`  jarvis -p, plugins and MCP servers disabled: ${show(samples.none)}  (${ratio(samples.none, floor)}× node -e 0)`);
+console.log(`  jarvis -p, default configuration:            ${show(samples.defaults)}`);
+console.log(`    ${ratio(samples.defaults, base)}× the disabled time (bound 1.15×)`);
+console.log(`  jarvis -p, 10 lazy MCP servers:              ${show(samples.ten)}`);
+console.log(`    ${ratio(samples.ten, base)}× the time with none (bound 1.10×)`);
 console.log(`  documents server left running after the default runs: ${documentsRunning() ? 'yes' : 'no'}`);
 console.log(`Exit after the answer, memory extraction on`);
 console.log(`  nothing to remember ("hi"):                  ${show(samples.exitNothing)}`);
@@ -146,5 +154,6 @@ console.log(`  something to remember (a fact):              ${show(samples.exitF
 const journal = silentRuns.map((r) => r.journal);
 const ctrlC = silentRuns.map((r) => r.ctrlC);
 console.log(`A server that never answers its handshake (${silentRuns.length} runs)`);
-console.log(`  prompt in the journal after spawn:           ${show(journal)}  (no server, first request: ${base.toFixed(0)} ms)`);
+console.log(`  prompt in the journal after spawn:           ${show(journal)}`);
+console.log(`    (with no server, the first request comes ${base.toFixed(0)} ms after spawn)`);
 console.log(`  Ctrl-C to exit:                              ${show(ctrlC)}`);
