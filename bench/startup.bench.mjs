@@ -142,7 +142,8 @@ console.log(`Start-up to the first model request (median of ${runs}, interleaved
 console.log(`  node -e 0:                                   ${show(samples.node)}`);
 const ratio = (xs, of) => (median(xs) / of).toFixed(2);
 const floor = median(samples.node);
-console.log(`  jarvis -p, plugins and MCP servers disabled: ${show(samples.none)}  (${ratio(samples.none, floor)}× node -e 0)`);
+console.log(`  jarvis -p, plugins and MCP servers disabled: ${show(samples.none)}`);
+console.log(`    ${ratio(samples.none, floor)}× node -e 0`);
 console.log(`  jarvis -p, default configuration:            ${show(samples.defaults)}`);
 console.log(`    ${ratio(samples.defaults, base)}× the disabled time (bound 1.15×)`);
 console.log(`  jarvis -p, 10 lazy MCP servers:              ${show(samples.ten)}`);
