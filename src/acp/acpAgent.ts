@@ -1,6 +1,8 @@
 // `jarvis acp`: the Agent Client Protocol (v1) agent an editor talks to over stdio (docs/acp.md).
 // Each method maps onto the engine: sessions are SessionControl runtimes (AcpSession), sessions on
-// disk are listed, loaded (with their history replayed) and resumed from the session store.
+// disk are listed, loaded (with their history replayed) and resumed from the session store. Sessions
+// share the connection's MCP servers; `session/close` ends one, and a session idle for
+// JARVIS_ACP_IDLE_SESSION_MS is released and opened again from its journal on its next request.
 import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk';
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -8,6 +10,7 @@ import { SessionLockedError } from '../store/sessionLock';
 import { findSessionById, listSessions, type SessionLocation } from '../store/sessionStore';
 import type { AcpLog } from './acpLog';
 import type { AcpSession, PreparedSession } from './acpSession';
+import type { AcpMcpPool } from './mcpPool';
 import { availableCommands } from './slashCommands';
 
 /** A session cannot be prepared in that folder; `authRequired` when no model credentials resolve. */
@@ -23,6 +26,27 @@ export interface AcpEnvironment {
   /** Config, model and servers for a session in `cwd`; rejects with SessionSetupError. */
   prepare(cwd: string): Promise<PreparedSession>;
   log: AcpLog;
+  /** How long a session may sit idle before it is released (default 30 min; 0: never). */
+  idleSessionMs?: number;
+}
+
+export const DEFAULT_IDLE_SESSION_MS = 30 * 60_000;
+
+/** JARVIS_ACP_IDLE_SESSION_MS, when it is a whole number of milliseconds; otherwise the default. */
+export function idleSessionMsFrom(env: NodeJS.ProcessEnv): { ms: number; warning?: string } {
+  const raw = env.JARVIS_ACP_IDLE_SESSION_MS;
+  if (raw === undefined || raw === '') return { ms: DEFAULT_IDLE_SESSION_MS };
+  const ms = Number(raw);
+  if (Number.isInteger(ms) && ms >= 0 && ms <= 2_147_483_647) return { ms };
+  const warning = `JARVIS_ACP_IDLE_SESSION_MS=${raw} is not a whole number of milliseconds (0–2147483647); `
+    + `using ${DEFAULT_IDLE_SESSION_MS}`;
+  return { ms: DEFAULT_IDLE_SESSION_MS, warning };
+}
+
+interface Released {
+  client: AgentContext;
+  cwd: string;
+  editorMcp: readonly McpServer[];
 }
 
 export const LOGIN_METHOD_ID = 'login';
@@ -47,11 +71,47 @@ function absoluteCwd(cwd: string): string {
 
 export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): Promise<void> } {
   const sessions = new Map<string, AcpSession>();
+  /** Sessions released as idle: opened again from their journal on their next request. */
+  const released = new Map<string, Released>();
+  const idleTimers = new Map<string, NodeJS.Timeout>();
+  const idleMs = env.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS;
+  let pool: AcpMcpPool | undefined;
   let clientCapabilities: ClientCapabilities = {};
 
-  const session = (id: string): AcpSession => {
-    const found = sessions.get(id);
+  const forget = (id: string) => {
+    clearTimeout(idleTimers.get(id));
+    idleTimers.delete(id);
+  };
+
+  /** (Re)starts the idle clock of a session; a turn in progress keeps it alive. */
+  const touch = (s: AcpSession, origin: Released) => {
+    forget(s.id);
+    if (!idleMs) return;
+    const timer = setTimeout(() => {
+      if (s.busy) return touch(s, origin);
+      if (sessions.get(s.id) !== s) return;
+      sessions.delete(s.id);
+      idleTimers.delete(s.id);
+      released.set(s.id, origin);
+      env.log(`session ${s.id} was idle for ${idleMs} ms and was released; its next request opens it again`);
+      void s.close().catch((e: unknown) => {
+        env.log(`closing idle session ${s.id}: ${e instanceof Error ? e.message : String(e)}`);
+      });
+    }, idleMs);
+    timer.unref();
+    idleTimers.set(s.id, timer);
+  };
+
+  const origins = new Map<string, Released>();
+  const session = async (id: string): Promise<AcpSession> => {
+    let found = sessions.get(id);
+    const wasReleased = released.get(id);
+    if (!found && wasReleased) {
+      released.delete(id);
+      found = await open(wasReleased.client, wasReleased.cwd, wasReleased.editorMcp, stored(id, wasReleased.cwd));
+    }
     if (!found) throw RequestError.sessionNotFound(id);
+    touch(found, origins.get(id)!);
     return found;
   };
 
@@ -66,11 +126,18 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
       const prepared = await env.prepare(absoluteCwd(cwd));
       // The engine loads with the first session: initialize answers before it is read.
       const { AcpSession } = await import('./acpSession');
-      opened = new AcpSession({ prepared, client, clientCapabilities, editorMcp, resume, version: env.version, log: env.log });
+      pool ??= new (await import('./mcpPool')).AcpMcpPool();
+      opened = new AcpSession({
+        prepared, client, clientCapabilities, editorMcp, resume, version: env.version, log: env.log, mcpPool: pool,
+      });
     } catch (e) {
       setupFailure(e);
     }
     sessions.set(opened.id, opened);
+    released.delete(opened.id);
+    const origin = { client, cwd, editorMcp };
+    origins.set(opened.id, origin);
+    touch(opened, origin);
     // After the response that tells the editor the session id (so the update has a session to go to).
     setImmediate(() => opened.advertiseCommands(availableCommands(opened.plugins)));
     return opened;
@@ -92,7 +159,7 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { list: {}, resume: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
         authMethods: [{ id: LOGIN_METHOD_ID, name: 'Configured credentials', description: 'Uses the model and API key of ~/.jarvis-code/config.toml (or JARVIS_MODEL_* variables); run jarvis once in a terminal to set them up.' }],
       };
@@ -131,22 +198,46 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
         })),
       };
     })
-    .onRequest('session/prompt', ({ params }) => session(params.sessionId).prompt(params.prompt))
+    .onRequest('session/prompt', async ({ params }) => {
+      const s = await session(params.sessionId);
+      try {
+        return await s.prompt(params.prompt);
+      } finally {
+        if (sessions.get(s.id) === s) touch(s, origins.get(s.id)!);
+      }
+    })
     .onNotification('session/cancel', ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     })
-    .onRequest('session/set_mode', ({ params }) => {
-      session(params.sessionId).setMode(params.modeId);
+    .onRequest('session/set_mode', async ({ params }) => {
+      (await session(params.sessionId)).setMode(params.modeId);
       return {};
     })
-    .onRequest('session/set_config_option', ({ params }) => ({ configOptions: session(params.sessionId).setConfigOption(params.configId, params.value) }));
+    .onRequest('session/set_config_option', async ({ params }) => {
+      const s = await session(params.sessionId);
+      return { configOptions: s.setConfigOption(params.configId, params.value) };
+    })
+    .onRequest('session/close', async ({ params }) => {
+      const s = sessions.get(params.sessionId);
+      if (!s && !released.delete(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+      forget(params.sessionId);
+      origins.delete(params.sessionId);
+      if (s) {
+        sessions.delete(params.sessionId);
+        s.cancel();
+        await s.close();
+      }
+      return {};
+    });
 
   return {
     app,
     async closeAll() {
       const all = [...sessions.values()];
       sessions.clear();
+      for (const id of [...idleTimers.keys()]) forget(id);
       await Promise.all(all.map((s) => s.close().catch((e: unknown) => env.log(`closing session ${s.id}: ${e instanceof Error ? e.message : String(e)}`))));
+      await pool?.closeAll();
     },
   };
 }

@@ -10,7 +10,7 @@ import { QuestionQueue } from '../engine/runtime/questionQueue';
 import type { Runtime } from '../engine/runtime/runtime';
 import { SessionControl, type BaseRuntimeOptions } from '../engine/runtime/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
-import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
+import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { JarvisConfig } from '../store/config';
 import type { McpServerConfig, McpTimeoutDefaults } from '../store/mcpConfig';
 import type { SessionLocation } from '../store/sessionStore';
@@ -18,6 +18,7 @@ import { EDITOR_FILES } from '../tools/file/editorFiles';
 import type { AcpLog } from './acpLog';
 import { editorFileAccess } from './editorFileAccess';
 import { editorMcpServers, joinMcpServers } from './mcpServers';
+import type { AcpMcpPool, McpLease } from './mcpPool';
 import { acpApprovalPort, acpInteractionPort, startDue, type PendingPermission, type PermissionRequester } from './permissions';
 import { promptInput } from './promptContent';
 import { EventMapper, historyUpdates } from './sessionUpdates';
@@ -46,6 +47,8 @@ export interface AcpSessionOptions {
   resume?: SessionLocation;
   version: string;
   log: AcpLog;
+  /** The connection's MCP servers, shared by sessions with the same servers. */
+  mcpPool: AcpMcpPool;
 }
 
 /** A turn the editor did not cancel but that stopped early (the user rejected a call) simply ended. */
@@ -61,6 +64,7 @@ export class AcpSession {
   private readonly queue: QuestionQueue<PendingPermission>;
   private readonly mapper: EventMapper;
   private readonly mcp: McpManager | undefined;
+  private readonly mcpLease: McpLease;
   /** Read by the agent at each request, so the `thinking` option applies from the next one. */
   private readonly thinking: ThinkingSettings;
   /** Enabled plugins' commands (advertised to the editor, expanded in prompts). */
@@ -76,12 +80,17 @@ export class AcpSession {
     this.mapper = new EventMapper(this.cwd);
     const fromEditor = editorMcpServers(opts.editorMcp, prepared.mcpDefaults);
     for (const w of [...prepared.warnings, ...fromEditor.warnings]) opts.log(w);
-    this.mcp = startMcpServers(joinMcpServers(prepared.mcpServers, fromEditor.servers), {
-      home: prepared.runtime.home,
-      clientName: prepared.clientName,
-      version: opts.version,
-      onFailure: (server, error) => this.warn(mcpFailureText(server, error)),
-    });
+    this.mcpLease = opts.mcpPool.acquire(
+      joinMcpServers(prepared.mcpServers, fromEditor.servers),
+      {
+        home: prepared.runtime.home,
+        clientName: prepared.clientName,
+        version: opts.version,
+        deferred: mcpToolDeferral(prepared.runtime.deferral),
+      },
+      (text) => this.warn(text),
+    );
+    this.mcp = this.mcpLease.manager;
     this.thinking = { ...(prepared.runtime.thinking ?? { enabled: true }) };
     this.plugins = prepared.runtime.plugins;
     this.queue = new QuestionQueue<PendingPermission>((queue) => startDue(queue, this.control.runtime?.agent.busy ?? false));
@@ -109,7 +118,7 @@ export class AcpSession {
     try {
       this.runtime = this.control.ensure();
     } catch (e) {
-      void this.mcp?.close();
+      void this.mcpLease.release();
       throw e;
     }
     for (const w of this.runtime.warnings) opts.log(w);
@@ -234,10 +243,15 @@ export class AcpSession {
     return options;
   }
 
+  /** A turn runs, or a question waits for the editor (the idle clock does not run then). */
+  get busy(): boolean {
+    return this.runtime.agent.busy || this.queue.size > 0;
+  }
+
   async close(): Promise<void> {
     this.queue.cancelAll();
     await this.control.close();
     await this.updates;
-    await this.mcp?.close();
+    await this.mcpLease.release();
   }
 }

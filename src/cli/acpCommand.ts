@@ -2,7 +2,7 @@
 // carries JSON-RPC only, so everything else that would print there is sent to stderr instead.
 import { Readable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
-import { acpAgentApp, SessionSetupError } from '../acp/acpAgent';
+import { acpAgentApp, idleSessionMsFrom, SessionSetupError } from '../acp/acpAgent';
 import { acpLog } from '../acp/acpLog';
 import type { PreparedSession } from '../acp/acpSession';
 import { jarvisHome } from '../store/paths';
@@ -37,7 +37,9 @@ export async function runAcpCommand(version: string): Promise<number> {
   const home = jarvisHome(process.env);
   installLastResort(home);
   const log = acpLog(home);
-  const { app, closeAll } = acpAgentApp({ version, home, prepare, log });
+  const idle = idleSessionMsFrom(process.env);
+  if (idle.warning) log(idle.warning);
+  const { app, closeAll } = acpAgentApp({ version, home, prepare, log, idleSessionMs: idle.ms });
   const output = new WritableStream<Uint8Array>({
     write: (chunk) => new Promise<void>((resolve, reject) => void protocolOut(chunk, (e) => (e ? reject(e) : resolve()))),
   });

@@ -8,6 +8,7 @@ import { estimateTokens } from '../llm/tokens';
 import { toolSchemaForModel } from '../tools/defineTool';
 import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
+import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
 import { parseSkillCommand } from '../engine/delegation/skills';
@@ -67,7 +68,16 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     clientName: startup.settings.identity.slug,
     version: typeof __JARVIS_VERSION__ === 'string' ? __JARVIS_VERSION__ : '0.0.0',
     onFailure: (server, error) => stderr.write(`warning: ${mcpFailureText(server, error)}\n`),
+    onWarning: (text) => stderr.write(`warning: ${text}\n`),
+    deferred: mcpToolDeferral(startup.runtime.deferral),
   });
+  // Until the turn's own handler is in place, Ctrl-C stops the servers started so far and exits.
+  const early = () => {
+    mcp?.killNow();
+    stderr.write('\ninterrupted while starting\n');
+    process.exit(EXIT_INTERRUPTED);
+  };
+  process.on('SIGINT', early);
   const control = new SessionControl({
     base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode
     nonInteractive: true,
@@ -78,6 +88,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   try {
     runtime = control.ensure();
   } catch (e) {
+    process.off('SIGINT', early);
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
     if (!(e instanceof SessionLockedError)) throw e;
     stderr.write(`jarvis: ${e.message}\n`);
@@ -86,6 +97,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   const frameTokens = estimateTokens(runtime.session.state.systemPrompt ?? '') + estimateToolSchemaTokens(runtime.tools.list().map(toolSchemaForModel));
   const fitted = fitPromptToWindow(input, { window: contextWindow(startup.runtime.model), name: startup.runtime.model.model, frameTokens }, stderr);
   if (!fitted.ok) {
+    process.off('SIGINT', early);
     stderr.write(`${fitted.message}\n`);
     await control.close();
     await mcp?.close();
@@ -105,7 +117,8 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     if (interrupted) {
       // Forced: nothing async will run any more, so stop the tasks' process groups right here.
       runtime.tasks.killAllNow('Killed: Ctrl-C pressed twice in print mode');
-      stderr.write('interrupted again: background tasks killed, exiting\n');
+      mcp?.killNow();
+      stderr.write('interrupted again: background tasks and MCP servers killed, exiting\n');
       process.exit(EXIT_INTERRUPTED);
     }
     interrupted = true;
@@ -114,6 +127,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     runtime.agent.cancel(true);
   };
   process.on('SIGINT', onSigint);
+  process.off('SIGINT', early);
   try {
     const background = {
       watcher: runtime.notifications,

@@ -117,6 +117,8 @@ const mcpSchema = table({
 
 const memorySchema = table({
   extraction_enabled: bool().default(true),
+  // How long closing a session waits for the last extraction (docs/memory.md); 0 = not at all.
+  extraction_exit_timeout_ms: int(0, INT32_MAX).default(5_000),
   recall_max_records: int(1).default(20),
   // 4 KiB keeps the first request small (docs/memory.md "Recall").
   recall_max_bytes: int(1).default(4_096),

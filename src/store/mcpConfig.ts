@@ -32,6 +32,11 @@ export interface McpServerConfig {
   toolTimeoutMs: number;
   enabledTools?: string[];
   disabledTools?: string[];
+  /**
+   * `lazy` (the default): not started while its listing is cached and all its tools are deferred;
+   * `eager`: started with the session, the first request waits for it (docs/mcp.md, "Lazy start").
+   */
+  startup?: 'lazy' | 'eager';
 }
 
 export interface McpTimeoutDefaults {
@@ -59,6 +64,7 @@ const entrySchema = z.looseObject({
   toolTimeoutMs: timeout.optional(),
   enabledTools: strings.optional(),
   disabledTools: strings.optional(),
+  startup: z.enum(['lazy', 'eager']).optional(),
 });
 
 export function userMcpPath(home: string): string {
@@ -163,6 +169,7 @@ export function parseServerEntry(
       toolTimeoutMs: e.toolTimeoutMs ?? where.defaults.toolTimeoutMs,
       enabledTools: e.enabledTools,
       disabledTools: e.disabledTools,
+      startup: e.startup ?? 'lazy',
     },
   };
 }

@@ -44,7 +44,12 @@ export interface Settings {
   swarm: { timeoutMs: number };
   mcp: { startupTimeoutMs: number; toolTimeoutMs: number };
   image: { maxEdgePx: number; readByteBudget: number };
-  memory: { extractionEnabled: boolean; recallMaxRecords: number; recallMaxBytes: number };
+  memory: {
+    extractionEnabled: boolean;
+    extractionExitTimeoutMs: number;
+    recallMaxRecords: number;
+    recallMaxBytes: number;
+  };
   identity: { name: string; slug: string };
   telemetry: boolean;
   builtinProductSkills: boolean;
@@ -233,6 +238,8 @@ export function effectiveSettings(
     },
     memory: {
       extractionEnabled: read.bool('JARVIS_MEMORY_EXTRACTION_ENABLED') ?? config.memory.extraction_enabled,
+      extractionExitTimeoutMs:
+        read.int('JARVIS_MEMORY_EXTRACTION_EXIT_TIMEOUT_MS', 0, INT32_MAX) ?? config.memory.extraction_exit_timeout_ms,
       recallMaxRecords: config.memory.recall_max_records,
       recallMaxBytes: config.memory.recall_max_bytes,
     },

@@ -147,6 +147,13 @@ export interface Tool
   /** The JSON schema sent to the model. */
   readonly jsonSchema: Record<string, unknown>;
   readonly renderedDescription: string;
+  /**
+   * Loads what checking arguments needs (a JSON Schema tool compiles its validator on its first call);
+   * the loop awaits it before `validateArgs`. Never rejects.
+   */
+  prepare?(): Promise<void>;
+  /** Called when ToolSearch loads the tool's schema (a lazy MCP server starts then: docs/mcp.md). */
+  onLoaded?(): void;
   /** Checks (and for zod, coerces defaults into) the parsed JSON arguments. Never throws. */
   validateArgs(raw: unknown): ArgsCheck;
   subject?(args: unknown, ctx: ToolContext<AnyServiceKey>): string;

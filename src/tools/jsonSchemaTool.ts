@@ -1,7 +1,8 @@
 // Tools whose argument schema is JSON Schema rather than zod: MCP servers and plugins describe their
 // tools that way. The schema goes to the model as it is, and the model's arguments are checked by a
-// real JSON Schema validator (Ajv, loaded on first use so it never weighs on start-up) with the same
-// field-by-field message the zod tools give (`formatArgumentErrors`).
+// real JSON Schema validator with the same field-by-field message the zod tools give
+// (`formatArgumentErrors`). Ajv loads, and each schema compiles, on the tool's first call (`prepare`),
+// never at registration: most sessions call few of the tools they are offered (docs/mcp.md).
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { formatArgumentErrors, type ArgumentIssue, type DefaultApproval, type Tool, type ToolAccess, type ToolAvailability, type ToolContext, type ToolResult } from './defineTool';
 
@@ -24,17 +25,22 @@ export interface JsonSchemaToolDefinition {
   subject?(args: Record<string, unknown>, ctx: ToolContext): string;
   maxOutputChars?: number;
   isAvailable?(env: ToolAvailability): boolean;
+  /** ToolSearch loaded the tool (see Tool.onLoaded). */
+  onLoaded?(): void;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
-/** A schema Ajv cannot compile: the tool is not offered, and this says why. */
-export class InvalidToolSchemaError extends Error {}
-
 type AjvModule = typeof import('ajv');
 type AjvInstance = InstanceType<AjvModule['default']>;
-let validators: Promise<{ draft7: AjvInstance; draft2020: AjvInstance }> | undefined;
+interface Validators {
+  draft7: AjvInstance;
+  draft2020: AjvInstance;
+}
+let validators: Promise<Validators> | undefined;
+/** Set once the validators have loaded, so a schema can then be compiled synchronously. */
+let loaded: Validators | undefined;
 
-async function loadValidators(): Promise<{ draft7: AjvInstance; draft2020: AjvInstance }> {
+async function loadValidators(): Promise<Validators> {
   const [{ default: Ajv }, { default: Ajv2020 }, { default: addFormats }] = await Promise.all([import('ajv'), import('ajv/dist/2020.js'), import('ajv-formats')]);
   // allErrors: the model should learn about every bad field at once, not one per retry.
   // strict off: schemas written for other validators carry keywords Ajv does not know; they are ignored.
@@ -43,12 +49,13 @@ async function loadValidators(): Promise<{ draft7: AjvInstance; draft2020: AjvIn
   const draft2020 = new Ajv2020(options);
   addFormats(draft7);
   addFormats(draft2020 as unknown as AjvInstance);
-  return { draft7, draft2020: draft2020 as unknown as AjvInstance };
+  loaded = { draft7, draft2020: draft2020 as unknown as AjvInstance };
+  return loaded;
 }
 
-async function compile(name: string, schema: Record<string, unknown>): Promise<ValidateFunction> {
-  validators ??= loadValidators();
-  const { draft7, draft2020 } = await validators;
+/** Compiles `schema`; the error text says why the tool cannot be called. */
+function compile(name: string, schema: Record<string, unknown>, validators: Validators): ValidateFunction | string {
+  const { draft7, draft2020 } = validators;
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
   const ajv = /draft-0[467]/.test(dialect) ? draft7 : draft2020;
   // Draft 4/6 meta-schemas are not loaded; their keywords are a subset Ajv's draft-07 mode reads alike.
@@ -56,7 +63,9 @@ async function compile(name: string, schema: Record<string, unknown>): Promise<V
   try {
     return ajv.compile(body);
   } catch (e) {
-    throw new InvalidToolSchemaError(`the input schema of tool "${name}" is not valid JSON Schema: ${e instanceof Error ? e.message : String(e)}`);
+    const why = e instanceof Error ? e.message : String(e);
+    return `${name} cannot be called: its input schema is not valid JSON Schema (${why}). `
+      + 'The server that offers it has to fix the tool; tell the user and do not call it again.';
   }
 }
 
@@ -79,13 +88,18 @@ export function ajvIssues(errors: readonly ErrorObject[]): ArgumentIssue[] {
 }
 
 /**
- * Builds a Tool from a JSON Schema definition. Async because the validator loads on first use;
- * rejects with InvalidToolSchemaError when the schema cannot be compiled.
+ * Builds a Tool from a JSON Schema definition. Nothing is compiled here: `prepare` (awaited by the
+ * loop before a call's arguments are checked) loads the validator and compiles the schema; a schema
+ * that does not compile makes every call fail with a message that says so.
  */
-export async function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Promise<Tool> {
+export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
   // Model APIs require an object schema at the top; servers sometimes leave the type implicit.
   const schema = def.inputSchema.type === undefined ? { type: 'object', ...def.inputSchema } : def.inputSchema;
-  const validate = await compile(def.name, schema);
+  let validate: ValidateFunction | string | undefined;
+  const compiled = (): ValidateFunction | string | undefined => {
+    if (validate === undefined && loaded) validate = compile(def.name, schema, loaded);
+    return validate;
+  };
   const { $schema: _dialect, ...jsonSchema } = schema;
   const accesses =
     def.accesses ?? (def.readOnly ? undefined : (_args: Record<string, unknown>, ctx: ToolContext): ToolAccess[] => [{ kind: 'exec', cwd: ctx.cwd }]);
@@ -98,9 +112,27 @@ export async function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Promi
     defaultApproval: def.defaultApproval,
     maxOutputChars: def.maxOutputChars,
     isAvailable: def.isAvailable,
+    onLoaded: def.onLoaded,
+    async prepare() {
+      if (compiled() !== undefined) return;
+      try {
+        await (validators ??= loadValidators());
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        validate = `${def.name} cannot be called: the JSON Schema validator did not load (${why}).`;
+        return;
+      }
+      compiled();
+    },
     validateArgs(raw) {
-      if (validate(raw)) return { ok: true, args: raw };
-      return { ok: false, error: formatArgumentErrors(def.name, ajvIssues(validate.errors ?? [])) };
+      const check = compiled();
+      // Fail closed: a caller that skipped prepare() gets no unchecked call.
+      if (check === undefined) {
+        return { ok: false, error: `${def.name}: its argument validator is not loaded yet (internal error: prepare() was not awaited).` };
+      }
+      if (typeof check === 'string') return { ok: false, error: check };
+      if (check(raw)) return { ok: true, args: raw };
+      return { ok: false, error: formatArgumentErrors(def.name, ajvIssues(check.errors ?? [])) };
     },
     subject: def.subject ? (args, ctx) => def.subject!(args as Record<string, unknown>, ctx) : undefined,
     accesses: accesses ? (args, ctx) => accesses(args as Record<string, unknown>, ctx) : undefined,

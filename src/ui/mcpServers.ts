@@ -6,17 +6,23 @@ import { loginMcpServer } from '../ext/mcp/mcpOAuth';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import { openInBrowser } from '../platform/openInBrowser';
 import type { AppOptions } from './appOptions';
+import { mcpToolDeferral } from '../engine/loop/deferredTools';
 
 type Notice = (level: 'info' | 'warning' | 'error' | 'success', text: string, hint?: string) => void;
 
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
-export function startUiMcpServers(opts: Pick<AppOptions, 'home' | 'version' | 'mcp' | 'mcpClientName'>, notice: Notice): McpManager | undefined {
+export function startUiMcpServers(
+  opts: Pick<AppOptions, 'home' | 'version' | 'mcp' | 'mcpClientName' | 'runtime'>,
+  notice: Notice,
+): McpManager | undefined {
   return startMcpServers(opts.mcp?.servers ?? [], {
     home: opts.home,
     clientName: opts.mcpClientName ?? 'jarvis',
     version: opts.version,
     always: !!opts.mcp?.untrusted.length,
+    deferred: mcpToolDeferral(opts.runtime.deferral),
+    onWarning: (text) => notice('warning', text),
     onFailure: (server, error) => notice('warning', mcpFailureText(server, error), '/mcp shows every server; fix the configuration and run /reload.'),
   });
 }

@@ -161,7 +161,8 @@ describe('jarvis acp', () => {
   it('refuses unknown auth methods and methods it does not implement', async () => {
     await expect(editor.connection.agent.request('authenticate', { methodId: 'nope' })).rejects.toMatchObject({ code: -32602 });
     await expect(editor.connection.agent.request('authenticate', { methodId: 'login' })).resolves.toEqual({});
-    await expect(editor.connection.agent.request('session/close', { sessionId: 'x' })).rejects.toMatchObject({ code: -32601 });
+    const fork = editor.connection.agent.request('session/fork', { sessionId: 'x', cwd: dirs.cwd, mcpServers: [] });
+    await expect(fork).rejects.toMatchObject({ code: -32601 });
     await expect(editor.connection.agent.request('session/prompt', { sessionId: 'no-such-session', prompt: [] })).rejects.toMatchObject({ code: -32002 });
   });
 

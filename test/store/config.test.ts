@@ -151,7 +151,9 @@ describe('valid config', () => {
       print_max_turns: 100000,
     });
     expect(config.mcp).toEqual({ startup_timeout_ms: 30000, tool_timeout_ms: 60000 });
-    expect(config.memory).toEqual({ extraction_enabled: true, recall_max_records: 20, recall_max_bytes: 4096 });
+    expect(config.memory).toEqual({
+      extraction_enabled: true, extraction_exit_timeout_ms: 5000, recall_max_records: 20, recall_max_bytes: 4096,
+    });
     expect(config.image).toEqual({ max_edge_px: 2000, read_byte_budget: 262144 });
     expect(config.hooks).toEqual([]);
     expect(config.permission.rules).toEqual([]);

@@ -27,7 +27,7 @@ describe('effectiveSettings defaults', () => {
       swarm: { timeoutMs: 7200000 },
       mcp: { startupTimeoutMs: 30000, toolTimeoutMs: 60000 },
       image: { maxEdgePx: 2000, readByteBudget: 262144 },
-      memory: { extractionEnabled: true, recallMaxRecords: 20, recallMaxBytes: 4096 },
+      memory: { extractionEnabled: true, extractionExitTimeoutMs: 5000, recallMaxRecords: 20, recallMaxBytes: 4096 },
       identity: { name: 'Jarvis', slug: 'jarvis' },
       telemetry: true,
       builtinProductSkills: true,

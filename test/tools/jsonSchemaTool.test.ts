@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defineJsonSchemaTool, InvalidToolSchemaError } from '../../src/tools/jsonSchemaTool';
+import { defineJsonSchemaTool } from '../../src/tools/jsonSchemaTool';
 import type { AnyServiceKey, ToolContext } from '../../src/tools/defineTool';
 
 const ctx = { cwd: '/work', resolve: (p: string) => p } as unknown as ToolContext<AnyServiceKey>;
 
 async function searchTool(inputSchema: Record<string, unknown>, readOnly = true) {
-  return defineJsonSchemaTool({
+  const tool = defineJsonSchemaTool({
     name: 'mcp__docs__search',
     description: 'Searches the docs.',
     inputSchema,
@@ -13,6 +13,8 @@ async function searchTool(inputSchema: Record<string, unknown>, readOnly = true)
     defaultApproval: 'ask',
     execute: async (args) => ({ content: JSON.stringify(args) }),
   });
+  await tool.prepare?.();
+  return tool;
 }
 
 const SCHEMA = {
@@ -69,9 +71,28 @@ describe('JSON Schema tools', () => {
     expect(tool.jsonSchema.$schema).toBeUndefined();
   });
 
-  it('refuse a schema that is not JSON Schema with a message naming the tool', async () => {
-    await expect(searchTool({ type: 'object', properties: { q: { type: 'strng' } } })).rejects.toThrow(InvalidToolSchemaError);
-    await expect(searchTool({ type: 'object', properties: { q: { type: 'strng' } } })).rejects.toThrow(/input schema of tool "mcp__docs__search" is not valid JSON Schema/);
+  it('refuse every call of a tool whose schema is not JSON Schema, with a message naming the tool', async () => {
+    const tool = await searchTool({ type: 'object', properties: { q: { type: 'strng' } } });
+    const check = tool.validateArgs({ q: 'x' });
+    expect(check.ok).toBe(false);
+    const refused = /^mcp__docs__search cannot be called: its input schema is not valid JSON Schema \(/;
+    expect((check as { error: string }).error).toMatch(refused);
+    expect(tool.validateArgs({}).ok).toBe(false);
+  });
+
+  it('compile nothing at definition: before prepare() a call is refused, not let through unchecked', () => {
+    const tool = defineJsonSchemaTool({
+      name: 'mcp__x__fresh',
+      description: 'd',
+      inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^fresh-only$' } } },
+      readOnly: true,
+      defaultApproval: 'ask',
+      execute: async () => ({ content: '' }),
+    });
+    expect(tool.jsonSchema).toEqual({ type: 'object', properties: { a: { type: 'string', pattern: '^fresh-only$' } } });
+    // Ajv may already be loaded by an earlier test (then the first check compiles it synchronously);
+    // either way, a value the schema rejects is never accepted.
+    expect(tool.validateArgs({ a: 1 }).ok).toBe(false);
   });
 
   it('declare an unknown footprint (exec) when not read-only and no accesses are given, so plan mode and scheduling assume the worst', async () => {

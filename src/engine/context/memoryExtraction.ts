@@ -5,7 +5,9 @@
 // never `user`. A failure that may pass (a provider hiccup, a busy or full disk) is retried after a
 // later completed turn; a terminal one (a limit, a credential, an untrusted workspace) drops the draft.
 // Extraction runs in the background, one request at a time; closing the runtime waits for it and runs
-// it once more for what the last turns added.
+// it once more for what the last turns added — up to `extraction_exit_timeout_ms`, then it is stopped.
+// No request is made for an exchange too short to hold a fact (MIN_MEMORABLE_CHARS), nor at close to a
+// provider that has just failed the agent's last turn.
 import type { Message, ModelRequest } from '../../llm/types';
 import { toProviderError } from '../../llm/providerErrors';
 import { estimateTokens } from '../../llm/tokens';
@@ -22,6 +24,32 @@ const TRANSCRIPT_TOKENS = 6_000;
 /** How much of the visible catalog the model is shown, to avoid proposing what is known. */
 const CATALOG_CHARS = 4_000;
 const TOOL_RESULT_CHARS = 400;
+export const DEFAULT_EXTRACTION_EXIT_TIMEOUT_MS = 5_000;
+
+/** Prompts that state nothing: a greeting, a thanks, a yes or no (compared without case and punctuation). */
+const SMALL_TALK = new Set([
+  'hi', 'hello', 'hey', 'yo', 'thanks', 'thank you', 'thx', 'ok', 'okay', 'yes', 'no', 'bye', 'good morning',
+  'good evening', 'test', 'ping',
+]);
+
+function userText(messages: readonly Message[]): string {
+  return messages
+    .filter((m): m is Extract<Message, { role: 'user' }> => m.role === 'user')
+    .map((m) => partsText(m).replace(RECALL_BLOCK, ''))
+    .join(' ');
+}
+
+/**
+ * Whether these new messages may hold something worth remembering; when not, no request is made. They
+ * hold nothing when no answer came (the turn failed before the model said anything), or when everything
+ * the user wrote is small talk (`hi`, `thanks!`, `ok`) and no tool ran.
+ */
+export function mayHoldMemories(messages: readonly Message[]): boolean {
+  if (!messages.some((m) => m.role === 'assistant' || m.role === 'tool')) return false;
+  if (messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && m.toolCalls?.length))) return true;
+  const said = userText(messages).toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').replace(/\s+/g, ' ').trim();
+  return said !== '' && !SMALL_TALK.has(said);
+}
 
 export interface MemoryDraftInput {
   name: string;
@@ -113,6 +141,8 @@ export class MemoryExtractor {
   private queue: Promise<void> = Promise.resolve();
   private readonly abort = new AbortController();
   private closed = false;
+  /** Agents whose last turn failed (a provider error): the closing extraction does not ask that provider. */
+  private readonly failedLast = new Set<string>();
 
   constructor(private readonly opts: MemoryExtractorOptions) {}
 
@@ -121,6 +151,8 @@ export class MemoryExtractor {
     afterTurn: (agent, outcome) => {
       if (!this.opts.settings.extractionEnabled || this.closed) return;
       this.track(agent);
+      if (outcome.reason === 'failed') this.failedLast.add(agent.id);
+      else this.failedLast.delete(agent.id);
       if (outcome.reason === 'completed') void this.schedule(agent);
     },
   };
@@ -134,32 +166,55 @@ export class MemoryExtractor {
     if (fromNow && !this.cursors.has(agent.id)) this.cursors.set(agent.id, agent.session.state.messages.length);
   }
 
-  private schedule(agent: Agent): Promise<void> {
-    this.queue = this.queue.then(() => this.extract(agent)).catch((e: unknown) => this.warn(`memory extraction failed: ${e instanceof Error ? e.message : String(e)}`));
+  private schedule(agent: Agent, ask = true): Promise<void> {
+    this.queue = this.queue
+      .then(() => this.extract(agent, ask))
+      .catch((e: unknown) => this.warn(`memory extraction failed: ${e instanceof Error ? e.message : String(e)}`));
     return this.queue;
   }
 
-  /** Waits for running extractions; then (unless forced) one more for what each agent's last turns added. */
+  /**
+   * Waits for running extractions; then (unless forced) one more for what each agent's last turns added.
+   * The whole wait is bounded by `extractionExitTimeoutMs`; what is still running then is stopped.
+   */
   async close(opts: { force?: boolean } = {}): Promise<void> {
     if (this.closed) return this.queue;
     this.closed = true;
     if (opts.force) this.abort.abort();
-    await this.queue;
-    if (opts.force || !this.opts.settings.extractionEnabled) return;
-    for (const agent of this.agents.values()) await this.schedule(agent);
+    const work = (async () => {
+      await this.queue;
+      if (opts.force || !this.opts.settings.extractionEnabled) return;
+      for (const agent of this.agents.values()) await this.schedule(agent, !this.failedLast.has(agent.id));
+    })();
+    const limitMs = this.opts.settings.extractionExitTimeoutMs ?? DEFAULT_EXTRACTION_EXIT_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), limitMs)));
+    const timedOut = await Promise.race([work.then(() => false), expired]);
+    clearTimeout(timer);
+    if (!timedOut) return;
+    this.abort.abort();
+    await work;
+    this.warn(
+      `memory extraction did not finish within ${limitMs} ms of closing and was stopped `
+        + '([memory] extraction_exit_timeout_ms); the session is saved, only the facts it would have kept are not.',
+    );
   }
 
   private warn(text: string): void {
     this.opts.emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID });
   }
 
-  private async extract(agent: Agent): Promise<void> {
+  private async extract(agent: Agent, ask = true): Promise<void> {
     const messages = agent.session.state.messages;
     // A compaction replaces messages with a note: what was read before is gone, start over from it.
     const from = Math.min(this.cursors.get(agent.id) ?? 0, messages.length);
     const mainAgent = agent.id === MAIN_AGENT_ID;
     const drafts: PendingDraft[] = this.retries.splice(0);
-    if (from < messages.length) {
+    const fresh = messages.slice(from);
+    if (ask && fresh.length && !mayHoldMemories(fresh)) {
+      // Small talk is read and done with; a part without an answer yet is read with the next turn's.
+      if (fresh.some((m) => m.role === 'assistant')) this.cursors.set(agent.id, messages.length);
+    } else if (ask && fresh.length) {
       const answer = await this.ask(agent, messages.slice(from));
       // A transient provider failure leaves the cursor: the next completed turn reads these messages again.
       if (answer === undefined) {

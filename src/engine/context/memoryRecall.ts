@@ -8,6 +8,8 @@ import type { GateHandler } from '../extensions/extensionGate';
 
 export interface MemorySettings {
   extractionEnabled: boolean;
+  /** How long closing waits for the last extraction before stopping it (default 5000; 0: no wait). */
+  extractionExitTimeoutMs?: number;
   recallMaxRecords: number;
   /** Bytes (UTF-8) the whole recall block may add to a prompt, wrapper included. */
   recallMaxBytes: number;

@@ -1,8 +1,8 @@
 // Puts each MCP server's tools into the runtime's tool registry (docs/mcp.md) and keeps them there as
-// they change: one registry source per server, replaced whole on every change (first listing,
-// `tools/list_changed`, reconnect, removal). Arguments are checked against the server's JSON Schema
-// before a call; the approval subject is the tool's name, so rules match `mcp__server__*`; a tool the
-// server marks read-only may run in plan mode.
+// they change: one registry source per server, replaced whole on every change (first listing or the
+// cached one, `tools/list_changed`, reconnect, removal). Arguments are checked against the server's
+// JSON Schema before a call (compiled on the tool's first call); the approval subject is the tool's
+// name, so rules match `mcp__server__*`; a tool the server marks read-only may run in plan mode.
 import { McpCallError } from '../../ext/mcp/mcpConnection';
 import type { McpManager, McpOfferedTool } from '../../ext/mcp/mcpManager';
 import { defineJsonSchemaTool } from '../../tools/jsonSchemaTool';
@@ -17,15 +17,14 @@ export function mcpSourceId(server: string): string {
 }
 
 /**
- * Keeps `registry` in step with `manager`. `warn` receives problems such as a tool whose schema is not
- * valid JSON Schema (that tool is not offered). `settled` resolves once the registry reflects every
- * change seen so far; `stop` stops following changes.
+ * Keeps `registry` in step with `manager`. `warn` receives the registry's problems (a name clash).
+ * `settled` resolves once the registry reflects every change seen so far; `stop` stops following changes.
  */
 export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn: (text: string) => void): { stop(): void; settled(): Promise<void> } {
+  // A tool is built once per distinct definition (so a validator compiled by a call is kept); a server
+  // whose list did not change keeps its source as it is. Servers announce changes often.
+  const built = new Map<string, Tool>();
   const reported = new Set<string>();
-  // A tool is built (its schema compiled) once per distinct definition; a server whose list did not
-  // change keeps its source as it is. Servers announce changes often (every start, every list_changed).
-  const built = new Map<string, Promise<Tool | Error>>();
   const lastSignature = new Map<string, string>();
   let sync: Promise<void> = Promise.resolve();
   const update = () => {
@@ -36,29 +35,28 @@ export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn
       warn(`MCP tools could not be brought up to date (${why}); the tool list stays as it was until the next change.`);
     });
   };
-  const syncOnce = async () => {
+  const syncOnce = () => {
     for (const [server, tools] of manager.tools()) {
       const keys = tools.map((t) =>
         JSON.stringify([t.qualifiedName, t.name, t.title, t.description, t.readOnly, t.inputSchema]),
       );
       const signature = keys.join('\n');
       if (lastSignature.get(server) === signature) continue;
-      const results = await Promise.all(
-        tools.map((t, i) => {
-          let tool = built.get(keys[i]);
-          if (!tool) {
-            tool = buildTool(manager, t).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
-            built.set(keys[i], tool);
-          }
-          return tool;
-        }),
-      );
       const ok: Tool[] = [];
-      results.forEach((r, i) => {
-        if (!(r instanceof Error)) return void ok.push(r);
-        const text = `MCP server "${server}": tool "${tools[i].name}" is not offered: ${r.message}`;
-        if (!reported.has(text)) warn(text);
-        reported.add(text);
+      tools.forEach((t, i) => {
+        let tool = built.get(keys[i]);
+        if (!tool) {
+          try {
+            tool = buildTool(manager, t);
+          } catch (e) {
+            const text = `MCP server "${server}": tool "${t.name}" is not offered: ${e instanceof Error ? e.message : String(e)}`;
+            if (!reported.has(text)) warn(text);
+            reported.add(text);
+            return;
+          }
+          built.set(keys[i], tool);
+        }
+        ok.push(tool);
       });
       // A plugin's server is a plugin source (docs/plugins.md); its tools keep their MCP names.
       const kind = manager.configOf(server)?.scope === 'plugin' ? 'plugin' : 'mcp';
@@ -77,7 +75,7 @@ export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn
   return { stop, settled: () => sync };
 }
 
-function buildTool(manager: McpManager, t: McpOfferedTool): Promise<Tool> {
+function buildTool(manager: McpManager, t: McpOfferedTool): Tool {
   return defineJsonSchemaTool({
     name: t.qualifiedName,
     description: t.title && t.title !== t.description ? `${t.title}: ${t.description}` : t.description,
@@ -85,6 +83,7 @@ function buildTool(manager: McpManager, t: McpOfferedTool): Promise<Tool> {
     readOnly: t.readOnly,
     defaultApproval: 'ask',
     maxOutputChars: MCP_MAX_OUTPUT_CHARS,
+    onLoaded: () => manager.warm(t.server),
     async execute(args, ctx) {
       try {
         const r = await manager.call(t.server, t.name, args, { signal: ctx.signal });

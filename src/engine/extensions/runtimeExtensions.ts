@@ -1,6 +1,8 @@
 // What a runtime plugs into its extension gate and tool registry at start: the `[[hooks]]` of
 // config.toml (docs/hooks.md) and the front end's MCP servers (docs/mcp.md). The first turn waits for
-// both: SessionStart hooks, and every MCP server being ready or failed, with its tools registered.
+// SessionStart hooks; its first model request waits for every MCP server that had to start (lazy ones
+// do not) being ready or failed, with its tools registered. That wait is inside the turn — the prompt is
+// journalled first, the wait is announced with the servers' names, and cancelling the turn ends it.
 import type { HookSpec } from '../../ext/hooks/hookRunner';
 import type { McpManager } from '../../ext/mcp/mcpManager';
 import { MAIN_AGENT_ID, type EngineEvent } from '../loop/events';
@@ -26,6 +28,7 @@ export interface RuntimeExtensionOptions {
  */
 export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): { close(): Promise<void>; extension?: TurnExtension } {
   const warn = (text: string) => opts.emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID });
+  const emitInfo = (text: string) => opts.emit({ type: 'notice', level: 'info', text, agentId: MAIN_AGENT_ID });
   const closers: Array<() => Promise<void> | void> = [];
   if (opts.hooks?.length) {
     const hooks = hookGateHandler({ hooks: opts.hooks, title: opts.title, profile: 'agent', warn });
@@ -36,18 +39,20 @@ export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): { close(
   if (mcp) {
     const attached = attachMcpTools(mcp, opts.tools, warn);
     closers.push(attached.stop);
-    closers.push(
-      opts.gate.register({
-        name: 'MCP servers',
-        async onSessionStart() {
-          await mcp.ready();
-          await attached.settled();
-        },
-      }),
-    );
+    let announced = false;
     extension = {
       // A tool list the server changed during the last step (list_changed) is offered at this one.
-      beforeStep: () => attached.settled(),
+      beforeStep: async (_agent, signal) => {
+        const waiting = mcp.startingServers();
+        if (waiting.length && !announced) {
+          announced = true;
+          const names = waiting.map((n) => `"${n}"`).join(', ');
+          const plural = waiting.length > 1 ? 's' : '';
+          emitInfo(`Waiting for MCP server${plural} ${names} to start (each up to its startupTimeoutMs; Ctrl-C stops).`);
+        }
+        await untilAborted(mcp.ready(), signal);
+        await attached.settled();
+      },
     };
   }
   return {
@@ -56,4 +61,14 @@ export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): { close(
       for (const close of closers.reverse()) await close();
     },
   };
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (the turn was cancelled during the wait). */
+function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -34,6 +34,19 @@ export interface DeferralSession {
   commit(body: RecordBody): void;
 }
 
+/**
+ * Whether an MCP tool is deferred, given how many MCP tools the session offers: config pins win, then
+ * config deferrals, then volume. The same rule `partition` applies; front ends give it to the MCP
+ * manager, which leaves a server unstarted only when all its tools are deferred (docs/mcp.md).
+ */
+export function mcpToolDeferral(
+  config: DeferralConfig = { deferred: [], pinned: [] },
+): (name: string, mcpToolCount: number) => boolean {
+  const pinned = config.pinned.map(toolNameMatcher);
+  const deferred = config.deferred.map(toolNameMatcher);
+  return (name, count) => !pinned.some((m) => m(name)) && (deferred.some((m) => m(name)) || count > MCP_INLINE_MAX);
+}
+
 /** Start-up warnings for `[tools] deferred` / `pinned` entries that name no tool (mcp__ globs are checked in config.ts). */
 export function deferralWarnings(config: DeferralConfig | undefined, knownNames: readonly string[]): string[] {
   if (!config) return [];
@@ -122,6 +135,8 @@ export class DeferredTools implements ToolSet {
       else outcome.unknown.push(name);
     }
     if (outcome.loaded.length) this.session.commit({ type: 'tools_loaded', names: outcome.loaded });
+    // A lazy MCP server starts now, so it is likely ready by the time the model calls the tool.
+    for (const name of outcome.loaded) this.source.get(name)?.onLoaded?.();
     return outcome;
   }
 

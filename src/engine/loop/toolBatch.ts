@@ -178,6 +178,8 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     agentId: env.agentId,
     warn: (text) => env.emit({ type: 'notice', level: 'warning', text }),
   };
+  // JSON Schema tools compile their validators on their first call (src/tools/jsonSchemaTool.ts).
+  await Promise.all(calls.map((c) => env.tools.get(c.name)?.prepare?.()));
   const prepared = calls.map((c) => prepareToolCall(c, env.tools, runEnv));
   for (const p of prepared) env.emit({ type: 'tool_call', call: p.call, subject: p.subject });
 

@@ -1,13 +1,16 @@
 // One MCP server's connection (docs/mcp.md): started with a deadline, its tools listed (every page),
 // re-listed when the server says its list changed, and reconnected once on the next call after the
-// connection dropped. The official SDK is imported here, on first use, never on the start path.
+// connection dropped. A lazy server offers a cached listing and starts on its first call (or when its
+// tools are loaded). The official SDK is imported here, on first use, never on the start path.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describeMcpTarget, type McpServerConfig } from '../../store/mcpConfig';
 import type { McpCallResult } from './mcpContent';
+import type { StdioGroupTransport } from './stdioGroupTransport';
 
-export type McpServerState = 'disabled' | 'starting' | 'ready' | 'failed' | 'disconnected' | 'closed';
+/** `lazy`: not started; its tools come from the cached listing until it starts. */
+export type McpServerState = 'disabled' | 'lazy' | 'starting' | 'ready' | 'failed' | 'disconnected' | 'closed';
 
 /** A tool as the server describes it. */
 export interface McpToolInfo {
@@ -23,6 +26,8 @@ export interface McpConnectionOptions {
   clientInfo: { name: string; version: string };
   /** Called after the tool list changed (first listing, list_changed, reconnect). */
   onToolsChanged(): void;
+  /** Called with every listing the server gave (to cache it), with its `name version`. */
+  onListed?(tools: McpToolInfo[], serverVersion: string | undefined): void;
   /** OAuth for http/sse servers that need it (credentials stored per server). */
   authProvider?: OAuthClientProvider;
   /** Environment the bearer token variable is read from. */
@@ -45,7 +50,12 @@ async function loadSdk() {
 }
 
 const transports = {
-  stdio: () => import('@modelcontextprotocol/sdk/client/stdio.js'),
+  stdio: () =>
+    Promise.all([
+      import('@modelcontextprotocol/sdk/shared/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('./stdioGroupTransport'),
+    ]),
   http: () => import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
   sse: () => import('@modelcontextprotocol/sdk/client/sse.js'),
 };
@@ -60,6 +70,8 @@ export class McpServerConnection {
   /** How long the last successful start took. */
   startMs?: number;
   private client?: Client;
+  /** The stdio transport of the current or starting connection (to stop its process group). */
+  private transport?: StdioGroupTransport;
   private stderrTail = '';
   private starting?: Promise<void>;
   private relistAfterStart = false;
@@ -73,9 +85,16 @@ export class McpServerConnection {
     this.state = config.enabled ? 'starting' : 'disabled';
   }
 
+  /** Offers `tools` (a cached listing) without starting the server; it starts on its first call. */
+  startLazily(tools: McpToolInfo[]): void {
+    if (!this.config.enabled || this.state !== 'starting' || this.starting) return;
+    this.state = 'lazy';
+    this.tools = tools;
+  }
+
   /** Connects and lists the tools, within the startup timeout. Never rejects: failures set `state`. */
   start(): Promise<void> {
-    if (!this.config.enabled) return Promise.resolve();
+    if (!this.config.enabled || this.state === 'closed') return Promise.resolve();
     this.starting ??= this.connect().finally(() => (this.starting = undefined));
     return this.starting;
   }
@@ -94,6 +113,7 @@ export class McpServerConnection {
     const attempt = (async () => {
       const [s, transport] = await Promise.all([(sdk ??= loadSdk()), this.createTransport()]);
       if (abandoned) throw new StartupTimeout();
+      if (this.currentState() === 'closed') throw new ClosedWhileStarting();
       client = new s.Client(this.opts.clientInfo, { capabilities: {} });
       client.setNotificationHandler(s.ToolListChangedNotificationSchema, () => {
         const run = this.relist().finally(() => {
@@ -126,15 +146,19 @@ export class McpServerConnection {
       this.tools = tools;
       this.state = 'ready';
       this.startMs = Date.now() - began;
+      this.opts.onListed?.(this.tools, serverVersionOf(connected));
       if (this.relistAfterStart) void this.relist();
     } catch (e) {
       abandoned = true;
       // An attempt that still connects after the deadline is closed as soon as it does.
       attempt.then((late) => (this.client === late ? undefined : late.close().catch(() => {})), () => {});
       await client?.close().catch(() => {});
-      if (this.currentState() === 'closed') return;
+      await this.transport?.close();
       this.client = undefined;
+      this.transport = undefined;
       this.pid = undefined;
+      // Closed while starting: it stays closed, whatever the failed start says.
+      if (this.currentState() === 'closed') return;
       this.state = 'failed';
       this.tools = [];
       this.error =
@@ -150,13 +174,17 @@ export class McpServerConnection {
   private async createTransport(): Promise<Transport> {
     const c = this.config;
     if (c.transport === 'stdio') {
-      const s = await transports.stdio();
-      const transport = new s.StdioClientTransport({ command: c.command!, args: c.args, env: { ...s.getDefaultEnvironment(), ...c.env }, cwd: c.cwd, stderr: 'pipe' });
-      transport.stderr?.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL_CHARS)));
+      const [helpers, sdkStdio, { StdioGroupTransport }] = await transports.stdio();
+      const env = { ...sdkStdio.getDefaultEnvironment(), ...c.env };
+      const onStderr = (text: string) => {
+        this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+      };
+      const transport = new StdioGroupTransport({ command: c.command!, args: c.args, env, cwd: c.cwd }, helpers, onStderr);
+      this.transport = transport;
       const start = transport.start.bind(transport);
       transport.start = async () => {
         await start();
-        this.pid = transport.pid ?? undefined;
+        this.pid = transport.pid;
       };
       return transport;
     }
@@ -201,6 +229,7 @@ export class McpServerConnection {
     if (!client || this.state !== 'ready') return;
     try {
       this.tools = await this.listAll(client);
+      this.opts.onListed?.(this.tools, serverVersionOf(client));
       this.opts.onToolsChanged();
     } catch {
       // The list stays as it was; a dropped connection is handled by onclose.
@@ -221,6 +250,12 @@ export class McpServerConnection {
     const label = `MCP server "${this.config.name}"`;
     if (this.state === 'closed') throw new McpCallError(`${label} was removed from this session.`);
     if (this.state === 'disabled') throw new McpCallError(`${label} is disabled ("enabled": false in mcp.json).`);
+    if (this.state === 'lazy') {
+      await this.start();
+      if (this.currentState() !== 'ready') {
+        throw new McpCallError(`${label} could not be started for the call to ${name}: ${this.error ?? 'it was stopped'}.`);
+      }
+    }
     if (this.starting) await this.starting;
     if (this.state === 'disconnected' || this.state === 'failed') {
       const before = this.error;
@@ -256,10 +291,20 @@ export class McpServerConnection {
   async close(): Promise<void> {
     this.state = 'closed';
     const client = this.client;
+    const transport = this.transport;
     this.client = undefined;
+    this.transport = undefined;
     this.pid = undefined;
     await client?.close().catch(() => {});
-    // A server still starting is stopped by connect() as soon as its connection is made.
+    // A server still starting (one that never answers its handshake) is stopped here, not after its
+    // start-up timeout; connect() then sees the closed state.
+    await transport?.close();
+  }
+
+  /** Stops the server's process group at once (a forced exit: nothing async runs after this). */
+  killNow(): void {
+    this.state = 'closed';
+    this.transport?.killNow();
   }
 
   private describeStartError(e: unknown): string {
@@ -277,6 +322,12 @@ export class McpServerConnection {
 }
 
 class StartupTimeout extends Error {}
+class ClosedWhileStarting extends Error {}
+
+function serverVersionOf(client: Client): string | undefined {
+  const info = client.getServerVersion();
+  return info ? `${info.name} ${info.version}` : undefined;
+}
 
 function lastLines(text: string): string {
   return text.trim().split('\n').slice(-3).join(' | ').slice(-500);

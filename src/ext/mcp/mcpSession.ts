@@ -1,7 +1,9 @@
-// Starts a front end's MCP servers (docs/mcp.md): one manager per process, created as early as possible
-// so the servers start while the user types (UI) or while the session opens (print mode). Nothing of
-// the MCP SDK loads when no server is configured.
+// Starts a front end's MCP servers (docs/mcp.md): one manager per process (per connection in ACP),
+// created as early as possible so the servers start while the user types (UI) or while the session
+// opens (print mode). Lazy servers with a cached listing are not started at all. Nothing of the MCP SDK
+// loads when no server has to start.
 import type { McpServerConfig } from '../../store/mcpConfig';
+import { McpListingCache } from './mcpListingCache';
 import { McpManager } from './mcpManager';
 import { sessionAuthProvider } from './mcpOAuth';
 
@@ -12,6 +14,10 @@ export interface McpStartOptions {
   version: string;
   /** A server failed to start: stderr in print mode, a notice in the UI. */
   onFailure(server: string, error: string): void;
+  /** A listing-cache problem (damaged file, unwritable folder). */
+  onWarning(text: string): void;
+  /** The session's deferral rule for MCP tools (`mcpToolDeferral`); absent: every server starts. */
+  deferred?(toolName: string, mcpToolCount: number): boolean;
 }
 
 /** Undefined when there is nothing to start (unless `always`: the UI may add project servers later). */
@@ -20,8 +26,11 @@ export function startMcpServers(servers: readonly McpServerConfig[], opts: McpSt
   const manager = new McpManager(servers, {
     clientInfo: { name: opts.clientName, version: opts.version },
     authProviderFor: (s) => sessionAuthProvider(opts.home, s, opts.clientName),
+    cache: new McpListingCache(opts.home, opts.version),
+    deferred: opts.deferred,
   });
   manager.onStartFailure(opts.onFailure);
+  manager.onWarning(opts.onWarning);
   void manager.start();
   return manager;
 }

@@ -10,8 +10,8 @@ verifyEnginesAfterEach();
 
 const DOCS: ToolSource = { id: 'mcp:docs', kind: 'mcp' };
 
-function docsTool(name = 'mcp__docs__search', readOnly = true): Promise<Tool> {
-  return defineJsonSchemaTool({
+async function docsTool(name = 'mcp__docs__search', readOnly = true): Promise<Tool> {
+  const tool = defineJsonSchemaTool({
     name,
     description: 'Searches the docs.',
     inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
@@ -19,6 +19,8 @@ function docsTool(name = 'mcp__docs__search', readOnly = true): Promise<Tool> {
     defaultApproval: 'auto',
     execute: async (args) => ({ content: `found ${String(args.query)}` }),
   });
+  await tool.prepare?.();
+  return tool;
 }
 
 function named(name: string): Tool {
