@@ -69,7 +69,7 @@ export function parseSkillCommand(input: string, catalog: SkillCatalog | undefin
  * Most bytes the plugins' skills take in the listing, all plugins together: every request carries the
  * listing, and installing plugins must not grow it without end (docs/plugins.md, "Context budget").
  */
-export const PLUGIN_SKILLS_LISTING_BUDGET_BYTES = 512;
+export const PLUGIN_SKILLS_LISTING_BUDGET_BYTES = 384;
 
 /**
  * A compact list for the system prompt (`${skills}`): the skills the model may load, one per line. The

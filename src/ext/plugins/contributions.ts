@@ -10,7 +10,7 @@ import type { PluginCommand } from './pluginCommands';
 
 /** At most this many bytes of plugin instructions go into one system prompt, all plugins together: every
  * request carries them, and the first request stays within 16 KiB however many plugins are installed. */
-export const PLUGIN_PROMPT_BUDGET_BYTES = 512;
+export const PLUGIN_PROMPT_BUDGET_BYTES = 384;
 
 /** The parts of the plugins a runtime uses itself (the rest joins the skill/agent catalogs, hooks and MCP). */
 export interface SessionPlugins {

@@ -7,7 +7,7 @@
 import type { DeferredToolEntry } from './toolLoader';
 
 /** Most bytes the MCP servers' lines take in ToolSearch's description, all servers together. */
-export const MCP_LISTING_BUDGET_BYTES = 512;
+export const MCP_LISTING_BUDGET_BYTES = 384;
 
 /** The longest prefix the names share that ends in `__` (the `mcp__server__` part). */
 function sharedPrefix(names: readonly string[]): string {
