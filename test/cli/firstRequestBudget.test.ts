@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLUGIN_SKILLS_LISTING_BUDGET_BYTES } from '../../src/engine/delegation/skills';
 import { PLUGIN_PROMPT_BUDGET_BYTES } from '../../src/ext/plugins/contributions';
-import { MCP_LISTING_BUDGET_BYTES } from '../../src/tools/toolSearch';
+import { PLUGIN_MCP_LISTING_BUDGET_BYTES } from '../../src/tools/toolSearch';
 import { pluginFolder } from '../ext/plugins/pluginFixture';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
@@ -26,16 +26,26 @@ interface FirstRequest {
   bytes: number;
   system: string;
   toolSearch: string;
+  agent: string;
 }
 
 async function firstRequest(dirs: CliDirs): Promise<FirstRequest> {
   const before = server.requests.length;
   server.push({ text: 'ok' });
-  const r = await runJarvis(['-p', 'hi'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, timeoutMs: 90_000 });
+  const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
+  const r = await runJarvis(['-p', 'hi'], { env, cwd: dirs.cwd, timeoutMs: 90_000 });
   expect(r.code, r.stderr).toBe(0);
-  const body = server.requests[before].body as { messages: Array<{ role: string; content: string }>; tools: Array<{ function: { name: string; description: string } }> };
-  const toolSearch = body.tools.find((t) => t.function.name === 'ToolSearch')?.function.description ?? '';
-  return { bytes: Buffer.byteLength(JSON.stringify(body)), system: body.messages[0].content, toolSearch };
+  const body = server.requests[before].body as {
+    messages: Array<{ role: string; content: string }>;
+    tools: Array<{ function: { name: string; description: string } }>;
+  };
+  const describe = (name: string) => body.tools.find((t) => t.function.name === name)?.function.description ?? '';
+  return {
+    bytes: Buffer.byteLength(JSON.stringify(body)),
+    system: body.messages[0].content,
+    toolSearch: describe('ToolSearch'),
+    agent: describe('Agent'),
+  };
 }
 
 /** A plugin that asks for much more context than the budgets give: long skills, long instructions, MCP. */
@@ -45,27 +55,34 @@ function greedyPlugin(n: number, withServer: boolean): string {
       name: `greedy-${n}`,
       version: '1.0.0',
       skills: './skills/',
-      systemPrompt: `GREEDY-${n}-RULE ${'Always follow the greedy plugin conventions. '.repeat(3)}`,
+      agents: './agents/',
+      systemPrompt: `GREEDY-${n}-RULE ${'Always follow the greedy plugin conventions. '.repeat(1)}`,
       ...(withServer ? { mcpServers: { everything: { command: 'node', args: [EVERYTHING, 'stdio'] } } } : {}),
     },
   };
+  for (let a = 0; a < 3; a++) {
+    const description = 'An agent with a long story about itself. '.repeat(4);
+    files[`agents/a${a}.md`] = `---\nname: greedy-${n}-agent-${a}\ndescription: ${description}\n---\nYou help.`;
+  }
   for (let s = 0; s < 5; s++) {
-    files[`skills/s${s}/SKILL.md`] = `---\nname: greedy-${n}-skill-${s}\ndescription: ${'A very detailed description of what this skill does. '.repeat(4)}\n---\nBody ${s}`;
+    const description = 'A very detailed description of what this skill does. '.repeat(4);
+    files[`skills/s${s}/SKILL.md`] = `---\nname: greedy-${n}-skill-${s}\ndescription: ${description}\n---\nBody ${s}`;
   }
   return pluginFolder(files);
 }
 
 describe('the first request (built CLI, mock model)', { timeout: 240_000 }, () => {
-  it(`is at most ${FIRST_REQUEST_MAX_BYTES} bytes with the default configuration, the bundled plugin included`, async () => {
+  it(`is at most ${FIRST_REQUEST_MAX_BYTES} bytes by default, the bundled plugin included`, async () => {
     const first = await firstRequest(makeCliDirs());
-    console.log(`first request, default configuration: ${first.bytes} bytes (${(first.bytes / 1024).toFixed(2)} KiB)`);
+    const kib = (first.bytes / 1024).toFixed(2);
+    console.log(`first request, default configuration: ${first.bytes} bytes (${kib} KiB)`);
     // The bundled jarvis-documents plugin is in it: its skills and its server's tools on one line.
     expect(first.system).toContain('- documents-pdf: ');
     expect(first.toolSearch).toMatch(/^- mcp__plugin-jarvis-documents_documents__\{create_pdf, .*render_document\}$/m);
     expect(first.bytes).toBeLessThanOrEqual(FIRST_REQUEST_MAX_BYTES);
   });
 
-  it('stays within it however many plugins are installed: skills, instructions and MCP tools within their budgets', async () => {
+  it('stays within it however many plugins are installed: each kind of contribution has a budget', async () => {
     const dirs = makeCliDirs();
     const env = cliEnv(dirs);
     for (let n = 0; n < 6; n++) {
@@ -73,7 +90,8 @@ describe('the first request (built CLI, mock model)', { timeout: 240_000 }, () =
       expect(r.code, r.stderr).toBe(0);
     }
     const first = await firstRequest(dirs);
-    console.log(`first request with 6 more plugins (30 skills, 6 instruction blocks, 2 MCP servers): ${first.bytes} bytes`);
+    const what = '30 skills, 18 agents, 6 instruction blocks, 2 MCP servers';
+    console.log(`first request with 6 more plugins (${what}): ${first.bytes} bytes`);
     expect(first.bytes).toBeLessThanOrEqual(FIRST_REQUEST_MAX_BYTES);
     // What fits is there in install order (the bundled plugin is installed last, at start-up); what does not
     // is counted or cut to a prefix, never silently dropped.
@@ -82,13 +100,17 @@ describe('the first request (built CLI, mock model)', { timeout: 240_000 }, () =
     expect(first.system).toContain('GREEDY-0-RULE');
     expect(first.system).toContain('GREEDY-1-RULE');
     expect(first.system).not.toContain('GREEDY-2-RULE');
-    expect(first.toolSearch).toMatch(/^- mcp__plugin-greedy-0_everything__\{echo, /m);
-    expect(first.toolSearch).toMatch(/^- (mcp__plugin-[\w-]+__\*: \d+ tools, names not listed|and the tools of \d+ more MCP server)/m);
+    expect(first.toolSearch).toMatch(/^- mcp__plugin-greedy-0_everything__(\{echo, |\*: 13 tools, names not listed)/m);
+    expect(first.toolSearch).toMatch(/^- (mcp__plugin-[\w-]+__\*: \d+ tools, names not|and the tools of \d+ more)/m);
     const plugin = (text: string, start: string) => text.slice(text.indexOf(start)).split('\n# ')[0];
-    expect(Buffer.byteLength(plugin(first.system, '# Plugin instructions'))).toBeLessThanOrEqual(PLUGIN_PROMPT_BUDGET_BYTES + 64);
-    expect(Buffer.byteLength(plugin(first.system, '# Skills'))).toBeLessThanOrEqual(PLUGIN_SKILLS_LISTING_BUDGET_BYTES + 160);
-    const mcpLines = first.toolSearch.split('\n').filter((l) => l.startsWith('- mcp__') || l.startsWith('- and the tools of'));
-    expect(Buffer.byteLength(mcpLines.join('\n'))).toBeLessThanOrEqual(MCP_LISTING_BUDGET_BYTES + 80);
+    const instructions = Buffer.byteLength(plugin(first.system, '# Plugin instructions'));
+    expect(instructions).toBeLessThanOrEqual(PLUGIN_PROMPT_BUDGET_BYTES + 64);
+    const skills = Buffer.byteLength(plugin(first.system, '# Skills'));
+    expect(skills).toBeLessThanOrEqual(PLUGIN_SKILLS_LISTING_BUDGET_BYTES + 160);
+    expect(first.agent).toMatch(/greedy-0-agent-0 \(An agent with a long story about itself\.\)/);
+    expect(first.agent).toMatch(/, \d+ more from plugins \(an unknown subagent_type lists every name\)/);
+    const mcpLines = first.toolSearch.split('\n').filter((l) => /^- (mcp__|and the tools of)/.test(l));
+    expect(Buffer.byteLength(mcpLines.join('\n'))).toBeLessThanOrEqual(PLUGIN_MCP_LISTING_BUDGET_BYTES + 80);
   });
 });
 

@@ -40,7 +40,9 @@ describe('zip writer', () => {
     await writeZip(path, sample());
     const unzip = has('unzip', ['-v']);
     const python = has('python3', ['-c', 'import zipfile']);
-    if (!unzip && !python) skipBecause(ctx, 'neither unzip nor python3 is installed; our own reader checked the archive above');
+    if (!unzip && !python) {
+      skipBecause(ctx, 'neither unzip nor python3 is installed; our own reader checked the archive above');
+    }
     if (unzip) {
       const listing = execFileSync('unzip', ['-l', path], { encoding: 'utf8' });
       expect(listing).toContain('notes/readme.txt');

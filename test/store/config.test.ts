@@ -209,7 +209,9 @@ describe('loadConfig and the file on disk', () => {
 
   it('returns defaults with a warning when the template cannot be written', (ctx) => {
     // Root writes into a read-only directory anyway, so this only means something for other users.
-    if (process.getuid?.() === 0) skipBecause(ctx, 'running as root, which may write into a read-only folder: the unwritable-template case cannot happen');
+    if (process.getuid?.() === 0) {
+      skipBecause(ctx, 'running as root, which writes into a read-only folder anyway: the case cannot happen');
+    }
     chmodSync(home, 0o500);
     const loaded = loadConfig(home);
     expect(loaded.existed).toBe(false);

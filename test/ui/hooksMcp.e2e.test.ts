@@ -47,6 +47,6 @@ describe.skipIf(!hasTmux)('hooks and MCP in the interactive UI (tmux)', { timeou
     await app.tmux.waitForGone("Don't trust");
     send(app, 'hi');
     await waitForRequests(app, 1, 30_000);
-    expect(JSON.stringify(app.server.requests[0].body.tools)).toMatch(/mcp__proj__\{echo, /);
+    expect(JSON.stringify(app.server.requests[0].body.tools)).toMatch(/- mcp__proj__\{echo, /);
   });
 });

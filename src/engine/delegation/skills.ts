@@ -69,7 +69,7 @@ export function parseSkillCommand(input: string, catalog: SkillCatalog | undefin
  * Most bytes the plugins' skills take in the listing, all plugins together: every request carries the
  * listing, and installing plugins must not grow it without end (docs/plugins.md, "Context budget").
  */
-export const PLUGIN_SKILLS_LISTING_BUDGET_BYTES = 384;
+export const PLUGIN_SKILLS_LISTING_BUDGET_BYTES = 256;
 
 /**
  * A compact list for the system prompt (`${skills}`): the skills the model may load, one per line. The
@@ -79,7 +79,9 @@ export const PLUGIN_SKILLS_LISTING_BUDGET_BYTES = 384;
  */
 export function skillsListing(catalog: SkillCatalog | undefined): string {
   const skills = catalog?.modelInvocable ?? [];
-  const lines = skills.filter((s) => !s.plugin).map((s) => `- ${s.name}: ${s.description}${s.whenToUse ? ` (use when: ${s.whenToUse})` : ''}`);
+  const lines = skills
+    .filter((s) => !s.plugin)
+    .map((s) => `- ${s.name}: ${s.description}${s.whenToUse ? ` (use when: ${s.whenToUse})` : ''}`);
   let used = 0;
   let left = 0;
   for (const skill of skills.filter((s) => s.plugin)) {
@@ -92,7 +94,9 @@ export function skillsListing(catalog: SkillCatalog | undefined): string {
     used += bytes;
     lines.push(line);
   }
-  if (left) lines.push(`- and ${left} more skill${left === 1 ? '' : 's'} from plugins (the Skill tool lists every name)`);
+  if (left) {
+    lines.push(`- and ${left} more skill${left === 1 ? '' : 's'} from plugins (the Skill tool lists every name)`);
+  }
   return lines.join('\n');
 }
 

@@ -165,11 +165,12 @@ export class DeferredTools implements ToolSet {
   }
 
   /** A catalog entry: the name, one line, and for an MCP tool its source (the listing groups by it). */
-  private entry(tool: Tool): { name: string; summary: string; group?: string } {
+  private entry(tool: Tool): { name: string; summary: string; group?: string; fromPlugin?: boolean } {
     // A plugin's MCP server is a plugin source, its tools keep their mcp__ names (docs/plugins.md).
     const source = tool.name.startsWith('mcp__') ? this.source.sourceOf?.(tool.name) : undefined;
     const group = source?.id;
-    return { name: tool.name, summary: summarise(tool.renderedDescription), ...(group ? { group } : {}) };
+    const plugin = source?.kind === 'plugin' ? { fromPlugin: true } : {};
+    return { name: tool.name, summary: summarise(tool.renderedDescription), ...(group ? { group, ...plugin } : {}) };
   }
 
   private isMcp(tool: Tool): boolean {
@@ -179,7 +180,7 @@ export class DeferredTools implements ToolSet {
   /** One ToolSearch per catalog, so its description bytes stay identical from step to step. */
   private searchTool(deferred: readonly Tool[]): Tool {
     const entries = deferred.map((t) => ({ ...this.entry(t), loaded: false }));
-    const key = JSON.stringify(entries.map((e) => [e.name, e.summary, e.group]));
+    const key = JSON.stringify(entries.map((e) => [e.name, e.summary, e.group, e.fromPlugin]));
     if (this.search?.key !== key) this.search = { key, tool: toolSearchTool(entries) };
     return this.search.tool;
   }

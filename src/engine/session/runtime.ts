@@ -285,7 +285,9 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
   // A browser-profile session delegates only to the browser sub-agent types.
   const catalog = browserChoice === 'agent' ? browserAgentCatalog() : (opts.agents ?? builtinAgentCatalog());
-  const subagentTypes = catalog.all.filter((a) => a.source !== 'builtin').map((a) => ({ name: a.name, description: a.description }));
+  const subagentTypes = catalog.all
+    .filter((a) => a.source !== 'builtin')
+    .map((a) => ({ name: a.name, description: a.description, ...(a.source === 'plugin' ? { plugin: true } : {}) }));
   // The Agent tool's description names the custom agents it can start; with a model pool (not forced)
   // Agent and AgentSwarm take `model`, described with the pool's choices.
   const pool = opts.subagentModels;

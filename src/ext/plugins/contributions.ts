@@ -10,7 +10,7 @@ import type { PluginCommand } from './pluginCommands';
 
 /** At most this many bytes of plugin instructions go into one system prompt, all plugins together: every
  * request carries them, and the first request stays within 16 KiB however many plugins are installed. */
-export const PLUGIN_PROMPT_BUDGET_BYTES = 384;
+export const PLUGIN_PROMPT_BUDGET_BYTES = 256;
 
 /** The parts of the plugins a runtime uses itself (the rest joins the skill/agent catalogs, hooks and MCP). */
 export interface SessionPlugins {
@@ -73,7 +73,8 @@ export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginCo
     if (kept.length) sections.push(`<plugin id="${escapeAttribute(record.id)}">\n${kept.join('\n\n')}\n</plugin>`);
   }
   if (sections.length) {
-    out.session.promptSections = `\n# Plugin instructions\nFrom the plugins the user enabled.\n${sections.join('\n')}\n`;
+    const block = sections.join('\n');
+    out.session.promptSections = `\n# Plugin instructions\nFrom the plugins the user enabled.\n${block}\n`;
   }
   return out;
 }

@@ -11,6 +11,8 @@ export interface DeferredToolEntry {
   loaded: boolean;
   /** The MCP server it comes from (its tool source id); the listing writes a server's prefix once. */
   group?: string;
+  /** The server is a plugin's: its line counts against the plugins' listing budget. */
+  fromPlugin?: boolean;
 }
 
 export interface ToolLoadOutcome {

@@ -24,7 +24,7 @@ async function installed(plugins: Array<Record<string, string | object>>) {
 
 describe('plugin contributions to a session', () => {
   it(`prompt budget: at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes of instructions across plugins per prompt; what does not fit is skipped with a warning`, async () => {
-    const part = Math.floor((PLUGIN_PROMPT_BUDGET_BYTES * 5) / 16);
+    const part = Math.floor((PLUGIN_PROMPT_BUDGET_BYTES * 9) / 32);
     // Each plugin's <plugin id> wrapper counts with its first section; a second section adds a blank line.
     const wrapper = (id: string) => Buffer.byteLength(`<plugin id="${id}">\n\n</plugin>\n`);
     const half = Math.floor((PLUGIN_PROMPT_BUDGET_BYTES - wrapper('big') - 2) / 2);
@@ -38,7 +38,7 @@ describe('plugin contributions to a session', () => {
     const sections = c.session.promptSections;
     expect(sections).toContain(chunk('a'));
     expect(sections).toContain(chunk('b'));
-    // Two parts of 5/16 of the budget used: the file of "two" does not fit, "three" still does.
+    // Two parts of 9/32 of the budget used: the file of "two" does not fit, "three" still does.
     expect(sections).not.toContain(chunk('c'));
     expect(sections).toContain('<plugin id="three">\nsmall rule\n</plugin>');
     expect(c.warnings).toEqual([
