@@ -51,7 +51,12 @@ await run(['-p', 'hi']);
 const first = server.requests[0].body;
 const offered = first.tools ?? [];
 const search = offered.find((t) => nameOf(t) === 'ToolSearch');
-const deferredNames = search ? [...(search.function?.description ?? search.description).matchAll(/^- ([^:]+):/gm)].map((m) => m[1]) : [];
+const catalog = search ? (search.function?.description ?? search.description) : '';
+// `- Name: summary` lines, and an MCP server's `- mcp__server__{a, b}` line (docs/tools.md, "Deferred tools").
+const deferredNames = [
+  ...[...catalog.matchAll(/^- ([^:{\s]+):/gm)].map((m) => m[1]),
+  ...[...catalog.matchAll(/^- (mcp__\S+?)\{([^}]*)\}$/gm)].flatMap((m) => m[2].split(', ').map((t) => m[1] + t)),
+];
 
 // 2. Load every deferred tool; the request after the load carries their schemas.
 let loadedTools = [];

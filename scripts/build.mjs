@@ -3,8 +3,9 @@
 // of a hundred module resolutions) but load only on the first model request.
 //
 // What is bundled and what is installed follows package.json (see docs/distribution.md): a package in
-// `dependencies` or `optionalDependencies` stays external and is installed with the package (native or
-// self-locating ones: sharp, ripgrep); everything else the code imports comes from `devDependencies`
+// `dependencies` stays external and is installed with the package (self-locating ones: ripgrep); one in
+// `peerDependencies` (sharp, optional and not installed by default) stays external too and is found
+// where the user installed it; everything else the code imports comes from `devDependencies`
 // and is bundled here, so a user's install carries neither it nor its install scripts. pi-tui asks for
 // koffi only on Windows (to tell Shift+Tab from Tab) and copes without it, so koffi stays out.
 import { build } from 'esbuild';
@@ -34,7 +35,7 @@ const result = await build({
   minify: true, // less to parse on every start; debug with node --enable-source-maps bin/jarvis
   loader: { '.md': 'text' },
   define: { __JARVIS_VERSION__: JSON.stringify(pkg.version) },
-  external: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {}), 'koffi'],
+  external: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), 'koffi'],
   banner: { js: "import { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);" },
   logLevel: 'warning',
   write: false,

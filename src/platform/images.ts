@@ -7,16 +7,23 @@ type SharpFactory = (input?: Buffer, options?: SharpOptions) => Sharp;
 let loading: Promise<SharpFactory> | undefined;
 
 /**
- * sharp is an optional dependency (docs/distribution.md): an install with `--omit=optional`, or on a
- * platform without sharp's prebuilt binaries, has none. Image work then fails with this error, which
- * says what is missing and how to get it, instead of a module-resolution message.
+ * The sharp release Jarvis is tested with: package.json names it as an optional peer dependency, which
+ * npm does not install by default (it is 18 MB of the install; docs/distribution.md).
+ */
+export const SHARP_VERSION = '0.34.5';
+
+/**
+ * Without sharp (the default install, or a platform without its prebuilt binaries) image work fails with
+ * this error, which says what is missing and how to add it, instead of a module-resolution message.
  */
 export class ImageSupportMissingError extends Error {
   constructor(reason: string) {
     super(
       `image support is not installed: the optional package sharp could not be loaded (${reason}). ` +
-        'To read images, reinstall Jarvis with its optional dependencies (`npm install -g jarvis-code`, ' +
-        'without --omit=optional) on a platform sharp supports; everything else works without it.',
+        `Jarvis does not install it by default; to read images, install it next to Jarvis: ` +
+        `\`npm install -g sharp@${SHARP_VERSION}\` for a global install of jarvis-code, or ` +
+        `\`npm install sharp@${SHARP_VERSION}\` in the project that has jarvis-code as a dependency. ` +
+        'Everything else works without it.',
     );
     this.name = 'ImageSupportMissingError';
   }
@@ -26,6 +33,8 @@ export function loadSharp(): Promise<SharpFactory> {
   loading ??= import('sharp').then(
     (mod) => (mod.default ?? mod) as unknown as SharpFactory,
     (e: unknown) => {
+      // Not remembered: once the user installs sharp, the next image read finds it without a restart.
+      loading = undefined;
       const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
       throw new ImageSupportMissingError(message);
     },

@@ -20,3 +20,9 @@ export function requireSystemPart(command: string, why: string): boolean {
   console.warn(`skipping: '${command}' is not installed (${why})`);
   return false;
 }
+
+/** Skips the running test for a reason other than a missing system part, printing the reason first. */
+export function skipBecause(ctx: { skip(note?: string): never }, reason: string): never {
+  console.warn(`skipping: ${reason}`);
+  return ctx.skip(reason);
+}

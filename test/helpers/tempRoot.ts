@@ -1,7 +1,8 @@
 // Loaded before every test file (vitest setupFiles). Each test runs with its own empty TMPDIR, removed
 // after the test, so every helper that makes folders with os.tmpdir() cleans up without bookkeeping;
 // what a file makes outside a test (beforeAll, module scope) lives in the file's TMPDIR, removed after
-// the file. Child processes inherit TMPDIR, so what they leave behind goes too.
+// the file. Child processes inherit TMPDIR, so what they leave behind goes too — which is why a process
+// shared by several tests (a browser, a server) must start in beforeAll, never lazily inside the first test.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { directoryEntries, readZip, writeZip, ZipError, type ZipEntry } from '../../src/platform/zip';
+import { skipBecause } from '../helpers/requireAll';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'jarvis-zip-'));
 const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
@@ -39,7 +40,9 @@ describe('zip writer', () => {
     await writeZip(path, sample());
     const unzip = has('unzip', ['-v']);
     const python = has('python3', ['-c', 'import zipfile']);
-    if (!unzip && !python) ctx.skip('neither unzip nor python3 is installed; our own reader checked the archive above');
+    if (!unzip && !python) {
+      skipBecause(ctx, 'neither unzip nor python3 is installed; our own reader checked the archive above');
+    }
     if (unzip) {
       const listing = execFileSync('unzip', ['-l', path], { encoding: 'utf8' });
       expect(listing).toContain('notes/readme.txt');

@@ -29,9 +29,9 @@ describe.skipIf(!hasTmux)('hooks and MCP in the interactive UI (tmux)', { timeou
     expect(popup).toContain('ghost  failed');
     expect(popup).toContain('mcp__everything__echo');
     app.tmux.keys('Escape');
-    // server-everything has more than 4 tools: they are deferred, listed in ToolSearch's catalog.
+    // server-everything has more than 4 tools: they are deferred, listed in ToolSearch's catalog on one line.
     const toolSearch = app.server.requests[0].body.tools.find((t: { function: { name: string } }) => t.function.name === 'ToolSearch');
-    expect(toolSearch.function.description).toMatch(/^- mcp__everything__get-sum: /m);
+    expect(toolSearch.function.description).toMatch(/^- mcp__everything__\{[^}\n]*\bget-sum\b[^}\n]*\}$/m);
     expect(JSON.stringify(app.server.requests[1].body.messages)).toContain('the docs folder is read-only');
   });
 
@@ -47,6 +47,6 @@ describe.skipIf(!hasTmux)('hooks and MCP in the interactive UI (tmux)', { timeou
     await app.tmux.waitForGone("Don't trust");
     send(app, 'hi');
     await waitForRequests(app, 1, 30_000);
-    expect(JSON.stringify(app.server.requests[0].body.tools)).toContain('mcp__proj__echo');
+    expect(JSON.stringify(app.server.requests[0].body.tools)).toMatch(/- mcp__proj__\{echo, /);
   });
 });

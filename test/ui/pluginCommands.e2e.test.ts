@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginManager } from '../../src/ext/plugins/manager';
 import { requireSystemPart } from '../helpers/requireAll';
-import { appsClosedAfterEach, send, tempDir, waitForRequests } from './e2eHarness';
+import { appsClosedAfterEach, tempDir, waitForRequests } from './e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 const start = appsClosedAfterEach();
@@ -17,8 +17,12 @@ describe.skipIf(!hasTmux)('plugins in the interactive UI (tmux)', { timeout: 90_
     app.tmux.type('/kimi-fin');
     const menu = await app.tmux.waitFor('kimi-finance:quote');
     expect(menu).toContain('Fetch the latest quote for a ticker');
+    // Enter only once the prompt shows the whole command: a shuffled run once sent
+    // "q/kimi-finance:market/summary", the menu having taken keys typed while it still filtered.
     app.tmux.keys('C-u');
-    send(app, '/kimi-finance:quote AAPL');
+    app.tmux.type('/kimi-finance:quote AAPL');
+    await app.tmux.waitFor('/kimi-finance:quote AAPL');
+    app.tmux.keys('Enter');
     await app.tmux.waitFor('Quote fetched.', { timeoutMs: 30_000 });
     await waitForRequests(app, 1);
     const body = app.server.requests[0].body;

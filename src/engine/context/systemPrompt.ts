@@ -121,7 +121,9 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPromptResult 
     plugin_sections: input.pluginSections ?? '',
     windows_notes: '',
     additional_dirs_section: '',
-    skills_section: input.skills ? `\n# Skills\nSkills are instructions for particular tasks. When one fits the task, load it with the Skill tool first and follow it.\n${input.skills}\n` : '',
+    skills_section: input.skills
+      ? `\n# Skills\nWhen one fits the task, load it with the Skill tool first and follow it.\n${input.skills}\n`
+      : '',
     base_prompt: '',
   };
   vars.base_prompt = renderPromptTemplate(builtinTemplate, vars).trim();

@@ -7,6 +7,7 @@ import { renderSkillBody } from '../../ext/skills/skillArguments';
 import type { SkillCatalog } from '../../ext/skills/skillCatalog';
 import { isModelInvocable, type Skill } from '../../ext/skills/skillFile';
 import { MAX_SKILL_NESTING, type SkillLoad, type SkillService } from '../../tools/skill/skillService';
+import { summarise } from '../../tools/toolSearch';
 import type { GateHandler } from '../extensions/extensionGate';
 import type { Agent, TurnExtension } from '../loop/loop';
 
@@ -64,9 +65,39 @@ export function parseSkillCommand(input: string, catalog: SkillCatalog | undefin
   return { ok: true, skill, args, text: skillText(skill, args) };
 }
 
-/** A compact list for the system prompt (`${skills}`): the skills the model may load, one per line. */
+/**
+ * Most bytes the plugins' skills take in the listing, all plugins together: every request carries the
+ * listing, and installing plugins must not grow it without end (docs/plugins.md, "Context budget").
+ */
+export const PLUGIN_SKILLS_LISTING_BUDGET_BYTES = 256;
+
+/**
+ * A compact list for the system prompt (`${skills}`): the skills the model may load, one per line. The
+ * user's own skills are listed in full; a plugin's skill gets one line like a deferred tool (its first
+ * sentence, cut), while the plugins' budget lasts, and the rest are counted on one closing line (the
+ * Skill tool names every skill when asked for one it does not know).
+ */
 export function skillsListing(catalog: SkillCatalog | undefined): string {
-  return (catalog?.modelInvocable ?? []).map((s) => `- ${s.name}: ${s.description}${s.whenToUse ? ` (use when: ${s.whenToUse})` : ''}`).join('\n');
+  const skills = catalog?.modelInvocable ?? [];
+  const lines = skills
+    .filter((s) => !s.plugin)
+    .map((s) => `- ${s.name}: ${s.description}${s.whenToUse ? ` (use when: ${s.whenToUse})` : ''}`);
+  let used = 0;
+  let left = 0;
+  for (const skill of skills.filter((s) => s.plugin)) {
+    const line = `- ${skill.name}: ${summarise(skill.description)}`;
+    const bytes = Buffer.byteLength(line) + 1;
+    if (used + bytes > PLUGIN_SKILLS_LISTING_BUDGET_BYTES) {
+      left++;
+      continue;
+    }
+    used += bytes;
+    lines.push(line);
+  }
+  if (left) {
+    lines.push(`- and ${left} more skill${left === 1 ? '' : 's'} from plugins (the Skill tool lists every name)`);
+  }
+  return lines.join('\n');
 }
 
 export class SkillInvoker implements SkillService {

@@ -26,7 +26,7 @@ export interface ToolSource {
   list(): readonly Tool[];
   get(name: string): Tool | undefined;
   goneReason?(name: string): string | undefined;
-  sourceOf?(name: string): { kind: string } | undefined;
+  sourceOf?(name: string): { kind: string; id?: string } | undefined;
 }
 
 export interface DeferralSession {
@@ -121,7 +121,7 @@ export class DeferredTools implements ToolSet {
   /** The deferred tools, each with its one-line summary and whether it is loaded. */
   catalog(): DeferredToolEntry[] {
     const loaded = new Set(this.session.state.loadedTools);
-    return this.partition().deferred.map((t) => ({ name: t.name, summary: summarise(t.renderedDescription), loaded: loaded.has(t.name) }));
+    return this.partition().deferred.map((t) => ({ ...this.entry(t), loaded: loaded.has(t.name) }));
   }
 
   /** Loads deferred tools (journalled); names that are core or already loaded are reported as available. */
@@ -179,14 +179,23 @@ export class DeferredTools implements ToolSet {
     return this.split;
   }
 
+  /** A catalog entry: the name, one line, and for an MCP tool its source (the listing groups by it). */
+  private entry(tool: Tool): { name: string; summary: string; group?: string; fromPlugin?: boolean } {
+    // A plugin's MCP server is a plugin source, its tools keep their mcp__ names (docs/plugins.md).
+    const source = tool.name.startsWith('mcp__') ? this.source.sourceOf?.(tool.name) : undefined;
+    const group = source?.id;
+    const plugin = source?.kind === 'plugin' ? { fromPlugin: true } : {};
+    return { name: tool.name, summary: summarise(tool.renderedDescription), ...(group ? { group, ...plugin } : {}) };
+  }
+
   private isMcp(tool: Tool): boolean {
     return this.source.sourceOf?.(tool.name)?.kind === 'mcp' || tool.name.startsWith('mcp__');
   }
 
   /** One ToolSearch per catalog, so its description bytes stay identical from step to step. */
   private searchTool(deferred: readonly Tool[]): Tool {
-    const entries = deferred.map((t) => ({ name: t.name, summary: summarise(t.renderedDescription), loaded: false }));
-    const key = JSON.stringify(entries.map((e) => [e.name, e.summary]));
+    const entries = deferred.map((t) => ({ ...this.entry(t), loaded: false }));
+    const key = JSON.stringify(entries.map((e) => [e.name, e.summary, e.group, e.fromPlugin]));
     if (this.search?.key !== key) this.search = { key, tool: toolSearchTool(entries) };
     return this.search.tool;
   }

@@ -23,6 +23,8 @@ export interface ToolSet {
   keys(): Iterable<string>;
   /** Why a tool that was offered earlier is gone (its server was removed…), for the model's error. */
   goneReason?(name: string): string | undefined;
+  /** Where an offered tool came from (an MCP server's tools are listed together when deferred). */
+  sourceOf?(name: string): ToolSource | undefined;
 }
 
 export interface ToolRegistryOptions {
@@ -115,6 +117,7 @@ export class ToolRegistry implements ToolSet {
       },
       keys: () => pick().map((t) => t.name),
       goneReason: (name) => this.goneReason(name),
+      sourceOf: (name) => this.sourceOf(name),
     };
   }
 

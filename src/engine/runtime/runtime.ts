@@ -131,7 +131,9 @@ function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork): Offe
   const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
   // A browser-profile session delegates only to the browser sub-agent types.
   const catalog = browserChoice === 'agent' ? browserAgentCatalog() : (opts.agents ?? builtinAgentCatalog());
-  const subagentTypes = catalog.all.filter((p) => p.source !== 'builtin').map((p) => ({ name: p.name, description: p.description }));
+  const subagentTypes = catalog.all
+    .filter((p) => p.source !== 'builtin')
+    .map((p) => ({ name: p.name, description: p.description, ...(p.source === 'plugin' ? { plugin: true } : {}) }));
   // The Agent tool's description names the custom agents it can start; with a model pool (not forced)
   // Agent and AgentSwarm take `model`, described with the pool's choices.
   const pool = opts.subagentModels;

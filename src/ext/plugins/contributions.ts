@@ -8,8 +8,9 @@ import type { McpServerConfig } from '../../store/mcpConfig';
 import type { EnabledPlugin } from './manager';
 import type { PluginCommand } from './pluginCommands';
 
-/** At most this many bytes of plugin instructions go into one system prompt, all plugins together. */
-export const PLUGIN_PROMPT_BUDGET_BYTES = 64 * 1024;
+/** At most this many bytes of plugin instructions go into one system prompt, all plugins together: every
+ * request carries them, and the first request stays within 16 KiB however many plugins are installed. */
+export const PLUGIN_PROMPT_BUDGET_BYTES = 256;
 
 /** The parts of the plugins a runtime uses itself (the rest joins the skill/agent catalogs, hooks and MCP). */
 export interface SessionPlugins {
@@ -56,8 +57,10 @@ export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginCo
     if (loaded.sessionStartSkill) out.session.sessionStartSkills.push(loaded.sessionStartSkill);
     // Each section (inline text, file) counts on its own: what fits goes in, the rest is skipped and said.
     const kept: string[] = [];
+    const wrapper = Buffer.byteLength(`<plugin id="${escapeAttribute(record.id)}">\n\n</plugin>\n`);
     for (const text of loaded.promptSections) {
-      const bytes = Buffer.byteLength(text, 'utf8');
+      // The plugin's <plugin> wrapper counts with its first section, the blank line between sections too.
+      const bytes = Buffer.byteLength(text, 'utf8') + (kept.length ? 2 : wrapper);
       if (used + bytes > PLUGIN_PROMPT_BUDGET_BYTES) {
         out.warnings.push(
           `plugin ${record.id}: ${bytes} bytes of system prompt instructions skipped: all plugins together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes (${used} used); disable a plugin to make room`,
@@ -70,7 +73,8 @@ export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginCo
     if (kept.length) sections.push(`<plugin id="${escapeAttribute(record.id)}">\n${kept.join('\n\n')}\n</plugin>`);
   }
   if (sections.length) {
-    out.session.promptSections = `\n# Plugin instructions\nThe user enabled these plugins; follow their instructions where they apply.\n${sections.join('\n')}\n`;
+    const block = sections.join('\n');
+    out.session.promptSections = `\n# Plugin instructions\nFrom the plugins the user enabled.\n${block}\n`;
   }
   return out;
 }

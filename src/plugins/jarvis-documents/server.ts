@@ -15,7 +15,7 @@ import { inspectDocument } from './inspect';
 import { closeRenderer, renderDocument } from './render/render';
 import { formatReport, validateDocument } from './validate';
 
-const VERSION = '1.0.1';
+const VERSION = '1.0.2';
 
 type Result = { content: { type: 'text'; text: string }[]; isError?: boolean };
 

@@ -5,10 +5,38 @@ import { z } from 'zod';
 import { defineTool, type Tool } from '../defineTool';
 import description from './agent.md';
 import { DelegationError, DELEGATION_SERVICE, describeModelChoices, formatSubagentOutcome, type ModelChoice } from './delegationService';
+import { summarise } from '../toolSearch/toolLoader';
 
 export interface SubagentTypeInfo {
   name: string;
   description: string;
+  /** A plugin's agent: described in one short line, within PLUGIN_AGENTS_LISTING_BUDGET_BYTES. */
+  plugin?: boolean;
+}
+
+/**
+ * Most bytes the plugins' agents take in the description, all plugins together: every request carries
+ * it, and installing plugins must not grow it without end (docs/plugins.md, "Context budget").
+ */
+export const PLUGIN_AGENTS_LISTING_BUDGET_BYTES = 192;
+
+/** `${TYPES}`: the built-in types, the user's own agents in full, plugins' agents within their budget. */
+function typesText(customTypes: readonly SubagentTypeInfo[]): string {
+  const parts = customTypes.filter((t) => !t.plugin).map((t) => `${t.name} (${t.description})`);
+  let used = 0;
+  let left = 0;
+  for (const type of customTypes.filter((t) => t.plugin)) {
+    const part = `${type.name} (${summarise(type.description)})`;
+    if (used + Buffer.byteLength(part) + 2 > PLUGIN_AGENTS_LISTING_BUDGET_BYTES) {
+      left++;
+      continue;
+    }
+    used += Buffer.byteLength(part) + 2;
+    parts.push(part);
+  }
+  // An unknown subagent_type is answered with every type that may be used.
+  if (left) parts.push(`${left} more from plugins (an unknown subagent_type lists every name)`);
+  return parts.length ? `${BUILTIN_TYPES}, or ${parts.join(', ')}` : BUILTIN_TYPES;
 }
 
 const BUILTIN_TYPES = 'coder (default; all tools), explore (read-only), plan (no shell or writes)';
@@ -43,7 +71,7 @@ export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S
 
 /** The tool, its description naming the custom agents that can be delegated to and the model pool's choices. */
 export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = [], modelOffer?: ModelOffer): Tool {
-  const types = customTypes.length ? `${BUILTIN_TYPES}, or ${customTypes.map((t) => `${t.name} (${t.description})`).join(', ')}` : BUILTIN_TYPES;
+  const types = typesText(customTypes);
   return defineTool({
     name: 'Agent',
     services: [DELEGATION_SERVICE],

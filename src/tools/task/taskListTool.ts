@@ -11,6 +11,9 @@ export const MAX_LIMIT = 100;
 export const taskListTool = defineTool({
   name: 'TaskList',
   services: [TASK_SERVICE],
+  // Rarely needed (a finished task announces itself with its id), and every request pays for a core schema;
+  // listed in ToolSearch (docs/tools.md).
+  deferred: true,
   description,
   constants: { DEFAULT_LIMIT, MIN_LIMIT, MAX_LIMIT },
   schema: z.object({

@@ -9,6 +9,8 @@ export const DEFAULT_REASON = 'Stopped by TaskStop';
 export const taskStopTool = defineTool({
   name: 'TaskStop',
   services: [TASK_SERVICE],
+  // Rarely needed, and every request pays for a core schema; listed in ToolSearch (docs/tools.md).
+  deferred: true,
   description,
   constants: { DEFAULT_REASON },
   schema: z.object({

@@ -11,6 +11,9 @@ const TAIL_BYTES = 4 * 1024;
 export const waitForTool = defineTool({
   name: 'WaitFor',
   services: [TASK_SERVICE],
+  // Needed only while background work runs, and every request pays for a core schema; listed in ToolSearch
+  // (docs/tools.md).
+  deferred: true,
   description,
   constants: { MAX_TIMEOUT_S },
   schema: z.object({

@@ -9,6 +9,10 @@ export interface DeferredToolEntry {
   summary: string;
   /** True once its schema is in the model's tool list. */
   loaded: boolean;
+  /** The MCP server it comes from (its tool source id); the listing writes a server's prefix once. */
+  group?: string;
+  /** The server is a plugin's: its line counts against the plugins' listing budget. */
+  fromPlugin?: boolean;
 }
 
 export interface ToolLoadOutcome {
@@ -27,11 +31,18 @@ export interface ToolLoader {
 
 export const TOOL_LOADER = serviceKey<ToolLoader>()('toolLoader');
 
-/** One line of a tool's description for the catalog: its first sentence, at most 110 characters. */
+/** A catalog line's summary is at most this many characters (every request pays for every line). */
+export const SUMMARY_MAX_CHARS = 80;
+
+/** One line of a tool's description for the catalog: its first sentence, at most SUMMARY_MAX_CHARS. */
 export function summarise(description: string): string {
   const first = description.trim().split('\n')[0];
   const sentence = /^(.+?[.!?])(\s|$)/.exec(first)?.[1] ?? first;
-  return sentence.length <= 110 ? sentence : `${sentence.slice(0, 109).trimEnd()}…`;
+  if (sentence.length <= SUMMARY_MAX_CHARS) return sentence;
+  // Cut at a word boundary when there is one in the second half, so no word is left half-written.
+  const cut = sentence.slice(0, SUMMARY_MAX_CHARS - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > SUMMARY_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 /** Deferred tools matching a keyword query: every word must appear in the name or the summary. */

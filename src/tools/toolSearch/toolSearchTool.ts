@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../defineTool';
 import description from './toolSearch.md';
+import { catalogLines } from './catalogListing';
 import { searchCatalog, TOOL_LOADER, type DeferredToolEntry } from './toolLoader';
 
 export const TOOL_SEARCH_NAME = 'ToolSearch';
@@ -18,7 +19,7 @@ const schema = z
   .refine((a) => a.names !== undefined || a.query !== undefined, { error: 'give `names` (exact tool names) or a keyword `query`' });
 
 export function toolSearchTool(catalog: readonly DeferredToolEntry[]): Tool {
-  const lines = catalog.map((e) => `- ${e.name}: ${e.summary}`).join('\n');
+  const lines = catalogLines(catalog).join('\n');
   return defineTool({
     name: TOOL_SEARCH_NAME,
     services: [TOOL_LOADER],

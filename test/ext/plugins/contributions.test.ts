@@ -13,7 +13,6 @@ import { loadSkillCatalog } from '../../../src/ext/skills/skillCatalog';
 import { putFile, tempDir } from '../../helpers/files';
 import { pluginFolder } from './pluginFixture';
 
-const KB = 1024;
 const gate = { sessionId: 's', agentId: 'main', cwd: '/', signal: new AbortController().signal };
 
 async function installed(plugins: Array<Record<string, string | object>>) {
@@ -24,8 +23,12 @@ async function installed(plugins: Array<Record<string, string | object>>) {
 }
 
 describe('plugin contributions to a session', () => {
-  it('prompt budget: at most 64 KB of instructions across plugins per prompt; what does not fit is skipped with a warning', async () => {
-    const chunk = (c: string) => c.repeat(30 * KB);
+  it(`prompt budget: at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes of instructions across plugins per prompt; what does not fit is skipped with a warning`, async () => {
+    const part = Math.floor((PLUGIN_PROMPT_BUDGET_BYTES * 9) / 32);
+    // Each plugin's <plugin id> wrapper counts with its first section; a second section adds a blank line.
+    const wrapper = (id: string) => Buffer.byteLength(`<plugin id="${id}">\n\n</plugin>\n`);
+    const half = Math.floor((PLUGIN_PROMPT_BUDGET_BYTES - wrapper('big') - 2) / 2);
+    const chunk = (c: string) => c.repeat(part);
     const { manager } = await installed([
       { 'jarvis.plugin.json': { name: 'one', systemPrompt: chunk('a') } },
       { 'jarvis.plugin.json': { name: 'two', systemPrompt: chunk('b'), systemPromptPath: './S.md' }, 'S.md': chunk('c') },
@@ -35,22 +38,22 @@ describe('plugin contributions to a session', () => {
     const sections = c.session.promptSections;
     expect(sections).toContain(chunk('a'));
     expect(sections).toContain(chunk('b'));
-    // 30 + 30 KB used: the 30 KB file of "two" does not fit, "three" still does.
+    // Two parts of 9/32 of the budget used: the file of "two" does not fit, "three" still does.
     expect(sections).not.toContain(chunk('c'));
     expect(sections).toContain('<plugin id="three">\nsmall rule\n</plugin>');
     expect(c.warnings).toEqual([
-      `plugin two: ${30 * KB} bytes of system prompt instructions skipped: all plugins together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes (${60 * KB} used); disable a plugin to make room`,
+      `plugin two: ${part + 2} bytes of system prompt instructions skipped: all plugins together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes (${2 * part + wrapper('one') + wrapper('two')} used); disable a plugin to make room`,
     ]);
     // One plugin whose inline text and file together exceed the budget: the part that does not fit is skipped.
-    const single = await installed([{ 'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(32 * KB), systemPromptPath: './S.md' }, 'S.md': 'y'.repeat(32 * KB) }]);
+    const single = await installed([{ 'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(half), systemPromptPath: './S.md' }, 'S.md': 'y'.repeat(half) }]);
     const alone = pluginContributions((await single.manager.loadEnabled()).plugins);
     expect(alone.warnings).toEqual([]);
-    expect(Buffer.byteLength(alone.session.promptSections)).toBeGreaterThan(64 * KB);
+    expect(Buffer.byteLength(alone.session.promptSections)).toBeGreaterThan(PLUGIN_PROMPT_BUDGET_BYTES);
     const over = await installed([
       { 'jarvis.plugin.json': { name: 'first', systemPrompt: 'x'.repeat(10) } },
-      { 'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(32 * KB), systemPromptPath: './S.md' }, 'S.md': 'y'.repeat(32 * KB) },
+      { 'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(half), systemPromptPath: './S.md' }, 'S.md': 'y'.repeat(half) },
     ]);
-    expect(pluginContributions((await over.manager.loadEnabled()).plugins).warnings).toEqual([expect.stringMatching(/^plugin big: 32768 bytes of system prompt instructions skipped/)]);
+    expect(pluginContributions((await over.manager.loadEnabled()).plugins).warnings).toEqual([expect.stringMatching(new RegExp(`^plugin big: ${half + 2} bytes of system prompt instructions skipped`))]);
   });
 
   it('${plugin_sections} is in the built-in prompt and fills the variable in a custom SYSTEM.md', () => {

@@ -28,7 +28,9 @@ function bodyXml(documentXml: string): string[] {
   return Array.from(body.childNodes).filter((n) => n.nodeType === 1 && n.nodeName !== 'w:sectPr').map((n) => new XMLSerializer().serializeToString(n));
 }
 
-describe('jarvis-documents DOCX', { timeout: 120_000 }, () => {
+// One story on the same files (create, render, edit, break a copy): each test starts from what the one
+// before left, so the order is kept even under --sequence.shuffle (the files themselves still shuffle).
+describe('jarvis-documents DOCX', { timeout: 120_000, shuffle: false }, () => {
   it('creates a document with headings, lists, a table and a picture that validates', async () => {
     const answer = await server.ok('create_docx', {
       path: 'memo.docx', title: 'Memo',

@@ -15,7 +15,7 @@ describe('jarvis-documents installed from the package', { timeout: 120_000 }, ()
     const marketplace = await loadMarketplace(undefined, { env: {}, cwd: process.cwd() });
     expect(marketplace.location).toBe(packagedMarketplacePath());
     const entry = marketplace.entries.find((e) => e.id === 'jarvis-documents');
-    expect(entry).toMatchObject({ tier: 'official', version: '1.0.1', source: DOCUMENTS_PLUGIN_DIR });
+    expect(entry).toMatchObject({ tier: 'official', version: '1.0.2', source: DOCUMENTS_PLUGIN_DIR });
     const manifest = JSON.parse(readFileSync(join(DOCUMENTS_PLUGIN_DIR, 'jarvis.plugin.json'), 'utf8')) as { version: string };
     expect(manifest.version).toBe(entry!.version);
   });
@@ -25,7 +25,7 @@ describe('jarvis-documents installed from the package', { timeout: 120_000 }, ()
     const env = cliEnv(dirs);
     const installed = await runJarvis(['plugin', 'install', DOCUMENTS_PLUGIN_DIR], { env, cwd: dirs.cwd });
     expect(installed.stderr).toBe('');
-    expect(installed.stdout).toContain('Installed jarvis-documents to 1.0.1 (enabled)');
+    expect(installed.stdout).toContain('Installed jarvis-documents to 1.0.2 (enabled)');
     expect(installed.stdout).not.toContain('not supported');
     const info = await runJarvis(['plugin', 'info', 'jarvis-documents', '--json'], { env, cwd: dirs.cwd });
     const view = JSON.parse(info.stdout) as { diagnostics: string[]; skills: string[]; mcpServers: { name: string; enabled: boolean; runsAs: string }[]; root: string };

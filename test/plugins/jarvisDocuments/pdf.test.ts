@@ -25,7 +25,9 @@ async function contentOfPage(path: string, index: number): Promise<string> {
   return Buffer.from(page.node.Contents()!.toString()).toString('latin1') + JSON.stringify(page.getSize());
 }
 
-describe('jarvis-documents PDF', { timeout: 120_000 }, () => {
+// One story on the same files (create, render, edit, break a copy): each test starts from what the one
+// before left, so the order is kept even under --sequence.shuffle (the files themselves still shuffle).
+describe('jarvis-documents PDF', { timeout: 120_000, shuffle: false }, () => {
   it('creates a PDF that validates, with text flowed onto pages', async () => {
     const answer = await server.ok('create_pdf', { path: 'report.pdf', title: 'Q3', blocks: BLOCKS });
     expect(answer).toContain('Created');

@@ -20,7 +20,9 @@ async function slideParts(name: string): Promise<Map<string, Buffer>> {
   return out;
 }
 
-describe('jarvis-documents PPTX', { timeout: 120_000 }, () => {
+// One story on the same files (create, render, edit, break a copy): each test starts from what the one
+// before left, so the order is kept even under --sequence.shuffle (the files themselves still shuffle).
+describe('jarvis-documents PPTX', { timeout: 120_000, shuffle: false }, () => {
   it('creates a deck (title, bullets with picture, table, notes) that validates', async () => {
     const answer = await server.ok('create_pptx', {
       path: 'deck.pptx', title: 'Launch',

@@ -27,9 +27,10 @@ describe('jarvis -p with the bundled jarvis-documents', { timeout: 120_000 }, ()
     expect(r.stdout).toContain('The minutes are in notes/minutes.docx.');
     const installed = JSON.parse(readFileSync(join(dirs.home, 'plugins/installed.json'), 'utf8')) as { plugins: { id: string }[] } | { id: string }[];
     expect(JSON.stringify(installed)).toContain('"jarvis-documents"');
-    // The plugin's instructions reach the system prompt; its tool answered with the validation.
+    // The plugin's skills are listed in the system prompt (its instructions come with them when one loads);
+    // its tool answered with the validation.
     const first = model.requests.at(-2)!.body;
-    expect(JSON.stringify(first.messages[0])).toContain('For PDF, DOCX, XLSX and PPTX files use the jarvis-documents tools');
+    expect(JSON.stringify(first.messages[0])).toContain('- documents-docx: Create or edit Word (.docx) documents.');
     const result = model.requests.at(-1)!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === 'tool' && m.tool_call_id === 'call_doc');
     expect(result.content).toContain('VALID DOCX');
     const file = join(dirs.cwd, 'notes/minutes.docx');

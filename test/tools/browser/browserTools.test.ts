@@ -1,4 +1,7 @@
 // The browser tools against real Chromium and loopback fixture pages; one browser for the whole file.
+// It starts in beforeAll, so its profile and shared memory (--disable-dev-shm-usage puts them in TMPDIR)
+// live in the file's temporary folder: started inside a test, they would sit in that test's own folder,
+// which test/helpers/tempRoot.ts removes when the test ends, and the next test would find it dead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserSession } from '../../../src/platform/browser/browserSession';
 import { BROWSER_SERVICE } from '../../../src/tools/browser';
@@ -37,6 +40,7 @@ beforeAll(async () => {
   session = new BrowserSession({ checkRequest: async (url) => (url.startsWith(secret.url) ? `Refused to fetch ${url}: a loopback address.` : undefined) });
   h.register(BROWSER_SERVICE, { session, pageScriptTimeoutMs: 2_000, loadWaitMs: 2_000 });
   h.register(WEB_SERVICE, { allowPrivateNetwork: true });
+  if (hasChromium) await session.context();
   // The summary model, played by a function that records what it was sent (the model path is tested in test/engine/browserAgent.test.ts).
   h.register(SUMMARY_SERVICE, {
     summarize: async (prompt, content) => {
@@ -60,13 +64,17 @@ async function call(tool: Tool, args: unknown) {
 const open = async (path: string, extra: Record<string, unknown> = {}) => (await call(openTabTool, { url: `${site.url}${path}`, ...extra })).json;
 
 describe.runIf(hasChromium)('browser tools (Chromium)', { timeout: 90_000 }, () => {
-  it('open_tab starts the browser lazily and returns the new tab; list_tabs filters; activate_tab switches', async () => {
+  it('open_tab returns the new tab; list_tabs filters; activate_tab switches', async () => {
     const a = await open('/alpha.html');
     expect(a).toMatchObject({ url: `${site.url}/alpha.html`, title: 'Alpha page', windowId: 1 });
     const b = await open('/beta.html', { active: false });
     const tabs = (await call(listTabsTool, {})).json as unknown as Array<{ id: number; active: boolean; status: string }>;
     expect(tabs.find((t) => t.id === a.id)).toMatchObject({ active: true, status: 'complete' });
-    expect((await call(listTabsTool, { title_pattern: 'BETA' })).json).toMatchObject([{ id: b.id }]);
+    // Other tests' tabs stay open in the shared browser (any order): every match is a Beta tab, this one too.
+    const found = await call(listTabsTool, { title_pattern: 'BETA' });
+    const betas = found.json as unknown as Array<{ title: string; id: number }>;
+    expect(betas.map((t) => t.title)).toEqual(betas.map(() => 'Beta page'));
+    expect(betas.map((t) => t.id)).toContain(b.id);
     expect((await call(listTabsTool, { url_pattern: '(' })).json.error).toBe('Invalid url_pattern regex: "("');
     expect((await call(activateTabTool, { tab_id: b.id })).json).toMatchObject({ id: b.id, active: true, title: 'Beta page' });
     expect((await call(listTabsTool, { active: true })).json).toMatchObject([{ id: b.id }]);
