@@ -98,16 +98,23 @@ async function loadUndici(): Promise<typeof import('undici')> {
   return undiciModule;
 }
 
-/** An undici agent whose DNS lookup only ever returns checked addresses. */
-async function guardedAgent(resolver: Resolver): Promise<Agent> {
-  const { Agent } = await loadUndici();
-  const lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+/**
+ * A `net`-style lookup that resolves with `resolver` and answers only when every address is allowed
+ * (refused: an error with code EREFUSED_BY_POLICY, whose cause chain holds the UrlRefusedError).
+ */
+export function checkedLookup(resolver: Resolver = defaultResolver) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     checkedAddresses(hostname, hostname, resolver).then(
       (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
       (err: Error) => callback(Object.assign(err, { code: 'EREFUSED_BY_POLICY' }), ''),
     );
   };
-  return new Agent({ connect: { lookup } });
+}
+
+/** An undici agent whose DNS lookup only ever returns checked addresses. */
+async function guardedAgent(resolver: Resolver): Promise<Agent> {
+  const { Agent } = await loadUndici();
+  return new Agent({ connect: { lookup: checkedLookup(resolver) } });
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
