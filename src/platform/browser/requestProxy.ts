@@ -37,7 +37,9 @@ function urlOf(scheme: 'http' | 'https', host: string, port: number, path = '/')
 
 function refuse(socket: Duplex, why: string): void {
   const body = `Refused by Jarvis: ${why}\n`;
-  socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  const length = `content-length: ${Buffer.byteLength(body)}`;
+  const head = ['HTTP/1.1 403 Forbidden', 'content-type: text/plain', length, 'connection: close'];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
 /** Pipes two sockets together until either ends; an error on one ends both. */
@@ -66,11 +68,16 @@ function forwardedHeaders(req: IncomingMessage): string[] {
 
 /** `check`, with a check that fails counted as a refusal that says what failed (fail closed). */
 function checker(opts: RequestProxyOptions): (url: string) => Promise<string | undefined> {
-  return (url) => opts.check(url).catch((e: unknown) => `the address check of ${url} failed (${e instanceof Error ? e.message : String(e)})`);
+  return (url) =>
+    opts.check(url).catch((e: unknown) => {
+      const why = e instanceof Error ? e.message : String(e);
+      return `the address check of ${url} failed (${why})`;
+    });
 }
 
 export async function startRequestProxy(options: RequestProxyOptions): Promise<RequestProxy> {
   const opts = { ...options, check: checker(options) };
+  const lookup = opts.lookup ? { lookup: opts.lookup } : {};
   const tunnels = new Set<Duplex>();
   const track = (socket: Duplex) => {
     tunnels.add(socket);
@@ -81,7 +88,8 @@ export async function startRequestProxy(options: RequestProxyOptions): Promise<R
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const target = URL.canParse(req.url ?? '') ? new URL(req.url ?? '') : undefined;
     if (!target || target.protocol !== 'http:') {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end('Refused by Jarvis: only absolute http:// requests and CONNECT are proxied\n');
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end('Refused by Jarvis: only absolute http:// requests and CONNECT are proxied\n');
       return;
     }
     const port = Number(target.port || 80);
@@ -93,7 +101,14 @@ export async function startRequestProxy(options: RequestProxyOptions): Promise<R
         return;
       }
       const upstream = httpRequest(
-        { host, port, method: req.method, path: target.pathname + target.search, headers: forwardedHeaders(req), ...(opts.lookup ? { lookup: opts.lookup } : {}) },
+        {
+          host,
+          port,
+          method: req.method,
+          path: target.pathname + target.search,
+          headers: forwardedHeaders(req),
+          ...lookup,
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
           answer.pipe(res);
@@ -115,7 +130,7 @@ export async function startRequestProxy(options: RequestProxyOptions): Promise<R
     if (!target) return refuse(client, `"${req.url}" is not a host:port to connect to`);
     void opts.check(urlOf(target.port === 443 ? 'https' : 'http', target.host, target.port)).then((why) => {
       if (why) return refuse(client, why);
-      const upstream = connect({ host: target.host, port: target.port, ...(opts.lookup ? { lookup: opts.lookup } : {}) });
+      const upstream = connect({ host: target.host, port: target.port, ...lookup });
       track(upstream);
       upstream.once('connect', () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -131,12 +146,14 @@ export async function startRequestProxy(options: RequestProxyOptions): Promise<R
     track(client);
     client.on('error', () => client.destroy());
     const target = URL.canParse(req.url ?? '') ? new URL(req.url ?? '') : undefined;
-    if (!target || (target.protocol !== 'http:' && target.protocol !== 'ws:')) return refuse(client, 'only absolute http:// upgrades are proxied');
+    if (!target || (target.protocol !== 'http:' && target.protocol !== 'ws:')) {
+      return refuse(client, 'only absolute http:// upgrades are proxied');
+    }
     const host = target.hostname.replace(/^\[|\]$/g, '');
     const port = Number(target.port || 80);
     void opts.check(urlOf('http', host, port, target.pathname + target.search)).then((why) => {
       if (why) return refuse(client, why);
-      const upstream = connect({ host, port, ...(opts.lookup ? { lookup: opts.lookup } : {}) });
+      const upstream = connect({ host, port, ...lookup });
       track(upstream);
       upstream.once('connect', () => {
         const headers = forwardedHeaders(req);

@@ -63,7 +63,10 @@ export function hardLinkMessage(path: string, links: number): string {
 }
 
 function swappedMessage(path: string, now: string): string {
-  return `${path} was replaced while it was being opened (it now leads to ${now}); nothing was read or written. Check the path and call again.`;
+  return (
+    `${path} was replaced while it was being opened (it now leads to ${now}); nothing was read or written. ` +
+    'Check the path and call again.'
+  );
 }
 
 /** Where an open descriptor really is, as the kernel names it; undefined where /proc is not available. */
@@ -83,7 +86,8 @@ async function verifyPlace(handle: FileHandle, path: string): Promise<Stats> {
   // Without /proc: the path must still be canonical and name the very file that was opened.
   const now = await realpath(path).catch(() => path);
   const named = await stat(path).catch(() => undefined);
-  if (now !== path || !named || named.ino !== info.ino || named.dev !== info.dev) throw new PathRejectedError(swappedMessage(path, now));
+  const same = named !== undefined && named.ino === info.ino && named.dev === info.dev;
+  if (now !== path || !same) throw new PathRejectedError(swappedMessage(path, now));
   return info;
 }
 
@@ -91,7 +95,7 @@ function isCode(e: unknown, ...codes: string[]): boolean {
   return codes.includes((e as NodeJS.ErrnoException)?.code ?? '');
 }
 
-/** Opens an existing entry for reading or writing, checked as above; `flags` is O_RDONLY, O_WRONLY or O_RDWR (+ O_APPEND). */
+/** Opens an existing entry, checked as above; `flags` is O_RDONLY, O_WRONLY or O_RDWR (+ O_APPEND). */
 export async function openChecked(access: FileAccess, flags: number): Promise<{ handle: FileHandle; info: Stats }> {
   let handle: FileHandle;
   try {
@@ -102,7 +106,9 @@ export async function openChecked(access: FileAccess, flags: number): Promise<{ 
   }
   try {
     const info = await verifyPlace(handle, access.path);
-    if (info.isFile() && info.nlink > 1 && !access.linked) throw new PathRejectedError(hardLinkMessage(access.path, info.nlink));
+    if (info.isFile() && info.nlink > 1 && !access.linked) {
+      throw new PathRejectedError(hardLinkMessage(access.path, info.nlink));
+    }
     return { handle, info };
   } catch (e) {
     await handle.close();
@@ -128,7 +134,9 @@ async function checkedFolder(dir: string, hops = 0): Promise<Folder> {
     }
   } catch (e) {
     if (!isCode(e, 'ENOENT') || dirname(dir) === dir || hops > 64) {
-      if (isCode(e, 'ELOOP', 'ENOTDIR')) throw new PathRejectedError(swappedMessage(dir, 'something that is not a folder'));
+      if (isCode(e, 'ELOOP', 'ENOTDIR')) {
+        throw new PathRejectedError(swappedMessage(dir, 'something that is not a folder'));
+      }
       throw e;
     }
   }
@@ -173,7 +181,8 @@ export async function* chunksOf(handle: FileHandle, start: number, chunkBytes: n
 async function writeAll(handle: FileHandle, data: Buffer, position: number | null): Promise<void> {
   let done = 0;
   while (done < data.length) {
-    const { bytesWritten } = await handle.write(data, done, data.length - done, position === null ? null : position + done);
+    const at = position === null ? null : position + done;
+    const { bytesWritten } = await handle.write(data, done, data.length - done, at);
     if (bytesWritten === 0) throw new Error(`the disk accepted no more bytes after ${done} of ${data.length}`);
     done += bytesWritten;
   }
@@ -190,12 +199,18 @@ export async function replaceContent(handle: FileHandle, data: Buffer): Promise<
  * through a checked descriptor; a missing one is created in its checked parent folder. Returns whether
  * the file was created.
  */
-export async function writeChecked(access: FileAccess, data: Buffer, mode: 'overwrite' | 'append'): Promise<{ created: boolean }> {
+export async function writeChecked(
+  access: FileAccess,
+  data: Buffer,
+  mode: 'overwrite' | 'append',
+): Promise<{ created: boolean }> {
   for (let attempt = 1; ; attempt++) {
     try {
       const { handle, info } = await openChecked(access, O_WRONLY | (mode === 'append' ? O_APPEND : 0));
       try {
-        if (!info.isFile()) throw new PathRejectedError(`${access.path} is not a regular file; only regular files are written.`);
+        if (!info.isFile()) {
+          throw new PathRejectedError(`${access.path} is not a regular file; only regular files are written.`);
+        }
         if (mode === 'append') await writeAll(handle, data, null);
         else await replaceContent(handle, data);
       } finally {

@@ -138,12 +138,15 @@ function startFlipper(w: World): { stop(): Promise<number> } {
     const at = (n) => ${JSON.stringify(w.cwd)} + '/' + n;
     // A Write that found the name missing (between two renames) made a folder there: clear it away.
     const place = (from, name) => {
-      try {
-        renameSync(at(from), at(name));
-      } catch (e) {
-        if (!['EISDIR', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'].includes(e.code)) throw e;
-        rmSync(at(name), { recursive: true, force: true, maxRetries: 5 });
-        renameSync(at(from), at(name));
+      // Bounded: a Write may make the folder again between the clearing and the rename.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          renameSync(at(from), at(name));
+          return;
+        } catch (e) {
+          if (attempt >= 1000 || !['EISDIR', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'].includes(e.code)) throw e;
+          rmSync(at(name), { recursive: true, force: true, maxRetries: 5 });
+        }
       }
     };
     let flips = 0;
