@@ -57,7 +57,11 @@ export function readJournal<T>(path: string, isRecord: (value: unknown) => value
 }
 
 /** readJournal on text already read (from a checked descriptor); `path` names the file in warnings. */
-export function parseJournalText<T>(path: string, text: string, isRecord: (value: unknown) => value is T): JournalReadResult<T> {
+export function parseJournalText<T>(
+  path: string,
+  text: string,
+  isRecord: (value: unknown) => value is T,
+): JournalReadResult<T> {
   const records: T[] = [];
   const warnings: string[] = [];
   const lines = text.split('\n');

@@ -8,7 +8,19 @@
 // per-scope record limit and replace-by-name are read-check-write decisions that two processes could
 // both make on the same stale view; the lock makes them one at a time. Readers take no lock: they
 // see whole lines (a torn last line after a crash is skipped) and compaction swaps the file by rename.
-import { appendFileSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { withFileLock, FileLockTimeoutError } from './fileLock';
 import { parseJournalText } from './journal';
@@ -194,19 +206,31 @@ export class MemoryStore {
     const path = this.path(scope);
     const refused = (warning: string): ParsedFile => ({ records: [], warnings: [warning], lines: 0, text: '' });
     const link = linkOnTheWay(scope === 'project' ? this.opts.cwd : this.opts.home, path);
-    if (link) return refused(`${link} is a symbolic link; memory files are read only from their own folder, so ${path} was not read. Replace the link with a real folder.`);
+    if (link) {
+      return refused(
+        `${link} is a symbolic link; memory files are read only from their own folder, so ${path} was not read. ` +
+          'Replace the link with a real folder.',
+      );
+    }
     let fd: number;
     try {
       fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return { records: [], warnings: [], lines: 0, text: '' };
-      if (code === 'ELOOP') return refused(`${path} is a symbolic link; memory is read only from a regular file, so its records were not recalled. Replace it with a regular file.`);
+      if (code === 'ELOOP') {
+        return refused(
+          `${path} is a symbolic link; memory is read only from a regular file, so its records were not recalled. ` +
+            'Replace it with a regular file.',
+        );
+      }
       return refused(`${path} could not be read (${describeIoError(e)}); its memories are left out.`);
     }
     try {
       const stat = fstatSync(fd);
-      if (!stat.isFile()) return refused(`${path} is not a regular file; memory is read only from a regular file, so it was not read.`);
+      if (!stat.isFile()) {
+        return refused(`${path} is not a regular file; memory is read only from a regular file, so it was not read.`);
+      }
       const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
       const cached = this.parsed.get(path);
       if (cached?.stamp === stamp) return { ...cached.file, records: [...cached.file.records] };

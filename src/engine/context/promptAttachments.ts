@@ -123,7 +123,11 @@ function existingPath(mention: string, cwd: string): { mention: string; abs: str
 }
 
 /** The context the file tools run in for an attachment: `approved` is the access that was judged (checkedOpen.ts). */
-function toolContext(env: Pick<AttachmentEnv, 'cwd' | 'services'>, signal: AbortSignal, approved?: FileAccess): ToolContext {
+function toolContext(
+  env: Pick<AttachmentEnv, 'cwd' | 'services'>,
+  signal: AbortSignal,
+  approved?: FileAccess,
+): ToolContext {
   return {
     cwd: env.cwd,
     signal,

@@ -45,7 +45,12 @@ export function resolvePath(cwd: string, path: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
 }
 
-function contextFor(call: ToolCall, env: ToolRunEnv, signal: AbortSignal, approved?: readonly ToolAccess[]): ToolContext {
+function contextFor(
+  call: ToolCall,
+  env: ToolRunEnv,
+  signal: AbortSignal,
+  approved?: readonly ToolAccess[],
+): ToolContext {
   return {
     cwd: env.cwd,
     signal,

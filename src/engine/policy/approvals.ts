@@ -138,7 +138,9 @@ function guardedPath(input: PolicyInput): { kind: 'sensitive' | 'outside'; path:
   if (sensitive) return { kind: 'sensitive', path: sensitive, why: `${sensitive} may hold secrets` };
   const linked = input.accesses.find((a) => a.kind !== 'exec' && a.linked);
   if (linked && linked.kind !== 'exec') {
-    const why = `${linked.path} has more than one hard link, so it counts as outside the workspace (its other names may be anywhere)`;
+    const why =
+      `${linked.path} has more than one hard link, so it counts as outside the workspace ` +
+      '(its other names may be anywhere)';
     return { kind: 'outside', path: linked.path, why };
   }
   const outside = firstOutsideWorkspace(input.accesses, input.workspace);

@@ -133,7 +133,8 @@ export async function fetchSource(source: InstallSource, staging: string, networ
   const archiveRef = source.form === 'release' || (source.form === 'repo' && ref) ? `refs/tags/${ref}` : (ref ?? 'HEAD');
   const url = `${network.codeloadUrl}/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}/zip/${archiveRef.split('/').map(encodeURIComponent).join('/')}`;
   const what = `${source.owner}/${source.repo}${ref ? `@${ref}` : ' (default branch)'}`;
-  const data = await download(url, { allowPrivateNetwork: network.allowPrivateNetwork, network, signal, githubOnly: true, what });
+  const allowPrivateNetwork = network.allowPrivateNetwork;
+  const data = await download(url, { allowPrivateNetwork, network, signal, githubOnly: true, what });
   unpack(await entriesOf(data, what), staging, what);
   return { kind: 'github', ref: ref ?? 'HEAD' };
 }
@@ -233,7 +234,8 @@ function unpack(entries: ReadZipEntry[], staging: string, what: string): void {
       // Keep execute bits (a `./bin/server` MCP command), never set-id bits.
       if (e.mode) chmodSync(target, e.mode & 0o777);
     } catch (err) {
-      throw new PluginError(`could not unpack ${what}: ${name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new PluginError(`could not unpack ${what}: ${name}: ${why}`);
     }
   }
 }
@@ -251,7 +253,8 @@ function refuseFilesUnderFiles(names: readonly string[], what: string): void {
       const above = parts.slice(0, i).join('/');
       if (fileNames.has(above)) {
         throw new PluginError(
-          `${what} was refused: the entry "${name}" lies under "${above}", which the archive also holds as a file or a symbolic link`,
+          `${what} was refused: the entry "${name}" lies under "${above}", ` +
+            'which the archive also holds as a file or a symbolic link',
         );
       }
     }

@@ -113,11 +113,16 @@ export class BrowserSession {
         // Every connection goes through the checking proxy, loopback ones too (Chromium skips the proxy for
         // loopback unless told `<-loopback>`), and WebRTC may use no UDP outside it.
         this.proxy = await startRequestProxy({ check, ...(this.opts.lookup ? { lookup: this.opts.lookup } : {}) });
-        args.push('--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp');
+        args.push(
+          '--proxy-bypass-list=<-loopback>',
+          '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+          '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+        );
       }
       try {
         const proxy = this.proxy ? { proxy: { server: this.proxy.url } } : {};
-        this.browser = await chromium.launch({ executablePath, headless: !this.opts.headed, args, timeout: 30_000, ...proxy });
+        const headless = !this.opts.headed;
+        this.browser = await chromium.launch({ executablePath, headless, args, timeout: 30_000, ...proxy });
       } catch (e) {
         await this.proxy?.close();
         this.proxy = undefined;

@@ -123,7 +123,11 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const PORTABLE_HEADERS = new Set(['accept', 'accept-language', 'user-agent']);
 
 /** The caller's headers for a hop to `next`: all of them on the first origin, only PORTABLE_HEADERS elsewhere. */
-function headersFor(headers: Record<string, string> | undefined, origin: string, next: URL): Record<string, string> | undefined {
+function headersFor(
+  headers: Record<string, string> | undefined,
+  origin: string,
+  next: URL,
+): Record<string, string> | undefined {
   if (!headers || next.origin === origin) return headers;
   return Object.fromEntries(Object.entries(headers).filter(([name]) => PORTABLE_HEADERS.has(name.toLowerCase())));
 }
@@ -182,7 +186,8 @@ export async function guardedFetch(target: string, opts: GuardedFetchOptions): P
       await checkUrl(url, { allowPrivateNetwork: trusted, resolver });
       const dispatcher = (await opts.proxyFor?.(url.href)) ?? (trusted ? undefined : direct);
       const headers = headersFor(opts.headers, origin, url);
-      const response = await fetch(url.href, { method, body, headers, redirect: 'manual', signal, ...(dispatcher ? { dispatcher } : {}) });
+      const via = dispatcher ? { dispatcher } : {};
+      const response = await fetch(url.href, { method, body, headers, redirect: 'manual', signal, ...via });
       const location = response.headers.get('location');
       if (REDIRECT_STATUSES.has(response.status) && location) {
         await response.body?.cancel().catch(() => undefined);

@@ -69,7 +69,8 @@ export function browserRuntime(opts: BrowserRuntimeOptions, web: WebSettings, en
       };
   // The proxy's own connections resolve through a lookup that checks every address again (no rebinding).
   const lookup = checkRequest ? { lookup: checkedLookup(web.resolver) } : {};
-  const session = new BrowserSession({ executable: opts.executable, cdpUrl: opts.cdpUrl, headed: opts.headed, checkRequest, env, ...lookup });
+  const { executable, cdpUrl, headed } = opts;
+  const session = new BrowserSession({ executable, cdpUrl, headed, checkRequest, env, ...lookup });
   return {
     session,
     services: [

@@ -22,7 +22,10 @@ import description from './grep.md';
 
 function linkedSkippedNote(count: number): string {
   const files = count === 1 ? '1 file' : `${count} files`;
-  return `[${files} with more than one hard link skipped: such files count as outside the workspace (their other names may be anywhere).]`;
+  return (
+    `[${files} with more than one hard link skipped: ` +
+    'such files count as outside the workspace (their other names may be anywhere).]'
+  );
 }
 
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
@@ -139,7 +142,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
       const display = pathDisplayer(ctx.cwd);
       const sensitive = new Set<string>();
-      // A file with more than one hard link counts as outside the workspace (docs/approvals.md): its lines are left out.
+      // A file with more than one hard link counts as outside the workspace (docs/approvals.md): left out.
       const linkCounts = new Map<string, number>();
       const linked = new Set<string>();
       const keep = (path: string): boolean => {

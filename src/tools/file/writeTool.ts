@@ -4,7 +4,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolResult } from '../defineTool';
-import { approvedAccess, chunksOf, ensureFolder, fileAccess, O_RDONLY, openChecked, writeChecked, type FileAccess } from './checkedOpen';
+import { approvedAccess, chunksOf, ensureFolder, fileAccess, O_RDONLY, openChecked, writeChecked } from './checkedOpen';
+import type { FileAccess } from './checkedOpen';
 import { EDITOR_FILES } from './editorFiles';
 import { PathRejectedError, resolveToolPath } from './pathPolicy';
 import { detectEncoding, isUtf16, looksBinary } from './textEncoding';
@@ -27,7 +28,7 @@ function error(content: string): ToolResult {
 /** What is at the path now: nothing, something that is not a regular file, or a file (size, checks). */
 type Existing = undefined | 'not-a-file' | { size: number; invalid?: InvalidUtf8; before?: string };
 
-/** Looks at the existing file through a checked descriptor (checkedOpen.ts): what Write must know before replacing it. */
+/** Looks at the existing file through a checked descriptor (checkedOpen.ts): what Write must know first. */
 async function existing(access: FileAccess, mode: 'overwrite' | 'append'): Promise<Existing> {
   let opened;
   try {
