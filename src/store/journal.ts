@@ -53,10 +53,18 @@ export class JournalWriter<T extends object> {
 }
 
 export function readJournal<T>(path: string, isRecord: (value: unknown) => value is T): JournalReadResult<T> {
+  if (!existsSync(path)) return { records: [], warnings: [] };
+  return parseJournalText(path, readFileSync(path, 'utf8'), isRecord);
+}
+
+/** readJournal on text already read (from a checked descriptor); `path` names the file in warnings. */
+export function parseJournalText<T>(
+  path: string,
+  text: string,
+  isRecord: (value: unknown) => value is T,
+): JournalReadResult<T> {
   const records: T[] = [];
   const warnings: string[] = [];
-  if (!existsSync(path)) return { records, warnings };
-  const text = readFileSync(path, 'utf8');
   const lines = text.split('\n');
   const endsClean = text.endsWith('\n');
   lines.forEach((line, index) => {

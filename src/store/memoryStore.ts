@@ -8,10 +8,22 @@
 // per-scope record limit and replace-by-name are read-check-write decisions that two processes could
 // both make on the same stale view; the lock makes them one at a time. Readers take no lock: they
 // see whole lines (a torn last line after a crash is skipped) and compaction swaps the file by rename.
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { withFileLock, FileLockTimeoutError } from './fileLock';
-import { readJournal } from './journal';
+import { parseJournalText } from './journal';
 import { workDirKey } from './paths';
 import { detectSecrets } from './secretDetector';
 
@@ -184,24 +196,58 @@ export class MemoryStore {
     if (scope === 'project' && !this.opts.trusted()) throw new MemoryError('untrusted', UNTRUSTED_PROJECT_MESSAGE);
   }
 
+  /**
+   * A scope's file, read only when it is a regular file in its own folder (docs/memory.md): a symbolic
+   * link — the file or a folder on the way from the home or project folder — is refused with a warning,
+   * never followed, so a link in a repository cannot bring another file's records into the prompt. The
+   * file is opened without following a link and checked on the descriptor it is read from.
+   */
   private readFile(scope: MemoryScope): ParsedFile {
     const path = this.path(scope);
-    if (!existsSync(path)) return { records: [], warnings: [], lines: 0, text: '' };
-    const stat = statSync(path);
-    const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-    const cached = this.parsed.get(path);
-    if (cached?.stamp === stamp) return { ...cached.file, records: [...cached.file.records] };
-    const file = this.parseFile(scope, path, stat.size);
-    this.parsed.set(path, { stamp, file });
-    return { ...file, records: [...file.records] };
+    const refused = (warning: string): ParsedFile => ({ records: [], warnings: [warning], lines: 0, text: '' });
+    const link = linkOnTheWay(scope === 'project' ? this.opts.cwd : this.opts.home, path);
+    if (link) {
+      return refused(
+        `${link} is a symbolic link; memory files are read only from their own folder, so ${path} was not read. ` +
+          'Replace the link with a real folder.',
+      );
+    }
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { records: [], warnings: [], lines: 0, text: '' };
+      if (code === 'ELOOP') {
+        return refused(
+          `${path} is a symbolic link; memory is read only from a regular file, so its records were not recalled. ` +
+            'Replace it with a regular file.',
+        );
+      }
+      return refused(`${path} could not be read (${describeIoError(e)}); its memories are left out.`);
+    }
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) {
+        return refused(`${path} is not a regular file; memory is read only from a regular file, so it was not read.`);
+      }
+      const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+      const cached = this.parsed.get(path);
+      if (cached?.stamp === stamp) return { ...cached.file, records: [...cached.file.records] };
+      const file = this.parseFile(scope, path, stat.size, fd);
+      this.parsed.set(path, { stamp, file });
+      return { ...file, records: [...file.records] };
+    } finally {
+      closeSync(fd);
+    }
   }
 
-  private parseFile(scope: MemoryScope, path: string, size: number): ParsedFile {
+  private parseFile(scope: MemoryScope, path: string, size: number, fd: number): ParsedFile {
     if (size > MAX_FILE_BYTES) {
       return { records: [], warnings: [`${path} is ${Math.round(size / 1024 / 1024)} MiB, larger than a memory file can be (${MAX_FILE_BYTES / 1024 / 1024} MiB); it was not read`], lines: 0, text: '' };
     }
-    const text = readFileSync(path, 'utf8');
-    const { records: lines, warnings } = readJournal(path, isMemoryLine);
+    const text = readFileSync(fd, 'utf8');
+    const { records: lines, warnings } = parseJournalText(path, text, isMemoryLine);
     const byKey = new Map<string, MemoryRecord>();
     for (const line of lines) {
       const key = keyOf(line.name);
@@ -251,6 +297,20 @@ export class MemoryStore {
     const prefix = text && !text.endsWith('\n') ? '\n' : '';
     appendFileSync(path, `${prefix}${JSON.stringify(line)}\n`, { mode: 0o600 });
   }
+}
+
+/** The first symbolic link among the folders from `anchor` down to `path`'s folder, or undefined. */
+function linkOnTheWay(anchor: string, path: string): string | undefined {
+  const rel = relative(anchor, dirname(path));
+  if (rel.startsWith('..')) return undefined;
+  let current = anchor;
+  for (const segment of rel.split(sep).filter(Boolean)) {
+    current = join(current, segment);
+    const info = lstatSync(current, { throwIfNoEntry: false });
+    if (!info) return undefined;
+    if (info.isSymbolicLink()) return current;
+  }
+  return undefined;
 }
 
 function describeIoError(e: unknown): string {

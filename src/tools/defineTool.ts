@@ -6,11 +6,15 @@ import type { ContentPart, ToolSchema } from '../llm/types';
 import { compactJsonSchema } from './compactSchema';
 
 /** What a call touches. Two calls conflict when one writes a path the other reads, writes or runs in. */
+/**
+ * `linked`: the file had more than one hard link when the call was judged, so the approval policy
+ * treated it as outside the workspace (docs/approvals.md); only then may the tool open such a file.
+ */
 export type ToolAccess =
-  | { kind: 'read'; path: string }
+  | { kind: 'read'; path: string; linked?: true }
   /** `tracked`: the read counts for the read-before-write guard (Read does; Grep and Glob do not). */
-  | { kind: 'read'; path: string; tracked: true }
-  | { kind: 'write'; path: string }
+  | { kind: 'read'; path: string; tracked: true; linked?: true }
+  | { kind: 'write'; path: string; linked?: true }
   /** A command or other effect whose footprint is unknown: conflicts with every write and exec. */
   | { kind: 'exec'; cwd: string };
 
@@ -62,6 +66,11 @@ export interface ToolContext<Uses extends AnyServiceKey = never> {
   readonly signal: AbortSignal;
   readonly callId: string;
   readonly services: ToolServices<Uses>;
+  /**
+   * The accesses this call was judged and approved for, computed once before approval; file tools open
+   * exactly these paths (checkedOpen.ts), never a path resolved again later. Absent while preparing.
+   */
+  readonly approved?: readonly ToolAccess[];
   /** Resolve a model-given path against cwd (absolute paths pass through, `~` expands). */
   resolve(path: string): string;
   emitProgress(progress: ToolProgress): void;

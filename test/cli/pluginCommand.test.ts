@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliEnv, collect, makeCliDirs, runJarvis, spawnJarvis } from '../helpers/cli';
 import { pluginFolder } from '../ext/plugins/pluginFixture';
+import { writeZip } from '../../src/platform/zip';
 
 function acme(dir?: string) {
   return pluginFolder(
@@ -50,6 +51,21 @@ describe('jarvis plugin (shell)', () => {
     const bad = await run('install', join(dirs.cwd, 'nothing-here'));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/jarvis plugin install: .*does not exist/);
+  });
+
+  it('a ZIP with a symlink entry and a file under it: one line on stderr, exit 1, no stack', async () => {
+    const dirs = makeCliDirs();
+    const archive = join(dirs.cwd, 'evil.zip');
+    await writeZip(archive, [
+      { name: 'jarvis.plugin.json', data: Buffer.from(JSON.stringify({ name: 'evil', version: '1.0.0' })) },
+      { name: 'skills/evil', data: Buffer.from('/tmp'), mode: 0o120777 },
+      { name: 'skills/evil/x', data: Buffer.from('payload') },
+    ]);
+    const r = await runJarvis(['plugin', 'install', archive], { env: cliEnv(dirs), cwd: dirs.cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('the entry "skills/evil/x" lies under "skills/evil", which the archive also holds as a file or a symbolic link');
+    expect(r.stderr).not.toMatch(/\n\s+at |Error:/);
   });
 
   it('two processes installing at once both land in installed.json', async () => {

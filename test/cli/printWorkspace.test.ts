@@ -1,7 +1,7 @@
 // Print mode has no one to ask: sensitive files and paths outside the workspace are refused — the
 // same way for `../x`, an absolute path and a symlink — unless --add-dir or a permission rule
 // allows them (docs/approvals.md "Sensitive files and the workspace").
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
@@ -65,6 +65,25 @@ describe('jarvis -p and paths outside the workspace', () => {
     expect(results[2]).toBe(results[3]);
     expect(results[4]).toBe(results[3]);
     expect(existsSync(join(w.outside, 'new.txt'))).toBe(false);
+  });
+
+  it('refuses a hard link to a file outside (Read, Write, Edit), leaves it out of Grep, and the outside file is unchanged', async () => {
+    const w = world();
+    linkSync(join(w.outside, 'secret.txt'), join(w.cwd, 'hard.txt'));
+    const results = await runCalls(w, [
+      { name: 'Read', arguments: { path: 'hard.txt' } },
+      { name: 'Write', arguments: { path: 'hard.txt', content: 'overwritten' } },
+      { name: 'Edit', arguments: { path: 'hard.txt', old_string: 'OUTSIDE', new_string: 'CHANGED' } },
+      { name: 'Grep', arguments: { pattern: 'CONTENT', output_mode: 'content' } },
+    ]);
+    for (const text of results.slice(0, 3)) {
+      expect(text).toContain(`${join(w.cwd, 'hard.txt')} has more than one hard link, so it counts as outside the workspace`);
+      expect(text).not.toContain('OUTSIDE-CONTENT');
+    }
+    expect(results[3]).toContain('INSIDE-CONTENT');
+    expect(results[3]).not.toContain('OUTSIDE-CONTENT');
+    expect(results[3]).toContain('with more than one hard link skipped');
+    expect(readFileSync(join(w.outside, 'secret.txt'), 'utf8')).toBe('OUTSIDE-CONTENT\n');
   });
 
   it('refuses .env, directly and through a harmless-looking link, and leaves it unchanged', async () => {

@@ -186,6 +186,27 @@ describe('memory store', () => {
       expect(readFileSync(target, 'utf8')).toBe('keep me\n');
     });
 
+    it('a memory file that is a symbolic link is never read: its records are not recalled, a warning says why', async () => {
+      const { store, home, cwd, root } = makeStore();
+      const outside = join(root, 'outside.jsonl');
+      const line = { v: 1, op: 'put', name: 'planted', description: 'from outside', body: 'OUTSIDE RECORD', at: '2026-01-01T00:00:00.000Z', origin: 'tool' };
+      writeFileSync(outside, `${JSON.stringify(line)}\n`);
+      const workspaceFile = memoryFilePath(home, cwd, 'workspace');
+      mkdirSync(join(workspaceFile, '..'), { recursive: true });
+      symlinkSync(outside, workspaceFile);
+      const listed = store.list();
+      expect(listed.records).toEqual([]);
+      expect(listed.warnings).toEqual([`${workspaceFile} is a symbolic link; memory is read only from a regular file, so its records were not recalled. Replace it with a regular file.`]);
+      // The same for a linked folder on the way: the project's .jarvis-code pointing elsewhere.
+      const elsewhere = join(root, 'elsewhere');
+      mkdirSync(elsewhere);
+      writeFileSync(join(elsewhere, 'memory.jsonl'), `${JSON.stringify(line)}\n`);
+      symlinkSync(elsewhere, join(cwd, '.jarvis-code'));
+      const project = store.list('project');
+      expect(project.records).toEqual([]);
+      expect(project.warnings[0]).toBe(`${join(cwd, '.jarvis-code')} is a symbolic link; memory files are read only from their own folder, so ${join(cwd, '.jarvis-code', 'memory.jsonl')} was not read. Replace the link with a real folder.`);
+    });
+
     it('a folder that cannot be written gives an error naming the file (transient, so extraction retries)', async () => {
       const { store, home } = makeStore();
       mkdirSync(home, { recursive: true });

@@ -49,12 +49,18 @@ export function resolvePath(cwd: string, path: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
 }
 
-function contextFor(call: ToolCall, env: ToolRunEnv, signal: AbortSignal): ToolContext<AnyServiceKey> {
+function contextFor(
+  call: ToolCall,
+  env: ToolRunEnv,
+  signal: AbortSignal,
+  approved?: readonly ToolAccess[],
+): ToolContext<AnyServiceKey> {
   return {
     cwd: env.cwd,
     signal,
     callId: call.id,
     services: env.services,
+    ...(approved ? { approved } : {}),
     resolve: (p) => resolvePath(env.cwd, p),
     emitProgress: (progress) => env.onProgress(call.id, progress),
   };
@@ -134,7 +140,7 @@ async function runPrepared(prepared: PreparedToolCall, env: ToolRunEnv, signal: 
   if ('error' in before) return notRun(before.error);
   let result: ToolResult;
   try {
-    result = await prepared.tool.execute(prepared.args, contextFor(prepared.call, env, signal));
+    result = await prepared.tool.execute(prepared.args, contextFor(prepared.call, env, signal, prepared.accesses));
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     result = { content: signal.aborted ? `${prepared.tool.name} was interrupted.` : `${prepared.tool.name} failed: ${why}`, isError: true };

@@ -133,12 +133,23 @@ function pathsOf(input: PolicyInput): string[] {
   return input.accesses.flatMap((a) => (a.kind === 'exec' ? [] : [a.path]));
 }
 
-/** The path that makes a call need a human: a sensitive file first, then one outside the workspace. */
-function guardedPath(input: PolicyInput): { kind: 'sensitive' | 'outside'; path: string } | undefined {
+/**
+ * The path that makes a call need a human: a sensitive file first, then one outside the workspace —
+ * which includes a file with more than one hard link, whose other names may be anywhere (`linked`).
+ */
+function guardedPath(input: PolicyInput): { kind: 'sensitive' | 'outside'; path: string; why: string } | undefined {
   const sensitive = pathsOf(input).find((p) => input.isSensitivePath(p));
-  if (sensitive) return { kind: 'sensitive', path: sensitive };
+  if (sensitive) return { kind: 'sensitive', path: sensitive, why: `${sensitive} may hold secrets` };
+  const linked = input.accesses.find((a) => a.kind !== 'exec' && a.linked);
+  if (linked && linked.kind !== 'exec') {
+    const why =
+      `${linked.path} has more than one hard link, so it counts as outside the workspace ` +
+      '(its other names may be anywhere)';
+    return { kind: 'outside', path: linked.path, why };
+  }
   const outside = firstOutsideWorkspace(input.accesses, input.workspace);
-  return outside === undefined ? undefined : { kind: 'outside', path: outside };
+  if (outside === undefined) return undefined;
+  return { kind: 'outside', path: outside, why: `${outside} is outside the workspace (${workspaceWords(input)})` };
 }
 
 function workspaceWords(input: PolicyInput): string {
@@ -161,7 +172,7 @@ function decideAuto(input: PolicyInput): PolicyDecision {
   return {
     decision: 'deny',
     by: OUTSIDE_IN_AUTO,
-    reason: `${guard.path} is outside the workspace (${workspaceWords(input)}); auto mode touches files outside it only when --add-dir or a permission rule allows it`,
+    reason: `${guard.why}; auto mode touches files outside it only when --add-dir or a permission rule allows it`,
   };
 }
 
@@ -246,8 +257,8 @@ function decideByChain(input: PolicyInput): PolicyDecision {
 /** The chain after the rules: sensitive paths → outside the workspace → VCS control paths → yolo → tool default → ask. */
 function decideWithoutRules(input: PolicyInput): PolicyDecision {
   const guard = guardedPath(input);
-  if (guard?.kind === 'sensitive') return { decision: 'ask', by: 'sensitive file', reason: `${guard.path} may hold secrets` };
-  if (guard?.kind === 'outside') return { decision: 'ask', by: 'outside the workspace', reason: `${guard.path} is outside the workspace (${workspaceWords(input)})` };
+  if (guard?.kind === 'sensitive') return { decision: 'ask', by: 'sensitive file', reason: guard.why };
+  if (guard?.kind === 'outside') return { decision: 'ask', by: 'outside the workspace', reason: guard.why };
   const vcs = input.accesses.find((a) => a.kind === 'write' && VCS_CONTROL.test(a.path));
   if (vcs && vcs.kind === 'write') return { decision: 'ask', by: 'version-control internals', reason: `${vcs.path} is inside a version-control folder` };
   if (input.mode === 'yolo') return { decision: 'allow', by: 'yolo mode' };

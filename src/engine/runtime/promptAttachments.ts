@@ -15,6 +15,7 @@ import type { AnyServiceKey, ToolContext, ToolResult, ToolServices } from '../..
 import { readMediaFileTool, readTool } from '../../tools/file';
 import { walkAllFiles } from '../../tools/file/globWalk';
 import { detectMedia, MEDIA_SNIFF_BYTES, readHead } from '../../tools/file/mediaTypes';
+import { fileAccess, type FileAccess } from '../../tools/file/checkedOpen';
 import { canonicalPath, pathDisplayer } from '../../tools/file/pathPolicy';
 import { decideApproval, type PermissionRule, type PolicyDecision } from '../policy/approvals';
 import type { Runtime } from './runtime';
@@ -34,8 +35,11 @@ export interface AttachmentEnv {
   cwd: string;
   /** The session's tool services (the image limits, what the current model accepts, an editor's buffers). */
   services: ToolServices;
-  /** How the approval policy judges the tool call `Tool(path)` reading `path`; only `allow` attaches. */
-  judgeRead(toolName: string, path: string): PolicyDecision;
+  /**
+   * How the approval policy judges the tool call `Tool(path)` making this read access (a hard-linked
+   * file's access says so: it counts as outside the workspace); only `allow` attaches.
+   */
+  judgeRead(toolName: string, access: FileAccess): PolicyDecision;
   signal?: AbortSignal;
 }
 
@@ -54,12 +58,12 @@ export function runtimeAttachmentEnv(rt: Runtime, rules: readonly PermissionRule
     cwd,
     services: rt.services,
     signal,
-    judgeRead(toolName, path) {
+    judgeRead(toolName, access) {
       const state = rt.agent.permissionState();
       return decideApproval({
         toolName,
-        subject: `${toolName}(${path})`,
-        accesses: [{ kind: 'read', path }],
+        subject: `${toolName}(${access.path})`,
+        accesses: [access],
         defaultApproval: 'auto',
         mode: state.mode,
         rules,
@@ -118,8 +122,21 @@ function existingPath(mention: string, cwd: string): { mention: string; abs: str
   return undefined;
 }
 
-function toolContext(env: Pick<AttachmentEnv, 'cwd' | 'services'>, signal: AbortSignal): ToolContext<AnyServiceKey> {
-  return { cwd: env.cwd, signal, callId: 'prompt-attachment', services: env.services, resolve: (p) => resolvePath(env.cwd, p), emitProgress: () => undefined };
+/** The context the file tools run in for an attachment: `approved` is the access that was judged (checkedOpen.ts). */
+function toolContext(
+  env: Pick<AttachmentEnv, 'cwd' | 'services'>,
+  signal: AbortSignal,
+  approved?: FileAccess,
+): ToolContext<AnyServiceKey> {
+  return {
+    cwd: env.cwd,
+    signal,
+    callId: 'prompt-attachment',
+    services: env.services,
+    ...(approved ? { approved: [approved] } : {}),
+    resolve: (p) => resolvePath(env.cwd, p),
+    emitProgress: () => undefined,
+  };
 }
 
 function resultText(result: ToolResult): string {
@@ -140,8 +157,15 @@ async function folderListing(path: string, env: AttachmentEnv, signal: AbortSign
  * An image (or video) file as ReadMediaFile sends it, downscaled to the session's [image] limits; refused
  * with its message when the current model does not take that kind of input. `shown`: the name in the tag.
  */
-export async function attachMediaFile(path: string, shown: string, kind: 'image' | 'video', env: Pick<AttachmentEnv, 'cwd' | 'services'>, signal: AbortSignal): Promise<{ parts: ContentPart[]; label: string } | { problem: string }> {
-  const result = await readMediaFileTool.execute({ path, full_resolution: false }, toolContext(env, signal));
+export async function attachMediaFile(
+  path: string,
+  shown: string,
+  kind: 'image' | 'video',
+  env: Pick<AttachmentEnv, 'cwd' | 'services'>,
+  signal: AbortSignal,
+  approved?: FileAccess,
+): Promise<{ parts: ContentPart[]; label: string } | { problem: string }> {
+  const result = await readMediaFileTool.execute({ path, full_resolution: false }, toolContext(env, signal, approved));
   if (result.isError || typeof result.content === 'string') return { problem: resultText(result) };
   const [description, ...pixels] = result.content;
   const size = /\((\d+x\d+)/.exec(description.type === 'text' ? description.text : '')?.[1];
@@ -156,7 +180,8 @@ async function attachOne(found: { mention: string; abs: string; isDir: boolean }
   const media = found.isDir ? undefined : detectMedia(await readHead(path, MEDIA_SNIFF_BYTES), path);
   const isMedia = media !== undefined && media.format !== 'svg';
   const toolName = found.isDir ? 'Glob' : isMedia ? 'ReadMediaFile' : 'Read';
-  const decision = env.judgeRead(toolName, path);
+  const access = fileAccess('read', path);
+  const decision = env.judgeRead(toolName, access);
   if (decision.decision !== 'allow') {
     const why = decision.reason ?? decision.by;
     const after = decision.decision === 'ask' ? ' The agent can still read it with a tool, which asks you first.' : '';
@@ -167,11 +192,10 @@ async function attachOne(found: { mention: string; abs: string; isDir: boolean }
     return { parts: [{ type: 'text', text: tagged('folder', shown, label, body) }], label };
   }
   if (media && isMedia) {
-    const attached = await attachMediaFile(path, shown, media.kind, env, signal);
+    const attached = await attachMediaFile(path, shown, media.kind, env, signal, access);
     return 'problem' in attached ? { notice: `@${found.mention} was not attached: ${attached.problem}` } : attached;
   }
-  const ctx = toolContext(env, signal);
-  const result = await readTool.execute({ path }, ctx);
+  const result = await readTool.execute({ path }, toolContext(env, signal, access));
   const text = resultText(result);
   if (result.isError) return { notice: `@${found.mention} was not attached: ${text}` };
   const lines = result.display?.kind === 'file' ? result.display.lines : 0;

@@ -24,8 +24,12 @@ export interface PluginNetwork {
   codeloadUrl: string;
   /** `[web] allow_private_network`: zip URLs may point at loopback and private addresses. */
   allowPrivateNetwork: boolean;
-  /** The GitHub base URLs were set explicitly: the user chose those hosts, so they are contacted whatever their address. */
-  trustGithubHosts: boolean;
+  /**
+   * Hosts of the GitHub base URLs that were set explicitly: the user chose those, so they are contacted
+   * whatever their address. Only the hosts named: with only JARVIS_CODE_GITHUB_URL set, the real codeload
+   * host is checked like any other.
+   */
+  trustedHosts: ReadonlySet<string>;
   timeoutMs?: number;
   resolver?: Resolver;
 }
@@ -38,8 +42,13 @@ export function pluginNetwork(env: NodeJS.ProcessEnv, allowPrivateNetwork: boole
     githubUrl: (github || DEFAULT_GITHUB_URL).replace(/\/+$/, ''),
     codeloadUrl: (codeload || DEFAULT_CODELOAD_URL).replace(/\/+$/, ''),
     allowPrivateNetwork,
-    trustGithubHosts: !!(github || codeload),
+    trustedHosts: new Set([github, codeload].filter((u): u is string => !!u).map(hostOf)),
   };
+}
+
+/** The host of a configured base URL; an unreadable one names no host (the download then reports the URL). */
+function hostOf(base: string): string {
+  return URL.canParse(base) ? new URL(base).host : '';
 }
 
 export type GithubForm = 'repo' | 'tree' | 'release' | 'commit';
@@ -124,7 +133,8 @@ export async function fetchSource(source: InstallSource, staging: string, networ
   const archiveRef = source.form === 'release' || (source.form === 'repo' && ref) ? `refs/tags/${ref}` : (ref ?? 'HEAD');
   const url = `${network.codeloadUrl}/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}/zip/${archiveRef.split('/').map(encodeURIComponent).join('/')}`;
   const what = `${source.owner}/${source.repo}${ref ? `@${ref}` : ' (default branch)'}`;
-  const data = await download(url, { allowPrivateNetwork: network.allowPrivateNetwork || network.trustGithubHosts, network, signal, githubOnly: true, what });
+  const allowPrivateNetwork = network.allowPrivateNetwork;
+  const data = await download(url, { allowPrivateNetwork, network, signal, githubOnly: true, what });
   unpack(await entriesOf(data, what), staging, what);
   return { kind: 'github', ref: ref ?? 'HEAD' };
 }
@@ -148,7 +158,8 @@ async function latestReleaseTag(source: Extract<InstallSource, { kind: 'github' 
       signal,
       timeoutMs: network.timeoutMs,
       resolver: network.resolver,
-      allowPrivateNetwork: network.allowPrivateNetwork || network.trustGithubHosts,
+      allowPrivateNetwork: network.allowPrivateNetwork,
+      trustedHost: (next) => network.trustedHosts.has(next.host),
       redirectAllowed: (next) => hosts.has(next.host),
     }).catch((e: Error) => {
       throw new PluginError(`${failure}: ${e.message}`);
@@ -177,6 +188,7 @@ async function download(
       timeoutMs: opts.network.timeoutMs ?? 120_000,
       resolver: opts.network.resolver,
       allowPrivateNetwork: opts.allowPrivateNetwork,
+      trustedHost: opts.githubOnly ? (next) => opts.network.trustedHosts.has(next.host) : undefined,
       redirectAllowed: opts.githubOnly ? (next) => hosts.has(next.host) : undefined,
     });
   } catch (e) {
@@ -211,13 +223,41 @@ function unpack(entries: ReadZipEntry[], staging: string, what: string): void {
     if (!only || !hasManifest(only)) throw new PluginError(`${what} holds no plugin manifest (${MANIFEST_FILES.join(' or ')}) at its root`);
     prefix = only;
   }
-  for (const e of entries) {
-    if (!e.name.startsWith(prefix)) continue;
-    const target = join(staging, e.name.slice(prefix.length));
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, e.data);
-    // Keep execute bits (a `./bin/server` MCP command), never set-id bits.
-    if (e.mode) chmodSync(target, e.mode & 0o777);
+  const files = entries.filter((e) => e.name.startsWith(prefix) && e.name.length > prefix.length);
+  refuseFilesUnderFiles(files.map((e) => e.name.slice(prefix.length)), what);
+  for (const e of files) {
+    const name = e.name.slice(prefix.length);
+    const target = join(staging, name);
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, e.data);
+      // Keep execute bits (a `./bin/server` MCP command), never set-id bits.
+      if (e.mode) chmodSync(target, e.mode & 0o777);
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new PluginError(`could not unpack ${what}: ${name}: ${why}`);
+    }
+  }
+}
+
+/**
+ * An archive that holds a file (a symbolic link entry is unpacked as a file holding the link text) and
+ * then entries under that same name (`skills/evil` and `skills/evil/x`) cannot be unpacked as written,
+ * and is the shape of an attempt to write through a link: refused, naming both entries.
+ */
+function refuseFilesUnderFiles(names: readonly string[], what: string): void {
+  const fileNames = new Set(names);
+  for (const name of names) {
+    const parts = name.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const above = parts.slice(0, i).join('/');
+      if (fileNames.has(above)) {
+        throw new PluginError(
+          `${what} was refused: the entry "${name}" lies under "${above}", ` +
+            'which the archive also holds as a file or a symbolic link',
+        );
+      }
+    }
   }
 }
 

@@ -1,8 +1,10 @@
 // One browser per session (docs/browser.md): a headless system Chromium driven by playwright-core,
 // launched on the first browser tool call, or the user's own browser attached with `[browser] cdp_url`.
 // Tabs get integer ids in creation order (popups included); one tab is active. close() ends it all.
+import type { LookupFunction } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { findChromium } from './findChromium';
+import { startRequestProxy, type RequestProxy } from './requestProxy';
 
 export { findChromium };
 
@@ -18,6 +20,11 @@ export interface BrowserOptions {
    * request of every tab goes through it (navigations, redirects, subresources). Not used in attach mode.
    */
   checkRequest?(url: string): Promise<string | undefined>;
+  /**
+   * Resolves host names for the connections the browser's proxy makes (requestProxy.ts); the runtime
+   * passes one that checks every address it returns, so a second DNS answer cannot slip past checkRequest.
+   */
+  lookup?: LookupFunction;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -55,6 +62,7 @@ export function displayProblem(env: NodeJS.ProcessEnv = process.env, platform: N
 export class BrowserSession {
   private started?: Promise<BrowserContext>;
   private browser?: Browser;
+  private proxy?: RequestProxy;
   private readonly tabs = new Map<number, Page>();
   private readonly ids = new WeakMap<Page, number>();
   private nextId = 1;
@@ -100,21 +108,35 @@ export class BrowserSession {
       const args = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
       // Chromium refuses to run as root with its sandbox on.
       if (process.getuid?.() === 0) args.push('--no-sandbox');
+      const check = this.opts.checkRequest;
+      if (check) {
+        // Every connection goes through the checking proxy, loopback ones too (Chromium skips the proxy for
+        // loopback unless told `<-loopback>`), and WebRTC may use no UDP outside it.
+        this.proxy = await startRequestProxy({ check, ...(this.opts.lookup ? { lookup: this.opts.lookup } : {}) });
+        args.push(
+          '--proxy-bypass-list=<-loopback>',
+          '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+          '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+        );
+      }
       try {
-        this.browser = await chromium.launch({ executablePath, headless: !this.opts.headed, args, timeout: 30_000 });
+        const proxy = this.proxy ? { proxy: { server: this.proxy.url } } : {};
+        const headless = !this.opts.headed;
+        this.browser = await chromium.launch({ executablePath, headless, args, timeout: 30_000, ...proxy });
       } catch (e) {
+        await this.proxy?.close();
+        this.proxy = undefined;
         const display = this.opts.headed ? ` as a visible window on display ${this.opts.env?.DISPLAY ?? this.opts.env?.WAYLAND_DISPLAY ?? '(none)'} (--headed; without it the browser runs headless)` : '';
         throw new Error(`Could not start ${executablePath}${display}: ${(e as Error).message.split('\n')[0]}`);
       }
       context = await this.browser.newContext();
-      const check = this.opts.checkRequest;
       if (check) {
         await context.route('**/*', async (route) => {
           const url = route.request().url();
           if (await check(url)) return route.abort('blockedbyclient');
           if (!/^https?:/i.test(url)) return route.continue();
-          // Redirects are not routed again, so the request is made here, one hop at a time, and the
-          // hop's target is checked before the browser may follow it.
+          // Redirects are not routed again, so the request is made here (through the proxy too), one hop
+          // at a time, and the hop's target is checked before the browser may follow it.
           let response;
           try {
             response = await route.fetch({ maxRedirects: 0 });
@@ -208,6 +230,8 @@ export class BrowserSession {
     await started.catch(() => undefined);
     // Attached to the user's browser: disconnect, never close their browser.
     await this.browser?.close().catch(() => undefined);
+    await this.proxy?.close();
+    this.proxy = undefined;
     this.tabs.clear();
   }
 }

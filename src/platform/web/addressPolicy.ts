@@ -23,6 +23,8 @@ const BLOCKED_V4: Array<[string, number, string]> = [
 const BLOCKED_V6: Array<[string, number, string]> = [
   ['::', 128, 'unspecified'],
   ['::1', 128, 'loopback'],
+  // RFC 8215: a network's own NAT64 translator; what it reaches (its private IPv4 side) is not public.
+  ['64:ff9b:1::', 48, 'NAT64 local-use'],
   ['100::', 64, 'discard'],
   ['2001:db8::', 32, 'documentation'],
   ['fc00::', 7, 'unique local (private)'],

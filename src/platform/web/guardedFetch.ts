@@ -21,7 +21,13 @@ export interface GuardedFetchOptions {
   maxBytes: number;
   /** `[web] allow_private_network`: skip the address checks. */
   allowPrivateNetwork?: boolean;
+  /**
+   * Hosts the user named themselves (a configured base URL): their addresses are not checked. Every other
+   * host of the chain, redirects included, is (plugin installs: JARVIS_CODE_GITHUB_URL trusts that host only).
+   */
+  trustedHost?(url: URL): boolean;
   resolver?: Resolver;
+  /** Sent to the target's origin only: a redirect to another origin drops them (tokens, cookies, Authorization). */
   headers?: Record<string, string>;
   method?: 'GET' | 'POST';
   body?: string;
@@ -92,19 +98,39 @@ async function loadUndici(): Promise<typeof import('undici')> {
   return undiciModule;
 }
 
-/** An undici agent whose DNS lookup only ever returns checked addresses. */
-async function guardedAgent(resolver: Resolver): Promise<Agent> {
-  const { Agent } = await loadUndici();
-  const lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+/**
+ * A `net`-style lookup that resolves with `resolver` and answers only when every address is allowed
+ * (refused: an error with code EREFUSED_BY_POLICY, whose cause chain holds the UrlRefusedError).
+ */
+export function checkedLookup(resolver: Resolver = defaultResolver) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     checkedAddresses(hostname, hostname, resolver).then(
       (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
       (err: Error) => callback(Object.assign(err, { code: 'EREFUSED_BY_POLICY' }), ''),
     );
   };
-  return new Agent({ connect: { lookup } });
+}
+
+/** An undici agent whose DNS lookup only ever returns checked addresses. */
+async function guardedAgent(resolver: Resolver): Promise<Agent> {
+  const { Agent } = await loadUndici();
+  return new Agent({ connect: { lookup: checkedLookup(resolver) } });
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Caller headers that carry no credential and may follow a redirect to another origin. */
+const PORTABLE_HEADERS = new Set(['accept', 'accept-language', 'user-agent']);
+
+/** The caller's headers for a hop to `next`: all of them on the first origin, only PORTABLE_HEADERS elsewhere. */
+function headersFor(
+  headers: Record<string, string> | undefined,
+  origin: string,
+  next: URL,
+): Record<string, string> | undefined {
+  if (!headers || next.origin === origin) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => PORTABLE_HEADERS.has(name.toLowerCase())));
+}
 
 async function readCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
@@ -151,13 +177,17 @@ export async function guardedFetch(target: string, opts: GuardedFetchOptions): P
   const { fetch } = await loadUndici();
   const direct = opts.allowPrivateNetwork ? undefined : await guardedAgent(resolver);
   let url = new URL(target);
+  const origin = url.origin;
   let method = opts.method ?? 'GET';
   let body = opts.body;
   try {
     for (let hop = 0; ; hop++) {
-      await checkUrl(url, { allowPrivateNetwork: opts.allowPrivateNetwork, resolver });
-      const dispatcher = (await opts.proxyFor?.(url.href)) ?? direct;
-      const response = await fetch(url.href, { method, body, headers: opts.headers, redirect: 'manual', signal, ...(dispatcher ? { dispatcher } : {}) });
+      const trusted = opts.allowPrivateNetwork || opts.trustedHost?.(url) === true;
+      await checkUrl(url, { allowPrivateNetwork: trusted, resolver });
+      const dispatcher = (await opts.proxyFor?.(url.href)) ?? (trusted ? undefined : direct);
+      const headers = headersFor(opts.headers, origin, url);
+      const via = dispatcher ? { dispatcher } : {};
+      const response = await fetch(url.href, { method, body, headers, redirect: 'manual', signal, ...via });
       const location = response.headers.get('location');
       if (REDIRECT_STATUSES.has(response.status) && location) {
         await response.body?.cancel().catch(() => undefined);

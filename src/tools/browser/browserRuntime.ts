@@ -3,7 +3,7 @@
 // folder, the web_search engine and the checklist. The caller closes the session with the runtime and
 // adds the summarizer (it needs the session's model).
 import { BrowserSession } from '../../platform/browser/browserSession';
-import { checkUrl } from '../../platform/web/guardedFetch';
+import { checkedLookup, checkUrl } from '../../platform/web/guardedFetch';
 import type { ResolvedModel } from '../../llm/types';
 import type { JarvisConfig } from '../../store/config';
 import type { WebSettings } from '../web/webService';
@@ -67,7 +67,10 @@ export function browserRuntime(opts: BrowserRuntimeOptions, web: WebSettings, en
           return (e as Error).message;
         }
       };
-  const session = new BrowserSession({ executable: opts.executable, cdpUrl: opts.cdpUrl, headed: opts.headed, checkRequest, env });
+  // The proxy's own connections resolve through a lookup that checks every address again (no rebinding).
+  const lookup = checkRequest ? { lookup: checkedLookup(web.resolver) } : {};
+  const { executable, cdpUrl, headed } = opts;
+  const session = new BrowserSession({ executable, cdpUrl, headed, checkRequest, env, ...lookup });
   return {
     session,
     services: [

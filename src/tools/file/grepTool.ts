@@ -12,12 +12,21 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import { defaultRipgrep, type RipgrepLocation } from '../../platform/ripgrep';
 import { defineTool, type Tool, type ToolResult } from '../defineTool';
+import { approvedAccess, fileAccess, hardLinkCount } from './checkedOpen';
 import { modifiedTimes } from './fileTimes';
 import { formatContentLines, linesOfRecord, orderByPath, type GrepLine } from './grepContent';
 import { pathDisplayer, resolveToolPath } from './pathPolicy';
 import { runRipgrep, type RipgrepOutcome } from './ripgrepProcess';
 import { isInVcsDir, isSensitivePath, sensitiveSkippedNote, VCS_DIRS } from './sensitivePaths';
 import description from './grep.md';
+
+function linkedSkippedNote(count: number): string {
+  const files = count === 1 ? '1 file' : `${count} files`;
+  return (
+    `[${files} with more than one hard link skipped: ` +
+    'such files count as outside the workspace (their other names may be anywhere).]'
+  );
+}
 
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
 export const GREP_MAX_COLUMNS = 500;
@@ -114,9 +123,10 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
     readOnly: true,
     defaultApproval: 'auto',
     subject: (args, ctx) => `Grep(${resolveToolPath(ctx, args.path ?? ctx.cwd)})`,
-    accesses: (args, ctx) => [{ kind: 'read', path: resolveToolPath(ctx, args.path ?? ctx.cwd) }],
+    accesses: (args, ctx) => [fileAccess('read', resolveToolPath(ctx, args.path ?? ctx.cwd))],
     async execute(args, ctx) {
-      const root = resolveToolPath(ctx, args.path ?? ctx.cwd);
+      const access = approvedAccess(ctx, args.path ?? ctx.cwd, 'read');
+      const root = access.path;
       let rootIsFile: boolean;
       try {
         rootIsFile = (await stat(root)).isFile();
@@ -132,10 +142,19 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
       const display = pathDisplayer(ctx.cwd);
       const sensitive = new Set<string>();
+      // A file with more than one hard link counts as outside the workspace (docs/approvals.md): left out.
+      const linkCounts = new Map<string, number>();
+      const linked = new Set<string>();
       const keep = (path: string): boolean => {
         if (isInVcsDir(relative(root, path))) return false;
-        if (!isSensitivePath(path)) return true;
-        sensitive.add(path);
+        if (isSensitivePath(path)) {
+          sensitive.add(path);
+          return false;
+        }
+        if (path === root && access.linked) return true;
+        if (!linkCounts.has(path)) linkCounts.set(path, hardLinkCount(path));
+        if ((linkCounts.get(path) ?? 0) <= 1) return true;
+        linked.add(path);
         return false;
       };
       const contentMode = args.output_mode === 'content';
@@ -190,6 +209,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       }
       const notes = outcomeNotes(outcome, timeoutMs, maxOutputBytes);
       if (sensitive.size > 0) notes.push(sensitiveSkippedNote(sensitive.size));
+      if (linked.size > 0) notes.push(linkedSkippedNote(linked.size));
       let shown: string[];
       let total: number | undefined;
       let summaryLine = '';

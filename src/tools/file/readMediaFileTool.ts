@@ -1,12 +1,12 @@
 // ReadMediaFile: images (downscaled/compressed to the session's image limits) and videos for models
 // that take them. Offered only when the model has image_in or video_in.
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ContentPart } from '../../llm/types';
 import { fitImage, ImageSupportMissingError, imageInfo, type ImageRegion } from '../../platform/images';
 import { defineTool, serviceKey, type ToolResult } from '../defineTool';
-import { detectMedia, MEDIA_SNIFF_BYTES, readHead } from './mediaTypes';
-import { pathDisplayer, resolveToolPath } from './pathPolicy';
+import { approvedAccess, fileAccess, O_RDONLY, openChecked } from './checkedOpen';
+import { detectMedia, MEDIA_SNIFF_BYTES } from './mediaTypes';
+import { PathRejectedError, pathDisplayer, resolveToolPath } from './pathPolicy';
 import description from './readMediaFile.md';
 
 /** `[image] max_edge_px` default (docs/configuration.md). */
@@ -60,22 +60,32 @@ export const readMediaFileTool = defineTool({
   readOnly: true,
   defaultApproval: 'auto',
   subject: (args, ctx) => `ReadMediaFile(${resolveToolPath(ctx, args.path)})`,
-  accesses: (args, ctx) => [{ kind: 'read', path: resolveToolPath(ctx, args.path) }],
+  accesses: (args, ctx) => [fileAccess('read', resolveToolPath(ctx, args.path))],
   isAvailable: (env) => env.capabilities.includes('image_in') || env.capabilities.includes('video_in'),
   async execute(args, ctx) {
-    const path = resolveToolPath(ctx, args.path);
+    const access = approvedAccess(ctx, args.path, 'read');
+    const path = access.path;
     const shown = pathDisplayer(ctx.cwd)(path);
-    let info;
+    // The bytes come from one checked descriptor (checkedOpen.ts); the file is at most MEDIA_MAX_FILE_BYTES.
+    let bytes: Buffer;
     try {
-      info = await stat(path);
-    } catch {
-      return error(`File not found: ${path}.`);
+      const { handle, info } = await openChecked(access, O_RDONLY);
+      try {
+        if (!info.isFile()) return error(`${path} is not a file; ReadMediaFile reads one image or video file.`);
+        if (info.size > MEDIA_MAX_FILE_BYTES) {
+          return error(`${path} is ${(info.size / (1024 * 1024)).toFixed(1)} MB, over the ${MEDIA_MAX_FILE_BYTES / (1024 * 1024)} MB limit. Make a smaller copy (resize, crop or trim with Bash) and read that.`);
+        }
+        bytes = await handle.readFile();
+      } finally {
+        await handle.close();
+      }
+    } catch (e) {
+      if (e instanceof PathRejectedError) return error(e.message);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return error(`File not found: ${path}.`);
+      return error(`Cannot read ${path}: ${(e as Error).message}`);
     }
-    if (!info.isFile()) return error(`${path} is not a file; ReadMediaFile reads one image or video file.`);
-    if (info.size > MEDIA_MAX_FILE_BYTES) {
-      return error(`${path} is ${(info.size / (1024 * 1024)).toFixed(1)} MB, over the ${MEDIA_MAX_FILE_BYTES / (1024 * 1024)} MB limit. Make a smaller copy (resize, crop or trim with Bash) and read that.`);
-    }
-    const media = detectMedia(await readHead(path, MEDIA_SNIFF_BYTES), path);
+    const media = detectMedia(bytes.subarray(0, MEDIA_SNIFF_BYTES), path);
     if (!media) return error(`${path} is not a recognised image or video. Use Read for text files.`);
     if (media.format === 'heif') return error(`${path}: ${HEIF_HINT}`);
     if (!media.supported) {
@@ -83,7 +93,6 @@ export const readMediaFileTool = defineTool({
     }
     const accepts = ctx.services.find(MODEL_MEDIA_INPUT);
     if (accepts && !accepts[media.kind]) return error(`The current model does not accept ${media.kind} input, so ${path} cannot be shown to it.`);
-    const bytes = await readFile(path);
 
     if (media.kind === 'video') {
       const parts: ContentPart[] = [

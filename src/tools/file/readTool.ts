@@ -1,13 +1,14 @@
 // Read: a window of a text file, line-numbered, within a line and byte budget per call.
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
-import { defineTool, type ToolResult } from '../defineTool';
+import type { Stats } from 'node:fs';
+import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { EDITOR_FILES } from './editorFiles';
 import { readLineWindow, type LineWindow } from './lineWindow';
-import { detectMedia, readHead } from './mediaTypes';
-import { resolveToolPath } from './pathPolicy';
+import { approvedAccess, chunksOf, fileAccess, O_RDONLY, openChecked } from './checkedOpen';
+import { detectMedia } from './mediaTypes';
+import { PathRejectedError, resolveToolPath } from './pathPolicy';
 import { bomLength, decodeText, detectEncoding, isUtf16, looksBinary, MAX_UTF16_BYTES, type TextEncoding } from './textEncoding';
 import { Utf8Scanner, type InvalidUtf8 } from './utf8Validity';
 import description from './read.md';
@@ -36,20 +37,15 @@ function error(content: string): ToolResult {
 }
 
 /** Decodes the file in chunks; `scanner` sees the same bytes, to report where the UTF-8 breaks. */
-async function* utf8Chunks(path: string, start: number, signal: AbortSignal, scanner: Utf8Scanner): AsyncGenerator<string> {
+async function* utf8Chunks(file: FileHandle, start: number, signal: AbortSignal, scanner: Utf8Scanner): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
-  const stream = createReadStream(path, { start, highWaterMark: STREAM_CHUNK_BYTES });
-  try {
-    for await (const chunk of stream) {
-      signal.throwIfAborted();
-      scanner.feed(chunk as Buffer);
-      yield decoder.write(chunk as Buffer);
-    }
-    scanner.end();
-    yield decoder.end();
-  } finally {
-    stream.destroy();
+  for await (const chunk of chunksOf(file, start, STREAM_CHUNK_BYTES)) {
+    signal.throwIfAborted();
+    scanner.feed(chunk);
+    yield decoder.write(chunk);
   }
+  scanner.end();
+  yield decoder.end();
 }
 
 /** How a carriage return inside a line is shown: a raw CR would hide the text before it on a terminal, and is easy to miss anywhere. */
@@ -124,71 +120,93 @@ export const readTool = defineTool({
   // Read bounds its own output (100 KB of content plus line numbers and notices), above the central cap.
   maxOutputChars: READ_MAX_BYTES + READ_MAX_LINES * 12 + 2_000,
   subject: (args, ctx) => `Read(${resolveToolPath(ctx, args.path)})`,
-  accesses: (args, ctx) => [{ kind: 'read', path: resolveToolPath(ctx, args.path), tracked: true }],
+  accesses: (args, ctx) => [fileAccess('read', resolveToolPath(ctx, args.path), { tracked: true })],
   async execute(args, ctx) {
-    const path = resolveToolPath(ctx, args.path);
-    let info;
+    const access = approvedAccess(ctx, args.path, 'read');
+    const path = access.path;
+    let opened;
     try {
-      info = await stat(path);
+      opened = await openChecked(access, O_RDONLY);
     } catch (e) {
+      if (e instanceof PathRejectedError) return error(e.message);
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return error(`File not found: ${path}. Check the path (Glob can find files by name).`);
       return error(`Cannot read ${path}: ${(e as Error).message}`);
     }
-    if (info.isDirectory()) {
-      return error(`${path} is a directory; Read only reads files. List its files with Glob (path="${path}", pattern="*") or with Bash (ls).`);
+    try {
+      return await readOpened(opened.handle, opened.info, path, args, ctx);
+    } finally {
+      await opened.handle.close();
     }
-    if (!info.isFile()) return error(`${path} is not a regular file (device, socket or pipe); Read only reads files.`);
-    if (info.size === 0) {
-      return { content: `[${path} is empty: 0 lines.]`, summary: 'Read empty file', display: { kind: 'file', path, lines: 0 } };
-    }
-
-    const head = await readHead(path, SNIFF_BYTES);
-    const media = detectMedia(head, path);
-    if (media && media.format !== 'svg') {
-      return error(`${path} is ${media.kind === 'image' ? 'an image' : 'a video'} (${media.format}); Read only reads text. Use ReadMediaFile to view it.`);
-    }
-    const encoding = detectEncoding(head);
-    let chunks: AsyncIterable<string> | Iterable<string>;
-    const scanner = new Utf8Scanner();
-    if (isUtf16(encoding)) {
-      if (info.size > MAX_UTF16_BYTES) {
-        return error(`${path} is UTF-16 encoded and ${info.size} bytes, over the ${MAX_UTF16_BYTES / (1024 * 1024)} MiB limit for transcoding. Make a UTF-8 copy with Bash (iconv -f UTF-16 -t UTF-8) and read that.`);
-      }
-      chunks = [decodeText(await readFile(path), encoding)];
-    } else {
-      if (looksBinary(head)) return error(`${path} looks like a binary file (it contains NUL bytes); Read only reads text. Inspect it with Bash (file, xxd | head).`);
-      // Under an editor (ACP) plain UTF-8 is read from its buffer, unsaved changes included.
-      const editor = encoding === 'utf8' ? ctx.services.find(EDITOR_FILES) : undefined;
-      if (editor?.canRead) {
-        try {
-          chunks = [await editor.readText(path, ctx.signal)];
-        } catch (e) {
-          return error(`Cannot read ${path} through the editor: ${(e as Error).message}`);
-        }
-      } else chunks = utf8Chunks(path, bomLength(encoding, head), ctx.signal, scanner);
-    }
-
-    const requested = Math.min(args.n_lines ?? READ_MAX_LINES, READ_MAX_LINES);
-    const window = await readLineWindow(chunks, {
-      offset: args.line_offset ?? 1,
-      limit: requested,
-      maxBytes: READ_MAX_BYTES,
-      maxLineChars: READ_MAX_LINE_CHARS,
-      formatLine,
-    });
-    if (window.lines.length === 0) {
-      const total = window.totalLines ?? 0;
-      if (total === 0) return { content: `[${path} contains no lines (only ${info.size} byte(s) of line breaks or a BOM).]`, summary: 'Read empty file' };
-      return { content: `[line_offset ${args.line_offset} is past the end of ${path}, which has ${total} lines. Use a line_offset between 1 and ${total}, or a negative one to read from the end.]`, summary: 'Read 0 lines' };
-    }
-    const notices = noticesFor(window, encoding, requested);
-    if (scanner.invalid) notices.push(invalidUtf8Notice(scanner.invalid, bomLength(encoding, head)));
-    const content = window.lines.join('\n') + (notices.length ? `\n\n${notices.join('\n')}` : '');
-    return {
-      content,
-      summary: `Read ${window.lines.length} line${window.lines.length === 1 ? '' : 's'}`,
-      display: { kind: 'file', path, lines: window.lines.length },
-    };
   },
 });
+
+async function readOpened(
+  file: FileHandle,
+  info: Stats,
+  path: string,
+  args: z.infer<typeof schema>,
+  ctx: ToolContext<typeof EDITOR_FILES>,
+): Promise<ToolResult> {
+  if (info.isDirectory()) {
+    return error(`${path} is a directory; Read only reads files. List its files with Glob (path="${path}", pattern="*") or with Bash (ls).`);
+  }
+  if (!info.isFile()) return error(`${path} is not a regular file (device, socket or pipe); Read only reads files.`);
+  if (info.size === 0) {
+    return { content: `[${path} is empty: 0 lines.]`, summary: 'Read empty file', display: { kind: 'file', path, lines: 0 } };
+  }
+
+  const head = await readHeadOf(file, SNIFF_BYTES);
+  const media = detectMedia(head, path);
+  if (media && media.format !== 'svg') {
+    return error(`${path} is ${media.kind === 'image' ? 'an image' : 'a video'} (${media.format}); Read only reads text. Use ReadMediaFile to view it.`);
+  }
+  const encoding = detectEncoding(head);
+  let chunks: AsyncIterable<string> | Iterable<string>;
+  const scanner = new Utf8Scanner();
+  if (isUtf16(encoding)) {
+    if (info.size > MAX_UTF16_BYTES) {
+      return error(`${path} is UTF-16 encoded and ${info.size} bytes, over the ${MAX_UTF16_BYTES / (1024 * 1024)} MiB limit for transcoding. Make a UTF-8 copy with Bash (iconv -f UTF-16 -t UTF-8) and read that.`);
+    }
+    chunks = [decodeText(await file.readFile(), encoding)];
+  } else {
+    if (looksBinary(head)) return error(`${path} looks like a binary file (it contains NUL bytes); Read only reads text. Inspect it with Bash (file, xxd | head).`);
+    // Under an editor (ACP) plain UTF-8 is read from its buffer, unsaved changes included.
+    const editor = encoding === 'utf8' ? ctx.services.find(EDITOR_FILES) : undefined;
+    if (editor?.canRead) {
+      try {
+        chunks = [await editor.readText(path, ctx.signal)];
+      } catch (e) {
+        return error(`Cannot read ${path} through the editor: ${(e as Error).message}`);
+      }
+    } else chunks = utf8Chunks(file, bomLength(encoding, head), ctx.signal, scanner);
+  }
+
+  const requested = Math.min(args.n_lines ?? READ_MAX_LINES, READ_MAX_LINES);
+  const window = await readLineWindow(chunks, {
+    offset: args.line_offset ?? 1,
+    limit: requested,
+    maxBytes: READ_MAX_BYTES,
+    maxLineChars: READ_MAX_LINE_CHARS,
+    formatLine,
+  });
+  if (window.lines.length === 0) {
+    const total = window.totalLines ?? 0;
+    if (total === 0) return { content: `[${path} contains no lines (only ${info.size} byte(s) of line breaks or a BOM).]`, summary: 'Read empty file' };
+    return { content: `[line_offset ${args.line_offset} is past the end of ${path}, which has ${total} lines. Use a line_offset between 1 and ${total}, or a negative one to read from the end.]`, summary: 'Read 0 lines' };
+  }
+  const notices = noticesFor(window, encoding, requested);
+  if (scanner.invalid) notices.push(invalidUtf8Notice(scanner.invalid, bomLength(encoding, head)));
+  const content = window.lines.join('\n') + (notices.length ? `\n\n${notices.join('\n')}` : '');
+  return {
+    content,
+    summary: `Read ${window.lines.length} line${window.lines.length === 1 ? '' : 's'}`,
+    display: { kind: 'file', path, lines: window.lines.length },
+  };
+}
+
+async function readHeadOf(file: FileHandle, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await file.read(buffer, 0, length, 0);
+  return buffer.subarray(0, bytesRead);
+}

@@ -1,5 +1,7 @@
 // Which files never leave the machine through search tools, and which reads the approval policy
-// always asks about (even in yolo): environment files, private SSH keys and cloud credentials.
+// always asks about (even in yolo): environment files, private keys and certificates' key stores,
+// credentials of package registries, cloud and cluster tools, databases and version control. The
+// list, as users read it, is docs/approvals.md "Sensitive files"; keep the two the same.
 // Grep and Glob filter these out unconditionally; `include_ignored` does not bring them back.
 
 /** Version-control folders that Grep and Glob never descend into. */
@@ -22,12 +24,53 @@ function splitSegments(path: string): string[] {
   return path.split(/[\\/]+/).filter((s) => s.length > 0);
 }
 
+/** Files secret by their whole name: tokens and passwords of registries, hosts, databases and git. */
+const SECRET_NAMES = new Set([
+  '.netrc',
+  '_netrc',
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.pgpass',
+  '.my.cnf',
+  '.git-credentials',
+  '.htpasswd',
+  '.dockercfg',
+  '.boto',
+  '.s3cfg',
+  '.vault-token',
+  '.terraformrc',
+  'terraform.rc',
+]);
+
+/** Private keys and key stores by extension (a `.pem` may be a public certificate: hidden all the same). */
+const SECRET_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore', '.kdbx', '.ppk'];
+
+/** `folder/name` pairs secret together: cluster, container, cloud and CLI credentials. */
+const SECRET_IN_FOLDER: ReadonlyArray<[string, string]> = [
+  ['.aws', 'credentials'],
+  ['.gcp', 'credentials'],
+  ['.kube', 'config'],
+  ['.docker', 'config.json'],
+  ['.azure', 'accesstokens.json'],
+  ['.azure', 'msal_token_cache.json'],
+  ['gcloud', 'application_default_credentials.json'],
+  ['gh', 'hosts.yml'],
+  ['.cargo', 'credentials.toml'],
+  ['.gem', 'credentials'],
+];
+
+/** Folders whose every file is secret (GnuPG's private keys). */
+const SECRET_FOLDERS = new Set(['private-keys-v1.d']);
+
 /** True for a file name (no folders) that is secret by itself. */
 export function isSensitiveFileName(name: string): boolean {
   const lower = name.toLowerCase();
   if (lower === '.env') return true;
   if (lower.startsWith('.env.')) return !ENV_TEMPLATE_SUFFIXES.some((s) => lower.endsWith(s));
   if (PRIVATE_KEY.test(lower)) return !PUBLIC_KEY.test(lower);
+  if (SECRET_NAMES.has(lower)) return true;
+  if (SECRET_EXTENSIONS.some((ext) => lower.endsWith(ext) && lower.length > ext.length)) return true;
   return lower.startsWith('credentials');
 }
 
@@ -44,7 +87,9 @@ export function isSensitivePath(path: string): boolean {
 export function isSensitiveEntry(parent: string, name: string): boolean {
   if (isSensitiveFileName(name)) return true;
   const folder = parent.toLowerCase();
-  return (folder === '.aws' || folder === '.gcp') && name.toLowerCase() === 'credentials';
+  const file = name.toLowerCase();
+  if (SECRET_FOLDERS.has(folder)) return true;
+  return SECRET_IN_FOLDER.some(([f, n]) => f === folder && n === file);
 }
 
 /** The note Grep and Glob add when they left sensitive files out of their results. */

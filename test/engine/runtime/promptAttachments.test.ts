@@ -30,8 +30,8 @@ function envFor(cwd: string, opts: { mode?: PermissionMode; rules?: PermissionRu
   return {
     cwd,
     services: services(opts.imageIn),
-    judgeRead: (toolName, path) =>
-      decideApproval({ toolName, subject: `${toolName}(${path})`, accesses: [{ kind: 'read', path }], defaultApproval: 'auto', mode: opts.mode ?? 'manual', rules: opts.rules ?? [], sessionApprovals: [], cwd, workspace, isSensitivePath }),
+    judgeRead: (toolName, access) =>
+      decideApproval({ toolName, subject: `${toolName}(${access.path})`, accesses: [access], defaultApproval: 'auto', mode: opts.mode ?? 'manual', rules: opts.rules ?? [], sessionApprovals: [], cwd, workspace, isSensitivePath }),
   };
 }
 

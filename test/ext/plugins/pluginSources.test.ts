@@ -164,6 +164,22 @@ describe('install sources (SPEC §9.4)', () => {
     expect(readFileSync(unpacked, 'utf8')).toBe('/etc');
   });
 
+  it('a symlink entry followed by a file under it is refused in one line, and nothing is installed', async () => {
+    const home = tempDir('jarvis-home-');
+    const manager = new PluginManager({ home, env: {} });
+    const path = join(tempDir(), 'through-link.zip');
+    await writeZip(path, [
+      { name: 'jarvis.plugin.json', data: manifest('through') },
+      { name: 'skills/evil', data: Buffer.from('/tmp'), mode: 0o120777 },
+      { name: 'skills/evil/payload.txt', data: Buffer.from('written through the link') },
+    ]);
+    await expect(manager.install(path)).rejects.toThrow(
+      `${path} was refused: the entry "skills/evil/payload.txt" lies under "skills/evil", which the archive also holds as a file or a symbolic link`,
+    );
+    expect(existsSync(join(home, 'plugins', 'installed.json'))).toBe(false);
+    expect(existsSync(managedDir(home, 'through'))).toBe(false);
+  });
+
   it('an archive without a manifest at its root (or in its one top folder) is refused', async () => {
     const home = tempDir('jarvis-home-');
     const manager = new PluginManager({ home, env: {} });

@@ -22,11 +22,16 @@ describe('blockedAddressReason', () => {
     ['::ffff:a9fe:a9fe', 'link-local'],
     ['64:ff9b::a00:1', 'private, as IPv4 inside IPv6'],
     ['2002:7f00:1::', 'loopback, as IPv4 inside IPv6'],
+    // Issue 31: the local-use NAT64 prefix (RFC 8215) leads to the translator's private side.
+    ['64:ff9b:1::a00:1', 'NAT64 local-use'],
+    ['64:ff9b:1::7f00:1', 'NAT64 local-use'],
+    ['64:ff9b:1:ffff:ffff:ffff:ffff:ffff', 'NAT64 local-use'],
+    ['[64:ff9b:1::5db8:d822]', 'NAT64 local-use'],
   ])('%s is refused (%s)', (address, reason) => {
     expect(blockedAddressReason(address)).toContain(reason);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) => {
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '64:ff9b:2::1'])('%s is public', (address) => {
     expect(blockedAddressReason(address)).toBeUndefined();
   });
 });

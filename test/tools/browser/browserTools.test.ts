@@ -36,8 +36,17 @@ beforeAll(async () => {
     '/leak.html': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(page('Leak', `<img src="${secret.url}/secret"><script>fetch("${secret.url}/secret").catch(() => {})</script>`)),
     '/to-secret': (_req, res) => void res.writeHead(302, { location: `${secret.url}/secret` }).end(),
   });
-  // The fixtures are on loopback, so this session's request check refuses one thing: the secret server.
-  session = new BrowserSession({ checkRequest: async (url) => (url.startsWith(secret.url) ? `Refused to fetch ${url}: a loopback address.` : undefined) });
+  // The fixtures are on loopback, so this session's request check refuses the secret server, and
+  // everything off this machine (Chromium's own background requests included).
+  session = new BrowserSession({
+    checkRequest: async (url) => {
+      if (url.startsWith(secret.url)) return `Refused to fetch ${url}: a loopback address.`;
+      if (!/^https?:/.test(url)) return undefined;
+      return new URL(url).hostname === '127.0.0.1' ? undefined : `Refused to fetch ${url}: not a test fixture.`;
+    },
+  });
+  // Started here, in the file's temporary folder: one started in a test would lose its folder after that test.
+  await session.context();
   h.register(BROWSER_SERVICE, { session, pageScriptTimeoutMs: 2_000, loadWaitMs: 2_000 });
   h.register(WEB_SERVICE, { allowPrivateNetwork: true });
   if (hasChromium) await session.context();
