@@ -50,11 +50,13 @@ async function once() {
   return { init: initialized - t0, session: created - initialized, chunk: chunkAt - created, total: chunkAt - t0 };
 }
 
-const nodeBaseline = median(Array.from({ length: runs }, () => {
-  const t = now();
-  spawnSync(process.execPath, ['-e', '0']);
-  return now() - t;
-}));
+const nodeBaseline = median(
+  Array.from({ length: runs }, () => {
+    const t = now();
+    spawnSync(process.execPath, ['-e', '0']);
+    return now() - t;
+  }),
+);
 await once(); // warm the file cache
 const samples = [];
 for (let i = 0; i < runs; i++) samples.push(await once());
@@ -62,11 +64,13 @@ await server.close();
 rmSync(dir, { recursive: true, force: true });
 
 const m = (key) => median(samples.map((s) => s[key]));
-console.log([
-  `runs: ${runs} (medians)`,
-  `node -e 0:                                   ${ms(nodeBaseline)}`,
-  `spawn → initialize answered:                 ${ms(m('init'))}  (${(m('init') / nodeBaseline).toFixed(2)}× node -e 0)`,
-  `initialize → session/new answered:           ${ms(m('session'))}`,
-  `session/new → first agent_message_chunk:     ${ms(m('chunk'))}`,
-  `spawn → first agent_message_chunk (total):   ${ms(m('total'))}  (${(m('total') / nodeBaseline).toFixed(2)}× node -e 0)`,
-].join('\n'));
+console.log(
+  [
+    `runs: ${runs} (medians)`,
+    `node -e 0:                                   ${ms(nodeBaseline)}`,
+    `spawn → initialize answered:                 ${ms(m('init'))}  (${(m('init') / nodeBaseline).toFixed(2)}× node -e 0)`,
+    `initialize → session/new answered:           ${ms(m('session'))}`,
+    `session/new → first agent_message_chunk:     ${ms(m('chunk'))}`,
+    `spawn → first agent_message_chunk (total):   ${ms(m('total'))}  (${(m('total') / nodeBaseline).toFixed(2)}× node -e 0)`,
+  ].join('\n'),
+);

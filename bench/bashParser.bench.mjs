@@ -36,7 +36,15 @@ if (process.argv[2] === '--child') {
 }
 
 mkdirSync(outDir, { recursive: true });
-await build({ entryPoints: [join(root, 'bench', 'bashParserEntry.ts')], outfile: entry, bundle: true, platform: 'node', format: 'esm', loader: { '.md': 'text' }, logLevel: 'warning' });
+await build({
+  entryPoints: [join(root, 'bench', 'bashParserEntry.ts')],
+  outfile: entry,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  loader: { '.md': 'text' },
+  logLevel: 'warning',
+});
 
 function timed(fn) {
   const t = process.hrtime.bigint();
@@ -46,7 +54,9 @@ function timed(fn) {
 
 // (a) in fresh processes
 const nodeStart = median(Array.from({ length: RUNS }, () => timed(() => spawnSync(process.execPath, ['-e', '0']))));
-const children = Array.from({ length: RUNS }, () => JSON.parse(spawnSync(process.execPath, [import.meta.filename, '--child'], { encoding: 'utf8' }).stdout));
+const children = Array.from({ length: RUNS }, () =>
+  JSON.parse(spawnSync(process.execPath, [import.meta.filename, '--child'], { encoding: 'utf8' }).stdout),
+);
 const load = median(children.map((c) => c.loadMs));
 const cpuAfter = median(children.map((c) => c.cpuAfterMs));
 
@@ -59,7 +69,13 @@ const parse = median(Array.from({ length: RUNS * 10 }, () => timed(() => analyse
 const spawnTrue = median(Array.from({ length: RUNS * 3 }, () => timed(() => spawnSync('/bin/true'))));
 
 console.log(`Bash parser (median of ${RUNS} fresh processes; ${RUNS * 10} parses)`);
-console.log(`  load + first parse       ${ms(load)}   node -e 0: ${ms(nodeStart)}   ratio ${(load / nodeStart).toFixed(2)}`);
+console.log(
+  `  load + first parse       ${ms(load)}   node -e 0: ${ms(nodeStart)}   ratio ${(load / nodeStart).toFixed(2)}`,
+);
 console.log(`  CPU in the 2 s after     ${ms(cpuAfter)}`);
-console.log(`  parse ${LINE.length} B command     ${ms(parse)}   spawn /bin/true: ${ms(spawnTrue)}   ratio ${(parse / spawnTrue).toFixed(2)}`);
-console.log(`  (${analysis.commands.length} simple commands, ${analysis.writes.length} file write, substitution: ${analysis.substitution})`);
+console.log(
+  `  parse ${LINE.length} B command     ${ms(parse)}   spawn /bin/true: ${ms(spawnTrue)}   ratio ${(parse / spawnTrue).toFixed(2)}`,
+);
+console.log(
+  `  (${analysis.commands.length} simple commands, ${analysis.writes.length} file write, substitution: ${analysis.substitution})`,
+);

@@ -11,7 +11,16 @@ const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 const outDir = join(root, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const entry = join(outDir, 'browserEntry.mjs');
-await build({ entryPoints: [join(root, 'bench', 'browserEntry.ts')], outfile: entry, bundle: true, platform: 'node', format: 'esm', loader: { '.md': 'text' }, external: ['playwright-core', 'sharp', '@vscode/ripgrep'], logLevel: 'warning' });
+await build({
+  entryPoints: [join(root, 'bench', 'browserEntry.ts')],
+  outfile: entry,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  loader: { '.md': 'text' },
+  external: ['playwright-core', 'sharp', '@vscode/ripgrep'],
+  logLevel: 'warning',
+});
 const { toolsToFirstContent, bareToFirstContent } = await import(entry);
 
 const html = `<!doctype html><html><head><title>Bench</title></head><body><main><h1>Bench page</h1>${'<div class="row"><p>Some text in a row of the page.</p></div>'.repeat(200)}</main></body></html>`;

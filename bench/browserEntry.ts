@@ -22,7 +22,11 @@ export async function toolsToFirstContent(url: string): Promise<number> {
 
 export async function bareToFirstContent(url: string): Promise<number> {
   const t = process.hrtime.bigint();
-  const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    headless: true,
+    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  });
   const page = await (await browser.newContext()).newPage();
   await page.goto(url, { waitUntil: 'load' });
   await page.content();

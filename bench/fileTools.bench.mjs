@@ -21,7 +21,16 @@ const RUNS = arg('--runs', 9);
 const outDir = join(root, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const entry = join(outDir, 'fileToolsEntry.mjs');
-await build({ entryPoints: [join(root, 'bench', 'fileToolsEntry.ts')], outfile: entry, bundle: true, platform: 'node', format: 'esm', loader: { '.md': 'text' }, external: ['sharp', '@vscode/ripgrep'], logLevel: 'warning' });
+await build({
+  entryPoints: [join(root, 'bench', 'fileToolsEntry.ts')],
+  outfile: entry,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  loader: { '.md': 'text' },
+  external: ['sharp', '@vscode/ripgrep'],
+  logLevel: 'warning',
+});
 const { grepTool, globTool, makeToolHarness, defaultRipgrep } = await import(entry);
 
 // The tree: 200 folders × 100 files, a .gitignore'd build folder, ~1 in 50 files mentions the needle.
@@ -33,7 +42,10 @@ for (let d = 0; n < FILES; d++) {
   const dir = join(tree, 'pkg' + (d % 20), 'mod' + d);
   mkdirSync(dir, { recursive: true });
   for (let f = 0; f < 100 && n < FILES; f++, n++) {
-    const body = `export function fn${n}(a: number): number {\n  return a * ${n};\n}\n` + (n % 50 === 0 ? `// TODO needleValue ${n}\n` : '') + 'const filler = 1;\n'.repeat(20);
+    const body =
+      `export function fn${n}(a: number): number {\n  return a * ${n};\n}\n` +
+      (n % 50 === 0 ? `// TODO needleValue ${n}\n` : '') +
+      'const filler = 1;\n'.repeat(20);
     writeFileSync(join(dir, `file${f}.${f % 3 === 0 ? 'tsx' : 'ts'}`), body);
   }
 }
@@ -57,7 +69,8 @@ const cases = [
   {
     name: 'Grep files_with_matches',
     tool: () => h.run(grepTool, { pattern: 'needleValue', head_limit: 0 }),
-    raw: () => spawnSync(rgPath, ['--files-with-matches', '--hidden', 'needleValue', '.'], { cwd: tree, encoding: 'utf8' }),
+    raw: () =>
+      spawnSync(rgPath, ['--files-with-matches', '--hidden', 'needleValue', '.'], { cwd: tree, encoding: 'utf8' }),
   },
   {
     name: 'Grep content -n',
@@ -67,7 +80,8 @@ const cases = [
   {
     name: 'Grep count_matches -i',
     tool: () => h.run(grepTool, { pattern: 'NEEDLEVALUE', '-i': true, output_mode: 'count_matches', head_limit: 0 }),
-    raw: () => spawnSync(rgPath, ['--count-matches', '-i', '--hidden', 'NEEDLEVALUE', '.'], { cwd: tree, encoding: 'utf8' }),
+    raw: () =>
+      spawnSync(rgPath, ['--count-matches', '-i', '--hidden', 'NEEDLEVALUE', '.'], { cwd: tree, encoding: 'utf8' }),
   },
 ];
 const lines = [`tree: ${FILES} files (+200 ignored), runs: ${RUNS} (medians)`];
@@ -76,7 +90,9 @@ for (const c of cases) {
   if (check.isError) throw new Error(`${c.name}: ${check.text}`);
   const tool = await time(c.tool);
   const raw = await time(async () => c.raw());
-  lines.push(`${c.name.padEnd(26)} tool ${tool.toFixed(1)} ms, raw rg ${raw.toFixed(1)} ms → ${(tool / raw).toFixed(2)}× (aim ≤ 1.2×)`);
+  lines.push(
+    `${c.name.padEnd(26)} tool ${tool.toFixed(1)} ms, raw rg ${raw.toFixed(1)} ms → ${(tool / raw).toFixed(2)}× (aim ≤ 1.2×)`,
+  );
 }
 
 function walk(dir, out) {
@@ -109,7 +125,8 @@ for (const [name, args, base, suffix] of globCases) {
   if (check.isError) throw new Error(`${name}: ${check.text}`);
   // Same work: the tool reports as many files as the floor finds (build/ holds only .js files).
   const count = Number(/Found (\d+) files/.exec(check.text)?.[1]);
-  if (count !== walkStatSort(base, suffix).length) throw new Error(`${name}: the floor finds a different set (${walkStatSort(base, suffix).length} vs ${count})`);
+  if (count !== walkStatSort(base, suffix).length)
+    throw new Error(`${name}: the floor finds a different set (${walkStatSort(base, suffix).length} vs ${count})`);
   const floorMs = await time(async () => walkStatSort(base, suffix));
   const tool = await time(() => h.run(globTool, args));
   lines.push(

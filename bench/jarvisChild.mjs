@@ -12,14 +12,30 @@ export const outDir = join(root, 'bench', 'results');
 /** `startMockModelServer` from test/helpers/mockModelServer.ts, bundled into bench/results. */
 export async function loadMockModelServer() {
   mkdirSync(outDir, { recursive: true });
-  await build({ entryPoints: [join(root, 'test/helpers/mockModelServer.ts')], outfile: join(outDir, 'mockModelServer.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(root, 'test/helpers/mockModelServer.ts')],
+    outfile: join(outDir, 'mockModelServer.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+  });
   return (await import(join(outDir, 'mockModelServer.mjs'))).startMockModelServer;
 }
 
 /** The caller's environment without its JARVIS_* settings, pointed at `ws.home` and the mock model. */
 export function jarvisEnv(ws, server, extra = {}) {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_')));
-  return { ...base, JARVIS_CODE_HOME: ws.home, JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'), ...extra };
+  return {
+    ...base,
+    JARVIS_CODE_HOME: ws.home,
+    JARVIS_MEMORY_EXTRACTION_ENABLED: 'false',
+    JARVIS_MODEL_NAME: 'bench',
+    JARVIS_MODEL_API_KEY: 'k',
+    JARVIS_MODEL_PROVIDER_TYPE: 'openai',
+    JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'),
+    ...extra,
+  };
 }
 
 /** Runs `jarvis args…`; resolves with its wall time (ms) and start time (hrtime), rejects on a non-zero exit. */

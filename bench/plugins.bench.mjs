@@ -26,8 +26,19 @@ function plugin(dir, i) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   };
-  put('jarvis.plugin.json', JSON.stringify({ name: `bench-${i}`, version: '1.0.0', skills: './skills/', commands: './commands/', systemPrompt: `Plugin ${i} rule.`, hooks: [{ event: 'SessionEnd', command: 'true' }] }));
-  for (let s = 0; s < 3; s++) put(`skills/s${i}-${s}/SKILL.md`, `---\nname: s${i}-${s}\ndescription: skill ${s} of plugin ${i}\n---\nBody.\n`);
+  put(
+    'jarvis.plugin.json',
+    JSON.stringify({
+      name: `bench-${i}`,
+      version: '1.0.0',
+      skills: './skills/',
+      commands: './commands/',
+      systemPrompt: `Plugin ${i} rule.`,
+      hooks: [{ event: 'SessionEnd', command: 'true' }],
+    }),
+  );
+  for (let s = 0; s < 3; s++)
+    put(`skills/s${i}-${s}/SKILL.md`, `---\nname: s${i}-${s}\ndescription: skill ${s} of plugin ${i}\n---\nBody.\n`);
   for (let c = 0; c < 3; c++) put(`commands/c${c}.md`, `Command ${c}: $ARGUMENTS\n`);
   put('agents/helper.md', `---\nname: helper-${i}\ndescription: helps\n---\nHelp.\n`);
 }
@@ -52,7 +63,10 @@ const loaded = workspace();
 for (let i = 0; i < 5; i++) {
   const dir = join(loaded.dir, `src-${i}`);
   plugin(dir, i);
-  const r = spawnSync(process.execPath, [bin, 'plugin', 'install', dir], { env: env(loaded, server), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [bin, 'plugin', 'install', dir], {
+    env: env(loaded, server),
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`install failed: ${r.stderr}`);
 }
 // Interleaved, so that load on the machine falls on every case alike; the first round warms caches.

@@ -15,7 +15,14 @@ import { build } from 'esbuild';
 const root = resolve(import.meta.dirname, '..');
 const outDir = join(root, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
-await build({ entryPoints: [join(root, 'test/helpers/mockModelServer.ts')], outfile: join(outDir, 'mockModelServer.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+await build({
+  entryPoints: [join(root, 'test/helpers/mockModelServer.ts')],
+  outfile: join(outDir, 'mockModelServer.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  logLevel: 'warning',
+});
 const { startMockModelServer } = await import(join(outDir, 'mockModelServer.mjs'));
 const withMcp = process.argv.includes('--mcp-everything');
 const withTower = process.argv.includes('--tower');
@@ -26,17 +33,30 @@ const home = join(dir, 'home');
 const cwd = join(dir, 'work');
 mkdirSync(home, { recursive: true });
 mkdirSync(cwd, { recursive: true });
-if (withMcp) writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingBin, 'stdio'] } } }));
+if (withMcp)
+  writeFileSync(
+    join(home, 'mcp.json'),
+    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingBin, 'stdio'] } } }),
+  );
 const server = await startMockModelServer();
 const env = {
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_'))),
-  JARVIS_CODE_HOME: home, HOME: home, JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k',
-  JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'),
+  JARVIS_CODE_HOME: home,
+  HOME: home,
+  JARVIS_MEMORY_EXTRACTION_ENABLED: 'false',
+  JARVIS_MODEL_NAME: 'bench',
+  JARVIS_MODEL_API_KEY: 'k',
+  JARVIS_MODEL_PROVIDER_TYPE: 'openai',
+  JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'),
   ...(withTower ? { JARVIS_CODE_EXPERIMENTAL_TOWER: '1' } : {}),
 };
 const run = (args) =>
   new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'jarvis'), ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bin', 'jarvis'), ...args], {
+      cwd,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => (code === 0 ? resolvePromise() : reject(new Error(`jarvis exited ${code}: ${err}`))));
@@ -88,4 +108,7 @@ const lines = [
   ...rows,
 ];
 console.log(lines.join('\n'));
-writeFileSync(join(outDir, withMcp ? 'requestSize-mcp.md' : withTower ? 'requestSize-tower.md' : 'requestSize.md'), `${lines.join('\n')}\n`);
+writeFileSync(
+  join(outDir, withMcp ? 'requestSize-mcp.md' : withTower ? 'requestSize-tower.md' : 'requestSize.md'),
+  `${lines.join('\n')}\n`,
+);

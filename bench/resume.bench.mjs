@@ -19,7 +19,15 @@ const RUNS = arg('--runs', 15);
 const outDir = join(root, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const entry = join(outDir, 'resumeEntry.mjs');
-await build({ entryPoints: [join(root, 'bench', 'resumeEntry.ts')], outfile: entry, bundle: true, platform: 'node', format: 'esm', loader: { '.md': 'text' }, logLevel: 'warning' });
+await build({
+  entryPoints: [join(root, 'bench', 'resumeEntry.ts')],
+  outfile: entry,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  loader: { '.md': 'text' },
+  logLevel: 'warning',
+});
 const { Session, readJournal, isJournalRecord } = await import(entry);
 
 const home = mkdtempSync(join(tmpdir(), 'jarvis-resume-bench-'));
@@ -43,18 +51,42 @@ for (let t = 0; written + 11 <= RECORDS; t++) {
   commit({ type: 'turn_start', turnId, origin: 'user', prompt: `step ${t}: refactor module ${t % 40}` });
   commit({ type: 'message', message: user(`step ${t}: refactor module ${t % 40}, keep the exports stable`) });
   const call = { id: `call_${t}`, name: 'Read', arguments: JSON.stringify({ path: `src/mod${t % 40}.ts` }) };
-  commit({ type: 'message', message: { role: 'assistant', text: `Reading module ${t % 40} first.`, toolCalls: [call] } });
+  commit({
+    type: 'message',
+    message: { role: 'assistant', text: `Reading module ${t % 40} first.`, toolCalls: [call] },
+  });
   commit({ type: 'usage', usage: { inputTokens: 4_000 + t * 30, outputTokens: 60, cacheReadTokens: 3_500 } });
-  commit({ type: 'message', message: { role: 'tool', toolCallId: call.id, toolName: 'Read', content: [{ type: 'text', text: code(t) }] } });
-  commit({ type: 'todos', todos: [{ title: `module ${t % 40}`, status: 'in_progress' }, { title: 'run the tests', status: 'pending' }] });
-  commit({ type: 'message', message: { role: 'assistant', text: `Module ${t % 40} refactored; exports unchanged. `.repeat(6) } });
+  commit({
+    type: 'message',
+    message: { role: 'tool', toolCallId: call.id, toolName: 'Read', content: [{ type: 'text', text: code(t) }] },
+  });
+  commit({
+    type: 'todos',
+    todos: [
+      { title: `module ${t % 40}`, status: 'in_progress' },
+      { title: 'run the tests', status: 'pending' },
+    ],
+  });
+  commit({
+    type: 'message',
+    message: { role: 'assistant', text: `Module ${t % 40} refactored; exports unchanged. `.repeat(6) },
+  });
   commit({ type: 'usage', usage: { inputTokens: 5_000 + t * 30, outputTokens: 200 } });
   commit({ type: 'turn_end', turnId, reason: 'completed' });
   if (t % 97 === 96) {
     commit({ type: 'undo', turnId, count: 1 });
   } else if (t === 450) {
     const summary = 'I refactored modules 0–39; next: run the tests and fix what fails.';
-    commit({ type: 'compaction', trigger: 'auto', summary, tokensBefore: 170_000, tokensAfter: 30_000, summarised: session.state.messages.length - 4, messages: [user(`<compaction-summary>\n${summary}\n</compaction-summary>`)], keep: 4 });
+    commit({
+      type: 'compaction',
+      trigger: 'auto',
+      summary,
+      tokensBefore: 170_000,
+      tokensAfter: 30_000,
+      summarised: session.state.messages.length - 4,
+      messages: [user(`<compaction-summary>\n${summary}\n</compaction-summary>`)],
+      keep: 4,
+    });
   } else {
     commit({ type: 'title', title: `Refactor, step ${t}` });
     commit({ type: 'notice', level: 'info', text: `step ${t} done` });
@@ -70,11 +102,13 @@ const bytes = readFileSync(file).length;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 function time(fn) {
   fn(); // warm the file cache and the JIT
-  return median(Array.from({ length: RUNS }, () => {
-    const t0 = process.hrtime.bigint();
-    fn();
-    return Number(process.hrtime.bigint() - t0) / 1e6;
-  }));
+  return median(
+    Array.from({ length: RUNS }, () => {
+      const t0 = process.hrtime.bigint();
+      fn();
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    }),
+  );
 }
 
 let resumed;
@@ -89,9 +123,15 @@ const parseMs = time(() => {
 const readMs = time(() => readJournal(file, isJournalRecord));
 
 const same = isDeepStrictEqual(resumed.state, live);
-console.log(`journal: ${lines} records, ${(bytes / 1024 / 1024).toFixed(2)} MiB; live state: ${live.messages.length} messages in context, ${live.compactions.length} compaction(s), ${live.checkpoints.length} undo checkpoints`);
-console.log(`resume (Session.open: read + validate + replay + crash check): ${resumeMs.toFixed(1)} ms (median of ${RUNS})`);
-console.log(`baseline (readFileSync + JSON.parse per line): ${parseMs.toFixed(1)} ms; readJournal: ${readMs.toFixed(1)} ms`);
+console.log(
+  `journal: ${lines} records, ${(bytes / 1024 / 1024).toFixed(2)} MiB; live state: ${live.messages.length} messages in context, ${live.compactions.length} compaction(s), ${live.checkpoints.length} undo checkpoints`,
+);
+console.log(
+  `resume (Session.open: read + validate + replay + crash check): ${resumeMs.toFixed(1)} ms (median of ${RUNS})`,
+);
+console.log(
+  `baseline (readFileSync + JSON.parse per line): ${parseMs.toFixed(1)} ms; readJournal: ${readMs.toFixed(1)} ms`,
+);
 console.log(`ratio resume / baseline: ${(resumeMs / parseMs).toFixed(2)}×`);
 console.log(`rebuilt state equals the live state: ${same ? 'yes' : 'NO'}`);
 rmSync(home, { recursive: true, force: true });

@@ -19,7 +19,10 @@ const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const MODULES = 20;
 /** A 2 KiB module; and one 512 KiB generated file, the kind an agent edits in a big repository. */
 const moduleText = (i) => `export function f${i}(x: number) {\n  return x + ${i};\n}\n`.repeat(40);
-const bigText = Array.from({ length: 8192 }, (_, i) => `export const value${i} = ${i}; // generated line ${String(i).padStart(6, '0')}\n`).join('');
+const bigText = Array.from(
+  { length: 8192 },
+  (_, i) => `export const value${i} = ${i}; // generated line ${String(i).padStart(6, '0')}\n`,
+).join('');
 
 function resetTree(cwd) {
   rmSync(join(cwd, 'src'), { recursive: true, force: true });
@@ -41,11 +44,52 @@ function workspace(snapshots) {
 /** Eight model steps: read and edit eight modules twice over, edit the big file, create three files, run a command. */
 function task() {
   const steps = [{ toolCalls: [{ name: 'Glob', arguments: { pattern: 'src/**/*.ts' } }] }];
-  steps.push({ toolCalls: [...Array.from({ length: 8 }, (_, i) => ({ name: 'Read', arguments: { path: `src/mod${i}.ts`, n_lines: 5 } })), { name: 'Read', arguments: { path: 'src/generated.ts', n_lines: 5 } }] });
-  steps.push({ toolCalls: Array.from({ length: 8 }, (_, i) => ({ name: 'Edit', arguments: { path: `src/mod${i}.ts`, old_string: `return x + ${i};`, new_string: `return x + ${i} + 1;`, replace_all: true } })) });
-  steps.push({ toolCalls: [{ name: 'Edit', arguments: { path: 'src/generated.ts', old_string: 'export const value42 = 42;', new_string: 'export const value42 = 4242;' } }] });
-  steps.push({ toolCalls: Array.from({ length: 3 }, (_, i) => ({ name: 'Write', arguments: { path: `src/new${i}.ts`, content: moduleText(100 + i) } })) });
-  steps.push({ toolCalls: Array.from({ length: 8 }, (_, i) => ({ name: 'Edit', arguments: { path: `src/mod${i}.ts`, old_string: `return x + ${i} + 1;`, new_string: `return x - ${i};`, replace_all: true } })) });
+  steps.push({
+    toolCalls: [
+      ...Array.from({ length: 8 }, (_, i) => ({ name: 'Read', arguments: { path: `src/mod${i}.ts`, n_lines: 5 } })),
+      { name: 'Read', arguments: { path: 'src/generated.ts', n_lines: 5 } },
+    ],
+  });
+  steps.push({
+    toolCalls: Array.from({ length: 8 }, (_, i) => ({
+      name: 'Edit',
+      arguments: {
+        path: `src/mod${i}.ts`,
+        old_string: `return x + ${i};`,
+        new_string: `return x + ${i} + 1;`,
+        replace_all: true,
+      },
+    })),
+  });
+  steps.push({
+    toolCalls: [
+      {
+        name: 'Edit',
+        arguments: {
+          path: 'src/generated.ts',
+          old_string: 'export const value42 = 42;',
+          new_string: 'export const value42 = 4242;',
+        },
+      },
+    ],
+  });
+  steps.push({
+    toolCalls: Array.from({ length: 3 }, (_, i) => ({
+      name: 'Write',
+      arguments: { path: `src/new${i}.ts`, content: moduleText(100 + i) },
+    })),
+  });
+  steps.push({
+    toolCalls: Array.from({ length: 8 }, (_, i) => ({
+      name: 'Edit',
+      arguments: {
+        path: `src/mod${i}.ts`,
+        old_string: `return x + ${i} + 1;`,
+        new_string: `return x - ${i};`,
+        replace_all: true,
+      },
+    })),
+  });
   steps.push({ toolCalls: [{ name: 'Bash', arguments: { command: 'grep -c "x - " src/mod1.ts' } }] });
   steps.push({ text: 'Changed the modules, the generated file and added three new ones.' });
   return steps;

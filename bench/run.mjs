@@ -33,7 +33,11 @@ function workspace() {
   const cwd = join(dir, 'work');
   mkdirSync(home, { recursive: true });
   mkdirSync(join(cwd, 'src'), { recursive: true });
-  for (let i = 0; i < 40; i++) writeFileSync(join(cwd, 'src', `mod${i}.ts`), `export function f${i}(x: number) {\n  return x + ${i};\n}\n`.repeat(20));
+  for (let i = 0; i < 40; i++)
+    writeFileSync(
+      join(cwd, 'src', `mod${i}.ts`),
+      `export function f${i}(x: number) {\n  return x + ${i};\n}\n`.repeat(20),
+    );
   writeFileSync(join(cwd, 'src', 'config.ts'), 'export const retries = 3;\nexport const timeoutMs = 1000;\n');
   return { dir, home, cwd };
 }
@@ -59,8 +63,17 @@ const firstReq = median(toFirstRequest);
 const task = [
   { toolCalls: [{ name: 'Glob', arguments: { pattern: 'src/**/*.ts' } }] },
   { toolCalls: [{ name: 'Grep', arguments: { pattern: 'retries', output_mode: 'content' } }] },
-  { toolCalls: [{ name: 'Read', arguments: { path: 'src/config.ts' } }, { name: 'Read', arguments: { path: 'src/mod1.ts', n_lines: 20 } }] },
-  { toolCalls: [{ name: 'Edit', arguments: { path: 'src/config.ts', old_string: 'retries = 3', new_string: 'retries = 5' } }] },
+  {
+    toolCalls: [
+      { name: 'Read', arguments: { path: 'src/config.ts' } },
+      { name: 'Read', arguments: { path: 'src/mod1.ts', n_lines: 20 } },
+    ],
+  },
+  {
+    toolCalls: [
+      { name: 'Edit', arguments: { path: 'src/config.ts', old_string: 'retries = 3', new_string: 'retries = 5' } },
+    ],
+  },
   { toolCalls: [{ name: 'Bash', arguments: { command: 'grep -c retries src/config.ts' } }] },
   { text: 'Raised retries from 3 to 5 in src/config.ts and checked it.' },
 ];
@@ -70,9 +83,18 @@ for (let i = 0; i < Math.max(5, Math.floor(runs / 2)); i++) {
   server.push(...task);
   const before = server.requests.length;
   const diag = join(ws.dir, `diag-${i}.json`);
-  const { wall } = await runChild(['-p', 'raise the retries to 5'], { cwd: ws.cwd, env: env(ws, server, { JARVIS_DIAGNOSTICS_FILE: diag }) });
+  const { wall } = await runChild(['-p', 'raise the retries to 5'], {
+    cwd: ws.cwd,
+    env: env(ws, server, { JARVIS_DIAGNOSTICS_FILE: diag }),
+  });
   const usage = JSON.parse(readFileSync(diag, 'utf8'));
-  taskRuns.push({ wall, cpu: (usage.userCPUTime + usage.systemCPUTime) / 1e6, rssMiB: usage.maxRSS / 1024, firstBytes: Buffer.byteLength(JSON.stringify(server.requests[before].body)), steps: server.requests.length - before });
+  taskRuns.push({
+    wall,
+    cpu: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
+    rssMiB: usage.maxRSS / 1024,
+    firstBytes: Buffer.byteLength(JSON.stringify(server.requests[before].body)),
+    steps: server.requests.length - before,
+  });
 }
 const commandWall = sample(() => timeSync('bash', ['-c', 'grep -c retries src/config.ts'], { cwd: ws.cwd }));
 await server.close();

@@ -14,7 +14,14 @@ const root = resolve(import.meta.dirname, '..');
 const members = Number(process.argv[process.argv.indexOf('--members') + 1]) || 128;
 const outDir = join(root, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
-await build({ entryPoints: [join(root, 'test/helpers/mockModelServer.ts')], outfile: join(outDir, 'mockModelServer.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+await build({
+  entryPoints: [join(root, 'test/helpers/mockModelServer.ts')],
+  outfile: join(outDir, 'mockModelServer.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  logLevel: 'warning',
+});
 const { startMockModelServer } = await import(join(outDir, 'mockModelServer.mjs'));
 const bin = join(root, 'bin', 'jarvis');
 
@@ -29,12 +36,15 @@ const hasReport = (req) => JSON.stringify(req.body.messages ?? []).includes('Swa
 let holdUntil = 0;
 const server = await startMockModelServer({
   script: (req) => {
-    if (!isMain(req)) return { text: 'done', usage: { input: 10, output: 1 }, headersDelayMs: Math.max(0, holdUntil - Date.now()) };
+    if (!isMain(req))
+      return { text: 'done', usage: { input: 10, output: 1 }, headersDelayMs: Math.max(0, holdUntil - Date.now()) };
     if (hasReport(req)) return { text: 'All members reported.' };
     const n = Number(/members=(\d+)/.exec(JSON.stringify(req.body.messages))[1]);
     if (JSON.stringify(req.body.messages).includes('hold')) holdUntil = Date.now() + rampFloorMs(n) + 1_000;
     const items = Array.from({ length: n }, (_, i) => `item-${i}`);
-    return { toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'Handle {{item}} and reply "done".', items } }] };
+    return {
+      toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'Handle {{item}} and reply "done".', items } }],
+    };
   },
 });
 
@@ -46,10 +56,24 @@ function runSwarm(n, hold = false) {
   mkdirSync(cwd);
   const diag = join(dir, 'diag.json');
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JARVIS_')));
-  const env = { ...base, JARVIS_CODE_HOME: home, HOME: home, JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', JARVIS_MODEL_NAME: 'bench', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'), JARVIS_DIAGNOSTICS_FILE: diag };
+  const env = {
+    ...base,
+    JARVIS_CODE_HOME: home,
+    HOME: home,
+    JARVIS_MEMORY_EXTRACTION_ENABLED: 'false',
+    JARVIS_MODEL_NAME: 'bench',
+    JARVIS_MODEL_API_KEY: 'k',
+    JARVIS_MODEL_PROVIDER_TYPE: 'openai',
+    JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'),
+    JARVIS_DIAGNOSTICS_FILE: diag,
+  };
   const before = server.requests.length;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [bin, '-p', `run the swarm members=${n}${hold ? ' hold' : ''}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, '-p', `run the swarm members=${n}${hold ? ' hold' : ''}`], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.stdout.resume();
@@ -60,7 +84,11 @@ function runSwarm(n, hold = false) {
       const report = mains.find(hasReport);
       const usage = JSON.parse(readFileSync(diag, 'utf8'));
       rmSync(dir, { recursive: true, force: true });
-      resolvePromise({ wallMs: report.at - mains[0].at, memberRequests: requests.length - mains.length, rssMiB: usage.maxRSS / 1024 });
+      resolvePromise({
+        wallMs: report.at - mains[0].at,
+        memberRequests: requests.length - mains.length,
+        rssMiB: usage.maxRSS / 1024,
+      });
     });
   });
 }
@@ -73,7 +101,13 @@ await server.close();
 const floor = rampFloorMs(members);
 const overhead = (big.wallMs - floor) / floor;
 const perMember = (big.rssMiB - small.rssMiB) / (members - 2);
-console.log(`swarm of ${members}: ${big.memberRequests} member requests; wall ${(big.wallMs / 1000).toFixed(2)} s vs ramp floor ${(floor / 1000).toFixed(2)} s → ×${(big.wallMs / floor).toFixed(3)} (overhead ${(overhead * 100).toFixed(1)} %, aim ≤ 10 %)`);
-console.log(`peak RSS: ${big.rssMiB.toFixed(1)} MiB with ${members} members vs ${small.rssMiB.toFixed(1)} MiB with 2 → ${perMember.toFixed(3)} MiB per member (aim ≤ 1.5)`);
+console.log(
+  `swarm of ${members}: ${big.memberRequests} member requests; wall ${(big.wallMs / 1000).toFixed(2)} s vs ramp floor ${(floor / 1000).toFixed(2)} s → ×${(big.wallMs / floor).toFixed(3)} (overhead ${(overhead * 100).toFixed(1)} %, aim ≤ 10 %)`,
+);
+console.log(
+  `peak RSS: ${big.rssMiB.toFixed(1)} MiB with ${members} members vs ${small.rssMiB.toFixed(1)} MiB with 2 → ${perMember.toFixed(3)} MiB per member (aim ≤ 1.5)`,
+);
 const perLive = (held.rssMiB - small.rssMiB) / (members - 2);
-console.log(`all ${members} members alive at once (answers held to the end of the ramp): peak RSS ${held.rssMiB.toFixed(1)} MiB → ${perLive.toFixed(3)} MiB per member; wall ${(held.wallMs / 1000).toFixed(2)} s`);
+console.log(
+  `all ${members} members alive at once (answers held to the end of the ramp): peak RSS ${held.rssMiB.toFixed(1)} MiB → ${perLive.toFixed(3)} MiB per member; wall ${(held.wallMs / 1000).toFixed(2)} s`,
+);

@@ -13,13 +13,24 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
-const arg = (name, fallback) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
+const arg = (name, fallback) =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
 const turns = arg('--turns', 150);
 const idleSeconds = arg('--idle-seconds', 10);
 const outDir = join(root, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 const bundle = (entry, out) =>
-  build({ entryPoints: [join(root, entry)], outfile: join(outDir, out), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning', loader: { '.md': 'text' }, external: ['@mariozechner/pi-tui', 'cli-highlight'], nodePaths: [join(root, 'node_modules')] });
+  build({
+    entryPoints: [join(root, entry)],
+    outfile: join(outDir, out),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+    loader: { '.md': 'text' },
+    external: ['@mariozechner/pi-tui', 'cli-highlight'],
+    nodePaths: [join(root, 'node_modules')],
+  });
 await bundle('bench/tuiBenchEntry.ts', 'tuiBenchEntry.mjs');
 await bundle('test/helpers/mockModelServer.ts', 'mockModelServer.mjs');
 
@@ -28,7 +39,9 @@ const { measureFrames } = await import(join(outDir, 'tuiBenchEntry.mjs'));
 measureFrames(3000, 100); // warm up the JIT
 const f = measureFrames(30_000, 400);
 console.log(`tui frame: transcript ${f.transcriptLines} lines`);
-console.log(`tui frame: streaming ${f.streamingFrameMs.toFixed(3)} ms/frame (${Math.round(f.bytesPerStreamingFrame)} bytes written per frame)`);
+console.log(
+  `tui frame: streaming ${f.streamingFrameMs.toFixed(3)} ms/frame (${Math.round(f.bytesPerStreamingFrame)} bytes written per frame)`,
+);
 console.log(`tui frame: steady (spinner) ${f.steadyFrameMs.toFixed(3)} ms/frame`);
 console.log(`tui frame: unchanged ${f.idleFrameMs.toFixed(4)} ms/frame (nothing written)`);
 console.log(`tui frame: full reprint (resize / ctrl+o) ${f.reprintMs.toFixed(1)} ms`);
@@ -48,16 +61,21 @@ if (!hasTmux) {
 const { startMockModelServer } = await import(join(outDir, 'mockModelServer.mjs'));
 const memProbe = join(outDir, 'memProbe.mjs');
 const memLog = join(outDir, 'memProbe.log');
-writeFileSync(memProbe, `import { appendFileSync } from 'node:fs';
+writeFileSync(
+  memProbe,
+  `import { appendFileSync } from 'node:fs';
 process.on('SIGUSR2', () => {
   globalThis.gc?.();
   globalThis.gc?.();
   const m = process.memoryUsage();
   appendFileSync(process.env.JARVIS_BENCH_MEM_LOG, JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss }) + '\\n');
 });
-`);
+`,
+);
 rmSync(memLog, { force: true });
-const answer = (n) => ({ text: `Answer ${n}: ${'lorem ipsum dolor sit amet '.repeat(12)}\n\n- point one\n- point two\n\n\`\`\`js\nconsole.log(${n});\n\`\`\`\nDone ${n}.` });
+const answer = (n) => ({
+  text: `Answer ${n}: ${'lorem ipsum dolor sit amet '.repeat(12)}\n\n- point one\n- point two\n\n\`\`\`js\nconsole.log(${n});\n\`\`\`\nDone ${n}.`,
+});
 const server = await startMockModelServer({ script: (_req, i) => answer(i) });
 const dir = mkdtempSync(join(tmpdir(), 'jarvis-tui-bench-'));
 const home = join(dir, 'home');
@@ -65,16 +83,41 @@ const cwd = join(dir, 'work');
 mkdirSync(home, { recursive: true });
 mkdirSync(cwd, { recursive: true });
 // Pre-answer the trust prompt so the UI opens straight to the input box.
-writeFileSync(join(home, 'trusted_workspaces.json'), JSON.stringify({ version: 1, workspaces: { [cwd]: { trusted: false, decidedAt: new Date().toISOString() } } }));
+writeFileSync(
+  join(home, 'trusted_workspaces.json'),
+  JSON.stringify({ version: 1, workspaces: { [cwd]: { trusted: false, decidedAt: new Date().toISOString() } } }),
+);
 const socket = `jarvis-tui-bench-${process.pid}`;
 const tmux = (...a) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
 const env = {
-  JARVIS_CODE_HOME: home, JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', JARVIS_MODEL_NAME: 'any', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai',
-  JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'), TERM: 'xterm-256color',
-  NODE_OPTIONS: `--expose-gc --import=${memProbe}`, JARVIS_BENCH_MEM_LOG: memLog,
+  JARVIS_CODE_HOME: home,
+  JARVIS_MEMORY_EXTRACTION_ENABLED: 'false',
+  JARVIS_MODEL_NAME: 'any',
+  JARVIS_MODEL_API_KEY: 'k',
+  JARVIS_MODEL_PROVIDER_TYPE: 'openai',
+  JARVIS_MODEL_BASE_URL: server.baseUrlFor('openai'),
+  TERM: 'xterm-256color',
+  NODE_OPTIONS: `--expose-gc --import=${memProbe}`,
+  JARVIS_BENCH_MEM_LOG: memLog,
 };
-const envText = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(' ');
-tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', '-c', cwd, `exec env ${envText} ${process.execPath} ${join(root, 'bin', 'jarvis')}`);
+const envText = Object.entries(env)
+  .map(([k, v]) => `${k}='${v}'`)
+  .join(' ');
+tmux(
+  '-f',
+  '/dev/null',
+  'new-session',
+  '-d',
+  '-s',
+  'b',
+  '-x',
+  '120',
+  '-y',
+  '40',
+  '-c',
+  cwd,
+  `exec env ${envText} ${process.execPath} ${join(root, 'bin', 'jarvis')}`,
+);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const screen = () => tmux('capture-pane', '-p', '-t', 'b');
 async function waitFor(text, timeoutMs = 20_000) {
@@ -103,7 +146,9 @@ try {
     perSecond.push(ticks() - before);
   }
   const idleCpu = (ticks() - c0) / hz;
-  console.log(`tui idle: ${(idleCpu * 1000).toFixed(0)} ms CPU over ${idleSeconds} s with the UI open (${((idleCpu / idleSeconds) * 100).toFixed(2)}% of a core; clock ticks per second: ${perSecond.join(' ')})`);
+  console.log(
+    `tui idle: ${(idleCpu * 1000).toFixed(0)} ms CPU over ${idleSeconds} s with the UI open (${((idleCpu / idleSeconds) * 100).toFixed(2)}% of a core; clock ticks per second: ${perSecond.join(' ')})`,
+  );
 
   const rssAt = [];
   const heapAt = [];
@@ -132,12 +177,18 @@ try {
   for (const [n, r] of rssAt) console.log(`tui rss: after ${n} turns ${r.toFixed(1)} MiB`);
   const [n1, r1] = rssAt[Math.floor(rssAt.length / 2) - 1] ?? rssAt[0];
   const [n2, r2] = rssAt[rssAt.length - 1];
-  console.log(`tui rss: growth ${(((r2 - r1) * 1024) / Math.max(1, n2 - n1)).toFixed(1)} KiB per turn between turn ${n1} and ${n2} (each turn adds ~${(answer(0).text.length / 1024).toFixed(1)} KiB of answer text to the transcript)`);
+  console.log(
+    `tui rss: growth ${(((r2 - r1) * 1024) / Math.max(1, n2 - n1)).toFixed(1)} KiB per turn between turn ${n1} and ${n2} (each turn adds ~${(answer(0).text.length / 1024).toFixed(1)} KiB of answer text to the transcript)`,
+  );
   for (const [n, h] of heapAt) console.log(`tui heap after gc: after ${n} turns ${h.toFixed(2)} MiB`);
   const [h1n, h1] = heapAt[Math.floor(heapAt.length / 2) - 1] ?? heapAt[0];
   const [h2n, h2] = heapAt[heapAt.length - 1];
-  console.log(`tui heap after gc: growth ${(((h2 - h1) * 1024) / Math.max(1, h2n - h1n)).toFixed(1)} KiB per turn between turn ${h1n} and ${h2n}`);
-  console.log(`tui session: ${turns} turns in ${secs.toFixed(1)} s (${((secs * 1000) / turns).toFixed(0)} ms per turn incl. polling)`);
+  console.log(
+    `tui heap after gc: growth ${(((h2 - h1) * 1024) / Math.max(1, h2n - h1n)).toFixed(1)} KiB per turn between turn ${h1n} and ${h2n}`,
+  );
+  console.log(
+    `tui session: ${turns} turns in ${secs.toFixed(1)} s (${((secs * 1000) / turns).toFixed(0)} ms per turn incl. polling)`,
+  );
 } finally {
   try {
     tmux('kill-server');

@@ -21,14 +21,27 @@ export function measureFrames(targetLines = 30_000, frames = 400): FrameFigures 
   const term = { write: (d: string) => void (bytes += d.length), columns: 120, rows: 40 };
   const view: ViewState = { theme: loadTheme('dark', '/nonexistent').theme, expanded: false, cwd: '/w' };
   // The transcript hands finished lines to the screen created just below (used only after that).
-  const transcript = new Transcript((lines) => screen.pushScrollback(lines), () => term.columns);
+  const transcript = new Transcript(
+    (lines) => screen.pushScrollback(lines),
+    () => term.columns,
+  );
   let spinnerFrame = 0;
   const live = {
-    render: (w: number) => [...transcript.render(w), `⠋ Working… ${spinnerFrame}`, '─'.repeat(w), ' input', '─'.repeat(w), 'footer'],
+    render: (w: number) => [
+      ...transcript.render(w),
+      `⠋ Working… ${spinnerFrame}`,
+      '─'.repeat(w),
+      ' input',
+      '─'.repeat(w),
+      'footer',
+    ],
     invalidate: () => undefined,
   };
   const screen = new Screen(term, live, (w) => transcript.renderHistory(w));
-  const paragraph = Array.from({ length: 9 }, (_, i) => `Line ${i} of a paragraph with **bold**, \`code\` and enough words to look like a real answer.`).join('\n');
+  const paragraph = Array.from(
+    { length: 9 },
+    (_, i) => `Line ${i} of a paragraph with **bold**, \`code\` and enough words to look like a real answer.`,
+  ).join('\n');
   let lines = 0;
   while (lines < targetLines) {
     const block = new AssistantBlock(view, paragraph);
@@ -38,7 +51,13 @@ export function measureFrames(targetLines = 30_000, frames = 400): FrameFigures 
   }
   screen.renderNow();
 
-  const turn = new TurnView(view, transcript, { requestRender: () => undefined, onUsage: () => undefined, onTurnStart: () => undefined, onTurnEnd: () => undefined, onMode: () => undefined });
+  const turn = new TurnView(view, transcript, {
+    requestRender: () => undefined,
+    onUsage: () => undefined,
+    onTurnStart: () => undefined,
+    onTurnEnd: () => undefined,
+    onMode: () => undefined,
+  });
   turn.handle({ type: 'turn_start', turnId: 't', origin: 'user', prompt: 'p' });
   bytes = 0;
   let t0 = performance.now();
@@ -70,5 +89,12 @@ export function measureFrames(targetLines = 30_000, frames = 400): FrameFigures 
   screen.renderNow();
   const reprintMs = performance.now() - t0;
   screen.stop();
-  return { transcriptLines: transcript.renderHistory(term.columns).length, streamingFrameMs, steadyFrameMs, idleFrameMs, reprintMs, bytesPerStreamingFrame };
+  return {
+    transcriptLines: transcript.renderHistory(term.columns).length,
+    streamingFrameMs,
+    steadyFrameMs,
+    idleFrameMs,
+    reprintMs,
+    bytesPerStreamingFrame,
+  };
 }

@@ -6,13 +6,19 @@ import { fetchUrlTool } from '../src/tools/web/fetchUrlTool';
 import { WEB_SERVICE } from '../src/tools/web/webService';
 import { makeToolHarness } from '../test/helpers/toolHarness';
 
-export async function runVariant(variant: 'tool' | 'baseline', url: string, runs: number): Promise<{ medianMs: number; chars: number }> {
+export async function runVariant(
+  variant: 'tool' | 'baseline',
+  url: string,
+  runs: number,
+): Promise<{ medianMs: number; chars: number }> {
   const h = makeToolHarness();
   h.register(WEB_SERVICE, { allowPrivateNetwork: true });
   const once = async (): Promise<number> => {
     if (variant === 'tool') return (await h.run(fetchUrlTool, { url })).text.length;
     const html = await (await fetch(url)).text();
-    const article = new Readability(parseHTML(html).document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
+    const article = new Readability(
+      parseHTML(html).document as unknown as ConstructorParameters<typeof Readability>[0],
+    ).parse();
     return article?.textContent?.length ?? 0;
   };
   let chars = await once();

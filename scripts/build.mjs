@@ -10,7 +10,18 @@
 // koffi only on Windows (to tell Shift+Tab from Tab) and copes without it, so koffi stays out.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -36,7 +47,9 @@ const result = await build({
   loader: { '.md': 'text' },
   define: { __JARVIS_VERSION__: JSON.stringify(pkg.version) },
   external: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), 'koffi'],
-  banner: { js: "import { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
   write: false,
 });
@@ -79,7 +92,8 @@ for (const name of readdirSync('dist/chunks')) {
 // inflates and imports it (a data: module, which may import only node: builtins — a self-contained
 // bundle imports nothing else): a quarter of the size on disk, which keeps the installed package
 // within its bound (test/package/packInstall.test.ts), for about 30 ms at server start.
-const PLUGIN_BANNER = "#!/usr/bin/env node\nimport { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(process.env.JARVIS_PLUGIN_BIN_DIR ? process.env.JARVIS_PLUGIN_BIN_DIR + '/server.mjs' : import.meta.url);";
+const PLUGIN_BANNER =
+  "#!/usr/bin/env node\nimport { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(process.env.JARVIS_PLUGIN_BIN_DIR ? process.env.JARVIS_PLUGIN_BIN_DIR + '/server.mjs' : import.meta.url);";
 const INFLATING_SERVER = `#!/usr/bin/env node
 // Inflates the gzipped server bundle beside this file and runs it (scripts/build.mjs, buildPlugin).
 import { readFileSync } from 'node:fs';
@@ -98,7 +112,10 @@ async function recordListing(bundle, binDir) {
   const file = join(tmpdir(), `jarvis-plugin-listing-${process.pid}.mjs`);
   writeFileSync(file, bundle);
   try {
-    const child = spawn(process.execPath, [file], { env: { ...process.env, JARVIS_PLUGIN_BIN_DIR: resolve(binDir) }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [file], {
+      env: { ...process.env, JARVIS_PLUGIN_BIN_DIR: resolve(binDir) },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     const answers = new Map();
     const done = new Promise((resolveDone, reject) => {
       child.on('exit', (code) => reject(new Error(`the plugin server exited (${code}) before listing its tools`)));
@@ -108,14 +125,25 @@ async function recordListing(bundle, binDir) {
         if (answers.has(2)) resolveDone();
       });
     });
-    const ask = (id, method, params) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    ask(1, 'initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'jarvis-build', version: '0' } });
+    const ask = (id, method, params) =>
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    ask(1, 'initialize', {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'jarvis-build', version: '0' },
+    });
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     ask(2, 'tools/list', {});
     await done;
     child.kill();
     const init = answers.get(1).result;
-    return { protocolVersions: SUPPORTED_PROTOCOL_VERSIONS, capabilities: init.capabilities, serverInfo: init.serverInfo, instructions: init.instructions, tools: answers.get(2).result.tools };
+    return {
+      protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+      capabilities: init.capabilities,
+      serverInfo: init.serverInfo,
+      instructions: init.instructions,
+      tools: answers.get(2).result.tools,
+    };
   } finally {
     rmSync(file, { force: true });
   }
@@ -167,7 +195,10 @@ async function buildPlugin(id, { copy = [], extra, compress = false, listing = f
 function copyPdfjs(stage) {
   mkdirSync(`${stage}/bin/pdfjs`, { recursive: true });
   for (const name of ['pdf.min.mjs', 'pdf.worker.min.mjs']) {
-    writeFileSync(`${stage}/bin/pdfjs/${name}.gz`, gzipSync(readFileSync(resolvePackage(`pdfjs-dist/build/${name}`)), { level: 9 }));
+    writeFileSync(
+      `${stage}/bin/pdfjs/${name}.gz`,
+      gzipSync(readFileSync(resolvePackage(`pdfjs-dist/build/${name}`)), { level: 9 }),
+    );
   }
   copyFileSync(resolvePackage('pdfjs-dist/LICENSE'), `${stage}/bin/pdfjs/LICENSE`);
 }

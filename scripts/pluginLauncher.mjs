@@ -27,7 +27,12 @@ function answeredHere(message) {
       initialize = message;
       const asked = message.params?.protocolVersion;
       const protocolVersion = listing.protocolVersions.includes(asked) ? asked : listing.protocolVersions[0];
-      reply(message.id, { protocolVersion, capabilities: listing.capabilities, serverInfo: listing.serverInfo, ...(listing.instructions ? { instructions: listing.instructions } : {}) });
+      reply(message.id, {
+        protocolVersion,
+        capabilities: listing.capabilities,
+        serverInfo: listing.serverInfo,
+        ...(listing.instructions ? { instructions: listing.instructions } : {}),
+      });
       return true;
     }
     case 'notifications/initialized':

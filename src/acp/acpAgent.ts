@@ -3,7 +3,15 @@
 // disk are listed, loaded (with their history replayed) and resumed from the session store. Sessions
 // share the connection's MCP servers; `session/close` ends one, and a session idle for
 // JARVIS_ACP_IDLE_SESSION_MS is released and opened again from its journal on its next request.
-import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk';
+import {
+  agent,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentApp,
+  type AgentContext,
+  type ClientCapabilities,
+  type McpServer,
+} from '@agentclientprotocol/sdk';
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { SessionLockedError } from '../store/sessionLock';
@@ -15,7 +23,10 @@ import { availableCommands } from './slashCommands';
 
 /** A session cannot be prepared in that folder; `authRequired` when no model credentials resolve. */
 export class SessionSetupError extends Error {
-  constructor(message: string, readonly authRequired: boolean) {
+  constructor(
+    message: string,
+    readonly authRequired: boolean,
+  ) {
     super(message);
   }
 }
@@ -38,8 +49,9 @@ export function idleSessionMsFrom(env: NodeJS.ProcessEnv): { ms: number; warning
   if (raw === undefined || raw === '') return { ms: DEFAULT_IDLE_SESSION_MS };
   const ms = Number(raw);
   if (Number.isInteger(ms) && ms >= 0 && ms <= 2_147_483_647) return { ms };
-  const warning = `JARVIS_ACP_IDLE_SESSION_MS=${raw} is not a whole number of milliseconds (0–2147483647); `
-    + `using ${DEFAULT_IDLE_SESSION_MS}`;
+  const warning =
+    `JARVIS_ACP_IDLE_SESSION_MS=${raw} is not a whole number of milliseconds (0–2147483647); ` +
+    `using ${DEFAULT_IDLE_SESSION_MS}`;
   return { ms: DEFAULT_IDLE_SESSION_MS, warning };
 }
 
@@ -52,7 +64,10 @@ interface Released {
 export const LOGIN_METHOD_ID = 'login';
 
 function setupFailure(e: unknown): never {
-  if (e instanceof SessionSetupError) throw e.authRequired ? RequestError.authRequired(undefined, e.message) : RequestError.internalError(undefined, e.message);
+  if (e instanceof SessionSetupError)
+    throw e.authRequired
+      ? RequestError.authRequired(undefined, e.message)
+      : RequestError.internalError(undefined, e.message);
   if (e instanceof SessionLockedError) throw RequestError.internalError(undefined, e.message);
   throw e;
 }
@@ -115,7 +130,12 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
     return found;
   };
 
-  const open = async (client: AgentContext, cwd: string, editorMcp: readonly McpServer[], resume?: SessionLocation): Promise<AcpSession> => {
+  const open = async (
+    client: AgentContext,
+    cwd: string,
+    editorMcp: readonly McpServer[],
+    resume?: SessionLocation,
+  ): Promise<AcpSession> => {
     if (resume) {
       // Loading a session this connection already has open starts it again from its journal.
       await sessions.get(resume.sessionId)?.close();
@@ -128,7 +148,14 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
       const { AcpSession } = await import('./acpSession');
       pool ??= new (await import('./mcpPool')).AcpMcpPool();
       opened = new AcpSession({
-        prepared, client, clientCapabilities, editorMcp, resume, version: env.version, log: env.log, mcpPool: pool,
+        prepared,
+        client,
+        clientCapabilities,
+        editorMcp,
+        resume,
+        version: env.version,
+        log: env.log,
+        mcpPool: pool,
       });
     } catch (e) {
       setupFailure(e);
@@ -161,11 +188,22 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
           mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
-        authMethods: [{ id: LOGIN_METHOD_ID, name: 'Configured credentials', description: 'Uses the model and API key of ~/.jarvis-code/config.toml (or JARVIS_MODEL_* variables); run jarvis once in a terminal to set them up.' }],
+        authMethods: [
+          {
+            id: LOGIN_METHOD_ID,
+            name: 'Configured credentials',
+            description:
+              'Uses the model and API key of ~/.jarvis-code/config.toml (or JARVIS_MODEL_* variables); run jarvis once in a terminal to set them up.',
+          },
+        ],
       };
     })
     .onRequest('authenticate', async ({ params }) => {
-      if (params.methodId !== LOGIN_METHOD_ID) throw RequestError.invalidParams(undefined, `unknown authentication method "${params.methodId}"; Jarvis offers "${LOGIN_METHOD_ID}"`);
+      if (params.methodId !== LOGIN_METHOD_ID)
+        throw RequestError.invalidParams(
+          undefined,
+          `unknown authentication method "${params.methodId}"; Jarvis offers "${LOGIN_METHOD_ID}"`,
+        );
       try {
         await env.prepare(process.cwd());
       } catch (e) {
@@ -236,7 +274,13 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
       const all = [...sessions.values()];
       sessions.clear();
       for (const id of [...idleTimers.keys()]) forget(id);
-      await Promise.all(all.map((s) => s.close().catch((e: unknown) => env.log(`closing session ${s.id}: ${e instanceof Error ? e.message : String(e)}`))));
+      await Promise.all(
+        all.map((s) =>
+          s
+            .close()
+            .catch((e: unknown) => env.log(`closing session ${s.id}: ${e instanceof Error ? e.message : String(e)}`)),
+        ),
+      );
       await pool?.closeAll();
     },
   };

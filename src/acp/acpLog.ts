@@ -18,7 +18,9 @@ export function acpLog(home: string, stderr: { write(text: string): unknown } = 
     } catch (e) {
       // Said once; the protocol goes on without the file.
       fileOk = false;
-      stderr.write(`jarvis acp: cannot write the log file under ${logsDir(home)} (${(e as Error).message}); logging to stderr only\n`);
+      stderr.write(
+        `jarvis acp: cannot write the log file under ${logsDir(home)} (${(e as Error).message}); logging to stderr only\n`,
+      );
     }
   };
 }

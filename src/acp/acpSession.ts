@@ -1,7 +1,17 @@
 // One editor session: a SessionControl (the engine's runtime for it), the MCP servers of config and
 // editor, the queue of questions forwarded as permission requests, and the mapping of engine events to
 // `session/update`s (docs/acp.md). Updates are sent in order; a prompt's answer waits until they are out.
-import { RequestError, type AgentContext, type ClientCapabilities, type ContentBlock, type McpServer, type PromptResponse, type SessionConfigOption, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk';
+import {
+  RequestError,
+  type AgentContext,
+  type ClientCapabilities,
+  type ContentBlock,
+  type McpServer,
+  type PromptResponse,
+  type SessionConfigOption,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
 import { CompactionError } from '../engine/context/compaction';
 import { MAIN_AGENT_ID, type EngineEvent } from '../engine/loop/events';
 import type { ThinkingSettings } from '../engine/loop/loop';
@@ -19,7 +29,13 @@ import type { AcpLog } from './acpLog';
 import { editorFileAccess } from './editorFileAccess';
 import { editorMcpServers, joinMcpServers } from './mcpServers';
 import type { AcpMcpPool, McpLease } from './mcpPool';
-import { acpApprovalPort, acpInteractionPort, startDue, type PendingPermission, type PermissionRequester } from './permissions';
+import {
+  acpApprovalPort,
+  acpInteractionPort,
+  startDue,
+  type PendingPermission,
+  type PermissionRequester,
+} from './permissions';
 import { promptInput } from './promptContent';
 import { EventMapper, historyUpdates } from './sessionUpdates';
 import { applyThinking, configOptions, currentModeId, MODE_IDS, modeState, type AcpModeId } from './sessionOptions';
@@ -93,10 +109,16 @@ export class AcpSession {
     this.mcp = this.mcpLease.manager;
     this.thinking = { ...(prepared.runtime.thinking ?? { enabled: true }) };
     this.plugins = prepared.runtime.plugins;
-    this.queue = new QuestionQueue<PendingPermission>((queue) => startDue(queue, this.control.runtime?.agent.busy ?? false));
+    this.queue = new QuestionQueue<PendingPermission>((queue) =>
+      startDue(queue, this.control.runtime?.agent.busy ?? false),
+    );
     const requestPermission: PermissionRequester = async (toolCall, options, signal) => {
       await this.updates; // the editor knows the tool call before it is asked about it
-      const response = await opts.client.request('session/request_permission', { sessionId: this.id, toolCall, options }, { cancellationSignal: signal });
+      const response = await opts.client.request(
+        'session/request_permission',
+        { sessionId: this.id, toolCall, options },
+        { cancellationSignal: signal },
+      );
       return response.outcome.outcome === 'selected' ? response.outcome.optionId : undefined;
     };
     const editorFiles = editorFileAccess(opts.client, opts.clientCapabilities, () => this.id);
@@ -131,7 +153,9 @@ export class AcpSession {
   private send(update: SessionUpdate): void {
     this.updates = this.updates
       .then(() => this.opts.client.notify('session/update', { sessionId: this.id, update }))
-      .catch((e: unknown) => this.opts.log(`could not send a session update: ${e instanceof Error ? e.message : String(e)}`));
+      .catch((e: unknown) =>
+        this.opts.log(`could not send a session update: ${e instanceof Error ? e.message : String(e)}`),
+      );
   }
 
   /** Something the user must see, in the conversation and in the log. */
@@ -162,7 +186,13 @@ export class AcpSession {
   }
 
   configOptions(): SessionConfigOption[] {
-    return configOptions({ mode: this.control.mode, planMode: this.control.planMode, model: this.control.model, modelAliases: this.control.modelAliases, thinking: this.thinking });
+    return configOptions({
+      mode: this.control.mode,
+      planMode: this.control.planMode,
+      model: this.control.model,
+      modelAliases: this.control.modelAliases,
+      thinking: this.thinking,
+    });
   }
 
   /** Sends what an editor shows for an earlier session: its conversation, then its plan. */
@@ -201,7 +231,9 @@ export class AcpSession {
     }
     this.cancelRequested = false;
     const outcome = plugin
-      ? await this.runtime.agent.run(input.text, { content: [{ type: 'text', text: plugin.text }, ...input.content.filter((p) => p.type !== 'text')] })
+      ? await this.runtime.agent.run(input.text, {
+          content: [{ type: 'text', text: plugin.text }, ...input.content.filter((p) => p.type !== 'text')],
+        })
       : await this.runtime.agent.run(input.text, { content: input.content });
     await this.updates;
     if (outcome.reason === 'failed') throw RequestError.internalError(undefined, outcome.error ?? 'the turn failed');
@@ -215,7 +247,8 @@ export class AcpSession {
   }
 
   setMode(modeId: string): void {
-    if (!(MODE_IDS as readonly string[]).includes(modeId)) throw RequestError.invalidParams(undefined, `unknown mode "${modeId}"; the modes are ${MODE_IDS.join(', ')}`);
+    if (!(MODE_IDS as readonly string[]).includes(modeId))
+      throw RequestError.invalidParams(undefined, `unknown mode "${modeId}"; the modes are ${MODE_IDS.join(', ')}`);
     const id = modeId as AcpModeId;
     if (id === 'plan') this.control.planMode = true;
     else {
@@ -226,7 +259,8 @@ export class AcpSession {
   }
 
   setConfigOption(configId: string, value: unknown): SessionConfigOption[] {
-    if (typeof value !== 'string') throw RequestError.invalidParams(undefined, `the option "${configId}" takes one of its listed values`);
+    if (typeof value !== 'string')
+      throw RequestError.invalidParams(undefined, `the option "${configId}" takes one of its listed values`);
     if (configId === 'mode') this.setMode(value);
     else if (configId === 'model') {
       try {
@@ -236,8 +270,13 @@ export class AcpSession {
         throw RequestError.invalidParams(undefined, e instanceof Error ? e.message : String(e));
       }
     } else if (configId === 'thinking') {
-      if (!applyThinking(this.thinking, value)) throw RequestError.invalidParams(undefined, `unknown thinking value "${value}"`);
-    } else throw RequestError.invalidParams(undefined, `unknown config option "${configId}"; the options are mode, model and thinking`);
+      if (!applyThinking(this.thinking, value))
+        throw RequestError.invalidParams(undefined, `unknown thinking value "${value}"`);
+    } else
+      throw RequestError.invalidParams(
+        undefined,
+        `unknown config option "${configId}"; the options are mode, model and thinking`,
+      );
     const options = this.configOptions();
     this.send({ sessionUpdate: 'config_option_update', configOptions: options });
     return options;

@@ -3,7 +3,11 @@
 import type { AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk';
 import type { EditorFiles } from '../tools/file/editorFiles';
 
-export function editorFileAccess(client: AgentContext, capabilities: ClientCapabilities, sessionId: () => string): EditorFiles | undefined {
+export function editorFileAccess(
+  client: AgentContext,
+  capabilities: ClientCapabilities,
+  sessionId: () => string,
+): EditorFiles | undefined {
   const canRead = capabilities.fs?.readTextFile === true;
   const canWrite = capabilities.fs?.writeTextFile === true;
   if (!canRead && !canWrite) return undefined;
@@ -11,11 +15,19 @@ export function editorFileAccess(client: AgentContext, capabilities: ClientCapab
     canRead,
     canWrite,
     async readText(path, signal) {
-      const response = await client.request('fs/read_text_file', { sessionId: sessionId(), path }, { cancellationSignal: signal });
+      const response = await client.request(
+        'fs/read_text_file',
+        { sessionId: sessionId(), path },
+        { cancellationSignal: signal },
+      );
       return response.content;
     },
     async writeText(path, text, signal) {
-      await client.request('fs/write_text_file', { sessionId: sessionId(), path, content: text }, { cancellationSignal: signal });
+      await client.request(
+        'fs/write_text_file',
+        { sessionId: sessionId(), path, content: text },
+        { cancellationSignal: signal },
+      );
     },
   };
 }

@@ -4,13 +4,32 @@
 // agent is idle, and an interrupted turn withdraws its questions (the editor's request is cancelled).
 import type { PermissionOption, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ApprovalAnswer, ApprovalPort, ApprovalRequest } from '../engine/policy/approvals';
-import type { InteractionPort, PlanReviewAnswer, PlanReviewRequest, Question, QuestionAnswer, QuestionResponse } from '../engine/delegation/interactions';
+import type {
+  InteractionPort,
+  PlanReviewAnswer,
+  PlanReviewRequest,
+  Question,
+  QuestionAnswer,
+  QuestionResponse,
+} from '../engine/delegation/interactions';
 import type { QuestionQueue } from '../engine/runtime/questionQueue';
 import { OTHER_LABEL } from '../tools/question/questionService';
-import { agentTitle, editorCallId, parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
+import {
+  agentTitle,
+  editorCallId,
+  parseToolArgs,
+  resultContent,
+  toolKind,
+  toolLocations,
+  toolTitle,
+} from './toolCalls';
 
 /** Sends one `session/request_permission`; resolves to the chosen option id, or undefined when cancelled. */
-export type PermissionRequester = (toolCall: ToolCallUpdate, options: PermissionOption[], signal: AbortSignal) => Promise<string | undefined>;
+export type PermissionRequester = (
+  toolCall: ToolCallUpdate,
+  options: PermissionOption[],
+  signal: AbortSignal,
+) => Promise<string | undefined>;
 
 /** A question waiting in the queue; `start` sends it to the editor (once it is its turn). */
 export interface PendingPermission {
@@ -43,7 +62,10 @@ const APPROVAL_OPTIONS = (sessionPattern: string): PermissionOption[] => [
 ];
 
 function approvalToolCall(request: ApprovalRequest, cwd: string): ToolCallUpdate {
-  const args = request.args && typeof request.args === 'object' ? (request.args as Record<string, unknown>) : parseToolArgs(String(request.args ?? ''));
+  const args =
+    request.args && typeof request.args === 'object'
+      ? (request.args as Record<string, unknown>)
+      : parseToolArgs(String(request.args ?? ''));
   // A Bash line is also shown as bash reads it (continuations joined): `r\⏎m` is `rm` (docs/approvals.md).
   const reads = request.normalised !== undefined ? `\nBash reads it as: ${request.normalised}` : '';
   const runs = request.commands?.length ? `\nRuns: ${request.commands.join('; ')}` : '';
@@ -61,18 +83,30 @@ function approvalToolCall(request: ApprovalRequest, cwd: string): ToolCallUpdate
   };
 }
 
-export function acpApprovalPort(queue: QuestionQueue<PendingPermission>, requestPermission: PermissionRequester, cwd: string): ApprovalPort {
+export function acpApprovalPort(
+  queue: QuestionQueue<PendingPermission>,
+  requestPermission: PermissionRequester,
+  cwd: string,
+): ApprovalPort {
   return {
     ask: (request, signal) =>
       queue.ask<ApprovalAnswer>(signal, {
         label: 'Waiting for your approval',
         view: (finish) =>
-          pending<ApprovalAnswer>(finish, async () => {
-            const choice = await requestPermission(approvalToolCall(request, cwd), APPROVAL_OPTIONS(request.sessionPattern), signal);
-            if (choice === 'allow_once') return { decision: 'approve' };
-            if (choice === 'allow_session') return { decision: 'approve_session' };
-            return { decision: 'reject' };
-          }, () => ({ decision: 'reject' })),
+          pending<ApprovalAnswer>(
+            finish,
+            async () => {
+              const choice = await requestPermission(
+                approvalToolCall(request, cwd),
+                APPROVAL_OPTIONS(request.sessionPattern),
+                signal,
+              );
+              if (choice === 'allow_once') return { decision: 'approve' };
+              if (choice === 'allow_session') return { decision: 'approve_session' };
+              return { decision: 'reject' };
+            },
+            () => ({ decision: 'reject' }),
+          ),
         // A withdrawn approval is a rejection: the call does not run.
         onAbort: () => ({ decision: 'reject' }),
       }),
@@ -81,11 +115,19 @@ export function acpApprovalPort(queue: QuestionQueue<PendingPermission>, request
 
 let askCounter = 0;
 
-async function askOne(question: Question, requestPermission: PermissionRequester, signal: AbortSignal): Promise<QuestionAnswer | undefined> {
+async function askOne(
+  question: Question,
+  requestPermission: PermissionRequester,
+  signal: AbortSignal,
+): Promise<QuestionAnswer | undefined> {
   // The editor shows options, not a text box: "Other" (free text) cannot be answered there.
   const choices = question.options.filter((o) => o.label !== OTHER_LABEL);
   const options: PermissionOption[] = [
-    ...choices.map((o, i) => ({ optionId: `option-${i}`, name: o.description ? `${o.label} — ${o.description}` : o.label, kind: 'allow_once' as const })),
+    ...choices.map((o, i) => ({
+      optionId: `option-${i}`,
+      name: o.description ? `${o.label} — ${o.description}` : o.label,
+      kind: 'allow_once' as const,
+    })),
     { optionId: 'skip', name: 'Skip this question', kind: 'reject_once' },
   ];
   const toolCall: ToolCallUpdate = {
@@ -99,17 +141,27 @@ async function askOne(question: Question, requestPermission: PermissionRequester
   if (choice === undefined) return undefined;
   const picked = /^option-(\d+)$/.exec(choice);
   const label = picked ? choices[Number(picked[1])]?.label : undefined;
-  return label ? { question: question.question, kind: 'single', selected: [label] } : { question: question.question, kind: 'skipped', selected: [] };
+  return label
+    ? { question: question.question, kind: 'single', selected: [label] }
+    : { question: question.question, kind: 'skipped', selected: [] };
 }
 
 const PLAN_APPROVE = 'approve';
 const PLAN_REJECT = 'reject';
 const PLAN_REJECT_AND_EXIT = 'reject_and_exit';
 
-async function reviewPlan(request: PlanReviewRequest, requestPermission: PermissionRequester, signal: AbortSignal): Promise<PlanReviewAnswer> {
+async function reviewPlan(
+  request: PlanReviewRequest,
+  requestPermission: PermissionRequester,
+  signal: AbortSignal,
+): Promise<PlanReviewAnswer> {
   const options: PermissionOption[] = [
     { optionId: PLAN_APPROVE, name: 'Approve the plan', kind: 'allow_once' },
-    ...request.options.map((o, i) => ({ optionId: `${PLAN_APPROVE}-${i}`, name: `Approve: ${o.label}`, kind: 'allow_once' as const })),
+    ...request.options.map((o, i) => ({
+      optionId: `${PLAN_APPROVE}-${i}`,
+      name: `Approve: ${o.label}`,
+      kind: 'allow_once' as const,
+    })),
     { optionId: PLAN_REJECT, name: 'Reject (stay in plan mode)', kind: 'reject_once' },
     { optionId: PLAN_REJECT_AND_EXIT, name: 'Reject and leave plan mode', kind: 'reject_always' },
   ];
@@ -129,12 +181,20 @@ async function reviewPlan(request: PlanReviewRequest, requestPermission: Permiss
   return { decision: 'reject' };
 }
 
-export function acpInteractionPort(queue: QuestionQueue<PendingPermission>, requestPermission: PermissionRequester): InteractionPort {
+export function acpInteractionPort(
+  queue: QuestionQueue<PendingPermission>,
+  requestPermission: PermissionRequester,
+): InteractionPort {
   return {
     reviewPlan: (request, signal) =>
       queue.ask<PlanReviewAnswer>(signal, {
         label: 'Waiting for your plan review',
-        view: (finish) => pending<PlanReviewAnswer>(finish, () => reviewPlan(request, requestPermission, signal), () => ({ decision: 'reject' })),
+        view: (finish) =>
+          pending<PlanReviewAnswer>(
+            finish,
+            () => reviewPlan(request, requestPermission, signal),
+            () => ({ decision: 'reject' }),
+          ),
         onAbort: () => new Error('the turn was interrupted before the plan was reviewed'),
       }),
     askQuestions: (request, signal) =>
@@ -142,15 +202,19 @@ export function acpInteractionPort(queue: QuestionQueue<PendingPermission>, requ
         label: 'Waiting for your answer',
         background: request.background,
         view: (finish) =>
-          pending<QuestionResponse>(finish, async () => {
-            const answers: QuestionAnswer[] = [];
-            for (const question of request.questions) {
-              const answer = await askOne(question, requestPermission, signal);
-              if (!answer) return { dismissed: true };
-              answers.push(answer);
-            }
-            return { answers };
-          }, () => ({ dismissed: true })),
+          pending<QuestionResponse>(
+            finish,
+            async () => {
+              const answers: QuestionAnswer[] = [];
+              for (const question of request.questions) {
+                const answer = await askOne(question, requestPermission, signal);
+                if (!answer) return { dismissed: true };
+                answers.push(answer);
+              }
+              return { answers };
+            },
+            () => ({ dismissed: true }),
+          ),
         onAbort: () => new Error('the turn was interrupted before the user answered'),
       }),
   };

@@ -29,13 +29,21 @@ export function promptInput(blocks: readonly ContentBlock[]): PromptInput {
         break;
       case 'resource':
         if ('text' in block.resource) {
-          content.push({ type: 'text', text: `<resource uri="${attr(block.resource.uri)}">\n${block.resource.text}\n</resource>` });
+          content.push({
+            type: 'text',
+            text: `<resource uri="${attr(block.resource.uri)}">\n${block.resource.text}\n</resource>`,
+          });
         } else {
-          warnings.push(`The binary resource ${block.resource.uri} was left out of the prompt: only text resources can be given to the model.`);
+          warnings.push(
+            `The binary resource ${block.resource.uri} was left out of the prompt: only text resources can be given to the model.`,
+          );
         }
         break;
       case 'resource_link':
-        content.push({ type: 'text', text: `<resource_link uri="${attr(block.uri)}" name="${attr(block.name)}"${block.mimeType ? ` mimeType="${attr(block.mimeType)}"` : ''} />` });
+        content.push({
+          type: 'text',
+          text: `<resource_link uri="${attr(block.uri)}" name="${attr(block.name)}"${block.mimeType ? ` mimeType="${attr(block.mimeType)}"` : ''} />`,
+        });
         break;
       case 'audio':
         warnings.push('An audio clip was left out of the prompt: Jarvis does not take audio input.');

@@ -61,14 +61,19 @@ export function configOptions(s: OptionState): SessionConfigOption[] {
     },
   ];
   if (s.model.capabilities.includes('thinking') || s.model.capabilities.includes('always_thinking')) {
-    const values = s.model.capabilities.includes('always_thinking') ? THINKING_VALUES.filter((v) => v !== 'off') : THINKING_VALUES;
+    const values = s.model.capabilities.includes('always_thinking')
+      ? THINKING_VALUES.filter((v) => v !== 'off')
+      : THINKING_VALUES;
     options.push({
       id: 'thinking',
       name: 'Thinking',
       category: 'thought_level',
       type: 'select',
       currentValue: thinkingValue(s.thinking),
-      options: values.map((v) => ({ value: v, name: v === 'default' ? "Model's default effort" : v === 'off' ? 'Off' : `Effort: ${v}` })),
+      options: values.map((v) => ({
+        value: v,
+        name: v === 'default' ? "Model's default effort" : v === 'off' ? 'Off' : `Effort: ${v}`,
+      })),
     });
   }
   return options;

@@ -5,7 +5,15 @@ import type { PlanEntry, SessionUpdate } from '@agentclientprotocol/sdk';
 import { MAIN_AGENT_ID, type EngineEvent } from '../engine/loop/events';
 import type { Message } from '../llm/types';
 import type { TodoItem } from '../tools/todo/todoService';
-import { agentTitle, editorCallId, parseToolArgs, resultContent, toolKind, toolLocations, toolTitle } from './toolCalls';
+import {
+  agentTitle,
+  editorCallId,
+  parseToolArgs,
+  resultContent,
+  toolKind,
+  toolLocations,
+  toolTitle,
+} from './toolCalls';
 
 /** Said before a retried answer that differs from the partial one the editor already shows. */
 export const RETRY_REPLACES_NOTE =
@@ -23,7 +31,11 @@ export function planUpdate(todos: readonly TodoItem[]): SessionUpdate {
   return { sessionUpdate: 'plan', entries };
 }
 
-function toolCallUpdate(call: { id: string; name: string; arguments: string }, cwd: string, agentId?: string): SessionUpdate {
+function toolCallUpdate(
+  call: { id: string; name: string; arguments: string },
+  cwd: string,
+  agentId?: string,
+): SessionUpdate {
   const args = parseToolArgs(call.arguments);
   return {
     sessionUpdate: 'tool_call',
@@ -37,7 +49,12 @@ function toolCallUpdate(call: { id: string; name: string; arguments: string }, c
 }
 
 /** What a subagent shows in the editor: its tool calls (its text is the Agent call's result). */
-const SUBAGENT_EVENTS = new Set<EngineEvent['type']>(['tool_call', 'approval_decision', 'tool_progress', 'tool_result']);
+const SUBAGENT_EVENTS = new Set<EngineEvent['type']>([
+  'tool_call',
+  'approval_decision',
+  'tool_progress',
+  'tool_result',
+]);
 
 /**
  * Maps live events to updates: everything of the main agent an editor has a place for (not steps,
@@ -75,20 +92,32 @@ export class EventMapper {
         return this.started(id(event.callId));
       case 'tool_result':
         this.running.delete(id(event.callId));
-        return [{
-          sessionUpdate: 'tool_call_update',
-          toolCallId: id(event.callId),
-          status: event.isError ? 'failed' : 'completed',
-          content: resultContent(event.text, event.display),
-          rawOutput: { text: event.text, ...(event.summary ? { summary: event.summary } : {}) },
-        }];
+        return [
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: id(event.callId),
+            status: event.isError ? 'failed' : 'completed',
+            content: resultContent(event.text, event.display),
+            rawOutput: { text: event.text, ...(event.summary ? { summary: event.summary } : {}) },
+          },
+        ];
       case 'todos':
         return [planUpdate(event.todos)];
       case 'usage':
         return [{ sessionUpdate: 'usage_update', used: event.contextTokens, size: event.contextLimit }];
       case 'notice':
         // Warnings and errors are part of what the user must see; info notices are not.
-        return event.level === 'info' ? [] : [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n${event.level === 'error' ? 'Error' : 'Warning'}: ${event.text}\n\n` } }];
+        return event.level === 'info'
+          ? []
+          : [
+              {
+                sessionUpdate: 'agent_message_chunk',
+                content: {
+                  type: 'text',
+                  text: `\n\n${event.level === 'error' ? 'Error' : 'Warning'}: ${event.text}\n\n`,
+                },
+              },
+            ];
       default:
         return [];
     }
@@ -147,16 +176,29 @@ export function historyUpdates(messages: readonly Message[], todos: readonly Tod
   for (const message of messages) {
     if (message.role === 'user') {
       for (const part of message.content) {
-        if (part.type === 'image') updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'image', mimeType: part.mediaType, data: part.data } });
-        else if (!part.text.startsWith(NOTIFICATION_PREFIX)) updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: part.text } });
+        if (part.type === 'image')
+          updates.push({
+            sessionUpdate: 'user_message_chunk',
+            content: { type: 'image', mimeType: part.mediaType, data: part.data },
+          });
+        else if (!part.text.startsWith(NOTIFICATION_PREFIX))
+          updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: part.text } });
       }
     } else if (message.role === 'assistant') {
-      for (const block of message.thinking ?? []) if (block.text) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: block.text } });
-      if (message.text) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message.text } });
+      for (const block of message.thinking ?? [])
+        if (block.text)
+          updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: block.text } });
+      if (message.text)
+        updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message.text } });
       for (const call of message.toolCalls ?? []) updates.push(toolCallUpdate(call, cwd));
     } else {
       const text = message.content.map((p) => (p.type === 'text' ? p.text : '[image]')).join('\n');
-      updates.push({ sessionUpdate: 'tool_call_update', toolCallId: message.toolCallId, status: message.isError ? 'failed' : 'completed', content: resultContent(text, undefined) });
+      updates.push({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: message.toolCallId,
+        status: message.isError ? 'failed' : 'completed',
+        content: resultContent(text, undefined),
+      });
     }
   }
   if (todos.length) updates.push(planUpdate(todos));

@@ -5,13 +5,21 @@ import type { CompactionResult } from '../engine/context/compaction';
 import type { SessionPlugins } from '../ext/plugins/contributions';
 
 const BUILT_IN_COMMANDS = [
-  { name: 'compact', description: 'Summarise the conversation so far to free context', input: { hint: 'what the summary should keep (optional)' } },
+  {
+    name: 'compact',
+    description: 'Summarise the conversation so far to free context',
+    input: { hint: 'what the summary should keep (optional)' },
+  },
   { name: 'plan', description: 'Turn plan mode on or off (read and plan only; the plan is reviewed before changes)' },
 ];
 
 /** `/compact`, `/plan`, and the enabled plugins' `/<plugin>:<command>` (sent to the model as their prompt). */
 export function availableCommands(plugins: SessionPlugins | undefined): SessionUpdate {
-  const fromPlugins = (plugins?.commands ?? []).map((c) => ({ name: c.name, description: c.description, input: { hint: 'arguments (optional)' } }));
+  const fromPlugins = (plugins?.commands ?? []).map((c) => ({
+    name: c.name,
+    description: c.description,
+    input: { hint: 'arguments (optional)' },
+  }));
   return { sessionUpdate: 'available_commands_update', availableCommands: [...BUILT_IN_COMMANDS, ...fromPlugins] };
 }
 

@@ -89,6 +89,7 @@ export function toolLocations(args: Record<string, unknown>, cwd: string): ToolC
 
 /** A result as the editor shows it: a diff it can review for Write/Edit, the text otherwise. */
 export function resultContent(resultText: string, display: ToolDisplay | undefined): ToolCallContent[] {
-  if (display?.kind === 'diff') return [{ type: 'diff', path: display.path, oldText: display.before || null, newText: display.after }];
+  if (display?.kind === 'diff')
+    return [{ type: 'diff', path: display.path, oldText: display.before || null, newText: display.after }];
   return resultText ? [{ type: 'content', content: { type: 'text', text: resultText } }] : [];
 }

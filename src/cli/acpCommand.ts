@@ -24,7 +24,8 @@ async function prepare(cwd: string): Promise<PreparedSession> {
       warnings: startup.warnings,
     };
   } catch (e) {
-    if (e instanceof StartupError) throw new SessionSetupError(e.message.replace(/^jarvis: /, ''), e.problem === 'model');
+    if (e instanceof StartupError)
+      throw new SessionSetupError(e.message.replace(/^jarvis: /, ''), e.problem === 'model');
     throw e;
   }
 }
@@ -33,7 +34,8 @@ export async function runAcpCommand(version: string): Promise<number> {
   const protocolOut = process.stdout.write.bind(process.stdout);
   // Whatever else writes to stdout (a library's console.log) goes to stderr: one stray line would
   // break the editor's JSON-RPC parser.
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => process.stderr.write(chunk, ...rest)) as typeof process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
+    process.stderr.write(chunk, ...rest)) as typeof process.stdout.write;
   const home = jarvisHome(process.env);
   installLastResort(home);
   const log = acpLog(home);
@@ -41,7 +43,8 @@ export async function runAcpCommand(version: string): Promise<number> {
   if (idle.warning) log(idle.warning);
   const { app, closeAll } = acpAgentApp({ version, home, prepare, log, idleSessionMs: idle.ms });
   const output = new WritableStream<Uint8Array>({
-    write: (chunk) => new Promise<void>((resolve, reject) => void protocolOut(chunk, (e) => (e ? reject(e) : resolve()))),
+    write: (chunk) =>
+      new Promise<void>((resolve, reject) => void protocolOut(chunk, (e) => (e ? reject(e) : resolve()))),
   });
   const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
   const connection = app.connect(ndJsonStream(output, input));

@@ -17,11 +17,15 @@ export async function runDoctorCommand(target: string | undefined, path: string 
   }
   if (target !== undefined && target !== 'config' && target !== 'tui') {
     throw new UsageError(
-      `doctor checks "config", "tui" or "libraries", got "${target}". `
-        + 'Usage: jarvis doctor [config|tui|libraries] [path]',
+      `doctor checks "config", "tui" or "libraries", got "${target}". ` +
+        'Usage: jarvis doctor [config|tui|libraries] [path]',
     );
   }
-  const report = runDoctor({ home: jarvisHome(), target: target as DoctorTarget | undefined, path: path === undefined ? undefined : resolve(path) });
+  const report = runDoctor({
+    home: jarvisHome(),
+    target: target as DoctorTarget | undefined,
+    path: path === undefined ? undefined : resolve(path),
+  });
   process.stdout.write(`${formatDoctorReport(report)}\n`);
   return report.ok ? 0 : 1;
 }

@@ -17,9 +17,7 @@ import { defineJsonSchemaTool } from '../tools/jsonSchemaTool';
 import { loadHighlighter } from '../ui/markdown';
 
 export type LibraryOutcome =
-  | { status: 'ok'; detail: string }
-  | { status: 'skip'; reason: string }
-  | { status: 'fail'; error: string };
+  { status: 'ok'; detail: string } | { status: 'skip'; reason: string } | { status: 'fail'; error: string };
 
 export interface LibraryCheck {
   name: string;

@@ -41,35 +41,59 @@ function describe(location: SessionLocation): string {
 }
 
 /** The archive's contents: `<sessionId>/…` mirrors the session folder, `logs/…` the global log. */
-export function sessionArchiveEntries(home: string, location: SessionLocation, includeGlobalLog: boolean, now: Date): ZipEntry[] {
+export function sessionArchiveEntries(
+  home: string,
+  location: SessionLocation,
+  includeGlobalLog: boolean,
+  now: Date,
+): ZipEntry[] {
   const entries = directoryEntries(location.sessionDir, `${location.sessionId}/`);
   const log = join(logsDir(home), GLOBAL_LOG_NAME);
   const withLog = includeGlobalLog && existsSync(log);
   if (withLog) entries.push({ name: `logs/${GLOBAL_LOG_NAME}`, data: readFileSync(log), mtime: statSync(log).mtime });
-  const manifest = { sessionId: location.sessionId, workDir: location.workDir, exportedAt: now.toISOString(), globalLog: withLog };
-  entries.push({ name: 'export-manifest.json', data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), mtime: now });
+  const manifest = {
+    sessionId: location.sessionId,
+    workDir: location.workDir,
+    exportedAt: now.toISOString(),
+    globalLog: withLog,
+  };
+  entries.push({
+    name: 'export-manifest.json',
+    data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+    mtime: now,
+  });
   return entries;
 }
 
-export async function exportSessionZip(sessionId: string | undefined, opts: ExportCommandOptions, io: ExportIo): Promise<number> {
+export async function exportSessionZip(
+  sessionId: string | undefined,
+  opts: ExportCommandOptions,
+  io: ExportIo,
+): Promise<number> {
   const home = jarvisHome(io.env);
   const now = io.now ?? new Date();
   let location: SessionLocation | undefined;
   if (sessionId !== undefined) {
     location = findSessionById(home, sessionId, io.cwd);
     if (!location) {
-      io.err(`jarvis export: no session "${sessionId}" was found (or the id prefix matches several). Resume it with jarvis --session to see its id.\n`);
+      io.err(
+        `jarvis export: no session "${sessionId}" was found (or the id prefix matches several). Resume it with jarvis --session to see its id.\n`,
+      );
       return 1;
     }
   } else {
     location = findLatestSession(home, io.cwd);
     if (!location) {
-      io.err(`jarvis export: there is no session in ${io.cwd} to export. Pass a session id, or run it from the folder the session was started in.\n`);
+      io.err(
+        `jarvis export: there is no session in ${io.cwd} to export. Pass a session id, or run it from the folder the session was started in.\n`,
+      );
       return 1;
     }
     if (!opts.yes) {
       if (!io.isTTY) {
-        io.err(`jarvis export: no session id given, so this would export the latest session of this folder, ${describe(location)}. Confirm with -y, or pass the session id.\n`);
+        io.err(
+          `jarvis export: no session id given, so this would export the latest session of this folder, ${describe(location)}. Confirm with -y, or pass the session id.\n`,
+        );
         return 1;
       }
       const answer = await io.ask(`Export the latest session of this folder, ${describe(location)}? [y/N] `);
@@ -80,12 +104,14 @@ export async function exportSessionZip(sessionId: string | undefined, opts: Expo
     }
   }
   let target = resolve(io.cwd, opts.output ?? exportZipName(location.sessionId, now));
-  if (existsSync(target) && statSync(target).isDirectory()) target = join(target, exportZipName(location.sessionId, now));
+  if (existsSync(target) && statSync(target).isDirectory())
+    target = join(target, exportZipName(location.sessionId, now));
   const entries = sessionArchiveEntries(home, location, opts.includeGlobalLog !== false, now);
   try {
     await writeZip(target, entries);
     // Read it back before saying it worked: a truncated archive is worse than an error.
-    if ((await readZip(readFileSync(target))).length !== entries.length) throw new Error('the archive did not read back completely');
+    if ((await readZip(readFileSync(target))).length !== entries.length)
+      throw new Error('the archive did not read back completely');
   } catch (e) {
     io.err(`jarvis export: could not write ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;

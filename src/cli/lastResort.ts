@@ -33,7 +33,9 @@ export function handleEscapedError(home: string, kind: string, error: unknown, i
   restoreTerminal(io);
   const file = writeCrashNote(home, kind, error);
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`jarvis: an unexpected error stopped the program (${kind}): ${message}\n${file ? `A crash note with the details is in ${file}.\n` : ''}`);
+  io.stderr.write(
+    `jarvis: an unexpected error stopped the program (${kind}): ${message}\n${file ? `A crash note with the details is in ${file}.\n` : ''}`,
+  );
   io.exit(1);
 }
 
@@ -43,7 +45,12 @@ let installed = false;
 export function installLastResort(home: string): void {
   if (installed) return;
   installed = true;
-  const io: LastResortIo = { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, exit: (code) => process.exit(code) };
+  const io: LastResortIo = {
+    stdout: process.stdout,
+    stdin: process.stdin,
+    stderr: process.stderr,
+    exit: (code) => process.exit(code),
+  };
   process.on('uncaughtException', (error) => handleEscapedError(home, 'uncaught exception', error, io));
   process.on('unhandledRejection', (reason) => handleEscapedError(home, 'unhandled promise rejection', reason, io));
 }

@@ -2,7 +2,16 @@
 // `mcpServers` entry of the file changes; whatever else it holds is kept. A broken file is never
 // overwritten: the command stops and says what to fix.
 import { join, resolve } from 'node:path';
-import { describeMcpTarget, loadMcpServers, parseServerEntry, projectMcpPath, readMcpFile, userMcpPath, writeMcpServers, type McpScope } from '../store/mcpConfig';
+import {
+  describeMcpTarget,
+  loadMcpServers,
+  parseServerEntry,
+  projectMcpPath,
+  readMcpFile,
+  userMcpPath,
+  writeMcpServers,
+  type McpScope,
+} from '../store/mcpConfig';
 import { displayPath, jarvisHome } from '../store/paths';
 import { isWorkspaceTrusted } from '../store/trust';
 import { openInBrowser } from '../platform/openInBrowser';
@@ -42,7 +51,8 @@ function pairs(values: readonly string[] | undefined, separator: string, flag: s
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 2_147_483_647) throw new UsageError(`${flag} must be a whole number of milliseconds from 1 to 2147483647, got "${value}".`);
+  if (!Number.isInteger(n) || n < 1 || n > 2_147_483_647)
+    throw new UsageError(`${flag} must be a whole number of milliseconds from 1 to 2147483647, got "${value}".`);
   return n;
 }
 
@@ -51,7 +61,9 @@ function readForEdit(file: string) {
   try {
     return readMcpFile(file);
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.replace(/; its MCP servers.*$/, '')}. Fix or move it first; it was not changed.`);
+    throw new UsageError(
+      `${(e as Error).message.replace(/; its MCP servers.*$/, '')}. Fix or move it first; it was not changed.`,
+    );
   }
 }
 
@@ -59,21 +71,44 @@ export function runMcpList(opts: { json?: boolean }): number {
   const home = jarvisHome();
   const cwd = process.cwd();
   const trusted = isWorkspaceTrusted(home, cwd);
-  const loaded = loadMcpServers({ home, projectDir: cwd, trusted, defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 } });
+  const loaded = loadMcpServers({
+    home,
+    projectDir: cwd,
+    trusted,
+    defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 },
+  });
   for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
   const rows = [
     ...loaded.servers.map((s) => ({ ...s, note: s.enabled ? '' : 'disabled' })),
     ...loaded.untrusted.map((s) => ({ ...s, note: 'not used: this workspace is not trusted' })),
   ];
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(rows.map(({ name, scope, transport, command, args, url, enabled, note }) => ({ name, scope, transport, command, args, url, enabled, note: note || undefined })), null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        rows.map(({ name, scope, transport, command, args, url, enabled, note }) => ({
+          name,
+          scope,
+          transport,
+          command,
+          args,
+          url,
+          enabled,
+          note: note || undefined,
+        })),
+        null,
+        2,
+      )}\n`,
+    );
     return 0;
   }
   if (!rows.length) {
-    process.stdout.write(`No MCP servers configured (${displayPath(userMcpPath(home))}, ${displayPath(projectMcpPath(cwd))}). Add one with: jarvis mcp add <name> -- <command> [args…]\n`);
+    process.stdout.write(
+      `No MCP servers configured (${displayPath(userMcpPath(home))}, ${displayPath(projectMcpPath(cwd))}). Add one with: jarvis mcp add <name> -- <command> [args…]\n`,
+    );
     return 0;
   }
-  for (const s of rows) process.stdout.write(`${s.name}  ${s.scope}  ${describeMcpTarget(s)}${s.note ? `  (${s.note})` : ''}\n`);
+  for (const s of rows)
+    process.stdout.write(`${s.name}  ${s.scope}  ${describeMcpTarget(s)}${s.note ? `  (${s.note})` : ''}\n`);
   return 0;
 }
 
@@ -82,11 +117,17 @@ export function runMcpAdd(name: string, target: string[], opts: McpAddOptions): 
   const home = jarvisHome();
   const file = fileFor(scope, home, process.cwd());
   const [first, ...rest] = target;
-  if (!first) throw new UsageError('give the command to run (jarvis mcp add <name> -- <command> [args…]) or the server URL.');
+  if (!first)
+    throw new UsageError('give the command to run (jarvis mcp add <name> -- <command> [args…]) or the server URL.');
   const transport = opts.transport ?? (/^https?:\/\//i.test(first) ? 'http' : 'stdio');
-  if (!['stdio', 'http', 'sse'].includes(transport)) throw new UsageError(`--transport must be stdio, http or sse, got "${transport}".`);
-  const entry: Record<string, unknown> = transport === 'stdio' ? { command: first, args: rest } : { url: first, ...(transport === 'sse' ? { transport: 'sse' } : {}) };
-  if (transport !== 'stdio' && rest.length) throw new UsageError(`a ${transport} server takes one URL; unexpected "${rest.join(' ')}".`);
+  if (!['stdio', 'http', 'sse'].includes(transport))
+    throw new UsageError(`--transport must be stdio, http or sse, got "${transport}".`);
+  const entry: Record<string, unknown> =
+    transport === 'stdio'
+      ? { command: first, args: rest }
+      : { url: first, ...(transport === 'sse' ? { transport: 'sse' } : {}) };
+  if (transport !== 'stdio' && rest.length)
+    throw new UsageError(`a ${transport} server takes one URL; unexpected "${rest.join(' ')}".`);
   const env = pairs(opts.env, '=', '--env');
   const headers = pairs(opts.header, ':', '--header');
   if (Object.keys(env).length) entry.env = env;
@@ -97,14 +138,23 @@ export function runMcpAdd(name: string, target: string[], opts: McpAddOptions): 
   const toolTimeoutMs = positiveInt(opts.toolTimeoutMs, '--tool-timeout-ms');
   if (startupTimeoutMs) entry.startupTimeoutMs = startupTimeoutMs;
   if (toolTimeoutMs) entry.toolTimeoutMs = toolTimeoutMs;
-  const checked = parseServerEntry(name, entry, { scope, file, defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 } });
+  const checked = parseServerEntry(name, entry, {
+    scope,
+    file,
+    defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 },
+  });
   if ('error' in checked) throw new UsageError(checked.error.replace(/ \(server skipped\)$/, ''));
   const doc = readForEdit(file);
-  if (doc && name in doc.servers) throw new UsageError(`MCP server "${name}" already exists in ${displayPath(file)}; remove it first (jarvis mcp remove ${name}${scope === 'project' ? ' --scope project' : ''}).`);
+  if (doc && name in doc.servers)
+    throw new UsageError(
+      `MCP server "${name}" already exists in ${displayPath(file)}; remove it first (jarvis mcp remove ${name}${scope === 'project' ? ' --scope project' : ''}).`,
+    );
   writeMcpServers(file, doc, { ...(doc?.servers ?? {}), [name]: entry });
   process.stdout.write(`Added MCP server "${name}" (${describeMcpTarget(checked.server)}) to ${displayPath(file)}.\n`);
   if (scope === 'project' && !isWorkspaceTrusted(home, process.cwd())) {
-    process.stdout.write('This workspace is not trusted, so project servers do not start yet; trust it when Jarvis asks.\n');
+    process.stdout.write(
+      'This workspace is not trusted, so project servers do not start yet; trust it when Jarvis asks.\n',
+    );
   }
   return 0;
 }
@@ -117,20 +167,33 @@ export function runMcpRemove(name: string, opts: { scope?: string }): number {
     const doc = readForEdit(fileFor(s, home, cwd));
     return doc !== undefined && name in doc.servers;
   });
-  if (!holders.length) throw new UsageError(`no MCP server "${name}" in ${scopes.map((s) => displayPath(fileFor(s, home, cwd))).join(' or ')}.`);
-  if (holders.length > 1) throw new UsageError(`MCP server "${name}" is configured for the user and for this project; say which with --scope user or --scope project.`);
+  if (!holders.length)
+    throw new UsageError(
+      `no MCP server "${name}" in ${scopes.map((s) => displayPath(fileFor(s, home, cwd))).join(' or ')}.`,
+    );
+  if (holders.length > 1)
+    throw new UsageError(
+      `MCP server "${name}" is configured for the user and for this project; say which with --scope user or --scope project.`,
+    );
   const file = fileFor(holders[0], home, cwd);
   const doc = readForEdit(file)!;
   const { [name]: _removed, ...servers } = doc.servers;
   writeMcpServers(file, doc, servers);
-  process.stdout.write(`Removed MCP server "${name}" from ${displayPath(file)}. Running sessions keep it until they end.\n`);
+  process.stdout.write(
+    `Removed MCP server "${name}" from ${displayPath(file)}. Running sessions keep it until they end.\n`,
+  );
   return 0;
 }
 
 export async function runMcpLogin(name: string): Promise<number> {
   const home = jarvisHome();
   const cwd = process.cwd();
-  const loaded = loadMcpServers({ home, projectDir: cwd, trusted: isWorkspaceTrusted(home, cwd), defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 } });
+  const loaded = loadMcpServers({
+    home,
+    projectDir: cwd,
+    trusted: isWorkspaceTrusted(home, cwd),
+    defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 },
+  });
   const server = loaded.servers.find((s) => s.name === name);
   if (!server) throw new UsageError(`no MCP server "${name}" is configured here (see jarvis mcp list).`);
   const { loginMcpServer } = await import('../ext/mcp/mcpOAuth');
@@ -148,6 +211,8 @@ export async function runMcpLogin(name: string): Promise<number> {
     process.stderr.write(`jarvis: signing in to MCP server "${name}" failed: ${(e as Error).message}\n`);
     return 1;
   }
-  process.stdout.write(`Signed in to MCP server "${name}"; the tokens are stored under ${displayPath(join(home, 'credentials', 'mcp'))}.\n`);
+  process.stdout.write(
+    `Signed in to MCP server "${name}"; the tokens are stored under ${displayPath(join(home, 'credentials', 'mcp'))}.\n`,
+  );
   return 0;
 }

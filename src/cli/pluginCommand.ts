@@ -15,10 +15,20 @@ export interface PluginCommandIo {
   err(text: string): void;
 }
 
-const io = (): PluginCommandIo => ({ env: process.env, cwd: process.cwd(), out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) });
+const io = (): PluginCommandIo => ({
+  env: process.env,
+  cwd: process.cwd(),
+  out: (t) => void process.stdout.write(t),
+  err: (t) => void process.stderr.write(t),
+});
 
 /** The manager with this user's network policy (`[web] allow_private_network`) and `[mcp]` timeouts. */
-export function pluginManagerFor(home: string, env: NodeJS.ProcessEnv, cwd: string, warn: (text: string) => void): PluginManager {
+export function pluginManagerFor(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  warn: (text: string) => void,
+): PluginManager {
   let allowPrivateNetwork = false;
   let mcpDefaults;
   try {
@@ -35,10 +45,16 @@ export function pluginManagerFor(home: string, env: NodeJS.ProcessEnv, cwd: stri
 export type PluginAction = 'list' | 'install' | 'info' | 'enable' | 'disable' | 'remove' | 'reload';
 
 /** Runs one `jarvis plugin <action>`; returns the exit code. */
-export async function runPluginCommand(action: PluginAction, arg: string | undefined, opts: { json?: boolean; tier?: string } = {}, ctx: PluginCommandIo = io()): Promise<number> {
+export async function runPluginCommand(
+  action: PluginAction,
+  arg: string | undefined,
+  opts: { json?: boolean; tier?: string } = {},
+  ctx: PluginCommandIo = io(),
+): Promise<number> {
   const home = jarvisHome(ctx.env);
   const manager = pluginManagerFor(home, ctx.env, ctx.cwd, (w) => ctx.err(`warning: ${w}\n`));
-  const print = (views: PluginView[] | PluginView, text: string) => ctx.out(`${opts.json ? JSON.stringify(views, null, 2) : text}\n`);
+  const print = (views: PluginView[] | PluginView, text: string) =>
+    ctx.out(`${opts.json ? JSON.stringify(views, null, 2) : text}\n`);
   try {
     const problem = manager.problem();
     if (problem && (action === 'list' || action === 'reload')) ctx.err(`warning: ${problem}\n`);
@@ -55,11 +71,17 @@ export async function runPluginCommand(action: PluginAction, arg: string | undef
         return 0;
       }
       case 'install': {
-        const tier = opts.tier === undefined ? undefined : (['official', 'curated', 'third-party'] as const).find((t) => t === opts.tier);
-        if (opts.tier !== undefined && !tier) throw new PluginError(`--tier must be official, curated or third-party, got "${opts.tier}"`);
+        const tier =
+          opts.tier === undefined
+            ? undefined
+            : (['official', 'curated', 'third-party'] as const).find((t) => t === opts.tier);
+        if (opts.tier !== undefined && !tier)
+          throw new PluginError(`--tier must be official, curated or third-party, got "${opts.tier}"`);
         const result = await manager.install(required(arg, 'install <path-or-url>'), { tier });
         const v = result.plugin;
-        const verb = result.replaced ? `Updated ${v.id}${result.previousVersion ? ` from ${result.previousVersion}` : ''}` : `Installed ${v.id}`;
+        const verb = result.replaced
+          ? `Updated ${v.id}${result.previousVersion ? ` from ${result.previousVersion}` : ''}`
+          : `Installed ${v.id}`;
         const text = [
           `${verb}${v.version ? ` to ${v.version}` : ''} (${v.enabled ? 'enabled' : 'disabled'}), running from ${v.root}.`,
           ...(v.diagnostics.length ? ['Diagnostics:', ...v.diagnostics.map((d) => `  - ${d}`)] : []),
@@ -72,14 +94,19 @@ export async function runPluginCommand(action: PluginAction, arg: string | undef
       case 'disable': {
         const id = required(arg, `${action} <id>`);
         const v = action === 'enable' ? await manager.enable(id) : await manager.disable(id);
-        print(v, `${action === 'enable' ? 'Enabled' : 'Disabled'} ${v.id}. It applies to sessions started from now on (or after /reload).`);
+        print(
+          v,
+          `${action === 'enable' ? 'Enabled' : 'Disabled'} ${v.id}. It applies to sessions started from now on (or after /reload).`,
+        );
         return 0;
       }
       case 'remove': {
         const id = required(arg, 'remove <id>');
         const root = (await manager.info(id)).root;
         await manager.remove(id);
-        ctx.out(`${opts.json ? JSON.stringify({ removed: id }) : `Removed ${id}. Its files stay in ${root}; reinstall to use it again.`}\n`);
+        ctx.out(
+          `${opts.json ? JSON.stringify({ removed: id }) : `Removed ${id}. Its files stay in ${root}; reinstall to use it again.`}\n`,
+        );
         return 0;
       }
     }

@@ -3,20 +3,33 @@
 // URL — by tier, with what is installed and which updates exist, then the problems of its bad entries.
 // Exit 1 when the marketplace cannot be read at all.
 import { PLUGIN_TIERS } from '../ext/plugins/installedStore';
-import { loadMarketplace, MarketplaceError, newerVersion, type Marketplace, type MarketplaceEntry } from '../ext/plugins/marketplace';
+import {
+  loadMarketplace,
+  MarketplaceError,
+  newerVersion,
+  type Marketplace,
+  type MarketplaceEntry,
+} from '../ext/plugins/marketplace';
 import type { PluginView } from '../ext/plugins/manager';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';
 import { pluginManagerFor, type PluginCommandIo } from './pluginCommand';
 
-const io = (): PluginCommandIo => ({ env: process.env, cwd: process.cwd(), out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) });
+const io = (): PluginCommandIo => ({
+  env: process.env,
+  cwd: process.cwd(),
+  out: (t) => void process.stdout.write(t),
+  err: (t) => void process.stderr.write(t),
+});
 
 const TIER_TITLE = { official: 'Official', curated: 'Curated', 'third-party': 'Third-party' } as const;
 
 function entryStatus(entry: MarketplaceEntry, installed: PluginView | undefined): string {
   if (!installed) return 'not installed';
   const update = newerVersion(installed.version, entry);
-  return update ? `installed ${installed.version}, update ${update} available` : `installed${installed.version ? ` ${installed.version}` : ''}`;
+  return update
+    ? `installed ${installed.version}, update ${update} available`
+    : `installed${installed.version ? ` ${installed.version}` : ''}`;
 }
 
 function marketplaceText(m: Marketplace, installed: readonly PluginView[]): string {
@@ -28,17 +41,25 @@ function marketplaceText(m: Marketplace, installed: readonly PluginView[]): stri
     lines.push('', TIER_TITLE[tier]);
     for (const e of entries) {
       const view = installed.find((v) => v.id === e.id);
-      lines.push(`  ${e.id}${e.version ? ` ${e.version}` : ''}${e.displayName !== e.id ? ` — ${e.displayName}` : ''}  (${entryStatus(e, view)})`);
+      lines.push(
+        `  ${e.id}${e.version ? ` ${e.version}` : ''}${e.displayName !== e.id ? ` — ${e.displayName}` : ''}  (${entryStatus(e, view)})`,
+      );
       if (e.description) lines.push(`      ${e.description}`);
       lines.push(`      source: ${e.source}`);
     }
   }
-  if (m.diagnostics.length) lines.push('', `Problems (${m.diagnostics.length}):`, ...m.diagnostics.map((d) => `  - ${d}`));
-  if (m.entries.length) lines.push('', 'Install one with: jarvis plugin install <source>  (or Enter on it in /plugins)');
+  if (m.diagnostics.length)
+    lines.push('', `Problems (${m.diagnostics.length}):`, ...m.diagnostics.map((d) => `  - ${d}`));
+  if (m.entries.length)
+    lines.push('', 'Install one with: jarvis plugin install <source>  (or Enter on it in /plugins)');
   return lines.join('\n');
 }
 
-export async function runPluginMarketplaceCommand(source: string | undefined, opts: { json?: boolean } = {}, ctx: PluginCommandIo = io()): Promise<number> {
+export async function runPluginMarketplaceCommand(
+  source: string | undefined,
+  opts: { json?: boolean } = {},
+  ctx: PluginCommandIo = io(),
+): Promise<number> {
   const home = jarvisHome(ctx.env);
   let allowPrivateNetwork = false;
   try {
@@ -60,7 +81,11 @@ export async function runPluginMarketplaceCommand(source: string | undefined, op
   if (opts.json) {
     const entries = marketplace.entries.map((e) => {
       const view = installed.find((v) => v.id === e.id);
-      return { ...e, installedVersion: view ? (view.version ?? null) : undefined, update: view ? (newerVersion(view.version, e) ?? null) : undefined };
+      return {
+        ...e,
+        installedVersion: view ? (view.version ?? null) : undefined,
+        update: view ? (newerVersion(view.version, e) ?? null) : undefined,
+      };
     });
     ctx.out(`${JSON.stringify({ ...marketplace, entries }, null, 2)}\n`);
   } else ctx.out(`${marketplaceText(marketplace, installed)}\n`);

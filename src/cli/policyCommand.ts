@@ -50,16 +50,27 @@ function effectOf(tool: string, builtin: Tool | undefined, cwd: string): ToolAcc
 }
 
 /** The call as the tools present it to the rules: paths made absolute, and what it touches. */
-function callOf(text: string, cwd: string): { toolName: string; subject: string; accesses: ToolAccess[]; defaultApproval: 'auto' | 'ask' } {
+function callOf(
+  text: string,
+  cwd: string,
+): { toolName: string; subject: string; accesses: ToolAccess[]; defaultApproval: 'auto' | 'ask' } {
   const { tool, arg } = parseSubject(text.trim());
-  if (!/^[A-Za-z][\w-]*$/.test(tool)) throw new UsageError(`"${text}" is not a tool call. Write it as a rule sees it: 'Bash(git push)', 'Read(src/a.ts)', 'WebSearch'.`);
+  if (!/^[A-Za-z][\w-]*$/.test(tool))
+    throw new UsageError(
+      `"${text}" is not a tool call. Write it as a rule sees it: 'Bash(git push)', 'Read(src/a.ts)', 'WebSearch'.`,
+    );
   const builtin = builtinTools().find((t) => t.name === tool);
   if (!builtin && !tool.startsWith('mcp__')) {
-    const names = builtinTools().map((t) => t.name).join(', ');
-    throw new UsageError(`there is no tool named "${tool}". Built-in tools: ${names}; MCP tools are named mcp__<server>__<tool>.`);
+    const names = builtinTools()
+      .map((t) => t.name)
+      .join(', ');
+    throw new UsageError(
+      `there is no tool named "${tool}". Built-in tools: ${names}; MCP tools are named mcp__<server>__<tool>.`,
+    );
   }
   const defaultApproval = builtin?.defaultApproval ?? 'ask';
-  if (arg === undefined) return { toolName: tool, subject: tool, accesses: effectOf(tool, builtin, cwd), defaultApproval };
+  if (arg === undefined)
+    return { toolName: tool, subject: tool, accesses: effectOf(tool, builtin, cwd), defaultApproval };
   if (READ_PATH_TOOLS.has(tool) || WRITE_PATH_TOOLS.has(tool)) {
     const path = absolute(arg, cwd);
     const access: ToolAccess = WRITE_PATH_TOOLS.has(tool) ? { kind: 'write', path } : { kind: 'read', path };
@@ -94,7 +105,9 @@ export async function runPolicyTestCommand(call: string, opts: PolicyTestOptions
     loaded = loadConfig(jarvisHome(io.env));
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    io.err(`jarvis: invalid configuration\n${e.message}\nFix the file (run \`jarvis doctor\` to check it); it was not changed.\n`);
+    io.err(
+      `jarvis: invalid configuration\n${e.message}\nFix the file (run \`jarvis doctor\` to check it); it was not changed.\n`,
+    );
     return 1;
   }
   const mode = opts.mode ?? loaded.config.default_permission_mode;

@@ -30,7 +30,10 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   // docs/print-mode.md: only the create form of /goal runs in print mode.
   const goalCommand = parseGoalCommand(prompt);
   if (goalCommand && goalCommand.kind !== 'create') {
-    const why = goalCommand.kind === 'invalid' ? goalCommand.message : `/goal ${goalCommand.kind.replace('_', ' ')} is only available in the interactive UI.`;
+    const why =
+      goalCommand.kind === 'invalid'
+        ? goalCommand.message
+        : `/goal ${goalCommand.kind.replace('_', ' ')} is only available in the interactive UI.`;
     stderr.write(`jarvis: ${why} Print mode accepts /goal <objective>.\n`);
     return EXIT_FAILURE;
   }
@@ -55,7 +58,10 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     return EXIT_FAILURE;
   }
   // `/skill:<name> [args]` (or `/<name>` for a skill): the skill's instructions become the prompt.
-  const skillCommand = goalCommand || pluginCommand ? undefined : parseSkillCommand(prompt, startup.runtime.skills, (name) => name === 'goal');
+  const skillCommand =
+    goalCommand || pluginCommand
+      ? undefined
+      : parseSkillCommand(prompt, startup.runtime.skills, (name) => name === 'goal');
   if (skillCommand && !skillCommand.ok) {
     stderr.write(`jarvis: ${skillCommand.message}\n`);
     return EXIT_FAILURE;
@@ -94,8 +100,14 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     stderr.write(`jarvis: ${e.message}\n`);
     return EXIT_FAILURE;
   }
-  const frameTokens = estimateTokens(runtime.session.state.systemPrompt ?? '') + estimateToolSchemaTokens(runtime.tools.list().map(toolSchemaForModel));
-  const fitted = fitPromptToWindow(input, { window: contextWindow(startup.runtime.model), name: startup.runtime.model.model, frameTokens }, stderr);
+  const frameTokens =
+    estimateTokens(runtime.session.state.systemPrompt ?? '') +
+    estimateToolSchemaTokens(runtime.tools.list().map(toolSchemaForModel));
+  const fitted = fitPromptToWindow(
+    input,
+    { window: contextWindow(startup.runtime.model), name: startup.runtime.model.model, frameTokens },
+    stderr,
+  );
   if (!fitted.ok) {
     process.off('SIGINT', early);
     stderr.write(`${fitted.message}\n`);
@@ -105,7 +117,10 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   }
   prompt = fitted.prompt;
   // `@path` attaches the file as in the UI; print mode runs in auto mode, so only workspace files that are no secrets attach.
-  const attached = goalCommand || !prompt.includes('@') ? undefined : await attachMentions(prompt, runtimeAttachmentEnv(runtime, startup.runtime.rules, startup.cwd));
+  const attached =
+    goalCommand || !prompt.includes('@')
+      ? undefined
+      : await attachMentions(prompt, runtimeAttachmentEnv(runtime, startup.runtime.rules, startup.cwd));
   for (const n of attached?.notices ?? []) stderr.write(`warning: ${n}\n`);
   const bg = startup.settings.background;
   for (const w of runtime.warnings) stderr.write(`warning: ${w}\n`);
@@ -135,16 +150,39 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
       waitCeilingMs: bg.printWaitCeilingS * 1000,
       maxTurns: bg.printMaxTurns,
     };
-    const goal = goalCommand?.kind === 'create'
-      ? { start: () => { const r = runtime.goals.start(goalCommand.objective); return r.ok ? undefined : r.message; }, status: () => runtime.goals.current()?.status, reason: () => runtime.goals.current()?.reason }
-      : undefined;
+    const goal =
+      goalCommand?.kind === 'create'
+        ? {
+            start: () => {
+              const r = runtime.goals.start(goalCommand.objective);
+              return r.ok ? undefined : r.message;
+            },
+            status: () => runtime.goals.current()?.status,
+            reason: () => runtime.goals.current()?.reason,
+          }
+        : undefined;
     const scheduled = {
       pendingOneShots: () => runtime.cron.pendingOneShots(),
       recurringJobs: () => runtime.cron.recurringJobs(),
       nextChange: (signal: AbortSignal) => runtime.cron.nextChange(signal),
       sessionId: () => runtime.session.id,
     };
-    return await runPrint(runtime.agent, { prompt, promptContent: pluginCommand?.text ?? skillCommand?.text, attachments: attached?.parts, outputFormat: format, stdout, stderr, background, goal, scheduled, stop: stop.signal }, () => interrupted);
+    return await runPrint(
+      runtime.agent,
+      {
+        prompt,
+        promptContent: pluginCommand?.text ?? skillCommand?.text,
+        attachments: attached?.parts,
+        outputFormat: format,
+        stdout,
+        stderr,
+        background,
+        goal,
+        scheduled,
+        stop: stop.signal,
+      },
+      () => interrupted,
+    );
   } finally {
     process.off('SIGINT', onSigint);
     await control.close(interrupted);

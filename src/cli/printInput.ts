@@ -15,7 +15,8 @@ export interface PrintInput {
   stderr: { write(s: string): void };
 }
 
-export type PromptResult = { ok: true; prompt: string; question?: string; piped?: string } | { ok: false; message: string };
+export type PromptResult =
+  { ok: true; prompt: string; question?: string; piped?: string } | { ok: false; message: string };
 
 /** Share of the model's window the request may fill (system prompt, tools and prompt); the rest is for the answer. */
 export const PROMPT_WINDOW_SHARE = 0.75;
@@ -34,7 +35,9 @@ function stdinIsPiped(stdin: PrintInput['stdin']): boolean {
 async function readAll(stdin: Readable, stderr: PrintInput['stderr'], why: string): Promise<string> {
   const chunks: Buffer[] = [];
   const notice = setTimeout(() => {
-    stderr.write(`jarvis: waiting for standard input to end (${why}); end it with Ctrl-D, or run with </dev/null to send nothing.\n`);
+    stderr.write(
+      `jarvis: waiting for standard input to end (${why}); end it with Ctrl-D, or run with </dev/null to send nothing.\n`,
+    );
   }, STDIN_NOTICE_MS);
   notice.unref();
   try {
@@ -55,16 +58,24 @@ export async function resolvePrintPrompt(input: PrintInput): Promise<PromptResul
   const fromStdin = prompt === undefined || prompt === true || prompt === '-';
   if (fromStdin) {
     if (stdin.isTTY) {
-      return { ok: false, message: 'jarvis: -p without a prompt reads it from standard input, but standard input is a terminal. Pass it with -p "<task>" or pipe it in.' };
+      return {
+        ok: false,
+        message:
+          'jarvis: -p without a prompt reads it from standard input, but standard input is a terminal. Pass it with -p "<task>" or pipe it in.',
+      };
     }
     const text = stdinIsPiped(stdin) ? await readAll(stdin, stderr, 'it is the prompt') : '';
-    if (!text.trim()) return { ok: false, message: 'jarvis: the prompt is empty. Pass it with -p "<task>" or on standard input.' };
+    if (!text.trim())
+      return { ok: false, message: 'jarvis: the prompt is empty. Pass it with -p "<task>" or on standard input.' };
     return { ok: true, prompt: text };
   }
-  if (!prompt.trim()) return { ok: false, message: 'jarvis: the prompt is empty. Pass it with -p "<task>" or on standard input.' };
+  if (!prompt.trim())
+    return { ok: false, message: 'jarvis: the prompt is empty. Pass it with -p "<task>" or on standard input.' };
   if (!stdinIsPiped(stdin)) return { ok: true, prompt };
   const piped = await readAll(stdin, stderr, 'piped text is sent with the prompt');
-  return piped.trim() ? { ok: true, prompt: combinePrompt(prompt, piped), question: prompt, piped } : { ok: true, prompt };
+  return piped.trim()
+    ? { ok: true, prompt: combinePrompt(prompt, piped), question: prompt, piped }
+    : { ok: true, prompt };
 }
 
 /**
@@ -92,7 +103,8 @@ export function fitPromptToWindow(
   }
   // Characters per token vary with the text: shrink proportionally until the estimate fits.
   let kept = input.piped;
-  while (estimateTokens(kept) > room && kept.length > 0) kept = kept.slice(kept.length - Math.floor((kept.length * room) / estimateTokens(kept) * 0.95));
+  while (estimateTokens(kept) > room && kept.length > 0)
+    kept = kept.slice(kept.length - Math.floor(((kept.length * room) / estimateTokens(kept)) * 0.95));
   const cutChars = input.piped.length - kept.length;
   stderr.write(
     `jarvis: the piped text is about ${estimateTokens(input.piped)} tokens, more than fits model "${modelName}"'s ${window}-token window; ` +

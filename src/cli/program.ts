@@ -34,13 +34,18 @@ export function flagConflict(o: MainOptions, promptGiven: boolean): string | und
   if (o.continue && o.session !== undefined) return '--continue and --session both resume a session; use one of them.';
   if (o.yolo && o.auto) return '--yolo and --auto are different permission modes; use one of them.';
   // docs/print-mode.md: with --prompt, --yolo and --auto are accepted and change nothing; --plan is refused.
-  if (promptGiven && o.plan) return '--plan cannot be used with --prompt: print mode always runs in auto mode and cannot stop for a plan review.';
-  if (o.outputFormat !== undefined && !promptGiven) return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
-  if (o.outputFormat !== undefined && !['text', 'stream-json'].includes(o.outputFormat)) return `--output-format must be text or stream-json, got "${o.outputFormat}".`;
-  if (o.headed && o.browserCdp !== undefined) return '--headed starts a visible browser of its own; --browser-cdp attaches to your running browser, whose window you already see. Use one of them.';
+  if (promptGiven && o.plan)
+    return '--plan cannot be used with --prompt: print mode always runs in auto mode and cannot stop for a plan review.';
+  if (o.outputFormat !== undefined && !promptGiven)
+    return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
+  if (o.outputFormat !== undefined && !['text', 'stream-json'].includes(o.outputFormat))
+    return `--output-format must be text or stream-json, got "${o.outputFormat}".`;
+  if (o.headed && o.browserCdp !== undefined)
+    return '--headed starts a visible browser of its own; --browser-cdp attaches to your running browser, whose window you already see. Use one of them.';
   if ((o.agent?.length ?? 0) > 1) return '--agent may only be given once.';
   if ((o.agentFile?.length ?? 0) > 1) return '--agent-file may only be given once.';
-  if (o.agent?.length && o.agentFile?.length) return '--agent and --agent-file both choose the main agent; use one of them.';
+  if (o.agent?.length && o.agentFile?.length)
+    return '--agent and --agent-file both choose the main agent; use one of them.';
   if ((o.agent?.length || o.agentFile?.length) && (o.continue || o.session !== undefined)) {
     return 'An agent is chosen when a session is created; a resumed session keeps its own. Drop --agent/--agent-file or start a new session.';
   }
@@ -74,37 +79,64 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('-S, --session [id]', 'resume a session (with an id: that session)')
     .option('-c, --continue', 'resume the most recent session of this folder')
     .option('-m, --model <alias>', 'model alias for this launch')
-    .option('-p, --prompt [text]', 'run one prompt non-interactively (print mode); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin')
+    .option(
+      '-p, --prompt [text]',
+      'run one prompt non-interactively (print mode); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin',
+    )
     .option('--output-format <format>', 'print mode output: text or stream-json')
     .option('-y, --yolo', 'approve every regular tool call (sensitive files and paths outside the workspace still ask)')
-    .option('--auto', 'auto permission mode: never ask; sensitive files and paths outside the workspace are refused unless a rule allows them')
+    .option(
+      '--auto',
+      'auto permission mode: never ask; sensitive files and paths outside the workspace are refused unless a rule allows them',
+    )
     .option('--plan', 'start the new session in plan mode')
-    .option('--agent <name>', 'main agent for a new session (built in: agent, browser; or a custom agent file\'s name)', collect)
+    .option(
+      '--agent <name>',
+      "main agent for a new session (built in: agent, browser; or a custom agent file's name)",
+      collect,
+    )
     .option('--browser', 'add the browser tools (tabs, page content, page scripts) to the agent')
-    .option('--browser-cdp <url>', 'attach the browser tools to your running Chrome/Chromium (started with --remote-debugging-port), e.g. http://127.0.0.1:9222; implies --browser')
+    .option(
+      '--browser-cdp <url>',
+      'attach the browser tools to your running Chrome/Chromium (started with --remote-debugging-port), e.g. http://127.0.0.1:9222; implies --browser',
+    )
     .option('--headed', 'show the browser window instead of running it headless (needs a display)')
     .option('--agent-file <path>', 'load this agent Markdown file and make it the main agent', collect)
-    .option('--skills-dir <dir>', 'load skills from this folder instead of the project and user skill folders (repeatable)', collect)
+    .option(
+      '--skills-dir <dir>',
+      'load skills from this folder instead of the project and user skill folders (repeatable)',
+      collect,
+    )
     .option('--add-dir <dir>', 'extra workspace folder (repeatable)', collect)
     .addOption(new Option('-r, --resume [id]').hideHelp())
     .addOption(new Option('--yes').hideHelp())
     .addOption(new Option('--auto-approve').hideHelp())
     .usage('[options] [command]')
     .argument('[command]')
-    .action(async (command: string | undefined, raw: MainOptions & { resume?: string | true; yes?: boolean; autoApprove?: boolean }) => {
-      if (command !== undefined) throw new UsageError(`unknown command '${command}'. Run jarvis --help to see the commands.`);
-      const options: MainOptions = { ...raw, session: raw.session ?? raw.resume, yolo: raw.yolo || raw.yes || raw.autoApprove };
-      const promptGiven = options.prompt !== undefined;
-      const conflict = flagConflict(options, promptGiven);
-      if (conflict) throw new UsageError(conflict);
-      if (promptGiven || !process.stdin.isTTY) {
-        const { runPrintCommand } = await import('./printCommand');
-        exitCode = await runPrintCommand(options);
-        return;
-      }
-      const { runInteractiveCommand } = await import('./interactiveCommand');
-      exitCode = await runInteractiveCommand(options);
-    });
+    .action(
+      async (
+        command: string | undefined,
+        raw: MainOptions & { resume?: string | true; yes?: boolean; autoApprove?: boolean },
+      ) => {
+        if (command !== undefined)
+          throw new UsageError(`unknown command '${command}'. Run jarvis --help to see the commands.`);
+        const options: MainOptions = {
+          ...raw,
+          session: raw.session ?? raw.resume,
+          yolo: raw.yolo || raw.yes || raw.autoApprove,
+        };
+        const promptGiven = options.prompt !== undefined;
+        const conflict = flagConflict(options, promptGiven);
+        if (conflict) throw new UsageError(conflict);
+        if (promptGiven || !process.stdin.isTTY) {
+          const { runPrintCommand } = await import('./printCommand');
+          exitCode = await runPrintCommand(options);
+          return;
+        }
+        const { runInteractiveCommand } = await import('./interactiveCommand');
+        exitCode = await runInteractiveCommand(options);
+      },
+    );
 
   program
     .command('acp')
@@ -140,20 +172,27 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('-o, --output <path>', 'where to write the archive (a file, or a folder for the default name)')
     .option('-y, --yes', 'do not ask before exporting the latest session of this folder')
     .option('--no-include-global-log', 'leave the global log out of the archive')
-    .action(async (sessionId: string | undefined, opts: { output?: string; yes?: boolean; includeGlobalLog: boolean }) => {
-      const { runExportCommand } = await import('./exportCommand');
-      exitCode = await runExportCommand(sessionId, opts);
-    });
+    .action(
+      async (sessionId: string | undefined, opts: { output?: string; yes?: boolean; includeGlobalLog: boolean }) => {
+        const { runExportCommand } = await import('./exportCommand');
+        exitCode = await runExportCommand(sessionId, opts);
+      },
+    );
 
   program
     .command('rewind')
-    .description('put the conversation and/or the files back to before a prompt (default: the latest session of this folder, the last prompt, both)')
+    .description(
+      'put the conversation and/or the files back to before a prompt (default: the latest session of this folder, the last prompt, both)',
+    )
     .option('-S, --session <id>', 'the session to rewind (an id or a unique prefix)')
     .option('-c, --continue', 'the most recent session of this folder (the default)')
     .option('--turns <n>', 'how many prompts to go back (default 1)')
     .option('--files-only', 'restore the files, keep the conversation')
     .option('--conversation-only', 'withdraw the prompts, leave the files (as /undo does)')
-    .option('--overwrite', 'also restore files changed outside the agent since it wrote them (their bytes are kept in the session)')
+    .option(
+      '--overwrite',
+      'also restore files changed outside the agent since it wrote them (their bytes are kept in the session)',
+    )
     .action(async (opts: import('./rewindCommand').RewindCommandOptions) => {
       const { runRewindCommand } = await import('./rewindCommand');
       exitCode = await runRewindCommand(opts);
@@ -163,14 +202,28 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .command('policy')
     .description('check what the permission rules decide')
     .command('test')
-    .description('print the decision for a tool call, the rule or policy that decides it, and for Bash the parsed commands (exit 0 allow, 3 ask, 4 deny)')
+    .description(
+      'print the decision for a tool call, the rule or policy that decides it, and for Bash the parsed commands (exit 0 allow, 3 ask, 4 deny)',
+    )
     .argument('<call>', "a call as rules see it: 'Bash(git push)', 'Read(src/a.ts)', 'WebSearch'")
-    .addOption(new Option('--mode <mode>', 'permission mode to decide in (default: default_permission_mode)').choices(['manual', 'yolo', 'auto', 'plan']))
+    .addOption(
+      new Option('--mode <mode>', 'permission mode to decide in (default: default_permission_mode)').choices([
+        'manual',
+        'yolo',
+        'auto',
+        'plan',
+      ]),
+    )
     .option('--add-dir <dir>', 'a folder the session would have added with --add-dir (repeatable)', collect)
     .option('--json', 'print one JSON object instead of text')
     .action(async (call: string, opts: { mode?: PolicyTestMode; json?: boolean; addDir?: string[] }) => {
       const { runPolicyTestCommand } = await import('./policyCommand');
-      exitCode = await runPolicyTestCommand(call, opts, { cwd: process.cwd(), env: process.env, out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+      exitCode = await runPolicyTestCommand(call, opts, {
+        cwd: process.cwd(),
+        env: process.env,
+        out: (t) => process.stdout.write(t),
+        err: (t) => process.stderr.write(t),
+      });
     });
 
   const mcp = program.command('mcp').description('manage MCP servers in mcp.json (user or project)');
@@ -217,11 +270,14 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runMcpLogin(name);
     });
 
-  const plugin = program.command('plugin').description('manage plugins: list, install, info, enable, disable, remove, reload, marketplace (docs/plugins.md)');
+  const plugin = program
+    .command('plugin')
+    .description('manage plugins: list, install, info, enable, disable, remove, reload, marketplace (docs/plugins.md)');
   const pluginAction = (action: import('./pluginCommand').PluginAction, description: string, arg?: string) => {
     const command = plugin.command(action).description(description).option('--json', 'print JSON instead of text');
     if (arg) command.argument(arg);
-    if (action === 'install') command.option('--tier <tier>', 'record the marketplace tier: official, curated or third-party');
+    if (action === 'install')
+      command.option('--tier <tier>', 'record the marketplace tier: official, curated or third-party');
     command.action(async (...args: unknown[]) => {
       const { runPluginCommand } = await import('./pluginCommand');
       const value = arg ? (args[0] as string) : undefined;
@@ -229,11 +285,15 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     });
   };
   pluginAction('list', 'list the installed plugins');
-  pluginAction('install', 'install from a local folder, a zip URL or a GitHub URL (copied to plugins/managed/<id>/)', '<path-or-url>');
-  pluginAction('info', 'show a plugin\'s details and diagnostics', '<id>');
+  pluginAction(
+    'install',
+    'install from a local folder, a zip URL or a GitHub URL (copied to plugins/managed/<id>/)',
+    '<path-or-url>',
+  );
+  pluginAction('info', "show a plugin's details and diagnostics", '<id>');
   pluginAction('enable', 'enable a plugin (new sessions)', '<id>');
   pluginAction('disable', 'disable a plugin (new sessions)', '<id>');
-  pluginAction('remove', 'remove a plugin\'s install record (its files stay on disk)', '<id>');
+  pluginAction('remove', "remove a plugin's install record (its files stay on disk)", '<id>');
   pluginAction('reload', 're-read installed.json and every plugin manifest, and list the result');
   plugin
     .command('marketplace')

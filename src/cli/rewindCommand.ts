@@ -28,27 +28,41 @@ export interface RewindIo {
 }
 
 function scopeOf(opts: RewindCommandOptions): RewindScope {
-  if (opts.filesOnly && opts.conversationOnly) throw new UsageError('--files-only and --conversation-only exclude each other; leave both out to rewind both.');
-  if (opts.overwrite && opts.conversationOnly) throw new UsageError('--overwrite is about files; it has no effect with --conversation-only.');
+  if (opts.filesOnly && opts.conversationOnly)
+    throw new UsageError('--files-only and --conversation-only exclude each other; leave both out to rewind both.');
+  if (opts.overwrite && opts.conversationOnly)
+    throw new UsageError('--overwrite is about files; it has no effect with --conversation-only.');
   return opts.filesOnly ? 'files' : opts.conversationOnly ? 'conversation' : 'both';
 }
 
 function turnsOf(raw: string | undefined): number {
   if (raw === undefined) return 1;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(n) || n < 1) throw new UsageError(`--turns takes a whole number of prompts (1 or more), got "${raw}".`);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(n) || n < 1)
+    throw new UsageError(`--turns takes a whole number of prompts (1 or more), got "${raw}".`);
   return n;
 }
 
 function findSession(opts: RewindCommandOptions, home: string, cwd: string): SessionLocation | string {
-  if (opts.session !== undefined && opts.continue) throw new UsageError('--continue and --session both choose a session; use one of them.');
+  if (opts.session !== undefined && opts.continue)
+    throw new UsageError('--continue and --session both choose a session; use one of them.');
   if (opts.session !== undefined) {
-    return Session.findById(home, opts.session, cwd) ?? `no session "${opts.session}" was found (or the id prefix matches several); run it from the folder the session was started in.`;
+    return (
+      Session.findById(home, opts.session, cwd) ??
+      `no session "${opts.session}" was found (or the id prefix matches several); run it from the folder the session was started in.`
+    );
   }
-  return Session.findLatest(home, cwd) ?? `there is no session in ${cwd} to rewind; pass --session <id>, or run it from the folder the session was started in.`;
+  return (
+    Session.findLatest(home, cwd) ??
+    `there is no session in ${cwd} to rewind; pass --session <id>, or run it from the folder the session was started in.`
+  );
 }
 
-const SCOPE_WORDS: Record<RewindScope, string> = { conversation: 'the conversation', files: 'the files', both: 'the conversation and the files' };
+const SCOPE_WORDS: Record<RewindScope, string> = {
+  conversation: 'the conversation',
+  files: 'the files',
+  both: 'the conversation and the files',
+};
 
 export function formatRewindReport(result: RewindResult, label: string, workDir: string): string {
   const shown = (path: string) => {
@@ -56,7 +70,10 @@ export function formatRewindReport(result: RewindResult, label: string, workDir:
     return rel && !rel.startsWith('..') ? rel : path;
   };
   const lines = [`Rewound ${SCOPE_WORDS[result.scope]} to before "${label}".`];
-  if (result.withdrawn.length) lines.push(`Withdrew ${result.withdrawn.length === 1 ? '1 prompt' : `${result.withdrawn.length} prompts`} from the conversation.`);
+  if (result.withdrawn.length)
+    lines.push(
+      `Withdrew ${result.withdrawn.length === 1 ? '1 prompt' : `${result.withdrawn.length} prompts`} from the conversation.`,
+    );
   if (result.scope !== 'conversation') {
     if (!result.restored.length && !result.skipped.length) lines.push('No file needed restoring.');
     for (const r of result.restored) lines.push(`restored  ${shown(r.path)} (${r.action})`);
@@ -79,7 +96,9 @@ export async function runRewind(opts: RewindCommandOptions, io: RewindIo): Promi
     maxFileBytes = loadConfig(home).config.rewind.max_file_bytes;
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    io.err(`jarvis rewind: invalid configuration\n${e.message}\nFix the file (run \`jarvis doctor\` to check it); nothing was rewound.\n`);
+    io.err(
+      `jarvis rewind: invalid configuration\n${e.message}\nFix the file (run \`jarvis doctor\` to check it); nothing was rewound.\n`,
+    );
     return 1;
   }
   const location = findSession(opts, home, cwd);
@@ -106,7 +125,9 @@ export async function runRewind(opts: RewindCommandOptions, io: RewindIo): Promi
       return 1;
     }
     if (result.skipped.length) {
-      io.err(`jarvis rewind: ${result.skipped.length === 1 ? '1 file was' : `${result.skipped.length} files were`} not restored (see above)${result.skipped.some((s) => /confirm to overwrite/.test(s.reason)) ? '; add --overwrite to replace files changed outside the agent' : ''}.\n`);
+      io.err(
+        `jarvis rewind: ${result.skipped.length === 1 ? '1 file was' : `${result.skipped.length} files were`} not restored (see above)${result.skipped.some((s) => /confirm to overwrite/.test(s.reason)) ? '; add --overwrite to replace files changed outside the agent' : ''}.\n`,
+      );
       return 1;
     }
     return 0;
@@ -120,5 +141,10 @@ export async function runRewind(opts: RewindCommandOptions, io: RewindIo): Promi
 }
 
 export async function runRewindCommand(opts: RewindCommandOptions): Promise<number> {
-  return runRewind(opts, { cwd: process.cwd(), env: process.env, out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+  return runRewind(opts, {
+    cwd: process.cwd(),
+    env: process.env,
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+  });
 }

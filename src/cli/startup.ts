@@ -28,7 +28,10 @@ import type { MainOptions } from './program';
 
 export class StartupError extends Error {
   /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
-  constructor(message: string, readonly problem?: 'model') {
+  constructor(
+    message: string,
+    readonly problem?: 'model',
+  ) {
     super(message);
   }
 }
@@ -55,17 +58,32 @@ export interface Startup {
  * session from `--agent` / `--agent-file`. Broken files are warnings; a bad `--agent-file` or an
  * unknown `--agent` name is a StartupError.
  */
-export async function loadExtensions(startup: Startup, options: MainOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function loadExtensions(
+  startup: Startup,
+  options: MainOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const { home, cwd, config } = startup;
   const plugins = await loadPlugins(startup, env);
   const skills = await loadSkillCatalog(
-    skillRoots({ home, cwd, env, skillsDirs: options.skillsDir, extraDirs: config.extra_skill_dirs, mergeAll: config.merge_all_available_skills }),
+    skillRoots({
+      home,
+      cwd,
+      env,
+      skillsDirs: options.skillsDir,
+      extraDirs: config.extra_skill_dirs,
+      mergeAll: config.merge_all_available_skills,
+    }),
     plugins?.skills,
   );
   startup.warnings.push(...skills.warnings);
   let agents: AgentCatalog;
   try {
-    agents = await loadAgentCatalog(agentRoots({ home, cwd, env, extraDirs: config.extra_agent_dirs }), options.agentFile?.[0] && resolve(cwd, options.agentFile[0]), plugins?.agents);
+    agents = await loadAgentCatalog(
+      agentRoots({ home, cwd, env, extraDirs: config.extra_agent_dirs }),
+      options.agentFile?.[0] && resolve(cwd, options.agentFile[0]),
+      plugins?.agents,
+    );
   } catch (e) {
     if (e instanceof AgentFileError) throw new StartupError(`jarvis: ${e.message}`);
     throw e;
@@ -75,7 +93,9 @@ export async function loadExtensions(startup: Startup, options: MainOptions, env
   // prompt and sub-agents (ext/agents/browserAgents.ts), not an agent file.
   const name = options.agent?.[0] === BROWSER_AGENT ? undefined : options.agent?.[0];
   if (name !== undefined && !agents.get(name)) {
-    throw new StartupError(`jarvis: unknown agent "${name}". Available agents: ${[...agents.names, BROWSER_AGENT].join(', ')}.`);
+    throw new StartupError(
+      `jarvis: unknown agent "${name}". Available agents: ${[...agents.names, BROWSER_AGENT].join(', ')}.`,
+    );
   }
   startup.agents = agents;
   startup.runtime.agents = agents;
@@ -93,12 +113,23 @@ async function loadPlugins(startup: Startup, env: NodeJS.ProcessEnv): Promise<Pl
   const bundled = shippedPluginFolders();
   if (!bundled.length && !existsSync(join(home, 'plugins', 'installed.json'))) return undefined;
   const { loadSessionPlugins } = await import('../ext/plugins/sessionPlugins');
-  const plugins = await loadSessionPlugins({ home, cwd, env, allowPrivateNetwork: config.web.allow_private_network, mcpDefaults: settings.mcp, bundled });
+  const plugins = await loadSessionPlugins({
+    home,
+    cwd,
+    env,
+    allowPrivateNetwork: config.web.allow_private_network,
+    mcpDefaults: settings.mcp,
+    bundled,
+  });
   startup.warnings.push(...plugins.warnings);
   startup.hooks.push(...plugins.hooks);
   startup.runtime.hooks = startup.hooks;
   // Plugin servers know the session's folder (their own cwd is the plugin root unless the manifest says).
-  startup.mcp.servers.push(...plugins.mcpServers.map((s) => (s.transport === 'stdio' ? { ...s, env: { JARVIS_PROJECT_DIR: cwd, ...s.env } } : s)));
+  startup.mcp.servers.push(
+    ...plugins.mcpServers.map((s) =>
+      s.transport === 'stdio' ? { ...s, env: { JARVIS_PROJECT_DIR: cwd, ...s.env } } : s,
+    ),
+  );
   startup.runtime.plugins = plugins.session;
   return plugins;
 }
@@ -111,7 +142,9 @@ function checkHomeWritable(home: string, env: NodeJS.ProcessEnv): void {
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code ?? messageOf(e);
     const source = env.JARVIS_CODE_HOME?.trim() ? 'JARVIS_CODE_HOME' : 'the default data folder';
-    throw new StartupError(`jarvis: cannot use the data folder ${home} (${source}): it is not a writable directory (${why}). Set JARVIS_CODE_HOME to a folder you can write to.`);
+    throw new StartupError(
+      `jarvis: cannot use the data folder ${home} (${source}): it is not a writable directory (${why}). Set JARVIS_CODE_HOME to a folder you can write to.`,
+    );
   }
 }
 
@@ -121,10 +154,19 @@ function messageOf(e: unknown): string {
 
 /** The `[[permission.rules]]` of a loaded config, each with the file and line it was written at. */
 export function permissionRulesOf(loaded: LoadedConfig): PermissionRule[] {
-  return loaded.config.permission.rules.map((r, i) => ({ decision: r.decision, pattern: r.pattern, scope: r.scope, reason: r.reason, source: loaded.ruleSources[i] }));
+  return loaded.config.permission.rules.map((r, i) => ({
+    decision: r.decision,
+    pattern: r.pattern,
+    scope: r.scope,
+    reason: r.reason,
+    source: loaded.ruleSources[i],
+  }));
 }
 
-export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean; env?: NodeJS.ProcessEnv; cwd?: string }): Startup {
+export function loadStartup(
+  options: MainOptions,
+  ctx: { nonInteractive: boolean; env?: NodeJS.ProcessEnv; cwd?: string },
+): Startup {
   const env = ctx.env ?? process.env;
   const cwd = resolve(ctx.cwd ?? process.cwd());
   const home = jarvisHome(env);
@@ -133,7 +175,10 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
   try {
     loaded = loadConfig(home);
   } catch (e) {
-    if (e instanceof ConfigError) throw new StartupError(`jarvis: invalid configuration\n${e.message}\nFix the file (run \`jarvis doctor\` to check it); it was not changed.`);
+    if (e instanceof ConfigError)
+      throw new StartupError(
+        `jarvis: invalid configuration\n${e.message}\nFix the file (run \`jarvis doctor\` to check it); it was not changed.`,
+      );
     throw e;
   }
   const { config } = loaded;
@@ -143,12 +188,20 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
   let resume: SessionLocation | undefined;
   if (options.continue) {
     resume = Session.findLatest(home, cwd);
-    if (!resume) throw new StartupError(`jarvis: there is no session to continue in ${cwd}. Start one with jarvis -p "<task>" or jarvis.`);
+    if (!resume)
+      throw new StartupError(
+        `jarvis: there is no session to continue in ${cwd}. Start one with jarvis -p "<task>" or jarvis.`,
+      );
   } else if (typeof options.session === 'string') {
     resume = Session.findById(home, options.session, cwd);
-    if (!resume) throw new StartupError(`jarvis: no session "${options.session}" was found (or the id prefix matches several). List sessions with /sessions in the UI.`);
+    if (!resume)
+      throw new StartupError(
+        `jarvis: no session "${options.session}" was found (or the id prefix matches several). List sessions with /sessions in the UI.`,
+      );
   } else if (options.session === true && ctx.nonInteractive) {
-    throw new StartupError('jarvis: --session without an id opens a picker, which needs the interactive UI. Give the session id, or use --continue.');
+    throw new StartupError(
+      'jarvis: --session without an id opens a picker, which needs the interactive UI. Give the session id, or use --continue.',
+    );
   }
 
   let model;
@@ -175,7 +228,9 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
   // The interactive UI asks about an undecided folder before it starts anything; otherwise say why
   // the project's servers stay off.
   if (mcp.untrusted.length && (ctx.nonInteractive || workspaceTrust(home, cwd) !== undefined)) {
-    warnings.push(`project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it when the interactive UI asks, or run jarvis there once)`);
+    warnings.push(
+      `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it when the interactive UI asks, or run jarvis there once)`,
+    );
   }
 
   return {
@@ -218,7 +273,10 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
       },
       subagentModels,
       fileHistory: config.rewind.snapshots ? { maxFileBytes: config.rewind.max_file_bytes } : false,
-      compaction: { triggerRatio: settings.loop.compactionTriggerRatio, reservedContextSize: settings.loop.reservedContextSize },
+      compaction: {
+        triggerRatio: settings.loop.compactionTriggerRatio,
+        reservedContextSize: settings.loop.reservedContextSize,
+      },
       // JARVIS_MODEL_THINKING_EFFORT (model.defaultEffort) forces the effort over [thinking] effort.
       thinking: { enabled: config.thinking.enabled, effort: model.defaultEffort ?? config.thinking.effort },
       toolSwitch: { enabled: config.tools.enabled, disabled: config.tools.disabled },
@@ -240,8 +298,17 @@ export function loadStartup(options: MainOptions, ctx: { nonInteractive: boolean
  * browser agent, `--browser` / `--browser-cdp` / `[browser] enabled` the page tools. Always returned,
  * because a resumed session may have been created with browser tools.
  */
-function browserSettings(options: MainOptions, config: JarvisConfig, ctx: { home: string; env: NodeJS.ProcessEnv; configPath: string }): BrowserRuntimeOptions {
-  const profile = options.agent?.[0] === BROWSER_AGENT ? 'agent' : options.browser || options.browserCdp !== undefined || config.browser.enabled ? 'page-tools' : undefined;
+function browserSettings(
+  options: MainOptions,
+  config: JarvisConfig,
+  ctx: { home: string; env: NodeJS.ProcessEnv; configPath: string },
+): BrowserRuntimeOptions {
+  const profile =
+    options.agent?.[0] === BROWSER_AGENT
+      ? 'agent'
+      : options.browser || options.browserCdp !== undefined || config.browser.enabled
+        ? 'page-tools'
+        : undefined;
   const settings = browserOptionsFromConfig(config, ctx.home, profile);
   if (options.browserCdp !== undefined) {
     let url: URL | undefined;
@@ -251,7 +318,9 @@ function browserSettings(options: MainOptions, config: JarvisConfig, ctx: { home
       url = undefined;
     }
     if (!url || !['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
-      throw new StartupError(`jarvis: --browser-cdp "${options.browserCdp}" is not a browser debugging URL. Give the address of a Chrome/Chromium started with --remote-debugging-port, e.g. http://127.0.0.1:9222.`);
+      throw new StartupError(
+        `jarvis: --browser-cdp "${options.browserCdp}" is not a browser debugging URL. Give the address of a Chrome/Chromium started with --remote-debugging-port, e.g. http://127.0.0.1:9222.`,
+      );
     }
     settings.cdpUrl = options.browserCdp;
   }
@@ -262,7 +331,9 @@ function browserSettings(options: MainOptions, config: JarvisConfig, ctx: { home
   const alias = config.browser.summary_model;
   if (alias !== undefined) {
     if (!config.models[alias]) {
-      throw new StartupError(`jarvis: [browser] summary_model = "${alias}" in ${ctx.configPath}: no such model alias; defined aliases: ${Object.keys(config.models).join(', ') || '(none)'}.`);
+      throw new StartupError(
+        `jarvis: [browser] summary_model = "${alias}" in ${ctx.configPath}: no such model alias; defined aliases: ${Object.keys(config.models).join(', ') || '(none)'}.`,
+      );
     }
     try {
       settings.summaryModel = resolveModel({ config, env: ctx.env, cliModel: alias, configPath: ctx.configPath });

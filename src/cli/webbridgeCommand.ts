@@ -29,12 +29,19 @@ function cdpUrlFor(options: WebbridgeOptions, env: NodeJS.ProcessEnv): string {
   try {
     return loadConfig(jarvisHome(env)).config.browser.cdp_url ?? DEFAULT_CDP_URL;
   } catch (e) {
-    if (e instanceof ConfigError) process.stderr.write(`jarvis-webbridge: config.toml is invalid (${e.message.split('\n')[0]}); using ${DEFAULT_CDP_URL}\n`);
+    if (e instanceof ConfigError)
+      process.stderr.write(
+        `jarvis-webbridge: config.toml is invalid (${e.message.split('\n')[0]}); using ${DEFAULT_CDP_URL}\n`,
+      );
     return DEFAULT_CDP_URL;
   }
 }
 
-export async function runWebbridgeMcp(version: string, options: WebbridgeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runWebbridgeMcp(
+  version: string,
+  options: WebbridgeOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const [{ Server }, { StdioServerTransport }, types] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
@@ -58,17 +65,37 @@ export async function runWebbridgeMcp(version: string, options: WebbridgeOptions
   const runEnv: ToolRunEnv = { cwd: process.cwd(), services, guard: new FileStateGuard(), onProgress: () => undefined };
   const tools = new Map(browserPageTools.map((t) => [t.name, t]));
 
-  const server = new Server({ name: 'jarvis-webbridge', version }, { capabilities: { tools: {} }, instructions: `Browser tools attached to the user's own Chrome/Chromium at ${cdpUrl}: their real tabs, cookies and logged-in sessions.` });
+  const server = new Server(
+    { name: 'jarvis-webbridge', version },
+    {
+      capabilities: { tools: {} },
+      instructions: `Browser tools attached to the user's own Chrome/Chromium at ${cdpUrl}: their real tabs, cookies and logged-in sessions.`,
+    },
+  );
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({
-    tools: [...tools.values()].map((t) => ({ name: t.name, description: t.renderedDescription, inputSchema: t.jsonSchema as { type: 'object' }, annotations: { readOnlyHint: t.readOnly, openWorldHint: true } })),
+    tools: [...tools.values()].map((t) => ({
+      name: t.name,
+      description: t.renderedDescription,
+      inputSchema: t.jsonSchema as { type: 'object' },
+      annotations: { readOnlyHint: t.readOnly, openWorldHint: true },
+    })),
   }));
   let calls = 0;
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
-    const call = { id: `webbridge_${++calls}`, name: request.params.name, arguments: JSON.stringify(request.params.arguments ?? {}) };
+    const call = {
+      id: `webbridge_${++calls}`,
+      name: request.params.name,
+      arguments: JSON.stringify(request.params.arguments ?? {}),
+    };
     const { result } = await executeToolCall(prepareToolCall(call, tools, runEnv), runEnv, extra.signal);
-    const parts = typeof result.content === 'string' ? [{ type: 'text' as const, text: result.content }] : result.content;
+    const parts =
+      typeof result.content === 'string' ? [{ type: 'text' as const, text: result.content }] : result.content;
     return {
-      content: parts.map((p) => (p.type === 'text' ? { type: 'text' as const, text: p.text } : { type: 'image' as const, data: p.data, mimeType: p.mediaType })),
+      content: parts.map((p) =>
+        p.type === 'text'
+          ? { type: 'text' as const, text: p.text }
+          : { type: 'image' as const, data: p.data, mimeType: p.mediaType },
+      ),
       isError: result.isError === true,
     };
   });

@@ -17,19 +17,26 @@ let yamlParse: Promise<YamlParse> | undefined;
 
 /** yaml is CommonJS under Node: bundled, its dynamic import may arrive as `{ default: module }`. */
 function loadYamlParse(): Promise<YamlParse> {
-  return (yamlParse ??= import('yaml').then((m) => m.parse ?? (m as unknown as { default: { parse: YamlParse } }).default.parse));
+  return (yamlParse ??= import('yaml').then(
+    (m) => m.parse ?? (m as unknown as { default: { parse: YamlParse } }).default.parse,
+  ));
 }
 
 const OPENING = /^\uFEFF?---[ \t]*\r?\n/;
 const CLOSING = /^---[ \t]*$/m;
 
 /** Reads and splits a Markdown file; a problem is a message naming the file, never an exception. */
-export async function readMarkdownFile(path: string): Promise<({ ok: true } & MarkdownWithFrontmatter) | { ok: false; message: string }> {
+export async function readMarkdownFile(
+  path: string,
+): Promise<({ ok: true } & MarkdownWithFrontmatter) | { ok: false; message: string }> {
   let raw: string;
   try {
     raw = readFileSync(path, 'utf8');
   } catch (e) {
-    return { ok: false, message: `${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    return {
+      ok: false,
+      message: `${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    };
   }
   try {
     return { ok: true, ...(await parseMarkdownFile(raw)) };
@@ -55,7 +62,8 @@ export async function parseMarkdownFile(text: string): Promise<MarkdownWithFront
     throw new FrontmatterError(`the frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
   }
   if (data === null || data === undefined) data = {};
-  if (typeof data !== 'object' || Array.isArray(data)) throw new FrontmatterError('the frontmatter must be a mapping of fields (name: value)');
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new FrontmatterError('the frontmatter must be a mapping of fields (name: value)');
   return { data: data as Record<string, unknown>, body, hasFrontmatter: true };
 }
 
@@ -69,7 +77,10 @@ export function field(data: Record<string, unknown>, ...names: string[]): unknow
 export function stringList(value: unknown, separator: RegExp): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter(Boolean);
-  return String(value).split(separator).map((v) => v.trim()).filter(Boolean);
+  return String(value)
+    .split(separator)
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export function booleanField(value: unknown): boolean | undefined {

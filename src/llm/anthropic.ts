@@ -8,7 +8,16 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import { baseUrlOf, buildSdkClient, type AdapterSettings } from './createModelClient';
 import { StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
-import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ResolvedModel, StreamPart, Usage } from './types';
+import type {
+  ContentPart,
+  FinishReason,
+  Message,
+  ModelClient,
+  ModelRequest,
+  ResolvedModel,
+  StreamPart,
+  Usage,
+} from './types';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 type Block = Record<string, unknown>;
@@ -20,7 +29,14 @@ interface WireMessage {
 /** Output ceiling for a model we do not recognise (the spec's fallback). */
 export const UNKNOWN_MODEL_MAX_OUTPUT = 128_000;
 const MIN_THINKING_BUDGET = 1_024;
-const EFFORT_BUDGETS: Record<string, number> = { minimal: 1_024, low: 4_096, medium: 10_000, high: 24_000, xhigh: 32_000, max: 48_000 };
+const EFFORT_BUDGETS: Record<string, number> = {
+  minimal: 1_024,
+  low: 4_096,
+  medium: 10_000,
+  high: 24_000,
+  xhigh: 32_000,
+  max: 48_000,
+};
 const DEFAULT_THINKING_BUDGET = 16_000;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
@@ -171,15 +187,21 @@ export class AnthropicClient implements ModelClient {
     const { client, baseURL } = buildSdkClient(sdk.Anthropic, { ...resolved, baseUrl: base }, settings);
     this.client = client;
     this.ctx = {
-      providerName: resolved.providerName, providerType: 'anthropic', model: resolved.model, baseUrl: baseURL,
-      keySource: resolved.apiKeySource, errors: sdk, timeoutMs: settings.timeoutMs,
+      providerName: resolved.providerName,
+      providerType: 'anthropic',
+      model: resolved.model,
+      baseUrl: baseURL,
+      keySource: resolved.apiKeySource,
+      errors: sdk,
+      timeoutMs: settings.timeoutMs,
     };
   }
 
   buildBody(request: ModelRequest): Record<string, unknown> {
     const { params } = request;
     const caps = this.resolved.capabilities;
-    const maxTokens = params.maxOutputTokens ?? this.resolved.maxOutputSize ?? inferAnthropicMaxOutput(this.resolved.model);
+    const maxTokens =
+      params.maxOutputTokens ?? this.resolved.maxOutputSize ?? inferAnthropicMaxOutput(this.resolved.model);
     const body: Record<string, unknown> = {
       model: this.resolved.model,
       max_tokens: maxTokens,
@@ -201,7 +223,10 @@ export class AnthropicClient implements ModelClient {
     } else if (thinkingOn && maxTokens > MIN_THINKING_BUDGET) {
       // The budget counts towards max_tokens and must stay below it.
       const wanted = (effort && EFFORT_BUDGETS[effort]) || DEFAULT_THINKING_BUDGET;
-      body.thinking = { type: 'enabled', budget_tokens: Math.max(MIN_THINKING_BUDGET, Math.min(wanted, maxTokens - 1)) };
+      body.thinking = {
+        type: 'enabled',
+        budget_tokens: Math.max(MIN_THINKING_BUDGET, Math.min(wanted, maxTokens - 1)),
+      };
       thinking = true;
     }
     // Sampling overrides are not allowed together with thinking.
@@ -225,7 +250,11 @@ export class AnthropicClient implements ModelClient {
       const body = this.buildBody(request);
       // Posted through the client rather than messages.create(): create() prints model-deprecation
       // advice with console.warn on every call, which would scribble over the terminal UI.
-      const stream = await this.client.post<Stream<RawMessageStreamEvent>>('/v1/messages', { body, stream: true, signal: watch.signal });
+      const stream = await this.client.post<Stream<RawMessageStreamEvent>>('/v1/messages', {
+        body,
+        stream: true,
+        signal: watch.signal,
+      });
       for await (const event of watch.watch<RawMessageStreamEvent>(stream)) {
         switch (event.type) {
           case 'message_start': {
@@ -275,7 +304,10 @@ export class AnthropicClient implements ModelClient {
             const block = open.get(event.index);
             open.delete(event.index);
             if (block?.type === 'thinking') {
-              yield { type: 'thinking_block', block: { text: block.text, ...(block.signature ? { signature: block.signature } : {}) } };
+              yield {
+                type: 'thinking_block',
+                block: { text: block.text, ...(block.signature ? { signature: block.signature } : {}) },
+              };
             } else if (block?.type === 'redacted_thinking') {
               yield { type: 'thinking_block', block: { text: '', redacted: block.redacted ?? '' } };
             } else if (block?.type === 'tool_use' && block.id !== undefined) {
@@ -312,7 +344,12 @@ export class AnthropicClient implements ModelClient {
       // Anthropic counts cached input separately; the neutral inputTokens is the whole prompt.
       yield {
         type: 'usage',
-        usage: { ...usage, inputTokens: usage.inputTokens + cacheRead + cacheWrite, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite },
+        usage: {
+          ...usage,
+          inputTokens: usage.inputTokens + cacheRead + cacheWrite,
+          cacheReadTokens: cacheRead,
+          cacheWriteTokens: cacheWrite,
+        },
       };
     }
     yield { type: 'finish', reason: mapAnthropicStopReason(stopReason) };

@@ -31,7 +31,6 @@ export interface AdapterSettings {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 
-
 export function adapterSettings(options: ModelClientOptions = {}): AdapterSettings {
   return {
     userAgent: `jarvis-code/${options.userAgentVersion ?? JARVIS_VERSION}`,
@@ -48,7 +47,11 @@ export function adapterSettings(options: ModelClientOptions = {}): AdapterSettin
  * give (all four provider types with the SDK versions we ship).
  */
 export function requestHeaders(resolved: ResolvedModel, settings: AdapterSettings): Record<string, string> {
-  return mergeHeaders(parseCustomHeaders(settings.env.JARVIS_CODE_CUSTOM_HEADERS), { 'User-Agent': settings.userAgent }, resolved.customHeaders);
+  return mergeHeaders(
+    parseCustomHeaders(settings.env.JARVIS_CODE_CUSTOM_HEADERS),
+    { 'User-Agent': settings.userAgent },
+    resolved.customHeaders,
+  );
 }
 
 /** The base URL a model's client talks to: the resolved one, else the provider type's default. */
@@ -71,7 +74,11 @@ export interface SdkClientOptions {
  * Builds an adapter's SDK client: SDK retries off (the engine retries), our time-out, headers and
  * proxy, and the SDK's own logging off (a garbled chunk is reported through ProviderError instead).
  */
-export function buildSdkClient<C>(Client: new (options: SdkClientOptions) => C, resolved: ResolvedModel, settings: AdapterSettings): { client: C; baseURL: string } {
+export function buildSdkClient<C>(
+  Client: new (options: SdkClientOptions) => C,
+  resolved: ResolvedModel,
+  settings: AdapterSettings,
+): { client: C; baseURL: string } {
   const baseURL = baseUrlOf(resolved);
   const client = new Client({
     apiKey: resolved.apiKey,
@@ -85,7 +92,10 @@ export function buildSdkClient<C>(Client: new (options: SdkClientOptions) => C, 
   return { client, baseURL };
 }
 
-export async function createModelClient(resolved: ResolvedModel, options: ModelClientOptions = {}): Promise<ModelClient> {
+export async function createModelClient(
+  resolved: ResolvedModel,
+  options: ModelClientOptions = {},
+): Promise<ModelClient> {
   const settings = adapterSettings(options);
   // Throws a clear error for an invalid or SOCKS proxy: the first request fails with it.
   const fetchOptions = await proxyFetchOptions(baseUrlOf(resolved), settings.env);

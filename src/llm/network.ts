@@ -67,7 +67,13 @@ function bareHost(hostname: string): string {
 /** localhost, 127.0.0.0/8 and ::1 never go through a proxy. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = bareHost(hostname);
-  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    host === '::1' ||
+    host === '0:0:0:0:0:0:0:1'
+  );
 }
 
 function defaultPort(protocol: string): string {
@@ -136,7 +142,9 @@ export function proxyFor(target: string | URL, env: Env): ProxyChoice | undefine
   try {
     proxy = new URL(text);
   } catch {
-    throw new Error(`${variable} is not a valid proxy URL: "${shown(value)}". Use a URL such as http://proxy.example.com:8080, or unset ${variable}.`);
+    throw new Error(
+      `${variable} is not a valid proxy URL: "${shown(value)}". Use a URL such as http://proxy.example.com:8080, or unset ${variable}.`,
+    );
   }
   if (SOCKS_PROTOCOLS.has(proxy.protocol)) {
     throw new Error(

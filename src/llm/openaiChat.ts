@@ -7,7 +7,17 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'o
 import { buildSdkClient, type AdapterSettings } from './createModelClient';
 import { StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
-import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ProviderType, ResolvedModel, StreamPart, Usage } from './types';
+import type {
+  ContentPart,
+  FinishReason,
+  Message,
+  ModelClient,
+  ModelRequest,
+  ProviderType,
+  ResolvedModel,
+  StreamPart,
+  Usage,
+} from './types';
 
 type OpenAIModule = typeof import('openai');
 type WireMessage = Record<string, unknown>;
@@ -21,7 +31,9 @@ function dataUrl(part: Extract<ContentPart, { type: 'image' }>): string {
 
 function wireContent(parts: readonly ContentPart[]): string | Record<string, unknown>[] {
   if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as { text: string }).text).join('\n');
-  return parts.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: dataUrl(p) } }));
+  return parts.map((p) =>
+    p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: dataUrl(p) } },
+  );
 }
 
 /** Reads reasoning text from one delta: the configured key, or the first known key present. */
@@ -42,7 +54,11 @@ export function reasoningFromDelta(delta: Record<string, unknown>, reasoningKey?
   return '';
 }
 
-export function toChatMessages(system: string, messages: readonly Message[], reasoningKey = 'reasoning_content'): WireMessage[] {
+export function toChatMessages(
+  system: string,
+  messages: readonly Message[],
+  reasoningKey = 'reasoning_content',
+): WireMessage[] {
   const out: WireMessage[] = [];
   if (system) out.push({ role: 'system', content: system });
   // Tool messages may only hold text and must directly follow their assistant turn, so images a tool
@@ -50,7 +66,10 @@ export function toChatMessages(system: string, messages: readonly Message[], rea
   let pendingImages: Record<string, unknown>[] = [];
   const flushImages = () => {
     if (pendingImages.length === 0) return;
-    out.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...pendingImages] });
+    out.push({
+      role: 'user',
+      content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...pendingImages],
+    });
     pendingImages = [];
   };
   for (const message of messages) {
@@ -60,11 +79,20 @@ export function toChatMessages(system: string, messages: readonly Message[], rea
         out.push({ role: 'user', content: wireContent(message.content) });
         break;
       case 'assistant': {
-        const wire: WireMessage = { role: 'assistant', content: message.text || (message.toolCalls?.length ? null : '') };
+        const wire: WireMessage = {
+          role: 'assistant',
+          content: message.text || (message.toolCalls?.length ? null : ''),
+        };
         const reasoning = (message.thinking ?? []).map((b) => b.text).join('');
-        if (reasoning) wire[reasoningKey] = reasoningKey === 'reasoning_details' ? [{ type: 'reasoning.text', text: reasoning }] : reasoning;
+        if (reasoning)
+          wire[reasoningKey] =
+            reasoningKey === 'reasoning_details' ? [{ type: 'reasoning.text', text: reasoning }] : reasoning;
         if (message.toolCalls?.length) {
-          wire.tool_calls = message.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+          wire.tool_calls = message.toolCalls.map((c) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: c.arguments },
+          }));
         }
         out.push(wire);
         break;
@@ -102,8 +130,13 @@ export function mapChatFinishReason(reason: string | null | undefined, sawToolCa
 
 function mapUsage(raw: Record<string, unknown>): Usage {
   const details = (raw.prompt_tokens_details ?? {}) as Record<string, unknown>;
-  const cached = [details.cached_tokens, raw.cached_tokens, raw.prompt_cache_hit_tokens].find((v) => typeof v === 'number') as number | undefined;
-  const usage: Usage = { inputTokens: Number(raw.prompt_tokens ?? 0), outputTokens: Number(raw.completion_tokens ?? 0) };
+  const cached = [details.cached_tokens, raw.cached_tokens, raw.prompt_cache_hit_tokens].find(
+    (v) => typeof v === 'number',
+  ) as number | undefined;
+  const usage: Usage = {
+    inputTokens: Number(raw.prompt_tokens ?? 0),
+    outputTokens: Number(raw.completion_tokens ?? 0),
+  };
   if (cached !== undefined) usage.cacheReadTokens = cached;
   return usage;
 }
@@ -131,8 +164,13 @@ export class OpenAIChatClient implements ModelClient {
     const { client, baseURL } = buildSdkClient(sdk.OpenAI, resolved, settings);
     this.client = client;
     this.ctx = {
-      providerName: resolved.providerName, providerType: resolved.providerType, model: resolved.model, baseUrl: baseURL,
-      keySource: resolved.apiKeySource, errors: sdk, timeoutMs: settings.timeoutMs,
+      providerName: resolved.providerName,
+      providerType: resolved.providerType,
+      model: resolved.model,
+      baseUrl: baseURL,
+      keySource: resolved.apiKeySource,
+      errors: sdk,
+      timeoutMs: settings.timeoutMs,
     };
   }
 
@@ -156,7 +194,10 @@ export class OpenAIChatClient implements ModelClient {
       stream_options: { include_usage: true },
     };
     if (request.tools.length > 0) {
-      body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      body.tools = request.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
     }
     let maxTokens = params.maxOutputTokens;
     let temperature = params.temperature;

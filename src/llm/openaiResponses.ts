@@ -6,7 +6,17 @@ import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from 'openai/
 import { buildSdkClient, type AdapterSettings } from './createModelClient';
 import { httpProviderError, StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
 import { ToolCallIdAllocator } from './toolCallIds';
-import type { ContentPart, FinishReason, Message, ModelClient, ModelRequest, ProviderType, ResolvedModel, StreamPart, Usage } from './types';
+import type {
+  ContentPart,
+  FinishReason,
+  Message,
+  ModelClient,
+  ModelRequest,
+  ProviderType,
+  ResolvedModel,
+  StreamPart,
+  Usage,
+} from './types';
 
 type OpenAIModule = typeof import('openai');
 type WireItem = Record<string, unknown>;
@@ -76,8 +86,13 @@ export class OpenAIResponsesClient implements ModelClient {
     const { client, baseURL } = buildSdkClient(sdk.OpenAI, resolved, settings);
     this.client = client;
     this.ctx = {
-      providerName: resolved.providerName, providerType: 'openai_responses', model: resolved.model, baseUrl: baseURL,
-      keySource: resolved.apiKeySource, errors: sdk, timeoutMs: settings.timeoutMs,
+      providerName: resolved.providerName,
+      providerType: 'openai_responses',
+      model: resolved.model,
+      baseUrl: baseURL,
+      keySource: resolved.apiKeySource,
+      errors: sdk,
+      timeoutMs: settings.timeoutMs,
     };
   }
 
@@ -94,7 +109,13 @@ export class OpenAIResponsesClient implements ModelClient {
     };
     if (request.system) body.instructions = request.system;
     if (request.tools.length > 0) {
-      body.tools = request.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+      body.tools = request.tools.map((t) => ({
+        type: 'function',
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+        strict: false,
+      }));
     }
     if (params.maxOutputTokens !== undefined) body.max_output_tokens = params.maxOutputTokens;
     if (params.temperature !== undefined) body.temperature = params.temperature;
@@ -112,7 +133,9 @@ export class OpenAIResponsesClient implements ModelClient {
     const allocator = new ToolCallIdAllocator();
     const calls: CallSlot[] = [];
     const findCall = (itemId: unknown, outputIndex: unknown) =>
-      calls.find((c) => (itemId !== undefined && c.itemId === itemId) || (itemId === undefined && c.outputIndex === outputIndex));
+      calls.find(
+        (c) => (itemId !== undefined && c.itemId === itemId) || (itemId === undefined && c.outputIndex === outputIndex),
+      );
     let finish: FinishReason | undefined;
     let usage: Usage | undefined;
     try {
@@ -130,7 +153,13 @@ export class OpenAIResponsesClient implements ModelClient {
           case 'response.output_item.added':
             if (event.item.type === 'function_call') {
               const id = allocator.allocate(event.item.call_id);
-              calls.push({ itemId: event.item.id, outputIndex: event.output_index, id, name: event.item.name, args: event.item.arguments ?? '' });
+              calls.push({
+                itemId: event.item.id,
+                outputIndex: event.output_index,
+                id,
+                name: event.item.name,
+                args: event.item.arguments ?? '',
+              });
               yield { type: 'tool_call_start', id, name: event.item.name };
             }
             break;
@@ -156,12 +185,18 @@ export class OpenAIResponsesClient implements ModelClient {
             break;
           case 'response.incomplete': {
             const reason = event.response.incomplete_details?.reason;
-            finish = reason === 'max_output_tokens' ? 'length' : reason === 'content_filter' ? 'content_filter' : 'other';
+            finish =
+              reason === 'max_output_tokens' ? 'length' : reason === 'content_filter' ? 'content_filter' : 'other';
             if (event.response.usage) usage = mapUsage(event.response.usage as unknown as Record<string, unknown>);
             break;
           }
           case 'response.failed':
-            throw httpProviderError(undefined, { error: event.response.error ?? { message: 'the response failed' } }, null, this.ctx);
+            throw httpProviderError(
+              undefined,
+              { error: event.response.error ?? { message: 'the response failed' } },
+              null,
+              this.ctx,
+            );
           case 'error':
             throw httpProviderError(undefined, { error: { message: event.message, code: event.code } }, null, this.ctx);
           default:
@@ -170,7 +205,8 @@ export class OpenAIResponsesClient implements ModelClient {
       }
       const stopped = watch.stopError();
       if (stopped) throw stopped;
-      if (!finish) throw truncatedStreamError(this.ctx, 'the response completed (no response.completed event was sent)');
+      if (!finish)
+        throw truncatedStreamError(this.ctx, 'the response completed (no response.completed event was sent)');
     } catch (err) {
       throw watch.toError(err);
     } finally {

@@ -98,13 +98,17 @@ export function httpProviderError(
     new ProviderError(kind, message, { status, retryAfterMs, cause });
   const retryAfterMs = parseRetryAfterMs(headers);
 
-  if (status === 401 || status === 403 || (!status && /authentication_error|permission_error|invalid[_ ]api[_ ]key/i.test(text))) {
+  if (
+    status === 401 ||
+    status === 403 ||
+    (!status && /authentication_error|permission_error|invalid[_ ]api[_ ]key/i.test(text))
+  ) {
     return make(
       'auth',
       ctx.keySource
         ? `Authentication failed for ${who(ctx)}${http}: ${said}. The API key came from ${ctx.keySource}: check or replace it there.`
         : `Authentication failed for ${who(ctx)}${http}: ${said}. Check the API key: set api_key under ` +
-          `[providers.${ctx.providerName}] in config.toml, or JARVIS_MODEL_API_KEY when using the JARVIS_MODEL_* variables.`,
+            `[providers.${ctx.providerName}] in config.toml, or JARVIS_MODEL_API_KEY when using the JARVIS_MODEL_* variables.`,
     );
   }
   if (status === 402 || (status === 429 && QUOTA_RE.test(text))) {
@@ -114,7 +118,11 @@ export function httpProviderError(
     );
   }
   if (status === 429 || (!status && /rate[_ ]limit/i.test(text))) {
-    return make('rate_limit', `Rate limited by ${who(ctx)}${http}: ${said}. Retrying after a pause usually helps.`, retryAfterMs);
+    return make(
+      'rate_limit',
+      `Rate limited by ${who(ctx)}${http}: ${said}. Retrying after a pause usually helps.`,
+      retryAfterMs,
+    );
   }
   if (status === 529 || OVERLOADED_RE.test(text)) {
     return make('overloaded', `${who(ctx)} is overloaded${http}: ${said}. Try again shortly.`, retryAfterMs);
@@ -146,7 +154,11 @@ export function httpProviderError(
 }
 
 export function malformedStreamError(ctx: ErrorContext, detail: string, cause?: unknown): ProviderError {
-  return new ProviderError('bad_response', `The provider sent a malformed stream: ${detail} (${who(ctx)}, model "${ctx.model}").`, { cause });
+  return new ProviderError(
+    'bad_response',
+    `The provider sent a malformed stream: ${detail} (${who(ctx)}, model "${ctx.model}").`,
+    { cause },
+  );
 }
 
 export function truncatedStreamError(ctx: ErrorContext, missing: string): ProviderError {
@@ -175,9 +187,19 @@ function isInstance(err: unknown, cls: (abstract new (...args: never[]) => Error
  * Resets, time-outs and DNS "try again" stay transient and are retried within the budget.
  */
 const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_FAIL', 'EAI_NONAME', 'ERR_INVALID_URL', 'ERR_SOCKET_BAD_PORT', 'EADDRNOTAVAIL',
-  'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'ERR_INVALID_URL',
+  'ERR_SOCKET_BAD_PORT',
+  'EADDRNOTAVAIL',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
 /** Every `code` along an error's cause chain (the SDKs wrap fetch's TypeError, which wraps the socket's). */
@@ -200,7 +222,10 @@ export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError 
   if (err instanceof ProviderError) return err;
   const e = ctx.errors;
   const message = err instanceof Error ? err.message : String(err);
-  if (isInstance(err, e?.APIUserAbortError, 'APIUserAbortError') || (err instanceof Error && err.name === 'AbortError')) {
+  if (
+    isInstance(err, e?.APIUserAbortError, 'APIUserAbortError') ||
+    (err instanceof Error && err.name === 'AbortError')
+  ) {
     return abortedError(ctx, err);
   }
   if (errorCodes(err).includes('ERR_INVALID_URL')) {
@@ -213,15 +238,20 @@ export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError 
   if (isInstance(err, e?.APIConnectionTimeoutError, 'APIConnectionTimeoutError')) {
     const s = ctx.timeoutMs ? Math.round(ctx.timeoutMs / 1000) : undefined;
     const waited = s === undefined ? '' : ` (nothing came for ${s} s, [loop_control] idle_timeout_s)`;
-    const text = `The request to ${who(ctx)} timed out waiting for a response${waited}. ` +
+    const text =
+      `The request to ${who(ctx)} timed out waiting for a response${waited}. ` +
       'The provider may be slow or unreachable.';
     return new ProviderError('timeout', text, { cause: err });
   }
   if (isInstance(err, e?.APIConnectionError, 'APIConnectionError')) {
     const cause = (err as { cause?: unknown }).cause;
-    const detail = cause instanceof Error ? `${cause.message}${(cause as { cause?: Error }).cause?.message ? `: ${(cause as { cause?: Error }).cause?.message}` : ''}` : message;
+    const detail =
+      cause instanceof Error
+        ? `${cause.message}${(cause as { cause?: Error }).cause?.message ? `: ${(cause as { cause?: Error }).cause?.message}` : ''}`
+        : message;
     // undici refuses the fetch standard's "bad ports" (e.g. 9, 6000) with no error code.
-    const code = errorCodes(err).find((c) => UNREACHABLE_CODES.has(c)) ?? (/\bbad port\b/.test(detail) ? 'bad port' : undefined);
+    const code =
+      errorCodes(err).find((c) => UNREACHABLE_CODES.has(c)) ?? (/\bbad port\b/.test(detail) ? 'bad port' : undefined);
     return new ProviderError(
       code ? 'unreachable' : 'connection',
       `Could not connect to ${who(ctx)}${ctx.baseUrl ? ` at ${ctx.baseUrl}` : ''}: ${detail}. Check the network, proxy settings and the base URL (base_url in config.toml, or JARVIS_MODEL_BASE_URL).`,
@@ -233,7 +263,8 @@ export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError 
     const body = api.error ?? (typeof api.type === 'string' ? { error: { type: api.type, message } } : message);
     return httpProviderError(api.status, body, api.headers, ctx, err);
   }
-  if (err instanceof SyntaxError) return malformedStreamError(ctx, `could not parse an event as JSON (${message})`, err);
+  if (err instanceof SyntaxError)
+    return malformedStreamError(ctx, `could not parse an event as JSON (${message})`, err);
   return malformedStreamError(ctx, message, err);
 }
 

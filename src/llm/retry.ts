@@ -54,10 +54,11 @@ export class RetryBudget {
     if (spent + delayMs + lookAhead <= this.budgetMs) return;
     const tries = failedAttempts === 1 ? '1 attempt' : `${failedAttempts} attempts`;
     const budget = `the ${seconds(this.budgetMs)} retry budget ([loop_control] retry_budget_s)`;
-    const why = lookAhead > 0
-      ? `another attempt could wait ${seconds(lookAhead)} more for an answer ([loop_control] idle_timeout_s), ` +
-        `past ${budget}`
-      : `retrying would exceed ${budget}`;
+    const why =
+      lookAhead > 0
+        ? `another attempt could wait ${seconds(lookAhead)} more for an answer ([loop_control] idle_timeout_s), ` +
+          `past ${budget}`
+        : `retrying would exceed ${budget}`;
     const took = seconds(this.now() - this.startedAt);
     const message = `${error.message} Gave up after ${tries} in ${took}: ${why}.`;
     throw new ProviderError(error.kind, message, { status: error.status, cause: error });
@@ -80,7 +81,8 @@ export function shouldRetry(error: unknown, attempt: number, maxAttempts: number
 /** Resolves after `ms`; rejects with an 'aborted' ProviderError as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const aborted = () => new ProviderError('aborted', 'Cancelled while waiting to retry the model request.', { cause: signal?.reason });
+    const aborted = () =>
+      new ProviderError('aborted', 'Cancelled while waiting to retry the model request.', { cause: signal?.reason });
     if (signal?.aborted) {
       reject(aborted());
       return;
@@ -89,10 +91,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(aborted());
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,8 +1,14 @@
 // A ModelClient that plays scripted responses in-process: used by engine tests and by replaying a
 // recorded conversation. Each `stream` call consumes the next scripted response.
 import {
-  ProviderError, type FinishReason, type ModelClient, type ModelRequest, type ProviderType, type StreamPart,
-  type ToolCall, type Usage,
+  ProviderError,
+  type FinishReason,
+  type ModelClient,
+  type ModelRequest,
+  type ProviderType,
+  type StreamPart,
+  type ToolCall,
+  type Usage,
 } from './types';
 
 export interface ScriptedResponse {
@@ -26,7 +32,9 @@ export class ScriptedClient implements ModelClient {
   readonly requests: ModelRequest[] = [];
   private next = 0;
 
-  constructor(private readonly responses: ScriptedResponse[] | ((request: ModelRequest, index: number) => ScriptedResponse)) {}
+  constructor(
+    private readonly responses: ScriptedResponse[] | ((request: ModelRequest, index: number) => ScriptedResponse),
+  ) {}
 
   get remaining(): number {
     return Array.isArray(this.responses) ? this.responses.length - this.next : Infinity;
@@ -42,10 +50,14 @@ export class ScriptedClient implements ModelClient {
       if (ms <= 0) return;
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(resolve, ms);
-        signal.addEventListener('abort', () => {
-          clearTimeout(t);
-          reject(new ProviderError('aborted', 'cancelled'));
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(t);
+            reject(new ProviderError('aborted', 'cancelled'));
+          },
+          { once: true },
+        );
       });
     };
     if (r.thinking) {
@@ -61,7 +73,11 @@ export class ScriptedClient implements ModelClient {
     if (r.hangAfterText) await pause(2_147_483_647);
     if (r.error) throw r.error;
     for (const [i, c] of (r.toolCalls ?? []).entries()) {
-      const call: ToolCall = { id: c.id ?? `call_${index}_${i}`, name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) };
+      const call: ToolCall = {
+        id: c.id ?? `call_${index}_${i}`,
+        name: c.name,
+        arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+      };
       yield { type: 'tool_call_start', id: call.id, name: call.name };
       yield { type: 'tool_call', call };
     }

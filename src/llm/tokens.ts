@@ -37,8 +37,10 @@ export function estimateMessageTokens(messages: readonly Message[]): number {
         break;
       case 'assistant':
         total += estimateTokens(message.text);
-        for (const block of message.thinking ?? []) total += estimateTokens(block.text) + estimateTokens(block.redacted ?? '');
-        for (const call of message.toolCalls ?? []) total += estimateTokens(call.name) + estimateTokens(call.arguments) + estimateTokens(call.id);
+        for (const block of message.thinking ?? [])
+          total += estimateTokens(block.text) + estimateTokens(block.redacted ?? '');
+        for (const call of message.toolCalls ?? [])
+          total += estimateTokens(call.name) + estimateTokens(call.arguments) + estimateTokens(call.id);
         break;
     }
   }
@@ -48,7 +50,8 @@ export function estimateMessageTokens(messages: readonly Message[]): number {
 export function estimateRequestTokens(request: ModelRequest): number {
   let total = estimateTokens(request.system) + estimateMessageTokens(request.messages);
   for (const tool of request.tools) {
-    total += estimateTokens(tool.name) + estimateTokens(tool.description) + estimateTokens(JSON.stringify(tool.parameters));
+    total +=
+      estimateTokens(tool.name) + estimateTokens(tool.description) + estimateTokens(JSON.stringify(tool.parameters));
   }
   return total;
 }

@@ -2,8 +2,7 @@
 // engine, the journal and the front ends only ever see these.
 
 export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mediaType: string; data: string /* base64 */ };
+  { type: 'text'; text: string } | { type: 'image'; mediaType: string; data: string /* base64 */ };
 
 export interface ToolCall {
   id: string;
@@ -105,13 +104,24 @@ export type ProviderErrorKind =
   | 'bad_response' // garbled or truncated stream
   | 'aborted';
 
-const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'connection', 'timeout', 'conflict']);
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set([
+  'rate_limit',
+  'overloaded',
+  'server',
+  'connection',
+  'timeout',
+  'conflict',
+]);
 
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
   readonly status?: number;
   readonly retryAfterMs?: number;
-  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    opts: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: opts.cause });
     this.name = 'ProviderError';
     this.kind = kind;

@@ -21,7 +21,9 @@ export function loadBashParser(): Promise<BashParser> {
   loading ??= load().catch((err: unknown) => {
     loading = undefined;
     const why = err instanceof Error ? err.message : String(err);
-    throw new Error(`could not load the Bash parser (web-tree-sitter, tree-sitter-bash): ${why}. Reinstall with npm ci.`);
+    throw new Error(
+      `could not load the Bash parser (web-tree-sitter, tree-sitter-bash): ${why}. Reinstall with npm ci.`,
+    );
   });
   return loading;
 }

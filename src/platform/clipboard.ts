@@ -26,7 +26,9 @@ const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 
 function run(file: string, args: string[], timeoutMs: number): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
-    execFile(file, args, { encoding: 'buffer', timeout: timeoutMs, maxBuffer: MAX_CLIPBOARD_BYTES }, (err, stdout) => resolve(err ? undefined : stdout));
+    execFile(file, args, { encoding: 'buffer', timeout: timeoutMs, maxBuffer: MAX_CLIPBOARD_BYTES }, (err, stdout) =>
+      resolve(err ? undefined : stdout),
+    );
   });
 }
 
@@ -51,7 +53,8 @@ async function wayland(tool: string, timeoutMs: number): Promise<ClipboardConten
 }
 
 async function x11(tool: string, timeoutMs: number): Promise<ClipboardContent> {
-  const types = (await run(tool, ['-selection', 'clipboard', '-t', 'TARGETS', '-o'], timeoutMs))?.toString('utf8') ?? '';
+  const types =
+    (await run(tool, ['-selection', 'clipboard', '-t', 'TARGETS', '-o'], timeoutMs))?.toString('utf8') ?? '';
   const image = imageTypeIn(types);
   if (image) {
     const data = await run(tool, ['-selection', 'clipboard', '-t', image, '-o'], timeoutMs);
@@ -66,7 +69,9 @@ const POWERSHELL_IMAGE =
   '$i.Save($m, [Drawing.Imaging.ImageFormat]::Png); [Convert]::ToBase64String($m.ToArray()) }';
 
 async function powershell(tool: string, timeoutMs: number): Promise<ClipboardContent> {
-  const base64 = (await run(tool, ['-NoProfile', '-NonInteractive', '-Command', POWERSHELL_IMAGE], timeoutMs))?.toString('utf8').trim();
+  const base64 = (await run(tool, ['-NoProfile', '-NonInteractive', '-Command', POWERSHELL_IMAGE], timeoutMs))
+    ?.toString('utf8')
+    .trim();
   if (base64) return { kind: 'image', data: Buffer.from(base64, 'base64'), mediaType: 'image/png' };
   return textOrEmpty(await run(tool, ['-NoProfile', '-NonInteractive', '-Command', 'Get-Clipboard -Raw'], timeoutMs));
 }
@@ -111,8 +116,15 @@ export async function readClipboard(opts: ClipboardOptions = {}): Promise<Clipbo
   const ps = isWsl(env) ? executableOnPath('powershell.exe', env.PATH) : undefined;
   if (ps) return powershell(ps, timeoutMs);
   if (!env.WAYLAND_DISPLAY && !env.DISPLAY) {
-    return { kind: 'unavailable', message: 'The clipboard cannot be read: there is no graphical session here (neither WAYLAND_DISPLAY nor DISPLAY is set, e.g. over SSH).' };
+    return {
+      kind: 'unavailable',
+      message:
+        'The clipboard cannot be read: there is no graphical session here (neither WAYLAND_DISPLAY nor DISPLAY is set, e.g. over SSH).',
+    };
   }
   const missing = env.WAYLAND_DISPLAY ? 'wl-paste (package wl-clipboard)' : 'xclip';
-  return { kind: 'unavailable', message: `The clipboard cannot be read: ${missing} is not installed. Install it to paste images with Ctrl-V.` };
+  return {
+    kind: 'unavailable',
+    message: `The clipboard cannot be read: ${missing} is not installed. Install it to paste images with Ctrl-V.`,
+  };
 }

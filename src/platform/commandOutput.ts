@@ -19,7 +19,10 @@ export class CommandOutput {
   /** Everything added, kept or not. */
   totalChars = 0;
 
-  constructor(private readonly headLimit: number, private readonly tailLimit: number) {}
+  constructor(
+    private readonly headLimit: number,
+    private readonly tailLimit: number,
+  ) {}
 
   /** Characters dropped from memory between the head and the tail. */
   get omittedChars(): number {
@@ -62,7 +65,11 @@ export class CommandOutput {
   }
 
   private join(keep: (c: Chunk) => boolean): string {
-    const pick = (chunks: Chunk[]) => chunks.filter(keep).map((c) => c.text).join('');
+    const pick = (chunks: Chunk[]) =>
+      chunks
+        .filter(keep)
+        .map((c) => c.text)
+        .join('');
     const marker = this.omitted ? `\n[… ${this.omitted} characters of output omitted from memory …]\n` : '';
     return pick(this.head) + marker + pick(this.tail);
   }

@@ -26,15 +26,30 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 /** Runs `git args` in `cwd`; resolves with its exit code and output (never rejects for a non-zero exit). */
 export function runGit(args: readonly string[], cwd: string, signal?: AbortSignal): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    execFile('git', [...args], { cwd, env: nonInteractiveEnv(), maxBuffer: MAX_OUTPUT, signal, windowsHide: true }, (err, stdout, stderr) => {
-      if (err && typeof (err as NodeJS.ErrnoException).code === 'string') {
-        const code = (err as NodeJS.ErrnoException).code;
-        reject(new Error(code === 'ENOENT' ? 'git is not installed or not on PATH; Tower mode needs the git binary' : `git ${args.join(' ')} could not run: ${err.message}`));
-        return;
-      }
-      const exit = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
-      resolve({ code: exit, stdout: String(stdout), stderr: String(stderr) });
-    });
+    execFile(
+      'git',
+      [...args],
+      { cwd, env: nonInteractiveEnv(), maxBuffer: MAX_OUTPUT, signal, windowsHide: true },
+      (err, stdout, stderr) => {
+        if (err && typeof (err as NodeJS.ErrnoException).code === 'string') {
+          const code = (err as NodeJS.ErrnoException).code;
+          reject(
+            new Error(
+              code === 'ENOENT'
+                ? 'git is not installed or not on PATH; Tower mode needs the git binary'
+                : `git ${args.join(' ')} could not run: ${err.message}`,
+            ),
+          );
+          return;
+        }
+        const exit = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code: exit, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
   });
 }
 

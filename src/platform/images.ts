@@ -66,7 +66,13 @@ export async function imageInfo(input: Buffer): Promise<ImageInfo> {
   const swap = orientation >= 5;
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
-  return { width: swap ? height : width, height: swap ? width : height, format: meta.format ?? 'unknown', hasAlpha: meta.hasAlpha ?? false, rotated: orientation !== 1 };
+  return {
+    width: swap ? height : width,
+    height: swap ? width : height,
+    format: meta.format ?? 'unknown',
+    hasAlpha: meta.hasAlpha ?? false,
+    rotated: orientation !== 1,
+  };
 }
 
 export interface FitOptions {
@@ -104,7 +110,10 @@ function encodingsFor(hasAlpha: boolean, budgeted: boolean, sourceFormat: string
       ...QUALITY_STEPS.map((quality): Encoding => ({ mediaType: 'image/webp', encode: (i) => i.webp({ quality }) })),
     ];
   }
-  return QUALITY_STEPS.map((quality): Encoding => ({ mediaType: 'image/jpeg', encode: (i) => i.jpeg({ quality, mozjpeg: true }) }));
+  return QUALITY_STEPS.map((quality): Encoding => ({
+    mediaType: 'image/jpeg',
+    encode: (i) => i.jpeg({ quality, mozjpeg: true }),
+  }));
 }
 
 /**
@@ -119,7 +128,13 @@ export async function fitImage(input: Buffer, options: FitOptions): Promise<FitR
   const height = region?.height ?? info.height;
   const longest = Math.max(width, height);
   const fitsEdge = options.maxEdgePx === undefined || longest <= options.maxEdgePx;
-  if (!region && !info.rotated && fitsEdge && options.passthroughMediaType && (options.byteBudget === undefined || input.length <= options.byteBudget)) {
+  if (
+    !region &&
+    !info.rotated &&
+    fitsEdge &&
+    options.passthroughMediaType &&
+    (options.byteBudget === undefined || input.length <= options.byteBudget)
+  ) {
     return { ok: true, data: input, mediaType: options.passthroughMediaType, width, height, reencoded: false };
   }
   const baseScale = fitsEdge ? 1 : options.maxEdgePx! / longest;
@@ -129,7 +144,14 @@ export async function fitImage(input: Buffer, options: FitOptions): Promise<FitR
     let image = sharp(input, { animated: false }).rotate();
     if (region) image = image.extract({ left: region.x, top: region.y, width: region.width, height: region.height });
     if (w !== width || h !== height) image = image.resize(w, h, { fit: 'fill' });
-    return { ok: true as const, data: await encoding.encode(image).toBuffer(), mediaType: encoding.mediaType, width: w, height: h, reencoded: true };
+    return {
+      ok: true as const,
+      data: await encoding.encode(image).toBuffer(),
+      mediaType: encoding.mediaType,
+      width: w,
+      height: h,
+      reencoded: true,
+    };
   };
   if (options.byteBudget === undefined) return encode(baseScale, encodingsFor(info.hasAlpha, false, info.format)[0]);
   const budget = options.byteBudget;

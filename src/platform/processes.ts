@@ -27,7 +27,10 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
 };
 
 /** The environment for a non-interactive command: the parent's, overlaid with NON_INTERACTIVE_ENV. */
-export function nonInteractiveEnv(base: NodeJS.ProcessEnv = process.env, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+export function nonInteractiveEnv(
+  base: NodeJS.ProcessEnv = process.env,
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, ...NON_INTERACTIVE_ENV, ...extra };
   if (!env.CI) delete env.CI;
   return env;
@@ -54,7 +57,13 @@ export interface GroupSpawnOptions {
 export function spawnInGroup(file: string, args: readonly string[], opts: GroupSpawnOptions): ChildProcess {
   const out = opts.output ?? 'pipe';
   const stdio: StdioOptions = [opts.stdin ?? 'ignore', out, out];
-  return spawn(file, [...args], { cwd: opts.cwd, env: opts.env ?? nonInteractiveEnv(), stdio, detached: true, windowsHide: true });
+  return spawn(file, [...args], {
+    cwd: opts.cwd,
+    env: opts.env ?? nonInteractiveEnv(),
+    stdio,
+    detached: true,
+    windowsHide: true,
+  });
 }
 
 /** Runs `command` through `bash -c` in its own process group, non-interactively. */
@@ -129,7 +138,9 @@ export async function isGroupAliveAsync(pgid: number): Promise<boolean> {
   const pids = names.filter((n) => /^\d+$/.test(n));
   // In batches: parallel enough to be quick, without thousands of reads in flight at once.
   for (let i = 0; i < pids.length; i += 64) {
-    const stats = await Promise.all(pids.slice(i, i + 64).map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')));
+    const stats = await Promise.all(
+      pids.slice(i, i + 64).map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')),
+    );
     if (stats.some((stat) => stat !== '' && isLiveMember(stat, pgid))) return true;
   }
   return false;

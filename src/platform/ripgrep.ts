@@ -66,7 +66,9 @@ async function trySource(source: RipgrepSource, env: NodeJS.ProcessEnv): Promise
   const configured = env[RIPGREP_ENV_VAR];
   if (!configured) return undefined;
   if (!isExecutableFile(configured)) {
-    throw new RipgrepNotFoundError(`${RIPGREP_ENV_VAR} is set to ${configured}, which is not an executable file. Point it at an rg binary or unset it.`);
+    throw new RipgrepNotFoundError(
+      `${RIPGREP_ENV_VAR} is set to ${configured}, which is not an executable file. Point it at an rg binary or unset it.`,
+    );
   }
   return configured;
 }

@@ -23,13 +23,22 @@ export class ZipError extends Error {}
 /** An entry name that could not escape the folder it is unpacked into: relative, `/`-separated, no `..`. */
 function checkName(name: string): void {
   const parts = name.split('/');
-  if (!name || name.startsWith('/') || /^[a-zA-Z]:/.test(name) || name.includes('\\') || parts.some((p) => p === '..' || p === '')) {
+  if (
+    !name ||
+    name.startsWith('/') ||
+    /^[a-zA-Z]:/.test(name) ||
+    name.includes('\\') ||
+    parts.some((p) => p === '..' || p === '')
+  ) {
     throw new ZipError(`unsafe or empty entry name in archive: "${name}"`);
   }
 }
 
 /** Writes `entries` to `path` (through a temporary file, so a failed export leaves no partial archive). */
-export async function writeZip(path: string, entries: readonly ZipEntry[]): Promise<{ entries: number; bytes: number }> {
+export async function writeZip(
+  path: string,
+  entries: readonly ZipEntry[],
+): Promise<{ entries: number; bytes: number }> {
   const seen = new Set<string>();
   for (const entry of entries) {
     checkName(entry.name);
@@ -61,7 +70,8 @@ export function directoryEntries(dir: string, prefix: string): ZipEntry[] {
       const path = join(abs, name);
       const st = lstatSync(path);
       if (st.isDirectory()) walk(path, `${rel}${name}/`);
-      else if (st.isFile()) out.push({ name: `${prefix}${rel}${name}`, data: readFileSync(path), mtime: st.mtime, mode: st.mode & 0o777 });
+      else if (st.isFile())
+        out.push({ name: `${prefix}${rel}${name}`, data: readFileSync(path), mtime: st.mtime, mode: st.mode & 0o777 });
     }
   };
   walk(dir, '');
@@ -102,10 +112,14 @@ export async function readZip(data: Buffer, limits?: ZipReadLimits): Promise<Rea
   const out: ReadZipEntry[] = [];
   let total = 0;
   try {
-    if (limits && zip.entryCount > limits.maxEntries) throw new ZipError(`the archive has ${zip.entryCount} entries; at most ${limits.maxEntries} are accepted`);
+    if (limits && zip.entryCount > limits.maxEntries)
+      throw new ZipError(`the archive has ${zip.entryCount} entries; at most ${limits.maxEntries} are accepted`);
     for (;;) {
       const entry = await new Promise<yauzl.Entry | undefined>((resolve, reject) => {
-        zip.once('entry', resolve).once('end', () => resolve(undefined)).once('error', reject);
+        zip
+          .once('entry', resolve)
+          .once('end', () => resolve(undefined))
+          .once('error', reject);
         zip.readEntry();
       });
       zip.removeAllListeners('entry').removeAllListeners('end').removeAllListeners('error');
@@ -113,11 +127,17 @@ export async function readZip(data: Buffer, limits?: ZipReadLimits): Promise<Rea
       if (entry.fileName.endsWith('/')) continue;
       checkName(entry.fileName);
       total += entry.uncompressedSize;
-      if (limits && total > limits.maxBytes) throw new ZipError(`the archive unpacks to more than ${limits.maxBytes} bytes, the limit`);
+      if (limits && total > limits.maxBytes)
+        throw new ZipError(`the archive unpacks to more than ${limits.maxBytes} bytes, the limit`);
       const content = await readAll(await zip.openReadStreamPromise(entry));
       if (crc32(content) !== entry.crc32) throw new ZipError(`"${entry.fileName}" is corrupt (CRC mismatch)`);
       const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? (entry.externalFileAttributes >>> 16) & 0o777 : 0;
-      out.push({ name: entry.fileName, data: content, mtime: entry.getLastModDate(), ...(unixMode ? { mode: unixMode } : {}) });
+      out.push({
+        name: entry.fileName,
+        data: content,
+        mtime: entry.getLastModDate(),
+        ...(unixMode ? { mode: unixMode } : {}),
+      });
     }
   } catch (e) {
     if (e instanceof ZipError) throw e;

@@ -51,10 +51,18 @@ export interface PrintRunOptions {
   /** Aborted by the first Ctrl-C: ends any wait for background work at once. */
   stop?: AbortSignal;
   /** Goal mode: `start` creates the goal and submits its first turn (an error message if it cannot). */
-  goal?: { start(): string | undefined; status(): 'active' | 'paused' | 'blocked' | 'complete' | undefined; reason(): string | undefined };
+  goal?: {
+    start(): string | undefined;
+    status(): 'active' | 'paused' | 'blocked' | 'complete' | undefined;
+    reason(): string | undefined;
+  };
 }
 
-export function makePrintRenderer(format: 'text' | 'stream-json', stdout: Sink, stderr: Sink): (event: EngineEvent) => void {
+export function makePrintRenderer(
+  format: 'text' | 'stream-json',
+  stdout: Sink,
+  stderr: Sink,
+): (event: EngineEvent) => void {
   const writer = format === 'stream-json' ? new StreamJsonWriter(stdout, stderr) : new TranscriptWriter(stdout, stderr);
   // The transcript is the main agent's; subagents' activity is progress on stderr, never mixed into it.
   const subagents = new SubagentProgress(stderr);
@@ -78,7 +86,12 @@ function goalExitCode(status: ReturnType<NonNullable<PrintRunOptions['goal']>['s
 }
 
 /** Says on stderr what print mode is waiting for (again only when the set of tasks changes). */
-function announceWait(stderr: Sink, bg: NonNullable<PrintRunOptions['background']>, deadline: number, before: string): string {
+function announceWait(
+  stderr: Sink,
+  bg: NonNullable<PrintRunOptions['background']>,
+  deadline: number,
+  before: string,
+): string {
   const running = bg.watcher.describeRunning();
   const key = running.join('\n');
   if (!running.length || key === before) return before;
@@ -97,7 +110,8 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
     if (!opts.goal) return code;
     const status = opts.goal.status();
     // A goal that stopped short says why (no progress, a budget, an error) where a script can read it.
-    if (status === 'paused' || status === 'blocked') opts.stderr.write(`jarvis: the goal is ${status}${opts.goal.reason() ? ` (${opts.goal.reason()})` : ''}\n`);
+    if (status === 'paused' || status === 'blocked')
+      opts.stderr.write(`jarvis: the goal is ${status}${opts.goal.reason() ? ` (${opts.goal.reason()})` : ''}\n`);
     return goalExitCode(status);
   };
   const goalProblem = opts.goal?.start();
@@ -107,7 +121,10 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
   }
   if (!opts.goal) {
     const extra = opts.promptContent !== undefined || opts.attachments?.length;
-    const content: ContentPart[] = [{ type: 'text', text: opts.promptContent ?? opts.prompt }, ...(opts.attachments ?? [])];
+    const content: ContentPart[] = [
+      { type: 'text', text: opts.promptContent ?? opts.prompt },
+      ...(opts.attachments ?? []),
+    ];
     agent.submit({ kind: 'prompt', text: opts.prompt, ...(extra ? { content } : {}) });
   }
   const outcomes = await agent.idle();
@@ -116,11 +133,17 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
   if (code !== EXIT_SUCCESS) return settle(code);
   const bg = opts.background;
   if (bg && bg.mode !== 'exit') code = await waitForBackground(agent, opts, bg, interrupted);
-  if (opts.scheduled && code === EXIT_SUCCESS && !interrupted()) code = await waitForScheduled(agent, opts, opts.scheduled, interrupted);
+  if (opts.scheduled && code === EXIT_SUCCESS && !interrupted())
+    code = await waitForScheduled(agent, opts, opts.scheduled, interrupted);
   return interrupted() ? EXIT_INTERRUPTED : settle(code);
 }
 
-async function waitForBackground(agent: Agent, opts: PrintRunOptions, bg: NonNullable<PrintRunOptions['background']>, interrupted: () => boolean): Promise<number> {
+async function waitForBackground(
+  agent: Agent,
+  opts: PrintRunOptions,
+  bg: NonNullable<PrintRunOptions['background']>,
+  interrupted: () => boolean,
+): Promise<number> {
   const deadline = Date.now() + bg.waitCeilingMs;
   const ceiling = new AbortController();
   const timer = setTimeout(() => ceiling.abort(), Math.min(bg.waitCeilingMs, 2_147_483_647));
@@ -138,7 +161,9 @@ async function waitForBackground(agent: Agent, opts: PrintRunOptions, bg: NonNul
       }
       if (bg.mode === 'drain') continue; // drain: wait for the work, do not start turns
       if (turns >= bg.maxTurns) {
-        opts.stderr.write(`print mode: stopping after ${bg.maxTurns} background-triggered turns (background.print_max_turns)\n`);
+        opts.stderr.write(
+          `print mode: stopping after ${bg.maxTurns} background-triggered turns (background.print_max_turns)\n`,
+        );
         break;
       }
       turns++;
@@ -159,7 +184,12 @@ async function waitForBackground(agent: Agent, opts: PrintRunOptions, bg: NonNul
  * Scheduled tasks in print mode (docs/scheduled-tasks.md): a pending one-time task keeps the run alive
  * until it has fired and its turn ended; recurring tasks do not outlive the run, and stderr says so.
  */
-async function waitForScheduled(agent: Agent, opts: PrintRunOptions, scheduled: ScheduledWatcher, interrupted: () => boolean): Promise<number> {
+async function waitForScheduled(
+  agent: Agent,
+  opts: PrintRunOptions,
+  scheduled: ScheduledWatcher,
+  interrupted: () => boolean,
+): Promise<number> {
   let last = EXIT_SUCCESS;
   let announced = '';
   const never = new AbortController().signal;

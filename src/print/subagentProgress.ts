@@ -19,7 +19,9 @@ export class SubagentProgress {
     if (event.type === 'subagent') {
       if (event.change === 'started') {
         this.names.set(event.childId, event.agentName);
-        this.write(`↳ ${event.agentName} started: ${clipAtWord(oneLine(event.description || event.prompt), LINE_MAX_CHARS)}`);
+        this.write(
+          `↳ ${event.agentName} started: ${clipAtWord(oneLine(event.description || event.prompt), LINE_MAX_CHARS)}`,
+        );
       } else {
         const seconds = (event.elapsedMs / 1000).toFixed(1);
         const why = event.error ? ` — ${clipAtWord(oneLine(event.error), LINE_MAX_CHARS)}` : '';
@@ -43,5 +45,10 @@ export class SubagentProgress {
 }
 
 function oneLine(text: string): string {
-  return text.split('\n').find((l) => l.trim())?.trim() ?? '';
+  return (
+    text
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? ''
+  );
 }

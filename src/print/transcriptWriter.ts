@@ -55,7 +55,10 @@ export class TranscriptWriter {
   /** The text of the step being streamed, not yet known to be final. */
   private held = '';
 
-  constructor(private readonly stdout: Sink, private readonly stderr: Sink) {
+  constructor(
+    private readonly stdout: Sink,
+    private readonly stderr: Sink,
+  ) {
     this.text = new BulletStream(stdout);
     this.thinking = new BulletStream(stderr);
   }
@@ -77,14 +80,18 @@ export class TranscriptWriter {
         this.stderr.write(`• ${event.subject}\n`);
         return;
       case 'tool_result': {
-        const first = event.summary ?? clipAtWord(event.text.split('\n')[0], event.isError ? ERROR_LINE_MAX_CHARS : RESULT_LINE_MAX_CHARS);
+        const first =
+          event.summary ??
+          clipAtWord(event.text.split('\n')[0], event.isError ? ERROR_LINE_MAX_CHARS : RESULT_LINE_MAX_CHARS);
         this.stderr.write(`  ${event.isError ? '✗' : '⎿'} ${first}\n`);
         return;
       }
       case 'retry':
         this.held = '';
         this.thinking.end();
-        this.stderr.write(`  ↻ ${event.error} — retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1} of ${event.maxAttempts})\n`);
+        this.stderr.write(
+          `  ↻ ${event.error} — retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt + 1} of ${event.maxAttempts})\n`,
+        );
         return;
       case 'notice':
         this.stderr.write(`${event.level === 'error' ? 'error' : event.level}: ${event.text}\n`);
@@ -93,7 +100,8 @@ export class TranscriptWriter {
         // A cancelled step keeps its partial text (the journal does too).
         this.thinking.end();
         this.release();
-        if ((event.reason === 'max_steps' || event.reason === 'blocked') && event.error) this.stderr.write(`${event.error}\n`);
+        if ((event.reason === 'max_steps' || event.reason === 'blocked') && event.error)
+          this.stderr.write(`${event.error}\n`);
         return;
       default:
         return;
@@ -109,7 +117,10 @@ export class TranscriptWriter {
 
 /** stream-json: one JSON object per stdout line, in the shape of chat messages. No thinking. */
 export class StreamJsonWriter {
-  constructor(private readonly stdout: Sink, private readonly stderr: Sink) {}
+  constructor(
+    private readonly stdout: Sink,
+    private readonly stderr: Sink,
+  ) {}
 
   private line(value: unknown): void {
     this.stdout.write(`${JSON.stringify(value)}\n`);
@@ -120,16 +131,32 @@ export class StreamJsonWriter {
       case 'assistant_message': {
         const message: Record<string, unknown> = { role: 'assistant', content: event.text };
         if (event.toolCalls.length) {
-          message.tool_calls = event.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+          message.tool_calls = event.toolCalls.map((c) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: c.arguments },
+          }));
         }
         this.line(message);
         return;
       }
       case 'tool_result':
-        this.line({ role: 'tool', tool_call_id: event.callId, name: event.toolName, content: event.text, ...(event.isError ? { is_error: true } : {}) });
+        this.line({
+          role: 'tool',
+          tool_call_id: event.callId,
+          name: event.toolName,
+          content: event.text,
+          ...(event.isError ? { is_error: true } : {}),
+        });
         return;
       case 'retry':
-        this.line({ type: 'retry', attempt: event.attempt, max_attempts: event.maxAttempts, delay_ms: event.delayMs, error: event.error });
+        this.line({
+          type: 'retry',
+          attempt: event.attempt,
+          max_attempts: event.maxAttempts,
+          delay_ms: event.delayMs,
+          error: event.error,
+        });
         return;
       case 'notice':
         this.stderr.write(`${event.level}: ${event.text}\n`);

@@ -4,7 +4,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, describeValue, formatKey, parseToml, validateAgainst, valueError } from './configFields';
-import { KNOWN_SERVICES, OVERRIDE_FORBIDDEN_KEYS, configSchema, defaultConfig, type JarvisConfig } from './configSchema';
+import {
+  KNOWN_SERVICES,
+  OVERRIDE_FORBIDDEN_KEYS,
+  configSchema,
+  defaultConfig,
+  type JarvisConfig,
+} from './configSchema';
 import { configPath, displayPath } from './paths';
 import { mkdirPrivateSync } from './privateFiles';
 
@@ -128,7 +134,9 @@ function preprocess(raw: Table, file: string, warnings: string[]): void {
   if (isTable(raw.services)) {
     for (const name of Object.keys(raw.services)) {
       if ((KNOWN_SERVICES as readonly string[]).includes(name)) continue;
-      warnings.push(`${where}: services.${name} is not a known service and is ignored (known: ${KNOWN_SERVICES.join(', ')})`);
+      warnings.push(
+        `${where}: services.${name} is not a known service and is ignored (known: ${KNOWN_SERVICES.join(', ')})`,
+      );
       delete raw.services[name];
     }
   }
@@ -151,7 +159,12 @@ function crossCheck(config: JarvisConfig, file: string, warnings: string[]): voi
       );
     }
     if (model.base_url !== undefined && model.protocol === undefined) {
-      fail(file, ['models', alias, 'protocol'], 'a protocol', 'a per-model base_url needs protocol (kimi, anthropic, openai, openai_responses…)');
+      fail(
+        file,
+        ['models', alias, 'protocol'],
+        'a protocol',
+        'a per-model base_url needs protocol (kimi, anthropic, openai, openai_responses…)',
+      );
     }
   }
 
@@ -171,17 +184,32 @@ function crossCheck(config: JarvisConfig, file: string, warnings: string[]): voi
     const pool = secondary.models ? Object.keys(secondary.models) : undefined;
     const isModel = (alias: string) => alias === 'primary' || config.models[alias] !== undefined;
     if (secondary.force && pool) {
-      fail(file, ['secondary_model', 'force'], 'force without a models pool', 'force = true cannot be combined with a [secondary_model.models] pool');
+      fail(
+        file,
+        ['secondary_model', 'force'],
+        'force without a models pool',
+        'force = true cannot be combined with a [secondary_model.models] pool',
+      );
     }
     if (secondary.force && secondary.default_model === undefined) {
       fail(file, ['secondary_model', 'default_model'], 'a model alias', 'force = true requires default_model');
     }
     if (pool && secondary.default_model === undefined) {
-      fail(file, ['secondary_model', 'default_model'], 'a key of secondary_model.models', 'required when secondary_model.models is set');
+      fail(
+        file,
+        ['secondary_model', 'default_model'],
+        'a key of secondary_model.models',
+        'required when secondary_model.models is set',
+      );
     }
     for (const alias of pool ?? []) {
       if (!isModel(alias)) {
-        fail(file, ['secondary_model', 'models', alias], 'an alias defined in [models] or "primary"', `no model alias "${alias}"; defined aliases: ${list(aliases)}`);
+        fail(
+          file,
+          ['secondary_model', 'models', alias],
+          'an alias defined in [models] or "primary"',
+          `no model alias "${alias}"; defined aliases: ${list(aliases)}`,
+        );
       }
     }
     const chosen = secondary.default_model;
@@ -198,9 +226,13 @@ function crossCheck(config: JarvisConfig, file: string, warnings: string[]): voi
   for (const side of ['enabled', 'disabled', 'deferred', 'pinned'] as const) {
     for (const entry of config.tools[side]) {
       if (entry.includes('*') && !entry.startsWith('mcp__')) {
-        warnings.push(`${displayPath(file)}: tools.${side} entry ${describeValue(entry)} never matches a built-in tool (wildcards work only for mcp__ names)`);
+        warnings.push(
+          `${displayPath(file)}: tools.${side} entry ${describeValue(entry)} never matches a built-in tool (wildcards work only for mcp__ names)`,
+        );
       } else if (/^mcp__[^_]+(__)?$/.test(entry)) {
-        warnings.push(`${displayPath(file)}: tools.${side} entry ${describeValue(entry)} has no tool segment; write mcp__<server>__<tool> or mcp__<server>__*`);
+        warnings.push(
+          `${displayPath(file)}: tools.${side} entry ${describeValue(entry)} has no tool segment; write mcp__<server>__<tool> or mcp__<server>__*`,
+        );
       }
     }
   }
@@ -234,14 +266,27 @@ export function loadConfig(home: string, opts: { path?: string } = {}): LoadedCo
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     if (opts.path !== undefined) {
-      throw new ConfigError({ file: path, key: '', expected: 'an existing file', message: `${displayPath(path)}: no such file` });
+      throw new ConfigError({
+        file: path,
+        key: '',
+        expected: 'an existing file',
+        message: `${displayPath(path)}: no such file`,
+      });
     }
     const problem = createTemplate(path);
-    const warnings = problem ? [`${displayPath(path)}: could not create the config template (${problem}); using defaults`] : [];
+    const warnings = problem
+      ? [`${displayPath(path)}: could not create the config template (${problem}); using defaults`]
+      : [];
     return { config: defaultConfig(), path, existed: false, warnings, ruleSources: [] };
   }
   const { config, warnings } = parseConfigText(text, path);
-  return { config, path, existed: true, warnings, ruleSources: permissionRuleSources(text, path, config.permission.rules.length) };
+  return {
+    config,
+    path,
+    existed: true,
+    warnings,
+    ruleSources: permissionRuleSources(text, path, config.permission.rules.length),
+  };
 }
 
 /**

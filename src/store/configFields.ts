@@ -16,10 +16,13 @@ export const stringTable = () => z.record(z.string(), str(), { error: 'a table o
 
 export function int(min?: number, max?: number) {
   const expected =
-    min !== undefined && max !== undefined ? `an integer from ${min} to ${max}`
-    : min !== undefined ? `an integer ≥ ${min}`
-    : max !== undefined ? `an integer ≤ ${max}`
-    : 'an integer';
+    min !== undefined && max !== undefined
+      ? `an integer from ${min} to ${max}`
+      : min !== undefined
+        ? `an integer ≥ ${min}`
+        : max !== undefined
+          ? `an integer ≤ ${max}`
+          : 'an integer';
   let schema = z.number({ error: expected }).int({ error: expected });
   if (min !== undefined) schema = schema.min(min, { error: expected });
   if (max !== undefined) schema = schema.max(max, { error: expected });
@@ -102,7 +105,10 @@ export function describeValue(value: unknown): string {
 /** Builds the standard `file: key: expected X, got Y` error. */
 export function valueError(file: string, path: Path, expected: string, got: unknown): ConfigError {
   const key = formatKey(path);
-  const problem = got === undefined ? `missing required key (expected ${expected})` : `expected ${expected}, got ${describeValue(got)}`;
+  const problem =
+    got === undefined
+      ? `missing required key (expected ${expected})`
+      : `expected ${expected}, got ${describeValue(got)}`;
   return new ConfigError({ file, key, expected, message: `${displayPath(file)}: ${key}: ${problem}` });
 }
 

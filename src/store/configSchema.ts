@@ -9,10 +9,26 @@ import { bool, int, isRegex, nonEmpty, oneOf, str, stringList, stringTable, tabl
 export const CONFIG_PROVIDER_TYPES = [...PROVIDER_TYPES, 'google-genai', 'vertexai'] as const;
 
 export const HOOK_EVENTS = [
-  'UserPromptSubmit', 'UserPromptQueued', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure',
-  'PermissionRequest', 'PermissionResult', 'Stop', 'StopFailure', 'Interrupt', 'TurnStarted',
-  'SessionStart', 'SessionEnd', 'SessionHeartbeat', 'SubagentStart', 'SubagentStop', 'TaskStarted',
-  'PreCompact', 'PostCompact', 'Notification',
+  'UserPromptSubmit',
+  'UserPromptQueued',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'PermissionResult',
+  'Stop',
+  'StopFailure',
+  'Interrupt',
+  'TurnStarted',
+  'SessionStart',
+  'SessionEnd',
+  'SessionHeartbeat',
+  'SubagentStart',
+  'SubagentStop',
+  'TaskStarted',
+  'PreCompact',
+  'PostCompact',
+  'Notification',
 ] as const;
 
 /** Identity/routing fields of a model: `overrides` may not change which endpoint a model talks to. */
@@ -192,7 +208,9 @@ const permissionRuleSchema = table({
       error: 'a tool pattern such as "Read", "Bash(npm test*)" or "mcp__github__*"',
     })
     // SPEC §6.7: rules match AgentSwarm by its name only.
-    .refine((p) => !/^AgentSwarm\(/.test(p), { error: '"AgentSwarm" alone: rules match AgentSwarm by name only, with no argument pattern' }),
+    .refine((p) => !/^AgentSwarm\(/.test(p), {
+      error: '"AgentSwarm" alone: rules match AgentSwarm by name only, with no argument pattern',
+    }),
   scope: oneOf(['turn-override', 'session-runtime', 'project', 'user']).default('user'),
   reason: str().optional(),
 });
@@ -227,7 +245,12 @@ export const configSchema = table({
   mcp: mcpSchema.prefault({}),
   memory: memorySchema.prefault({}),
   identity: table({ name: nonEmpty().optional(), slug: nonEmpty().optional() }).prefault({}),
-  tools: table({ enabled: stringList().default([]), disabled: stringList().default([]), deferred: stringList().default([]), pinned: stringList().default([]) }).prefault({}),
+  tools: table({
+    enabled: stringList().default([]),
+    disabled: stringList().default([]),
+    deferred: stringList().default([]),
+    pinned: stringList().default([]),
+  }).prefault({}),
   image: table({ max_edge_px: int(1).default(2000), read_byte_budget: int(1).default(262_144) }).prefault({}),
   services: servicesSchema.prefault({}),
   web: webSchema.prefault({}),
@@ -256,4 +279,3 @@ export type ConfigProviderType = (typeof CONFIG_PROVIDER_TYPES)[number];
 export function defaultConfig(): JarvisConfig {
   return configSchema.parse({});
 }
-

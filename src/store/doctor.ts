@@ -40,11 +40,17 @@ export interface DoctorOptions {
 
 /** Resolves the model a session would start with, from a config file that checked valid (or none). */
 function checkModel(config: DoctorFileReport, env: NodeJS.ProcessEnv): DoctorReport['model'] {
-  const parsed = config.status === 'valid' ? parseConfigText(readFileSync(config.path, 'utf8'), config.path).config : defaultConfig();
+  const parsed =
+    config.status === 'valid'
+      ? parseConfigText(readFileSync(config.path, 'utf8'), config.path).config
+      : defaultConfig();
   try {
     const model = resolveModel({ config: parsed, env, configPath: config.path });
     const key = model.apiKeySource ? `, API key from ${model.apiKeySource}` : '';
-    return { ok: true, message: `model "${model.alias}" resolves: ${model.model} via provider "${model.providerName}" (${model.providerType}) at ${model.baseUrl ?? 'the default URL'}${key}` };
+    return {
+      ok: true,
+      message: `model "${model.alias}" resolves: ${model.model} via provider "${model.providerName}" (${model.providerType}) at ${model.baseUrl ?? 'the default URL'}${key}`,
+    };
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }

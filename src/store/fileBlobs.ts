@@ -72,7 +72,8 @@ export class FileBlobStore {
     } catch (e) {
       throw new FileBlobError(`its kept copy ${this.pathOf(hash)} cannot be read (${fsReason(e)})`, { cause: e });
     }
-    if (sha256Of(bytes) !== hash) throw new FileBlobError(`its kept copy ${this.pathOf(hash)} is damaged (its content no longer matches)`);
+    if (sha256Of(bytes) !== hash)
+      throw new FileBlobError(`its kept copy ${this.pathOf(hash)} is damaged (its content no longer matches)`);
     return bytes;
   }
 }

@@ -14,8 +14,13 @@ const FIRST_WAIT_MS = 2;
 const MAX_WAIT_STEP_MS = 50;
 
 export class FileLockTimeoutError extends Error {
-  constructor(readonly lockPath: string, waitedMs: number) {
-    super(`${lockPath} stayed locked by another jarvis process for ${Math.round(waitedMs / 1000)} s; try again in a moment (delete the file if no jarvis process is running).`);
+  constructor(
+    readonly lockPath: string,
+    waitedMs: number,
+  ) {
+    super(
+      `${lockPath} stayed locked by another jarvis process for ${Math.round(waitedMs / 1000)} s; try again in a moment (delete the file if no jarvis process is running).`,
+    );
   }
 }
 

@@ -13,9 +13,23 @@ export interface JournalReadResult<T> {
 
 /** A record could not be written: the disk is full, the folder went away, permissions changed… */
 export class JournalWriteError extends Error {
-  constructor(readonly path: string, cause: unknown) {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'its folder no longer exists' : code === 'EISDIR' ? 'a folder is in its place' : cause instanceof Error ? cause.message : String(cause);
+    const why =
+      code === 'ENOSPC'
+        ? 'the disk is full'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'ENOENT'
+            ? 'its folder no longer exists'
+            : code === 'EISDIR'
+              ? 'a folder is in its place'
+              : cause instanceof Error
+                ? cause.message
+                : String(cause);
     super(`Could not write the session journal ${path} (${why}).`, { cause });
     this.name = 'JournalWriteError';
   }

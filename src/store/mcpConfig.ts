@@ -84,7 +84,12 @@ export interface LoadedMcpServers {
 }
 
 /** Reads both files; never throws. */
-export function loadMcpServers(opts: { home: string; projectDir: string; trusted: boolean; defaults: McpTimeoutDefaults }): LoadedMcpServers {
+export function loadMcpServers(opts: {
+  home: string;
+  projectDir: string;
+  trusted: boolean;
+  defaults: McpTimeoutDefaults;
+}): LoadedMcpServers {
   const warnings: string[] = [];
   const user = readServers(userMcpPath(opts.home), 'user', opts.defaults, warnings);
   const project = readServers(projectMcpPath(opts.projectDir), 'project', opts.defaults, warnings);
@@ -108,7 +113,12 @@ export function describeMcpTarget(s: Pick<McpServerConfig, 'transport' | 'comman
   return `${s.transport}: ${s.url}`;
 }
 
-function readServers(file: string, scope: McpScope, defaults: McpTimeoutDefaults, warnings: string[]): McpServerConfig[] {
+function readServers(
+  file: string,
+  scope: McpScope,
+  defaults: McpTimeoutDefaults,
+  warnings: string[],
+): McpServerConfig[] {
   let doc: McpFileDocument | undefined;
   try {
     doc = readMcpFile(file);
@@ -133,7 +143,8 @@ export function parseServerEntry(
   where: { scope: McpScope; file: string; defaults: McpTimeoutDefaults },
 ): { server: McpServerConfig } | { error: string } {
   const label = `${displayPath(where.file)}: MCP server "${name}"`;
-  if (!/^[A-Za-z0-9_.-]+$/.test(name)) return { error: `${label}: the name may contain only letters, digits, "_", "-" and "." (server skipped)` };
+  if (!/^[A-Za-z0-9_.-]+$/.test(name))
+    return { error: `${label}: the name may contain only letters, digits, "_", "-" and "." (server skipped)` };
   const parsed = entrySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -142,12 +153,26 @@ export function parseServerEntry(
   }
   const e = parsed.data;
   const kind = e.transport ?? e.type;
-  const transport: McpTransportKind | undefined = kind === 'sse' ? 'sse' : kind === 'stdio' ? 'stdio' : kind ? 'http' : e.command ? 'stdio' : e.url ? 'http' : undefined;
-  if (!transport) return { error: `${label}: needs "command" (a local server) or "url" (a remote one) (server skipped)` };
-  if (transport === 'stdio' && !e.command) return { error: `${label}: a stdio server needs "command" (server skipped)` };
+  const transport: McpTransportKind | undefined =
+    kind === 'sse'
+      ? 'sse'
+      : kind === 'stdio'
+        ? 'stdio'
+        : kind
+          ? 'http'
+          : e.command
+            ? 'stdio'
+            : e.url
+              ? 'http'
+              : undefined;
+  if (!transport)
+    return { error: `${label}: needs "command" (a local server) or "url" (a remote one) (server skipped)` };
+  if (transport === 'stdio' && !e.command)
+    return { error: `${label}: a stdio server needs "command" (server skipped)` };
   if (transport !== 'stdio') {
     if (!e.url) return { error: `${label}: a ${transport} server needs "url" (server skipped)` };
-    if (!/^https?:\/\//i.test(e.url)) return { error: `${label}: url ${JSON.stringify(e.url)} is not an http(s) URL (server skipped)` };
+    if (!/^https?:\/\//i.test(e.url))
+      return { error: `${label}: url ${JSON.stringify(e.url)} is not an http(s) URL (server skipped)` };
   }
   // A relative cwd is read from the folder the file belongs to: the project root, or the data root.
   const base = where.scope === 'project' ? dirname(dirname(where.file)) : dirname(where.file);
@@ -187,21 +212,31 @@ export function readMcpFile(file: string): McpFileDocument | undefined {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`${displayPath(file)} is not valid JSON (${(e as Error).message}); its MCP servers are not used until it is fixed`);
+    throw new Error(
+      `${displayPath(file)} is not valid JSON (${(e as Error).message}); its MCP servers are not used until it is fixed`,
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(`${displayPath(file)} must hold a JSON object like {"mcpServers": {…}}; its MCP servers are not used until it is fixed`);
+    throw new Error(
+      `${displayPath(file)} must hold a JSON object like {"mcpServers": {…}}; its MCP servers are not used until it is fixed`,
+    );
   }
   const document = value as Record<string, unknown>;
   const servers = document.mcpServers ?? {};
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new Error(`${displayPath(file)}: "mcpServers" must be an object of servers by name; its MCP servers are not used until it is fixed`);
+    throw new Error(
+      `${displayPath(file)}: "mcpServers" must be an object of servers by name; its MCP servers are not used until it is fixed`,
+    );
   }
   return { document, servers: servers as Record<string, unknown> };
 }
 
 /** Replaces `mcpServers` and writes atomically; every other key of the document is kept as it was. */
-export function writeMcpServers(file: string, doc: McpFileDocument | undefined, servers: Record<string, unknown>): void {
+export function writeMcpServers(
+  file: string,
+  doc: McpFileDocument | undefined,
+  servers: Record<string, unknown>,
+): void {
   const document = { ...(doc?.document ?? {}), mcpServers: servers };
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;

@@ -50,14 +50,28 @@ export interface MemoryRecord {
 
 type MemoryLine =
   /** `created`: kept when a compaction rewrites the file, so a record keeps its first date. */
-  | { v: 1; op: 'put'; name: string; description: string; body: string; at: string; origin: MemoryOrigin; created?: string }
+  | {
+      v: 1;
+      op: 'put';
+      name: string;
+      description: string;
+      body: string;
+      at: string;
+      origin: MemoryOrigin;
+      created?: string;
+    }
   | { v: 1; op: 'forget'; name: string; at: string };
 
 function isMemoryLine(value: unknown): value is MemoryLine {
   const r = value as Partial<Record<string, unknown>> | null;
   if (!r || r.v !== 1 || typeof r.name !== 'string' || typeof r.at !== 'string') return false;
   if (r.op === 'forget') return true;
-  return r.op === 'put' && typeof r.description === 'string' && typeof r.body === 'string' && (r.origin === 'tool' || r.origin === 'extraction');
+  return (
+    r.op === 'put' &&
+    typeof r.description === 'string' &&
+    typeof r.body === 'string' &&
+    (r.origin === 'tool' || r.origin === 'extraction')
+  );
 }
 
 /**
@@ -155,21 +169,45 @@ export class MemoryStore {
   }
 
   /** Creates or replaces (by name, case-insensitively) one memory. */
-  async remember(draft: MemoryDraft, actor: MemoryActor, now = new Date()): Promise<{ record: MemoryRecord; change: 'created' | 'replaced' | 'unchanged' }> {
+  async remember(
+    draft: MemoryDraft,
+    actor: MemoryActor,
+    now = new Date(),
+  ): Promise<{ record: MemoryRecord; change: 'created' | 'replaced' | 'unchanged' }> {
     this.checkAllowed(draft.scope, actor);
     const clean = validateDraft(draft);
     const path = this.path(draft.scope);
     return this.locked(path, () => {
       const { records, lines, text } = this.readFile(draft.scope);
       const existing = records.find((r) => keyOf(r.name) === keyOf(clean.name));
-      if (existing && existing.description === clean.description && existing.body === clean.body) return { record: existing, change: 'unchanged' as const };
+      if (existing && existing.description === clean.description && existing.body === clean.body)
+        return { record: existing, change: 'unchanged' as const };
       if (!existing && records.length >= MEMORY_LIMITS.recordsPerScope) {
-        throw new MemoryError('limit', `The ${draft.scope} scope already holds ${records.length} memories, its limit is ${MEMORY_LIMITS.recordsPerScope}. Forget one that is outdated, or replace one by remembering under its name.`);
+        throw new MemoryError(
+          'limit',
+          `The ${draft.scope} scope already holds ${records.length} memories, its limit is ${MEMORY_LIMITS.recordsPerScope}. Forget one that is outdated, or replace one by remembering under its name.`,
+        );
       }
       const at = now.toISOString();
-      const line: MemoryLine = { v: 1, op: 'put', name: clean.name, description: clean.description, body: clean.body, at, origin: actor.origin };
+      const line: MemoryLine = {
+        v: 1,
+        op: 'put',
+        name: clean.name,
+        description: clean.description,
+        body: clean.body,
+        at,
+        origin: actor.origin,
+      };
       this.append(path, text, line, lines, records);
-      const record: MemoryRecord = { scope: draft.scope, name: clean.name, description: clean.description, body: clean.body, createdAt: existing?.createdAt ?? at, updatedAt: at, origin: actor.origin };
+      const record: MemoryRecord = {
+        scope: draft.scope,
+        name: clean.name,
+        description: clean.description,
+        body: clean.body,
+        createdAt: existing?.createdAt ?? at,
+        updatedAt: at,
+        origin: actor.origin,
+      };
       return { record, change: existing ? ('replaced' as const) : ('created' as const) };
     });
   }
@@ -182,7 +220,17 @@ export class MemoryStore {
       const existing = records.find((r) => keyOf(r.name) === keyOf(name));
       if (!existing) {
         const names = records.map((r) => r.name);
-        throw new MemoryError('not_found', `There is no ${scope} memory named "${name}".${names.length ? ` Its memories: ${names.slice(0, 20).map((n) => `"${n}"`).join(', ')}${names.length > 20 ? ', …' : ''}.` : ` The ${scope} scope is empty.`}`);
+        throw new MemoryError(
+          'not_found',
+          `There is no ${scope} memory named "${name}".${
+            names.length
+              ? ` Its memories: ${names
+                  .slice(0, 20)
+                  .map((n) => `"${n}"`)
+                  .join(', ')}${names.length > 20 ? ', …' : ''}.`
+              : ` The ${scope} scope is empty.`
+          }`,
+        );
       }
       this.append(path, text, { v: 1, op: 'forget', name: existing.name, at: now.toISOString() }, lines, records);
       return existing;
@@ -191,7 +239,10 @@ export class MemoryStore {
 
   private checkAllowed(scope: MemoryScope, actor: MemoryActor): void {
     if (scope === 'user' && (!actor.mainAgent || actor.origin !== 'tool')) {
-      throw new MemoryError('main_only', 'Only the main agent can change user-scope memory. Use scope "workspace" or "project", or tell the main agent what to remember.');
+      throw new MemoryError(
+        'main_only',
+        'Only the main agent can change user-scope memory. Use scope "workspace" or "project", or tell the main agent what to remember.',
+      );
     }
     if (scope === 'project' && !this.opts.trusted()) throw new MemoryError('untrusted', UNTRUSTED_PROJECT_MESSAGE);
   }
@@ -244,7 +295,14 @@ export class MemoryStore {
 
   private parseFile(scope: MemoryScope, path: string, size: number, fd: number): ParsedFile {
     if (size > MAX_FILE_BYTES) {
-      return { records: [], warnings: [`${path} is ${Math.round(size / 1024 / 1024)} MiB, larger than a memory file can be (${MAX_FILE_BYTES / 1024 / 1024} MiB); it was not read`], lines: 0, text: '' };
+      return {
+        records: [],
+        warnings: [
+          `${path} is ${Math.round(size / 1024 / 1024)} MiB, larger than a memory file can be (${MAX_FILE_BYTES / 1024 / 1024} MiB); it was not read`,
+        ],
+        lines: 0,
+        text: '',
+      };
     }
     const text = readFileSync(fd, 'utf8');
     const { records: lines, warnings } = parseJournalText(path, text, isMemoryLine);
@@ -258,11 +316,21 @@ export class MemoryStore {
       const before = byKey.get(key);
       // Replaying re-checks the limits: a hand-edited or foreign file cannot smuggle oversized records in.
       if (validationProblem(line) !== undefined) {
-        warnings.push(`${path}: the memory "${line.name.slice(0, 60)}" breaks the memory limits or holds a credential; it was skipped`);
+        warnings.push(
+          `${path}: the memory "${line.name.slice(0, 60)}" breaks the memory limits or holds a credential; it was skipped`,
+        );
         continue;
       }
       byKey.delete(key);
-      byKey.set(key, { scope, name: line.name, description: line.description, body: line.body, createdAt: line.created ?? before?.createdAt ?? line.at, updatedAt: line.at, origin: line.origin });
+      byKey.set(key, {
+        scope,
+        name: line.name,
+        description: line.description,
+        body: line.body,
+        createdAt: line.created ?? before?.createdAt ?? line.at,
+        updatedAt: line.at,
+        origin: line.origin,
+      });
     }
     return { records: [...byKey.values()], warnings, lines: lines.length, text };
   }
@@ -284,10 +352,25 @@ export class MemoryStore {
    */
   private append(path: string, text: string, line: MemoryLine, lineCount: number, live: readonly MemoryRecord[]): void {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    if (existsSync(path) && lstatSync(path).isSymbolicLink()) throw new MemoryError('invalid', `${path} is a symbolic link; memory is never written through a link. Replace it with a regular file.`);
+    if (existsSync(path) && lstatSync(path).isSymbolicLink())
+      throw new MemoryError(
+        'invalid',
+        `${path} is a symbolic link; memory is never written through a link. Replace it with a regular file.`,
+      );
     if (lineCount + 1 > live.length * 2 + 64) {
       const key = keyOf(line.name);
-      const kept: MemoryLine[] = live.filter((r) => keyOf(r.name) !== key).map((r) => ({ v: 1, op: 'put', name: r.name, description: r.description, body: r.body, at: r.updatedAt, origin: r.origin, created: r.createdAt }));
+      const kept: MemoryLine[] = live
+        .filter((r) => keyOf(r.name) !== key)
+        .map((r) => ({
+          v: 1,
+          op: 'put',
+          name: r.name,
+          description: r.description,
+          body: r.body,
+          at: r.updatedAt,
+          origin: r.origin,
+          created: r.createdAt,
+        }));
       if (line.op === 'put') kept.push(line);
       const tmp = `${path}.${process.pid}.tmp`;
       writeFileSync(tmp, kept.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
@@ -326,16 +409,36 @@ function describeIoError(e: unknown): string {
 function validationProblem(draft: { name: string; description: string; body: string }): MemoryError | undefined {
   const name = draft.name.trim();
   if (!name) return new MemoryError('invalid', 'A memory needs a name (a short label, e.g. "test command").');
-  if (/[\r\n]/.test(name)) return new MemoryError('invalid', 'A memory name is one line; put details in the description or the body.');
-  if ([...name].length > MEMORY_LIMITS.nameChars) return new MemoryError('limit', `The name has ${[...name].length} characters; the limit is ${MEMORY_LIMITS.nameChars}. Use a short label.`);
+  if (/[\r\n]/.test(name))
+    return new MemoryError('invalid', 'A memory name is one line; put details in the description or the body.');
+  if ([...name].length > MEMORY_LIMITS.nameChars)
+    return new MemoryError(
+      'limit',
+      `The name has ${[...name].length} characters; the limit is ${MEMORY_LIMITS.nameChars}. Use a short label.`,
+    );
   const descriptionChars = [...draft.description].length;
-  if (descriptionChars > MEMORY_LIMITS.descriptionChars) return new MemoryError('limit', `The description has ${descriptionChars} characters; the limit is ${MEMORY_LIMITS.descriptionChars}. Shorten it; details go in the body.`);
+  if (descriptionChars > MEMORY_LIMITS.descriptionChars)
+    return new MemoryError(
+      'limit',
+      `The description has ${descriptionChars} characters; the limit is ${MEMORY_LIMITS.descriptionChars}. Shorten it; details go in the body.`,
+    );
   const bodyBytes = Buffer.byteLength(draft.body, 'utf8');
-  if (bodyBytes > MEMORY_LIMITS.bodyBytes) return new MemoryError('limit', `The body is ${bodyBytes} bytes (UTF-8); the limit is ${MEMORY_LIMITS.bodyBytes}. Keep one fact per memory and shorten it.`);
-  for (const [field, text] of [['name', name], ['description', draft.description], ['body', draft.body]] as const) {
+  if (bodyBytes > MEMORY_LIMITS.bodyBytes)
+    return new MemoryError(
+      'limit',
+      `The body is ${bodyBytes} bytes (UTF-8); the limit is ${MEMORY_LIMITS.bodyBytes}. Keep one fact per memory and shorten it.`,
+    );
+  for (const [field, text] of [
+    ['name', name],
+    ['description', draft.description],
+    ['body', draft.body],
+  ] as const) {
     const finding = detectSecrets(text)[0];
     if (finding) {
-      return new MemoryError('secret', `The ${field} looks like it holds ${finding.kind} (at character ${finding.index + 1}). Memory never stores credentials; nothing was saved. Remember where the credential is kept (an environment variable, a vault path) instead of its value.`);
+      return new MemoryError(
+        'secret',
+        `The ${field} looks like it holds ${finding.kind} (at character ${finding.index + 1}). Memory never stores credentials; nothing was saved. Remember where the credential is kept (an environment variable, a vault path) instead of its value.`,
+      );
     }
   }
   return undefined;
@@ -348,6 +451,10 @@ function validateDraft(draft: MemoryDraft): { name: string; description: string;
 }
 
 /** The limits and credential check alone, for drafts that are filtered before any store call. */
-export function memoryDraftProblem(draft: { name: string; description: string; body: string }): MemoryError | undefined {
+export function memoryDraftProblem(draft: {
+  name: string;
+  description: string;
+  body: string;
+}): MemoryError | undefined {
   return validationProblem(draft);
 }

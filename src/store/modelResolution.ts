@@ -2,13 +2,15 @@
 // Precedence: `-m <alias>` > the JARVIS_MODEL_* channel > `default_model`. Credentials come from the
 // config file only (`api_key`, then `[providers.x.env]`); the shell's OPENAI_API_KEY and friends are
 // never read, so a stray export can never silently bill a different account.
-import { CAPABILITIES as CAPABILITY_NAMES, DEFAULT_BASE_URLS, PROVIDER_TYPES as PROVIDER_TYPE_NAMES, type Capability, type ProviderType, type ResolvedModel } from '../types/models';
 import {
-  type ConfigProviderType,
-  type JarvisConfig,
-  type ModelConfig,
-  type ProviderConfig,
-} from './configSchema';
+  CAPABILITIES as CAPABILITY_NAMES,
+  DEFAULT_BASE_URLS,
+  PROVIDER_TYPES as PROVIDER_TYPE_NAMES,
+  type Capability,
+  type ProviderType,
+  type ResolvedModel,
+} from '../types/models';
+import { type ConfigProviderType, type JarvisConfig, type ModelConfig, type ProviderConfig } from './configSchema';
 import { displayPath } from './paths';
 import { envValue, parseBooleanWord, parseIntInRange } from './settings';
 
@@ -120,21 +122,33 @@ function noModelMessage(configPath: string): string {
 
 function asProviderType(type: ConfigProviderType, where: string): ProviderTypeName {
   if ((PROVIDER_TYPE_NAMES as readonly string[]).includes(type)) return type as ProviderTypeName;
-  throw new ModelConfigError(`${where}: provider type "${type}" is not supported yet; supported: ${PROVIDER_TYPE_NAMES.join(', ')}`);
+  throw new ModelConfigError(
+    `${where}: provider type "${type}" is not supported yet; supported: ${PROVIDER_TYPE_NAMES.join(', ')}`,
+  );
 }
 
-function resolveApiKey(input: ResolveModelInput, name: string, provider: ProviderConfig): { key: string; source: string } {
+function resolveApiKey(
+  input: ResolveModelInput,
+  name: string,
+  provider: ProviderConfig,
+): { key: string; source: string } {
   const file = displayPath(input.configPath);
-  if (provider.api_key !== undefined) return { key: provider.api_key, source: `api_key under [providers.${name}] in ${file}` };
+  if (provider.api_key !== undefined)
+    return { key: provider.api_key, source: `api_key under [providers.${name}] in ${file}` };
   const keyNames = PROVIDER_ENV_KEYS[provider.type].apiKey;
   for (const keyName of keyNames) {
     const value = provider.env?.[keyName];
-    if (value !== undefined && value.trim() !== '') return { key: value, source: `${keyName} under [providers.${name}.env] in ${file}` };
+    if (value !== undefined && value.trim() !== '')
+      return { key: value, source: `${keyName} under [providers.${name}.env] in ${file}` };
   }
   const where = `${file}: providers.${name}`;
   if (provider.oauth) {
     const token = input.oauthToken?.(provider.oauth, name);
-    if (token) return { key: token, source: `the stored OAuth credential "${provider.oauth.key}" of [providers.${name}] (log in again)` };
+    if (token)
+      return {
+        key: token,
+        source: `the stored OAuth credential "${provider.oauth.key}" of [providers.${name}] (log in again)`,
+      };
     throw new ModelConfigError(
       `${where}: no stored OAuth credential for oauth.key = "${provider.oauth.key}"; log in again or set api_key`,
     );
@@ -153,7 +167,9 @@ function resolveAlias(input: ResolveModelInput, alias: string): ResolvedModel {
   const file = displayPath(input.configPath);
   if (!provider) {
     const names = Object.keys(input.config.providers);
-    throw new ModelConfigError(`${file}: models.${alias}.provider: no provider named "${m.provider}"; defined providers: ${quoted(names)}`);
+    throw new ModelConfigError(
+      `${file}: models.${alias}.provider: no provider named "${m.provider}"; defined providers: ${quoted(names)}`,
+    );
   }
   const providerType = asProviderType(m.protocol ?? provider.type, `${file}: models.${alias}`);
   const baseUrlKey = PROVIDER_ENV_KEYS[provider.type].baseUrl;
@@ -235,24 +251,35 @@ function resolveFromEnv(env: NodeJS.ProcessEnv): ResolvedModel {
   const model = (envValue(env, 'JARVIS_MODEL_NAME') ?? '').trim();
   const apiKey = envValue(env, 'JARVIS_MODEL_API_KEY')?.trim();
   if (!apiKey) {
-    throw new ModelConfigError('JARVIS_MODEL_NAME is set but JARVIS_MODEL_API_KEY is missing: set both, or unset JARVIS_MODEL_NAME');
+    throw new ModelConfigError(
+      'JARVIS_MODEL_NAME is set but JARVIS_MODEL_API_KEY is missing: set both, or unset JARVIS_MODEL_NAME',
+    );
   }
   const baseUrl = envValue(env, 'JARVIS_MODEL_BASE_URL')?.trim() || undefined;
   const typeRaw = envValue(env, 'JARVIS_MODEL_PROVIDER_TYPE')?.trim().toLowerCase() || undefined;
   if (typeRaw !== undefined && !(PROVIDER_TYPE_NAMES as readonly string[]).includes(typeRaw)) {
-    throw new ModelConfigError(`JARVIS_MODEL_PROVIDER_TYPE: expected one of ${PROVIDER_TYPE_NAMES.join(', ')}, got ${JSON.stringify(typeRaw)}`);
+    throw new ModelConfigError(
+      `JARVIS_MODEL_PROVIDER_TYPE: expected one of ${PROVIDER_TYPE_NAMES.join(', ')}, got ${JSON.stringify(typeRaw)}`,
+    );
   }
   const providerType = (typeRaw as ProviderTypeName | undefined) ?? providerTypeOfBaseUrl(baseUrl);
   const capsRaw = env.JARVIS_MODEL_CAPABILITIES ?? ENV_MODEL_DEFAULT_CAPABILITIES;
-  const caps = capsRaw.split(',').map((c) => c.trim()).filter(Boolean);
+  const caps = capsRaw
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const unknown = caps.filter((c) => !(CAPABILITY_NAMES as readonly string[]).includes(c));
   if (unknown.length) {
-    throw new ModelConfigError(`JARVIS_MODEL_CAPABILITIES: unknown capability ${quoted(unknown)}; known: ${CAPABILITY_NAMES.join(', ')}`);
+    throw new ModelConfigError(
+      `JARVIS_MODEL_CAPABILITIES: unknown capability ${quoted(unknown)}; known: ${CAPABILITY_NAMES.join(', ')}`,
+    );
   }
   const adaptiveRaw = envValue(env, 'JARVIS_MODEL_ADAPTIVE_THINKING');
   const adaptive = adaptiveRaw === undefined ? undefined : parseBooleanWord(adaptiveRaw);
   if (adaptiveRaw !== undefined && adaptive === undefined) {
-    throw new ModelConfigError(`JARVIS_MODEL_ADAPTIVE_THINKING: expected true or false, got ${JSON.stringify(adaptiveRaw)}`);
+    throw new ModelConfigError(
+      `JARVIS_MODEL_ADAPTIVE_THINKING: expected true or false, got ${JSON.stringify(adaptiveRaw)}`,
+    );
   }
   return {
     alias: ENV_MODEL_ALIAS,
@@ -276,7 +303,8 @@ function envNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: numbe
   const raw = envValue(env, name)?.trim();
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || n > max) throw new ModelConfigError(`${name}: expected a number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new ModelConfigError(`${name}: expected a number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -288,14 +316,24 @@ function withKimiKnobs(model: ResolvedModel, env: NodeJS.ProcessEnv): ResolvedMo
   if (model.providerType !== 'kimi') return model;
   const capRaw = envValue(env, 'JARVIS_MODEL_MAX_COMPLETION_TOKENS')?.trim();
   const cap = capRaw === undefined ? undefined : Number(capRaw);
-  if (cap !== undefined && !Number.isInteger(cap)) throw new ModelConfigError(`JARVIS_MODEL_MAX_COMPLETION_TOKENS: expected an integer (0 or less: no cap), got ${JSON.stringify(capRaw)}`);
+  if (cap !== undefined && !Number.isInteger(cap))
+    throw new ModelConfigError(
+      `JARVIS_MODEL_MAX_COMPLETION_TOKENS: expected an integer (0 or less: no cap), got ${JSON.stringify(capRaw)}`,
+    );
   const knobs = {
     ...(cap !== undefined && cap > 0 ? { maxCompletionTokens: cap } : {}),
-    ...definedOnly({ temperature: envNumber(env, 'JARVIS_MODEL_TEMPERATURE', 0, 2), topP: envNumber(env, 'JARVIS_MODEL_TOP_P', 0, 1) }),
+    ...definedOnly({
+      temperature: envNumber(env, 'JARVIS_MODEL_TEMPERATURE', 0, 2),
+      topP: envNumber(env, 'JARVIS_MODEL_TOP_P', 0, 1),
+    }),
   };
   // JARVIS_MODEL_THINKING_EFFORT forces the wire effort of a kimi model from the config too.
   const effort = envValue(env, 'JARVIS_MODEL_THINKING_EFFORT')?.trim() || undefined;
-  return { ...model, ...(Object.keys(knobs).length ? { kimi: knobs } : {}), ...(effort ? { defaultEffort: effort } : {}) };
+  return {
+    ...model,
+    ...(Object.keys(knobs).length ? { kimi: knobs } : {}),
+    ...(effort ? { defaultEffort: effort } : {}),
+  };
 }
 
 /** Picks and resolves the model for this run. Throws ModelConfigError (or NoModelConfiguredError). */
@@ -319,8 +357,12 @@ function pickModel(input: ResolveModelInput): ResolvedModel {
   if (envValue(env, 'JARVIS_MODEL_NAME') !== undefined) return resolveFromEnv(env);
   if (config.default_model !== undefined) {
     if (config.models[config.default_model]) return resolveAlias(input, config.default_model);
-    throw new ModelConfigError(`${file}: default_model: no model alias "${config.default_model}"; defined aliases: ${quoted(aliases)}`);
+    throw new ModelConfigError(
+      `${file}: default_model: no model alias "${config.default_model}"; defined aliases: ${quoted(aliases)}`,
+    );
   }
   if (aliases.length === 0) throw new NoModelConfiguredError(configPath);
-  throw new ModelConfigError(`${file}: default_model is not set; set it to one of ${quoted(aliases)}, or pass -m <alias>`);
+  throw new ModelConfigError(
+    `${file}: default_model is not set; set it to one of ${quoted(aliases)}, or pass -m <alias>`,
+  );
 }

@@ -15,13 +15,17 @@ export function packageRoot(): string {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) return (cached = dir);
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME)
+          return (cached = dir);
       } catch {
         // an unreadable package.json on the way up is not ours; keep walking
       }
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`Could not find the ${PACKAGE_NAME} package folder above ${fileURLToPath(import.meta.url)}; reinstall Jarvis.`);
+    if (parent === dir)
+      throw new Error(
+        `Could not find the ${PACKAGE_NAME} package folder above ${fileURLToPath(import.meta.url)}; reinstall Jarvis.`,
+      );
     dir = parent;
   }
 }

@@ -25,7 +25,11 @@ interface SecretShape {
 const SHAPES: readonly SecretShape[] = [
   { kind: 'a private key block', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g },
   { kind: 'an Anthropic API key', pattern: /\bsk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'an OpenAI API key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, accept: (v) => /\d/.test(v) && /[A-Za-z]/.test(v.slice(3)) },
+  {
+    kind: 'an OpenAI API key',
+    pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g,
+    accept: (v) => /\d/.test(v) && /[A-Za-z]/.test(v.slice(3)),
+  },
   { kind: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b/g },
   { kind: 'a GitHub token', pattern: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}\b/g },
   { kind: 'a GitHub token', pattern: /\bgithub_pat_[A-Za-z0-9_]{40,}\b/g },
@@ -47,21 +51,38 @@ const SHAPES: readonly SecretShape[] = [
   { kind: 'an xAI API key', pattern: /\bxai-[A-Za-z0-9]{40,}\b/g },
   { kind: 'an Azure storage account key', pattern: /AccountKey=([A-Za-z0-9+/]{40,}={0,2})/g, group: 1 },
   { kind: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: 'a bearer token', pattern: /\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, group: 1, accept: (v) => isRandomLooking(v, 16) },
-  { kind: 'basic-auth credentials', pattern: /\bBasic\s+([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])/g, group: 1, accept: (v) => /\d|[+/=]/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) },
-  { kind: 'a password inside a URL', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s@/]+)@/gi, group: 1, accept: (v) => !isPlaceholder(v) },
+  {
+    kind: 'a bearer token',
+    pattern: /\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)/g,
+    group: 1,
+    accept: (v) => isRandomLooking(v, 16),
+  },
+  {
+    kind: 'basic-auth credentials',
+    pattern: /\bBasic\s+([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])/g,
+    group: 1,
+    accept: (v) => /\d|[+/=]/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v),
+  },
+  {
+    kind: 'a password inside a URL',
+    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s@/]+)@/gi,
+    group: 1,
+    accept: (v) => !isPlaceholder(v),
+  },
   {
     kind: 'a password or secret assignment',
     // The key word, optionally prefixed (DB_PASSWORD, client_secret), then `=`, or `:` followed by a
     // space or a quote (so `npm run token:refresh` is a script name, not an assignment), then a literal.
-    pattern: /(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*(?:password|passwd|passphrase|pwd|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|credentials?)["']?(?:\s*=\s*|\s*:\s+|\s*:\s*(?=["']))["']?([^\s"',;]{4,})/gi,
+    pattern:
+      /(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*(?:password|passwd|passphrase|pwd|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|credentials?)["']?(?:\s*=\s*|\s*:\s+|\s*:\s*(?=["']))["']?([^\s"',;]{4,})/gi,
     group: 1,
     accept: (v) => !isPlaceholder(v) && !isCode(v),
   },
 ];
 
 /** Words after which a long random-looking string is taken for a credential. */
-const SECRET_WORDS = /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|apikey|credential|credentials|private key|access key|auth)\b/gi;
+const SECRET_WORDS =
+  /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|apikey|credential|credentials|private key|access key|auth)\b/gi;
 const NEAR_CHARS = 48;
 
 /** Placeholders, not values: `${DB_PASSWORD}`, `$TOKEN`, `<password>`, `{{secret}}`, `****`, `xxx`. */
@@ -70,14 +91,25 @@ function isPlaceholder(value: string): boolean {
   if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v)) return true;
   if (/^%[A-Za-z_][A-Za-z0-9_]*%$/.test(v)) return true;
   if (/^<[^<>]+>$/.test(v) || /^\{\{[^{}]+\}\}$/.test(v) || /^\[[^[\]]+\]$/.test(v)) return true;
-  if (/^[*xX•.]+$/.test(v) || /^(?:redacted|hidden|none|null|undefined|empty|required|optional|true|false|string|your[_-].*|example|changeme[_-]?later)$/i.test(v)) return true;
+  if (
+    /^[*xX•.]+$/.test(v) ||
+    /^(?:redacted|hidden|none|null|undefined|empty|required|optional|true|false|string|your[_-].*|example|changeme[_-]?later)$/i.test(
+      v,
+    )
+  )
+    return true;
   return false;
 }
 
 /** Code that reads a secret from elsewhere (`process.env.X`, `getToken()`, `config.secret`) holds none. */
 function isCode(value: string): boolean {
   if (value.includes('(')) return true;
-  if (/^(?:process\.env|os\.environ|env|import\.meta\.env|ENV|settings|config|this|self|options|opts|args)[.[]/.test(value)) return true;
+  if (
+    /^(?:process\.env|os\.environ|env|import\.meta\.env|ENV|settings|config|this|self|options|opts|args)[.[]/.test(
+      value,
+    )
+  )
+    return true;
   // A dotted identifier path (`cfg.db.password`) is a reference, not a literal.
   return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value);
 }
@@ -128,7 +160,12 @@ export function detectSecrets(text: string): SecretFinding[] {
     for (const m of window.matchAll(TOKEN_CANDIDATE)) {
       const value = m[0].replace(/[.=-]+$/, '');
       const index = start + m.index;
-      if (isRandomLooking(value) && !covered(index)) findings.push({ kind: `a random-looking string next to "${word[0].toLowerCase()}"`, index, length: value.length });
+      if (isRandomLooking(value) && !covered(index))
+        findings.push({
+          kind: `a random-looking string next to "${word[0].toLowerCase()}"`,
+          index,
+          length: value.length,
+        });
     }
   }
   return findings.sort((a, b) => a.index - b.index);

@@ -70,7 +70,10 @@ export function readSessionSummary(sessionDir: string): SessionSummary | undefin
 }
 
 /** Sessions of one work dir, newest first (by last journal write). */
-export function listSessions(home: string, workDir: string): Array<SessionLocation & { updatedMs: number; summary?: SessionSummary }> {
+export function listSessions(
+  home: string,
+  workDir: string,
+): Array<SessionLocation & { updatedMs: number; summary?: SessionSummary }> {
   const dir = join(sessionsRoot(home), workDirKey(workDir));
   if (!existsSync(dir)) return [];
   const out: Array<SessionLocation & { updatedMs: number; summary?: SessionSummary }> = [];
@@ -78,7 +81,13 @@ export function listSessions(home: string, workDir: string): Array<SessionLocati
     const sessionDir = join(dir, sessionId);
     const journal = journalPathOf(sessionDir);
     if (!existsSync(journal)) continue;
-    out.push({ sessionId, sessionDir, workDir, updatedMs: statSync(journal).mtimeMs, summary: readSessionSummary(sessionDir) });
+    out.push({
+      sessionId,
+      sessionDir,
+      workDir,
+      updatedMs: statSync(journal).mtimeMs,
+      summary: readSessionSummary(sessionDir),
+    });
   }
   return out.sort((a, b) => b.updatedMs - a.updatedMs || (a.sessionId < b.sessionId ? 1 : -1));
 }
@@ -98,7 +107,8 @@ export function findSessionById(home: string, id: string, workDir: string): Sess
     if (!line.trim()) continue;
     try {
       const entry = JSON.parse(line) as SessionLocation;
-      if (entry.sessionId?.startsWith(id) && existsSync(journalPathOf(entry.sessionDir))) matches.set(entry.sessionId, entry);
+      if (entry.sessionId?.startsWith(id) && existsSync(journalPathOf(entry.sessionDir)))
+        matches.set(entry.sessionId, entry);
     } catch {
       // a torn index line loses only that entry; the folder scan above still finds local sessions
     }

@@ -120,7 +120,8 @@ class EnvReader {
     const raw = envValue(this.env, name);
     if (raw === undefined) return undefined;
     const b = parseBooleanWord(raw);
-    if (b === undefined) this.warnings.push(`${name}=${JSON.stringify(raw)} ignored: expected 1/true/yes/on or 0/false/no/off`);
+    if (b === undefined)
+      this.warnings.push(`${name}=${JSON.stringify(raw)} ignored: expected 1/true/yes/on or 0/false/no/off`);
     return b;
   }
 
@@ -128,7 +129,8 @@ class EnvReader {
     const raw = envValue(this.env, name);
     if (raw === undefined) return undefined;
     const found = values.find((v) => v === raw.trim().toLowerCase());
-    if (found === undefined) this.warnings.push(`${name}=${JSON.stringify(raw)} ignored: expected one of ${values.join(', ')}`);
+    if (found === undefined)
+      this.warnings.push(`${name}=${JSON.stringify(raw)} ignored: expected one of ${values.join(', ')}`);
     return found;
   }
 
@@ -141,7 +143,9 @@ function loopSettings(config: JarvisConfig, env: EnvReader): Settings['loop'] {
   let attempts = env.int('JARVIS_LOOP_MAX_ATTEMPTS_PER_STEP', 1);
   if (env.text('JARVIS_LOOP_MAX_RETRIES_PER_STEP') !== undefined) {
     if (attempts !== undefined) {
-      env.warnings.push('JARVIS_LOOP_MAX_RETRIES_PER_STEP is deprecated and ignored because JARVIS_LOOP_MAX_ATTEMPTS_PER_STEP is set');
+      env.warnings.push(
+        'JARVIS_LOOP_MAX_RETRIES_PER_STEP is deprecated and ignored because JARVIS_LOOP_MAX_ATTEMPTS_PER_STEP is set',
+      );
     } else {
       env.warnings.push('JARVIS_LOOP_MAX_RETRIES_PER_STEP is deprecated; use JARVIS_LOOP_MAX_ATTEMPTS_PER_STEP');
       attempts = env.int('JARVIS_LOOP_MAX_RETRIES_PER_STEP', 1);
@@ -219,7 +223,8 @@ export function effectiveSettings(
   const settings: Settings = {
     loop: loopSettings(config, read),
     tokenCounting: {
-      strategy: read.oneOf('JARVIS_TOKEN_COUNTING_STRATEGY', TOKEN_COUNTING_STRATEGIES) ?? config.token_counting.strategy,
+      strategy:
+        read.oneOf('JARVIS_TOKEN_COUNTING_STRATEGY', TOKEN_COUNTING_STRATEGIES) ?? config.token_counting.strategy,
     },
     background: backgroundSettings(config, read, printMode),
     subagent: {

@@ -28,14 +28,20 @@ export interface SubagentModelPool {
 }
 
 function experimentOn(env: NodeJS.ProcessEnv): boolean {
-  return ['JARVIS_CODE_EXPERIMENTAL_SECONDARY_MODEL', 'JARVIS_CODE_EXPERIMENTAL_FLAG'].some((name) => parseBooleanWord(envValue(env, name) ?? '') === true);
+  return ['JARVIS_CODE_EXPERIMENTAL_SECONDARY_MODEL', 'JARVIS_CODE_EXPERIMENTAL_FLAG'].some(
+    (name) => parseBooleanWord(envValue(env, name) ?? '') === true,
+  );
 }
 
 /**
  * The pool, or undefined when the experiment is off or `[secondary_model]` configures none (then
  * subagents run on their caller's model). Throws (a ModelConfigError) when an alias cannot be resolved.
  */
-export function subagentModelPool(config: JarvisConfig, env: NodeJS.ProcessEnv, configPath: string): SubagentModelPool | undefined {
+export function subagentModelPool(
+  config: JarvisConfig,
+  env: NodeJS.ProcessEnv,
+  configPath: string,
+): SubagentModelPool | undefined {
   const secondary = config.secondary_model;
   if (!secondary?.default_model || !experimentOn(env)) return undefined;
   const hints: Record<string, string> = secondary.models ?? { [secondary.default_model]: '' };

@@ -22,7 +22,8 @@ export function trustFilePath(home: string): string {
 function readTrustFile(home: string): TrustFile {
   try {
     const parsed = JSON.parse(readFileSync(trustFilePath(home), 'utf8')) as Partial<TrustFile>;
-    if (parsed && typeof parsed.workspaces === 'object' && parsed.workspaces) return { version: 1, workspaces: parsed.workspaces };
+    if (parsed && typeof parsed.workspaces === 'object' && parsed.workspaces)
+      return { version: 1, workspaces: parsed.workspaces };
   } catch {
     // missing or unreadable: nothing has been decided yet, so the prompt asks again
   }

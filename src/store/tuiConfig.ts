@@ -12,9 +12,12 @@ export const STATUS_LINE_ITEMS = ['mode', 'goal', 'model', 'context', 'tokens', 
 export type StatusLineItem = (typeof STATUS_LINE_ITEMS)[number];
 
 const tuiSchema = table({
-  theme: z.string({ error: 'a theme name ("auto", "dark", "light" or a custom theme)' }).min(1, {
-    error: 'a theme name ("auto", "dark", "light" or a custom theme)',
-  }).default('auto'),
+  theme: z
+    .string({ error: 'a theme name ("auto", "dark", "light" or a custom theme)' })
+    .min(1, {
+      error: 'a theme name ("auto", "dark", "light" or a custom theme)',
+    })
+    .default('auto'),
   render_latex: bool().default(true),
   disable_paste_burst: bool().default(false),
   cache_expiry_hint: bool().default(true),
@@ -73,15 +76,28 @@ export function loadTuiConfig(home: string, opts: { path?: string } = {}): Loade
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { config: defaultTuiConfig(), path, existed: false, warnings: [] };
-    return { config: defaultTuiConfig(), path, existed: true, warnings: [], notice: `${displayPath(path)} could not be read (${String(err)}); using default UI settings` };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { config: defaultTuiConfig(), path, existed: false, warnings: [] };
+    return {
+      config: defaultTuiConfig(),
+      path,
+      existed: true,
+      warnings: [],
+      notice: `${displayPath(path)} could not be read (${String(err)}); using default UI settings`,
+    };
   }
   try {
     const { config, warnings } = parseTuiConfigText(text, path);
     return { config, path, existed: true, warnings };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    return { config: defaultTuiConfig(), path, existed: true, warnings: [], notice: `${err.message} — using default UI settings` };
+    return {
+      config: defaultTuiConfig(),
+      path,
+      existed: true,
+      warnings: [],
+      notice: `${err.message} — using default UI settings`,
+    };
   }
 }
 

@@ -26,7 +26,8 @@ export function loadUserHistory(home: string, workDir: string, limit = HISTORY_L
     if (!line.trim()) continue;
     try {
       const entry = JSON.parse(line) as HistoryEntry;
-      if (typeof entry.text === 'string' && entry.text.trim() && out[out.length - 1] !== entry.text) out.push(entry.text);
+      if (typeof entry.text === 'string' && entry.text.trim() && out[out.length - 1] !== entry.text)
+        out.push(entry.text);
     } catch {
       // a torn last line (crash mid-append) loses only itself
     }

@@ -148,11 +148,10 @@ export type ArgsCheck = { ok: true; args: unknown } | { ok: false; error: string
  * (`defineTool`), MCP and plugin tools with JSON Schema (`defineJsonSchemaTool`). Both validate the
  * model's arguments with `validateArgs` and report problems field by field (`formatArgumentErrors`).
  */
-export interface Tool
-  extends Omit<
-    ToolDefinition<z.ZodType, AnyServiceKey, AnyServiceKey>,
-    'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute'
-  > {
+export interface Tool extends Omit<
+  ToolDefinition<z.ZodType, AnyServiceKey, AnyServiceKey>,
+  'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute'
+> {
   /** The JSON schema sent to the model. */
   readonly jsonSchema: Record<string, unknown>;
   readonly renderedDescription: string;
@@ -179,9 +178,11 @@ export function renderTemplate(text: string, constants: Record<string, string | 
   });
 }
 
-export function defineTool<S extends z.ZodType, Needs extends AnyServiceKey = never, Optional extends AnyServiceKey = never>(
-  def: ToolDefinition<S, Needs, Optional>,
-): Tool {
+export function defineTool<
+  S extends z.ZodType,
+  Needs extends AnyServiceKey = never,
+  Optional extends AnyServiceKey = never,
+>(def: ToolDefinition<S, Needs, Optional>): Tool {
   const renderedDescription = renderTemplate(def.description.trim(), def.constants ?? {});
   const jsonSchema = z.toJSONSchema(def.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete jsonSchema.$schema;
@@ -193,7 +194,9 @@ export function defineTool<S extends z.ZodType, Needs extends AnyServiceKey = ne
     renderedDescription,
     validateArgs(raw) {
       const parsed = schema.safeParse(raw);
-      return parsed.success ? { ok: true, args: parsed.data } : { ok: false, error: describeSchemaError(def.name, parsed.error) };
+      return parsed.success
+        ? { ok: true, args: parsed.data }
+        : { ok: false, error: describeSchemaError(def.name, parsed.error) };
     },
   } as Tool;
 }
@@ -211,7 +214,10 @@ export function toolSchemaForModel(tool: Tool): ToolSchema {
  * Turns a zod failure into one message the model can act on: which field, what was wrong.
  */
 export function describeSchemaError(toolName: string, error: z.ZodError): string {
-  return formatArgumentErrors(toolName, error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })));
+  return formatArgumentErrors(
+    toolName,
+    error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
+  );
 }
 
 /** One field-level problem with a tool call's arguments. */
@@ -222,6 +228,8 @@ export interface ArgumentIssue {
 
 /** The message every schema language produces for invalid arguments (zod and JSON Schema alike). */
 export function formatArgumentErrors(toolName: string, issues: readonly ArgumentIssue[]): string {
-  const lines = issues.map((issue) => `- ${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`);
+  const lines = issues.map(
+    (issue) => `- ${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`,
+  );
   return `Invalid arguments for ${toolName}:\n${lines.join('\n')}\nFix the arguments and call ${toolName} again.`;
 }

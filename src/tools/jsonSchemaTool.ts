@@ -4,7 +4,16 @@
 // (`formatArgumentErrors`). Ajv loads, and each schema compiles, on the tool's first call (`prepare`),
 // never at registration: most sessions call few of the tools they are offered (docs/mcp.md).
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { formatArgumentErrors, type ArgumentIssue, type DefaultApproval, type Tool, type ToolAccess, type ToolAvailability, type ToolContext, type ToolResult } from './defineTool';
+import {
+  formatArgumentErrors,
+  type ArgumentIssue,
+  type DefaultApproval,
+  type Tool,
+  type ToolAccess,
+  type ToolAvailability,
+  type ToolContext,
+  type ToolResult,
+} from './defineTool';
 
 export interface JsonSchemaToolDefinition {
   name: string;
@@ -41,7 +50,11 @@ let validators: Promise<Validators> | undefined;
 let loaded: Validators | undefined;
 
 async function loadValidators(): Promise<Validators> {
-  const [{ default: Ajv }, { default: Ajv2020 }, { default: addFormats }] = await Promise.all([import('ajv'), import('ajv/dist/2020.js'), import('ajv-formats')]);
+  const [{ default: Ajv }, { default: Ajv2020 }, { default: addFormats }] = await Promise.all([
+    import('ajv'),
+    import('ajv/dist/2020.js'),
+    import('ajv-formats'),
+  ]);
   // allErrors: the model should learn about every bad field at once, not one per retry.
   // strict off: schemas written for other validators carry keywords Ajv does not know; they are ignored.
   const options = { allErrors: true, strict: false, validateSchema: true } as const;
@@ -64,15 +77,20 @@ function compile(name: string, schema: Record<string, unknown>, validators: Vali
     return ajv.compile(body);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return `${name} cannot be called: its input schema is not valid JSON Schema (${why}). `
-      + 'The server that offers it has to fix the tool; tell the user and do not call it again.';
+    return (
+      `${name} cannot be called: its input schema is not valid JSON Schema (${why}). ` +
+      'The server that offers it has to fix the tool; tell the user and do not call it again.'
+    );
   }
 }
 
 /** Ajv's errors as field paths and plain messages (`- path.to.field: must be string`). */
 export function ajvIssues(errors: readonly ErrorObject[]): ArgumentIssue[] {
   return errors.map((error) => {
-    const path = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     const params = error.params as Record<string, unknown>;
     if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
       return { path: [...path, params.missingProperty], message: 'is required but missing' };
@@ -102,7 +120,10 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
   };
   const { $schema: _dialect, ...jsonSchema } = schema;
   const accesses =
-    def.accesses ?? (def.readOnly ? undefined : (_args: Record<string, unknown>, ctx: ToolContext): ToolAccess[] => [{ kind: 'exec', cwd: ctx.cwd }]);
+    def.accesses ??
+    (def.readOnly
+      ? undefined
+      : (_args: Record<string, unknown>, ctx: ToolContext): ToolAccess[] => [{ kind: 'exec', cwd: ctx.cwd }]);
   return {
     name: def.name,
     description: def.description,
@@ -128,7 +149,10 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
       const check = compiled();
       // Fail closed: a caller that skipped prepare() gets no unchecked call.
       if (check === undefined) {
-        return { ok: false, error: `${def.name}: its argument validator is not loaded yet (internal error: prepare() was not awaited).` };
+        return {
+          ok: false,
+          error: `${def.name}: its argument validator is not loaded yet (internal error: prepare() was not awaited).`,
+        };
       }
       if (typeof check === 'string') return { ok: false, error: check };
       if (check(raw)) return { ok: true, args: raw };

@@ -17,7 +17,18 @@ import { DEFAULT_WEB_SETTINGS, webTools, type WebSettings } from './web';
 /** `web`: which web tools exist depends on the configured search backend; `cron: false` (JARVIS_DISABLE_CRON) drops the Cron tools. */
 export function builtinTools(opts: { web?: WebSettings; cron?: boolean } = {}): Tool[] {
   return [
-    ...fileTools, ...shellTools, ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS), ...taskTools, ...planTools, ...todoTools, ...questionTools,
-    ...agentTools, ...workflowTools, ...skillTools, ...memoryTools, ...goalTools, ...(opts.cron === false ? [] : cronTools),
+    ...fileTools,
+    ...shellTools,
+    ...webTools(opts.web ?? DEFAULT_WEB_SETTINGS),
+    ...taskTools,
+    ...planTools,
+    ...todoTools,
+    ...questionTools,
+    ...agentTools,
+    ...workflowTools,
+    ...skillTools,
+    ...memoryTools,
+    ...goalTools,
+    ...(opts.cron === false ? [] : cronTools),
   ];
 }

@@ -70,10 +70,20 @@ export class App implements CommandHost {
         const goal = rt?.session.state.goal;
         const usage = rt?.session.state.usage;
         return {
-          mode: this.mode, plan: this.controller.planMode, swarm: this.controller.swarmMode, model: this.modelLabel, contextTokens: this.contextTokens, contextLimit: this.contextLimit, cwd: this.cwd,
-          branch: this.branch, hint: this.input.hint, busy: this.busy, compacting: this.compacting,
+          mode: this.mode,
+          plan: this.controller.planMode,
+          swarm: this.controller.swarmMode,
+          model: this.modelLabel,
+          contextTokens: this.contextTokens,
+          contextLimit: this.contextLimit,
+          cwd: this.cwd,
+          branch: this.branch,
+          hint: this.input.hint,
+          busy: this.busy,
+          compacting: this.compacting,
           goal: goal ? { status: goal.status, turns: goal.used.turns } : undefined,
-          tokens: usage ? { input: usage.inputTokens, output: usage.outputTokens } : undefined, tasks: rt?.tasks.runningCount(),
+          tokens: usage ? { input: usage.inputTokens, output: usage.outputTokens } : undefined,
+          tasks: rt?.tasks.runningCount(),
         };
       },
       statusExtra: () => ({ version: this.version, sessionId: this.controller.runtime?.session.id }),
@@ -114,8 +124,18 @@ export class App implements CommandHost {
     this.controller = this.lifecycle.controller;
     this.contextLimit = this.controller.contextWindow;
     // Read on every menu: /reload may change the skills and plugins.
-    const skillCommands = () => (this.opts.runtime.skills?.all ?? []).map((s) => ({ name: `skill:${s.name}`, aliases: findCommand(s.name) ? [] : [s.name], description: s.description }));
-    const pluginCommands = () => (this.opts.runtime.plugins?.commands ?? []).map((c) => ({ name: c.name, aliases: [], description: c.description }));
+    const skillCommands = () =>
+      (this.opts.runtime.skills?.all ?? []).map((s) => ({
+        name: `skill:${s.name}`,
+        aliases: findCommand(s.name) ? [] : [s.name],
+        description: s.description,
+      }));
+    const pluginCommands = () =>
+      (this.opts.runtime.plugins?.commands ?? []).map((c) => ({
+        name: c.name,
+        aliases: [],
+        description: c.description,
+      }));
     this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands(), ...pluginCommands()]);
     editor.setAutocompleteProvider(this.completion);
     this.attacher = new PromptAttacher({
@@ -135,8 +155,25 @@ export class App implements CommandHost {
       if (!this.busy) activity.stop();
       this.requestRender();
     };
-    this.shell = new ShellModeRunner({ cwd: this.cwd, view, transcript, ensureRuntime, notice, startActivity, ended, requestRender });
-    this.prompts = new PromptSender({ editor, shell: this.shell, attacher: this.attacher, completion: this.completion, ensureRuntime, notice, requestRender });
+    this.shell = new ShellModeRunner({
+      cwd: this.cwd,
+      view,
+      transcript,
+      ensureRuntime,
+      notice,
+      startActivity,
+      ended,
+      requestRender,
+    });
+    this.prompts = new PromptSender({
+      editor,
+      shell: this.shell,
+      attacher: this.attacher,
+      completion: this.completion,
+      ensureRuntime,
+      notice,
+      requestRender,
+    });
     this.context = new ContextActions(this.contextHost());
     this.feed = new ConversationFeed({
       view,
@@ -195,7 +232,9 @@ export class App implements CommandHost {
   }
   get compactionThresholds(): CompactionThresholds | undefined {
     const c = this.opts.runtime.compaction;
-    return c ? { triggerRatio: c.triggerRatio ?? DEFAULT_COMPACTION_TRIGGER_RATIO, reservedContextSize: c.reservedContextSize } : undefined;
+    return c
+      ? { triggerRatio: c.triggerRatio ?? DEFAULT_COMPACTION_TRIGGER_RATIO, reservedContextSize: c.reservedContextSize }
+      : undefined;
   }
   get runtime(): Runtime | undefined {
     return this.controller.runtime;
@@ -220,7 +259,10 @@ export class App implements CommandHost {
     // Before the session exists no event says so: tell the user here.
     if (!this.controller.runtime && this.feed.planShown !== on) {
       this.feed.planShown = on;
-      this.notice('info', on ? 'Plan mode on: the session starts in plan mode with your first message.' : 'Plan mode off.');
+      this.notice(
+        'info',
+        on ? 'Plan mode on: the session starts in plan mode with your first message.' : 'Plan mode off.',
+      );
     }
     this.requestRender();
   }
@@ -260,7 +302,10 @@ export class App implements CommandHost {
     if (!this.swarmMode) {
       this.swarmMode = true;
       this.feed.swarmTaskTurn = 'pending';
-      this.notice('info', 'Swarm mode on for this task: AgentSwarm runs without asking; it turns off when the task completes.');
+      this.notice(
+        'info',
+        'Swarm mode on for this task: AgentSwarm runs without asking; it turns off when the task completes.',
+      );
     }
     this.prompts.send(task);
   }
@@ -286,7 +331,11 @@ export class App implements CommandHost {
     try {
       return this.controller.ensure();
     } catch (e) {
-      this.notice('error', `Could not start the session: ${(e as Error).message}`, 'Check the data folder ($JARVIS_CODE_HOME) is writable.');
+      this.notice(
+        'error',
+        `Could not start the session: ${(e as Error).message}`,
+        'Check the data folder ($JARVIS_CODE_HOME) is writable.',
+      );
       return undefined;
     }
   }
@@ -312,7 +361,12 @@ export class App implements CommandHost {
     return this.controller.fork();
   }
   mcpLogin(server: string): Promise<void> {
-    return signInToMcpServer(server, { mcp: () => this.mcp, home: this.home, clientName: this.opts.mcpClientName, notice: (level, text, hint) => this.notice(level, text, hint) });
+    return signInToMcpServer(server, {
+      mcp: () => this.mcp,
+      home: this.home,
+      clientName: this.opts.mcpClientName,
+      notice: (level, text, hint) => this.notice(level, text, hint),
+    });
   }
   compact(instruction: string): Promise<void> {
     return this.context.compact(instruction);
@@ -444,7 +498,11 @@ export class App implements CommandHost {
         const at = block ? transcript.committed.indexOf(block) : -1;
         const rt = this.controller.runtime!;
         if (at >= 0) transcript.truncate(at);
-        else transcript.reset([this.lifecycle.banner(), ...blocksFromMessages(rt.session.state.messages, view, rt.session.state.compactions)]);
+        else
+          transcript.reset([
+            this.lifecycle.banner(),
+            ...blocksFromMessages(rt.session.state.messages, view, rt.session.state.compactions),
+          ]);
       },
       restoreInput: (text) => this.ui.editor.setText(text),
       planRestored: (active) => {
@@ -457,7 +515,11 @@ export class App implements CommandHost {
   private openExternalEditor(): void {
     const command = editorCommand(this.preferences.editorCommand, this.opts.env);
     if (!command) {
-      this.notice('warning', 'No external editor is configured.', 'Set $VISUAL or $EDITOR, or [editor] command in tui.toml.');
+      this.notice(
+        'warning',
+        'No external editor is configured.',
+        'Set $VISUAL or $EDITOR, or [editor] command in tui.toml.',
+      );
       return;
     }
     this.ui.editExternally(command, (data) => this.input.onInput(data));

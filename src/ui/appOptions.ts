@@ -30,4 +30,7 @@ export interface AppOptions {
 }
 
 /** What `/reload` reads again. */
-export type ReloadedOptions = Pick<AppOptions, 'config' | 'configPath' | 'warnings' | 'runtime' | 'mcp' | 'tokenCounting' | 'mcpClientName'>;
+export type ReloadedOptions = Pick<
+  AppOptions,
+  'config' | 'configPath' | 'warnings' | 'runtime' | 'mcp' | 'tokenCounting' | 'mcpClientName'
+>;

@@ -93,11 +93,13 @@ export class ApprovalPanel implements Component, Focusable {
   private parsedCommands(width: number): string[] {
     const commands = this.request.commands ?? [];
     const args = this.request.args as { command?: unknown } | undefined;
-    if (commands.length === 0 || (commands.length === 1 && commands[0] === String(args?.command ?? '').trim())) return [];
+    if (commands.length === 0 || (commands.length === 1 && commands[0] === String(args?.command ?? '').trim()))
+      return [];
     const shown = this.expanded ? commands : commands.slice(0, MAX_COLLAPSED_COMMANDS);
     const out = [this.theme.fg.textDim('Parsed as:')];
     for (const c of shown) out.push(...wrapTextWithAnsi(`  ${this.theme.fg.accent('•')} ${c}`, width));
-    if (shown.length < commands.length) out.push(this.theme.fg.textMuted(`  … ${commands.length - shown.length} more (ctrl+e to expand)`));
+    if (shown.length < commands.length)
+      out.push(this.theme.fg.textMuted(`  … ${commands.length - shown.length} more (ctrl+e to expand)`));
     return out;
   }
 
@@ -106,7 +108,11 @@ export class ApprovalPanel implements Component, Focusable {
     const box = boxWriter(this.theme, width);
     const { row, inner } = box;
     const lines = [box.top()];
-    lines.push(...box.wrapped(`${this.theme.bold(fg.warning('Approval needed'))} ${fg.textDim('·')} ${this.theme.bold(this.request.subject)}`));
+    lines.push(
+      ...box.wrapped(
+        `${this.theme.bold(fg.warning('Approval needed'))} ${fg.textDim('·')} ${this.theme.bold(this.request.subject)}`,
+      ),
+    );
     lines.push(...box.wrapped(fg.textDim(`Why: ${this.request.reason}`)));
     for (const l of this.bashReads(inner)) lines.push(row(l));
     for (const l of this.parsedCommands(inner)) lines.push(row(l));
@@ -114,7 +120,8 @@ export class ApprovalPanel implements Component, Focusable {
     const body = this.preview.lines;
     const shown = this.expanded ? body : body.slice(0, COLLAPSED_PREVIEW);
     for (const l of shown) lines.push(row(`  ${l}`));
-    if (body.length > shown.length) lines.push(row(fg.textMuted(`  … ${body.length - shown.length} more lines (ctrl+e to expand)`)));
+    if (body.length > shown.length)
+      lines.push(row(fg.textMuted(`  … ${body.length - shown.length} more lines (ctrl+e to expand)`)));
     else if (this.expanded && body.length > COLLAPSED_PREVIEW) lines.push(row(fg.textMuted('  (ctrl+e to collapse)')));
     lines.push(row(''));
     this.choices.forEach((c, i) => lines.push(...box.option(i === this.selected, `${i + 1}. ${c.label}`)));

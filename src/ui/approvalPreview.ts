@@ -26,14 +26,19 @@ export interface Preview {
 export function approvalPreview(request: ApprovalRequest, cwd: string, theme: Theme): Preview {
   const args = (request.args ?? {}) as Record<string, unknown>;
   const { fg } = theme;
-  const pathArg = typeof args.path === 'string' ? args.path : typeof args.file_path === 'string' ? args.file_path : undefined;
+  const pathArg =
+    typeof args.path === 'string' ? args.path : typeof args.file_path === 'string' ? args.file_path : undefined;
   const abs = pathArg ? (isAbsolute(pathArg) ? pathArg : resolve(cwd, pathArg)) : undefined;
   const diffPreview = (before: string, after: string, verb: string): Preview => {
     const ops = diffLines(before, after);
     const { added, removed } = diffStats(ops);
-    return { title: `${verb} ${pathArg} ${fg.diffAdded(`+${added}`)} ${fg.diffRemoved(`-${removed}`)}`, lines: renderDiff(ops, theme) };
+    return {
+      title: `${verb} ${pathArg} ${fg.diffAdded(`+${added}`)} ${fg.diffRemoved(`-${removed}`)}`,
+      lines: renderDiff(ops, theme),
+    };
   };
-  if (request.preview?.kind === 'diff') return diffPreview(request.preview.before, request.preview.after, request.toolName);
+  if (request.preview?.kind === 'diff')
+    return diffPreview(request.preview.before, request.preview.after, request.toolName);
   if (request.preview?.kind === 'text') return { title: request.subject, lines: request.preview.text.split('\n') };
   if (request.toolName === 'Write' && abs && typeof args.content === 'string') {
     const before = readIfSmall(abs);
@@ -42,15 +47,23 @@ export function approvalPreview(request: ApprovalRequest, cwd: string, theme: Th
       return diffPreview(before, after, before === '' ? 'Create' : 'Write');
     }
   }
-  if (request.toolName === 'Edit' && abs && typeof args.old_string === 'string' && typeof args.new_string === 'string') {
+  if (
+    request.toolName === 'Edit' &&
+    abs &&
+    typeof args.old_string === 'string' &&
+    typeof args.new_string === 'string'
+  ) {
     const before = readIfSmall(abs);
     if (before && before.includes(args.old_string)) {
-      const after = args.replace_all ? before.split(args.old_string).join(args.new_string) : before.replace(args.old_string, () => String(args.new_string));
+      const after = args.replace_all
+        ? before.split(args.old_string).join(args.new_string)
+        : before.replace(args.old_string, () => String(args.new_string));
       return diffPreview(before, after, 'Edit');
     }
     return diffPreview(args.old_string, args.new_string, 'Edit');
   }
-  if (typeof args.command === 'string') return { title: 'Run a shell command', lines: args.command.split('\n').map((l) => fg.accent(`$ ${l}`)) };
+  if (typeof args.command === 'string')
+    return { title: 'Run a shell command', lines: args.command.split('\n').map((l) => fg.accent(`$ ${l}`)) };
   const json = JSON.stringify(request.args, null, 2) ?? '';
   return { title: request.subject, lines: json.split('\n').map((l) => fg.textDim(l)) };
 }

@@ -83,7 +83,14 @@ export function matchPaths(entries: readonly PathEntry[], query: string, mention
     if (tier >= 0) scored.push({ e, tier, recent: recentRank.get(e.path) ?? Infinity });
   }
   return scored
-    .sort((a, b) => a.tier - b.tier || a.recent - b.recent || b.e.mtimeMs - a.e.mtimeMs || a.e.path.length - b.e.path.length || a.e.path.localeCompare(b.e.path))
+    .sort(
+      (a, b) =>
+        a.tier - b.tier ||
+        a.recent - b.recent ||
+        b.e.mtimeMs - a.e.mtimeMs ||
+        a.e.path.length - b.e.path.length ||
+        a.e.path.localeCompare(b.e.path),
+    )
     .slice(0, MAX_PATH_ITEMS)
     .map((x) => x.e.path);
 }
@@ -93,7 +100,10 @@ export class InputCompletion implements AutocompleteProvider {
   /** Paths the user sent with @ lately, newest first. */
   private mentioned: string[] = [];
 
-  constructor(private readonly cwd: string, private readonly commands: () => readonly CommandInfo[]) {}
+  constructor(
+    private readonly cwd: string,
+    private readonly commands: () => readonly CommandInfo[],
+  ) {}
 
   /** Forget the cached file list (files change between prompts). */
   refresh(): void {
@@ -106,14 +116,20 @@ export class InputCompletion implements AutocompleteProvider {
     this.mentioned = [...new Set([...sent.reverse(), ...this.mentioned])].slice(0, RECENT_MENTIONS);
   }
 
-  async getSuggestions(lines: string[], cursorLine: number, cursorCol: number): Promise<AutocompleteSuggestions | null> {
+  async getSuggestions(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+  ): Promise<AutocompleteSuggestions | null> {
     const before = (lines[cursorLine] ?? '').slice(0, cursorCol);
     const slash = /^\/(\S*)$/.exec(before);
     if (cursorLine === 0 && slash) {
       const items: AutocompleteItem[] = filterCommands(this.commands(), slash[1]).map((c) => ({
         value: `/${c.name}`,
         label: `/${c.name}`,
-        description: c.aliases.length ? `${c.description} (${c.aliases.map((a) => `/${a}`).join(', ')})` : c.description,
+        description: c.aliases.length
+          ? `${c.description} (${c.aliases.map((a) => `/${a}`).join(', ')})`
+          : c.description,
       }));
       return items.length ? { items, prefix: before } : null;
     }
@@ -126,7 +142,13 @@ export class InputCompletion implements AutocompleteProvider {
     return null;
   }
 
-  applyCompletion(lines: string[], cursorLine: number, cursorCol: number, item: AutocompleteItem, prefix: string): { lines: string[]; cursorLine: number; cursorCol: number } {
+  applyCompletion(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    item: AutocompleteItem,
+    prefix: string,
+  ): { lines: string[]; cursorLine: number; cursorCol: number } {
     const line = lines[cursorLine] ?? '';
     const start = cursorCol - prefix.length;
     const isPath = prefix.startsWith('@');

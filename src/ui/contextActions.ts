@@ -3,7 +3,15 @@
 // prompts; the transcript is cut back or reprinted and the withdrawn prompt returns to the input box)
 // and `/rewind` (also offered in the Esc-Esc selector): the same, with the files put back too
 // (docs/sessions.md "Rewind").
-import { listRewindTargets, planFileRewind, rewind, RewindError, type RewindResult, type RewindScope, type RewindTarget } from '../engine/session/rewind';
+import {
+  listRewindTargets,
+  planFileRewind,
+  rewind,
+  RewindError,
+  type RewindResult,
+  type RewindScope,
+  type RewindTarget,
+} from '../engine/session/rewind';
 import { DEFAULT_REWIND_MAX_FILE_BYTES } from '../engine/session/fileHistoryRecorder';
 import type { Runtime } from '../engine/runtime/runtime';
 import { listUndoTargets, undo, UndoError } from '../engine/session/undo';
@@ -32,7 +40,11 @@ export interface ContextActionsHost {
 }
 
 const REWIND_ITEM = 'rewind';
-const SCOPE_TEXT: Record<RewindScope, string> = { both: 'the conversation and the files', files: 'the files', conversation: 'the conversation' };
+const SCOPE_TEXT: Record<RewindScope, string> = {
+  both: 'the conversation and the files',
+  files: 'the files',
+  conversation: 'the conversation',
+};
 
 function fileCount(n: number): string {
   return n === 1 ? '1 file' : `${n} files`;
@@ -95,17 +107,30 @@ export class ContextActions {
     const targets = listUndoTargets(rt.session.state);
     if (count === undefined) {
       if (!targets.length) {
-        host.notice('info', rt.session.state.compactions.length ? 'Nothing to withdraw since the last compaction (undo cannot cross it).' : 'There is no prompt to withdraw yet.');
+        host.notice(
+          'info',
+          rt.session.state.compactions.length
+            ? 'Nothing to withdraw since the last compaction (undo cannot cross it).'
+            : 'There is no prompt to withdraw yet.',
+        );
         return;
       }
       host.pick(
         'Withdraw prompts (undo)',
         [
-          ...targets.slice(0, 20).map((t) => ({ value: String(t.count), label: t.prompt.split('\n')[0].slice(0, 70) || '(empty)', description: t.count === 1 ? 'the last prompt' : `and the ${t.count - 1} after it` })),
+          ...targets
+            .slice(0, 20)
+            .map((t) => ({
+              value: String(t.count),
+              label: t.prompt.split('\n')[0].slice(0, 70) || '(empty)',
+              description: t.count === 1 ? 'the last prompt' : `and the ${t.count - 1} after it`,
+            })),
           { value: REWIND_ITEM, label: 'Rewind…', description: 'put the files back too (/rewind)' },
         ],
         (value) => (value === REWIND_ITEM ? void this.rewind() : this.undo(Number(value))),
-        ['The prompt you pick and everything after it leave the conversation (todos and plan mode roll back too); files on disk are not changed. To put files back as well, pick Rewind… at the end.'],
+        [
+          'The prompt you pick and everything after it leave the conversation (todos and plan mode roll back too); files on disk are not changed. To put files back as well, pick Rewind… at the end.',
+        ],
       );
       return;
     }
@@ -135,33 +160,59 @@ export class ContextActions {
     }
     host.pick(
       'Rewind to before a prompt',
-      targets.map((t) => ({ value: t.turnId, label: t.label.slice(0, 70) || '(empty)', description: targetDescription(t) })),
-      (turnId) => this.chooseScope(rt, targets.find((t) => t.turnId === turnId)!),
-      ['Everything from the prompt you pick on is rewound; next you choose the conversation, the files, or both.', 'Changes made by commands (Bash) cannot be restored: such turns say "ran commands".'],
+      targets.map((t) => ({
+        value: t.turnId,
+        label: t.label.slice(0, 70) || '(empty)',
+        description: targetDescription(t),
+      })),
+      (turnId) =>
+        this.chooseScope(
+          rt,
+          targets.find((t) => t.turnId === turnId)!,
+        ),
+      [
+        'Everything from the prompt you pick on is rewound; next you choose the conversation, the files, or both.',
+        'Changes made by commands (Bash) cannot be restored: such turns say "ran commands".',
+      ],
     );
   }
 
   private chooseScope(rt: Runtime, target: RewindTarget): void {
     const files = target.files.length ? fileCount(target.files.length) : 'no files';
     const items = [
-      ...(target.conversation ? [{ value: 'both', label: 'Conversation and files', description: `withdraw the prompt and restore ${files}` }] : []),
+      ...(target.conversation
+        ? [{ value: 'both', label: 'Conversation and files', description: `withdraw the prompt and restore ${files}` }]
+        : []),
       { value: 'files', label: 'Files only', description: `restore ${files}; keep the conversation` },
-      ...(target.conversation ? [{ value: 'conversation', label: 'Conversation only (undo)', description: 'files stay as they are' }] : []),
+      ...(target.conversation
+        ? [{ value: 'conversation', label: 'Conversation only (undo)', description: 'files stay as they are' }]
+        : []),
     ];
     const body = [
       ...target.files.slice(0, 8).map((p) => `  ${displayPath(p)}`),
       ...(target.files.length > 8 ? [`  … and ${target.files.length - 8} more`] : []),
-      ...target.commands.slice(0, 4).map((c) => `Not restorable: ${c.subject} ran in "${c.turn.slice(0, 40)}"; what it changed stays.`),
+      ...target.commands
+        .slice(0, 4)
+        .map((c) => `Not restorable: ${c.subject} ran in "${c.turn.slice(0, 40)}"; what it changed stays.`),
       ...(target.conversation ? [] : ['The conversation cannot go back past the last compaction; the files can.']),
     ];
-    this.host.pick(`Rewind to before "${target.label.slice(0, 50)}"`, items, (scope) => void this.confirmOverwrites(rt, target, scope as RewindScope), body);
+    this.host.pick(
+      `Rewind to before "${target.label.slice(0, 50)}"`,
+      items,
+      (scope) => void this.confirmOverwrites(rt, target, scope as RewindScope),
+      body,
+    );
   }
 
   private async confirmOverwrites(rt: Runtime, target: RewindTarget, scope: RewindScope): Promise<void> {
     if (scope === 'conversation') return this.runRewind(rt, target, scope, false);
     let conflicts: Array<{ path: string; conflict?: string }>;
     try {
-      const plan = await planFileRewind(rt.session.state, target.turnId, rt.fileHistory?.settings.maxFileBytes ?? DEFAULT_REWIND_MAX_FILE_BYTES);
+      const plan = await planFileRewind(
+        rt.session.state,
+        target.turnId,
+        rt.fileHistory?.settings.maxFileBytes ?? DEFAULT_REWIND_MAX_FILE_BYTES,
+      );
       conflicts = plan.restore.filter((r) => r.conflict);
     } catch (e) {
       this.host.notice('error', `Rewind failed: ${(e as Error).message}`);
@@ -169,7 +220,9 @@ export class ContextActions {
     }
     if (!conflicts.length) return this.runRewind(rt, target, scope, false);
     this.host.pick(
-      conflicts.length === 1 ? '1 file was changed outside the agent' : `${conflicts.length} files were changed outside the agent`,
+      conflicts.length === 1
+        ? '1 file was changed outside the agent'
+        : `${conflicts.length} files were changed outside the agent`,
       [
         { value: 'keep', label: 'Keep them as they are', description: 'restore the other files' },
         { value: 'overwrite', label: 'Overwrite them too', description: 'their current bytes are kept in the session' },
@@ -191,8 +244,16 @@ export class ContextActions {
     }
     if (result.withdrawn.length) this.afterUndo(rt, target.turnId, result.withdrawn, false);
     const restored = result.restored.length ? `${fileCount(result.restored.length)} restored` : 'no file restored';
-    const summary = scope === 'conversation' ? 'the files were not changed' : result.skipped.length ? `${restored}, ${result.skipped.length} skipped` : restored;
-    host.notice(result.skipped.length ? 'warning' : 'success', `Rewound ${SCOPE_TEXT[scope]} to before "${target.label.slice(0, 50)}": ${summary}.`);
+    const summary =
+      scope === 'conversation'
+        ? 'the files were not changed'
+        : result.skipped.length
+          ? `${restored}, ${result.skipped.length} skipped`
+          : restored;
+    host.notice(
+      result.skipped.length ? 'warning' : 'success',
+      `Rewound ${SCOPE_TEXT[scope]} to before "${target.label.slice(0, 50)}": ${summary}.`,
+    );
     if (result.skipped.length || result.commands.length) {
       host.popup('Rewind', [
         ...result.restored.map((r) => `${r.action.padEnd(9)} ${displayPath(r.path)}`),
@@ -211,7 +272,12 @@ export class ContextActions {
     const kept = new Set(rt.session.state.checkpoints.map((c) => c.turnId));
     for (const id of [...this.turnBlocks.keys()]) if (!kept.has(id)) this.turnBlocks.delete(id);
     const n = withdrawn.length;
-    if (notify) host.notice('info', `Withdrew ${n === 1 ? 'the last prompt' : `${n} prompts`}; the conversation is as it was before ${n === 1 ? 'it' : 'them'}.`, 'The prompt is back in the input box. Files on disk were not changed.');
+    if (notify)
+      host.notice(
+        'info',
+        `Withdrew ${n === 1 ? 'the last prompt' : `${n} prompts`}; the conversation is as it was before ${n === 1 ? 'it' : 'them'}.`,
+        'The prompt is back in the input box. Files on disk were not changed.',
+      );
     host.restoreInput(withdrawn[0] ?? '');
     host.planRestored(rt.plan.active);
     host.refreshContext();

@@ -100,7 +100,15 @@ export class ConversationFeed {
         if (!event.error && event.summary) {
           this.turnView.flushDeltas();
           const info = rt.session.state.compactions.at(-1);
-          host.transcript.add(new CompactionBlock(host.view, { trigger: event.trigger, summary: event.summary, tokensBefore: event.tokensBefore, tokensAfter: event.estimatedTokenCount, instruction: info?.instruction }));
+          host.transcript.add(
+            new CompactionBlock(host.view, {
+              trigger: event.trigger,
+              summary: event.summary,
+              tokensBefore: event.tokensBefore,
+              tokensAfter: event.estimatedTokenCount,
+              instruction: info?.instruction,
+            }),
+          );
         }
         host.refreshContext();
         break;
@@ -114,7 +122,11 @@ export class ConversationFeed {
     if (addedInBackground !== undefined) {
       this.turnView.flushDeltas();
       host.transcript.flush();
-      if (addedInBackground) host.notice('info', 'The agent asked you something in the background and keeps working; the question opens here when it is idle.');
+      if (addedInBackground)
+        host.notice(
+          'info',
+          'The agent asked you something in the background and keeps working; the question opens here when it is idle.',
+        );
     }
     host.activity.relabel(queue.blockingLabel() ?? 'Working…');
     host.requestRender();

@@ -22,7 +22,10 @@ export function diffLines(before: string, after: string): DiffOp[] {
   const a = splitLines(before);
   const b = splitLines(after);
   if (a.length > MAX_DIFF_LINES || b.length > MAX_DIFF_LINES) {
-    return [...a.map((text, i) => ({ kind: 'del' as const, text, oldNo: i + 1 })), ...b.map((text, i) => ({ kind: 'add' as const, text, newNo: i + 1 }))];
+    return [
+      ...a.map((text, i) => ({ kind: 'del' as const, text, oldNo: i + 1 })),
+      ...b.map((text, i) => ({ kind: 'add' as const, text, newNo: i + 1 })),
+    ];
   }
   // Myers O(ND): keep each round's frontier to walk the path back.
   const n = a.length;
@@ -33,7 +36,10 @@ export function diffLines(before: string, after: string): DiffOp[] {
   outer: for (let d = 0; d <= max; d++) {
     trace.push(new Map(v));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (v.get(k - 1) ?? 0) < (v.get(k + 1) ?? 0)) ? (v.get(k + 1) ?? 0) : (v.get(k - 1) ?? 0) + 1;
+      let x =
+        k === -d || (k !== d && (v.get(k - 1) ?? 0) < (v.get(k + 1) ?? 0))
+          ? (v.get(k + 1) ?? 0)
+          : (v.get(k - 1) ?? 0) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -106,7 +112,10 @@ export function renderDiff(ops: readonly DiffOp[], theme: Theme, context = 3): s
       lines.push(`${fg.diffGutter(no)}   ${fg.textDim(op.text)}`);
       continue;
     }
-    const pair = op.kind === 'del' && ops[i + 1]?.kind === 'add' && ops[i + 2]?.kind !== 'add' && ops[i - 1]?.kind !== 'del' ? ops[i + 1] : undefined;
+    const pair =
+      op.kind === 'del' && ops[i + 1]?.kind === 'add' && ops[i + 2]?.kind !== 'add' && ops[i - 1]?.kind !== 'del'
+        ? ops[i + 1]
+        : undefined;
     if (pair) {
       const [oldText, newText] = intraLine(op.text, pair.text, theme);
       lines.push(`${fg.diffGutter(no)} ${fg.diffRemoved('-')} ${oldText}`);
@@ -125,7 +134,8 @@ function intraLine(before: string, after: string, theme: Theme): [string, string
   let p = 0;
   while (p < before.length && p < after.length && before[p] === after[p]) p++;
   let s = 0;
-  while (s < before.length - p && s < after.length - p && before[before.length - 1 - s] === after[after.length - 1 - s]) s++;
+  while (s < before.length - p && s < after.length - p && before[before.length - 1 - s] === after[after.length - 1 - s])
+    s++;
   const { fg } = theme;
   const mark = (text: string, base: (t: string) => string, strong: (t: string) => string) =>
     base(text.slice(0, p)) + theme.bold(strong(text.slice(p, text.length - s))) + base(text.slice(text.length - s));

@@ -26,30 +26,55 @@ export function goalNotice(change: GoalChange, goal: Goal | null, queuedGoals: n
   switch (change) {
     case 'created':
     case 'replaced':
-      return goal ? { level: 'success', text: `Goal ${change === 'created' ? 'started' : 'replaced'}: ${goal.objective}`, hint: '/goal status · /goal pause · /goal cancel' } : undefined;
+      return goal
+        ? {
+            level: 'success',
+            text: `Goal ${change === 'created' ? 'started' : 'replaced'}: ${goal.objective}`,
+            hint: '/goal status · /goal pause · /goal cancel',
+          }
+        : undefined;
     case 'budget':
       return goal ? { level: 'info', text: `Goal budget set. Used so far: ${describeUsage(goal)}.` } : undefined;
     case 'cancelled':
       return { level: 'info', text: 'Goal cancelled.' };
     case 'blocker':
-      return goal?.blocker ? { level: 'warning', text: `The agent reports a blocker (${goal.blocker.turns} of 3 goal turns): ${goal.blocker.text}` } : undefined;
+      return goal?.blocker
+        ? {
+            level: 'warning',
+            text: `The agent reports a blocker (${goal.blocker.turns} of 3 goal turns): ${goal.blocker.text}`,
+          }
+        : undefined;
     case 'progress':
       return undefined;
     case 'status':
       if (!goal) return undefined;
       if (goal.status === 'active') return { level: 'info', text: 'Goal active again.' };
-      if (goal.status === 'paused') return { level: 'warning', text: `Goal paused${goal.reason ? `: ${goal.reason.replace(/^paused: /, '')}` : '.'}`, hint: '/goal resume continues it.' };
+      if (goal.status === 'paused')
+        return {
+          level: 'warning',
+          text: `Goal paused${goal.reason ? `: ${goal.reason.replace(/^paused: /, '')}` : '.'}`,
+          hint: '/goal resume continues it.',
+        };
       if (goal.status === 'blocked') {
         const waiting = queuedGoals ? ` ${queuedGoals} queued goal(s) wait for this one.` : '';
-        return { level: 'warning', text: `Goal blocked: ${goal.reason ?? 'the agent needs your input'}`, hint: `Used: ${describeUsage(goal)}. /goal resume after helping, or /goal cancel.${waiting}` };
+        return {
+          level: 'warning',
+          text: `Goal blocked: ${goal.reason ?? 'the agent needs your input'}`,
+          hint: `Used: ${describeUsage(goal)}. /goal resume after helping, or /goal cancel.${waiting}`,
+        };
       }
-      return { level: 'success', text: `Goal complete${goal.reason ? `: ${goal.reason}` : '.'}`, hint: `Used: ${describeUsage(goal)}.` };
+      return {
+        level: 'success',
+        text: `Goal complete${goal.reason ? `: ${goal.reason}` : '.'}`,
+        hint: `Used: ${describeUsage(goal)}.`,
+      };
   }
 }
 
 /** The line shown when a turn starts that the user did not send (a goal continuing, a task finishing). */
 export function automaticTurnNotice(origin: Exclude<TurnOrigin, 'user'>): string {
   if (origin === 'system') return 'Goal: continuing automatically (/goal pause stops after this turn, Esc now).';
-  if (origin === 'cron') return 'A scheduled task fired; its prompt runs now (CronList shows the schedule, Esc stops this turn).';
+  if (origin === 'cron')
+    return 'A scheduled task fired; its prompt runs now (CronList shows the schedule, Esc stops this turn).';
   return 'A background task finished; the agent is looking at it.';
 }

@@ -20,7 +20,9 @@ export function editText(command: string, text: string): { text?: string; error?
   try {
     writeFileSync(file, text);
     // The command may carry arguments ("code --wait"), so it runs through the shell with the file as $1.
-    const result = spawnSync(process.env.SHELL || 'sh', ['-c', `${command} "$1"`, 'jarvis-editor', file], { stdio: 'inherit' });
+    const result = spawnSync(process.env.SHELL || 'sh', ['-c', `${command} "$1"`, 'jarvis-editor', file], {
+      stdio: 'inherit',
+    });
     if (result.error) return { error: `could not start "${command}": ${result.error.message}` };
     if (result.status !== 0) return { error: `"${command}" exited with status ${result.status}; the input was kept` };
     const edited = readFileSync(file, 'utf8').replace(/\n$/, '');

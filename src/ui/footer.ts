@@ -50,7 +50,10 @@ export function compactCount(n: number): string {
 }
 
 export class Footer implements Component {
-  constructor(private readonly getTheme: () => Theme, private readonly state: () => FooterState) {}
+  constructor(
+    private readonly getTheme: () => Theme,
+    private readonly state: () => FooterState,
+  ) {}
 
   invalidate(): void {}
 
@@ -63,10 +66,10 @@ export class Footer implements Component {
     const defaultHint = s.compacting
       ? 'compacting… esc cancels'
       : s.busy
-      ? 'esc interrupt · ctrl+s steer · enter queue · ctrl+o expand'
-      : s.shell
-        ? 'enter run · esc leave shell mode'
-        : '/ commands · @ files · ! shell · shift+tab mode/plan · esc esc undo · ctrl+o expand';
+        ? 'esc interrupt · ctrl+s steer · enter queue · ctrl+o expand'
+        : s.shell
+          ? 'enter run · esc leave shell mode'
+          : '/ commands · @ files · ! shell · shift+tab mode/plan · esc esc undo · ctrl+o expand';
     const hint = s.hint ? fg.warning(s.hint) : items.includes('tips') ? fg.textMuted(defaultHint) : '';
     const line2 = truncateToWidth(hint, width);
     const lines = visibleWidth(line1) ? [line1] : [];
@@ -89,8 +92,13 @@ export class Footer implements Component {
           break;
         case 'goal':
           if (s.goal) {
-            const style = s.goal.status === 'active' ? fg.accent : s.goal.status === 'complete' ? fg.success : fg.warning;
-            parts.push(style(`goal ${s.goal.status}${s.goal.turns ? ` (${s.goal.turns} turn${s.goal.turns === 1 ? '' : 's'})` : ''}`));
+            const style =
+              s.goal.status === 'active' ? fg.accent : s.goal.status === 'complete' ? fg.success : fg.warning;
+            parts.push(
+              style(
+                `goal ${s.goal.status}${s.goal.turns ? ` (${s.goal.turns} turn${s.goal.turns === 1 ? '' : 's'})` : ''}`,
+              ),
+            );
           }
           break;
         case 'model':
@@ -102,7 +110,8 @@ export class Footer implements Component {
           break;
         }
         case 'tokens':
-          if (s.tokens) parts.push(fg.textDim(`↑${compactCount(s.tokens.input)} ↓${compactCount(s.tokens.output)} tokens`));
+          if (s.tokens)
+            parts.push(fg.textDim(`↑${compactCount(s.tokens.input)} ↓${compactCount(s.tokens.output)} tokens`));
           break;
         case 'tasks':
           if (s.tasks) parts.push(fg.accent(`${s.tasks} task${s.tasks === 1 ? '' : 's'} running`));

@@ -12,21 +12,28 @@ function manageQueue(h: CommandHost, rt: Runtime): void {
     h.notice('info', 'No upcoming goals.', 'Queue one with /goal next <objective>.');
     return;
   }
-  h.showPanel(({ close, terminal, requestRender }) =>
-    new GoalQueuePanel(h.theme, {
-      goals: loaded,
-      terminal,
-      requestRender,
-      onClose: close,
-      onSave(goals) {
-        // A queued goal may have started meanwhile (the current one completed): saving would bring it back.
-        if (JSON.stringify(rt.goals.upcoming()) !== JSON.stringify(loaded)) return 'The queue changed while it was open (a queued goal started). Press Esc and open /goal next manage again.';
-        const result = rt.goals.setUpcoming(goals);
-        if (!result.ok) return result.message;
-        h.notice('info', goals.length ? `Saved the queue: ${goals.length} upcoming goal${goals.length === 1 ? '' : 's'}.` : 'Cleared the queue of upcoming goals.');
-        return undefined;
-      },
-    }),
+  h.showPanel(
+    ({ close, terminal, requestRender }) =>
+      new GoalQueuePanel(h.theme, {
+        goals: loaded,
+        terminal,
+        requestRender,
+        onClose: close,
+        onSave(goals) {
+          // A queued goal may have started meanwhile (the current one completed): saving would bring it back.
+          if (JSON.stringify(rt.goals.upcoming()) !== JSON.stringify(loaded))
+            return 'The queue changed while it was open (a queued goal started). Press Esc and open /goal next manage again.';
+          const result = rt.goals.setUpcoming(goals);
+          if (!result.ok) return result.message;
+          h.notice(
+            'info',
+            goals.length
+              ? `Saved the queue: ${goals.length} upcoming goal${goals.length === 1 ? '' : 's'}.`
+              : 'Cleared the queue of upcoming goals.',
+          );
+          return undefined;
+        },
+      }),
   );
 }
 
@@ -40,9 +47,20 @@ export const GOAL_COMMAND: SlashCommand = {
       h.notice('error', command.message);
       return;
     }
-    const readOnly = command.kind === 'status' || command.kind === 'next_manage' || command.kind === 'pause' || command.kind === 'cancel';
+    const readOnly =
+      command.kind === 'status' ||
+      command.kind === 'next_manage' ||
+      command.kind === 'pause' ||
+      command.kind === 'cancel';
     if (readOnly && !h.runtime) {
-      h.notice('info', command.kind === 'status' ? 'No goal.' : command.kind === 'next_manage' ? 'No upcoming goals.' : 'There is no goal yet.');
+      h.notice(
+        'info',
+        command.kind === 'status'
+          ? 'No goal.'
+          : command.kind === 'next_manage'
+            ? 'No upcoming goals.'
+            : 'There is no goal yet.',
+      );
       return;
     }
     const rt = readOnly ? h.runtime! : h.ensureRuntime();
@@ -50,7 +68,8 @@ export const GOAL_COMMAND: SlashCommand = {
     if (command.kind === 'next_manage') return manageQueue(h, rt);
     const result = rt.goals.run(command);
     // Goal events report starts, pauses, resumes and cancellations; show what no event says.
-    const quiet = result.ok && command.kind !== 'status' && !(command.kind === 'next' && result.message.startsWith('Queued'));
+    const quiet =
+      result.ok && command.kind !== 'status' && !(command.kind === 'next' && result.message.startsWith('Queued'));
     if (quiet) return;
     if (command.kind === 'status') h.popup('Goal', result.message.split('\n'));
     else h.notice(result.ok ? 'info' : 'warning', result.message);

@@ -185,7 +185,11 @@ export class InputRouter {
     if (slash) {
       const commands = host.commands;
       if (slash.command.idleOnly && (host.work.busy || host.work.compacting)) {
-        commands.notice('warning', `/${slash.command.name} is not available while the agent ${host.work.compacting ? 'compacts the conversation' : 'works'}.`, 'Press Esc to interrupt first.');
+        commands.notice(
+          'warning',
+          `/${slash.command.name} is not available while the agent ${host.work.compacting ? 'compacts the conversation' : 'works'}.`,
+          'Press Esc to interrupt first.',
+        );
         return;
       }
       try {
@@ -196,8 +200,14 @@ export class InputRouter {
       return host.requestRender();
     }
     // `/<plugin>:<command> [args]` sends the plugin command's prompt (docs/plugins.md).
-    const plugin = text.startsWith('/') && host.plugins ? parsePluginCommand(text, host.plugins.commands, host.plugins.ids) : undefined;
-    const skill = text.startsWith('/') && !plugin ? parseSkillCommand(text, host.skills, (name) => findCommand(name) !== undefined) : undefined;
+    const plugin =
+      text.startsWith('/') && host.plugins
+        ? parsePluginCommand(text, host.plugins.commands, host.plugins.ids)
+        : undefined;
+    const skill =
+      text.startsWith('/') && !plugin
+        ? parseSkillCommand(text, host.skills, (name) => findCommand(name) !== undefined)
+        : undefined;
     const command = plugin ?? skill;
     if (command && !command.ok) {
       host.commands.notice('error', command.message);

@@ -57,7 +57,7 @@ export function actionOf(data: string): Action | undefined {
 export const KEY_HELP: Array<[string, string]> = [
   ['Enter', 'send the message (queued while the agent works)'],
   ['Shift-Enter / Ctrl-J', 'new line'],
-  ['↑ / ↓ (empty input)', 'browse this folder\'s history'],
+  ['↑ / ↓ (empty input)', "browse this folder's history"],
   ['Ctrl-S', 'steer: add the message to the running turn'],
   ['Esc / Ctrl-C', 'interrupt the agent at once'],
   ['Ctrl-O', 'expand / collapse tool output, thinking and compaction summaries'],
@@ -74,13 +74,18 @@ export const KEY_HELP: Array<[string, string]> = [
   ['Approval panel', '↑/↓ move · Enter select · 1–4 pick · Esc reject · Ctrl-E expand the preview'],
   ['Plan review', '↑/↓ move · Enter select · 1–9 pick · Esc reject · PgUp/PgDn scroll · Ctrl-E expand the plan'],
   ['Questions', '↑/↓ move · Enter pick · Space toggle (multi) · ←/→ question · Esc dismiss'],
-  ['Goal queue (/goal next manage)', '↑/↓ browse · Space pick up / put down · E edit · D delete · Enter save · Esc cancel'],
+  [
+    'Goal queue (/goal next manage)',
+    '↑/↓ browse · Space pick up / put down · E edit · D delete · Enter save · Esc cancel',
+  ],
 ];
 
 export function helpLines(commands: readonly CommandInfo[]): string[] {
   const keyWidth = Math.max(...KEY_HELP.map(([k]) => k.length));
   const lines = ['Keys', ...KEY_HELP.map(([k, d]) => `  ${k.padEnd(keyWidth)}  ${d}`), '', 'Commands'];
-  const names = commands.map((c) => `/${c.name}${c.aliases.length ? ` (${c.aliases.map((a) => `/${a}`).join(', ')})` : ''}`);
+  const names = commands.map(
+    (c) => `/${c.name}${c.aliases.length ? ` (${c.aliases.map((a) => `/${a}`).join(', ')})` : ''}`,
+  );
   const nameWidth = Math.max(...names.map((n) => n.length));
   commands.forEach((c, i) => lines.push(`  ${names[i].padEnd(nameWidth)}  ${c.description}`));
   return lines;
@@ -92,7 +97,10 @@ export function helpLines(commands: readonly CommandInfo[]): string[] {
  * permission mode the session had; leaving it goes on to yolo. Plan mode turned on by /plan in yolo or
  * auto is the plan stop too, so one press always leaves plan mode.
  */
-export function nextCycleStop(mode: 'manual' | 'yolo' | 'auto', plan: boolean): { mode: 'manual' | 'yolo' | 'auto'; plan: boolean } {
+export function nextCycleStop(
+  mode: 'manual' | 'yolo' | 'auto',
+  plan: boolean,
+): { mode: 'manual' | 'yolo' | 'auto'; plan: boolean } {
   if (plan) return { mode: 'yolo', plan: false };
   if (mode === 'manual') return { mode: 'manual', plan: true };
   if (mode === 'yolo') return { mode: 'auto', plan: false };

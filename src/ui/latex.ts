@@ -4,7 +4,17 @@
 // a half conversion. Code spans, fenced and indented code, escaped `\$` and prices ("$5 and $10") are
 // never touched. Runs on the Markdown source before it is rendered.
 import {
-  ACCENTS, ESCAPES, FONT_ALPHABETS, IGNORED, OPERATOR_NAMES, PLAIN_WRAPPERS, SPACED, SUBSCRIPTS, SUPERSCRIPTS, SYMBOLS, VULGAR_FRACTIONS,
+  ACCENTS,
+  ESCAPES,
+  FONT_ALPHABETS,
+  IGNORED,
+  OPERATOR_NAMES,
+  PLAIN_WRAPPERS,
+  SPACED,
+  SUBSCRIPTS,
+  SUPERSCRIPTS,
+  SYMBOLS,
+  VULGAR_FRACTIONS,
 } from './latexSymbols';
 
 /** Thrown inside the converter when a formula has no plain form; the caller keeps the source. */
@@ -27,7 +37,8 @@ export function renderLatex(markdown: string): string {
     const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence) {
       out.push(line);
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+        fence = undefined;
       continue;
     }
     if (marker) {
@@ -257,7 +268,14 @@ class MathParser {
       this.i = close + 1;
     }
     const radicand = this.argument().trim();
-    const sign = index === '' || index === '2' ? '√' : index === '3' ? '∛' : index === '4' ? '∜' : `${script(index, SUPERSCRIPTS, '^')}√`;
+    const sign =
+      index === '' || index === '2'
+        ? '√'
+        : index === '3'
+          ? '∛'
+          : index === '4'
+            ? '∜'
+            : `${script(index, SUPERSCRIPTS, '^')}√`;
     return sign + (isAtomic(radicand) ? radicand : `(${radicand})`);
   }
 }

@@ -34,9 +34,15 @@ export class LiveRegion implements Component {
     out.push('');
     if (activity) {
       const secs = Math.floor((Date.now() - activity.since) / 1000);
-      out.push(truncateToWidth(`${fg.accent(SPINNER[activity.frame % SPINNER.length])} ${fg.text(activity.label)} ${fg.textMuted(`${secs}s · esc to interrupt`)}`, width));
+      out.push(
+        truncateToWidth(
+          `${fg.accent(SPINNER[activity.frame % SPINNER.length])} ${fg.text(activity.label)} ${fg.textMuted(`${secs}s · esc to interrupt`)}`,
+          width,
+        ),
+      );
     }
-    for (const q of this.parts.queued()) out.push(truncateToWidth(fg.textDim(`  ⏳ queued: ${q.split('\n')[0]}`), width));
+    for (const q of this.parts.queued())
+      out.push(truncateToWidth(fg.textDim(`  ⏳ queued: ${q.split('\n')[0]}`), width));
     const panel = this.parts.panel();
     for (const l of (panel ?? this.parts.input).render(width)) out.push(l);
     for (const l of this.parts.footer.render(width)) out.push(l);

@@ -77,7 +77,13 @@ function buildMarkdownTheme(theme: Theme): MarkdownTheme {
 }
 
 export function markdownView(text: string, theme: Theme, opts: { dim?: boolean } = {}): Markdown {
-  return new Markdown(text, 1, 0, markdownTheme(theme), opts.dim ? { color: theme.fg.textDim, italic: true } : undefined);
+  return new Markdown(
+    text,
+    1,
+    0,
+    markdownTheme(theme),
+    opts.dim ? { color: theme.fg.textDim, italic: true } : undefined,
+  );
 }
 
 /**

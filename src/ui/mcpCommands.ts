@@ -4,7 +4,12 @@ import type { SlashCommand } from './slashCommands';
 
 /** The /mcp popup: one block per server. */
 export function mcpStatusLines(rows: readonly McpServerStatus[]): string[] {
-  if (!rows.length) return ['No MCP servers are configured.', '', 'Add one with: jarvis mcp add <name> -- <command> [args…]  (see docs/mcp.md)'];
+  if (!rows.length)
+    return [
+      'No MCP servers are configured.',
+      '',
+      'Add one with: jarvis mcp add <name> -- <command> [args…]  (see docs/mcp.md)',
+    ];
   const lines: string[] = [];
   for (const s of rows) {
     const took = s.state === 'ready' && s.startMs !== undefined ? `, started in ${s.startMs} ms` : '';
@@ -33,7 +38,11 @@ export const MCP_COMMANDS: SlashCommand[] = [
     async run(h, args) {
       const [sub, name] = args.trim().split(/\s+/);
       if (sub !== 'login' || !name) {
-        h.notice('info', 'Usage: /mcp-config login <server>', 'Add or remove servers from the shell: jarvis mcp add|remove (see docs/mcp.md).');
+        h.notice(
+          'info',
+          'Usage: /mcp-config login <server>',
+          'Add or remove servers from the shell: jarvis mcp add|remove (see docs/mcp.md).',
+        );
         return;
       }
       await h.mcpLogin(name);

@@ -23,7 +23,12 @@ export function startUiMcpServers(
     always: !!opts.mcp?.untrusted.length,
     deferred: mcpToolDeferral(opts.runtime.deferral),
     onWarning: (text) => notice('warning', text),
-    onFailure: (server, error) => notice('warning', mcpFailureText(server, error), '/mcp shows every server; fix the configuration and run /reload.'),
+    onFailure: (server, error) =>
+      notice(
+        'warning',
+        mcpFailureText(server, error),
+        '/mcp shows every server; fix the configuration and run /reload.',
+      ),
   });
 }
 
@@ -31,7 +36,10 @@ export function startUiMcpServers(
  * Signs in to `server` (the browser opens the provider's page) and reconnects it; failures become notices.
  * `mcp` is read again after the sign-in: a /reload meanwhile replaced the servers.
  */
-export async function signInToMcpServer(server: string, opts: { mcp: () => McpManager | undefined; home: string; clientName?: string; notice: Notice }): Promise<void> {
+export async function signInToMcpServer(
+  server: string,
+  opts: { mcp: () => McpManager | undefined; home: string; clientName?: string; notice: Notice },
+): Promise<void> {
   const { notice } = opts;
   const config = opts.mcp()?.configOf(server);
   if (!config) {

@@ -30,10 +30,20 @@ function showLines(r: MemoryRecord): string[] {
   ];
 }
 
-async function forget(h: CommandHost, store: MemoryStore, records: readonly MemoryRecord[], ref: string): Promise<void> {
+async function forget(
+  h: CommandHost,
+  store: MemoryStore,
+  records: readonly MemoryRecord[],
+  ref: string,
+): Promise<void> {
   const matches = find(records, ref);
   if (matches.length !== 1) {
-    h.notice('error', matches.length ? `"${ref}" names memories in several scopes; say which: ${matches.map(refOf).join(', ')}.` : `No visible memory "${ref}". /memory lists them.`);
+    h.notice(
+      'error',
+      matches.length
+        ? `"${ref}" names memories in several scopes; say which: ${matches.map(refOf).join(', ')}.`
+        : `No visible memory "${ref}". /memory lists them.`,
+    );
     return;
   }
   try {
@@ -63,19 +73,29 @@ export const memoryCommand: SlashCommand = {
       return;
     }
     if (verb) {
-      h.notice('error', `Expected /memory, /memory show <name> or /memory forget <scope>:<name>, got "/memory ${args.trim()}".`);
+      h.notice(
+        'error',
+        `Expected /memory, /memory show <name> or /memory forget <scope>:<name>, got "/memory ${args.trim()}".`,
+      );
       return;
     }
     const hidden = store.trusted ? [] : ['Project memories are hidden: this folder is not trusted.'];
     if (!records.length) {
-      h.popup('Memory', ['No memories yet. Ask Jarvis to remember something, or let it pick facts up as you work.', ...hidden]);
+      h.popup('Memory', [
+        'No memories yet. Ask Jarvis to remember something, or let it pick facts up as you work.',
+        ...hidden,
+      ]);
       return;
     }
     const order = (r: MemoryRecord) => MEMORY_SCOPES.indexOf(r.scope);
     const sorted = [...records].sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
     h.pick(
       `Memory (${records.length}) — Enter shows one`,
-      sorted.map((r) => ({ value: refOf(r), label: `${r.scope}: ${r.name}`.slice(0, 70), description: r.description.split('\n')[0].slice(0, 80) })),
+      sorted.map((r) => ({
+        value: refOf(r),
+        label: `${r.scope}: ${r.name}`.slice(0, 70),
+        description: r.description.split('\n')[0].slice(0, 80),
+      })),
       (value) => {
         const record = sorted.find((r) => refOf(r) === value)!;
         h.popup(`Memory: ${record.name}`, showLines(record));

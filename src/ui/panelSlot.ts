@@ -30,16 +30,37 @@ export class PanelSlot {
   }
 
   showText(title: string, lines: string[]): void {
-    this.open(new TextPopup(this.host.theme(), title, lines, () => this.close(), () => this.host.terminal.rows));
+    this.open(
+      new TextPopup(
+        this.host.theme(),
+        title,
+        lines,
+        () => this.close(),
+        () => this.host.terminal.rows,
+      ),
+    );
   }
 
   pick(title: string, items: PickItem[], onPick: (value: string) => void, body?: string[]): void {
-    this.open(new SelectDialog(this.host.theme(), { title, items, body, onSelect: (v) => { this.close(); onPick(v); }, onCancel: () => this.close() }));
+    this.open(
+      new SelectDialog(this.host.theme(), {
+        title,
+        items,
+        body,
+        onSelect: (v) => {
+          this.close();
+          onPick(v);
+        },
+        onCancel: () => this.close(),
+      }),
+    );
   }
 
   /** A command's own panel, given how to close itself. */
   showPanel(make: (host: PanelHost) => Component): void {
-    this.open(make({ close: () => this.close(), terminal: this.host.terminal, requestRender: () => this.host.requestRender() }));
+    this.open(
+      make({ close: () => this.close(), terminal: this.host.terminal, requestRender: () => this.host.requestRender() }),
+    );
   }
 
   /** Replaces the popup (undefined closes it). */

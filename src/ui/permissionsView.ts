@@ -6,7 +6,12 @@ import { displayPath } from '../store/paths';
 
 const ORDER: ReadonlyArray<PermissionRule['decision']> = ['deny', 'ask', 'allow'];
 
-export function permissionsLines(opts: { modeLabel: string; rules: readonly PermissionRule[]; sessionApprovals: readonly string[]; configPath: string }): string[] {
+export function permissionsLines(opts: {
+  modeLabel: string;
+  rules: readonly PermissionRule[];
+  sessionApprovals: readonly string[];
+  configPath: string;
+}): string[] {
   const lines = [`Mode: ${opts.modeLabel}`, ''];
   if (opts.rules.length === 0) {
     lines.push(`No permission rules. Add [[permission.rules]] to ${displayPath(opts.configPath)}.`);
@@ -21,8 +26,14 @@ export function permissionsLines(opts: { modeLabel: string; rules: readonly Perm
     }
     lines.push('Rules are read when Jarvis starts: restart it after editing the file.');
   }
-  lines.push('', opts.sessionApprovals.length > 0 ? 'Approved for this session:' : 'Nothing approved for this session.');
+  lines.push(
+    '',
+    opts.sessionApprovals.length > 0 ? 'Approved for this session:' : 'Nothing approved for this session.',
+  );
   for (const pattern of opts.sessionApprovals) lines.push(`  ${pattern}`);
-  lines.push('', "Without a matching rule, the mode and each tool's default decide. Check a call with: jarvis policy test 'Bash(git push)'");
+  lines.push(
+    '',
+    "Without a matching rule, the mode and each tool's default decide. Check a call with: jarvis policy test 'Bash(git push)'",
+  );
   return lines;
 }

@@ -69,7 +69,10 @@ export class PromptAttacher {
   private readonly pasted = new Map<string, PastedImage>();
   private pasteCount = 0;
 
-  constructor(private readonly host: AttacherHost, private readonly clipboard: () => Promise<ClipboardContent> = () => readClipboard()) {}
+  constructor(
+    private readonly host: AttacherHost,
+    private readonly clipboard: () => Promise<ClipboardContent> = () => readClipboard(),
+  ) {}
 
   /** Calls `submit` with `content` plus the prompt's attachments, after any earlier send. */
   send(rt: Runtime, text: string, content: ContentPart[], submit: (content: ContentPart[]) => void): void {
@@ -86,7 +89,8 @@ export class PromptAttacher {
         const env = runtimeAttachmentEnv(rt, this.host.rules, this.host.cwd);
         for (const [placeholder, image] of images) {
           const attached = await attachMediaFile(image.path, placeholder, 'image', env, new AbortController().signal);
-          if ('problem' in attached) this.host.notice('warning', `${placeholder} was not attached: ${attached.problem}`);
+          if ('problem' in attached)
+            this.host.notice('warning', `${placeholder} was not attached: ${attached.problem}`);
           else {
             parts.push(...attached.parts);
             chips.push(`[${placeholder.slice(1, -1)} ${attached.label}]`);
@@ -97,7 +101,11 @@ export class PromptAttacher {
         parts.push(...mentioned.parts);
         chips.push(...mentioned.chips);
       } catch (e) {
-        this.host.notice('error', `Attaching files failed: ${(e as Error).message}`, 'The prompt was sent without them.');
+        this.host.notice(
+          'error',
+          `Attaching files failed: ${(e as Error).message}`,
+          'The prompt was sent without them.',
+        );
       } finally {
         removeTemporary(images);
         this.waiting--;
@@ -121,7 +129,11 @@ export class PromptAttacher {
     const content = await this.clipboard();
     switch (content.kind) {
       case 'unavailable':
-        this.host.notice('warning', content.message, 'You can also mention an image file with @path, or paste its path.');
+        this.host.notice(
+          'warning',
+          content.message,
+          'You can also mention an image file with @path, or paste its path.',
+        );
         return undefined;
       case 'empty':
         this.host.notice('info', 'The clipboard is empty.');
@@ -153,7 +165,11 @@ export class PromptAttacher {
 
   private imageAllowed(): boolean {
     if (this.host.imageInput()) return true;
-    this.host.notice('warning', `The model ${this.host.modelLabel} does not take images (it lacks the image_in capability), so the image was not attached.`, '/model switches to a model that does.');
+    this.host.notice(
+      'warning',
+      `The model ${this.host.modelLabel} does not take images (it lacks the image_in capability), so the image was not attached.`,
+      '/model switches to a model that does.',
+    );
     return false;
   }
 

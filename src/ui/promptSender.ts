@@ -40,10 +40,15 @@ export class PromptSender {
     }
     const rt = host.ensureRuntime();
     if (!rt) return;
-    const content: ContentPart[] = [...host.shell.takeContexts().map((t) => ({ type: 'text' as const, text: t })), { type: 'text', text: modelText }];
+    const content: ContentPart[] = [
+      ...host.shell.takeContexts().map((t) => ({ type: 'text' as const, text: t })),
+      { type: 'text', text: modelText },
+    ];
     if (rt.agent.busy) this.queuedPrompts.push(text);
     host.completion.noteMentions(text);
-    host.attacher.send(rt, text, content, (withAttachments) => rt.agent.submit({ kind: 'prompt', text, content: withAttachments }));
+    host.attacher.send(rt, text, content, (withAttachments) =>
+      rt.agent.submit({ kind: 'prompt', text, content: withAttachments }),
+    );
     host.requestRender();
   }
 

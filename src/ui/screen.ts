@@ -7,7 +7,12 @@
 // transcript in a scrollable viewport above the same live region, each frame rewriting only the rows
 // that changed. Lines finished meanwhile are kept for the normal screen, where they land on leaving.
 import { CURSOR_MARKER, truncateToWidth, visibleWidth, type Component } from '@mariozechner/pi-tui';
-import { ENTER_ALTERNATE_SCREEN, guardAlternateScreen, LEAVE_ALTERNATE_SCREEN, setAlternateScreenActive } from '../platform/terminalModes';
+import {
+  ENTER_ALTERNATE_SCREEN,
+  guardAlternateScreen,
+  LEAVE_ALTERNATE_SCREEN,
+  setAlternateScreenActive,
+} from '../platform/terminalModes';
 
 export interface ScreenTerminal {
   write(data: string): void;
@@ -40,7 +45,15 @@ export class Screen {
   private reprintRequested = false;
   /** Full-screen mode: the transcript's lines, the rows on screen, how far the viewport is scrolled up. */
   private full:
-    | { history: string[]; rows: string[]; height: number; scroll: number; inlineDrawn: string[]; reprintOnLeave: boolean; unguard: () => void }
+    | {
+        history: string[];
+        rows: string[];
+        height: number;
+        scroll: number;
+        inlineDrawn: string[];
+        reprintOnLeave: boolean;
+        unguard: () => void;
+      }
     | undefined;
   readonly stats: FrameStats = { frames: 0, frameMs: 0, fullReprints: 0 };
 
@@ -70,7 +83,15 @@ export class Screen {
       this.lastWidth = width;
       // A crash or a kill must not leave the terminal on the alternate screen.
       const unguard = guardAlternateScreen(() => this.leaveFullScreen());
-      this.full = { history: this.renderHistory(width).map(fit(width)), rows: [], height: 0, scroll: 0, inlineDrawn: this.drawn, reprintOnLeave: this.reprintRequested, unguard };
+      this.full = {
+        history: this.renderHistory(width).map(fit(width)),
+        rows: [],
+        height: 0,
+        scroll: 0,
+        inlineDrawn: this.drawn,
+        reprintOnLeave: this.reprintRequested,
+        unguard,
+      };
       this.reprintRequested = false;
       setAlternateScreenActive(true);
       this.term.write(ENTER_ALTERNATE_SCREEN + '\x1b[2J');
@@ -138,11 +159,18 @@ export class Screen {
       this.pendingScrollback = [];
       this.stats.fullReprints++;
       const history = this.renderHistory(width).map(fit(width));
-      out = SYNC_START + CLEAR_ALL + history.map((l) => `${l}${LINE_RESET}\r\n`).join('') + lines.join('\r\n') + SYNC_END;
+      out =
+        SYNC_START + CLEAR_ALL + history.map((l) => `${l}${LINE_RESET}\r\n`).join('') + lines.join('\r\n') + SYNC_END;
     } else if (this.pendingScrollback.length) {
       const scrollback = this.pendingScrollback.map(fit(width));
       this.pendingScrollback = [];
-      out = SYNC_START + this.moveToLine(0) + '\x1b[J' + scrollback.map((l) => `${l}${LINE_RESET}\r\n`).join('') + lines.join('\r\n') + SYNC_END;
+      out =
+        SYNC_START +
+        this.moveToLine(0) +
+        '\x1b[J' +
+        scrollback.map((l) => `${l}${LINE_RESET}\r\n`).join('') +
+        lines.join('\r\n') +
+        SYNC_END;
     } else {
       const first = firstDifference(this.drawn, lines);
       if (first === -1) {
@@ -185,7 +213,8 @@ export class Screen {
     if (full.scroll > 0 && viewRows > 0) rows[viewRows - 1] = fit(width)(this.scrolledNote(full.scroll));
     rows.push(...live);
     let out = '';
-    for (let i = 0; i < rows.length; i++) if (rows[i] !== full.rows[i]) out += `\x1b[${i + 1};1H\x1b[2K${rows[i]}${LINE_RESET}`;
+    for (let i = 0; i < rows.length; i++)
+      if (rows[i] !== full.rows[i]) out += `\x1b[${i + 1};1H\x1b[2K${rows[i]}${LINE_RESET}`;
     full.rows = rows;
     if (out) this.term.write(SYNC_START + out + SYNC_END);
   }

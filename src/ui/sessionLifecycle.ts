@@ -44,7 +44,11 @@ export class SessionLifecycle {
   private opts: AppOptions;
   private mcpServers: McpManager | undefined;
 
-  constructor(opts: AppOptions, ports: EnginePorts, private readonly host: SessionLifecycleHost) {
+  constructor(
+    opts: AppOptions,
+    ports: EnginePorts,
+    private readonly host: SessionLifecycleHost,
+  ) {
     this.opts = opts;
     this.mcpServers = this.startMcp();
     this.controller = new SessionControl({
@@ -76,9 +80,14 @@ export class SessionLifecycle {
     } catch (e) {
       // e.g. the session is locked by another process: say so and start fresh instead of crashing.
       void this.controller.newSession();
-      host.notice('error', `Could not resume the session: ${(e as Error).message}`, 'Type to start a new session, or /sessions to pick another.');
+      host.notice(
+        'error',
+        `Could not resume the session: ${(e as Error).message}`,
+        'Type to start a new session, or /sessions to pick another.',
+      );
     }
-    if (needsTrustDecision(opts.home, opts.cwd)) host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, (trusted) => this.afterTrust(trusted)));
+    if (needsTrustDecision(opts.home, opts.cwd))
+      host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, (trusted) => this.afterTrust(trusted)));
     else this.afterTrust(false);
   }
 
@@ -107,7 +116,11 @@ export class SessionLifecycle {
     try {
       rt = await this.controller.resume(location);
     } catch (e) {
-      this.host.notice('error', `Could not resume the session: ${(e as Error).message}`, 'The previous session was closed; type to start a new one.');
+      this.host.notice(
+        'error',
+        `Could not resume the session: ${(e as Error).message}`,
+        'The previous session was closed; type to start a new one.',
+      );
       return;
     }
     this.host.sessionChanged();
@@ -118,12 +131,17 @@ export class SessionLifecycle {
     try {
       this.controller.switchModel(alias);
     } catch (e) {
-      const hint = e instanceof SessionControlError ? undefined : 'Pick one of the aliases defined under [models] in config.toml.';
+      const hint =
+        e instanceof SessionControlError ? undefined : 'Pick one of the aliases defined under [models] in config.toml.';
       this.host.notice('error', (e as Error).message, hint);
       return;
     }
     this.host.refreshContext();
-    this.host.notice('success', `Model: ${this.host.modelLabel}`, 'The provider prompt cache starts over; /new starts a fresh session.');
+    this.host.notice(
+      'success',
+      `Model: ${this.host.modelLabel}`,
+      'The provider prompt cache starts over; /new starts a fresh session.',
+    );
   }
 
   /**
@@ -140,7 +158,11 @@ export class SessionLifecycle {
     try {
       next = await this.opts.reloadOptions();
     } catch (e) {
-      host.notice('error', `Nothing was reloaded: ${(e as Error).message}`, 'Fix it and run /reload again; the session goes on as it was.');
+      host.notice(
+        'error',
+        `Nothing was reloaded: ${(e as Error).message}`,
+        'Fix it and run /reload again; the session goes on as it was.',
+      );
       return;
     }
     const location = this.controller.runtime?.session.location;
@@ -148,7 +170,10 @@ export class SessionLifecycle {
     await this.mcpServers?.close();
     this.opts = { ...this.opts, ...next };
     this.mcpServers = this.startMcp();
-    this.controller.reconfigure({ ...next.runtime, mcp: this.mcpServers }, { config: next.config, configPath: next.configPath, env: this.opts.env });
+    this.controller.reconfigure(
+      { ...next.runtime, mcp: this.mcpServers },
+      { config: next.config, configPath: next.configPath, env: this.opts.env },
+    );
     for (const w of next.warnings) host.notice('warning', w);
     host.reloaded();
     if (location) {
@@ -156,12 +181,21 @@ export class SessionLifecycle {
         const rt = await this.controller.resume(location);
         for (const w of rt.warnings) host.notice('warning', w);
       } catch (e) {
-        host.notice('error', `Reloaded, but the session could not reopen: ${(e as Error).message}`, 'Type to start a new session, or /sessions to pick one.');
+        host.notice(
+          'error',
+          `Reloaded, but the session could not reopen: ${(e as Error).message}`,
+          'Type to start a new session, or /sessions to pick one.',
+        );
         return;
       }
     }
     host.refreshContext();
-    host.notice('success', location ? 'Reloaded config.toml, plugins, skills, agents, hooks and MCP servers; the session goes on with them.' : 'Reloaded config.toml, plugins, skills, agents, hooks and MCP servers; they apply from your first message.');
+    host.notice(
+      'success',
+      location
+        ? 'Reloaded config.toml, plugins, skills, agents, hooks and MCP servers; the session goes on with them.'
+        : 'Reloaded config.toml, plugins, skills, agents, hooks and MCP servers; they apply from your first message.',
+    );
   }
 
   /** Closes the session and stops the MCP servers (the app is shutting down). */
@@ -182,7 +216,17 @@ export class SessionLifecycle {
     const sessions = listSessions(opts.home, opts.cwd);
     if (sessions.length) {
       const byId = new Map(sessions.map((s) => [s.sessionId, s]));
-      host.panels.pick('Resume a session', sessions.slice(0, 50).map((s) => ({ value: s.sessionId, label: (s.summary?.title ?? s.summary?.lastPrompt ?? '(no prompt yet)').split('\n')[0].slice(0, 60), description: s.sessionId.slice(-8) })), (id) => void this.resumeSession(byId.get(id)!));
+      host.panels.pick(
+        'Resume a session',
+        sessions
+          .slice(0, 50)
+          .map((s) => ({
+            value: s.sessionId,
+            label: (s.summary?.title ?? s.summary?.lastPrompt ?? '(no prompt yet)').split('\n')[0].slice(0, 60),
+            description: s.sessionId.slice(-8),
+          })),
+        (id) => void this.resumeSession(byId.get(id)!),
+      );
     } else host.notice('info', `No sessions in ${displayPath(opts.cwd)} yet; starting a new one.`);
   }
 
@@ -190,7 +234,8 @@ export class SessionLifecycle {
     const { host } = this;
     const rt = this.controller.runtime!;
     for (const w of rt.warnings) host.transcript.add(new NoticeBlock(host.view, 'warning', w));
-    for (const b of blocksFromMessages(rt.session.state.messages, host.view, rt.session.state.compactions)) host.transcript.add(b);
+    for (const b of blocksFromMessages(rt.session.state.messages, host.view, rt.session.state.compactions))
+      host.transcript.add(b);
     host.refreshContext();
     host.notice('info', `Resumed session ${id}${rt.session.state.title ? ` — ${rt.session.state.title}` : ''}`);
   }

@@ -8,7 +8,14 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../store/privateFiles';
 import { join } from 'node:path';
 import { CommandOutput } from '../platform/commandOutput';
-import { isGroupAliveAsync, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit } from '../platform/processes';
+import {
+  isGroupAliveAsync,
+  releasePipes,
+  signalGroup,
+  spawnShell,
+  terminateGroup,
+  waitForExit,
+} from '../platform/processes';
 
 /** Output kept for the model (and in memory) from one shell command: the head and the tail survive. */
 export const SHELL_CONTEXT_MAX_CHARS = 20_000;
@@ -112,13 +119,20 @@ export function runShellCommand(command: string, opts: ShellRunOptions, onOutput
     if (child.pid !== undefined && !(await isGroupAliveAsync(child.pid))) untrack(child.pid);
     if (exit.error) take(Buffer.from(`could not start the shell: ${exit.error.message}\n`));
     if (file) await new Promise<void>((resolve) => file.stream.end(resolve));
-    return { output: kept.combined(), exitCode: exit.code, omittedChars: kept.omittedChars, savedTo: file && !fileFailed ? file.path : undefined, interrupted };
+    return {
+      output: kept.combined(),
+      exitCode: exit.code,
+      omittedChars: kept.omittedChars,
+      savedTo: file && !fileFailed ? file.path : undefined,
+      interrupted,
+    };
   })();
   return {
     done,
     interrupt() {
       const pid = child?.pid;
-      if (pid === undefined || child?.exitCode !== null || child.signalCode !== null) return stopping ?? Promise.resolve();
+      if (pid === undefined || child?.exitCode !== null || child.signalCode !== null)
+        return stopping ?? Promise.resolve();
       interrupted = true;
       stopping ??= terminateGroup(pid, { graceMs: opts.graceMs ?? DEFAULT_GRACE_MS }).then(() => undefined);
       return stopping;
@@ -128,9 +142,18 @@ export function runShellCommand(command: string, opts: ShellRunOptions, onOutput
 
 /** The user message part that carries a shell command and its output to the model. */
 export function shellContext(command: string, result: ShellResult): string {
-  const lines = ['<shell-command>', 'The user ran this command in the terminal:', `$ ${command}`, result.output.replace(/\s+$/, '')];
+  const lines = [
+    '<shell-command>',
+    'The user ran this command in the terminal:',
+    `$ ${command}`,
+    result.output.replace(/\s+$/, ''),
+  ];
   if (result.omittedChars > 0) {
-    lines.push(result.savedTo ? `[The output was cut; the whole of it is saved at ${result.savedTo}.]` : '[The output was cut; the whole of it could not be saved.]');
+    lines.push(
+      result.savedTo
+        ? `[The output was cut; the whole of it is saved at ${result.savedTo}.]`
+        : '[The output was cut; the whole of it could not be saved.]',
+    );
   }
   if (result.interrupted) lines.push('[The user interrupted the command.]');
   lines.push(`[exit code: ${result.exitCode ?? 'killed by a signal'}]`, '</shell-command>');

@@ -62,7 +62,10 @@ export class ShellModeRunner {
     void run.done.then((result) => {
       const { output, exitCode } = result;
       this.run = undefined;
-      card.finish({ text: output, isError: exitCode !== 0, display: { kind: 'command', command, exitCode } }, exitCode === 0 ? 'ok' : 'error');
+      card.finish(
+        { text: output, isError: exitCode !== 0, display: { kind: 'command', command, exitCode } },
+        exitCode === 0 ? 'ok' : 'error',
+      );
       host.transcript.flush();
       this.contexts.push(shellContext(command, result));
       host.ended();

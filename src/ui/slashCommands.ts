@@ -133,7 +133,12 @@ function ago(ms: number): string {
 }
 
 export const SLASH_COMMANDS: SlashCommand[] = [
-  { name: 'help', aliases: ['h', '?'], description: 'keys and commands', run: (h) => h.popup('Jarvis Code — help', helpLines(SLASH_COMMANDS)) },
+  {
+    name: 'help',
+    aliases: ['h', '?'],
+    description: 'keys and commands',
+    run: (h) => h.popup('Jarvis Code — help', helpLines(SLASH_COMMANDS)),
+  },
   { name: 'new', aliases: ['clear'], description: 'start a fresh session', idleOnly: true, run: (h) => h.newSession() },
   {
     name: 'sessions',
@@ -149,7 +154,13 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       const byId = new Map(sessions.map((s) => [s.sessionId, s]));
       h.pick(
         'Resume a session',
-        sessions.slice(0, 50).map((s) => ({ value: s.sessionId, label: (s.summary?.title ?? s.summary?.lastPrompt ?? '(no prompt yet)').split('\n')[0].slice(0, 60), description: `${ago(s.updatedMs)} · ${s.sessionId.slice(-8)}` })),
+        sessions
+          .slice(0, 50)
+          .map((s) => ({
+            value: s.sessionId,
+            label: (s.summary?.title ?? s.summary?.lastPrompt ?? '(no prompt yet)').split('\n')[0].slice(0, 60),
+            description: `${ago(s.updatedMs)} · ${s.sessionId.slice(-8)}`,
+          })),
         (id) => void h.resumeSession(byId.get(id)!),
       );
     },
@@ -162,10 +173,19 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       const alias = args.trim();
       if (alias) return h.switchModel(alias);
       if (!h.modelAliases.length) {
-        h.notice('info', `Model: ${h.modelLabel}. No other models are configured.`, `Add [models.<alias>] tables to ${displayPath(h.configPath)} to switch between models.`);
+        h.notice(
+          'info',
+          `Model: ${h.modelLabel}. No other models are configured.`,
+          `Add [models.<alias>] tables to ${displayPath(h.configPath)} to switch between models.`,
+        );
         return;
       }
-      h.pick('Switch model', h.modelAliases.map((a) => ({ value: a, label: a })), (a) => void h.switchModel(a), ['Switching models invalidates the provider prompt cache; /new starts a fresh session.']);
+      h.pick(
+        'Switch model',
+        h.modelAliases.map((a) => ({ value: a, label: a })),
+        (a) => void h.switchModel(a),
+        ['Switching models invalidates the provider prompt cache; /new starts a fresh session.'],
+      );
     },
   },
   { name: 'yolo', aliases: ['yes'], description: 'toggle YOLO mode (on|off)', run: (h, a) => toggleMode(h, 'yolo', a) },
@@ -176,11 +196,23 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     description: 'choose the permission mode',
     run(h) {
       const modes: PermissionMode[] = ['manual', 'yolo', 'auto'];
-      const desc: Record<PermissionMode, string> = { manual: 'ask before risky actions', yolo: 'approve regular tools; sensitive files and paths outside the workspace still ask', auto: 'never ask; sensitive files and paths outside the workspace are refused' };
-      h.pick('Permission mode', modes.map((m) => ({ value: m, label: `${MODE_LABEL[m]}${m === h.mode ? ' (current)' : ''}`, description: desc[m] })), (m) => {
-        h.mode = m as PermissionMode;
-        h.notice('info', `Permission mode: ${MODE_LABEL[h.mode]}.`);
-      });
+      const desc: Record<PermissionMode, string> = {
+        manual: 'ask before risky actions',
+        yolo: 'approve regular tools; sensitive files and paths outside the workspace still ask',
+        auto: 'never ask; sensitive files and paths outside the workspace are refused',
+      };
+      h.pick(
+        'Permission mode',
+        modes.map((m) => ({
+          value: m,
+          label: `${MODE_LABEL[m]}${m === h.mode ? ' (current)' : ''}`,
+          description: desc[m],
+        })),
+        (m) => {
+          h.mode = m as PermissionMode;
+          h.notice('info', `Permission mode: ${MODE_LABEL[h.mode]}.`);
+        },
+      );
     },
   },
   {
@@ -229,28 +261,61 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     description: 'the permission rules in force and where each was written',
     run(h) {
       const sessionApprovals = h.session?.state.sessionApprovals ?? [];
-      h.popup('Permissions', permissionsLines({ modeLabel: MODE_LABEL[h.mode], rules: h.permissionRules, sessionApprovals, configPath: h.configPath }));
+      h.popup(
+        'Permissions',
+        permissionsLines({
+          modeLabel: MODE_LABEL[h.mode],
+          rules: h.permissionRules,
+          sessionApprovals,
+          configPath: h.configPath,
+        }),
+      );
     },
   },
   {
     name: 'usage',
     aliases: [],
-    description: 'context use by source and the session\'s token totals',
+    description: "context use by source and the session's token totals",
     run(h) {
       const rt = h.runtime;
       if (!rt) {
-        h.popup('Usage', [`Context      0% of ${n(h.contextLimit)} tokens`, '', 'The session starts with your first message; nothing has been sent yet.']);
+        h.popup('Usage', [
+          `Context      0% of ${n(h.contextLimit)} tokens`,
+          '',
+          'The session starts with your first message; nothing has been sent yet.',
+        ]);
         return;
       }
       const offered = rt.offered.list();
       const frame = { system: rt.session.state.systemPrompt ?? '', tools: offered.map(toolSchemaForModel) };
       const catalog = rt.offered.catalog();
-      const counts = { offered: offered.length, deferred: catalog.length, loaded: catalog.filter((e) => e.loaded).length };
-      h.popup('Usage', usageLines(contextBreakdown(rt.session.state, frame, { maxContextSize: h.contextLimit }, { strategy: h.tokenCounting, thresholds: h.compactionThresholds }), rt.session.state.turns, counts));
+      const counts = {
+        offered: offered.length,
+        deferred: catalog.length,
+        loaded: catalog.filter((e) => e.loaded).length,
+      };
+      h.popup(
+        'Usage',
+        usageLines(
+          contextBreakdown(
+            rt.session.state,
+            frame,
+            { maxContextSize: h.contextLimit },
+            { strategy: h.tokenCounting, thresholds: h.compactionThresholds },
+          ),
+          rt.session.state.turns,
+          counts,
+        ),
+      );
     },
   },
   memoryCommand,
-  { name: 'version', aliases: [], description: 'the version', run: (h) => h.notice('info', `Jarvis Code ${h.version}`) },
+  {
+    name: 'version',
+    aliases: [],
+    description: 'the version',
+    run: (h) => h.notice('info', `Jarvis Code ${h.version}`),
+  },
   {
     name: 'export-md',
     aliases: ['export'],
@@ -331,7 +396,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       try {
         const fork = h.forkSession();
         h.copyToClipboard(fork.resumeCommand);
-        h.notice('success', `Forked this session. Continue the copy with: ${fork.resumeCommand}`, `You are still in ${rt.session.id}. The command was also sent to the clipboard (where the terminal allows it).`);
+        h.notice(
+          'success',
+          `Forked this session. Continue the copy with: ${fork.resumeCommand}`,
+          `You are still in ${rt.session.id}. The command was also sent to the clipboard (where the terminal allows it).`,
+        );
       } catch (e) {
         h.notice('error', (e as Error).message);
       }

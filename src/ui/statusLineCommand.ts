@@ -90,7 +90,10 @@ export class StatusLineCommand {
     const limit = this.opts.timeoutMs ?? STATUS_LINE_TIMEOUT_MS;
     // The check waits one turn of the event loop: when the UI itself was busy past the limit, an
     // answer that arrived in time is still waiting to be read and must win.
-    const deadline = setTimeout(() => setImmediate(() => settle(undefined, `took longer than ${limit} ms and was stopped`)), limit);
+    const deadline = setTimeout(
+      () => setImmediate(() => settle(undefined, `took longer than ${limit} ms and was stopped`)),
+      limit,
+    );
     deadline.unref();
     child.stdout?.on('data', (d: Buffer) => {
       if (out.length < MAX_OUTPUT_BYTES) out += d.toString('utf8');
@@ -115,7 +118,8 @@ export class StatusLineCommand {
     const before = this.line;
     this.line = error ? undefined : line;
     if (error) {
-      if (error !== this.reportedError) this.opts.onError(`The status-line command ${error}; showing the built-in status line.`);
+      if (error !== this.reportedError)
+        this.opts.onError(`The status-line command ${error}; showing the built-in status line.`);
       this.reportedError = error;
     } else this.reportedError = undefined;
     if (this.line !== before) this.opts.onChange();
@@ -140,7 +144,10 @@ export function firstLine(output: string): string | undefined {
   for (const raw of output.split('\n')) {
     const line = raw
       .replace(/\r$/, '')
-      .replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?|[\x00-\x08\x0b-\x1f\x7f]/g, (m) => (/^\x1b\[[0-9;]*m$/.test(m) ? m : ''))
+      .replace(
+        /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?|[\x00-\x08\x0b-\x1f\x7f]/g,
+        (m) => (/^\x1b\[[0-9;]*m$/.test(m) ? m : ''),
+      )
       .replace(/\t/g, ' ');
     if (line.replace(/\x1b\[[0-9;]*m/g, '').trim()) return line;
   }

@@ -6,7 +6,12 @@ import type { CommandHost, SlashCommand } from './slashCommands';
 
 function setSwarm(h: CommandHost, on: boolean): void {
   h.swarmMode = on;
-  h.notice('info', on ? 'Swarm mode on: AgentSwarm runs without asking.' : 'Swarm mode off: AgentSwarm asks for approval in manual mode.');
+  h.notice(
+    'info',
+    on
+      ? 'Swarm mode on: AgentSwarm runs without asking.'
+      : 'Swarm mode off: AgentSwarm asks for approval in manual mode.',
+  );
 }
 
 export const SWARM_COMMAND: SlashCommand = {
@@ -18,7 +23,11 @@ export const SWARM_COMMAND: SlashCommand = {
     if (!word) return setSwarm(h, !h.swarmMode);
     if (/^(on|off)$/i.test(word)) return setSwarm(h, word.toLowerCase() === 'on');
     if (h.busy) {
-      h.notice('warning', '/swarm <task> needs an idle agent.', 'Wait for the turn to end or press Esc; /swarm on works at any time.');
+      h.notice(
+        'warning',
+        '/swarm <task> needs an idle agent.',
+        'Wait for the turn to end or press Esc; /swarm on works at any time.',
+      );
       return;
     }
     if (h.mode !== 'manual') return h.sendSwarmTask(word);
@@ -33,7 +42,7 @@ export const SWARM_COMMAND: SlashCommand = {
         if (mode === 'yolo' || mode === 'auto') h.mode = mode;
         h.sendSwarmTask(word);
       },
-      ['The swarm\'s subagents ask for approvals like the main agent does. Switch mode first? (Esc: do not send)'],
+      ["The swarm's subagents ask for approvals like the main agent does. Switch mode first? (Esc: do not send)"],
     );
   },
 };

@@ -74,17 +74,30 @@ export class TerminalView {
       requestRender: () => this.requestRender(),
     });
     const preferenceWarnings = this.preferences.load();
-    this.transcript = new Transcript((lines) => this.screen.pushScrollback(lines), () => this.terminal.columns);
+    this.transcript = new Transcript(
+      (lines) => this.screen.pushScrollback(lines),
+      () => this.terminal.columns,
+    );
     this.activity = new ActivityIndicator(() => this.requestRender());
-    this.panels = new PanelSlot({ theme: () => this.view.theme, terminal: this.terminal, requestRender: () => this.requestRender(), questionsChanged: sources.questionsChanged });
+    this.panels = new PanelSlot({
+      theme: () => this.view.theme,
+      terminal: this.terminal,
+      requestRender: () => this.requestRender(),
+      questionsChanged: sources.questionsChanged,
+    });
     // The editor only needs a render hook and the terminal height from its host.
     const host = { terminal: this.terminal, requestRender: () => this.screen.requestRender() } as unknown as TUI;
-    this.editor = new Editor(host, { borderColor: this.view.theme.fg.border, selectList: liveSelectListTheme(() => this.view.theme) }, { autocompleteMaxVisible: 8 });
+    this.editor = new Editor(
+      host,
+      { borderColor: this.view.theme.fg.border, selectList: liveSelectListTheme(() => this.view.theme) },
+      { autocompleteMaxVisible: 8 },
+    );
     this.editor.focused = true;
     this.editor.onChange = (text) => this.onEditorChange(text);
     for (const entry of loadUserHistory(opts.home, opts.cwd).slice(-100)) this.editor.addToHistory(entry);
     this.screen = new Screen(this.terminal, this.liveRegion(sources), (w) => this.transcript.renderHistory(w));
-    for (const w of [...opts.warnings, ...preferenceWarnings]) this.transcript.add(new NoticeBlock(this.view, 'warning', w));
+    for (const w of [...opts.warnings, ...preferenceWarnings])
+      this.transcript.add(new NoticeBlock(this.view, 'warning', w));
   }
 
   notice(level: NoticeLevel, text: string, hint?: string): void {
@@ -128,7 +141,13 @@ export class TerminalView {
 
   /** Ctrl-G: the input box's text in an external editor, which gets the terminal meanwhile. */
   editExternally(command: string, onInput: (data: string) => void): void {
-    editInputBox(command, { screen: this.screen, terminal: this.terminal, editor: this.editor, listen: () => this.listen(onInput), notice: (level, text) => this.notice(level, text) });
+    editInputBox(command, {
+      screen: this.screen,
+      terminal: this.terminal,
+      editor: this.editor,
+      listen: () => this.listen(onInput),
+      notice: (level, text) => this.notice(level, text),
+    });
   }
 
   /** Copies text to the terminal's clipboard (OSC 52; terminals that do not support it ignore it). */
@@ -142,16 +161,29 @@ export class TerminalView {
   }
 
   private liveRegion(sources: LiveSources): LiveRegion {
-    const footer = new Footer(() => this.view.theme, () => {
-      const state: FooterState = { ...sources.status(), shell: this.editor.getText().startsWith('!'), items: this.preferences.statusItems };
-      state.custom = this.preferences.customStatus(state, sources.statusExtra());
-      return state;
-    });
+    const footer = new Footer(
+      () => this.view.theme,
+      () => {
+        const state: FooterState = {
+          ...sources.status(),
+          shell: this.editor.getText().startsWith('!'),
+          items: this.preferences.statusItems,
+        };
+        state.custom = this.preferences.customStatus(state, sources.statusExtra());
+        return state;
+      },
+    );
     return new LiveRegion({
       theme: () => this.view.theme,
       transcript: this.transcript,
-      todos: new TodoPanel(() => this.view.theme, () => ({ todos: sources.todos(), expanded: this.todosExpanded, busy: sources.busy() })),
-      swarm: new SwarmPanel(() => this.view.theme, () => sources.swarm()),
+      todos: new TodoPanel(
+        () => this.view.theme,
+        () => ({ todos: sources.todos(), expanded: this.todosExpanded, busy: sources.busy() }),
+      ),
+      swarm: new SwarmPanel(
+        () => this.view.theme,
+        () => sources.swarm(),
+      ),
       activity: () => this.activity.current,
       queued: () => sources.queued(),
       panel: () => this.panels.current(sources.busy()),

@@ -4,24 +4,71 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 export const THEME_TOKENS = [
-  'primary', 'accent', 'text', 'textStrong', 'textDim', 'textMuted', 'border', 'borderFocus', 'success', 'warning',
-  'error', 'diffAdded', 'diffRemoved', 'diffAddedStrong', 'diffRemovedStrong', 'diffGutter', 'diffMeta', 'roleUser', 'shellMode',
+  'primary',
+  'accent',
+  'text',
+  'textStrong',
+  'textDim',
+  'textMuted',
+  'border',
+  'borderFocus',
+  'success',
+  'warning',
+  'error',
+  'diffAdded',
+  'diffRemoved',
+  'diffAddedStrong',
+  'diffRemovedStrong',
+  'diffGutter',
+  'diffMeta',
+  'roleUser',
+  'shellMode',
 ] as const;
 export type ThemeToken = (typeof THEME_TOKENS)[number];
 export type Palette = Record<ThemeToken, string>;
 
 export const DARK: Palette = {
-  primary: '#4FA8FF', accent: '#5BC0BE', text: '#E0E0E0', textStrong: '#F5F5F5', textDim: '#888888', textMuted: '#6B6B6B',
-  border: '#5A5A5A', borderFocus: '#E8A838', success: '#4EC87E', warning: '#E8A838', error: '#E85454', diffAdded: '#4EC87E',
-  diffRemoved: '#E85454', diffAddedStrong: '#7AD99B', diffRemovedStrong: '#F08585', diffGutter: '#6B6B6B', diffMeta: '#888888',
-  roleUser: '#FFCB6B', shellMode: '#BD93F9',
+  primary: '#4FA8FF',
+  accent: '#5BC0BE',
+  text: '#E0E0E0',
+  textStrong: '#F5F5F5',
+  textDim: '#888888',
+  textMuted: '#6B6B6B',
+  border: '#5A5A5A',
+  borderFocus: '#E8A838',
+  success: '#4EC87E',
+  warning: '#E8A838',
+  error: '#E85454',
+  diffAdded: '#4EC87E',
+  diffRemoved: '#E85454',
+  diffAddedStrong: '#7AD99B',
+  diffRemovedStrong: '#F08585',
+  diffGutter: '#6B6B6B',
+  diffMeta: '#888888',
+  roleUser: '#FFCB6B',
+  shellMode: '#BD93F9',
 };
 
 export const LIGHT: Palette = {
-  primary: '#1565C0', accent: '#00838F', text: '#1A1A1A', textStrong: '#1A1A1A', textDim: '#454545', textMuted: '#5F5F5F',
-  border: '#737373', borderFocus: '#92660A', success: '#0E7A38', warning: '#92660A', error: '#B91C1C', diffAdded: '#0E7A38',
-  diffRemoved: '#B91C1C', diffAddedStrong: '#0E7A38', diffRemovedStrong: '#B91C1C', diffGutter: '#737373', diffMeta: '#5F5F5F',
-  roleUser: '#9A4A00', shellMode: '#7C3AED',
+  primary: '#1565C0',
+  accent: '#00838F',
+  text: '#1A1A1A',
+  textStrong: '#1A1A1A',
+  textDim: '#454545',
+  textMuted: '#5F5F5F',
+  border: '#737373',
+  borderFocus: '#92660A',
+  success: '#0E7A38',
+  warning: '#92660A',
+  error: '#B91C1C',
+  diffAdded: '#0E7A38',
+  diffRemoved: '#B91C1C',
+  diffAddedStrong: '#0E7A38',
+  diffRemovedStrong: '#B91C1C',
+  diffGutter: '#737373',
+  diffMeta: '#5F5F5F',
+  roleUser: '#9A4A00',
+  shellMode: '#7C3AED',
 };
 
 export type Style = (text: string) => string;
@@ -52,13 +99,25 @@ function sgrColor(hex: string): Style {
   return (text) => `${open}${text}\x1b[39m`;
 }
 
-const wrap = (open: string, close: string): Style => (text) => `\x1b[${open}m${text}\x1b[${close}m`;
+const wrap =
+  (open: string, close: string): Style =>
+  (text) =>
+    `\x1b[${open}m${text}\x1b[${close}m`;
 
 export function makeTheme(name: string, label: string, base: 'dark' | 'light', palette: Palette): Theme {
   const fg = Object.fromEntries(THEME_TOKENS.map((t) => [t, sgrColor(palette[t])])) as Record<ThemeToken, Style>;
   return {
-    name, label, base, palette, fg,
-    bold: wrap('1', '22'), dim: wrap('2', '22'), italic: wrap('3', '23'), inverse: wrap('7', '27'), underline: wrap('4', '24'), strike: wrap('9', '29'),
+    name,
+    label,
+    base,
+    palette,
+    fg,
+    bold: wrap('1', '22'),
+    dim: wrap('2', '22'),
+    italic: wrap('3', '23'),
+    inverse: wrap('7', '27'),
+    underline: wrap('4', '24'),
+    strike: wrap('9', '29'),
   };
 }
 
@@ -73,7 +132,8 @@ export interface CustomThemeFile {
 /** Parses a custom theme; invalid colours fall back to the base, unknown tokens are ignored. */
 export function parseCustomTheme(file: string, text: string): { theme: CustomThemeFile; warnings: string[] } {
   const raw = JSON.parse(text) as Record<string, unknown>;
-  if (!raw || typeof raw !== 'object' || typeof raw.name !== 'string' || !raw.name.trim()) throw new Error(`${basename(file)}: "name" is required`);
+  if (!raw || typeof raw !== 'object' || typeof raw.name !== 'string' || !raw.name.trim())
+    throw new Error(`${basename(file)}: "name" is required`);
   const warnings: string[] = [];
   const base = raw.base === 'light' ? 'light' : 'dark';
   const colors: Partial<Palette> = {};
@@ -83,7 +143,16 @@ export function parseCustomTheme(file: string, text: string): { theme: CustomThe
     if (typeof value === 'string' && HEX.test(value)) colors[token as ThemeToken] = value;
     else warnings.push(`${basename(file)}: colors.${token} must be "#RRGGBB"; using the ${base} theme's colour`);
   }
-  return { theme: { file, name: raw.name, displayName: typeof raw.displayName === 'string' ? raw.displayName : undefined, base, colors }, warnings };
+  return {
+    theme: {
+      file,
+      name: raw.name,
+      displayName: typeof raw.displayName === 'string' ? raw.displayName : undefined,
+      base,
+      colors,
+    },
+    warnings,
+  };
 }
 
 export function themesDir(home: string): string {
@@ -112,7 +181,10 @@ export function loadTheme(name: string, home: string, env: NodeJS.ProcessEnv = p
     const bg = detectBackground(env);
     return { theme: makeTheme('auto', `Auto (${bg})`, bg, bg === 'light' ? LIGHT : DARK), warnings: [] };
   }
-  const fallback = (why: string): LoadedTheme => ({ theme: makeTheme('dark', 'Dark', 'dark', DARK), warnings: [`theme "${name}": ${why}; using the built-in dark theme`] });
+  const fallback = (why: string): LoadedTheme => ({
+    theme: makeTheme('dark', 'Dark', 'dark', DARK),
+    warnings: [`theme "${name}": ${why}; using the built-in dark theme`],
+  });
   let names: string[];
   try {
     names = readdirSync(themesDir(home)).filter((n) => n.endsWith('.json'));
@@ -158,7 +230,9 @@ export function listThemes(home: string, env: NodeJS.ProcessEnv = process.env): 
   ];
   let files: string[] = [];
   try {
-    files = readdirSync(themesDir(home)).filter((n) => n.endsWith('.json')).sort();
+    files = readdirSync(themesDir(home))
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     // no themes folder: the built-in themes only
   }

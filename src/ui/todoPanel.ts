@@ -24,7 +24,10 @@ export function todoWindow(todos: readonly TodoItem[], max: number): { start: nu
 }
 
 export class TodoPanel implements Component {
-  constructor(private readonly theme: () => Theme, private readonly state: () => TodoPanelState) {}
+  constructor(
+    private readonly theme: () => Theme,
+    private readonly state: () => TodoPanelState,
+  ) {}
 
   invalidate(): void {}
 
@@ -35,14 +38,19 @@ export class TodoPanel implements Component {
     if (done === todos.length && !busy) return [];
     const theme = this.theme();
     const { fg } = theme;
-    const out = ['', truncateToWidth(`${theme.bold(fg.primary('Todos'))} ${fg.textDim(`${done}/${todos.length} done`)}`, width)];
+    const out = [
+      '',
+      truncateToWidth(`${theme.bold(fg.primary('Todos'))} ${fg.textDim(`${done}/${todos.length} done`)}`, width),
+    ];
     const { start, end } = expanded ? { start: 0, end: todos.length } : todoWindow(todos, COLLAPSED_TODOS);
     if (start > 0) out.push(fg.textMuted(`  … ${start} earlier`));
     for (const t of todos.slice(start, end)) {
       const line =
-        t.status === 'done' ? fg.success('  ✓ ') + theme.strike(fg.textDim(t.title))
-        : t.status === 'in_progress' ? fg.warning('  ◐ ') + theme.bold(fg.text(t.title))
-        : fg.textDim('  ○ ') + fg.text(t.title);
+        t.status === 'done'
+          ? fg.success('  ✓ ') + theme.strike(fg.textDim(t.title))
+          : t.status === 'in_progress'
+            ? fg.warning('  ◐ ') + theme.bold(fg.text(t.title))
+            : fg.textDim('  ○ ') + fg.text(t.title);
       out.push(truncateToWidth(line, width));
     }
     if (end < todos.length) out.push(fg.textMuted(`  … ${todos.length - end} more (ctrl+t to expand)`));

@@ -7,7 +7,8 @@ import type { TowerRuntime } from '../engine/tower/towerRuntime';
 import type { CommandHost, SlashCommand } from './slashCommands';
 import objectiveBrief from './towerObjective.md';
 
-const FLAG_HINT = 'Start jarvis with JARVIS_CODE_EXPERIMENTAL_TOWER=1 (or JARVIS_CODE_EXPERIMENTAL_FLAG=1); the tools are assembled at start-up, so a restart is needed.';
+const FLAG_HINT =
+  'Start jarvis with JARVIS_CODE_EXPERIMENTAL_TOWER=1 (or JARVIS_CODE_EXPERIMENTAL_FLAG=1); the tools are assembled at start-up, so a restart is needed.';
 
 /** The session's Tower, opened now if needed; undefined (with a notice) without the flag. */
 function towerOf(h: CommandHost): TowerRuntime | undefined {
@@ -25,7 +26,11 @@ async function turnOn(h: CommandHost, tower: TowerRuntime): Promise<boolean> {
   try {
     const said = await tower.coordinator().init(undefined);
     h.runtime?.offered.load(TOWER_TOOL_NAMES);
-    h.notice('info', `Tower mode on. ${said.split('\n')[0]}`, '/tower <objective> hands the coordinator an objective; /tower status shows the dashboard.');
+    h.notice(
+      'info',
+      `Tower mode on. ${said.split('\n')[0]}`,
+      '/tower <objective> hands the coordinator an objective; /tower status shows the dashboard.',
+    );
     return true;
   } catch (e) {
     h.notice('error', `Tower mode could not start: ${(e as Error).message}`);
@@ -54,14 +59,21 @@ export const TOWER_COMMAND: SlashCommand = {
     if (verb === 'on') return void (await turnOn(h, tower));
     if (verb === 'off') {
       await tower.spawner.stopAll('Tower mode was turned off');
-      h.notice('info', 'Tower mode off: its agents were stopped. Missions, branches and worktrees are kept; /tower on resumes, /tower teardown cleans up.');
+      h.notice(
+        'info',
+        'Tower mode off: its agents were stopped. Missions, branches and worktrees are kept; /tower on resumes, /tower teardown cleans up.',
+      );
       return;
     }
     if (verb === 'teardown') {
       try {
         h.popup('Tower teardown', (await tower.coordinator().teardown(false)).split('\n'));
       } catch (e) {
-        h.notice('error', (e as Error).message, 'A damaged state file: ask the agent to call TowerTeardown with force: true.');
+        h.notice(
+          'error',
+          (e as Error).message,
+          'A damaged state file: ask the agent to call TowerTeardown with force: true.',
+        );
       }
       return;
     }

@@ -61,8 +61,15 @@ export class TuiPreferences {
     const problems = this.load();
     for (const p of problems) this.host.notice('warning', p);
     const { view } = this.host;
-    const status = this.statusCommand ? 'the status-line command' : this.statusItems.length ? `status line ${this.statusItems.join(', ')}` : 'the default status line';
-    this.host.notice('success', `Reloaded ${displayPath(tuiConfigPath(this.host.home))}: theme ${view.theme.label}, LaTeX ${view.renderLatex ? 'on' : 'off'}, ${status}.`);
+    const status = this.statusCommand
+      ? 'the status-line command'
+      : this.statusItems.length
+        ? `status line ${this.statusItems.join(', ')}`
+        : 'the default status line';
+    this.host.notice(
+      'success',
+      `Reloaded ${displayPath(tuiConfigPath(this.host.home))}: theme ${view.theme.label}, LaTeX ${view.renderLatex ? 'on' : 'off'}, ${status}.`,
+    );
     this.host.restyle();
   }
 
@@ -81,7 +88,8 @@ export class TuiPreferences {
           cwd: this.host.cwd,
           env: this.host.env,
           onChange: () => this.host.requestRender(),
-          onError: (message) => this.host.notice('warning', message, 'Fix [status_line] command in tui.toml, then /reload-tui.'),
+          onError: (message) =>
+            this.host.notice('warning', message, 'Fix [status_line] command in tui.toml, then /reload-tui.'),
         })
       : undefined;
   }
@@ -140,7 +148,11 @@ export class TuiPreferences {
     try {
       saveTuiTheme(path, name);
     } catch (e) {
-      this.host.notice('error', `Theme ${theme.label} is used now but could not be saved to ${displayPath(path)}: ${(e as Error).message}`, 'Check that the file is writable; it applies to this session until then.');
+      this.host.notice(
+        'error',
+        `Theme ${theme.label} is used now but could not be saved to ${displayPath(path)}: ${(e as Error).message}`,
+        'Check that the file is writable; it applies to this session until then.',
+      );
       return;
     }
     this.host.notice('success', `Theme: ${theme.label} (saved to ${displayPath(path)}).`);
@@ -152,7 +164,10 @@ export class TuiPreferences {
   }
 }
 
-export function statusSnapshot(s: FooterState, extra: { version: string; sessionId: string | undefined }): StatusSnapshot {
+export function statusSnapshot(
+  s: FooterState,
+  extra: { version: string; sessionId: string | undefined },
+): StatusSnapshot {
   return {
     version: extra.version,
     session_id: extra.sessionId ?? null,
@@ -163,7 +178,11 @@ export function statusSnapshot(s: FooterState, extra: { version: string; session
     plan_mode: s.plan,
     swarm_mode: !!s.swarm,
     busy: s.busy,
-    context: { used_tokens: s.contextTokens, limit_tokens: s.contextLimit, percent: contextPercent(s.contextTokens, s.contextLimit) },
+    context: {
+      used_tokens: s.contextTokens,
+      limit_tokens: s.contextLimit,
+      percent: contextPercent(s.contextTokens, s.contextLimit),
+    },
     tokens: { input: s.tokens?.input ?? 0, output: s.tokens?.output ?? 0 },
     background_tasks: s.tasks ?? 0,
     goal: s.goal ? { status: s.goal.status, turns: s.goal.turns } : null,

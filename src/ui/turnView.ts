@@ -36,7 +36,11 @@ export class TurnView {
   /** The current model attempt has shown answer or thinking text (a retry then says it is discarded). */
   private attemptShown = false;
 
-  constructor(private readonly view: ViewState, private readonly transcript: Transcript, private readonly host: TurnViewHost) {
+  constructor(
+    private readonly view: ViewState,
+    private readonly transcript: Transcript,
+    private readonly host: TurnViewHost,
+  ) {
     this.subagents = new SubagentView(view, transcript);
   }
 
@@ -68,7 +72,12 @@ export class TurnView {
         this.endAnswer();
         this.endThinking();
         if (this.subagents.claim(event.call)) break;
-        const card = new ToolCard(this.view, event.call.id, event.call.name, describeCall(event.call.name, event.call.arguments, this.view.cwd));
+        const card = new ToolCard(
+          this.view,
+          event.call.id,
+          event.call.name,
+          describeCall(event.call.name, event.call.arguments, this.view.cwd),
+        );
         this.cards.set(event.call.id, card);
         this.transcript.add(card);
         break;
@@ -86,7 +95,10 @@ export class TurnView {
         const card = this.cards.get(event.callId);
         if (card) {
           const rejected = this.rejectedByUser.has(event.callId);
-          card.finish({ text: event.text, isError: event.isError, summary: event.summary, display: event.display }, rejected ? 'rejected' : undefined);
+          card.finish(
+            { text: event.text, isError: event.isError, summary: event.summary, display: event.display },
+            rejected ? 'rejected' : undefined,
+          );
           this.cards.delete(event.callId);
         }
         this.rejectedByUser.delete(event.callId);
@@ -102,7 +114,13 @@ export class TurnView {
         this.endThinking();
         this.attemptShown = false;
         const discarded = shown ? ', partial answer discarded' : '';
-        this.transcript.add(new RetryNoticeBlock(this.view, `Retry ${event.attempt + 1} of ${event.maxAttempts} in ${Math.ceil(event.delayMs / 1000)}s${discarded}`, event.error));
+        this.transcript.add(
+          new RetryNoticeBlock(
+            this.view,
+            `Retry ${event.attempt + 1} of ${event.maxAttempts} in ${Math.ceil(event.delayMs / 1000)}s${discarded}`,
+            event.error,
+          ),
+        );
         break;
       }
       case 'usage':

@@ -24,7 +24,11 @@ export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCount
     row('System prompt', b.sources.systemPrompt, share(b.sources.systemPrompt)),
     row('AGENTS.md', b.sources.agentsMd, share(b.sources.agentsMd)),
     row('Tool schemas', b.sources.toolSchemas, share(b.sources.toolSchemas)),
-    ...(tools ? [`  ${' '.repeat(16)}${tools.offered} tools offered · ${tools.deferred} deferred, ${tools.loaded} of them loaded with ToolSearch`] : []),
+    ...(tools
+      ? [
+          `  ${' '.repeat(16)}${tools.offered} tools offered · ${tools.deferred} deferred, ${tools.loaded} of them loaded with ToolSearch`,
+        ]
+      : []),
     row('Conversation', b.sources.history, share(b.sources.history)),
     row('Memory recall', b.sources.memory, share(b.sources.memory)),
     row('Tool results', b.sources.toolResults, share(b.sources.toolResults)),
@@ -38,4 +42,3 @@ export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCount
     row('Turns', turns),
   ];
 }
-

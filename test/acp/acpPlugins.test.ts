@@ -28,12 +28,19 @@ describe('jarvis acp with a plugin', () => {
   it('advertises /<plugin>:<command> and sends the expanded prompt', async () => {
     const { sessionId } = await editor.connection.agent.request('session/new', { cwd, mcpServers: [] });
     const commands = () =>
-      editor.updates.flatMap((u) => (u.sessionId === sessionId && u.update.sessionUpdate === 'available_commands_update' ? u.update.availableCommands.map((c) => c.name) : []));
+      editor.updates.flatMap((u) =>
+        u.sessionId === sessionId && u.update.sessionUpdate === 'available_commands_update'
+          ? u.update.availableCommands.map((c) => c.name)
+          : [],
+      );
     await waitUntil(() => commands().length > 0, 10_000, 'the slash commands');
     expect(commands()).toEqual(['compact', 'plan', 'kimi-finance:market/summary', 'kimi-finance:quote']);
     server.push({ text: 'quoted' });
     const before = server.requests.length;
-    const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/kimi-finance:quote NVDA' }] });
+    const response = await editor.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: '/kimi-finance:quote NVDA' }],
+    });
     expect(response.stopReason).toBe('end_turn');
     const body = server.requests[before].body;
     expect(JSON.stringify(body.messages.at(-1))).toContain('Fetch the latest quote for NVDA with the quotes tool');

@@ -21,7 +21,9 @@ afterAll(async () => {
 /** The documents servers running from this home's managed plugin copy. */
 function documentsServers(home: string): number {
   try {
-    const out = execFileSync('pgrep', ['-f', `${home}/plugins/managed/jarvis-documents/bin/server.mjs`], { encoding: 'utf8' });
+    const out = execFileSync('pgrep', ['-f', `${home}/plugins/managed/jarvis-documents/bin/server.mjs`], {
+      encoding: 'utf8',
+    });
     return out.trim().split('\n').filter(Boolean).length;
   } catch {
     return 0; // pgrep exits 1 when nothing matches
@@ -37,7 +39,8 @@ describe('jarvis acp: MCP servers per connection', () => {
     const dirs = makeCliDirs();
     const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
     const editor = await startAcpClient({ env, cwd: dirs.cwd });
-    const newSession = async () => (await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] })).sessionId;
+    const newSession = async () =>
+      (await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] })).sessionId;
     try {
       expect(editor.initialized.agentCapabilities?.sessionCapabilities?.close).toEqual({});
       const ids: string[] = [];
@@ -47,13 +50,18 @@ describe('jarvis acp: MCP servers per connection', () => {
       for (let i = 1; i < 12; i++) ids.push(await newSession());
       const afterTwelve = rssKb(editor.child.pid!);
       const perSession = ((afterTwelve - afterFirst) / 11).toFixed(0);
-      console.log(`ACP: RSS ${afterFirst} kB after 1 session, ${afterTwelve} kB after 12: ${perSession} kB per extra session`);
+      console.log(
+        `ACP: RSS ${afterFirst} kB after 1 session, ${afterTwelve} kB after 12: ${perSession} kB per extra session`,
+      );
       expect(new Set(ids).size).toBe(12);
       expect(documentsServers(dirs.home)).toBe(1);
 
       for (const id of ids.slice(0, 11)) await editor.connection.agent.request('session/close', { sessionId: id });
       expect(documentsServers(dirs.home)).toBe(1);
-      const closedPrompt = editor.connection.agent.request('session/prompt', { sessionId: ids[0], prompt: [{ type: 'text', text: 'hi' }] });
+      const closedPrompt = editor.connection.agent.request('session/prompt', {
+        sessionId: ids[0],
+        prompt: [{ type: 'text', text: 'hi' }],
+      });
       await expect(closedPrompt).rejects.toThrow(/not found/i);
       await editor.connection.agent.request('session/close', { sessionId: ids[11] });
       await waitUntil(() => documentsServers(dirs.home) === 0, 10_000, 'the documents server to stop');

@@ -4,7 +4,20 @@ import { describe, expect, it } from 'vitest';
 
 // DESIGN §1.2: cli → (ui | acp | print) → engine → (tools, ext) → (llm, store, platform) → types.
 // A module may import from its own layer or any layer of a lower rank; never upwards.
-const RANK: Record<string, number> = { cli: 4, ui: 3, acp: 3, print: 3, engine: 2, tools: 1, ext: 1, plugins: 1, llm: 0, store: 0, platform: 0, types: -1 };
+const RANK: Record<string, number> = {
+  cli: 4,
+  ui: 3,
+  acp: 3,
+  print: 3,
+  engine: 2,
+  tools: 1,
+  ext: 1,
+  plugins: 1,
+  llm: 0,
+  store: 0,
+  platform: 0,
+  types: -1,
+};
 // plugins/ holds the bundled official plugins: separate programs (their own bundles, run as MCP servers
 // from a managed copy) that may use platform/ and types/ code; nothing in the CLI may import them.
 // Layers of equal rank must not import each other either (ui must not reach into print, tools not into ext…).
@@ -50,7 +63,15 @@ function upwardImports(files: Iterable<string>): string[] {
 // (session/records) and the front ends' event union (loop/events) are the shared vocabulary, importable from anywhere.
 // Folders of equal rank must not import each other's code.
 const ENGINE_RANK: Record<string, number> = {
-  session: 0, policy: 1, context: 2, loop: 3, extensions: 4, background: 4, delegation: 5, tower: 6, runtime: 7,
+  session: 0,
+  policy: 1,
+  context: 2,
+  loop: 3,
+  extensions: 4,
+  background: 4,
+  delegation: 5,
+  tower: 6,
+  runtime: 7,
 };
 const VOCABULARY = new Set(['session/records.ts', 'loop/events.ts']);
 const ENGINE = join(SRC, 'engine');
@@ -64,7 +85,9 @@ function engineFolderOf(file: string): string | undefined {
 
 function resolvedEngineFile(from: string, spec: string): string {
   const target = resolve(dirname(from), spec);
-  return relative(ENGINE, /\.(ts|md)$/.test(target) ? target : `${target}.ts`).split(sep).join('/');
+  return relative(ENGINE, /\.(ts|md)$/.test(target) ? target : `${target}.ts`)
+    .split(sep)
+    .join('/');
 }
 
 /** `import type {…}`, `export type {…}`, or named imports that are all `type X`. */
@@ -72,7 +95,10 @@ function isTypeOnly(clause: string): boolean {
   if (/^\s*(import|export)\s+type\b/.test(clause)) return true;
   const named = /\{([^}]*)\}/.exec(clause);
   if (!named || /^\s*(import|export)\s+[A-Za-z_$*]/.test(clause.replace(/^\s*(import|export)\s+\{/, '{'))) return false;
-  const names = named[1].split(',').map((n) => n.trim()).filter(Boolean);
+  const names = named[1]
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   return names.length > 0 && names.every((n) => n.startsWith('type '));
 }
 
@@ -97,7 +123,8 @@ function innerEngineProblems(file: string, text: string): string[] {
       continue;
     }
     if (m[1] !== undefined && isTypeOnly(m[1])) continue;
-    if (ENGINE_RANK[to] >= ENGINE_RANK[from]) problems.push(`${where}: engine/${from} may not run code of engine/${to}`);
+    if (ENGINE_RANK[to] >= ENGINE_RANK[from])
+      problems.push(`${where}: engine/${from} may not run code of engine/${to}`);
   }
   return problems;
 }
@@ -124,25 +151,37 @@ describe('layering', () => {
   it('the inner check rejects a wrong engine import and lets contracts through', () => {
     const loop = join(ENGINE, 'loop', 'loop.ts');
     expect(innerEngineProblems(loop, "import { AgentDirectory } from '../delegation/agents';")).toHaveLength(1);
-    expect(innerEngineProblems(loop, "import { type AgentDirectory, spawn } from '../delegation/agents';")).toHaveLength(1);
+    expect(
+      innerEngineProblems(loop, "import { type AgentDirectory, spawn } from '../delegation/agents';"),
+    ).toHaveLength(1);
     expect(innerEngineProblems(loop, "const m = await import('../background/cronScheduler');")).toHaveLength(1);
     expect(innerEngineProblems(loop, "import type { Runtime } from '../runtime/runtime';")).toHaveLength(1);
-    expect(innerEngineProblems(join(ENGINE, 'session', 'session.ts'), "import { approve } from '../policy/approvals';"))
-      .toHaveLength(1);
-    expect(innerEngineProblems(join(ENGINE, 'background', 'goals.ts'), "import { x } from '../extensions/hookGate';"))
-      .toHaveLength(1);
+    expect(
+      innerEngineProblems(join(ENGINE, 'session', 'session.ts'), "import { approve } from '../policy/approvals';"),
+    ).toHaveLength(1);
+    expect(
+      innerEngineProblems(join(ENGINE, 'background', 'goals.ts'), "import { x } from '../extensions/hookGate';"),
+    ).toHaveLength(1);
     expect(innerEngineProblems(loop, "import type { AgentDirectory } from '../delegation/agents';")).toEqual([]);
     expect(innerEngineProblems(loop, "import { type AgentDirectory } from '../delegation/agents';")).toEqual([]);
     expect(innerEngineProblems(loop, "import { decideApproval } from '../policy/approvals';")).toEqual([]);
-    expect(innerEngineProblems(join(ENGINE, 'session', 'session.ts'), "import { MAIN_AGENT_ID } from '../loop/events';"))
-      .toEqual([]);
-    expect(innerEngineProblems(join(ENGINE, 'runtime', 'runtime.ts'), "import { AgentDirectory } from '../delegation/agents';"))
-      .toEqual([]);
+    expect(
+      innerEngineProblems(join(ENGINE, 'session', 'session.ts'), "import { MAIN_AGENT_ID } from '../loop/events';"),
+    ).toEqual([]);
+    expect(
+      innerEngineProblems(
+        join(ENGINE, 'runtime', 'runtime.ts'),
+        "import { AgentDirectory } from '../delegation/agents';",
+      ),
+    ).toEqual([]);
   });
 
   it('nothing imports a bundled plugin: it is a separate program', () => {
-    const importers = [...walk(SRC)].filter((file) => layerOf(file) !== 'plugins')
-      .filter((file) => /from\s+['"][^'"]*\/plugins\/jarvis-|import\(\s*['"][^'"]*\/plugins\/jarvis-/.test(readFileSync(file, 'utf8')));
+    const importers = [...walk(SRC)]
+      .filter((file) => layerOf(file) !== 'plugins')
+      .filter((file) =>
+        /from\s+['"][^'"]*\/plugins\/jarvis-|import\(\s*['"][^'"]*\/plugins\/jarvis-/.test(readFileSync(file, 'utf8')),
+      );
     expect(importers).toEqual([]);
   });
 
@@ -155,4 +194,3 @@ describe('layering', () => {
     expect(upwardImportsOf(join(SRC, 'types', '__fake__.ts'), "import { x } from '../store/paths';")).toHaveLength(1);
   });
 });
-

@@ -36,17 +36,28 @@ const DENIED = [
 describe('print mode with deny Bash(rm *)', () => {
   it('refuses every way of writing rm and tells the model which part was refused', async () => {
     const dirs = makeCliDirs();
-    writeFileSync(join(dirs.home, 'config.toml'), '# rules\n\n[[permission.rules]]\ndecision = "deny"\npattern = "Bash(rm *)"\nreason = "use trash"\n');
+    writeFileSync(
+      join(dirs.home, 'config.toml'),
+      '# rules\n\n[[permission.rules]]\ndecision = "deny"\npattern = "Bash(rm *)"\nreason = "use trash"\n',
+    );
     writeFileSync(join(dirs.cwd, 'x'), 'keep me');
     const before = server.requests.length;
-    server.push({ toolCalls: DENIED.map((command, i) => ({ id: `c${i}`, name: 'Bash', arguments: { command } })) }, { text: 'All refused.' });
-    const r = await runJarvis(['-p', 'delete x'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, timeoutMs: 60_000 });
+    server.push(
+      { toolCalls: DENIED.map((command, i) => ({ id: `c${i}`, name: 'Bash', arguments: { command } })) },
+      { text: 'All refused.' },
+    );
+    const r = await runJarvis(['-p', 'delete x'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+      timeoutMs: 60_000,
+    });
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     expect(existsSync(join(dirs.cwd, 'x'))).toBe(true);
     expect(server.requests.length - before).toBe(2);
     const results = new Map<string, string>();
-    for (const m of server.requests[before + 1].body.messages) if (m.role === 'tool') results.set(m.tool_call_id, String(m.content));
+    for (const m of server.requests[before + 1].body.messages)
+      if (m.role === 'tool') results.set(m.tool_call_id, String(m.content));
     DENIED.forEach((command, i) => {
       const text = results.get(`c${i}`) ?? '';
       expect(text, command).toContain('is denied by a permission rule (rule deny Bash(rm *) (~/config.toml:3))');

@@ -39,7 +39,8 @@ const DENIED = ['cat <<<"$\\⏎(rm -f canary)"', 'ls ${X:-`rm -f canary`}', 'r\\
 
 /** A git repository with a committed file changed in the work tree, and the canary. */
 function project(dir: string): void {
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir });
   git('init', '-q');
   writeFileSync(join(dir, 'tracked.txt'), 'one\n');
   git('add', 'tracked.txt');
@@ -68,7 +69,11 @@ describe('the lines are real attacks', () => {
     const scratch = mkdtempSync(join(tmpdir(), 'jarvis-attack-'));
     try {
       project(scratch);
-      const r = spawnSync('bash', ['-c', NL(written)], { cwd: scratch, encoding: 'utf8', env: { ...process.env, X: '' } });
+      const r = spawnSync('bash', ['-c', NL(written)], {
+        cwd: scratch,
+        encoding: 'utf8',
+        env: { ...process.env, X: '' },
+      });
       const hit = existsSync(join(scratch, 'PWNED')) || !existsSync(join(scratch, 'canary'));
       expect(hit, `${written}\n${r.stderr}`).toBe(true);
     } finally {
@@ -81,15 +86,21 @@ describe('jarvis -p under the rules of issue 31', () => {
   it('refuses every line: the canary survives and no PWNED is made', async () => {
     const lines = [...ASKED.map((a) => a.line), ...DENIED].map(NL);
     const before = server.requests.length;
-    server.push({ toolCalls: lines.map((command, i) => ({ id: `c${i}`, name: 'Bash', arguments: { command } })) }, { text: 'All refused.' });
+    server.push(
+      { toolCalls: lines.map((command, i) => ({ id: `c${i}`, name: 'Bash', arguments: { command } })) },
+      { text: 'All refused.' },
+    );
     const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
     const r = await runJarvis(['-p', 'try them'], { env, cwd: dirs.cwd, timeoutMs: 90_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dirs.cwd, 'canary'))).toBe(true);
     expect(existsSync(join(dirs.cwd, 'PWNED'))).toBe(false);
     const results = new Map<string, string>();
-    for (const m of server.requests[before + 1].body.messages) if (m.role === 'tool') results.set(m.tool_call_id, String(m.content));
-    lines.forEach((line, i) => expect(results.get(`c${i}`), line).toContain('is denied by a permission rule (rule deny Bash(rm *)'));
+    for (const m of server.requests[before + 1].body.messages)
+      if (m.role === 'tool') results.set(m.tool_call_id, String(m.content));
+    lines.forEach((line, i) =>
+      expect(results.get(`c${i}`), line).toContain('is denied by a permission rule (rule deny Bash(rm *)'),
+    );
     expect(results.get(`c${lines.length - 1}`)).toContain('it runs rm -f canary');
   });
 });
@@ -109,7 +120,10 @@ describe('jarvis acp in manual mode under the rules of issue 31', () => {
     server.push({ toolCalls: [{ id: 'asked', name: 'Bash', arguments: { command } }] });
     const { sessionId } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
     const before = editor.permissionRequests.length;
-    const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run it' }] });
+    const response = await editor.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run it' }],
+    });
     expect(response.stopReason).toBe('end_turn');
     const asked = editor.permissionRequests.slice(before);
     expect(asked).toHaveLength(1);
@@ -121,10 +135,16 @@ describe('jarvis acp in manual mode under the rules of issue 31', () => {
   });
 
   it.each(DENIED)('refuses %j by the deny rule without asking', async (line) => {
-    server.push({ toolCalls: [{ id: 'denied', name: 'Bash', arguments: { command: NL(line) } }] }, { text: 'Refused.' });
+    server.push(
+      { toolCalls: [{ id: 'denied', name: 'Bash', arguments: { command: NL(line) } }] },
+      { text: 'Refused.' },
+    );
     const { sessionId } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
     const before = editor.permissionRequests.length;
-    const response = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run it' }] });
+    const response = await editor.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run it' }],
+    });
     expect(response.stopReason).toBe('end_turn');
     expect(editor.permissionRequests.length).toBe(before);
     expect(existsSync(join(dirs.cwd, 'canary'))).toBe(true);

@@ -17,20 +17,46 @@ afterAll(async () => {
   await server.close();
 });
 
-const toolNames = (i: number) => (server.requests[i].body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+const toolNames = (i: number) =>
+  (server.requests[i].body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
 
 describe('the browser profile from the command line', () => {
   it('--agent browser offers the browser tool set (and no coding tools); opfs_write lands in the workspace', async () => {
     const dirs = makeCliDirs();
     const before = server.requests.length;
-    server.push({ toolCalls: [{ name: 'opfs_write', arguments: { path: '/notes/a.txt', content: 'hello' } }] }, { text: 'done' });
-    const r = await runJarvis(['-p', 'save a note', '--agent', 'browser'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    server.push(
+      { toolCalls: [{ name: 'opfs_write', arguments: { path: '/notes/a.txt', content: 'hello' } }] },
+      { text: 'done' },
+    );
+    const r = await runJarvis(['-p', 'save a note', '--agent', 'browser'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.stderr).toContain('Wrote notes/a.txt');
     expect(r.code).toBe(0);
     // The bundled jarvis-documents plugin's MCP tools (deferred, hence ToolSearch) come on top.
-    expect(toolNames(before).filter((n) => !n.startsWith('mcp__') && n !== 'ToolSearch').sort()).toEqual(
-      ['activate_tab', 'agent', 'close_tab', 'create_task', 'execute_script', 'get_tab_content', 'list_tabs', 'list_tasks', 'open_tab', 'opfs_delete', 'opfs_list', 'opfs_read', 'opfs_write', 'update_task', 'web_fetch', 'web_search'],
-    );
+    expect(
+      toolNames(before)
+        .filter((n) => !n.startsWith('mcp__') && n !== 'ToolSearch')
+        .sort(),
+    ).toEqual([
+      'activate_tab',
+      'agent',
+      'close_tab',
+      'create_task',
+      'execute_script',
+      'get_tab_content',
+      'list_tabs',
+      'list_tasks',
+      'open_tab',
+      'opfs_delete',
+      'opfs_list',
+      'opfs_read',
+      'opfs_write',
+      'update_task',
+      'web_fetch',
+      'web_search',
+    ]);
     expect(readFileSync(join(dirs.home, 'workspace', 'notes', 'a.txt'), 'utf8')).toBe('hello');
   });
 
@@ -47,7 +73,8 @@ describe('the browser profile from the command line', () => {
     expect(toolNames(resumed).sort()).toEqual(toolNames(first).sort());
     expect(toolNames(resumed)).toContain('opfs_write');
     expect(toolNames(resumed)).not.toContain('Bash');
-    const system = (i: number) => (server.requests[i].body.messages as Array<{ role: string; content: string }>)[0].content;
+    const system = (i: number) =>
+      (server.requests[i].body.messages as Array<{ role: string; content: string }>)[0].content;
     expect(system(resumed)).toBe(system(first));
     expect(system(resumed)).toContain('works on the web');
   });
@@ -60,37 +87,59 @@ describe('the browser profile from the command line', () => {
     expect(bad.stderr).toContain('--browser-cdp "localhost:9222" is not a browser debugging URL');
     const headless = await runJarvis(['-p', 'x', '--browser', '--headed'], { env, cwd: dirs.cwd });
     expect(headless.code).not.toBe(0);
-    expect(headless.stderr).toContain('--headed: a visible browser needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set');
-    const both = await runJarvis(['-p', 'x', '--browser-cdp', 'http://127.0.0.1:9', '--headed'], { env, cwd: dirs.cwd });
+    expect(headless.stderr).toContain(
+      '--headed: a visible browser needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set',
+    );
+    const both = await runJarvis(['-p', 'x', '--browser-cdp', 'http://127.0.0.1:9', '--headed'], {
+      env,
+      cwd: dirs.cwd,
+    });
     expect(both.stderr).toContain('Use one of them');
   });
 
-  it.runIf(hasChromium)('--browser-cdp attaches to a running Chromium: tabs open in it, loopback allowed there, and it keeps running after', { timeout: 90_000 }, async () => {
-    const chrome = await startDebugChromium();
-    const site = await startFixtureServer({ '/inbox.html': serve('<html><head><title>Inbox</title></head><body><main><h1>Signed in as Ana</h1><p>3 unread</p></main></body></html>', 'text/html') });
-    try {
-      const dirs = makeCliDirs();
-      const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
-      const before = server.requests.length;
-      server.push(
-        { toolCalls: [{ name: 'open_tab', arguments: { url: `${site.url}/inbox.html` } }] },
-        { toolCalls: [{ name: 'list_tabs', arguments: {} }] },
-        { text: 'done' },
-      );
-      const r = await runJarvis(['-p', 'check my inbox', '--browser-cdp', chrome.url, '-y'], { env, cwd: dirs.cwd, timeoutMs: 60_000 });
-      expect(r.code).toBe(0);
-      const toolText = (i: number) => (server.requests[i].body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content).join('\n');
-      // The user's browser, not a managed one: its own first tab is listed, and loopback pages load
-      // (the address rules guard only the managed browser).
-      expect(toolText(before + 1)).toContain('"title": "Inbox"');
-      expect(toolText(before + 2)).toContain('about:blank');
-      expect((await chrome.pages()).map((p) => p.url)).toContain(`${site.url}/inbox.html`);
-      expect(chrome.alive()).toBe(true);
-    } finally {
-      await site.close();
-      await chrome.close();
-    }
-  });
+  it.runIf(hasChromium)(
+    '--browser-cdp attaches to a running Chromium: tabs open in it, loopback allowed there, and it keeps running after',
+    { timeout: 90_000 },
+    async () => {
+      const chrome = await startDebugChromium();
+      const site = await startFixtureServer({
+        '/inbox.html': serve(
+          '<html><head><title>Inbox</title></head><body><main><h1>Signed in as Ana</h1><p>3 unread</p></main></body></html>',
+          'text/html',
+        ),
+      });
+      try {
+        const dirs = makeCliDirs();
+        const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
+        const before = server.requests.length;
+        server.push(
+          { toolCalls: [{ name: 'open_tab', arguments: { url: `${site.url}/inbox.html` } }] },
+          { toolCalls: [{ name: 'list_tabs', arguments: {} }] },
+          { text: 'done' },
+        );
+        const r = await runJarvis(['-p', 'check my inbox', '--browser-cdp', chrome.url, '-y'], {
+          env,
+          cwd: dirs.cwd,
+          timeoutMs: 60_000,
+        });
+        expect(r.code).toBe(0);
+        const toolText = (i: number) =>
+          (server.requests[i].body.messages as Array<{ role: string; content: string }>)
+            .filter((m) => m.role === 'tool')
+            .map((m) => m.content)
+            .join('\n');
+        // The user's browser, not a managed one: its own first tab is listed, and loopback pages load
+        // (the address rules guard only the managed browser).
+        expect(toolText(before + 1)).toContain('"title": "Inbox"');
+        expect(toolText(before + 2)).toContain('about:blank');
+        expect((await chrome.pages()).map((p) => p.url)).toContain(`${site.url}/inbox.html`);
+        expect(chrome.alive()).toBe(true);
+      } finally {
+        await site.close();
+        await chrome.close();
+      }
+    },
+  );
 
   it('--browser adds the page tools to the default agent; without it there are none', async () => {
     const dirs = makeCliDirs();
@@ -99,7 +148,9 @@ describe('the browser profile from the command line', () => {
     server.push({ text: 'ok' });
     expect((await runJarvis(['-p', 'hi', '--browser'], { env, cwd: dirs.cwd })).code).toBe(0);
     const withBrowser = toolNames(before);
-    expect(withBrowser).toEqual(expect.arrayContaining(['Read', 'Bash', 'list_tabs', 'open_tab', 'get_tab_content', 'execute_script']));
+    expect(withBrowser).toEqual(
+      expect.arrayContaining(['Read', 'Bash', 'list_tabs', 'open_tab', 'get_tab_content', 'execute_script']),
+    );
     expect(withBrowser).not.toContain('opfs_write');
     before = server.requests.length;
     server.push({ text: 'ok' });

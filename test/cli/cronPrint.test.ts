@@ -2,7 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockModelServer, type MockModelServer, type RecordedRequest, type ScriptedTurn } from '../helpers/mockModelServer';
+import {
+  startMockModelServer,
+  type MockModelServer,
+  type RecordedRequest,
+  type ScriptedTurn,
+} from '../helpers/mockModelServer';
 import { cliEnv, latestSessionDir, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
 
 let server: MockModelServer;
@@ -23,7 +28,9 @@ const offeredTools = (req: RecordedRequest) => {
 };
 /** The tool results the model saw, in order. */
 const toolResults = (req: RecordedRequest): string[] =>
-  (req.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content);
+  (req.body.messages as Array<{ role: string; content: string }>)
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 
 describe('scheduled tasks in print mode', () => {
   it('create, list and delete in one run; a recurring task left behind is named on stderr', async () => {
@@ -34,9 +41,13 @@ describe('scheduled tasks in print mode', () => {
       const ids = [...results.join('\n').matchAll(/^id: ([0-9a-f]{8})$/gm)].map((m) => m[1]);
       switch (step(req)) {
         case 0:
-          return { toolCalls: [{ name: 'CronCreate', arguments: { cron: '*/15 * * * *', prompt: 'check the deploy' } }] };
+          return {
+            toolCalls: [{ name: 'CronCreate', arguments: { cron: '*/15 * * * *', prompt: 'check the deploy' } }],
+          };
         case 1:
-          return { toolCalls: [{ name: 'CronCreate', arguments: { cron: '0 9 * * 1-5', prompt: 'daily standup notes' } }] };
+          return {
+            toolCalls: [{ name: 'CronCreate', arguments: { cron: '0 9 * * 1-5', prompt: 'daily standup notes' } }],
+          };
         case 2:
           return { toolCalls: [{ name: 'CronList', arguments: {} }] };
         case 3:
@@ -48,7 +59,10 @@ describe('scheduled tasks in print mode', () => {
       }
     };
     const before = server.requests.length;
-    const r = await runJarvis(['-p', 'schedule things'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'schedule things'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Scheduled and cleaned up.');
     const last = server.requests.at(-1)!;
@@ -61,8 +75,12 @@ describe('scheduled tasks in print mode', () => {
     expect(listedAfter.split('\n---\n')).toHaveLength(1);
     expect(listedAfter).toContain('daily standup notes');
     // The recurring task does not keep print mode alive; stderr says where it stays.
-    expect(r.stderr).toMatch(/1 recurring scheduled task will not fire after this run exits \([0-9a-f]{8} at 09:00 on weekdays\); they stay with session/);
-    const saved = JSON.parse(readFileSync(join(latestSessionDir(dirs.home), 'cron', 'jobs.json'), 'utf8')) as { jobs: Array<{ prompt: string }> };
+    expect(r.stderr).toMatch(
+      /1 recurring scheduled task will not fire after this run exits \([0-9a-f]{8} at 09:00 on weekdays\); they stay with session/,
+    );
+    const saved = JSON.parse(readFileSync(join(latestSessionDir(dirs.home), 'cron', 'jobs.json'), 'utf8')) as {
+      jobs: Array<{ prompt: string }>;
+    };
     expect(saved.jobs.map((j) => j.prompt)).toEqual(['daily standup notes']);
   });
 
@@ -76,11 +94,20 @@ describe('scheduled tasks in print mode', () => {
     const cron = `${target.getMinutes()} ${target.getHours()} ${target.getDate()} ${target.getMonth() + 1} *`;
     play = (req) => {
       if (transcript(req).includes('cron-fire')) return { text: 'FIRED: time to stretch.' };
-      if (!toolResults(req).length) return { toolCalls: [{ name: 'CronCreate', arguments: { cron, prompt: 'remind the user to stretch', recurring: false } }] };
+      if (!toolResults(req).length)
+        return {
+          toolCalls: [
+            { name: 'CronCreate', arguments: { cron, prompt: 'remind the user to stretch', recurring: false } },
+          ],
+        };
       return { text: 'Reminder set.' };
     };
     const before = server.requests.length;
-    const r = await runJarvis(['-p', 'remind me to stretch in a minute'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, timeoutMs: 180_000 });
+    const r = await runJarvis(['-p', 'remind me to stretch in a minute'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+      timeoutMs: 180_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(Date.now()).toBeGreaterThanOrEqual(target.getTime());
     expect(r.stdout).toContain('Reminder set.');
@@ -88,21 +115,33 @@ describe('scheduled tasks in print mode', () => {
     expect(r.stderr).toMatch(/print mode: waiting for 1 one-time scheduled task to fire/);
     expect(r.stderr).not.toMatch(/recurring scheduled task/);
     const fire = server.requests.slice(before).find((q) => transcript(q).includes('cron-fire'))!;
-    expect(transcript(fire)).toMatch(/<cron-fire id=\\"[0-9a-f]{8}\\" cron=\\"[^"\\]+\\" scheduledFor=\\"[^"\\]+\\" recurring=\\"false\\" coalescedCount=\\"1\\">\\nremind the user to stretch/);
-    const saved = JSON.parse(readFileSync(join(latestSessionDir(dirs.home), 'cron', 'jobs.json'), 'utf8')) as { jobs: unknown[] };
+    expect(transcript(fire)).toMatch(
+      /<cron-fire id=\\"[0-9a-f]{8}\\" cron=\\"[^"\\]+\\" scheduledFor=\\"[^"\\]+\\" recurring=\\"false\\" coalescedCount=\\"1\\">\\nremind the user to stretch/,
+    );
+    const saved = JSON.parse(readFileSync(join(latestSessionDir(dirs.home), 'cron', 'jobs.json'), 'utf8')) as {
+      jobs: unknown[];
+    };
     expect(saved.jobs).toEqual([]);
   }, 200_000);
 
   it('the Cron tools are deferred (listed in ToolSearch); JARVIS_DISABLE_CRON=1 removes them', async () => {
     const dirs = makeCliDirs();
     play = () => ({ text: 'ok' });
-    const r = await runJarvis(['-p', 'hi'], { env: cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_DISABLE_CRON: '1' }), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'hi'], {
+      env: cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_DISABLE_CRON: '1' }),
+      cwd: dirs.cwd,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(offeredTools(server.requests.at(-1)!).filter((n) => n.startsWith('Cron'))).toEqual([]);
-    const on = await runJarvis(['-p', 'hi'], { env: cliEnv(makeCliDirs(), mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const on = await runJarvis(['-p', 'hi'], {
+      env: cliEnv(makeCliDirs(), mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(on.code, on.stderr).toBe(0);
     const withCron = server.requests.at(-1)!;
-    expect((withCron.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).not.toContain('CronCreate');
+    expect((withCron.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).not.toContain(
+      'CronCreate',
+    );
     expect(offeredTools(withCron)).toEqual(expect.arrayContaining(['CronCreate', 'CronList', 'CronDelete']));
   });
 });

@@ -44,7 +44,10 @@ describe('dead endpoints in print mode', () => {
 
   it('a base URL with an impossible port fails at once and says the URL is wrong', async () => {
     const dirs = makeCliDirs();
-    const r = await runJarvis(['-p', 'hello'], { env: cliEnv(dirs, mockModelEnv('http://127.0.0.1:99999/v1')), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'hello'], {
+      env: cliEnv(dirs, mockModelEnv('http://127.0.0.1:99999/v1')),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/base URL|base_url/);
     expect(r.stderr).not.toContain('retrying');
@@ -56,7 +59,11 @@ describe('dead endpoints in print mode', () => {
     writeFileSync(join(dirs.home, 'config.toml'), '[loop_control]\nidle_timeout_s = 1\nretry_budget_s = 2\n');
     const { port } = silent.address() as AddressInfo;
     const before = silentRequests;
-    const r = await runJarvis(['-p', 'hello'], { env: cliEnv(dirs, mockModelEnv(`http://127.0.0.1:${port}/v1`)), cwd: dirs.cwd, timeoutMs: 30_000 });
+    const r = await runJarvis(['-p', 'hello'], {
+      env: cliEnv(dirs, mockModelEnv(`http://127.0.0.1:${port}/v1`)),
+      cwd: dirs.cwd,
+      timeoutMs: 30_000,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/timed out/);
     expect(r.stderr).toMatch(/retrying in [\d.]+ s/); // the wait says what it waits for

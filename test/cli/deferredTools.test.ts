@@ -14,7 +14,11 @@ afterAll(async () => {
 type WireTool = { function: { name: string; description: string } };
 const toolNames = (req: RecordedRequest): string[] => (req.body.tools as WireTool[]).map((t) => t.function.name);
 const toolResult = (req: RecordedRequest, id: string): string =>
-  JSON.stringify((req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).find((m) => m.role === 'tool' && m.tool_call_id === id)?.content);
+  JSON.stringify(
+    (req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).find(
+      (m) => m.role === 'tool' && m.tool_call_id === id,
+    )?.content,
+  );
 
 function run(dirs: CliDirs, args: string[]) {
   return runJarvis(args, { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
@@ -27,7 +31,11 @@ describe('deferred tools through jarvis -p', () => {
       { toolCalls: [{ id: 'call_search', name: 'ToolSearch', arguments: { query: 'goal create' } }] },
       { toolCalls: [{ id: 'call_goal', name: 'CreateGoal', arguments: { objective: 'Ship the release notes' } }] },
       // With a goal active, UpdateGoal is loaded by itself: the model reports completion with it.
-      { toolCalls: [{ id: 'call_done', name: 'UpdateGoal', arguments: { status: 'complete', summary: 'Release notes shipped.' } }] },
+      {
+        toolCalls: [
+          { id: 'call_done', name: 'UpdateGoal', arguments: { status: 'complete', summary: 'Release notes shipped.' } },
+        ],
+      },
       { text: 'Goal set.' },
     );
     const before = server.requests.length;
@@ -57,7 +65,12 @@ describe('deferred tools through jarvis -p', () => {
   it('a deferred tool called directly works without loading; bad arguments get a hint to load it', async () => {
     const dirs = makeCliDirs();
     server.push(
-      { toolCalls: [{ id: 'call_get', name: 'GetGoal', arguments: {} }, { id: 'call_budget', name: 'SetGoalBudget', arguments: { value: 'lots' } }] },
+      {
+        toolCalls: [
+          { id: 'call_get', name: 'GetGoal', arguments: {} },
+          { id: 'call_budget', name: 'SetGoalBudget', arguments: { value: 'lots' } },
+        ],
+      },
       { text: 'Done.' },
     );
     const before = server.requests.length;
@@ -66,7 +79,9 @@ describe('deferred tools through jarvis -p', () => {
     const second = server.requests[before + 1];
     expect(toolResult(second, 'call_get')).toContain('\\"goal\\": null');
     expect(toolResult(second, 'call_budget')).toContain('Invalid arguments for SetGoalBudget');
-    expect(toolResult(second, 'call_budget')).toContain('SetGoalBudget is a deferred tool and its schema is not loaded: call ToolSearch with names [\\"SetGoalBudget\\"]');
+    expect(toolResult(second, 'call_budget')).toContain(
+      'SetGoalBudget is a deferred tool and its schema is not loaded: call ToolSearch with names [\\"SetGoalBudget\\"]',
+    );
     expect(toolNames(second)).not.toContain('GetGoal');
   });
 });

@@ -58,7 +58,10 @@ describe('jarvis export', () => {
   it('an id prefix, -o and --no-include-global-log; the archive resumes in another home', async () => {
     const out = join(dirs.cwd, 'out', 'session.zip');
     mkdirSync(dirname(out), { recursive: true });
-    const r = await runJarvis(['export', sessionId.slice(0, 14), '-o', 'out/session.zip', '--no-include-global-log'], { env, cwd: dirs.cwd });
+    const r = await runJarvis(['export', sessionId.slice(0, 14), '-o', 'out/session.zip', '--no-include-global-log'], {
+      env,
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
     const files = await readZip(readFileSync(out));
     expect(files.map((f) => f.name)).not.toContain('logs/jarvis-code.log');
@@ -72,7 +75,10 @@ describe('jarvis export', () => {
       writeFileSync(target, f.data);
     }
     server.push({ text: 'It was 42.' });
-    const resumed = await runJarvis(['--session', sessionId, '-p', 'which number?'], { env: cliEnv(other, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const resumed = await runJarvis(['--session', sessionId, '-p', 'which number?'], {
+      env: cliEnv(other, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(resumed.stderr).toContain(`resuming session ${sessionId}`);
     expect(resumed.code).toBe(0);
     const sent = JSON.stringify(server.requests.at(-1)!.body.messages);

@@ -12,8 +12,19 @@ import { startMockModelServer, type MockModelServer, type RecordedRequest } from
 const FIXTURES = resolve(__dirname, '../fixtures/web');
 const page = (name: string) => serve(readFileSync(join(FIXTURES, name)), 'text/html; charset=utf-8');
 /** Text that only the chrome around the articles carries (the fixtures' nav, ads, scripts…). */
-const CHROME = ['NAV-LINK-SOUP', 'BUY-NOW-AD', 'SPONSORED-AD', 'COOKIE-BANNER', 'SIDEBAR-RELATED', 'FOOTER-TEXT',
-  'TRACKING_SCRIPT', 'AD-SCRIPT-OUTPUT', 'Accept', 'Most read', 'Edit this page'];
+const CHROME = [
+  'NAV-LINK-SOUP',
+  'BUY-NOW-AD',
+  'SPONSORED-AD',
+  'COOKIE-BANNER',
+  'SIDEBAR-RELATED',
+  'FOOTER-TEXT',
+  'TRACKING_SCRIPT',
+  'AD-SCRIPT-OUTPUT',
+  'Accept',
+  'Most read',
+  'Edit this page',
+];
 
 let model: MockModelServer;
 let site: FixtureServer;
@@ -38,7 +49,7 @@ function toolResult(req: RecordedRequest, id: string): string {
 }
 
 describe('FetchURL through jarvis -p on a loopback site', () => {
-  it('the model receives each page\'s article as Markdown without the page chrome', async () => {
+  it("the model receives each page's article as Markdown without the page chrome", async () => {
     const dirs = makeCliDirs();
     writeFileSync(join(dirs.home, 'config.toml'), '[web]\nallow_private_network = true\n');
     model.push(
@@ -59,39 +70,56 @@ describe('FetchURL through jarvis -p on a loopback site', () => {
     const answer = model.requests[before + 1];
 
     const short = toolResult(answer, 'call_short');
-    expect(short).toBe([
-      'Title: Fox Facts — Daily Wildlife News',
-      '',
-      'The quick brown fox hunts at dusk, mostly voles and mice.',
-      '',
-      '## Where foxes live',
-      '',
-      'Foxes den in woods, fields and town gardens.',
-    ].join('\n'));
+    expect(short).toBe(
+      [
+        'Title: Fox Facts — Daily Wildlife News',
+        '',
+        'The quick brown fox hunts at dusk, mostly voles and mice.',
+        '',
+        '## Where foxes live',
+        '',
+        'Foxes den in woods, fields and town gardens.',
+      ].join('\n'),
+    );
 
     const long = toolResult(answer, 'call_long');
     expect(long).toMatch(/^Title: A ferry diary of 160 years\n\nThe river town of Alder Ford has kept a weather diary/);
     expect(long).toMatch(/^## What the diary records$/m);
     expect(long).toMatch(/^### Numbers$/m);
     expect(long).toContain('> Every page was read by at least two volunteers.');
-    const numbers = ['1. 1861: the first entry', '2. 1974: the flood that found the box',
-      '3. 2023: the transcription finished'];
+    const numbers = [
+      '1. 1861: the first entry',
+      '2. 1974: the flood that found the box',
+      '3. 2023: the transcription finished',
+    ];
     expect(long).toContain(numbers.join('\n'));
     expect(long).toMatch(/the week the ferry engine caught fire\.\n\n### Numbers/);
 
     const docs = toolResult(answer, 'call_docs');
     expect(docs).toMatch(/^Title: Configuration reference — tidewater 3\.2 docs\n\n/);
     expect(docs).toContain('tidewater reads `tidewater.toml` from the project root.');
-    const example = ['## Example', '', '```toml', '[server]', 'port = 8080', 'workers = 4', '', '[cache]',
-      'dir = ".tidewater/cache"', '```'];
+    const example = [
+      '## Example',
+      '',
+      '```toml',
+      '[server]',
+      'port = 8080',
+      'workers = 4',
+      '',
+      '[cache]',
+      'dir = ".tidewater/cache"',
+      '```',
+    ];
     expect(docs).toContain(example.join('\n'));
-    expect(docs).toContain([
-      '| Key | Type | Default |',
-      '| --- | --- | --- |',
-      '| `server.port` | integer | 8080 |',
-      '| `server.workers` | integer | number of cores |',
-      '| `cache.dir` | string | .tidewater/cache |',
-    ].join('\n'));
+    expect(docs).toContain(
+      [
+        '| Key | Type | Default |',
+        '| --- | --- | --- |',
+        '| `server.port` | integer | 8080 |',
+        '| `server.workers` | integer | number of cores |',
+        '| `cache.dir` | string | .tidewater/cache |',
+      ].join('\n'),
+    );
     expect(docs).toContain('```sh\ntidewater check --config tidewater.toml\n```');
     expect(docs).toContain('**Note:** unknown keys are reported as warnings, not errors.');
 

@@ -113,4 +113,3 @@ describe('the first request (built CLI, mock model)', { timeout: 240_000 }, () =
     expect(Buffer.byteLength(mcpLines.join('\n'))).toBeLessThanOrEqual(PLUGIN_MCP_LISTING_BUDGET_BYTES + 80);
   });
 });
-

@@ -16,13 +16,19 @@ function lastGoal(home: string): Record<string, unknown> | null {
   const root = join(home, 'sessions');
   const [key] = readdirSync(root);
   const [session] = readdirSync(join(root, key));
-  const records = readFileSync(join(root, key, session, 'agents', 'main', 'wire.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const records = readFileSync(join(root, key, session, 'agents', 'main', 'wire.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   return records.filter((r) => r.type === 'goal').at(-1)?.goal ?? null;
 }
 
 async function goalRun(objective: string) {
   const dirs = makeCliDirs();
-  const r = await runJarvis(['-p', `/goal ${objective}`], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+  const r = await runJarvis(['-p', `/goal ${objective}`], {
+    env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+    cwd: dirs.cwd,
+  });
   return { ...r, goal: lastGoal(dirs.home) };
 }
 
@@ -42,7 +48,14 @@ describe('jarvis -p "/goal …"', () => {
 
   it('exits 3 when the goal is blocked', async () => {
     server.push(
-      { toolCalls: [{ name: 'UpdateGoal', arguments: { status: 'blocked', blocker: 'asks for a perpetual motion machine', reason: 'impossible' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'UpdateGoal',
+            arguments: { status: 'blocked', blocker: 'asks for a perpetual motion machine', reason: 'impossible' },
+          },
+        ],
+      },
       { text: 'This cannot be done.' },
     );
     const r = await goalRun('Build a perpetual motion machine');
@@ -51,7 +64,9 @@ describe('jarvis -p "/goal …"', () => {
   });
 
   it('exits 6 when the goal is paused (a provider error)', async () => {
-    server.push({ error: { status: 401, body: { error: { message: 'invalid api key', type: 'authentication_error' } } } });
+    server.push({
+      error: { status: 401, body: { error: { message: 'invalid api key', type: 'authentication_error' } } },
+    });
     const r = await goalRun('Anything at all');
     expect(r.code).toBe(6);
     expect(r.goal).toMatchObject({ status: 'paused' });
@@ -59,7 +74,11 @@ describe('jarvis -p "/goal …"', () => {
 
   it('exits 6 and says "no progress" on stderr when the model only answers in text', async () => {
     const first = server.requests.length;
-    server.push({ text: 'I would start by reading the code.' }, { text: 'Next I would write tests.' }, { text: 'Then I would refactor.' });
+    server.push(
+      { text: 'I would start by reading the code.' },
+      { text: 'Next I would write tests.' },
+      { text: 'Then I would refactor.' },
+    );
     const r = await goalRun('Refactor the parser');
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('jarvis: the goal is paused (no progress: 3 goal turns in a row without a tool call');
@@ -72,7 +91,10 @@ describe('jarvis -p "/goal …"', () => {
     writeFileSync(join(dirs.home, 'config.toml'), '[goal]\nmax_idle_turns = 1\n');
     const first = server.requests.length;
     server.push({ text: 'Only words.' });
-    const r = await runJarvis(['-p', '/goal Refactor the parser'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', '/goal Refactor the parser'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/no progress: 1 goal turns in a row/);
     expect(server.requests.length - first).toBe(1);
@@ -80,7 +102,10 @@ describe('jarvis -p "/goal …"', () => {
 
   it('other /goal subcommands are refused in print mode', async () => {
     const dirs = makeCliDirs();
-    const r = await runJarvis(['-p', '/goal status'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', '/goal status'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('only available in the interactive UI');
   });

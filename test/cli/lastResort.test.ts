@@ -35,7 +35,9 @@ describe('last-resort handler', () => {
     expect(note).toMatch(/unhandled promise rejection \(pid \d+/);
     expect(note).toContain('Error: boom in a floating promise');
     expect(note).toMatch(/at .*lastResort\.test\.ts/); // the stack
-    expect(f.err.join('')).toContain(`boom in a floating promise\nA crash note with the details is in ${join(sessionDir, 'crash.log')}.`);
+    expect(f.err.join('')).toContain(
+      `boom in a floating promise\nA crash note with the details is in ${join(sessionDir, 'crash.log')}.`,
+    );
     expect(f.exits).toEqual([1]);
   });
 
@@ -54,7 +56,7 @@ describe('last-resort handler', () => {
     expect(f.raw).toEqual([]);
   });
 
-  it('leaves the full-screen mode\'s alternate screen before it prints, so the message stays visible', () => {
+  it("leaves the full-screen mode's alternate screen before it prints, so the message stays visible", () => {
     const home = mkdtempSync(join(tmpdir(), 'jarvis-home-'));
     const f = fakeIo();
     setAlternateScreenActive(true);

@@ -7,11 +7,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  MAX_EMPTY_RESPONSES, MAX_REPEATED_CALLS, MAX_STOP_CONTINUATIONS_PER_TURN,
+  MAX_EMPTY_RESPONSES,
+  MAX_REPEATED_CALLS,
+  MAX_STOP_CONTINUATIONS_PER_TURN,
 } from '../../src/engine/loop/turnLimits';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
 import {
-  startMockModelServer, type MockModelServer, type RecordedRequest, type ScriptedTurn,
+  startMockModelServer,
+  type MockModelServer,
+  type RecordedRequest,
+  type ScriptedTurn,
 } from '../helpers/mockModelServer';
 
 let server: MockModelServer;
@@ -44,7 +49,10 @@ describe('loop limits in print mode', () => {
   });
 
   for (const type of ['openai', 'anthropic'] as const) {
-    const answers = [['an empty answer', {}], ['only thinking', { thinking: 'Let me think about it.' }]] as const;
+    const answers = [
+      ['an empty answer', {}],
+      ['only thinking', { thinking: 'Let me think about it.' }],
+    ] as const;
     for (const [what, turn] of answers) {
       it(`${what} over the ${type} wire format is asked again, then fails the run with a message`, async () => {
         const dirs = makeCliDirs();

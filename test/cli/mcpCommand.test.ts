@@ -12,11 +12,26 @@ describe('jarvis mcp list|add|remove', () => {
     const env = cliEnv(dirs);
     const file = join(dirs.home, 'mcp.json');
     writeFileSync(file, JSON.stringify({ note: 'mine', mcpServers: { old: { command: 'old-server' } } }));
-    const add = await runJarvis(['mcp', 'add', 'files', '-e', 'ROOT=/tmp', '--', 'npx', '-y', 'some-server', '--flag'], { env, cwd: dirs.cwd });
+    const add = await runJarvis(
+      ['mcp', 'add', 'files', '-e', 'ROOT=/tmp', '--', 'npx', '-y', 'some-server', '--flag'],
+      { env, cwd: dirs.cwd },
+    );
     expect(add.stderr).toBe('');
     expect(add.code).toBe(0);
     expect(add.stdout).toMatch(/Added MCP server "files" \(stdio: npx -y some-server --flag\)/);
-    const web = await runJarvis(['mcp', 'add', 'web', 'https://mcp.example.test/mcp', '-H', 'X-Team: blue', '--bearer-token-env-var', 'WEB_TOKEN'], { env, cwd: dirs.cwd });
+    const web = await runJarvis(
+      [
+        'mcp',
+        'add',
+        'web',
+        'https://mcp.example.test/mcp',
+        '-H',
+        'X-Team: blue',
+        '--bearer-token-env-var',
+        'WEB_TOKEN',
+      ],
+      { env, cwd: dirs.cwd },
+    );
     expect(web.code).toBe(0);
     expect(read(file)).toEqual({
       note: 'mine',
@@ -27,7 +42,9 @@ describe('jarvis mcp list|add|remove', () => {
       },
     });
     const list = await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd });
-    expect(list.stdout).toBe('old  user  stdio: old-server\nfiles  user  stdio: npx -y some-server --flag\nweb  user  http: https://mcp.example.test/mcp\n');
+    expect(list.stdout).toBe(
+      'old  user  stdio: old-server\nfiles  user  stdio: npx -y some-server --flag\nweb  user  http: https://mcp.example.test/mcp\n',
+    );
   });
 
   it('add refuses a duplicate name and bad input with a clear message, changing nothing', async () => {
@@ -36,7 +53,10 @@ describe('jarvis mcp list|add|remove', () => {
     await runJarvis(['mcp', 'add', 'a', '--', 'srv'], { env, cwd: dirs.cwd });
     const before = readFileSync(join(dirs.home, 'mcp.json'), 'utf8');
     const dup = await runJarvis(['mcp', 'add', 'a', '--', 'other'], { env, cwd: dirs.cwd });
-    expect([dup.code, dup.stderr]).toEqual([2, expect.stringMatching(/MCP server "a" already exists in .*mcp\.json; remove it first \(jarvis mcp remove a\)/)]);
+    expect([dup.code, dup.stderr]).toEqual([
+      2,
+      expect.stringMatching(/MCP server "a" already exists in .*mcp\.json; remove it first \(jarvis mcp remove a\)/),
+    ]);
     const badName = await runJarvis(['mcp', 'add', 'bad name', '--', 'srv'], { env, cwd: dirs.cwd });
     expect(badName.stderr).toMatch(/the name may contain only letters, digits/);
     const badEnv = await runJarvis(['mcp', 'add', 'b', '-e', 'NOVALUE', '--', 'srv'], { env, cwd: dirs.cwd });
@@ -56,12 +76,21 @@ describe('jarvis mcp list|add|remove', () => {
   it('project scope: written under .jarvis-code/, listed as not used until the workspace is trusted; remove finds it', async () => {
     const dirs = makeCliDirs();
     const env = cliEnv(dirs);
-    const add = await runJarvis(['mcp', 'add', '--scope', 'project', 'proj', '--', 'proj-server'], { env, cwd: dirs.cwd });
+    const add = await runJarvis(['mcp', 'add', '--scope', 'project', 'proj', '--', 'proj-server'], {
+      env,
+      cwd: dirs.cwd,
+    });
     expect(add.stdout).toMatch(/This workspace is not trusted/);
-    expect(read(join(dirs.cwd, '.jarvis-code', 'mcp.json'))).toEqual({ mcpServers: { proj: { command: 'proj-server', args: [] } } });
-    expect((await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd })).stdout).toBe('proj  project  stdio: proj-server  (not used: this workspace is not trusted)\n');
+    expect(read(join(dirs.cwd, '.jarvis-code', 'mcp.json'))).toEqual({
+      mcpServers: { proj: { command: 'proj-server', args: [] } },
+    });
+    expect((await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd })).stdout).toBe(
+      'proj  project  stdio: proj-server  (not used: this workspace is not trusted)\n',
+    );
     setWorkspaceTrust(dirs.home, dirs.cwd, true);
-    expect((await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd })).stdout).toBe('proj  project  stdio: proj-server\n');
+    expect((await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd })).stdout).toBe(
+      'proj  project  stdio: proj-server\n',
+    );
     const rm = await runJarvis(['mcp', 'remove', 'proj'], { env, cwd: dirs.cwd });
     expect(rm.code).toBe(0);
     expect(read(join(dirs.cwd, '.jarvis-code', 'mcp.json'))).toEqual({ mcpServers: {} });

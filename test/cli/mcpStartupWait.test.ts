@@ -33,8 +33,9 @@ function silentServerHome() {
   const dirs = makeCliDirs();
   const marker = `jarvis-silent-${process.pid}-${Math.random().toString(36).slice(2)}`;
   const child = `setInterval(() => {}, 1000) // ${marker}-child`;
-  const script = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'ignore' });`
-    + ` setInterval(() => {}, 1000) // ${marker}`;
+  const script =
+    `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'ignore' });` +
+    ` setInterval(() => {}, 1000) // ${marker}`;
   const silent = { command: process.execPath, args: ['-e', script], startupTimeoutMs: 30_000 };
   writeFileSync(join(dirs.home, 'mcp.json'), JSON.stringify({ mcpServers: { silent } }));
   return { dirs, marker };
@@ -65,8 +66,10 @@ async function startAndInterrupt(presses: 1 | 2) {
   if (presses === 2) child.kill('SIGINT');
   const r = await result;
   const exitMs = Date.now() - interruptedAt;
-  console.log(`never-answering server, ${presses} Ctrl-C: prompt journalled ${journalled} ms after spawn; `
-    + `exit ${exitMs} ms after Ctrl-C`);
+  console.log(
+    `never-answering server, ${presses} Ctrl-C: prompt journalled ${journalled} ms after spawn; ` +
+      `exit ${exitMs} ms after Ctrl-C`,
+  );
   return { r, dirs, marker, stderr };
 }
 

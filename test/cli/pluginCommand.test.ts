@@ -8,7 +8,14 @@ import { writeZip } from '../../src/platform/zip';
 function acme(dir?: string) {
   return pluginFolder(
     {
-      'jarvis.plugin.json': { name: 'acme', version: '1.0.0', interface: { displayName: 'Acme' }, commands: './commands', tools: [], mcpServers: { srv: { command: 'node', args: ['x.mjs'] } } },
+      'jarvis.plugin.json': {
+        name: 'acme',
+        version: '1.0.0',
+        interface: { displayName: 'Acme' },
+        commands: './commands',
+        tools: [],
+        mcpServers: { srv: { command: 'node', args: ['x.mjs'] } },
+      },
       'commands/report.md': '---\ndescription: Report a ticker\n---\nReport $ARGUMENTS',
       'skills/s/SKILL.md': '---\nname: s\ndescription: d\n---\nb',
     },
@@ -24,11 +31,15 @@ describe('jarvis plugin (shell)', () => {
     const source = acme();
     const installed = await run('install', source);
     expect(installed.code).toBe(0);
-    expect(installed.stdout).toContain(`Installed acme to 1.0.0 (enabled), running from ${join(dirs.home, 'plugins/managed/acme')}.`);
+    expect(installed.stdout).toContain(
+      `Installed acme to 1.0.0 (enabled), running from ${join(dirs.home, 'plugins/managed/acme')}.`,
+    );
     expect(installed.stdout).toContain('"tools" is not supported');
 
     const list = await run('list');
-    expect(list.stdout.trim()).toBe('acme 1.0.0  enabled  (1 command, 1 MCP server) — 1 diagnostic (jarvis plugin info acme)');
+    expect(list.stdout.trim()).toBe(
+      'acme 1.0.0  enabled  (1 command, 1 MCP server) — 1 diagnostic (jarvis plugin info acme)',
+    );
     const info = await run('info', 'acme');
     expect(info.stdout).toContain('Acme (acme) 1.0.0 — enabled');
     expect(info.stdout).toContain('/acme:report — Report a ticker');
@@ -64,7 +75,9 @@ describe('jarvis plugin (shell)', () => {
     const r = await runJarvis(['plugin', 'install', archive], { env: cliEnv(dirs), cwd: dirs.cwd });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain('the entry "skills/evil/x" lies under "skills/evil", which the archive also holds as a file or a symbolic link');
+    expect(r.stderr).toContain(
+      'the entry "skills/evil/x" lies under "skills/evil", which the archive also holds as a file or a symbolic link',
+    );
     expect(r.stderr).not.toMatch(/\n\s+at |Error:/);
   });
 
@@ -73,7 +86,10 @@ describe('jarvis plugin (shell)', () => {
     const env = cliEnv(dirs);
     const a = pluginFolder({ 'jarvis.plugin.json': { name: 'first' } });
     const b = pluginFolder({ 'jarvis.plugin.json': { name: 'second' } });
-    const [ra, rb] = await Promise.all([collect(spawnJarvis(['plugin', 'install', a], { env, cwd: dirs.cwd })), collect(spawnJarvis(['plugin', 'install', b], { env, cwd: dirs.cwd }))]);
+    const [ra, rb] = await Promise.all([
+      collect(spawnJarvis(['plugin', 'install', a], { env, cwd: dirs.cwd })),
+      collect(spawnJarvis(['plugin', 'install', b], { env, cwd: dirs.cwd })),
+    ]);
     expect([ra.code, rb.code]).toEqual([0, 0]);
     const doc = JSON.parse(readFileSync(join(dirs.home, 'plugins/installed.json'), 'utf8'));
     expect(doc.plugins.map((p: { id: string }) => p.id).sort()).toEqual(['first', 'second']);

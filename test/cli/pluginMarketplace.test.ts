@@ -34,7 +34,14 @@ describe('jarvis plugin marketplace', () => {
       JSON.stringify({
         version: '1',
         plugins: [
-          { id: 'acme', source: './acme', tier: 'official', version: '1.1.0', displayName: 'Acme', description: 'Acme things' },
+          {
+            id: 'acme',
+            source: './acme',
+            tier: 'official',
+            version: '1.1.0',
+            displayName: 'Acme',
+            description: 'Acme things',
+          },
           { id: 'Bad', source: './bad' },
           { id: 'other', source: 'https://github.com/o/other', tier: 'curated' },
         ],
@@ -44,13 +51,25 @@ describe('jarvis plugin marketplace', () => {
     expect(out.code).toBe(0);
     expect(out.stdout).toContain(`Marketplace ${join(dirs.cwd, 'market.json')}\n`);
     expect(out.stdout).toContain('Curated\n  other  (not installed)\n      source: https://github.com/o/other');
-    expect(out.stdout).toContain(`Third-party\n  acme 1.1.0 — Acme  (installed 1.0.0, update 1.1.0 available)\n      Acme things\n      source: ${join(dirs.cwd, 'acme')}`);
+    expect(out.stdout).toContain(
+      `Third-party\n  acme 1.1.0 — Acme  (installed 1.0.0, update 1.1.0 available)\n      Acme things\n      source: ${join(dirs.cwd, 'acme')}`,
+    );
     expect(out.stdout).toContain('Problems (2):');
-    expect(out.stdout).toContain('  - plugins[0] "acme": only the default marketplace can list official plugins; listed as third-party.');
+    expect(out.stdout).toContain(
+      '  - plugins[0] "acme": only the default marketplace can list official plugins; listed as third-party.',
+    );
     expect(out.stdout).toContain('  - plugins[1] "Bad": the id must match');
 
-    const json = JSON.parse((await runJarvis(['plugin', 'marketplace', 'market.json', '--json'], { env, cwd: dirs.cwd })).stdout);
-    expect(json.entries.map((e: { id: string; installedVersion?: string | null; update?: string | null }) => [e.id, e.installedVersion, e.update])).toEqual([
+    const json = JSON.parse(
+      (await runJarvis(['plugin', 'marketplace', 'market.json', '--json'], { env, cwd: dirs.cwd })).stdout,
+    );
+    expect(
+      json.entries.map((e: { id: string; installedVersion?: string | null; update?: string | null }) => [
+        e.id,
+        e.installedVersion,
+        e.update,
+      ]),
+    ).toEqual([
       ['acme', '1.0.0', '1.1.0'],
       ['other', undefined, undefined],
     ]);
@@ -58,12 +77,23 @@ describe('jarvis plugin marketplace', () => {
   });
 
   it('reads JARVIS_CODE_PLUGIN_MARKETPLACE_URL over http when [web] allows loopback; refuses it otherwise', async () => {
-    server.route('/m.json', serve(JSON.stringify({ version: '2', plugins: [{ id: 'docs', source: 'docs.zip', tier: 'official', version: '2.0.0' }] }), 'application/json'));
+    server.route(
+      '/m.json',
+      serve(
+        JSON.stringify({
+          version: '2',
+          plugins: [{ id: 'docs', source: 'docs.zip', tier: 'official', version: '2.0.0' }],
+        }),
+        'application/json',
+      ),
+    );
     const dirs = makeCliDirs();
     const env = cliEnv(dirs, { JARVIS_CODE_PLUGIN_MARKETPLACE_URL: `${server.url}/m.json` });
     const refused = await runJarvis(['plugin', 'marketplace'], { env, cwd: dirs.cwd });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`jarvis plugin marketplace: Could not fetch the plugin marketplace ${server.url}/m.json: Refused to fetch`);
+    expect(refused.stderr).toContain(
+      `jarvis plugin marketplace: Could not fetch the plugin marketplace ${server.url}/m.json: Refused to fetch`,
+    );
     writeFileSync(join(dirs.home, 'config.toml'), '[web]\nallow_private_network = true\n');
     const out = await runJarvis(['plugin', 'marketplace'], { env, cwd: dirs.cwd });
     expect(out.code).toBe(0);
@@ -76,7 +106,9 @@ describe('jarvis plugin marketplace', () => {
     writeFileSync(join(dirs.cwd, 'broken.json'), '{"version": "2", "plugins": [');
     const broken = await runJarvis(['plugin', 'marketplace', 'broken.json'], { env: cliEnv(dirs), cwd: dirs.cwd });
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(/^jarvis plugin marketplace: The plugin marketplace .*broken\.json is not valid JSON/);
+    expect(broken.stderr).toMatch(
+      /^jarvis plugin marketplace: The plugin marketplace .*broken\.json is not valid JSON/,
+    );
     const missing = await runJarvis(['plugin', 'marketplace', 'nowhere.json'], { env: cliEnv(dirs), cwd: dirs.cwd });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no such file');

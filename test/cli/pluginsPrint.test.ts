@@ -22,7 +22,8 @@ afterAll(async () => {
 
 type Message = { role: string; content: unknown; tool_call_id?: string };
 const text = (value: unknown) => JSON.stringify(value);
-const toolNames = (body: { tools?: Array<{ function: { name: string; description: string } }> }) => JSON.stringify(body.tools ?? []);
+const toolNames = (body: { tools?: Array<{ function: { name: string; description: string } }> }) =>
+  JSON.stringify(body.tools ?? []);
 
 async function installFixture(dirs: CliDirs) {
   // Installed from a copy that is deleted afterwards: the plugin must run from its managed copy.
@@ -40,8 +41,14 @@ describe('a Kimi Code plugin through jarvis -p', () => {
     await installFixture(dirs);
     const managed = join(dirs.home, 'plugins/managed/kimi-finance');
     const before = server.requests.length;
-    server.push({ toolCalls: [{ id: 'call_q', name: TOOL, arguments: { ticker: 'TSLA' } }] }, { text: 'TSLA trades at 123.45 USD.' });
-    const r = await runJarvis(['-p', '/kimi-finance:quote TSLA'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    server.push(
+      { toolCalls: [{ id: 'call_q', name: TOOL, arguments: { ticker: 'TSLA' } }] },
+      { text: 'TSLA trades at 123.45 USD.' },
+    );
+    const r = await runJarvis(['-p', '/kimi-finance:quote TSLA'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.stderr).not.toMatch(/warning/);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('TSLA trades at 123.45 USD.');
@@ -56,9 +63,17 @@ describe('a Kimi Code plugin through jarvis -p', () => {
     expect(prompt).toContain('FINANCE-HOOK: markets close at 16:00 local time.');
     expect(toolNames(first)).toContain(TOOL);
     const result = second.messages.find((m: Message) => m.role === 'tool' && m.tool_call_id === 'call_q');
-    expect(text(result.content)).toContain(`QUOTE TSLA: 123.45 USD (cwd ${managed}, project ${dirs.cwd}, home ${dirs.home})`);
+    expect(text(result.content)).toContain(
+      `QUOTE TSLA: 123.45 USD (cwd ${managed}, project ${dirs.cwd}, home ${dirs.home})`,
+    );
     const hook = JSON.parse(readFileSync(join(dirs.home, 'plugin-hook.json'), 'utf8'));
-    expect(hook).toEqual({ cwd: managed, pluginRoot: managed, home: dirs.home, event: 'UserPromptSubmit', prompt: '/kimi-finance:quote TSLA' });
+    expect(hook).toEqual({
+      cwd: managed,
+      pluginRoot: managed,
+      home: dirs.home,
+      event: 'UserPromptSubmit',
+      prompt: '/kimi-finance:quote TSLA',
+    });
   });
 
   it('disable/enable and the MCP switch take effect for the next session; an unknown command is an error', async () => {
@@ -91,7 +106,9 @@ describe('a Kimi Code plugin through jarvis -p', () => {
 
     const unknown = await runJarvis(['-p', '/kimi-finance:nope'], { env, cwd: dirs.cwd });
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('The plugin "kimi-finance" has no command "nope". Its commands: /kimi-finance:market/summary, /kimi-finance:quote.');
+    expect(unknown.stderr).toContain(
+      'The plugin "kimi-finance" has no command "nope". Its commands: /kimi-finance:market/summary, /kimi-finance:quote.',
+    );
   });
 
   it('a plugin whose manifest broke is a warning; the session runs without it', async () => {
@@ -100,9 +117,14 @@ describe('a Kimi Code plugin through jarvis -p', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dirs.home, 'plugins/managed/kimi-finance/.kimi-plugin/plugin.json'), '{');
     server.push({ text: 'fine' });
-    const r = await runJarvis(['-p', 'hello'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'hello'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: plugin kimi-finance is not loaded: manifest \.kimi-plugin\/plugin\.json is not valid JSON.*jarvis plugin info kimi-finance/);
+    expect(r.stderr).toMatch(
+      /warning: plugin kimi-finance is not loaded: manifest \.kimi-plugin\/plugin\.json is not valid JSON.*jarvis plugin info kimi-finance/,
+    );
     expect(r.stdout).toContain('fine');
   });
 });

@@ -60,7 +60,10 @@ describe('jarvis policy test', () => {
     expect(r.stdout).toContain('reads as  rm -f x\n');
     expect(r.code).toBe(4);
     const git = await policy("Bash(git -c core.pager='touch PWNED' log)", '--json');
-    expect(JSON.parse(git.stdout)).toMatchObject({ decision: 'ask', reason: expect.stringMatching(/^git -c core\.pager/) });
+    expect(JSON.parse(git.stdout)).toMatchObject({
+      decision: 'ask',
+      reason: expect.stringMatching(/^git -c core\.pager/),
+    });
   });
 
   it('a covered line is allowed, exit 0; --json prints one object for scripts', async () => {
@@ -78,7 +81,9 @@ describe('jarvis policy test', () => {
   it('decides in the mode given: unknowable programs are refused in yolo, plan mode limits writes', async () => {
     const yolo = await policy('Bash(RM=rm; $RM -f x)', '--mode', 'yolo');
     expect(yolo.code).toBe(4);
-    expect(yolo.stdout).toContain('why       the program $RM is known only when the command runs, so the Bash deny rules cannot be checked against it');
+    expect(yolo.stdout).toContain(
+      'why       the program $RM is known only when the command runs, so the Bash deny rules cannot be checked against it',
+    );
     const plan = await policy('Write(notes.md)', '--mode', 'plan');
     expect(plan.code).toBe(4);
     expect(plan.stdout).toContain(`call      Write(${join(dirs.cwd, 'notes.md')})`);

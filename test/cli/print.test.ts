@@ -2,7 +2,16 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
-import { cliEnv, collect, latestJournal, makeCliDirs, mockModelEnv, runJarvis, spawnJarvis, waitUntil } from '../helpers/cli';
+import {
+  cliEnv,
+  collect,
+  latestJournal,
+  makeCliDirs,
+  mockModelEnv,
+  runJarvis,
+  spawnJarvis,
+  waitUntil,
+} from '../helpers/cli';
 
 let server: MockModelServer;
 beforeAll(async () => {
@@ -18,7 +27,10 @@ describe('print mode', () => {
   it('writes the answer to stdout transcript-style and exits 0', async () => {
     const dirs = makeCliDirs();
     server.push({ text: 'First line of the answer.\nSecond line.', thinking: 'pondering quietly' });
-    const r = await runJarvis(['-p', 'say hello'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'say hello'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('• First line of the answer.\n  Second line.\n');
@@ -31,7 +43,11 @@ describe('print mode', () => {
   it('reads the prompt from standard input when -p is not given', async () => {
     const dirs = makeCliDirs();
     server.push({ text: 'from stdin' });
-    const r = await runJarvis([], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, input: 'what is up?' });
+    const r = await runJarvis([], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+      input: 'what is up?',
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('• from stdin\n');
     expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain('what is up?');
@@ -44,10 +60,19 @@ describe('print mode', () => {
       { thinking: 'secret thoughts', toolCalls: [{ id: 'call_1', name: 'Read', arguments: { path: 'notes.txt' } }] },
       { text: 'The file says alpha and beta.' },
     );
-    const r = await runJarvis(['-p', 'read notes', '--output-format', 'stream-json'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('anthropic'), 'anthropic')), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'read notes', '--output-format', 'stream-json'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('anthropic'), 'anthropic')),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'Read' } }] });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'Read' } }],
+    });
     expect(lines[1]).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
     expect(lines[1].content).toContain('alpha');
     expect(lines[2]).toEqual({ role: 'assistant', content: 'The file says alpha and beta.' });
@@ -56,8 +81,20 @@ describe('print mode', () => {
 
   it('retries a 429 with Retry-After, then succeeds', async () => {
     const dirs = makeCliDirs();
-    server.push({ error: { status: 429, headers: { 'retry-after-ms': '50' }, body: { error: { message: 'rate limited', type: 'rate_limit' } } } }, { text: 'after the wait' });
-    const r = await runJarvis(['-p', 'x'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    server.push(
+      {
+        error: {
+          status: 429,
+          headers: { 'retry-after-ms': '50' },
+          body: { error: { message: 'rate limited', type: 'rate_limit' } },
+        },
+      },
+      { text: 'after the wait' },
+    );
+    const r = await runJarvis(['-p', 'x'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('• after the wait\n');
     expect(r.stderr).toMatch(/retrying/);
@@ -66,10 +103,17 @@ describe('print mode', () => {
   it('an auth error exits 1 with an actionable message and no retry', async () => {
     const dirs = makeCliDirs();
     const before = server.requests.length;
-    server.push({ error: { status: 401, body: { error: { message: 'invalid api key', type: 'authentication_error' } } } });
-    const r = await runJarvis(['-p', 'x'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    server.push({
+      error: { status: 401, body: { error: { message: 'invalid api key', type: 'authentication_error' } } },
+    });
+    const r = await runJarvis(['-p', 'x'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('The API key came from the JARVIS_MODEL_API_KEY environment variable: check or replace it there.');
+    expect(r.stderr).toContain(
+      'The API key came from the JARVIS_MODEL_API_KEY environment variable: check or replace it there.',
+    );
     expect(server.requests.length - before).toBe(1);
   });
 
@@ -80,16 +124,23 @@ describe('print mode', () => {
       `default_model = "m"\n[providers.team]\ntype = "openai"\nbase_url = "${server.baseUrlFor('openai')}"\n[providers.team.env]\nOPENAI_API_KEY = "sk-wrong"\n` +
         '[models.m]\nprovider = "team"\nmodel = "mock-model"\nmax_context_size = 100000\n',
     );
-    server.push({ error: { status: 401, body: { error: { message: 'invalid api key', type: 'authentication_error' } } } });
+    server.push({
+      error: { status: 401, body: { error: { message: 'invalid api key', type: 'authentication_error' } } },
+    });
     const r = await runJarvis(['-p', 'x'], { env: cliEnv(dirs), cwd: dirs.cwd });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/The API key came from OPENAI_API_KEY under \[providers\.team\.env\] in .*config\.toml: check or replace it there\./);
+    expect(r.stderr).toMatch(
+      /The API key came from OPENAI_API_KEY under \[providers\.team\.env\] in .*config\.toml: check or replace it there\./,
+    );
   });
 
   it('a garbled stream fails with a clear error', async () => {
     const dirs = makeCliDirs();
     server.push({ text: 'partial', garble: true });
-    const r = await runJarvis(['-p', 'x'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'x'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/malformed stream/);
   });
@@ -140,14 +191,23 @@ describe('print mode', () => {
   it('--yolo and --auto with -p are accepted and change nothing', async () => {
     const dirs = makeCliDirs();
     server.push({ text: 'fine' });
-    const r = await runJarvis(['-p', 'x', '--yolo'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'x', '--yolo'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
   });
 
   it('SIGINT mid-stream cancels the turn and journals the partial text', async () => {
     const dirs = makeCliDirs();
-    server.push({ text: 'a long answer that keeps on streaming slowly word by word until someone stops it', chunkDelayMs: 150 });
-    const child = spawnJarvis(['-p', 'talk'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    server.push({
+      text: 'a long answer that keeps on streaming slowly word by word until someone stops it',
+      chunkDelayMs: 150,
+    });
+    const child = spawnJarvis(['-p', 'talk'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     const done = collect(child);
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
@@ -156,7 +216,8 @@ describe('print mode', () => {
     const r = await done;
     expect(r.code).toBe(130);
     const journal = journalOf(dirs.home);
-    const partial = journal.find((rec) => rec.type === 'message' && rec.partial) as { message: { text: string } } | undefined;
+    const partial = journal.find((rec) => rec.type === 'message' && rec.partial) as
+      { message: { text: string } } | undefined;
     expect(partial?.message.text.length).toBeGreaterThan(0);
     expect(journal.at(-1)).toMatchObject({ type: 'turn_end', reason: 'cancelled' });
   });
@@ -167,13 +228,19 @@ describe('print mode', () => {
     server.push({ toolCalls: [{ id: 'call_sleep', name: 'Bash', arguments: { command: 'sleep 4' } }] });
     const child = spawnJarvis(['-p', 'remember the word pineapple'], { env, cwd: dirs.cwd });
     const done = collect(child);
-    await waitUntil(() => {
-      try {
-        return journalOf(dirs.home).some((rec) => rec.type === 'message' && (rec.message as { toolCalls?: unknown[] }).toolCalls);
-      } catch {
-        return false;
-      }
-    }, 10_000, 'the tool call in the journal');
+    await waitUntil(
+      () => {
+        try {
+          return journalOf(dirs.home).some(
+            (rec) => rec.type === 'message' && (rec.message as { toolCalls?: unknown[] }).toolCalls,
+          );
+        } catch {
+          return false;
+        }
+      },
+      10_000,
+      'the tool call in the journal',
+    );
     child.kill('SIGKILL');
     await done;
     server.push({ text: 'You said pineapple.' });

@@ -21,11 +21,22 @@ describe('print mode and background tasks', () => {
     const dirs = makeCliDirs();
     const before = server.requests.length;
     server.push(
-      { toolCalls: [{ id: 'bg', name: 'Bash', arguments: { command: 'sleep 1; echo finished-work', run_in_background: true, description: 'slow job' } }] },
+      {
+        toolCalls: [
+          {
+            id: 'bg',
+            name: 'Bash',
+            arguments: { command: 'sleep 1; echo finished-work', run_in_background: true, description: 'slow job' },
+          },
+        ],
+      },
       { text: 'Started the job.' },
       { text: 'The job printed finished-work.' },
     );
-    const r = await runJarvis(['-p', 'run the slow job'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'run the slow job'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('• Started the job.\n• The job printed finished-work.\n');
     expect(server.requests.length - before).toBe(3);
@@ -36,14 +47,27 @@ describe('print mode and background tasks', () => {
 
   it('exit: leaves right after the main turn and stops the task', async () => {
     const dirs = makeCliDirs();
-    writeFileSync(join(dirs.home, 'config.toml'), '[background]\nprint_background_mode = "exit"\nkill_grace_period_ms = 200\n');
+    writeFileSync(
+      join(dirs.home, 'config.toml'),
+      '[background]\nprint_background_mode = "exit"\nkill_grace_period_ms = 200\n',
+    );
     const before = server.requests.length;
     const marker = join(dirs.cwd, 'marker');
     server.push(
-      { toolCalls: [{ name: 'Bash', arguments: { command: `sleep 2; touch ${marker}`, run_in_background: true, description: 'slow job' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'Bash',
+            arguments: { command: `sleep 2; touch ${marker}`, run_in_background: true, description: 'slow job' },
+          },
+        ],
+      },
       { text: 'Started.' },
     );
-    const r = await runJarvis(['-p', 'go'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'go'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
     expect(server.requests.length - before).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 2500));
@@ -56,10 +80,20 @@ describe('print mode and background tasks', () => {
     const before = server.requests.length;
     const marker = join(dirs.cwd, 'marker');
     server.push(
-      { toolCalls: [{ name: 'Bash', arguments: { command: `sleep 1; touch ${marker}`, run_in_background: true, description: 'slow job' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'Bash',
+            arguments: { command: `sleep 1; touch ${marker}`, run_in_background: true, description: 'slow job' },
+          },
+        ],
+      },
       { text: 'Started.' },
     );
-    const r = await runJarvis(['-p', 'go'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'go'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
     expect(existsSync(marker)).toBe(true);
     expect(server.requests.length - before).toBe(2);
@@ -67,15 +101,26 @@ describe('print mode and background tasks', () => {
 
   it('a deny rule on a Bash subject holds in print mode (which otherwise approves everything)', async () => {
     const dirs = makeCliDirs();
-    writeFileSync(join(dirs.home, 'config.toml'), '[[permission.rules]]\ndecision = "deny"\npattern = "Bash(rm -rf*)"\nreason = "no recursive deletes"\n');
+    writeFileSync(
+      join(dirs.home, 'config.toml'),
+      '[[permission.rules]]\ndecision = "deny"\npattern = "Bash(rm -rf*)"\nreason = "no recursive deletes"\n',
+    );
     const victim = join(dirs.cwd, 'keep');
     writeFileSync(victim, 'precious');
     const before = server.requests.length;
     server.push(
-      { toolCalls: [{ id: 'rm', name: 'Bash', arguments: { command: `rm -rf ${victim}` } }, { id: 'ok', name: 'Bash', arguments: { command: 'echo allowed-command' } }] },
+      {
+        toolCalls: [
+          { id: 'rm', name: 'Bash', arguments: { command: `rm -rf ${victim}` } },
+          { id: 'ok', name: 'Bash', arguments: { command: 'echo allowed-command' } },
+        ],
+      },
       { text: 'Could not delete it.' },
     );
-    const r = await runJarvis(['-p', 'clean up'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'clean up'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
     expect(existsSync(victim)).toBe(true);
     const results = server.requests[before + 1].body.messages.filter((m: { role: string }) => m.role === 'tool');

@@ -12,11 +12,18 @@ afterAll(async () => {
   await server.close();
 });
 
-async function promptSent(args: string[], input?: string): Promise<{ code: number | null; stderr: string; sent?: string }> {
+async function promptSent(
+  args: string[],
+  input?: string,
+): Promise<{ code: number | null; stderr: string; sent?: string }> {
   const dirs = makeCliDirs();
   const before = server.requests.length;
   server.push({ text: 'Answer.' });
-  const r = await runJarvis(args, { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, input });
+  const r = await runJarvis(args, {
+    env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+    cwd: dirs.cwd,
+    input,
+  });
   const request = server.requests[before];
   const sent = request ? (request.body.messages.at(-1) as { content: string }).content : undefined;
   return { code: r.code, stderr: r.stderr, sent };
@@ -26,7 +33,9 @@ describe('print mode input', () => {
   it('cat log | jarvis -p "question" sends the piped text as context and the argument as the question', async () => {
     const r = await promptSent(['-p', 'why did this fail?'], 'step 1 ok\nERROR: disk full\n');
     expect(r.code).toBe(0);
-    expect(r.sent).toBe('The following text was piped to jarvis on standard input:\n<stdin>\nstep 1 ok\nERROR: disk full\n</stdin>\n\nwhy did this fail?');
+    expect(r.sent).toBe(
+      'The following text was piped to jarvis on standard input:\n<stdin>\nstep 1 ok\nERROR: disk full\n</stdin>\n\nwhy did this fail?',
+    );
   });
 
   it('-p - reads the whole prompt from stdin', async () => {
@@ -49,7 +58,11 @@ describe('print mode input', () => {
 
   it('a bare -p with empty stdin fails with a clear message', async () => {
     const dirs = makeCliDirs();
-    const r = await runJarvis(['-p'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, input: '' });
+    const r = await runJarvis(['-p'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+      input: '',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('the prompt is empty');
   });
@@ -62,7 +75,9 @@ describe('print mode input', () => {
     const env = cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_MODEL_MAX_CONTEXT_SIZE: '40000' });
     const r = await runJarvis(['-p', 'why?'], { env, cwd: dirs.cwd, input: log });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/the piped text is about \d+ tokens, more than fits model "mock-model"'s 40000-token window; sending only its last \d+ characters/);
+    expect(r.stderr).toMatch(
+      /the piped text is about \d+ tokens, more than fits model "mock-model"'s 40000-token window; sending only its last \d+ characters/,
+    );
     const sent = (server.requests[before].body.messages.at(-1) as { content: string }).content;
     expect(sent).toContain('FATAL: the real error');
     expect(sent).toMatch(/\[the first \d+ characters of the piped text were cut to fit the model's window\]/);
@@ -77,7 +92,9 @@ describe('print mode input', () => {
     const env = cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_MODEL_MAX_CONTEXT_SIZE: '8000' });
     const r = await runJarvis(['-p', '-'], { env, cwd: dirs.cwd, input: 'word '.repeat(20_000) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/the prompt is about \d+ tokens, more than model "mock-model" can take \(about \d+ tokens are left of its 8000-token window after the system prompt and tools\)/);
+    expect(r.stderr).toMatch(
+      /the prompt is about \d+ tokens, more than model "mock-model" can take \(about \d+ tokens are left of its 8000-token window after the system prompt and tools\)/,
+    );
     expect(server.requests.length).toBe(before);
   });
 });

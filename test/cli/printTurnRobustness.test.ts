@@ -14,10 +14,13 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('jarvis -p: compaction keeps the user\'s words', () => {
+describe("jarvis -p: compaction keeps the user's words", () => {
   it('a summary that forgets the instruction does not lose it: the next request carries the prompt verbatim, then the summary', async () => {
     const dirs = makeCliDirs();
-    writeFileSync(join(dirs.cwd, 'big.txt'), Array.from({ length: 900 }, (_, i) => `line ${i} ${'q'.repeat(40)}`).join('\n'));
+    writeFileSync(
+      join(dirs.cwd, 'big.txt'),
+      Array.from({ length: 900 }, (_, i) => `line ${i} ${'q'.repeat(40)}`).join('\n'),
+    );
     const instruction = 'Summarise big.txt, but never mention line 7.';
     const first = server.requests.length;
     server.push(
@@ -50,12 +53,17 @@ describe('jarvis -p: invalid tool calls', () => {
       { toolCalls: [{ name: 'Read', arguments: { path: 'notes.txt' } }] },
       { text: 'The note says to remember the milk.' },
     );
-    const r = await runJarvis(['-p', 'what does notes.txt say?'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'what does notes.txt say?'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('The note says to remember the milk.');
     const requests = server.requests.slice(first);
     expect(requests).toHaveLength(5);
-    const toolResults = requests[4].body.messages.filter((m: { role: string }) => m.role === 'tool').map((m: { content: string }) => m.content);
+    const toolResults = requests[4].body.messages
+      .filter((m: { role: string }) => m.role === 'tool')
+      .map((m: { content: string }) => m.content);
     expect(toolResults[0]).toMatch(/not valid JSON/);
     expect(toolResults[1]).toMatch(/Unknown tool "Teleport"/);
     expect(toolResults[2]).toMatch(/Invalid arguments for Read/);
@@ -67,7 +75,10 @@ describe('jarvis -p: invalid tool calls', () => {
     const same = { toolCalls: [{ name: 'Read', arguments: { path: 42 } }] };
     const first = server.requests.length;
     server.push(same, same, same, same, same);
-    const r = await runJarvis(['-p', 'read it'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'read it'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/same invalid Read call \(same arguments\) 5 times in a row/);
     expect(server.requests.length - first).toBe(5);
@@ -78,12 +89,18 @@ describe('jarvis -p: a journal that cannot be written', () => {
   it('the turn ends with exit 1 and an error naming the journal; no crash, no stack trace', async () => {
     // As root a read-only folder does not stop a write, so the command puts a folder where the journal is.
     const dirs = makeCliDirs();
-    const breakJournal = 'j=$(find "$JARVIS_CODE_HOME/sessions" -name wire.jsonl) && rm "$j" && mkdir "$j" && echo broken';
+    const breakJournal =
+      'j=$(find "$JARVIS_CODE_HOME/sessions" -name wire.jsonl) && rm "$j" && mkdir "$j" && echo broken';
     const first = server.requests.length;
     server.push({ toolCalls: [{ name: 'Bash', arguments: { command: breakJournal } }] });
-    const r = await runJarvis(['-p', 'break the journal'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'break the journal'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Could not write the session journal \S+\/agents\/main\/wire\.jsonl \(a folder is in its place\)/);
+    expect(r.stderr).toMatch(
+      /Could not write the session journal \S+\/agents\/main\/wire\.jsonl \(a folder is in its place\)/,
+    );
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(server.requests.length - first).toBe(1); // no request after the failure
   });

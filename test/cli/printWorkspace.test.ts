@@ -34,10 +34,15 @@ type Call = { name: string; arguments: Record<string, unknown> };
 async function runCalls(dirs: CliDirs, calls: Call[], extraArgs: string[] = []): Promise<string[]> {
   const before = server.requests.length;
   server.push({ toolCalls: calls.map((c, i) => ({ id: `c${i}`, ...c })) }, { text: 'done' });
-  const r = await runJarvis(['-p', 'go', ...extraArgs], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, timeoutMs: 60_000 });
+  const r = await runJarvis(['-p', 'go', ...extraArgs], {
+    env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+    cwd: dirs.cwd,
+    timeoutMs: 60_000,
+  });
   expect(r.code, r.stderr).toBe(0);
   const results = new Map<string, string>();
-  for (const m of server.requests[before + 1].body.messages) if (m.role === 'tool') results.set(m.tool_call_id, String(m.content));
+  for (const m of server.requests[before + 1].body.messages)
+    if (m.role === 'tool') results.set(m.tool_call_id, String(m.content));
   return calls.map((_c, i) => results.get(`c${i}`) ?? '');
 }
 
@@ -77,7 +82,9 @@ describe('jarvis -p and paths outside the workspace', () => {
       { name: 'Grep', arguments: { pattern: 'CONTENT', output_mode: 'content' } },
     ]);
     for (const text of results.slice(0, 3)) {
-      expect(text).toContain(`${join(w.cwd, 'hard.txt')} has more than one hard link, so it counts as outside the workspace`);
+      expect(text).toContain(
+        `${join(w.cwd, 'hard.txt')} has more than one hard link, so it counts as outside the workspace`,
+      );
       expect(text).not.toContain('OUTSIDE-CONTENT');
     }
     expect(results[3]).toContain('INSIDE-CONTENT');
@@ -128,11 +135,16 @@ describe('jarvis -p "… @path"', () => {
     const before = server.requests.length;
     server.push({ text: 'done' });
     const prompt = 'explain @a.txt, @.env, @../outside/secret.txt, @link-out.txt and @settings.txt';
-    const r = await runJarvis(['-p', prompt], { env: cliEnv(w, mockModelEnv(server.baseUrlFor('openai'))), cwd: w.cwd, timeoutMs: 60_000 });
+    const r = await runJarvis(['-p', prompt], {
+      env: cliEnv(w, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: w.cwd,
+      timeoutMs: 60_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const sent = JSON.stringify(server.requests[before].body.messages.at(-1));
     expect(sent).toContain('<attached-file path=\\"a.txt\\" label=\\"1 line\\">\\n1\\tINSIDE-CONTENT');
     expect(sent).not.toMatch(/ENV-SECRET|OUTSIDE-CONTENT/);
-    for (const name of ['.env', '../outside/secret.txt', 'link-out.txt', 'settings.txt']) expect(r.stderr).toContain(`warning: @${name} was not attached`);
+    for (const name of ['.env', '../outside/secret.txt', 'link-out.txt', 'settings.txt'])
+      expect(r.stderr).toContain(`warning: @${name} was not attached`);
   });
 });

@@ -9,7 +9,16 @@ import { useProxiedMockServer } from '../helpers/forwardProxy';
 
 const VERSION: string = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const FAKE_BASE_URL = 'http://model.example.test/v1';
-const PROXY_VARS = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy'];
+const PROXY_VARS = [
+  'HTTP_PROXY',
+  'http_proxy',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'ALL_PROXY',
+  'all_proxy',
+  'NO_PROXY',
+  'no_proxy',
+];
 
 const fixture = useProxiedMockServer();
 
@@ -44,10 +53,15 @@ describe('network settings (e2e)', () => {
   it('HTTP_PROXY carries the model request for a non-loopback host', async () => {
     const dirs = makeCliDirs();
     fixture.server().push({ text: 'via the proxy' });
-    const r = await runJarvis(['-p', 'hi'], { env: env(dirs, { ...mockModelEnv(FAKE_BASE_URL), HTTP_PROXY: fixture.proxy().url }), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'hi'], {
+      env: env(dirs, { ...mockModelEnv(FAKE_BASE_URL), HTTP_PROXY: fixture.proxy().url }),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('• via the proxy\n');
-    expect(fixture.proxy().requests.map((q) => `${q.method} ${q.url}`)).toEqual(['POST http://model.example.test/v1/chat/completions']);
+    expect(fixture.proxy().requests.map((q) => `${q.method} ${q.url}`)).toEqual([
+      'POST http://model.example.test/v1/chat/completions',
+    ]);
     expect(fixture.server().requests).toHaveLength(1);
     expect(fixture.server().requests[0].headers.host).toBe('model.example.test');
   });
@@ -59,7 +73,11 @@ describe('network settings (e2e)', () => {
     const dirs = makeCliDirs();
     fixture.server().push({ text: 'direct' });
     const r = await runJarvis(['-p', 'hi'], {
-      env: env(dirs, { ...mockModelEnv(fixture.server().baseUrlFor('openai')), HTTP_PROXY: fixture.proxy().url, ALL_PROXY: fixture.proxy().url }),
+      env: env(dirs, {
+        ...mockModelEnv(fixture.server().baseUrlFor('openai')),
+        HTTP_PROXY: fixture.proxy().url,
+        ALL_PROXY: fixture.proxy().url,
+      }),
       cwd: dirs.cwd,
     });
     expect(r.code).toBe(0);
@@ -70,7 +88,10 @@ describe('network settings (e2e)', () => {
 
   it('a SOCKS proxy fails the first request with a clear error instead of being ignored', async () => {
     const dirs = makeCliDirs();
-    const r = await runJarvis(['-p', 'hi'], { env: env(dirs, { ...mockModelEnv(FAKE_BASE_URL), ALL_PROXY: 'socks5://127.0.0.1:1080' }), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'hi'], {
+      env: env(dirs, { ...mockModelEnv(FAKE_BASE_URL), ALL_PROXY: 'socks5://127.0.0.1:1080' }),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('SOCKS proxies are not supported yet; use an HTTP proxy or unset ALL_PROXY');
     expect(fixture.proxy().requests).toEqual([]);
@@ -78,7 +99,10 @@ describe('network settings (e2e)', () => {
 
   it('an invalid proxy URL fails with an error naming the variable', async () => {
     const dirs = makeCliDirs();
-    const r = await runJarvis(['-p', 'hi'], { env: env(dirs, { ...mockModelEnv(FAKE_BASE_URL), https_proxy: 'x', http_proxy: 'http://[broken' }), cwd: dirs.cwd });
+    const r = await runJarvis(['-p', 'hi'], {
+      env: env(dirs, { ...mockModelEnv(FAKE_BASE_URL), https_proxy: 'x', http_proxy: 'http://[broken' }),
+      cwd: dirs.cwd,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('http_proxy is not a valid proxy URL');
   });

@@ -16,21 +16,35 @@ afterAll(async () => {
 const LEGACY = Buffer.concat([Buffer.from('one\ntwo '), Buffer.from([0xfe]), Buffer.from(' two\nthree\n')]);
 
 function jarvis(dirs: CliDirs, args: string[]) {
-  return runJarvis(args, { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, timeoutMs: 40_000 });
+  return runJarvis(args, {
+    env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+    cwd: dirs.cwd,
+    timeoutMs: 40_000,
+  });
 }
 
 /** Two prompts: the first creates notes.md and edits legacy.txt; the second edits both again. */
 async function twoPromptSession(dirs: CliDirs): Promise<void> {
   writeFileSync(join(dirs.cwd, 'legacy.txt'), LEGACY);
   server.push(
-    { toolCalls: [{ name: 'Write', arguments: { path: 'notes.md', content: '# notes\n' } }, { name: 'Read', arguments: { path: 'legacy.txt' } }] },
+    {
+      toolCalls: [
+        { name: 'Write', arguments: { path: 'notes.md', content: '# notes\n' } },
+        { name: 'Read', arguments: { path: 'legacy.txt' } },
+      ],
+    },
     { toolCalls: [{ name: 'Edit', arguments: { path: 'legacy.txt', old_string: 'three', new_string: 'THREE' } }] },
     { text: 'First done.' },
   );
   expect((await jarvis(dirs, ['-p', 'start the notes'])).code).toBe(0);
   server.push(
     { toolCalls: [{ name: 'Read', arguments: { path: 'notes.md' } }] },
-    { toolCalls: [{ name: 'Edit', arguments: { path: 'notes.md', old_string: '# notes', new_string: '# Notes' } }, { name: 'Edit', arguments: { path: 'legacy.txt', old_string: 'one', new_string: 'ONE' } }] },
+    {
+      toolCalls: [
+        { name: 'Edit', arguments: { path: 'notes.md', old_string: '# notes', new_string: '# Notes' } },
+        { name: 'Edit', arguments: { path: 'legacy.txt', old_string: 'one', new_string: 'ONE' } },
+      ],
+    },
     { text: 'Second done.' },
   );
   expect((await jarvis(dirs, ['--continue', '-p', 'polish them'])).code).toBe(0);
@@ -72,9 +86,13 @@ describe('jarvis rewind', () => {
     writeFileSync(join(dirs.cwd, 'notes.md'), 'my own words\n');
     const first = await jarvis(dirs, ['rewind', '--files-only']);
     expect(first.code).toBe(1);
-    expect(first.stdout).toMatch(/skipped {3}notes\.md: changed outside the agent since the agent last wrote it; kept as it is/);
+    expect(first.stdout).toMatch(
+      /skipped {3}notes\.md: changed outside the agent since the agent last wrote it; kept as it is/,
+    );
     expect(first.stdout).toMatch(/restored {2}legacy\.txt/);
-    expect(first.stderr).toContain('jarvis rewind: 1 file was not restored (see above); add --overwrite to replace files changed outside the agent.');
+    expect(first.stderr).toContain(
+      'jarvis rewind: 1 file was not restored (see above); add --overwrite to replace files changed outside the agent.',
+    );
     expect(readFileSync(join(dirs.cwd, 'notes.md'), 'utf8')).toBe('my own words\n');
 
     const forced = await jarvis(dirs, ['rewind', '--files-only', '--overwrite']);

@@ -3,7 +3,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
-import { cliEnv, collect, latestJournal, latestSessionDir, makeCliDirs, mockModelEnv, runJarvis, spawnJarvis, waitUntil } from '../helpers/cli';
+import {
+  cliEnv,
+  collect,
+  latestJournal,
+  latestSessionDir,
+  makeCliDirs,
+  mockModelEnv,
+  runJarvis,
+  spawnJarvis,
+  waitUntil,
+} from '../helpers/cli';
 
 let server: MockModelServer;
 beforeAll(async () => {

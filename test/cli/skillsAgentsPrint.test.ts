@@ -32,7 +32,12 @@ describe('skills in print mode', () => {
   it('/skill:<name> args fills $ARGUMENTS, $0 and $1; the /<name> shorthand works too', async () => {
     const dirs = makeCliDirs();
     mkdirSync(join(dirs.cwd, '.git'));
-    skill(join(dirs.cwd, '.jarvis-code/skills'), 'commit', 'Write a commit', 'Commit with message "$0" of kind $1.\nAll: $ARGUMENTS');
+    skill(
+      join(dirs.cwd, '.jarvis-code/skills'),
+      'commit',
+      'Write a commit',
+      'Commit with message "$0" of kind $1.\nAll: $ARGUMENTS',
+    );
     server.push({ text: 'Committed.' }, { text: 'Again.' });
     const r = await run(dirs, ['-p', '/skill:commit "fix login" patch']);
     expect(r.code).toBe(0);
@@ -41,7 +46,9 @@ describe('skills in print mode', () => {
     expect(sent).toContain('Commit with message \\"fix login\\" of kind patch.');
     expect(sent).toContain('All: \\"fix login\\" patch');
     const short = await run(dirs, ['-p', '/commit tidy up']);
-    expect(JSON.stringify(short.requests[0].body.messages.at(-1))).toContain('Commit with message \\"tidy\\" of kind up.');
+    expect(JSON.stringify(short.requests[0].body.messages.at(-1))).toContain(
+      'Commit with message \\"tidy\\" of kind up.',
+    );
   });
 
   it('an unknown /skill: name fails with the list of skills; the request is never sent', async () => {
@@ -72,7 +79,13 @@ describe('skills in print mode', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: skill skipped: .*broken.*needs name and description/);
     const system = systemOf(r.requests[0].body);
-    for (const line of ['- shared: from project jarvis-code', '- agents-project: from project agents', '- user-only: from user home only', '- cross: from cross-tool folder only', '- extra-only: from extra only']) {
+    for (const line of [
+      '- shared: from project jarvis-code',
+      '- agents-project: from project agents',
+      '- user-only: from user home only',
+      '- cross: from cross-tool folder only',
+      '- extra-only: from extra only',
+    ]) {
       expect(system).toContain(line);
     }
     expect(system).not.toMatch(/from user home\n|from cross-tool folder\n|from extra\n/);
@@ -89,14 +102,19 @@ describe('skills in print mode', () => {
 });
 
 describe('custom agents in print mode', () => {
-  const agentFile = (description: string, extra = '') => `---\ndescription: ${description}\n${extra}---\nYou are the ${description} agent in \${cwd}.\n`;
-  const toolNames = (body: { tools?: Array<{ function: { name: string } }> }) => (body.tools ?? []).map((t) => t.function.name);
+  const agentFile = (description: string, extra = '') =>
+    `---\ndescription: ${description}\n${extra}---\nYou are the ${description} agent in \${cwd}.\n`;
+  const toolNames = (body: { tools?: Array<{ function: { name: string } }> }) =>
+    (body.tools ?? []).map((t) => t.function.name);
 
   it('--agent picks a discovered agent: its prompt, exactly its tools; project beats user', async () => {
     const dirs = makeCliDirs();
     mkdirSync(join(dirs.cwd, '.git'));
     put(join(dirs.home, 'agents', 'reviewer.md'), agentFile('user reviewer'));
-    put(join(dirs.cwd, '.agents', 'agents', 'team', 'reviewer.md'), agentFile('project reviewer', 'tools: Grep, Read\nmodel: opus\n'));
+    put(
+      join(dirs.cwd, '.agents', 'agents', 'team', 'reviewer.md'),
+      agentFile('project reviewer', 'tools: Grep, Read\nmodel: opus\n'),
+    );
     server.push({ text: 'Reviewed.' });
     const r = await run(dirs, ['-p', 'review', '--agent', 'reviewer']);
     expect(r.code).toBe(0);

@@ -25,7 +25,17 @@ describe('start path', () => {
     const dirs = makeCliDirs();
     const r = await runJarvis(['--help'], { env: cliEnv(dirs), cwd: dirs.cwd });
     expect(r.code).toBe(0);
-    for (const flag of ['--continue', '--session', '--model', '--prompt', '--output-format', '--yolo', '--auto', '--plan']) expect(r.stdout).toContain(flag);
+    for (const flag of [
+      '--continue',
+      '--session',
+      '--model',
+      '--prompt',
+      '--output-format',
+      '--yolo',
+      '--auto',
+      '--plan',
+    ])
+      expect(r.stdout).toContain(flag);
   });
 
   it('jarvis doctor reports an invalid config without changing it and exits 1; a valid one exits 0', async () => {
@@ -40,7 +50,10 @@ describe('start path', () => {
     const noModel = await runJarvis(['doctor'], { env: cliEnv(dirs), cwd: dirs.cwd });
     expect(noModel.code).toBe(1);
     expect(noModel.stdout).toContain('model: not resolved');
-    const good = await runJarvis(['doctor'], { env: cliEnv(dirs, mockModelEnv('http://127.0.0.1:9/v1')), cwd: dirs.cwd });
+    const good = await runJarvis(['doctor'], {
+      env: cliEnv(dirs, mockModelEnv('http://127.0.0.1:9/v1')),
+      cwd: dirs.cwd,
+    });
     expect(good.code).toBe(0);
     expect(good.stdout).toContain('model: ok');
   });
@@ -62,13 +75,18 @@ describe('lazy MCP SDK', () => {
     if (seen.has(file)) return seen;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:^|[;\s])import\s*(?:[^'"();]*?from\s*)?["'](\.\/[^"']+)["']/g)) staticClosure(join(dirname(file), m[1]), seen);
+    for (const m of text.matchAll(/(?:^|[;\s])import\s*(?:[^'"();]*?from\s*)?["'](\.\/[^"']+)["']/g))
+      staticClosure(join(dirname(file), m[1]), seen);
     return seen;
   }
 
   it('print mode and the UI load the MCP SDK only when a server is configured (it sits behind import())', () => {
     const chunks = readdirSync(join(dirname(DIST), 'chunks')).filter((f) => f.endsWith('.js'));
-    const sdk = chunks.filter((f) => /notifications\/tools\/list_changed|Error POSTing to endpoint/.test(readFileSync(join(dirname(DIST), 'chunks', f), 'utf8')));
+    const sdk = chunks.filter((f) =>
+      /notifications\/tools\/list_changed|Error POSTing to endpoint/.test(
+        readFileSync(join(dirname(DIST), 'chunks', f), 'utf8'),
+      ),
+    );
     expect(sdk.length).toBeGreaterThan(0);
     for (const front of chunks.filter((f) => /^(printCommand|app)-/.test(f))) {
       const loaded = [...staticClosure(join(dirname(DIST), 'chunks', front))].map((p) => basename(p));

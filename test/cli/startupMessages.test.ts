@@ -13,7 +13,9 @@ describe('start-up messages', () => {
     const env = { ...cliEnv(dirs, mockModelEnv('http://127.0.0.1:9/v1')), JARVIS_CODE_HOME: home };
     const r = await runJarvis(['-p', 'hello'], { env, cwd: dirs.cwd });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`jarvis: cannot use the data folder ${home} (JARVIS_CODE_HOME): it is not a writable directory (ENOTDIR). Set JARVIS_CODE_HOME to a folder you can write to.\n`);
+    expect(r.stderr).toBe(
+      `jarvis: cannot use the data folder ${home} (JARVIS_CODE_HOME): it is not a writable directory (ENOTDIR). Set JARVIS_CODE_HOME to a folder you can write to.\n`,
+    );
   });
 
   it('a key without JARVIS_MODEL_PROVIDER_TYPE or a base URL is sent nowhere: exit 1 naming the variable', async () => {

@@ -4,22 +4,32 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockModelServer, type MockModelServer, type RecordedRequest, type ScriptedTurn } from '../helpers/mockModelServer';
+import {
+  startMockModelServer,
+  type MockModelServer,
+  type RecordedRequest,
+  type ScriptedTurn,
+} from '../helpers/mockModelServer';
 import { cliEnv, makeCliDirs, runJarvis } from '../helpers/cli';
 
 let primary: MockModelServer;
 let fast: MockModelServer;
 const isSubagent = (req: RecordedRequest) => JSON.stringify(req.body.messages[0]).includes('# Your role: subagent');
 const taskOf = (req: RecordedRequest) => JSON.stringify(req.body.messages[1]);
-const toolResults = (req: RecordedRequest) => req.body.messages.filter((m: { role: string }) => m.role === 'tool').length;
+const toolResults = (req: RecordedRequest) =>
+  req.body.messages.filter((m: { role: string }) => m.role === 'tool').length;
 const text = (req: RecordedRequest) => JSON.stringify(req.body.messages);
 /** A subagent's newest prompt (its task, or the follow-up of a resume). */
 const lastOf = (req: RecordedRequest) => JSON.stringify(req.body.messages.at(-1));
-const agentSchema = (req: RecordedRequest) => JSON.stringify(req.body.tools.find((t: { function: { name: string } }) => t.function.name === 'Agent'));
+const agentSchema = (req: RecordedRequest) =>
+  JSON.stringify(req.body.tools.find((t: { function: { name: string } }) => t.function.name === 'Agent'));
 
 /** The id of the subagent whose answer says `did task <task>`. */
 function idOf(req: RecordedRequest, task: string): string | undefined {
-  const result = req.body.messages.find((m: { role: string; content: unknown }) => m.role === 'tool' && JSON.stringify(m.content).includes(`did task ${task}`));
+  const result = req.body.messages.find(
+    (m: { role: string; content: unknown }) =>
+      m.role === 'tool' && JSON.stringify(m.content).includes(`did task ${task}`),
+  );
   return result && /agent_id: (a[0-9a-f]+)/.exec(JSON.stringify(result.content))?.[1];
 }
 
@@ -37,16 +47,31 @@ function mainScript(req: RecordedRequest): ScriptedTurn {
       ],
     };
   }
-  if (step === 4) return { toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'Do task {{item}}.', items: ['X', 'Y'], model: 'fast' } }] };
+  if (step === 4)
+    return {
+      toolCalls: [
+        { name: 'AgentSwarm', arguments: { prompt_template: 'Do task {{item}}.', items: ['X', 'Y'], model: 'fast' } },
+      ],
+    };
   // A resumed subagent keeps its own model: `model` is ignored.
   const resume = step === 5 ? idOf(req, 'F') : undefined;
-  if (resume) return { toolCalls: [{ name: 'Agent', arguments: { description: 'resume fast', prompt: 'Now do task R.', resume, model: 'primary' } }] };
+  if (resume)
+    return {
+      toolCalls: [
+        {
+          name: 'Agent',
+          arguments: { description: 'resume fast', prompt: 'Now do task R.', resume, model: 'primary' },
+        },
+      ],
+    };
   return { text: 'All delegated.' };
 }
 
 beforeAll(async () => {
   primary = await startMockModelServer({ script: mainScript });
-  fast = await startMockModelServer({ script: (req) => ({ text: `fast model did ${/task \w/.exec(lastOf(req))?.[0]}` }) });
+  fast = await startMockModelServer({
+    script: (req) => ({ text: `fast model did ${/task \w/.exec(lastOf(req))?.[0]}` }),
+  });
 });
 afterAll(async () => {
   await primary.close();
@@ -99,7 +124,9 @@ describe('subagent model pool ([secondary_model], experimental)', () => {
     expect(text(afterAgents)).toContain('fast model did task F');
     expect(text(afterAgents)).toContain('primary model did task P');
     expect(text(afterAgents)).toContain('fast model did task D');
-    expect(text(afterAgents)).toContain('There is no subagent model \\"huge\\"; no subagent was started. Choose one of: fast, primary');
+    expect(text(afterAgents)).toContain(
+      'There is no subagent model \\"huge\\"; no subagent was started. Choose one of: fast, primary',
+    );
     expect(r.onFast.concat(r.onPrimary).some((q) => taskOf(q).includes('task H'))).toBe(false);
     const final = r.onPrimary.filter((q) => !isSubagent(q)).at(-1)!;
     expect(text(final)).toContain('fast model did task R');
@@ -110,13 +137,18 @@ describe('subagent model pool ([secondary_model], experimental)', () => {
     expect(text(afterSwarm)).toContain('2 of 2 completed');
   });
 
-  it('without the experiment switch the pool is off: no model argument, every subagent on the caller\'s model', async () => {
+  it("without the experiment switch the pool is off: no model argument, every subagent on the caller's model", async () => {
     const r = await run(false);
     expect(r.code, r.stderr).toBe(0);
     const first = r.onPrimary.find((q) => !isSubagent(q))!;
     expect(agentSchema(first)).not.toContain('"model"');
     expect(r.onFast).toHaveLength(0);
-    expect(r.onPrimary.filter(isSubagent).map((q) => /task (\w)/.exec(lastOf(q))?.[1]).sort()).toEqual(['D', 'F', 'H', 'P', 'R', 'X', 'Y']);
+    expect(
+      r.onPrimary
+        .filter(isSubagent)
+        .map((q) => /task (\w)/.exec(lastOf(q))?.[1])
+        .sort(),
+    ).toEqual(['D', 'F', 'H', 'P', 'R', 'X', 'Y']);
   });
 
   it('force = true pins every subagent to default_model: model is not offered, and a call that gives one is refused', async () => {

@@ -2,7 +2,12 @@
 // starts a workflow; its subagents (told apart by their system prompt) answer from their task; print
 // mode waits for the background run and hands its result to the main agent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockModelServer, type MockModelServer, type RecordedRequest, type ScriptedTurn } from '../helpers/mockModelServer';
+import {
+  startMockModelServer,
+  type MockModelServer,
+  type RecordedRequest,
+  type ScriptedTurn,
+} from '../helpers/mockModelServer';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
 
 let server: MockModelServer;
@@ -34,11 +39,14 @@ function mainTurn(workflowArgs: Record<string, unknown>): (req: RecordedRequest)
   return (req) => {
     if (isSubagent(req)) {
       const task = taskOf(req);
-      if (task.includes('Merge these notes')) return { text: `MERGED[${/Merge these notes: ([^"\\]*)/.exec(task)?.[1]}]` };
+      if (task.includes('Merge these notes'))
+        return { text: `MERGED[${/Merge these notes: ([^"\\]*)/.exec(task)?.[1]}]` };
       return { text: `n${/Write note (\w+)/.exec(task)?.[1]}` };
     }
     if (isNotification(req)) return { text: 'The workflow reported back.' };
-    return text(req).includes('Started workflow') ? { text: 'Workflow started.' } : { toolCalls: [{ name: 'Workflow', arguments: workflowArgs }] };
+    return text(req).includes('Started workflow')
+      ? { text: 'Workflow started.' }
+      : { toolCalls: [{ name: 'Workflow', arguments: workflowArgs }] };
   };
 }
 
@@ -47,7 +55,11 @@ describe('Workflow in print mode', () => {
     script = mainTurn({ script: FAN_OUT, args: '0,1,2,3,4,5,6,7,8,9' });
     const dirs = makeCliDirs();
     const before = server.requests.length;
-    const r = await runJarvis(['-p', 'take notes'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, timeoutMs: 120_000 });
+    const r = await runJarvis(['-p', 'take notes'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+      timeoutMs: 120_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const requests = server.requests.slice(before);
     expect(requests.filter((q) => isSubagent(q) && taskOf(q).includes('Write note'))).toHaveLength(10);
@@ -65,11 +77,17 @@ export default async function ({ agent, parallel }) {
     script = mainTurn({ script: greedy });
     const dirs = makeCliDirs();
     const before = server.requests.length;
-    const r = await runJarvis(['-p', 'too much'], { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd, timeoutMs: 150_000 });
+    const r = await runJarvis(['-p', 'too much'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+      timeoutMs: 150_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const requests = server.requests.slice(before);
     expect(requests.filter(isSubagent).length).toBeLessThanOrEqual(64);
-    expect(text(requests.find(isNotification)!)).toContain('Workflow limit exceeded: the script asked for subagent number 65, and a run may start at most 64. The run was stopped.');
+    expect(text(requests.find(isNotification)!)).toContain(
+      'Workflow limit exceeded: the script asked for subagent number 65, and a run may start at most 64. The run was stopped.',
+    );
   }, 180_000);
 
   it('a workflow whose agent() fails stops its running subagents and starts none of the queued ones', async () => {

@@ -10,17 +10,44 @@ const tempDir = () => makeTempDir('jarvis-agents-');
 describe('agent files (SPEC §9.2)', () => {
   it('a name that is not kebab-case is refused; a missing name comes from the file name; a description is required', async () => {
     const d = tempDir();
-    expect(await parseAgentFile(put(join(d, 'a.md'), '---\nname: Code_Reviewer\ndescription: x\n---\n'), 'user')).toMatchObject({ ok: false, message: expect.stringContaining('kebab-case') });
-    const named = await parseAgentFile(put(join(d, 'code-reviewer.md'), '---\ndescription: Reviews code\n---\nYou review code in ${cwd}.'), 'user');
-    expect(named.ok && named.agent).toMatchObject({ name: 'code-reviewer', description: 'Reviews code', prompt: 'You review code in ${cwd}.', tools: '*', override: false });
-    expect(await parseAgentFile(put(join(d, 'b.md'), '---\nname: b\n---\nbody'), 'user')).toMatchObject({ ok: false, message: expect.stringContaining('needs a description') });
+    expect(
+      await parseAgentFile(put(join(d, 'a.md'), '---\nname: Code_Reviewer\ndescription: x\n---\n'), 'user'),
+    ).toMatchObject({ ok: false, message: expect.stringContaining('kebab-case') });
+    const named = await parseAgentFile(
+      put(join(d, 'code-reviewer.md'), '---\ndescription: Reviews code\n---\nYou review code in ${cwd}.'),
+      'user',
+    );
+    expect(named.ok && named.agent).toMatchObject({
+      name: 'code-reviewer',
+      description: 'Reviews code',
+      prompt: 'You review code in ${cwd}.',
+      tools: '*',
+      override: false,
+    });
+    expect(await parseAgentFile(put(join(d, 'b.md'), '---\nname: b\n---\nbody'), 'user')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('needs a description'),
+    });
   });
 
   it('tools: a list, a comma string, `*` or []; disallowedTools applies after; subagents likewise', async () => {
     const d = tempDir();
-    const list = await parseAgentFile(put(join(d, 'l.md'), '---\ndescription: d\ntools: [Read, Grep, Bash]\ndisallowedTools: Bash\nsubagents: ["*"]\n---\n'), 'user');
-    expect(list.ok && list.agent).toMatchObject({ tools: ['Read', 'Grep', 'Bash'], disallowedTools: ['Bash'], subagents: '*' });
-    const comma = await parseAgentFile(put(join(d, 'c.md'), '---\ndescription: d\ntools: Read, Glob\nsubagents: explore\n---\n'), 'user');
+    const list = await parseAgentFile(
+      put(
+        join(d, 'l.md'),
+        '---\ndescription: d\ntools: [Read, Grep, Bash]\ndisallowedTools: Bash\nsubagents: ["*"]\n---\n',
+      ),
+      'user',
+    );
+    expect(list.ok && list.agent).toMatchObject({
+      tools: ['Read', 'Grep', 'Bash'],
+      disallowedTools: ['Bash'],
+      subagents: '*',
+    });
+    const comma = await parseAgentFile(
+      put(join(d, 'c.md'), '---\ndescription: d\ntools: Read, Glob\nsubagents: explore\n---\n'),
+      'user',
+    );
     expect(comma.ok && comma.agent).toMatchObject({ tools: ['Read', 'Glob'], subagents: ['explore'] });
     const none = await parseAgentFile(put(join(d, 'n.md'), '---\ndescription: d\ntools: []\n---\n'), 'user');
     expect(none.ok && none.agent.tools).toEqual([]);
@@ -29,22 +56,44 @@ describe('agent files (SPEC §9.2)', () => {
 
     const available = ['Read', 'Write', 'Grep', 'Glob', 'Bash'];
     expect(selectTools({ tools: [], disallowedTools: [] }, available).names).toEqual([]);
-    expect(selectTools({ tools: '*', disallowedTools: ['bash'] }, available).names).toEqual(['Read', 'Write', 'Grep', 'Glob']);
-    expect(selectTools({ tools: ['grep', 'Read', 'Bash', 'Nope'], disallowedTools: ['Bash'] }, available)).toEqual({ names: ['Grep', 'Read'], unknown: ['Nope'] });
+    expect(selectTools({ tools: '*', disallowedTools: ['bash'] }, available).names).toEqual([
+      'Read',
+      'Write',
+      'Grep',
+      'Glob',
+    ]);
+    expect(selectTools({ tools: ['grep', 'Read', 'Bash', 'Nope'], disallowedTools: ['Bash'] }, available)).toEqual({
+      names: ['Grep', 'Read'],
+      unknown: ['Nope'],
+    });
   });
 
   it('loads agent files written for Claude Code and opencode (unknown fields ignored)', async () => {
     const d = tempDir();
     const claude = await parseAgentFile(
-      put(join(d, 'reviewer.md'), '---\nname: reviewer\ndescription: Expert code reviewer.\ntools: Read, Grep, Glob, Bash\nmodel: sonnet\ncolor: blue\n---\nYou are a senior reviewer.'),
+      put(
+        join(d, 'reviewer.md'),
+        '---\nname: reviewer\ndescription: Expert code reviewer.\ntools: Read, Grep, Glob, Bash\nmodel: sonnet\ncolor: blue\n---\nYou are a senior reviewer.',
+      ),
       'project',
     );
-    expect(claude.ok && claude.agent).toMatchObject({ name: 'reviewer', tools: ['Read', 'Grep', 'Glob', 'Bash'], prompt: 'You are a senior reviewer.' });
+    expect(claude.ok && claude.agent).toMatchObject({
+      name: 'reviewer',
+      tools: ['Read', 'Grep', 'Glob', 'Bash'],
+      prompt: 'You are a senior reviewer.',
+    });
     const opencode = await parseAgentFile(
-      put(join(d, 'docs-writer.md'), '---\ndescription: Writes docs\nmode: subagent\ntemperature: 0.1\ntools:\n  write: false\n  bash: false\n  read: true\n---\nWrite documentation.'),
+      put(
+        join(d, 'docs-writer.md'),
+        '---\ndescription: Writes docs\nmode: subagent\ntemperature: 0.1\ntools:\n  write: false\n  bash: false\n  read: true\n---\nWrite documentation.',
+      ),
       'project',
     );
-    expect(opencode.ok && opencode.agent).toMatchObject({ name: 'docs-writer', tools: '*', disallowedTools: ['write', 'bash'] });
+    expect(opencode.ok && opencode.agent).toMatchObject({
+      name: 'docs-writer',
+      tools: '*',
+      disallowedTools: ['write', 'bash'],
+    });
     expect(opencode.ok && selectTools(opencode.agent, ['Read', 'Write', 'Bash']).names).toEqual(['Read']);
   });
 });
@@ -56,7 +105,8 @@ describe('agent discovery and priority', () => {
     const cwd = join(root, 'repo');
     const osHome = join(root, 'os-home');
     mkdirSync(join(cwd, '.git'), { recursive: true });
-    const agent = (path: string, description: string, extra = '') => put(path, `---\ndescription: ${description}\n${extra}---\nprompt of ${description}`);
+    const agent = (path: string, description: string, extra = '') =>
+      put(path, `---\ndescription: ${description}\n${extra}---\nprompt of ${description}`);
     return { root, home, cwd, env: { HOME: osHome }, osHome, agent };
   }
 
@@ -69,7 +119,10 @@ describe('agent discovery and priority', () => {
     l.agent(join(l.osHome, '.agents/agents/nested/deep/docs.md'), 'cross-docs');
     l.agent(join(l.cwd, '.agents/agents/lint.md'), 'project-agents-lint');
     const explicit = l.agent(join(l.root, 'mine/review.md'), 'explicit-review');
-    const catalog = await loadAgentCatalog(agentRoots({ home: l.home, cwd: l.cwd, env: l.env, extraDirs: [join(l.root, 'extra')] }), explicit);
+    const catalog = await loadAgentCatalog(
+      agentRoots({ home: l.home, cwd: l.cwd, env: l.env, extraDirs: [join(l.root, 'extra')] }),
+      explicit,
+    );
     expect(catalog.get('review')?.description).toBe('explicit-review');
     expect(catalog.explicit?.name).toBe('review');
     expect(catalog.get('deploy')?.description).toBe('extra-deploy');
@@ -100,7 +153,9 @@ describe('agent discovery and priority', () => {
     const catalog = await loadAgentCatalog(agentRoots({ home: l.home, cwd: l.cwd, env: l.env }));
     expect(catalog.warnings).toHaveLength(2);
     await expect(loadAgentCatalog([], join(l.root, 'missing.md'))).rejects.toThrow(AgentFileError);
-    await expect(loadAgentCatalog([], put(join(l.root, 'x.md'), 'no frontmatter'))).rejects.toThrow(/needs a description/);
+    await expect(loadAgentCatalog([], put(join(l.root, 'x.md'), 'no frontmatter'))).rejects.toThrow(
+      /needs a description/,
+    );
   });
 
   it('delegation: built-in subagents delegate to no one; the main agent to the built-ins and every custom agent; `*` opts in', async () => {
@@ -109,7 +164,13 @@ describe('agent discovery and priority', () => {
     l.agent(join(l.home, 'agents/lead.md'), 'l', 'subagents: ["*"]\n');
     const catalog = await loadAgentCatalog(agentRoots({ home: l.home, cwd: l.cwd, env: l.env }));
     expect(catalog.delegatesOf(catalog.get('coder')!, false)).toEqual([]);
-    expect(catalog.delegatesOf(catalog.get('agent')!, true).sort()).toEqual(['coder', 'explore', 'lead', 'plan', 'reviewer']);
+    expect(catalog.delegatesOf(catalog.get('agent')!, true).sort()).toEqual([
+      'coder',
+      'explore',
+      'lead',
+      'plan',
+      'reviewer',
+    ]);
     expect(catalog.delegatesOf(catalog.get('reviewer')!, false)).toEqual(['coder', 'explore', 'plan']);
     expect(catalog.delegatesOf(catalog.get('lead')!, false).sort()).toEqual(['coder', 'explore', 'plan', 'reviewer']);
   });

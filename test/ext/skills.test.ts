@@ -29,19 +29,53 @@ describe('skill files (SPEC §9.1)', () => {
 
   it('reads type, whenToUse and disableModelInvocation in any spelling; arguments as a list or a string; ignores unknown fields', async () => {
     const d = tempDir();
-    const a = await parseSkillFile(put(join(d, 'a.md'), '---\ntype: inline\nwhen-to-use: on commits\ndisable-model-invocation: true\narguments: [msg, scope]\nallowed-tools: Bash\n---\nb'), 'flat', 'user');
-    expect(a.ok && a.skill).toMatchObject({ type: 'inline', whenToUse: 'on commits', disableModelInvocation: true, arguments: ['msg', 'scope'] });
-    const b = await parseSkillFile(put(join(d, 'b.md'), '---\nwhen_to_use: later\ndisable_model_invocation: false\narguments: one two\n---\nb'), 'flat', 'user');
-    expect(b.ok && b.skill).toMatchObject({ type: 'prompt', whenToUse: 'later', disableModelInvocation: false, arguments: ['one', 'two'] });
-    const c = await parseSkillFile(put(join(d, 'c.md'), '---\nwhenToUse: now\ndisableModelInvocation: yes\ntype: flow\n---\nb'), 'flat', 'user');
+    const a = await parseSkillFile(
+      put(
+        join(d, 'a.md'),
+        '---\ntype: inline\nwhen-to-use: on commits\ndisable-model-invocation: true\narguments: [msg, scope]\nallowed-tools: Bash\n---\nb',
+      ),
+      'flat',
+      'user',
+    );
+    expect(a.ok && a.skill).toMatchObject({
+      type: 'inline',
+      whenToUse: 'on commits',
+      disableModelInvocation: true,
+      arguments: ['msg', 'scope'],
+    });
+    const b = await parseSkillFile(
+      put(join(d, 'b.md'), '---\nwhen_to_use: later\ndisable_model_invocation: false\narguments: one two\n---\nb'),
+      'flat',
+      'user',
+    );
+    expect(b.ok && b.skill).toMatchObject({
+      type: 'prompt',
+      whenToUse: 'later',
+      disableModelInvocation: false,
+      arguments: ['one', 'two'],
+    });
+    const c = await parseSkillFile(
+      put(join(d, 'c.md'), '---\nwhenToUse: now\ndisableModelInvocation: yes\ntype: flow\n---\nb'),
+      'flat',
+      'user',
+    );
     expect(c.ok && c.skill).toMatchObject({ type: 'flow', whenToUse: 'now', disableModelInvocation: true });
   });
 
   it('skips an unknown type and broken YAML with a reason', async () => {
     const d = tempDir();
-    expect(await parseSkillFile(put(join(d, 'a.md'), '---\ntype: macro\n---\nb'), 'flat', 'user')).toMatchObject({ ok: false, message: expect.stringContaining('unknown skill type "macro"') });
-    expect(await parseSkillFile(put(join(d, 'b.md'), '---\nname: [unclosed\n---\nb'), 'flat', 'user')).toMatchObject({ ok: false, message: expect.stringContaining('not valid YAML') });
-    expect(await parseSkillFile(put(join(d, 'c.md'), '---\nname: c\nno end'), 'flat', 'user')).toMatchObject({ ok: false, message: expect.stringContaining('no closing ---') });
+    expect(await parseSkillFile(put(join(d, 'a.md'), '---\ntype: macro\n---\nb'), 'flat', 'user')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('unknown skill type "macro"'),
+    });
+    expect(await parseSkillFile(put(join(d, 'b.md'), '---\nname: [unclosed\n---\nb'), 'flat', 'user')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('not valid YAML'),
+    });
+    expect(await parseSkillFile(put(join(d, 'c.md'), '---\nname: c\nno end'), 'flat', 'user')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('no closing ---'),
+    });
   });
 });
 
@@ -50,12 +84,16 @@ describe('skill placeholders', () => {
 
   it('$0 and $1 are the words of the arguments, quotes respected, 0-based', () => {
     expect(tokenizeArguments('"fix login" patch \'a b\'')).toEqual(['fix login', 'patch', 'a b']);
-    expect(renderSkillBody(skill('msg=$0 kind=$1 none=$5'), '"fix login" patch')).toBe('msg=fix login kind=patch none=');
+    expect(renderSkillBody(skill('msg=$0 kind=$1 none=$5'), '"fix login" patch')).toBe(
+      'msg=fix login kind=patch none=',
+    );
   });
 
   it('$ARGUMENTS is the whole text, $ARGUMENTS[i] a word, $<name> a declared argument, ${JARVIS_SKILL_DIR} the folder', () => {
     const body = 'all=$ARGUMENTS second=$ARGUMENTS[1] scope=$scope unknown=$other dir=${JARVIS_SKILL_DIR}/run.sh';
-    expect(renderSkillBody(skill(body, ['msg', 'scope']), 'hello world')).toBe('all=hello world second=world scope=world unknown=$other dir=/skills/commit/run.sh');
+    expect(renderSkillBody(skill(body, ['msg', 'scope']), 'hello world')).toBe(
+      'all=hello world second=world scope=world unknown=$other dir=/skills/commit/run.sh',
+    );
   });
 
   it('a body without argument placeholders gets the arguments appended; without arguments it stays as it is', () => {
@@ -73,7 +111,8 @@ describe('skill discovery and priority', () => {
     const osHome = join(root, 'os-home');
     mkdirSync(join(root, 'repo', '.git'), { recursive: true });
     mkdirSync(cwd, { recursive: true });
-    const skill = (dir: string, name: string, description: string) => put(join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nbody of ${description}`);
+    const skill = (dir: string, name: string, description: string) =>
+      put(join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nbody of ${description}`);
     return { root, home, cwd, osHome, env: { HOME: osHome }, skill, project: join(root, 'repo') };
   }
 
@@ -88,7 +127,9 @@ describe('skill discovery and priority', () => {
     l.skill(join(l.osHome, '.agents/skills'), 'docs', 'cross-docs');
     l.skill(join(l.root, 'extra'), 'docs', 'extra-docs');
     l.skill(join(l.root, 'extra'), 'bench', 'extra-bench');
-    const catalog = await loadSkillCatalog(skillRoots({ home: l.home, cwd: l.cwd, env: l.env, extraDirs: [join(l.root, 'extra')] }));
+    const catalog = await loadSkillCatalog(
+      skillRoots({ home: l.home, cwd: l.cwd, env: l.env, extraDirs: [join(l.root, 'extra')] }),
+    );
     const by = (n: string) => catalog.get(n)?.description;
     expect(by('REVIEW')).toBe('project-jarvis');
     expect(by('lint')).toBe('project-agents-lint');
@@ -117,7 +158,15 @@ describe('skill discovery and priority', () => {
     l.skill(join(l.home, 'skills'), 'lint', 'user');
     l.skill(join(l.root, 'mine'), 'mine', 'given');
     l.skill(join(l.root, 'extra'), 'extra', 'extra');
-    const catalog = await loadSkillCatalog(skillRoots({ home: l.home, cwd: l.cwd, env: l.env, skillsDirs: [join(l.root, 'mine')], extraDirs: [join(l.root, 'extra')] }));
+    const catalog = await loadSkillCatalog(
+      skillRoots({
+        home: l.home,
+        cwd: l.cwd,
+        env: l.env,
+        skillsDirs: [join(l.root, 'mine')],
+        extraDirs: [join(l.root, 'extra')],
+      }),
+    );
     expect(catalog.all.map((s) => s.name).sort()).toEqual(['extra', 'mine']);
   });
 
@@ -125,8 +174,21 @@ describe('skill discovery and priority', () => {
     const l = layout();
     l.skill(join(l.home, 'skills'), 'lint', 'user');
     l.skill(join(l.osHome, '.agents/skills'), 'docs', 'cross');
-    const builtin = { name: 'lint', description: 'builtin', type: 'prompt' as const, disableModelInvocation: false, arguments: [], body: '', dir: '/', path: '/lint', source: 'builtin' as const };
-    const merged = await loadSkillCatalog(skillRoots({ home: l.home, cwd: l.cwd, env: l.env }), [builtin, { ...builtin, name: 'only-builtin' }]);
+    const builtin = {
+      name: 'lint',
+      description: 'builtin',
+      type: 'prompt' as const,
+      disableModelInvocation: false,
+      arguments: [],
+      body: '',
+      dir: '/',
+      path: '/lint',
+      source: 'builtin' as const,
+    };
+    const merged = await loadSkillCatalog(skillRoots({ home: l.home, cwd: l.cwd, env: l.env }), [
+      builtin,
+      { ...builtin, name: 'only-builtin' },
+    ]);
     expect(merged.get('lint')?.description).toBe('user');
     expect(merged.get('only-builtin')?.source).toBe('builtin');
     const single = await loadSkillCatalog(skillRoots({ home: l.home, cwd: l.cwd, env: l.env, mergeAll: false }));

@@ -4,8 +4,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import {
-  client, ndJsonStream, PROTOCOL_VERSION,
-  type ClientCapabilities, type ClientConnection, type InitializeResponse, type RequestPermissionRequest, type SessionNotification, type WriteTextFileRequest,
+  client,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type ClientCapabilities,
+  type ClientConnection,
+  type InitializeResponse,
+  type RequestPermissionRequest,
+  type SessionNotification,
+  type WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
 import { spawnJarvis } from './cli';
 
@@ -65,7 +72,10 @@ export async function startAcpClient(opts: AcpClientOptions): Promise<AcpTestCli
       if (text === undefined) throw new Error(`no buffer for ${params.path}`);
       return { content: text };
     });
-  const stream = ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(fromAgent) as ReadableStream<Uint8Array>);
+  const stream = ndJsonStream(
+    Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+    Readable.toWeb(fromAgent) as ReadableStream<Uint8Array>,
+  );
   const connection = app.connect(stream);
   const initialized = await connection.agent.request('initialize', {
     protocolVersion: PROTOCOL_VERSION,
@@ -85,7 +95,9 @@ export async function startAcpClient(opts: AcpClientOptions): Promise<AcpTestCli
       choice = next;
     },
     async close() {
-      const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+      const exited = new Promise<void>((resolve) =>
+        child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+      );
       connection.close();
       child.stdin!.end();
       await exited;
@@ -97,6 +109,8 @@ export async function startAcpClient(opts: AcpClientOptions): Promise<AcpTestCli
 export function agentText(updates: readonly SessionNotification[], sessionId: string): string {
   return updates
     .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk')
-    .map((u) => (u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' ? u.update.content.text : ''))
+    .map((u) =>
+      u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' ? u.update.content.text : '',
+    )
     .join('');
 }

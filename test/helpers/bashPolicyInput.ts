@@ -3,7 +3,13 @@ import type { PermissionRule, PolicyInput } from '../../src/engine/policy/approv
 import type { PermissionMode } from '../../src/engine/session/records';
 import type { ShellAnalysis } from '../../src/engine/policy/shellCommands';
 
-export function bashPolicyInput(command: string, shell: ShellAnalysis | undefined, rules: PermissionRule[], mode: PermissionMode, over: Partial<PolicyInput> = {}): PolicyInput {
+export function bashPolicyInput(
+  command: string,
+  shell: ShellAnalysis | undefined,
+  rules: PermissionRule[],
+  mode: PermissionMode,
+  over: Partial<PolicyInput> = {},
+): PolicyInput {
   return {
     toolName: 'Bash',
     subject: `Bash(${command})`,

@@ -32,17 +32,37 @@ export function cliEnv(dirs: CliDirs, extra: Record<string, string> = {}): NodeJ
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('JARVIS_')) env[k] = v;
   // Automatic memory extraction makes a model request after every turn; tests about it turn it back on.
-  return { ...env, JARVIS_CODE_HOME: dirs.home, HOME: dirs.home, NO_COLOR: '1', JARVIS_MEMORY_EXTRACTION_ENABLED: 'false', ...extra };
+  return {
+    ...env,
+    JARVIS_CODE_HOME: dirs.home,
+    HOME: dirs.home,
+    NO_COLOR: '1',
+    JARVIS_MEMORY_EXTRACTION_ENABLED: 'false',
+    ...extra,
+  };
 }
 
 export function mockModelEnv(baseUrl: string, type = 'openai'): Record<string, string> {
-  return { JARVIS_MODEL_NAME: 'mock-model', JARVIS_MODEL_API_KEY: 'test-key', JARVIS_MODEL_PROVIDER_TYPE: type, JARVIS_MODEL_BASE_URL: baseUrl };
+  return {
+    JARVIS_MODEL_NAME: 'mock-model',
+    JARVIS_MODEL_API_KEY: 'test-key',
+    JARVIS_MODEL_PROVIDER_TYPE: type,
+    JARVIS_MODEL_BASE_URL: baseUrl,
+  };
 }
 
 /** `keepStdinOpen`: the test talks to the process over stdin (jarvis acp) and ends it itself. */
-export function spawnJarvis(args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; keepStdinOpen?: boolean }): ChildProcess {
-  if (!existsSync(DIST)) throw new Error('dist/jarvis.js is missing: the build failed (see the start of the test output)');
-  const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnJarvis(
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; keepStdinOpen?: boolean },
+): ChildProcess {
+  if (!existsSync(DIST))
+    throw new Error('dist/jarvis.js is missing: the build failed (see the start of the test output)');
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: opts.env,
+    cwd: opts.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   if (opts.input !== undefined) child.stdin!.end(opts.input);
   else if (!opts.keepStdinOpen) child.stdin!.end();
   return child;
@@ -65,7 +85,10 @@ export function collect(child: ChildProcess, timeoutMs = 20_000): Promise<CliRes
   });
 }
 
-export function runJarvis(args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number }): Promise<CliResult> {
+export function runJarvis(
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number },
+): Promise<CliResult> {
   return collect(spawnJarvis(args, opts), opts.timeoutMs);
 }
 
@@ -88,5 +111,8 @@ export function latestSessionDir(home: string): string {
 /** The main journal of the newest session, one parsed record per line. */
 export function latestJournal(home: string): Array<Record<string, unknown>> {
   const file = join(latestSessionDir(home), 'agents', 'main', 'wire.jsonl');
-  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }

@@ -27,7 +27,16 @@ async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 30
 
 export async function startDebugChromium(executable = '/usr/bin/chromium'): Promise<DebugChromium> {
   const profile = mkdtempSync(join(tmpdir(), 'jarvis-user-chrome-'));
-  const args = ['--headless', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-first-run', '--disable-gpu', '--disable-dev-shm-usage', 'about:blank'];
+  const args = [
+    '--headless',
+    '--remote-debugging-address=127.0.0.1',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`,
+    '--no-first-run',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    'about:blank',
+  ];
   if (process.getuid?.() === 0) args.push('--no-sandbox');
   const child: ChildProcess = spawn(executable, args, { stdio: 'ignore' });
   let exited = false;
@@ -45,7 +54,12 @@ export async function startDebugChromium(executable = '/usr/bin/chromium'): Prom
   return {
     url,
     async pages() {
-      const list = (await (await fetch(`${url}/json/list`)).json()) as Array<{ id: string; url: string; title: string; type: string }>;
+      const list = (await (await fetch(`${url}/json/list`)).json()) as Array<{
+        id: string;
+        url: string;
+        title: string;
+        type: string;
+      }>;
       return list.filter((t) => t.type === 'page');
     },
     alive: () => !exited,

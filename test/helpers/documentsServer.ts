@@ -16,17 +16,31 @@ export function chromiumAvailable(): boolean {
   return requireSystemPart('chromium', 'jarvis-documents renders pages in headless Chromium');
 }
 
-export interface ToolAnswer { text: string; isError: boolean }
+export interface ToolAnswer {
+  text: string;
+  isError: boolean;
+}
 
 export class DocumentsServer {
-  private constructor(private readonly client: Client, readonly dir: string) {}
+  private constructor(
+    private readonly client: Client,
+    readonly dir: string,
+  ) {}
 
   /** Starts the built server with its working directory in a fresh temporary folder. */
   static async start(): Promise<DocumentsServer> {
-    if (!existsSync(DOCUMENTS_SERVER)) throw new Error(`${DOCUMENTS_SERVER} is missing: run node scripts/build.mjs first`);
+    if (!existsSync(DOCUMENTS_SERVER))
+      throw new Error(`${DOCUMENTS_SERVER} is missing: run node scripts/build.mjs first`);
     const dir = mkdtempSync(join(tmpdir(), 'documents-'));
     const client = new Client({ name: 'documents-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: DOCUMENTS_SERVER, cwd: dir, stderr: 'ignore', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: dir } }));
+    await client.connect(
+      new StdioClientTransport({
+        command: DOCUMENTS_SERVER,
+        cwd: dir,
+        stderr: 'ignore',
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: dir },
+      }),
+    );
     return new DocumentsServer(client, dir);
   }
 
@@ -56,7 +70,11 @@ export class DocumentsServer {
   }
 }
 
-export interface Pixels { width: number; height: number; at(x: number, y: number): [number, number, number] }
+export interface Pixels {
+  width: number;
+  height: number;
+  at(x: number, y: number): [number, number, number];
+}
 
 export async function readPng(path: string): Promise<Pixels> {
   const { default: sharp } = await import('sharp');
@@ -72,7 +90,12 @@ export async function readPng(path: string): Promise<Pixels> {
 }
 
 /** How many pixels of a region are close to a colour (each channel within `tolerance`). */
-export function countColour(png: Pixels, colour: [number, number, number], region = { x: 0, y: 0, w: png.width, h: png.height }, tolerance = 12): number {
+export function countColour(
+  png: Pixels,
+  colour: [number, number, number],
+  region = { x: 0, y: 0, w: png.width, h: png.height },
+  tolerance = 12,
+): number {
   let count = 0;
   for (let y = region.y; y < region.y + region.h; y++) {
     for (let x = region.x; x < region.x + region.w; x++) {

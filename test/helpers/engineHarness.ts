@@ -126,7 +126,12 @@ export function makeEngine(opts: {
   const events: EngineEvent[] = [];
   const approvals: ApprovalRequest[] = [];
   const port: ApprovalPort | undefined = opts.answer
-    ? { ask: async (req) => { approvals.push(req); return opts.answer!(req); } }
+    ? {
+        ask: async (req) => {
+          approvals.push(req);
+          return opts.answer!(req);
+        },
+      }
     : undefined;
   const runtime = openRuntime({
     home,

@@ -23,7 +23,12 @@ export async function startFixtureServer(routes: Record<string, RouteHandler> = 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fixture');
-      hits.push({ method: req.method ?? '', path: url.pathname + url.search, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      hits.push({
+        method: req.method ?? '',
+        path: url.pathname + url.search,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const handler = table.get(url.pathname);
       if (!handler) {
         res.writeHead(404, 'Not Found', { 'content-type': 'text/plain' }).end('no such fixture');

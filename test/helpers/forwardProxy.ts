@@ -71,7 +71,10 @@ export async function startForwardProxy(target: string): Promise<ForwardProxy> {
  * For a describe block or file: a mock model server and a forward proxy in front of it, started once,
  * closed at the end, and with their recorded requests cleared before each test.
  */
-export function useProxiedMockServer(opts?: MockModelServerOptions): { server(): MockModelServer; proxy(): ForwardProxy } {
+export function useProxiedMockServer(opts?: MockModelServerOptions): {
+  server(): MockModelServer;
+  proxy(): ForwardProxy;
+} {
   let server: MockModelServer;
   let proxy: ForwardProxy;
   beforeAll(async () => {

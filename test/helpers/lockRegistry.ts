@@ -22,7 +22,19 @@ export interface LockRegistry {
   close(): Promise<void>;
 }
 
-const MANIFEST_FIELDS = ['dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', 'os', 'cpu', 'libc', 'engines', 'bin', 'license', 'hasInstallScript'];
+const MANIFEST_FIELDS = [
+  'dependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'peerDependenciesMeta',
+  'os',
+  'cpu',
+  'libc',
+  'engines',
+  'bin',
+  'license',
+  'hasInstallScript',
+];
 
 function cachedContentPath(cacheDir: string, integrity: string): string | undefined {
   const [algorithm, digest] = integrity.split(' ')[0].split(/-(.*)/s);
@@ -57,7 +69,9 @@ export async function startLockRegistry(lockFile: string, npmCacheDir: string): 
       const entry = [...(packages.get(name)?.values() ?? [])].find((e) => fileName === tarballName(name, e.version!));
       const file = entry && cachedContentPath(npmCacheDir, entry.integrity!);
       if (!file || !existsSync(file)) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `${name} is not in the npm cache: run npm ci` }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: `${name} is not in the npm cache: run npm ci` }));
         return;
       }
       served.push(name);
@@ -77,7 +91,9 @@ export async function startLockRegistry(lockFile: string, npmCacheDir: string): 
       manifests[version] = manifest;
     }
     const latest = [...versions.keys()].at(-1)!;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: path, 'dist-tags': { latest }, versions: manifests }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ name: path, 'dist-tags': { latest }, versions: manifests }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;

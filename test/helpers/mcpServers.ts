@@ -5,7 +5,10 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import type { McpServerConfig } from '../../src/store/mcpConfig';
 
-export const EVERYTHING_BIN = resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const EVERYTHING_BIN = resolve(
+  __dirname,
+  '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 export const GROWING_SERVER = resolve(__dirname, '../fixtures/mcp/growingServer.mjs');
 
 /** A complete server entry with defaults; override what the test is about. */
@@ -41,7 +44,10 @@ async function freePort(): Promise<number> {
 export async function startEverythingHttp(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     const listening = await new Promise<boolean>((res) => {
       child.stderr!.on('data', (d: Buffer) => {

@@ -112,14 +112,31 @@ interface TurnContext {
 }
 
 function chatFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
-  const base = { id: `chatcmpl-mock-${n}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body?.model ?? 'mock' };
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => data({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const base = {
+    id: `chatcmpl-mock-${n}`,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: body?.model ?? 'mock',
+  };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    data({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
   const frames = [chunk({ role: 'assistant', content: '' })];
   for (const piece of splitText(turn.thinking ?? '')) frames.push(chunk({ reasoning_content: piece }));
   for (const piece of splitText(turn.text ?? '')) frames.push(chunk({ content: piece }));
   // Announce every call, then interleave their argument pieces, as parallel calls can arrive.
   calls.forEach((call, index) => {
-    frames.push(chunk({ tool_calls: [{ index, ...(call.id ? { id: call.id } : {}), type: 'function', function: { name: call.name, arguments: '' } }] }));
+    frames.push(
+      chunk({
+        tool_calls: [
+          {
+            index,
+            ...(call.id ? { id: call.id } : {}),
+            type: 'function',
+            function: { name: call.name, arguments: '' },
+          },
+        ],
+      }),
+    );
   });
   const pieces = calls.map((c) => splitInThree(c.args));
   for (let round = 0; round < 3; round++) {
@@ -130,7 +147,17 @@ function chatFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
   const finishAt = frames.length;
   frames.push(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
   if (body?.stream_options?.include_usage) {
-    frames.push(data({ ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }));
+    frames.push(
+      data({
+        ...base,
+        choices: [],
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
+      }),
+    );
   }
   frames.push('data: [DONE]\n\n');
   return { frames, finishAt };
@@ -140,8 +167,15 @@ function responsesFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
   let seq = 0;
   const ev = (type: string, payload: Record<string, unknown>) => event(type, { sequence_number: seq++, ...payload });
   const response = {
-    id: `resp_mock_${n}`, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body?.model ?? 'mock',
-    status: 'in_progress', output: [] as unknown[], usage: null as unknown, error: null, incomplete_details: null,
+    id: `resp_mock_${n}`,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model: body?.model ?? 'mock',
+    status: 'in_progress',
+    output: [] as unknown[],
+    usage: null as unknown,
+    error: null,
+    incomplete_details: null,
   };
   const frames = [ev('response.created', { response }), ev('response.in_progress', { response })];
   const output: unknown[] = [];
@@ -150,19 +184,31 @@ function responsesFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
     const ref = { item_id: item.id, output_index: output.length, summary_index: 0 };
     frames.push(ev('response.output_item.added', { output_index: output.length, item }));
     frames.push(ev('response.reasoning_summary_part.added', { ...ref, part: { type: 'summary_text', text: '' } }));
-    for (const delta of splitText(turn.thinking)) frames.push(ev('response.reasoning_summary_text.delta', { ...ref, delta }));
+    for (const delta of splitText(turn.thinking))
+      frames.push(ev('response.reasoning_summary_text.delta', { ...ref, delta }));
     frames.push(ev('response.reasoning_summary_text.done', { ...ref, text: turn.thinking }));
-    frames.push(ev('response.reasoning_summary_part.done', { ...ref, part: { type: 'summary_text', text: turn.thinking } }));
+    frames.push(
+      ev('response.reasoning_summary_part.done', { ...ref, part: { type: 'summary_text', text: turn.thinking } }),
+    );
     const done = { ...item, summary: [{ type: 'summary_text', text: turn.thinking }] };
     frames.push(ev('response.output_item.done', { output_index: output.length, item: done }));
     output.push(done);
   }
   if (turn.text) {
-    const item = { type: 'message', id: `msg_mock_${n}`, status: 'in_progress', role: 'assistant', content: [] as unknown[] };
+    const item = {
+      type: 'message',
+      id: `msg_mock_${n}`,
+      status: 'in_progress',
+      role: 'assistant',
+      content: [] as unknown[],
+    };
     const ref = { item_id: item.id, output_index: output.length, content_index: 0 };
     frames.push(ev('response.output_item.added', { output_index: output.length, item }));
-    frames.push(ev('response.content_part.added', { ...ref, part: { type: 'output_text', text: '', annotations: [] } }));
-    for (const delta of splitText(turn.text)) frames.push(ev('response.output_text.delta', { ...ref, delta, logprobs: [] }));
+    frames.push(
+      ev('response.content_part.added', { ...ref, part: { type: 'output_text', text: '', annotations: [] } }),
+    );
+    for (const delta of splitText(turn.text))
+      frames.push(ev('response.output_text.delta', { ...ref, delta, logprobs: [] }));
     frames.push(ev('response.output_text.done', { ...ref, text: turn.text, logprobs: [] }));
     const part = { type: 'output_text', text: turn.text, annotations: [] };
     frames.push(ev('response.content_part.done', { ...ref, part }));
@@ -171,10 +217,18 @@ function responsesFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
     output.push(done);
   }
   calls.forEach((call, i) => {
-    const item = { type: 'function_call', id: `fc_mock_${n}_${i}`, call_id: call.id, name: call.name, arguments: '', status: 'in_progress' };
+    const item = {
+      type: 'function_call',
+      id: `fc_mock_${n}_${i}`,
+      call_id: call.id,
+      name: call.name,
+      arguments: '',
+      status: 'in_progress',
+    };
     const ref = { item_id: item.id, output_index: output.length };
     frames.push(ev('response.output_item.added', { output_index: output.length, item }));
-    for (const delta of splitInThree(call.args)) frames.push(ev('response.function_call_arguments.delta', { ...ref, delta }));
+    for (const delta of splitInThree(call.args))
+      frames.push(ev('response.function_call_arguments.delta', { ...ref, delta }));
     frames.push(ev('response.function_call_arguments.done', { ...ref, arguments: call.args }));
     const done = { ...item, arguments: call.args, status: 'completed' };
     frames.push(ev('response.output_item.done', { output_index: output.length, item: done }));
@@ -182,8 +236,11 @@ function responsesFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
   });
   const finishAt = frames.length;
   const wireUsage = {
-    input_tokens: usage.input, input_tokens_details: { cached_tokens: 0 },
-    output_tokens: usage.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: usage.input + usage.output,
+    input_tokens: usage.input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: usage.output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: usage.input + usage.output,
   };
   frames.push(ev('response.completed', { response: { ...response, status: 'completed', output, usage: wireUsage } }));
   return { frames, finishAt };
@@ -193,8 +250,19 @@ function messagesFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
   const frames = [
     event('message_start', {
       message: {
-        id: `msg_mock_${n}`, type: 'message', role: 'assistant', model: body?.model ?? 'mock', content: [], stop_reason: null, stop_sequence: null,
-        usage: { input_tokens: usage.input, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        id: `msg_mock_${n}`,
+        type: 'message',
+        role: 'assistant',
+        model: body?.model ?? 'mock',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: usage.input,
+          output_tokens: 1,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+        },
       },
     }),
     event('ping', {}),
@@ -207,16 +275,31 @@ function messagesFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
     index++;
   };
   if (turn.thinking) {
-    const deltas: Record<string, unknown>[] = splitText(turn.thinking).map((thinking) => ({ type: 'thinking_delta', thinking }));
+    const deltas: Record<string, unknown>[] = splitText(turn.thinking).map((thinking) => ({
+      type: 'thinking_delta',
+      thinking,
+    }));
     deltas.push({ type: 'signature_delta', signature: `sig_mock_${n}` });
     block({ type: 'thinking', thinking: '', signature: '' }, deltas);
   }
-  if (turn.text) block({ type: 'text', text: '' }, splitText(turn.text).map((text) => ({ type: 'text_delta', text })));
+  if (turn.text)
+    block(
+      { type: 'text', text: '' },
+      splitText(turn.text).map((text) => ({ type: 'text_delta', text })),
+    );
   for (const call of calls) {
-    block({ type: 'tool_use', id: call.id, name: call.name, input: {} }, splitInThree(call.args).map((partial_json) => ({ type: 'input_json_delta', partial_json })));
+    block(
+      { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      splitInThree(call.args).map((partial_json) => ({ type: 'input_json_delta', partial_json })),
+    );
   }
   const finishAt = frames.length;
-  frames.push(event('message_delta', { delta: { stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output } }));
+  frames.push(
+    event('message_delta', {
+      delta: { stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },
+      usage: { output_tokens: usage.output },
+    }),
+  );
   frames.push(event('message_stop', {}));
   return { frames, finishAt };
 }
@@ -229,7 +312,16 @@ const GARBLED: Record<Wire, string> = {
 
 function errorBody(wire: Wire, status: number, message: string): unknown {
   if (wire === 'messages') {
-    const type = status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+    const type =
+      status === 401
+        ? 'authentication_error'
+        : status === 429
+          ? 'rate_limit_error'
+          : status === 529
+            ? 'overloaded_error'
+            : status >= 500
+              ? 'api_error'
+              : 'invalid_request_error';
     return { type: 'error', error: { type, message } };
   }
   return { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null } };
@@ -272,7 +364,12 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
     });
   const gone = (res: ServerResponse) => closed || res.destroyed || res.writableEnded;
 
-  async function serveTurn(wire: Wire, turn: ScriptedTurn, recorded: RecordedRequest, res: ServerResponse): Promise<void> {
+  async function serveTurn(
+    wire: Wire,
+    turn: ScriptedTurn,
+    recorded: RecordedRequest,
+    res: ServerResponse,
+  ): Promise<void> {
     if (turn.headersDelayMs) await wait(turn.headersDelayMs, res);
     if (turn.hang || gone(res)) return; // keep the socket open; close() or the client ends it
     if (turn.error) {
@@ -283,11 +380,19 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
     }
     const n = served;
     const prefix = wire === 'messages' ? 'toolu_mock_' : 'call_mock_';
-    const calls = (turn.toolCalls ?? []).map((c) => ({ id: c.id ?? `${prefix}${++idCounter}`, name: c.name, args: argsText(c) }));
+    const calls = (turn.toolCalls ?? []).map((c) => ({
+      id: c.id ?? `${prefix}${++idCounter}`,
+      name: c.name,
+      args: argsText(c),
+    }));
     const produced = (turn.text ?? '') + (turn.thinking ?? '') + calls.map((c) => c.args).join('');
-    const usage = turn.usage ?? { input: Math.max(1, Math.ceil(JSON.stringify(recorded.body ?? '').length / 4)), output: Math.max(1, Math.ceil(produced.length / 4)) };
+    const usage = turn.usage ?? {
+      input: Math.max(1, Math.ceil(JSON.stringify(recorded.body ?? '').length / 4)),
+      output: Math.max(1, Math.ceil(produced.length / 4)),
+    };
     const ctx: TurnContext = { turn, body: recorded.body, n, calls, usage };
-    const { frames, finishAt } = wire === 'chat' ? chatFrames(ctx) : wire === 'responses' ? responsesFrames(ctx) : messagesFrames(ctx);
+    const { frames, finishAt } =
+      wire === 'chat' ? chatFrames(ctx) : wire === 'responses' ? responsesFrames(ctx) : messagesFrames(ctx);
     let toSend = frames;
     if (turn.garble) toSend = [...frames.slice(0, Math.max(1, Math.floor(finishAt / 2))), GARBLED[wire]];
     else if (turn.truncate || turn.stall) toSend = frames.slice(0, finishAt);
@@ -306,7 +411,15 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
     const raw = await readBody(req);
     if (req.method === 'GET' && path.endsWith('/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }, { id: 'mock-model-large', object: 'model', created: 0, owned_by: 'mock' }] }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: [
+            { id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' },
+            { id: 'mock-model-large', object: 'model', created: 0, owned_by: 'mock' },
+          ],
+        }),
+      );
       return;
     }
     const wire = req.method === 'POST' ? wireOf(path) : undefined;
@@ -322,7 +435,8 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
       // keep the raw text: the test will see what the client actually sent
     }
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     const recorded: RecordedRequest = { path, headers, body, at: Date.now() };
     const index = requests.length;
     requests.push(recorded);

@@ -60,7 +60,8 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpFixture> {
     if (url.pathname === '/authorize') {
       const clientId = url.searchParams.get('client_id') ?? '';
       const redirect = url.searchParams.get('redirect_uri') ?? '';
-      if (!clients.get(clientId)?.includes(redirect)) return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
+      if (!clients.get(clientId)?.includes(redirect))
+        return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
       const code = randomUUID();
       codes.set(code, { challenge: url.searchParams.get('code_challenge') ?? '', clientId });
       const back = new URL(redirect);
@@ -83,17 +84,23 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpFixture> {
         const entry = codes.get(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
         const challenge = createHash('sha256').update(verifier).digest('base64url');
-        if (!entry || entry.challenge !== challenge || entry.clientId !== form.get('client_id')) return json(res, 400, { error: 'invalid_grant' });
+        if (!entry || entry.challenge !== challenge || entry.clientId !== form.get('client_id'))
+          return json(res, 400, { error: 'invalid_grant' });
         codes.delete(form.get('code')!);
         return issue();
       }
-      if (form.get('grant_type') === 'refresh_token' && refreshTokens.has(form.get('refresh_token') ?? '')) return issue();
+      if (form.get('grant_type') === 'refresh_token' && refreshTokens.has(form.get('refresh_token') ?? ''))
+        return issue();
       return json(res, 400, { error: 'invalid_grant' });
     }
     if (url.pathname === '/mcp') {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!token || !validTokens.has(token)) {
-        res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` }).end();
+        res
+          .writeHead(401, {
+            'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
+          })
+          .end();
         return;
       }
       if (req.method !== 'POST') {
@@ -112,6 +119,10 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpFixture> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   fixture.url = `${base}/mcp`;
-  fixture.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  fixture.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return fixture;
 }

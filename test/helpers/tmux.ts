@@ -22,10 +22,30 @@ export class TmuxSession {
   constructor(private readonly opts: TmuxOptions) {
     const width = String(opts.width ?? 120);
     const height = String(opts.height ?? 40);
-    const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${sh(v)}`).join(' ');
+    const env = Object.entries(opts.env ?? {})
+      .map(([k, v]) => `${k}=${sh(v)}`)
+      .join(' ');
     // `remain-on-exit` keeps the pane (and its last screen) after the program ends, so a test can read it.
     const script = `env ${env} ${opts.command.map(sh).join(' ')}; echo "[exit $?]"; sleep 600`;
-    this.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', width, '-y', height, '-c', opts.cwd, 'bash', '--norc', '--noprofile', '-c', script);
+    this.tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      'main',
+      '-x',
+      width,
+      '-y',
+      height,
+      '-c',
+      opts.cwd,
+      'bash',
+      '--norc',
+      '--noprofile',
+      '-c',
+      script,
+    );
     this.tmux('set-option', '-g', 'history-limit', '50000');
   }
 

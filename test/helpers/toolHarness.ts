@@ -14,10 +14,16 @@ export interface ToolHarness {
   services: ToolServices;
   register<T>(key: ServiceKey<T>, value: T): void;
   /** Runs one call with raw arguments (an object, or a JSON string sent verbatim). */
-  run(tool: Tool, args: unknown, opts?: { signal?: AbortSignal; tools?: Tool[] }): Promise<ToolResult & { text: string }>;
+  run(
+    tool: Tool,
+    args: unknown,
+    opts?: { signal?: AbortSignal; tools?: Tool[] },
+  ): Promise<ToolResult & { text: string }>;
 }
 
-export function makeToolHarness(opts: { cwd?: string; nonInteractive?: boolean; mainAgent?: boolean } = {}): ToolHarness {
+export function makeToolHarness(
+  opts: { cwd?: string; nonInteractive?: boolean; mainAgent?: boolean } = {},
+): ToolHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-tool-')));
   const cwd = opts.cwd ?? join(root, 'work');
   const sessionDir = join(root, 'session');
@@ -49,10 +55,17 @@ export function makeToolHarness(opts: { cwd?: string; nonInteractive?: boolean; 
     register: (key, value) => registry.set(key.name, value),
     async run(tool, args, runOpts = {}) {
       const tools = new Map((runOpts.tools ?? [tool]).map((t) => [t.name, t]));
-      const call = { id: `call_${++n}`, name: tool.name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
+      const call = {
+        id: `call_${++n}`,
+        name: tool.name,
+        arguments: typeof args === 'string' ? args : JSON.stringify(args),
+      };
       const prepared = prepareToolCall(call, tools, env);
       const { result } = await executeToolCall(prepared, env, runOpts.signal ?? new AbortController().signal);
-      const text = typeof result.content === 'string' ? result.content : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+      const text =
+        typeof result.content === 'string'
+          ? result.content
+          : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
       return { ...result, text };
     },
   };

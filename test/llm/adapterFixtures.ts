@@ -2,12 +2,23 @@
 // helpers that drain a stream into its parts or into the ProviderError it threw.
 
 import { createModelClient, type ModelClientOptions } from '../../src/llm/createModelClient';
-import { ProviderError, type ModelClient, type ModelRequest, type ProviderType, type ResolvedModel, type StreamPart } from '../../src/llm/types';
+import {
+  ProviderError,
+  type ModelClient,
+  type ModelRequest,
+  type ProviderType,
+  type ResolvedModel,
+  type StreamPart,
+} from '../../src/llm/types';
 import type { MockModelServer } from '../helpers/mockModelServer';
 
 export const PROVIDER_TYPES_UNDER_TEST: ProviderType[] = ['openai', 'kimi', 'openai_responses', 'anthropic'];
 
-export function resolvedFor(type: ProviderType, server: MockModelServer, overrides: Partial<ResolvedModel> = {}): ResolvedModel {
+export function resolvedFor(
+  type: ProviderType,
+  server: MockModelServer,
+  overrides: Partial<ResolvedModel> = {},
+): ResolvedModel {
   const model = type === 'anthropic' ? 'claude-sonnet-4-5' : type === 'kimi' ? 'kimi-k2-thinking' : 'gpt-mock';
   return {
     alias: `mock-${type}`,
@@ -23,12 +34,23 @@ export function resolvedFor(type: ProviderType, server: MockModelServer, overrid
   };
 }
 
-export function clientFor(type: ProviderType, server: MockModelServer, overrides: Partial<ResolvedModel> = {}, options: ModelClientOptions = {}): Promise<ModelClient> {
+export function clientFor(
+  type: ProviderType,
+  server: MockModelServer,
+  overrides: Partial<ResolvedModel> = {},
+  options: ModelClientOptions = {},
+): Promise<ModelClient> {
   return createModelClient(resolvedFor(type, server, overrides), { userAgentVersion: '9.9.9-test', ...options });
 }
 
 export function simpleRequest(text = 'hello', extra: Partial<ModelRequest> = {}): ModelRequest {
-  return { system: 'You are a test.', messages: [{ role: 'user', content: [{ type: 'text', text }] }], tools: [], params: {}, ...extra };
+  return {
+    system: 'You are a test.',
+    messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+    tools: [],
+    params: {},
+    ...extra,
+  };
 }
 
 export async function collect(stream: AsyncIterable<StreamPart>): Promise<StreamPart[]> {

@@ -1,7 +1,12 @@
 // Pure pieces of the adapters: model-limit inference, finish reasons, reasoning fields.
 
 import { describe, expect, it } from 'vitest';
-import { inferAdaptiveThinking, inferAnthropicMaxOutput, mapAnthropicStopReason, UNKNOWN_MODEL_MAX_OUTPUT } from '../../src/llm/anthropic';
+import {
+  inferAdaptiveThinking,
+  inferAnthropicMaxOutput,
+  mapAnthropicStopReason,
+  UNKNOWN_MODEL_MAX_OUTPUT,
+} from '../../src/llm/anthropic';
 import { mapChatFinishReason, reasoningFromDelta } from '../../src/llm/openaiChat';
 
 describe('anthropic model inference', () => {
@@ -61,8 +66,17 @@ describe('chat completions helpers', () => {
   it('finds reasoning under the known keys, first one only', () => {
     expect(reasoningFromDelta({ reasoning_content: 'a' })).toBe('a');
     expect(reasoningFromDelta({ reasoning: 'b' })).toBe('b');
-    expect(reasoningFromDelta({ reasoning: 'b', reasoning_details: [{ type: 'reasoning.text', text: 'b' }] })).toBe('b');
-    expect(reasoningFromDelta({ reasoning_details: [{ type: 'reasoning.text', text: 'c' }, { type: 'reasoning.summary', summary: 'd' }] })).toBe('cd');
+    expect(reasoningFromDelta({ reasoning: 'b', reasoning_details: [{ type: 'reasoning.text', text: 'b' }] })).toBe(
+      'b',
+    );
+    expect(
+      reasoningFromDelta({
+        reasoning_details: [
+          { type: 'reasoning.text', text: 'c' },
+          { type: 'reasoning.summary', summary: 'd' },
+        ],
+      }),
+    ).toBe('cd');
     expect(reasoningFromDelta({ content: 'x' })).toBe('');
     expect(reasoningFromDelta({ reasoning_content: 'a', thoughts: 't' }, 'thoughts')).toBe('t');
   });

@@ -34,7 +34,12 @@ describe.each(PROVIDER_TYPES_UNDER_TEST)('%s adapter: errors', (type) => {
   });
 
   it('429 about quota or balance → quota, not retried', async () => {
-    const body = { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota' } };
+    const body = {
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+      },
+    };
     const err = await fail({ error: { status: 429, body } });
     expect(err.kind).toBe('quota');
     expect(err.retryable).toBe(false);
@@ -48,7 +53,9 @@ describe.each(PROVIDER_TYPES_UNDER_TEST)('%s adapter: errors', (type) => {
   });
 
   it('529 → overloaded', async () => {
-    const err = await fail({ error: { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } } });
+    const err = await fail({
+      error: { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+    });
     expect(err.kind).toBe('overloaded');
   });
 
@@ -63,7 +70,11 @@ describe.each(PROVIDER_TYPES_UNDER_TEST)('%s adapter: errors', (type) => {
   });
 
   it('400 about the context length → context_overflow', async () => {
-    const body = { error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens." } };
+    const body = {
+      error: {
+        message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+      },
+    };
     const err = await fail({ error: { status: 400, body } });
     expect(err.kind).toBe('context_overflow');
   });

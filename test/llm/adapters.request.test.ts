@@ -21,7 +21,13 @@ function conversation(params: ModelRequest['params'] = {}): ModelRequest {
   return {
     system: 'SYS PROMPT',
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'look at this' }, { type: 'image', mediaType: 'image/png', data: PNG }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look at this' },
+          { type: 'image', mediaType: 'image/png', data: PNG },
+        ],
+      },
       {
         role: 'assistant',
         text: 'Reading both.',
@@ -33,8 +39,14 @@ function conversation(params: ModelRequest['params'] = {}): ModelRequest {
       },
       { role: 'tool', toolCallId: 'call_1', toolName: 'Read', content: [{ type: 'text', text: 'A contents' }] },
       {
-        role: 'tool', toolCallId: 'call_2', toolName: 'Read', isError: true,
-        content: [{ type: 'text', text: 'B is an image' }, { type: 'image', mediaType: 'image/png', data: PNG }],
+        role: 'tool',
+        toolCallId: 'call_2',
+        toolName: 'Read',
+        isError: true,
+        content: [
+          { type: 'text', text: 'B is an image' },
+          { type: 'image', mediaType: 'image/png', data: PNG },
+        ],
       },
       { role: 'user', content: [{ type: 'text', text: 'thanks, continue' }] },
     ],
@@ -52,12 +64,33 @@ async function sent(type: Parameters<typeof clientFor>[0], request: ModelRequest
 
 describe('openai chat completions mapping', () => {
   it('maps system, images, tool calls, tool results, reasoning and params', async () => {
-    const req = await sent('openai', conversation({ maxOutputTokens: 1000, temperature: 0.2, topP: 0.9, promptCacheKey: 'sess-1' }));
+    const req = await sent(
+      'openai',
+      conversation({ maxOutputTokens: 1000, temperature: 0.2, topP: 0.9, promptCacheKey: 'sess-1' }),
+    );
     expect(req.path).toBe('/v1/chat/completions');
     const b = req.body;
-    expect(b).toMatchObject({ model: 'gpt-mock', stream: true, stream_options: { include_usage: true }, max_tokens: 1000, temperature: 0.2, top_p: 0.9, prompt_cache_key: 'sess-1' });
-    expect(b.tools).toEqual([{ type: 'function', function: { name: 'Read', description: 'Reads a file', parameters: READ_SCHEMA } }]);
-    expect(b.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user', 'user']);
+    expect(b).toMatchObject({
+      model: 'gpt-mock',
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 1000,
+      temperature: 0.2,
+      top_p: 0.9,
+      prompt_cache_key: 'sess-1',
+    });
+    expect(b.tools).toEqual([
+      { type: 'function', function: { name: 'Read', description: 'Reads a file', parameters: READ_SCHEMA } },
+    ]);
+    expect(b.messages.map((m: { role: string }) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'user',
+      'user',
+    ]);
     expect(b.messages[0]).toEqual({ role: 'system', content: 'SYS PROMPT' });
     expect(b.messages[1].content).toEqual([
       { type: 'text', text: 'look at this' },
@@ -90,7 +123,9 @@ describe('openai chat completions mapping', () => {
 
   it('echoes reasoning back under a configured reasoning_key', async () => {
     const req = await sent('openai', conversation(), { reasoningKey: 'reasoning_details' });
-    expect(req.body.messages[2].reasoning_details).toEqual([{ type: 'reasoning.text', text: 'I should read both files' }]);
+    expect(req.body.messages[2].reasoning_details).toEqual([
+      { type: 'reasoning.text', text: 'I should read both files' },
+    ]);
     expect(req.body.messages[2].reasoning_content).toBeUndefined();
   });
 });
@@ -111,7 +146,12 @@ describe('kimi mapping', () => {
   it('applies the Kimi knobs resolved from JARVIS_MODEL_*, and never reads them from the environment itself', async () => {
     const env = { JARVIS_MODEL_TEMPERATURE: '1.9' };
     const kimi = { maxCompletionTokens: 2048, temperature: 0.6, topP: 0.95 };
-    const req = await sent('kimi', conversation({ maxOutputTokens: 100_000, thinking: { enabled: true, effort: 'low' } }), { kimi }, { env });
+    const req = await sent(
+      'kimi',
+      conversation({ maxOutputTokens: 100_000, thinking: { enabled: true, effort: 'low' } }),
+      { kimi },
+      { env },
+    );
     expect(req.body).toMatchObject({ max_tokens: 2048, temperature: 0.6, top_p: 0.95, reasoning_effort: 'low' });
   });
 
@@ -124,20 +164,42 @@ describe('kimi mapping', () => {
 
 describe('openai responses mapping', () => {
   it('maps instructions, input items, function calls and outputs', async () => {
-    const req = await sent('openai_responses', conversation({ maxOutputTokens: 800, promptCacheKey: 'sess-2', thinking: { enabled: true, effort: 'medium' } }));
+    const req = await sent(
+      'openai_responses',
+      conversation({ maxOutputTokens: 800, promptCacheKey: 'sess-2', thinking: { enabled: true, effort: 'medium' } }),
+    );
     expect(req.path).toBe('/v1/responses');
     const b = req.body;
-    expect(b).toMatchObject({ model: 'gpt-mock', stream: true, instructions: 'SYS PROMPT', max_output_tokens: 800, prompt_cache_key: 'sess-2', reasoning: { effort: 'medium', summary: 'auto' } });
-    expect(b.tools).toEqual([{ type: 'function', name: 'Read', description: 'Reads a file', parameters: READ_SCHEMA, strict: false }]);
+    expect(b).toMatchObject({
+      model: 'gpt-mock',
+      stream: true,
+      instructions: 'SYS PROMPT',
+      max_output_tokens: 800,
+      prompt_cache_key: 'sess-2',
+      reasoning: { effort: 'medium', summary: 'auto' },
+    });
+    expect(b.tools).toEqual([
+      { type: 'function', name: 'Read', description: 'Reads a file', parameters: READ_SCHEMA, strict: false },
+    ]);
     expect(b.input).toEqual([
-      { role: 'user', content: [{ type: 'input_text', text: 'look at this' }, { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'look at this' },
+          { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' },
+        ],
+      },
       { role: 'assistant', content: 'Reading both.' },
       { type: 'function_call', call_id: 'call_1', name: 'Read', arguments: '{"path":"a.txt"}' },
       { type: 'function_call', call_id: 'call_2', name: 'Read', arguments: '{"path":"b.png"}' },
       { type: 'function_call_output', call_id: 'call_1', output: 'A contents' },
       {
-        type: 'function_call_output', call_id: 'call_2',
-        output: [{ type: 'input_text', text: 'B is an image' }, { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' }],
+        type: 'function_call_output',
+        call_id: 'call_2',
+        output: [
+          { type: 'input_text', text: 'B is an image' },
+          { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' },
+        ],
       },
       { role: 'user', content: [{ type: 'input_text', text: 'thanks, continue' }] },
     ]);
@@ -155,7 +217,10 @@ describe('anthropic messages mapping', () => {
     expect(b.messages).toHaveLength(3);
     expect(b.messages[0]).toEqual({
       role: 'user',
-      content: [{ type: 'text', text: 'look at this' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }],
+      content: [
+        { type: 'text', text: 'look at this' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+      ],
     });
     expect(b.messages[1]).toEqual({
       role: 'assistant',
@@ -172,8 +237,13 @@ describe('anthropic messages mapping', () => {
       content: [
         { type: 'tool_result', tool_use_id: 'call_1', content: [{ type: 'text', text: 'A contents' }] },
         {
-          type: 'tool_result', tool_use_id: 'call_2', is_error: true,
-          content: [{ type: 'text', text: 'B is an image' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }],
+          type: 'tool_result',
+          tool_use_id: 'call_2',
+          is_error: true,
+          content: [
+            { type: 'text', text: 'B is an image' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+          ],
         },
         { type: 'text', text: 'thanks, continue', cache_control: { type: 'ephemeral' } },
       ],
@@ -185,12 +255,19 @@ describe('anthropic messages mapping', () => {
     request.messages.pop();
     const req = await sent('anthropic', request);
     const last = req.body.messages.at(-1);
-    expect(last.content.at(-1)).toMatchObject({ type: 'tool_result', tool_use_id: 'call_2', cache_control: { type: 'ephemeral' } });
+    expect(last.content.at(-1)).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'call_2',
+      cache_control: { type: 'ephemeral' },
+    });
     expect(last.content.filter((c: { cache_control?: unknown }) => c.cache_control)).toHaveLength(1);
   });
 
   it('enables thinking with a budget below max_tokens and drops sampling overrides', async () => {
-    const req = await sent('anthropic', conversation({ temperature: 0.5, thinking: { enabled: true, effort: 'medium' } }));
+    const req = await sent(
+      'anthropic',
+      conversation({ temperature: 0.5, thinking: { enabled: true, effort: 'medium' } }),
+    );
     expect(req.body.max_tokens).toBe(64_000);
     expect(req.body.thinking).toEqual({ type: 'enabled', budget_tokens: 10_000 });
     expect(req.body.temperature).toBeUndefined();
@@ -202,7 +279,10 @@ describe('anthropic messages mapping', () => {
   });
 
   it('uses adaptive thinking for Claude 4.6+ and the configured max output size', async () => {
-    const req = await sent('anthropic', conversation({ thinking: { enabled: true, effort: 'high' } }), { model: 'claude-opus-4-6', maxOutputSize: 32_000 });
+    const req = await sent('anthropic', conversation({ thinking: { enabled: true, effort: 'high' } }), {
+      model: 'claude-opus-4-6',
+      maxOutputSize: 32_000,
+    });
     expect(req.body.max_tokens).toBe(32_000);
     expect(req.body.thinking).toEqual({ type: 'adaptive' });
     expect(req.body.output_config).toEqual({ effort: 'high' });

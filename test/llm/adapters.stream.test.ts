@@ -56,7 +56,9 @@ describe.each(PROVIDER_TYPES_UNDER_TEST)('%s adapter: streaming', (type) => {
       { type: 'tool_call_start', id: 'call_b', name: 'Grep' },
     ]);
     // Each start comes before its complete call.
-    expect(parts.findIndex((p) => p.type === 'tool_call_start')).toBeLessThan(parts.findIndex((p) => p.type === 'tool_call'));
+    expect(parts.findIndex((p) => p.type === 'tool_call_start')).toBeLessThan(
+      parts.findIndex((p) => p.type === 'tool_call'),
+    );
     expect(parts[parts.length - 1]).toEqual({ type: 'finish', reason: 'tool_calls' });
   });
 
@@ -82,7 +84,9 @@ describe.each(PROVIDER_TYPES_UNDER_TEST)('%s adapter: streaming', (type) => {
   it('surfaces thinking as thinking deltas', async () => {
     server.push({ thinking: 'First I consider the options carefully.', text: 'Answer.' });
     const client = await clientFor(type, server);
-    const parts = await collect(client.stream(simpleRequest('think', { params: { thinking: { enabled: true } } }), signal()));
+    const parts = await collect(
+      client.stream(simpleRequest('think', { params: { thinking: { enabled: true } } }), signal()),
+    );
     expect(textOf(parts, 'thinking')).toBe('First I consider the options carefully.');
     expect(textOf(parts)).toBe('Answer.');
     if (type === 'anthropic') {
@@ -111,7 +115,9 @@ describe('openai-compatible reasoning fields', () => {
   it('reads reasoning from a configured reasoning_key', async () => {
     // The mock sends reasoning_content; a model configured for another key must not pick it up.
     server.push({ thinking: 'hidden', text: 'shown' });
-    const parts = await collect((await clientFor('openai', server, { reasoningKey: 'reasoning' })).stream(simpleRequest(), signal()));
+    const parts = await collect(
+      (await clientFor('openai', server, { reasoningKey: 'reasoning' })).stream(simpleRequest(), signal()),
+    );
     expect(textOf(parts, 'thinking')).toBe('');
     expect(textOf(parts)).toBe('shown');
   });

@@ -5,8 +5,14 @@ import type { ResolvedModel } from '../../src/llm/types';
 import { startMockModelServer } from '../helpers/mockModelServer';
 
 const base: ResolvedModel = {
-  alias: 'a', providerName: 'p', providerType: 'openai', model: 'm', apiKey: 'k',
-  maxContextSize: 1000, capabilities: [], displayName: 'm',
+  alias: 'a',
+  providerName: 'p',
+  providerType: 'openai',
+  model: 'm',
+  apiKey: 'k',
+  maxContextSize: 1000,
+  capabilities: [],
+  displayName: 'm',
 };
 
 describe('createModelClient', () => {
@@ -17,7 +23,9 @@ describe('createModelClient', () => {
   });
 
   it('rejects an unknown provider type', async () => {
-    await expect(createModelClient({ ...base, providerType: 'nope' as never })).rejects.toThrow(/Unsupported provider type "nope"/);
+    await expect(createModelClient({ ...base, providerType: 'nope' as never })).rejects.toThrow(
+      /Unsupported provider type "nope"/,
+    );
   });
 
   it.each(['', '/v1', '/v1/', '/'])('an anthropic base URL ending in %j reaches /v1/messages', async (tail) => {
@@ -43,12 +51,22 @@ describe('createModelClient', () => {
   });
 
   // The bundle inlines the adapters (no code splitting), so only a dynamic import keeps an SDK off the start path.
-  it.each(['createModelClient', 'openaiChat', 'openaiResponses', 'anthropic', 'providerErrors', 'retry', 'tokens', 'toolCallIds', 'network', 'version'])(
-    '%s.ts imports no provider SDK (nor undici) at load time',
-    (name) => {
-      const source = readFileSync(new URL(`../../src/llm/${name}.ts`, import.meta.url), 'utf8');
-      const staticSdkImports = source.split('\n').filter((line) => /^import\s(?!type\b).*from\s+['"](openai|@anthropic-ai\/sdk|undici)/.test(line));
-      expect(staticSdkImports).toEqual([]);
-    },
-  );
+  it.each([
+    'createModelClient',
+    'openaiChat',
+    'openaiResponses',
+    'anthropic',
+    'providerErrors',
+    'retry',
+    'tokens',
+    'toolCallIds',
+    'network',
+    'version',
+  ])('%s.ts imports no provider SDK (nor undici) at load time', (name) => {
+    const source = readFileSync(new URL(`../../src/llm/${name}.ts`, import.meta.url), 'utf8');
+    const staticSdkImports = source
+      .split('\n')
+      .filter((line) => /^import\s(?!type\b).*from\s+['"](openai|@anthropic-ai\/sdk|undici)/.test(line));
+    expect(staticSdkImports).toEqual([]);
+  });
 });

@@ -9,7 +9,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('mock model server', () => {
   it('listens on loopback and gives base URLs per provider type', async () => {
@@ -37,7 +38,9 @@ describe('mock model server', () => {
     server = await startMockModelServer();
     const res = await post(`${server.url}/v1/responses`, {});
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: { message: 'mock model server: no scripted turn left', type: 'server_error' } });
+    expect(await res.json()).toEqual({
+      error: { message: 'mock model server: no scripted turn left', type: 'server_error' },
+    });
   });
 
   it('asks the script when the queue is empty', async () => {

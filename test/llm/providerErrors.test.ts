@@ -5,7 +5,13 @@ import { httpProviderError, parseRetryAfterMs, toProviderError, type ErrorContex
 import { generateToolCallId, normalizeToolCallIds, ToolCallIdAllocator } from '../../src/llm/toolCallIds';
 import { ProviderError } from '../../src/llm/types';
 
-const ctx: ErrorContext = { providerName: 'work', providerType: 'openai', model: 'gpt-x', baseUrl: 'http://example.test/v1', errors: OpenAISdk };
+const ctx: ErrorContext = {
+  providerName: 'work',
+  providerType: 'openai',
+  model: 'gpt-x',
+  baseUrl: 'http://example.test/v1',
+  errors: OpenAISdk,
+};
 
 describe('parseRetryAfterMs', () => {
   const now = Date.parse('2025-01-01T00:00:00Z');
@@ -51,8 +57,17 @@ describe('httpProviderError', () => {
   });
 
   it('classifies error events inside a stream by their type', () => {
-    expect(httpProviderError(undefined, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, null, ctx).kind).toBe('overloaded');
-    expect(httpProviderError(undefined, { error: { type: 'rate_limit_error', message: 'x' } }, null, ctx).kind).toBe('rate_limit');
+    expect(
+      httpProviderError(
+        undefined,
+        { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+        null,
+        ctx,
+      ).kind,
+    ).toBe('overloaded');
+    expect(httpProviderError(undefined, { error: { type: 'rate_limit_error', message: 'x' } }, null, ctx).kind).toBe(
+      'rate_limit',
+    );
     expect(httpProviderError(undefined, { error: { message: 'boom' } }, null, ctx).kind).toBe('server');
   });
 
@@ -62,7 +77,9 @@ describe('httpProviderError', () => {
   });
 
   it('names the provider and the fix in the messages', () => {
-    expect(httpProviderError(401, undefined, null, ctx).message).toMatch(/provider "work" \(openai\).*\[providers\.work\].*JARVIS_MODEL_API_KEY/);
+    expect(httpProviderError(401, undefined, null, ctx).message).toMatch(
+      /provider "work" \(openai\).*\[providers\.work\].*JARVIS_MODEL_API_KEY/,
+    );
     expect(httpProviderError(404, undefined, null, ctx).message).toContain('Model "gpt-x" was not found');
   });
 });
@@ -81,28 +98,47 @@ describe('toProviderError', () => {
     expect(conn.message).toContain('http://example.test/v1');
     // Transient socket failures retry; a dead address (refused, unknown host) fails at once.
     const socketError = (code: string) => Object.assign(new Error(`socket ${code}`), { code });
-    const wrapped = (code: string) => new sdk.APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: socketError(code) }) });
+    const wrapped = (code: string) =>
+      new sdk.APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: socketError(code) }) });
     expect(toProviderError(wrapped('ECONNRESET'), c)).toMatchObject({ kind: 'connection', retryable: true });
     expect(toProviderError(wrapped('EAI_AGAIN'), c)).toMatchObject({ kind: 'connection', retryable: true });
     for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'CERT_HAS_EXPIRED']) {
       expect(toProviderError(wrapped(code), c)).toMatchObject({ kind: 'unreachable', retryable: false });
     }
-    const happyEyeballs = new sdk.APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: new AggregateError([socketError('ECONNREFUSED')]) }) });
+    const happyEyeballs = new sdk.APIConnectionError({
+      cause: Object.assign(new TypeError('fetch failed'), { cause: new AggregateError([socketError('ECONNREFUSED')]) }),
+    });
     expect(toProviderError(happyEyeballs, c).kind).toBe('unreachable');
-    const rate = toProviderError(sdk.APIError.generate(429, { error: { message: 'slow' } }, undefined, new Headers({ 'retry-after': '2' })), c);
+    const rate = toProviderError(
+      sdk.APIError.generate(429, { error: { message: 'slow' } }, undefined, new Headers({ 'retry-after': '2' })),
+      c,
+    );
     expect(rate).toMatchObject({ kind: 'rate_limit', status: 429, retryAfterMs: 2000 });
   });
 
   it('maps error events sent inside a stream (no HTTP status)', () => {
     const c = { ...ctx, providerType: 'anthropic' as const, errors: AnthropicSdk };
-    const overloaded = new AnthropicSdk.APIError(undefined, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, undefined, 'overloaded_error');
+    const overloaded = new AnthropicSdk.APIError(
+      undefined,
+      { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      undefined,
+      undefined,
+      'overloaded_error',
+    );
     expect(toProviderError(overloaded, c).kind).toBe('overloaded');
-    const openaiMidStream = new OpenAISdk.APIError(undefined, { message: 'The server had an error', type: 'server_error' }, undefined, new Headers());
+    const openaiMidStream = new OpenAISdk.APIError(
+      undefined,
+      { message: 'The server had an error', type: 'server_error' },
+      undefined,
+      new Headers(),
+    );
     expect(toProviderError(openaiMidStream, ctx).kind).toBe('server');
   });
 
   it('recognises SDK errors by class name when no classes are given', () => {
-    expect(toProviderError(new OpenAISdk.APIConnectionTimeoutError(), { ...ctx, errors: undefined }).kind).toBe('timeout');
+    expect(toProviderError(new OpenAISdk.APIConnectionTimeoutError(), { ...ctx, errors: undefined }).kind).toBe(
+      'timeout',
+    );
   });
 
   it('maps a JSON parse failure to bad_response', () => {

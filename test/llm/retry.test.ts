@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { RETRY_AFTER_CAP_MS, RETRY_MAX_DELAY_MS, RetryBudget, retryDelayMs, shouldRetry, sleep } from '../../src/llm/retry';
+import {
+  RETRY_AFTER_CAP_MS,
+  RETRY_MAX_DELAY_MS,
+  RetryBudget,
+  retryDelayMs,
+  shouldRetry,
+  sleep,
+} from '../../src/llm/retry';
 import { ProviderError } from '../../src/llm/types';
 
 const server = new ProviderError('server', 'boom', { status: 500 });

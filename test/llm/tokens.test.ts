@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { estimateMessageTokens, estimateRequestTokens, estimateTokens, IMAGE_TOKEN_ESTIMATE } from '../../src/llm/tokens';
+import {
+  estimateMessageTokens,
+  estimateRequestTokens,
+  estimateTokens,
+  IMAGE_TOKEN_ESTIMATE,
+} from '../../src/llm/tokens';
 import type { Message } from '../../src/llm/types';
 
 describe('estimateTokens', () => {
@@ -19,8 +24,19 @@ describe('estimateTokens', () => {
 describe('estimateMessageTokens', () => {
   it('counts text, images, thinking, tool calls and results', () => {
     const messages: Message[] = [
-      { role: 'user', content: [{ type: 'text', text: 'x'.repeat(40) }, { type: 'image', mediaType: 'image/png', data: 'AAAA' }] },
-      { role: 'assistant', text: 'y'.repeat(8), thinking: [{ text: 'z'.repeat(4) }], toolCalls: [{ id: 'c1', name: 'Read', arguments: '{"p":1}' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'x'.repeat(40) },
+          { type: 'image', mediaType: 'image/png', data: 'AAAA' },
+        ],
+      },
+      {
+        role: 'assistant',
+        text: 'y'.repeat(8),
+        thinking: [{ text: 'z'.repeat(4) }],
+        toolCalls: [{ id: 'c1', name: 'Read', arguments: '{"p":1}' }],
+      },
       { role: 'tool', toolCallId: 'c1', toolName: 'Read', content: [{ type: 'text', text: 'w'.repeat(12) }] },
     ];
     const total = estimateMessageTokens(messages);
@@ -44,7 +60,13 @@ describe('estimateRequestTokens', () => {
     const full = estimateRequestTokens({
       system: 's'.repeat(400),
       messages,
-      tools: [{ name: 'Read', description: 'Reads a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'Read',
+          description: 'Reads a file',
+          parameters: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
       params: {},
     });
     expect(full).toBeGreaterThan(bare + 100);

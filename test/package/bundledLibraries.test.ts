@@ -25,7 +25,8 @@ function sharpInstalled(): boolean {
 
 describe('the lazily loaded libraries of dist/', { timeout: 120_000 }, () => {
   it('every chunk of dist/chunks imports without an error', () => {
-    if (!existsSync(CHUNKS)) throw new Error(`${CHUNKS} is missing: the build failed (see the start of the test output)`);
+    if (!existsSync(CHUNKS))
+      throw new Error(`${CHUNKS} is missing: the build failed (see the start of the test output)`);
     const chunks = readdirSync(CHUNKS).filter((name) => name.endsWith('.js'));
     expect(chunks.length).toBeGreaterThan(20);
     // A child process of its own: the chunks' module state must not leak into this test worker.
@@ -34,22 +35,33 @@ for (const name of process.argv.slice(2)) {
   try { await import(dir + '/' + name); } catch (e) { failed.push(name + ': ' + String(e && e.message).split('\\n')[0]); }
 }
 process.stdout.write(JSON.stringify(failed));`;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, CHUNKS, ...chunks], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, CHUNKS, ...chunks], {
+      encoding: 'utf8',
+    });
     expect(JSON.parse(out)).toEqual([]);
   });
 
-  it('`jarvis doctor libraries` uses each one once through the tools\' own code, and all work', async () => {
+  it("`jarvis doctor libraries` uses each one once through the tools' own code, and all work", async () => {
     const dirs = makeCliDirs();
     const r = await runJarvis(['doctor', 'libraries'], { env: cliEnv(dirs), cwd: dirs.cwd, timeoutMs: 90_000 });
     const lines = r.stdout.trim().split('\n');
     const line = (name: string) => lines.find((l) => l.slice(6).startsWith(name)) ?? `(no line for ${name})`;
-    for (const name of ['HTML extraction', 'JSON Schema validation', 'zip', 'cron', 'Bash parser', 'JS sandbox', 'code highlighting',
-      'ripgrep']) {
+    for (const name of [
+      'HTML extraction',
+      'JSON Schema validation',
+      'zip',
+      'cron',
+      'Bash parser',
+      'JS sandbox',
+      'code highlighting',
+      'ripgrep',
+    ]) {
       expect(line(name)).toMatch(/^ok {4}/);
     }
     expect(line('HTML extraction')).toContain('Readability');
     expect(line('images (sharp)')).toMatch(sharpInstalled() ? /^ok {4}/ : /^skip {2}images \(sharp\): .*sharp/);
-    if (requireSystemPart('chromium', 'the browser check launches headless Chromium')) expect(line('browser')).toMatch(/^ok {4}/);
+    if (requireSystemPart('chromium', 'the browser check launches headless Chromium'))
+      expect(line('browser')).toMatch(/^ok {4}/);
     else expect(line('browser')).toMatch(/^skip {2}browser .*no Chromium on PATH/);
     expect(lines.filter((l) => l.startsWith('FAIL'))).toEqual([]);
     expect(r.code).toBe(0);
@@ -63,17 +75,39 @@ process.stdout.write(JSON.stringify(failed));`;
   });
 });
 
-describe('the bundled jarvis-documents server\'s libraries', { timeout: 120_000 }, () => {
+describe("the bundled jarvis-documents server's libraries", { timeout: 120_000 }, () => {
   let server: DocumentsServer;
-  beforeAll(async () => { server = await DocumentsServer.start(); });
-  afterAll(async () => { await server.close(); });
+  beforeAll(async () => {
+    server = await DocumentsServer.start();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('pdf-lib, docx, exceljs, pptxgenjs and jszip each write a document that reads back', async () => {
-    const blocks = [{ type: 'heading', text: 'Probe' }, { type: 'paragraph', text: 'One paragraph.' }];
+    const blocks = [
+      { type: 'heading', text: 'Probe' },
+      { type: 'paragraph', text: 'One paragraph.' },
+    ];
     expect(await server.ok('create_pdf', { path: 'p.pdf', blocks })).toContain('VALID PDF');
     expect(await server.ok('create_docx', { path: 'p.docx', blocks })).toContain('VALID DOCX');
-    expect(await server.ok('create_xlsx', { path: 'p.xlsx', sheets: [{ name: 'S', rows: [['a', 1], ['b', '=B1*2']] }] })).toContain('VALID XLSX');
-    expect(await server.ok('create_pptx', { path: 'p.pptx', slides: [{ title: 'Probe', bullets: ['one'] }] })).toContain('VALID PPTX');
+    expect(
+      await server.ok('create_xlsx', {
+        path: 'p.xlsx',
+        sheets: [
+          {
+            name: 'S',
+            rows: [
+              ['a', 1],
+              ['b', '=B1*2'],
+            ],
+          },
+        ],
+      }),
+    ).toContain('VALID XLSX');
+    expect(
+      await server.ok('create_pptx', { path: 'p.pptx', slides: [{ title: 'Probe', bullets: ['one'] }] }),
+    ).toContain('VALID PPTX');
     expect(await server.ok('inspect_document', { path: 'p.docx' })).toContain('Probe');
     expect(await server.ok('inspect_document', { path: 'p.pptx' })).toContain('Probe | one');
     expect(await server.ok('inspect_document', { path: 'p.pdf' })).toContain('1 page(s)');

@@ -33,7 +33,8 @@ let registry: LockRegistry;
 /** npm's environment without what an enclosing `npm test` exported about this package. */
 function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('npm_package_') && !k.startsWith('npm_lifecycle_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('npm_package_') && !k.startsWith('npm_lifecycle_')) env[k] = v;
   return env;
 }
 
@@ -51,16 +52,34 @@ function runInstalled(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'jarvis-pack-'));
   prefix = join(scratch, 'prefix');
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: ROOT, env: npmEnv(), maxBuffer: 16 * 1024 * 1024 });
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], {
+    cwd: ROOT,
+    env: npmEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
   const npmCache = (await run('npm', ['config', 'get', 'cache'], { env: npmEnv() })).stdout.trim();
   registry = await startLockRegistry(join(ROOT, 'package-lock.json'), npmCache);
-  const install = ['install', '--global', '--prefix', prefix, '--registry', registry.url, '--cache', join(scratch, 'npm-cache'), '--ignore-scripts', '--no-audit', '--no-fund'];
+  const install = [
+    'install',
+    '--global',
+    '--prefix',
+    prefix,
+    '--registry',
+    registry.url,
+    '--cache',
+    join(scratch, 'npm-cache'),
+    '--ignore-scripts',
+    '--no-audit',
+    '--no-fund',
+  ];
   try {
     await run('npm', [...install, join(scratch, filename)], { cwd: scratch, env: npmEnv() });
   } catch (e) {
     const err = e as { stderr?: string; message: string };
-    throw new Error(`installing the tarball from the loopback registry failed (run \`npm ci\` first: it fills the npm cache):\n${err.stderr ?? err.message}`);
+    throw new Error(
+      `installing the tarball from the loopback registry failed (run \`npm ci\` first: it fills the npm cache):\n${err.stderr ?? err.message}`,
+    );
   }
   installed = join(prefix, 'lib', 'node_modules', pkg.name);
   server = await startMockModelServer();
@@ -76,7 +95,8 @@ describe('the packed and globally installed package', () => {
   it('holds only the built CLI, the bin and the shrinkwrap; no source, tests or checkout lock', () => {
     const top = readdirSync(installed).sort();
     expect(top).toEqual(expect.arrayContaining(['bin', 'dist', 'package.json', 'npm-shrinkwrap.json', 'node_modules']));
-    for (const name of ['src', 'test', 'bench', 'scripts', 'docs', 'package-lock.json', 'tsconfig.json']) expect(top).not.toContain(name);
+    for (const name of ['src', 'test', 'bench', 'scripts', 'docs', 'package-lock.json', 'tsconfig.json'])
+      expect(top).not.toContain(name);
     expect(existsSync(join(installed, 'dist', 'jarvis.js'))).toBe(true);
     // The bundled official plugin travels inside dist/ (docs/plugins-official.md).
     expect(existsSync(join(installed, 'dist', 'plugins', 'jarvis-documents', 'jarvis.plugin.json'))).toBe(true);
@@ -128,10 +148,18 @@ describe('the packed and globally installed package', () => {
       },
       { text: 'No image support here.' },
     );
-    const r = await runInstalled(['-p', 'find beta and look at pic.png', '--output-format', 'stream-json'], dirs.cwd, cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))));
+    const r = await runInstalled(
+      ['-p', 'find beta and look at pic.png', '--output-format', 'stream-json'],
+      dirs.cwd,
+      cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+    );
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { role: string; tool_call_id?: string; content: unknown });
-    const result = (id: string) => JSON.stringify(lines.find((l) => l.role === 'tool' && l.tool_call_id === id)?.content);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { role: string; tool_call_id?: string; content: unknown });
+    const result = (id: string) =>
+      JSON.stringify(lines.find((l) => l.role === 'tool' && l.tool_call_id === id)?.content);
     expect(result('call_pic')).toMatch(/pic.png cannot be read: image support is not installed: the optional package/);
     expect(result('call_pic')).toContain(`npm install -g sharp@${SHARP_VERSION}`);
     expect(result('call_grep')).toContain('notes.txt');
@@ -147,9 +175,16 @@ describe('the packed and globally installed package', () => {
     writeFileSync(join(dirs.cwd, 'pic.png'), await sharp({ create: blue }).png().toBuffer());
     const read = { id: 'call_pic', name: 'ReadMediaFile', arguments: { path: 'pic.png' } };
     server.push({ toolCalls: [read] }, { text: 'The picture is blue.' });
-    const r = await runInstalled(['-p', 'look at pic.png', '--output-format', 'stream-json'], dirs.cwd, cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))));
+    const r = await runInstalled(
+      ['-p', 'look at pic.png', '--output-format', 'stream-json'],
+      dirs.cwd,
+      cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+    );
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { role: string; tool_call_id?: string; content: unknown });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { role: string; tool_call_id?: string; content: unknown });
     const picture = lines.find((l) => l.role === 'tool' && l.tool_call_id === 'call_pic');
     expect(JSON.stringify(picture?.content)).toContain('40x30 png');
     expect(lines.at(-1)).toEqual({ role: 'assistant', content: 'The picture is blue.' });

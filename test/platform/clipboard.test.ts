@@ -44,13 +44,20 @@ describe('readClipboard', () => {
 
   it('X11: an image comes from xclip -t image/png', async () => {
     const path = fakeTool('xclip', { types: 'TARGETS|image/png', listFlag: 'TARGETS' });
-    expect(await readClipboard({ platform: 'linux', env: { PATH: path, DISPLAY: ':0' } })).toEqual({ kind: 'image', data: PNG, mediaType: 'image/png' });
+    expect(await readClipboard({ platform: 'linux', env: { PATH: path, DISPLAY: ':0' } })).toEqual({
+      kind: 'image',
+      data: PNG,
+      mediaType: 'image/png',
+    });
   });
 
   it('says which tool to install when none is there, and when there is no graphical session', async () => {
     const empty = tempDir('jarvis-clip-none-');
     const wayland = await readClipboard({ platform: 'linux', env: { PATH: empty, WAYLAND_DISPLAY: 'wayland-0' } });
-    expect(wayland).toEqual({ kind: 'unavailable', message: expect.stringContaining('wl-paste (package wl-clipboard) is not installed') });
+    expect(wayland).toEqual({
+      kind: 'unavailable',
+      message: expect.stringContaining('wl-paste (package wl-clipboard) is not installed'),
+    });
     const x11 = await readClipboard({ platform: 'linux', env: { PATH: empty, DISPLAY: ':0' } });
     expect(x11).toEqual({ kind: 'unavailable', message: expect.stringContaining('xclip is not installed') });
     const none = await readClipboard({ platform: 'linux', env: { PATH: empty } });

@@ -16,7 +16,11 @@ function sample(): ZipEntry[] {
     { name: 'empty.txt', data: Buffer.alloc(0) },
     { name: 'random.bin', data: randomBytes(4096) }, // incompressible: stored
     { name: 'dossiê/ñandú.md', data: Buffer.from('ünïcødé ✓\n') },
-    { name: 'agents/main/wire.jsonl', data: Buffer.from(`${JSON.stringify({ v: 1, type: 'title', title: 'x' })}\n`.repeat(1000)), mode: 0o600 },
+    {
+      name: 'agents/main/wire.jsonl',
+      data: Buffer.from(`${JSON.stringify({ v: 1, type: 'title', title: 'x' })}\n`.repeat(1000)),
+      mode: 0o600,
+    },
   ];
 }
 
@@ -53,7 +57,8 @@ describe('zip writer', () => {
       expect(readFileSync(join(out, 'dossiê', 'ñandú.md'), 'utf8')).toBe('ünïcødé ✓\n');
     }
     if (python) {
-      const script = 'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint("\\n".join(z.namelist()))\n';
+      const script =
+        'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint("\\n".join(z.namelist()))\n';
       const names = execFileSync('python3', ['-c', script, path], { encoding: 'utf8' });
       expect(names.trim().split('\n')).toEqual(sample().map((e) => e.name));
       expect(execFileSync('python3', ['-m', 'zipfile', '-l', path], { encoding: 'utf8' })).toContain('dossiê/ñandú.md');
@@ -65,11 +70,16 @@ describe('zip writer', () => {
     for (const name of ['../escape.txt', '/abs.txt', 'C:/win.txt', 'a//b', 'a\\b', '']) {
       await expect(writeZip(join(d, 'x.zip'), [{ name, data: Buffer.from('x') }])).rejects.toThrow(ZipError);
     }
-    await expect(writeZip(join(d, 'x.zip'), [{ name: 'a', data: Buffer.from('1') }, { name: 'a', data: Buffer.from('2') }])).rejects.toThrow(/duplicate/);
+    await expect(
+      writeZip(join(d, 'x.zip'), [
+        { name: 'a', data: Buffer.from('1') },
+        { name: 'a', data: Buffer.from('2') },
+      ]),
+    ).rejects.toThrow(/duplicate/);
     expect(readdirSync(d)).toEqual([]);
   });
 
-  it('a failed write leaves no partial archive (a folder in the target\'s place)', async () => {
+  it("a failed write leaves no partial archive (a folder in the target's place)", async () => {
     const d = dir();
     mkdirSync(join(d, 'x.zip'));
     await expect(writeZip(join(d, 'x.zip'), sample())).rejects.toThrow();

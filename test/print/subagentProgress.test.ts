@@ -5,14 +5,53 @@ import type { EngineEvent } from '../../src/engine/loop/events';
 function sinks() {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, stdout: { write: (t: string) => void out.push(t) }, stderr: { write: (t: string) => void err.push(t) } };
+  return {
+    out,
+    err,
+    stdout: { write: (t: string) => void out.push(t) },
+    stderr: { write: (t: string) => void err.push(t) },
+  };
 }
 
-const started: EngineEvent = { agentId: 'main', type: 'subagent', change: 'started', childId: 'a1', agentName: 'explore', prompt: 'Find the parser.\nMore.', parentCallId: 'c1', description: '' };
-const childCall: EngineEvent = { agentId: 'a1', type: 'tool_call', callId: 'x', toolName: 'Grep', subject: 'Grep parse', args: {} } as unknown as EngineEvent;
+const started: EngineEvent = {
+  agentId: 'main',
+  type: 'subagent',
+  change: 'started',
+  childId: 'a1',
+  agentName: 'explore',
+  prompt: 'Find the parser.\nMore.',
+  parentCallId: 'c1',
+  description: '',
+};
+const childCall: EngineEvent = {
+  agentId: 'a1',
+  type: 'tool_call',
+  callId: 'x',
+  toolName: 'Grep',
+  subject: 'Grep parse',
+  args: {},
+} as unknown as EngineEvent;
 const childText: EngineEvent = { agentId: 'a1', type: 'text_delta', delta: 'secret inner answer' } as EngineEvent;
-const childFail: EngineEvent = { agentId: 'a1', type: 'tool_result', callId: 'x', toolName: 'Grep', text: 'rg failed\nstack', isError: true } as unknown as EngineEvent;
-const stopped: EngineEvent = { agentId: 'main', type: 'subagent', change: 'stopped', childId: 'a1', agentName: 'explore', status: 'failed', response: '', parentCallId: 'c1', elapsedMs: 2345, error: 'timed out' };
+const childFail: EngineEvent = {
+  agentId: 'a1',
+  type: 'tool_result',
+  callId: 'x',
+  toolName: 'Grep',
+  text: 'rg failed\nstack',
+  isError: true,
+} as unknown as EngineEvent;
+const stopped: EngineEvent = {
+  agentId: 'main',
+  type: 'subagent',
+  change: 'stopped',
+  childId: 'a1',
+  agentName: 'explore',
+  status: 'failed',
+  response: '',
+  parentCallId: 'c1',
+  elapsedMs: 2345,
+  error: 'timed out',
+};
 
 describe('print mode shows subagents as progress on stderr', () => {
   for (const format of ['text', 'stream-json'] as const) {

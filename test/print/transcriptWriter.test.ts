@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { clipAtWord, StreamJsonWriter, TranscriptWriter } from '../../src/print/transcriptWriter';
 
 function sinks() {
-  const out = { text: '', write(s: string) { this.text += s; } };
-  const err = { text: '', write(s: string) { this.text += s; } };
+  const out = {
+    text: '',
+    write(s: string) {
+      this.text += s;
+    },
+  };
+  const err = {
+    text: '',
+    write(s: string) {
+      this.text += s;
+    },
+  };
   return { out, err };
 }
 
@@ -24,12 +34,23 @@ describe('print writers', () => {
     const { out, err } = sinks();
     const w = new StreamJsonWriter(out, err);
     w.handle({ type: 'thinking_delta', delta: 'secret' });
-    w.handle({ type: 'assistant_message', text: '', toolCalls: [{ id: 'c', name: 'Read', arguments: '{"path":"a"}' }] });
+    w.handle({
+      type: 'assistant_message',
+      text: '',
+      toolCalls: [{ id: 'c', name: 'Read', arguments: '{"path":"a"}' }],
+    });
     w.handle({ type: 'tool_result', callId: 'c', toolName: 'Read', text: '1\tx', isError: false });
     w.handle({ type: 'retry', attempt: 1, maxAttempts: 10, delayMs: 5, error: 'slow' });
-    const lines = out.text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = out.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([
-      { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'Read', arguments: '{"path":"a"}' } }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'Read', arguments: '{"path":"a"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c', name: 'Read', content: '1\tx' },
       { type: 'retry', attempt: 1, max_attempts: 10, delay_ms: 5, error: 'slow' },
     ]);
@@ -51,11 +72,20 @@ describe('print writers', () => {
   });
 });
 
-
 describe('print text writer and retries', () => {
   it('a retry discards the partial text of the step; stdout gets the second attempt only', () => {
-    const out = { text: '', write(s: string) { this.text += s; } };
-    const err = { text: '', write(s: string) { this.text += s; } };
+    const out = {
+      text: '',
+      write(s: string) {
+        this.text += s;
+      },
+    };
+    const err = {
+      text: '',
+      write(s: string) {
+        this.text += s;
+      },
+    };
     const w = new TranscriptWriter(out, err);
     for (const d of ['The answer ', 'is 4']) w.handle({ type: 'text_delta', delta: d });
     expect(out.text).toBe('');
@@ -67,7 +97,12 @@ describe('print text writer and retries', () => {
   });
 
   it('a cancelled step keeps its partial text, as the journal does', () => {
-    const out = { text: '', write(s: string) { this.text += s; } };
+    const out = {
+      text: '',
+      write(s: string) {
+        this.text += s;
+      },
+    };
     const w = new TranscriptWriter(out, { write: () => undefined });
     w.handle({ type: 'text_delta', delta: 'half an ans' });
     w.handle({ type: 'turn_end', turnId: 't', reason: 'cancelled' });

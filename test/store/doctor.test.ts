@@ -10,7 +10,12 @@ function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'jarvis-doctor-'));
 }
 
-const ENV_MODEL = { JARVIS_MODEL_NAME: 'm1', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: 'http://127.0.0.1:9/v1' };
+const ENV_MODEL = {
+  JARVIS_MODEL_NAME: 'm1',
+  JARVIS_MODEL_API_KEY: 'k',
+  JARVIS_MODEL_PROVIDER_TYPE: 'openai',
+  JARVIS_MODEL_BASE_URL: 'http://127.0.0.1:9/v1',
+};
 
 describe('runDoctor: the model', () => {
   it('fails (exit 1) when no model resolves, with the resolution message', () => {
@@ -29,7 +34,10 @@ describe('runDoctor: the model', () => {
 
   it('fails when the provider in config.toml has no key', () => {
     const home = tempHome();
-    writeFileSync(join(home, 'config.toml'), 'default_model = "m"\n[providers.p]\ntype = "openai"\n[models.m]\nprovider = "p"\nmodel = "x"\nmax_context_size = 1000\n');
+    writeFileSync(
+      join(home, 'config.toml'),
+      'default_model = "m"\n[providers.p]\ntype = "openai"\n[models.m]\nprovider = "p"\nmodel = "x"\nmax_context_size = 1000\n',
+    );
     const report = runDoctor({ home, env: {} });
     expect(report.ok).toBe(false);
     expect(report.model?.message).toContain('no API key');
@@ -37,7 +45,11 @@ describe('runDoctor: the model', () => {
 
   it('says which model, provider, URL and key source it resolved', () => {
     const report = runDoctor({ home: tempHome(), env: ENV_MODEL });
-    expect(report.model).toEqual({ ok: true, message: 'model "JARVIS_MODEL" resolves: m1 via provider "JARVIS_MODEL" (openai) at http://127.0.0.1:9/v1, API key from the JARVIS_MODEL_API_KEY environment variable' });
+    expect(report.model).toEqual({
+      ok: true,
+      message:
+        'model "JARVIS_MODEL" resolves: m1 via provider "JARVIS_MODEL" (openai) at http://127.0.0.1:9/v1, API key from the JARVIS_MODEL_API_KEY environment variable',
+    });
   });
 });
 
@@ -82,7 +94,18 @@ describe('runDoctor', () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.toml'), 'telemetry = 1');
     const report = runDoctor({ home, target: 'tui' });
-    expect(report).toEqual({ ok: true, files: [{ target: 'tui', path: join(home, 'tui.toml'), status: 'skipped', message: expect.stringContaining('does not exist'), warnings: [] }] });
+    expect(report).toEqual({
+      ok: true,
+      files: [
+        {
+          target: 'tui',
+          path: join(home, 'tui.toml'),
+          status: 'skipped',
+          message: expect.stringContaining('does not exist'),
+          warnings: [],
+        },
+      ],
+    });
   });
 
   it('an explicit path must exist', () => {
@@ -109,7 +132,10 @@ describe('runDoctor', () => {
   it('infers the tui target from an explicit file named tui.toml', () => {
     const home = tempHome();
     writeFileSync(join(home, 'tui.toml'), 'theme = "dark"');
-    expect(runDoctor({ home, path: join(home, 'tui.toml') }).files[0]).toMatchObject({ target: 'tui', status: 'valid' });
+    expect(runDoctor({ home, path: join(home, 'tui.toml') }).files[0]).toMatchObject({
+      target: 'tui',
+      status: 'valid',
+    });
   });
 });
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalWriter, readJournal } from '../../src/store/journal';
 
-const isRec = (v: unknown): v is { n: number } => typeof v === 'object' && v !== null && typeof (v as { n?: unknown }).n === 'number';
+const isRec = (v: unknown): v is { n: number } =>
+  typeof v === 'object' && v !== null && typeof (v as { n?: unknown }).n === 'number';
 
 describe('journal', () => {
   it('appends one JSON line per record and reads them back in order', () => {

@@ -40,9 +40,16 @@ describe('mcp.json loading', () => {
   });
 
   it('project servers override same-named user ones only in a trusted workspace; untrusted ones are listed apart', () => {
-    const d = setup({ mcpServers: { same: { command: 'user-one' }, mine: { command: 'm' } } }, { mcpServers: { same: { command: 'project-one' }, extra: { url: 'http://127.0.0.1:1/mcp' } } });
+    const d = setup(
+      { mcpServers: { same: { command: 'user-one' }, mine: { command: 'm' } } },
+      { mcpServers: { same: { command: 'project-one' }, extra: { url: 'http://127.0.0.1:1/mcp' } } },
+    );
     const trusted = loadMcpServers({ ...d, trusted: true, defaults });
-    expect(trusted.servers.map((s) => `${s.name}:${s.scope}:${s.command ?? s.url}`)).toEqual(['same:project:project-one', 'mine:user:m', 'extra:project:http://127.0.0.1:1/mcp']);
+    expect(trusted.servers.map((s) => `${s.name}:${s.scope}:${s.command ?? s.url}`)).toEqual([
+      'same:project:project-one',
+      'mine:user:m',
+      'extra:project:http://127.0.0.1:1/mcp',
+    ]);
     const untrusted = loadMcpServers({ ...d, trusted: false, defaults });
     expect(untrusted.servers.map((s) => `${s.name}:${s.scope}`)).toEqual(['same:user', 'mine:user']);
     expect(untrusted.untrusted.map((s) => s.name)).toEqual(['same', 'extra']);
@@ -53,13 +60,23 @@ describe('mcp.json loading', () => {
     expect(broken.servers).toEqual([]);
     expect(broken.warnings[0]).toMatch(/mcp\.json is not valid JSON .*its MCP servers are not used until it is fixed/);
     const entries = loadMcpServers({
-      ...setup({ mcpServers: { ok: { command: 'x' }, none: {}, badArgs: { command: 'x', args: 'a b' }, badUrl: { url: 'ftp://x' }, slow: { command: 'x', startupTimeoutMs: 0 } } }),
+      ...setup({
+        mcpServers: {
+          ok: { command: 'x' },
+          none: {},
+          badArgs: { command: 'x', args: 'a b' },
+          badUrl: { url: 'ftp://x' },
+          slow: { command: 'x', startupTimeoutMs: 0 },
+        },
+      }),
       trusted: false,
       defaults,
     });
     expect(entries.servers.map((s) => s.name)).toEqual(['ok']);
     expect(entries.warnings).toEqual([
-      expect.stringMatching(/MCP server "none": needs "command" \(a local server\) or "url" \(a remote one\) \(server skipped\)/),
+      expect.stringMatching(
+        /MCP server "none": needs "command" \(a local server\) or "url" \(a remote one\) \(server skipped\)/,
+      ),
       expect.stringMatching(/MCP server "badArgs": args: /),
       expect.stringMatching(/MCP server "badUrl": url "ftp:\/\/x" is not an http\(s\) URL/),
       expect.stringMatching(/MCP server "slow": startupTimeoutMs: /),

@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,7 +39,12 @@ async function refusal(promise: Promise<unknown>): Promise<MemoryError> {
   throw new Error('expected a MemoryError');
 }
 
-const draft = (name: string, body = `body of ${name}`) => ({ scope: 'workspace' as const, name, description: `about ${name}`, body });
+const draft = (name: string, body = `body of ${name}`) => ({
+  scope: 'workspace' as const,
+  name,
+  description: `about ${name}`,
+  body,
+});
 
 describe('memory store', () => {
   it('keeps one JSONL file per scope where SPEC §0 decision 7 puts it', async () => {
@@ -39,15 +53,25 @@ describe('memory store', () => {
     await store.remember(draft('w'), MAIN);
     await store.remember({ ...draft('p'), scope: 'project' }, MAIN);
     expect(memoryFilePath(home, cwd, 'user')).toBe(join(home, 'memory', 'user.jsonl'));
-    expect(memoryFilePath(home, cwd, 'workspace')).toMatch(new RegExp(`^${home}/memory/workspaces/wd_project_[0-9a-f]{12}\\.jsonl$`));
+    expect(memoryFilePath(home, cwd, 'workspace')).toMatch(
+      new RegExp(`^${home}/memory/workspaces/wd_project_[0-9a-f]{12}\\.jsonl$`),
+    );
     expect(memoryFilePath(home, cwd, 'project')).toBe(join(cwd, '.jarvis-code', 'memory.jsonl'));
     for (const scope of ['user', 'workspace', 'project'] as const) {
       const path = memoryFilePath(home, cwd, scope);
-      const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { op: string; name: string });
+      const lines = readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { op: string; name: string });
       expect(lines).toEqual([expect.objectContaining({ op: 'put', name: scope[0] })]);
       expect(statSync(path).mode & 0o777).toBe(0o600);
     }
-    expect(store.list().records.map((r) => `${r.scope}:${r.name}`).sort()).toEqual(['project:p', 'user:u', 'workspace:w']);
+    expect(
+      store
+        .list()
+        .records.map((r) => `${r.scope}:${r.name}`)
+        .sort(),
+    ).toEqual(['project:p', 'user:u', 'workspace:w']);
   });
 
   it('replaces by name (case-insensitive), keeps the first date, and forgets', async () => {
@@ -55,10 +79,19 @@ describe('memory store', () => {
     const first = await store.remember(draft('Test command', 'npm test'), MAIN, new Date('2026-01-01T00:00:00Z'));
     expect(first.change).toBe('created');
     expect((await store.remember(draft('Test command', 'npm test'), MAIN)).change).toBe('unchanged');
-    const second = await store.remember(draft('test COMMAND', 'npx vitest run'), MAIN, new Date('2026-02-01T00:00:00Z'));
+    const second = await store.remember(
+      draft('test COMMAND', 'npx vitest run'),
+      MAIN,
+      new Date('2026-02-01T00:00:00Z'),
+    );
     expect(second.change).toBe('replaced');
     const [record] = store.list('workspace').records;
-    expect(record).toMatchObject({ name: 'test COMMAND', body: 'npx vitest run', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-02-01T00:00:00.000Z' });
+    expect(record).toMatchObject({
+      name: 'test COMMAND',
+      body: 'npx vitest run',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-02-01T00:00:00.000Z',
+    });
     await store.forget('workspace', 'test command', MAIN);
     expect(store.list('workspace').records).toEqual([]);
     const missing = await refusal(store.forget('workspace', 'nope', MAIN));
@@ -72,7 +105,9 @@ describe('memory store', () => {
       await store.remember(draft('fits', 'a'.repeat(MEMORY_LIMITS.bodyBytes)), MAIN);
       const e = await refusal(store.remember(draft('too big', 'é'.repeat(2049)), MAIN));
       expect(e.code).toBe('limit');
-      expect(e.message).toBe('The body is 4098 bytes (UTF-8); the limit is 4096. Keep one fact per memory and shorten it.');
+      expect(e.message).toBe(
+        'The body is 4098 bytes (UTF-8); the limit is 4096. Keep one fact per memory and shorten it.',
+      );
     });
 
     it('name at most 200 characters', async () => {
@@ -86,7 +121,9 @@ describe('memory store', () => {
       const { store } = makeStore();
       await store.remember({ ...draft('d'), description: 'd'.repeat(2000) }, MAIN);
       const e = await refusal(store.remember({ ...draft('d2'), description: 'd'.repeat(2001) }, MAIN));
-      expect(e.message).toBe('The description has 2001 characters; the limit is 2000. Shorten it; details go in the body.');
+      expect(e.message).toBe(
+        'The description has 2001 characters; the limit is 2000. Shorten it; details go in the body.',
+      );
     });
 
     it('at most 200 records per scope; replacing one still works at the limit', async () => {
@@ -94,7 +131,12 @@ describe('memory store', () => {
       const path = memoryFilePath(home, cwd, 'workspace');
       mkdirSync(join(home, 'memory', 'workspaces'), { recursive: true });
       const at = new Date().toISOString();
-      writeFileSync(path, Array.from({ length: 200 }, (_, i) => JSON.stringify({ v: 1, op: 'put', name: `m${i}`, description: '', body: 'x', at, origin: 'tool' })).join('\n') + '\n');
+      writeFileSync(
+        path,
+        Array.from({ length: 200 }, (_, i) =>
+          JSON.stringify({ v: 1, op: 'put', name: `m${i}`, description: '', body: 'x', at, origin: 'tool' }),
+        ).join('\n') + '\n',
+      );
       const e = await refusal(store.remember(draft('one more'), MAIN));
       expect(e.code).toBe('limit');
       expect(e.message).toContain('The workspace scope already holds 200 memories, its limit is 200.');
@@ -116,11 +158,16 @@ describe('memory store', () => {
       const { store } = makeStore();
       const e = await refusal(store.remember({ ...draft('pref'), scope: 'user' }, SUB));
       expect(e.code).toBe('main_only');
-      expect(e.message).toBe('Only the main agent can change user-scope memory. Use scope "workspace" or "project", or tell the main agent what to remember.');
+      expect(e.message).toBe(
+        'Only the main agent can change user-scope memory. Use scope "workspace" or "project", or tell the main agent what to remember.',
+      );
       await store.remember({ ...draft('pref'), scope: 'user' }, MAIN);
       expect((await refusal(store.forget('user', 'pref', SUB))).code).toBe('main_only');
       // Extraction never writes user scope, even for the main agent.
-      expect((await refusal(store.remember({ ...draft('x'), scope: 'user' }, { mainAgent: true, origin: 'extraction' }))).code).toBe('main_only');
+      expect(
+        (await refusal(store.remember({ ...draft('x'), scope: 'user' }, { mainAgent: true, origin: 'extraction' })))
+          .code,
+      ).toBe('main_only');
       await store.remember(draft('sub may write workspace'), SUB);
     });
 
@@ -145,19 +192,47 @@ describe('memory store', () => {
       const secret = 'ghp_FAKE0aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3';
       const e = await refusal(store.remember(draft('gh', `push with ${secret}`), MAIN));
       expect(e.code).toBe('secret');
-      expect(e.message).toBe('The body looks like it holds a GitHub token (at character 11). Memory never stores credentials; nothing was saved. Remember where the credential is kept (an environment variable, a vault path) instead of its value.');
+      expect(e.message).toBe(
+        'The body looks like it holds a GitHub token (at character 11). Memory never stores credentials; nothing was saved. Remember where the credential is kept (an environment variable, a vault path) instead of its value.',
+      );
       expect(e.message).not.toContain(secret);
       expect(existsSync(memoryFilePath(home, cwd, 'workspace'))).toBe(false);
-      expect((await refusal(store.remember({ ...draft('d'), description: 'password=FAKEpw123' }, MAIN))).message).toMatch(/^The description looks like/);
-      expect((await refusal(store.remember(draft('sk-proj-FAKE0aB3dE5fG7hJ9kL1mN3p'), MAIN))).message).toMatch(/^The name looks like/);
+      expect(
+        (await refusal(store.remember({ ...draft('d'), description: 'password=FAKEpw123' }, MAIN))).message,
+      ).toMatch(/^The description looks like/);
+      expect((await refusal(store.remember(draft('sk-proj-FAKE0aB3dE5fG7hJ9kL1mN3p'), MAIN))).message).toMatch(
+        /^The name looks like/,
+      );
     });
 
     it('a hand-edited file cannot smuggle a credential or an oversized record into recall', async () => {
       const { store, home, cwd } = makeStore();
       await store.remember(draft('ok'), MAIN);
       const path = memoryFilePath(home, cwd, 'workspace');
-      appendFileSync(path, JSON.stringify({ v: 1, op: 'put', name: 'leak', description: '', body: 'AKIAFAKEEXAMPLE12345', at: new Date().toISOString(), origin: 'tool' }) + '\n');
-      appendFileSync(path, JSON.stringify({ v: 1, op: 'put', name: 'huge', description: '', body: 'x'.repeat(5000), at: new Date().toISOString(), origin: 'tool' }) + '\n');
+      appendFileSync(
+        path,
+        JSON.stringify({
+          v: 1,
+          op: 'put',
+          name: 'leak',
+          description: '',
+          body: 'AKIAFAKEEXAMPLE12345',
+          at: new Date().toISOString(),
+          origin: 'tool',
+        }) + '\n',
+      );
+      appendFileSync(
+        path,
+        JSON.stringify({
+          v: 1,
+          op: 'put',
+          name: 'huge',
+          description: '',
+          body: 'x'.repeat(5000),
+          at: new Date().toISOString(),
+          origin: 'tool',
+        }) + '\n',
+      );
       const { records, warnings } = store.list('workspace');
       expect(records.map((r) => r.name)).toEqual(['ok']);
       expect(warnings).toHaveLength(2);
@@ -172,7 +247,12 @@ describe('memory store', () => {
       appendFileSync(path, '{"v":1,"op":"put","name":"torn","desc');
       expect(store.list('workspace').warnings[0]).toContain('cut off');
       await store.remember(draft('b'), MAIN);
-      expect(store.list('workspace').records.map((r) => r.name).sort()).toEqual(['a', 'b']);
+      expect(
+        store
+          .list('workspace')
+          .records.map((r) => r.name)
+          .sort(),
+      ).toEqual(['a', 'b']);
     });
 
     it('never writes through a symbolic link', async () => {
@@ -189,14 +269,24 @@ describe('memory store', () => {
     it('a memory file that is a symbolic link is never read: its records are not recalled, a warning says why', async () => {
       const { store, home, cwd, root } = makeStore();
       const outside = join(root, 'outside.jsonl');
-      const line = { v: 1, op: 'put', name: 'planted', description: 'from outside', body: 'OUTSIDE RECORD', at: '2026-01-01T00:00:00.000Z', origin: 'tool' };
+      const line = {
+        v: 1,
+        op: 'put',
+        name: 'planted',
+        description: 'from outside',
+        body: 'OUTSIDE RECORD',
+        at: '2026-01-01T00:00:00.000Z',
+        origin: 'tool',
+      };
       writeFileSync(outside, `${JSON.stringify(line)}\n`);
       const workspaceFile = memoryFilePath(home, cwd, 'workspace');
       mkdirSync(join(workspaceFile, '..'), { recursive: true });
       symlinkSync(outside, workspaceFile);
       const listed = store.list();
       expect(listed.records).toEqual([]);
-      expect(listed.warnings).toEqual([`${workspaceFile} is a symbolic link; memory is read only from a regular file, so its records were not recalled. Replace it with a regular file.`]);
+      expect(listed.warnings).toEqual([
+        `${workspaceFile} is a symbolic link; memory is read only from a regular file, so its records were not recalled. Replace it with a regular file.`,
+      ]);
       // The same for a linked folder on the way: the project's .jarvis-code pointing elsewhere.
       const elsewhere = join(root, 'elsewhere');
       mkdirSync(elsewhere);
@@ -204,7 +294,9 @@ describe('memory store', () => {
       symlinkSync(elsewhere, join(cwd, '.jarvis-code'));
       const project = store.list('project');
       expect(project.records).toEqual([]);
-      expect(project.warnings[0]).toBe(`${join(cwd, '.jarvis-code')} is a symbolic link; memory files are read only from their own folder, so ${join(cwd, '.jarvis-code', 'memory.jsonl')} was not read. Replace the link with a real folder.`);
+      expect(project.warnings[0]).toBe(
+        `${join(cwd, '.jarvis-code')} is a symbolic link; memory files are read only from their own folder, so ${join(cwd, '.jarvis-code', 'memory.jsonl')} was not read. Replace the link with a real folder.`,
+      );
     });
 
     it('a folder that cannot be written gives an error naming the file (transient, so extraction retries)', async () => {
@@ -221,9 +313,16 @@ describe('memory store', () => {
       const { store, home, cwd } = makeStore();
       for (let i = 0; i < 80; i++) await store.remember(draft('churn', `version ${i}`), MAIN);
       await store.remember(draft('stable'), MAIN);
-      const lines = readFileSync(memoryFilePath(home, cwd, 'workspace'), 'utf8').trim().split('\n');
+      const lines = readFileSync(memoryFilePath(home, cwd, 'workspace'), 'utf8')
+        .trim()
+        .split('\n');
       expect(lines.length).toBeLessThan(30);
-      expect(store.list('workspace').records.map((r) => `${r.name}=${r.body}`).sort()).toEqual(['churn=version 79', 'stable=body of stable']);
+      expect(
+        store
+          .list('workspace')
+          .records.map((r) => `${r.name}=${r.body}`)
+          .sort(),
+      ).toEqual(['churn=version 79', 'stable=body of stable']);
     });
   });
 
@@ -256,7 +355,10 @@ describe('memory store', () => {
     });
     const run = promisify(execFile);
     // 2 × 150 new names against a limit of 200: every saved record is there, and the limit holds.
-    const results = await Promise.all([run(process.execPath, [script, home, cwd, 'a', '150']), run(process.execPath, [script, home, cwd, 'b', '150'])]);
+    const results = await Promise.all([
+      run(process.execPath, [script, home, cwd, 'a', '150']),
+      run(process.execPath, [script, home, cwd, 'b', '150']),
+    ]);
     const saved = results.map((r) => Number(r.stdout));
     const store = new MemoryStore({ home, cwd, trusted: () => true });
     const names = store.list('workspace').records.map((r) => r.name);

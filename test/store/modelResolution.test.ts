@@ -33,7 +33,9 @@ function errorOf(fn: () => unknown): Error {
 }
 
 const ENV_CHANNEL = {
-  JARVIS_MODEL_NAME: 'kimi-k2-0905-preview', JARVIS_MODEL_API_KEY: 'env-key', JARVIS_MODEL_PROVIDER_TYPE: 'kimi',
+  JARVIS_MODEL_NAME: 'kimi-k2-0905-preview',
+  JARVIS_MODEL_API_KEY: 'env-key',
+  JARVIS_MODEL_PROVIDER_TYPE: 'kimi',
 };
 
 const TWO_MODELS = `default_model = "a"
@@ -68,13 +70,17 @@ describe('model selection precedence: -m > JARVIS_MODEL_* > default_model', () =
     expect(errorOf(() => resolve({ config: cfg(TWO_MODELS), cliModel: 'c' })).message).toBe(
       '-m "c": no such model alias in /cfg/config.toml; defined aliases: "a", "b"',
     );
-    expect(errorOf(() => resolve({ config: cfg(''), cliModel: 'c' })).message).toContain('defines no [models.<alias>] tables');
+    expect(errorOf(() => resolve({ config: cfg(''), cliModel: 'c' })).message).toContain(
+      'defines no [models.<alias>] tables',
+    );
   });
 
   it('models without default_model asks for one', () => {
     const err = errorOf(() => resolve({ config: cfg(TWO_MODELS.replace('default_model = "a"', '')) }));
     expect(err).toBeInstanceOf(ModelConfigError);
-    expect(err.message).toBe('/cfg/config.toml: default_model is not set; set it to one of "a", "b", or pass -m <alias>');
+    expect(err.message).toBe(
+      '/cfg/config.toml: default_model is not set; set it to one of "a", "b", or pass -m <alias>',
+    );
   });
 });
 
@@ -100,7 +106,9 @@ describe('no model configured', () => {
 
 describe('provider credentials', () => {
   const withProvider = (provider: string) =>
-    cfg(`default_model = "m"\n[providers.p]\n${provider}\n[models.m]\nprovider = "p"\nmodel = "gpt-4.1"\nmax_context_size = 1000\n`);
+    cfg(
+      `default_model = "m"\n[providers.p]\n${provider}\n[models.m]\nprovider = "p"\nmodel = "gpt-4.1"\nmax_context_size = 1000\n`,
+    );
 
   it('api_key beats the [providers.x.env] table', () => {
     const config = withProvider('type = "openai"\napi_key = "from-key"\nenv = { OPENAI_API_KEY = "from-env-table" }');
@@ -109,13 +117,17 @@ describe('provider credentials', () => {
 
   it('falls back to the conventional name in the env table', () => {
     expect(resolve({ config: withProvider('type = "openai"\nenv = { OPENAI_API_KEY = "t" }') }).apiKey).toBe('t');
-    expect(resolve({ config: withProvider('type = "openai_responses"\nenv = { OPENAI_API_KEY = "t" }') }).apiKey).toBe('t');
+    expect(resolve({ config: withProvider('type = "openai_responses"\nenv = { OPENAI_API_KEY = "t" }') }).apiKey).toBe(
+      't',
+    );
     expect(resolve({ config: withProvider('type = "kimi"\nenv = { KIMI_API_KEY = "k" }') }).apiKey).toBe('k');
     expect(resolve({ config: withProvider('type = "anthropic"\nenv = { ANTHROPIC_API_KEY = "a" }') }).apiKey).toBe('a');
   });
 
   it('neither → an error naming the provider and where a key goes', () => {
-    const err = errorOf(() => resolve({ config: withProvider('type = "openai"\nenv = { ANTHROPIC_API_KEY = "wrong-name" }') }));
+    const err = errorOf(() =>
+      resolve({ config: withProvider('type = "openai"\nenv = { ANTHROPIC_API_KEY = "wrong-name" }') }),
+    );
     expect(err).toBeInstanceOf(ModelConfigError);
     expect(err.message).toBe(
       '/cfg/config.toml: providers.p: no API key: set api_key, or OPENAI_API_KEY in [providers.p.env] ' +
@@ -125,17 +137,34 @@ describe('provider credentials', () => {
 
   it('never reads an exported shell OPENAI_API_KEY / *_BASE_URL', () => {
     const config = withProvider('type = "openai"');
-    const env = { OPENAI_API_KEY: 'shell-key', OPENAI_BASE_URL: 'http://shell', KIMI_API_KEY: 'x', ANTHROPIC_API_KEY: 'y' };
+    const env = {
+      OPENAI_API_KEY: 'shell-key',
+      OPENAI_BASE_URL: 'http://shell',
+      KIMI_API_KEY: 'x',
+      ANTHROPIC_API_KEY: 'y',
+    };
     expect(() => resolve({ config, env })).toThrow(/no API key/);
     const withKey = withProvider('type = "openai"\napi_key = "file"');
     expect(resolve({ config: withKey, env })).toMatchObject({ apiKey: 'file', baseUrl: 'https://api.openai.com/v1' });
   });
 
   it('base_url: provider base_url, then the env table, then the per-type default', () => {
-    expect(resolve({ config: withProvider('type = "kimi"\napi_key = "k"\nbase_url = "http://b"\nenv = { KIMI_BASE_URL = "http://e" }') }).baseUrl).toBe('http://b');
-    expect(resolve({ config: withProvider('type = "kimi"\napi_key = "k"\nenv = { KIMI_BASE_URL = "http://e" }') }).baseUrl).toBe('http://e');
-    expect(resolve({ config: withProvider('type = "kimi"\napi_key = "k"') }).baseUrl).toBe('https://api.moonshot.ai/v1');
-    expect(resolve({ config: withProvider('type = "anthropic"\napi_key = "k"') }).baseUrl).toBe('https://api.anthropic.com');
+    expect(
+      resolve({
+        config: withProvider(
+          'type = "kimi"\napi_key = "k"\nbase_url = "http://b"\nenv = { KIMI_BASE_URL = "http://e" }',
+        ),
+      }).baseUrl,
+    ).toBe('http://b');
+    expect(
+      resolve({ config: withProvider('type = "kimi"\napi_key = "k"\nenv = { KIMI_BASE_URL = "http://e" }') }).baseUrl,
+    ).toBe('http://e');
+    expect(resolve({ config: withProvider('type = "kimi"\napi_key = "k"') }).baseUrl).toBe(
+      'https://api.moonshot.ai/v1',
+    );
+    expect(resolve({ config: withProvider('type = "anthropic"\napi_key = "k"') }).baseUrl).toBe(
+      'https://api.anthropic.com',
+    );
   });
 
   it('uses a stored OAuth token for a provider with an oauth reference', () => {
@@ -159,7 +188,9 @@ describe('resolved model fields', () => {
       providerType: 'kimi',
       model: 'kimi-k2-turbo-preview',
       apiKey: 'sk-kimi',
-      apiKeySource: expect.stringMatching(/^(api_key under \[providers\.moonshot\]|MOONSHOT_API_KEY|KIMI_API_KEY under \[providers\.moonshot\.env\]) in /),
+      apiKeySource: expect.stringMatching(
+        /^(api_key under \[providers\.moonshot\]|MOONSHOT_API_KEY|KIMI_API_KEY under \[providers\.moonshot\.env\]) in /,
+      ),
       baseUrl: 'https://api.moonshot.ai/v1',
       customHeaders: { 'X-Team': 'core' },
       maxContextSize: 262144,
@@ -174,14 +205,26 @@ describe('resolved model fields', () => {
       adaptiveThinking: undefined,
     });
     const routed = resolve({ config: FULL, cliModel: 'routed', oauthToken: () => 'tok' });
-    expect(routed).toMatchObject({ providerType: 'openai_responses', baseUrl: 'http://127.0.0.1:9/responses', reasoningKey: 'reasoning_content', displayName: 'gpt-4.1' });
+    expect(routed).toMatchObject({
+      providerType: 'openai_responses',
+      baseUrl: 'http://127.0.0.1:9/responses',
+      reasoningKey: 'reasoning_content',
+      displayName: 'gpt-4.1',
+    });
     const claude = resolve({ config: FULL, cliModel: 'claude.sonnet' });
-    expect(claude).toMatchObject({ apiKey: 'sk-ant', baseUrl: 'http://127.0.0.1:9/anthropic', maxOutputSize: 64000, adaptiveThinking: true });
+    expect(claude).toMatchObject({
+      apiKey: 'sk-ant',
+      baseUrl: 'http://127.0.0.1:9/anthropic',
+      maxOutputSize: 64000,
+      adaptiveThinking: true,
+    });
     expect(claude.capabilities).toEqual(['thinking', 'image_in', 'tool_use']);
   });
 
   it('capabilities in config add to auto-detected ones and never remove them', () => {
-    const config = cfg(`default_model = "m"\n[providers.p]\ntype = "anthropic"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "claude-opus-4-1"\nmax_context_size = 1000\ncapabilities = ["audio_in"]\n`);
+    const config = cfg(
+      `default_model = "m"\n[providers.p]\ntype = "anthropic"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "claude-opus-4-1"\nmax_context_size = 1000\ncapabilities = ["audio_in"]\n`,
+    );
     expect(resolve({ config }).capabilities).toEqual(['thinking', 'image_in', 'audio_in', 'tool_use']);
   });
 
@@ -254,18 +297,33 @@ describe('JARVIS_MODEL_* channel', () => {
   it.each([
     [{ JARVIS_MODEL_NAME: 'm' }, 'JARVIS_MODEL_NAME is set but JARVIS_MODEL_API_KEY is missing'],
     [{ JARVIS_MODEL_NAME: 'm', JARVIS_MODEL_API_KEY: '  ' }, 'JARVIS_MODEL_API_KEY is missing'],
-    [{ ...ENV_CHANNEL, JARVIS_MODEL_PROVIDER_TYPE: 'gemini' }, 'JARVIS_MODEL_PROVIDER_TYPE: expected one of kimi, anthropic, openai, openai_responses, got "gemini"'],
-    [{ ...ENV_CHANNEL, JARVIS_MODEL_MAX_CONTEXT_SIZE: 'lots' }, 'JARVIS_MODEL_MAX_CONTEXT_SIZE: expected a positive integer, got "lots"'],
-    [{ ...ENV_CHANNEL, JARVIS_MODEL_MAX_OUTPUT_SIZE: '0' }, 'JARVIS_MODEL_MAX_OUTPUT_SIZE: expected a positive integer, got "0"'],
-    [{ ...ENV_CHANNEL, JARVIS_MODEL_CAPABILITIES: 'image_in,vision' }, 'JARVIS_MODEL_CAPABILITIES: unknown capability "vision"'],
-    [{ ...ENV_CHANNEL, JARVIS_MODEL_ADAPTIVE_THINKING: 'maybe' }, 'JARVIS_MODEL_ADAPTIVE_THINKING: expected true or false'],
+    [
+      { ...ENV_CHANNEL, JARVIS_MODEL_PROVIDER_TYPE: 'gemini' },
+      'JARVIS_MODEL_PROVIDER_TYPE: expected one of kimi, anthropic, openai, openai_responses, got "gemini"',
+    ],
+    [
+      { ...ENV_CHANNEL, JARVIS_MODEL_MAX_CONTEXT_SIZE: 'lots' },
+      'JARVIS_MODEL_MAX_CONTEXT_SIZE: expected a positive integer, got "lots"',
+    ],
+    [
+      { ...ENV_CHANNEL, JARVIS_MODEL_MAX_OUTPUT_SIZE: '0' },
+      'JARVIS_MODEL_MAX_OUTPUT_SIZE: expected a positive integer, got "0"',
+    ],
+    [
+      { ...ENV_CHANNEL, JARVIS_MODEL_CAPABILITIES: 'image_in,vision' },
+      'JARVIS_MODEL_CAPABILITIES: unknown capability "vision"',
+    ],
+    [
+      { ...ENV_CHANNEL, JARVIS_MODEL_ADAPTIVE_THINKING: 'maybe' },
+      'JARVIS_MODEL_ADAPTIVE_THINKING: expected true or false',
+    ],
   ])('%j → error', (env, message) => {
     const err = errorOf(() => resolve({ config: cfg(TWO_MODELS), env }));
     expect(err).toBeInstanceOf(ModelConfigError);
     expect(err.message).toContain(message);
   });
 
-  it('without JARVIS_MODEL_PROVIDER_TYPE, the type is told only from a provider\'s own host in the base URL', () => {
+  it("without JARVIS_MODEL_PROVIDER_TYPE, the type is told only from a provider's own host in the base URL", () => {
     const key = { JARVIS_MODEL_NAME: 'm', JARVIS_MODEL_API_KEY: 'sk-openai' };
     for (const [url, type] of [
       ['https://api.openai.com/v1', 'openai'],
@@ -303,8 +361,15 @@ describe('one definition shared with the llm layer', () => {
 });
 
 describe('Kimi run-time knobs (JARVIS_MODEL_MAX_COMPLETION_TOKENS, _TEMPERATURE, _TOP_P, _THINKING_EFFORT)', () => {
-  const kimiFile = cfg('default_model = "k"\n[providers.m]\ntype = "kimi"\napi_key = "x"\n[models.k]\nprovider = "m"\nmodel = "kimi-k2-thinking"\nmax_context_size = 1000\n');
-  const knobs = { JARVIS_MODEL_MAX_COMPLETION_TOKENS: '2048', JARVIS_MODEL_TEMPERATURE: '0.6', JARVIS_MODEL_TOP_P: '0.95', JARVIS_MODEL_THINKING_EFFORT: 'low' };
+  const kimiFile = cfg(
+    'default_model = "k"\n[providers.m]\ntype = "kimi"\napi_key = "x"\n[models.k]\nprovider = "m"\nmodel = "kimi-k2-thinking"\nmax_context_size = 1000\n',
+  );
+  const knobs = {
+    JARVIS_MODEL_MAX_COMPLETION_TOKENS: '2048',
+    JARVIS_MODEL_TEMPERATURE: '0.6',
+    JARVIS_MODEL_TOP_P: '0.95',
+    JARVIS_MODEL_THINKING_EFFORT: 'low',
+  };
 
   it('are read during resolution, for kimi models from the config and from the environment', () => {
     const expected = { kimi: { maxCompletionTokens: 2048, temperature: 0.6, topP: 0.95 }, defaultEffort: 'low' };

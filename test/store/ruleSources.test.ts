@@ -37,6 +37,8 @@ describe('permission rule sources', () => {
   it('skips headers inside multi-line strings; an inline array names the file only', () => {
     const text = 'a = """\n[[permission.rules]]\n"""\n[[permission.rules]]\ndecision = "deny"\n';
     expect(permissionRuleSources(text, '/x/config.toml', 1)).toEqual(['/x/config.toml:4']);
-    expect(permissionRuleSources('[permission]\nrules = [{ decision = "deny", pattern = "Bash" }]\n', '/x/config.toml', 1)).toEqual(['/x/config.toml']);
+    expect(
+      permissionRuleSources('[permission]\nrules = [{ decision = "deny", pattern = "Bash" }]\n', '/x/config.toml', 1),
+    ).toEqual(['/x/config.toml']);
   });
 });

@@ -10,7 +10,9 @@ describe('credential detector corpus', () => {
 
   it('flags every secret shape and none of the look-alikes (rates reported)', () => {
     const missed = SECRET_SAMPLES.filter((s) => detectSecrets(s.text).length === 0).map((s) => s.name);
-    const falseAlarms = HARMLESS_SAMPLES.filter((s) => detectSecrets(s.text).length > 0).map((s) => `${s.name}: ${detectSecrets(s.text)[0].kind}`);
+    const falseAlarms = HARMLESS_SAMPLES.filter((s) => detectSecrets(s.text).length > 0).map(
+      (s) => `${s.name}: ${detectSecrets(s.text)[0].kind}`,
+    );
     const detection = (SECRET_SAMPLES.length - missed.length) / SECRET_SAMPLES.length;
     const falsePositive = falseAlarms.length / HARMLESS_SAMPLES.length;
     console.log(

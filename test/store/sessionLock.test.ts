@@ -78,7 +78,10 @@ describe('session lock', () => {
     const reports = (await Promise.all(racers)).map((r) => JSON.parse(r.stdout) as RacerReport);
     for (let r = 0; r < ROUNDS; r++) {
       const outcomes = reports.map((rep) => rep.rounds[r]);
-      expect(outcomes.filter((o) => o.won), `round ${r}: ${JSON.stringify(outcomes)}`).toHaveLength(1);
+      expect(
+        outcomes.filter((o) => o.won),
+        `round ${r}: ${JSON.stringify(outcomes)}`,
+      ).toHaveLength(1);
       const loser = outcomes.find((o) => !o.won)!;
       const winner = reports[outcomes.findIndex((o) => o.won)];
       expect(loser.owner).toBe(winner.pid);

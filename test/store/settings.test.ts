@@ -11,7 +11,14 @@ describe('effectiveSettings defaults', () => {
     const { settings, warnings } = effectiveSettings(defaultConfig(), {});
     expect(warnings).toEqual([]);
     expect(settings).toEqual({
-      loop: { maxStepsPerTurn: 500, maxAttemptsPerStep: 10, reservedContextSize: undefined, compactionTriggerRatio: 0.85, retryBudgetMs: 30_000, idleTimeoutMs: 120_000 },
+      loop: {
+        maxStepsPerTurn: 500,
+        maxAttemptsPerStep: 10,
+        reservedContextSize: undefined,
+        compactionTriggerRatio: 0.85,
+        retryBudgetMs: 30_000,
+        idleTimeoutMs: 120_000,
+      },
       tokenCounting: { strategy: 'measured+estimated' },
       background: {
         maxRunningTasks: undefined,
@@ -46,14 +53,31 @@ describe('effectiveSettings defaults', () => {
 
   it('takes config values', () => {
     const { settings } = effectiveSettings(FULL, {});
-    expect(settings.loop).toEqual({ maxStepsPerTurn: 50, maxAttemptsPerStep: 4, reservedContextSize: 50000, compactionTriggerRatio: 0.9, retryBudgetMs: 30_000, idleTimeoutMs: 120_000 });
+    expect(settings.loop).toEqual({
+      maxStepsPerTurn: 50,
+      maxAttemptsPerStep: 4,
+      reservedContextSize: 50000,
+      compactionTriggerRatio: 0.9,
+      retryBudgetMs: 30_000,
+      idleTimeoutMs: 120_000,
+    });
     expect(settings.background.maxRunningTasks).toBe(3);
     expect(settings.background.bashTaskTimeoutS).toBe(120);
     expect(settings.identity).toEqual({ name: 'Friday', slug: 'friday-bot' });
     expect(settings.telemetry).toBe(false);
     expect(settings.services).toEqual({
-      search: { baseUrl: 'http://127.0.0.1:9/search', apiKey: 'search-key', oauth: undefined, customHeaders: undefined },
-      fetch: { baseUrl: 'http://127.0.0.1:9/fetch', apiKey: undefined, oauth: undefined, customHeaders: { 'X-Fetch': '1' } },
+      search: {
+        baseUrl: 'http://127.0.0.1:9/search',
+        apiKey: 'search-key',
+        oauth: undefined,
+        customHeaders: undefined,
+      },
+      fetch: {
+        baseUrl: 'http://127.0.0.1:9/fetch',
+        apiKey: undefined,
+        oauth: undefined,
+        customHeaders: { 'X-Fetch': '1' },
+      },
     });
   });
 
@@ -104,7 +128,10 @@ describe('env overrides beat config', () => {
   });
 
   it('blank env values count as unset', () => {
-    const { settings, warnings } = effectiveSettings(FULL, { JARVIS_CODE_IDENTITY_NAME: '  ', JARVIS_LOOP_MAX_STEPS_PER_TURN: '' });
+    const { settings, warnings } = effectiveSettings(FULL, {
+      JARVIS_CODE_IDENTITY_NAME: '  ',
+      JARVIS_LOOP_MAX_STEPS_PER_TURN: '',
+    });
     expect(settings.identity.name).toBe('Friday');
     expect(settings.loop.maxStepsPerTurn).toBe(50);
     expect(warnings).toEqual([]);
@@ -113,15 +140,23 @@ describe('env overrides beat config', () => {
   it('honours the deprecated JARVIS_LOOP_MAX_RETRIES_PER_STEP with a warning', () => {
     const legacy = effectiveSettings(FULL, { JARVIS_LOOP_MAX_RETRIES_PER_STEP: '6' });
     expect(legacy.settings.loop.maxAttemptsPerStep).toBe(6);
-    expect(legacy.warnings).toEqual(['JARVIS_LOOP_MAX_RETRIES_PER_STEP is deprecated; use JARVIS_LOOP_MAX_ATTEMPTS_PER_STEP']);
-    const both = effectiveSettings(FULL, { JARVIS_LOOP_MAX_RETRIES_PER_STEP: '6', JARVIS_LOOP_MAX_ATTEMPTS_PER_STEP: '3' });
+    expect(legacy.warnings).toEqual([
+      'JARVIS_LOOP_MAX_RETRIES_PER_STEP is deprecated; use JARVIS_LOOP_MAX_ATTEMPTS_PER_STEP',
+    ]);
+    const both = effectiveSettings(FULL, {
+      JARVIS_LOOP_MAX_RETRIES_PER_STEP: '6',
+      JARVIS_LOOP_MAX_ATTEMPTS_PER_STEP: '3',
+    });
     expect(both.settings.loop.maxAttemptsPerStep).toBe(3);
     expect(both.warnings[0]).toContain('ignored because JARVIS_LOOP_MAX_ATTEMPTS_PER_STEP is set');
   });
 
-  it.each([['1'], ['true'], ['YES'], ['y']])('JARVIS_DISABLE_TELEMETRY=%s disables telemetry even if config enables it', (value) => {
-    expect(effectiveSettings(defaultConfig(), { JARVIS_DISABLE_TELEMETRY: value }).settings.telemetry).toBe(false);
-  });
+  it.each([['1'], ['true'], ['YES'], ['y']])(
+    'JARVIS_DISABLE_TELEMETRY=%s disables telemetry even if config enables it',
+    (value) => {
+      expect(effectiveSettings(defaultConfig(), { JARVIS_DISABLE_TELEMETRY: value }).settings.telemetry).toBe(false);
+    },
+  );
 
   it('JARVIS_DISABLE_TELEMETRY=0 leaves telemetry on', () => {
     expect(effectiveSettings(defaultConfig(), { JARVIS_DISABLE_TELEMETRY: '0' }).settings.telemetry).toBe(true);
@@ -130,7 +165,10 @@ describe('env overrides beat config', () => {
   it('web service env overrides follow SPEC §3.14', () => {
     const run = (env: NodeJS.ProcessEnv) => effectiveSettings(FULL, env).settings.services;
     // An env base URL is a separate endpoint: configured key/headers are not forwarded.
-    expect(run({ JARVIS_WEB_FETCH_BASE_URL: 'http://env-fetch' }).fetch).toEqual({ baseUrl: 'http://env-fetch', apiKey: undefined });
+    expect(run({ JARVIS_WEB_FETCH_BASE_URL: 'http://env-fetch' }).fetch).toEqual({
+      baseUrl: 'http://env-fetch',
+      apiKey: undefined,
+    });
     // An env key alone keeps the configured endpoint and headers but replaces the credentials.
     expect(run({ JARVIS_WEB_FETCH_API_KEY: 'ek' }).fetch).toEqual({
       baseUrl: 'http://127.0.0.1:9/fetch',
@@ -139,27 +177,49 @@ describe('env overrides beat config', () => {
       customHeaders: { 'X-Fetch': '1' },
     });
     // Env URL + key with nothing configured enables the service.
-    const bare = effectiveSettings(defaultConfig(), { JARVIS_WEB_SEARCH_BASE_URL: 'http://s', JARVIS_WEB_SEARCH_API_KEY: 'k' });
+    const bare = effectiveSettings(defaultConfig(), {
+      JARVIS_WEB_SEARCH_BASE_URL: 'http://s',
+      JARVIS_WEB_SEARCH_API_KEY: 'k',
+    });
     expect(bare.settings.services.search).toEqual({ baseUrl: 'http://s', apiKey: 'k' });
   });
 });
 
 describe('env value parsing', () => {
   it.each([
-    ['1', true], ['TRUE', true], [' yes ', true], ['on', true],
-    ['0', false], ['false', false], ['No', false], ['off', false],
-    ['y', undefined], ['', undefined], ['2', undefined],
+    ['1', true],
+    ['TRUE', true],
+    [' yes ', true],
+    ['on', true],
+    ['0', false],
+    ['false', false],
+    ['No', false],
+    ['off', false],
+    ['y', undefined],
+    ['', undefined],
+    ['2', undefined],
   ])('parseBooleanWord(%j) → %s', (value, expected) => {
     expect(parseBooleanWord(value)).toBe(expected);
   });
 
   it.each([
-    ['12', 1, 12], [' 7 ', 1, 7], ['0', 1, undefined], ['1e3', 1, undefined], ['1.0', 1, undefined], ['', 0, undefined], ['0', 0, 0],
+    ['12', 1, 12],
+    [' 7 ', 1, 7],
+    ['0', 1, undefined],
+    ['1e3', 1, undefined],
+    ['1.0', 1, undefined],
+    ['', 0, undefined],
+    ['0', 0, 0],
   ])('parseIntInRange(%j, %d) → %s', (value, min, expected) => {
     expect(parseIntInRange(value, min)).toBe(expected);
   });
 
-  it.each([['Jarvis', 'jarvis'], ['  Ops   Bot!! ', 'ops-bot'], ['日本', 'agent'], ['A.B_c', 'a-b-c']])('identitySlug(%j) → %s', (name, slug) => {
+  it.each([
+    ['Jarvis', 'jarvis'],
+    ['  Ops   Bot!! ', 'ops-bot'],
+    ['日本', 'agent'],
+    ['A.B_c', 'a-b-c'],
+  ])('identitySlug(%j) → %s', (name, slug) => {
     expect(identitySlug(name)).toBe(slug);
   });
 });

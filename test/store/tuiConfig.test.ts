@@ -43,13 +43,21 @@ describe('tui.toml', () => {
 
   it('a missing file means defaults, no notice, and no file is created', () => {
     const home = tempHome();
-    expect(loadTuiConfig(home)).toEqual({ config: defaultTuiConfig(), path: join(home, 'tui.toml'), existed: false, warnings: [] });
+    expect(loadTuiConfig(home)).toEqual({
+      config: defaultTuiConfig(),
+      path: join(home, 'tui.toml'),
+      existed: false,
+      warnings: [],
+    });
     expect(readdirSync(home)).toEqual([]);
   });
 
   it.each([
     ['render_latex = "yes"', 'render_latex: expected true or false, got "yes"'],
-    ['[notifications]\nnotification_condition = "sometimes"', 'notifications.notification_condition: expected one of "unfocused", "always", got "sometimes"'],
+    [
+      '[notifications]\nnotification_condition = "sometimes"',
+      'notifications.notification_condition: expected one of "unfocused", "always", got "sometimes"',
+    ],
     ['colour = "red"', 'colour: unknown key (the top level accepts: theme,'],
     ['them = "dark"', 'them: unknown key — did you mean "theme"?'],
     ['theme = ', 'TOML syntax error at line 1'],
@@ -68,6 +76,8 @@ describe('tui.toml', () => {
   it('skips unknown status line items with a warning', () => {
     const { config, warnings } = parseTuiConfigText('[status_line]\nitems = ["mode", "weather"]', '/t/tui.toml');
     expect(config.status_line.items).toEqual(['mode']);
-    expect(warnings).toEqual(['/t/tui.toml: status_line.items: unknown item "weather" skipped (known: mode, goal, model, context, tokens, tasks, cwd, git, tips)']);
+    expect(warnings).toEqual([
+      '/t/tui.toml: status_line.items: unknown item "weather" skipped (known: mode, goal, model, context, tokens, tasks, cwd, git, tips)',
+    ]);
   });
 });

@@ -20,7 +20,11 @@ describe('tool framework', () => {
     });
     const schema = toolSchemaForModel(tool);
     expect(schema.description).toBe('Reads up to 7 things.');
-    expect(schema.parameters).toMatchObject({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] });
+    expect(schema.parameters).toMatchObject({
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+    });
     expect(schema.parameters.$schema).toBeUndefined();
     // .int() bounds at ±2^53 tell the model nothing and are left out; real bounds stay.
     expect(JSON.stringify(schema.parameters)).not.toContain(String(Number.MAX_SAFE_INTEGER));
@@ -45,17 +49,20 @@ describe('tool framework', () => {
     expect(short.content).toBe('short');
   });
 
-  it.each([10, 1_000, 20_000, 39_999, 50_000])('a %i-character limit keeps a head and a tail that never overlap', async (limit) => {
-    const h = makeToolHarness();
-    // Every character says where it came from, so an overlap or a gap shows in the numbers.
-    const full = Array.from({ length: limit * 2 }, (_, i) => String.fromCharCode(0x4e00 + (i % 20_000))).join('');
-    const capped = (await capToolOutput({ content: full }, 'main', h.sessionDir, limit)).result;
-    const text = (capped.content as Array<{ type: 'text'; text: string }>)[0].text;
-    const [head, rest] = text.split('\n\n[… ');
-    const tail = rest.split(']\n\n')[1];
-    const omitted = Number(/^(\d+) characters omitted/.exec(rest)![1]);
-    expect(head.length + tail.length).toBeLessThanOrEqual(limit);
-    expect(head.length + omitted + tail.length).toBe(full.length);
-    expect(full.startsWith(head) && full.endsWith(tail)).toBe(true);
-  });
+  it.each([10, 1_000, 20_000, 39_999, 50_000])(
+    'a %i-character limit keeps a head and a tail that never overlap',
+    async (limit) => {
+      const h = makeToolHarness();
+      // Every character says where it came from, so an overlap or a gap shows in the numbers.
+      const full = Array.from({ length: limit * 2 }, (_, i) => String.fromCharCode(0x4e00 + (i % 20_000))).join('');
+      const capped = (await capToolOutput({ content: full }, 'main', h.sessionDir, limit)).result;
+      const text = (capped.content as Array<{ type: 'text'; text: string }>)[0].text;
+      const [head, rest] = text.split('\n\n[… ');
+      const tail = rest.split(']\n\n')[1];
+      const omitted = Number(/^(\d+) characters omitted/.exec(rest)![1]);
+      expect(head.length + tail.length).toBeLessThanOrEqual(limit);
+      expect(head.length + omitted + tail.length).toBe(full.length);
+      expect(full.startsWith(head) && full.endsWith(tail)).toBe(true);
+    },
+  );
 });

@@ -32,13 +32,21 @@ const SCHEMA = {
 describe('JSON Schema tools', () => {
   it('accept valid arguments as they are', async () => {
     const tool = await searchTool(SCHEMA);
-    expect(tool.validateArgs({ query: 'hooks', limit: 5, filter: { since: '2026-01-02' } })).toEqual({ ok: true, args: { query: 'hooks', limit: 5, filter: { since: '2026-01-02' } } });
+    expect(tool.validateArgs({ query: 'hooks', limit: 5, filter: { since: '2026-01-02' } })).toEqual({
+      ok: true,
+      args: { query: 'hooks', limit: 5, filter: { since: '2026-01-02' } },
+    });
     expect(tool.jsonSchema).toEqual(SCHEMA);
   });
 
   it('report every bad field at once, in the same form as the zod tools', async () => {
     const tool = await searchTool(SCHEMA);
-    const check = tool.validateArgs({ limit: 'ten', kind: 'book', filter: { since: 'yesterday', extra: 1 }, color: 'red' });
+    const check = tool.validateArgs({
+      limit: 'ten',
+      kind: 'book',
+      filter: { since: 'yesterday', extra: 1 },
+      color: 'red',
+    });
     expect(check.ok).toBe(false);
     const error = (check as { error: string }).error;
     expect(error.split('\n')[0]).toBe('Invalid arguments for mcp__docs__search:');
@@ -52,7 +60,10 @@ describe('JSON Schema tools', () => {
   });
 
   it('check ranges and nested arrays with their index in the path', async () => {
-    const tool = await searchTool({ type: 'object', properties: { ids: { type: 'array', items: { type: 'number', maximum: 9 } } } });
+    const tool = await searchTool({
+      type: 'object',
+      properties: { ids: { type: 'array', items: { type: 'number', maximum: 9 } } },
+    });
     const check = tool.validateArgs({ ids: [1, 12, 'x'] });
     expect(check).toMatchObject({ ok: false });
     expect((check as { error: string }).error).toContain('- ids.1: must be <= 9');

@@ -59,7 +59,9 @@ describe('typed tool services', () => {
     skipReplayCheck(engine);
     const env = { cwd: engine.cwd, services: engine.runtime.services } as Parameters<typeof prepareToolCall>[2];
     const prepared = prepareToolCall({ id: 'c1', name: 'Notes', arguments: '{}' }, new Map([['Notes', tool]]), env);
-    expect(prepared.error).toBe('Notes cannot run in this session: it needs the "test-notes" service, which this session does not provide.');
+    expect(prepared.error).toBe(
+      'Notes cannot run in this session: it needs the "test-notes" service, which this session does not provide.',
+    );
   });
 
   const browser = (profile: BrowserRuntimeOptions['profile']): BrowserRuntimeOptions => ({

@@ -23,7 +23,9 @@ function lastUserParts(app: Launched, i: number): WirePart[] {
 
 let png: Buffer;
 beforeAll(async () => {
-  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
 });
 
 function projectWithFiles(): string {
@@ -42,7 +44,9 @@ describe.skipIf(!hasTmux)('attaching files in the UI (tmux)', { timeout: 60_000 
     await waitForRequests(app, 1);
     // A text-only message reaches the chat wire as one string: the prompt, then the attachment.
     const [text] = lastUserParts(app, 0).map((p) => p.text ?? '');
-    expect(text).toMatch(/^explain @src\/x.ts please\n<attached-file path="src\/x.ts" label="120 lines">\n1\t\/\/ line 1\n/);
+    expect(text).toMatch(
+      /^explain @src\/x.ts please\n<attached-file path="src\/x.ts" label="120 lines">\n1\t\/\/ line 1\n/,
+    );
     expect(text).toContain('77\tconst MARKER_LINE_77 = true;');
     expect(text).toMatch(/120\t\/\/ line 120\n<\/attached-file>$/);
     await app.tmux.waitFor('It defines a marker.');

@@ -12,7 +12,13 @@ const start = appsClosedAfterEach();
 
 describe.skipIf(!hasTmux)('context commands (tmux)', { timeout: 60_000 }, () => {
   it('/compact sends the instruction to the summariser and shows the compaction (Ctrl-O: the summary)', async () => {
-    const app = await start({ turns: [{ text: 'Hello back.' }, { text: 'Summary: the user greeted me and I answered.' }, { text: 'Still here.' }] });
+    const app = await start({
+      turns: [
+        { text: 'Hello back.' },
+        { text: 'Summary: the user greeted me and I answered.' },
+        { text: 'Still here.' },
+      ],
+    });
     send(app, 'hello');
     await app.tmux.waitFor('Hello back.');
     send(app, '/compact keep the greeting verbatim');

@@ -17,16 +17,31 @@ import { TurnView } from '../../src/ui/turnView';
 
 const theme = loadTheme('dark', '/nonexistent').theme;
 const strip = (lines: string[]) => lines.join('\n').replace(/\x1b\[[0-9;]*m/g, '');
-const KEY = { up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D', enter: '\r', esc: '\x1b', space: ' ', ctrlE: '\x05', pgDn: '\x1b[6~' };
+const KEY = {
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  enter: '\r',
+  esc: '\x1b',
+  space: ' ',
+  ctrlE: '\x05',
+  pgDn: '\x1b[6~',
+};
 
 function review(options = [{ label: 'Fast', description: 'cut corners' }], plan = '# Plan\n\n1. one\n2. two') {
   const answers: PlanReviewAnswer[] = [];
-  const panel = new PlanReviewPanel(theme, { planPath: '/s/plans/plan-1.md', plan, options }, (a) => answers.push(a), () => 40);
+  const panel = new PlanReviewPanel(
+    theme,
+    { planPath: '/s/plans/plan-1.md', plan, options },
+    (a) => answers.push(a),
+    () => 40,
+  );
   return { panel, answers };
 }
 
 describe('plan review dialog', () => {
-  it('offers Approve, the agent\'s options, Reject, Reject and Exit, Revise; shows the plan', () => {
+  it("offers Approve, the agent's options, Reject, Reject and Exit, Revise; shows the plan", () => {
     const { panel } = review();
     expect(panel.choiceLabels).toEqual(['Approve', 'Approve: Fast', 'Reject', 'Reject and Exit', 'Revise…']);
     const text = strip(panel.render(80));
@@ -83,7 +98,10 @@ function ask(questions: QuestionRequest['questions']) {
   const panel = new QuestionPanel(theme, { questions, background: false }, (r) => responses.push(r));
   return { panel, responses };
 }
-const opts = (...labels: string[]) => [...labels.map((label) => ({ label, description: '' })), { label: 'Other', description: 'Type your own answer.' }];
+const opts = (...labels: string[]) => [
+  ...labels.map((label) => ({ label, description: '' })),
+  { label: 'Other', description: 'Type your own answer.' },
+];
 
 describe('question dialog', () => {
   it('single select: ↓ Enter answers with that option', () => {
@@ -116,17 +134,31 @@ describe('question dialog', () => {
     panel.handleInput(KEY.enter);
     expect(panel.current).toBe(1);
     panel.handleInput('1');
-    expect(responses).toEqual([{ answers: [
-      { question: 'Which ones?', kind: 'multi_with_other', selected: ['A', 'C'], other: 'D' },
-      { question: 'Sure?', kind: 'single', selected: ['Yes'] },
-    ] }]);
+    expect(responses).toEqual([
+      {
+        answers: [
+          { question: 'Which ones?', kind: 'multi_with_other', selected: ['A', 'C'], other: 'D' },
+          { question: 'Sure?', kind: 'single', selected: ['Yes'] },
+        ],
+      },
+    ]);
   });
 
   it('skipping ahead leaves a question "skipped"; Esc dismisses everything', () => {
-    let r = ask([{ question: 'One?', options: opts('A', 'B'), multiSelect: false }, { question: 'Two?', options: opts('C', 'D'), multiSelect: false }]);
+    let r = ask([
+      { question: 'One?', options: opts('A', 'B'), multiSelect: false },
+      { question: 'Two?', options: opts('C', 'D'), multiSelect: false },
+    ]);
     r.panel.handleInput(KEY.right);
     r.panel.handleInput(KEY.enter);
-    expect(r.responses).toEqual([{ answers: [{ question: 'One?', kind: 'skipped', selected: [] }, { question: 'Two?', kind: 'single', selected: ['C'] }] }]);
+    expect(r.responses).toEqual([
+      {
+        answers: [
+          { question: 'One?', kind: 'skipped', selected: [] },
+          { question: 'Two?', kind: 'single', selected: ['C'] },
+        ],
+      },
+    ]);
     r = ask([{ question: 'One?', options: opts('A', 'B'), multiSelect: false }]);
     r.panel.handleInput(KEY.esc);
     expect(r.responses).toEqual([{ dismissed: true }]);
@@ -149,31 +181,48 @@ describe('modes, todos, usage, replay', () => {
   });
 
   it('the collapsed todo list shows a window around the item in progress', () => {
-    const todos = Array.from({ length: 10 }, (_, i) => ({ title: `t${i}`, status: i < 6 ? 'done' : i === 6 ? 'in_progress' : 'pending' }) as const);
+    const todos = Array.from(
+      { length: 10 },
+      (_, i) => ({ title: `t${i}`, status: i < 6 ? 'done' : i === 6 ? 'in_progress' : 'pending' }) as const,
+    );
     expect(todoWindow(todos, 5)).toEqual({ start: 5, end: 10 });
     expect(todoWindow(todos.slice(0, 3), 5)).toEqual({ start: 0, end: 3 });
-    const panel = new TodoPanel(() => theme, () => ({ todos, expanded: false, busy: false }));
+    const panel = new TodoPanel(
+      () => theme,
+      () => ({ todos, expanded: false, busy: false }),
+    );
     const text = strip(panel.render(60));
     expect(text).toContain('Todos 6/10 done');
     expect(text).toContain('◐ t6');
     expect(text).toContain('… 5 earlier');
     expect(text).not.toContain('t4');
-    const finished = new TodoPanel(() => theme, () => ({ todos: [{ title: 'x', status: 'done' }], expanded: false, busy: false }));
+    const finished = new TodoPanel(
+      () => theme,
+      () => ({ todos: [{ title: 'x', status: 'done' }], expanded: false, busy: false }),
+    );
     expect(finished.render(60)).toEqual([]);
   });
 
   it('/usage lists the context by source and the session totals', () => {
     const b: ContextBreakdown = {
-      total: 5000, window: 100_000, free: 95_000, compactAt: 85_000,
-      sources: { systemPrompt: 1000, agentsMd: 0, toolSchemas: 3000, history: 500, memory: 300, toolResults: 200 }, estimated: 5000,
-      messages: 4, compactions: 0, session: { inputTokens: 9000, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0, lastInputTokens: 4800 },
+      total: 5000,
+      window: 100_000,
+      free: 95_000,
+      compactAt: 85_000,
+      sources: { systemPrompt: 1000, agentsMd: 0, toolSchemas: 3000, history: 500, memory: 300, toolResults: 200 },
+      estimated: 5000,
+      messages: 4,
+      compactions: 0,
+      session: { inputTokens: 9000, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0, lastInputTokens: 4800 },
     };
     const text = usageLines(b, 2).join('\n');
     expect(text).toContain('Context      5% · 5,000 of 100,000 tokens');
     expect(text).toMatch(/Tool schemas\s+3,000\s+60%/);
     expect(text).toMatch(/Memory recall\s+300\s+6%/);
     expect(text).toMatch(/Input\s+9,000/);
-    expect(usageLines(b, 2, { offered: 14, deferred: 9, loaded: 2 }).join('\n')).toMatch(/Tool schemas\s+3,000\s+60%\n\s+14 tools offered · 9 deferred, 2 of them loaded with ToolSearch/);
+    expect(usageLines(b, 2, { offered: 14, deferred: 9, loaded: 2 }).join('\n')).toMatch(
+      /Tool schemas\s+3,000\s+60%\n\s+14 tools offered · 9 deferred, 2 of them loaded with ToolSearch/,
+    );
   });
 
   it('rendered Markdown lines lose their width padding (kept lines cost less)', () => {
@@ -184,11 +233,21 @@ describe('modes, todos, usage, replay', () => {
 
   it('a rebuilt transcript hides injected reminders and shows a compaction block', () => {
     const view = { theme, expanded: false, cwd: '/w' };
-    const blocks = blocksFromMessages([
-      { role: 'user', content: [{ type: 'text', text: '<compaction-summary>\nnote\n</compaction-summary>' }] },
-      { role: 'user', content: [{ type: 'text', text: '<system-reminder>\nPlan mode is on\n</system-reminder>' }] },
-      { role: 'user', content: [{ type: 'text', text: 'real prompt' }, { type: 'text', text: '<recalled-memories trust="untrusted">\nrecalled fact\n</recalled-memories>' }] },
-    ], view, [{ trigger: 'manual', summary: 'The summary.', tokensBefore: 100, tokensAfter: 10, summarised: 4 }]);
+    const blocks = blocksFromMessages(
+      [
+        { role: 'user', content: [{ type: 'text', text: '<compaction-summary>\nnote\n</compaction-summary>' }] },
+        { role: 'user', content: [{ type: 'text', text: '<system-reminder>\nPlan mode is on\n</system-reminder>' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'real prompt' },
+            { type: 'text', text: '<recalled-memories trust="untrusted">\nrecalled fact\n</recalled-memories>' },
+          ],
+        },
+      ],
+      view,
+      [{ trigger: 'manual', summary: 'The summary.', tokensBefore: 100, tokensAfter: 10, summarised: 4 }],
+    );
     const text = strip(blocks.flatMap((b) => b.render(80)));
     expect(text).toContain('Conversation compacted');
     expect(text).toContain('> real prompt');
@@ -198,7 +257,10 @@ describe('modes, todos, usage, replay', () => {
 
   it('a tool card shows "rejected" from the approval event, whatever the result text says', () => {
     const view = { theme, expanded: false, cwd: '/w' };
-    const transcript = new Transcript(() => {}, () => 80);
+    const transcript = new Transcript(
+      () => {},
+      () => 80,
+    );
     const host = { requestRender() {}, onUsage() {}, onTurnStart() {}, onTurnEnd() {}, onMode() {} };
     const turn = new TurnView(view, transcript, host);
     const call = (id: string) => ({ id, name: 'Bash', arguments: '{"command":"ls"}' });
@@ -207,8 +269,20 @@ describe('modes, todos, usage, replay', () => {
     turn.handle({ type: 'approval_decision', callId: 'a', subject: 'Bash(ls)', decision: 'deny', by: 'user' });
     turn.handle({ type: 'approval_decision', callId: 'b', subject: 'Bash(ls)', decision: 'deny', by: 'rule' });
     // The model-facing wording is the engine's business: neither text decides the card's status.
-    turn.handle({ type: 'tool_result', callId: 'a', toolName: 'Bash', text: 'Declined by the person at the keyboard.', isError: true });
-    turn.handle({ type: 'tool_result', callId: 'b', toolName: 'Bash', text: 'The user rejected… (not really: a rule denied it)', isError: true });
+    turn.handle({
+      type: 'tool_result',
+      callId: 'a',
+      toolName: 'Bash',
+      text: 'Declined by the person at the keyboard.',
+      isError: true,
+    });
+    turn.handle({
+      type: 'tool_result',
+      callId: 'b',
+      toolName: 'Bash',
+      text: 'The user rejected… (not really: a rule denied it)',
+      isError: true,
+    });
     const [a, b] = transcript.committed as ToolCard[];
     expect([a.status, b.status]).toEqual(['rejected', 'error']);
   });

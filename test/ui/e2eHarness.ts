@@ -4,7 +4,12 @@ import { afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startMockModelServer, type MockModelServer, type RecordedRequest, type ScriptedTurn } from '../helpers/mockModelServer';
+import {
+  startMockModelServer,
+  type MockModelServer,
+  type RecordedRequest,
+  type ScriptedTurn,
+} from '../helpers/mockModelServer';
 import { TmuxSession } from '../helpers/tmux';
 
 export const BIN = resolve(__dirname, '../../bin/jarvis');
@@ -87,7 +92,8 @@ export function requestText(app: Launched, i: number): string {
 export async function waitForRequests(app: Launched, n: number, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (app.server.requests.length < n) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} model requests; got ${app.server.requests.length}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${n} model requests; got ${app.server.requests.length}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -2,7 +2,11 @@
 // in a viewport above the live region, scrolling, only changed rows rewritten, and the way back to the
 // normal screen with everything finished meanwhile in the scrollback.
 import { afterEach, describe, expect, it } from 'vitest';
-import { alternateScreenActive, ENTER_ALTERNATE_SCREEN, LEAVE_ALTERNATE_SCREEN } from '../../src/platform/terminalModes';
+import {
+  alternateScreenActive,
+  ENTER_ALTERNATE_SCREEN,
+  LEAVE_ALTERNATE_SCREEN,
+} from '../../src/platform/terminalModes';
 import { Screen } from '../../src/ui/screen';
 
 /** A terminal that keeps a grid of rows from the cursor-addressed writes of full-screen frames. */
@@ -15,7 +19,8 @@ function gridTerminal(rows = 8, columns = 40) {
       rows,
       write(data: string) {
         writes.push(data);
-        for (const m of data.matchAll(/\x1b\[(\d+);1H\x1b\[2K(.*?)\x1b\[0m/g)) grid[Number(m[1]) - 1] = m[2].replace(/\x1b\[[0-9;]*m/g, '');
+        for (const m of data.matchAll(/\x1b\[(\d+);1H\x1b\[2K(.*?)\x1b\[0m/g))
+          grid[Number(m[1]) - 1] = m[2].replace(/\x1b\[[0-9;]*m/g, '');
       },
     },
     writes,

@@ -24,16 +24,27 @@ function open(goals: string[]) {
     theme,
     notice: (_level: string, text: string) => void notices.push(text),
     showPanel(make: (h: PanelHost) => Component) {
-      panel = make({ close: () => (panel = undefined), terminal: { rows: 40, columns: 100 }, requestRender: () => undefined }) as GoalQueuePanel;
+      panel = make({
+        close: () => (panel = undefined),
+        terminal: { rows: 40, columns: 100 },
+        requestRender: () => undefined,
+      }) as GoalQueuePanel;
     },
   } as unknown as CommandHost;
   const run = () => GOAL_COMMAND.run(host, 'next manage');
   const press = (...keys: string[]) => {
-    for (const k of keys) for (const piece of k.length > 1 && !k.startsWith('\x1b') ? [...k] : [k]) panel!.handleInput(piece);
+    for (const k of keys)
+      for (const piece of k.length > 1 && !k.startsWith('\x1b') ? [...k] : [k]) panel!.handleInput(piece);
   };
-  return { engine, notices, run, press, get panel() {
-    return panel;
-  } };
+  return {
+    engine,
+    notices,
+    run,
+    press,
+    get panel() {
+      return panel;
+    },
+  };
 }
 
 describe('/goal next manage', () => {
@@ -85,7 +96,13 @@ describe('/goal next manage', () => {
   });
 
   it('the panel draws the picked goal and the keys of each mode', () => {
-    const panel = new GoalQueuePanel(theme, { goals: ['a', 'b'], onSave: () => undefined, onClose: () => undefined, terminal: { rows: 40, columns: 80 }, requestRender: () => undefined });
+    const panel = new GoalQueuePanel(theme, {
+      goals: ['a', 'b'],
+      onSave: () => undefined,
+      onClose: () => undefined,
+      terminal: { rows: 40, columns: 80 },
+      requestRender: () => undefined,
+    });
     expect(plain(panel.render(120))).toContain('Space pick up to move · E edit · D delete · Enter save · Esc cancel');
     panel.handleInput(' ');
     expect(plain(panel.render(80))).toContain('1. ↕ a');

@@ -13,11 +13,25 @@ const start = appsClosedAfterEach();
 describe.skipIf(!hasTmux)('hooks and MCP in the interactive UI (tmux)', { timeout: 90_000 }, () => {
   it('reports a server that cannot start, lists servers in /mcp, offers MCP tools and runs PreToolUse hooks', async () => {
     const home = tempDir('jarvis-ui-mcp-');
-    writeFileSync(join(home, 'config.toml'), `[[hooks]]\nevent = "PreToolUse"\nmatcher = "^Write$"\ncommand = "echo 'the docs folder is read-only' >&2; exit 2"\n`);
-    writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] }, ghost: { command: 'no-such-mcp-binary-xyz' } } }));
+    writeFileSync(
+      join(home, 'config.toml'),
+      `[[hooks]]\nevent = "PreToolUse"\nmatcher = "^Write$"\ncommand = "echo 'the docs folder is read-only' >&2; exit 2"\n`,
+    );
+    writeFileSync(
+      join(home, 'mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
+          ghost: { command: 'no-such-mcp-binary-xyz' },
+        },
+      }),
+    );
     const app = await start({
       home,
-      turns: [{ toolCalls: [{ name: 'Write', arguments: { path: 'docs.md', content: 'x' } }] }, { text: 'Understood, I left the docs alone.' }],
+      turns: [
+        { toolCalls: [{ name: 'Write', arguments: { path: 'docs.md', content: 'x' } }] },
+        { text: 'Understood, I left the docs alone.' },
+      ],
     });
     await app.tmux.waitFor('MCP server "ghost" is not available', { timeoutMs: 30_000 });
     // The first request waits for the servers to start.
@@ -30,7 +44,9 @@ describe.skipIf(!hasTmux)('hooks and MCP in the interactive UI (tmux)', { timeou
     expect(popup).toContain('mcp__everything__echo');
     app.tmux.keys('Escape');
     // server-everything has more than 4 tools: they are deferred, listed in ToolSearch's catalog on one line.
-    const toolSearch = app.server.requests[0].body.tools.find((t: { function: { name: string } }) => t.function.name === 'ToolSearch');
+    const toolSearch = app.server.requests[0].body.tools.find(
+      (t: { function: { name: string } }) => t.function.name === 'ToolSearch',
+    );
     expect(toolSearch.function.description).toMatch(/^- mcp__everything__\{[^}\n]*\bget-sum\b[^}\n]*\}$/m);
     expect(JSON.stringify(app.server.requests[1].body.messages)).toContain('the docs folder is read-only');
   });
@@ -38,7 +54,10 @@ describe.skipIf(!hasTmux)('hooks and MCP in the interactive UI (tmux)', { timeou
   it('project servers start once the user trusts the folder', async () => {
     const cwd = tempDir('jarvis-ui-trust-');
     mkdirSync(join(cwd, '.jarvis-code'));
-    writeFileSync(join(cwd, '.jarvis-code', 'mcp.json'), JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] } } }));
+    writeFileSync(
+      join(cwd, '.jarvis-code', 'mcp.json'),
+      JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] } } }),
+    );
     const app = await start({ cwd, answerTrust: false, turns: [{ text: 'hello' }] });
     const prompt = await app.tmux.waitFor("Don't trust", { timeoutMs: 20_000 });
     expect(prompt).toContain('proj: stdio:');

@@ -63,7 +63,16 @@ describe('key parser', () => {
 
 function routerFor(): { router: InputRouter; editor: Editor; exits: number[]; pastes: number } {
   const tui = { terminal: { rows: 24, columns: 80 }, requestRender: () => undefined } as unknown as TUI;
-  const editor = new Editor(tui, { borderColor: (s: string) => s, selectList: { selectedPrefix: (s) => s, selectedText: (s) => s, description: (s) => s, scrollInfo: (s) => s, noMatch: (s) => s } });
+  const editor = new Editor(tui, {
+    borderColor: (s: string) => s,
+    selectList: {
+      selectedPrefix: (s) => s,
+      selectedText: (s) => s,
+      description: (s) => s,
+      scrollInfo: (s) => s,
+      noMatch: (s) => s,
+    },
+  });
   const state = { router: undefined as unknown as InputRouter, editor, exits: [] as number[], pastes: 0 };
   const host: InputHost = {
     editor,
@@ -99,7 +108,8 @@ describe('input router under the kitty protocol', () => {
     const { router, editor } = routerFor();
     let submitted: string | undefined;
     editor.onSubmit = (text) => (submitted = text);
-    for (const key of ['o', 'n', 'e', KITTY.shiftEnter, 't', 'w', 'o', KITTY.ctrlJ, 'x', KITTY.aRelease]) router.onInput(key);
+    for (const key of ['o', 'n', 'e', KITTY.shiftEnter, 't', 'w', 'o', KITTY.ctrlJ, 'x', KITTY.aRelease])
+      router.onInput(key);
     expect(editor.getText()).toBe('one\ntwo\nx');
     router.onInput('\r');
     expect(submitted).toBe('one\ntwo\nx');

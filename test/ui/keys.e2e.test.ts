@@ -19,7 +19,9 @@ function userMessages(app: Launched, i: number): string[] {
     .map((m) =>
       typeof m.content === 'string'
         ? m.content
-        : (m.content as Array<{ type: string; text?: string }>).map((p) => (p.type === 'text' ? p.text ?? '' : '')).join(''),
+        : (m.content as Array<{ type: string; text?: string }>)
+            .map((p) => (p.type === 'text' ? (p.text ?? '') : ''))
+            .join(''),
     );
 }
 
@@ -30,7 +32,9 @@ function turnsStarted(screenAll: string): number {
 
 /** The programs the pane's shell runs now: `node` while the UI runs; nothing once it has exited (the shell then execs its `sleep`). */
 function paneChild(app: Launched): string {
-  const pid = execFileSync('tmux', ['-L', app.tmux.socket, 'display-message', '-p', '-t', 'main', '#{pane_pid}'], { encoding: 'utf8' }).trim();
+  const pid = execFileSync('tmux', ['-L', app.tmux.socket, 'display-message', '-p', '-t', 'main', '#{pane_pid}'], {
+    encoding: 'utf8',
+  }).trim();
   try {
     return execFileSync('ps', ['-o', 'comm=', '--ppid', pid], { encoding: 'utf8' }).trim();
   } catch {
@@ -55,7 +59,11 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
       args: ['--yolo'],
       turns: [
         // The tool waits for a file the test creates once the steer is in, so the order is certain.
-        { toolCalls: [{ name: 'Bash', arguments: { command: 'while [ ! -f go ]; do sleep 0.05; done; echo released' } }] },
+        {
+          toolCalls: [
+            { name: 'Bash', arguments: { command: 'while [ ! -f go ]; do sleep 0.05; done; echo released' } },
+          ],
+        },
         { text: 'Steered answer.' },
       ],
     });
@@ -78,7 +86,9 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
   });
 
   it('Ctrl-S while an answer streams gives the steer to the model in the next request', async () => {
-    const app = await start({ turns: [{ text: longText(60), chunkDelayMs: 50 }, { text: 'Taking the steer into account.' }] });
+    const app = await start({
+      turns: [{ text: longText(60), chunkDelayMs: 50 }, { text: 'Taking the steer into account.' }],
+    });
     send(app, 'talk for a while');
     await app.tmux.waitFor('word0');
     app.tmux.type('be brief');
@@ -97,7 +107,9 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
   // A step that ends without tool calls must not end the turn while a steer waits: the steer is answered
   // in the same turn (it used to be drained as a turn of its own).
   it('Ctrl-S while an answer streams keeps the same turn (no second "> prompt")', async () => {
-    const app = await start({ turns: [{ text: longText(60), chunkDelayMs: 50 }, { text: 'Taking the steer into account.' }] });
+    const app = await start({
+      turns: [{ text: longText(60), chunkDelayMs: 50 }, { text: 'Taking the steer into account.' }],
+    });
     send(app, 'talk for a while');
     await app.tmux.waitFor('word0');
     app.tmux.type('be brief');
@@ -134,9 +146,15 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
     const tools = tempDir('jarvis-ui-editor-');
     const editor = join(tools, 'fake-editor.sh');
     // Appends to the text it was given, so the test sees both directions of the hand-over.
-    writeFileSync(editor, '#!/bin/sh\n{ cat "$1"; printf \' and more from the editor\\nsecond line\\n\'; } > "$1.new" && mv "$1.new" "$1"\n');
+    writeFileSync(
+      editor,
+      '#!/bin/sh\n{ cat "$1"; printf \' and more from the editor\\nsecond line\\n\'; } > "$1.new" && mv "$1.new" "$1"\n',
+    );
     chmodSync(editor, 0o755);
-    const app = await start({ turns: [{ text: 'Got the edited text.' }], env: { VISUAL: editor, EDITOR: '/bin/false' } });
+    const app = await start({
+      turns: [{ text: 'Got the edited text.' }],
+      env: { VISUAL: editor, EDITOR: '/bin/false' },
+    });
     await app.tmux.waitFor('manual · any');
     app.tmux.type('draft');
     await app.tmux.waitFor('draft');
@@ -217,7 +235,11 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
   it('--session without an id opens the picker; choosing a session shows its history', async () => {
     const home = tempDir('jarvis-ui-home-');
     const cwd = tempDir('jarvis-ui-cwd-');
-    const first = await start({ home, cwd, turns: [{ text: 'The capital is Paris.' }, { text: 'Back in the old session.' }] });
+    const first = await start({
+      home,
+      cwd,
+      turns: [{ text: 'The capital is Paris.' }, { text: 'Back in the old session.' }],
+    });
     send(first, 'what is the capital of France');
     await first.tmux.waitFor('The capital is Paris.');
     first.tmux.keys('C-d');

@@ -55,7 +55,9 @@ describe('renderLatex — converts simple formulas', () => {
   });
 
   it('puts display math on a line of its own', () => {
-    expect(renderLatex('Sum:\n$$\n\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}\n$$\nDone.')).toBe('Sum:\n\n∑ᵢ₌₁ⁿ i = (n(n+1))/2\n\nDone.');
+    expect(renderLatex('Sum:\n$$\n\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}\n$$\nDone.')).toBe(
+      'Sum:\n\n∑ᵢ₌₁ⁿ i = (n(n+1))/2\n\nDone.',
+    );
     expect(renderLatex('\\[E = mc^2\\]')).toBe('\nE = mc²\n');
   });
 
@@ -117,9 +119,15 @@ describe('answers in the transcript', () => {
 
   it('shows converted formulas, and the source when render_latex is off', () => {
     const theme = loadTheme('dark', '/nonexistent').theme;
-    const on = new AssistantBlock({ theme, expanded: false, cwd: '/w' }, 'We get $\\alpha^2 \\le \\frac{1}{2}$ and $y_{bd}$ here.');
+    const on = new AssistantBlock(
+      { theme, expanded: false, cwd: '/w' },
+      'We get $\\alpha^2 \\le \\frac{1}{2}$ and $y_{bd}$ here.',
+    );
     expect(plain(on.render(80))).toContain('We get α² ≤ ½ and y_(bd) here.');
-    const off = new AssistantBlock({ theme, expanded: false, cwd: '/w', renderLatex: false }, 'We get $\\alpha^2$ here.');
+    const off = new AssistantBlock(
+      { theme, expanded: false, cwd: '/w', renderLatex: false },
+      'We get $\\alpha^2$ here.',
+    );
     expect(plain(off.render(80))).toContain('We get $\\alpha^2$ here.');
   });
 });

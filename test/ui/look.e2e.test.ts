@@ -15,14 +15,20 @@ const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux
 const start = appsClosedAfterEach();
 
 /** The SGR colour of a hex colour as tmux reports it. */
-const sgr = (hex: string) => `38;2;${parseInt(hex.slice(1, 3), 16)};${parseInt(hex.slice(3, 5), 16)};${parseInt(hex.slice(5, 7), 16)}m`;
+const sgr = (hex: string) =>
+  `38;2;${parseInt(hex.slice(1, 3), 16)};${parseInt(hex.slice(3, 5), 16)};${parseInt(hex.slice(5, 7), 16)}m`;
 const DARK_USER = sgr('#FFCB6B');
 const LIGHT_USER = sgr('#9A4A00');
 const EMBER_USER = sgr('#FF5F1F');
 
 /** The styled line that shows the prompt `> text`. */
 function promptLine(tmux: TmuxSession, text: string): string {
-  return tmux.styledScreen().split('\n').find((l) => l.replace(/\x1b\[[0-9;]*m/g, '').includes(`> ${text}`)) ?? '';
+  return (
+    tmux
+      .styledScreen()
+      .split('\n')
+      .find((l) => l.replace(/\x1b\[[0-9;]*m/g, '').includes(`> ${text}`)) ?? ''
+  );
 }
 
 async function waitForStyle(tmux: TmuxSession, text: string, colour: string): Promise<void> {
@@ -38,7 +44,10 @@ describe.skipIf(!hasTmux)('how the UI looks (tmux)', { timeout: 60_000 }, () => 
   it('/theme previews a theme as the selection moves, Esc restores it, Enter keeps and saves it', async () => {
     const home = tempDir('jarvis-ui-home-');
     mkdirSync(join(home, 'themes'));
-    writeFileSync(join(home, 'themes', 'ember.json'), JSON.stringify({ name: 'ember', base: 'dark', colors: { roleUser: '#FF5F1F' } }));
+    writeFileSync(
+      join(home, 'themes', 'ember.json'),
+      JSON.stringify({ name: 'ember', base: 'dark', colors: { roleUser: '#FF5F1F' } }),
+    );
     // `auto` must come out dark whatever terminal runs the tests.
     const app = await start({ home, env: { COLORFGBG: '15;0' }, turns: [{ text: 'An answer to colour.' }] });
     send(app, 'colour me');
@@ -63,10 +72,13 @@ describe.skipIf(!hasTmux)('how the UI looks (tmux)', { timeout: 60_000 }, () => 
     expect(promptLine(app.tmux, 'colour me')).toContain(EMBER_USER);
   });
 
-  it('shows the status-line command\'s first line, fed the session as JSON on stdin', async () => {
+  it("shows the status-line command's first line, fed the session as JSON on stdin", async () => {
     const home = tempDir('jarvis-ui-home-');
     // One sed process: it reads the JSON on stdin, prints the status line and a second line.
-    writeFileSync(join(home, 'status.sed'), 's/.*"model":"\\([^"]*\\)".*"permission_mode":"\\([^"]*\\)".*/STATUS model=\\1 mode=\\2/p\ns/.*/a second line is not shown/p\n');
+    writeFileSync(
+      join(home, 'status.sed'),
+      's/.*"model":"\\([^"]*\\)".*"permission_mode":"\\([^"]*\\)".*/STATUS model=\\1 mode=\\2/p\ns/.*/a second line is not shown/p\n',
+    );
     writeFileSync(join(home, 'tui.toml'), `[status_line]\ncommand = "sed -n -f ${join(home, 'status.sed')}"\n`);
     const app = await start({ home });
     const screen = await app.tmux.waitFor('STATUS model=any mode=manual');
@@ -110,7 +122,9 @@ describe.skipIf(!hasTmux)('how the UI looks (tmux)', { timeout: 60_000 }, () => 
 
     send(app, '/fullscreen');
     await until(() => app.tmux.display('#{alternate_on}') === '1', 'the alternate screen again');
-    const node = execFileSync('pgrep', ['-P', app.tmux.display('#{pane_pid}')], { encoding: 'utf8' }).trim().split('\n')[0];
+    const node = execFileSync('pgrep', ['-P', app.tmux.display('#{pane_pid}')], { encoding: 'utf8' })
+      .trim()
+      .split('\n')[0];
     process.kill(Number(node), 'SIGTERM');
     await app.tmux.waitFor('[exit 143]');
     expect(app.tmux.display('#{alternate_on}')).toBe('0');

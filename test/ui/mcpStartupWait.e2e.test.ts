@@ -34,8 +34,9 @@ describe.skipIf(!hasTmux)('the UI with an MCP server that never answers (tmux)',
     const home = tempDir('jarvis-ui-silent-');
     const marker = `jarvis-ui-silent-${process.pid}-${Math.random().toString(36).slice(2)}`;
     const child = `setInterval(() => {}, 1000) // ${marker}-child`;
-    const script = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'ignore' });`
-    + ` setInterval(() => {}, 1000) // ${marker}`;
+    const script =
+      `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'ignore' });` +
+      ` setInterval(() => {}, 1000) // ${marker}`;
     const silent = { command: process.execPath, args: ['-e', script] };
     writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { silent } }));
     const app = await start({ home, turns: [{ text: 'never sent' }] });
@@ -47,7 +48,9 @@ describe.skipIf(!hasTmux)('the UI with an MCP server that never answers (tmux)',
     await waitUntil(() => journalHasPrompt(home, 'hello silent server'), 10_000, 'the prompt in the journal');
     const journalled = Date.now() - entered;
     await app.tmux.waitFor(/Waiting for MCP servers? .*"silent"/, { timeoutMs: 10_000 });
-    console.log(`TUI, never-answering server: prompt on screen ${onScreen} ms, in the journal ${journalled} ms after Enter`);
+    console.log(
+      `TUI, never-answering server: prompt on screen ${onScreen} ms, in the journal ${journalled} ms after Enter`,
+    );
     expect(app.server.requests).toHaveLength(0);
 
     const pressed = Date.now();

@@ -14,16 +14,30 @@ async function setup() {
   setWorkspaceTrust(home, cwd, true);
   const store = new MemoryStore({ home, cwd, trusted: () => true });
   const main = { mainAgent: true, origin: 'tool' as const };
-  await store.remember({ scope: 'user', name: 'package manager', description: 'the user prefers pnpm', body: 'Use pnpm.' }, main);
-  await store.remember({ scope: 'project', name: 'deploy', description: 'how to deploy', body: 'make deploy\nthen tag' }, main);
-  await store.remember({ scope: 'workspace', name: 'deploy', description: 'local deploy notes', body: 'staging only' }, main);
-  const seen = { notices: [] as string[], popups: [] as Array<{ title: string; lines: string[] }>, picks: [] as Array<{ title: string; items: PickItem[]; onPick(v: string): void; body?: string[] }> };
+  await store.remember(
+    { scope: 'user', name: 'package manager', description: 'the user prefers pnpm', body: 'Use pnpm.' },
+    main,
+  );
+  await store.remember(
+    { scope: 'project', name: 'deploy', description: 'how to deploy', body: 'make deploy\nthen tag' },
+    main,
+  );
+  await store.remember(
+    { scope: 'workspace', name: 'deploy', description: 'local deploy notes', body: 'staging only' },
+    main,
+  );
+  const seen = {
+    notices: [] as string[],
+    popups: [] as Array<{ title: string; lines: string[] }>,
+    picks: [] as Array<{ title: string; items: PickItem[]; onPick(v: string): void; body?: string[] }>,
+  };
   const host = {
     home,
     cwd,
     notice: (level: string, text: string) => seen.notices.push(`${level}: ${text}`),
     popup: (title: string, lines: string[]) => seen.popups.push({ title, lines }),
-    pick: (title: string, items: PickItem[], onPick: (v: string) => void, body?: string[]) => seen.picks.push({ title, items, onPick, body }),
+    pick: (title: string, items: PickItem[], onPick: (v: string) => void, body?: string[]) =>
+      seen.picks.push({ title, items, onPick, body }),
   } as unknown as CommandHost;
   const run = (args: string) => findCommand('memory')!.run(host, args);
   return { home, cwd, store, seen, run };
@@ -47,7 +61,9 @@ describe('/memory', () => {
     await run('show package manager');
     expect(seen.popups[0].lines).toContain('Use pnpm.');
     await run('forget deploy');
-    expect(seen.notices.at(-1)).toBe('error: "deploy" names memories in several scopes; say which: workspace:deploy, project:deploy.');
+    expect(seen.notices.at(-1)).toBe(
+      'error: "deploy" names memories in several scopes; say which: workspace:deploy, project:deploy.',
+    );
     await run('forget project:deploy');
     expect(seen.notices.at(-1)).toBe('success: Forgot the project memory "deploy".');
     // A forget typed by the user may change user scope.
@@ -56,7 +72,9 @@ describe('/memory', () => {
     await run('forget nothing');
     expect(seen.notices.at(-1)).toBe('error: No visible memory "nothing". /memory lists them.');
     await run('purge all');
-    expect(seen.notices.at(-1)).toMatch(/^error: Expected \/memory, \/memory show <name> or \/memory forget <scope>:<name>/);
+    expect(seen.notices.at(-1)).toMatch(
+      /^error: Expected \/memory, \/memory show <name> or \/memory forget <scope>:<name>/,
+    );
   });
 
   it('an untrusted folder neither lists nor forgets its project memories', async () => {

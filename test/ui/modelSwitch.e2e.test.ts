@@ -38,7 +38,16 @@ describe.skipIf(!hasTmux)('/model (tmux)', { timeout: 90_000 }, () => {
     const server = await startMockModelServer({
       turns: [
         {
-          toolCalls: [{ name: 'Bash', arguments: { command: 'echo $$ > ticker.pid; while true; do echo tick >> ticks.log; sleep 0.1; done', run_in_background: true, description: 'ticker' } }],
+          toolCalls: [
+            {
+              name: 'Bash',
+              arguments: {
+                command: 'echo $$ > ticker.pid; while true; do echo tick >> ticks.log; sleep 0.1; done',
+                run_in_background: true,
+                description: 'ticker',
+              },
+            },
+          ],
         },
         { text: 'The ticker is running.' },
         { text: 'Answered by the second model.' },

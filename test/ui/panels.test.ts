@@ -26,7 +26,8 @@ function approvalRequest(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
     sessionPattern: LONG_PATTERN,
     args: { path: '/nonexistent/field.tsx', old_string: 'a', new_string: 'b' },
     accesses: [],
-    reason: 'Edit changes files; manual mode asks first, and this reason is long enough to need a second line at sixty columns',
+    reason:
+      'Edit changes files; manual mode asks first, and this reason is long enough to need a second line at sixty columns',
     ...over,
   };
 }
@@ -41,10 +42,65 @@ function framedText(lines: string[]): string {
 
 const PANELS: Array<[string, () => { render(width: number): string[] }]> = [
   ['approval panel', () => new ApprovalPanel(approvalRequest(), theme, '/w', () => undefined)],
-  ['plan review', () => new PlanReviewPanel(theme, { planPath: '/s/plans/plan-1.md', plan: `# Plan\n\n${'a very long plan line '.repeat(8)}`, options: [{ label: 'Fast', description: 'cut corners wherever the tests still pass, which is a long description' }] }, () => undefined, () => 40)],
-  ['question', () => new QuestionPanel(theme, { background: false, questions: [{ question: 'Which database should the service use in production?', header: 'DB', multiSelect: false, options: [{ label: 'PostgreSQL', description: 'relational, what the rest of the company runs already' }, { label: 'SQLite', description: 'one file' }] }] }, () => undefined)],
-  ['select dialog', () => new SelectDialog(theme, { title: 'Pick a model', body: ['A body line that is long enough to wrap inside a narrow dialog box, twice over.'], items: [{ value: 'a', label: 'alpha' }], onSelect: () => undefined })],
-  ['text popup', () => new TextPopup(theme, 'Help', ['a line far too long to fit: '.repeat(6), 'short'], () => undefined, () => 30)],
+  [
+    'plan review',
+    () =>
+      new PlanReviewPanel(
+        theme,
+        {
+          planPath: '/s/plans/plan-1.md',
+          plan: `# Plan\n\n${'a very long plan line '.repeat(8)}`,
+          options: [
+            { label: 'Fast', description: 'cut corners wherever the tests still pass, which is a long description' },
+          ],
+        },
+        () => undefined,
+        () => 40,
+      ),
+  ],
+  [
+    'question',
+    () =>
+      new QuestionPanel(
+        theme,
+        {
+          background: false,
+          questions: [
+            {
+              question: 'Which database should the service use in production?',
+              header: 'DB',
+              multiSelect: false,
+              options: [
+                { label: 'PostgreSQL', description: 'relational, what the rest of the company runs already' },
+                { label: 'SQLite', description: 'one file' },
+              ],
+            },
+          ],
+        },
+        () => undefined,
+      ),
+  ],
+  [
+    'select dialog',
+    () =>
+      new SelectDialog(theme, {
+        title: 'Pick a model',
+        body: ['A body line that is long enough to wrap inside a narrow dialog box, twice over.'],
+        items: [{ value: 'a', label: 'alpha' }],
+        onSelect: () => undefined,
+      }),
+  ],
+  [
+    'text popup',
+    () =>
+      new TextPopup(
+        theme,
+        'Help',
+        ['a line far too long to fit: '.repeat(6), 'short'],
+        () => undefined,
+        () => 30,
+      ),
+  ],
 ];
 
 describe('dialog frames', () => {
@@ -111,10 +167,19 @@ describe('diff counts', () => {
   });
 
   it('the approval preview and the finished tool card say +1 -0 for a new one-line file', () => {
-    const preview = approvalPreview(approvalRequest({ toolName: 'Write', args: { path: '/nonexistent-dir/new.txt', content: 'hello\n' } }), '/w', theme);
+    const preview = approvalPreview(
+      approvalRequest({ toolName: 'Write', args: { path: '/nonexistent-dir/new.txt', content: 'hello\n' } }),
+      '/w',
+      theme,
+    );
     expect(plain(preview.title)).toBe('Create /nonexistent-dir/new.txt +1 -0');
     const card = new ToolCard({ theme, expanded: false, cwd: '/w' }, 'c1', 'Write', 'new.txt');
-    card.finish({ text: 'Wrote 6 bytes', isError: false, summary: 'Created', display: { kind: 'diff', path: '/w/new.txt', before: '', after: 'hello\n' } });
+    card.finish({
+      text: 'Wrote 6 bytes',
+      isError: false,
+      summary: 'Created',
+      display: { kind: 'diff', path: '/w/new.txt', before: '', after: 'hello\n' },
+    });
     expect(card.render(80).map(plain).join('\n')).toContain('Created +1 -0');
   });
 });
@@ -122,11 +187,20 @@ describe('diff counts', () => {
 describe('retry notice', () => {
   function turn() {
     const printed: string[] = [];
-    const transcript = new Transcript((lines) => printed.push(...lines.map(plain)), () => 100);
+    const transcript = new Transcript(
+      (lines) => printed.push(...lines.map(plain)),
+      () => 100,
+    );
     const host = { requestRender() {}, onUsage() {}, onTurnStart() {}, onTurnEnd() {}, onMode() {} };
     return { view: new TurnView({ theme, expanded: false, cwd: '/w' }, transcript, host), printed };
   }
-  const retry = { type: 'retry' as const, attempt: 1, maxAttempts: 10, delayMs: 2000, error: 'The provider is overloaded (529).\nRequest id: req_123' };
+  const retry = {
+    type: 'retry' as const,
+    attempt: 1,
+    maxAttempts: 10,
+    delayMs: 2000,
+    error: 'The provider is overloaded (529).\nRequest id: req_123',
+  };
 
   it('is one line, and says nothing of a partial answer when none was shown', () => {
     const { view, printed } = turn();
@@ -142,7 +216,9 @@ describe('retry notice', () => {
     view.flushDeltas();
     view.handle(retry);
     view.dispose();
-    expect(printed.filter((l) => l.startsWith('⚠'))).toEqual(['⚠ Retry 2 of 10 in 2s, partial answer discarded: The provider is overloaded (529).']);
+    expect(printed.filter((l) => l.startsWith('⚠'))).toEqual([
+      '⚠ Retry 2 of 10 in 2s, partial answer discarded: The provider is overloaded (529).',
+    ]);
   });
 
   it('text the failed attempt streamed but never showed is dropped quietly', () => {

@@ -28,7 +28,12 @@ describe('/permissions', () => {
   });
 
   it('says where to add rules when there are none', () => {
-    const lines = permissionsLines({ modeLabel: 'YOLO', rules: [], sessionApprovals: [], configPath: '/h/config.toml' });
+    const lines = permissionsLines({
+      modeLabel: 'YOLO',
+      rules: [],
+      sessionApprovals: [],
+      configPath: '/h/config.toml',
+    });
     expect(lines[2]).toBe('No permission rules. Add [[permission.rules]] to /h/config.toml.');
     expect(lines).toContain('Nothing approved for this session.');
   });

@@ -20,7 +20,18 @@ function planPathOf(req: RecordedRequest): string {
 function planScript(options: Array<{ label: string; description: string }> | undefined, after: ScriptedTurn) {
   return (req: RecordedRequest, i: number): ScriptedTurn => {
     if (i === 0) return { toolCalls: [{ name: 'EnterPlanMode', arguments: {} }] };
-    if (i === 1) return { toolCalls: [{ name: 'Write', arguments: { path: planPathOf(req), content: '# Migration plan\n\n1. Step one: add the table\n2. Step two: backfill the rows\n' } }] };
+    if (i === 1)
+      return {
+        toolCalls: [
+          {
+            name: 'Write',
+            arguments: {
+              path: planPathOf(req),
+              content: '# Migration plan\n\n1. Step one: add the table\n2. Step two: backfill the rows\n',
+            },
+          },
+        ],
+      };
     if (i === 2) return { toolCalls: [{ name: 'ExitPlanMode', arguments: options ? { options } : {} }] };
     return after;
   };
@@ -28,7 +39,11 @@ function planScript(options: Array<{ label: string; description: string }> | und
 
 describe.skipIf(!hasTmux)('plan mode, questions, todos, goals (tmux)', { timeout: 60_000 }, () => {
   it('reviews a plan in a dialog; Approve reaches the model and leaves plan mode', async () => {
-    const app = await start({ script: planScript([{ label: 'Quick route', description: 'skip the backfill' }], { text: 'Implementing the approved plan.' }) });
+    const app = await start({
+      script: planScript([{ label: 'Quick route', description: 'skip the backfill' }], {
+        text: 'Implementing the approved plan.',
+      }),
+    });
     send(app, 'plan the migration');
     // The key hints are the dialog's last row: waiting for them does not catch a half-drawn frame.
     const dialog = await app.tmux.waitFor('Esc reject');
@@ -64,10 +79,23 @@ describe.skipIf(!hasTmux)('plan mode, questions, todos, goals (tmux)', { timeout
     const app = await start({
       turns: [
         {
-          toolCalls: [{
-            name: 'AskUserQuestion',
-            arguments: { questions: [{ question: 'Which database should I use?', header: 'Database', options: [{ label: 'Postgres', description: 'relational server' }, { label: 'SQLite', description: 'embedded file' }] }] },
-          }],
+          toolCalls: [
+            {
+              name: 'AskUserQuestion',
+              arguments: {
+                questions: [
+                  {
+                    question: 'Which database should I use?',
+                    header: 'Database',
+                    options: [
+                      { label: 'Postgres', description: 'relational server' },
+                      { label: 'SQLite', description: 'embedded file' },
+                    ],
+                  },
+                ],
+              },
+            },
+          ],
         },
         { text: 'Going with SQLite.' },
       ],
@@ -83,8 +111,17 @@ describe.skipIf(!hasTmux)('plan mode, questions, todos, goals (tmux)', { timeout
   });
 
   it('shows the todo list above the input box; Ctrl-T expands it', async () => {
-    const todos = ['Read the code', 'Write the migration', 'Add tests', 'Update docs', 'Run the suite', 'Tag a release'].map((title, i) => ({ title, status: i === 0 ? 'done' : i === 1 ? 'in_progress' : 'pending' }));
-    const app = await start({ turns: [{ toolCalls: [{ name: 'TodoList', arguments: { todos } }] }, { text: 'Listed the work.' }] });
+    const todos = [
+      'Read the code',
+      'Write the migration',
+      'Add tests',
+      'Update docs',
+      'Run the suite',
+      'Tag a release',
+    ].map((title, i) => ({ title, status: i === 0 ? 'done' : i === 1 ? 'in_progress' : 'pending' }));
+    const app = await start({
+      turns: [{ toolCalls: [{ name: 'TodoList', arguments: { todos } }] }, { text: 'Listed the work.' }],
+    });
     send(app, 'make a todo list');
     const screen = await app.tmux.waitFor('Listed the work.');
     expect(screen).toContain('Todos 1/6 done');
@@ -97,7 +134,10 @@ describe.skipIf(!hasTmux)('plan mode, questions, todos, goals (tmux)', { timeout
 
   it('/plan and Shift-Tab switch plan mode; /goal starts, completes and reports status', async () => {
     const app = await start({
-      turns: [{ toolCalls: [{ name: 'UpdateGoal', arguments: { status: 'complete', summary: 'The report is written.' } }] }, { text: 'All done with the report.' }],
+      turns: [
+        { toolCalls: [{ name: 'UpdateGoal', arguments: { status: 'complete', summary: 'The report is written.' } }] },
+        { text: 'All done with the report.' },
+      ],
     });
     await app.tmux.waitFor('manual · any');
     send(app, '/plan');

@@ -12,11 +12,19 @@ const start = appsClosedAfterEach();
 function pluginFolder(root: string, id: string, manifest: Record<string, unknown> = {}): string {
   const dir = join(root, id);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'jarvis.plugin.json'), JSON.stringify({ name: id, version: '1.0.0', description: `The ${id} plugin`, ...manifest }));
+  writeFileSync(
+    join(dir, 'jarvis.plugin.json'),
+    JSON.stringify({ name: id, version: '1.0.0', description: `The ${id} plugin`, ...manifest }),
+  );
   return dir;
 }
 
-const installed = (home: string) => (JSON.parse(readFileSync(join(home, 'plugins', 'installed.json'), 'utf8')) as { plugins: Array<{ id: string; enabled: boolean; tier?: string }> }).plugins;
+const installed = (home: string) =>
+  (
+    JSON.parse(readFileSync(join(home, 'plugins', 'installed.json'), 'utf8')) as {
+      plugins: Array<{ id: string; enabled: boolean; tier?: string }>;
+    }
+  ).plugins;
 
 describe.skipIf(!hasTmux)('the /plugins manager (tmux)', { timeout: 90_000 }, () => {
   it('switches tabs, installs from the Custom tab after confirming, and disables the plugin with Space', async () => {
@@ -28,8 +36,21 @@ describe.skipIf(!hasTmux)('the /plugins manager (tmux)', { timeout: 90_000 }, ()
       JSON.stringify({
         version: '2',
         plugins: [
-          { id: 'house-docs', tier: 'official', displayName: 'House Docs', version: '1.0.0', description: 'Official documents helper', source: './house-docs' },
-          { id: 'community-kit', tier: 'curated', displayName: 'Community Kit', description: 'A curated helper', source: './community-kit' },
+          {
+            id: 'house-docs',
+            tier: 'official',
+            displayName: 'House Docs',
+            version: '1.0.0',
+            description: 'Official documents helper',
+            source: './house-docs',
+          },
+          {
+            id: 'community-kit',
+            tier: 'curated',
+            displayName: 'Community Kit',
+            description: 'A curated helper',
+            source: './community-kit',
+          },
         ],
       }),
     );
@@ -53,7 +74,10 @@ describe.skipIf(!hasTmux)('the /plugins manager (tmux)', { timeout: 90_000 }, ()
     app.tmux.keys('Enter');
     // Installed, then the Installed tab shows it enabled.
     await app.tmux.waitFor(/● fixture-tools 1\.0\.0/);
-    expect(installed(app.home).find((p) => p.id === 'fixture-tools')).toMatchObject({ enabled: true, tier: 'third-party' });
+    expect(installed(app.home).find((p) => p.id === 'fixture-tools')).toMatchObject({
+      enabled: true,
+      tier: 'third-party',
+    });
 
     app.tmux.keys('Space');
     await app.tmux.waitFor(/○ fixture-tools 1\.0\.0 +\(disabled\)/);
@@ -69,7 +93,10 @@ describe.skipIf(!hasTmux)('the /plugins manager (tmux)', { timeout: 90_000 }, ()
     const fixtures = tempDir('jarvis-plugin-src-');
     const dir = pluginFolder(fixtures, 'greeter', { commands: './commands' });
     mkdirSync(join(dir, 'commands'));
-    writeFileSync(join(dir, 'commands', 'hello.md'), '---\ndescription: Say hello\n---\nGREETER-BODY: greet $ARGUMENTS warmly.\n');
+    writeFileSync(
+      join(dir, 'commands', 'hello.md'),
+      '---\ndescription: Say hello\n---\nGREETER-BODY: greet $ARGUMENTS warmly.\n',
+    );
     const app = await start({ turns: [{ text: 'Greeted.' }, { text: 'Plain answer.' }] });
     send(app, `/plugins install ${dir}`);
     await app.tmux.waitFor('Install the third-party plugin from');
@@ -102,9 +129,14 @@ describe.skipIf(!hasTmux)('the /plugins manager (tmux)', { timeout: 90_000 }, ()
     await app.tmux.waitFor('First answer.');
     // A skill added while the UI runs is unknown until /reload.
     mkdirSync(join(app.home, 'skills', 'greet'), { recursive: true });
-    writeFileSync(join(app.home, 'skills', 'greet', 'SKILL.md'), '---\nname: greet\ndescription: Greets warmly\n---\nSay hello like a pirate.\n');
+    writeFileSync(
+      join(app.home, 'skills', 'greet', 'SKILL.md'),
+      '---\nname: greet\ndescription: Greets warmly\n---\nSay hello like a pirate.\n',
+    );
     send(app, '/reload');
-    await app.tmux.waitFor('Reloaded config.toml, plugins, skills, agents, hooks and MCP servers; the session goes on with them.');
+    await app.tmux.waitFor(
+      'Reloaded config.toml, plugins, skills, agents, hooks and MCP servers; the session goes on with them.',
+    );
     send(app, '/skill:greet');
     await app.tmux.waitFor('Skill answer.');
     await waitForRequests(app, 2);

@@ -45,7 +45,7 @@ function recorder(opts: { busy?: boolean; catalog?: object } = {}): Recorder {
     dir,
     manager: new PluginManager({ home, cwd: dir, env }),
     async notice(re) {
-      for (const end = Date.now() + 15_000; Date.now() < end; ) {
+      for (const end = Date.now() + 15_000; Date.now() < end;) {
         const found = r.notices.find((n) => re.test(n));
         if (found) return found;
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -54,7 +54,11 @@ function recorder(opts: { busy?: boolean; catalog?: object } = {}): Recorder {
     },
     host: undefined as unknown as CommandHost,
   };
-  const panelHost: PanelHost = { terminal: { rows: 40, columns: 100 }, requestRender: () => undefined, close: () => undefined };
+  const panelHost: PanelHost = {
+    terminal: { rows: 40, columns: 100 },
+    requestRender: () => undefined,
+    close: () => undefined,
+  };
   // Only what /plugins uses; the rest of the host is never touched by these commands.
   r.host = {
     home,
@@ -62,9 +66,11 @@ function recorder(opts: { busy?: boolean; catalog?: object } = {}): Recorder {
     busy: !!opts.busy,
     compacting: false,
     pluginSettings: { env, allowPrivateNetwork: false },
-    notice: (level: string, text: string, hint?: string) => void r.notices.push(`${level}: ${text}${hint ? ` [${hint}]` : ''}`),
+    notice: (level: string, text: string, hint?: string) =>
+      void r.notices.push(`${level}: ${text}${hint ? ` [${hint}]` : ''}`),
     popup: (title: string, lines: string[]) => void r.popups.push({ title, lines }),
-    pick: (title: string, items: PickItem[], onPick: (v: string) => void, body?: string[]) => void r.picks.push({ title, items, onPick, body }),
+    pick: (title: string, items: PickItem[], onPick: (v: string) => void, body?: string[]) =>
+      void r.picks.push({ title, items, onPick, body }),
     theme: loadTheme('dark', '/nonexistent').theme,
     showPanel: (make: (host: PanelHost) => Component) => void r.panels.push(make(panelHost)),
     reload: async () => void r.reloads++,
@@ -90,7 +96,9 @@ describe('/plugins subcommands', () => {
     expect(r.notices).toEqual(['info: Nothing was installed.']);
     await runPluginsCommand(r.host, `install ${dir}`);
     r.picks[1].onPick('install');
-    expect(await r.notice(/Installed/)).toBe('success: Installed the plugin acme 1.0.0. [Changes apply after /reload or /new.]');
+    expect(await r.notice(/Installed/)).toBe(
+      'success: Installed the plugin acme 1.0.0. [Changes apply after /reload or /new.]',
+    );
     expect((await r.manager.info('acme')).tier).toBe('third-party');
   });
 
@@ -106,8 +114,21 @@ describe('/plugins subcommands', () => {
   it('list, info, enable, disable, mcp enable|disable', async () => {
     const r = recorder();
     await runPluginsCommand(r.host, 'list');
-    expect(r.popups[0]).toEqual({ title: 'Plugins (0)', lines: ['No plugins are installed.', '', 'Install one with /plugins install <path-or-url>, or browse with /plugins.'] });
-    await r.manager.install(plugin(r.dir, 'acme', { interface: { displayName: 'Acme' }, mcpServers: { data: { command: 'node', args: ['s.js'] } }, apps: {} }));
+    expect(r.popups[0]).toEqual({
+      title: 'Plugins (0)',
+      lines: [
+        'No plugins are installed.',
+        '',
+        'Install one with /plugins install <path-or-url>, or browse with /plugins.',
+      ],
+    });
+    await r.manager.install(
+      plugin(r.dir, 'acme', {
+        interface: { displayName: 'Acme' },
+        mcpServers: { data: { command: 'node', args: ['s.js'] } },
+        apps: {},
+      }),
+    );
 
     await runPluginsCommand(r.host, 'disable acme');
     await runPluginsCommand(r.host, 'mcp disable acme data');
@@ -163,7 +184,9 @@ describe('/plugins subcommands', () => {
     await r.manager.install(dir);
     writeFileSync(join(r.home, 'plugins', 'managed', 'acme', 'jarvis.plugin.json'), '{ broken');
     await runPluginsCommand(r.host, 'reload');
-    expect(r.notices[0]).toMatch(/^warning: The plugin acme cannot load: .* \[\/plugins info acme shows its diagnostics\.\]$/);
+    expect(r.notices[0]).toMatch(
+      /^warning: The plugin acme cannot load: .* \[\/plugins info acme shows its diagnostics\.\]$/,
+    );
     expect(r.notices[1]).toBe('info: Read 1 plugin (0 enabled).');
     expect(r.reloads).toBe(1);
     const busy = recorder({ busy: true });
@@ -186,11 +209,18 @@ describe('/plugins subcommands', () => {
 
 describe('the official update notice', () => {
   it('names an installed official plugin the default marketplace has a newer version of', async () => {
-    const r = recorder({ catalog: { version: '2', plugins: [{ id: 'docs', source: './docs', tier: 'official', displayName: 'Docs', version: '1.2.0' }] } });
+    const r = recorder({
+      catalog: {
+        version: '2',
+        plugins: [{ id: 'docs', source: './docs', tier: 'official', displayName: 'Docs', version: '1.2.0' }],
+      },
+    });
     await announcePluginUpdates(r.host);
     expect(r.notices).toEqual([]);
     await r.manager.install(plugin(r.dir, 'docs'), { tier: 'official' });
     await announcePluginUpdates(r.host);
-    expect(r.notices).toEqual(['info: An update of the official plugin Docs is available: 1.0.0 → 1.2.0. [Install it from /plugins (Official tab, Enter), then /reload.]']);
+    expect(r.notices).toEqual([
+      'info: An update of the official plugin Docs is available: 1.0.0 → 1.2.0. [Install it from /plugins (Official tab, Enter), then /reload.]',
+    ]);
   });
 });

@@ -18,7 +18,10 @@ const KEY = { tab: '\t', shiftTab: '\x1b[Z', enter: '\r', esc: '\x1b', space: ' 
 function pluginFolder(root: string, id: string, version: string, extra: Record<string, unknown> = {}): string {
   const dir = join(root, `${id}-${version}`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'jarvis.plugin.json'), JSON.stringify({ name: id, version, description: `The ${id} plugin`, ...extra }));
+  writeFileSync(
+    join(dir, 'jarvis.plugin.json'),
+    JSON.stringify({ name: id, version, description: `The ${id} plugin`, ...extra }),
+  );
   return dir;
 }
 
@@ -34,11 +37,16 @@ interface Harness {
   home: string;
 }
 
-async function open(opts: { catalog?: object | string; initialTab?: PluginsTab; defaultCatalog?: boolean; home?: string } = {}): Promise<Harness> {
+async function open(
+  opts: { catalog?: object | string; initialTab?: PluginsTab; defaultCatalog?: boolean; home?: string } = {},
+): Promise<Harness> {
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'plugins-home-'));
   const fixtures = mkdtempSync(join(tmpdir(), 'plugins-src-'));
   const catalogPath = join(fixtures, 'marketplace.json');
-  writeFileSync(catalogPath, typeof opts.catalog === 'string' ? opts.catalog : JSON.stringify(opts.catalog ?? { version: '2', plugins: [] }));
+  writeFileSync(
+    catalogPath,
+    typeof opts.catalog === 'string' ? opts.catalog : JSON.stringify(opts.catalog ?? { version: '2', plugins: [] }),
+  );
   const manager = new PluginManager({ home, cwd: fixtures, env: {} });
   const notices: string[] = [];
   let closed = false;
@@ -65,7 +73,7 @@ async function open(opts: { catalog?: object | string; initialTab?: PluginsTab; 
     keys: (...keys) => keys.forEach((k) => panel.handleInput(k)),
     async until(wanted) {
       // Polls (installs touch the disk); the bound only ends a test that would otherwise hang.
-      for (const end = Date.now() + 15_000; Date.now() < end; ) {
+      for (const end = Date.now() + 15_000; Date.now() < end;) {
         const t = text();
         if (typeof wanted === 'string' ? t.includes(wanted) : wanted.test(t)) return t;
         await new Promise((r) => setTimeout(r, 5));
@@ -99,7 +107,13 @@ describe('the /plugins manager panel', () => {
   it('installs an official entry without asking, then offers and installs its update', async () => {
     const src = mkdtempSync(join(tmpdir(), 'official-'));
     const v1 = pluginFolder(src, 'docs', '1.0.0');
-    const h = await open({ catalog: { version: '2', plugins: [{ id: 'docs', source: v1, tier: 'official', displayName: 'Docs', version: '1.0.0' }] }, initialTab: 'official' });
+    const h = await open({
+      catalog: {
+        version: '2',
+        plugins: [{ id: 'docs', source: v1, tier: 'official', displayName: 'Docs', version: '1.0.0' }],
+      },
+      initialTab: 'official',
+    });
     await h.until('Docs 1.0.0');
     h.keys(KEY.enter);
     await h.until('Installed the plugin docs 1.0.0. Changes apply after /reload or /new.');
@@ -108,7 +122,10 @@ describe('the /plugins manager panel', () => {
 
     // The marketplace now has 1.1.0: the Installed tab says so, and Enter installs it.
     const v2 = pluginFolder(src, 'docs', '1.1.0');
-    const later = await open({ home: h.home, catalog: { version: '2', plugins: [{ id: 'docs', source: v2, tier: 'official', version: '1.1.0' }] } });
+    const later = await open({
+      home: h.home,
+      catalog: { version: '2', plugins: [{ id: 'docs', source: v2, tier: 'official', version: '1.1.0' }] },
+    });
     await later.until('docs 1.0.0  (update 1.1.0 available)');
     later.keys(KEY.enter);
     await later.until('Updated the plugin docs 1.1.0 (was 1.0.0).');
@@ -118,7 +135,10 @@ describe('the /plugins manager panel', () => {
   it('asks before a curated install; n cancels, Enter on Install installs', async () => {
     const src = mkdtempSync(join(tmpdir(), 'curated-'));
     const dir = pluginFolder(src, 'helper', '0.2.0');
-    const h = await open({ catalog: { version: '1', plugins: [{ id: 'helper', source: dir, tier: 'curated', displayName: 'Helper' }] }, initialTab: 'curated' });
+    const h = await open({
+      catalog: { version: '1', plugins: [{ id: 'helper', source: dir, tier: 'curated', displayName: 'Helper' }] },
+      initialTab: 'curated',
+    });
     await h.until('Helper');
     h.keys(KEY.enter);
     await h.until('Install the third-party plugin Helper?');
@@ -148,7 +168,10 @@ describe('the /plugins manager panel', () => {
 
   it('Space disables and enables, M switches MCP servers, I shows details, D removes after asking, R reloads', async () => {
     const h = await open();
-    const dir = pluginFolder(h.fixtures, 'acme', '1.0.0', { mcpServers: { finance: { command: 'node', args: ['server.js'] } }, tools: ['x'] });
+    const dir = pluginFolder(h.fixtures, 'acme', '1.0.0', {
+      mcpServers: { finance: { command: 'node', args: ['server.js'] } },
+      tools: ['x'],
+    });
     await h.manager.install(dir);
     h.keys('r');
     await h.until('Reloaded 1 plugin.');
@@ -167,7 +190,9 @@ describe('the /plugins manager panel', () => {
     expect(h.text()).toContain('[x] finance');
     h.keys(KEY.space);
     await h.until('[ ] finance');
-    expect((await h.manager.info('acme')).mcpServers).toEqual([expect.objectContaining({ name: 'finance', enabled: false })]);
+    expect((await h.manager.info('acme')).mcpServers).toEqual([
+      expect.objectContaining({ name: 'finance', enabled: false }),
+    ]);
     h.keys(KEY.esc);
 
     h.keys('i');
@@ -186,19 +211,34 @@ describe('the /plugins manager panel', () => {
   });
 
   it('lists the good entries of a marketplace with bad ones and names the problems; a broken file is an error', async () => {
-    const h = await open({ catalog: { version: '2', plugins: [{ id: 'ok', source: './ok', tier: 'curated', displayName: 'Fine One' }, { id: 'Bad Id', source: './x' }] }, initialTab: 'curated' });
+    const h = await open({
+      catalog: {
+        version: '2',
+        plugins: [
+          { id: 'ok', source: './ok', tier: 'curated', displayName: 'Fine One' },
+          { id: 'Bad Id', source: './x' },
+        ],
+      },
+      initialTab: 'curated',
+    });
     const text = await h.until('Fine One');
     expect(text).toContain('1 problem in the marketplace file:');
     expect(text).toContain('plugins[1] "Bad Id": the id must match');
     const broken = await open({ catalog: '{ not json', initialTab: 'official' });
     const error = (await broken.until('The marketplace could not be loaded')).replace(/[│\s]+/g, ' ');
-    expect(error).toMatch(/The marketplace could not be loaded: The plugin marketplace .*marketplace\.json is not valid JSON/);
+    expect(error).toMatch(
+      /The marketplace could not be loaded: The plugin marketplace .*marketplace\.json is not valid JSON/,
+    );
   });
 
   it('does not believe "official" from a marketplace named ad hoc: its installs ask first', async () => {
     const src = mkdtempSync(join(tmpdir(), 'adhoc-'));
     const dir = pluginFolder(src, 'sneaky', '1.0.0');
-    const h = await open({ catalog: { version: '2', plugins: [{ id: 'sneaky', source: dir, tier: 'official' }] }, defaultCatalog: false, initialTab: 'official' });
+    const h = await open({
+      catalog: { version: '2', plugins: [{ id: 'sneaky', source: dir, tier: 'official' }] },
+      defaultCatalog: false,
+      initialTab: 'official',
+    });
     await h.until('This marketplace lists no official plugins.');
     h.keys(KEY.tab);
     await h.until('sneaky');

@@ -16,13 +16,21 @@ import { tempDir } from '../helpers/files';
 
 let png: Buffer;
 beforeAll(async () => {
-  png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#aa3300' } }).png().toBuffer();
+  png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#aa3300' } })
+    .png()
+    .toBuffer();
 });
 
 function fakeRuntime(cwd: string): Runtime {
   const registry = new Map<string, unknown>([[MODEL_MEDIA_INPUT.name, { image: true, video: false }]]);
   return {
-    services: { sessionDir: cwd, nonInteractive: false, mainAgent: true, get: (k: { name: string }) => registry.get(k.name), find: (k: { name: string }) => registry.get(k.name) },
+    services: {
+      sessionDir: cwd,
+      nonInteractive: false,
+      mainAgent: true,
+      get: (k: { name: string }) => registry.get(k.name),
+      find: (k: { name: string }) => registry.get(k.name),
+    },
     agent: { permissionState: () => ({ mode: 'manual', sessionApprovals: [] }) },
     workspace: workspaceOf({ cwd }),
   } as unknown as Runtime;
@@ -31,7 +39,14 @@ function fakeRuntime(cwd: string): Runtime {
 function attacher(cwd: string, opts: { imageIn?: boolean; clipboard?: ClipboardContent } = {}) {
   const notices: string[] = [];
   const a = new PromptAttacher(
-    { cwd, rules: [], imageInput: () => opts.imageIn ?? true, modelLabel: 'test-model', notice: (_l, text) => void notices.push(text), requestRender: () => undefined },
+    {
+      cwd,
+      rules: [],
+      imageInput: () => opts.imageIn ?? true,
+      modelLabel: 'test-model',
+      notice: (_l, text) => void notices.push(text),
+      requestRender: () => undefined,
+    },
     async () => opts.clipboard ?? { kind: 'empty' },
   );
   return { a, notices };
@@ -39,7 +54,9 @@ function attacher(cwd: string, opts: { imageIn?: boolean; clipboard?: ClipboardC
 
 /** Temporary copies of clipboard images that still exist. */
 function clipboardCopies(): string[] {
-  return readdirSync(tmpdir()).filter((d) => d.startsWith('jarvis-paste-') && existsSync(join(tmpdir(), d, 'clipboard.png')));
+  return readdirSync(tmpdir()).filter(
+    (d) => d.startsWith('jarvis-paste-') && existsSync(join(tmpdir(), d, 'clipboard.png')),
+  );
 }
 
 /** Sends through the attacher and resolves with what would be submitted. */
@@ -62,7 +79,10 @@ describe('pasted images', () => {
     expect(pasted).toEqual({ kind: 'image', insert: '[Image #1]' });
     expect(clipboardCopies()).toHaveLength(1);
     const sent = await sendVia(a, cwd, 'what is [Image #1]?');
-    expect(sent[1]).toMatchObject({ type: 'text', text: expect.stringMatching(/^<attached-image path="\[Image #1\]" label="image 20x10">/) });
+    expect(sent[1]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(/^<attached-image path="\[Image #1\]" label="image 20x10">/),
+    });
     expect(sent[2]).toEqual({ type: 'image', mediaType: 'image/png', data: png.toString('base64') });
     expect(a.takeChips('what is [Image #1]?')).toEqual(['[Image #1 image 20x10]']);
     expect(clipboardCopies()).toEqual([]);
@@ -80,10 +100,15 @@ describe('pasted images', () => {
 
   it('clipboard text is pasted as text; no image model, an empty clipboard or no tool get a notice', async () => {
     const cwd = tempDir('jarvis-cwd-');
-    expect(await attacher(cwd, { clipboard: { kind: 'text', text: 'hi' } }).a.pasteFromClipboard()).toEqual({ kind: 'text', insert: 'hi' });
+    expect(await attacher(cwd, { clipboard: { kind: 'text', text: 'hi' } }).a.pasteFromClipboard()).toEqual({
+      kind: 'text',
+      insert: 'hi',
+    });
     const noImages = attacher(cwd, { imageIn: false, clipboard: { kind: 'image', data: png, mediaType: 'image/png' } });
     expect(await noImages.a.pasteFromClipboard()).toBeUndefined();
-    expect(noImages.notices).toEqual([expect.stringContaining('test-model does not take images (it lacks the image_in capability)')]);
+    expect(noImages.notices).toEqual([
+      expect.stringContaining('test-model does not take images (it lacks the image_in capability)'),
+    ]);
     const none = attacher(cwd, { clipboard: { kind: 'unavailable', message: 'xclip is not installed.' } });
     expect(await none.a.pasteFromClipboard()).toBeUndefined();
     expect(none.notices).toEqual(['xclip is not installed.']);
@@ -129,7 +154,10 @@ describe('a resumed session', () => {
           content: [
             { type: 'text', text: 'explain @src/x.ts and @shot.png' },
             { type: 'text', text: '<attached-file path="src/x.ts" label="2 lines">\n1\tSECRET_BODY\n</attached-file>' },
-            { type: 'text', text: '<attached-image path="shot.png" label="image 20x10">\nImage shot.png\n</attached-image>' },
+            {
+              type: 'text',
+              text: '<attached-image path="shot.png" label="image 20x10">\nImage shot.png\n</attached-image>',
+            },
             { type: 'image', mediaType: 'image/png', data: 'AAAA' },
           ],
         },

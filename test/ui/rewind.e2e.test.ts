@@ -19,7 +19,11 @@ describe.skipIf(!hasTmux)('/rewind (tmux)', { timeout: 90_000 }, () => {
         { toolCalls: [{ name: 'Write', arguments: { path: 'notes.txt', content: 'version one\n' } }] },
         { text: 'Wrote the notes.' },
         { toolCalls: [{ name: 'Read', arguments: { path: 'notes.txt' } }] },
-        { toolCalls: [{ name: 'Edit', arguments: { path: 'notes.txt', old_string: 'version one', new_string: 'version two' } }] },
+        {
+          toolCalls: [
+            { name: 'Edit', arguments: { path: 'notes.txt', old_string: 'version one', new_string: 'version two' } },
+          ],
+        },
         { text: 'Changed the notes.' },
         { text: 'Fresh answer.' },
       ],

@@ -33,7 +33,11 @@ describe('shell mode', () => {
   it('an interrupt stops the whole process group, escalating to SIGKILL when SIGTERM is ignored', async () => {
     let started = '';
     // bash is the group's leader, so $$ is the group id.
-    const run = runShellCommand('trap "" TERM; sleep 300 & sleep 301 & echo "group $$"; wait', { ...dirs(), graceMs: 300 }, (t) => (started += t));
+    const run = runShellCommand(
+      'trap "" TERM; sleep 300 & sleep 301 & echo "group $$"; wait',
+      { ...dirs(), graceMs: 300 },
+      (t) => (started += t),
+    );
     while (!/group \d+\n/.test(started)) await new Promise((r) => setTimeout(r, 10));
     const pgid = Number(/group (\d+)/.exec(started)![1]);
     expect(groupMembers(pgid).length).toBe(3);

@@ -16,26 +16,57 @@ const strip = (lines: string[]) => lines.join('\n').replace(/\x1b\[[0-9;]*m/g, '
 function setup() {
   const view = { theme, expanded: false, cwd: '/w' };
   const scrollback: string[] = [];
-  const transcript = new Transcript((lines) => scrollback.push(...lines), () => 100);
+  const transcript = new Transcript(
+    (lines) => scrollback.push(...lines),
+    () => 100,
+  );
   const host = { requestRender() {}, onUsage() {}, onTurnStart() {}, onTurnEnd() {}, onMode() {} };
   const turn = new TurnView(view, transcript, host);
-  const swarm = new SwarmPanel(() => theme, () => turn.subagents.activeSwarm);
+  const swarm = new SwarmPanel(
+    () => theme,
+    () => turn.subagents.activeSwarm,
+  );
   return {
     turn,
     transcript,
     live: () => strip(transcript.render(100)),
     scrollback: () => strip(scrollback),
     swarm: () => strip(swarm.render(100)),
-    child: (agentId: string, event: EngineEventBody) => turn.subagents.onChildEvent({ ...event, agentId } as EngineEvent),
+    child: (agentId: string, event: EngineEventBody) =>
+      turn.subagents.onChildEvent({ ...event, agentId } as EngineEvent),
   };
 }
 
-const agentCall = (id: string, args: Record<string, unknown>) => ({ id, name: 'Agent', arguments: JSON.stringify({ prompt: 'p', ...args }) });
-const started = (callId: string, childId: string, description: string, agentName = 'coder'): EngineEventBody => ({
-  type: 'subagent', change: 'started', childId, agentName, prompt: 'p', parentCallId: callId, description,
+const agentCall = (id: string, args: Record<string, unknown>) => ({
+  id,
+  name: 'Agent',
+  arguments: JSON.stringify({ prompt: 'p', ...args }),
 });
-const stopped = (callId: string, childId: string, status: string, elapsedMs: number, error?: string): EngineEventBody => ({
-  type: 'subagent', change: 'stopped', childId, agentName: 'coder', status, response: 'r', parentCallId: callId, elapsedMs, ...(error ? { error } : {}),
+const started = (callId: string, childId: string, description: string, agentName = 'coder'): EngineEventBody => ({
+  type: 'subagent',
+  change: 'started',
+  childId,
+  agentName,
+  prompt: 'p',
+  parentCallId: callId,
+  description,
+});
+const stopped = (
+  callId: string,
+  childId: string,
+  status: string,
+  elapsedMs: number,
+  error?: string,
+): EngineEventBody => ({
+  type: 'subagent',
+  change: 'stopped',
+  childId,
+  agentName: 'coder',
+  status,
+  response: 'r',
+  parentCallId: callId,
+  elapsedMs,
+  ...(error ? { error } : {}),
 });
 
 beforeEach(() => {
@@ -49,7 +80,11 @@ afterEach(() => {
 describe('grouped foreground subagents', () => {
   it('several Agent calls of one response form one group: waiting, running (with what each does), waiting for you, completed, failed, with elapsed time', () => {
     const ui = setup();
-    const calls = [agentCall('c1', { description: 'fix the login' }), agentCall('c2', { description: 'find callers', subagent_type: 'explore' }), agentCall('c3', { description: 'write docs' })];
+    const calls = [
+      agentCall('c1', { description: 'fix the login' }),
+      agentCall('c2', { description: 'find callers', subagent_type: 'explore' }),
+      agentCall('c3', { description: 'write docs' }),
+    ];
     ui.turn.handle({ type: 'assistant_message', text: '', toolCalls: calls });
     for (const call of calls) ui.turn.handle({ type: 'tool_call', call, subject: 'Agent' });
     // One block for the three calls, no tool cards.
@@ -60,8 +95,20 @@ describe('grouped foreground subagents', () => {
     ui.turn.handle(started('c1', 'a1', 'fix the login'));
     ui.turn.handle(started('c2', 'a2', 'find callers', 'explore'));
     vi.setSystemTime(new Date('2026-01-01T00:00:05Z'));
-    expect(ui.child('a1', { type: 'tool_call', call: { id: 't', name: 'Bash', arguments: '{"command":"npm test"}' }, subject: 'Bash(npm test)' })).toBe(true);
-    ui.child('a2', { type: 'approval_request', callId: 't2', toolName: 'Write', subject: 'Write(/w/x)', reason: 'writes' });
+    expect(
+      ui.child('a1', {
+        type: 'tool_call',
+        call: { id: 't', name: 'Bash', arguments: '{"command":"npm test"}' },
+        subject: 'Bash(npm test)',
+      }),
+    ).toBe(true);
+    ui.child('a2', {
+      type: 'approval_request',
+      callId: 't2',
+      toolName: 'Write',
+      subject: 'Write(/w/x)',
+      reason: 'writes',
+    });
     let text = ui.live();
     expect(text).toContain('3 agents 1 running · 2 waiting');
     expect(text).toMatch(/◐ fix the login \(coder\) running · 5s\n\s+⎿ Bash npm test/);
@@ -86,19 +133,37 @@ describe('grouped foreground subagents', () => {
     ui.turn.handle(stopped('c3', 'a3', 'completed', 1000));
     expect(ui.transcript.liveBlocks).toHaveLength(0);
     expect(ui.scrollback()).toContain('3 agents 2 completed · 1 failed');
-    for (const id of ['c1', 'c2', 'c3']) ui.turn.handle({ type: 'tool_result', callId: id, toolName: 'Agent', text: 'agent_id: …', isError: id === 'c2' });
+    for (const id of ['c1', 'c2', 'c3'])
+      ui.turn.handle({ type: 'tool_result', callId: id, toolName: 'Agent', text: 'agent_id: …', isError: id === 'c2' });
     expect(ui.transcript.committed).toHaveLength(1);
   });
 
   it('a refused call fails with the reason; background calls keep their tool card; each response gets its own group', () => {
     const ui = setup();
-    const first = [agentCall('c1', { description: 'wizardry', subagent_type: 'wizard' }), agentCall('c2', { description: 'later', run_in_background: true })];
+    const first = [
+      agentCall('c1', { description: 'wizardry', subagent_type: 'wizard' }),
+      agentCall('c2', { description: 'later', run_in_background: true }),
+    ];
     ui.turn.handle({ type: 'assistant_message', text: '', toolCalls: first });
     for (const call of first) ui.turn.handle({ type: 'tool_call', call, subject: 'Agent' });
-    ui.turn.handle({ type: 'tool_result', callId: 'c1', toolName: 'Agent', text: 'Cannot start the subagent: there is no subagent type "wizard".\nmore', isError: true });
-    ui.turn.handle({ type: 'tool_result', callId: 'c2', toolName: 'Agent', text: 'Started subagent a9 in the background', isError: false });
+    ui.turn.handle({
+      type: 'tool_result',
+      callId: 'c1',
+      toolName: 'Agent',
+      text: 'Cannot start the subagent: there is no subagent type "wizard".\nmore',
+      isError: true,
+    });
+    ui.turn.handle({
+      type: 'tool_result',
+      callId: 'c2',
+      toolName: 'Agent',
+      text: 'Started subagent a9 in the background',
+      isError: false,
+    });
     const [group, card] = ui.transcript.committed;
-    expect(strip(group.render(100))).toMatch(/1 failed\n.*✗ wizardry \(wizard\) failed · 0s — Cannot start the subagent: there is no subagent type "wizard"\./);
+    expect(strip(group.render(100))).toMatch(
+      /1 failed\n.*✗ wizardry \(wizard\) failed · 0s — Cannot start the subagent: there is no subagent type "wizard"\./,
+    );
     expect(card).toBeInstanceOf(ToolCard);
 
     const second = [agentCall('c3', { description: 'again' })];
@@ -114,7 +179,15 @@ describe('grouped foreground subagents', () => {
 describe('swarm panel', () => {
   it('shows started/running/done/failed/queued counts, one glyph per member, running members with their activity, and goes away with the result', () => {
     const ui = setup();
-    const call = { id: 's1', name: 'AgentSwarm', arguments: JSON.stringify({ prompt_template: 'check {{item}}', items: ['a.ts', 'b.ts', 'c.ts', 'd.ts'], resume_agent_ids: ['a0'] }) };
+    const call = {
+      id: 's1',
+      name: 'AgentSwarm',
+      arguments: JSON.stringify({
+        prompt_template: 'check {{item}}',
+        items: ['a.ts', 'b.ts', 'c.ts', 'd.ts'],
+        resume_agent_ids: ['a0'],
+      }),
+    };
     ui.turn.handle({ type: 'assistant_message', text: '', toolCalls: [call] });
     ui.turn.handle({ type: 'tool_call', call, subject: 'AgentSwarm' });
     expect(ui.swarm()).toContain('Agent swarm 0/5 started · 0 running · 0 done · 0 failed · 5 queued · 0s');
@@ -125,7 +198,11 @@ describe('swarm panel', () => {
     ui.turn.handle(started('s1', 'm1', 'a.ts'));
     ui.turn.handle(started('s1', 'm2', 'b.ts'));
     vi.setSystemTime(new Date('2026-01-01T00:00:03Z'));
-    ui.child('m2', { type: 'tool_call', call: { id: 't', name: 'Read', arguments: '{"path":"/w/b.ts"}' }, subject: 'Read' });
+    ui.child('m2', {
+      type: 'tool_call',
+      call: { id: 't', name: 'Read', arguments: '{"path":"/w/b.ts"}' },
+      subject: 'Read',
+    });
     ui.turn.handle(stopped('s1', 'a0', 'completed', 2000));
     ui.turn.handle(stopped('s1', 'm1', 'failed', 2500, 'the model returned an error'));
     let text = ui.swarm();
@@ -137,15 +214,38 @@ describe('swarm panel', () => {
     expect(ui.swarm()).toContain('1 waiting for you');
 
     // Rendered above the input box.
-    const region = new LiveRegion({ theme: () => theme, transcript: ui.transcript, swarm: new SwarmPanel(() => theme, () => ui.turn.subagents.activeSwarm), activity: () => undefined, queued: () => [], panel: () => undefined, input: { render: () => ['INPUT'], invalidate() {} }, footer: { render: () => [], invalidate() {} } });
+    const region = new LiveRegion({
+      theme: () => theme,
+      transcript: ui.transcript,
+      swarm: new SwarmPanel(
+        () => theme,
+        () => ui.turn.subagents.activeSwarm,
+      ),
+      activity: () => undefined,
+      queued: () => [],
+      panel: () => undefined,
+      input: { render: () => ['INPUT'], invalidate() {} },
+      footer: { render: () => [], invalidate() {} },
+    });
     text = strip(region.render(100));
     expect(text.indexOf('Agent swarm')).toBeLessThan(text.indexOf('INPUT'));
 
-    ui.turn.handle({ type: 'tool_result', callId: 's1', toolName: 'AgentSwarm', text: 'Swarm finished', isError: false });
+    ui.turn.handle({
+      type: 'tool_result',
+      callId: 's1',
+      toolName: 'AgentSwarm',
+      text: 'Swarm finished',
+      isError: false,
+    });
     expect(ui.swarm()).toBe('');
   });
 
   it('elapsed labels', () => {
-    expect([elapsedLabel(0), elapsedLabel(59_999), elapsedLabel(65_000), elapsedLabel(3_600_000)]).toEqual(['0s', '59s', '1m 05s', '60m 00s']);
+    expect([elapsedLabel(0), elapsedLabel(59_999), elapsedLabel(65_000), elapsedLabel(3_600_000)]).toEqual([
+      '0s',
+      '59s',
+      '1m 05s',
+      '60m 00s',
+    ]);
   });
 });

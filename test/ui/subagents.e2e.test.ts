@@ -12,14 +12,23 @@ const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux
 const start = appsClosedAfterEach();
 
 const isSubagent = (req: RecordedRequest) => JSON.stringify(req.body.messages[0]).includes('# Your role: subagent');
-const toolResults = (req: RecordedRequest) => req.body.messages.filter((m: { role: string }) => m.role === 'tool').length;
+const toolResults = (req: RecordedRequest) =>
+  req.body.messages.filter((m: { role: string }) => m.role === 'tool').length;
 const taskOf = (req: RecordedRequest) => JSON.stringify(req.body.messages[1]);
 
 /** Main agent: two Agent calls, then a closing answer. Subagents wait for `go.flag` (the test's signal), then answer. */
 function script(req: RecordedRequest): ScriptedTurn {
   if (isSubagent(req)) {
     const me = taskOf(req).includes('task A') ? 'A' : 'B';
-    if (toolResults(req) === 0) return { toolCalls: [{ name: 'Bash', arguments: { command: `until [ -f go.flag ]; do sleep 0.05; done; echo go-${me}`, timeout: 60000 } }] };
+    if (toolResults(req) === 0)
+      return {
+        toolCalls: [
+          {
+            name: 'Bash',
+            arguments: { command: `until [ -f go.flag ]; do sleep 0.05; done; echo go-${me}`, timeout: 60000 },
+          },
+        ],
+      };
     return { text: `half ${me} finished` };
   }
   if (toolResults(req) === 0) {
@@ -55,7 +64,12 @@ describe.skipIf(!hasTmux)('subagents in the UI (tmux)', { timeout: 90_000 }, () 
   it('/swarm on|off toggles the footer badge; /swarm <task> in manual mode offers a mode, runs the swarm without asking, and turns off when the task completes', async () => {
     const swarmScript = (req: RecordedRequest): ScriptedTurn => {
       if (isSubagent(req)) return { text: 'member done' };
-      if (toolResults(req) === 0) return { toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'check {{item}}', items: ['a.ts', 'b.ts'] } }] };
+      if (toolResults(req) === 0)
+        return {
+          toolCalls: [
+            { name: 'AgentSwarm', arguments: { prompt_template: 'check {{item}}', items: ['a.ts', 'b.ts'] } },
+          ],
+        };
       return { text: 'Swarm task finished.' };
     };
     const app = await start({ script: swarmScript });
@@ -70,7 +84,10 @@ describe.skipIf(!hasTmux)('subagents in the UI (tmux)', { timeout: 90_000 }, () 
     await app.tmux.waitFor('Swarm task in manual mode');
     // Stay in manual mode: AgentSwarm still runs without asking (its members need no approval here).
     app.tmux.keys('Down', 'Down', 'Enter');
-    const end = await app.tmux.waitFor('Swarm task completed; swarm mode off.', { scrollback: true, timeoutMs: 30_000 });
+    const end = await app.tmux.waitFor('Swarm task completed; swarm mode off.', {
+      scrollback: true,
+      timeoutMs: 30_000,
+    });
     expect(end).toContain('Swarm task finished.');
     expect(end).toContain('2 of 2 completed');
     expect(end).not.toContain('Approve once');

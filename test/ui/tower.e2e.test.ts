@@ -10,8 +10,10 @@ import { appsClosedAfterEach, send } from './e2eHarness';
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 const start = appsClosedAfterEach();
 
-const isTowerAgent = (req: RecordedRequest) => JSON.stringify(req.body.messages[0]).includes('# Your role: Tower agent (tower-worker)');
-const steps = (req: RecordedRequest) => req.body.messages.filter((m: { role: string }) => m.role === 'assistant').length;
+const isTowerAgent = (req: RecordedRequest) =>
+  JSON.stringify(req.body.messages[0]).includes('# Your role: Tower agent (tower-worker)');
+const steps = (req: RecordedRequest) =>
+  req.body.messages.filter((m: { role: string }) => m.role === 'assistant').length;
 
 function script(req: RecordedRequest): ScriptedTurn {
   if (isTowerAgent(req)) {
@@ -19,7 +21,11 @@ function script(req: RecordedRequest): ScriptedTurn {
       case 0:
         return { toolCalls: [{ name: 'Read', arguments: { path: 'src/api/server.ts' } }] };
       case 1:
-        return { toolCalls: [{ name: 'Write', arguments: { path: 'src/api/server.ts', content: 'export const port = 9090;\n' } }] };
+        return {
+          toolCalls: [
+            { name: 'Write', arguments: { path: 'src/api/server.ts', content: 'export const port = 9090;\n' } },
+          ],
+        };
       case 2:
         return { toolCalls: [{ name: 'Bash', arguments: { command: 'git commit -qam "api: port 9090"' } }] };
       default:
@@ -30,7 +36,16 @@ function script(req: RecordedRequest): ScriptedTurn {
   if (text.includes('of mission api: finished')) return { text: 'The api worker finished.' };
   switch (steps(req)) {
     case 0:
-      return { toolCalls: [{ name: 'TowerPlan', arguments: { missions: [{ id: 'api', title: 'API port', scope: ['src/api/**'], tasks: ['set port 9090'] }] } }] };
+      return {
+        toolCalls: [
+          {
+            name: 'TowerPlan',
+            arguments: {
+              missions: [{ id: 'api', title: 'API port', scope: ['src/api/**'], tasks: ['set port 9090'] }],
+            },
+          },
+        ],
+      };
     case 1:
       return { toolCalls: [{ name: 'TowerSpawn', arguments: { mission: 'api', role: 'worker' } }] };
     default:

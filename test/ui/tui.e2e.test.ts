@@ -13,7 +13,9 @@ const start = appsClosedAfterEach();
 
 describe.skipIf(!hasTmux)('interactive UI (tmux)', { timeout: 60_000 }, () => {
   it('streams the answer into the transcript and shows the footer', async () => {
-    const app = await start({ turns: [{ text: 'Hello **there**, streamed.\n\nSecond paragraph with `code`.', chunkDelayMs: 15 }] });
+    const app = await start({
+      turns: [{ text: 'Hello **there**, streamed.\n\nSecond paragraph with `code`.', chunkDelayMs: 15 }],
+    });
     await app.tmux.waitFor('manual · any');
     send(app, 'hi');
     await app.tmux.waitFor('Second paragraph with code.');
@@ -27,7 +29,10 @@ describe.skipIf(!hasTmux)('interactive UI (tmux)', { timeout: 60_000 }, () => {
 
   it('asks before a Write and applies it once approved', async () => {
     const app = await start({
-      turns: [{ toolCalls: [{ name: 'Write', arguments: { path: 'hello.txt', content: 'hello from the model\n' } }] }, { text: 'The file is written.' }],
+      turns: [
+        { toolCalls: [{ name: 'Write', arguments: { path: 'hello.txt', content: 'hello from the model\n' } }] },
+        { text: 'The file is written.' },
+      ],
     });
     send(app, 'write the file');
     const panel = await app.tmux.waitFor('Approval needed');
@@ -42,7 +47,10 @@ describe.skipIf(!hasTmux)('interactive UI (tmux)', { timeout: 60_000 }, () => {
 
   it('sends "reject with feedback" to the model', async () => {
     const app = await start({
-      turns: [{ toolCalls: [{ name: 'Write', arguments: { path: 'x.txt', content: 'x' } }] }, { text: 'Understood, I will not write it.' }],
+      turns: [
+        { toolCalls: [{ name: 'Write', arguments: { path: 'x.txt', content: 'x' } }] },
+        { text: 'Understood, I will not write it.' },
+      ],
     });
     send(app, 'write x');
     await app.tmux.waitFor('Approval needed');
@@ -68,7 +76,7 @@ describe.skipIf(!hasTmux)('interactive UI (tmux)', { timeout: 60_000 }, () => {
     await app.tmux.waitFor('after the interrupt');
   });
 
-  it('recalls this folder\'s history with ↑ (persisted across launches)', async () => {
+  it("recalls this folder's history with ↑ (persisted across launches)", async () => {
     const home = tempDir('jarvis-ui-home-');
     const cwd = tempDir('jarvis-ui-cwd-');
     const first = await start({ home, cwd, turns: [{ text: 'ok one' }] });
@@ -167,7 +175,7 @@ describe.skipIf(!hasTmux)('interactive UI (tmux)', { timeout: 60_000 }, () => {
     expect(running('sleep 987.65[34]')).toBe('');
   });
 
-  it('shows a resumed session\'s history with --continue', async () => {
+  it("shows a resumed session's history with --continue", async () => {
     const home = tempDir('jarvis-ui-home-');
     const cwd = tempDir('jarvis-ui-cwd-');
     const first = await start({ home, cwd, turns: [{ text: 'The answer is forty-two.' }] });

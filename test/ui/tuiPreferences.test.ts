@@ -23,14 +23,20 @@ afterEach(() => {
 function setUp(tuiToml?: string) {
   const home = tmp();
   mkdirSync(join(home, 'themes'));
-  writeFileSync(join(home, 'themes', 'ember.json'), JSON.stringify({ name: 'ember', displayName: 'Ember glow', colors: { roleUser: '#FF5F1F' } }));
+  writeFileSync(
+    join(home, 'themes', 'ember.json'),
+    JSON.stringify({ name: 'ember', displayName: 'Ember glow', colors: { roleUser: '#FF5F1F' } }),
+  );
   if (tuiToml !== undefined) writeFileSync(join(home, 'tui.toml'), tuiToml);
   const view: ViewState = { theme: loadTheme('dark', home).theme, expanded: false, cwd: home };
   const notices: string[] = [];
   let panel: Component | undefined;
   let restyles = 0;
   const prefs = new TuiPreferences({
-    home, cwd: home, env: {}, view,
+    home,
+    cwd: home,
+    env: {},
+    view,
     notice: (level, text) => notices.push(`${level}: ${text}`),
     showPanel: (p) => (panel = p),
     restyle: () => restyles++,
@@ -67,7 +73,9 @@ describe('/theme', () => {
     t.panel()!.handleInput!('\r');
     expect(t.panel()).toBeUndefined();
     expect(t.view.theme.label).toBe('Custom: ember');
-    expect(readFileSync(join(t.home, 'tui.toml'), 'utf8')).toBe('theme = "ember"\n# my settings\nrender_latex = false\n\n[status_line]\nitems = ["model"]\n');
+    expect(readFileSync(join(t.home, 'tui.toml'), 'utf8')).toBe(
+      'theme = "ember"\n# my settings\nrender_latex = false\n\n[status_line]\nitems = ["model"]\n',
+    );
     expect(t.notices).toEqual([expect.stringMatching(/^success: Theme: Custom: ember \(saved to .*tui\.toml\)\.$/)]);
   });
 
@@ -94,7 +102,11 @@ describe('/theme', () => {
     expect(listThemes(t.home).map((c) => c.label)).toEqual(['Auto (dark)', 'Dark', 'Light', 'Custom: ember']);
     writeFileSync(join(t.home, 'themes', 'zeta.json'), '{broken');
     const later = listThemes(t.home);
-    expect(later.at(-1)).toMatchObject({ name: 'zeta', label: 'Custom: zeta', description: expect.stringContaining('malformed') });
+    expect(later.at(-1)).toMatchObject({
+      name: 'zeta',
+      label: 'Custom: zeta',
+      description: expect.stringContaining('malformed'),
+    });
   });
 });
 
@@ -103,15 +115,25 @@ describe('/reload-tui', () => {
     const t = setUp('theme = "ember"\n');
     expect(t.view.theme.palette.roleUser).toBe('#FF5F1F');
     expect(t.view.renderLatex).toBe(true);
-    writeFileSync(join(t.home, 'themes', 'ember.json'), JSON.stringify({ name: 'ember', colors: { roleUser: '#010203' } }));
-    writeFileSync(join(t.home, 'tui.toml'), 'theme = "ember"\nrender_latex = false\n[editor]\ncommand = "vim"\n[status_line]\nitems = ["model", "git"]\n');
+    writeFileSync(
+      join(t.home, 'themes', 'ember.json'),
+      JSON.stringify({ name: 'ember', colors: { roleUser: '#010203' } }),
+    );
+    writeFileSync(
+      join(t.home, 'tui.toml'),
+      'theme = "ember"\nrender_latex = false\n[editor]\ncommand = "vim"\n[status_line]\nitems = ["model", "git"]\n',
+    );
     t.prefs.reload();
     expect(t.view.theme.palette.roleUser).toBe('#010203');
     expect(t.view.renderLatex).toBe(false);
     expect(t.prefs.editorCommand).toBe('vim');
     expect(t.prefs.statusItems).toEqual(['model', 'git']);
     expect(t.restyles()).toBe(1);
-    expect(t.notices).toEqual([expect.stringMatching(/^success: Reloaded .*tui\.toml: theme Custom: ember, LaTeX off, status line model, git\.$/)]);
+    expect(t.notices).toEqual([
+      expect.stringMatching(
+        /^success: Reloaded .*tui\.toml: theme Custom: ember, LaTeX off, status line model, git\.$/,
+      ),
+    ]);
   });
 
   it('a malformed tui.toml falls back to the defaults with a warning', () => {

@@ -42,7 +42,10 @@ describe('themes', () => {
   it('loads a custom theme: bad colours fall back to the base, unknown tokens are ignored', () => {
     const home = tmp();
     mkdirSync(join(home, 'themes'));
-    writeFileSync(join(home, 'themes', 'ocean.json'), JSON.stringify({ name: 'ocean', base: 'light', colors: { primary: '#112233', error: 'red', bogus: '#000000' } }));
+    writeFileSync(
+      join(home, 'themes', 'ocean.json'),
+      JSON.stringify({ name: 'ocean', base: 'light', colors: { primary: '#112233', error: 'red', bogus: '#000000' } }),
+    );
     const { theme, warnings } = loadTheme('ocean', home);
     expect(theme.label).toBe('Custom: ocean');
     expect(theme.palette.primary).toBe('#112233');
@@ -128,13 +131,28 @@ describe('completion', () => {
 
   it('@-completion lists what Glob sees (ignore files, no secrets, no .git), mentioned paths first', async () => {
     const cwd = tempDir('jarvis-complete-');
-    for (const [path, text] of [['.gitignore', 'dist/\n'], ['dist/x.js', ''], ['src/a.ts', ''], ['src/b.ts', ''], ['.env', 'K=1'], ['.git/config', '']]) putFile(join(cwd, path), text);
+    for (const [path, text] of [
+      ['.gitignore', 'dist/\n'],
+      ['dist/x.js', ''],
+      ['src/a.ts', ''],
+      ['src/b.ts', ''],
+      ['.env', 'K=1'],
+      ['.git/config', ''],
+    ])
+      putFile(join(cwd, path), text);
     const completion = new InputCompletion(cwd, () => []);
-    const list = async (query: string) => (await completion.getSuggestions([`@${query}`], 0, query.length + 1))?.items.map((i) => i.value) ?? [];
+    const list = async (query: string) =>
+      (await completion.getSuggestions([`@${query}`], 0, query.length + 1))?.items.map((i) => i.value) ?? [];
     expect((await list('')).sort()).toEqual(['.gitignore', 'src/', 'src/a.ts', 'src/b.ts']);
     completion.noteMentions('look at @src/b.ts');
     expect((await list('src/'))[0]).toBe('src/b.ts');
-    const applied = completion.applyCompletion(['see @my'], 0, 7, { value: 'my notes.md', label: 'my notes.md' }, '@my');
+    const applied = completion.applyCompletion(
+      ['see @my'],
+      0,
+      7,
+      { value: 'my notes.md', label: 'my notes.md' },
+      '@my',
+    );
     expect(applied.lines).toEqual(['see @"my notes.md" ']);
   });
 });
@@ -158,7 +176,9 @@ describe('messages', () => {
   it('context percent and shell context', () => {
     expect(contextPercent(50, 200)).toBe(25);
     expect(contextPercent(0, 0)).toBe(0);
-    expect(shellContext('ls', { output: 'a\nb\n', exitCode: 0, omittedChars: 0, interrupted: false })).toContain('$ ls\na\nb\n[exit code: 0]');
+    expect(shellContext('ls', { output: 'a\nb\n', exitCode: 0, omittedChars: 0, interrupted: false })).toContain(
+      '$ ls\na\nb\n[exit code: 0]',
+    );
   });
 });
 
@@ -203,7 +223,13 @@ describe('engine notices', () => {
     const { automaticTurnNotice, goalNotice, planModeNotice } = await import('../../src/ui/engineNotices');
     expect(planModeNotice(false, '/x/plan.md')).toEqual({ level: 'info', text: 'Plan mode off.' });
     expect(planModeNotice(true, '/x/plan.md').text).toContain('/x/plan.md');
-    const goal = { objective: 'ship it', status: 'blocked', reason: 'needs a key', used: { turns: 2, tokens: 10, timeMs: 1000 }, budget: {} } as never;
+    const goal = {
+      objective: 'ship it',
+      status: 'blocked',
+      reason: 'needs a key',
+      used: { turns: 2, tokens: 10, timeMs: 1000 },
+      budget: {},
+    } as never;
     expect(goalNotice('cancelled', null, 0)).toEqual({ level: 'info', text: 'Goal cancelled.' });
     expect(goalNotice('progress', goal, 0)).toBeUndefined();
     const blocked = goalNotice('status', goal, 2)!;

@@ -9,11 +9,33 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendPrivateFileSync, mkdirPrivateSync, openPrivateSync } from '../../store/privateFiles';
 import { readTaskRecords, taskRecordPath, writeTaskRecord } from './taskRecords';
-import { isGroupAlive, isGroupAliveAsync, nonInteractiveEnv, releasePipes, signalGroup, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../../platform/processes';
 import {
-  DEFAULT_TASK_SETTINGS, TaskLimitError, UnknownTaskError,
-  type AdoptProcessSpec, type InProcessSpec, type OutputTail, type StartProcessSpec, type StopOptions, type TaskEndReason, type TaskInfo,
-  type TaskKind, type TaskService, type TaskSettings, type WaitForOptions, type WaitForResult,
+  isGroupAlive,
+  isGroupAliveAsync,
+  nonInteractiveEnv,
+  releasePipes,
+  signalGroup,
+  spawnShell,
+  terminateGroup,
+  waitForExit,
+  type ExitInfo,
+} from '../../platform/processes';
+import {
+  DEFAULT_TASK_SETTINGS,
+  TaskLimitError,
+  UnknownTaskError,
+  type AdoptProcessSpec,
+  type InProcessSpec,
+  type OutputTail,
+  type StartProcessSpec,
+  type StopOptions,
+  type TaskEndReason,
+  type TaskInfo,
+  type TaskKind,
+  type TaskService,
+  type TaskSettings,
+  type WaitForOptions,
+  type WaitForResult,
 } from '../../tools/task/taskService';
 
 export interface BackgroundTasksOptions {
@@ -176,7 +198,12 @@ export class BackgroundTasks implements TaskService {
       const entry = this.entryOf(opts.taskId);
       if (entry.info.status !== 'running') {
         this.markReported(entry);
-        return { finished: [{ ...entry.info }], running: this.list({ activeOnly: true }), timedOut: false, aborted: false };
+        return {
+          finished: [{ ...entry.info }],
+          running: this.list({ activeOnly: true }),
+          timedOut: false,
+          aborted: false,
+        };
       }
       targets = [entry];
     } else {
@@ -191,7 +218,12 @@ export class BackgroundTasks implements TaskService {
         const finished = targets.filter((e) => e.info.status !== 'running');
         // An interrupted wait reported nothing to the model, so notifications still go out.
         if (!aborted) finished.forEach((e) => this.markReported(e));
-        resolve({ finished: finished.map((e) => ({ ...e.info })), running: this.list({ activeOnly: true }), timedOut, aborted });
+        resolve({
+          finished: finished.map((e) => ({ ...e.info })),
+          running: this.list({ activeOnly: true }),
+          timedOut,
+          aborted,
+        });
       };
       const onFinished = (entry: Entry) => {
         if (targets.includes(entry)) finish(false, false);
@@ -228,12 +260,15 @@ export class BackgroundTasks implements TaskService {
       for (const e of running) {
         clearTimeout(e.timer);
         e.child?.unref();
-        for (const s of [e.child?.stdout, e.child?.stderr]) (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
+        for (const s of [e.child?.stdout, e.child?.stderr])
+          (s as unknown as { unref?: () => void } | null | undefined)?.unref?.();
       }
       return;
     }
     const grace = opts.force ? 0 : this.settings.killGracePeriodMs;
-    await Promise.all(running.map((e) => this.end(e, { reason: 'stopped', message: 'Stopped: the session was closed' }, grace)));
+    await Promise.all(
+      running.map((e) => this.end(e, { reason: 'stopped', message: 'Stopped: the session was closed' }, grace)),
+    );
   }
 
   /**
@@ -274,7 +309,11 @@ export class BackgroundTasks implements TaskService {
     return records.map((r) => ({ ...this.entries.get(r.id)!.info }));
   }
 
-  private create(kind: TaskKind, spec: Pick<StartProcessSpec, 'description' | 'timeoutMs'> & Partial<StartProcessSpec>, startedAt = new Date()): Entry {
+  private create(
+    kind: TaskKind,
+    spec: Pick<StartProcessSpec, 'description' | 'timeoutMs'> & Partial<StartProcessSpec>,
+    startedAt = new Date(),
+  ): Entry {
     if (this.closed) throw new Error('The session is closing; no new background tasks can start.');
     const max = this.settings.maxRunningTasks;
     if (max !== undefined && this.runningCount() >= max) throw new TaskLimitError(max);
@@ -282,8 +321,15 @@ export class BackgroundTasks implements TaskService {
     const id = this.newId(kind);
     mkdirPrivateSync(join(this.tasksDir, id));
     const info: TaskInfo = {
-      id, kind, description: spec.description, command: spec.command, cwd: spec.cwd, status: 'running',
-      startedAt: startedAt.toISOString(), timeoutMs: spec.timeoutMs, outputPath: join(this.tasksDir, id, 'output.log'),
+      id,
+      kind,
+      description: spec.description,
+      command: spec.command,
+      cwd: spec.cwd,
+      status: 'running',
+      startedAt: startedAt.toISOString(),
+      timeoutMs: spec.timeoutMs,
+      outputPath: join(this.tasksDir, id, 'output.log'),
     };
     const entry = this.newEntry(info, false, false);
     this.entries.set(id, entry);
@@ -319,7 +365,10 @@ export class BackgroundTasks implements TaskService {
   private armTimeout(entry: Entry, timeoutMs: number | null): void {
     if (timeoutMs === null) return;
     const message = `timed out after ${formatDuration(timeoutMs)}`;
-    entry.timer = setTimeout(() => void this.end(entry, { reason: 'timed_out', message }, this.settings.killGracePeriodMs), timeoutMs);
+    entry.timer = setTimeout(
+      () => void this.end(entry, { reason: 'timed_out', message }, this.settings.killGracePeriodMs),
+      timeoutMs,
+    );
     entry.timer.unref();
   }
 
@@ -332,13 +381,18 @@ export class BackgroundTasks implements TaskService {
       if (checking) return;
       checking = true;
       // A failed check counts as alive: the next tick looks again.
-      void isGroupAliveAsync(pid).catch(() => true).then((alive) => {
-        checking = false;
-        if (alive || entry.info.status !== 'running') return;
-        clearInterval(poll);
-        entry.ending ??= { reason: 'exited', message: 'finished; exit status unknown (it outlived the session that started it)' };
-        this.finalize(entry, { code: null, signal: null });
-      });
+      void isGroupAliveAsync(pid)
+        .catch(() => true)
+        .then((alive) => {
+          checking = false;
+          if (alive || entry.info.status !== 'running') return;
+          clearInterval(poll);
+          entry.ending ??= {
+            reason: 'exited',
+            message: 'finished; exit status unknown (it outlived the session that started it)',
+          };
+          this.finalize(entry, { code: null, signal: null });
+        });
     }, RESTORED_POLL_MS);
     poll.unref();
     void entry.done.then(() => clearInterval(poll));
@@ -363,14 +417,18 @@ export class BackgroundTasks implements TaskService {
     const info = entry.info;
     if (info.status !== 'running') return;
     clearTimeout(entry.timer);
-    const ending: Ending | undefined = entry.ending ?? (exit.error ? { reason: 'spawn_failed', message: `could not start: ${exit.error.message}` } : undefined);
+    const ending: Ending | undefined =
+      entry.ending ??
+      (exit.error ? { reason: 'spawn_failed', message: `could not start: ${exit.error.message}` } : undefined);
     info.exitCode = exit.code;
     info.signal = exit.signal;
     info.endedAt = new Date().toISOString();
     info.endReason = ending?.reason ?? 'exited';
-    info.statusMessage = ending?.message ?? (exit.code !== null ? `exit code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`);
+    info.statusMessage =
+      ending?.message ?? (exit.code !== null ? `exit code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`);
     if (info.endReason === 'stopped') info.status = 'cancelled';
-    else if (info.endReason === 'exited' && (exit.code === 0 || (exit.code === null && !exit.signal))) info.status = 'completed';
+    else if (info.endReason === 'exited' && (exit.code === 0 || (exit.code === null && !exit.signal)))
+      info.status = 'completed';
     else info.status = 'failed';
     // Tasks ended by session close are not announced, now or on resume.
     if (this.closed) entry.notified = true;

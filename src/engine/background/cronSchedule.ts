@@ -14,7 +14,20 @@ interface FieldSpec {
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
-const MONTH_WORDS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_WORDS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAY_WORDS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 const FIELDS: readonly FieldSpec[] = [
@@ -28,14 +41,18 @@ const FIELDS: readonly FieldSpec[] = [
 const FORM = 'Use five fields: minute hour day-of-month month day-of-week (e.g. "*/5 * * * *" or "30 9 * * 1-5").';
 
 function fieldError(expr: string, field: FieldSpec, value: string, why: string): CronExpressionError {
-  return new CronExpressionError(`Invalid cron expression "${expr}": the ${field.name} field "${value}" ${why}. ${FORM}`);
+  return new CronExpressionError(
+    `Invalid cron expression "${expr}": the ${field.name} field "${value}" ${why}. ${FORM}`,
+  );
 }
 
 function parseValue(expr: string, field: FieldSpec, whole: string, text: string): number {
   const named = field.names?.indexOf(text.toUpperCase()) ?? -1;
   if (named >= 0) return field.name === 'month' ? named + 1 : named;
   if (!/^\d+$/.test(text)) {
-    const allowed = field.names ? `numbers ${field.min}-${field.max} or names like ${field.names[0]}` : `numbers ${field.min}-${field.max}`;
+    const allowed = field.names
+      ? `numbers ${field.min}-${field.max} or names like ${field.names[0]}`
+      : `numbers ${field.min}-${field.max}`;
     throw fieldError(expr, field, whole, `is not valid (allowed: ${allowed}, *, ranges a-b, steps /n and lists a,b)`);
   }
   const n = Number(text);
@@ -49,12 +66,14 @@ function checkField(expr: string, field: FieldSpec, text: string): void {
     if (!item) throw fieldError(expr, field, text, 'has an empty list item');
     const [range, step, extra] = item.split('/');
     if (extra !== undefined) throw fieldError(expr, field, text, 'has more than one step');
-    if (step !== undefined && (!/^\d+$/.test(step) || Number(step) === 0)) throw fieldError(expr, field, text, 'has a step that is not a positive number');
+    if (step !== undefined && (!/^\d+$/.test(step) || Number(step) === 0))
+      throw fieldError(expr, field, text, 'has a step that is not a positive number');
     if (range === '*') continue;
     const [from, to, more] = range.split('-');
     if (more !== undefined) throw fieldError(expr, field, text, 'has a malformed range');
     const a = parseValue(expr, field, text, from);
-    if (to !== undefined && a > parseValue(expr, field, text, to)) throw fieldError(expr, field, text, 'has a range whose start is after its end');
+    if (to !== undefined && a > parseValue(expr, field, text, to))
+      throw fieldError(expr, field, text, 'has a range whose start is after its end');
   }
 }
 
@@ -69,16 +88,24 @@ export interface CronSchedule {
 export function parseCron(expr: string): CronSchedule {
   const text = expr.trim();
   const parts = text.split(/\s+/);
-  if (parts.length !== 5 || !text) throw new CronExpressionError(`Invalid cron expression "${expr}": it has ${text ? parts.length : 0} field(s), not 5. ${FORM}`);
+  if (parts.length !== 5 || !text)
+    throw new CronExpressionError(
+      `Invalid cron expression "${expr}": it has ${text ? parts.length : 0} field(s), not 5. ${FORM}`,
+    );
   parts.forEach((part, i) => checkField(text, FIELDS[i], part));
   let cron: Cron;
   try {
     // Day-of-month and day-of-week together match either, as in classic cron.
     cron = new Cron(text, { paused: true, legacyMode: true });
   } catch (e) {
-    throw new CronExpressionError(`Invalid cron expression "${expr}": ${e instanceof Error ? e.message.replace(/^CronPattern: /, '') : String(e)}. ${FORM}`);
+    throw new CronExpressionError(
+      `Invalid cron expression "${expr}": ${e instanceof Error ? e.message.replace(/^CronPattern: /, '') : String(e)}. ${FORM}`,
+    );
   }
-  if (!cron.nextRun()) throw new CronExpressionError(`Invalid cron expression "${expr}": it never matches a date (e.g. February 30). ${FORM}`);
+  if (!cron.nextRun())
+    throw new CronExpressionError(
+      `Invalid cron expression "${expr}": it never matches a date (e.g. February 30). ${FORM}`,
+    );
   return {
     // Stored and listed with single spaces, however it was typed.
     expr: parts.join(' '),
@@ -125,7 +152,8 @@ function describeCron([minute, hour, dom, month, dow]: string[]): string {
   const parts = [describeTime(minute, hour)];
   const days: string[] = [];
   if (dom !== '*') days.push(`on day ${dom} of the month`);
-  if (dow !== '*') days.push(dow === '1-5' ? 'on weekdays' : `on ${listWords(dow.toUpperCase(), WEEKDAYS, WEEKDAY_WORDS, 0)}`);
+  if (dow !== '*')
+    days.push(dow === '1-5' ? 'on weekdays' : `on ${listWords(dow.toUpperCase(), WEEKDAYS, WEEKDAY_WORDS, 0)}`);
   if (days.length) parts.push(days.join(' or '));
   else if (parts[0].startsWith('at ') && /^\d+$/.test(minute) && /^\d+$/.test(hour)) parts[0] = `every day ${parts[0]}`;
   if (month !== '*') parts.push(`in ${listWords(month.toUpperCase(), MONTHS, MONTH_WORDS, 1)}`);

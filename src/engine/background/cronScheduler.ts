@@ -80,8 +80,15 @@ export interface CronSchedulerOptions {
 function isStoredJob(value: unknown): value is StoredJob {
   const job = value as Partial<StoredJob> | null;
   return (
-    typeof job === 'object' && job !== null && typeof job.id === 'string' && /^[0-9a-f]{8}$/.test(job.id) && typeof job.cron === 'string' &&
-    typeof job.prompt === 'string' && typeof job.recurring === 'boolean' && Number.isFinite(job.createdAt) && Number.isFinite(job.anchor)
+    typeof job === 'object' &&
+    job !== null &&
+    typeof job.id === 'string' &&
+    /^[0-9a-f]{8}$/.test(job.id) &&
+    typeof job.cron === 'string' &&
+    typeof job.prompt === 'string' &&
+    typeof job.recurring === 'boolean' &&
+    Number.isFinite(job.createdAt) &&
+    Number.isFinite(job.anchor)
   );
 }
 
@@ -119,13 +126,15 @@ export class CronScheduler implements CronService {
     try {
       text = readFileSync(this.file, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.opts.warn(`Scheduled tasks could not be read from ${this.file}: ${(e as Error).message}`);
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.opts.warn(`Scheduled tasks could not be read from ${this.file}: ${(e as Error).message}`);
       this.arm();
       return;
     }
     try {
       const data = JSON.parse(text) as { version?: number; jobs?: StoredJob[] };
-      if (data.version !== FILE_VERSION || !Array.isArray(data.jobs)) throw new Error(`unknown format (version ${String(data.version)})`);
+      if (data.version !== FILE_VERSION || !Array.isArray(data.jobs))
+        throw new Error(`unknown format (version ${String(data.version)})`);
       for (const stored of data.jobs) {
         if (!isStoredJob(stored)) throw new Error(`a job entry is malformed: ${JSON.stringify(stored).slice(0, 120)}`);
         this.jobs.set(stored.id, { stored, schedule: parseCron(stored.cron) });
@@ -139,7 +148,9 @@ export class CronScheduler implements CronService {
       } catch {
         // Nothing to keep aside if it cannot even be moved; the warning still names the file.
       }
-      this.opts.warn(`Scheduled tasks in ${this.file} could not be loaded (${(e as Error).message}); the file was kept as ${aside} and the session starts without them.`);
+      this.opts.warn(
+        `Scheduled tasks in ${this.file} could not be loaded (${(e as Error).message}); the file was kept as ${aside} and the session starts without them.`,
+      );
     }
     this.arm();
   }
@@ -153,19 +164,34 @@ export class CronScheduler implements CronService {
       throw e;
     }
     const bytes = Buffer.byteLength(args.prompt, 'utf8');
-    if (!args.prompt.trim()) return { ok: false, message: 'The prompt is empty; give the text to inject when the task fires.' };
-    if (bytes > MAX_CRON_PROMPT_BYTES) return { ok: false, message: `The prompt is ${bytes} bytes (UTF-8); the limit is ${MAX_CRON_PROMPT_BYTES}. Shorten it, or put the details in a file and have the prompt point to it.` };
-    if (this.jobs.size >= MAX_CRON_JOBS) return { ok: false, message: `This session already has ${MAX_CRON_JOBS} scheduled tasks, the most it may hold. Delete one with CronDelete (CronList shows them) first.` };
+    if (!args.prompt.trim())
+      return { ok: false, message: 'The prompt is empty; give the text to inject when the task fires.' };
+    if (bytes > MAX_CRON_PROMPT_BYTES)
+      return {
+        ok: false,
+        message: `The prompt is ${bytes} bytes (UTF-8); the limit is ${MAX_CRON_PROMPT_BYTES}. Shorten it, or put the details in a file and have the prompt point to it.`,
+      };
+    if (this.jobs.size >= MAX_CRON_JOBS)
+      return {
+        ok: false,
+        message: `This session already has ${MAX_CRON_JOBS} scheduled tasks, the most it may hold. Delete one with CronDelete (CronList shows them) first.`,
+      };
     let id: string;
     do id = randomBytes(4).toString('hex');
     while (this.jobs.has(id));
     const now = this.clock.now();
-    const job: Job = { stored: { id, cron: schedule.expr, prompt: args.prompt, recurring: args.recurring, createdAt: now, anchor: now }, schedule };
+    const job: Job = {
+      stored: { id, cron: schedule.expr, prompt: args.prompt, recurring: args.recurring, createdAt: now, anchor: now },
+      schedule,
+    };
     this.jobs.set(id, job);
     const saved = this.save();
     if (saved) {
       this.jobs.delete(id);
-      return { ok: false, message: `The scheduled task could not be saved with the session (${saved}); nothing was scheduled.` };
+      return {
+        ok: false,
+        message: `The scheduled task could not be saved with the session (${saved}); nothing was scheduled.`,
+      };
     }
     this.arm();
     this.changed();
@@ -174,7 +200,9 @@ export class CronScheduler implements CronService {
 
   list(): CronJobView[] {
     const now = this.clock.now();
-    return [...this.jobs.values()].map((job) => this.view(job, now)).sort((a, b) => a.nextFireAt.localeCompare(b.nextFireAt));
+    return [...this.jobs.values()]
+      .map((job) => this.view(job, now))
+      .sort((a, b) => a.nextFireAt.localeCompare(b.nextFireAt));
   }
 
   delete(id: string): boolean {
@@ -183,7 +211,10 @@ export class CronScheduler implements CronService {
     this.jobs.delete(job.stored.id);
     this.queued.delete(job.stored.id);
     const failed = this.save();
-    if (failed) this.opts.warn(`The deletion of scheduled task ${job.stored.id} could not be saved (${failed}); it may come back on resume.`);
+    if (failed)
+      this.opts.warn(
+        `The deletion of scheduled task ${job.stored.id} could not be saved (${failed}); it may come back on resume.`,
+      );
     this.arm();
     this.changed();
     return true;
@@ -235,7 +266,8 @@ export class CronScheduler implements CronService {
     const { stored } = job;
     const next = this.next(job);
     const ageDays = Math.floor(((now - stored.createdAt) / DAY_MS) * 10) / 10;
-    const humanSchedule = stored.recurring || !next ? job.schedule.humanSchedule : `once, at ${localMinute(next.nominal)}`;
+    const humanSchedule =
+      stored.recurring || !next ? job.schedule.humanSchedule : `once, at ${localMinute(next.nominal)}`;
     return {
       id: stored.id,
       cron: stored.cron,
@@ -310,7 +342,10 @@ export class CronScheduler implements CronService {
     }
     if (dirty) {
       const failed = this.save();
-      if (failed) this.opts.warn(`Scheduled tasks could not be saved after a fire (${failed}); a resumed session may fire them again.`);
+      if (failed)
+        this.opts.warn(
+          `Scheduled tasks could not be saved after a fire (${failed}); a resumed session may fire them again.`,
+        );
     }
     this.arm();
     if (dirty) this.changed();
@@ -333,7 +368,10 @@ export class CronScheduler implements CronService {
           'slept; this is one fire for all of them.)',
       );
     }
-    if (stale) notes.push(`(This recurring task is more than ${CRON_STALE_AFTER_DAYS} days old: this was its last fire and it has been deleted. Call CronCreate again to keep it.)`);
+    if (stale)
+      notes.push(
+        `(This recurring task is more than ${CRON_STALE_AFTER_DAYS} days old: this was its last fire and it has been deleted. Call CronCreate again to keep it.)`,
+      );
     else if (!stored.recurring) notes.push('(One-time task: it has fired and is now deleted.)');
     return `<cron-fire ${attrs.join(' ')}>\n${stored.prompt}\n</cron-fire>${notes.length ? `\n${notes.join('\n')}` : ''}`;
   }

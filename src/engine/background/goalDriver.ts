@@ -9,7 +9,13 @@ import { renderTemplate } from '../../tools/defineTool';
 import continueText from '../../tools/goal/prompts/goalContinue.md';
 import contextText from '../../tools/goal/prompts/goalContext.md';
 import wrapUpText from '../../tools/goal/prompts/goalWrapUp.md';
-import { budgetFraction, spentBudget, WRAP_UP_FRACTION, type Goal, type GoalChange } from '../../tools/goal/goalService';
+import {
+  budgetFraction,
+  spentBudget,
+  WRAP_UP_FRACTION,
+  type Goal,
+  type GoalChange,
+} from '../../tools/goal/goalService';
 import type { GoalController } from './goals';
 import type { TurnExtension, TurnOutcome } from '../loop/loop';
 import type { Session } from '../session/session';
@@ -31,12 +37,18 @@ export function parseGoalCommand(input: string): GoalCommand | undefined {
   const rest = (match[1] ?? '').trim();
   if (!rest) return { kind: 'status' };
   const escaped = /^--(?:\s+([\s\S]*))?$/.exec(rest);
-  if (escaped) return escaped[1]?.trim() ? { kind: 'create', objective: escaped[1].trim() } : { kind: 'invalid', message: '/goal -- needs an objective after the --.' };
+  if (escaped)
+    return escaped[1]?.trim()
+      ? { kind: 'create', objective: escaped[1].trim() }
+      : { kind: 'invalid', message: '/goal -- needs an objective after the --.' };
   const [, word, tail = ''] = /^(\S+)(?:\s+([\s\S]*))?$/.exec(rest)!;
   const args = tail.trim();
   if (NO_ARGUMENT.has(word)) {
     if (!args) return { kind: word as 'status' };
-    return { kind: 'invalid', message: `/goal ${word} takes no arguments. To use "${word} …" as the objective, write /goal -- ${rest}` };
+    return {
+      kind: 'invalid',
+      message: `/goal ${word} takes no arguments. To use "${word} …" as the objective, write /goal -- ${rest}`,
+    };
   }
   if (word === 'replace' || word === 'next') {
     if (word === 'next' && args === 'manage') return { kind: 'next_manage' };
@@ -55,7 +67,8 @@ function formatMs(ms: number): string {
 
 /** "3 of 10 turns, 1200 tokens, 2 min" — each with its limit when one is set. */
 export function describeUsage(goal: Goal): string {
-  const of = (limit: number | undefined, show: (n: number) => string) => (limit === undefined ? '' : ` of ${show(limit)}`);
+  const of = (limit: number | undefined, show: (n: number) => string) =>
+    limit === undefined ? '' : ` of ${show(limit)}`;
   return [
     `${goal.used.turns}${of(goal.budget.turns, String)} turns`,
     `${goal.used.tokens}${of(goal.budget.tokens, String)} tokens`,
@@ -65,7 +78,10 @@ export function describeUsage(goal: Goal): string {
 
 /** The goal block injected at the start of each turn while the goal is active. */
 export function goalContext(goal: Goal): string {
-  const wrapUp = budgetFraction(goal) >= WRAP_UP_FRACTION ? '\nMost of the budget is used: wrap up now and bring the goal to a verified end.' : '';
+  const wrapUp =
+    budgetFraction(goal) >= WRAP_UP_FRACTION
+      ? '\nMost of the budget is used: wrap up now and bring the goal to a verified end.'
+      : '';
   return renderTemplate(contextText.trim(), {
     OBJECTIVE: goal.objective,
     CRITERION: goal.completionCriterion ?? '(none given: decide what "done" means and verify it)',
@@ -77,12 +93,14 @@ export function goalContext(goal: Goal): string {
 
 /** The prompt of an automatic continuation turn. */
 export function continuationPrompt(goal: Goal): string {
-  if (budgetFraction(goal) >= WRAP_UP_FRACTION) return renderTemplate(wrapUpText.trim(), { USAGE: describeUsage(goal) });
+  if (budgetFraction(goal) >= WRAP_UP_FRACTION)
+    return renderTemplate(wrapUpText.trim(), { USAGE: describeUsage(goal) });
   return continueText.trim();
 }
 
 function pauseReason(outcome: TurnOutcome): string {
-  if (outcome.reason === 'cancelled') return outcome.error ? `paused: ${outcome.error}` : 'paused: the turn was interrupted';
+  if (outcome.reason === 'cancelled')
+    return outcome.error ? `paused: ${outcome.error}` : 'paused: the turn was interrupted';
   return `paused: the turn stopped (${outcome.reason})${outcome.error ? `: ${outcome.error}` : ''}`;
 }
 
@@ -119,7 +137,8 @@ class ProgressWatch {
     const repeated = text !== '' && text === this.lastText;
     this.lastText = text;
     if (repeated) return `${NO_PROGRESS}: the model gave the same answer two turns in a row`;
-    if (this.idleTurns >= this.maxIdleTurns) return `${NO_PROGRESS}: ${this.idleTurns} goal turns in a row without a tool call ([goal] max_idle_turns)`;
+    if (this.idleTurns >= this.maxIdleTurns)
+      return `${NO_PROGRESS}: ${this.idleTurns} goal turns in a row without a tool call ([goal] max_idle_turns)`;
     return undefined;
   }
 }
@@ -158,7 +177,11 @@ export class GoalDriver {
     const goal = state.goal;
     const wasActive = goal?.status === 'active';
     this.turn = { turnId, goalId: goal?.id, wasActive, outputTokens: state.usage.outputTokens, startedAt: this.now() };
-    if (wasActive) this.session.commit({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: goalContext(goal!) }] } });
+    if (wasActive)
+      this.session.commit({
+        type: 'message',
+        message: { role: 'user', content: [{ type: 'text', text: goalContext(goal!) }] },
+      });
   }
 
   private afterTurn(outcome: TurnOutcome, submitContinuation: (text: string) => void): void {

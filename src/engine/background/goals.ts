@@ -7,8 +7,15 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { writePrivateFileSync } from '../../store/privateFiles';
 import { join } from 'node:path';
 import {
-  BLOCKED_AFTER_TURNS, MAX_OBJECTIVE_CHARS, spentBudget,
-  type BlockReason, type BudgetKind, type Goal, type GoalChange, type GoalResult, type GoalService,
+  BLOCKED_AFTER_TURNS,
+  MAX_OBJECTIVE_CHARS,
+  spentBudget,
+  type BlockReason,
+  type BudgetKind,
+  type Goal,
+  type GoalChange,
+  type GoalResult,
+  type GoalService,
 } from '../../tools/goal/goalService';
 import type { EngineEventBody } from '../loop/events';
 import type { Agent } from '../loop/loop';
@@ -32,7 +39,8 @@ export interface GoalStatusReport {
 
 function checkObjective(objective: string): string | undefined {
   if (!objective.trim()) return 'The goal objective is empty.';
-  if (objective.length > MAX_OBJECTIVE_CHARS) return `The goal objective is ${objective.length} characters; the limit is ${MAX_OBJECTIVE_CHARS}.`;
+  if (objective.length > MAX_OBJECTIVE_CHARS)
+    return `The goal objective is ${objective.length} characters; the limit is ${MAX_OBJECTIVE_CHARS}.`;
   return undefined;
 }
 
@@ -88,26 +96,46 @@ export class GoalController implements GoalService {
     if (problem) return { ok: false, error: problem };
     const existing = this.unfinished();
     if (existing && !input.replace) {
-      return { ok: false, error: `A goal already exists (${existing.status}): "${existing.objective}". Keep working on it, or pass replace: true to abandon it and start the new one.` };
+      return {
+        ok: false,
+        error: `A goal already exists (${existing.status}): "${existing.objective}". Keep working on it, or pass replace: true to abandon it and start the new one.`,
+      };
     }
     const goal = this.newGoal(input.objective, input.completionCriterion);
     this.commit(existing ? 'replaced' : 'created', goal);
-    return { ok: true, goal, message: existing ? 'The previous goal was abandoned; the new goal is active.' : 'Goal created and active.' };
+    return {
+      ok: true,
+      goal,
+      message: existing ? 'The previous goal was abandoned; the new goal is active.' : 'Goal created and active.',
+    };
   }
 
   setBudget(kind: BudgetKind, value: number): GoalResult {
     const goal = this.unfinished();
-    if (!goal) return { ok: false, error: 'There is no unfinished goal to set a budget for. Create one with CreateGoal first.' };
+    if (!goal)
+      return { ok: false, error: 'There is no unfinished goal to set a budget for. Create one with CreateGoal first.' };
     goal.budget[kind] = value;
     this.commit('budget', goal);
     const spent = spentBudget(goal);
-    return { ok: true, goal, message: spent ? `Budget set, but it is already used up (${spent}): the goal will be blocked when this turn ends.` : 'Budget set.' };
+    return {
+      ok: true,
+      goal,
+      message: spent
+        ? `Budget set, but it is already used up (${spent}): the goal will be blocked when this turn ends.`
+        : 'Budget set.',
+    };
   }
 
-  update(input: { status: 'active' | 'complete' | 'blocked'; summary?: string; blocker?: string; reason?: BlockReason }): GoalResult {
+  update(input: {
+    status: 'active' | 'complete' | 'blocked';
+    summary?: string;
+    blocker?: string;
+    reason?: BlockReason;
+  }): GoalResult {
     const goal = this.current();
     if (!goal) return { ok: false, error: 'There is no goal to update.' };
-    if (goal.status === 'complete') return { ok: false, error: 'The goal is already complete. Create a new goal for further work.' };
+    if (goal.status === 'complete')
+      return { ok: false, error: 'The goal is already complete. Create a new goal for further work.' };
     if (input.status === 'complete') {
       Object.assign(goal, { status: 'complete', reason: input.summary });
       delete goal.blocker;
@@ -146,7 +174,11 @@ export class GoalController implements GoalService {
     }
     Object.assign(goal, { status: 'blocked', reason: blocker });
     this.commit('status', goal);
-    return { ok: true, goal, message: 'The goal is blocked. Explain the blocker to the user and what you need from them.' };
+    return {
+      ok: true,
+      goal,
+      message: 'The goal is blocked. Explain the blocker to the user and what you need from them.',
+    };
   }
 
   // ── The `/goal` API for front ends ───────────────────────────────────────────────────────────
@@ -184,7 +216,11 @@ export class GoalController implements GoalService {
     const queued = upcoming.length ? ` ${upcoming.length} upcoming goal(s) queued.` : '';
     if (!goal) return { goal, upcoming, text: `No goal.${queued}` };
     const why = goal.reason && goal.status !== 'active' ? ` (${goal.reason})` : '';
-    return { goal, upcoming, text: `Goal ${goal.status}${why}: ${goal.objective}\nUsed: ${describeUsage(goal)}.${queued}` };
+    return {
+      goal,
+      upcoming,
+      text: `Goal ${goal.status}${why}: ${goal.objective}\nUsed: ${describeUsage(goal)}.${queued}`,
+    };
   }
 
   /** `/goal <objective>` (and `jarvis -p "/goal …"`): creates the goal and starts its first turn. */
@@ -192,7 +228,11 @@ export class GoalController implements GoalService {
     const problem = checkObjective(objective);
     if (problem) return { ok: false, message: problem };
     const existing = this.unfinished();
-    if (existing) return { ok: false, message: `A goal is already ${existing.status}: "${existing.objective}". Use /goal replace <objective>, or /goal cancel first.` };
+    if (existing)
+      return {
+        ok: false,
+        message: `A goal is already ${existing.status}: "${existing.objective}". Use /goal replace <objective>, or /goal cancel first.`,
+      };
     this.begin(objective, 'created');
     return { ok: true, message: 'Goal started.' };
   }
@@ -208,11 +248,17 @@ export class GoalController implements GoalService {
 
   /** `/goal resume` (idle only): reactivates a paused or blocked goal and starts a turn. */
   resume(): GoalCommandResult {
-    if (this.agent?.busy) return { ok: false, message: 'Wait for the current turn to finish (or interrupt it) before resuming the goal.' };
+    if (this.agent?.busy)
+      return { ok: false, message: 'Wait for the current turn to finish (or interrupt it) before resuming the goal.' };
     const goal = this.current();
-    if (!goal || (goal.status !== 'paused' && goal.status !== 'blocked')) return { ok: false, message: 'There is no paused or blocked goal to resume.' };
+    if (!goal || (goal.status !== 'paused' && goal.status !== 'blocked'))
+      return { ok: false, message: 'There is no paused or blocked goal to resume.' };
     const spent = spentBudget(goal);
-    if (spent) return { ok: false, message: `The goal cannot resume: ${spent}. Ask the agent to raise the budget, or /goal replace it.` };
+    if (spent)
+      return {
+        ok: false,
+        message: `The goal cannot resume: ${spent}. Ask the agent to raise the budget, or /goal replace it.`,
+      };
     goal.status = 'active';
     delete goal.reason;
     this.commit('status', goal);
@@ -229,7 +275,8 @@ export class GoalController implements GoalService {
 
   /** `/goal replace <objective>` (idle only). */
   replace(objective: string): GoalCommandResult {
-    if (this.agent?.busy) return { ok: false, message: 'Wait for the current turn to finish (or interrupt it) before replacing the goal.' };
+    if (this.agent?.busy)
+      return { ok: false, message: 'Wait for the current turn to finish (or interrupt it) before replacing the goal.' };
     const problem = checkObjective(objective);
     if (problem) return { ok: false, message: problem };
     this.begin(objective, this.unfinished() ? 'replaced' : 'created');

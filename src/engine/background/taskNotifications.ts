@@ -64,7 +64,9 @@ export class TaskNotifications {
   }
 
   describeRunning(): string[] {
-    return (this.tasks?.list({ activeOnly: true }) ?? []).filter((t) => t.status === 'running').map((t) => `${t.id} ${t.description}`);
+    return (this.tasks?.list({ activeOnly: true }) ?? [])
+      .filter((t) => t.status === 'running')
+      .map((t) => `${t.id} ${t.description}`);
   }
 
   takeNotifications(): PendingNotification[] {

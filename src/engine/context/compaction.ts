@@ -8,8 +8,23 @@ import { existsSync, readFileSync } from 'node:fs';
 import { estimateMessageTokens, estimateTokens } from '../../llm/tokens';
 import { retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
 import { toProviderError } from '../../llm/providerErrors';
-import { ProviderError, type ContentPart, type Message, type ModelClient, type ModelRequest, type ResolvedModel, type Usage } from '../../llm/types';
-import { contextTokens, contextWindow, estimateToolSchemaTokens, needsCompaction, type CompactionThresholds, type RequestFrame } from './context';
+import {
+  ProviderError,
+  type ContentPart,
+  type Message,
+  type ModelClient,
+  type ModelRequest,
+  type ResolvedModel,
+  type Usage,
+} from '../../llm/types';
+import {
+  contextTokens,
+  contextWindow,
+  estimateToolSchemaTokens,
+  needsCompaction,
+  type CompactionThresholds,
+  type RequestFrame,
+} from './context';
 import type { EngineEventBody } from '../loop/events';
 import type { ExtensionGate, GateContext } from '../extensions/extensionGate';
 import type { TurnExtension } from '../loop/loop';
@@ -56,7 +71,9 @@ export class Reinjections {
 const PLAN_REINJECT_CHARS = 20_000;
 
 function reinjectTodos(state: SessionState): string | undefined {
-  return state.todos.length ? `Todo list:\n${state.todos.map((t) => `- [${t.status}] ${t.title}`).join('\n')}` : undefined;
+  return state.todos.length
+    ? `Todo list:\n${state.todos.map((t) => `- [${t.status}] ${t.title}`).join('\n')}`
+    : undefined;
 }
 
 function reinjectPlan(state: SessionState): string | undefined {
@@ -73,7 +90,9 @@ function reinjectPlan(state: SessionState): string | undefined {
       return `Plan mode is on. Plan file: ${planPath} (it cannot be read: ${why})`;
     }
   }
-  const body = plan.trim() ? `\n\n${plan.length > PLAN_REINJECT_CHARS ? `${plan.slice(0, PLAN_REINJECT_CHARS)}\n… (cut; read the file for the rest)` : plan.trim()}` : ' (empty so far)';
+  const body = plan.trim()
+    ? `\n\n${plan.length > PLAN_REINJECT_CHARS ? `${plan.slice(0, PLAN_REINJECT_CHARS)}\n… (cut; read the file for the rest)` : plan.trim()}`
+    : ' (empty so far)';
   return `Plan mode is on. Plan file: ${planPath}${body}`;
 }
 
@@ -112,7 +131,12 @@ export class CompactionError extends Error {}
  * tokens (or as little as it can when nothing fits). Undefined when nothing beyond `start` (a
  * previous note) could be summarised.
  */
-export function chooseCut(messages: readonly Message[], start: number, keepExchanges: number, budget: number): number | undefined {
+export function chooseCut(
+  messages: readonly Message[],
+  start: number,
+  keepExchanges: number,
+  budget: number,
+): number | undefined {
   const n = messages.length;
   const boundaries: number[] = [];
   const open = new Set<string>();
@@ -133,7 +157,11 @@ export function chooseCut(messages: readonly Message[], start: number, keepExcha
     tailPrompts[i] = tailPrompts[i + 1] + (messages[i].role === 'user' ? 1 : 0);
   }
   const fits = (i: number) => tailTokens[i] <= budget && tailPrompts[i] <= keepExchanges;
-  return boundaries.find((i) => i < n && messages[i].role === 'user' && fits(i)) ?? boundaries.find(fits) ?? boundaries.at(-1);
+  return (
+    boundaries.find((i) => i < n && messages[i].role === 'user' && fits(i)) ??
+    boundaries.find(fits) ??
+    boundaries.at(-1)
+  );
 }
 
 function clip(text: string, max: number): string {
@@ -145,10 +173,16 @@ function partsText(parts: readonly ContentPart[]): string {
 }
 
 /** The conversation as plain text for the summariser (no tool schemas needed, tool output shortened). */
-export function renderTranscript(messages: readonly Message[], level: (typeof LEVELS)[number], hasNote: boolean): string[] {
+export function renderTranscript(
+  messages: readonly Message[],
+  level: (typeof LEVELS)[number],
+  hasNote: boolean,
+): string[] {
   return messages.map((m, i) => {
-    if (m.role === 'user') return `${hasNote && i === 0 ? '[earlier hand-off note]' : '[user]'}\n${partsText(m.content)}`;
-    if (m.role === 'tool') return `[tool result: ${m.toolName}${m.isError ? ', error' : ''}]\n${clip(partsText(m.content), level.toolChars)}`;
+    if (m.role === 'user')
+      return `${hasNote && i === 0 ? '[earlier hand-off note]' : '[user]'}\n${partsText(m.content)}`;
+    if (m.role === 'tool')
+      return `[tool result: ${m.toolName}${m.isError ? ', error' : ''}]\n${clip(partsText(m.content), level.toolChars)}`;
     const calls = (m.toolCalls ?? []).map((c) => `[tool call: ${c.name}] ${clip(c.arguments, level.argChars)}`);
     return ['[assistant]', m.text, ...calls].filter(Boolean).join('\n');
   });
@@ -190,7 +224,12 @@ export class Compactor {
   }
 
   private gateContext(signal: AbortSignal): GateContext {
-    return { sessionId: this.deps.session.id, agentId: this.deps.agentId ?? 'main', cwd: this.deps.session.state.workDir, signal };
+    return {
+      sessionId: this.deps.session.id,
+      agentId: this.deps.agentId ?? 'main',
+      cwd: this.deps.session.state.workDir,
+      signal,
+    };
   }
 
   get compacting(): boolean {
@@ -199,7 +238,8 @@ export class Compactor {
 
   /** The manual `/compact [instruction]`. Throws CompactionError with a message for the user. */
   async compact(opts: { instruction?: string; signal?: AbortSignal } = {}): Promise<CompactionResult> {
-    if (this.deps.isBusy()) throw new CompactionError('Cannot compact while a turn is running; press Esc to stop it first.');
+    if (this.deps.isBusy())
+      throw new CompactionError('Cannot compact while a turn is running; press Esc to stop it first.');
     if (this.running) throw new CompactionError('A compaction is already running.');
     const instruction = opts.instruction?.trim() || undefined;
     const result = await this.run('manual', 0, instruction, opts.signal ?? new AbortController().signal);
@@ -232,7 +272,12 @@ export class Compactor {
     }
   }
 
-  private async run(trigger: CompactionTrigger, firstLevel: number, instruction: string | undefined, signal: AbortSignal): Promise<CompactionResult | undefined> {
+  private async run(
+    trigger: CompactionTrigger,
+    firstLevel: number,
+    instruction: string | undefined,
+    signal: AbortSignal,
+  ): Promise<CompactionResult | undefined> {
     const { session, model } = this.deps;
     const frame = this.deps.frame();
     const window = contextWindow(model);
@@ -244,20 +289,52 @@ export class Compactor {
     await this.deps.gate?.beforeCompaction({ trigger, tokenCount: tokensBefore }, this.gateContext(signal));
     try {
       for (let level = firstLevel; ; level++) {
-        const cut = chooseCut(session.state.messages, start, LEVELS[level].keepExchanges, window * LEVELS[level].keepRatio)!;
+        const cut = chooseCut(
+          session.state.messages,
+          start,
+          LEVELS[level].keepExchanges,
+          window * LEVELS[level].keepRatio,
+        )!;
         const before = session.state.messages;
         try {
-          const { summary, usage } = await this.summarise(session.state.messages.slice(0, cut), level, start === 1, instruction, signal);
+          const { summary, usage } = await this.summarise(
+            session.state.messages.slice(0, cut),
+            level,
+            start === 1,
+            instruction,
+            signal,
+          );
           // A prompt sent meanwhile only adds messages (kept verbatim); anything else makes the cut stale.
-          if (session.state.messages.length < cut || session.state.messages.slice(0, cut).some((m, i) => m !== before[i])) throw new CompactionError('The conversation changed during the compaction; nothing was compacted.');
+          if (
+            session.state.messages.length < cut ||
+            session.state.messages.slice(0, cut).some((m, i) => m !== before[i])
+          )
+            throw new CompactionError('The conversation changed during the compaction; nothing was compacted.');
           const messages = this.noteMessages(summary, before.slice(0, cut), start === 1);
           const keptMessages = session.state.messages.slice(cut);
           const kept = keptMessages.length;
-          const tokensAfter = estimateTokens(frame.system) + estimateToolSchemaTokens(frame.tools) + estimateMessageTokens([...messages, ...keptMessages]);
-          session.commit({ type: 'compaction', trigger, summary, ...(instruction ? { instruction } : {}), tokensBefore, tokensAfter, summarised: cut, messages, keep: kept, ...(usage ? { usage } : {}) });
+          const tokensAfter =
+            estimateTokens(frame.system) +
+            estimateToolSchemaTokens(frame.tools) +
+            estimateMessageTokens([...messages, ...keptMessages]);
+          session.commit({
+            type: 'compaction',
+            trigger,
+            summary,
+            ...(instruction ? { instruction } : {}),
+            tokensBefore,
+            tokensAfter,
+            summarised: cut,
+            messages,
+            keep: kept,
+            ...(usage ? { usage } : {}),
+          });
           session.saveSummary();
           this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensAfter, summary });
-          await this.deps.gate?.afterCompaction({ trigger, estimatedTokenCount: tokensAfter }, this.gateContext(signal));
+          await this.deps.gate?.afterCompaction(
+            { trigger, estimatedTokenCount: tokensAfter },
+            this.gateContext(signal),
+          );
           return { trigger, summary, tokensBefore, tokensAfter, summarised: cut, kept };
         } catch (e) {
           const overflow = e instanceof ProviderError && e.kind === 'context_overflow';
@@ -268,11 +345,20 @@ export class Compactor {
     } catch (e) {
       const error = signal.aborted ? 'cancelled' : e instanceof Error ? e.message : String(e);
       this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensBefore, error });
-      await this.deps.gate?.afterCompaction({ trigger, estimatedTokenCount: tokensBefore, error }, this.gateContext(signal));
+      await this.deps.gate?.afterCompaction(
+        { trigger, estimatedTokenCount: tokensBefore, error },
+        this.gateContext(signal),
+      );
       if (trigger === 'auto' && !signal.aborted) {
-        this.emit({ type: 'notice', level: 'warning', text: `Automatic compaction failed (${error}); continuing with the full context.` });
+        this.emit({
+          type: 'notice',
+          level: 'warning',
+          text: `Automatic compaction failed (${error}); continuing with the full context.`,
+        });
       }
-      throw e instanceof ProviderError || e instanceof CompactionError || signal.aborted ? e : new CompactionError(`Compaction failed: ${error}`);
+      throw e instanceof ProviderError || e instanceof CompactionError || signal.aborted
+        ? e
+        : new CompactionError(`Compaction failed: ${error}`);
     } finally {
       this.running = false;
     }
@@ -285,22 +371,35 @@ export class Compactor {
   private noteMessages(summary: string, replaced: readonly Message[], hasNote: boolean): Message[] {
     const { state } = this.deps.session;
     const open = state.openTurn;
-    const inProgress = open?.origin === 'user' ? state.checkpoints.find((c) => c.turnId === open.turnId)?.messageCount : undefined;
+    const inProgress =
+      open?.origin === 'user' ? state.checkpoints.find((c) => c.turnId === open.turnId)?.messageCount : undefined;
     const words = userWordsParts(replaced, hasNote, inProgress, contextWindow(this.deps.model) * USER_WORDS_RATIO);
-    const content: ContentPart[] = [...words, { type: 'text', text: renderPromptTemplate(noteTemplate, { summary }).trim() }];
+    const content: ContentPart[] = [
+      ...words,
+      { type: 'text', text: renderPromptTemplate(noteTemplate, { summary }).trim() },
+    ];
     for (const [name, reinject] of this.deps.reinjections.entries()) {
       let text: string | undefined;
       try {
         text = reinject(this.deps.session.state)?.trim();
       } catch (e) {
-        this.emit({ type: 'notice', level: 'warning', text: `Could not restore "${name}" after compaction: ${e instanceof Error ? e.message : String(e)}` });
+        this.emit({
+          type: 'notice',
+          level: 'warning',
+          text: `Could not restore "${name}" after compaction: ${e instanceof Error ? e.message : String(e)}`,
+        });
       }
       if (text) content.push({ type: 'text', text: `<current-state name="${name}">\n${text}\n</current-state>` });
     }
     return [{ role: 'user', content }];
   }
 
-  private summariserRequest(messages: readonly Message[], level: number, hasNote: boolean, instruction: string | undefined): ModelRequest {
+  private summariserRequest(
+    messages: readonly Message[],
+    level: number,
+    hasNote: boolean,
+    instruction: string | undefined,
+  ): ModelRequest {
     const budget = contextWindow(this.deps.model) * SUMMARISER_INPUT_RATIO - estimateTokens(summariserPrompt);
     const blocks = renderTranscript(messages, LEVELS[level], hasNote);
     // Oldest first out when even the shortened transcript is too long; a previous note always stays.
@@ -316,19 +415,35 @@ export class Compactor {
     for (let guard = 0; total > budget && guard < blocks.length; guard++) {
       const i = blocks.reduce((best, b, k) => (estimateTokens(b) > estimateTokens(blocks[best]) ? k : best), 0);
       const tokens = estimateTokens(blocks[i]);
-      const keep = Math.max(0, Math.floor((blocks[i].length * Math.max(0, tokens - (total - budget))) / tokens * 0.9));
+      const keep = Math.max(
+        0,
+        Math.floor(((blocks[i].length * Math.max(0, tokens - (total - budget))) / tokens) * 0.9),
+      );
       const half = Math.floor(keep / 2);
       const block = blocks[i];
-      blocks[i] = `${block.slice(0, half)}\n[… ${block.length - 2 * half} characters cut: this message alone did not fit the summariser's window …]\n${half ? block.slice(-half) : ''}`;
+      blocks[i] =
+        `${block.slice(0, half)}\n[… ${block.length - 2 * half} characters cut: this message alone did not fit the summariser's window …]\n${half ? block.slice(-half) : ''}`;
       total = blocks.reduce((n, b) => n + estimateTokens(b), 0);
     }
-    if (dropped) blocks.splice(first, 0, `[${dropped} older messages omitted: they did not fit the summariser's window]`);
+    if (dropped)
+      blocks.splice(first, 0, `[${dropped} older messages omitted: they did not fit the summariser's window]`);
     let text = `<conversation>\n${blocks.join('\n\n')}\n</conversation>`;
     if (instruction) text += `\n\n<user-instruction>\n${instruction}\n</user-instruction>`;
-    return { system: summariserPrompt.trim(), messages: [{ role: 'user', content: [{ type: 'text', text }] }], tools: [], params: {} };
+    return {
+      system: summariserPrompt.trim(),
+      messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+      tools: [],
+      params: {},
+    };
   }
 
-  private async summarise(messages: readonly Message[], level: number, hasNote: boolean, instruction: string | undefined, signal: AbortSignal): Promise<{ summary: string; usage?: Usage }> {
+  private async summarise(
+    messages: readonly Message[],
+    level: number,
+    hasNote: boolean,
+    instruction: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ summary: string; usage?: Usage }> {
     const { model } = this.deps;
     const client = await this.deps.getClient();
     const request = this.summariserRequest(messages, level, hasNote, instruction);
@@ -348,7 +463,11 @@ export class Compactor {
         return { summary: text.trim(), ...(usage ? { usage } : {}) };
       } catch (e) {
         if (signal.aborted || e instanceof CompactionError) throw e;
-        const err = toProviderError(e, { providerName: model.providerName, providerType: model.providerType, model: model.model });
+        const err = toProviderError(e, {
+          providerName: model.providerName,
+          providerType: model.providerType,
+          model: model.model,
+        });
         if (!shouldRetry(err, attempt, this.deps.maxAttempts)) throw err;
         await sleep(this.deps.retryDelay ? this.deps.retryDelay(attempt, err) : retryDelayMs(attempt, err), signal);
       }

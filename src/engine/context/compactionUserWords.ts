@@ -14,7 +14,8 @@ const HEADER =
   '<user-messages>\nMessages the user wrote in the compacted part of the conversation, verbatim and oldest first (older ones may be left out for space). They outrank the hand-off note below where the two disagree.\n</user-messages>';
 
 /** Text the engine injects for the model (reminders, notifications, notes) is not the user's. */
-const INJECTED = /^<(system-notification|system-reminder|goal-mode|compaction-summary|user-messages|user-message|current-state)>/;
+const INJECTED =
+  /^<(system-notification|system-reminder|goal-mode|compaction-summary|user-messages|user-message|current-state)>/;
 
 function partText(part: ContentPart): string {
   return part.type === 'text' ? part.text : `[image ${part.mediaType}]`;
@@ -22,7 +23,10 @@ function partText(part: ContentPart): string {
 
 /** The opening message a compaction leaves (it carries the `<compaction-summary>` block). */
 export function isCompactionNote(message: Message): boolean {
-  return message.role === 'user' && message.content.some((p) => p.type === 'text' && p.text.startsWith('<compaction-summary>'));
+  return (
+    message.role === 'user' &&
+    message.content.some((p) => p.type === 'text' && p.text.startsWith('<compaction-summary>'))
+  );
 }
 
 /** The user's own text in a message, or undefined for tool results, answers and injected text. */
@@ -35,7 +39,11 @@ function userWordsOf(message: Message): string | undefined {
 /** The user messages a previous note carried, oldest first. */
 function carriedBy(note: Message): string[] {
   if (note.role !== 'user') return [];
-  return note.content.flatMap((p) => (p.type === 'text' && p.text.startsWith(OPEN) && p.text.endsWith(CLOSE) ? [p.text.slice(OPEN.length, -CLOSE.length)] : []));
+  return note.content.flatMap((p) =>
+    p.type === 'text' && p.text.startsWith(OPEN) && p.text.endsWith(CLOSE)
+      ? [p.text.slice(OPEN.length, -CLOSE.length)]
+      : [],
+  );
 }
 
 function clipToTokens(text: string, budget: number): string {
@@ -51,7 +59,12 @@ function clipToTokens(text: string, budget: number): string {
  * there of the prompt of the turn still running, which is always kept (cut only if it alone exceeds
  * the budget).
  */
-export function userWordsParts(replaced: readonly Message[], hasNote: boolean, inProgress: number | undefined, budgetTokens: number): ContentPart[] {
+export function userWordsParts(
+  replaced: readonly Message[],
+  hasNote: boolean,
+  inProgress: number | undefined,
+  budgetTokens: number,
+): ContentPart[] {
   const candidates: Array<{ text: string; current: boolean }> = [];
   if (hasNote && replaced.length) for (const text of carriedBy(replaced[0])) candidates.push({ text, current: false });
   replaced.forEach((m, i) => {
@@ -77,5 +90,8 @@ export function userWordsParts(replaced: readonly Message[], hasNote: boolean, i
     chosen.add(i);
   }
   const kept = candidates.filter((_, i) => chosen.has(i));
-  return [{ type: 'text', text: HEADER }, ...kept.map((c): ContentPart => ({ type: 'text', text: `${OPEN}${c.text}${CLOSE}` }))];
+  return [
+    { type: 'text', text: HEADER },
+    ...kept.map((c): ContentPart => ({ type: 'text', text: `${OPEN}${c.text}${CLOSE}` })),
+  ];
 }

@@ -21,7 +21,9 @@ export function contextWindow(model: Pick<ResolvedModel, 'maxContextSize' | 'max
 
 export function estimateToolSchemaTokens(tools: readonly ToolSchema[]): number {
   let total = 0;
-  for (const tool of tools) total += estimateTokens(tool.name) + estimateTokens(tool.description) + estimateTokens(JSON.stringify(tool.parameters));
+  for (const tool of tools)
+    total +=
+      estimateTokens(tool.name) + estimateTokens(tool.description) + estimateTokens(JSON.stringify(tool.parameters));
   return total;
 }
 
@@ -35,7 +37,11 @@ function estimateWhole(state: SessionState, frame: RequestFrame): number {
  * ignores it. Without a usable anchor (no request yet, or the messages were compacted or undone since)
  * every strategy falls back to the estimate.
  */
-export function contextTokens(state: SessionState, frame: RequestFrame, strategy: TokenCountingStrategy = 'measured+estimated'): number {
+export function contextTokens(
+  state: SessionState,
+  frame: RequestFrame,
+  strategy: TokenCountingStrategy = 'measured+estimated',
+): number {
   const anchor = state.contextAnchor;
   const usable = anchor !== undefined && anchor.messageCount <= state.messages.length;
   if (strategy === 'estimated' || !usable) return estimateWhole(state, frame);
@@ -98,7 +104,8 @@ function recallTokens(messages: readonly Message[]): number {
   let total = 0;
   for (const m of messages) {
     if (m.role !== 'user') continue;
-    for (const part of m.content) if (part.type === 'text') for (const block of part.text.match(RECALL_BLOCK) ?? []) total += estimateTokens(block);
+    for (const part of m.content)
+      if (part.type === 'text') for (const block of part.text.match(RECALL_BLOCK) ?? []) total += estimateTokens(block);
   }
   return total;
 }

@@ -28,8 +28,22 @@ export const DEFAULT_EXTRACTION_EXIT_TIMEOUT_MS = 5_000;
 
 /** Prompts that state nothing: a greeting, a thanks, a yes or no (compared without case and punctuation). */
 const SMALL_TALK = new Set([
-  'hi', 'hello', 'hey', 'yo', 'thanks', 'thank you', 'thx', 'ok', 'okay', 'yes', 'no', 'bye', 'good morning',
-  'good evening', 'test', 'ping',
+  'hi',
+  'hello',
+  'hey',
+  'yo',
+  'thanks',
+  'thank you',
+  'thx',
+  'ok',
+  'okay',
+  'yes',
+  'no',
+  'bye',
+  'good morning',
+  'good evening',
+  'test',
+  'ping',
 ]);
 
 function userText(messages: readonly Message[]): string {
@@ -47,7 +61,11 @@ function userText(messages: readonly Message[]): string {
 export function mayHoldMemories(messages: readonly Message[]): boolean {
   if (!messages.some((m) => m.role === 'assistant' || m.role === 'tool')) return false;
   if (messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && m.toolCalls?.length))) return true;
-  const said = userText(messages).toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').replace(/\s+/g, ' ').trim();
+  const said = userText(messages)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return said !== '' && !SMALL_TALK.has(said);
 }
 
@@ -195,8 +213,8 @@ export class MemoryExtractor {
     this.abort.abort();
     await work;
     this.warn(
-      `memory extraction did not finish within ${limitMs} ms of closing and was stopped `
-        + '([memory] extraction_exit_timeout_ms); the session is saved, only the facts it would have kept are not.',
+      `memory extraction did not finish within ${limitMs} ms of closing and was stopped ` +
+        '([memory] extraction_exit_timeout_ms); the session is saved, only the facts it would have kept are not.',
     );
   }
 
@@ -231,7 +249,17 @@ export class MemoryExtractor {
   private async ask(agent: Agent, messages: readonly Message[]): Promise<string | undefined> {
     const request: ModelRequest = {
       system: renderPromptTemplate(extractionPrompt, { max_drafts: String(MAX_DRAFTS_PER_EXTRACTION) }).trim(),
-      messages: [{ role: 'user', content: [{ type: 'text', text: `<known-memories>\n${catalogText(this.opts.store.list().records)}\n</known-memories>\n\n<conversation>\n${extractionTranscript(messages)}\n</conversation>` }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'text',
+              text: `<known-memories>\n${catalogText(this.opts.store.list().records)}\n</known-memories>\n\n<conversation>\n${extractionTranscript(messages)}\n</conversation>`,
+            },
+          ],
+        },
+      ],
       tools: [],
       params: {},
     };
@@ -243,7 +271,11 @@ export class MemoryExtractor {
     } catch (e) {
       if (this.abort.signal.aborted) return '';
       const model = agent.model;
-      const error = toProviderError(e, { providerName: model.providerName, providerType: model.providerType, model: model.model });
+      const error = toProviderError(e, {
+        providerName: model.providerName,
+        providerType: model.providerType,
+        model: model.model,
+      });
       return error.retryable ? undefined : '';
     }
   }
@@ -259,7 +291,10 @@ export class MemoryExtractor {
       if (keys.some((k) => this.seen.has(k)) || memoryDraftProblem(draft)) continue;
       try {
         // Never user scope: project where the folder is trusted, else this folder's workspace memory.
-        await store.remember({ scope: store.trusted ? 'project' : 'workspace', ...draft }, { mainAgent: pending.mainAgent, origin: 'extraction' });
+        await store.remember(
+          { scope: store.trusted ? 'project' : 'workspace', ...draft },
+          { mainAgent: pending.mainAgent, origin: 'extraction' },
+        );
         for (const k of keys) this.seen.add(k);
         saved.push(draft.name);
       } catch (e) {
@@ -267,6 +302,12 @@ export class MemoryExtractor {
         if (!e.terminal) this.retries.push(pending);
       }
     }
-    if (saved.length) this.opts.emit({ type: 'notice', level: 'info', text: `Remembered ${saved.length === 1 ? `"${saved[0]}"` : `${saved.length} facts: ${saved.map((n) => `"${n}"`).join(', ')}`} (${store.trusted ? 'project' : 'workspace'} memory).`, agentId: MAIN_AGENT_ID });
+    if (saved.length)
+      this.opts.emit({
+        type: 'notice',
+        level: 'info',
+        text: `Remembered ${saved.length === 1 ? `"${saved[0]}"` : `${saved.length} facts: ${saved.map((n) => `"${n}"`).join(', ')}`} (${store.trusted ? 'project' : 'workspace'} memory).`,
+        agentId: MAIN_AGENT_ID,
+      });
   }
 }

@@ -15,7 +15,11 @@ export interface MemorySettings {
   recallMaxBytes: number;
 }
 
-export const DEFAULT_MEMORY_SETTINGS: MemorySettings = { extractionEnabled: true, recallMaxRecords: 20, recallMaxBytes: 4096 };
+export const DEFAULT_MEMORY_SETTINGS: MemorySettings = {
+  extractionEnabled: true,
+  recallMaxRecords: 20,
+  recallMaxBytes: 4096,
+};
 
 export const RECALL_TAG = 'recalled-memories';
 /** Finds a recall block in a message (for /usage). */
@@ -30,7 +34,9 @@ const MIN_USEFUL_BYTES = 160;
 
 // Words that carry no topic: they would make every memory look relevant to every prompt.
 const STOP_WORDS = new Set(
-  'the and for are but not you all any can had her was one our out has him his how its may new now old see two who did get let put say she too use that with have this will your from they know want been good much some time very when come here just like long make many over such take than them well were what which would there their about could other these into more only also then should where after being while does each need help please using used make sure file files code'.split(' '),
+  'the and for are but not you all any can had her was one our out has him his how its may new now old see two who did get let put say she too use that with have this will your from they know want been good much some time very when come here just like long make many over such take than them well were what which would there their about could other these into more only also then should where after being while does each need help please using used make sure file files code'.split(
+    ' ',
+  ),
 );
 
 /** A crude English stem, so that "deploys", "deployed" and "deploying" meet "deploy". */
@@ -65,14 +71,21 @@ const FIELD_WEIGHTS = { name: 3, description: 2, body: 1 } as const;
 export function rankMemories(records: readonly MemoryRecord[], prompt: string): MemoryRecord[] {
   const wanted = new Set(termsOf(prompt));
   if (!wanted.size || !records.length) return [];
-  const fields = records.map((r) => ({ name: new Set(termsOf(r.name)), description: new Set(termsOf(r.description)), body: new Set(termsOf(r.body)) }));
+  const fields = records.map((r) => ({
+    name: new Set(termsOf(r.name)),
+    description: new Set(termsOf(r.description)),
+    body: new Set(termsOf(r.body)),
+  }));
   const documentFrequency = new Map<string, number>();
-  for (const f of fields) for (const term of new Set([...f.name, ...f.description, ...f.body])) if (wanted.has(term)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const f of fields)
+    for (const term of new Set([...f.name, ...f.description, ...f.body]))
+      if (wanted.has(term)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const scored = records.map((record, i) => {
     let score = 0;
     for (const [term, df] of documentFrequency) {
       const idf = Math.log(1 + records.length / df);
-      for (const field of ['name', 'description', 'body'] as const) if (fields[i][field].has(term)) score += FIELD_WEIGHTS[field] * idf;
+      for (const field of ['name', 'description', 'body'] as const)
+        if (fields[i][field].has(term)) score += FIELD_WEIGHTS[field] * idf;
     }
     return { record, score };
   });
@@ -88,14 +101,21 @@ function neutralize(text: string): string {
 }
 
 function attribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/[\r\n]+/g, ' ');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/[\r\n]+/g, ' ');
 }
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** The first `max` bytes of `text`, never splitting a character. */
 function cutToBytes(text: string, max: number): string {
-  return Buffer.from(text, 'utf8').subarray(0, Math.max(0, max)).toString('utf8').replace(/\uFFFD+$/, '');
+  return Buffer.from(text, 'utf8')
+    .subarray(0, Math.max(0, max))
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }
 
 function renderMemory(r: MemoryRecord, body: string): string {
@@ -107,7 +127,10 @@ function renderMemory(r: MemoryRecord, body: string): string {
  * The recall block for these memories (best first), or undefined when none fits. The whole block is
  * at most `maxBytes`; a memory too long for the room left is cut (and says so) when a useful part fits.
  */
-export function renderRecall(ranked: readonly MemoryRecord[], limits: { maxRecords: number; maxBytes: number }): { text: string; records: MemoryRecord[] } | undefined {
+export function renderRecall(
+  ranked: readonly MemoryRecord[],
+  limits: { maxRecords: number; maxBytes: number },
+): { text: string; records: MemoryRecord[] } | undefined {
   const open = `<${RECALL_TAG} trust="untrusted">\n${RECALL_HEADER}\n`;
   const close = `</${RECALL_TAG}>`;
   let room = limits.maxBytes - bytes(open) - bytes(close);
@@ -148,7 +171,10 @@ export function memoryRecallHandler(store: MemoryStore, settings: MemorySettings
       recalled.set(ctx.agentId, seen);
       const identity = (r: MemoryRecord) => `${r.scope}\u0000${r.name.toLowerCase()}\u0000${r.updatedAt}`;
       const fresh = store.list().records.filter((r) => !seen.has(identity(r)));
-      const block = renderRecall(rankMemories(fresh, prompt.text), { maxRecords: settings.recallMaxRecords, maxBytes: settings.recallMaxBytes });
+      const block = renderRecall(rankMemories(fresh, prompt.text), {
+        maxRecords: settings.recallMaxRecords,
+        maxBytes: settings.recallMaxBytes,
+      });
       if (!block) return undefined;
       for (const r of block.records) seen.add(identity(r));
       return { addContext: block.text };

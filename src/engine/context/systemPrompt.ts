@@ -66,7 +66,9 @@ function agentsMd(input: SystemPromptInput, warnings: string[], sources: string[
       const text = readFileSync(file, 'utf8').trim();
       if (!text) continue;
       if (Buffer.byteLength(text) > AGENTS_MD_WARN_BYTES) {
-        warnings.push(`agents-md-oversized: ${file} is ${Buffer.byteLength(text)} bytes (over ${AGENTS_MD_WARN_BYTES}); it costs context on every request`);
+        warnings.push(
+          `agents-md-oversized: ${file} is ${Buffer.byteLength(text)} bytes (over ${AGENTS_MD_WARN_BYTES}); it costs context on every request`,
+        );
       }
       sources.push(file);
       sections.push(`<agents-md path="${file}">\n${text}\n</agents-md>`);
@@ -103,7 +105,9 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPromptResult 
       const text = readFileSync(override, 'utf8');
       if (text.trim()) template = text;
     } catch (e) {
-      warnings.push(`could not read ${override} (${e instanceof Error ? e.message : e}); using the built-in system prompt`);
+      warnings.push(
+        `could not read ${override} (${e instanceof Error ? e.message : e}); using the built-in system prompt`,
+      );
     }
   }
   const shellPath = input.env?.SHELL ?? process.env.SHELL ?? '/bin/bash';

@@ -41,11 +41,18 @@ export function promptFor(profile: AgentProfile, tools: readonly string[], ctx: 
  * A profile with `tools: '*'` records only what it leaves out, so tools that appear later (MCP,
  * plugins) still reach it. Returns warnings.
  */
-export function recordMainAgent(session: Session, profile: AgentProfile = BUILTIN_AGENTS[0], available: readonly string[], ctx: PromptContext): string[] {
+export function recordMainAgent(
+  session: Session,
+  profile: AgentProfile = BUILTIN_AGENTS[0],
+  available: readonly string[],
+  ctx: PromptContext,
+): string[] {
   const warnings: string[] = [];
   const selected = selectTools(profile, available);
   if (profile.source !== 'builtin' && selected.unknown.length) {
-    warnings.push(`agent ${profile.name}: no tool named ${selected.unknown.join(', ')} (ignored). Tools: ${available.join(', ')}`);
+    warnings.push(
+      `agent ${profile.name}: no tool named ${selected.unknown.join(', ')} (ignored). Tools: ${available.join(', ')}`,
+    );
   }
   const prompt = promptFor(profile, selected.names, ctx, true);
   warnings.push(...prompt.warnings);

@@ -95,7 +95,15 @@ export function assembleAgent(env: AgentSetup, opts: AssembleOptions): AgentPart
   const { session } = opts;
   const agentId = session.agentId;
   const emit = (event: EngineEventBody) => env.emit({ ...event, agentId } as EngineEvent);
-  const features = openAgentFeatures({ session, interactionPort: env.interactionPort, nonInteractive: env.nonInteractive, emit, resumed: opts.resumed, planMode: opts.planMode, goal: env.goal });
+  const features = openAgentFeatures({
+    session,
+    interactionPort: env.interactionPort,
+    nonInteractive: env.nonInteractive,
+    emit,
+    resumed: opts.resumed,
+    planMode: opts.planMode,
+    goal: env.goal,
+  });
   const registry = new Map<string, unknown>(env.services);
   // What the current model can see follows /model (the agent's model is read at call time).
   registry.set(MODEL_MEDIA_INPUT.name, {
@@ -161,7 +169,13 @@ export function assembleAgent(env: AgentSetup, opts: AssembleOptions): AgentPart
     thinking: env.thinking,
     gate: env.gate,
     ready: opts.ready,
-    extensions: [...env.extensions, ...(opts.extensions ?? []), compaction.extension, offered.extension(), ...features.extensions],
+    extensions: [
+      ...env.extensions,
+      ...(opts.extensions ?? []),
+      compaction.extension,
+      offered.extension(),
+      ...features.extensions,
+    ],
     fileHistory: env.fileHistory,
   });
   features.bind(agent);
@@ -244,11 +258,22 @@ export class AgentDirectory {
       mode: opts.mode ?? parent.permissionState().mode,
       systemPrompt: opts.systemPrompt,
     });
-    const binding = opts.client || model !== parent.model ? bindModel(model, opts.client) : { model, getClient: () => parent.client() };
+    const binding =
+      opts.client || model !== parent.model
+        ? bindModel(model, opts.client)
+        : { model, getClient: () => parent.client() };
     const include = opts.tools;
     const tools = include ? this.env.tools.view(include) : this.env.tools;
     const env: AgentSetup = opts.cwd
-      ? { ...this.env, cwd: opts.cwd, workspace: workspaceOf({ cwd: opts.cwd, sessionDir: this.main.session.dir, guardedWrite: this.env.workspace.guardedWrite }) }
+      ? {
+          ...this.env,
+          cwd: opts.cwd,
+          workspace: workspaceOf({
+            cwd: opts.cwd,
+            sessionDir: this.main.session.dir,
+            guardedWrite: this.env.workspace.guardedWrite,
+          }),
+        }
       : this.env;
     const assembled = assembleAgent(env, {
       session,
@@ -259,7 +284,11 @@ export class AgentDirectory {
       // Switches of the parent's mode reach the subagent at once; its approvals add to the parent's.
       permissions: () => {
         const inherited = parent.permissionState();
-        return { mode: opts.mode ?? inherited.mode, sessionApprovals: [...inherited.sessionApprovals, ...session.state.sessionApprovals], swarmMode: inherited.swarmMode };
+        return {
+          mode: opts.mode ?? inherited.mode,
+          sessionApprovals: [...inherited.sessionApprovals, ...session.state.sessionApprovals],
+          swarmMode: inherited.swarmMode,
+        };
       },
       loop: opts.loop,
       extensions: opts.extensions,
@@ -292,6 +321,8 @@ export class AgentDirectory {
 /** A subagent id names a folder in the session: plain characters only, and never the main agent's. */
 export function assertAgentId(agentId: string): void {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(agentId) || agentId === MAIN_AGENT_ID) {
-    throw new Error(`"${agentId}" cannot name a subagent: use 1-64 letters, digits, "_" or "-" (and not "${MAIN_AGENT_ID}")`);
+    throw new Error(
+      `"${agentId}" cannot name a subagent: use 1-64 letters, digits, "_" or "-" (and not "${MAIN_AGENT_ID}")`,
+    );
   }
 }

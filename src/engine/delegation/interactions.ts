@@ -5,8 +5,13 @@ import { randomBytes } from 'node:crypto';
 import type { PlanReviewAnswer, PlanReviewRequest } from '../../tools/plan/planService';
 import { PLAN_SERVICE } from '../../tools/plan/planService';
 import {
-  formatAnswers, QUESTION_SERVICE,
-  type AskOutcome, type BackgroundAskOutcome, type QuestionRequest, type QuestionResponse, type QuestionService,
+  formatAnswers,
+  QUESTION_SERVICE,
+  type AskOutcome,
+  type BackgroundAskOutcome,
+  type QuestionRequest,
+  type QuestionResponse,
+  type QuestionService,
 } from '../../tools/question/questionService';
 import { GOAL_SERVICE } from '../../tools/goal/goalService';
 import { TODO_SERVICE } from '../../tools/todo/todoService';
@@ -19,7 +24,14 @@ import type { Session } from '../session/session';
 import { TodoStore } from '../background/todos';
 
 export type { PlanOption, PlanReviewAnswer, PlanReviewRequest } from '../../tools/plan/planService';
-export type { AnswerKind, Question, QuestionAnswer, QuestionOption, QuestionRequest, QuestionResponse } from '../../tools/question/questionService';
+export type {
+  AnswerKind,
+  Question,
+  QuestionAnswer,
+  QuestionOption,
+  QuestionRequest,
+  QuestionResponse,
+} from '../../tools/question/questionService';
 
 export interface InteractionPort {
   /**
@@ -51,8 +63,10 @@ export class QuestionAsker implements QuestionService {
   }
 
   private refusal(): Exclude<AskOutcome, { status: 'answered' }> | undefined {
-    if (this.session.state.mode === 'auto') return { status: 'denied', reason: 'the session runs in auto permission mode, where no one is asked.' };
-    if (this.nonInteractive) return { status: 'unavailable', reason: 'this session has no user at a terminal (print mode or no TTY).' };
+    if (this.session.state.mode === 'auto')
+      return { status: 'denied', reason: 'the session runs in auto permission mode, where no one is asked.' };
+    if (this.nonInteractive)
+      return { status: 'unavailable', reason: 'this session has no user at a terminal (print mode or no TTY).' };
     if (!this.port) return { status: 'unavailable', reason: 'this front end cannot show questions.' };
     return undefined;
   }
@@ -72,7 +86,10 @@ export class QuestionAsker implements QuestionService {
     this.pending.add(abort);
     void this.port!.askQuestions({ ...request, background: true, taskId }, abort.signal)
       .then((response) => `Background question task ${taskId} finished.\n${formatAnswers(response)}`)
-      .catch((e: unknown) => `Background question task ${taskId} failed: ${e instanceof Error ? e.message : String(e)}. Ask in plain text if you still need the answer.`)
+      .catch(
+        (e: unknown) =>
+          `Background question task ${taskId} failed: ${e instanceof Error ? e.message : String(e)}. Ask in plain text if you still need the answer.`,
+      )
       .then((text) => {
         if (!abort.signal.aborted) this.agent?.submit({ kind: 'notification', text });
       })

@@ -22,7 +22,9 @@ function escapeAttribute(s: string): string {
  * plugin's session start; a plugin skill carries its plugin's `skillInstructions` (docs/plugins.md).
  */
 export function skillText(skill: Skill, args: string): string {
-  const extra = skill.plugin?.instructions ? `\n\n<plugin-instructions plugin="${escapeAttribute(skill.plugin.id)}">\n${skill.plugin.instructions}\n</plugin-instructions>` : '';
+  const extra = skill.plugin?.instructions
+    ? `\n\n<plugin-instructions plugin="${escapeAttribute(skill.plugin.id)}">\n${skill.plugin.instructions}\n</plugin-instructions>`
+    : '';
   return `${SKILL_OPEN}"${escapeAttribute(skill.name)}" path="${escapeAttribute(skill.path)}">\n${renderSkillBody(skill, args)}${extra}\n</skill>`;
 }
 
@@ -51,7 +53,11 @@ export type SkillCommand = { ok: true; skill: Skill; args: string; text: string 
  * `/skill:<name> [args]`, or `/<name> [args]` when `<name>` is no front-end command. Returns undefined
  * when the text is not a skill command at all (plain text, or a command the front end handles).
  */
-export function parseSkillCommand(input: string, catalog: SkillCatalog | undefined, isFrontEndCommand: (name: string) => boolean): SkillCommand | undefined {
+export function parseSkillCommand(
+  input: string,
+  catalog: SkillCatalog | undefined,
+  isFrontEndCommand: (name: string) => boolean,
+): SkillCommand | undefined {
   const m = /^\/(skill:)?([^\s/]+)(?:\s+([\s\S]*))?$/.exec(input.trim());
   if (!m) return undefined;
   const [, explicit, name, rest] = m;
@@ -60,7 +66,10 @@ export function parseSkillCommand(input: string, catalog: SkillCatalog | undefin
   const skill = catalog?.get(name);
   if (!skill) {
     const known = catalog?.all.map((s) => s.name) ?? [];
-    return { ok: false, message: `There is no skill "${name}". ${known.length ? `Available skills: ${known.join(', ')}.` : 'No skills are installed (see docs/skills-and-agents.md).'}` };
+    return {
+      ok: false,
+      message: `There is no skill "${name}". ${known.length ? `Available skills: ${known.join(', ')}.` : 'No skills are installed (see docs/skills-and-agents.md).'}`,
+    };
   }
   return { ok: true, skill, args, text: skillText(skill, args) };
 }
@@ -111,14 +120,23 @@ export class SkillInvoker implements SkillService {
     const skill = this.catalog?.get(name);
     if (!skill) {
       const names = this.catalog?.modelInvocable.map((s) => s.name) ?? [];
-      return { ok: false, message: `There is no skill "${name}".${names.length ? ` Skills you can load: ${names.join(', ')}.` : ''}` };
+      return {
+        ok: false,
+        message: `There is no skill "${name}".${names.length ? ` Skills you can load: ${names.join(', ')}.` : ''}`,
+      };
     }
     if (!isModelInvocable(skill)) {
       const why = skill.type === 'flow' ? 'a flow skill' : 'marked disableModelInvocation';
-      return { ok: false, message: `The skill "${skill.name}" is ${why}: only the user can start it (/skill:${skill.name}). Do the task without it.` };
+      return {
+        ok: false,
+        message: `The skill "${skill.name}" is ${why}: only the user can start it (/skill:${skill.name}). Do the task without it.`,
+      };
     }
     if (this.depth + 1 > MAX_SKILL_NESTING) {
-      return { ok: false, message: `Skills may load other skills only ${MAX_SKILL_NESTING} levels deep; "${skill.name}" was not loaded. Continue with the instructions you already have.` };
+      return {
+        ok: false,
+        message: `Skills may load other skills only ${MAX_SKILL_NESTING} levels deep; "${skill.name}" was not loaded. Continue with the instructions you already have.`,
+      };
     }
     this.loadedThisStep = true;
     return { ok: true, name: skill.name, text: skillText(skill, args) };
@@ -129,7 +147,8 @@ export class SkillInvoker implements SkillService {
       if (this.firstStep) {
         this.firstStep = false;
         const last = agent.session.state.messages.at(-1);
-        const startedBySkill = last?.role === 'user' && last.content.some((p) => p.type === 'text' && p.text.startsWith(SKILL_OPEN));
+        const startedBySkill =
+          last?.role === 'user' && last.content.some((p) => p.type === 'text' && p.text.startsWith(SKILL_OPEN));
         this.depth = startedBySkill ? 1 : 0;
       } else if (this.loadedThisStep) {
         this.depth++;

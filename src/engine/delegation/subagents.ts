@@ -13,8 +13,18 @@ import { journalPathOf } from '../../store/sessionStore';
 import { PRIMARY_MODEL, type SubagentModelPool } from '../../store/subagentModelPool';
 import type { ResolvedModel } from '../../types/models';
 import {
-  DelegationError, DELEGATION_SERVICE, formatElapsed, formatSubagentOutcome, SWARM_INITIAL_MEMBERS, SWARM_ITEM_PLACEHOLDER, SWARM_RAMP_STEP_MS,
-  type DelegationService, type SubagentCall, type SubagentOutcome, type SwarmCall, type SwarmMember,
+  DelegationError,
+  DELEGATION_SERVICE,
+  formatElapsed,
+  formatSubagentOutcome,
+  SWARM_INITIAL_MEMBERS,
+  SWARM_ITEM_PLACEHOLDER,
+  SWARM_RAMP_STEP_MS,
+  type DelegationService,
+  type SubagentCall,
+  type SubagentOutcome,
+  type SwarmCall,
+  type SwarmMember,
 } from '../../tools/agent/delegationService';
 import type { ServiceKey } from '../../tools/defineTool';
 import { TOWER_TOOL_NAMES } from '../../tools/tower/towerService';
@@ -70,7 +80,9 @@ export function parseSwarmConcurrency(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return Infinity;
   const text = raw.trim();
   if (!/^\d+$/.test(text) || Number(text) < 1) {
-    throw new DelegationError(`JARVIS_CODE_AGENT_SWARM_MAX_CONCURRENCY must be a positive integer, got "${raw}". Fix or unset it; no subagent was started.`);
+    throw new DelegationError(
+      `JARVIS_CODE_AGENT_SWARM_MAX_CONCURRENCY must be a positive integer, got "${raw}". Fix or unset it; no subagent was started.`,
+    );
   }
   return Number(text);
 }
@@ -113,7 +125,9 @@ export class Delegation implements DelegationService {
     const entry = pool.models.find((m) => m.alias === alias);
     if (!entry) {
       const choices = [...new Set([...pool.models.map((m) => m.alias), PRIMARY_MODEL])];
-      throw new DelegationError(`There is no subagent model "${alias}"; no subagent was started. Choose one of: ${choices.join(', ')} (or leave model out for ${pool.defaultAlias}).`);
+      throw new DelegationError(
+        `There is no subagent model "${alias}"; no subagent was started. Choose one of: ${choices.join(', ')} (or leave model out for ${pool.defaultAlias}).`,
+      );
     }
     return entry.model;
   }
@@ -130,20 +144,31 @@ export class Delegation implements DelegationService {
     if (call.resume) {
       const id = call.resume;
       const caller = this.caller();
-      if (agents.get(id)) throw new DelegationError(`Subagent ${id} is still running; wait for its result before resuming it.`);
+      if (agents.get(id))
+        throw new DelegationError(`Subagent ${id} is still running; wait for its result before resuming it.`);
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(id) || !existsSync(journalPathOf(caller.session.dir, id))) {
-        throw new DelegationError(`There is no subagent "${id}" in this session to resume. Use an agent_id from an earlier Agent result.`);
+        throw new DelegationError(
+          `There is no subagent "${id}" in this session to resume. Use an agent_id from an earlier Agent result.`,
+        );
       }
       const { state } = Session.open(caller.session.location, id);
       const name = state.agent?.name ?? DEFAULT_SUBAGENT;
-      return { profile: catalog.get(name) ?? catalog.get(DEFAULT_SUBAGENT)!, resumeId: id, model: this.resumedModel(state.modelAlias) };
+      return {
+        profile: catalog.get(name) ?? catalog.get(DEFAULT_SUBAGENT)!,
+        resumeId: id,
+        model: this.resumedModel(state.modelAlias),
+      };
     }
     const type = call.subagentType ?? DEFAULT_SUBAGENT;
     const allowed = catalog.delegatesOf(this.callerProfile, this.isMain);
     const profile = catalog.get(type);
     if (!profile || !allowed.includes(type)) {
-      const why = profile ? `${this.callerProfile.name} may not delegate to "${type}"` : `there is no subagent type "${type}"`;
-      throw new DelegationError(`Cannot start the subagent: ${why}. ${allowed.length ? `Types you can use: ${allowed.join(', ')}.` : 'This agent cannot delegate.'}`);
+      const why = profile
+        ? `${this.callerProfile.name} may not delegate to "${type}"`
+        : `there is no subagent type "${type}"`;
+      throw new DelegationError(
+        `Cannot start the subagent: ${why}. ${allowed.length ? `Types you can use: ${allowed.join(', ')}.` : 'This agent cannot delegate.'}`,
+      );
     }
     return { profile, model: this.modelFor(call.model) };
   }
@@ -154,7 +179,10 @@ export class Delegation implements DelegationService {
     const picked = profile.tools === '*' ? undefined : new Set(selectTools(profile, this.deps.toolNames()).names);
     const without = new Set(profile.disallowedTools.map((n) => n.toLowerCase()));
     return (name) =>
-      (!picked || picked.has(name)) && !without.has(name.toLowerCase()) && (delegates.length > 0 || !DELEGATION_TOOLS.includes(name)) && !MAIN_AGENT_ONLY_TOOLS.includes(name) &&
+      (!picked || picked.has(name)) &&
+      !without.has(name.toLowerCase()) &&
+      (delegates.length > 0 || !DELEGATION_TOOLS.includes(name)) &&
+      !MAIN_AGENT_ONLY_TOOLS.includes(name) &&
       !TOWER_TOOL_NAMES.includes(name);
   }
 
@@ -175,7 +203,12 @@ export class Delegation implements DelegationService {
     return child;
   }
 
-  private spawnChecked(profile: AgentProfile, resumeId: string | undefined, systemPrompt?: string, model?: ResolvedModel): Agent {
+  private spawnChecked(
+    profile: AgentProfile,
+    resumeId: string | undefined,
+    systemPrompt?: string,
+    model?: ResolvedModel,
+  ): Agent {
     try {
       return this.spawn(profile, resumeId, systemPrompt, model);
     } catch (e) {
@@ -187,7 +220,14 @@ export class Delegation implements DelegationService {
    * Runs one prompt on a spawned subagent to the end of its turn, with a timeout; releases it after.
    * `origin` is the tool call that started it, as the started/stopped events report it.
    */
-  private async runChild(child: Agent, profile: AgentProfile, prompt: string, signal: AbortSignal, timeoutMs: number, origin: { callId: string; description: string }): Promise<SubagentOutcome> {
+  private async runChild(
+    child: Agent,
+    profile: AgentProfile,
+    prompt: string,
+    signal: AbortSignal,
+    timeoutMs: number,
+    origin: { callId: string; description: string },
+  ): Promise<SubagentOutcome> {
     const started = Date.now();
     const run = new AbortController();
     let timedOut = false;
@@ -197,16 +237,41 @@ export class Delegation implements DelegationService {
     let result: SubagentOutcome | undefined;
     const callerId = this.caller().id;
     const ids = { childId: child.id, agentName: profile.name, parentCallId: origin.callId };
-    this.deps.onSubagent?.({ type: 'subagent', change: 'started', ...ids, prompt, description: origin.description }, callerId);
+    this.deps.onSubagent?.(
+      { type: 'subagent', change: 'started', ...ids, prompt, description: origin.description },
+      callerId,
+    );
     try {
       if (signal.aborted) run.abort();
       const outcome = await child.run(prompt, { signal: run.signal });
-      const status = timedOut ? 'timed_out' : outcome.reason === 'completed' ? 'completed' : run.signal.aborted || outcome.reason === 'cancelled' ? 'cancelled' : 'failed';
-      const error = timedOut ? `timed out after ${formatElapsed(timeoutMs)}` : status === 'completed' ? undefined : (outcome.error ?? `its turn ended: ${outcome.reason}`);
-      result = { agentId: child.id, type: profile.name, status, text: outcome.text, error, elapsedMs: Date.now() - started };
+      const status = timedOut
+        ? 'timed_out'
+        : outcome.reason === 'completed'
+          ? 'completed'
+          : run.signal.aborted || outcome.reason === 'cancelled'
+            ? 'cancelled'
+            : 'failed';
+      const error = timedOut
+        ? `timed out after ${formatElapsed(timeoutMs)}`
+        : status === 'completed'
+          ? undefined
+          : (outcome.error ?? `its turn ended: ${outcome.reason}`);
+      result = {
+        agentId: child.id,
+        type: profile.name,
+        status,
+        text: outcome.text,
+        error,
+        elapsedMs: Date.now() - started,
+      };
       return result;
     } finally {
-      const stopped = { status: result?.status ?? 'failed', response: result?.text ?? '', elapsedMs: Date.now() - started, ...(result?.error ? { error: result.error } : {}) };
+      const stopped = {
+        status: result?.status ?? 'failed',
+        response: result?.text ?? '',
+        elapsedMs: Date.now() - started,
+        ...(result?.error ? { error: result.error } : {}),
+      };
       this.deps.onSubagent?.({ type: 'subagent', change: 'stopped', ...ids, ...stopped }, callerId);
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
@@ -244,9 +309,17 @@ export class Delegation implements DelegationService {
 
   async swarm(call: SwarmCall, signal: AbortSignal, progress: (line: string) => void): Promise<SwarmMember[]> {
     const cap = parseSwarmConcurrency(this.deps.settings.swarmMaxConcurrency);
-    const { profile, model } = this.resolve({ prompt: '', description: '', subagentType: call.subagentType, callId: call.callId, model: call.model });
+    const { profile, model } = this.resolve({
+      prompt: '',
+      description: '',
+      subagentType: call.subagentType,
+      callId: call.callId,
+      model: call.model,
+    });
     const members = [
-      ...call.resumeAgentIds.map((id) => ({ resume: this.resolve({ prompt: '', description: '', resume: id, callId: call.callId }) })),
+      ...call.resumeAgentIds.map((id) => ({
+        resume: this.resolve({ prompt: '', description: '', resume: id, callId: call.callId }),
+      })),
       ...call.items.map((item) => ({ item })),
     ];
     const stepMs = this.deps.settings.rampStepMs ?? SWARM_RAMP_STEP_MS;
@@ -265,15 +338,35 @@ export class Delegation implements DelegationService {
       if (signal.aborted) break;
       running++;
       const startedAfterMs = Date.now() - began;
-      const prompt = 'item' in member ? call.promptTemplate.split(SWARM_ITEM_PLACEHOLDER).join(member.item) : call.promptTemplate.split(SWARM_ITEM_PLACEHOLDER).join('').trim();
+      const prompt =
+        'item' in member
+          ? call.promptTemplate.split(SWARM_ITEM_PLACEHOLDER).join(member.item)
+          : call.promptTemplate.split(SWARM_ITEM_PLACEHOLDER).join('').trim();
       const target = 'item' in member ? { profile, resumeId: undefined, model } : member.resume;
       let outcome: Promise<SubagentOutcome>;
       try {
-        const child = this.spawnChecked(target.profile, target.resumeId, target.resumeId ? undefined : memberPrompt, target.model);
+        const child = this.spawnChecked(
+          target.profile,
+          target.resumeId,
+          target.resumeId ? undefined : memberPrompt,
+          target.model,
+        );
         const description = 'item' in member ? member.item : `resume ${child.id}`;
-        outcome = Promise.resolve().then(() => this.runChild(child, target.profile, prompt, signal, this.deps.settings.swarmTimeoutMs, { callId: call.callId, description }));
+        outcome = Promise.resolve().then(() =>
+          this.runChild(child, target.profile, prompt, signal, this.deps.settings.swarmTimeoutMs, {
+            callId: call.callId,
+            description,
+          }),
+        );
       } catch (e) {
-        outcome = Promise.resolve({ agentId: target.resumeId ?? '-', type: target.profile.name, status: 'failed', text: '', error: (e as Error).message, elapsedMs: 0 });
+        outcome = Promise.resolve({
+          agentId: target.resumeId ?? '-',
+          type: target.profile.name,
+          status: 'failed',
+          text: '',
+          error: (e as Error).message,
+          elapsedMs: 0,
+        });
       }
       results.push(
         outcome.then((o): SwarmMember => {

@@ -35,7 +35,8 @@ export type ApprovalRewrite = 'allow' | 'deny' | 'ask';
  * `block`: the call does not run and the model receives `reason` as its error result (no approval
  * is asked). `approval`: replaces the approval decision (see the merge rules in docs/extensions.md).
  */
-export type BeforeToolCallAnswer = { block: string } | { approval: ApprovalRewrite; reason?: string } | undefined | void;
+export type BeforeToolCallAnswer =
+  { block: string } | { approval: ApprovalRewrite; reason?: string } | undefined | void;
 
 export interface ToolCallOutcome {
   /** The result text the model receives (after output capping). */
@@ -139,7 +140,10 @@ export class ExtensionGate {
    * Runs one point on every handler that has it, in parallel; returns the answers in registration
    * order (undefined for a handler that failed or did not answer).
    */
-  private async all<K extends keyof GateHandler, R>(point: K, call: (h: GateHandler) => Awaitable<R> | undefined): Promise<Array<{ handler: GateHandler; answer: R | undefined }>> {
+  private async all<K extends keyof GateHandler, R>(
+    point: K,
+    call: (h: GateHandler) => Awaitable<R> | undefined,
+  ): Promise<Array<{ handler: GateHandler; answer: R | undefined }>> {
     const chosen = this.handlers.filter((h) => typeof h[point] === 'function');
     if (!chosen.length) return [];
     const settled = await Promise.allSettled(chosen.map(async (h) => call(h)));
@@ -189,7 +193,9 @@ export class ExtensionGate {
   /** Returns the text to continue with (several handlers' texts joined), or undefined to stop. */
   async beforeStop(facts: StopFacts, ctx: GateContext): Promise<string | undefined> {
     const answers = await this.all('beforeStop', (h) => h.beforeStop!(facts, ctx));
-    const texts = answers.flatMap(({ answer }) => (answer && answer.continueWith.trim() ? [answer.continueWith.trim()] : []));
+    const texts = answers.flatMap(({ answer }) =>
+      answer && answer.continueWith.trim() ? [answer.continueWith.trim()] : [],
+    );
     return texts.length ? texts.join('\n\n') : undefined;
   }
 

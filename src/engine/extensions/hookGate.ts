@@ -36,7 +36,12 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
   /** SessionStart output, given to the model with the first prompt. */
   let startContext: string[] = [];
 
-  const run = async (event: HookEventName, subject: string, fields: Record<string, unknown>, signal?: AbortSignal): Promise<HookOutcome | undefined> => {
+  const run = async (
+    event: HookEventName,
+    subject: string,
+    fields: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<HookOutcome | undefined> => {
     if (!configured.has(event)) return undefined;
     const outcome = await runHooks(opts.hooks, event, subject, fields, { session: session(), signal });
     for (const w of outcome.warnings) opts.warn(w);
@@ -52,7 +57,11 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
     name: 'hooks',
     async onSessionStart(facts, ctx) {
       seen(ctx);
-      const outcome = await run('SessionStart', facts.source, { source: facts.source, model: facts.model, profile: opts.profile });
+      const outcome = await run('SessionStart', facts.source, {
+        source: facts.source,
+        model: facts.model,
+        profile: opts.profile,
+      });
       startContext = outcome?.context ?? [];
       if (configured.has('SessionHeartbeat')) {
         // A heartbeat whose hooks are still running is not fired again: slow hooks never pile up.
@@ -70,7 +79,12 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
     },
     async onPromptSubmit(prompt, ctx) {
       seen(ctx);
-      const outcome = await run('UserPromptSubmit', prompt.text, { prompt: prompt.text, is_steer: prompt.isSteer }, ctx.signal);
+      const outcome = await run(
+        'UserPromptSubmit',
+        prompt.text,
+        { prompt: prompt.text, is_steer: prompt.isSteer },
+        ctx.signal,
+      );
       if (outcome?.block) return { block: outcome.block };
       const context = [...startContext, ...(outcome?.context ?? [])];
       startContext = [];
@@ -78,14 +92,25 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
     },
     async beforeToolCall(call, ctx) {
       seen(ctx);
-      const outcome = await run('PreToolUse', call.toolName, { tool_name: call.toolName, tool_input: call.args, tool_call_id: call.callId }, ctx.signal);
+      const outcome = await run(
+        'PreToolUse',
+        call.toolName,
+        { tool_name: call.toolName, tool_input: call.args, tool_call_id: call.callId },
+        ctx.signal,
+      );
       if (outcome?.block) return { block: outcome.block };
       if (outcome?.decision) return { approval: outcome.decision.permissionDecision, reason: outcome.decision.reason };
       return undefined;
     },
     afterToolCall(call, outcome) {
-      const fields = { tool_name: call.toolName, tool_input: call.args, tool_call_id: call.callId, tool_output: outcome.text.slice(0, HOOK_TOOL_OUTPUT_CHARS) };
-      if (outcome.isError) fire('PostToolUseFailure', call.toolName, { ...fields, error: outcome.text.slice(0, HOOK_TOOL_OUTPUT_CHARS) });
+      const fields = {
+        tool_name: call.toolName,
+        tool_input: call.args,
+        tool_call_id: call.callId,
+        tool_output: outcome.text.slice(0, HOOK_TOOL_OUTPUT_CHARS),
+      };
+      if (outcome.isError)
+        fire('PostToolUseFailure', call.toolName, { ...fields, error: outcome.text.slice(0, HOOK_TOOL_OUTPUT_CHARS) });
       else fire('PostToolUse', call.toolName, fields);
     },
     async beforeStop(facts, ctx) {
@@ -100,7 +125,11 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
       fire('PreCompact', facts.trigger, { trigger: facts.trigger, token_count: facts.tokenCount });
     },
     afterCompaction(facts) {
-      fire('PostCompact', facts.trigger, { trigger: facts.trigger, estimated_token_count: facts.estimatedTokenCount, ...(facts.error ? { error: facts.error } : {}) });
+      fire('PostCompact', facts.trigger, {
+        trigger: facts.trigger,
+        estimated_token_count: facts.estimatedTokenCount,
+        ...(facts.error ? { error: facts.error } : {}),
+      });
     },
     observe(event: EngineEvent) {
       observed(event, fire);
@@ -113,36 +142,81 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
 }
 
 /** The fire-and-forget events that come from the engine's event stream. */
-function observed(event: EngineEvent, fire: (event: HookEventName, subject: string, fields: Record<string, unknown>) => void): void {
+function observed(
+  event: EngineEvent,
+  fire: (event: HookEventName, subject: string, fields: Record<string, unknown>) => void,
+): void {
   switch (event.type) {
     case 'turn_start':
-      fire('TurnStarted', event.origin, { turn_id: event.turnId, origin_kind: event.origin, origin_name: event.origin, prompt: event.prompt });
+      fire('TurnStarted', event.origin, {
+        turn_id: event.turnId,
+        origin_kind: event.origin,
+        origin_name: event.origin,
+        prompt: event.prompt,
+      });
       break;
     case 'turn_end':
-      if (event.reason === 'interrupted' || event.reason === 'cancelled') fire('Interrupt', '', { reason: 'user', turn_id: event.turnId });
-      else if (event.reason === 'failed') fire('StopFailure', errorType(event.error), { error: event.error ?? 'unknown error', turn_id: event.turnId });
+      if (event.reason === 'interrupted' || event.reason === 'cancelled')
+        fire('Interrupt', '', { reason: 'user', turn_id: event.turnId });
+      else if (event.reason === 'failed')
+        fire('StopFailure', errorType(event.error), { error: event.error ?? 'unknown error', turn_id: event.turnId });
       break;
     case 'approval_request':
-      fire('PermissionRequest', event.toolName, { tool_name: event.toolName, tool_call_id: event.callId, subject: event.subject, reason: event.reason });
+      fire('PermissionRequest', event.toolName, {
+        tool_name: event.toolName,
+        tool_call_id: event.callId,
+        subject: event.subject,
+        reason: event.reason,
+      });
       break;
     case 'prompt_queued':
       fire('UserPromptQueued', event.text, { prompt: event.text, queue_length: event.queueLength });
       break;
     case 'task_change': {
       const kind = event.task.kind === 'bash' ? 'process' : event.task.kind === 'subagent' ? 'agent' : event.task.kind;
-      if (event.change === 'started') fire('TaskStarted', kind, { task_id: event.task.id, description: event.task.description, detached: true, kind, status: event.task.status });
+      if (event.change === 'started')
+        fire('TaskStarted', kind, {
+          task_id: event.task.id,
+          description: event.task.description,
+          detached: true,
+          kind,
+          status: event.task.status,
+        });
       else {
         const type = `task.${event.task.status}`;
-        fire('Notification', type, { type, task_id: event.task.id, kind, status: event.task.status, description: event.task.description, message: event.task.statusMessage });
+        fire('Notification', type, {
+          type,
+          task_id: event.task.id,
+          kind,
+          status: event.task.status,
+          description: event.task.description,
+          message: event.task.statusMessage,
+        });
       }
       break;
     }
     case 'subagent':
-      if (event.change === 'started') fire('SubagentStart', event.agentName, { agent_name: event.agentName, agent_id: event.childId, prompt: event.prompt });
-      else fire('SubagentStop', event.agentName, { agent_name: event.agentName, agent_id: event.childId, response: event.response.slice(0, HOOK_TOOL_OUTPUT_CHARS), status: event.status });
+      if (event.change === 'started')
+        fire('SubagentStart', event.agentName, {
+          agent_name: event.agentName,
+          agent_id: event.childId,
+          prompt: event.prompt,
+        });
+      else
+        fire('SubagentStop', event.agentName, {
+          agent_name: event.agentName,
+          agent_id: event.childId,
+          response: event.response.slice(0, HOOK_TOOL_OUTPUT_CHARS),
+          status: event.status,
+        });
       break;
     case 'approval_decision':
-      fire('PermissionResult', toolOf(event.subject), { tool_call_id: event.callId, subject: event.subject, decision: event.decision, decided_by: event.by });
+      fire('PermissionResult', toolOf(event.subject), {
+        tool_call_id: event.callId,
+        subject: event.subject,
+        decision: event.decision,
+        decided_by: event.by,
+      });
       break;
     default:
       break;

@@ -20,7 +20,11 @@ export function mcpSourceId(server: string): string {
  * Keeps `registry` in step with `manager`. `warn` receives the registry's problems (a name clash).
  * `settled` resolves once the registry reflects every change seen so far; `stop` stops following changes.
  */
-export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn: (text: string) => void): { stop(): void; settled(): Promise<void> } {
+export function attachMcpTools(
+  manager: McpManager,
+  registry: ToolRegistry,
+  warn: (text: string) => void,
+): { stop(): void; settled(): Promise<void> } {
   // A tool is built once per distinct definition (so a validator compiled by a call is kept); a server
   // whose list did not change keeps its source as it is. Servers announce changes often.
   const built = new Map<string, Tool>();
@@ -30,10 +34,14 @@ export function attachMcpTools(manager: McpManager, registry: ToolRegistry, warn
   const update = () => {
     // Each update is its own link: one that fails is reported and the chain goes on, so a later change
     // (or the next turn, which waits for `settled`) is never held up by an earlier failure.
-    sync = sync.then(() => syncOnce()).catch((e: unknown) => {
-      const why = e instanceof Error ? e.message : String(e);
-      warn(`MCP tools could not be brought up to date (${why}); the tool list stays as it was until the next change.`);
-    });
+    sync = sync
+      .then(() => syncOnce())
+      .catch((e: unknown) => {
+        const why = e instanceof Error ? e.message : String(e);
+        warn(
+          `MCP tools could not be brought up to date (${why}); the tool list stays as it was until the next change.`,
+        );
+      });
   };
   const syncOnce = () => {
     for (const [server, tools] of manager.tools()) {

@@ -26,7 +26,10 @@ export interface RuntimeExtensionOptions {
  * request; `close` detaches everything (after hooks still running end). Plan mode treats MCP tools by
  * their declared capability like every other tool (a tool not marked read-only counts as exec).
  */
-export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): { close(): Promise<void>; extension?: TurnExtension } {
+export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): {
+  close(): Promise<void>;
+  extension?: TurnExtension;
+} {
   const warn = (text: string) => opts.emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID });
   const emitInfo = (text: string) => opts.emit({ type: 'notice', level: 'info', text, agentId: MAIN_AGENT_ID });
   const closers: Array<() => Promise<void> | void> = [];
@@ -48,7 +51,9 @@ export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): { close(
           announced = true;
           const names = waiting.map((n) => `"${n}"`).join(', ');
           const plural = waiting.length > 1 ? 's' : '';
-          emitInfo(`Waiting for MCP server${plural} ${names} to start (each up to its startupTimeoutMs; Ctrl-C stops).`);
+          emitInfo(
+            `Waiting for MCP server${plural} ${names} to start (each up to its startupTimeoutMs; Ctrl-C stops).`,
+          );
         }
         await untilAborted(mcp.ready(), signal);
         await attached.settled();

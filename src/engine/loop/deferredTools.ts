@@ -6,7 +6,14 @@
 // A deferred tool can still be called by name before it is loaded; if its arguments are rejected,
 // the error tells the model to load it.
 import type { Tool } from '../../tools/defineTool';
-import { summarise, TOOL_SEARCH_NAME, toolSearchTool, type DeferredToolEntry, type ToolLoader, type ToolLoadOutcome } from '../../tools/toolSearch';
+import {
+  summarise,
+  TOOL_SEARCH_NAME,
+  toolSearchTool,
+  type DeferredToolEntry,
+  type ToolLoader,
+  type ToolLoadOutcome,
+} from '../../tools/toolSearch';
 import type { TurnExtension } from './loop';
 import type { RecordBody, SessionState } from '../session/records';
 import type { ToolSet } from './toolRegistry';
@@ -52,12 +59,18 @@ export function deferralWarnings(config: DeferralConfig | undefined, knownNames:
   if (!config) return [];
   const known = new Set([...knownNames, TOOL_SEARCH_NAME]);
   const warnings: string[] = [];
-  for (const [key, list] of [['deferred', config.deferred], ['pinned', config.pinned]] as const) {
+  for (const [key, list] of [
+    ['deferred', config.deferred],
+    ['pinned', config.pinned],
+  ] as const) {
     for (const entry of list) {
-      if (entry === TOOL_SEARCH_NAME) warnings.push(`[tools] ${key}: ToolSearch is offered whenever a tool is deferred; the entry has no effect`);
+      if (entry === TOOL_SEARCH_NAME)
+        warnings.push(`[tools] ${key}: ToolSearch is offered whenever a tool is deferred; the entry has no effect`);
       else if (!entry.startsWith('mcp__') && !known.has(entry)) {
         const near = knownNames.find((n) => n.toLowerCase() === entry.toLowerCase());
-        warnings.push(`[tools] ${key}: "${entry}" is not a tool name${near ? ` (did you mean "${near}"? names are case-sensitive)` : ''}`);
+        warnings.push(
+          `[tools] ${key}: "${entry}" is not a tool name${near ? ` (did you mean "${near}"? names are case-sensitive)` : ''}`,
+        );
       }
     }
   }
@@ -131,7 +144,8 @@ export class DeferredTools implements ToolSet {
     const outcome: ToolLoadOutcome = { loaded: [], available: [], unknown: [] };
     for (const name of new Set(names)) {
       if (deferredNames.has(name) && !this.session.state.loadedTools.includes(name)) outcome.loaded.push(name);
-      else if (deferredNames.has(name) || this.source.get(name) || name === TOOL_SEARCH_NAME) outcome.available.push(name);
+      else if (deferredNames.has(name) || this.source.get(name) || name === TOOL_SEARCH_NAME)
+        outcome.available.push(name);
       else outcome.unknown.push(name);
     }
     if (outcome.loaded.length) this.session.commit({ type: 'tools_loaded', names: outcome.loaded });
@@ -148,7 +162,10 @@ export class DeferredTools implements ToolSet {
     return {
       beforeStep: () => {
         const { planMode, goal, loadedTools } = this.session.state;
-        const wanted = [...(planMode.active ? ['ExitPlanMode'] : []), ...(goal?.status === 'active' ? ['UpdateGoal'] : [])];
+        const wanted = [
+          ...(planMode.active ? ['ExitPlanMode'] : []),
+          ...(goal?.status === 'active' ? ['UpdateGoal'] : []),
+        ];
         const deferred = new Set(this.partition().deferred.map((t) => t.name));
         const missing = wanted.filter((name) => deferred.has(name) && !loadedTools.includes(name));
         if (missing.length) this.load(missing);
@@ -172,7 +189,9 @@ export class DeferredTools implements ToolSet {
       const name = tool.name;
       const isDeferred =
         !this.pinnedBy.some((m) => m(name)) &&
-        (this.deferredBy.some((m) => m(name)) || tool.deferred === true || (this.isMcp(tool) && mcpCount > MCP_INLINE_MAX));
+        (this.deferredBy.some((m) => m(name)) ||
+          tool.deferred === true ||
+          (this.isMcp(tool) && mcpCount > MCP_INLINE_MAX));
       (isDeferred ? deferred : core).push(tool);
     }
     this.split = { all, core, deferred };

@@ -20,20 +20,50 @@ export type EngineEventBody =
   | { type: 'assistant_message'; text: string; toolCalls: ToolCall[] }
   | { type: 'tool_call'; call: ToolCall; subject: string }
   | { type: 'tool_progress'; callId: string; progress: ToolProgress }
-  | { type: 'tool_result'; callId: string; toolName: string; text: string; isError: boolean; summary?: string; display?: ToolDisplay }
+  | {
+      type: 'tool_result';
+      callId: string;
+      toolName: string;
+      text: string;
+      isError: boolean;
+      summary?: string;
+      display?: ToolDisplay;
+    }
   /** The user is about to be asked to approve a call (the PermissionRequest hook attaches here). */
   | { type: 'approval_request'; callId: string; toolName: string; subject: string; reason: string }
   /** A prompt was queued behind the running turn. */
   | { type: 'prompt_queued'; text: string; queueLength: number }
   /** A background task started or ended (TaskStarted and Notification hooks). */
-  | { type: 'task_change'; change: 'started' | 'finished'; task: { id: string; kind: string; description: string; status: string; statusMessage?: string } }
+  | {
+      type: 'task_change';
+      change: 'started' | 'finished';
+      task: { id: string; kind: string; description: string; status: string; statusMessage?: string };
+    }
   /**
    * A subagent (Agent, AgentSwarm member) started or finished its run (SubagentStart/SubagentStop hooks).
    * Sent by the agent that called the tool (`agentId`); `parentCallId` is that Agent/AgentSwarm call, so a
    * front end groups the subagents by call. The subagent's own events carry `childId` as their agentId.
    */
-  | { type: 'subagent'; change: 'started'; childId: string; agentName: string; prompt: string; parentCallId: string; description: string }
-  | { type: 'subagent'; change: 'stopped'; childId: string; agentName: string; status: string; response: string; parentCallId: string; elapsedMs: number; error?: string }
+  | {
+      type: 'subagent';
+      change: 'started';
+      childId: string;
+      agentName: string;
+      prompt: string;
+      parentCallId: string;
+      description: string;
+    }
+  | {
+      type: 'subagent';
+      change: 'stopped';
+      childId: string;
+      agentName: string;
+      status: string;
+      response: string;
+      parentCallId: string;
+      elapsedMs: number;
+      error?: string;
+    }
   | { type: 'approval_decision'; callId: string; subject: string; decision: 'allow' | 'deny'; by: string }
   /** A transient provider failure; the step is retried after `delayMs`. Partial output of the failed attempt is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: string }
@@ -50,7 +80,14 @@ export type EngineEventBody =
   /** Before a compaction (the PreCompact hook attaches here); `tokenCount` is the context size now. */
   | { type: 'compaction_start'; trigger: CompactionTrigger; tokenCount: number; instruction?: string }
   /** After it (PostCompact): the estimated context size now, or the error that left the context unchanged. */
-  | { type: 'compaction_end'; trigger: CompactionTrigger; tokensBefore: number; estimatedTokenCount: number; summary?: string; error?: string };
+  | {
+      type: 'compaction_end';
+      trigger: CompactionTrigger;
+      tokensBefore: number;
+      estimatedTokenCount: number;
+      summary?: string;
+      error?: string;
+    };
 
 /** What front ends and extensions receive: every event names the agent it comes from. */
 export type EngineEvent = EngineEventBody & { agentId: string };

@@ -3,7 +3,13 @@
 // Each turn and each step has its own AbortController; cancelling keeps the partial text.
 import { randomBytes } from 'node:crypto';
 import type {
-  ContentPart, FinishReason, Message, ModelClient, ModelRequest, ResolvedModel, ToolCall,
+  ContentPart,
+  FinishReason,
+  Message,
+  ModelClient,
+  ModelRequest,
+  ResolvedModel,
+  ToolCall,
 } from '../../llm/types';
 import { ProviderError } from '../../llm/types';
 import { RetryBudget, retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
@@ -20,8 +26,15 @@ import type { ToolSet } from './toolRegistry';
 import type { PermissionMode, TurnEndReason, TurnOrigin } from '../session/records';
 import { runToolCalls, type ToolBatchResult } from './toolBatch';
 import {
-  hasCutOffCall, InvalidCallStreak, MAX_EMPTY_RESPONSES, MAX_STOP_CONTINUATIONS_PER_TURN, RepeatedCallStreak,
-  type RepeatVerdict, stopCapMessage, stopContinuationText, truncatedCallResults,
+  hasCutOffCall,
+  InvalidCallStreak,
+  MAX_EMPTY_RESPONSES,
+  MAX_STOP_CONTINUATIONS_PER_TURN,
+  RepeatedCallStreak,
+  type RepeatVerdict,
+  stopCapMessage,
+  stopContinuationText,
+  truncatedCallResults,
 } from './turnLimits';
 import type { Workspace } from '../policy/workspace';
 import { noteSurvivedFailure } from '../../store/crashLog';
@@ -59,7 +72,10 @@ export interface TurnExtension {
    */
   recoverFromError?(agent: Agent, error: ProviderError, attempt: number, signal: AbortSignal): Promise<boolean>;
   /** Refuse a tool call before approval is asked (plan mode, budgets): return the message for the model. */
-  checkToolCall?(call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown }, agent: Agent): string | undefined;
+  checkToolCall?(
+    call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown },
+    agent: Agent,
+  ): string | undefined;
   /** After every turn, with its outcome. */
   afterTurn?(agent: Agent, outcome: TurnOutcome): Promise<void> | void;
 }
@@ -82,7 +98,10 @@ export interface ThinkingSettings {
 }
 
 /** Thinking is requested only from models that can think; `always_thinking` models cannot turn it off. */
-export function thinkingParams(model: ResolvedModel, settings: ThinkingSettings = { enabled: true }): { enabled: boolean; effort?: string } | undefined {
+export function thinkingParams(
+  model: ResolvedModel,
+  settings: ThinkingSettings = { enabled: true },
+): { enabled: boolean; effort?: string } | undefined {
   const always = model.capabilities.includes('always_thinking');
   if (!always && !model.capabilities.includes('thinking')) return undefined;
   if (!settings.enabled && !always) return { enabled: false };
@@ -134,7 +153,13 @@ export interface TurnOutcome {
 }
 
 /** The outcome of a request cancelled before its turn began. */
-const NOT_STARTED: TurnOutcome = { turnId: '', reason: 'cancelled', error: 'cancelled before it started', text: '', toolCalls: 0 };
+const NOT_STARTED: TurnOutcome = {
+  turnId: '',
+  reason: 'cancelled',
+  error: 'cancelled before it started',
+  text: '',
+  toolCalls: 0,
+};
 
 interface StepResponse {
   text: string;
@@ -180,7 +205,8 @@ export class Agent {
    * runs: a turn keeps the model it started with.
    */
   setModel(model: ResolvedModel, getClient: () => Promise<ModelClient>): void {
-    if (this.busy) throw new Error('Cannot switch the model while a turn is running; wait for it to end or press Esc first.');
+    if (this.busy)
+      throw new Error('Cannot switch the model while a turn is running; wait for it to end or press Esc first.');
     this.deps.model = model;
     this.deps.getClient = getClient;
   }
@@ -217,7 +243,12 @@ export class Agent {
   /** Queues a request. Steers and notifications join a running turn at its next step boundary. */
   submit(request: StepRequest): void {
     this.queue.push(request);
-    if (this.draining && request.kind === 'prompt') this.emit({ type: 'prompt_queued', text: request.text, queueLength: this.queue.filter((r) => r.kind === 'prompt').length });
+    if (this.draining && request.kind === 'prompt')
+      this.emit({
+        type: 'prompt_queued',
+        text: request.text,
+        queueLength: this.queue.filter((r) => r.kind === 'prompt').length,
+      });
     if (!this.draining) {
       this.draining = this.drain().finally(() => {
         this.draining = undefined;
@@ -279,29 +310,45 @@ export class Agent {
   }
 
   private userMessageFor(request: StepRequest): Message {
-    if (request.kind === 'prompt') return { role: 'user', content: request.content ?? [{ type: 'text', text: request.text }] };
-    if (request.kind === 'steer' || request.kind === 'continuation' || request.kind === 'cron') return { role: 'user', content: [{ type: 'text', text: request.text }] };
-    return { role: 'user', content: [{ type: 'text', text: `<system-notification>\n${request.text}\n</system-notification>` }] };
+    if (request.kind === 'prompt')
+      return { role: 'user', content: request.content ?? [{ type: 'text', text: request.text }] };
+    if (request.kind === 'steer' || request.kind === 'continuation' || request.kind === 'cron')
+      return { role: 'user', content: [{ type: 'text', text: request.text }] };
+    return {
+      role: 'user',
+      content: [{ type: 'text', text: `<system-notification>\n${request.text}\n</system-notification>` }],
+    };
   }
 
   private async runTurn(first: StepRequest): Promise<TurnOutcome> {
     const { session } = this.deps;
     const turnId = `t_${randomBytes(5).toString('hex')}`;
-    const origin: TurnOrigin = first.kind === 'notification' ? 'notification' : first.kind === 'continuation' ? 'system' : first.kind === 'cron' ? 'cron' : 'user';
+    const origin: TurnOrigin =
+      first.kind === 'notification'
+        ? 'notification'
+        : first.kind === 'continuation'
+          ? 'system'
+          : first.kind === 'cron'
+            ? 'cron'
+            : 'user';
     const abort = new AbortController();
     this.turnAbort = abort;
     let message = this.userMessageFor(first);
     let blocked: string | undefined;
     // A steer that came as the last turn ended opens this one: it passes the prompt gate like any prompt.
     if ((first.kind === 'prompt' || first.kind === 'steer') && this.deps.gate) {
-      const answer = await this.deps.gate.promptSubmit({ text: first.text, isSteer: false, origin }, this.gateContext(abort.signal));
+      const answer = await this.deps.gate.promptSubmit(
+        { text: first.text, isSteer: false, origin },
+        this.gateContext(abort.signal),
+      );
       blocked = answer.block;
       message = withContext(message, answer.addContext);
     }
     session.commit({ type: 'turn_start', turnId, origin, prompt: first.text });
     if (blocked === undefined) this.commitRequestMessage(first, message);
     this.emit({ type: 'turn_start', turnId, origin, prompt: first.text });
-    if (blocked !== undefined) return this.endTurn(turnId, 'blocked', `The prompt was blocked before it reached the model: ${blocked}`, '');
+    if (blocked !== undefined)
+      return this.endTurn(turnId, 'blocked', `The prompt was blocked before it reached the model: ${blocked}`, '');
     let finalText = '';
     let toolCalls = 0;
     const invalidStreak = new InvalidCallStreak();
@@ -335,7 +382,8 @@ export class Agent {
           const what = `${response.empty === 'empty' ? 'an empty answer' : 'only thinking'} (no text and no tool call)`;
           if (emptyAnswers >= MAX_EMPTY_RESPONSES) {
             reason = 'failed';
-            error = `The model sent ${what} ${emptyAnswers} times in a row; the turn failed. ` +
+            error =
+              `The model sent ${what} ${emptyAnswers} times in a row; the turn failed. ` +
               'Send a message to try again, or switch models.';
             this.emit({ type: 'notice', level: 'error', text: error });
             break;
@@ -366,10 +414,14 @@ export class Agent {
         if (response.finish === 'length' && hasCutOffCall(response.toolCalls)) {
           // Cut off by the output limit: nothing of it runs, and the model is told why (not "bad JSON").
           for (const message of truncatedCallResults(response.toolCalls)) session.commit({ type: 'message', message });
-          const cut = "The model's response hit its output token limit in the middle of a tool call; the calls " +
+          const cut =
+            "The model's response hit its output token limit in the middle of a tool call; the calls " +
             'were not run and the model was asked to send them again, shorter.';
           this.emit({ type: 'notice', level: 'warning', text: cut });
-          const repeated = invalidStreak.add(response.toolCalls, response.toolCalls.map(() => true));
+          const repeated = invalidStreak.add(
+            response.toolCalls,
+            response.toolCalls.map(() => true),
+          );
           if (repeated) {
             reason = 'failed';
             error = repeated;
@@ -407,7 +459,13 @@ export class Agent {
     return this.endTurn(turnId, reason, error, finalText, toolCalls);
   }
 
-  private async endTurn(turnId: string, reason: TurnEndReason, error: string | undefined, finalText: string, toolCalls = 0): Promise<TurnOutcome> {
+  private async endTurn(
+    turnId: string,
+    reason: TurnEndReason,
+    error: string | undefined,
+    finalText: string,
+    toolCalls = 0,
+  ): Promise<TurnOutcome> {
     const { session } = this.deps;
     this.turnAbort = undefined;
     const unsaved = session.takeSaveFailure();
@@ -424,7 +482,11 @@ export class Agent {
       try {
         await ext.afterTurn?.(this, outcome);
       } catch (e) {
-        this.emit({ type: 'notice', level: 'error', text: `after-turn handler failed: ${e instanceof Error ? e.message : String(e)}` });
+        this.emit({
+          type: 'notice',
+          level: 'error',
+          text: `after-turn handler failed: ${e instanceof Error ? e.message : String(e)}`,
+        });
       }
     }
     return outcome;
@@ -435,7 +497,7 @@ export class Agent {
    * A steer passes the prompt gate first: blocked, it is dropped with a notice.
    */
   private async absorbSteers(signal: AbortSignal): Promise<void> {
-    for (let i = 0; i < this.queue.length; ) {
+    for (let i = 0; i < this.queue.length;) {
       const r = this.queue[i];
       if (r.kind === 'prompt' || r.kind === 'continuation' || r.kind === 'cron') {
         i++;
@@ -444,9 +506,16 @@ export class Agent {
       this.queue.splice(i, 1);
       let message = this.userMessageFor(r);
       if (r.kind === 'steer' && this.deps.gate) {
-        const answer = await this.deps.gate.promptSubmit({ text: r.text, isSteer: true, origin: 'user' }, this.gateContext(signal));
+        const answer = await this.deps.gate.promptSubmit(
+          { text: r.text, isSteer: true, origin: 'user' },
+          this.gateContext(signal),
+        );
         if (answer.block !== undefined) {
-          this.emit({ type: 'notice', level: 'warning', text: `Your message was blocked before it reached the model: ${answer.block}` });
+          this.emit({
+            type: 'notice',
+            level: 'warning',
+            text: `Your message was blocked before it reached the model: ${answer.block}`,
+          });
           continue;
         }
         message = withContext(message, answer.addContext);
@@ -497,12 +566,20 @@ export class Agent {
       } catch (e) {
         if (turnSignal.aborted) {
           if (partial.text) {
-            this.deps.session.commit({ type: 'message', message: { role: 'assistant', text: partial.text }, partial: true });
+            this.deps.session.commit({
+              type: 'message',
+              message: { role: 'assistant', text: partial.text },
+              partial: true,
+            });
           }
           throw e;
         }
         const { model } = this.deps;
-        const err = toProviderError(e, { providerName: model.providerName, providerType: model.providerType, model: model.model });
+        const err = toProviderError(e, {
+          providerName: model.providerName,
+          providerType: model.providerType,
+          model: model.model,
+        });
         if (!err.retryable && recoveries < MAX_RECOVERIES_PER_STEP) {
           let recovered = false;
           for (const ext of this.deps.extensions ?? []) {
@@ -529,7 +606,12 @@ export class Agent {
     }
   }
 
-  private async consume(client: ModelClient, request: ModelRequest, signal: AbortSignal, partial: { text: string }): Promise<StepResponse> {
+  private async consume(
+    client: ModelClient,
+    request: ModelRequest,
+    signal: AbortSignal,
+    partial: { text: string },
+  ): Promise<StepResponse> {
     const thinking: NonNullable<Extract<Message, { role: 'assistant' }>['thinking']> = [];
     let thinkingText = '';
     const calls: ToolCall[] = [];
@@ -556,7 +638,12 @@ export class Agent {
         case 'usage': {
           this.deps.session.commit({ type: 'usage', usage: part.usage });
           const { model } = this.deps;
-          this.emit({ type: 'usage', usage: part.usage, contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, part.usage), contextLimit: contextWindow(model) });
+          this.emit({
+            type: 'usage',
+            usage: part.usage,
+            contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, part.usage),
+            contextLimit: contextWindow(model),
+          });
           break;
         }
         case 'finish':
@@ -565,7 +652,11 @@ export class Agent {
       }
     }
     if (signal.aborted) throw new TurnCancelled('cancelled');
-    if (!finished) throw new ProviderError('bad_response', `${client.providerType}: the response stream ended before the model finished its answer.`);
+    if (!finished)
+      throw new ProviderError(
+        'bad_response',
+        `${client.providerType}: the response stream ended before the model finished its answer.`,
+      );
     if (!thinking.length && thinkingText) thinking.push({ text: thinkingText });
     const toolCalls = normalizeToolCallIds(calls, this.usedToolCallIds());
     const message: Extract<Message, { role: 'assistant' }> = { role: 'assistant', text: partial.text };
@@ -584,7 +675,8 @@ export class Agent {
 
   private usedToolCallIds(): Set<string> {
     const ids = new Set<string>();
-    for (const m of this.deps.session.state.messages) if (m.role === 'assistant') for (const c of m.toolCalls ?? []) ids.add(c.id);
+    for (const m of this.deps.session.state.messages)
+      if (m.role === 'assistant') for (const c of m.toolCalls ?? []) ids.add(c.id);
     return ids;
   }
 
@@ -645,7 +737,12 @@ export class Agent {
       signal,
       emit: (e) => this.emit(e),
       rememberApproval: (pattern) => session.commit({ type: 'session_approval', pattern }),
-      ...(gate ? { beforeToolCall: (call) => gate.beforeToolCall(call, this.gateContext(signal)), afterToolCall: (call, outcome) => gate.afterToolCall(call, outcome, this.gateContext(signal)) } : {}),
+      ...(gate
+        ? {
+            beforeToolCall: (call) => gate.beforeToolCall(call, this.gateContext(signal)),
+            afterToolCall: (call, outcome) => gate.afterToolCall(call, outcome, this.gateContext(signal)),
+          }
+        : {}),
     });
   }
 }

@@ -4,7 +4,14 @@
 // the order the model made the calls.
 import type { Message, ToolCall } from '../../llm/types';
 import type { ToolAccess, ToolResult, ToolServices } from '../../tools/defineTool';
-import { decideApproval, isBindingDeny, shellAnalysisFor, type ApprovalPort, type PermissionRule, type PolicyDecision } from '../policy/approvals';
+import {
+  decideApproval,
+  isBindingDeny,
+  shellAnalysisFor,
+  type ApprovalPort,
+  type PermissionRule,
+  type PolicyDecision,
+} from '../policy/approvals';
 import type { EngineEventBody } from './events';
 import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from '../extensions/extensionGate';
 import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
@@ -12,7 +19,14 @@ import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
 import { sessionApprovalPattern } from '../policy/permissionRules';
 import type { PermissionMode } from '../session/records';
-import { accessesConflict, executeToolCall, prepareToolCall, type PreparedToolCall, type ToolLookup, type ToolRunEnv } from './toolRunner';
+import {
+  accessesConflict,
+  executeToolCall,
+  prepareToolCall,
+  type PreparedToolCall,
+  type ToolLookup,
+  type ToolRunEnv,
+} from './toolRunner';
 import type { Workspace } from '../policy/workspace';
 
 export interface ToolBatchEnv {
@@ -33,7 +47,12 @@ export interface ToolBatchEnv {
   workspace: Workspace;
   isSensitivePath(path: string): boolean;
   /** Constraints outside the permission system (plan mode, budgets); a string refuses the call. */
-  checkToolCall?(call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown }): string | undefined;
+  checkToolCall?(call: {
+    toolName: string;
+    subject: string;
+    accesses: readonly ToolAccess[];
+    args: unknown;
+  }): string | undefined;
   signal: AbortSignal;
   emit(event: EngineEventBody): void;
   rememberApproval(pattern: string): void;
@@ -57,7 +76,14 @@ export interface ToolBatchResult {
 type Gate = { run: true } | { run: false; result: ToolResult; rejected?: boolean };
 
 function factsOf(p: PreparedToolCall): ToolCallFacts {
-  return { callId: p.call.id, toolName: p.call.name, subject: p.subject, args: p.args, accesses: p.accesses, readOnly: !!p.tool?.readOnly };
+  return {
+    callId: p.call.id,
+    toolName: p.call.name,
+    subject: p.subject,
+    args: p.args,
+    accesses: p.accesses,
+    readOnly: !!p.tool?.readOnly,
+  };
 }
 
 /**
@@ -69,7 +95,13 @@ function applyRewrite(decision: PolicyDecision, verdict: ToolCallVerdict): Polic
   if (!rewrite || isBindingDeny(decision)) return decision;
   const { commands, normalised } = decision;
   const reason = rewrite.reason ?? decision.reason;
-  return { decision: rewrite.decision, by: rewrite.by, reason, commands, ...(normalised !== undefined ? { normalised } : {}) };
+  return {
+    decision: rewrite.decision,
+    by: rewrite.by,
+    reason,
+    commands,
+    ...(normalised !== undefined ? { normalised } : {}),
+  };
 }
 
 /** What the model is told about a refused call: which rule or policy refused it, and why. */
@@ -84,9 +116,17 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
   const verdict = env.beforeToolCall ? await env.beforeToolCall(factsOf(p)) : {};
   if (verdict.block !== undefined) {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: 'extension' });
-    return { run: false, result: { content: `${p.subject} was blocked before it ran: ${verdict.block}`, isError: true } };
+    return {
+      run: false,
+      result: { content: `${p.subject} was blocked before it ran: ${verdict.block}`, isError: true },
+    };
   }
-  const refusal = env.checkToolCall?.({ toolName: p.tool.name, subject: p.subject, accesses: p.accesses, args: p.args });
+  const refusal = env.checkToolCall?.({
+    toolName: p.tool.name,
+    subject: p.subject,
+    accesses: p.accesses,
+    args: p.args,
+  });
   if (refusal) return { run: false, result: { content: refusal, isError: true } };
   const policy = decideApproval({
     toolName: p.tool.name,
@@ -105,18 +145,36 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
   const decision = applyRewrite(policy, verdict);
   if (decision.decision === 'deny') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: decision.by });
-    return { run: false, result: { content: `${denialText(p.subject, decision, decision === policy)} Do not retry it; find another way or ask the user.`, isError: true } };
+    return {
+      run: false,
+      result: {
+        content: `${denialText(p.subject, decision, decision === policy)} Do not retry it; find another way or ask the user.`,
+        isError: true,
+      },
+    };
   }
   if (decision.decision === 'allow') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: decision.by });
     return { run: true };
   }
   if (!env.approvalPort) {
-    return { run: false, result: { content: `${p.subject} needs the user's approval, and no one can approve it in this mode. Tell the user what you wanted to do instead.`, isError: true } };
+    return {
+      run: false,
+      result: {
+        content: `${p.subject} needs the user's approval, and no one can approve it in this mode. Tell the user what you wanted to do instead.`,
+        isError: true,
+      },
+    };
   }
   // A sensitive file is remembered by name: approving .env must not approve the folder's other secrets.
   const sessionPattern = decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject);
-  env.emit({ type: 'approval_request', callId: p.call.id, toolName: p.tool.name, subject: p.subject, reason: decision.reason ?? decision.by });
+  env.emit({
+    type: 'approval_request',
+    callId: p.call.id,
+    toolName: p.tool.name,
+    subject: p.subject,
+    reason: decision.reason ?? decision.by,
+  });
   const answer = await env.approvalPort.ask(
     {
       agentId: env.agentId,
@@ -159,13 +217,16 @@ function approvalFailed(p: PreparedToolCall, env: ToolBatchEnv, error: unknown):
   const why = error instanceof Error ? error.message : String(error);
   const notice = `Could not decide whether ${p.subject} may run: ${why}. The call was not run.`;
   env.emit({ type: 'notice', level: 'error', text: notice });
-  const content = `Not run: deciding whether ${p.subject} may run failed (${why}). This is not a refusal; ` +
+  const content =
+    `Not run: deciding whether ${p.subject} may run failed (${why}). This is not a refusal; ` +
     'you may try the call again, and tell the user if it keeps failing.';
   return { run: false, result: { content, isError: true } };
 }
 
 function resultText(result: ToolResult): string {
-  return typeof result.content === 'string' ? result.content : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+  return typeof result.content === 'string'
+    ? result.content
+    : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
 }
 
 export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promise<ToolBatchResult> {
@@ -188,7 +249,15 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
   let rejected = false;
   for (const p of prepared) {
     if (rejected || env.signal.aborted) {
-      gates.push({ run: false, result: { content: rejected ? 'Not run: the user rejected an earlier call in this step.' : 'Not run: the turn was interrupted.', isError: true } });
+      gates.push({
+        run: false,
+        result: {
+          content: rejected
+            ? 'Not run: the user rejected an earlier call in this step.'
+            : 'Not run: the turn was interrupted.',
+          isError: true,
+        },
+      });
       continue;
     }
     const gate = await approve(p, env, remembered).catch((e: unknown) => approvalFailed(p, env, e));
@@ -220,14 +289,35 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
   });
   const results = await Promise.all(running);
   if (env.afterToolCall) {
-    await Promise.all(prepared.map((p, i) => (gates[i].run ? env.afterToolCall!(factsOf(p), { text: resultText(results[i]), isError: !!results[i].isError }) : undefined)));
+    await Promise.all(
+      prepared.map((p, i) =>
+        gates[i].run
+          ? env.afterToolCall!(factsOf(p), { text: resultText(results[i]), isError: !!results[i].isError })
+          : undefined,
+      ),
+    );
   }
 
   const messages: Message[] = prepared.map((p, i) => {
     const result = results[i];
-    const content = typeof result.content === 'string' ? [{ type: 'text' as const, text: result.content }] : result.content;
-    env.emit({ type: 'tool_result', callId: p.call.id, toolName: p.call.name, text: resultText(result), isError: !!result.isError, summary: result.summary, display: result.display });
-    return { role: 'tool', toolCallId: p.call.id, toolName: p.call.name, content, ...(result.isError ? { isError: true } : {}) };
+    const content =
+      typeof result.content === 'string' ? [{ type: 'text' as const, text: result.content }] : result.content;
+    env.emit({
+      type: 'tool_result',
+      callId: p.call.id,
+      toolName: p.call.name,
+      text: resultText(result),
+      isError: !!result.isError,
+      summary: result.summary,
+      display: result.display,
+    });
+    return {
+      role: 'tool',
+      toolCallId: p.call.id,
+      toolName: p.call.name,
+      content,
+      ...(result.isError ? { isError: true } : {}),
+    };
   });
   return { messages, snapshots, changes, commands, invalid: prepared.map((p) => p.error !== undefined), rejected };
 }

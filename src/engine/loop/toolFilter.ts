@@ -23,16 +23,26 @@ export function makeToolFilter(sw: ToolSwitch, knownNames: readonly string[]): T
   const warnings: string[] = [];
   const known = new Set(knownNames);
   const lower = new Map(knownNames.map((n) => [n.toLowerCase(), n]));
-  for (const [key, list] of [['enabled', sw.enabled], ['disabled', sw.disabled]] as const) {
+  for (const [key, list] of [
+    ['enabled', sw.enabled],
+    ['disabled', sw.disabled],
+  ] as const) {
     for (const entry of list) {
       if (entry.startsWith('mcp__')) {
-        if (!/^mcp__[^_].*__./.test(entry)) warnings.push(`[tools] ${key}: "${entry}" names no tool segment (use mcp__<server>__<tool> or mcp__<server>__*)`);
+        if (!/^mcp__[^_].*__./.test(entry))
+          warnings.push(
+            `[tools] ${key}: "${entry}" names no tool segment (use mcp__<server>__<tool> or mcp__<server>__*)`,
+          );
       } else if (/[*?[\]{}]/.test(entry)) {
         const effect = key === 'enabled' ? 'so no built-in tool is enabled' : 'so it disables nothing';
-        warnings.push(`[tools] ${key}: "${entry}" is a wildcard; only mcp__ entries may use wildcards (built-in tools match by exact name), ${effect}`);
+        warnings.push(
+          `[tools] ${key}: "${entry}" is a wildcard; only mcp__ entries may use wildcards (built-in tools match by exact name), ${effect}`,
+        );
       } else if (!known.has(entry)) {
         const near = lower.get(entry.toLowerCase());
-        warnings.push(`[tools] ${key}: "${entry}" is not a tool name${near ? ` (did you mean "${near}"? names are case-sensitive)` : ''}`);
+        warnings.push(
+          `[tools] ${key}: "${entry}" is not a tool name${near ? ` (did you mean "${near}"? names are case-sensitive)` : ''}`,
+        );
       }
     }
   }

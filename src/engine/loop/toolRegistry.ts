@@ -58,11 +58,15 @@ export class ToolRegistry implements ToolSet {
    */
   setSource(source: ToolSource, tools: readonly Tool[]): string[] {
     const previous = this.sources.get(source.id);
-    this.sources.set(source.id, { source, tools: source.kind === 'builtin' ? [...tools] : tools.map(withDeclaredFootprint) });
+    this.sources.set(source.id, {
+      source,
+      tools: source.kind === 'builtin' ? [...tools] : tools.map(withDeclaredFootprint),
+    });
     for (const t of tools) this.gone.delete(t.name);
     if (previous) {
       const kept = new Set(tools.map((t) => t.name));
-      for (const t of previous.tools) if (!kept.has(t.name)) this.gone.set(t.name, `${describe(source)} no longer provides it`);
+      for (const t of previous.tools)
+        if (!kept.has(t.name)) this.gone.set(t.name, `${describe(source)} no longer provides it`);
     }
     return this.changed();
   }
@@ -72,7 +76,8 @@ export class ToolRegistry implements ToolSet {
     const entry = this.sources.get(id);
     if (!entry) return;
     this.sources.delete(id);
-    for (const t of entry.tools) this.gone.set(t.name, reason ?? `${describe(entry.source)} was removed from this session`);
+    for (const t of entry.tools)
+      this.gone.set(t.name, reason ?? `${describe(entry.source)} was removed from this session`);
     this.changed();
   }
 
@@ -141,7 +146,9 @@ export class ToolRegistry implements ToolSet {
     const byName = new Map<string, { tool: Tool; source: ToolSource }>();
     const list: Tool[] = [];
     // Built-in tools first, whatever the order sources arrived in, so they always keep their names.
-    const entries = [...this.sources.values()].sort((a, b) => Number(b.source.kind === 'builtin') - Number(a.source.kind === 'builtin'));
+    const entries = [...this.sources.values()].sort(
+      (a, b) => Number(b.source.kind === 'builtin') - Number(a.source.kind === 'builtin'),
+    );
     for (const { source, tools } of entries) {
       for (const tool of tools) {
         if (this.opts.filter && !this.opts.filter.allows(tool.name)) continue;

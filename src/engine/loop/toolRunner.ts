@@ -4,7 +4,17 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ContentPart, ToolCall } from '../../llm/types';
-import { missingService, type AnyServiceKey, type Tool, type ToolAccess, type ToolContext, type ToolDisplay, type ToolProgress, type ToolResult, type ToolServices } from '../../tools/defineTool';
+import {
+  missingService,
+  type AnyServiceKey,
+  type Tool,
+  type ToolAccess,
+  type ToolContext,
+  type ToolDisplay,
+  type ToolProgress,
+  type ToolResult,
+  type ToolServices,
+} from '../../tools/defineTool';
 import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
@@ -29,7 +39,9 @@ export interface ToolRunEnv {
 }
 
 /** The tools a call may name: a map, or a registry that also says why a tool went away. */
-export type ToolLookup = ReadonlyMap<string, Tool> | { get(name: string): Tool | undefined; keys(): Iterable<string>; goneReason?(name: string): string | undefined };
+export type ToolLookup =
+  | ReadonlyMap<string, Tool>
+  | { get(name: string): Tool | undefined; keys(): Iterable<string>; goneReason?(name: string): string | undefined };
 
 export interface PreparedToolCall {
   call: ToolCall;
@@ -72,7 +84,13 @@ export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunE
   if (!tool) {
     const names = [...tools.keys()].sort().join(', ');
     const gone = 'goneReason' in tools ? tools.goneReason?.(call.name) : undefined;
-    if (gone) return { call, subject: call.name, accesses: [], error: `The tool "${call.name}" is no longer available: ${gone}. Available tools: ${names}.` };
+    if (gone)
+      return {
+        call,
+        subject: call.name,
+        accesses: [],
+        error: `The tool "${call.name}" is no longer available: ${gone}. Available tools: ${names}.`,
+      };
     return { call, subject: call.name, accesses: [], error: `Unknown tool "${call.name}". Available tools: ${names}.` };
   }
   let raw: unknown;
@@ -81,10 +99,22 @@ export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunE
     raw = JSON.parse(text);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return { call, tool, subject: tool.name, accesses: [], error: `The arguments for ${tool.name} are not valid JSON (${why}). Send a single JSON object matching the tool's schema.` };
+    return {
+      call,
+      tool,
+      subject: tool.name,
+      accesses: [],
+      error: `The arguments for ${tool.name} are not valid JSON (${why}). Send a single JSON object matching the tool's schema.`,
+    };
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { call, tool, subject: tool.name, accesses: [], error: `The arguments for ${tool.name} must be a JSON object, got ${Array.isArray(raw) ? 'an array' : typeof raw}.` };
+    return {
+      call,
+      tool,
+      subject: tool.name,
+      accesses: [],
+      error: `The arguments for ${tool.name} must be a JSON object, got ${Array.isArray(raw) ? 'an array' : typeof raw}.`,
+    };
   }
   const checked = tool.validateArgs(raw);
   if (!checked.ok) return { call, tool, subject: tool.name, accesses: [], error: checked.error };
@@ -119,7 +149,11 @@ export interface ToolRunOutcome {
  * Runs a prepared, approved call. Never throws: a tool's exception becomes an error result, and a
  * failure around it (the guard, the file history, saving a long output) is said in the result too.
  */
-export async function executeToolCall(prepared: PreparedToolCall, env: ToolRunEnv, signal: AbortSignal): Promise<ToolRunOutcome> {
+export async function executeToolCall(
+  prepared: PreparedToolCall,
+  env: ToolRunEnv,
+  signal: AbortSignal,
+): Promise<ToolRunOutcome> {
   try {
     return await runPrepared(prepared, env, signal);
   } catch (e) {
@@ -132,7 +166,11 @@ export async function executeToolCall(prepared: PreparedToolCall, env: ToolRunEn
 }
 
 async function runPrepared(prepared: PreparedToolCall, env: ToolRunEnv, signal: AbortSignal): Promise<ToolRunOutcome> {
-  const notRun = (content: string): ToolRunOutcome => ({ result: { content, isError: true }, snapshots: [], changes: [] });
+  const notRun = (content: string): ToolRunOutcome => ({
+    result: { content, isError: true },
+    snapshots: [],
+    changes: [],
+  });
   if (prepared.error || !prepared.tool) return notRun(prepared.error ?? 'Tool call could not be prepared.');
   const guardError = await env.guard.check(prepared.accesses);
   if (guardError) return notRun(guardError);
@@ -143,7 +181,10 @@ async function runPrepared(prepared: PreparedToolCall, env: ToolRunEnv, signal: 
     result = await prepared.tool.execute(prepared.args, contextFor(prepared.call, env, signal, prepared.accesses));
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    result = { content: signal.aborted ? `${prepared.tool.name} was interrupted.` : `${prepared.tool.name} failed: ${why}`, isError: true };
+    result = {
+      content: signal.aborted ? `${prepared.tool.name} was interrupted.` : `${prepared.tool.name} failed: ${why}`,
+      isError: true,
+    };
   }
   const snapshots = result.isError ? [] : await env.guard.capture(prepared.accesses);
   // A failed or interrupted call may still have changed a file: the history notes whatever it left.
@@ -167,7 +208,8 @@ export async function capToolOutput(
   sessionDir: string,
   limit = MAX_TOOL_OUTPUT_CHARS,
 ): Promise<{ result: ToolResult; unsaved?: string }> {
-  const parts: ContentPart[] = typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : result.content;
+  const parts: ContentPart[] =
+    typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : result.content;
   const total = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
   if (total <= limit) return { result };
   const full = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');

@@ -43,8 +43,10 @@ export class InvalidCallStreak {
       this.name = call.name;
     });
     if (this.count < MAX_REPEATED_INVALID_CALLS) return undefined;
-    return `The model sent the same invalid ${this.name} call (same arguments) ${this.count} times in a row; ` +
-      'the turn was stopped. Send a message to continue.';
+    return (
+      `The model sent the same invalid ${this.name} call (same arguments) ${this.count} times in a row; ` +
+      'the turn was stopped. Send a message to continue.'
+    );
   }
 }
 
@@ -102,14 +104,18 @@ export class RepeatedCallStreak {
 export function stopContinuationText(text: string, count: number): string {
   if (count < MAX_STOP_CONTINUATIONS_PER_TURN) return text;
   const cap = `${count} of ${MAX_STOP_CONTINUATIONS_PER_TURN}`;
-  return `${text}\n\n[This is the last time a Stop hook can continue this turn (${cap}); ` +
-    'your next answer without a tool call ends it.]';
+  return (
+    `${text}\n\n[This is the last time a Stop hook can continue this turn (${cap}); ` +
+    'your next answer without a tool call ends it.]'
+  );
 }
 
 /** The notice and turn error when Stop hooks asked to continue once more than allowed. */
 export function stopCapMessage(): string {
-  return `A Stop hook asked to continue this turn again after ${MAX_STOP_CONTINUATIONS_PER_TURN} continuations, ` +
-    'the most one turn allows; the turn ended. Check the hook (it may block on every stop).';
+  return (
+    `A Stop hook asked to continue this turn again after ${MAX_STOP_CONTINUATIONS_PER_TURN} continuations, ` +
+    'the most one turn allows; the turn ended. Check the hook (it may block on every stop).'
+  );
 }
 
 /** The tool results for a response cut off by the output limit: no call of it runs, each says why. */
@@ -158,5 +164,9 @@ function canonicalArguments(raw: string): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+  );
 }

@@ -11,7 +11,12 @@ import type { ToolAccess, ToolDisplay } from '../../tools/defineTool';
 import { bashAllowCoverage, firstBashDenyArgumentRule, firstBashRuleMatchingAny } from './bashRules';
 import { parseSubject, patternMatches } from './permissionRules';
 import type { PermissionMode } from '../session/records';
-import { analyseShellCommand, analyseShellCommandWith, describeShellCommand, type ShellAnalysis } from './shellCommands';
+import {
+  analyseShellCommand,
+  analyseShellCommandWith,
+  describeShellCommand,
+  type ShellAnalysis,
+} from './shellCommands';
 import { firstOutsideWorkspace, type Workspace } from './workspace';
 
 export interface PermissionRule {
@@ -43,9 +48,7 @@ export interface ApprovalRequest {
 }
 
 export type ApprovalAnswer =
-  | { decision: 'approve' }
-  | { decision: 'approve_session' }
-  | { decision: 'reject'; feedback?: string };
+  { decision: 'approve' } | { decision: 'approve_session' } | { decision: 'reject'; feedback?: string };
 
 export interface ApprovalPort {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
@@ -81,9 +84,19 @@ export interface PolicyInput {
 
 const VCS_CONTROL = /\/\.(git|hg|svn|jj|sl|bzr)(\/|$)/;
 const SHELL_META = /[;&|`$<>()\n]/;
-const UNREAD: ShellAnalysis = { commands: [], writes: [], substitution: false, unknowable: ['the command was not parsed'] };
+const UNREAD: ShellAnalysis = {
+  commands: [],
+  writes: [],
+  substitution: false,
+  unknowable: ['the command was not parsed'],
+};
 
-function firstRule(rules: readonly PermissionRule[], decision: PermissionRule['decision'], subject: string, cwd: string): PermissionRule | undefined {
+function firstRule(
+  rules: readonly PermissionRule[],
+  decision: PermissionRule['decision'],
+  subject: string,
+  cwd: string,
+): PermissionRule | undefined {
   return rules.find((r) => r.decision === decision && patternMatches(r.pattern, subject, cwd));
 }
 
@@ -101,11 +114,36 @@ const GUARDED_FILES = 'guarded files';
 
 /** A deny that extensions and hooks cannot turn into allow or ask: a deny rule's, auto mode's refusal of a guarded path, a guarded file's. */
 export function isBindingDeny(d: PolicyDecision): boolean {
-  return d.decision === 'deny' && (d.by.startsWith('rule deny') || d.by === SENSITIVE_IN_AUTO || d.by === OUTSIDE_IN_AUTO || d.by === GUARDED_FILES);
+  return (
+    d.decision === 'deny' &&
+    (d.by.startsWith('rule deny') || d.by === SENSITIVE_IN_AUTO || d.by === OUTSIDE_IN_AUTO || d.by === GUARDED_FILES)
+  );
 }
 
 /** Programs that only read the files they are given: naming a guarded file is fine for them. */
-const READING_PROGRAMS = new Set(['cat', 'ls', 'head', 'tail', 'less', 'more', 'wc', 'grep', 'rg', 'stat', 'file', 'jq', 'diff', 'tree', 'du', 'realpath', 'readlink', 'echo', 'printf', 'test', '[']);
+const READING_PROGRAMS = new Set([
+  'cat',
+  'ls',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'wc',
+  'grep',
+  'rg',
+  'stat',
+  'file',
+  'jq',
+  'diff',
+  'tree',
+  'du',
+  'realpath',
+  'readlink',
+  'echo',
+  'printf',
+  'test',
+  '[',
+]);
 
 /**
  * The reason a call may not run because it writes a guarded file (every mode, any rule): a write
@@ -192,7 +230,10 @@ export async function shellAnalysisFor(toolName: string, subject: string): Promi
   const command = toolName === 'Bash' ? parseSubject(subject).arg : undefined;
   if (command === undefined) return undefined;
   // A parser that cannot load must not stop the turn: the line is then judged as unreadable.
-  return analyseShellCommand(command).catch((err: unknown) => ({ ...UNREAD, unknowable: [err instanceof Error ? err.message : String(err)] }));
+  return analyseShellCommand(command).catch((err: unknown) => ({
+    ...UNREAD,
+    unknowable: [err instanceof Error ? err.message : String(err)],
+  }));
 }
 
 function bashAnalysis(input: PolicyInput, command: string): ShellAnalysis {
@@ -260,7 +301,12 @@ function decideWithoutRules(input: PolicyInput): PolicyDecision {
   if (guard?.kind === 'sensitive') return { decision: 'ask', by: 'sensitive file', reason: guard.why };
   if (guard?.kind === 'outside') return { decision: 'ask', by: 'outside the workspace', reason: guard.why };
   const vcs = input.accesses.find((a) => a.kind === 'write' && VCS_CONTROL.test(a.path));
-  if (vcs && vcs.kind === 'write') return { decision: 'ask', by: 'version-control internals', reason: `${vcs.path} is inside a version-control folder` };
+  if (vcs && vcs.kind === 'write')
+    return {
+      decision: 'ask',
+      by: 'version-control internals',
+      reason: `${vcs.path} is inside a version-control folder`,
+    };
   if (input.mode === 'yolo') return { decision: 'allow', by: 'yolo mode' };
   if (input.defaultApproval === 'auto') return { decision: 'allow', by: 'tool default' };
   return { decision: 'ask', by: 'tool default', reason: defaultAskReason(input) };
@@ -276,8 +322,10 @@ function defaultAskReason(input: PolicyInput): string {
 export function validateRules(rules: readonly PermissionRule[]): string[] {
   const problems: string[] = [];
   rules.forEach((r, i) => {
-    if (!['allow', 'deny', 'ask'].includes(r.decision)) problems.push(`permission.rules[${i}].decision: expected allow, deny or ask, got "${r.decision}"`);
-    if (!/^[^()\s]+(\(.*\))?$/s.test(r.pattern.trim())) problems.push(`permission.rules[${i}].pattern: expected Tool or Tool(argument-glob), got "${r.pattern}"`);
+    if (!['allow', 'deny', 'ask'].includes(r.decision))
+      problems.push(`permission.rules[${i}].decision: expected allow, deny or ask, got "${r.decision}"`);
+    if (!/^[^()\s]+(\(.*\))?$/s.test(r.pattern.trim()))
+      problems.push(`permission.rules[${i}].pattern: expected Tool or Tool(argument-glob), got "${r.pattern}"`);
   });
   return problems;
 }

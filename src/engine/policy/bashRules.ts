@@ -41,10 +41,25 @@ function allowForms(c: ShellCommand): string[] {
  * after it, so `Bash(git push *)` holds against a bare `git push`.
  */
 function restrictForms(c: ShellCommand): string[] {
-  const named = c.program !== undefined ? [[c.program, ...typedWords(c, 1)].join(' '), [c.program, ...c.argv.slice(1)].join(' ')] : [];
+  const named =
+    c.program !== undefined
+      ? [[c.program, ...typedWords(c, 1)].join(' '), [c.program, ...c.argv.slice(1)].join(' ')]
+      : [];
   const at = c.subcommandAt;
-  const sub = c.program !== undefined && at !== undefined ? [[c.program, ...typedWords(c, at)], [c.program, ...c.argv.slice(at)]] : [];
-  const forms = [...allowForms(c), typedWords(c, 0).join(' '), c.argv.join(' '), ...named, ...sub.map((w) => w.join(' '))];
+  const sub =
+    c.program !== undefined && at !== undefined
+      ? [
+          [c.program, ...typedWords(c, at)],
+          [c.program, ...c.argv.slice(at)],
+        ]
+      : [];
+  const forms = [
+    ...allowForms(c),
+    typedWords(c, 0).join(' '),
+    c.argv.join(' '),
+    ...named,
+    ...sub.map((w) => w.join(' ')),
+  ];
   return [...forms, ...forms.map((f) => `${f} `)];
 }
 
@@ -58,7 +73,13 @@ function writeMatches(rule: PermissionRule, target: string, cwd: string): boolea
 }
 
 /** The first rule with `decision`, in file order, that matches the line, one of its commands or a written file. */
-export function firstBashRuleMatchingAny(rules: readonly PermissionRule[], decision: 'deny' | 'ask', command: string, analysis: ShellAnalysis, cwd: string): BashRuleMatch | undefined {
+export function firstBashRuleMatchingAny(
+  rules: readonly PermissionRule[],
+  decision: 'deny' | 'ask',
+  command: string,
+  analysis: ShellAnalysis,
+  cwd: string,
+): BashRuleMatch | undefined {
   for (const rule of rules) {
     if (rule.decision !== decision) continue;
     const glob = bashGlob(rule);
@@ -81,7 +102,11 @@ export function firstBashDenyArgumentRule(rules: readonly PermissionRule[]): Per
   return rules.find((r) => r.decision === 'deny' && bashGlob(r) instanceof RegExp);
 }
 
-export function bashAllowCoverage(rules: readonly PermissionRule[], analysis: ShellAnalysis, cwd: string): BashAllowCoverage {
+export function bashAllowCoverage(
+  rules: readonly PermissionRule[],
+  analysis: ShellAnalysis,
+  cwd: string,
+): BashAllowCoverage {
   const allows = rules.filter((r) => r.decision === 'allow');
   const everything = allows.find((r) => bashGlob(r) === null);
   if (everything) return { covered: true, rule: everything };
@@ -90,8 +115,13 @@ export function bashAllowCoverage(rules: readonly PermissionRule[], analysis: Sh
     return glob ? [{ rule, glob }] : [];
   });
   if (globs.length === 0) return { covered: false };
-  if (analysis.unknowable.length > 0) return { covered: false, why: `${analysis.unknowable[0]}, which allow rules never cover` };
-  if (analysis.substitution) return { covered: false, why: 'the line has a command substitution ($(…), `…`, <(…)), which allow rules never cover' };
+  if (analysis.unknowable.length > 0)
+    return { covered: false, why: `${analysis.unknowable[0]}, which allow rules never cover` };
+  if (analysis.substitution)
+    return {
+      covered: false,
+      why: 'the line has a command substitution ($(…), `…`, <(…)), which allow rules never cover',
+    };
   let first: PermissionRule | undefined;
   for (const c of analysis.commands) {
     const forms = allowForms(c);
@@ -100,7 +130,9 @@ export function bashAllowCoverage(rules: readonly PermissionRule[], analysis: Sh
     first ??= by.rule;
   }
   for (const w of analysis.writes) {
-    const by = w.literal ? allows.find((r) => WRITE_TOOLS.includes(parsePattern(r.pattern).tool) && writeMatches(r, w.target, cwd)) : undefined;
+    const by = w.literal
+      ? allows.find((r) => WRITE_TOOLS.includes(parsePattern(r.pattern).tool) && writeMatches(r, w.target, cwd))
+      : undefined;
     if (!by) return { covered: false, why: `the allow rules do not cover the redirection into ${w.target}` };
   }
   return first ? { covered: true, rule: first } : { covered: false };

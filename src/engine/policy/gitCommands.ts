@@ -16,14 +16,39 @@ export interface GitReading {
 
 /** Global options that take the next word as their value (or `=value`). */
 const VALUED = new Set([
-  '-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--attr-source',
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--super-prefix',
+  '--attr-source',
   '--list-cmds',
 ]);
 /** Global options without a value. */
 const FLAGS = new Set([
-  '-p', '--paginate', '-P', '--no-pager', '--bare', '--no-replace-objects', '--no-lazy-fetch', '--literal-pathspecs',
-  '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--no-advice', '--exec-path',
-  '--html-path', '--man-path', '--info-path', '--version', '--help', '-v', '-h',
+  '-p',
+  '--paginate',
+  '-P',
+  '--no-pager',
+  '--bare',
+  '--no-replace-objects',
+  '--no-lazy-fetch',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-optional-locks',
+  '--no-advice',
+  '--exec-path',
+  '--html-path',
+  '--man-path',
+  '--info-path',
+  '--version',
+  '--help',
+  '-v',
+  '-h',
 ]);
 
 /**

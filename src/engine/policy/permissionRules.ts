@@ -45,7 +45,12 @@ export function toolMatches(patternTool: string, subjectTool: string): boolean {
   // MCP names support `*` (one segment) and `**` (anything).
   const re = patternTool
     .split('**')
-    .map((part) => part.split('*').map((s) => s.replace(/[.+^${}()|[\]\\?]/g, '\\$&')).join('[^_]*'))
+    .map((part) =>
+      part
+        .split('*')
+        .map((s) => s.replace(/[.+^${}()|[\]\\?]/g, '\\$&'))
+        .join('[^_]*'),
+    )
     .join('.*');
   return new RegExp(`^${re}$`).test(subjectTool) || globToRegExp(patternTool).test(subjectTool);
 }

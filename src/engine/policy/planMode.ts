@@ -32,7 +32,11 @@ export const PLAN_REMINDER_EVERY_STEPS = 5;
 export const PLAN_RULE_GOVERNED_TOOLS: readonly string[] = ['Bash'];
 
 /** Why plan mode refuses a call with these accesses (`planPath`: the plan file it may write), if it does. */
-export function planModeRefusal(toolName: string, accesses: readonly ToolAccess[], planPath: string | undefined): string | undefined {
+export function planModeRefusal(
+  toolName: string,
+  accesses: readonly ToolAccess[],
+  planPath: string | undefined,
+): string | undefined {
   if (PLAN_RULE_GOVERNED_TOOLS.includes(toolName)) return undefined;
   if (accesses.some((a) => a.kind === 'exec')) {
     return `${toolName} is blocked in plan mode: it runs a command or changes something outside the plan. Finish the plan and get it approved with ExitPlanMode first.`;
@@ -104,7 +108,8 @@ export class PlanMode implements PlanModeService {
       return { status: 'reviewed', answer: { decision: 'approve' }, autoApproved: true };
     }
     const port = this.deps.interactionPort;
-    if (!port) return { status: 'unavailable', reason: 'this session has no interactive front end to show the plan to.' };
+    if (!port)
+      return { status: 'unavailable', reason: 'this session has no interactive front end to show the plan to.' };
     const answer = await port.reviewPlan({ planPath, plan: request.plan, options: request.options }, signal);
     if (answer.decision === 'approve' || answer.decision === 'reject_and_exit') this.switchTo(false);
     // A front end may only pick one of the offered options.
@@ -160,7 +165,8 @@ export class PlanMode implements PlanModeService {
 
   private allowPlanWrites(planPath: string): void {
     for (const pattern of [`Write(${planPath})`, `Edit(${planPath})`]) {
-      if (!this.session.state.sessionApprovals.includes(pattern)) this.session.commit({ type: 'session_approval', pattern });
+      if (!this.session.state.sessionApprovals.includes(pattern))
+        this.session.commit({ type: 'session_approval', pattern });
     }
   }
 

@@ -51,7 +51,25 @@ export const MAX_COMMAND_CHARS = 65_536;
 // A line made only of these characters is a list of plain words: no quoting, expansion, operator,
 // redirection or comment, so splitting on blanks is exactly what the shell does.
 const PLAIN_LINE = /^[A-Za-z0-9_ \t.,/:=@%+~^-]*$/;
-const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'select', 'function', 'time', 'coproc']);
+const RESERVED = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'while',
+  'until',
+  'for',
+  'in',
+  'select',
+  'function',
+  'time',
+  'coproc',
+]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'unset']);
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '>&', '<>']);
@@ -83,7 +101,10 @@ class Collector {
     if (!this.parser) throw new NeedsParser();
     this.parser.parse(text, (root) => {
       this.walk(root, via, depth);
-      if (root.hasError) this.result.unknowable.push(`part of ${via ? `the ${via} string` : 'the command'} could not be parsed (a syntax error, or syntax the parser does not know)`);
+      if (root.hasError)
+        this.result.unknowable.push(
+          `part of ${via ? `the ${via} string` : 'the command'} could not be parsed (a syntax error, or syntax the parser does not know)`,
+        );
     });
   }
 
@@ -93,7 +114,8 @@ class Collector {
       return;
     }
     const name = words[0];
-    const program = name.literal && !/[*?[\]{}]/.test(name.text) ? name.text.slice(name.text.lastIndexOf('/') + 1) : undefined;
+    const program =
+      name.literal && !/[*?[\]{}]/.test(name.text) ? name.text.slice(name.text.lastIndexOf('/') + 1) : undefined;
     const expanding = words.flatMap((w, i) => (w.literal ? [] : [i]));
     const git = program === 'git' ? readGit(words) : undefined;
     const at = git ? words.length - git.subcommand.length : 0;
@@ -202,7 +224,13 @@ class Collector {
     const keyword = node.child(0)?.text ?? node.type;
     const operands = node.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== 'comment');
     const expanding = operands.map((_, i) => i + 1);
-    this.result.commands.push({ argv: [keyword, ...operands.map((c) => c.text)], ...(expanding.length > 0 ? { expanding } : {}), assignments: [], program: keyword, ...(via ? { via } : {}) });
+    this.result.commands.push({
+      argv: [keyword, ...operands.map((c) => c.text)],
+      ...(expanding.length > 0 ? { expanding } : {}),
+      assignments: [],
+      program: keyword,
+      ...(via ? { via } : {}),
+    });
     this.result.unknowable.push(...declarationHazards(keyword, operands));
     for (const operand of operands) {
       if (operand.type !== 'variable_assignment') this.walk(operand, via, depth);
@@ -218,7 +246,9 @@ class Collector {
     const target = decodeWord(destination);
     if ((operator === '>&' || operator === '<>') && target !== undefined && /^(\d+|-)$/.test(target)) return;
     if (target !== undefined && HARMLESS_TARGETS.test(target)) return;
-    this.result.writes.push(target !== undefined ? { target, literal: true } : { target: destination.text, literal: false });
+    this.result.writes.push(
+      target !== undefined ? { target, literal: true } : { target: destination.text, literal: false },
+    );
   }
 }
 
@@ -267,17 +297,34 @@ export function decodeWord(node: SyntaxNode): string | undefined {
   }
 }
 
-const C_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const C_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /** Bash `$'…'` quoting: C escapes, octal, hex and Unicode code points. */
 function decodeAnsiC(body: string): string {
-  return body.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs, (match, esc: string) => {
-    if (esc in C_ESCAPES) return C_ESCAPES[esc];
-    if (/^[xuU]/.test(esc) && esc.length > 1) return String.fromCodePoint(parseInt(esc.slice(1), 16));
-    if (/^[0-7]/.test(esc)) return String.fromCharCode(parseInt(esc, 8) & 0xff);
-    if (esc.startsWith('c') && esc.length === 2) return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
-    return match;
-  });
+  return body.replace(
+    /\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs,
+    (match, esc: string) => {
+      if (esc in C_ESCAPES) return C_ESCAPES[esc];
+      if (/^[xuU]/.test(esc) && esc.length > 1) return String.fromCodePoint(parseInt(esc.slice(1), 16));
+      if (/^[0-7]/.test(esc)) return String.fromCharCode(parseInt(esc, 8) & 0xff);
+      if (esc.startsWith('c') && esc.length === 2) return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
+      return match;
+    },
+  );
 }
 
 /**
@@ -308,7 +355,10 @@ const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./~^-]+$/;
 
 /** A command as a user would type it: assignments, then the words, quoted where needed. */
 export function describeShellCommand(command: ShellCommand): string {
-  return [...command.assignments, ...command.argv.map((w, i) => (command.expanding?.includes(i) ? w : quoteWord(w)))].join(' ');
+  return [
+    ...command.assignments,
+    ...command.argv.map((w, i) => (command.expanding?.includes(i) ? w : quoteWord(w))),
+  ].join(' ');
 }
 
 export function quoteWord(word: string): string {

@@ -27,9 +27,48 @@ const WRAPPER_OPTIONS: Record<string, readonly string[]> = {
   stdbuf: ['i', 'o', 'e', '-input', '-output', '-error'],
   time: ['f', 'o', '-format', '-output'],
   timeout: ['s', 'k', '-signal', '-kill-after'],
-  sudo: ['u', 'g', 'C', 'D', 'h', 'p', 'r', 't', 'U', 'T', '-user', '-group', '-close-from', '-chdir', '-host', '-prompt', '-role', '-type', '-other-user', '-command-timeout'],
+  sudo: [
+    'u',
+    'g',
+    'C',
+    'D',
+    'h',
+    'p',
+    'r',
+    't',
+    'U',
+    'T',
+    '-user',
+    '-group',
+    '-close-from',
+    '-chdir',
+    '-host',
+    '-prompt',
+    '-role',
+    '-type',
+    '-other-user',
+    '-command-timeout',
+  ],
   doas: ['u', 'C'],
-  xargs: ['I', 'L', 'n', 'P', 's', 'd', 'E', 'a', '-max-lines', '-max-args', '-max-procs', '-max-chars', '-delimiter', '-eof', '-arg-file', '-replace', '-process-slot-var'],
+  xargs: [
+    'I',
+    'L',
+    'n',
+    'P',
+    's',
+    'd',
+    'E',
+    'a',
+    '-max-lines',
+    '-max-args',
+    '-max-procs',
+    '-max-chars',
+    '-delimiter',
+    '-eof',
+    '-arg-file',
+    '-replace',
+    '-process-slot-var',
+  ],
 };
 
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish']);
@@ -131,7 +170,8 @@ function shellInner(program: string, words: readonly ShellWord[]): InnerCommand[
   if (runsString) {
     const script = rest[0];
     if (!script) return [{ kind: 'unknowable', reason: `${program} -c has no command string` }];
-    if (!script.literal) return [{ kind: 'unknowable', reason: `${program} -c runs ${script.text}, which is known only when it runs` }];
+    if (!script.literal)
+      return [{ kind: 'unknowable', reason: `${program} -c runs ${script.text}, which is known only when it runs` }];
     return [{ kind: 'script', script: script.text, via: `${program} -c` }];
   }
   if (rest.length > 0) return [{ kind: 'unknowable', reason: `${program} runs the script file ${rest[0].text}` }];
@@ -150,8 +190,12 @@ function envInner(words: readonly ShellWord[]): InnerCommand[] {
     if (w.literal && /^(-S|--split-string(=|$))/.test(w.text)) {
       const attached = w.text.startsWith('-S') ? w.text.slice(2) : w.text.slice('--split-string='.length);
       const value = attached !== '' ? w : words[i + 1];
-      if (!value || !value.literal) return [{ kind: 'unknowable', reason: 'env -S splits a string known only when it runs' }];
-      const script = [attached !== '' ? attached : value.text, ...words.slice(i + (attached !== '' ? 1 : 2)).map((x) => x.text)].join(' ');
+      if (!value || !value.literal)
+        return [{ kind: 'unknowable', reason: 'env -S splits a string known only when it runs' }];
+      const script = [
+        attached !== '' ? attached : value.text,
+        ...words.slice(i + (attached !== '' ? 1 : 2)).map((x) => x.text),
+      ].join(' ');
       return [{ kind: 'script', script, via: 'env -S' }];
     }
     if (w.text === '-' || /^-./.test(w.text)) {
@@ -196,7 +240,8 @@ export function innerCommands(program: string, words: readonly ShellWord[]): Inn
   }
   if (program === 'eval') {
     const script = literalScript(words.slice(1));
-    if (script === undefined) return [{ kind: 'unknowable', reason: 'eval runs a string that is known only when it runs' }];
+    if (script === undefined)
+      return [{ kind: 'unknowable', reason: 'eval runs a string that is known only when it runs' }];
     return script.trim() === '' ? [] : [{ kind: 'script', script, via: 'eval' }];
   }
   const valued = WRAPPER_OPTIONS[program];

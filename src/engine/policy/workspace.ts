@@ -30,7 +30,11 @@ export function workspaceOf(parts: {
   readOnly?: readonly string[];
   guardedWrite?: (path: string) => string | undefined;
 }): Workspace {
-  const roots = canonicalSet([parts.cwd, ...(parts.additionalDirs ?? []), ...(parts.sessionDir ? [parts.sessionDir] : [])]);
+  const roots = canonicalSet([
+    parts.cwd,
+    ...(parts.additionalDirs ?? []),
+    ...(parts.sessionDir ? [parts.sessionDir] : []),
+  ]);
   const readOnly = canonicalSet(parts.readOnly ?? []).filter((dir) => !roots.some((root) => isWithin(dir, root)));
   return { roots, readOnly, ...(parts.guardedWrite ? { guardedWrite: parts.guardedWrite } : {}) };
 }

@@ -54,4 +54,3 @@ export interface BackgroundWork {
   cron: CronScheduler;
   cronOff: boolean;
 }
-

@@ -15,7 +15,10 @@ export function exportFileName(sessionId: string, now = new Date()): string {
   return `jarvis-export-${sessionId.slice(-8).toLowerCase()}-${stamp}.md`;
 }
 
-type Entry = { kind: 'turn'; turnId: string } | { kind: 'message'; message: Message } | { kind: 'compaction'; info: CompactionInfo };
+type Entry =
+  | { kind: 'turn'; turnId: string }
+  | { kind: 'message'; message: Message }
+  | { kind: 'compaction'; info: CompactionInfo };
 
 /** What the transcript shows, in order: every message, compaction points, minus undone turns. */
 export function transcriptEntries(records: readonly JournalRecord[]): Entry[] {
@@ -23,7 +26,18 @@ export function transcriptEntries(records: readonly JournalRecord[]): Entry[] {
   for (const r of records) {
     if (r.type === 'turn_start') entries.push({ kind: 'turn', turnId: r.turnId });
     else if (r.type === 'message') entries.push({ kind: 'message', message: r.message });
-    else if (r.type === 'compaction') entries.push({ kind: 'compaction', info: { trigger: r.trigger, summary: r.summary, instruction: r.instruction, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, summarised: r.summarised } });
+    else if (r.type === 'compaction')
+      entries.push({
+        kind: 'compaction',
+        info: {
+          trigger: r.trigger,
+          summary: r.summary,
+          instruction: r.instruction,
+          tokensBefore: r.tokensBefore,
+          tokensAfter: r.tokensAfter,
+          summarised: r.summarised,
+        },
+      });
     else if (r.type === 'undo' || (r.type === 'rewind' && r.scope === 'both')) {
       const at = entries.findIndex((e) => e.kind === 'turn' && e.turnId === r.turnId);
       if (at >= 0) entries.length = at;
@@ -64,7 +78,8 @@ function renderMessage(m: Message): string[] {
   }
   const out = ['## Assistant', ''];
   if (m.text.trim()) out.push(m.text, '');
-  for (const call of m.toolCalls ?? []) out.push(`**Tool call** \`${call.name}\``, '', fenced(prettyArguments(call.arguments), 'json'), '');
+  for (const call of m.toolCalls ?? [])
+    out.push(`**Tool call** \`${call.name}\``, '', fenced(prettyArguments(call.arguments), 'json'), '');
   return out;
 }
 
@@ -86,7 +101,11 @@ function renderCompaction(c: CompactionInfo): string[] {
   ];
 }
 
-export function renderTranscriptMarkdown(state: SessionState, records: readonly JournalRecord[], now = new Date()): string {
+export function renderTranscriptMarkdown(
+  state: SessionState,
+  records: readonly JournalRecord[],
+  now = new Date(),
+): string {
   const out = [`# ${state.title ?? 'Jarvis session'}`, ''];
   out.push(`- Session: \`${state.sessionId}\``, `- Folder: \`${state.workDir}\``, `- Model: ${state.modelAlias}`);
   if (state.createdAt) out.push(`- Started: ${state.createdAt}`);
@@ -105,13 +124,17 @@ export class ExportError extends Error {}
  * Writes the transcript. `path` may be a file or an existing folder (relative to `cwd`); by default
  * the file goes to `cwd` under `exportFileName`. Returns where it went.
  */
-export function exportMarkdown(session: Session, opts: { cwd: string; path?: string; now?: Date }): { path: string; markdown: string } {
+export function exportMarkdown(
+  session: Session,
+  opts: { cwd: string; path?: string; now?: Date },
+): { path: string; markdown: string } {
   const now = opts.now ?? new Date();
   const { records } = readJournal(session.journalPath, isJournalRecord);
   const markdown = renderTranscriptMarkdown(session.state, records, now);
   let target = resolve(opts.cwd, opts.path?.trim() || exportFileName(session.id, now));
   if (existsSync(target) && statSync(target).isDirectory()) target = join(target, exportFileName(session.id, now));
-  if (!existsSync(dirname(target))) throw new ExportError(`Cannot write ${target}: the folder ${dirname(target)} does not exist.`);
+  if (!existsSync(dirname(target)))
+    throw new ExportError(`Cannot write ${target}: the folder ${dirname(target)} does not exist.`);
   writeFileSync(target, markdown);
   return { path: target, markdown };
 }

@@ -53,7 +53,12 @@ export interface PromptAttachments {
 }
 
 /** Attachments judged as the main agent's own reads would be now: its mode, remembered approvals, the rules. */
-export function runtimeAttachmentEnv(rt: Runtime, rules: readonly PermissionRule[], cwd: string, signal?: AbortSignal): AttachmentEnv {
+export function runtimeAttachmentEnv(
+  rt: Runtime,
+  rules: readonly PermissionRule[],
+  cwd: string,
+  signal?: AbortSignal,
+): AttachmentEnv {
   return {
     cwd,
     services: rt.services,
@@ -92,7 +97,10 @@ function attr(value: string): string {
 }
 
 function unattr(value: string): string {
-  return value.replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return value
+    .replace(/&lt;/g, '<')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 /** A mention's chip as the transcript shows it. */
@@ -140,17 +148,29 @@ function toolContext(
 }
 
 function resultText(result: ToolResult): string {
-  return typeof result.content === 'string' ? result.content : result.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  return typeof result.content === 'string'
+    ? result.content
+    : result.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
 }
 
-async function folderListing(path: string, env: AttachmentEnv, signal: AbortSignal): Promise<{ body: string; label: string }> {
+async function folderListing(
+  path: string,
+  env: AttachmentEnv,
+  signal: AbortSignal,
+): Promise<{ body: string; label: string }> {
   const files = await walkAllFiles(path, { cwd: env.cwd, signal, maxFiles: FOLDER_LISTING_MAX + 1 });
   const names = files.map((f) => relative(path, f).split(sep).join('/')).sort();
   const more = names.length > FOLDER_LISTING_MAX;
   const shown = names.slice(0, FOLDER_LISTING_MAX);
   const lines = shown.length ? shown : ['(no files: the folder is empty, or everything in it is ignored)'];
-  if (more) lines.push(`[The listing stops at ${FOLDER_LISTING_MAX} files; use Glob with a narrower pattern to see the others.]`);
-  return { body: lines.join('\n'), label: more ? `${FOLDER_LISTING_MAX}+ files` : `${shown.length} file${shown.length === 1 ? '' : 's'}` };
+  if (more)
+    lines.push(
+      `[The listing stops at ${FOLDER_LISTING_MAX} files; use Glob with a narrower pattern to see the others.]`,
+    );
+  return {
+    body: lines.join('\n'),
+    label: more ? `${FOLDER_LISTING_MAX}+ files` : `${shown.length} file${shown.length === 1 ? '' : 's'}`,
+  };
 }
 
 /**
@@ -170,11 +190,18 @@ export async function attachMediaFile(
   const [description, ...pixels] = result.content;
   const size = /\((\d+x\d+)/.exec(description.type === 'text' ? description.text : '')?.[1];
   const label = kind === 'video' ? 'video' : `image${size ? ` ${size}` : ''}`;
-  return { parts: [{ type: 'text', text: tagged('image', shown, label, resultText({ content: [description] })) }, ...pixels], label };
+  return {
+    parts: [{ type: 'text', text: tagged('image', shown, label, resultText({ content: [description] })) }, ...pixels],
+    label,
+  };
 }
 
 /** One mention's parts and chip label, or why it was not attached. */
-async function attachOne(found: { mention: string; abs: string; isDir: boolean }, env: AttachmentEnv, signal: AbortSignal): Promise<{ parts: ContentPart[]; label: string } | { notice: string }> {
+async function attachOne(
+  found: { mention: string; abs: string; isDir: boolean },
+  env: AttachmentEnv,
+  signal: AbortSignal,
+): Promise<{ parts: ContentPart[]; label: string } | { notice: string }> {
   const path = canonicalPath(found.abs);
   const shown = pathDisplayer(env.cwd)(path) + (found.isDir ? '/' : '');
   const media = found.isDir ? undefined : detectMedia(await readHead(path, MEDIA_SNIFF_BYTES), path);

@@ -45,7 +45,12 @@ export class QuestionQueue<V> {
         else resolve(value);
       };
       const aborted = () => settle(opts.onAbort());
-      const entry: QueuedQuestion<V> = { view: opts.view((value) => settle(value)), background: !!opts.background, label: opts.label, cancel: aborted };
+      const entry: QueuedQuestion<V> = {
+        view: opts.view((value) => settle(value)),
+        background: !!opts.background,
+        label: opts.label,
+        cancel: aborted,
+      };
       this.entries.push(entry);
       signal.addEventListener('abort', aborted, { once: true });
       this.onChange(this, entry);

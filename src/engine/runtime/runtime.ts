@@ -9,7 +9,13 @@ import { builtinTools } from '../../tools/registry';
 import type { ServiceKey, Tool } from '../../tools/defineTool';
 import { resolveBashTaskTimeoutS } from '../../tools/task/taskService';
 import { isSensitivePath } from '../../tools/file';
-import { browserPageTools, browserProfileTools, Checklist, CHECKLIST_SERVICE, DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS } from '../../tools/browser';
+import {
+  browserPageTools,
+  browserProfileTools,
+  Checklist,
+  CHECKLIST_SERVICE,
+  DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS,
+} from '../../tools/browser';
 import { BROWSER_PROFILE, browserAgentCatalog } from '../../ext/agents/browserAgents';
 import { acquireSessionLock, type SessionLock } from '../../store/sessionLock';
 import { cronDisabled } from '../../tools/cron';
@@ -52,7 +58,9 @@ function openEventChannel(opts: RuntimeOptions): Assembly {
   const assembly: Assembly = {
     opts,
     warnings: [],
-    gate: new ExtensionGate((text) => assembly.emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID })),
+    gate: new ExtensionGate((text) =>
+      assembly.emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
+    ),
     emit(event) {
       assembly.gate.observe(event);
       opts.onEvent(event);
@@ -61,7 +69,8 @@ function openEventChannel(opts: RuntimeOptions): Assembly {
     main: new MainAgentSlot(),
   };
   for (const handler of opts.gateHandlers ?? []) assembly.gate.register(handler);
-  if (opts.plugins?.sessionStartSkills.length) assembly.gate.register(sessionStartSkills(opts.plugins.sessionStartSkills));
+  if (opts.plugins?.sessionStartSkills.length)
+    assembly.gate.register(sessionStartSkills(opts.plugins.sessionStartSkills));
   return assembly;
 }
 
@@ -84,7 +93,8 @@ function startBackgroundWork(a: Assembly, session: Session): BackgroundWork {
   const { opts, emit } = a;
   // Old saved tool outputs of this folder's sessions go, off the start path (docs/sessions.md).
   void sweepToolOutputs(dirname(session.dir)).then(({ failures }) => {
-    for (const text of failures) emit({ type: 'notice', level: 'warning', text: `Old tool outputs: ${text}.`, agentId: MAIN_AGENT_ID });
+    for (const text of failures)
+      emit({ type: 'notice', level: 'warning', text: `Old tool outputs: ${text}.`, agentId: MAIN_AGENT_ID });
   });
   const notifications = new TaskNotifications(opts.notificationDelivery);
   const bashTaskTimeoutS = resolveBashTaskTimeoutS(opts.background.bashTaskTimeoutS, opts.nonInteractive);
@@ -94,7 +104,13 @@ function startBackgroundWork(a: Assembly, session: Session): BackgroundWork {
     onTaskFinished: notifications.onTaskFinished,
     warn: (text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
     onTaskChange: (change, t) => {
-      const task = { id: t.id, kind: t.kind, description: t.description, status: t.status, statusMessage: t.statusMessage };
+      const task = {
+        id: t.id,
+        kind: t.kind,
+        description: t.description,
+        status: t.status,
+        statusMessage: t.statusMessage,
+      };
       emit({ type: 'task_change', change, task, agentId: MAIN_AGENT_ID });
     },
   });
@@ -141,61 +157,106 @@ function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork): Offe
     ? undefined
     : pool.force
       ? { forced: pool.defaultAlias }
-      : { choices: pool.models.map((m) => ({ alias: m.alias, hint: m.hint, isDefault: m.alias === pool.defaultAlias })) };
+      : {
+          choices: pool.models.map((m) => ({ alias: m.alias, hint: m.hint, isDefault: m.alias === pool.defaultAlias })),
+        };
   const defaults: Tool[] =
     browserChoice === 'agent'
       ? browserProfileTools(opts.browser?.subagentTimeoutMs)
-      : [...builtinTools({ web: lent.web, cron: !work.cronOff }), ...(browserChoice === 'page-tools' ? browserPageTools : [])];
+      : [
+          ...builtinTools({ web: lent.web, cron: !work.cronOff }),
+          ...(browserChoice === 'page-tools' ? browserPageTools : []),
+        ];
   const builtins = (opts.tools ?? defaults)
     .filter((t) => t.name !== SKILL_TOOL || hasSkills)
-    .map((t) => (t.name === 'Agent' && (subagentTypes.length || modelOffer) ? makeAgentTool(subagentTypes, modelOffer) : t))
+    .map((t) =>
+      t.name === 'Agent' && (subagentTypes.length || modelOffer) ? makeAgentTool(subagentTypes, modelOffer) : t,
+    )
     .map((t) => (t.name === 'AgentSwarm' && modelOffer ? makeAgentSwarmTool(modelOffer) : t))
     .concat(towerOn ? towerTools : []);
-  const toolFilter = makeToolFilter(opts.toolSwitch ?? { enabled: [], disabled: [] }, builtins.map((t) => t.name));
+  const toolFilter = makeToolFilter(
+    opts.toolSwitch ?? { enabled: [], disabled: [] },
+    builtins.map((t) => t.name),
+  );
   a.warnings.push(...toolFilter.warnings);
   const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };
   const tools = new ToolRegistry({ filter: toolFilter, availability });
   a.warnings.push(...tools.setSource(BUILTIN_SOURCE, builtins));
-  a.warnings.push(...deferralWarnings(opts.deferral, builtins.map((t) => t.name)));
+  a.warnings.push(
+    ...deferralWarnings(
+      opts.deferral,
+      builtins.map((t) => t.name),
+    ),
+  );
   return { tools, catalog, towerOn };
 }
 
 type PromptContext = Parameters<typeof promptFor>[2];
 
 /** Step 6. The main agent's profile: recorded at creation (prompt and tools), so a resumed session does not drift. */
-function chooseMainProfile(a: Assembly, session: Session, lent: LentServices, offered: OfferedTools, promptContext: PromptContext) {
+function chooseMainProfile(
+  a: Assembly,
+  session: Session,
+  lent: LentServices,
+  offered: OfferedTools,
+  promptContext: PromptContext,
+) {
   const { opts } = a;
   const browserAgent = lent.browserChoice === 'agent';
   const newProfile = browserAgent ? BROWSER_PROFILE : opts.agentProfile;
   if (session.state.systemPrompt === undefined) {
-    a.warnings.push(...recordMainAgent(session, newProfile, offered.tools.list().map((t) => t.name), promptContext));
+    a.warnings.push(
+      ...recordMainAgent(
+        session,
+        newProfile,
+        offered.tools.list().map((t) => t.name),
+        promptContext,
+      ),
+    );
   }
-  const profile: AgentProfile = (browserAgent ? BROWSER_PROFILE : opts.agentProfile)
-    ?? offered.catalog.get(session.state.agentName ?? MAIN_AGENT) ?? BUILTIN_AGENTS[0];
+  const profile: AgentProfile =
+    (browserAgent ? BROWSER_PROFILE : opts.agentProfile) ??
+    offered.catalog.get(session.state.agentName ?? MAIN_AGENT) ??
+    BUILTIN_AGENTS[0];
   const recordedFilter = recordedToolFilter(session);
   // An agent with no one to delegate to is not offered the delegation tools.
   const canDelegate = offered.catalog.delegatesOf(profile, true).length > 0;
-  const offers = (name: string) => (recordedFilter?.(name) ?? true) && (canDelegate || !DELEGATION_TOOLS.includes(name));
+  const offers = (name: string) =>
+    (recordedFilter?.(name) ?? true) && (canDelegate || !DELEGATION_TOOLS.includes(name));
   return { profile, offers };
 }
 
 /** Step 7. How agents of this runtime start subagents: the catalog, the model pool, each subagent's own parts. */
-function planDelegation(a: Assembly, work: BackgroundWork, lent: LentServices, offered: OfferedTools, promptContext: PromptContext): DelegationDeps {
+function planDelegation(
+  a: Assembly,
+  work: BackgroundWork,
+  lent: LentServices,
+  offered: OfferedTools,
+  promptContext: PromptContext,
+): DelegationDeps {
   const { opts } = a;
-  const browserDelegation = { ...(opts.delegation ?? { swarmTimeoutMs: 0 }), subagentTimeoutMs: opts.browser?.subagentTimeoutMs ?? DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS };
+  const browserDelegation = {
+    ...(opts.delegation ?? { swarmTimeoutMs: 0 }),
+    subagentTimeoutMs: opts.browser?.subagentTimeoutMs ?? DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS,
+  };
   return {
     onSubagent: (event, callerId) => a.emit({ ...event, agentId: callerId }),
     agents: () => a.main.agents,
     catalog: offered.catalog,
     tasks: work.tasks,
-    settings: lent.browserChoice === 'agent' ? browserDelegation : (opts.delegation ?? { subagentTimeoutMs: 0, swarmTimeoutMs: 0 }),
+    settings:
+      lent.browserChoice === 'agent'
+        ? browserDelegation
+        : (opts.delegation ?? { subagentTimeoutMs: 0, swarmTimeoutMs: 0 }),
     modelPool: opts.subagentModels,
     toolNames: () => offered.tools.list().map((t) => t.name),
     systemPromptFor: (profile, names) => promptFor(profile, names, promptContext, false).text,
     ownParts: () => {
       const invoker = new SkillInvoker(opts.skills);
       // Each browser sub-agent keeps its own checklist (create_task…), apart from its caller's.
-      const checklist: Array<readonly [ServiceKey<unknown>, unknown]> = lent.browser ? [[CHECKLIST_SERVICE, new Checklist()]] : [];
+      const checklist: Array<readonly [ServiceKey<unknown>, unknown]> = lent.browser
+        ? [[CHECKLIST_SERVICE, new Checklist()]]
+        : [];
       return { services: [[SKILL_SERVICE, invoker], ...checklist], extensions: [invoker.extension] };
     },
   };
@@ -205,12 +266,31 @@ function planDelegation(a: Assembly, work: BackgroundWork, lent: LentServices, o
  * Step 8. What every agent of the runtime is assembled from (AgentSetup): the workspace, ports and rules, the
  * loop's settings, the gate with hooks and MCP tools attached, shared services and turn extensions.
  */
-function describeSetup(a: Assembly, session: Session, lent: LentServices, offered: OfferedTools, extractor: MemoryExtractor) {
+function describeSetup(
+  a: Assembly,
+  session: Session,
+  lent: LentServices,
+  offered: OfferedTools,
+  extractor: MemoryExtractor,
+) {
   const { opts, gate } = a;
-  const extras = attachRuntimeExtensions({ hooks: opts.hooks, mcp: opts.mcp, gate, tools: offered.tools, emit: a.emit, title: () => session.state.title ?? '' });
-  const fileHistory = opts.fileHistory === false ? undefined : new FileHistoryRecorder(session, opts.fileHistory ?? { maxFileBytes: DEFAULT_REWIND_MAX_FILE_BYTES });
+  const extras = attachRuntimeExtensions({
+    hooks: opts.hooks,
+    mcp: opts.mcp,
+    gate,
+    tools: offered.tools,
+    emit: a.emit,
+    title: () => session.state.title ?? '',
+  });
+  const fileHistory =
+    opts.fileHistory === false
+      ? undefined
+      : new FileHistoryRecorder(session, opts.fileHistory ?? { maxFileBytes: DEFAULT_REWIND_MAX_FILE_BYTES });
   const workspace = workspaceOf({
-    cwd: opts.cwd, additionalDirs: opts.additionalDirs, sessionDir: session.dir, readOnly: (opts.skills?.all ?? []).map((s) => s.dir),
+    cwd: opts.cwd,
+    additionalDirs: opts.additionalDirs,
+    sessionDir: session.dir,
+    readOnly: (opts.skills?.all ?? []).map((s) => s.dir),
     ...(offered.towerOn ? { guardedWrite: towerGuardedWrite } : {}),
   });
   const setup: AgentSetup = {
@@ -224,7 +304,10 @@ function describeSetup(a: Assembly, session: Session, lent: LentServices, offere
     loop: opts.loop,
     thinking: opts.thinking,
     retryDelay: opts.retryDelay,
-    compaction: { triggerRatio: opts.compaction?.triggerRatio ?? DEFAULT_COMPACTION_TRIGGER_RATIO, reservedContextSize: opts.compaction?.reservedContextSize },
+    compaction: {
+      triggerRatio: opts.compaction?.triggerRatio ?? DEFAULT_COMPACTION_TRIGGER_RATIO,
+      reservedContextSize: opts.compaction?.reservedContextSize,
+    },
     gate,
     reinjections: new Reinjections(),
     tools: offered.tools,
@@ -240,10 +323,18 @@ function describeSetup(a: Assembly, session: Session, lent: LentServices, offere
 }
 
 /** Step 9. Tower mode's coordinator (docs/tower.md), when its flag is on. */
-function openTower(a: Assembly, work: BackgroundWork, offered: OfferedTools, promptContext: PromptContext): TowerRuntime | undefined {
+function openTower(
+  a: Assembly,
+  work: BackgroundWork,
+  offered: OfferedTools,
+  promptContext: PromptContext,
+): TowerRuntime | undefined {
   if (!offered.towerOn) return undefined;
   const tower = new TowerRuntime({
-    cwd: a.opts.cwd, agents: () => a.main.agents, tasks: work.tasks, toolNames: () => offered.tools.list().map((t) => t.name),
+    cwd: a.opts.cwd,
+    agents: () => a.main.agents,
+    tasks: work.tasks,
+    toolNames: () => offered.tools.list().map((t) => t.name),
     systemPromptFor: (profile, names, cwd) => promptFor(profile, names, { ...promptContext, cwd }, false).text,
     onSubagent: (event) => a.emit({ ...event, agentId: MAIN_AGENT_ID }),
   });
@@ -258,7 +349,14 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const lent = lendServices(a, session, work);
   const extractor = new MemoryExtractor({ store: lent.memory, settings: lent.memorySettings, emit: a.emit });
   const offered = offerTools(a, lent, work);
-  const promptContext: PromptContext = { home: opts.home, cwd: opts.cwd, productName: opts.productName, additionalDirs: opts.additionalDirs, skills: opts.skills, pluginSections: opts.plugins?.promptSections };
+  const promptContext: PromptContext = {
+    home: opts.home,
+    cwd: opts.cwd,
+    productName: opts.productName,
+    additionalDirs: opts.additionalDirs,
+    skills: opts.skills,
+    pluginSections: opts.plugins?.promptSections,
+  };
   const mainProfile = chooseMainProfile(a, session, lent, offered, promptContext);
   const delegationDeps = planDelegation(a, work, lent, offered, promptContext);
   const { setup, fileHistory } = describeSetup(a, session, lent, offered, extractor);
@@ -267,10 +365,21 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   a.disposables.add({ name: 'memory extraction', dispose: ({ force }) => extractor.close({ force }) });
 
   // Step 10. SessionStart runs now; the main agent's first request waits for it.
-  const gateContext = () => ({ sessionId: session.id, agentId: MAIN_AGENT_ID, cwd: opts.cwd, signal: new AbortController().signal });
-  const started = a.gate.sessionStart({ source: opts.resume ? 'resume' : 'startup', model: opts.model.alias }, gateContext());
+  const gateContext = () => ({
+    sessionId: session.id,
+    agentId: MAIN_AGENT_ID,
+    cwd: opts.cwd,
+    signal: new AbortController().signal,
+  });
+  const started = a.gate.sessionStart(
+    { source: opts.resume ? 'resume' : 'startup', model: opts.model.alias },
+    gateContext(),
+  );
   // [loop_control] idle_timeout_s: the wait for a first byte and for each next chunk.
-  const timeouts = opts.loop.idleTimeoutMs === undefined ? {} : { timeoutMs: opts.loop.idleTimeoutMs, idleTimeoutMs: opts.loop.idleTimeoutMs };
+  const timeouts =
+    opts.loop.idleTimeoutMs === undefined
+      ? {}
+      : { timeoutMs: opts.loop.idleTimeoutMs, idleTimeoutMs: opts.loop.idleTimeoutMs };
   let swarmMode = !!opts.swarmMode;
   const skillInvoker = new SkillInvoker(opts.skills);
   const main = assembleAgent(setup, {

@@ -171,4 +171,3 @@ export interface Runtime {
    */
   close(opts?: { force?: boolean }): Promise<void>;
 }
-

@@ -17,7 +17,10 @@ import type { SessionLocation } from '../../store/sessionStore';
 import type { TokenCountingStrategy } from '../../store/settings';
 import { toolSchemaForModel } from '../../tools/defineTool';
 
-export type BaseRuntimeOptions = Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery' | 'approvalPort' | 'interactionPort' | 'nonInteractive'>;
+export type BaseRuntimeOptions = Omit<
+  RuntimeOptions,
+  'onEvent' | 'notificationDelivery' | 'approvalPort' | 'interactionPort' | 'nonInteractive'
+>;
 
 export interface SessionControlDeps {
   base: BaseRuntimeOptions;
@@ -79,7 +82,11 @@ export class SessionControl {
     // The offered list stays the same array until the tools or the loaded set change: the cache key.
     const tools = rt.offered.list();
     if (this.frameCache?.runtime !== rt || this.frameCache.tools !== tools) {
-      this.frameCache = { runtime: rt, tools, frame: { system: rt.session.state.systemPrompt ?? '', tools: tools.map(toolSchemaForModel) } };
+      this.frameCache = {
+        runtime: rt,
+        tools,
+        frame: { system: rt.session.state.systemPrompt ?? '', tools: tools.map(toolSchemaForModel) },
+      };
     }
     return this.frameCache.frame;
   }
@@ -179,7 +186,12 @@ export class SessionControl {
     this.model = base.model;
     if (models && alias && alias !== base.model.alias && models.config.models[alias]) {
       try {
-        this.model = resolveModel({ config: models.config, env: models.env, cliModel: alias, configPath: models.configPath }) as ResolvedModel;
+        this.model = resolveModel({
+          config: models.config,
+          env: models.env,
+          cliModel: alias,
+          configPath: models.configPath,
+        }) as ResolvedModel;
       } catch {
         // the alias no longer resolves (e.g. its provider was removed): the configured model applies
       }
@@ -201,8 +213,16 @@ export class SessionControl {
   switchModel(alias: string): void {
     const models = this.deps.models;
     if (!models) throw new SessionControlError('This front end cannot switch models.');
-    if (this.runtime?.agent.busy) throw new SessionControlError('Cannot switch the model while a turn is running: wait for it to end, or press Esc to stop it first.');
-    const model = resolveModel({ config: models.config, env: models.env, cliModel: alias, configPath: models.configPath }) as ResolvedModel;
+    if (this.runtime?.agent.busy)
+      throw new SessionControlError(
+        'Cannot switch the model while a turn is running: wait for it to end, or press Esc to stop it first.',
+      );
+    const model = resolveModel({
+      config: models.config,
+      env: models.env,
+      cliModel: alias,
+      configPath: models.configPath,
+    }) as ResolvedModel;
     this.runtime?.setModel(model);
     this.model = model;
   }

@@ -42,7 +42,9 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
   // The browser itself starts on the first browser tool call; it is closed with the session.
   const browserChoice = chooseBrowserProfile(session, opts, a.warnings);
   const browser =
-    browserChoice && opts.browser ? browserRuntime({ ...opts.browser, profile: browserChoice }, web, process.env) : undefined;
+    browserChoice && opts.browser
+      ? browserRuntime({ ...opts.browser, profile: browserChoice }, web, process.env)
+      : undefined;
   if (browser) {
     for (const [name, service] of browser.services) shared.set(name, service);
     a.disposables.add({ name: 'browser', dispose: () => browser.session.close() });
@@ -69,7 +71,11 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
  * what its journal records, and may gain the page tools (`--browser`), never switch its agent. A change
  * is journalled, so the next resume restores it.
  */
-function chooseBrowserProfile(session: Session, opts: RuntimeOptions, warnings: string[]): BrowserProfileChoice | undefined {
+function chooseBrowserProfile(
+  session: Session,
+  opts: RuntimeOptions,
+  warnings: string[],
+): BrowserProfileChoice | undefined {
   const recorded = session.state.browser;
   const asked = opts.browser?.profile;
   let choice = opts.resume ? recorded : asked;
@@ -82,7 +88,9 @@ function chooseBrowserProfile(session: Session, opts: RuntimeOptions, warnings: 
     );
   }
   if (choice && !opts.browser) {
-    warnings.push('this session was created with the browser tools, but no browser settings were given; it continues without them.');
+    warnings.push(
+      'this session was created with the browser tools, but no browser settings were given; it continues without them.',
+    );
     return undefined;
   }
   if (choice && choice !== recorded) session.commit({ type: 'browser', profile: choice });

@@ -21,7 +21,10 @@ async function snapshotOf(path: string): Promise<FileSnapshot | undefined> {
     const info = await stat(path);
     if (!info.isFile()) return undefined;
     const snap: FileSnapshot = { path, mtimeMs: info.mtimeMs, size: info.size };
-    if (info.size <= HASH_LIMIT) snap.hash = createHash('sha256').update(await readFile(path)).digest('hex');
+    if (info.size <= HASH_LIMIT)
+      snap.hash = createHash('sha256')
+        .update(await readFile(path))
+        .digest('hex');
     return snap;
   } catch {
     return undefined;

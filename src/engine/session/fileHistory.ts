@@ -79,20 +79,31 @@ export function sameVersion(a: FileVersion, b: FileVersion): boolean {
   return a.mtimeMs !== undefined && a.mtimeMs === b.mtimeMs;
 }
 
-export function historyTurnStarted(history: FileHistoryState, turnId: string, origin: TurnOrigin, prompt: string): void {
+export function historyTurnStarted(
+  history: FileHistoryState,
+  turnId: string,
+  origin: TurnOrigin,
+  prompt: string,
+): void {
   const turn: FileHistoryTurn = { turnId, origin, changes: [], commands: [] };
-  if (origin === 'user') turn.label = (prompt.split('\n').find((line) => line.trim() !== '') ?? '').slice(0, LABEL_CHARS);
+  if (origin === 'user')
+    turn.label = (prompt.split('\n').find((line) => line.trim() !== '') ?? '').slice(0, LABEL_CHARS);
   history.turns.push(turn);
 }
 
 /** A turn the engine started (notification, continuation) that touched nothing is not worth keeping. */
 export function historyTurnEnded(history: FileHistoryState, turnId: string): void {
   const last = history.turns.at(-1);
-  if (last && last.turnId === turnId && last.origin !== 'user' && !last.changes.length && !last.commands.length) history.turns.pop();
+  if (last && last.turnId === turnId && last.origin !== 'user' && !last.changes.length && !last.commands.length)
+    history.turns.pop();
 }
 
 /** Changes belong to the turn in progress (or the latest one: a background subagent may write after it ended). */
-export function historyChanges(history: FileHistoryState, changes: readonly FileChange[], commands: readonly CommandRun[]): void {
+export function historyChanges(
+  history: FileHistoryState,
+  changes: readonly FileChange[],
+  commands: readonly CommandRun[],
+): void {
   let turn = history.turns.at(-1);
   if (!turn) {
     turn = { turnId: '', origin: 'system', changes: [], commands: [] };
@@ -122,7 +133,10 @@ export function historyRewound(history: FileHistoryState, turnId: string, restor
   if (index >= 0) {
     for (const turn of history.turns.slice(index)) {
       turn.changes = turn.changes.filter((c) => !paths.has(c.path));
-      turn.commands = turn.commands.map((run) => ({ subject: run.subject, changed: run.changed.filter((p) => !paths.has(p)) }));
+      turn.commands = turn.commands.map((run) => ({
+        subject: run.subject,
+        changed: run.changed.filter((p) => !paths.has(p)),
+      }));
     }
   }
   for (const r of restored) history.known[r.path] = structuredClone(r.version);

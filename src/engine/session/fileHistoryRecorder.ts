@@ -30,7 +30,11 @@ export interface PendingWrite {
  * The version of `path` on disk; undefined when it is not a regular file (a folder: nothing to keep).
  * Bytes up to `hashLimit` are hashed (and kept when `keep` is given).
  */
-export async function readVersion(path: string, hashLimit: number, keep?: FileBlobStore): Promise<FileVersion | undefined> {
+export async function readVersion(
+  path: string,
+  hashLimit: number,
+  keep?: FileBlobStore,
+): Promise<FileVersion | undefined> {
   let info;
   try {
     info = await stat(path);
@@ -41,7 +45,13 @@ export async function readVersion(path: string, hashLimit: number, keep?: FileBl
     throw e;
   }
   if (!info.isFile()) return undefined;
-  const version: FileVersion = { kind: 'file', size: info.size, mode: info.mode & 0o7777, mtimeMs: info.mtimeMs, kept: false };
+  const version: FileVersion = {
+    kind: 'file',
+    size: info.size,
+    mode: info.mode & 0o7777,
+    mtimeMs: info.mtimeMs,
+    kept: false,
+  };
   if (info.size > hashLimit) return version;
   const bytes = await readFile(path);
   version.size = bytes.byteLength;
@@ -79,7 +89,9 @@ export class FileHistoryRecorder {
         const before = await readVersion(path, this.settings.maxFileBytes, this.blobs);
         if (before) pending.push({ path, before });
       } catch (e) {
-        return { error: `Could not keep a copy of ${path} before changing it, so it was not changed: ${reasonOf(e)}. Free some disk space (or check the session folder's permissions) and retry.` };
+        return {
+          error: `Could not keep a copy of ${path} before changing it, so it was not changed: ${reasonOf(e)}. Free some disk space (or check the session folder's permissions) and retry.`,
+        };
       }
     }
     return { pending };
@@ -92,7 +104,8 @@ export class FileHistoryRecorder {
       // The stale-file guard has just hashed what the write left (files up to its own limit): reuse it.
       const snap = captured.find((s) => s.path === path);
       let after: FileVersion | undefined;
-      if (snap?.hash && snap.size <= this.settings.maxFileBytes) after = { kind: 'file', size: snap.size, hash: snap.hash, mtimeMs: snap.mtimeMs, kept: false };
+      if (snap?.hash && snap.size <= this.settings.maxFileBytes)
+        after = { kind: 'file', size: snap.size, hash: snap.hash, mtimeMs: snap.mtimeMs, kept: false };
       else after = await readVersion(path, this.settings.maxFileBytes).catch(() => undefined);
       if (!after || sameVersion(before, after)) continue;
       this.seen.delete(path);
@@ -109,12 +122,16 @@ export class FileHistoryRecorder {
   async afterCommand(subject: string, known: readonly FileSnapshot[]): Promise<CommandRun> {
     const versions = new Map<string, FileVersion>();
     for (const [path, version] of Object.entries(this.session.state.fileHistory.known)) versions.set(path, version);
-    for (const snap of known) if (!versions.has(snap.path)) versions.set(snap.path, { kind: 'file', size: snap.size, hash: snap.hash, mtimeMs: snap.mtimeMs, kept: false });
+    for (const snap of known)
+      if (!versions.has(snap.path))
+        versions.set(snap.path, { kind: 'file', size: snap.size, hash: snap.hash, mtimeMs: snap.mtimeMs, kept: false });
     const changed: string[] = [];
     for (const [path, version] of [...versions].slice(0, COMMAND_CHECK_LIMIT)) {
       const info = await stat(path).catch(() => undefined);
       const now = info?.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : undefined;
-      const last = this.seen.get(path) ?? (version.kind === 'file' ? { size: version.size, mtimeMs: version.mtimeMs ?? -1 } : undefined);
+      const last =
+        this.seen.get(path) ??
+        (version.kind === 'file' ? { size: version.size, mtimeMs: version.mtimeMs ?? -1 } : undefined);
       if (now?.size === last?.size && now?.mtimeMs === last?.mtimeMs) continue;
       if (now) this.seen.set(path, now);
       else this.seen.delete(path);
@@ -130,6 +147,10 @@ export class FileHistoryRecorder {
   /** One journal record per tool batch that changed files or ran commands. */
   record(changes: readonly FileChange[], commands: readonly CommandRun[]): void {
     if (!changes.length && !commands.length) return;
-    this.session.commit({ type: 'file_changes', changes: [...changes], ...(commands.length ? { commands: [...commands] } : {}) });
+    this.session.commit({
+      type: 'file_changes',
+      changes: [...changes],
+      ...(commands.length ? { commands: [...commands] } : {}),
+    });
   }
 }

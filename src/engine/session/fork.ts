@@ -52,7 +52,8 @@ function detachTasks(tasksDir: string, fromDir: string, toDir: string, originalI
     } catch {
       continue; // a record cut short by a crash is copied as it is, like the original keeps it
     }
-    if (typeof record.outputPath === 'string' && record.outputPath.startsWith(fromDir)) record.outputPath = toDir + record.outputPath.slice(fromDir.length);
+    if (typeof record.outputPath === 'string' && record.outputPath.startsWith(fromDir))
+      record.outputPath = toDir + record.outputPath.slice(fromDir.length);
     if (record.status === 'running') {
       Object.assign(record, {
         status: 'failed',
@@ -67,7 +68,10 @@ function detachTasks(tasksDir: string, fromDir: string, toDir: string, originalI
   }
 }
 
-export function forkSession(source: { session: Session; agent?: Pick<Agent, 'busy'> }, opts: { home: string }): ForkResult {
+export function forkSession(
+  source: { session: Session; agent?: Pick<Agent, 'busy'> },
+  opts: { home: string },
+): ForkResult {
   const { session, agent } = source;
   if (agent?.busy) throw new ForkError('Cannot fork while a turn is running; wait for it or press Esc first.');
   const workDir = session.state.workDir || session.location.workDir;
@@ -95,5 +99,9 @@ export function forkSession(source: { session: Session; agent?: Pick<Agent, 'bus
     forkedFrom: session.id,
   });
   fork.saveSummary();
-  return { sessionId: target.sessionId, sessionDir: target.sessionDir, resumeCommand: `jarvis --session ${target.sessionId}` };
+  return {
+    sessionId: target.sessionId,
+    sessionDir: target.sessionDir,
+    resumeCommand: `jarvis --session ${target.sessionId}`,
+  };
 }

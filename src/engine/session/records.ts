@@ -3,7 +3,19 @@
 // file through the same function — so a resumed session has exactly the state the live one had.
 import type { Message, Usage } from '../../llm/types';
 import type { FileSnapshot } from './fileGuard';
-import { emptyFileHistory, historyChanges, historyRewound, historyTurnEnded, historyTurnStarted, historyWithdrawn, type CommandRun, type FileChange, type FileHistoryState, type RestoredFile, type SkippedFile } from './fileHistory';
+import {
+  emptyFileHistory,
+  historyChanges,
+  historyRewound,
+  historyTurnEnded,
+  historyTurnStarted,
+  historyWithdrawn,
+  type CommandRun,
+  type FileChange,
+  type FileHistoryState,
+  type RestoredFile,
+  type SkippedFile,
+} from './fileHistory';
 import { restoreCheckpoint, takeCheckpoint, type Checkpoint } from './undo';
 import type { Goal, GoalChange } from '../../tools/goal/goalService';
 import type { TodoItem } from '../../tools/todo/todoService';
@@ -38,7 +50,15 @@ export interface AgentIdentity {
 }
 
 export type RecordBody =
-  | { type: 'session_meta'; sessionId: string; workDir: string; modelAlias: string; createdAt: string; forkedFrom?: string; agent?: AgentIdentity }
+  | {
+      type: 'session_meta';
+      sessionId: string;
+      workDir: string;
+      modelAlias: string;
+      createdAt: string;
+      forkedFrom?: string;
+      agent?: AgentIdentity;
+    }
   /**
    * `agent`: the profile the session was created with; `tools`: exactly the tools it offers (absent =
    * all); `disallowedTools`: tools it never offers.
@@ -46,7 +66,13 @@ export type RecordBody =
   | { type: 'system_prompt'; text: string; agent?: string; tools?: string[]; disallowedTools?: string[] }
   /** The browser tools of the session (`--agent browser` = `agent`, `--browser` = `page-tools`); a resume restores them. */
   | { type: 'browser'; profile: 'agent' | 'page-tools' }
-  | { type: 'request_trace'; tools: string[]; toolSchemaBytes: number; systemBytes: number; params: Record<string, unknown> }
+  | {
+      type: 'request_trace';
+      tools: string[];
+      toolSchemaBytes: number;
+      systemBytes: number;
+      params: Record<string, unknown>;
+    }
   | { type: 'turn_start'; turnId: string; origin: TurnOrigin; prompt: string }
   | { type: 'message'; message: Message; partial?: boolean }
   | { type: 'turn_end'; turnId: string; reason: TurnEndReason; error?: string }
@@ -82,10 +108,28 @@ export type RecordBody =
 export type JournalRecord = RecordBody & { v: number; ts: number };
 
 const KNOWN_TYPES = new Set<string>([
-  'session_meta', 'system_prompt', 'request_trace', 'turn_start', 'message', 'turn_end', 'usage', 'mode',
-  'session_approval', 'file_snapshot', 'title', 'model', 'notice', 'compaction', 'undo', 'plan_mode', 'todos', 'goal',
-  'tools_loaded', 'browser',
-  'file_changes', 'rewind',
+  'session_meta',
+  'system_prompt',
+  'request_trace',
+  'turn_start',
+  'message',
+  'turn_end',
+  'usage',
+  'mode',
+  'session_approval',
+  'file_snapshot',
+  'title',
+  'model',
+  'notice',
+  'compaction',
+  'undo',
+  'plan_mode',
+  'todos',
+  'goal',
+  'tools_loaded',
+  'browser',
+  'file_changes',
+  'rewind',
 ]);
 
 export function isJournalRecord(value: unknown): value is JournalRecord {
@@ -202,7 +246,8 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       u.cacheWriteTokens += record.usage.cacheWriteTokens ?? 0;
       // Every adapter reports inputTokens as the whole prompt, cached parts included.
       u.lastInputTokens = record.usage.inputTokens;
-      state.contextAnchor = u.lastInputTokens > 0 ? { inputTokens: u.lastInputTokens, messageCount: state.messages.length } : undefined;
+      state.contextAnchor =
+        u.lastInputTokens > 0 ? { inputTokens: u.lastInputTokens, messageCount: state.messages.length } : undefined;
       return;
     }
     case 'compaction': {

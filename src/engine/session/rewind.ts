@@ -7,7 +7,13 @@
 import { chmod, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Agent } from '../loop/loop';
-import { sameVersion, type FileHistoryTurn, type FileVersion, type RestoredFile, type SkippedFile } from './fileHistory';
+import {
+  sameVersion,
+  type FileHistoryTurn,
+  type FileVersion,
+  type RestoredFile,
+  type SkippedFile,
+} from './fileHistory';
 import { DEFAULT_REWIND_MAX_FILE_BYTES, readVersion, type FileHistoryRecorder } from './fileHistoryRecorder';
 import { FileBlobStore } from '../../store/fileBlobs';
 import type { SessionState } from './records';
@@ -60,7 +66,14 @@ export function listRewindTargets(state: SessionState, limit = 50): RewindTarget
       for (const c of turns[i].changes) files.add(c.path);
       for (const run of turns[i].commands) commands.push({ turn: labelOf(turns, i), subject: run.subject });
     }
-    out.push({ turnId: turn.turnId, label: turn.label ?? '', turns: live.length - n, conversation: checkpoints.has(turn.turnId), files: [...files], commands });
+    out.push({
+      turnId: turn.turnId,
+      label: turn.label ?? '',
+      turns: live.length - n,
+      conversation: checkpoints.has(turn.turnId),
+      files: [...files],
+      commands,
+    });
   }
   return out;
 }
@@ -85,11 +98,19 @@ export interface FileRewindPlan {
 }
 
 function sizeText(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${bytes} bytes`;
 }
 
 /** What a files rewind to just before user turn `turnId` would do; reads the disk, changes nothing. */
-export async function planFileRewind(state: SessionState, turnId: string, maxFileBytes: number): Promise<FileRewindPlan> {
+export async function planFileRewind(
+  state: SessionState,
+  turnId: string,
+  maxFileBytes: number,
+): Promise<FileRewindPlan> {
   const turns = state.fileHistory.turns;
   const start = turns.findIndex((t) => t.turnId === turnId);
   if (start < 0) throw new RewindError('That prompt is not in this session’s history.');
@@ -121,16 +142,20 @@ export async function planFileRewind(state: SessionState, turnId: string, maxFil
       continue;
     }
     if (before.kind === 'file' && !before.kept) {
-      impossible.push({ path, reason: `it was ${sizeText(before.size)} when the agent changed it, over the ${sizeText(maxFileBytes)} limit for kept copies ([rewind] max_file_bytes), so its earlier content was not kept` });
+      impossible.push({
+        path,
+        reason: `it was ${sizeText(before.size)} when the agent changed it, over the ${sizeText(maxFileBytes)} limit for kept copies ([rewind] max_file_bytes), so its earlier content was not kept`,
+      });
       continue;
     }
     const planned: PlannedRestore = { path, to: before, current };
     const known = state.fileHistory.known[path];
     if (known && !sameVersion(current, known)) {
       const byCommand = commandChanged.get(path);
-      planned.conflict = byCommand && byCommand.index >= (lastChange.get(path) ?? 0)
-        ? `changed by a command the agent ran (${byCommand.subject}) after the agent last wrote it`
-        : 'changed outside the agent since the agent last wrote it';
+      planned.conflict =
+        byCommand && byCommand.index >= (lastChange.get(path) ?? 0)
+          ? `changed by a command the agent ran (${byCommand.subject}) after the agent last wrote it`
+          : 'changed outside the agent since the agent last wrote it';
     }
     restore.push(planned);
   }
@@ -178,8 +203,10 @@ function resolveTarget(state: SessionState, opts: RewindOptions): RewindTarget {
     return found;
   }
   const n = opts.turns ?? 1;
-  if (!Number.isInteger(n) || n < 1) throw new RewindError(`Rewind needs a whole number of prompts (1 or more), got ${n}.`);
-  if (n > targets.length) throw new RewindError(`Only ${targets.length === 1 ? '1 prompt' : `${targets.length} prompts`} can be rewound.`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new RewindError(`Rewind needs a whole number of prompts (1 or more), got ${n}.`);
+  if (n > targets.length)
+    throw new RewindError(`Only ${targets.length === 1 ? '1 prompt' : `${targets.length} prompts`} can be rewound.`);
   return targets[n - 1];
 }
 
@@ -221,17 +248,28 @@ export async function rewind(subject: RewindSubject, opts: RewindOptions): Promi
   const withConversation = opts.scope !== 'files';
   const checkpointIndex = session.state.checkpoints.findIndex((c) => c.turnId === target.turnId);
   if (withConversation && checkpointIndex < 0) {
-    throw new RewindError('The conversation cannot go back past the last compaction; rewind the files only (they do not depend on it).');
+    throw new RewindError(
+      'The conversation cannot go back past the last compaction; rewind the files only (they do not depend on it).',
+    );
   }
   const withdrawn = withConversation ? session.state.checkpoints.slice(checkpointIndex).map((c) => c.prompt) : [];
   if (opts.scope === 'conversation') {
     undo(subject, session.state.checkpoints.length - checkpointIndex);
-    return { turnId: target.turnId, scope: opts.scope, withdrawn, restored: [], skipped: [], commands: target.commands };
+    return {
+      turnId: target.turnId,
+      scope: opts.scope,
+      withdrawn,
+      restored: [],
+      skipped: [],
+      commands: target.commands,
+    };
   }
-  const maxFileBytes = subject.maxFileBytes ?? subject.fileHistory?.settings.maxFileBytes ?? DEFAULT_REWIND_MAX_FILE_BYTES;
+  const maxFileBytes =
+    subject.maxFileBytes ?? subject.fileHistory?.settings.maxFileBytes ?? DEFAULT_REWIND_MAX_FILE_BYTES;
   const blobs = new FileBlobStore(session.dir);
   const plan = await planFileRewind(session.state, target.turnId, maxFileBytes);
-  const overwrite = (path: string) => opts.overwrite === true || (Array.isArray(opts.overwrite) && opts.overwrite.includes(path));
+  const overwrite = (path: string) =>
+    opts.overwrite === true || (Array.isArray(opts.overwrite) && opts.overwrite.includes(path));
   const restored: RestoredFile[] = [...plan.unchanged];
   const done: RewindResult['restored'] = [];
   const skipped: SkippedFile[] = [...plan.impossible];
@@ -244,7 +282,10 @@ export async function rewind(subject: RewindSubject, opts: RewindOptions): Promi
       restored.push(await putBack(entry, blobs, maxFileBytes));
       done.push({ path: entry.path, action: actionOf(entry) });
     } catch (e) {
-      skipped.push({ path: entry.path, reason: `it could not be restored: ${e instanceof Error ? e.message : String(e)}` });
+      skipped.push({
+        path: entry.path,
+        reason: `it could not be restored: ${e instanceof Error ? e.message : String(e)}`,
+      });
     }
   }
   const scope = opts.scope;
@@ -252,7 +293,16 @@ export async function rewind(subject: RewindSubject, opts: RewindOptions): Promi
   // The conversation is back at a point where the agent saw these files as they are again.
   if (scope === 'both') {
     for (const r of restored) {
-      if (r.version.kind === 'file') session.commit({ type: 'file_snapshot', snapshot: { path: r.path, size: r.version.size, mtimeMs: r.version.mtimeMs ?? 0, ...(r.version.hash ? { hash: r.version.hash } : {}) } });
+      if (r.version.kind === 'file')
+        session.commit({
+          type: 'file_snapshot',
+          snapshot: {
+            path: r.path,
+            size: r.version.size,
+            mtimeMs: r.version.mtimeMs ?? 0,
+            ...(r.version.hash ? { hash: r.version.hash } : {}),
+          },
+        });
     }
   }
   session.saveSummary();

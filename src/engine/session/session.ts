@@ -17,12 +17,25 @@ import type { Message } from '../../llm/types';
 import { FileStateGuard } from './fileGuard';
 import { existsSync } from 'node:fs';
 import { MAIN_AGENT_ID } from '../loop/events';
-import { applyRecord, emptyState, isJournalRecord, RECORD_VERSION, type AgentIdentity, type JournalRecord, type PermissionMode, type RecordBody, type SessionState } from './records';
+import {
+  applyRecord,
+  emptyState,
+  isJournalRecord,
+  RECORD_VERSION,
+  type AgentIdentity,
+  type JournalRecord,
+  type PermissionMode,
+  type RecordBody,
+  type SessionState,
+} from './records';
 
 /** A journal write failed; the turn in progress ends with this message. */
 export class SessionNotSavedError extends Error {
   constructor(cause: JournalWriteError) {
-    super(`${cause.message} The conversation is kept in memory, but this session is no longer saved; fix the disk or the folder and start a new session.`, { cause });
+    super(
+      `${cause.message} The conversation is kept in memory, but this session is no longer saved; fix the disk or the folder and start a new session.`,
+      { cause },
+    );
     this.name = 'SessionNotSavedError';
   }
 }
@@ -55,9 +68,21 @@ export class Session {
     return this.journal.path;
   }
 
-  static create(opts: { home: string; workDir: string; modelAlias: string; mode: PermissionMode; sessionId?: string }): Session {
+  static create(opts: {
+    home: string;
+    workDir: string;
+    modelAlias: string;
+    mode: PermissionMode;
+    sessionId?: string;
+  }): Session {
     const session = new Session(createSessionDir(opts.home, opts.workDir, opts.sessionId));
-    session.commit({ type: 'session_meta', sessionId: session.id, workDir: opts.workDir, modelAlias: opts.modelAlias, createdAt: new Date().toISOString() });
+    session.commit({
+      type: 'session_meta',
+      sessionId: session.id,
+      workDir: opts.workDir,
+      modelAlias: opts.modelAlias,
+      createdAt: new Date().toISOString(),
+    });
     session.commit({ type: 'mode', mode: opts.mode });
     session.saveSummary();
     return session;
@@ -77,11 +102,22 @@ export class Session {
    * A subagent's journal in the same session folder: replayed when it exists (resuming that agent),
    * else started with its identity, the mode it starts in and its system prompt.
    */
-  static forAgent(parent: Session, agent: AgentIdentity & { modelAlias: string; mode: PermissionMode; systemPrompt: string }): { session: Session; resumed: boolean } {
-    if (existsSync(journalPathOf(parent.dir, agent.id))) return { session: Session.open(parent.location, agent.id), resumed: true };
+  static forAgent(
+    parent: Session,
+    agent: AgentIdentity & { modelAlias: string; mode: PermissionMode; systemPrompt: string },
+  ): { session: Session; resumed: boolean } {
+    if (existsSync(journalPathOf(parent.dir, agent.id)))
+      return { session: Session.open(parent.location, agent.id), resumed: true };
     const session = new Session(parent.location, agent.id);
     const identity: AgentIdentity = { id: agent.id, parent: agent.parent, ...(agent.name ? { name: agent.name } : {}) };
-    session.commit({ type: 'session_meta', sessionId: parent.id, workDir: parent.state.workDir, modelAlias: agent.modelAlias, createdAt: new Date().toISOString(), agent: identity });
+    session.commit({
+      type: 'session_meta',
+      sessionId: parent.id,
+      workDir: parent.state.workDir,
+      modelAlias: agent.modelAlias,
+      createdAt: new Date().toISOString(),
+      agent: identity,
+    });
     session.commit({ type: 'mode', mode: agent.mode });
     session.commit({ type: 'system_prompt', text: agent.systemPrompt });
     return { session, resumed: false };
@@ -164,14 +200,26 @@ export class Session {
         role: 'tool',
         toolCallId: call.id,
         toolName: call.name,
-        content: [{ type: 'text', text: `${call.name} did not finish: the session stopped before its result was recorded. Check its effects before retrying.` }],
+        content: [
+          {
+            type: 'text',
+            text: `${call.name} did not finish: the session stopped before its result was recorded. Check its effects before retrying.`,
+          },
+        ],
         isError: true,
       };
       this.commit({ type: 'message', message });
     }
     if (this.state.openTurn) {
-      this.commit({ type: 'turn_end', turnId: this.state.openTurn.turnId, reason: 'interrupted', error: 'the process stopped during this turn' });
-      this.warnings.push('The previous run stopped in the middle of a turn; the conversation was restored up to the last recorded step.');
+      this.commit({
+        type: 'turn_end',
+        turnId: this.state.openTurn.turnId,
+        reason: 'interrupted',
+        error: 'the process stopped during this turn',
+      });
+      this.warnings.push(
+        'The previous run stopped in the middle of a turn; the conversation was restored up to the last recorded step.',
+      );
     }
   }
 }

@@ -22,8 +22,20 @@ export interface Checkpoint {
  * so a field added later (todos, plan state…) is undone without being listed here.
  */
 const KEPT_ACROSS_UNDO: ReadonlySet<string> = new Set([
-  'sessionId', 'workDir', 'createdAt', 'forkedFrom', 'modelAlias', 'systemPrompt', 'title', 'mode',
-  'sessionApprovals', 'fileSnapshots', 'usage', 'compactions', 'checkpoints', 'messages',
+  'sessionId',
+  'workDir',
+  'createdAt',
+  'forkedFrom',
+  'modelAlias',
+  'systemPrompt',
+  'title',
+  'mode',
+  'sessionApprovals',
+  'fileSnapshots',
+  'usage',
+  'compactions',
+  'checkpoints',
+  'messages',
   // A goal and its budget are not conversation state (docs/plan-goals-context.md lists what undo rolls back).
   'goal',
   // What the agent did to files stays on disk after an undo, so its history stays too (rewind.ts).
@@ -85,14 +97,17 @@ export interface UndoResult {
 export function undo(target: { session: Session; agent?: Pick<Agent, 'busy'> }, count = 1): UndoResult {
   const { session, agent } = target;
   if (agent?.busy) throw new UndoError('Cannot undo while a turn is running; press Esc to stop it first.');
-  if (!Number.isInteger(count) || count < 1) throw new UndoError(`Undo needs a whole number of prompts (1 or more), got ${count}.`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new UndoError(`Undo needs a whole number of prompts (1 or more), got ${count}.`);
   const { checkpoints, compactions } = session.state;
   if (count > checkpoints.length) {
     const available = checkpoints.length === 1 ? '1 prompt' : `${checkpoints.length} prompts`;
     if (compactions.length) {
       throw new UndoError(`Cannot undo past the last compaction: only ${available} since it can be withdrawn.`);
     }
-    throw new UndoError(checkpoints.length ? `Only ${available} can be withdrawn.` : 'There is no prompt to withdraw yet.');
+    throw new UndoError(
+      checkpoints.length ? `Only ${available} can be withdrawn.` : 'There is no prompt to withdraw yet.',
+    );
   }
   const first = checkpoints[checkpoints.length - count];
   const withdrawn = checkpoints.slice(-count).map((c) => c.prompt);

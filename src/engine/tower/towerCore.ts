@@ -7,7 +7,17 @@ import { isProcessAlive } from '../../store/sessionLock';
 import { TowerError, type FindingInput, type MissionPatch, type PlannedMission } from '../../tools/tower/towerService';
 import { AdaptiveConcurrency } from './towerConcurrency';
 import {
-  changedFiles, currentBranch, deleteBranch, excludeTowerDir, hasTrackedChanges, listWorktrees, mergeBranch, removeWorktree, repoRootOf, tipOf, trackedFiles,
+  changedFiles,
+  currentBranch,
+  deleteBranch,
+  excludeTowerDir,
+  hasTrackedChanges,
+  listWorktrees,
+  mergeBranch,
+  removeWorktree,
+  repoRootOf,
+  tipOf,
+  trackedFiles,
 } from './towerGit';
 import { inScope, normaliseScope, scopeOverlaps } from './towerScopes';
 import { renderMission, renderStatus, reviewsOf } from './towerStatusView';
@@ -69,12 +79,21 @@ export class TowerCore {
     const existing = this.readState(store);
     if (existing?.active) {
       if (existing.coordinatorPid !== process.pid && isProcessAlive(existing.coordinatorPid)) {
-        throw new TowerError(`Another jarvis process (pid ${existing.coordinatorPid}) coordinates the tower in ${store.repoRoot}. Use that session, or end it first.`);
+        throw new TowerError(
+          `Another jarvis process (pid ${existing.coordinatorPid}) coordinates the tower in ${store.repoRoot}. Use that session, or end it first.`,
+        );
       }
       if (existing.coordinatorPid !== process.pid) {
         await store.update((s) => {
-          s.roster = this.effectiveRoster(s).map((r) => (r.status === 'lost' ? { ...r, endedAt: new Date().toISOString() } : r));
-          for (const m of s.missions) if (m.status === 'running' && !s.roster.some((r) => r.mission === m.id && r.role === 'worker' && r.status === 'running')) m.status = 'failed';
+          s.roster = this.effectiveRoster(s).map((r) =>
+            r.status === 'lost' ? { ...r, endedAt: new Date().toISOString() } : r,
+          );
+          for (const m of s.missions)
+            if (
+              m.status === 'running' &&
+              !s.roster.some((r) => r.mission === m.id && r.role === 'worker' && r.status === 'running')
+            )
+              m.status = 'failed';
           s.coordinatorPid = process.pid;
           if (objective) s.objective = objective;
         });
@@ -95,8 +114,18 @@ export class TowerCore {
       renameSync(store.commsDir, join(history, existing.createdAt.replace(/[:.]/g, '-')));
     }
     store.write({
-      version: 1, repoRoot: store.repoRoot, baseBranch, baseCommit, objective, active: true, createdAt: new Date().toISOString(),
-      coordinatorPid: process.pid, missions: [], roster: [], reviews: [], readCounts: {},
+      version: 1,
+      repoRoot: store.repoRoot,
+      baseBranch,
+      baseCommit,
+      objective,
+      active: true,
+      createdAt: new Date().toISOString(),
+      coordinatorPid: process.pid,
+      missions: [],
+      roster: [],
+      reviews: [],
+      readCounts: {},
     });
     store.log(COORDINATOR, `initialised on ${baseBranch} at ${baseCommit.slice(0, 8)}`);
     return `Tower initialised in ${store.repoRoot}. Base branch: ${baseBranch} (${baseCommit.slice(0, 8)}). State: ${store.commsDir}. Next: TowerPlan.`;
@@ -106,7 +135,8 @@ export class TowerCore {
     const { store, state } = await this.activeState();
     const problems: string[] = [];
     const ids = missions.map((m) => m.id);
-    for (const id of new Set(ids)) if (ids.filter((x) => x === id).length > 1) problems.push(`mission "${id}" is given twice`);
+    for (const id of new Set(ids))
+      if (ids.filter((x) => x === id).length > 1) problems.push(`mission "${id}" is given twice`);
     const planned: Mission[] = missions.map((m) => {
       const scope: string[] = [];
       for (const glob of m.scope) {
@@ -116,25 +146,43 @@ export class TowerCore {
           problems.push(`mission "${m.id}": ${(e as Error).message}`);
         }
       }
-      return { id: m.id, title: m.title, kind: m.kind, scope, tasks: m.tasks.map((text) => ({ text, done: false })), dependsOn: [...new Set(m.depends_on)], notes: [], blockers: [], status: 'planned', branch: `tower/${m.id}` };
+      return {
+        id: m.id,
+        title: m.title,
+        kind: m.kind,
+        scope,
+        tasks: m.tasks.map((text) => ({ text, done: false })),
+        dependsOn: [...new Set(m.depends_on)],
+        notes: [],
+        blockers: [],
+        status: 'planned',
+        branch: `tower/${m.id}`,
+      };
     });
     for (const m of planned) {
       const old = state.missions.find((x) => x.id === m.id);
-      if (old && old.status !== 'planned') problems.push(`mission "${m.id}" is ${old.status} and cannot be replaced; plan new work under a new id`);
+      if (old && old.status !== 'planned')
+        problems.push(`mission "${m.id}" is ${old.status} and cannot be replaced; plan new work under a new id`);
     }
     const kept = state.missions.filter((m) => !ids.includes(m.id));
     const all = [...kept, ...planned];
     for (const m of planned) {
       for (const dep of m.dependsOn) {
         if (dep === m.id) problems.push(`mission "${m.id}" depends on itself`);
-        else if (!all.some((x) => x.id === dep)) problems.push(`mission "${m.id}" depends on "${dep}", which is not in the plan`);
+        else if (!all.some((x) => x.id === dep))
+          problems.push(`mission "${m.id}" depends on "${dep}", which is not in the plan`);
       }
     }
     const cycle = findCycle(all);
     if (cycle) problems.push(`the dependencies form a cycle: ${cycle.join(' → ')}`);
     const open = all.filter((m) => m.status !== 'merged');
-    problems.push(...scopeOverlaps(open, await trackedFiles(store.repoRoot)).map((p) => `build missions overlap: ${p}`));
-    if (problems.length) throw new TowerError(`TowerPlan rejected; nothing was changed:\n- ${problems.join('\n- ')}\nFix the plan and call TowerPlan again.`);
+    problems.push(
+      ...scopeOverlaps(open, await trackedFiles(store.repoRoot)).map((p) => `build missions overlap: ${p}`),
+    );
+    if (problems.length)
+      throw new TowerError(
+        `TowerPlan rejected; nothing was changed:\n- ${problems.join('\n- ')}\nFix the plan and call TowerPlan again.`,
+      );
     await store.update((s) => {
       s.missions = [...s.missions.filter((m) => !ids.includes(m.id)), ...planned];
       if (objective) s.objective = objective;
@@ -144,23 +192,39 @@ export class TowerCore {
   }
 
   /** Why each condition of the merge gate fails for a mission; empty when it may merge. */
-  private async mergeRefusals(store: TowerStore, state: TowerState, m: Mission): Promise<{ refusals: string[]; tip?: string }> {
+  private async mergeRefusals(
+    store: TowerStore,
+    state: TowerState,
+    m: Mission,
+  ): Promise<{ refusals: string[]; tip?: string }> {
     const refusals: string[] = [];
     const repo = store.repoRoot;
     const tip = await tipOf(repo, m.branch).catch(() => undefined);
     if (!tip) return { refusals: [`branch ${m.branch} does not exist; spawn the mission's worker first`] };
-    if (this.effectiveRoster(state).some((r) => r.mission === m.id && r.role === 'worker' && r.status === 'running')) refusals.push('its worker is still running');
+    if (this.effectiveRoster(state).some((r) => r.mission === m.id && r.role === 'worker' && r.status === 'running'))
+      refusals.push('its worker is still running');
     const { latest } = reviewsOf(state.reviews, m.id);
     if (!latest) refusals.push('it has no review yet: TowerSpawn a reviewer');
-    else if (latest.verdict !== 'approve') refusals.push(`the latest review (${latest.id} by ${latest.reviewer}) requests changes: ${latest.summary ?? ''}`.trim());
-    else if (latest.tip !== tip) refusals.push(`the latest review was made at ${latest.tip.slice(0, 8)}, but the branch tip is now ${tip.slice(0, 8)}: spawn a reviewer for the current tip`);
+    else if (latest.verdict !== 'approve')
+      refusals.push(
+        `the latest review (${latest.id} by ${latest.reviewer}) requests changes: ${latest.summary ?? ''}`.trim(),
+      );
+    else if (latest.tip !== tip)
+      refusals.push(
+        `the latest review was made at ${latest.tip.slice(0, 8)}, but the branch tip is now ${tip.slice(0, 8)}: spawn a reviewer for the current tip`,
+      );
     const unmerged = m.dependsOn.filter((d) => state.missions.find((x) => x.id === d)?.status !== 'merged');
     if (unmerged.length) refusals.push(`dependencies not merged yet: ${unmerged.join(', ')}`);
     const outside = (await changedFiles(repo, state.baseBranch, m.branch)).filter((f) => !inScope(f, m.scope));
-    if (outside.length) refusals.push(`it changed files outside its scope (${m.scope.join(', ')}): ${outside.join(', ')}`);
+    if (outside.length)
+      refusals.push(`it changed files outside its scope (${m.scope.join(', ')}): ${outside.join(', ')}`);
     const branch = await currentBranch(repo).catch(() => undefined);
-    if (branch !== state.baseBranch) refusals.push(`the main checkout is on ${branch ?? 'a detached HEAD'}, not the base branch ${state.baseBranch}: check it out first`);
-    else if (await hasTrackedChanges(repo)) refusals.push(`the main checkout has uncommitted changes to tracked files; commit or stash them first`);
+    if (branch !== state.baseBranch)
+      refusals.push(
+        `the main checkout is on ${branch ?? 'a detached HEAD'}, not the base branch ${state.baseBranch}: check it out first`,
+      );
+    else if (await hasTrackedChanges(repo))
+      refusals.push(`the main checkout has uncommitted changes to tracked files; commit or stash them first`);
     return { refusals, tip };
   }
 
@@ -168,7 +232,8 @@ export class TowerCore {
     const { store, state } = await this.activeState();
     const m = missionOf(state, id);
     if (m.kind !== 'build') throw new TowerError(`Mission "${id}" is a research mission; it has nothing to merge.`);
-    if (m.status === 'merged') throw new TowerError(`Mission "${id}" is already merged (${m.mergedCommit?.slice(0, 8)}).`);
+    if (m.status === 'merged')
+      throw new TowerError(`Mission "${id}" is already merged (${m.mergedCommit?.slice(0, 8)}).`);
     const { refusals } = await this.mergeRefusals(store, state, m);
     if (refusals.length) {
       store.log(COORDINATOR, `merge of ${id} refused: ${refusals.join('; ')}`);
@@ -197,7 +262,8 @@ export class TowerCore {
     try {
       state = store.read();
     } catch (e) {
-      if (!force) throw new TowerError(`${(e as Error).message}\n(TowerTeardown with force: true removes the worktrees anyway.)`);
+      if (!force)
+        throw new TowerError(`${(e as Error).message}\n(TowerTeardown with force: true removes the worktrees anyway.)`);
     }
     if (!state && !force && !existsSync(store.towerDir)) throw new TowerError('There is no tower in this repository.');
     await this.live.stopAll('the tower was torn down');
@@ -205,7 +271,8 @@ export class TowerCore {
     const paths = new Set<string>();
     for (const r of state?.roster ?? []) paths.add(r.worktree);
     for (const m of state?.missions ?? []) if (m.worktree) paths.add(m.worktree);
-    if (existsSync(store.worktreesDir)) for (const name of readdirSync(store.worktreesDir)) paths.add(join(store.worktreesDir, name));
+    if (existsSync(store.worktreesDir))
+      for (const name of readdirSync(store.worktreesDir)) paths.add(join(store.worktreesDir, name));
     for (const w of await listWorktrees(repo)) if (w.startsWith(store.worktreesDir + '/')) paths.add(w);
     let removed = 0;
     for (const path of paths) {
@@ -222,7 +289,11 @@ export class TowerCore {
     if (state) {
       await store.update((s) => {
         s.active = false;
-        s.roster = this.effectiveRoster(s).map((r) => (r.status === 'running' || r.status === 'queued' || r.status === 'lost' ? { ...r, status: 'stopped' as const, endedAt: new Date().toISOString() } : r));
+        s.roster = this.effectiveRoster(s).map((r) =>
+          r.status === 'running' || r.status === 'queued' || r.status === 'lost'
+            ? { ...r, status: 'stopped' as const, endedAt: new Date().toISOString() }
+            : r,
+        );
         for (const m of s.missions) delete m.worktree;
       });
       store.log(COORDINATOR, `torn down: ${removed} worktree${removed === 1 ? '' : 's'} removed`);
@@ -238,7 +309,9 @@ export class TowerCore {
   async send(from: string, to: string, text: string): Promise<string> {
     const { store, state } = await this.activeState();
     if (to !== COORDINATOR && to !== BROADCAST && !state.roster.some((r) => r.agentId === to)) {
-      throw new TowerError(`There is no "${to}" in the tower. Send to "tower", "all" or one of: ${state.roster.map((r) => r.agentId).join(', ') || '(no agents yet)'}.`);
+      throw new TowerError(
+        `There is no "${to}" in the tower. Send to "tower", "all" or one of: ${state.roster.map((r) => r.agentId).join(', ') || '(no agents yet)'}.`,
+      );
     }
     if (to === from) throw new TowerError('That is you; send to "tower", "all" or another agent.');
     const m = await store.addMessage({ from, to, text });
@@ -254,7 +327,10 @@ export class TowerCore {
     });
     if (!mine.length) return 'Your inbox is empty.';
     const shown = mine.slice(-limit).reverse();
-    return [`${mine.length} message${mine.length === 1 ? '' : 's'}, newest first:`, ...shown.map((m) => `#${m.id} ${m.at} from ${m.from}${m.to === BROADCAST ? ' (to all)' : ''}:\n${m.text}`)].join('\n\n');
+    return [
+      `${mine.length} message${mine.length === 1 ? '' : 's'}, newest first:`,
+      ...shown.map((m) => `#${m.id} ${m.at} from ${m.from}${m.to === BROADCAST ? ' (to all)' : ''}:\n${m.text}`),
+    ].join('\n\n');
   }
 
   async finding(by: string, mission: string | undefined, f: FindingInput): Promise<string> {
@@ -270,7 +346,9 @@ export class TowerCore {
     const assigned = [...state.reviews].reverse().find((r) => r.mission === id && r.reviewer === reviewer);
     if (!assigned) {
       const who = reviewsOf(state.reviews, id).pending?.reviewer;
-      throw new TowerError(`Only the reviewer assigned to mission "${id}" may submit its review${who ? ` (${who})` : ''}; you (${reviewer}) are not. Report what you found with TowerFinding or TowerSend instead.`);
+      throw new TowerError(
+        `Only the reviewer assigned to mission "${id}" may submit its review${who ? ` (${who})` : ''}; you (${reviewer}) are not. Report what you found with TowerFinding or TowerSend instead.`,
+      );
     }
     await store.update((s) => {
       const r = s.reviews.find((x) => x.id === assigned.id)!;
@@ -283,13 +361,23 @@ export class TowerCore {
   async mission(caller: { id: string; owns?: string; coordinator: boolean }, patch: MissionPatch): Promise<string> {
     const { store, state } = await this.activeState();
     const id = patch.mission ?? caller.owns;
-    if (!id) return state.missions.length ? state.missions.map((m) => renderMission(m, state.reviews, this.effectiveRoster(state))).join('\n\n') : 'No missions yet.';
+    if (!id)
+      return state.missions.length
+        ? state.missions.map((m) => renderMission(m, state.reviews, this.effectiveRoster(state))).join('\n\n')
+        : 'No missions yet.';
     const m = missionOf(state, id);
-    const changes = (patch.tick?.length ?? 0) + (patch.untick?.length ?? 0) + (patch.note ? 1 : 0) + (patch.blocker ? 1 : 0);
+    const changes =
+      (patch.tick?.length ?? 0) + (patch.untick?.length ?? 0) + (patch.note ? 1 : 0) + (patch.blocker ? 1 : 0);
     if (changes === 0) return renderMission(m, state.reviews, this.effectiveRoster(state));
-    if (!caller.coordinator && caller.owns !== id) throw new TowerError(`You may read mission "${id}" but change only your own${caller.owns ? ` ("${caller.owns}")` : ''}; tell its owner with TowerSend.`);
+    if (!caller.coordinator && caller.owns !== id)
+      throw new TowerError(
+        `You may read mission "${id}" but change only your own${caller.owns ? ` ("${caller.owns}")` : ''}; tell its owner with TowerSend.`,
+      );
     const bad = [...(patch.tick ?? []), ...(patch.untick ?? [])].filter((n) => n > m.tasks.length);
-    if (bad.length) throw new TowerError(`Mission "${id}" has ${m.tasks.length} task${m.tasks.length === 1 ? '' : 's'}; there is no task ${bad.join(', ')}.`);
+    if (bad.length)
+      throw new TowerError(
+        `Mission "${id}" has ${m.tasks.length} task${m.tasks.length === 1 ? '' : 's'}; there is no task ${bad.join(', ')}.`,
+      );
     const updated = await store.update((s) => {
       const target = missionOf(s, id);
       const at = new Date().toISOString();
@@ -307,7 +395,9 @@ export class TowerCore {
     const store = await this.store();
     const state = this.readState(store);
     if (!state) return `No tower in ${store.repoRoot}. TowerInit starts one.`;
-    const messages = store.messages().filter((m) => m.to === COORDINATOR || (m.to === BROADCAST && m.from !== COORDINATOR));
+    const messages = store
+      .messages()
+      .filter((m) => m.to === COORDINATOR || (m.to === BROADCAST && m.from !== COORDINATOR));
     const c = this.concurrency;
     return renderStatus({
       state,
@@ -322,7 +412,10 @@ export class TowerCore {
 
 export function missionOf(state: TowerState, id: string): Mission {
   const m = state.missions.find((x) => x.id === id);
-  if (!m) throw new TowerError(`There is no mission "${id}". Missions: ${state.missions.map((x) => x.id).join(', ') || '(none: TowerPlan first)'}.`);
+  if (!m)
+    throw new TowerError(
+      `There is no mission "${id}". Missions: ${state.missions.map((x) => x.id).join(', ') || '(none: TowerPlan first)'}.`,
+    );
   return m;
 }
 

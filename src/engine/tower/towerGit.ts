@@ -9,13 +9,16 @@ export async function repoRootOf(cwd: string): Promise<string> {
   try {
     return await git(['rev-parse', '--show-toplevel'], cwd);
   } catch {
-    throw new Error(`${cwd} is not inside a git repository; Tower mode works on a git repository (run \`git init\` and commit first).`);
+    throw new Error(
+      `${cwd} is not inside a git repository; Tower mode works on a git repository (run \`git init\` and commit first).`,
+    );
   }
 }
 
 export async function currentBranch(repo: string): Promise<string> {
   const result = await runGit(['symbolic-ref', '--quiet', '--short', 'HEAD'], repo);
-  if (result.code !== 0) throw new Error('HEAD is detached; check out the branch Tower should merge into, then call TowerInit again.');
+  if (result.code !== 0)
+    throw new Error('HEAD is detached; check out the branch Tower should merge into, then call TowerInit again.');
   return result.stdout.trim();
 }
 
@@ -40,7 +43,9 @@ export async function excludeTowerDir(repo: string): Promise<void> {
 /** A new worktree at `path` on a new branch `branch` from `base` (an existing branch is reused). */
 export async function addMissionWorktree(repo: string, path: string, branch: string, base: string): Promise<void> {
   mkdirSync(dirname(path), { recursive: true });
-  const args = (await branchExists(repo, branch)) ? ['worktree', 'add', path, branch] : ['worktree', 'add', '-b', branch, path, base];
+  const args = (await branchExists(repo, branch))
+    ? ['worktree', 'add', path, branch]
+    : ['worktree', 'add', '-b', branch, path, base];
   await git(args, repo);
 }
 
@@ -60,7 +65,10 @@ export async function removeWorktree(repo: string, path: string): Promise<void> 
 /** The worktrees git knows of, as absolute paths. */
 export async function listWorktrees(repo: string): Promise<string[]> {
   const out = await git(['worktree', 'list', '--porcelain'], repo);
-  return out.split('\n').filter((l) => l.startsWith('worktree ')).map((l) => l.slice('worktree '.length));
+  return out
+    .split('\n')
+    .filter((l) => l.startsWith('worktree '))
+    .map((l) => l.slice('worktree '.length));
 }
 
 /** Files the branch changed since it left `base` (renames count by both names). */
@@ -84,7 +92,9 @@ export async function mergeBranch(repo: string, branch: string, message: string)
   if (result.code !== 0) {
     await runGit(['merge', '--abort'], repo);
     const said = (result.stdout + result.stderr).trim().split('\n').slice(0, 12).join('\n');
-    throw new Error(`merging ${branch} failed and was undone:\n${said}\nAsk the mission's worker to rebase its branch on the base branch (TowerSend), then review again.`);
+    throw new Error(
+      `merging ${branch} failed and was undone:\n${said}\nAsk the mission's worker to rebase its branch on the base branch (TowerSend), then review again.`,
+    );
   }
   return tipOf(repo, 'HEAD');
 }

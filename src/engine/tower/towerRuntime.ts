@@ -37,7 +37,10 @@ export function towerGuardedWrite(path: string): string | undefined {
   const whole = path.endsWith(TOWER_SEGMENT) ? path.length - TOWER_SEGMENT.length : -1;
   const start = at >= 0 ? at : whole;
   if (start < 0) return undefined;
-  const rest = path.slice(start + TOWER_SEGMENT.length + 1).split(sep).filter(Boolean);
+  const rest = path
+    .slice(start + TOWER_SEGMENT.length + 1)
+    .split(sep)
+    .filter(Boolean);
   if (rest[0] === WORKTREES_DIR && rest.length >= 2) return undefined;
   return `${path} is Tower state (${TOWER_DIR}/${COMMS_DIR} and the worktree folders); only the Tower tools write there — use TowerMission, TowerSend, TowerFinding or TowerReview instead`;
 }
@@ -70,7 +73,10 @@ export class TowerRuntime {
   serviceFor(caller: TowerCaller): TowerService {
     const core = this.core;
     const coordinatorOnly = (tool: string) => {
-      if (caller.role !== 'tower') throw new TowerError(`${tool} is for the Tower coordinator; you are ${caller.role} ${caller.agentId}. Ask the coordinator with TowerSend.`);
+      if (caller.role !== 'tower')
+        throw new TowerError(
+          `${tool} is for the Tower coordinator; you are ${caller.role} ${caller.agentId}. Ask the coordinator with TowerSend.`,
+        );
     };
     return {
       role: caller.role,
@@ -84,10 +90,21 @@ export class TowerRuntime {
       inbox: (limit) => core.inbox(caller.agentId, limit),
       finding: (f) => core.finding(caller.agentId, caller.mission, f),
       review: async (mission, verdict, summary) => {
-        if (caller.role !== 'reviewer') throw new TowerError(`Only the reviewer assigned to mission "${mission}" may submit its review; you are ${caller.role === 'tower' ? 'the coordinator' : `the worker ${caller.agentId}`}. TowerSpawn a reviewer for it.`);
+        if (caller.role !== 'reviewer')
+          throw new TowerError(
+            `Only the reviewer assigned to mission "${mission}" may submit its review; you are ${caller.role === 'tower' ? 'the coordinator' : `the worker ${caller.agentId}`}. TowerSpawn a reviewer for it.`,
+          );
         return core.review(caller.agentId, mission, verdict, summary);
       },
-      mission: (patch) => core.mission({ id: caller.agentId, owns: caller.role === 'worker' ? caller.mission : undefined, coordinator: caller.role === 'tower' }, patch),
+      mission: (patch) =>
+        core.mission(
+          {
+            id: caller.agentId,
+            owns: caller.role === 'worker' ? caller.mission : undefined,
+            coordinator: caller.role === 'tower',
+          },
+          patch,
+        ),
       status: () => core.status(),
     };
   }

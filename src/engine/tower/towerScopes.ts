@@ -14,7 +14,8 @@ export function normaliseScope(glob: string): string {
   let g = glob.trim().replace(/\\/g, '/');
   while (g.startsWith('./')) g = g.slice(2);
   if (!g) throw new Error('a scope glob is empty; give paths relative to the repository root, like "src/api/**"');
-  if (g.startsWith('/') || /^[A-Za-z]:/.test(g)) throw new Error(`scope "${glob}" is absolute; give it relative to the repository root, like "src/api/**"`);
+  if (g.startsWith('/') || /^[A-Za-z]:/.test(g))
+    throw new Error(`scope "${glob}" is absolute; give it relative to the repository root, like "src/api/**"`);
   if (g.split('/').includes('..')) throw new Error(`scope "${glob}" leaves the repository ("..")`);
   if (g.endsWith('/')) g += '**';
   return g;
@@ -28,7 +29,9 @@ export function inScope(path: string, scope: readonly string[]): boolean {
 function expandBraces(glob: string): string[] {
   const m = /\{([^{}]*)\}/.exec(glob);
   if (!m) return [glob];
-  return m[1]!.split(',').flatMap((alt) => expandBraces(glob.slice(0, m.index) + alt + glob.slice(m.index + m[0].length)));
+  return m[1]!
+    .split(',')
+    .flatMap((alt) => expandBraces(glob.slice(0, m.index) + alt + glob.slice(m.index + m[0].length)));
 }
 
 /** Concrete paths a glob matches: wildcards filled with a plain name, with and without optional folders. */
@@ -70,18 +73,26 @@ function coversTree(glob: string): boolean {
 /** A path both globs match, or undefined when none was found (the globs are then treated as disjoint). */
 export function overlapWitness(a: string, b: string, repoFiles: readonly string[] = []): string | undefined {
   if (a === b) return a;
-  for (const [x, y] of [[a, b], [b, a]] as const) {
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     if (coversTree(x)) {
       const base = literalBase(x);
       const yBase = literalBase(y);
-      if (!base || yBase === base || yBase.startsWith(`${base}/`)) return `${yBase || '.'}/… (${x} holds the whole folder)`;
+      if (!base || yBase === base || yBase.startsWith(`${base}/`))
+        return `${yBase || '.'}/… (${x} holds the whole folder)`;
     }
   }
-  for (const [x, y] of [[a, b], [b, a]] as const) {
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     // `**` in x may stand for y's literal folder: `**/*.ts` reaches into `src/api/**`.
     const yBase = literalBase(y);
     const xBase = literalBase(x);
-    const deeper = yBase && (!xBase || yBase.startsWith(`${xBase}/`)) ? [xBase ? yBase.slice(xBase.length + 1) : yBase] : [];
+    const deeper =
+      yBase && (!xBase || yBase.startsWith(`${xBase}/`)) ? [xBase ? yBase.slice(xBase.length + 1) : yBase] : [];
     for (const sample of samplePaths(x, deeper)) if (picomatch.isMatch(sample, y, OPTIONS)) return sample;
   }
   return repoFiles.find((f) => picomatch.isMatch(f, a, OPTIONS) && picomatch.isMatch(f, b, OPTIONS));

@@ -63,7 +63,9 @@ export class TowerSpawner implements LiveAgents {
   }
 
   async stopAll(reason: string): Promise<void> {
-    await Promise.all([...this.running.values()].map((a) => this.deps.tasks.stop(a.taskId, reason).catch(() => undefined)));
+    await Promise.all(
+      [...this.running.values()].map((a) => this.deps.tasks.stop(a.taskId, reason).catch(() => undefined)),
+    );
   }
 
   async spawn(target: { mission: string; role: AgentRole; instructions?: string }, callId: string): Promise<string> {
@@ -71,19 +73,33 @@ export class TowerSpawner implements LiveAgents {
     const m = missionOf(state, target.mission);
     const roster = this.core.effectiveRoster(state);
     const busy = roster.find((r) => r.mission === m.id && (r.status === 'running' || r.status === 'queued'));
-    if (m.status === 'merged') throw new TowerError(`Mission "${m.id}" is merged already; plan new work as a new mission.`);
+    if (m.status === 'merged')
+      throw new TowerError(`Mission "${m.id}" is merged already; plan new work as a new mission.`);
     const agentId = `${m.id}-${target.role}-${randomBytes(3).toString('hex')}`;
     let worktree: string;
     let brief: string;
     const fill = (tip?: string) => ({
-      MISSION: m.id, TITLE: m.title, BRANCH: m.branch, BASE_BRANCH: state.baseBranch, AGENT_ID: agentId, SCOPE: m.scope.join(', '),
+      MISSION: m.id,
+      TITLE: m.title,
+      BRANCH: m.branch,
+      BASE_BRANCH: state.baseBranch,
+      AGENT_ID: agentId,
+      SCOPE: m.scope.join(', '),
       TASKS: m.tasks.length ? m.tasks.map((t, i) => `${i + 1}. ${t.text}`).join('\n') : '(none listed)',
-      INSTRUCTIONS: target.instructions ? `\nFrom the coordinator: ${target.instructions}` : '', TIP: tip ?? '', WORKTREE: '',
+      INSTRUCTIONS: target.instructions ? `\nFrom the coordinator: ${target.instructions}` : '',
+      TIP: tip ?? '',
+      WORKTREE: '',
     });
     if (target.role === 'worker') {
-      if (busy) throw new TowerError(`Mission "${m.id}" already has a ${busy.role} running (${busy.agentId}); wait for it to end.`);
+      if (busy)
+        throw new TowerError(
+          `Mission "${m.id}" already has a ${busy.role} running (${busy.agentId}); wait for it to end.`,
+        );
       const unmerged = m.dependsOn.filter((d) => state.missions.find((x) => x.id === d)?.status !== 'merged');
-      if (unmerged.length) throw new TowerError(`Mission "${m.id}" depends on ${unmerged.join(', ')}, not merged yet; spawn its worker after those merge.`);
+      if (unmerged.length)
+        throw new TowerError(
+          `Mission "${m.id}" depends on ${unmerged.join(', ')}, not merged yet; spawn its worker after those merge.`,
+        );
       worktree = m.worktree && existsSync(m.worktree) ? m.worktree : join(store.worktreesDir, m.id);
       if (!existsSync(worktree)) await addMissionWorktree(store.repoRoot, worktree, m.branch, state.baseBranch);
       const baseCommit = m.baseCommit ?? (await tipOf(store.repoRoot, state.baseBranch));
@@ -94,11 +110,16 @@ export class TowerSpawner implements LiveAgents {
         mission.baseCommit = baseCommit;
       });
     } else {
-      if (m.kind !== 'build') throw new TowerError(`Mission "${m.id}" is a research mission; only build missions are reviewed.`);
-      if (busy?.role === 'worker') throw new TowerError(`The worker of "${m.id}" (${busy.agentId}) is still running; review its branch when it has ended.`);
+      if (m.kind !== 'build')
+        throw new TowerError(`Mission "${m.id}" is a research mission; only build missions are reviewed.`);
+      if (busy?.role === 'worker')
+        throw new TowerError(
+          `The worker of "${m.id}" (${busy.agentId}) is still running; review its branch when it has ended.`,
+        );
       const tip = await tipOf(store.repoRoot, m.branch).catch(() => undefined);
       if (!tip) throw new TowerError(`Mission "${m.id}" has no branch yet (${m.branch}); spawn its worker first.`);
-      if (tip === m.baseCommit) throw new TowerError(`Branch ${m.branch} has no commit of its own yet; there is nothing to review.`);
+      if (tip === m.baseCommit)
+        throw new TowerError(`Branch ${m.branch} has no commit of its own yet; there is nothing to review.`);
       worktree = join(store.worktreesDir, `review-${agentId}`);
       await addReviewWorktree(store.repoRoot, worktree, tip);
       brief = renderTemplate(reviewerBrief, fill(tip));
@@ -108,21 +129,39 @@ export class TowerSpawner implements LiveAgents {
     }
     const task = this.startTask(m, { agentId, role: target.role, worktree }, brief, callId);
     store.log(COORDINATOR, `spawned ${target.role} ${agentId} for ${m.id} (task ${task})`);
-    const waiting = this.core.concurrency.hasRoom ? '' : ` It waits for a free slot (budget ${this.core.concurrency.limit}).`;
+    const waiting = this.core.concurrency.hasRoom
+      ? ''
+      : ` It waits for a free slot (budget ${this.core.concurrency.limit}).`;
     return `Started ${target.role} ${agentId} for mission "${m.id}" as background task ${task}, in ${worktree}.${waiting} You will be notified when it ends; meanwhile TowerStatus and TowerInbox show progress.`;
   }
 
-  private async record(mission: string, who: { agentId: string; role: AgentRole; worktree: string }, changeMission?: (m: Mission) => void, changeState?: (s: TowerState) => void): Promise<void> {
+  private async record(
+    mission: string,
+    who: { agentId: string; role: AgentRole; worktree: string },
+    changeMission?: (m: Mission) => void,
+    changeState?: (s: TowerState) => void,
+  ): Promise<void> {
     const store = await this.core.store();
     await store.update((s) => {
-      const entry: RosterEntry = { ...who, mission, status: 'queued', pid: process.pid, startedAt: new Date().toISOString() };
+      const entry: RosterEntry = {
+        ...who,
+        mission,
+        status: 'queued',
+        pid: process.pid,
+        startedAt: new Date().toISOString(),
+      };
       s.roster.push(entry);
       if (changeMission) changeMission(missionOf(s, mission));
       changeState?.(s);
     });
   }
 
-  private startTask(m: Mission, who: { agentId: string; role: AgentRole; worktree: string }, brief: string, callId: string): string {
+  private startTask(
+    m: Mission,
+    who: { agentId: string; role: AgentRole; worktree: string },
+    brief: string,
+    callId: string,
+  ): string {
     const entry: RunningAgent = { taskId: '', rateLimited: false };
     this.running.set(who.agentId, entry);
     try {
@@ -141,7 +180,15 @@ export class TowerSpawner implements LiveAgents {
     }
   }
 
-  private async run(m: Mission, who: { agentId: string; role: AgentRole; worktree: string }, brief: string, callId: string, signal: AbortSignal, write: (t: string) => void, entry: RunningAgent): Promise<string | undefined> {
+  private async run(
+    m: Mission,
+    who: { agentId: string; role: AgentRole; worktree: string },
+    brief: string,
+    callId: string,
+    signal: AbortSignal,
+    write: (t: string) => void,
+    entry: RunningAgent,
+  ): Promise<string | undefined> {
     try {
       await this.core.concurrency.acquire(signal);
     } catch {
@@ -168,10 +215,23 @@ export class TowerSpawner implements LiveAgents {
       });
       // The shared Tower tools are its working tools: offered with full schemas from the first step.
       agents.parts(child.id)?.offered.load(TOWER_SHARED_TOOLS);
-      this.deps.onSubagent({ type: 'subagent', change: 'started', childId: child.id, agentName: TOWER_WORKER, parentCallId: callId, prompt: brief, description: `${who.role} of ${m.id}` });
+      this.deps.onSubagent({
+        type: 'subagent',
+        change: 'started',
+        childId: child.id,
+        agentName: TOWER_WORKER,
+        parentCallId: callId,
+        prompt: brief,
+        description: `${who.role} of ${m.id}`,
+      });
       const outcome = await child.run(brief, { signal });
       text = outcome.text;
-      status = outcome.reason === 'completed' ? 'finished' : signal.aborted || outcome.reason === 'cancelled' ? 'stopped' : 'failed';
+      status =
+        outcome.reason === 'completed'
+          ? 'finished'
+          : signal.aborted || outcome.reason === 'cancelled'
+            ? 'stopped'
+            : 'failed';
       error = status === 'finished' ? undefined : (outcome.error ?? `its turn ended: ${outcome.reason}`);
     } catch (e) {
       error = (e as Error).message;
@@ -179,10 +239,22 @@ export class TowerSpawner implements LiveAgents {
       this.running.delete(who.agentId);
       await agents.release(who.agentId);
       this.core.concurrency.release(status === 'finished' && !entry.rateLimited);
-      this.deps.onSubagent({ type: 'subagent', change: 'stopped', childId: who.agentId, agentName: TOWER_WORKER, parentCallId: callId, status: status === 'finished' ? 'completed' : status === 'stopped' ? 'cancelled' : 'failed', response: text, elapsedMs: Date.now() - started, ...(error ? { error } : {}) });
+      this.deps.onSubagent({
+        type: 'subagent',
+        change: 'stopped',
+        childId: who.agentId,
+        agentName: TOWER_WORKER,
+        parentCallId: callId,
+        status: status === 'finished' ? 'completed' : status === 'stopped' ? 'cancelled' : 'failed',
+        response: text,
+        elapsedMs: Date.now() - started,
+        ...(error ? { error } : {}),
+      });
       await this.finish(m.id, who, status, error);
     }
-    write(`${who.role} ${who.agentId} of mission ${m.id}: ${status}${error ? ` (${error})` : ''}\n\n${text.trim() || '(no final message)'}\n`);
+    write(
+      `${who.role} ${who.agentId} of mission ${m.id}: ${status}${error ? ` (${error})` : ''}\n\n${text.trim() || '(no final message)'}\n`,
+    );
     return status === 'finished' ? undefined : (error ?? status);
   }
 
@@ -198,7 +270,12 @@ export class TowerSpawner implements LiveAgents {
   }
 
   /** Records an agent's end; a reviewer's worktree goes (its verdict is recorded), a worker's stays for review and merge. */
-  private async finish(mission: string, who: { agentId: string; role: AgentRole; worktree: string }, status: 'finished' | 'failed' | 'stopped', error?: string): Promise<void> {
+  private async finish(
+    mission: string,
+    who: { agentId: string; role: AgentRole; worktree: string },
+    status: 'finished' | 'failed' | 'stopped',
+    error?: string,
+  ): Promise<void> {
     const store = await this.core.store();
     await this.setStatus(who.agentId, status, error);
     if (who.role === 'worker') {

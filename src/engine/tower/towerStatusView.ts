@@ -27,7 +27,11 @@ function gateLine(m: Mission, reviews: readonly Review[]): string {
   if (m.kind !== 'build') return 'no merge (research)';
   if (m.status === 'merged') return `merged ${short(m.mergedCommit)}`;
   const { latest, pending } = reviewsOf(reviews, m.id);
-  const parts = [latest ? `${latest.verdict === 'approve' ? 'approved' : 'changes requested'} at ${short(latest.tip)} by ${latest.reviewer}` : 'not reviewed'];
+  const parts = [
+    latest
+      ? `${latest.verdict === 'approve' ? 'approved' : 'changes requested'} at ${short(latest.tip)} by ${latest.reviewer}`
+      : 'not reviewed',
+  ];
   if (pending) parts.push(`review pending (${pending.reviewer})`);
   return parts.join('; ');
 }
@@ -62,11 +66,14 @@ export function renderStatus(s: TowerSnapshot): string {
   for (const m of state.missions) {
     const done = m.tasks.filter((t) => t.done).length;
     const blockers = m.blockers.length ? `, ${m.blockers.length} blocker${m.blockers.length === 1 ? '' : 's'}` : '';
-    lines.push(`  ${m.id} [${m.kind}] ${m.status} — tasks ${done}/${m.tasks.length}${blockers} — ${m.scope.join(', ')}`);
+    lines.push(
+      `  ${m.id} [${m.kind}] ${m.status} — tasks ${done}/${m.tasks.length}${blockers} — ${m.scope.join(', ')}`,
+    );
   }
   if (!state.missions.length) lines.push('  (none yet: TowerPlan)');
   lines.push('', `Roster (${s.roster.length}):`);
-  for (const r of s.roster) lines.push(`  ${r.agentId} ${r.role} of ${r.mission}: ${r.status}${r.error ? ` (${r.error})` : ''}`);
+  for (const r of s.roster)
+    lines.push(`  ${r.agentId} ${r.role} of ${r.mission}: ${r.status}${r.error ? ` (${r.error})` : ''}`);
   if (!s.roster.length) lines.push('  (no agents yet: TowerSpawn)');
   lines.push('', 'Review gate:');
   const builds = state.missions.filter((m) => m.kind === 'build');
@@ -77,7 +84,8 @@ export function renderStatus(s: TowerSnapshot): string {
     const byKind = new Map<string, number>();
     for (const f of s.findings) byKind.set(f.kind, (byKind.get(f.kind) ?? 0) + 1);
     lines.push(`Findings: ${[...byKind].map(([k, n]) => `${n} ${k}`).join(', ')}`);
-    for (const f of s.findings.slice(-5)) lines.push(`  #${f.id} ${f.kind} by ${f.by}: ${f.title}${f.path ? ` (${f.path})` : ''}`);
+    for (const f of s.findings.slice(-5))
+      lines.push(`  #${f.id} ${f.kind} by ${f.by}: ${f.title}${f.path ? ` (${f.path})` : ''}`);
   }
   lines.push('', 'Activity (latest first):');
   const recent = s.activity.slice(-ACTIVITY_SHOWN).reverse();

@@ -144,11 +144,20 @@ export class TowerStore {
     try {
       parsed = JSON.parse(readFileSync(this.statePath, 'utf8'));
     } catch (e) {
-      throw new TowerStateError(`${this.statePath} cannot be read (${(e as Error).message}). It is written only by the Tower tools; restore it from the last good copy or run TowerTeardown with force to clean up.`);
+      throw new TowerStateError(
+        `${this.statePath} cannot be read (${(e as Error).message}). It is written only by the Tower tools; restore it from the last good copy or run TowerTeardown with force to clean up.`,
+      );
     }
     const state = parsed as Partial<TowerState>;
-    if (state.version !== 1 || !Array.isArray(state.missions) || !Array.isArray(state.roster) || !Array.isArray(state.reviews)) {
-      throw new TowerStateError(`${this.statePath} is not a Tower state this version understands. Run TowerTeardown with force to clean up, then TowerInit.`);
+    if (
+      state.version !== 1 ||
+      !Array.isArray(state.missions) ||
+      !Array.isArray(state.roster) ||
+      !Array.isArray(state.reviews)
+    ) {
+      throw new TowerStateError(
+        `${this.statePath} is not a Tower state this version understands. Run TowerTeardown with force to clean up, then TowerInit.`,
+      );
     }
     return { readCounts: {}, ...state } as TowerState;
   }

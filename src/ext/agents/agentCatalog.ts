@@ -13,7 +13,12 @@ export interface AgentRoot {
   source: AgentSource;
 }
 
-export function agentRoots(o: { home: string; cwd: string; extraDirs?: string[]; env?: NodeJS.ProcessEnv }): AgentRoot[] {
+export function agentRoots(o: {
+  home: string;
+  cwd: string;
+  extraDirs?: string[];
+  env?: NodeJS.ProcessEnv;
+}): AgentRoot[] {
   const env = o.env ?? process.env;
   const root = projectRoot(o.cwd);
   return [
@@ -69,7 +74,10 @@ export class AgentCatalog {
     const custom = this.all.filter((a) => a.source !== 'builtin').map((a) => a.name);
     const allowed: NameSelection = agent.subagents ?? (isMain ? [...DEFAULT_SUBAGENTS, ...custom] : DEFAULT_SUBAGENTS);
     // `*` means every agent that can work delegated: not the built-in main agent itself.
-    const names = allowed === '*' ? this.all.filter((a) => !(a.name === MAIN_AGENT && a.source === 'builtin')).map((a) => a.name) : allowed;
+    const names =
+      allowed === '*'
+        ? this.all.filter((a) => !(a.name === MAIN_AGENT && a.source === 'builtin')).map((a) => a.name)
+        : allowed;
     return [...new Set(names)].filter((n) => n !== agent.name && this.byName.has(n));
   }
 }
@@ -82,7 +90,11 @@ export function builtinAgentCatalog(): AgentCatalog {
 }
 
 /** `pluginAgents`: agents of enabled plugins, below every folder and above the built-ins (SPEC §9.2). */
-export async function loadAgentCatalog(roots: AgentRoot[], explicitFile?: string, pluginAgents: readonly AgentProfile[] = []): Promise<AgentCatalog> {
+export async function loadAgentCatalog(
+  roots: AgentRoot[],
+  explicitFile?: string,
+  pluginAgents: readonly AgentProfile[] = [],
+): Promise<AgentCatalog> {
   const warnings: string[] = [];
   const byName = new Map<string, AgentProfile>();
   let explicit: AgentProfile | undefined;
@@ -96,7 +108,9 @@ export async function loadAgentCatalog(roots: AgentRoot[], explicitFile?: string
   const add = (agent: AgentProfile, where: string) => {
     if (byName.has(agent.name)) return;
     if (builtinNames.has(agent.name) && !agent.override) {
-      warnings.push(`agent file ${where} is named like the built-in agent "${agent.name}" and was ignored; add \`override: true\` to replace the built-in`);
+      warnings.push(
+        `agent file ${where} is named like the built-in agent "${agent.name}" and was ignored; add \`override: true\` to replace the built-in`,
+      );
       return;
     }
     byName.set(agent.name, agent);
@@ -114,7 +128,10 @@ export async function loadAgentCatalog(roots: AgentRoot[], explicitFile?: string
 }
 
 /** The tools an agent is offered, from the names available: `tools` first (exactly that list), then `disallowedTools`. */
-export function selectTools(agent: Pick<AgentProfile, 'tools' | 'disallowedTools'>, available: readonly string[]): { names: string[]; unknown: string[] } {
+export function selectTools(
+  agent: Pick<AgentProfile, 'tools' | 'disallowedTools'>,
+  available: readonly string[],
+): { names: string[]; unknown: string[] } {
   const byLower = new Map(available.map((n) => [n.toLowerCase(), n]));
   const unknown: string[] = [];
   let chosen: string[];

@@ -43,13 +43,21 @@ export async function parseAgentFile(path: string, source: AgentSource): Promise
   if (!parsed.ok) return parsed;
   const { data, body } = parsed;
   const name = String(data.name ?? basename(path).replace(/\.md$/i, '')).trim();
-  if (!AGENT_NAME.test(name)) return { ok: false, message: `${path}: agent name "${name}" must be kebab-case (lowercase letters, digits and single dashes)` };
-  const description = data.description === undefined || data.description === null ? '' : String(data.description).trim();
+  if (!AGENT_NAME.test(name))
+    return {
+      ok: false,
+      message: `${path}: agent name "${name}" must be kebab-case (lowercase letters, digits and single dashes)`,
+    };
+  const description =
+    data.description === undefined || data.description === null ? '' : String(data.description).trim();
   if (!description) return { ok: false, message: `${path}: an agent file needs a description in its frontmatter` };
   const whenToUse = field(data, 'whenToUse', 'when-to-use', 'when_to_use');
   const disallowed = stringList(field(data, 'disallowedTools', 'disallowed-tools', 'disallowed_tools'), /[,\s]+/) ?? [];
   // opencode writes `tools: { write: false }`: a map of switches, where false turns a tool off.
-  const toolMap = data.tools !== null && typeof data.tools === 'object' && !Array.isArray(data.tools) ? (data.tools as Record<string, unknown>) : undefined;
+  const toolMap =
+    data.tools !== null && typeof data.tools === 'object' && !Array.isArray(data.tools)
+      ? (data.tools as Record<string, unknown>)
+      : undefined;
   if (toolMap) for (const [tool, on] of Object.entries(toolMap)) if (booleanField(on) === false) disallowed.push(tool);
   return {
     ok: true,

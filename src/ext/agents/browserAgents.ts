@@ -6,21 +6,48 @@ import { AgentCatalog } from './agentCatalog';
 import type { AgentProfile } from './agentFile';
 import browserPrompt from './browser.md';
 import subagentPrompt from './browserSubagent.md';
-import { BROWSER_AGENT, BROWSER_DELEGATION_TOOL, BROWSER_SUBAGENT_TYPES, type BrowserSubagentType } from '../../types/browserProfile';
+import {
+  BROWSER_AGENT,
+  BROWSER_DELEGATION_TOOL,
+  BROWSER_SUBAGENT_TYPES,
+  type BrowserSubagentType,
+} from '../../types/browserProfile';
 
 const TASK_TOOLS = ['create_task', 'update_task', 'list_tasks'];
 const WORKSPACE_TOOLS = ['opfs_read', 'opfs_write', 'opfs_list', 'opfs_delete'];
 
-const ROLES: Record<BrowserSubagentType, { description: string; tools: AgentProfile['tools']; disallowed: string[]; text: string }> = {
+const ROLES: Record<
+  BrowserSubagentType,
+  { description: string; tools: AgentProfile['tools']; disallowed: string[]; text: string }
+> = {
   researcher: {
     description: 'Finds and reads information on the web (search, fetch, read tabs); does not run page scripts.',
-    tools: ['web_fetch', 'web_search', 'get_tab_content', 'open_tab', 'list_tabs', 'close_tab', ...WORKSPACE_TOOLS, ...TASK_TOOLS],
+    tools: [
+      'web_fetch',
+      'web_search',
+      'get_tab_content',
+      'open_tab',
+      'list_tabs',
+      'close_tab',
+      ...WORKSPACE_TOOLS,
+      ...TASK_TOOLS,
+    ],
     disallowed: [],
     text: 'You research: search the web, read pages (web_fetch for static pages, a tab with get_tab_content when the page needs a browser), cross-check sources and report facts with their URLs. You cannot run scripts in pages.',
   },
   page_operator: {
     description: 'Operates web pages: reads them, runs scripts in them, fills and clicks; no web search.',
-    tools: ['get_tab_content', 'list_tabs', 'open_tab', 'close_tab', 'activate_tab', 'execute_script', 'web_fetch', ...WORKSPACE_TOOLS, ...TASK_TOOLS],
+    tools: [
+      'get_tab_content',
+      'list_tabs',
+      'open_tab',
+      'close_tab',
+      'activate_tab',
+      'execute_script',
+      'web_fetch',
+      ...WORKSPACE_TOOLS,
+      ...TASK_TOOLS,
+    ],
     disallowed: [],
     text: 'You operate web pages. Read the page with get_tab_content, act with execute_script (`target: "page"`) using the selectors from its `<!-- selector -->` comments, then read it again to verify. Work in the tab you were given, or open your own: other sub-agents may be using other tabs at the same time.',
   },

@@ -19,7 +19,14 @@ export const MAIN_AGENT_ONLY_TOOLS = ['Workflow', 'CronCreate', 'CronDelete'];
 const READ_ONLY_TOOLS = ['Read', 'ReadMediaFile', 'Grep', 'Glob', 'WebFetch', 'WebSearch'];
 
 export const BUILTIN_AGENTS: readonly AgentProfile[] = [
-  { name: MAIN_AGENT, description: 'The main coding agent.', override: false, tools: '*', disallowedTools: [], source: 'builtin' },
+  {
+    name: MAIN_AGENT,
+    description: 'The main coding agent.',
+    override: false,
+    tools: '*',
+    disallowedTools: [],
+    source: 'builtin',
+  },
   {
     name: 'coder',
     description: 'General-purpose subagent: reads, edits, runs commands; for a self-contained coding task.',

@@ -27,20 +27,29 @@ export function parseHookStdout(stdout: string): ParsedHookStdout {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { context: text, warning: `stdout starts like JSON but does not parse (${(e as Error).message}); used as plain text` };
+    return {
+      context: text,
+      warning: `stdout starts like JSON but does not parse (${(e as Error).message}); used as plain text`,
+    };
   }
   if (!isRecord(value)) return { context: text };
   const nested = isRecord(value.hookSpecificOutput) ? value.hookSpecificOutput : {};
-  const known = ['permissionDecision', 'decision', 'additionalContext', 'reason'].some((k) => k in value || k in nested);
+  const known = ['permissionDecision', 'decision', 'additionalContext', 'reason'].some(
+    (k) => k in value || k in nested,
+  );
   if (!known) return { context: text };
 
   const result: ParsedHookStdout = {};
   const context = stringField(nested.additionalContext) ?? stringField(value.additionalContext);
   if (context) result.context = context;
   const raw = nested.permissionDecision ?? value.permissionDecision;
-  const reason = stringField(nested.permissionDecisionReason) ?? stringField(value.permissionDecisionReason) ?? stringField(value.reason);
+  const reason =
+    stringField(nested.permissionDecisionReason) ??
+    stringField(value.permissionDecisionReason) ??
+    stringField(value.reason);
   if (raw !== undefined) {
-    if (typeof raw === 'string' && DECISIONS.has(raw)) result.decision = { permissionDecision: raw as HookDecision['permissionDecision'], reason };
+    if (typeof raw === 'string' && DECISIONS.has(raw))
+      result.decision = { permissionDecision: raw as HookDecision['permissionDecision'], reason };
     else result.warning = `permissionDecision ${JSON.stringify(raw)} is not "allow", "deny" or "ask"`;
   } else if (value.decision === 'block') {
     result.decision = { permissionDecision: 'deny', reason };

@@ -84,7 +84,11 @@ export function hookMatches(hook: HookSpec, event: HookEventName, subject: strin
 }
 
 /** The JSON a hook reads on stdin: snake_case base fields, then the event's own fields. */
-export function hookPayload(event: HookEventName, session: HookSessionInfo, fields: Record<string, unknown>): Record<string, unknown> {
+export function hookPayload(
+  event: HookEventName,
+  session: HookSessionInfo,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     hook_event_name: event,
     session_id: session.sessionId,
@@ -125,7 +129,9 @@ export async function runHooks(
     outcome.runs.push(run);
     const label = `${event} hook \`${shorten(hook.command)}\`${hook.origin ? ` (${hook.origin})` : ''}`;
     if (run.failure || run.timedOut) {
-      outcome.warnings.push(`${label} ${run.timedOut ? `timed out after ${hook.timeout}s and was stopped` : run.failure} (ignored)`);
+      outcome.warnings.push(
+        `${label} ${run.timedOut ? `timed out after ${hook.timeout}s and was stopped` : run.failure} (ignored)`,
+      );
       return;
     }
     if (run.exitCode === 2) {
@@ -182,7 +188,8 @@ async function runOne(hook: HookSpec, input: string, opts: HookRunOptions): Prom
 
   let stopping: Promise<unknown> | undefined;
   const stop = () => {
-    if (!stopping && child.pid) stopping = terminateGroup(child.pid, { graceMs: opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS });
+    if (!stopping && child.pid)
+      stopping = terminateGroup(child.pid, { graceMs: opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS });
   };
   const timer = setTimeout(() => {
     run.timedOut = true;
@@ -198,7 +205,8 @@ async function runOne(hook: HookSpec, input: string, opts: HookRunOptions): Prom
     if (child.pid && !stopping) stop();
     await stopping;
     run.exitCode = exit.code;
-    if (!run.timedOut && exit.signal) run.failure = opts.signal?.aborted ? 'was stopped: the turn was cancelled' : `was killed by ${exit.signal}`;
+    if (!run.timedOut && exit.signal)
+      run.failure = opts.signal?.aborted ? 'was stopped: the turn was cancelled' : `was killed by ${exit.signal}`;
     return run;
   } finally {
     clearTimeout(timer);

@@ -45,7 +45,10 @@ type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 let sdk: Promise<Sdk> | undefined;
 
 async function loadSdk() {
-  const [client, types] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
+  const [client, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
   return { ...client, ...types };
 }
 
@@ -151,7 +154,10 @@ export class McpServerConnection {
     } catch (e) {
       abandoned = true;
       // An attempt that still connects after the deadline is closed as soon as it does.
-      attempt.then((late) => (this.client === late ? undefined : late.close().catch(() => {})), () => {});
+      attempt.then(
+        (late) => (this.client === late ? undefined : late.close().catch(() => {})),
+        () => {},
+      );
       await client?.close().catch(() => {});
       await this.transport?.close();
       this.client = undefined;
@@ -179,7 +185,11 @@ export class McpServerConnection {
       const onStderr = (text: string) => {
         this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
       };
-      const transport = new StdioGroupTransport({ command: c.command!, args: c.args, env, cwd: c.cwd }, helpers, onStderr);
+      const transport = new StdioGroupTransport(
+        { command: c.command!, args: c.args, env, cwd: c.cwd },
+        helpers,
+        onStderr,
+      );
       this.transport = transport;
       const start = transport.start.bind(transport);
       transport.start = async () => {
@@ -253,19 +263,27 @@ export class McpServerConnection {
     if (this.state === 'lazy') {
       await this.start();
       if (this.currentState() !== 'ready') {
-        throw new McpCallError(`${label} could not be started for the call to ${name}: ${this.error ?? 'it was stopped'}.`);
+        throw new McpCallError(
+          `${label} could not be started for the call to ${name}: ${this.error ?? 'it was stopped'}.`,
+        );
       }
     }
     if (this.starting) await this.starting;
     if (this.state === 'disconnected' || this.state === 'failed') {
       const before = this.error;
       await this.start();
-      if (this.currentState() !== 'ready') throw new McpCallError(`${label} is not connected (${before ?? 'not started'}); reconnecting failed: ${this.error}.`);
+      if (this.currentState() !== 'ready')
+        throw new McpCallError(
+          `${label} is not connected (${before ?? 'not started'}); reconnecting failed: ${this.error}.`,
+        );
     }
     const client = this.client!;
     const { ErrorCode, McpError } = await (sdk ??= loadSdk());
     try {
-      const result = (await client.callTool({ name, arguments: args }, undefined, { signal: opts.signal, timeout: this.config.toolTimeoutMs })) as McpCallResult;
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
+        signal: opts.signal,
+        timeout: this.config.toolTimeoutMs,
+      })) as McpCallResult;
       // A call that changed the tool list (the server said so before answering) returns once the new
       // list is known, so the model's next step is offered it.
       await this.relisting;
@@ -273,11 +291,15 @@ export class McpServerConnection {
     } catch (e) {
       if (opts.signal?.aborted) throw new McpCallError(`The call to ${name} on ${label} was cancelled.`);
       if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
-        throw new McpCallError(`${label} did not answer the call to ${name} within ${this.config.toolTimeoutMs} ms ("toolTimeoutMs").`);
+        throw new McpCallError(
+          `${label} did not answer the call to ${name} within ${this.config.toolTimeoutMs} ms ("toolTimeoutMs").`,
+        );
       }
       if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || this.currentState() === 'disconnected') {
         if (this.client === client) this.dropped(client);
-        throw new McpCallError(`${label} closed the connection during the call to ${name}: ${this.error ?? (e as Error).message}.`);
+        throw new McpCallError(
+          `${label} closed the connection during the call to ${name}: ${this.error ?? (e as Error).message}.`,
+        );
       }
       throw new McpCallError(`${label} failed the call to ${name}: ${(e as Error).message}`);
     }
@@ -310,8 +332,13 @@ export class McpServerConnection {
   private describeStartError(e: unknown): string {
     const err = e as NodeJS.ErrnoException;
     const c = this.config;
-    if (err?.code === 'ENOENT' && c.transport === 'stdio') return `could not start: command "${c.command}" was not found (${describeMcpTarget(c)})`;
-    if (err?.name === 'UnauthorizedError' || (err as { code?: unknown })?.code === 401 || /\b401\b|unauthori[sz]ed/i.test(err?.message ?? '')) {
+    if (err?.code === 'ENOENT' && c.transport === 'stdio')
+      return `could not start: command "${c.command}" was not found (${describeMcpTarget(c)})`;
+    if (
+      err?.name === 'UnauthorizedError' ||
+      (err as { code?: unknown })?.code === 401 ||
+      /\b401\b|unauthori[sz]ed/i.test(err?.message ?? '')
+    ) {
       return `the server needs authorization: run \`jarvis mcp login ${c.name}\` (or /mcp-config login ${c.name})`;
     }
     const cause = (err as { cause?: { code?: string; message?: string } })?.cause;

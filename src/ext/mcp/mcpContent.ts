@@ -36,11 +36,17 @@ export function mapMcpResult(result: McpCallResult): MappedResult {
   if (result.structuredContent !== undefined) {
     const text = json(result.structuredContent);
     // Servers usually repeat the structured value as text; say it once.
-    if (!parts.some((p) => p.type === 'text' && sameJson(p.text, result.structuredContent))) parts.push({ type: 'text', text: `Structured content:\n${text}` });
+    if (!parts.some((p) => p.type === 'text' && sameJson(p.text, result.structuredContent)))
+      parts.push({ type: 'text', text: `Structured content:\n${text}` });
     count('structured');
   }
-  if (result._meta !== undefined && result._meta !== null && Object.keys(result._meta as object).length) parts.push({ type: 'text', text: `Result metadata (_meta):\n${json(result._meta)}` });
-  if (!parts.length) parts.push({ type: 'text', text: result.isError ? 'The tool failed and returned no message.' : 'The tool returned no content.' });
+  if (result._meta !== undefined && result._meta !== null && Object.keys(result._meta as object).length)
+    parts.push({ type: 'text', text: `Result metadata (_meta):\n${json(result._meta)}` });
+  if (!parts.length)
+    parts.push({
+      type: 'text',
+      text: result.isError ? 'The tool failed and returned no message.' : 'The tool returned no content.',
+    });
   const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(', ') || 'no content';
   return { content: parts, isError: result.isError === true, summary };
 }
@@ -52,19 +58,34 @@ function mapContentItem(item: unknown): { kind: string; part: ContentPart } {
       return { kind: 'text', part: { type: 'text', text: String(c.text ?? '') } };
     case 'image': {
       const mediaType = String(c.mimeType ?? '');
-      if (IMAGE_TYPES.has(mediaType) && typeof c.data === 'string') return { kind: 'image', part: { type: 'image', mediaType, data: c.data } };
-      return { kind: 'image', part: { type: 'text', text: `[image of type ${mediaType || 'unknown'} that cannot be shown to the model]` } };
+      if (IMAGE_TYPES.has(mediaType) && typeof c.data === 'string')
+        return { kind: 'image', part: { type: 'image', mediaType, data: c.data } };
+      return {
+        kind: 'image',
+        part: { type: 'text', text: `[image of type ${mediaType || 'unknown'} that cannot be shown to the model]` },
+      };
     }
     case 'audio':
-      return { kind: 'audio', part: { type: 'text', text: `[audio (${String(c.mimeType ?? 'unknown type')}, ${approxBytes(c.data)}) not shown: audio is not passed to the model]` } };
+      return {
+        kind: 'audio',
+        part: {
+          type: 'text',
+          text: `[audio (${String(c.mimeType ?? 'unknown type')}, ${approxBytes(c.data)}) not shown: audio is not passed to the model]`,
+        },
+      };
     case 'resource_link':
       return { kind: 'resource link', part: { type: 'text', text: describeResource('Resource link', c) } };
     case 'resource': {
       const r = (typeof c.resource === 'object' && c.resource !== null ? c.resource : {}) as Record<string, unknown>;
-      if (typeof r.text === 'string') return { kind: 'resource', part: { type: 'text', text: `${describeResource('Resource', r)}\n${r.text}` } };
+      if (typeof r.text === 'string')
+        return { kind: 'resource', part: { type: 'text', text: `${describeResource('Resource', r)}\n${r.text}` } };
       const mediaType = String(r.mimeType ?? '');
-      if (IMAGE_TYPES.has(mediaType) && typeof r.blob === 'string') return { kind: 'image', part: { type: 'image', mediaType, data: r.blob } };
-      return { kind: 'resource', part: { type: 'text', text: `${describeResource('Binary resource', r)} (${approxBytes(r.blob)}, not shown)` } };
+      if (IMAGE_TYPES.has(mediaType) && typeof r.blob === 'string')
+        return { kind: 'image', part: { type: 'image', mediaType, data: r.blob } };
+      return {
+        kind: 'resource',
+        part: { type: 'text', text: `${describeResource('Binary resource', r)} (${approxBytes(r.blob)}, not shown)` },
+      };
     }
     default:
       return { kind: 'other', part: { type: 'text', text: json(item) } };

@@ -34,14 +34,24 @@ function fileStamp(path: string, cwd: string): string | undefined {
 
 function isToolInfo(t: unknown): t is McpToolInfo {
   const x = t as Partial<McpToolInfo> | null;
-  return !!x && typeof x.name === 'string' && typeof x.description === 'string' && typeof x.readOnly === 'boolean'
-    && typeof x.inputSchema === 'object' && x.inputSchema !== null && !Array.isArray(x.inputSchema);
+  return (
+    !!x &&
+    typeof x.name === 'string' &&
+    typeof x.description === 'string' &&
+    typeof x.readOnly === 'boolean' &&
+    typeof x.inputSchema === 'object' &&
+    x.inputSchema !== null &&
+    !Array.isArray(x.inputSchema)
+  );
 }
 
 export class McpListingCache {
   private readonly dir: string;
 
-  constructor(home: string, private readonly clientVersion: string) {
+  constructor(
+    home: string,
+    private readonly clientVersion: string,
+  ) {
     this.dir = join(home, 'cache', 'mcp-tools');
   }
 
@@ -59,9 +69,10 @@ export class McpListingCache {
       url: config.url,
       headers: config.headers,
       bearer: config.bearerTokenEnvVar,
-      stamps: config.transport === 'stdio'
-        ? [config.command ?? '', ...config.args].map((p) => fileStamp(p, cwd) ?? null)
-        : [],
+      stamps:
+        config.transport === 'stdio'
+          ? [config.command ?? '', ...config.args].map((p) => fileStamp(p, cwd) ?? null)
+          : [],
     };
     return join(this.dir, `${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)}.json`);
   }
@@ -74,7 +85,9 @@ export class McpListingCache {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
       const why = (e as Error).message;
-      return { warning: `${this.label(config, file)} could not be read (${why}); the server starts now to list its tools` };
+      return {
+        warning: `${this.label(config, file)} could not be read (${why}); the server starts now to list its tools`,
+      };
     }
     try {
       const value = JSON.parse(text) as { format?: unknown; tools?: unknown; serverVersion?: unknown };
@@ -85,7 +98,9 @@ export class McpListingCache {
       return { listing: { tools: value.tools, serverVersion } };
     } catch (e) {
       const why = (e as Error).message;
-      return { warning: `${this.label(config, file)} is damaged (${why}); it is ignored and the server starts now to list its tools again` };
+      return {
+        warning: `${this.label(config, file)} is damaged (${why}); it is ignored and the server starts now to list its tools again`,
+      };
     }
   }
 

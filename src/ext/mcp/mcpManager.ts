@@ -7,7 +7,13 @@
 // `enabledTools` / `disabledTools`.
 import picomatch from 'picomatch';
 import type { McpServerConfig } from '../../store/mcpConfig';
-import { McpCallError, McpServerConnection, type McpConnectionOptions, type McpServerState, type McpToolInfo } from './mcpConnection';
+import {
+  McpCallError,
+  McpServerConnection,
+  type McpConnectionOptions,
+  type McpServerState,
+  type McpToolInfo,
+} from './mcpConnection';
 import { mapMcpResult, type MappedResult } from './mcpContent';
 import type { McpListingCache } from './mcpListingCache';
 import { uniqueMcpToolName } from './mcpToolNames';
@@ -217,10 +223,19 @@ export class McpManager {
   }
 
   /** Calls `tool` on `server` and maps the result for the model. Throws McpCallError. */
-  async call(server: string, tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal } = {}): Promise<MappedResult> {
+  async call(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<MappedResult> {
     const c = this.connections.get(server);
     if (!c) {
-      throw new McpCallError(this.removed.has(server) ? `MCP server "${server}" was removed from this session.` : `There is no MCP server "${server}".`);
+      throw new McpCallError(
+        this.removed.has(server)
+          ? `MCP server "${server}" was removed from this session.`
+          : `There is no MCP server "${server}".`,
+      );
     }
     return mapMcpResult(await c.callTool(tool, args, opts));
   }

@@ -7,7 +7,11 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpServerConfig } from '../../store/mcpConfig';
 
 type DiscoveryState = Awaited<ReturnType<NonNullable<OAuthClientProvider['discoveryState']>>>;
@@ -126,7 +130,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 }
 
 /** The provider a session uses: stored tokens only, or none when the server was never logged in to. */
-export function sessionAuthProvider(home: string, server: McpServerConfig, clientName: string): StoredOAuthProvider | undefined {
+export function sessionAuthProvider(
+  home: string,
+  server: McpServerConfig,
+  clientName: string,
+): StoredOAuthProvider | undefined {
   if (!server.url || !hasMcpCredentials(home, server)) return undefined;
   return new StoredOAuthProvider(mcpCredentialsPath(home, server.name), server.url, clientName);
 }
@@ -142,19 +150,27 @@ export interface LoginOptions {
 
 /** Runs the sign-in for one http/sse server; resolves when tokens are stored, rejects with a clear error. */
 export async function loginMcpServer(server: McpServerConfig, opts: LoginOptions): Promise<void> {
-  if (server.transport === 'stdio' || !server.url) throw new Error(`MCP server "${server.name}" runs locally (stdio); only remote servers use OAuth.`);
+  if (server.transport === 'stdio' || !server.url)
+    throw new Error(`MCP server "${server.name}" runs locally (stdio); only remote servers use OAuth.`);
   const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
   const file = mcpCredentialsPath(opts.home, server.name);
   // A new loopback port every time: start from a clean registration that names it.
   if (existsSync(file)) rmSync(file);
   const callback = await listenForCallback();
   try {
-    const provider = new StoredOAuthProvider(file, server.url, opts.clientName, (url) => opts.openUrl(url.toString()), callback.url);
+    const provider = new StoredOAuthProvider(
+      file,
+      server.url,
+      opts.clientName,
+      (url) => opts.openUrl(url.toString()),
+      callback.url,
+    );
     const first = await auth(provider, { serverUrl: server.url });
     if (first === 'AUTHORIZED') return;
     const code = await callback.code(opts.timeoutMs);
     const second = await auth(provider, { serverUrl: server.url, authorizationCode: code });
-    if (second !== 'AUTHORIZED') throw new Error('the authorization server did not issue tokens for the code it returned');
+    if (second !== 'AUTHORIZED')
+      throw new Error('the authorization server did not issue tokens for the code it returned');
   } finally {
     callback.close();
   }
@@ -174,8 +190,15 @@ async function listenForCallback(): Promise<{ url: string; code(timeoutMs: numbe
     const error = url.searchParams.get('error') ?? undefined;
     const description = url.searchParams.get('error_description');
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end(code ? 'Signed in. You can close this page and return to Jarvis.\n' : `Sign-in failed: ${error ?? 'no code'}. Return to Jarvis for details.\n`);
-    const result = { code, error: code ? undefined : `${error ?? 'no authorization code'}${description ? ` (${description})` : ''}` };
+    res.end(
+      code
+        ? 'Signed in. You can close this page and return to Jarvis.\n'
+        : `Sign-in failed: ${error ?? 'no code'}. Return to Jarvis for details.\n`,
+    );
+    const result = {
+      code,
+      error: code ? undefined : `${error ?? 'no authorization code'}${description ? ` (${description})` : ''}`,
+    };
     if (!settle) early = result;
     else if (result.code) settle.resolve(result.code);
     else settle.reject(new Error(`the authorization server refused the sign-in: ${result.error}`));
@@ -191,7 +214,10 @@ async function listenForCallback(): Promise<{ url: string; code(timeoutMs: numbe
       new Promise<string>((resolve, reject) => {
         if (early?.code) return resolve(early.code);
         if (early?.error) return reject(new Error(`the authorization server refused the sign-in: ${early.error}`));
-        const timer = setTimeout(() => reject(new Error(`no sign-in arrived within ${Math.round(timeoutMs / 1000)} s; run the login again`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no sign-in arrived within ${Math.round(timeoutMs / 1000)} s; run the login again`)),
+          timeoutMs,
+        );
         settle = {
           resolve: (c) => (clearTimeout(timer), resolve(c)),
           reject: (e) => (clearTimeout(timer), reject(e)),

@@ -21,7 +21,10 @@ export interface McpStartOptions {
 }
 
 /** Undefined when there is nothing to start (unless `always`: the UI may add project servers later). */
-export function startMcpServers(servers: readonly McpServerConfig[], opts: McpStartOptions & { always?: boolean }): McpManager | undefined {
+export function startMcpServers(
+  servers: readonly McpServerConfig[],
+  opts: McpStartOptions & { always?: boolean },
+): McpManager | undefined {
   if (!servers.length && !opts.always) return undefined;
   const manager = new McpManager(servers, {
     clientInfo: { name: opts.clientName, version: opts.version },

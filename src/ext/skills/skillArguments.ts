@@ -20,18 +20,26 @@ export function renderSkillBody(skill: Pick<Skill, 'body' | 'arguments' | 'dir'>
   const tokens = tokenizeArguments(args);
   const names = skill.arguments.filter((n) => /^[A-Za-z_][\w-]*$/.test(n) && n !== 'ARGUMENTS');
   // Longest names first so `$file_name` is not read as `$file` + `_name`.
-  const named = names.length ? `|\\$(${[...names].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})(?![\\w-])` : '';
+  const named = names.length
+    ? `|\\$(${[...names]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|')})(?![\\w-])`
+    : '';
   const pattern = new RegExp(`\\$ARGUMENTS\\[(\\d+)\\]|\\$ARGUMENTS(?![\\w\\[])|\\$(\\d+)(?!\\d)${named}`, 'g');
   let used = false;
-  const filled = skill.body.replace(pattern, (_whole, indexed: string | undefined, positional: string | undefined, maybeName: unknown) => {
-    used = true;
-    // Without declared names the pattern has no third group and this argument is the match offset.
-    const name = named && typeof maybeName === 'string' ? maybeName : undefined;
-    if (indexed !== undefined) return tokens[Number(indexed)] ?? '';
-    if (positional !== undefined) return tokens[Number(positional)] ?? '';
-    if (name !== undefined) return tokens[skill.arguments.indexOf(name)] ?? '';
-    return args;
-  });
+  const filled = skill.body.replace(
+    pattern,
+    (_whole, indexed: string | undefined, positional: string | undefined, maybeName: unknown) => {
+      used = true;
+      // Without declared names the pattern has no third group and this argument is the match offset.
+      const name = named && typeof maybeName === 'string' ? maybeName : undefined;
+      if (indexed !== undefined) return tokens[Number(indexed)] ?? '';
+      if (positional !== undefined) return tokens[Number(positional)] ?? '';
+      if (name !== undefined) return tokens[skill.arguments.indexOf(name)] ?? '';
+      return args;
+    },
+  );
   const withDir = filled.split('${JARVIS_SKILL_DIR}').join(skill.dir);
   return !used && args ? `${withDir}\n\nARGUMENTS: ${args}` : withDir;
 }

@@ -63,8 +63,12 @@ function isFile(path: string): boolean {
 export class SkillCatalog {
   private readonly byName = new Map<string, Skill>();
 
-  constructor(skills: Skill[], readonly warnings: string[] = []) {
-    for (const skill of skills) if (!this.byName.has(skill.name.toLowerCase())) this.byName.set(skill.name.toLowerCase(), skill);
+  constructor(
+    skills: Skill[],
+    readonly warnings: string[] = [],
+  ) {
+    for (const skill of skills)
+      if (!this.byName.has(skill.name.toLowerCase())) this.byName.set(skill.name.toLowerCase(), skill);
   }
 
   get all(): Skill[] {
@@ -97,7 +101,8 @@ async function readRoot(root: SkillRoot, warnings: string[]): Promise<Skill[]> {
   };
   for (const e of entries) {
     const path = join(root.dir, e.name);
-    if ((e.isDirectory() || (e.isSymbolicLink() && isDir(path))) && isFile(join(path, 'SKILL.md'))) await add(join(path, 'SKILL.md'), 'dir');
+    if ((e.isDirectory() || (e.isSymbolicLink() && isDir(path))) && isFile(join(path, 'SKILL.md')))
+      await add(join(path, 'SKILL.md'), 'dir');
   }
   for (const e of entries) {
     const path = join(root.dir, e.name);

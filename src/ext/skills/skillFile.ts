@@ -35,7 +35,11 @@ export function isModelInvocable(skill: Skill): boolean {
 export type SkillParse = { ok: true; skill: Skill } | { ok: false; message: string };
 
 function firstLine(body: string): string {
-  const line = body.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const line =
+    body
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
   const plain = line.replace(/^#+\s*/, '');
   return plain.length > DESCRIPTION_FALLBACK_MAX ? plain.slice(0, DESCRIPTION_FALLBACK_MAX) : plain;
 }
@@ -55,7 +59,8 @@ export async function parseSkillFile(path: string, form: 'dir' | 'flat', source:
   let description = text(data.description);
   if (form === 'dir') {
     const missing = [!name && 'name', !description && 'description'].filter(Boolean);
-    if (missing.length) return { ok: false, message: `${path}: a SKILL.md needs ${missing.join(' and ')} in its frontmatter` };
+    if (missing.length)
+      return { ok: false, message: `${path}: a SKILL.md needs ${missing.join(' and ')} in its frontmatter` };
   } else {
     name ??= basename(path).replace(/\.md$/i, '');
     description ??= firstLine(body);
@@ -72,8 +77,12 @@ export async function parseSkillFile(path: string, form: 'dir' | 'flat', source:
       description: description ?? '',
       type: type as SkillType,
       whenToUse: text(field(data, 'whenToUse', 'when-to-use', 'when_to_use')),
-      disableModelInvocation: booleanField(field(data, 'disableModelInvocation', 'disable-model-invocation', 'disable_model_invocation')) ?? false,
-      arguments: Array.isArray(args) ? args.map((a) => String(a).trim()).filter(Boolean) : (text(args)?.split(/\s+/) ?? []),
+      disableModelInvocation:
+        booleanField(field(data, 'disableModelInvocation', 'disable-model-invocation', 'disable_model_invocation')) ??
+        false,
+      arguments: Array.isArray(args)
+        ? args.map((a) => String(a).trim()).filter(Boolean)
+        : (text(args)?.split(/\s+/) ?? []),
       body: body.trim(),
       dir: dirname(path),
       path,

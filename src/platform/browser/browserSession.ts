@@ -53,7 +53,10 @@ const PROBE_TIMEOUT_MS = 1_000;
  * Why a visible browser window cannot open here, or undefined. On Linux and the BSDs a window needs an
  * X11 or Wayland display; macOS and Windows always have one.
  */
-export function displayProblem(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+export function displayProblem(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   if (platform === 'darwin' || platform === 'win32') return undefined;
   if (env.DISPLAY?.trim() || env.WAYLAND_DISPLAY?.trim()) return undefined;
   return 'a visible browser needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set (no X11 or Wayland session here). Run without --headed (the browser then runs headless), or start a display (e.g. xvfb-run jarvis …)';
@@ -97,15 +100,27 @@ export class BrowserSession {
       try {
         this.browser = await chromium.connectOverCDP(this.opts.cdpUrl, { timeout: 15_000 });
       } catch (e) {
-        throw new Error(`Could not attach to the browser at ${this.opts.cdpUrl} ([browser] cdp_url): ${(e as Error).message.split('\n')[0]}. Start Chrome/Chromium with --remote-debugging-port and check the URL.`);
+        throw new Error(
+          `Could not attach to the browser at ${this.opts.cdpUrl} ([browser] cdp_url): ${(e as Error).message.split('\n')[0]}. Start Chrome/Chromium with --remote-debugging-port and check the URL.`,
+        );
       }
       context = this.browser.contexts()[0] ?? (await this.browser.newContext());
     } else {
       const executablePath = this.opts.executable ?? findChromium(this.opts.env);
       if (!executablePath) {
-        throw new Error('No Chromium was found on PATH (chromium, chromium-browser, google-chrome). Install one (e.g. apt-get install chromium), or set [browser] executable or [browser] cdp_url in config.toml.');
+        throw new Error(
+          'No Chromium was found on PATH (chromium, chromium-browser, google-chrome). Install one (e.g. apt-get install chromium), or set [browser] executable or [browser] cdp_url in config.toml.',
+        );
       }
-      const args = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+      const args = [
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ];
       // Chromium refuses to run as root with its sandbox on.
       if (process.getuid?.() === 0) args.push('--no-sandbox');
       const check = this.opts.checkRequest;
@@ -126,7 +141,9 @@ export class BrowserSession {
       } catch (e) {
         await this.proxy?.close();
         this.proxy = undefined;
-        const display = this.opts.headed ? ` as a visible window on display ${this.opts.env?.DISPLAY ?? this.opts.env?.WAYLAND_DISPLAY ?? '(none)'} (--headed; without it the browser runs headless)` : '';
+        const display = this.opts.headed
+          ? ` as a visible window on display ${this.opts.env?.DISPLAY ?? this.opts.env?.WAYLAND_DISPLAY ?? '(none)'} (--headed; without it the browser runs headless)`
+          : '';
         throw new Error(`Could not start ${executablePath}${display}: ${(e as Error).message.split('\n')[0]}`);
       }
       context = await this.browser.newContext();
@@ -144,7 +161,13 @@ export class BrowserSession {
             return route.abort('failed');
           }
           const location = response.headers()['location'];
-          if (response.status() >= 300 && response.status() < 400 && location && (await check(new URL(location, url).href))) return route.abort('blockedbyclient');
+          if (
+            response.status() >= 300 &&
+            response.status() < 400 &&
+            location &&
+            (await check(new URL(location, url).href))
+          )
+            return route.abort('blockedbyclient');
           return route.fulfill({ response });
         });
       }
@@ -171,7 +194,12 @@ export class BrowserSession {
   page(tabId?: number): Page {
     const id = tabId ?? this.activeId;
     const page = id === undefined ? undefined : this.tabs.get(id);
-    if (!page) throw new Error(tabId === undefined ? 'There is no open tab; open one with open_tab.' : `Tab ${tabId} not found; list_tabs shows the open tabs.`);
+    if (!page)
+      throw new Error(
+        tabId === undefined
+          ? 'There is no open tab; open one with open_tab.'
+          : `Tab ${tabId} not found; list_tabs shows the open tabs.`,
+      );
     return page;
   }
 
@@ -200,11 +228,18 @@ export class BrowserSession {
     return Promise.all(
       entries.map(async ([id, page], index) => {
         // A page whose script is busy does not answer; it is listed with status "unknown".
-        const busy = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), PROBE_TIMEOUT_MS).unref());
+        const busy = new Promise<undefined>((resolve) =>
+          setTimeout(() => resolve(undefined), PROBE_TIMEOUT_MS).unref(),
+        );
         const probing = page
           .evaluate(() => {
             const doc = (globalThis as unknown as { document: PageDocument }).document;
-            return { ready: doc.readyState, audible: Array.from(doc.querySelectorAll('audio, video')).some((m) => !m.paused && !m.muted && m.volume > 0) };
+            return {
+              ready: doc.readyState,
+              audible: Array.from(doc.querySelectorAll('audio, video')).some(
+                (m) => !m.paused && !m.muted && m.volume > 0,
+              ),
+            };
           })
           .catch(() => undefined);
         const probe = await Promise.race([probing, busy]);

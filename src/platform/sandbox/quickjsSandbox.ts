@@ -178,8 +178,13 @@ export function runInSandbox(code: string, opts: SandboxOptions = {}): Promise<S
     hostNames: Object.keys(host),
     modules: opts.modules ?? null,
   };
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: input, resourceLimits: { maxOldGenerationSizeMb: 256 } });
-  const timedOut = () => new SandboxError(`${label} timed out after ${describeTimeout(timeoutMs)} (the script was stopped)`);
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: input,
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+  });
+  const timedOut = () =>
+    new SandboxError(`${label} timed out after ${describeTimeout(timeoutMs)} (the script was stopped)`);
   return new Promise<SandboxResult>((resolve, reject) => {
     let done = false;
     const finish = (fn: () => void) => {
@@ -191,7 +196,14 @@ export function runInSandbox(code: string, opts: SandboxOptions = {}): Promise<S
       fn();
     };
     const timer = setTimeout(() => finish(() => reject(timedOut())), timeoutMs);
-    const onAbort = () => finish(() => reject(opts.signal?.reason instanceof SandboxError ? opts.signal.reason : new SandboxError(`${label} was cancelled (the script was stopped)`)));
+    const onAbort = () =>
+      finish(() =>
+        reject(
+          opts.signal?.reason instanceof SandboxError
+            ? opts.signal.reason
+            : new SandboxError(`${label} was cancelled (the script was stopped)`),
+        ),
+      );
     if (opts.signal?.aborted) return onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const deliveries = new Map<number, () => void>();
@@ -207,7 +219,13 @@ export function runInSandbox(code: string, opts: SandboxOptions = {}): Promise<S
         const answer = fn ? fn(out.arg, delivered) : Promise.reject(new Error(`no host function ${out.name}`));
         answer.then(
           (value) => !done && worker.postMessage({ id: out.id, ok: true, value } satisfies HostReply),
-          (e: unknown) => !done && worker.postMessage({ id: out.id, ok: false, message: e instanceof Error ? e.message : String(e) } satisfies HostReply),
+          (e: unknown) =>
+            !done &&
+            worker.postMessage({
+              id: out.id,
+              ok: false,
+              message: e instanceof Error ? e.message : String(e),
+            } satisfies HostReply),
         );
         return;
       }

@@ -94,7 +94,9 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 
 let undiciModule: Promise<typeof import('undici')> | undefined;
 async function loadUndici(): Promise<typeof import('undici')> {
-  undiciModule ??= import('undici').then((m) => (m.Agent ? m : (m as unknown as { default: typeof import('undici') }).default));
+  undiciModule ??= import('undici').then((m) =>
+    m.Agent ? m : (m as unknown as { default: typeof import('undici') }).default,
+  );
   return undiciModule;
 }
 
@@ -105,7 +107,8 @@ async function loadUndici(): Promise<typeof import('undici')> {
 export function checkedLookup(resolver: Resolver = defaultResolver) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     checkedAddresses(hostname, hostname, resolver).then(
-      (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
+      (addresses) =>
+        options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family),
       (err: Error) => callback(Object.assign(err, { code: 'EREFUSED_BY_POLICY' }), ''),
     );
   };
@@ -132,7 +135,11 @@ function headersFor(
   return Object.fromEntries(Object.entries(headers).filter(([name]) => PORTABLE_HEADERS.has(name.toLowerCase())));
 }
 
-async function readCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   if (!response.body) return { body: Buffer.alloc(0), truncated: false };
@@ -191,9 +198,13 @@ export async function guardedFetch(target: string, opts: GuardedFetchOptions): P
       const location = response.headers.get('location');
       if (REDIRECT_STATUSES.has(response.status) && location) {
         await response.body?.cancel().catch(() => undefined);
-        if (hop >= MAX_REDIRECTS) throw new Error(`Too many redirects: ${target} redirected more than ${MAX_REDIRECTS} times.`);
+        if (hop >= MAX_REDIRECTS)
+          throw new Error(`Too many redirects: ${target} redirected more than ${MAX_REDIRECTS} times.`);
         const next = new URL(location, url);
-        if (opts.redirectAllowed && !opts.redirectAllowed(next)) throw new UrlRefusedError(`Refused to follow the redirect from ${url.href} to ${next.href}: that host is not allowed here.`);
+        if (opts.redirectAllowed && !opts.redirectAllowed(next))
+          throw new UrlRefusedError(
+            `Refused to follow the redirect from ${url.href} to ${next.href}: that host is not allowed here.`,
+          );
         url = next;
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
           method = 'GET';
@@ -202,10 +213,17 @@ export async function guardedFetch(target: string, opts: GuardedFetchOptions): P
         continue;
       }
       const read = await readCapped(response as unknown as Response, opts.maxBytes, signal);
-      return { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers, url: url.href, ...read };
+      return {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers as unknown as Headers,
+        url: url.href,
+        ...read,
+      };
     }
   } catch (e) {
-    if (timeout.aborted && !opts.signal?.aborted) throw new Error(`Timed out after ${timeoutMs / 1000} s fetching ${url.href}.`);
+    if (timeout.aborted && !opts.signal?.aborted)
+      throw new Error(`Timed out after ${timeoutMs / 1000} s fetching ${url.href}.`);
     throw unwrapRefusal(e);
   } finally {
     void direct?.close().catch(() => undefined);

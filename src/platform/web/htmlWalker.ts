@@ -22,7 +22,16 @@ export interface WalkOptions {
 
 export function walkToMarkdown(root: WalkerNode, options: WalkOptions): string {
   // Reading an article drops the page chrome; annotating a live page keeps it (menus are operable).
-  const DROP = new Set(['HEAD', 'SCRIPT', 'STYLE', 'SVG', 'NOSCRIPT', 'IFRAME', 'TEMPLATE', ...(options.annotate ? [] : ['NAV', 'HEADER', 'FOOTER', 'ASIDE'])]);
+  const DROP = new Set([
+    'HEAD',
+    'SCRIPT',
+    'STYLE',
+    'SVG',
+    'NOSCRIPT',
+    'IFRAME',
+    'TEMPLATE',
+    ...(options.annotate ? [] : ['NAV', 'HEADER', 'FOOTER', 'ASIDE']),
+  ]);
   const BLOCK_GAP = new Set(['DIV', 'SECTION', 'BLOCKQUOTE', 'TABLE', 'FIGURE', 'ARTICLE', 'MAIN']);
   const ANNOTATED = new Set(['DIV', 'SECTION', 'ARTICLE', 'MAIN']);
   const lines: string[] = [];
@@ -56,7 +65,29 @@ export function walkToMarkdown(root: WalkerNode, options: WalkOptions): string {
     return inner();
   };
   const isInlineOnly = (n: WalkerNode): boolean =>
-    Array.from(n.childNodes).every((c) => c.nodeType !== 1 || ['A', 'CODE', 'STRONG', 'B', 'EM', 'I', 'SPAN', 'BR', 'SMALL', 'SUB', 'SUP', 'ABBR', 'TIME', 'MARK', 'LABEL', 'IMG'].includes(tag(c)) && isInlineOnly(c));
+    Array.from(n.childNodes).every(
+      (c) =>
+        c.nodeType !== 1 ||
+        ([
+          'A',
+          'CODE',
+          'STRONG',
+          'B',
+          'EM',
+          'I',
+          'SPAN',
+          'BR',
+          'SMALL',
+          'SUB',
+          'SUP',
+          'ABBR',
+          'TIME',
+          'MARK',
+          'LABEL',
+          'IMG',
+        ].includes(tag(c)) &&
+          isInlineOnly(c)),
+    );
   const walk = (n: WalkerNode, listDepth: number): void => {
     if (n.nodeType === 3) {
       const t = (n.textContent ?? '').trim();
@@ -104,14 +135,23 @@ export function walkToMarkdown(root: WalkerNode, options: WalkOptions): string {
       lines.push('');
       return;
     }
-    if (t === 'P' || (isInlineOnly(n) && ['A', 'CODE', 'STRONG', 'B', 'EM', 'I', 'SPAN', 'TD', 'TH', 'DT', 'DD', 'FIGCAPTION', 'LABEL'].includes(t))) {
-      const content = inline(n).replace(/[ \t]+/g, ' ').replace(/ ?\n ?/g, '\n').trim();
+    if (
+      t === 'P' ||
+      (isInlineOnly(n) &&
+        ['A', 'CODE', 'STRONG', 'B', 'EM', 'I', 'SPAN', 'TD', 'TH', 'DT', 'DD', 'FIGCAPTION', 'LABEL'].includes(t))
+    ) {
+      const content = inline(n)
+        .replace(/[ \t]+/g, ' ')
+        .replace(/ ?\n ?/g, '\n')
+        .trim();
       if (content) lines.push(...(t === 'P' ? ['', content, ''] : [content]));
       return;
     }
     if (options.annotate && ANNOTATED.has(t) && text(n)) lines.push(`<!-- ${selectorOf(n)} -->`);
     if (t === 'TR') {
-      const cells = Array.from(n.childNodes).filter((c) => c.nodeType === 1).map((c) => text(c));
+      const cells = Array.from(n.childNodes)
+        .filter((c) => c.nodeType === 1)
+        .map((c) => text(c));
       if (cells.some(Boolean)) lines.push(`| ${cells.join(' | ')} |`);
       return;
     }
@@ -119,7 +159,10 @@ export function walkToMarkdown(root: WalkerNode, options: WalkOptions): string {
     if (BLOCK_GAP.has(t)) lines.push('');
   };
   walk(root, 0);
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Crude fallback: drop script/style blocks, every tag becomes a space, whitespace collapses. */

@@ -42,7 +42,10 @@ export function markdownWriter(TurndownService: TurndownConstructor): Turndown {
         const start = Number(parent.getAttribute('start') ?? 1);
         marker = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
       }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n(?!$)/g, '\n  ');
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n(?!$)/g, '\n  ');
       return marker + body + (node.nextSibling && !body.endsWith('\n') ? '\n' : '');
     },
   });
@@ -52,7 +55,11 @@ export function markdownWriter(TurndownService: TurndownConstructor): Turndown {
   });
   turndown.addRule('tableCell', {
     filter: ['th', 'td'],
-    replacement: (content) => ` ${content.replace(/\s*\n+\s*/g, ' ').trim().replace(/\|/g, '\\|')} |`,
+    replacement: (content) =>
+      ` ${content
+        .replace(/\s*\n+\s*/g, ' ')
+        .trim()
+        .replace(/\|/g, '\\|')} |`,
   });
   turndown.addRule('tableRow', {
     filter: 'tr',

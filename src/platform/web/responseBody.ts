@@ -15,10 +15,22 @@ export function charsetOf(contentType: string | null): string | undefined {
 
 const BINARY_PREFIXES = ['image/', 'audio/', 'video/', 'font/', 'model/'];
 const BINARY_TYPES = new Set([
-  'application/octet-stream', 'application/pdf', 'application/zip', 'application/gzip', 'application/x-gzip',
-  'application/x-tar', 'application/x-7z-compressed', 'application/x-rar-compressed', 'application/vnd.rar',
-  'application/wasm', 'application/x-bzip2', 'application/java-archive', 'application/x-msdownload',
-  'application/vnd.ms-excel', 'application/msword', 'application/vnd.ms-powerpoint',
+  'application/octet-stream',
+  'application/pdf',
+  'application/zip',
+  'application/gzip',
+  'application/x-gzip',
+  'application/x-tar',
+  'application/x-7z-compressed',
+  'application/x-rar-compressed',
+  'application/vnd.rar',
+  'application/wasm',
+  'application/x-bzip2',
+  'application/java-archive',
+  'application/x-msdownload',
+  'application/vnd.ms-excel',
+  'application/msword',
+  'application/vnd.ms-powerpoint',
 ]);
 
 /** NUL bytes in the first 8 KiB mean binary, whatever the header says. */
@@ -27,7 +39,12 @@ export function looksBinary(body: Buffer): boolean {
 }
 
 export function classifyBody(mime: string | undefined, body: Buffer): BodyKind {
-  if (mime && (BINARY_TYPES.has(mime) || BINARY_PREFIXES.some((p) => mime.startsWith(p)) || mime.startsWith('application/vnd.openxmlformats'))) {
+  if (
+    mime &&
+    (BINARY_TYPES.has(mime) ||
+      BINARY_PREFIXES.some((p) => mime.startsWith(p)) ||
+      mime.startsWith('application/vnd.openxmlformats'))
+  ) {
     return mime === 'image/svg+xml' ? 'text' : 'binary';
   }
   if (looksBinary(body)) return 'binary';
@@ -39,7 +56,8 @@ export function classifyBody(mime: string | undefined, body: Buffer): BodyKind {
 /** Decodes with the declared charset (or a `<meta charset>` in HTML); unknown charsets fall back to UTF-8. */
 export function decodeBody(body: Buffer, contentType: string | null, kind: BodyKind): string {
   let charset = charsetOf(contentType);
-  if (!charset && kind === 'html') charset = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(body.subarray(0, 4096).toString('latin1'))?.[1];
+  if (!charset && kind === 'html')
+    charset = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(body.subarray(0, 4096).toString('latin1'))?.[1];
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(body);
   } catch {

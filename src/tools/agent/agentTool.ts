@@ -4,7 +4,13 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../defineTool';
 import description from './agent.md';
-import { DelegationError, DELEGATION_SERVICE, describeModelChoices, formatSubagentOutcome, type ModelChoice } from './delegationService';
+import {
+  DelegationError,
+  DELEGATION_SERVICE,
+  describeModelChoices,
+  formatSubagentOutcome,
+  type ModelChoice,
+} from './delegationService';
 import { summarise } from '../toolSearch/toolLoader';
 
 export interface SubagentTypeInfo {
@@ -57,7 +63,14 @@ export type ModelOffer = { choices: readonly ModelChoice[] } | { forced: string 
  * offered and a call that gives one anyway is refused; without a pool an unexpected one is dropped.
  */
 export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S>, offer: ModelOffer | undefined) {
-  const extended = schema.extend({ model: z.string().trim().min(1).optional().describe(`model pool choice: ${describeModelChoices(offer && 'choices' in offer ? offer.choices : [])}`) });
+  const extended = schema.extend({
+    model: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe(`model pool choice: ${describeModelChoices(offer && 'choices' in offer ? offer.choices : [])}`),
+  });
   if (offer && 'forced' in offer) {
     const refused = schema.loose().refine((a) => !('model' in a), {
       message: `[secondary_model] force = true runs every subagent on "${offer.forced}"; leave model out`,
@@ -77,14 +90,23 @@ export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = [], mod
     services: [DELEGATION_SERVICE],
     description,
     constants: { TYPES: types },
-    schema: withModelArgument(fields, modelOffer)
-      .refine((a) => !(a.resume && a.subagent_type), { message: 'resume continues an existing subagent with its own type: leave out subagent_type', path: ['subagent_type'] }),
+    schema: withModelArgument(fields, modelOffer).refine((a) => !(a.resume && a.subagent_type), {
+      message: 'resume continues an existing subagent with its own type: leave out subagent_type',
+      path: ['subagent_type'],
+    }),
     readOnly: false,
     defaultApproval: 'auto',
     subject: (a) => `Agent(${a.resume ? `resume ${a.resume}` : (a.subagent_type ?? 'coder')})`,
     async execute(args, ctx) {
       const service = ctx.services.get(DELEGATION_SERVICE);
-      const call = { prompt: args.prompt, description: args.description, subagentType: args.subagent_type, resume: args.resume, callId: ctx.callId, model: args.model };
+      const call = {
+        prompt: args.prompt,
+        description: args.description,
+        subagentType: args.subagent_type,
+        resume: args.resume,
+        callId: ctx.callId,
+        model: args.model,
+      };
       try {
         if (args.run_in_background) {
           const started = service.startInBackground(call);
@@ -93,7 +115,9 @@ export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = [], mod
             summary: `Subagent ${started.agentId} running in the background`,
           };
         }
-        const outcome = await service.run(call, ctx.signal, (line) => ctx.emitProgress({ text: line, stream: 'status' }));
+        const outcome = await service.run(call, ctx.signal, (line) =>
+          ctx.emitProgress({ text: line, stream: 'status' }),
+        );
         return {
           content: formatSubagentOutcome(outcome),
           isError: outcome.status !== 'completed',

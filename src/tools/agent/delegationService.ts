@@ -49,7 +49,8 @@ export interface ModelChoice {
 /** The `model` argument's text: the pool's aliases with their hints, the default marked. */
 export function describeModelChoices(choices: readonly ModelChoice[]): string {
   const listed = choices.map((c) => `${c.alias}${c.isDefault ? ' [default]' : ''}${c.hint ? ` (${c.hint})` : ''}`);
-  if (!choices.some((c) => c.alias === 'primary')) listed.push(`primary (your own model)${choices.length ? '' : ' [default]'}`);
+  if (!choices.some((c) => c.alias === 'primary'))
+    listed.push(`primary (your own model)${choices.length ? '' : ' [default]'}`);
   return listed.join(', ');
 }
 
@@ -81,7 +82,9 @@ export const SWARM_RAMP_STEP_MS = 700;
 export const SWARM_ITEM_PLACEHOLDER = '{{item}}';
 
 export function formatElapsed(ms: number): string {
-  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return ms < 60_000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
 /** One subagent's result as the calling model reads it: id to resume it, status, then its answer. */

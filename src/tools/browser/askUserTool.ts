@@ -19,7 +19,8 @@ const schema = z.object({
   multiple: z.boolean().default(false),
 });
 
-type Reply = { answer: string } | { answer: null; reason: 'timeout' | 'aborted' | 'dismissed' | 'non_interactive' | 'denied' };
+type Reply =
+  { answer: string } | { answer: null; reason: 'timeout' | 'aborted' | 'dismissed' | 'non_interactive' | 'denied' };
 
 const reply = (value: Reply, summary: string): ToolResult => ({ content: JSON.stringify(value), summary });
 
@@ -55,7 +56,10 @@ export const askUserTool = defineTool({
           questions: [
             {
               question: args.question,
-              options: [...options.map((label) => ({ label, description: '' })), { label: OTHER_LABEL, description: 'Type your own answer.' }],
+              options: [
+                ...options.map((label) => ({ label, description: '' })),
+                { label: OTHER_LABEL, description: 'Type your own answer.' },
+              ],
               multiSelect: args.multiple,
             },
           ],
@@ -64,12 +68,16 @@ export const askUserTool = defineTool({
       );
       const stopped = withdrawn();
       if (stopped) return stopped;
-      if (outcome.status === 'unavailable') return reply({ answer: null, reason: 'non_interactive' }, 'No one can answer');
-      if (outcome.status === 'denied') return reply({ answer: null, reason: 'denied' }, 'Asking is not allowed in this mode');
+      if (outcome.status === 'unavailable')
+        return reply({ answer: null, reason: 'non_interactive' }, 'No one can answer');
+      if (outcome.status === 'denied')
+        return reply({ answer: null, reason: 'denied' }, 'Asking is not allowed in this mode');
       const response = outcome.response;
-      if ('dismissed' in response) return reply({ answer: null, reason: 'dismissed' }, 'The user dismissed the question');
+      if ('dismissed' in response)
+        return reply({ answer: null, reason: 'dismissed' }, 'The user dismissed the question');
       const first = response.answers[0];
-      if (!first || first.kind === 'skipped') return reply({ answer: null, reason: 'dismissed' }, 'The user did not answer');
+      if (!first || first.kind === 'skipped')
+        return reply({ answer: null, reason: 'dismissed' }, 'The user did not answer');
       return reply({ answer: answerText(first, args.multiple) }, 'The user answered');
     } catch (e) {
       const stopped = withdrawn();

@@ -34,7 +34,11 @@ export interface BrowserRuntimeOptions {
   subagentTimeoutMs?: number;
 }
 
-export function browserOptionsFromConfig(config: JarvisConfig, home: string, profile: BrowserProfileChoice | undefined): BrowserRuntimeOptions {
+export function browserOptionsFromConfig(
+  config: JarvisConfig,
+  home: string,
+  profile: BrowserProfileChoice | undefined,
+): BrowserRuntimeOptions {
   const b = config.browser;
   const s = config.web_search;
   return {
@@ -55,7 +59,11 @@ export function browserOptionsFromConfig(config: JarvisConfig, home: string, pro
 }
 
 /** The services to register and the session to close. */
-export function browserRuntime(opts: BrowserRuntimeOptions, web: WebSettings, env: NodeJS.ProcessEnv): { services: Array<[string, unknown]>; session: BrowserSession } {
+export function browserRuntime(
+  opts: BrowserRuntimeOptions,
+  web: WebSettings,
+  env: NodeJS.ProcessEnv,
+): { services: Array<[string, unknown]>; session: BrowserSession } {
   const checkRequest = web.allowPrivateNetwork
     ? undefined
     : async (url: string): Promise<string | undefined> => {

@@ -9,11 +9,19 @@ import description from './executeScript.md';
 
 const schema = z.object({
   code: z.string().refine((c) => c.trim().length > 0, 'code is required'),
-  target: z.string().refine((t) => t === 'page' || t === 'sandbox', { error: (issue) => `Invalid target "${String(issue.input)}": use "page" or "sandbox"` }),
+  target: z
+    .string()
+    .refine((t) => t === 'page' || t === 'sandbox', {
+      error: (issue) => `Invalid target "${String(issue.input)}": use "page" or "sandbox"`,
+    }),
   tab_id: z.number().int().positive().optional(),
 });
 
-async function runInPage(args: z.infer<typeof schema>, settings: import('./browserService').BrowserToolSettings, signal: AbortSignal) {
+async function runInPage(
+  args: z.infer<typeof schema>,
+  settings: import('./browserService').BrowserToolSettings,
+  signal: AbortSignal,
+) {
   const page = settings.session.page(args.tab_id);
   const tabId = settings.session.idOf(page);
   const restricted = restrictedUrlReason(page.url());
@@ -29,12 +37,19 @@ async function runInPage(args: z.infer<typeof schema>, settings: import('./brows
   });
   try {
     const outcome = await Promise.race([evaluation.then((value) => ({ value })), overrun]);
-    if (typeof outcome === 'object') return jsonResult({ result: outcome.value ?? null, target: 'page', tab_id: tabId });
+    if (typeof outcome === 'object')
+      return jsonResult({ result: outcome.value ?? null, target: 'page', tab_id: tabId });
     evaluation.catch(() => undefined);
     // Stop the runaway script: CDP can interrupt JavaScript even while the page's thread is busy.
-    const stopped = await cdp.send('Runtime.terminateExecution').then(() => true, () => false);
-    const what = outcome === 'timeout' ? `execute_script timed out after ${timeoutMs / 1000}s` : 'execute_script was cancelled';
-    return jsonError(stopped ? `${what}; the page script was terminated.` : `${what}; the page script may still be running.`);
+    const stopped = await cdp.send('Runtime.terminateExecution').then(
+      () => true,
+      () => false,
+    );
+    const what =
+      outcome === 'timeout' ? `execute_script timed out after ${timeoutMs / 1000}s` : 'execute_script was cancelled';
+    return jsonError(
+      stopped ? `${what}; the page script was terminated.` : `${what}; the page script may still be running.`,
+    );
   } catch (e) {
     return jsonError(`The page script threw: ${(e as Error).message.split('\n')[0].replace(/^page\.evaluate: /, '')}`);
   } finally {
@@ -65,7 +80,11 @@ export const executeScriptTool = defineTool({
     const { runInSandbox } = await import('../../platform/sandbox/quickjsSandbox');
     try {
       const out = await runInSandbox(args.code, { timeoutMs: settings.sandboxTimeoutMs, signal: ctx.signal });
-      return jsonResult({ result: JSON.parse(out.json) as unknown, target: 'sandbox', ...(out.logs.length ? { logs: out.logs } : {}) });
+      return jsonResult({
+        result: JSON.parse(out.json) as unknown,
+        target: 'sandbox',
+        ...(out.logs.length ? { logs: out.logs } : {}),
+      });
     } catch (e) {
       return jsonError((e as Error).message);
     }

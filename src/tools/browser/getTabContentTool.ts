@@ -64,20 +64,39 @@ export const getTabContentTool = defineTool({
       read = (await page.evaluate(readExpression(args.selector))) as PageRead;
     } catch (e) {
       const message = (e as Error).message.split('\n')[0];
-      return jsonError(/not a valid selector|SyntaxError/i.test(message) ? `Invalid selector "${args.selector}": ${message}` : `Could not read tab ${args.tab_id}: ${message}`);
+      return jsonError(
+        /not a valid selector|SyntaxError/i.test(message)
+          ? `Invalid selector "${args.selector}": ${message}`
+          : `Could not read tab ${args.tab_id}: ${message}`,
+      );
     }
     const base = { tab_id: args.tab_id, url: read.url, title: read.title };
-    if (read.missing) return jsonResult({ ...base, content: `Element not found: ${args.selector}`, truncated: false, used_selector: args.selector });
+    if (read.missing)
+      return jsonResult({
+        ...base,
+        content: `Element not found: ${args.selector}`,
+        truncated: false,
+        used_selector: args.selector,
+      });
     const whole = read.html ?? read.content ?? '';
     // max_length limits what is read (and so what a summary is made of); a summary is complete.
     const cut = args.max_length !== undefined && whole.length > args.max_length;
     let answer;
     try {
-      answer = await answerPrompt(ctx.services.find(SUMMARY_SERVICE), args.prompt, cut ? whole.slice(0, args.max_length) : whole, cut, ctx.signal);
+      answer = await answerPrompt(
+        ctx.services.find(SUMMARY_SERVICE),
+        args.prompt,
+        cut ? whole.slice(0, args.max_length) : whole,
+        cut,
+        ctx.signal,
+      );
     } catch (e) {
       if (ctx.signal.aborted) throw e;
       return jsonError((e as Error).message);
     }
-    return jsonResult({ ...base, content: answer.content, truncated: answer.truncated, used_selector: args.selector ?? null }, `Read tab ${args.tab_id} (${answer.content.length} characters${args.prompt ? ', summarised' : ''})`);
+    return jsonResult(
+      { ...base, content: answer.content, truncated: answer.truncated, used_selector: args.selector ?? null },
+      `Read tab ${args.tab_id} (${answer.content.length} characters${args.prompt ? ', summarised' : ''})`,
+    );
   },
 });

@@ -15,12 +15,24 @@ export * from './browserService';
 export { Checklist, CHECKLIST_SERVICE } from './taskListTools';
 export { WORKSPACE_SERVICE, type WorkspaceSettings } from './workspacePaths';
 export { ENGINE_SERVICE } from './webSearchTool';
-export { browserOptionsFromConfig, browserRuntime, type BrowserProfileChoice, type BrowserRuntimeOptions } from './browserRuntime';
+export {
+  browserOptionsFromConfig,
+  browserRuntime,
+  type BrowserProfileChoice,
+  type BrowserRuntimeOptions,
+} from './browserRuntime';
 export { modelSummarizer, SUMMARY_SERVICE, type PageSummarizer } from './pageSummary';
 export { DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS } from './subAgentTool';
 
 /** The tab, page-content and script tools: what `--browser` adds to the default agent. */
-export const browserPageTools: Tool[] = [listTabsTool, openTabTool, closeTabTool, activateTabTool, getTabContentTool, executeScriptTool];
+export const browserPageTools: Tool[] = [
+  listTabsTool,
+  openTabTool,
+  closeTabTool,
+  activateTabTool,
+  getTabContentTool,
+  executeScriptTool,
+];
 
 /** The `browser` agent's tools; `agent` stops a sub-agent after `subagentTimeoutMs`. */
 export function browserProfileTools(subagentTimeoutMs?: number): Tool[] {

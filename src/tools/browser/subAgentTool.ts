@@ -22,7 +22,9 @@ export function makeBrowserSubagentTool(timeoutMs = DEFAULT_BROWSER_SUBAGENT_TIM
     schema: z.object({
       prompt: z.string().trim().min(1, 'prompt is required: give the sub-agent its whole task'),
       description: z.string().trim().min(1).optional(),
-      type: z.enum(BROWSER_SUBAGENT_TYPES, { error: `type must be one of ${BROWSER_SUBAGENT_TYPES.join(', ')}` }).optional(),
+      type: z
+        .enum(BROWSER_SUBAGENT_TYPES, { error: `type must be one of ${BROWSER_SUBAGENT_TYPES.join(', ')}` })
+        .optional(),
       tab_id: z.number().int().positive().optional(),
     }),
     readOnly: false,
@@ -30,11 +32,21 @@ export function makeBrowserSubagentTool(timeoutMs = DEFAULT_BROWSER_SUBAGENT_TIM
     subject: (a) => `agent(${a.type ?? DEFAULT_BROWSER_SUBAGENT})`,
     async execute(args, ctx) {
       const type = args.type ?? DEFAULT_BROWSER_SUBAGENT;
-      const tabLine = args.tab_id === undefined ? '' : `Work in the already open browser tab with tab_id ${args.tab_id}; do not open a new tab for this unless you must.\n\n`;
-      const call = { prompt: `${tabLine}${args.prompt}`, description: args.description ?? 'Sub-agent task', subagentType: type, callId: ctx.callId };
+      const tabLine =
+        args.tab_id === undefined
+          ? ''
+          : `Work in the already open browser tab with tab_id ${args.tab_id}; do not open a new tab for this unless you must.\n\n`;
+      const call = {
+        prompt: `${tabLine}${args.prompt}`,
+        description: args.description ?? 'Sub-agent task',
+        subagentType: type,
+        callId: ctx.callId,
+      };
       let outcome;
       try {
-        outcome = await ctx.services.get(DELEGATION_SERVICE).run(call, ctx.signal, (line) => ctx.emitProgress({ text: line, stream: 'status' }));
+        outcome = await ctx.services
+          .get(DELEGATION_SERVICE)
+          .run(call, ctx.signal, (line) => ctx.emitProgress({ text: line, stream: 'status' }));
       } catch (e) {
         if (e instanceof DelegationError) return jsonError(e.message);
         throw e;
@@ -44,8 +56,16 @@ export function makeBrowserSubagentTool(timeoutMs = DEFAULT_BROWSER_SUBAGENT_TIM
       const summary = `${type} ${outcome.agentId}: ${outcome.status.replace('_', ' ')}`;
       // A sub-agent that ran out of time still hands back what it had; a cancelled or failed one is an error.
       if (outcome.status === 'completed') return { content: answer, summary };
-      if (outcome.status === 'timed_out') return { content: `${answer}\n\n[The sub-agent timed out after ${formatElapsed(timeoutMs)}; the text above is what it had so far.]`, summary };
-      return { content: `${answer}\n\n[The sub-agent did not finish: ${outcome.error ?? outcome.status}]`, isError: true, summary };
+      if (outcome.status === 'timed_out')
+        return {
+          content: `${answer}\n\n[The sub-agent timed out after ${formatElapsed(timeoutMs)}; the text above is what it had so far.]`,
+          summary,
+        };
+      return {
+        content: `${answer}\n\n[The sub-agent did not finish: ${outcome.error ?? outcome.status}]`,
+        isError: true,
+        summary,
+      };
     },
   });
 }

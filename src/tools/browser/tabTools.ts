@@ -28,7 +28,11 @@ export const listTabsTool = defineTool({
   name: 'list_tabs',
   services: [BROWSER_SERVICE],
   description: listText,
-  schema: z.object({ url_pattern: z.string().optional(), title_pattern: z.string().optional(), active: z.boolean().optional() }),
+  schema: z.object({
+    url_pattern: z.string().optional(),
+    title_pattern: z.string().optional(),
+    active: z.boolean().optional(),
+  }),
   readOnly: true,
   defaultApproval: 'auto',
   async execute(args, ctx) {
@@ -41,7 +45,10 @@ export const listTabsTool = defineTool({
       return jsonError((e as Error).message);
     }
     const tabs = (await browser(ctx).session.list()).filter(
-      (t) => (!urlRe || urlRe.test(t.url)) && (!titleRe || titleRe.test(t.title)) && (args.active === undefined || t.active === args.active),
+      (t) =>
+        (!urlRe || urlRe.test(t.url)) &&
+        (!titleRe || titleRe.test(t.title)) &&
+        (args.active === undefined || t.active === args.active),
     );
     return jsonResult(tabs, `${tabs.length} tabs`);
   },
@@ -66,13 +73,18 @@ export const openTabTool = defineTool({
     const b = browser(ctx);
     const restricted = restrictedUrlReason(args.url);
     if (restricted) return jsonError(`Cannot open ${args.url}: ${restricted}.`);
-    if (args.window_id !== undefined && args.window_id !== WINDOW_ID) return jsonError(`Window ${args.window_id} not found (the browser has one window, id ${WINDOW_ID}).`);
+    if (args.window_id !== undefined && args.window_id !== WINDOW_ID)
+      return jsonError(`Window ${args.window_id} not found (the browser has one window, id ${WINDOW_ID}).`);
     const refused = await b.session.checkUrl(args.url);
     if (refused) return jsonError(refused);
     const wait = args.wait_until_loaded ?? true;
-    const target = args.tab_id === undefined ? await b.session.newTab() : { id: args.tab_id, page: b.session.page(args.tab_id) };
+    const target =
+      args.tab_id === undefined ? await b.session.newTab() : { id: args.tab_id, page: b.session.page(args.tab_id) };
     try {
-      await target.page.goto(args.url, { waitUntil: wait ? 'load' : 'commit', timeout: b.loadWaitMs ?? DEFAULT_LOAD_WAIT_MS });
+      await target.page.goto(args.url, {
+        waitUntil: wait ? 'load' : 'commit',
+        timeout: b.loadWaitMs ?? DEFAULT_LOAD_WAIT_MS,
+      });
     } catch (e) {
       const message = (e as Error).message.split('\n')[0];
       // Like the reference behaviour: a page that is slow to finish loading is not an error.
@@ -82,7 +94,10 @@ export const openTabTool = defineTool({
     const tab = (await b.session.list()).find((t) => t.id === target.id);
     if (!tab) return jsonError(`Tab ${target.id} closed while loading.`);
     return args.tab_id === undefined
-      ? jsonResult({ id: tab.id, url: tab.url, title: tab.title, windowId: tab.windowId, index: tab.index }, `Opened ${tab.url}`)
+      ? jsonResult(
+          { id: tab.id, url: tab.url, title: tab.title, windowId: tab.windowId, index: tab.index },
+          `Opened ${tab.url}`,
+        )
       : jsonResult({ id: tab.id, url: tab.url, title: tab.title, status: tab.status }, `Navigated tab ${tab.id}`);
   },
 });
@@ -118,7 +133,13 @@ export const activateTabTool = defineTool({
     try {
       const page = session.activate(args.tab_id);
       await page.bringToFront();
-      return jsonResult({ id: args.tab_id, url: page.url(), title: await page.title(), active: true, windowId: WINDOW_ID });
+      return jsonResult({
+        id: args.tab_id,
+        url: page.url(),
+        title: await page.title(),
+        active: true,
+        windowId: WINDOW_ID,
+      });
     } catch (e) {
       return jsonError((e as Error).message);
     }

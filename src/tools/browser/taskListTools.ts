@@ -20,12 +20,20 @@ export class Checklist {
   private readonly tasks: ChecklistTask[] = [];
 
   create(subject: string, description?: string): ChecklistTask {
-    const task: ChecklistTask = { id: String(this.tasks.length + 1), subject, ...(description === undefined ? {} : { description }), status: 'pending' };
+    const task: ChecklistTask = {
+      id: String(this.tasks.length + 1),
+      subject,
+      ...(description === undefined ? {} : { description }),
+      status: 'pending',
+    };
     this.tasks.push(task);
     return { ...task };
   }
 
-  update(id: string, change: { status?: ChecklistTask['status']; subject?: string; description?: string }): ChecklistTask {
+  update(
+    id: string,
+    change: { status?: ChecklistTask['status']; subject?: string; description?: string },
+  ): ChecklistTask {
     const task = this.tasks.find((t) => t.id === id);
     if (!task) throw new Error(`Task "${id}" not found`);
     if (change.status) task.status = change.status;
@@ -57,7 +65,12 @@ export const updateTaskTool = defineTool({
   name: 'update_task',
   services: [CHECKLIST_SERVICE],
   description: updateText,
-  schema: z.object({ task_id: z.string().trim().min(1, 'task_id is required'), status: z.enum(TASK_STATUSES).optional(), subject: z.string().optional(), description: z.string().optional() }),
+  schema: z.object({
+    task_id: z.string().trim().min(1, 'task_id is required'),
+    status: z.enum(TASK_STATUSES).optional(),
+    subject: z.string().optional(),
+    description: z.string().optional(),
+  }),
   readOnly: true,
   defaultApproval: 'auto',
   async execute(args, ctx) {

@@ -25,8 +25,19 @@ export const webFetchTool = defineTool({
       const page = await fetchReadable(args.url, ctx.services.get(WEB_SERVICE), ctx.signal);
       // max_length limits what is read (and so what a summary is made of); a summary is complete.
       const cut = args.max_length !== undefined && page.content.length > args.max_length;
-      const read = await answerPrompt(ctx.services.find(SUMMARY_SERVICE), args.prompt, cut ? page.content.slice(0, args.max_length) : page.content, cut || page.bodyTruncated, ctx.signal);
-      const result: Record<string, unknown> = { url: args.url, content_type: page.contentType, content: read.content, truncated: read.truncated };
+      const read = await answerPrompt(
+        ctx.services.find(SUMMARY_SERVICE),
+        args.prompt,
+        cut ? page.content.slice(0, args.max_length) : page.content,
+        cut || page.bodyTruncated,
+        ctx.signal,
+      );
+      const result: Record<string, unknown> = {
+        url: args.url,
+        content_type: page.contentType,
+        content: read.content,
+        truncated: read.truncated,
+      };
       if (page.finalUrl !== new URL(args.url).href) result.final_url = page.finalUrl;
       return jsonResult(result, `Fetched ${page.finalUrl}`);
     } catch (e) {

@@ -22,7 +22,13 @@ export const webSearchEngineTool = defineTool({
   async execute(args, ctx) {
     const max = Math.max(1, Math.min(CAP, Math.floor(args.max_results ?? DEFAULT_MAX)));
     try {
-      const hits = await searchEngine(ctx.services.get(ENGINE_SERVICE), args.query, max, ctx.services.get(WEB_SERVICE), ctx.signal);
+      const hits = await searchEngine(
+        ctx.services.get(ENGINE_SERVICE),
+        args.query,
+        max,
+        ctx.services.get(WEB_SERVICE),
+        ctx.signal,
+      );
       return jsonResult(hits, `${hits.length} results`);
     } catch (e) {
       if (ctx.signal.aborted) throw e;

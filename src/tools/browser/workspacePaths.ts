@@ -53,15 +53,36 @@ export async function resolveInWorkspace(root: string, clean: string): Promise<s
   const realRoot = await realpath(root);
   const target = clean ? join(realRoot, ...clean.split('/')) : realRoot;
   const { real } = await realExisting(target);
-  if (!inside(realRoot, real)) throw new WorkspacePathError(`Invalid path: "${clean}" leads outside the workspace (through a symbolic link)`);
+  if (!inside(realRoot, real))
+    throw new WorkspacePathError(`Invalid path: "${clean}" leads outside the workspace (through a symbolic link)`);
   return target;
 }
 
 const MIME_TYPES: Record<string, string> = {
-  txt: 'text/plain', md: 'text/markdown', html: 'text/html', htm: 'text/html', css: 'text/css', csv: 'text/csv', xml: 'application/xml',
-  svg: 'image/svg+xml', js: 'text/javascript', mjs: 'text/javascript', json: 'application/json', yaml: 'application/yaml', yml: 'application/yaml',
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', mp3: 'audio/mpeg', wav: 'audio/wav',
-  mp4: 'video/mp4', pdf: 'application/pdf', zip: 'application/zip', wasm: 'application/wasm',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  html: 'text/html',
+  htm: 'text/html',
+  css: 'text/css',
+  csv: 'text/csv',
+  xml: 'application/xml',
+  svg: 'image/svg+xml',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  json: 'application/json',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  mp4: 'video/mp4',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  wasm: 'application/wasm',
 };
 
 export function mimeTypeOf(path: string): string {
@@ -81,6 +102,10 @@ function alignStart(bytes: Buffer, start: number): number {
 /** The reference's content check: 24-byte windows at the start, middle and end; any byte ≤ 0x08 = binary. */
 export function isBinaryContent(bytes: Buffer): boolean {
   if (bytes.length === 0) return false;
-  const starts = [0, alignStart(bytes, Math.max(0, Math.floor(bytes.length / 2) - WINDOW / 2)), alignStart(bytes, Math.max(0, bytes.length - WINDOW))];
+  const starts = [
+    0,
+    alignStart(bytes, Math.max(0, Math.floor(bytes.length / 2) - WINDOW / 2)),
+    alignStart(bytes, Math.max(0, bytes.length - WINDOW)),
+  ];
   return starts.some((s) => bytes.subarray(s, s + WINDOW).some((b) => b <= 0x08));
 }

@@ -10,13 +10,23 @@ import deleteText from './opfsDelete.md';
 import listText from './opfsList.md';
 import readText from './opfsRead.md';
 import writeText from './opfsWrite.md';
-import { isBinaryContent, mimeTypeOf, normaliseWorkspacePath, resolveInWorkspace, WORKSPACE_SERVICE } from './workspacePaths';
+import {
+  isBinaryContent,
+  mimeTypeOf,
+  normaliseWorkspacePath,
+  resolveInWorkspace,
+  WORKSPACE_SERVICE,
+} from './workspacePaths';
 
 export const OPFS_PAGE_LINES = 200;
 
 const DATA_URL = /^data:([^;,]+)?;base64,([A-Za-z0-9+/=\s]*)$/;
 
-async function located(ctx: ToolContext<typeof WORKSPACE_SERVICE>, path: string, opts: { allowEmpty?: boolean } = {}): Promise<{ clean: string; abs: string }> {
+async function located(
+  ctx: ToolContext<typeof WORKSPACE_SERVICE>,
+  path: string,
+  opts: { allowEmpty?: boolean } = {},
+): Promise<{ clean: string; abs: string }> {
   const { root } = ctx.services.get(WORKSPACE_SERVICE);
   await mkdir(root, { recursive: true });
   const clean = normaliseWorkspacePath(path, opts);
@@ -61,7 +71,12 @@ export const opfsReadTool = defineTool({
   services: [WORKSPACE_SERVICE],
   description: readText,
   constants: { PAGE_LINES: OPFS_PAGE_LINES },
-  schema: z.object({ path: z.string(), mode: z.enum(['auto', 'text', 'blob']).optional(), offset: z.number().int().optional(), limit: z.number().int().min(0).optional() }),
+  schema: z.object({
+    path: z.string(),
+    mode: z.enum(['auto', 'text', 'blob']).optional(),
+    offset: z.number().int().optional(),
+    limit: z.number().int().min(0).optional(),
+  }),
   readOnly: true,
   defaultApproval: 'auto',
   subject: (args) => `opfs_read(${args.path})`,
@@ -73,12 +88,21 @@ export const opfsReadTool = defineTool({
       const mimeType = mimeTypeOf(clean);
       const mode = args.mode ?? 'auto';
       if (mode === 'blob' || (mode === 'auto' && isBinaryContent(bytes))) {
-        return jsonResult({ path: clean, blobUrl: pathToFileURL(abs).href, localPath: abs, size: bytes.length, mimeType, type: 'binary' });
+        return jsonResult({
+          path: clean,
+          blobUrl: pathToFileURL(abs).href,
+          localPath: abs,
+          size: bytes.length,
+          mimeType,
+          type: 'binary',
+        });
       }
       const lines = bytes.toString('utf8').split('\n');
       const totalLines = lines.length;
       if (args.offset === undefined && args.limit === undefined && totalLines > OPFS_PAGE_LINES) {
-        return jsonError(`${clean} has ${totalLines} lines, more than ${OPFS_PAGE_LINES}: read it in pages with offset and limit (e.g. offset 1, limit ${OPFS_PAGE_LINES}).`);
+        return jsonError(
+          `${clean} has ${totalLines} lines, more than ${OPFS_PAGE_LINES}: read it in pages with offset and limit (e.g. offset 1, limit ${OPFS_PAGE_LINES}).`,
+        );
       }
       const startLine = Math.max(1, args.offset ?? 1);
       const endLine = args.limit === undefined ? totalLines : Math.min(totalLines, startLine + args.limit - 1);
@@ -102,7 +126,11 @@ export const opfsListTool = defineTool({
       const listed = await Promise.all(
         entries
           .filter((e) => !/\.tmp-[0-9a-f]{8}$/.test(e.name))
-          .map(async (e) => (e.isDirectory() ? { name: e.name, type: 'directory' } : { name: e.name, type: 'file', size: (await lstat(`${abs}/${e.name}`)).size })),
+          .map(async (e) =>
+            e.isDirectory()
+              ? { name: e.name, type: 'directory' }
+              : { name: e.name, type: 'file', size: (await lstat(`${abs}/${e.name}`)).size },
+          ),
       );
       return jsonResult(listed, `${listed.length} entries`);
     }),

@@ -23,7 +23,12 @@ export const cronCreateTool = defineTool({
     if (!result.ok) return { content: result.message, isError: true };
     const { job } = result;
     return {
-      content: [`id: ${job.id}`, `humanSchedule: ${job.humanSchedule}`, `nextFireAt: ${job.nextFireAt}`, `recurring: ${job.recurring}`].join('\n'),
+      content: [
+        `id: ${job.id}`,
+        `humanSchedule: ${job.humanSchedule}`,
+        `nextFireAt: ${job.nextFireAt}`,
+        `recurring: ${job.recurring}`,
+      ].join('\n'),
       summary: `${job.id} ${job.humanSchedule}`,
     };
   },

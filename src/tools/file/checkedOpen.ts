@@ -169,7 +169,7 @@ function childOf(dir: Folder, name: string): string {
  * open and its position unchanged; a stream over a FileHandle would close it when destroyed).
  */
 export async function* chunksOf(handle: FileHandle, start: number, chunkBytes: number): AsyncGenerator<Buffer> {
-  for (let position = start; ; ) {
+  for (let position = start; ;) {
     const buffer = Buffer.alloc(chunkBytes);
     const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
     if (bytesRead === 0) return;

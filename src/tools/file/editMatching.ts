@@ -93,8 +93,13 @@ export function explainNoMatch(text: string, needle: string): string {
     if (loose) {
       const first = lineNumberAt(text, loose.index);
       const spanned = loose[0].split('\n').length;
-      const fileLines = text.split('\n').slice(first - 1, first - 1 + spanned).map((l) => l.replace(/\r$/, ''));
-      hints.push(`The text matches only when whitespace is ignored — check indentation (tabs vs spaces), spaces and line breaks. The file has, from line ${first}:\n${numbered(fileLines, first)}`);
+      const fileLines = text
+        .split('\n')
+        .slice(first - 1, first - 1 + spanned)
+        .map((l) => l.replace(/\r$/, ''));
+      hints.push(
+        `The text matches only when whitespace is ignored — check indentation (tabs vs spaces), spaces and line breaks. The file has, from line ${first}:\n${numbered(fileLines, first)}`,
+      );
       return hints.join('\n');
     }
   }

@@ -9,7 +9,15 @@ import { EDITOR_FILES } from './editorFiles';
 import { applyReplacements, explainNoMatch, findOccurrences, lineNumberAt } from './editMatching';
 import { PathRejectedError, resolveToolPath } from './pathPolicy';
 import { DIFF_DISPLAY_MAX_BYTES } from './writeTool';
-import { bomLength, decodeText, detectEncoding, encodeText, isUtf16, looksBinary, MAX_UTF16_BYTES } from './textEncoding';
+import {
+  bomLength,
+  decodeText,
+  detectEncoding,
+  encodeText,
+  isUtf16,
+  looksBinary,
+  MAX_UTF16_BYTES,
+} from './textEncoding';
 import { findInvalidUtf8 } from './utf8Validity';
 import description from './edit.md';
 
@@ -19,7 +27,9 @@ export const EDIT_MAX_BYTES = 50 * 1024 * 1024;
 const schema = z
   .object({
     path: z.string(),
-    old_string: z.string().min(1, { error: 'old_string is empty: give the exact text to replace (to create a file, use Write)' }),
+    old_string: z
+      .string()
+      .min(1, { error: 'old_string is empty: give the exact text to replace (to create a file, use Write)' }),
     new_string: z.string(),
     replace_all: z.boolean().default(false),
   })
@@ -58,7 +68,8 @@ export const editTool = defineTool({
     } catch (e) {
       if (e instanceof PathRejectedError) return error(e.message);
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return error(`${path} does not exist. Edit only changes existing files; to create one, use Write.`);
+      if (code === 'ENOENT' || code === 'ENOTDIR')
+        return error(`${path} does not exist. Edit only changes existing files; to create one, use Write.`);
       if (code === 'EISDIR') return error(`${path} is not a regular file; Edit only changes files.`);
       return error(`Could not open ${path} to change it: ${(e as Error).message}`);
     }
@@ -70,14 +81,25 @@ export const editTool = defineTool({
   },
 });
 
-async function editOpened(file: FileHandle, info: Stats, path: string, args: z.infer<typeof schema>, ctx: ToolContext<typeof EDITOR_FILES>): Promise<ToolResult> {
+async function editOpened(
+  file: FileHandle,
+  info: Stats,
+  path: string,
+  args: z.infer<typeof schema>,
+  ctx: ToolContext<typeof EDITOR_FILES>,
+): Promise<ToolResult> {
   if (!info.isFile()) return error(`${path} is not a regular file; Edit only changes files.`);
-  if (info.size > EDIT_MAX_BYTES) return error(`${path} is ${info.size} bytes, over Edit's ${EDIT_MAX_BYTES / (1024 * 1024)} MiB limit; change it with Bash (sed) instead.`);
+  if (info.size > EDIT_MAX_BYTES)
+    return error(
+      `${path} is ${info.size} bytes, over Edit's ${EDIT_MAX_BYTES / (1024 * 1024)} MiB limit; change it with Bash (sed) instead.`,
+    );
 
   const bytes = await file.readFile();
   const encoding = detectEncoding(bytes.subarray(0, 4096));
-  if (isUtf16(encoding) && bytes.length > MAX_UTF16_BYTES) return error(`${path} is a UTF-16 file over ${MAX_UTF16_BYTES / (1024 * 1024)} MiB; change it with Bash instead.`);
-  if (!isUtf16(encoding) && looksBinary(bytes.subarray(0, 4096))) return error(`${path} looks like a binary file; Edit only changes text files.`);
+  if (isUtf16(encoding) && bytes.length > MAX_UTF16_BYTES)
+    return error(`${path} is a UTF-16 file over ${MAX_UTF16_BYTES / (1024 * 1024)} MiB; change it with Bash instead.`);
+  if (!isUtf16(encoding) && looksBinary(bytes.subarray(0, 4096)))
+    return error(`${path} looks like a binary file; Edit only changes text files.`);
   // A file that is not valid UTF-8 is edited as bytes (one char per byte, latin1), so only the
   // matched bytes change and every undecodable byte elsewhere is written back as it was.
   const invalid = isUtf16(encoding) ? undefined : findInvalidUtf8(bytes);
@@ -96,7 +118,9 @@ async function editOpened(file: FileHandle, info: Stats, path: string, args: z.i
   const occurrences = findOccurrences(before, needle);
   if (occurrences.length === 0) {
     const readable = invalid ? bytes.toString('utf8') : before;
-    return error(`old_string was not found in ${path}.\n${explainNoMatch(readable, args.old_string)}${invalid ? invalidUtf8Hint(invalid.line, args.old_string) : ''}`);
+    return error(
+      `old_string was not found in ${path}.\n${explainNoMatch(readable, args.old_string)}${invalid ? invalidUtf8Hint(invalid.line, args.old_string) : ''}`,
+    );
   }
   if (occurrences.length > 1 && !args.replace_all) {
     const lines = occurrences.slice(0, 10).map((o) => lineNumberAt(before, o.index));
@@ -118,7 +142,9 @@ async function editOpened(file: FileHandle, info: Stats, path: string, args: z.i
   }
   const firstLine = lineNumberAt(before, occurrences[0].index);
   const what = occurrences.length === 1 ? `1 occurrence at line ${firstLine}` : `${occurrences.length} occurrences`;
-  const kept = invalid ? ` The file is not valid UTF-8 (first at line ${invalid.line}); only the matched bytes changed, the rest is byte for byte as it was.` : '';
+  const kept = invalid
+    ? ` The file is not valid UTF-8 (first at line ${invalid.line}); only the matched bytes changed, the rest is byte for byte as it was.`
+    : '';
   const shown = invalid ? { before: bytes.toString('utf8'), after: output.toString('utf8') } : { before, after };
   return {
     content: `Edited ${path}: replaced ${what}.${kept}`,

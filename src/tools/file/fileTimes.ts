@@ -32,7 +32,10 @@ export class TimeSlicer {
  */
 const NO_THROW = { throwIfNoEntry: false } as const;
 
-export async function modifiedTimes(paths: readonly string[], options: { filesOnly: boolean; signal?: AbortSignal }): Promise<Array<number | undefined>> {
+export async function modifiedTimes(
+  paths: readonly string[],
+  options: { filesOnly: boolean; signal?: AbortSignal },
+): Promise<Array<number | undefined>> {
   const times = new Array<number | undefined>(paths.length);
   const slicer = new TimeSlicer(options.signal);
   for (let i = 0; i < paths.length; i++) {

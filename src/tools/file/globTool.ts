@@ -63,7 +63,10 @@ export function splitPattern(pattern: string): { base: string; glob: string } {
 }
 
 /** Splits the pattern's literal leading folders off into the walk root, so `src/**` walks only src. */
-export function globTarget(args: Pick<GlobArgs, 'pattern' | 'path'>, ctx: Pick<ToolContext, 'cwd' | 'resolve'>): { root: string; glob: string } {
+export function globTarget(
+  args: Pick<GlobArgs, 'pattern' | 'path'>,
+  ctx: Pick<ToolContext, 'cwd' | 'resolve'>,
+): { root: string; glob: string } {
   const { base, glob } = splitPattern(args.pattern);
   if (isAbsolute(args.pattern)) return { root: resolveToolPath(ctx, base || '/'), glob };
   const from = args.path ?? '.';
@@ -109,10 +112,18 @@ export const globTool = defineTool({
       return error(`Path not found: ${root}. Give an existing folder as path (default: the working directory).`);
     }
     if (glob === '') {
-      if (info.isFile()) return isSensitivePath(root) ? { content: 'No files found (sensitive files are never listed).' } : { content: display(root) };
-      return error(`"${args.pattern}" has no wildcard and names a folder; to list its files use a pattern like "${toPosix(join(args.pattern, '**', '*'))}".`);
+      if (info.isFile())
+        return isSensitivePath(root)
+          ? { content: 'No files found (sensitive files are never listed).' }
+          : { content: display(root) };
+      return error(
+        `"${args.pattern}" has no wildcard and names a folder; to list its files use a pattern like "${toPosix(join(args.pattern, '**', '*'))}".`,
+      );
     }
-    if (!info.isDirectory()) return error(`${root} is a file, not a folder; Glob searches folders (give the folder as path, or use Read for the file).`);
+    if (!info.isDirectory())
+      return error(
+        `${root} is a file, not a folder; Glob searches folders (give the folder as path, or use Read for the file).`,
+      );
 
     let sensitive = 0;
     const found = await walkMatchingFiles({
@@ -134,11 +145,16 @@ export const globTool = defineTool({
     files.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const notes = sensitive > 0 ? [sensitiveSkippedNote(sensitive)] : [];
     if (files.length === 0) {
-      return { content: [`No files found matching "${args.pattern}" in ${display(root)}.`, ...notes].join('\n'), summary: 'No files' };
+      return {
+        content: [`No files found matching "${args.pattern}" in ${display(root)}.`, ...notes].join('\n'),
+        summary: 'No files',
+      };
     }
     const lines = files.slice(0, GLOB_MAX_RESULTS).map((f) => display(f.path));
     if (files.length > GLOB_MAX_RESULTS) {
-      notes.unshift(`[Found ${files.length} files; showing the ${GLOB_MAX_RESULTS} most recently modified. Narrow the pattern or path to see the others.]`);
+      notes.unshift(
+        `[Found ${files.length} files; showing the ${GLOB_MAX_RESULTS} most recently modified. Narrow the pattern or path to see the others.]`,
+      );
     }
     if (notes.length) lines.push('', ...notes);
     return { content: lines.join('\n'), summary: `Found ${files.length} file${files.length === 1 ? '' : 's'}` };

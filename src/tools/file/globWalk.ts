@@ -11,7 +11,14 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { sep } from 'node:path';
 import { TimeSlicer } from './fileTimes';
-import { framesInto, IGNORE_FILE_NAMES, IgnoreRules, isIgnoredBy, readIgnoreFiles, type IgnoreFrame } from './ignoreRules';
+import {
+  framesInto,
+  IGNORE_FILE_NAMES,
+  IgnoreRules,
+  isIgnoredBy,
+  readIgnoreFiles,
+  type IgnoreFrame,
+} from './ignoreRules';
 import { canonicalPath, isWithin } from './pathPolicy';
 import { isSensitiveEntry, isVcsDirName } from './sensitivePaths';
 
@@ -51,7 +58,9 @@ function lastSegment(path: string): string {
 export async function walkMatchingFiles(walk: GlobWalk): Promise<string[]> {
   const found: string[] = [];
   const slicer = new TimeSlicer(walk.signal);
-  const pending: PendingFolder[] = [{ path: walk.root, rel: '', name: lastSegment(walk.root), depth: 0, frames: walk.ignore }];
+  const pending: PendingFolder[] = [
+    { path: walk.root, rel: '', name: lastSegment(walk.root), depth: 0, frames: walk.ignore },
+  ];
   const maxFiles = walk.maxFiles ?? Infinity;
   for (let folder = pending.pop(); folder && found.length < maxFiles; folder = pending.pop()) {
     if (slicer.due()) await slicer.pause();
@@ -74,7 +83,13 @@ export async function walkMatchingFiles(walk: GlobWalk): Promise<string[]> {
         if (folder.depth >= walk.maxDepth || isVcsDirName(name)) continue;
         if (active.length > 0 && isIgnoredBy(active, name, true)) continue;
         const rel = folder.rel === '' ? name : `${folder.rel}/${name}`;
-        pending.push({ path: prefix + name, rel, name, depth: folder.depth + 1, frames: frames && framesInto(frames, name) });
+        pending.push({
+          path: prefix + name,
+          rel,
+          name,
+          depth: folder.depth + 1,
+          frames: frames && framesInto(frames, name),
+        });
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         if (!walk.matches(folder.rel === '' ? name : `${folder.rel}/${name}`)) continue;
         if (active.length > 0 && isIgnoredBy(active, name, false)) continue;
@@ -104,6 +119,16 @@ export function ignoreFramesAbove(root: string, cwd: string): IgnoreFrame[] {
 }
 
 /** Every file below `root` as Glob's `**` would see it (ignore files honoured, secrets and VCS folders left out). */
-export function walkAllFiles(root: string, opts: { cwd: string; signal: AbortSignal; maxFiles?: number }): Promise<string[]> {
-  return walkMatchingFiles({ root, matches: () => true, maxDepth: Infinity, ignore: ignoreFramesAbove(root, opts.cwd), signal: opts.signal, maxFiles: opts.maxFiles });
+export function walkAllFiles(
+  root: string,
+  opts: { cwd: string; signal: AbortSignal; maxFiles?: number },
+): Promise<string[]> {
+  return walkMatchingFiles({
+    root,
+    matches: () => true,
+    maxDepth: Infinity,
+    ignore: ignoreFramesAbove(root, opts.cwd),
+    signal: opts.signal,
+    maxFiles: opts.maxFiles,
+  });
 }

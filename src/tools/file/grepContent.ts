@@ -31,7 +31,12 @@ const RECORD_START = '{"type":"';
 /** The lines a `match` or `context` record carries (a multiline match carries several). */
 export function linesOfRecord(record: string): GrepLine[] {
   // begin/end/summary records carry no lines: skip them without parsing.
-  if (record.startsWith(RECORD_START) && !record.startsWith('match"', RECORD_START.length) && !record.startsWith('context"', RECORD_START.length)) return [];
+  if (
+    record.startsWith(RECORD_START) &&
+    !record.startsWith('match"', RECORD_START.length) &&
+    !record.startsWith('context"', RECORD_START.length)
+  )
+    return [];
   let parsed: RgLineRecord;
   try {
     parsed = JSON.parse(record) as RgLineRecord;
@@ -45,7 +50,12 @@ export function linesOfRecord(record: string): GrepLine[] {
   const first = parsed.data?.line_number ?? 0;
   const parts = text.split('\n');
   if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
-  return parts.map((line, i) => ({ path, lineNumber: first + i, text: line.replace(/\r$/, ''), isMatch: parsed.type === 'match' }));
+  return parts.map((line, i) => ({
+    path,
+    lineNumber: first + i,
+    text: line.replace(/\r$/, ''),
+    isMatch: parsed.type === 'match',
+  }));
 }
 
 const SLASH = 0x2f;
@@ -84,7 +94,8 @@ export function orderByPath(lines: readonly GrepLine[]): GrepLine[] {
     else byFile.set(line.path, [line]);
   }
   const ordered: GrepLine[] = [];
-  for (const path of [...byFile.keys()].sort((a, b) => compareRipgrepPaths(a, b))) for (const line of byFile.get(path) ?? []) ordered.push(line);
+  for (const path of [...byFile.keys()].sort((a, b) => compareRipgrepPaths(a, b)))
+    for (const line of byFile.get(path) ?? []) ordered.push(line);
   return ordered;
 }
 
@@ -107,7 +118,9 @@ export function formatContentLines(lines: readonly GrepLine[], format: ContentFo
     const adjacent = previous && previous.path === line.path && line.lineNumber === previous.lineNumber + 1;
     if (format.separators && previous && !adjacent) out.push('--');
     const mark = line.isMatch ? ':' : '-';
-    const where = format.lineNumbers ? `${format.display(line.path)}${mark}${line.lineNumber}${mark}` : `${format.display(line.path)}${mark}`;
+    const where = format.lineNumbers
+      ? `${format.display(line.path)}${mark}${line.lineNumber}${mark}`
+      : `${format.display(line.path)}${mark}`;
     out.push(where + capColumns(line.text, format.maxColumns));
     previous = line;
   }

@@ -106,8 +106,14 @@ function page<T>(items: readonly T[], offset: number, limit: number): T[] {
 
 function outcomeNotes(outcome: RipgrepOutcome, timeoutMs: number, maxOutputBytes: number): string[] {
   const notes: string[] = [];
-  if (outcome.timedOut) notes.push(`[The search timed out after ${timeoutMs / 1000} s; the results are partial. Narrow it with path, glob or type.]`);
-  if (outcome.outputCapped) notes.push(`[The search produced over ${Number((maxOutputBytes / (1024 * 1024)).toFixed(2))} MiB of output and was stopped; the results are partial. Narrow the pattern, path or glob.]`);
+  if (outcome.timedOut)
+    notes.push(
+      `[The search timed out after ${timeoutMs / 1000} s; the results are partial. Narrow it with path, glob or type.]`,
+    );
+  if (outcome.outputCapped)
+    notes.push(
+      `[The search produced over ${Number((maxOutputBytes / (1024 * 1024)).toFixed(2))} MiB of output and was stopped; the results are partial. Narrow the pattern, path or glob.]`,
+    );
   return notes;
 }
 
@@ -133,7 +139,10 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       } catch {
         return error(`Path not found: ${root}. Give an existing file or folder (default: the working directory).`);
       }
-      if (isSensitivePath(root)) return { content: `No matches: ${root} is a sensitive file (secrets, keys or credentials) and is never searched.` };
+      if (isSensitivePath(root))
+        return {
+          content: `No matches: ${root} is a sensitive file (secrets, keys or credentials) and is never searched.`,
+        };
       let rgPath: string;
       try {
         rgPath = (await locate()).path;
@@ -204,7 +213,13 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
           outcome.stoppedEarly = lines.length >= wanted;
         }
       }
-      if (outcome.exitCode === 2 && !outcome.stoppedEarly && !outcome.timedOut && files.length + counts.length + lines.length === 0 && outcome.stderr) {
+      if (
+        outcome.exitCode === 2 &&
+        !outcome.stoppedEarly &&
+        !outcome.timedOut &&
+        files.length + counts.length + lines.length === 0 &&
+        outcome.stderr
+      ) {
         return error(`Grep failed: ${outcome.stderr}`);
       }
       const notes = outcomeNotes(outcome, timeoutMs, maxOutputBytes);
@@ -229,21 +244,37 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
         total = more ? undefined : lines.length;
         const slice = page(lines, args.offset, args.head_limit);
         const separators = [args['-A'], args['-B'], args['-C']].some((n) => (n ?? 0) > 0);
-        shown = formatContentLines(slice, { lineNumbers: args['-n'], separators, maxColumns: GREP_MAX_COLUMNS, display });
-        if (more && slice.length > 0) notes.push(`[More matching lines follow. To see them, call again with offset=${args.offset + slice.length}.]`);
+        shown = formatContentLines(slice, {
+          lineNumbers: args['-n'],
+          separators,
+          maxColumns: GREP_MAX_COLUMNS,
+          display,
+        });
+        if (more && slice.length > 0)
+          notes.push(
+            `[More matching lines follow. To see them, call again with offset=${args.offset + slice.length}.]`,
+          );
       }
       const count = args.output_mode === 'content' ? page(lines, args.offset, args.head_limit).length : shown.length;
       if (total === 0 || (lines.length === 0 && contentMode)) {
         return { content: ['No matches found.', ...notes].join('\n'), summary: 'No matches' };
       }
       if (count === 0) {
-        return { content: [`No results at offset ${args.offset}: there are ${total ?? 'fewer'} results.`, ...notes].join('\n'), summary: 'No results at offset' };
+        return {
+          content: [`No results at offset ${args.offset}: there are ${total ?? 'fewer'} results.`, ...notes].join('\n'),
+          summary: 'No results at offset',
+        };
       }
       if (total !== undefined && args.head_limit !== 0 && args.offset + count < total) {
-        notes.push(`[Showing results ${args.offset + 1}-${args.offset + count} of ${total}. To see more, call again with offset=${args.offset + count}.]`);
+        notes.push(
+          `[Showing results ${args.offset + 1}-${args.offset + count} of ${total}. To see more, call again with offset=${args.offset + count}.]`,
+        );
       }
       const head = summaryLine ? [summaryLine] : [];
-      return { content: [...head, ...shown, ...(notes.length ? ['', ...notes] : [])].join('\n'), summary: summaryLine || `${count} matching lines` };
+      return {
+        content: [...head, ...shown, ...(notes.length ? ['', ...notes] : [])].join('\n'),
+        summary: summaryLine || `${count} matching lines`,
+      };
     },
   });
 }

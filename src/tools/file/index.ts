@@ -12,7 +12,14 @@ export const fileTools: Tool[] = [readTool, writeTool, editTool, grepTool, globT
 export { readTool, READ_MAX_BYTES, READ_MAX_LINE_CHARS, READ_MAX_LINES, READ_MAX_TAIL_LINES } from './readTool';
 export { writeTool } from './writeTool';
 export { editTool } from './editTool';
-export { createGrepTool, grepTool, GREP_DEFAULT_HEAD_LIMIT, GREP_MAX_COLUMNS, GREP_TIMEOUT_MS, type GrepToolOptions } from './grepTool';
+export {
+  createGrepTool,
+  grepTool,
+  GREP_DEFAULT_HEAD_LIMIT,
+  GREP_MAX_COLUMNS,
+  GREP_TIMEOUT_MS,
+  type GrepToolOptions,
+} from './grepTool';
 export { globTool, GLOB_MAX_RESULTS } from './globTool';
 export {
   readMediaFileTool,

@@ -42,7 +42,10 @@ interface RawLine {
 }
 
 /** Splits a stream of text chunks into lines (`\n` or `\r\n`), each kept only up to `keepChars`. */
-export async function* splitLines(chunks: AsyncIterable<string> | Iterable<string>, keepChars: number): AsyncGenerator<RawLine> {
+export async function* splitLines(
+  chunks: AsyncIterable<string> | Iterable<string>,
+  keepChars: number,
+): AsyncGenerator<RawLine> {
   let text = '';
   let length = 0;
   let lastWasCR = false;
@@ -72,8 +75,21 @@ export async function* splitLines(chunks: AsyncIterable<string> | Iterable<strin
   if (length > 0) yield { text, length, crlf: false, terminated: false };
 }
 
-export async function readLineWindow(chunks: AsyncIterable<string> | Iterable<string>, req: WindowRequest): Promise<LineWindow> {
-  const out: LineWindow = { lines: [], firstLine: 0, lastLine: 0, moreAfter: false, stoppedBy: 'end', cutLines: 0, crlfLines: 0, lfLines: 0, loneCrLines: 0 };
+export async function readLineWindow(
+  chunks: AsyncIterable<string> | Iterable<string>,
+  req: WindowRequest,
+): Promise<LineWindow> {
+  const out: LineWindow = {
+    lines: [],
+    firstLine: 0,
+    lastLine: 0,
+    moreAfter: false,
+    stoppedBy: 'end',
+    cutLines: 0,
+    crlfLines: 0,
+    lfLines: 0,
+    loneCrLines: 0,
+  };
   let bytes = 0;
   /** Adds a line to the window; false when the window is full. */
   const take = (n: number, line: RawLine): boolean => {

@@ -14,7 +14,12 @@ export interface MediaKind {
 
 export const MEDIA_SNIFF_BYTES = 64;
 
-const IMAGE = (format: string, mediaType: string, supported: boolean): MediaKind => ({ kind: 'image', format, mediaType, supported });
+const IMAGE = (format: string, mediaType: string, supported: boolean): MediaKind => ({
+  kind: 'image',
+  format,
+  mediaType,
+  supported,
+});
 const VIDEO = (format: string, mediaType: string): MediaKind => ({ kind: 'video', format, mediaType, supported: true });
 
 const BY_EXTENSION: Record<string, MediaKind> = {
@@ -56,7 +61,8 @@ function isoMediaKind(bytes: Uint8Array, ext: string): MediaKind | undefined {
   const brands = [ascii(bytes, 8, 12)];
   for (let i = 16; i + 4 <= boxEnd; i += 4) brands.push(ascii(bytes, i, i + 4));
   if (brands.some((b) => b === 'avif' || b === 'avis')) return BY_EXTENSION['.avif'];
-  if (brands.some((b) => ['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1'].includes(b))) return BY_EXTENSION['.heif'];
+  if (brands.some((b) => ['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1'].includes(b)))
+    return BY_EXTENSION['.heif'];
   if (brands[0] === 'qt  ') return BY_EXTENSION['.mov'];
   return BY_EXTENSION[ext]?.kind === 'video' ? BY_EXTENSION[ext] : BY_EXTENSION['.mp4'];
 }
@@ -72,9 +78,11 @@ export function detectMedia(head: Uint8Array, path: string): MediaKind | undefin
   const iso = isoMediaKind(head, ext);
   if (iso) return iso;
   if (startsWith(head, [0x1a, 0x45, 0xdf, 0xa3])) return ext === '.mkv' ? BY_EXTENSION['.mkv'] : BY_EXTENSION['.webm'];
-  if (startsWith(head, [0x00, 0x00, 0x01, 0xba]) || startsWith(head, [0x00, 0x00, 0x01, 0xb3])) return BY_EXTENSION['.mpeg'];
+  if (startsWith(head, [0x00, 0x00, 0x01, 0xba]) || startsWith(head, [0x00, 0x00, 0x01, 0xb3]))
+    return BY_EXTENSION['.mpeg'];
   if (ascii(head, 0, 2) === 'BM' && ext === '.bmp') return BY_EXTENSION['.bmp'];
-  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return BY_EXTENSION['.tiff'];
+  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a]))
+    return BY_EXTENSION['.tiff'];
   if (startsWith(head, [0x00, 0x00, 0x01, 0x00]) && ext === '.ico') return BY_EXTENSION['.ico'];
   return BY_EXTENSION[ext];
 }

@@ -52,7 +52,10 @@ export function isWithin(child: string, parent: string): boolean {
 
 /** Resolves a tool's path argument to a canonical absolute path; throws PathRejectedError for an empty path or a NUL byte. */
 export function resolveToolPath(ctx: Pick<ToolContext, 'resolve'>, path: string): string {
-  if (path.trim() === '') throw new PathRejectedError('path is empty: give a file path relative to the working directory, or an absolute path.');
+  if (path.trim() === '')
+    throw new PathRejectedError(
+      'path is empty: give a file path relative to the working directory, or an absolute path.',
+    );
   if (path.includes('\0')) throw new PathRejectedError('path contains a NUL character.');
   return canonicalPath(ctx.resolve(path));
 }

@@ -55,7 +55,11 @@ export const readMediaFileTool = defineTool({
   name: 'ReadMediaFile',
   optionalServices: [IMAGE_LIMITS, MODEL_MEDIA_INPUT],
   description,
-  constants: { MAX_FILE_MB: MEDIA_MAX_FILE_BYTES / (1024 * 1024), MAX_EDGE_PX: IMAGE_MAX_EDGE_PX, BYTE_BUDGET: IMAGE_READ_BYTE_BUDGET },
+  constants: {
+    MAX_FILE_MB: MEDIA_MAX_FILE_BYTES / (1024 * 1024),
+    MAX_EDGE_PX: IMAGE_MAX_EDGE_PX,
+    BYTE_BUDGET: IMAGE_READ_BYTE_BUDGET,
+  },
   schema,
   readOnly: true,
   defaultApproval: 'auto',
@@ -73,7 +77,9 @@ export const readMediaFileTool = defineTool({
       try {
         if (!info.isFile()) return error(`${path} is not a file; ReadMediaFile reads one image or video file.`);
         if (info.size > MEDIA_MAX_FILE_BYTES) {
-          return error(`${path} is ${(info.size / (1024 * 1024)).toFixed(1)} MB, over the ${MEDIA_MAX_FILE_BYTES / (1024 * 1024)} MB limit. Make a smaller copy (resize, crop or trim with Bash) and read that.`);
+          return error(
+            `${path} is ${(info.size / (1024 * 1024)).toFixed(1)} MB, over the ${MEDIA_MAX_FILE_BYTES / (1024 * 1024)} MB limit. Make a smaller copy (resize, crop or trim with Bash) and read that.`,
+          );
         }
         bytes = await handle.readFile();
       } finally {
@@ -89,10 +95,13 @@ export const readMediaFileTool = defineTool({
     if (!media) return error(`${path} is not a recognised image or video. Use Read for text files.`);
     if (media.format === 'heif') return error(`${path}: ${HEIF_HINT}`);
     if (!media.supported) {
-      return error(`${path} is a ${media.format.toUpperCase()} image, which models cannot take. Supported: PNG, JPEG, GIF, WebP. Convert it with Bash (e.g. \`magick in.${media.format} out.png\`) and read the copy.`);
+      return error(
+        `${path} is a ${media.format.toUpperCase()} image, which models cannot take. Supported: PNG, JPEG, GIF, WebP. Convert it with Bash (e.g. \`magick in.${media.format} out.png\`) and read the copy.`,
+      );
     }
     const accepts = ctx.services.find(MODEL_MEDIA_INPUT);
-    if (accepts && !accepts[media.kind]) return error(`The current model does not accept ${media.kind} input, so ${path} cannot be shown to it.`);
+    if (accepts && !accepts[media.kind])
+      return error(`The current model does not accept ${media.kind} input, so ${path} cannot be shown to it.`);
 
     if (media.kind === 'video') {
       const parts: ContentPart[] = [
@@ -102,7 +111,10 @@ export const readMediaFileTool = defineTool({
       return { content: parts, summary: `Read video ${shown}` };
     }
 
-    const limits = ctx.services.find(IMAGE_LIMITS) ?? { maxEdgePx: IMAGE_MAX_EDGE_PX, readByteBudget: IMAGE_READ_BYTE_BUDGET };
+    const limits = ctx.services.find(IMAGE_LIMITS) ?? {
+      maxEdgePx: IMAGE_MAX_EDGE_PX,
+      readByteBudget: IMAGE_READ_BYTE_BUDGET,
+    };
     let original;
     try {
       original = await imageInfo(bytes);
@@ -112,7 +124,9 @@ export const readMediaFileTool = defineTool({
     }
     const crop = args.region;
     if (crop && (crop.x + crop.width > original.width || crop.y + crop.height > original.height)) {
-      return error(`region ${describeRegion(crop)} lies outside the image, which is ${original.width}x${original.height} pixels. Keep x+width ≤ ${original.width} and y+height ≤ ${original.height}.`);
+      return error(
+        `region ${describeRegion(crop)} lies outside the image, which is ${original.width}x${original.height} pixels. Keep x+width ≤ ${original.width} and y+height ≤ ${original.height}.`,
+      );
     }
     const fitted = await fitImage(bytes, {
       region: crop,

@@ -9,7 +9,15 @@ import { readLineWindow, type LineWindow } from './lineWindow';
 import { approvedAccess, chunksOf, fileAccess, O_RDONLY, openChecked } from './checkedOpen';
 import { detectMedia } from './mediaTypes';
 import { PathRejectedError, resolveToolPath } from './pathPolicy';
-import { bomLength, decodeText, detectEncoding, isUtf16, looksBinary, MAX_UTF16_BYTES, type TextEncoding } from './textEncoding';
+import {
+  bomLength,
+  decodeText,
+  detectEncoding,
+  isUtf16,
+  looksBinary,
+  MAX_UTF16_BYTES,
+  type TextEncoding,
+} from './textEncoding';
 import { Utf8Scanner, type InvalidUtf8 } from './utf8Validity';
 import description from './read.md';
 
@@ -26,8 +34,12 @@ const schema = z.object({
   line_offset: z
     .number()
     .int()
-    .min(-READ_MAX_TAIL_LINES, { error: `line_offset must be at least -${READ_MAX_TAIL_LINES}: negative offsets count back from the end by at most ${READ_MAX_TAIL_LINES} lines` })
-    .refine((v) => v !== 0, { error: 'line_offset 0 is invalid: lines are numbered from 1; use a negative value to count from the end' })
+    .min(-READ_MAX_TAIL_LINES, {
+      error: `line_offset must be at least -${READ_MAX_TAIL_LINES}: negative offsets count back from the end by at most ${READ_MAX_TAIL_LINES} lines`,
+    })
+    .refine((v) => v !== 0, {
+      error: 'line_offset 0 is invalid: lines are numbered from 1; use a negative value to count from the end',
+    })
     .optional(),
   n_lines: z.number().int().positive().optional(),
 });
@@ -37,7 +49,12 @@ function error(content: string): ToolResult {
 }
 
 /** Decodes the file in chunks; `scanner` sees the same bytes, to report where the UTF-8 breaks. */
-async function* utf8Chunks(file: FileHandle, start: number, signal: AbortSignal, scanner: Utf8Scanner): AsyncGenerator<string> {
+async function* utf8Chunks(
+  file: FileHandle,
+  start: number,
+  signal: AbortSignal,
+  scanner: Utf8Scanner,
+): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   for await (const chunk of chunksOf(file, start, STREAM_CHUNK_BYTES)) {
     signal.throwIfAborted();
@@ -56,12 +73,17 @@ function formatLine(lineNumber: number, text: string, fullLength: number): strin
   return `${lineNumber}\t${text.replaceAll('\r', CR_SHOWN_AS)}${cut}`;
 }
 
-const ENCODING_NAMES: Record<TextEncoding, string> = { utf8: 'UTF-8', 'utf8-bom': 'UTF-8 with BOM', utf16le: 'UTF-16 LE', utf16be: 'UTF-16 BE' };
+const ENCODING_NAMES: Record<TextEncoding, string> = {
+  utf8: 'UTF-8',
+  'utf8-bom': 'UTF-8 with BOM',
+  utf16le: 'UTF-16 LE',
+  utf16be: 'UTF-16 BE',
+};
 
 function invalidUtf8Notice(invalid: InvalidUtf8, offsetBase: number): string {
   return (
     `[Not valid UTF-8: the first byte that is not UTF-8 text is on line ${invalid.line} (byte offset ${invalid.offset + offsetBase}); ` +
-    'such bytes are shown as U+FFFD (\uFFFD) and are not the file\'s real content. Edit changes only the bytes it matches and keeps the others as they are; ' +
+    "such bytes are shown as U+FFFD (\uFFFD) and are not the file's real content. Edit changes only the bytes it matches and keeps the others as they are; " +
     `Write refuses to overwrite this file. To see the raw bytes: sed -n '${invalid.line}p' <file> | od -c.]`
   );
 }
@@ -77,18 +99,25 @@ function noticesFor(window: LineWindow, encoding: TextEncoding, requested: numbe
         `To read the lines before, use line_offset=${Math.max(1, window.firstLine - count)} with n_lines=${Math.min(count, window.firstLine - 1)}.]`,
     );
   } else if (window.stoppedBy === 'bytes') {
-    notices.push(`[Truncated: showed lines ${window.firstLine}-${window.lastLine}${of}; the output reached the ${READ_MAX_BYTES / 1024} KB per-call limit. To read more, ${next}.]`);
+    notices.push(
+      `[Truncated: showed lines ${window.firstLine}-${window.lastLine}${of}; the output reached the ${READ_MAX_BYTES / 1024} KB per-call limit. To read more, ${next}.]`,
+    );
   } else if (window.moreAfter) {
-    const why = requested < READ_MAX_LINES ? `the ${requested} lines requested` : `the ${READ_MAX_LINES}-line per-call limit`;
-    notices.push(`[Truncated: showed lines ${window.firstLine}-${window.lastLine}${of} (${why}). To read more, ${next}.]`);
+    const why =
+      requested < READ_MAX_LINES ? `the ${requested} lines requested` : `the ${READ_MAX_LINES}-line per-call limit`;
+    notices.push(
+      `[Truncated: showed lines ${window.firstLine}-${window.lastLine}${of} (${why}). To read more, ${next}.]`,
+    );
   }
   if (window.cutLines > 0) {
-    notices.push(`[${window.cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut. To see the rest of such a line use Bash, e.g. sed -n '<line>p' <file> | cut -c${READ_MAX_LINE_CHARS + 1}-${READ_MAX_LINE_CHARS * 2}.]`);
+    notices.push(
+      `[${window.cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut. To see the rest of such a line use Bash, e.g. sed -n '<line>p' <file> | cut -c${READ_MAX_LINE_CHARS + 1}-${READ_MAX_LINE_CHARS * 2}.]`,
+    );
   }
   if (window.crlfLines > 0 && window.lfLines > 0) {
     notices.push(
       `[Mixed line endings: ${window.crlfLines} line(s) end with CRLF and ${window.lfLines} with LF. The CR of each CRLF ending is not shown; ` +
-        'the file is not changed by reading, and Edit keeps each line\'s own ending (an edited CRLF line stays CRLF, an LF line stays LF).]',
+        "the file is not changed by reading, and Edit keeps each line's own ending (an edited CRLF line stays CRLF, an LF line stays LF).]",
     );
   } else if (window.crlfLines > 0) {
     notices.push('[Line endings: CRLF. The CR of each line ending is not shown; Edit keeps CRLF endings.]');
@@ -130,7 +159,8 @@ export const readTool = defineTool({
     } catch (e) {
       if (e instanceof PathRejectedError) return error(e.message);
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return error(`File not found: ${path}. Check the path (Glob can find files by name).`);
+      if (code === 'ENOENT' || code === 'ENOTDIR')
+        return error(`File not found: ${path}. Check the path (Glob can find files by name).`);
       return error(`Cannot read ${path}: ${(e as Error).message}`);
     }
     try {
@@ -149,28 +179,41 @@ async function readOpened(
   ctx: ToolContext<typeof EDITOR_FILES>,
 ): Promise<ToolResult> {
   if (info.isDirectory()) {
-    return error(`${path} is a directory; Read only reads files. List its files with Glob (path="${path}", pattern="*") or with Bash (ls).`);
+    return error(
+      `${path} is a directory; Read only reads files. List its files with Glob (path="${path}", pattern="*") or with Bash (ls).`,
+    );
   }
   if (!info.isFile()) return error(`${path} is not a regular file (device, socket or pipe); Read only reads files.`);
   if (info.size === 0) {
-    return { content: `[${path} is empty: 0 lines.]`, summary: 'Read empty file', display: { kind: 'file', path, lines: 0 } };
+    return {
+      content: `[${path} is empty: 0 lines.]`,
+      summary: 'Read empty file',
+      display: { kind: 'file', path, lines: 0 },
+    };
   }
 
   const head = await readHeadOf(file, SNIFF_BYTES);
   const media = detectMedia(head, path);
   if (media && media.format !== 'svg') {
-    return error(`${path} is ${media.kind === 'image' ? 'an image' : 'a video'} (${media.format}); Read only reads text. Use ReadMediaFile to view it.`);
+    return error(
+      `${path} is ${media.kind === 'image' ? 'an image' : 'a video'} (${media.format}); Read only reads text. Use ReadMediaFile to view it.`,
+    );
   }
   const encoding = detectEncoding(head);
   let chunks: AsyncIterable<string> | Iterable<string>;
   const scanner = new Utf8Scanner();
   if (isUtf16(encoding)) {
     if (info.size > MAX_UTF16_BYTES) {
-      return error(`${path} is UTF-16 encoded and ${info.size} bytes, over the ${MAX_UTF16_BYTES / (1024 * 1024)} MiB limit for transcoding. Make a UTF-8 copy with Bash (iconv -f UTF-16 -t UTF-8) and read that.`);
+      return error(
+        `${path} is UTF-16 encoded and ${info.size} bytes, over the ${MAX_UTF16_BYTES / (1024 * 1024)} MiB limit for transcoding. Make a UTF-8 copy with Bash (iconv -f UTF-16 -t UTF-8) and read that.`,
+      );
     }
     chunks = [decodeText(await file.readFile(), encoding)];
   } else {
-    if (looksBinary(head)) return error(`${path} looks like a binary file (it contains NUL bytes); Read only reads text. Inspect it with Bash (file, xxd | head).`);
+    if (looksBinary(head))
+      return error(
+        `${path} looks like a binary file (it contains NUL bytes); Read only reads text. Inspect it with Bash (file, xxd | head).`,
+      );
     // Under an editor (ACP) plain UTF-8 is read from its buffer, unsaved changes included.
     const editor = encoding === 'utf8' ? ctx.services.find(EDITOR_FILES) : undefined;
     if (editor?.canRead) {
@@ -192,8 +235,15 @@ async function readOpened(
   });
   if (window.lines.length === 0) {
     const total = window.totalLines ?? 0;
-    if (total === 0) return { content: `[${path} contains no lines (only ${info.size} byte(s) of line breaks or a BOM).]`, summary: 'Read empty file' };
-    return { content: `[line_offset ${args.line_offset} is past the end of ${path}, which has ${total} lines. Use a line_offset between 1 and ${total}, or a negative one to read from the end.]`, summary: 'Read 0 lines' };
+    if (total === 0)
+      return {
+        content: `[${path} contains no lines (only ${info.size} byte(s) of line breaks or a BOM).]`,
+        summary: 'Read empty file',
+      };
+    return {
+      content: `[line_offset ${args.line_offset} is past the end of ${path}, which has ${total} lines. Use a line_offset between 1 and ${total}, or a negative one to read from the end.]`,
+      summary: 'Read 0 lines',
+    };
   }
   const notices = noticesFor(window, encoding, requested);
   if (scanner.invalid) notices.push(invalidUtf8Notice(scanner.invalid, bomLength(encoding, head)));

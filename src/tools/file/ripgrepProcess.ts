@@ -33,7 +33,13 @@ export function runRipgrep(run: RipgrepRun): Promise<RipgrepOutcome> {
   return new Promise((resolve, reject) => {
     run.signal.throwIfAborted();
     const child = spawn(run.rgPath, run.args, { cwd: run.cwd, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
-    const outcome: RipgrepOutcome = { exitCode: null, stderr: '', timedOut: false, stoppedEarly: false, outputCapped: false };
+    const outcome: RipgrepOutcome = {
+      exitCode: null,
+      stderr: '',
+      timedOut: false,
+      stoppedEarly: false,
+      outputCapped: false,
+    };
     const decoder = new StringDecoder('utf8');
     let pending = '';
     let bytes = 0;

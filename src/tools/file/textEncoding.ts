@@ -36,7 +36,12 @@ export function isUtf16(encoding: TextEncoding): boolean {
 
 export function bomLength(encoding: TextEncoding, head: Uint8Array): number {
   if (encoding === 'utf8-bom') return 3;
-  if (isUtf16(encoding) && head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return 2;
+  if (
+    isUtf16(encoding) &&
+    head.length >= 2 &&
+    ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))
+  )
+    return 2;
   return 0;
 }
 

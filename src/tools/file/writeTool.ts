@@ -81,7 +81,8 @@ export const writeTool = defineTool({
       if (e instanceof PathRejectedError) return error(e.message);
       return error(`Could not look at ${path} before writing it: ${(e as Error).message}`);
     }
-    if (found === 'not-a-file') return error(`${path} exists and is not a regular file (a directory?); Write only writes files.`);
+    if (found === 'not-a-file')
+      return error(`${path} exists and is not a regular file (a directory?); Write only writes files.`);
     const size = found?.size;
     const invalid = found?.invalid;
     if (invalid) {
@@ -97,7 +98,11 @@ export const writeTool = defineTool({
     try {
       if (viaEditor) {
         await ensureFolder(dirname(path));
-        await viaEditor.writeText(path, args.mode === 'append' ? (before ?? '') + args.content : args.content, ctx.signal);
+        await viaEditor.writeText(
+          path,
+          args.mode === 'append' ? (before ?? '') + args.content : args.content,
+          ctx.signal,
+        );
       } else await writeChecked(access, Buffer.from(args.content, 'utf8'), args.mode);
     } catch (e) {
       if (e instanceof PathRejectedError) return error(e.message);

@@ -41,16 +41,30 @@ export interface GoalService {
   current(): Goal | undefined;
   create(input: { objective: string; completionCriterion?: string; replace: boolean }): GoalResult;
   setBudget(kind: BudgetKind, value: number): GoalResult;
-  update(input: { status: 'active' | 'complete' | 'blocked'; summary?: string; blocker?: string; reason?: BlockReason }): GoalResult;
+  update(input: {
+    status: 'active' | 'complete' | 'blocked';
+    summary?: string;
+    blocker?: string;
+    reason?: BlockReason;
+  }): GoalResult;
 }
 
 export const GOAL_SERVICE = serviceKey<GoalService>()('goals');
 
-const UNIT_MS: Partial<Record<BudgetUnit, number>> = { milliseconds: 1, seconds: 1_000, minutes: 60_000, hours: 3_600_000 };
+const UNIT_MS: Partial<Record<BudgetUnit, number>> = {
+  milliseconds: 1,
+  seconds: 1_000,
+  minutes: 60_000,
+  hours: 3_600_000,
+};
 
 /** SetGoalBudget's rule: time within 1 s…24 h; turns and tokens rounded, at least 1. */
-export function normalizeBudget(value: number, unit: BudgetUnit): { kind: BudgetKind; value: number } | { error: string } {
-  if (!Number.isFinite(value) || value <= 0) return { error: `The budget value must be a positive number, got ${value}.` };
+export function normalizeBudget(
+  value: number,
+  unit: BudgetUnit,
+): { kind: BudgetKind; value: number } | { error: string } {
+  if (!Number.isFinite(value) || value <= 0)
+    return { error: `The budget value must be a positive number, got ${value}.` };
   const factor = UNIT_MS[unit];
   if (factor === undefined) return { kind: unit as 'turns' | 'tokens', value: Math.max(1, Math.round(value)) };
   const ms = Math.round(value * factor);
@@ -75,7 +89,8 @@ export function spentBudget(goal: Goal): string | undefined {
   const names: Record<BudgetKind, string> = { turns: 'turns', tokens: 'tokens', timeMs: 'ms' };
   for (const kind of ['turns', 'tokens', 'timeMs'] as const) {
     const limit = goal.budget[kind];
-    if (limit !== undefined && goal.used[kind] >= limit) return `budget reached: ${goal.used[kind]} of ${limit} ${names[kind]} used`;
+    if (limit !== undefined && goal.used[kind] >= limit)
+      return `budget reached: ${goal.used[kind]} of ${limit} ${names[kind]} used`;
   }
   return undefined;
 }
@@ -85,7 +100,9 @@ export function goalView(goal: Goal | undefined): Record<string, unknown> {
   if (!goal) return { goal: null };
   const budget = (kind: BudgetKind) => {
     const limit = goal.budget[kind];
-    return limit === undefined ? { used: goal.used[kind], limit: null, remaining: null } : { used: goal.used[kind], limit, remaining: Math.max(0, limit - goal.used[kind]) };
+    return limit === undefined
+      ? { used: goal.used[kind], limit: null, remaining: null }
+      : { used: goal.used[kind], limit, remaining: Math.max(0, limit - goal.used[kind]) };
   };
   return {
     goal: {

@@ -5,7 +5,14 @@ import { defineTool, type ToolResult } from '../defineTool';
 import createDescription from './createGoal.md';
 import getDescription from './getGoal.md';
 import {
-  BLOCK_REASONS, BLOCKED_AFTER_TURNS, BUDGET_UNITS, GOAL_SERVICE, goalView, MAX_OBJECTIVE_CHARS, normalizeBudget, type GoalResult,
+  BLOCK_REASONS,
+  BLOCKED_AFTER_TURNS,
+  BUDGET_UNITS,
+  GOAL_SERVICE,
+  goalView,
+  MAX_OBJECTIVE_CHARS,
+  normalizeBudget,
+  type GoalResult,
 } from './goalService';
 import setBudgetDescription from './setGoalBudget.md';
 import updateDescription from './updateGoal.md';
@@ -23,7 +30,11 @@ export const createGoalTool = defineTool({
   description: createDescription,
   constants: { MAX_OBJECTIVE_CHARS },
   schema: z.object({
-    objective: z.string().trim().min(1, 'objective must not be empty').max(MAX_OBJECTIVE_CHARS, `objective must be at most ${MAX_OBJECTIVE_CHARS} characters`),
+    objective: z
+      .string()
+      .trim()
+      .min(1, 'objective must not be empty')
+      .max(MAX_OBJECTIVE_CHARS, `objective must be at most ${MAX_OBJECTIVE_CHARS} characters`),
     completionCriterion: z.string().trim().min(1, 'completionCriterion must not be empty when given').optional(),
     replace: z.boolean().default(false).describe('Abandon the current unfinished goal and start this one.'),
   }),
@@ -74,15 +85,36 @@ export const updateGoalTool = defineTool({
   constants: { BLOCKED_AFTER_TURNS },
   schema: z.object({
     status: z.enum(['active', 'complete', 'blocked']),
-    summary: z.string().trim().min(1).optional().describe('Required with complete: what was achieved and how it was verified.'),
-    blocker: z.string().trim().min(1).optional().describe('Required with blocked: what stops you, in the same words each time.'),
-    reason: z.enum(BLOCK_REASONS).optional().describe('With blocked: the objective itself is impossible, unsafe or contradictory.'),
+    summary: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe('Required with complete: what was achieved and how it was verified.'),
+    blocker: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe('Required with blocked: what stops you, in the same words each time.'),
+    reason: z
+      .enum(BLOCK_REASONS)
+      .optional()
+      .describe('With blocked: the objective itself is impossible, unsafe or contradictory.'),
   }),
   readOnly: false,
   defaultApproval: 'auto',
   async execute(args, ctx) {
-    if (args.status === 'complete' && !args.summary) return { content: 'UpdateGoal with status "complete" needs a `summary` of what was achieved and how it was verified.', isError: true };
-    if (args.status === 'blocked' && !args.blocker) return { content: 'UpdateGoal with status "blocked" needs a `blocker` describing what stops you.', isError: true };
+    if (args.status === 'complete' && !args.summary)
+      return {
+        content: 'UpdateGoal with status "complete" needs a `summary` of what was achieved and how it was verified.',
+        isError: true,
+      };
+    if (args.status === 'blocked' && !args.blocker)
+      return {
+        content: 'UpdateGoal with status "blocked" needs a `blocker` describing what stops you.',
+        isError: true,
+      };
     return fromResult(ctx.services.get(GOAL_SERVICE).update(args), `Goal ${args.status}`);
   },
 });

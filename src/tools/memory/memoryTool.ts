@@ -5,7 +5,14 @@
 // plan mode, which keeps the workspace unchanged, lets memory calls through.
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
-import { MEMORY_LIMITS, MEMORY_SCOPES, MemoryError, type MemoryRecord, type MemoryScope, type MemoryStore } from '../../store/memoryStore';
+import {
+  MEMORY_LIMITS,
+  MEMORY_SCOPES,
+  MemoryError,
+  type MemoryRecord,
+  type MemoryScope,
+  type MemoryStore,
+} from '../../store/memoryStore';
 import description from './memory.md';
 import { MEMORY_SERVICE } from './memoryService';
 
@@ -35,13 +42,19 @@ export const memoryTool = defineTool({
   name: 'Memory',
   services: [MEMORY_SERVICE],
   description,
-  constants: { NAME_CHARS: MEMORY_LIMITS.nameChars, DESCRIPTION_CHARS: MEMORY_LIMITS.descriptionChars, BODY_BYTES: MEMORY_LIMITS.bodyBytes, RECORDS: MEMORY_LIMITS.recordsPerScope },
+  constants: {
+    NAME_CHARS: MEMORY_LIMITS.nameChars,
+    DESCRIPTION_CHARS: MEMORY_LIMITS.descriptionChars,
+    BODY_BYTES: MEMORY_LIMITS.bodyBytes,
+    RECORDS: MEMORY_LIMITS.recordsPerScope,
+  },
   schema,
   readOnly: false,
   deferred: true,
   defaultApproval: 'ask',
   approvalFor: (args) => (args.action === 'list' ? 'auto' : 'ask'),
-  subject: (args, ctx) => (args.action === 'list' ? 'Memory(list)' : `Memory(${args.action} ${scopeOf(args, ctx)}:${args.name ?? ''})`),
+  subject: (args, ctx) =>
+    args.action === 'list' ? 'Memory(list)' : `Memory(${args.action} ${scopeOf(args, ctx)}:${args.name ?? ''})`,
   async execute(args, ctx) {
     const store = ctx.services.get(MEMORY_SERVICE);
     const actor = { mainAgent: ctx.services.mainAgent, origin: 'tool' as const };
@@ -53,9 +66,14 @@ export const memoryTool = defineTool({
         const gone = await store.forget(scope, args.name, actor);
         return { content: `Forgot the ${scope} memory "${gone.name}".`, summary: `Forgot ${scope}:${gone.name}` };
       }
-      if (args.body === undefined || args.body.trim() === '') return error('Memory remember needs "body": the fact itself.');
-      const { record, change } = await store.remember({ scope, name: args.name, description: args.description ?? '', body: args.body }, actor);
-      const what = change === 'created' ? 'Remembered' : change === 'replaced' ? 'Replaced' : 'Already remembered (unchanged)';
+      if (args.body === undefined || args.body.trim() === '')
+        return error('Memory remember needs "body": the fact itself.');
+      const { record, change } = await store.remember(
+        { scope, name: args.name, description: args.description ?? '', body: args.body },
+        actor,
+      );
+      const what =
+        change === 'created' ? 'Remembered' : change === 'replaced' ? 'Replaced' : 'Already remembered (unchanged)';
       return { content: `${what}: ${scope} memory "${record.name}".`, summary: `${what} ${scope}:${record.name}` };
     } catch (e) {
       if (e instanceof MemoryError) return error(e.message);
@@ -67,11 +85,13 @@ export const memoryTool = defineTool({
 function list(store: MemoryStore, args: MemoryArgs): ToolResult {
   const { records, warnings } = store.list(args.scope);
   const notes = warnings.map((w) => `(warning: ${w})`);
-  if (!store.trusted && args.scope === undefined) notes.push('(project memories are hidden: this workspace is not trusted)');
+  if (!store.trusted && args.scope === undefined)
+    notes.push('(project memories are hidden: this workspace is not trusted)');
   if (args.name !== undefined) {
     const key = args.name.trim().toLowerCase();
     const found = records.filter((r) => r.name.toLowerCase() === key);
-    if (!found.length) return error(`There is no visible memory named "${args.name}". Call Memory with action "list" to see the names.`);
+    if (!found.length)
+      return error(`There is no visible memory named "${args.name}". Call Memory with action "list" to see the names.`);
     return { content: [...found.map(showRecord), ...notes].join('\n\n'), summary: `Memory ${args.name}` };
   }
   const scopes = args.scope ? [args.scope] : store.visibleScopes();
@@ -92,7 +112,11 @@ function clip(text: string): string {
 }
 
 function showRecord(r: MemoryRecord): string {
-  return [`${r.scope} memory "${r.name}" (saved ${r.createdAt.slice(0, 10)}, updated ${r.updatedAt.slice(0, 10)}, by ${r.origin === 'tool' ? 'the Memory tool' : 'automatic extraction'})`, r.description ? `description: ${r.description}` : undefined, r.body]
+  return [
+    `${r.scope} memory "${r.name}" (saved ${r.createdAt.slice(0, 10)}, updated ${r.updatedAt.slice(0, 10)}, by ${r.origin === 'tool' ? 'the Memory tool' : 'automatic extraction'})`,
+    r.description ? `description: ${r.description}` : undefined,
+    r.body,
+  ]
     .filter((x) => x !== undefined)
     .join('\n');
 }

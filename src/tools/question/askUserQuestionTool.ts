@@ -4,8 +4,17 @@ import { z } from 'zod';
 import { defineTool, type ToolResult } from '../defineTool';
 import description from './askUserQuestion.md';
 import {
-  formatAnswers, MAX_HEADER_CHARS, MAX_OPTIONS, MAX_QUESTIONS, MIN_OPTIONS, MIN_QUESTIONS, OTHER_LABEL, QUESTION_SERVICE,
-  type AskOutcome, type BackgroundAskOutcome, type Question,
+  formatAnswers,
+  MAX_HEADER_CHARS,
+  MAX_OPTIONS,
+  MAX_QUESTIONS,
+  MIN_OPTIONS,
+  MIN_QUESTIONS,
+  OTHER_LABEL,
+  QUESTION_SERVICE,
+  type AskOutcome,
+  type BackgroundAskOutcome,
+  type Question,
 } from './questionService';
 
 // The tool's .md documents every field; the schema carries no per-field text to keep requests small.
@@ -16,12 +25,19 @@ const option = z.object({
     .string()
     .trim()
     .min(1, 'label must not be empty')
-    .refine((l) => l.toLowerCase() !== OTHER_LABEL.toLowerCase(), `"${OTHER_LABEL}" is added automatically; do not include it`),
+    .refine(
+      (l) => l.toLowerCase() !== OTHER_LABEL.toLowerCase(),
+      `"${OTHER_LABEL}" is added automatically; do not include it`,
+    ),
   description: z.string(),
 });
 
 const question = z.object({
-  question: z.string().trim().min(1, 'question must not be empty').refine((q) => q.endsWith('?'), 'question must end with "?"'),
+  question: z
+    .string()
+    .trim()
+    .min(1, 'question must not be empty')
+    .refine((q) => q.endsWith('?'), 'question must end with "?"'),
   header: z.string().trim().max(MAX_HEADER_CHARS, `header must be at most ${MAX_HEADER_CHARS} characters`).optional(),
   options: z
     .array(option)
@@ -40,11 +56,19 @@ const schema = z.object({
   background: z.boolean().default(false),
 });
 
-function notAnswered(outcome: Exclude<AskOutcome | BackgroundAskOutcome, { status: 'answered' } | { status: 'started' }>): ToolResult {
+function notAnswered(
+  outcome: Exclude<AskOutcome | BackgroundAskOutcome, { status: 'answered' } | { status: 'started' }>,
+): ToolResult {
   if (outcome.status === 'denied') {
-    return { content: `AskUserQuestion is denied: ${outcome.reason} Decide yourself with your best judgement and state the assumptions you made.`, isError: true };
+    return {
+      content: `AskUserQuestion is denied: ${outcome.reason} Decide yourself with your best judgement and state the assumptions you made.`,
+      isError: true,
+    };
   }
-  return { content: `AskUserQuestion is not available: ${outcome.reason} Ask the user directly in plain text in your reply instead.`, isError: true };
+  return {
+    content: `AskUserQuestion is not available: ${outcome.reason} Ask the user directly in plain text in your reply instead.`,
+    isError: true,
+  };
 }
 
 export const askUserQuestionTool = defineTool({

@@ -6,12 +6,25 @@
 import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { z } from 'zod';
-import { nonInteractiveEnv, releasePipes, spawnShell, terminateGroup, waitForExit, type ExitInfo } from '../../platform/processes';
+import {
+  nonInteractiveEnv,
+  releasePipes,
+  spawnShell,
+  terminateGroup,
+  waitForExit,
+  type ExitInfo,
+} from '../../platform/processes';
 import { CommandOutput } from '../../platform/commandOutput';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { SAVED_OUTPUT_MAX_BYTES, SavedOutput } from './savedOutput';
 import { newToolOutputPath } from '../../store/toolOutputs';
-import { DEFAULT_TASK_SETTINGS, TASK_SERVICE, TaskLimitError, type TaskService, type TaskSettings } from '../task/taskService';
+import {
+  DEFAULT_TASK_SETTINGS,
+  TASK_SERVICE,
+  TaskLimitError,
+  type TaskService,
+  type TaskSettings,
+} from '../task/taskService';
 import description from './bash.md';
 
 export const FOREGROUND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -39,20 +52,33 @@ const schema = z
   .superRefine((a, issues) => {
     if (a.run_in_background) {
       if (!a.description?.trim()) {
-        issues.addIssue({ code: 'custom', path: ['description'], message: 'description is required when run_in_background is true' });
+        issues.addIssue({
+          code: 'custom',
+          path: ['description'],
+          message: 'description is required when run_in_background is true',
+        });
       }
       if (a.disable_timeout && a.timeout !== undefined) {
-        issues.addIssue({ code: 'custom', path: ['disable_timeout'], message: 'give either timeout or disable_timeout, not both' });
+        issues.addIssue({
+          code: 'custom',
+          path: ['disable_timeout'],
+          message: 'give either timeout or disable_timeout, not both',
+        });
       }
     } else {
       if (a.timeout !== undefined && a.timeout > FOREGROUND_MAX_TIMEOUT_MS) {
         issues.addIssue({
-          code: 'custom', path: ['timeout'],
+          code: 'custom',
+          path: ['timeout'],
           message: `a foreground timeout is at most ${FOREGROUND_MAX_TIMEOUT_MS} ms (it is in milliseconds); use run_in_background for longer commands`,
         });
       }
       if (a.disable_timeout) {
-        issues.addIssue({ code: 'custom', path: ['disable_timeout'], message: 'disable_timeout only applies with run_in_background: true' });
+        issues.addIssue({
+          code: 'custom',
+          path: ['disable_timeout'],
+          message: 'disable_timeout only applies with run_in_background: true',
+        });
       }
     }
   });
@@ -64,7 +90,11 @@ export const bashTool = defineTool({
   services: [TASK_SERVICE],
   description,
   constants: {
-    FOREGROUND_DEFAULT_TIMEOUT_MS, FOREGROUND_MAX_TIMEOUT_MS, BACKGROUND_MAX_TIMEOUT_MS, BASH_INLINE_MAX_CHARS, SAVED_OUTPUT_MAX_MIB,
+    FOREGROUND_DEFAULT_TIMEOUT_MS,
+    FOREGROUND_MAX_TIMEOUT_MS,
+    BACKGROUND_MAX_TIMEOUT_MS,
+    BASH_INLINE_MAX_CHARS,
+    SAVED_OUTPUT_MAX_MIB,
     BACKGROUND_DEFAULT_TIMEOUT_S: DEFAULT_TASK_SETTINGS.bashTaskTimeoutS,
   },
   schema,
@@ -76,7 +106,8 @@ export const bashTool = defineTool({
     const tasks = ctx.services.get(TASK_SERVICE);
     const cwd = workDir(args, ctx);
     const problem = checkDirectory(cwd);
-    if (problem) return { content: problem, isError: true, display: { kind: 'command', command: args.command, exitCode: null } };
+    if (problem)
+      return { content: problem, isError: true, display: { kind: 'command', command: args.command, exitCode: null } };
     return args.run_in_background ? startInBackground(args, cwd, tasks) : runInForeground(args, cwd, ctx, tasks);
   },
 });
@@ -163,7 +194,11 @@ async function runInForeground(args: BashArgs, cwd: string, ctx: ToolContext, ta
     saved.close();
     try {
       const task = tasks.adoptProcess({
-        child, command: args.command, cwd, startedAt, initialOutput: output.combined(),
+        child,
+        command: args.command,
+        cwd,
+        startedAt,
+        initialOutput: output.combined(),
         description: args.description?.trim() || oneLine(args.command, 80),
         timeoutMs: backgroundDefaultTimeoutMs(tasks.settings),
       });
@@ -217,7 +252,9 @@ function formatOutcome(exit: ExitInfo, output: CommandOutput, saved: SavedOutput
     : exit.code !== null
       ? `Exit code: ${exit.code}`
       : `Exit code: none (terminated by ${exit.signal ?? 'a signal'})`;
-  return [note, status, saved.spilled ? formatPreview(output, saved) : formatStreams(output)].filter(Boolean).join('\n');
+  return [note, status, saved.spilled ? formatPreview(output, saved) : formatStreams(output)]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** Too much to show: the first and last part, interleaved as printed, and where the rest is. */
@@ -228,7 +265,8 @@ function formatPreview(output: CommandOutput, saved: SavedOutput): string {
   if (saved.error) where = `It could not be saved to ${saved.path} (${saved.error}), so only this preview exists.`;
   else if (saved.droppedBytes > 0) {
     where = `Only the first ${saved.savedBytes} bytes are saved at ${saved.path} (the ${SAVED_OUTPUT_MAX_MIB} MiB cap per command); the last ${saved.droppedBytes} bytes were not saved.`;
-  } else where = `The full output (${saved.savedBytes} bytes) is saved at ${saved.path}; read slices of it with Read (line_offset / n_lines) or search it with Grep.`;
+  } else
+    where = `The full output (${saved.savedBytes} bytes) is saved at ${saved.path}; read slices of it with Read (line_offset / n_lines) or search it with Grep.`;
   const omitted = total - PREVIEW_HEAD_CHARS - PREVIEW_TAIL_CHARS;
   return (
     `<output stdout and stderr interleaved, ${total} characters>\n${all.slice(0, PREVIEW_HEAD_CHARS)}\n` +
@@ -240,7 +278,8 @@ function formatStreams(output: CommandOutput): string {
   const stdout = output.text('stdout');
   const stderr = output.text('stderr');
   if (!stdout && !stderr) return '(no output)';
-  const block = (name: string, text: string) => (text ? `<${name}>\n${text.replace(/\n$/, '')}\n</${name}>` : `<${name}></${name}>`);
+  const block = (name: string, text: string) =>
+    text ? `<${name}>\n${text.replace(/\n$/, '')}\n</${name}>` : `<${name}></${name}>`;
   return `${block('stdout', stdout)}\n${block('stderr', stderr)}`;
 }
 

@@ -32,7 +32,9 @@ export const taskListTool = defineTool({
       return { content, summary: '0 tasks' };
     }
     const shown = all.slice(0, args.limit);
-    const header = args.active_only ? `${all.length} running task(s)` : `${all.length} task(s), ${tasks.runningCount()} running`;
+    const header = args.active_only
+      ? `${all.length} running task(s)`
+      : `${all.length} task(s), ${tasks.runningCount()} running`;
     const more = all.length > shown.length ? `\n(showing the newest ${shown.length}; raise limit to see more)` : '';
     return {
       content: `${header}:\n${shown.map((t) => `- ${describeTask(t)}`).join('\n')}${more}`,

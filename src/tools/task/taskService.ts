@@ -174,7 +174,10 @@ export function formatTaskNotification(task: TaskInfo, tail?: OutputTail): strin
     `Full output: ${task.outputPath} (read it with Read, or TaskOutput for the end)`,
   ];
   if (tail && tail.text) {
-    lines.push(tail.truncated ? `Last ${Buffer.byteLength(tail.text)} bytes of output:` : 'Output:', tail.text.trimEnd());
+    lines.push(
+      tail.truncated ? `Last ${Buffer.byteLength(tail.text)} bytes of output:` : 'Output:',
+      tail.text.trimEnd(),
+    );
   }
   lines.push('</task-notification>');
   return lines.join('\n');

@@ -27,11 +27,17 @@ export const taskStopTool = defineTool({
     const before = tasks.get(args.task_id);
     if (!before) return { content: new UnknownTaskError(args.task_id).message, isError: true };
     if (before.status !== 'running') {
-      return { content: `Task ${before.id} had already finished; nothing to stop.\n${describeTask(before)}`, summary: `${before.id} already ${before.status}` };
+      return {
+        content: `Task ${before.id} had already finished; nothing to stop.\n${describeTask(before)}`,
+        summary: `${before.id} already ${before.status}`,
+      };
     }
     // This result tells the model the task ended, so no automatic notification follows.
     const task = await tasks.stop(before.id, args.reason?.trim() || DEFAULT_REASON, { notify: false });
     const verb = task.endReason === 'stopped' ? 'Stopped' : 'It ended on its own before it could be stopped:';
-    return { content: `${verb} task ${task.id}.\n${describeTask(task)}\noutput_path: ${task.outputPath}`, summary: `${task.id} ${task.status}` };
+    return {
+      content: `${verb} task ${task.id}.\n${describeTask(task)}\noutput_path: ${task.outputPath}`,
+      summary: `${task.id} ${task.status}`,
+    };
   },
 });

@@ -24,7 +24,8 @@ export const waitForTool = defineTool({
   defaultApproval: 'auto',
   async execute(args, ctx) {
     const tasks = ctx.services.get(TASK_SERVICE);
-    if (args.task_id !== undefined && !tasks.get(args.task_id)) return { content: new UnknownTaskError(args.task_id).message, isError: true };
+    if (args.task_id !== undefined && !tasks.get(args.task_id))
+      return { content: new UnknownTaskError(args.task_id).message, isError: true };
     const result = await tasks.waitFor({ taskId: args.task_id, timeoutMs: args.timeout * 1_000, signal: ctx.signal });
     if (result.aborted) return { content: 'WaitFor was interrupted.', isError: true };
     const running = result.running.length
@@ -32,10 +33,16 @@ export const waitForTool = defineTool({
       : 'No background tasks are running.';
     if (result.finished.length) {
       const blocks = await Promise.all(result.finished.map((t) => finishedBlock(t, tasks)));
-      return { content: `${blocks.join('\n\n')}\n\n${running}`, summary: result.finished.map((t) => `${t.id} ${t.status}`).join(', ') };
+      return {
+        content: `${blocks.join('\n\n')}\n\n${running}`,
+        summary: result.finished.map((t) => `${t.id} ${t.status}`).join(', '),
+      };
     }
     if (result.timedOut) {
-      return { content: `No task finished within ${args.timeout} s (this is not an error; wait again or continue with other work).\n${running}`, summary: 'timed out' };
+      return {
+        content: `No task finished within ${args.timeout} s (this is not an error; wait again or continue with other work).\n${running}`,
+        summary: 'timed out',
+      };
     }
     return { content: 'No background tasks are running; nothing to wait for.', summary: 'nothing running' };
   },
@@ -43,8 +50,9 @@ export const waitForTool = defineTool({
 
 async function finishedBlock(task: TaskInfo, tasks: TaskService): Promise<string> {
   const tail = await tasks.readOutputTail(task.id, TAIL_BYTES);
-  const output = tail.totalBytes === 0
-    ? 'No output.'
-    : `${tail.truncated ? `Last ${Buffer.byteLength(tail.text)} of ${tail.totalBytes} bytes of output:` : 'Output:'}\n<output>\n${tail.text.replace(/\n$/, '')}\n</output>`;
+  const output =
+    tail.totalBytes === 0
+      ? 'No output.'
+      : `${tail.truncated ? `Last ${Buffer.byteLength(tail.text)} of ${tail.totalBytes} bytes of output:` : 'Output:'}\n<output>\n${tail.text.replace(/\n$/, '')}\n</output>`;
   return `Task finished: ${describeTask(task)}\noutput_path: ${task.outputPath}\n${output}`;
 }

@@ -47,7 +47,10 @@ export function summarise(description: string): string {
 
 /** Deferred tools matching a keyword query: every word must appear in the name or the summary. */
 export function searchCatalog(catalog: readonly DeferredToolEntry[], query: string): DeferredToolEntry[] {
-  const words = query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+  const words = query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter(Boolean);
   if (!words.length) return [];
   const score = (e: DeferredToolEntry) => {
     const name = e.name.toLowerCase();

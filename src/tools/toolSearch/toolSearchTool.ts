@@ -16,7 +16,9 @@ const schema = z
     names: z.array(z.string().min(1)).min(1).optional(),
     query: z.string().trim().min(1).optional(),
   })
-  .refine((a) => a.names !== undefined || a.query !== undefined, { error: 'give `names` (exact tool names) or a keyword `query`' });
+  .refine((a) => a.names !== undefined || a.query !== undefined, {
+    error: 'give `names` (exact tool names) or a keyword `query`',
+  });
 
 export function toolSearchTool(catalog: readonly DeferredToolEntry[]): Tool {
   const lines = catalogLines(catalog).join('\n');
@@ -30,15 +32,28 @@ export function toolSearchTool(catalog: readonly DeferredToolEntry[]): Tool {
     async execute(args, ctx) {
       const loader = ctx.services.get(TOOL_LOADER);
       const current = loader.catalog();
-      const names = args.names ?? searchCatalog(current, args.query!).slice(0, TOOL_SEARCH_MAX_QUERY_MATCHES).map((e) => e.name);
+      const names =
+        args.names ??
+        searchCatalog(current, args.query!)
+          .slice(0, TOOL_SEARCH_MAX_QUERY_MATCHES)
+          .map((e) => e.name);
       if (!names.length) {
-        return { content: `No deferred tool matches "${args.query}". Deferred tools: ${current.map((e) => e.name).join(', ') || 'none'}.`, isError: true };
+        return {
+          content: `No deferred tool matches "${args.query}". Deferred tools: ${current.map((e) => e.name).join(', ') || 'none'}.`,
+          isError: true,
+        };
       }
       const outcome = loader.load(names);
       const parts: string[] = [];
-      if (outcome.loaded.length) parts.push(`Loaded ${outcome.loaded.join(', ')}: their full schemas are in your tool list from the next step; call them directly.`);
+      if (outcome.loaded.length)
+        parts.push(
+          `Loaded ${outcome.loaded.join(', ')}: their full schemas are in your tool list from the next step; call them directly.`,
+        );
       if (outcome.available.length) parts.push(`Already available: ${outcome.available.join(', ')}.`);
-      if (outcome.unknown.length) parts.push(`No such tool: ${outcome.unknown.join(', ')}. Deferred tools: ${current.map((e) => e.name).join(', ') || 'none'}.`);
+      if (outcome.unknown.length)
+        parts.push(
+          `No such tool: ${outcome.unknown.join(', ')}. Deferred tools: ${current.map((e) => e.name).join(', ') || 'none'}.`,
+        );
       return {
         content: parts.join('\n'),
         isError: !outcome.loaded.length && !outcome.available.length,

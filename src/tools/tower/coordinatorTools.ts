@@ -11,9 +11,17 @@ import mergeDescription from './towerMerge.md';
 import teardownDescription from './towerTeardown.md';
 
 /** Runs a Tower operation for the calling agent; a refusal becomes an error result the model can act on. */
-export async function callTower(ctx: ToolContext<typeof TOWER_SERVICE>, op: (tower: TowerService) => Promise<string>, summary?: string): Promise<ToolResult> {
+export async function callTower(
+  ctx: ToolContext<typeof TOWER_SERVICE>,
+  op: (tower: TowerService) => Promise<string>,
+  summary?: string,
+): Promise<ToolResult> {
   const tower = ctx.services.find(TOWER_SERVICE);
-  if (!tower) return { content: 'Tower tools work only for the Tower coordinator and the agents it spawns; this agent is neither.', isError: true };
+  if (!tower)
+    return {
+      content: 'Tower tools work only for the Tower coordinator and the agents it spawns; this agent is neither.',
+      isError: true,
+    };
   try {
     const content = await op(tower);
     return { content, ...(summary ? { summary } : {}) };
@@ -25,14 +33,19 @@ export async function callTower(ctx: ToolContext<typeof TOWER_SERVICE>, op: (tow
 
 export const MISSION_ID = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a mission id is 1-40 lowercase letters, digits or "-", starting with a letter or digit');
+  .regex(
+    /^[a-z0-9][a-z0-9-]{0,39}$/,
+    'a mission id is 1-40 lowercase letters, digits or "-", starting with a letter or digit',
+  );
 
 export const towerInitTool = defineTool({
   name: 'TowerInit',
   optionalServices: [TOWER_SERVICE],
   description: initDescription,
   deferred: true,
-  schema: z.object({ objective: z.string().optional().describe('What the tower is to achieve, recorded in the state.') }),
+  schema: z.object({
+    objective: z.string().optional().describe('What the tower is to achieve, recorded in the state.'),
+  }),
   readOnly: false,
   defaultApproval: 'auto',
   execute: (a, ctx) => callTower(ctx, (t) => t.init(a.objective), 'tower initialised'),
@@ -42,7 +55,10 @@ const plannedMission = z.object({
   id: MISSION_ID,
   title: z.string().min(1),
   kind: z.enum(['build', 'research']).default('build'),
-  scope: z.array(z.string().min(1)).min(1, 'a mission needs at least one scope glob').describe('Globs relative to the repository root, e.g. "src/api/**".'),
+  scope: z
+    .array(z.string().min(1))
+    .min(1, 'a mission needs at least one scope glob')
+    .describe('Globs relative to the repository root, e.g. "src/api/**".'),
   tasks: z.array(z.string().min(1)).default([]),
   depends_on: z.array(MISSION_ID).default([]).describe('Ids of missions that must be merged before this one starts.'),
 });
@@ -104,4 +120,10 @@ export const towerTeardownTool = defineTool({
   execute: (a, ctx) => callTower(ctx, (t) => t.teardown(a.force), 'tower torn down'),
 });
 
-export const towerCoordinatorTools: Tool[] = [towerInitTool, towerPlanTool, towerSpawnTool, towerMergeTool, towerTeardownTool];
+export const towerCoordinatorTools: Tool[] = [
+  towerInitTool,
+  towerPlanTool,
+  towerSpawnTool,
+  towerMergeTool,
+  towerTeardownTool,
+];

@@ -97,4 +97,11 @@ export const towerStatusTool = defineTool({
   execute: (_a, ctx) => callTower(ctx, (t) => t.status()),
 });
 
-export const towerSharedTools: Tool[] = [towerSendTool, towerInboxTool, towerFindingTool, towerReviewTool, towerMissionTool, towerStatusTool];
+export const towerSharedTools: Tool[] = [
+  towerSendTool,
+  towerInboxTool,
+  towerFindingTool,
+  towerReviewTool,
+  towerMissionTool,
+  towerStatusTool,
+];

@@ -35,7 +35,10 @@ export interface TowerService {
   readonly agentId: string;
   init(objective: string | undefined): Promise<string>;
   plan(missions: PlannedMission[], objective: string | undefined): Promise<string>;
-  spawn(target: { mission: string; role: 'worker' | 'reviewer'; instructions?: string }, callId: string): Promise<string>;
+  spawn(
+    target: { mission: string; role: 'worker' | 'reviewer'; instructions?: string },
+    callId: string,
+  ): Promise<string>;
   merge(mission: string): Promise<string>;
   teardown(force: boolean): Promise<string>;
   send(to: string, text: string): Promise<string>;
@@ -54,10 +57,19 @@ export const TOWER_SERVICE = serviceKey<TowerService>()('tower');
 /** Tools only the coordinator calls. */
 export const TOWER_COORDINATOR_TOOLS = ['TowerInit', 'TowerPlan', 'TowerSpawn', 'TowerMerge', 'TowerTeardown'];
 /** Tools every Tower agent calls. */
-export const TOWER_SHARED_TOOLS = ['TowerSend', 'TowerInbox', 'TowerFinding', 'TowerReview', 'TowerMission', 'TowerStatus'];
+export const TOWER_SHARED_TOOLS = [
+  'TowerSend',
+  'TowerInbox',
+  'TowerFinding',
+  'TowerReview',
+  'TowerMission',
+  'TowerStatus',
+];
 export const TOWER_TOOL_NAMES = [...TOWER_COORDINATOR_TOOLS, ...TOWER_SHARED_TOOLS];
 
 /** Tower mode is experimental: JARVIS_CODE_EXPERIMENTAL_TOWER=1 or the master JARVIS_CODE_EXPERIMENTAL_FLAG=1. */
 export function towerEnabled(env: NodeJS.ProcessEnv): boolean {
-  return ['JARVIS_CODE_EXPERIMENTAL_TOWER', 'JARVIS_CODE_EXPERIMENTAL_FLAG'].some((name) => parseBooleanWord(envValue(env, name) ?? '') === true);
+  return ['JARVIS_CODE_EXPERIMENTAL_TOWER', 'JARVIS_CODE_EXPERIMENTAL_FLAG'].some(
+    (name) => parseBooleanWord(envValue(env, name) ?? '') === true,
+  );
 }

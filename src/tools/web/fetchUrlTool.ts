@@ -31,9 +31,15 @@ export const fetchUrlTool = defineTool({
     if (page.title) header.push(`Title: ${page.title}`);
     if (page.finalUrl !== new URL(asked).href) header.push(`URL: ${page.finalUrl} (redirected from ${asked})`);
     const notes: string[] = [];
-    if (page.bodyTruncated) notes.push(`[Only the first ${FETCH_MAX_BYTES / 1024 / 1024} MiB of the response were read; the rest of the page is missing.]`);
+    if (page.bodyTruncated)
+      notes.push(
+        `[Only the first ${FETCH_MAX_BYTES / 1024 / 1024} MiB of the response were read; the rest of the page is missing.]`,
+      );
     if (!page.content.trim()) notes.push('[The page has no readable text.]');
     const body = [header.join('\n'), page.content, notes.join('\n')].filter(Boolean).join('\n\n');
-    return { content: body, summary: `Fetched ${page.finalUrl} (${page.contentType}, ${page.content.length} characters)` };
+    return {
+      content: body,
+      summary: `Fetched ${page.finalUrl} (${page.contentType}, ${page.content.length} characters)`,
+    };
   },
 });

@@ -34,7 +34,8 @@ export async function fetchReadable(target: string, web: WebSettings, signal: Ab
   } catch {
     throw new Error(`Invalid URL: "${target}". Give an absolute http:// or https:// URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Only http and https URLs are supported, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`Only http and https URLs are supported, not ${url.protocol}`);
   let response;
   try {
     response = await guardedFetch(url.href, {
@@ -44,23 +45,35 @@ export async function fetchReadable(target: string, web: WebSettings, signal: Ab
       allowPrivateNetwork: web.allowPrivateNetwork,
       resolver: web.resolver,
       proxyFor: web.proxyFor,
-      headers: { 'user-agent': WEB_USER_AGENT, accept: 'text/html,application/xhtml+xml,text/markdown,text/plain,application/json;q=0.9,*/*;q=0.8' },
+      headers: {
+        'user-agent': WEB_USER_AGENT,
+        accept: 'text/html,application/xhtml+xml,text/markdown,text/plain,application/json;q=0.9,*/*;q=0.8',
+      },
     });
   } catch (e) {
     if (e instanceof UrlRefusedError || signal.aborted) throw e;
     throw new Error(`Failed to fetch ${url.href}: ${(e as Error).message}`);
   }
   if (response.status < 200 || response.status > 299) {
-    throw new Error(`HTTP ${response.status}${response.statusText ? `: ${response.statusText}` : ''} fetching ${response.url}`);
+    throw new Error(
+      `HTTP ${response.status}${response.statusText ? `: ${response.statusText}` : ''} fetching ${response.url}`,
+    );
   }
   const header = response.headers.get('content-type');
   const mime = mimeEssence(header);
   const kind = classifyBody(mime, response.body);
   if (kind === 'binary') {
-    throw new Error(`${response.url} is ${mime ?? 'binary data'} (${response.body.length}${response.truncated ? '+' : ''} bytes), not text; only text content can be fetched.`);
+    throw new Error(
+      `${response.url} is ${mime ?? 'binary data'} (${response.body.length}${response.truncated ? '+' : ''} bytes), not text; only text content can be fetched.`,
+    );
   }
   const text = decodeBody(response.body, header, kind);
-  const page: ReadablePage = { finalUrl: response.url, contentType: mime ?? 'text/html', content: text, bodyTruncated: response.truncated };
+  const page: ReadablePage = {
+    finalUrl: response.url,
+    contentType: mime ?? 'text/html',
+    content: text,
+    bodyTruncated: response.truncated,
+  };
   if (kind === 'html') {
     const { htmlToMarkdown } = await import('../../platform/web/htmlToMarkdown');
     // A library failing is an error the model sees, naming it (docs/web.md), not a silent tag strip.

@@ -10,16 +10,34 @@ function hit(title: unknown, url: unknown, snippet: unknown, extra?: unknown): S
 
 const present = (h: SearchHit | undefined): h is SearchHit => h !== undefined;
 
-async function brave(backend: SearchBackendConfig, query: string, limit: number, web: WebSettings, signal: AbortSignal): Promise<SearchHit[]> {
+async function brave(
+  backend: SearchBackendConfig,
+  query: string,
+  limit: number,
+  web: WebSettings,
+  signal: AbortSignal,
+): Promise<SearchHit[]> {
   const data = await requestJson(
-    { service: 'Brave Search', url: withQuery(backend.baseUrl, '/web/search', { q: query, count: limit }), headers: { 'x-subscription-token': backend.apiKey ?? '' } },
+    {
+      service: 'Brave Search',
+      url: withQuery(backend.baseUrl, '/web/search', { q: query, count: limit }),
+      headers: { 'x-subscription-token': backend.apiKey ?? '' },
+    },
     web,
     signal,
   );
-  return asArray(at(data, 'web.results')).map((r) => hit(asRecord(r).title, asRecord(r).url, asRecord(r).description, asRecord(r).age)).filter(present);
+  return asArray(at(data, 'web.results'))
+    .map((r) => hit(asRecord(r).title, asRecord(r).url, asRecord(r).description, asRecord(r).age))
+    .filter(present);
 }
 
-async function langsearch(backend: SearchBackendConfig, query: string, limit: number, web: WebSettings, signal: AbortSignal): Promise<SearchHit[]> {
+async function langsearch(
+  backend: SearchBackendConfig,
+  query: string,
+  limit: number,
+  web: WebSettings,
+  signal: AbortSignal,
+): Promise<SearchHit[]> {
   const data = await requestJson(
     {
       service: 'LangSearch',
@@ -32,7 +50,8 @@ async function langsearch(backend: SearchBackendConfig, query: string, limit: nu
     signal,
   );
   const code = asRecord(data).code;
-  if (typeof code === 'number' && code !== 200) throw new Error(`LangSearch search failed: ${asText(asRecord(data).msg) ?? `code ${code}`}`);
+  if (typeof code === 'number' && code !== 200)
+    throw new Error(`LangSearch search failed: ${asText(asRecord(data).msg) ?? `code ${code}`}`);
   return asArray(at(data, 'data.webPages.value'))
     .map((r) => {
       const x = asRecord(r);
@@ -41,7 +60,13 @@ async function langsearch(backend: SearchBackendConfig, query: string, limit: nu
     .filter(present);
 }
 
-async function moonshot(backend: SearchBackendConfig, query: string, limit: number, web: WebSettings, signal: AbortSignal): Promise<SearchHit[]> {
+async function moonshot(
+  backend: SearchBackendConfig,
+  query: string,
+  limit: number,
+  web: WebSettings,
+  signal: AbortSignal,
+): Promise<SearchHit[]> {
   const data = await requestJson(
     {
       service: 'Moonshot search',
@@ -56,15 +81,30 @@ async function moonshot(backend: SearchBackendConfig, query: string, limit: numb
   return asArray(asRecord(data).search_results)
     .map((r) => {
       const x = asRecord(r);
-      return hit(x.title, x.url, x.snippet, [asText(x.site_name), asText(x.date)].filter(Boolean).join(' · ') || undefined);
+      return hit(
+        x.title,
+        x.url,
+        x.snippet,
+        [asText(x.site_name), asText(x.date)].filter(Boolean).join(' · ') || undefined,
+      );
     })
     .filter(present);
 }
 
 const BACKENDS = { brave, langsearch, moonshot };
 
-export const BACKEND_NAMES: Record<SearchBackendConfig['provider'], string> = { brave: 'Brave Search', langsearch: 'LangSearch', moonshot: 'Moonshot search' };
+export const BACKEND_NAMES: Record<SearchBackendConfig['provider'], string> = {
+  brave: 'Brave Search',
+  langsearch: 'LangSearch',
+  moonshot: 'Moonshot search',
+};
 
-export async function searchWeb(backend: SearchBackendConfig, query: string, limit: number, web: WebSettings, signal: AbortSignal): Promise<SearchHit[]> {
+export async function searchWeb(
+  backend: SearchBackendConfig,
+  query: string,
+  limit: number,
+  web: WebSettings,
+  signal: AbortSignal,
+): Promise<SearchHit[]> {
   return (await BACKENDS[backend.provider](backend, query, limit, web, signal)).slice(0, limit);
 }

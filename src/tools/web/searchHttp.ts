@@ -16,7 +16,11 @@ export interface JsonRequest {
 }
 
 /** Appends query parameters, skipping undefined values; arrays repeat the key. */
-export function withQuery(base: string, path: string, params: Record<string, string | number | boolean | string[] | undefined>): string {
+export function withQuery(
+  base: string,
+  path: string,
+  params: Record<string, string | number | boolean | string[] | undefined>,
+): string {
   const url = new URL(base.replace(/\/+$/, '') + path);
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue;
@@ -49,10 +53,16 @@ export async function requestJson(req: JsonRequest, web: WebSettings, signal: Ab
   }
   const text = response.body.toString('utf8');
   if (response.status === 401 || response.status === 403) {
-    throw new Error(`${req.service} refused the API key (HTTP ${response.status}): ${text.slice(0, 200)}. Check the key in config.toml.`);
+    throw new Error(
+      `${req.service} refused the API key (HTTP ${response.status}): ${text.slice(0, 200)}. Check the key in config.toml.`,
+    );
   }
-  if (response.status === 429) throw new Error(`${req.service} rate limit reached (HTTP 429): ${text.slice(0, 200)}. Wait a moment and try again.`);
-  if (response.status < 200 || response.status > 299) throw new Error(`${req.service} search failed: HTTP ${response.status}: ${text.slice(0, 200)}`);
+  if (response.status === 429)
+    throw new Error(
+      `${req.service} rate limit reached (HTTP 429): ${text.slice(0, 200)}. Wait a moment and try again.`,
+    );
+  if (response.status < 200 || response.status > 299)
+    throw new Error(`${req.service} search failed: HTTP ${response.status}: ${text.slice(0, 200)}`);
   try {
     return JSON.parse(text);
   } catch {
@@ -68,7 +78,11 @@ export function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 export function asText(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : undefined;
+  return typeof value === 'string' && value.trim()
+    ? value.trim()
+    : typeof value === 'number'
+      ? String(value)
+      : undefined;
 }
 /** Follows a dotted path through nested records. */
 export function at(value: unknown, path: string): unknown {
@@ -85,11 +99,24 @@ export interface SearchHit {
 export function formatHits(hits: SearchHit[], empty: string): string {
   if (!hits.length) return empty;
   return hits
-    .map((h, i) => [`${i + 1}. ${h.title}`, `   ${h.url}`, h.snippet && `   ${h.snippet.replace(/\s+/g, ' ')}`, h.extra && `   ${h.extra}`].filter(Boolean).join('\n'))
+    .map((h, i) =>
+      [
+        `${i + 1}. ${h.title}`,
+        `   ${h.url}`,
+        h.snippet && `   ${h.snippet.replace(/\s+/g, ' ')}`,
+        h.extra && `   ${h.extra}`,
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    )
     .join('\n\n');
 }
 
 /** Strips the <strong> highlighting some services put in snippets. */
 export function plain(text: string | undefined): string | undefined {
-  return text?.replace(/<\/?[a-z][^>]*>/gi, '').replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return text
+    ?.replace(/<\/?[a-z][^>]*>/gi, '')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }

@@ -9,7 +9,11 @@ import type { SearchBackendConfig, SearchProviderName, WebSettings } from './web
 export const DEFAULT_BRAVE_BASE_URL = 'https://api.search.brave.com/res/v1';
 export const DEFAULT_LANGSEARCH_BASE_URL = 'https://api.langsearch.com/v1';
 
-function backend(provider: SearchProviderName, config: JarvisConfig, moonshot: ServiceEndpoint | undefined): SearchBackendConfig | undefined {
+function backend(
+  provider: SearchProviderName,
+  config: JarvisConfig,
+  moonshot: ServiceEndpoint | undefined,
+): SearchBackendConfig | undefined {
   if (provider === 'moonshot') {
     // SPEC §0.10: the Moonshot service has no built-in endpoint; it exists once a base URL is configured.
     if (!moonshot?.baseUrl) return undefined;
@@ -17,10 +21,18 @@ function backend(provider: SearchProviderName, config: JarvisConfig, moonshot: S
   }
   const entry = config.web[provider];
   if (!entry?.api_key) return undefined;
-  return { provider, apiKey: entry.api_key, baseUrl: entry.base_url ?? (provider === 'brave' ? DEFAULT_BRAVE_BASE_URL : DEFAULT_LANGSEARCH_BASE_URL) };
+  return {
+    provider,
+    apiKey: entry.api_key,
+    baseUrl: entry.base_url ?? (provider === 'brave' ? DEFAULT_BRAVE_BASE_URL : DEFAULT_LANGSEARCH_BASE_URL),
+  };
 }
 
-export function webSettingsFromConfig(config: JarvisConfig, moonshotSearch: ServiceEndpoint | undefined, env: NodeJS.ProcessEnv): WebSettings {
+export function webSettingsFromConfig(
+  config: JarvisConfig,
+  moonshotSearch: ServiceEndpoint | undefined,
+  env: NodeJS.ProcessEnv,
+): WebSettings {
   const chosen = config.active_search_provider;
   const search = chosen
     ? backend(chosen, config, moonshotSearch)

@@ -25,10 +25,14 @@ export const webSearchTool = defineTool({
   async execute(args, ctx) {
     const web = ctx.services.get(WEB_SERVICE);
     const backend = web.search;
-    if (!backend) return { content: 'No search backend is configured (see active_search_provider in config.toml).', isError: true };
+    if (!backend)
+      return { content: 'No search backend is configured (see active_search_provider in config.toml).', isError: true };
     try {
       const hits = await searchWeb(backend, args.query, args.limit ?? WEB_SEARCH_DEFAULT_LIMIT, web, ctx.signal);
-      return { content: formatHits(hits, `No results for "${args.query}".`), summary: `${hits.length} results from ${BACKEND_NAMES[backend.provider]}` };
+      return {
+        content: formatHits(hits, `No results for "${args.query}".`),
+        summary: `${hits.length} results from ${BACKEND_NAMES[backend.provider]}`,
+      };
     } catch (e) {
       if (ctx.signal.aborted) throw e;
       return { content: (e as Error).message, isError: true };

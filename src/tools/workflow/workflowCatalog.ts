@@ -34,7 +34,8 @@ function folderEntries(dir: string, origin: WorkflowSource['origin']): Map<strin
 
 function sources(home: string, cwd: string): Map<string, () => WorkflowSource> {
   const all = new Map<string, () => WorkflowSource>();
-  for (const [name, script] of Object.entries(BUILTIN_WORKFLOWS)) all.set(name, () => ({ name, origin: 'built-in', script }));
+  for (const [name, script] of Object.entries(BUILTIN_WORKFLOWS))
+    all.set(name, () => ({ name, origin: 'built-in', script }));
   for (const [name, load] of folderEntries(join(home, 'workflows'), 'user')) all.set(name, load);
   for (const [name, load] of folderEntries(join(cwd, '.jarvis-code', 'workflows'), 'project')) all.set(name, load);
   return all;
@@ -48,7 +49,10 @@ export function workflowNames(home: string, cwd: string): string[] {
 export function findWorkflow(name: string, home: string, cwd: string): WorkflowSource | { error: string } {
   const all = sources(home, cwd);
   const load = NAME.test(name) ? all.get(name) : undefined;
-  if (!load) return { error: `There is no workflow named "${name}". Available: ${[...all.keys()].sort().join(', ')}. Or pass an inline script.` };
+  if (!load)
+    return {
+      error: `There is no workflow named "${name}". Available: ${[...all.keys()].sort().join(', ')}. Or pass an inline script.`,
+    };
   try {
     return load();
   } catch (e) {

@@ -13,7 +13,12 @@ export interface WorkflowLimits {
   memoryBytes: number;
 }
 
-export const WORKFLOW_LIMITS: WorkflowLimits = { maxAgents: 64, maxConcurrency: 8, wallMs: 60 * 60_000, memoryBytes: 64 * 1024 * 1024 };
+export const WORKFLOW_LIMITS: WorkflowLimits = {
+  maxAgents: 64,
+  maxConcurrency: 8,
+  wallMs: 60 * 60_000,
+  memoryBytes: 64 * 1024 * 1024,
+};
 
 export interface WorkflowMeta {
   name: string;
@@ -97,19 +102,29 @@ export async function readWorkflowMeta(source: string, signal?: AbortSignal): Pr
   const { runInSandbox } = await sandbox();
   let out: SandboxResult;
   try {
-    out = await runInSandbox(META_ENTRY, { modules: { 'workflow.js': source }, timeoutMs: 10_000, signal, label: 'reading the workflow meta' });
+    out = await runInSandbox(META_ENTRY, {
+      modules: { 'workflow.js': source },
+      timeoutMs: 10_000,
+      signal,
+      label: 'reading the workflow meta',
+    });
   } catch (e) {
     throw new WorkflowError(`The workflow script does not load: ${(e as Error).message}`);
   }
   const parsed = metaSchema.safeParse(JSON.parse(out.json));
   if (!parsed.success) {
-    throw new WorkflowError('The workflow script must export `meta = { name: string, description: string, phases: string[] }` (a plain object literal).');
+    throw new WorkflowError(
+      'The workflow script must export `meta = { name: string, description: string, phases: string[] }` (a plain object literal).',
+    );
   }
   return parsed.data;
 }
 
 /** Runs the script to its end; resolves to its return value as text (a string as is, anything else as JSON). */
-export async function runWorkflowScript(source: string, opts: { args: string; limits: WorkflowLimits; hooks: WorkflowRunHooks; signal: AbortSignal; meta: WorkflowMeta }): Promise<string> {
+export async function runWorkflowScript(
+  source: string,
+  opts: { args: string; limits: WorkflowLimits; hooks: WorkflowRunHooks; signal: AbortSignal; meta: WorkflowMeta },
+): Promise<string> {
   const { runInSandbox, SandboxError } = await sandbox();
   const { limits, hooks } = opts;
   // Aborted on the user's stop or when a limit is exceeded (its reason is the message).
@@ -149,9 +164,14 @@ export async function runWorkflowScript(source: string, opts: { args: string; li
     async agent(json: string, delivered: Promise<void>) {
       refuseWhenStopped();
       const parsed = agentCallSchema.safeParse(JSON.parse(json));
-      if (!parsed.success) throw new TypeError(`agent(): ${parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')} — call agent({ prompt, type?, description? })`);
+      if (!parsed.success)
+        throw new TypeError(
+          `agent(): ${parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')} — call agent({ prompt, type?, description? })`,
+        );
       if (started >= limits.maxAgents) {
-        stopWith(`Workflow limit exceeded: the script asked for subagent number ${started + 1}, and a run may start at most ${limits.maxAgents}. The run was stopped.`);
+        stopWith(
+          `Workflow limit exceeded: the script asked for subagent number ${started + 1}, and a run may start at most ${limits.maxAgents}. The run was stopped.`,
+        );
       }
       started++;
       const number = started;
@@ -162,7 +182,11 @@ export async function runWorkflowScript(source: string, opts: { args: string; li
       while (failureUndelivered && !run.signal.aborted) await failureUndelivered;
       refuseWhenStopped();
       running++;
-      const call = { prompt: parsed.data.prompt, type: parsed.data.type, description: parsed.data.description ?? parsed.data.prompt.slice(0, 60) };
+      const call = {
+        prompt: parsed.data.prompt,
+        type: parsed.data.type,
+        description: parsed.data.description ?? parsed.data.prompt.slice(0, 60),
+      };
       hooks.progress(`subagent ${number} started (${call.type ?? 'coder'}): ${call.description}`);
       const agentRun = hooks.runAgent(call, run.signal);
       inFlight.add(agentRun);
@@ -201,7 +225,10 @@ export async function runWorkflowScript(source: string, opts: { args: string; li
     return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
   } catch (e) {
     const message = (e as Error).message;
-    if (/out of memory/i.test(message)) throw new WorkflowError(`Workflow limit exceeded: the script used more than ${Math.round(limits.memoryBytes / (1024 * 1024))} MB of memory. The run was stopped.`);
+    if (/out of memory/i.test(message))
+      throw new WorkflowError(
+        `Workflow limit exceeded: the script used more than ${Math.round(limits.memoryBytes / (1024 * 1024))} MB of memory. The run was stopped.`,
+      );
     throw new WorkflowError(message);
   } finally {
     opts.signal.removeEventListener('abort', onAbort);

@@ -8,10 +8,18 @@ import { defineTool, type ToolContext } from '../defineTool';
 import { TASK_SERVICE } from '../task/taskService';
 import description from './workflow.md';
 import { findWorkflow, type WorkflowSource } from './workflowCatalog';
-import { describeLimits, readWorkflowMeta, runWorkflowScript, WORKFLOW_LIMITS, type WorkflowLimits, type WorkflowMeta } from './workflowRun';
+import {
+  describeLimits,
+  readWorkflowMeta,
+  runWorkflowScript,
+  WORKFLOW_LIMITS,
+  type WorkflowLimits,
+  type WorkflowMeta,
+} from './workflowRun';
 import { WORKFLOW_SETTINGS } from './workflowService';
 
-const TOKEN_WARNING = 'Token use: every subagent is a full model conversation, so one run can cost many times a normal turn.';
+const TOKEN_WARNING =
+  'Token use: every subagent is a full model conversation, so one run can cost many times a normal turn.';
 
 const schema = z
   .object({
@@ -19,7 +27,9 @@ const schema = z
     script: z.string().min(1).optional().describe('An inline workflow script (ES module).'),
     args: z.string().optional().describe('Passed to the script as `args`.'),
   })
-  .refine((a) => (a.name === undefined) !== (a.script === undefined), { message: 'Give exactly one of name (a catalog workflow) or script (an inline script).' });
+  .refine((a) => (a.name === undefined) !== (a.script === undefined), {
+    message: 'Give exactly one of name (a catalog workflow) or script (an inline script).',
+  });
 
 type WorkflowArgs = z.infer<typeof schema>;
 
@@ -36,11 +46,25 @@ function resolveSource(args: WorkflowArgs, ctx: WorkflowContext): WorkflowSource
 }
 
 /** What every call shows: meta, phases, the full script, the limits and the token warning. */
-function describeRun(source: WorkflowSource, meta: WorkflowMeta | undefined, limits: WorkflowLimits, args: string | undefined): string {
-  const from = source.path ? `${source.origin} workflow ${source.path}` : source.name === 'inline' ? 'inline script' : `${source.origin} workflow`;
+function describeRun(
+  source: WorkflowSource,
+  meta: WorkflowMeta | undefined,
+  limits: WorkflowLimits,
+  args: string | undefined,
+): string {
+  const from = source.path
+    ? `${source.origin} workflow ${source.path}`
+    : source.name === 'inline'
+      ? 'inline script'
+      : `${source.origin} workflow`;
   return [
     `Workflow: ${meta?.name ?? source.name} (${from})`,
-    ...(meta ? [`Description: ${meta.description || '(none)'}`, `Phases: ${meta.phases.length ? meta.phases.join(' → ') : '(none declared)'}`] : []),
+    ...(meta
+      ? [
+          `Description: ${meta.description || '(none)'}`,
+          `Phases: ${meta.phases.length ? meta.phases.join(' → ') : '(none declared)'}`,
+        ]
+      : []),
     ...(args ? [`Args: ${args}`] : []),
     `Limits: ${describeLimits(limits)}`,
     TOKEN_WARNING,
@@ -96,8 +120,15 @@ export const workflowTool = defineTool({
             hooks: {
               progress: (line) => write(`${line}\n`),
               async runAgent(call, agentSignal) {
-                const outcome = await delegation.run({ prompt: call.prompt, description: call.description, subagentType: call.type, callId: ctx.callId }, agentSignal, () => undefined);
-                if (outcome.status !== 'completed') throw new Error(`subagent ${outcome.agentId} ${outcome.status.replace('_', ' ')}${outcome.error ? `: ${outcome.error}` : ''}`);
+                const outcome = await delegation.run(
+                  { prompt: call.prompt, description: call.description, subagentType: call.type, callId: ctx.callId },
+                  agentSignal,
+                  () => undefined,
+                );
+                if (outcome.status !== 'completed')
+                  throw new Error(
+                    `subagent ${outcome.agentId} ${outcome.status.replace('_', ' ')}${outcome.error ? `: ${outcome.error}` : ''}`,
+                  );
                 return outcome.text;
               },
             },

@@ -26,7 +26,8 @@ export function boxWriter(theme: Theme, width: number): BoxWriter {
     const fitted = visibleWidth(text) > inner ? truncateToWidth(text, inner, '…') : text;
     return `${border('│')} ${fitted}${' '.repeat(Math.max(0, inner - visibleWidth(fitted)))} ${border('│')}`;
   };
-  const wrapped = (text: string, indent = ''): string[] => wrapTextWithAnsi(text, Math.max(1, inner - indent.length)).map((l) => row(indent + l));
+  const wrapped = (text: string, indent = ''): string[] =>
+    wrapTextWithAnsi(text, Math.max(1, inner - indent.length)).map((l) => row(indent + l));
   return {
     inner,
     row,

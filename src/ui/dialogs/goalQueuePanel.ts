@@ -27,7 +27,10 @@ export class GoalQueuePanel implements Component {
   private mode: Mode = { kind: 'browse' };
   private problem: string | undefined;
 
-  constructor(private readonly theme: Theme, private readonly opts: GoalQueuePanelOptions) {
+  constructor(
+    private readonly theme: Theme,
+    private readonly opts: GoalQueuePanelOptions,
+  ) {
     this.goals = [...opts.goals];
   }
 
@@ -95,8 +98,15 @@ export class GoalQueuePanel implements Component {
   render(width: number): string[] {
     const { fg } = this.theme;
     const box = boxWriter(this.theme, width);
-    const lines = [box.top(), box.row(this.theme.bold('Upcoming goals') + fg.textMuted(` (${this.goals.length}; the first starts when the current goal completes)`))];
-    if (!this.goals.length) lines.push(box.row(fg.textMuted('No upcoming goals. Enter saves the empty queue; Esc keeps it as it was.')));
+    const lines = [
+      box.top(),
+      box.row(
+        this.theme.bold('Upcoming goals') +
+          fg.textMuted(` (${this.goals.length}; the first starts when the current goal completes)`),
+      ),
+    ];
+    if (!this.goals.length)
+      lines.push(box.row(fg.textMuted('No upcoming goals. Enter saves the empty queue; Esc keeps it as it was.')));
     const first = Math.max(0, Math.min(this.selected - Math.floor(VISIBLE / 2), this.goals.length - VISIBLE));
     this.goals.slice(first, first + VISIBLE).forEach((goal, i) => {
       const index = first + i;
@@ -105,7 +115,10 @@ export class GoalQueuePanel implements Component {
       const label = `${index + 1}. ${mark}${goal.split('\n')[0]}${goal.includes('\n') ? ' …' : ''}`;
       lines.push(...box.option(active, label));
     });
-    if (this.goals.length > VISIBLE) lines.push(box.row(fg.textMuted(`(${first + 1}–${Math.min(first + VISIBLE, this.goals.length)} of ${this.goals.length})`)));
+    if (this.goals.length > VISIBLE)
+      lines.push(
+        box.row(fg.textMuted(`(${first + 1}–${Math.min(first + VISIBLE, this.goals.length)} of ${this.goals.length})`)),
+      );
     if (this.mode.kind === 'edit') {
       lines.push(box.row(''), box.row(`Edit goal ${this.selected + 1}:`));
       for (const l of this.mode.field.render(box.inner)) lines.push(box.row(l));

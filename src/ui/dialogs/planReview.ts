@@ -36,9 +36,17 @@ export class PlanReviewPanel implements Component, Focusable {
   ) {
     this.choices = [
       { label: 'Approve', description: 'leave plan mode and implement the plan', answer: { decision: 'approve' } },
-      ...request.options.map((o): Choice => ({ label: `Approve: ${o.label}`, description: o.description, answer: { decision: 'approve', option: o.label } })),
+      ...request.options.map((o): Choice => ({
+        label: `Approve: ${o.label}`,
+        description: o.description,
+        answer: { decision: 'approve', option: o.label },
+      })),
       { label: 'Reject', description: 'stay in plan mode; the agent stops and waits', answer: { decision: 'reject' } },
-      { label: 'Reject and Exit', description: 'leave plan mode without implementing', answer: { decision: 'reject_and_exit' } },
+      {
+        label: 'Reject and Exit',
+        description: 'leave plan mode without implementing',
+        answer: { decision: 'reject_and_exit' },
+      },
       { label: 'Revise…', description: 'tell the agent what to change in the plan', revise: true },
     ];
   }
@@ -106,7 +114,8 @@ export class PlanReviewPanel implements Component, Focusable {
   }
 
   private planLines(width: number): string[] {
-    if (this.planCache?.width !== width) this.planCache = { width, lines: markdownView(this.request.plan.trim(), this.theme).render(width) };
+    if (this.planCache?.width !== width)
+      this.planCache = { width, lines: markdownView(this.request.plan.trim(), this.theme).render(width) };
     return this.planCache.lines;
   }
 
@@ -127,15 +136,35 @@ export class PlanReviewPanel implements Component, Focusable {
     for (const l of plan.slice(this.offset, this.offset + win)) lines.push(box.row(l));
     if (plan.length > win) {
       const end = Math.min(plan.length, this.offset + win);
-      lines.push(box.row(fg.textMuted(`  lines ${this.offset + 1}–${end} of ${plan.length} · PgUp/PgDn scroll · ctrl+e ${this.expanded ? 'collapse' : 'expand'}`)));
+      lines.push(
+        box.row(
+          fg.textMuted(
+            `  lines ${this.offset + 1}–${end} of ${plan.length} · PgUp/PgDn scroll · ctrl+e ${this.expanded ? 'collapse' : 'expand'}`,
+          ),
+        ),
+      );
     } else if (this.expanded) lines.push(box.row(fg.textMuted('  (ctrl+e to collapse)')));
     lines.push(box.row(''));
-    this.choices.forEach((c, i) => lines.push(...box.option(i === this.selected, `${i + 1}. ${c.label}`, c.description ? fg.textDim(` — ${c.description}`) : '')));
+    this.choices.forEach((c, i) =>
+      lines.push(
+        ...box.option(
+          i === this.selected,
+          `${i + 1}. ${c.label}`,
+          c.description ? fg.textDim(` — ${c.description}`) : '',
+        ),
+      ),
+    );
     if (this.feedback) {
       lines.push(box.row(fg.textDim('What should change in the plan? (Enter sends, Esc goes back)')));
       for (const l of this.feedback.render(box.inner)) lines.push(box.row(l));
     } else {
-      lines.push(box.row(fg.textMuted(`↑/↓ move · Enter select · 1–${this.choices.length} pick · Esc reject · PgUp/PgDn scroll · ctrl+e expand`)));
+      lines.push(
+        box.row(
+          fg.textMuted(
+            `↑/↓ move · Enter select · 1–${this.choices.length} pick · Esc reject · PgUp/PgDn scroll · ctrl+e expand`,
+          ),
+        ),
+      );
     }
     lines.push(box.bottom());
     return lines;

@@ -61,7 +61,8 @@ export class QuestionPanel implements Component, Focusable {
     if (matchesKey(data, 'up')) s.cursor = (s.cursor + n - 1) % n;
     else if (matchesKey(data, 'down')) s.cursor = (s.cursor + 1) % n;
     else if (matchesKey(data, 'left') || matchesKey(data, 'shift+tab')) this.current = Math.max(0, this.current - 1);
-    else if (matchesKey(data, 'right') || matchesKey(data, 'tab')) this.current = Math.min(this.request.questions.length - 1, this.current + 1);
+    else if (matchesKey(data, 'right') || matchesKey(data, 'tab'))
+      this.current = Math.min(this.request.questions.length - 1, this.current + 1);
     else if (/^[1-9]$/.test(data) && Number(data) <= n) {
       s.cursor = Number(data) - 1;
       if (q.multiSelect) this.toggle(s.cursor);
@@ -142,7 +143,11 @@ export class QuestionPanel implements Component, Focusable {
     const total = this.request.questions.length;
     const lines = [box.top()];
     const title = this.request.background ? 'The agent asks (it keeps working meanwhile)' : 'The agent asks';
-    lines.push(box.row(`${this.theme.bold(fg.primary(title))}${total > 1 ? fg.textDim(` · question ${this.current + 1} of ${total}`) : ''}`));
+    lines.push(
+      box.row(
+        `${this.theme.bold(fg.primary(title))}${total > 1 ? fg.textDim(` · question ${this.current + 1} of ${total}`) : ''}`,
+      ),
+    );
     if (total > 1) {
       const chips = this.request.questions.map((qq, i) => {
         const label = `${this.states[i].answered ? '✓ ' : ''}${qq.header ?? `Q${i + 1}`}`;
@@ -175,7 +180,10 @@ export class QuestionPanel implements Component, Focusable {
 
 function answerOf(q: Question, s: QuestionState): QuestionAnswer {
   const other = q.options.length - 1;
-  const selected = [...s.picked].filter((i) => i !== other).sort((a, b) => a - b).map((i) => q.options[i].label);
+  const selected = [...s.picked]
+    .filter((i) => i !== other)
+    .sort((a, b) => a - b)
+    .map((i) => q.options[i].label);
   const hasOther = s.picked.has(other) && s.other !== undefined;
   const base = { question: q.question, selected, ...(hasOther ? { other: s.other } : {}) };
   if (!s.answered || (!selected.length && !hasOther)) return { question: q.question, kind: 'skipped', selected: [] };

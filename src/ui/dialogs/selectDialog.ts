@@ -40,8 +40,14 @@ export function liveSelectListTheme(theme: () => Theme): SelectListTheme {
 export class SelectDialog implements Component {
   private readonly list: SelectList;
 
-  constructor(private readonly theme: Theme, private readonly opts: SelectDialogOptions) {
-    this.list = new SelectList(opts.items, opts.maxVisible ?? 10, selectListTheme(theme), { minPrimaryColumnWidth: 12, maxPrimaryColumnWidth: 60 });
+  constructor(
+    private readonly theme: Theme,
+    private readonly opts: SelectDialogOptions,
+  ) {
+    this.list = new SelectList(opts.items, opts.maxVisible ?? 10, selectListTheme(theme), {
+      minPrimaryColumnWidth: 12,
+      maxPrimaryColumnWidth: 60,
+    });
     if (opts.initialIndex) this.list.setSelectedIndex(opts.initialIndex);
     this.list.onSelect = (item) => opts.onSelect(item.value);
   }
@@ -80,10 +86,23 @@ export class SelectDialog implements Component {
 export class TextPopup implements Component {
   private offset = 0;
 
-  constructor(private readonly theme: Theme, private readonly title: string, private readonly lines: string[], private readonly onClose: () => void, private readonly height: () => number) {}
+  constructor(
+    private readonly theme: Theme,
+    private readonly title: string,
+    private readonly lines: string[],
+    private readonly onClose: () => void,
+    private readonly height: () => number,
+  ) {}
 
   handleInput(data: string): void {
-    if (matchesKey(data, 'escape') || matchesKey(data, 'enter') || data === 'q' || data === 'Q' || matchesKey(data, 'ctrl+c')) this.onClose();
+    if (
+      matchesKey(data, 'escape') ||
+      matchesKey(data, 'enter') ||
+      data === 'q' ||
+      data === 'Q' ||
+      matchesKey(data, 'ctrl+c')
+    )
+      this.onClose();
     else if (matchesKey(data, 'up')) this.offset = Math.max(0, this.offset - 1);
     else if (matchesKey(data, 'down')) this.offset = Math.min(this.maxOffset(), this.offset + 1);
     else if (matchesKey(data, 'pageUp')) this.offset = Math.max(0, this.offset - 10);
@@ -104,7 +123,10 @@ export class TextPopup implements Component {
     const { fg } = this.theme;
     const box = boxWriter(this.theme, width);
     const shown = this.lines.slice(this.offset, this.offset + this.visible());
-    const more = this.lines.length > this.visible() ? ` (${this.offset + 1}–${this.offset + shown.length} of ${this.lines.length})` : '';
+    const more =
+      this.lines.length > this.visible()
+        ? ` (${this.offset + 1}–${this.offset + shown.length} of ${this.lines.length})`
+        : '';
     return [
       box.top(),
       box.row(this.theme.bold(this.title) + fg.textMuted(more)),

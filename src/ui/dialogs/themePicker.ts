@@ -21,7 +21,10 @@ export class ThemePicker implements Component {
 
   constructor(private readonly opts: ThemePickerOptions) {
     const items = opts.choices.map((c) => ({ value: c.name, label: c.label, description: c.description }));
-    this.list = new SelectList(items, 10, liveSelectListTheme(opts.theme), { minPrimaryColumnWidth: 12, maxPrimaryColumnWidth: 40 });
+    this.list = new SelectList(items, 10, liveSelectListTheme(opts.theme), {
+      minPrimaryColumnWidth: 12,
+      maxPrimaryColumnWidth: 40,
+    });
     const at = opts.choices.findIndex((c) => c.name === opts.current);
     if (at > 0) this.list.setSelectedIndex(at);
     this.list.onSelectionChange = (item) => opts.preview(item.value);

@@ -20,7 +20,9 @@ export function trustDialog(theme: Theme, home: string, cwd: string, done: (trus
   const body = [
     `Do you trust the files in ${displayPath(cwd)}?`,
     'A trusted folder may start the MCP servers it configures in .jarvis-code/mcp.json and use its project memory.',
-    ...(servers.length ? ['Project MCP servers:', ...servers.map((s) => `  • ${s}`)] : ['This folder configures no MCP servers.']),
+    ...(servers.length
+      ? ['Project MCP servers:', ...servers.map((s) => `  • ${s}`)]
+      : ['This folder configures no MCP servers.']),
   ];
   return new SelectDialog(theme, {
     title: 'Workspace trust',

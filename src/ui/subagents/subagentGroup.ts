@@ -36,7 +36,9 @@ export function memberElapsed(m: SubagentMember, now = Date.now()): number {
 
 export function statusGlyph(theme: Theme, status: MemberStatus): string {
   const { fg } = theme;
-  return { waiting: fg.textMuted('○'), running: fg.warning('◐'), completed: fg.success('✓'), failed: fg.error('✗') }[status];
+  return { waiting: fg.textMuted('○'), running: fg.warning('◐'), completed: fg.success('✓'), failed: fg.error('✗') }[
+    status
+  ];
 }
 
 /** One member as a line (and, while it runs, a dimmer line with what it is doing). */
@@ -45,8 +47,14 @@ export function memberLines(theme: Theme, m: SubagentMember, width: number, inde
   const state = m.status === 'waiting' && m.agentId ? 'waiting for you' : m.status;
   const stateStyle = { waiting: fg.textMuted, running: fg.warning, completed: fg.success, failed: fg.error }[m.status];
   const tail = `${stateStyle(state)} ${fg.textDim(`· ${elapsedLabel(memberElapsed(m))}`)}${m.status === 'failed' && m.error ? fg.error(` — ${m.error}`) : ''}`;
-  const lines = [truncateToWidth(`${indent}${statusGlyph(theme, m.status)} ${theme.bold(fg.text(m.label))} ${fg.textDim(`(${m.type})`)} ${tail}`, width)];
-  if (m.activity && (m.status === 'running' || m.status === 'waiting')) lines.push(truncateToWidth(`${indent}    ${fg.textMuted(`⎿ ${m.activity}`)}`, width));
+  const lines = [
+    truncateToWidth(
+      `${indent}${statusGlyph(theme, m.status)} ${theme.bold(fg.text(m.label))} ${fg.textDim(`(${m.type})`)} ${tail}`,
+      width,
+    ),
+  ];
+  if (m.activity && (m.status === 'running' || m.status === 'waiting'))
+    lines.push(truncateToWidth(`${indent}    ${fg.textMuted(`⎿ ${m.activity}`)}`, width));
   return lines;
 }
 
@@ -81,7 +89,10 @@ export class SubagentGroupBlock extends Block {
     const theme = this.view.theme;
     const { fg } = theme;
     const count = (s: string) => this.members.filter((m) => m.status === s).length;
-    const counts = (['running', 'waiting', 'completed', 'failed'] as const).filter((s) => count(s)).map((s) => `${count(s)} ${s}`).join(' · ');
+    const counts = (['running', 'waiting', 'completed', 'failed'] as const)
+      .filter((s) => count(s))
+      .map((s) => `${count(s)} ${s}`)
+      .join(' · ');
     const dot = this.done ? (count('failed') ? fg.error('●') : fg.success('●')) : fg.warning('○');
     const title = this.members.length === 1 ? 'Agent' : `${this.members.length} agents`;
     const lines = ['', truncateToWidth(`${dot} ${theme.bold(title)} ${fg.textDim(counts)}`, width)];

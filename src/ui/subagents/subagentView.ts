@@ -38,7 +38,10 @@ export class SubagentView {
   private readonly memberByAgent = new Map<string, { member: SubagentMember; changed(): void }>();
   private readonly swarms = new Map<string, SwarmProgress>();
 
-  constructor(private readonly view: ViewState, private readonly transcript: Transcript) {}
+  constructor(
+    private readonly view: ViewState,
+    private readonly transcript: Transcript,
+  ) {}
 
   /** The swarm whose panel is shown (the newest running one). */
   get activeSwarm(): SwarmProgress | undefined {
@@ -66,7 +69,12 @@ export class SubagentView {
       this.group = new SubagentGroupBlock(this.view);
       this.transcript.add(this.group);
     }
-    const type = typeof args.resume === 'string' ? `resume ${args.resume}` : typeof args.subagent_type === 'string' ? args.subagent_type : 'coder';
+    const type =
+      typeof args.resume === 'string'
+        ? `resume ${args.resume}`
+        : typeof args.subagent_type === 'string'
+          ? args.subagent_type
+          : 'coder';
     const description = describeCall('Agent', call.arguments, this.view.cwd) || 'subagent';
     const member: SubagentMember = { key: call.id, label: description, type, status: 'waiting', since: Date.now() };
     this.group.add(member);
@@ -80,11 +88,23 @@ export class SubagentView {
     const grouped = this.memberByCall.get(event.parentCallId);
     if (event.change === 'started') {
       if (grouped) {
-        Object.assign(grouped.member, { status: 'running', since: Date.now(), agentId: event.childId, type: event.agentName });
+        Object.assign(grouped.member, {
+          status: 'running',
+          since: Date.now(),
+          agentId: event.childId,
+          type: event.agentName,
+        });
         this.memberByAgent.set(event.childId, { member: grouped.member, changed: () => grouped.group.touch() });
         grouped.group.touch();
       } else if (swarm) {
-        const member: SubagentMember = { key: event.childId, label: event.description, type: event.agentName, status: 'running', since: Date.now(), agentId: event.childId };
+        const member: SubagentMember = {
+          key: event.childId,
+          label: event.description,
+          type: event.agentName,
+          status: 'running',
+          since: Date.now(),
+          agentId: event.childId,
+        };
         swarm.members.push(member);
         this.memberByAgent.set(event.childId, { member, changed: () => undefined });
       }
@@ -92,7 +112,12 @@ export class SubagentView {
     }
     const tracked = this.memberByAgent.get(event.childId);
     if (!tracked) return;
-    finishMember(tracked.member, event.status === 'completed', event.error ?? event.status.replace('_', ' '), event.elapsedMs);
+    finishMember(
+      tracked.member,
+      event.status === 'completed',
+      event.error ?? event.status.replace('_', ' '),
+      event.elapsedMs,
+    );
     tracked.changed();
     this.memberByAgent.delete(event.childId);
     if (grouped) this.transcript.flush();
@@ -103,7 +128,9 @@ export class SubagentView {
     const tracked = this.memberByAgent.get(event.agentId);
     if (!tracked) return false;
     const { member } = tracked;
-    if (event.type === 'tool_call') member.activity = `${event.call.name} ${describeCall(event.call.name, event.call.arguments, this.view.cwd)}`.trim();
+    if (event.type === 'tool_call')
+      member.activity =
+        `${event.call.name} ${describeCall(event.call.name, event.call.arguments, this.view.cwd)}`.trim();
     else if (event.type === 'approval_request') member.status = 'waiting';
     else if (event.type === 'approval_decision' && member.status === 'waiting') member.status = 'running';
     else return false;
@@ -129,7 +156,8 @@ export class SubagentView {
   /** The turn ended: whatever did not finish was interrupted. */
   endTurn(): void {
     for (const { group, member } of this.memberByCall.values()) {
-      if (member.status === 'waiting' || member.status === 'running') finishMember(member, false, 'interrupted', Date.now() - member.since);
+      if (member.status === 'waiting' || member.status === 'running')
+        finishMember(member, false, 'interrupted', Date.now() - member.since);
       group.touch();
     }
     this.memberByCall.clear();

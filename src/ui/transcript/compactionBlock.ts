@@ -13,7 +13,10 @@ export interface CompactionView {
 }
 
 export class CompactionBlock extends Block {
-  constructor(view: ViewState, private readonly info: CompactionView) {
+  constructor(
+    view: ViewState,
+    private readonly info: CompactionView,
+  ) {
     super(view);
     this.done = true;
   }
@@ -22,10 +25,18 @@ export class CompactionBlock extends Block {
     const { theme, expanded } = this.view;
     const { fg } = theme;
     const how = this.info.trigger === 'manual' ? 'Conversation compacted' : 'Conversation compacted automatically';
-    const sizes = this.info.tokensBefore !== undefined && this.info.tokensAfter !== undefined ? ` · ~${this.info.tokensBefore} → ~${this.info.tokensAfter} tokens` : '';
+    const sizes =
+      this.info.tokensBefore !== undefined && this.info.tokensAfter !== undefined
+        ? ` · ~${this.info.tokensBefore} → ~${this.info.tokensAfter} tokens`
+        : '';
     const hint = expanded ? '' : fg.textMuted(' (ctrl+o to view the summary)');
     const lines = ['', `${fg.accent('✻')} ${theme.bold(how)}${fg.textDim(sizes)}${hint}`];
-    if (this.info.instruction) lines.push(...wrapTextWithAnsi(fg.textDim(`Instruction: ${this.info.instruction}`), Math.max(1, width - 2)).map((l) => `  ${l}`));
+    if (this.info.instruction)
+      lines.push(
+        ...wrapTextWithAnsi(fg.textDim(`Instruction: ${this.info.instruction}`), Math.max(1, width - 2)).map(
+          (l) => `  ${l}`,
+        ),
+      );
     if (expanded) lines.push(...markdownView(this.info.summary, theme, { dim: true }).render(width));
     return lines;
   }

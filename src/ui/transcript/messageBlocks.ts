@@ -8,7 +8,12 @@ export type UserKind = 'prompt' | 'steer' | 'shell';
 
 export class UserBlock extends Block {
   /** `chips`: the prompt's attachments, shown compactly (`[@src/x.ts 120 lines]`) instead of their content. */
-  constructor(view: ViewState, private readonly text: string, private readonly kind: UserKind = 'prompt', private readonly chips: readonly string[] = []) {
+  constructor(
+    view: ViewState,
+    private readonly text: string,
+    private readonly kind: UserKind = 'prompt',
+    private readonly chips: readonly string[] = [],
+  ) {
     super(view);
     this.done = true;
   }
@@ -19,8 +24,17 @@ export class UserBlock extends Block {
     const mark = this.kind === 'shell' ? '! ' : this.kind === 'steer' ? '» ' : '> ';
     const tag = this.kind === 'steer' ? fg.textMuted(' (steer)') : '';
     const body = wrapTextWithAnsi(this.text, Math.max(1, width - 2));
-    const lines = ['', ...body.map((line, i) => (i === 0 ? color(mark) : '  ') + this.view.theme.bold(color(line)) + (i === body.length - 1 ? tag : ''))];
-    if (this.chips.length) lines.push(...wrapTextWithAnsi(this.chips.join(' '), Math.max(1, width - 2)).map((line) => `  ${fg.textDim(line)}`));
+    const lines = [
+      '',
+      ...body.map(
+        (line, i) =>
+          (i === 0 ? color(mark) : '  ') + this.view.theme.bold(color(line)) + (i === body.length - 1 ? tag : ''),
+      ),
+    ];
+    if (this.chips.length)
+      lines.push(
+        ...wrapTextWithAnsi(this.chips.join(' '), Math.max(1, width - 2)).map((line) => `  ${fg.textDim(line)}`),
+      );
     return lines;
   }
 }
@@ -109,7 +123,12 @@ export class ThinkingBlock extends Block {
 export type NoticeLevel = 'info' | 'warning' | 'error' | 'success';
 
 export class NoticeBlock extends Block {
-  constructor(view: ViewState, private readonly level: NoticeLevel, private readonly text: string, private readonly hint?: string) {
+  constructor(
+    view: ViewState,
+    private readonly level: NoticeLevel,
+    private readonly text: string,
+    private readonly hint?: string,
+  ) {
     super(view);
     this.done = true;
   }
@@ -118,27 +137,44 @@ export class NoticeBlock extends Block {
     const { fg } = this.view.theme;
     const style = { info: fg.textDim, warning: fg.warning, error: fg.error, success: fg.success }[this.level];
     const icon = { info: '•', warning: '⚠', error: '✗', success: '✓' }[this.level];
-    const lines = wrapTextWithAnsi(this.text, Math.max(1, width - 2)).map((l, i) => style(`${i === 0 ? icon : ' '} ${l}`));
-    const hint = this.hint ? wrapTextWithAnsi(this.hint, Math.max(1, width - 2)).map((l) => fg.textMuted(`  ${l}`)) : [];
+    const lines = wrapTextWithAnsi(this.text, Math.max(1, width - 2)).map((l, i) =>
+      style(`${i === 0 ? icon : ' '} ${l}`),
+    );
+    const hint = this.hint
+      ? wrapTextWithAnsi(this.hint, Math.max(1, width - 2)).map((l) => fg.textMuted(`  ${l}`))
+      : [];
     return ['', ...clipLines(lines, this.view.expanded ? 10_000 : 20, this.view.theme), ...hint];
   }
 }
 
 /** A provider retry: one line, never wrapped — what happens next, then the error's first line, cut to fit. */
 export class RetryNoticeBlock extends Block {
-  constructor(view: ViewState, private readonly next: string, private readonly error: string) {
+  constructor(
+    view: ViewState,
+    private readonly next: string,
+    private readonly error: string,
+  ) {
     super(view);
     this.done = true;
   }
 
   protected build(width: number): string[] {
-    return [truncateToWidth(this.view.theme.fg.warning(`⚠ ${this.next}: ${this.error.split('\n')[0].trim()}`), Math.max(1, width), '…')];
+    return [
+      truncateToWidth(
+        this.view.theme.fg.warning(`⚠ ${this.next}: ${this.error.split('\n')[0].trim()}`),
+        Math.max(1, width),
+        '…',
+      ),
+    ];
   }
 }
 
 /** A pre-rendered set of lines (the welcome banner, help text). */
 export class LinesBlock extends Block {
-  constructor(view: ViewState, private readonly make: (width: number) => string[]) {
+  constructor(
+    view: ViewState,
+    private readonly make: (width: number) => string[],
+  ) {
     super(view);
     this.done = true;
   }

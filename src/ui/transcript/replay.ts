@@ -13,7 +13,12 @@ import { describeCall, ToolCard } from './toolCard';
 
 const INJECTED = /^<(system-notification|system-reminder|goal-mode)>/;
 
-function userText(m: Extract<Message, { role: 'user' }>): { text: string; chips: string[]; notification: boolean; compaction: boolean } {
+function userText(m: Extract<Message, { role: 'user' }>): {
+  text: string;
+  chips: string[];
+  notification: boolean;
+  compaction: boolean;
+} {
   // `@path` attachments come back as their chips, not their content (promptAttachments.ts).
   const chips: string[] = [];
   const shown: string[] = [];
@@ -26,14 +31,21 @@ function userText(m: Extract<Message, { role: 'user' }>): { text: string; chips:
   }
   const text = shown.join('\n');
   return {
-    text: text.replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '').replace(RECALL_BLOCK, '').trim(),
+    text: text
+      .replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '')
+      .replace(RECALL_BLOCK, '')
+      .trim(),
     chips,
     notification: INJECTED.test(text),
     compaction: isCompactionNote(m),
   };
 }
 
-export function blocksFromMessages(messages: readonly Message[], view: ViewState, compactions: readonly CompactionInfo[] = []): Block[] {
+export function blocksFromMessages(
+  messages: readonly Message[],
+  view: ViewState,
+  compactions: readonly CompactionInfo[] = [],
+): Block[] {
   const blocks: Block[] = [];
   const cards = new Map<string, ToolCard>();
   for (const m of messages) {
@@ -42,7 +54,10 @@ export function blocksFromMessages(messages: readonly Message[], view: ViewState
       if (compaction) blocks.push(new CompactionBlock(view, compactions.at(-1) ?? { trigger: 'auto', summary: text }));
       else if (text && !notification) blocks.push(new UserBlock(view, text, 'prompt', chips));
     } else if (m.role === 'assistant') {
-      const thinking = (m.thinking ?? []).map((t) => t.text).join('\n').trim();
+      const thinking = (m.thinking ?? [])
+        .map((t) => t.text)
+        .join('\n')
+        .trim();
       if (thinking) {
         const t = new ThinkingBlock(view, thinking);
         t.finish();

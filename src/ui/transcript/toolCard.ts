@@ -30,7 +30,9 @@ export function describeCall(name: string, argsJson: string, cwd: string): strin
   } catch {
     return '';
   }
-  const pick = ['command', 'path', 'file_path', 'pattern', 'url', 'query', 'task_id', 'description'].find((k) => typeof args[k] === 'string');
+  const pick = ['command', 'path', 'file_path', 'pattern', 'url', 'query', 'task_id', 'description'].find(
+    (k) => typeof args[k] === 'string',
+  );
   if (!pick) return '';
   let value = String(args[pick]);
   if (value.startsWith(`${cwd}/`)) value = value.slice(cwd.length + 1);
@@ -42,7 +44,12 @@ export class ToolCard extends Block {
   private output = '';
   private result: ToolResultView | undefined;
 
-  constructor(view: ViewState, readonly callId: string, readonly name: string, private readonly label: string) {
+  constructor(
+    view: ViewState,
+    readonly callId: string,
+    readonly name: string,
+    private readonly label: string,
+  ) {
     super(view);
   }
 
@@ -62,12 +69,21 @@ export class ToolCard extends Block {
   protected build(width: number): string[] {
     const { theme, expanded } = this.view;
     const { fg } = theme;
-    const dot = { running: fg.warning('○'), ok: fg.success('●'), error: fg.error('●'), rejected: fg.error('●') }[this.status];
-    const head = truncateToWidth(`${dot} ${theme.bold(this.name)}${this.label ? fg.textDim(` ${this.label}`) : ''}`, width);
+    const dot = { running: fg.warning('○'), ok: fg.success('●'), error: fg.error('●'), rejected: fg.error('●') }[
+      this.status
+    ];
+    const head = truncateToWidth(
+      `${dot} ${theme.bold(this.name)}${this.label ? fg.textDim(` ${this.label}`) : ''}`,
+      width,
+    );
     const lines = ['', head];
     const indent = (l: string) => `  ${fg.border('⎿')} ${l}`;
     const pad = (l: string) => `    ${l}`;
-    const wrap = (text: string, style: (t: string) => string) => text.replace(/\s+$/, '').split('\n').flatMap((l) => wrapTextWithAnsi(style(l), Math.max(1, width - 4)));
+    const wrap = (text: string, style: (t: string) => string) =>
+      text
+        .replace(/\s+$/, '')
+        .split('\n')
+        .flatMap((l) => wrapTextWithAnsi(style(l), Math.max(1, width - 4)));
 
     if (this.status === 'running') {
       if (this.output) lines.push(...tailLines(wrap(this.output, fg.textDim), LIVE_TAIL, theme).map(pad));

@@ -8,7 +8,10 @@ export class Transcript implements Component {
   readonly committed: Block[] = [];
   private live: Block[] = [];
 
-  constructor(private readonly toScrollback: (lines: string[]) => void, private readonly width: () => number) {}
+  constructor(
+    private readonly toScrollback: (lines: string[]) => void,
+    private readonly width: () => number,
+  ) {}
 
   add(block: Block): void {
     this.live.push(block);

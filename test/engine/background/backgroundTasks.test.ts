@@ -4,8 +4,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackgroundTasks } from '../../../src/engine/background/backgroundTasks';
-import { isGroupAlive, isGroupAliveAsync, nonInteractiveEnv, signalGroup, spawnShell, terminateGroup, waitForExit, waitForGroupEnd } from '../../../src/platform/processes';
-import { resolveBashTaskTimeoutS, TaskLimitError, UnknownTaskError, type TaskInfo, type TaskSettings } from '../../../src/tools/task/taskService';
+import {
+  isGroupAlive,
+  isGroupAliveAsync,
+  nonInteractiveEnv,
+  signalGroup,
+  spawnShell,
+  terminateGroup,
+  waitForExit,
+  waitForGroupEnd,
+} from '../../../src/platform/processes';
+import {
+  resolveBashTaskTimeoutS,
+  TaskLimitError,
+  UnknownTaskError,
+  type TaskInfo,
+  type TaskSettings,
+} from '../../../src/tools/task/taskService';
 
 const services: BackgroundTasks[] = [];
 const strayGroups: number[] = [];
@@ -52,8 +67,16 @@ describe('BackgroundTasks records', () => {
     await until(() => finished.length === 1);
     const record = JSON.parse(readFileSync(join(sessionDir, 'tasks', `${task.id}.json`), 'utf8'));
     expect(record).toMatchObject({
-      id: task.id, kind: 'bash', command: 'echo hi; echo oops >&2; exit 2', description: 'a failing job',
-      status: 'failed', exitCode: 2, endReason: 'exited', statusMessage: 'exit code 2', notified: true, reported: false,
+      id: task.id,
+      kind: 'bash',
+      command: 'echo hi; echo oops >&2; exit 2',
+      description: 'a failing job',
+      status: 'failed',
+      exitCode: 2,
+      endReason: 'exited',
+      statusMessage: 'exit code 2',
+      notified: true,
+      reported: false,
     });
     expect(record.pid).toBe(task.pid);
     expect(Date.parse(record.endedAt)).toBeGreaterThanOrEqual(Date.parse(record.startedAt));
@@ -90,7 +113,11 @@ describe('BackgroundTasks records', () => {
     const { tasks, finished, start } = setup();
     const task = start('sleep 30', 200);
     await until(() => finished.length === 1);
-    expect(tasks.get(task.id)).toMatchObject({ status: 'failed', endReason: 'timed_out', statusMessage: 'timed out after 200 ms' });
+    expect(tasks.get(task.id)).toMatchObject({
+      status: 'failed',
+      endReason: 'timed_out',
+      statusMessage: 'timed out after 200 ms',
+    });
     expect(isGroupAlive(task.pid!)).toBe(false);
   });
 
@@ -149,7 +176,12 @@ describe('BackgroundTasks notifications', () => {
 
   it('waitFor: immediate when nothing runs, any-of, by id, timeout', async () => {
     const { tasks, start } = setup();
-    expect(await tasks.waitFor({ timeoutMs: 60_000 })).toEqual({ finished: [], running: [], timedOut: false, aborted: false });
+    expect(await tasks.waitFor({ timeoutMs: 60_000 })).toEqual({
+      finished: [],
+      running: [],
+      timedOut: false,
+      aborted: false,
+    });
     const slow = start('sleep 30');
     const quick = start('sleep 0.2');
     const any = await tasks.waitFor({ timeoutMs: 10_000 });
@@ -215,14 +247,30 @@ describe('BackgroundTasks restore', () => {
     const gone = spawn('true', { detached: true });
     await waitForExit(gone);
     const record = JSON.parse(readFileSync(join(first.sessionDir, 'tasks', `${done.id}.json`), 'utf8'));
-    const lost = { ...record, id: 'blost001', description: 'will be lost', status: 'running', pid: gone.pid, notified: false, endedAt: undefined, exitCode: undefined, endReason: undefined, statusMessage: undefined, startedAt: new Date().toISOString() };
+    const lost = {
+      ...record,
+      id: 'blost001',
+      description: 'will be lost',
+      status: 'running',
+      pid: gone.pid,
+      notified: false,
+      endedAt: undefined,
+      exitCode: undefined,
+      endReason: undefined,
+      statusMessage: undefined,
+      startedAt: new Date().toISOString(),
+    };
     writeFileSync(join(first.sessionDir, 'tasks', 'blost001.json'), JSON.stringify(lost));
     writeFileSync(join(first.sessionDir, 'tasks', 'broken.json'), '{"id": "bbroken');
 
     const second = newService(first.sessionDir);
     const restored = second.tasks.restore();
     expect(restored.map((t) => t.id).sort()).toEqual(['blost001', done.id].sort());
-    expect(second.tasks.get('blost001')).toMatchObject({ status: 'failed', endReason: 'lost', statusMessage: 'the process was gone when the session resumed' });
+    expect(second.tasks.get('blost001')).toMatchObject({
+      status: 'failed',
+      endReason: 'lost',
+      statusMessage: 'the process was gone when the session resumed',
+    });
     expect(second.tasks.get(done.id)).toMatchObject({ status: 'completed' });
     await until(() => second.finished.length === 1);
     await settle();
@@ -253,7 +301,12 @@ describe('settings and processes', () => {
     expect(resolveBashTaskTimeoutS(30, true)).toBe(30);
     expect(resolveBashTaskTimeoutS(0, false)).toBe(0);
     const { tasks } = setup({ maxRunningTasks: undefined });
-    expect(tasks.settings).toEqual({ killGracePeriodMs: 200, bashTaskTimeoutS: 600, keepAliveOnExit: false, autoBackgroundOnTimeout: true });
+    expect(tasks.settings).toEqual({
+      killGracePeriodMs: 200,
+      bashTaskTimeoutS: 600,
+      keepAliveOnExit: false,
+      autoBackgroundOnTimeout: true,
+    });
   });
 
   it('terminateGroup escalates to SIGKILL after the grace period', async () => {
@@ -283,7 +336,10 @@ describe('settings and processes', () => {
   });
 
   it('waitForExit reports a process that could not start', async () => {
-    const child = spawnShell('true', { cwd: tmpdir(), env: nonInteractiveEnv(process.env, { JARVIS_SHELL_PATH: '/nonexistent/shell' }) });
+    const child = spawnShell('true', {
+      cwd: tmpdir(),
+      env: nonInteractiveEnv(process.env, { JARVIS_SHELL_PATH: '/nonexistent/shell' }),
+    });
     const exit = await waitForExit(child);
     expect(exit.code).toBeNull();
     expect(exit.error?.message).toMatch(/ENOENT/);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { jitterFraction, jitterMs, MAX_RECURRING_JITTER_MS, ONE_SHOT_JITTER_MS, parseCron } from '../../../src/engine/background/cronSchedule';
+import {
+  jitterFraction,
+  jitterMs,
+  MAX_RECURRING_JITTER_MS,
+  ONE_SHOT_JITTER_MS,
+  parseCron,
+} from '../../../src/engine/background/cronSchedule';
 
 const local = (y: number, mo: number, d: number, h: number, mi: number) => new Date(y, mo - 1, d, h, mi).getTime();
 
@@ -63,7 +69,9 @@ describe('jitter', () => {
     expect(jitterMs(every10, 'ffffffff', at, true)).toBeLessThan(60_000);
     const daily = parseCron('0 9 * * *');
     expect(jitterMs(daily, '80000000', local(2026, 3, 2, 9, 0), true)).toBe(MAX_RECURRING_JITTER_MS / 2); // capped at 15 min
-    expect(jitterMs(daily, '80000000', local(2026, 3, 2, 9, 0), true)).toBe(jitterMs(daily, '80000000', local(2026, 3, 2, 9, 0), true));
+    expect(jitterMs(daily, '80000000', local(2026, 3, 2, 9, 0), true)).toBe(
+      jitterMs(daily, '80000000', local(2026, 3, 2, 9, 0), true),
+    );
   });
 
   it('one-shots move only when they fall on :00 or :30, by up to 90 s', () => {

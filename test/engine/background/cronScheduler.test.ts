@@ -44,16 +44,31 @@ class FakeClock implements CronClock {
   }
 }
 
-const at = (y: number, mo: number, d: number, h: number, mi: number, s = 0) => new Date(y, mo - 1, d, h, mi, s).getTime();
-const textOf = (m: Message) => (m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''));
+const at = (y: number, mo: number, d: number, h: number, mi: number, s = 0) =>
+  new Date(y, mo - 1, d, h, mi, s).getTime();
+const textOf = (m: Message) =>
+  m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
 /** Model turns the test queues as it goes; an empty queue answers "ok". */
-function engine(clock: FakeClock, extra: Partial<Parameters<typeof makeEngine>[0]> = {}, script: ScriptedResponse[] = []): EngineHarness {
-  return makeEngine({ mode: 'yolo', tools: cronTools, cron: { clock }, responses: () => script.shift() ?? { text: 'ok' }, ...extra });
+function engine(
+  clock: FakeClock,
+  extra: Partial<Parameters<typeof makeEngine>[0]> = {},
+  script: ScriptedResponse[] = [],
+): EngineHarness {
+  return makeEngine({
+    mode: 'yolo',
+    tools: cronTools,
+    cron: { clock },
+    responses: () => script.shift() ?? { text: 'ok' },
+    ...extra,
+  });
 }
 
 function fireMessages(h: EngineHarness): string[] {
-  return h.runtime.session.state.messages.filter((m) => m.role === 'user').map(textOf).filter((t) => t.includes('<cron-fire'));
+  return h.runtime.session.state.messages
+    .filter((m) => m.role === 'user')
+    .map(textOf)
+    .filter((t) => t.includes('<cron-fire'));
 }
 
 describe('CronCreate, CronList, CronDelete', () => {
@@ -63,7 +78,10 @@ describe('CronCreate, CronList, CronDelete', () => {
       mode: 'yolo',
       tools: cronTools,
       cron: { clock },
-      responses: [{ toolCalls: [{ name: 'CronCreate', arguments: { cron: '*/10 * * * *', prompt: 'check the build' } }] }, { text: 'scheduled' }],
+      responses: [
+        { toolCalls: [{ name: 'CronCreate', arguments: { cron: '*/10 * * * *', prompt: 'check the build' } }] },
+        { text: 'scheduled' },
+      ],
     });
     await runPrompt(h, 'watch the build');
     const [result] = h.eventsOf('tool_result');
@@ -82,7 +100,10 @@ describe('CronCreate, CronList, CronDelete', () => {
   it('rejects a bad expression naming the field, an oversized prompt, an empty one and a 51st task', async () => {
     const clock = new FakeClock(at(2026, 3, 2, 10, 2));
     const h = engine(clock, {
-      responses: [{ toolCalls: [{ name: 'CronCreate', arguments: { cron: '0 25 * * *', prompt: 'x' } }] }, { text: 'ok' }],
+      responses: [
+        { toolCalls: [{ name: 'CronCreate', arguments: { cron: '0 25 * * *', prompt: 'x' } }] },
+        { text: 'ok' },
+      ],
     });
     await runPrompt(h, 'go');
     const [bad] = h.eventsOf('tool_result');
@@ -95,7 +116,8 @@ describe('CronCreate, CronList, CronDelete', () => {
     const over = cron.create({ cron: '* * * * *', prompt: `${fits}a`, recurring: true });
     expect(over).toEqual({ ok: false, message: expect.stringMatching(/8193 bytes \(UTF-8\); the limit is 8192/) });
     expect(cron.create({ cron: '* * * * *', prompt: '  ', recurring: true }).ok).toBe(false);
-    for (let i = 1; i < MAX_CRON_JOBS; i++) expect(cron.create({ cron: '0 9 * * *', prompt: `job ${i}`, recurring: true }).ok).toBe(true);
+    for (let i = 1; i < MAX_CRON_JOBS; i++)
+      expect(cron.create({ cron: '0 9 * * *', prompt: `job ${i}`, recurring: true }).ok).toBe(true);
     const extra = cron.create({ cron: '0 9 * * *', prompt: 'one too many', recurring: true });
     expect(extra).toEqual({ ok: false, message: expect.stringMatching(/already has 50 scheduled tasks/) });
     expect(cron.list()).toHaveLength(MAX_CRON_JOBS);
@@ -104,7 +126,12 @@ describe('CronCreate, CronList, CronDelete', () => {
   it('CronList: one record per task with every field, separated by ---, soonest first', async () => {
     const clock = new FakeClock(at(2026, 3, 2, 10, 2));
     const h = engine(clock, {
-      responses: [{ toolCalls: [{ name: 'CronList', arguments: {} }] }, { text: 'none' }, { toolCalls: [{ name: 'CronList', arguments: {} }] }, { text: 'listed' }],
+      responses: [
+        { toolCalls: [{ name: 'CronList', arguments: {} }] },
+        { text: 'none' },
+        { toolCalls: [{ name: 'CronList', arguments: {} }] },
+        { text: 'listed' },
+      ],
     });
     await runPrompt(h, 'list');
     expect(h.eventsOf('tool_result')[0].text).toBe('No scheduled tasks in this session.');
@@ -115,7 +142,8 @@ describe('CronCreate, CronList, CronDelete', () => {
     expect(records).toHaveLength(2);
     expect(records[0]).toContain(`id: ${soon.ok && soon.job.id}`);
     expect(records[1]).toContain(`id: ${late.ok && late.job.id}`);
-    for (const field of ['id', 'cron', 'humanSchedule', 'nextFireAt', 'recurring', 'ageDays', 'stale']) expect(records[0]).toMatch(new RegExp(`^${field}: `, 'm'));
+    for (const field of ['id', 'cron', 'humanSchedule', 'nextFireAt', 'recurring', 'ageDays', 'stale'])
+      expect(records[0]).toMatch(new RegExp(`^${field}: `, 'm'));
     expect(records[0]).toContain('recurring: false');
     expect(records[0]).toContain('humanSchedule: once, at 10:15 on 2026-03-02');
   });
@@ -150,7 +178,15 @@ describe('CronCreate, CronList, CronDelete', () => {
     const clock = new FakeClock(at(2026, 3, 2, 10, 2));
     const h = engine(clock, {
       planMode: true,
-      responses: [{ toolCalls: [{ name: 'CronDelete', arguments: { id: 'whatever' } }, { name: 'CronList', arguments: {} }] }, { text: 'ok' }],
+      responses: [
+        {
+          toolCalls: [
+            { name: 'CronDelete', arguments: { id: 'whatever' } },
+            { name: 'CronList', arguments: {} },
+          ],
+        },
+        { text: 'ok' },
+      ],
     });
     const job = h.runtime.cron.create({ cron: '*/5 * * * *', prompt: 'tick', recurring: true });
     await runPrompt(h, 'try');
@@ -175,7 +211,9 @@ describe('firing', () => {
     clock.advance(MINUTE);
     await h.runtime.agent.idle();
     const [fire] = fireMessages(h);
-    expect(fire).toContain(`<cron-fire id="${once.job.id}" cron="10 10 * * *" scheduledFor="${new Date(at(2026, 3, 2, 10, 10)).toISOString()}" recurring="false" coalescedCount="1">`);
+    expect(fire).toContain(
+      `<cron-fire id="${once.job.id}" cron="10 10 * * *" scheduledFor="${new Date(at(2026, 3, 2, 10, 10)).toISOString()}" recurring="false" coalescedCount="1">`,
+    );
     expect(fire).toContain('remind me to stretch');
     expect(h.eventsOf('turn_start').map((e) => e.origin)).toEqual(['cron']);
     expect(h.runtime.cron.list()).toEqual([]);
@@ -364,7 +402,9 @@ describe('with the session', () => {
     const h = engine(clock);
     const r = h.runtime.cron.create({ cron: '*/10 * * * *', prompt: 'poll', recurring: true });
     if (!r.ok) throw new Error(r.message);
-    const saved = JSON.parse(readFileSync(join(h.runtime.session.dir, 'cron', 'jobs.json'), 'utf8')) as { jobs: Array<{ id: string }> };
+    const saved = JSON.parse(readFileSync(join(h.runtime.session.dir, 'cron', 'jobs.json'), 'utf8')) as {
+      jobs: Array<{ id: string }>;
+    };
     expect(saved.jobs.map((j) => j.id)).toEqual([r.job.id]);
 
     const fork = forkSession(h.runtime, { home: h.home });
@@ -381,7 +421,10 @@ describe('with the session', () => {
     expect(fires[0]).toContain('coalescedCount="3"');
     await resumed.runtime.close();
 
-    const forked = engine(clock, { resume: { workDir: h.cwd, sessionId: fork.sessionId, sessionDir: fork.sessionDir }, dirs: { home: h.home, cwd: h.cwd } });
+    const forked = engine(clock, {
+      resume: { workDir: h.cwd, sessionId: fork.sessionId, sessionDir: fork.sessionDir },
+      dirs: { home: h.home, cwd: h.cwd },
+    });
     expect(forked.runtime.cron.list()).toEqual([]);
     const fresh = engine(clock, { dirs: { home: h.home, cwd: h.cwd } });
     expect(fresh.runtime.cron.list()).toEqual([]);
@@ -411,7 +454,11 @@ describe('with the session', () => {
     const h = engine(clock);
     h.runtime.cron.create({ cron: '*/10 * * * *', prompt: 'poll', recurring: true });
     await h.runtime.close();
-    const off = engine(clock, { resume: h.runtime.session.location, dirs: { home: h.home, cwd: h.cwd }, cron: { clock, disabled: true } });
+    const off = engine(clock, {
+      resume: h.runtime.session.location,
+      dirs: { home: h.home, cwd: h.cwd },
+      cron: { clock, disabled: true },
+    });
     clock.sleep(DAY);
     await off.runtime.agent.idle();
     expect(fireMessages(off)).toEqual([]);

@@ -12,10 +12,16 @@ import { makeEngine, verifyEnginesAfterEach, skipReplayCheck } from '../../helpe
 
 verifyEnginesAfterEach();
 
-const call = (name: string, args: Record<string, unknown> = {}): ScriptedResponse => ({ toolCalls: [{ name, arguments: args }] });
-const textOf = (m: Message) => (m.role === 'user' ? m.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '');
+const call = (name: string, args: Record<string, unknown> = {}): ScriptedResponse => ({
+  toolCalls: [{ name, arguments: args }],
+});
+const textOf = (m: Message) =>
+  m.role === 'user' ? m.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
 
-function goalEngine(responses: ScriptedResponse[] | ((req: unknown, i: number) => ScriptedResponse), extra: Parameters<typeof makeEngine>[0] extends infer O ? Partial<O> : never = {}) {
+function goalEngine(
+  responses: ScriptedResponse[] | ((req: unknown, i: number) => ScriptedResponse),
+  extra: Parameters<typeof makeEngine>[0] extends infer O ? Partial<O> : never = {},
+) {
   return makeEngine({ responses: responses as ScriptedResponse[], tools: goalTools, ...extra });
 }
 
@@ -40,7 +46,13 @@ describe('goal driver', () => {
     const injected = engine.client.requests[3].messages.filter((m) => textOf(m).includes('<goal-mode>'));
     expect(injected).toHaveLength(3);
     expect(textOf(injected[0])).toContain('Objective: Make the test suite pass');
-    expect(engine.eventsOf('goal').map((e) => e.change)).toEqual(['created', 'progress', 'progress', 'status', 'progress']);
+    expect(engine.eventsOf('goal').map((e) => e.change)).toEqual([
+      'created',
+      'progress',
+      'progress',
+      'status',
+      'progress',
+    ]);
   });
 
   it('a turn budget blocks the goal; from 75 % the continuation asks to wrap up', async () => {
@@ -61,7 +73,10 @@ describe('goal driver', () => {
     expect(prompts[1]).toContain('Continue working');
     expect(prompts[2]).toContain('Continue working');
     expect(prompts[3]).toContain('Wrap up now');
-    expect(engine.runtime.goals.resume()).toMatchObject({ ok: false, message: expect.stringContaining('budget reached') });
+    expect(engine.runtime.goals.resume()).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('budget reached'),
+    });
   });
 
   it('a token budget counts completion tokens', async () => {
@@ -73,7 +88,11 @@ describe('goal driver', () => {
     ]);
     engine.runtime.agent.submit({ kind: 'prompt', text: 'write docs' });
     await engine.runtime.agent.idle();
-    expect(engine.runtime.goals.current()).toMatchObject({ status: 'blocked', used: { turns: 2, tokens: 40 }, reason: 'budget reached: 40 of 35 tokens used' });
+    expect(engine.runtime.goals.current()).toMatchObject({
+      status: 'blocked',
+      used: { turns: 2, tokens: 40 },
+      reason: 'budget reached: 40 of 35 tokens used',
+    });
     // The starting turn (3 responses × 10 tokens) counts too.
     expect(engine.eventsOf('goal').find((e) => e.change === 'progress')?.goal?.used.tokens).toBe(30);
   });
@@ -95,12 +114,25 @@ describe('goal driver', () => {
     expect(results.map((r) => r.isError)).toEqual([true, true, false]);
     expect(results[0].text).toContain('1 of 3');
     expect(results[1].text).toContain('2 of 3');
-    expect(engine.runtime.goals.current()).toMatchObject({ status: 'blocked', reason: 'The API key is missing', used: { turns: 3 } });
+    expect(engine.runtime.goals.current()).toMatchObject({
+      status: 'blocked',
+      reason: 'The API key is missing',
+      used: { turns: 3 },
+    });
   });
 
   it('a blocker streak restarts after a goal turn without it', async () => {
     const blocked = call('UpdateGoal', { status: 'blocked', blocker: 'no network' });
-    const engine = goalEngine([call('CreateGoal', { objective: 'Sync' }), blocked, { text: '1' }, { text: '2 (no report)' }, blocked, { text: '3' }, call('UpdateGoal', { status: 'complete', summary: 'synced' }), { text: 'done' }]);
+    const engine = goalEngine([
+      call('CreateGoal', { objective: 'Sync' }),
+      blocked,
+      { text: '1' },
+      { text: '2 (no report)' },
+      blocked,
+      { text: '3' },
+      call('UpdateGoal', { status: 'complete', summary: 'synced' }),
+      { text: 'done' },
+    ]);
     engine.runtime.agent.submit({ kind: 'prompt', text: 'sync' });
     await engine.runtime.agent.idle();
     const results = engine.eventsOf('tool_result').filter((r) => r.toolName === 'UpdateGoal');
@@ -109,12 +141,21 @@ describe('goal driver', () => {
   });
 
   it('an interrupt pauses the goal; /goal resume continues it', async () => {
-    const engine = goalEngine([{ text: 'working…', hangAfterText: true }, { text: 'resumed' }, call('UpdateGoal', { status: 'complete', summary: 'ok' }), { text: 'done' }]);
+    const engine = goalEngine([
+      { text: 'working…', hangAfterText: true },
+      { text: 'resumed' },
+      call('UpdateGoal', { status: 'complete', summary: 'ok' }),
+      { text: 'done' },
+    ]);
     engine.runtime.goals.start('Long task');
     while (!engine.eventsOf('text_delta').length) await new Promise((r) => setTimeout(r, 5));
     engine.runtime.agent.cancel();
     await engine.runtime.agent.idle();
-    expect(engine.runtime.goals.current()).toMatchObject({ status: 'paused', reason: 'paused: the turn was interrupted', used: { turns: 1 } });
+    expect(engine.runtime.goals.current()).toMatchObject({
+      status: 'paused',
+      reason: 'paused: the turn was interrupted',
+      used: { turns: 1 },
+    });
     expect(engine.runtime.goals.resume()).toEqual({ ok: true, message: 'Goal resumed.' });
     await engine.runtime.agent.idle();
     expect(engine.runtime.goals.current()).toMatchObject({ status: 'complete', used: { turns: 3 } });
@@ -126,15 +167,27 @@ describe('goal driver', () => {
     engine.runtime.goals.start('Anything');
     const [outcome] = await engine.runtime.agent.idle();
     expect(outcome.reason).toBe('failed');
-    expect(engine.runtime.goals.current()).toMatchObject({ status: 'paused', reason: expect.stringContaining('invalid api key') });
+    expect(engine.runtime.goals.current()).toMatchObject({
+      status: 'paused',
+      reason: expect.stringContaining('invalid api key'),
+    });
   });
 
   it('resuming a session with an active goal pauses it', async () => {
-    const engine = goalEngine([call('CreateGoal', { objective: 'Keep going' }), { text: 'step' }, { text: 'never reached', hangAfterText: true }]);
+    const engine = goalEngine([
+      call('CreateGoal', { objective: 'Keep going' }),
+      { text: 'step' },
+      { text: 'never reached', hangAfterText: true },
+    ]);
     engine.runtime.agent.submit({ kind: 'prompt', text: 'go' });
     while (engine.eventsOf('turn_start').length < 2) await new Promise((r) => setTimeout(r, 5));
     // Simulate a process that stops while the goal is active: reopen from disk.
-    const reopened = makeEngine({ responses: [], tools: goalTools, resume: engine.runtime.session.location, dirs: { home: engine.home, cwd: engine.cwd } });
+    const reopened = makeEngine({
+      responses: [],
+      tools: goalTools,
+      resume: engine.runtime.session.location,
+      dirs: { home: engine.home, cwd: engine.cwd },
+    });
     expect(reopened.runtime.goals.current()).toMatchObject({ status: 'paused', reason: 'the session was resumed' });
     reopened.expectReplayIdentical();
     // Both engines now write the one journal, so neither's memory matches it afterwards.
@@ -145,24 +198,50 @@ describe('goal driver', () => {
   });
 
   it('a goal whose turns only talk pauses for "no progress" after max_idle_turns turns', async () => {
-    const engine = goalEngine([{ text: 'Thinking about it.' }, { text: 'Still thinking.' }, call('GetGoal'), { text: 'Hmm.' }, { text: 'Well.' }, { text: 'Maybe.' }, { text: 'never' }], { goal: { maxIdleTurns: 2 } });
+    const engine = goalEngine(
+      [
+        { text: 'Thinking about it.' },
+        { text: 'Still thinking.' },
+        call('GetGoal'),
+        { text: 'Hmm.' },
+        { text: 'Well.' },
+        { text: 'Maybe.' },
+        { text: 'never' },
+      ],
+      { goal: { maxIdleTurns: 2 } },
+    );
     engine.runtime.goals.start('Write the parser');
     const outcomes = await engine.runtime.agent.idle();
     // Two text-only turns → paused.
     expect(outcomes).toHaveLength(2);
-    expect(engine.runtime.goals.current()).toMatchObject({ status: 'paused', reason: 'no progress: 2 goal turns in a row without a tool call ([goal] max_idle_turns)' });
+    expect(engine.runtime.goals.current()).toMatchObject({
+      status: 'paused',
+      reason: 'no progress: 2 goal turns in a row without a tool call ([goal] max_idle_turns)',
+    });
     // /goal resume starts afresh: a turn with a tool call in between resets the count.
     expect(engine.runtime.goals.resume()).toMatchObject({ ok: true });
     await engine.runtime.agent.idle();
     expect(engine.client.requests).toHaveLength(6);
-    expect(engine.runtime.goals.current()).toMatchObject({ status: 'paused', reason: expect.stringMatching(/^no progress: 2 goal turns/) });
+    expect(engine.runtime.goals.current()).toMatchObject({
+      status: 'paused',
+      reason: expect.stringMatching(/^no progress: 2 goal turns/),
+    });
   });
 
   it('the same final answer twice in a row pauses the goal, even with tool calls in between', async () => {
-    const engine = goalEngine([call('GetGoal'), { text: 'Working on it.' }, call('GetGoal'), { text: 'Working on it.' }, { text: 'never' }]);
+    const engine = goalEngine([
+      call('GetGoal'),
+      { text: 'Working on it.' },
+      call('GetGoal'),
+      { text: 'Working on it.' },
+      { text: 'never' },
+    ]);
     engine.runtime.goals.start('Write the parser');
     await engine.runtime.agent.idle();
-    expect(engine.runtime.goals.current()).toMatchObject({ status: 'paused', reason: 'no progress: the model gave the same answer two turns in a row' });
+    expect(engine.runtime.goals.current()).toMatchObject({
+      status: 'paused',
+      reason: 'no progress: the model gave the same answer two turns in a row',
+    });
     expect(engine.client.requests).toHaveLength(4);
   });
 
@@ -214,7 +293,13 @@ describe('/goal API', () => {
   });
 
   it('status, pause, cancel and replace; objective limit', async () => {
-    const engine = goalEngine([{ text: 'a' }, { text: 'b', hangAfterText: true }, { text: 'replaced' }, call('UpdateGoal', { status: 'complete', summary: 's' }), { text: 'fin' }]);
+    const engine = goalEngine([
+      { text: 'a' },
+      { text: 'b', hangAfterText: true },
+      { text: 'replaced' },
+      call('UpdateGoal', { status: 'complete', summary: 's' }),
+      { text: 'fin' },
+    ]);
     const goals = engine.runtime.goals;
     expect(goals.run({ kind: 'status' })).toEqual({ ok: true, message: 'No goal.' });
     expect(goals.start('x'.repeat(4001)).ok).toBe(false);
@@ -281,7 +366,10 @@ describe('/goal API', () => {
   });
 
   it('a paused, cancelled or blocked goal does not start the queue', async () => {
-    const engine = goalEngine([call('UpdateGoal', { status: 'blocked', blocker: 'x', reason: 'impossible' }), { text: 'blocked' }]);
+    const engine = goalEngine([
+      call('UpdateGoal', { status: 'blocked', blocker: 'x', reason: 'impossible' }),
+      { text: 'blocked' },
+    ]);
     const goals = engine.runtime.goals;
     goals.start('First');
     goals.next('Queued');
@@ -292,7 +380,12 @@ describe('/goal API', () => {
   });
 
   it('the goal state is rebuilt identically from the journal', async () => {
-    const engine = goalEngine([call('CreateGoal', { objective: 'o' }), call('SetGoalBudget', { value: 2, unit: 'turns' }), { text: '1' }, { text: '2' }]);
+    const engine = goalEngine([
+      call('CreateGoal', { objective: 'o' }),
+      call('SetGoalBudget', { value: 2, unit: 'turns' }),
+      { text: '1' },
+      { text: '2' },
+    ]);
     engine.runtime.agent.submit({ kind: 'prompt', text: 'go' });
     await engine.runtime.agent.idle();
     const reopened = Session.open(engine.runtime.session.location);

@@ -128,14 +128,19 @@ describe('task records', () => {
     const h = makeEngine({ responses: [{ text: 'ok' }] });
     await runPrompt(h, 'hi');
     const task = h.runtime.tasks.startInProcess({
-      kind: 'tool', description: 'blocked record', timeoutMs: null,
+      kind: 'tool',
+      description: 'blocked record',
+      timeoutMs: null,
       run: (signal) => new Promise((r) => signal.addEventListener('abort', () => r(undefined), { once: true })),
     });
     // A folder where the record's temporary file goes: every later write of this record fails (EISDIR).
     mkdirSync(join(h.runtime.session.dir, 'tasks', `${task.id}.json.tmp`));
     const stopped = await h.runtime.tasks.stop(task.id, 'Stopped by the test');
     expect(stopped.status).toBe('cancelled');
-    const warnings = h.eventsOf('notice').filter((n) => n.level === 'warning').map((n) => n.text);
+    const warnings = h
+      .eventsOf('notice')
+      .filter((n) => n.level === 'warning')
+      .map((n) => n.text);
     expect(warnings).toEqual([expect.stringContaining(`Could not save the record of background task ${task.id}`)]);
     expect(warnings[0]).toContain('a folder is in its place');
     // The notification still reaches the model in this process.

@@ -19,7 +19,8 @@ afterEach(async () => {
 });
 
 const SMALL_WINDOW = { maxContextSize: 10_000 };
-const overflow = () => new ProviderError('context_overflow', 'prompt is too long: 12000 tokens > 10000 maximum', { status: 400 });
+const overflow = () =>
+  new ProviderError('context_overflow', 'prompt is too long: 12000 tokens > 10000 maximum', { status: 400 });
 
 function requestText(r: ModelRequest): string {
   return JSON.stringify(r.messages);
@@ -28,7 +29,10 @@ function firstText(m: Message): string {
   return m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
 }
 function journal(engine: EngineHarness): JournalRecord[] {
-  return readFileSync(engine.runtime.session.journalPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JournalRecord);
+  return readFileSync(engine.runtime.session.journalPath, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as JournalRecord);
 }
 const prompt = runPrompt;
 
@@ -44,17 +48,37 @@ describe('automatic compaction', () => {
       ],
     });
     // Reinjectors belong to one runtime: another session in this process does not see these.
-    h.runtime.reinjections.register('test-extra', (state) => (state.turns ? `turns so far: ${state.turns}` : undefined));
+    h.runtime.reinjections.register('test-extra', (state) =>
+      state.turns ? `turns so far: ${state.turns}` : undefined,
+    );
     h.runtime.reinjections.register('test-nothing', () => undefined);
     await prompt(h, 'Build the API. Constraint: never touch config.ts.');
     await prompt(h, 'second prompt');
     expect(h.client.requests).toHaveLength(2);
     const s = h.runtime.session;
-    s.commit({ type: 'todos', todos: [{ title: 'wire the API', status: 'pending' }, { title: 'read the spec', status: 'done' }] });
+    s.commit({
+      type: 'todos',
+      todos: [
+        { title: 'wire the API', status: 'pending' },
+        { title: 'read the spec', status: 'done' },
+      ],
+    });
     const planPath = join(s.dir, 'plan.md');
     writeFileSync(planPath, '# Plan\n1. Wire the API\n');
     s.commit({ type: 'plan_mode', active: true, planPath });
-    s.commit({ type: 'goal', change: 'created', goal: { id: 'g1', objective: 'Ship the API', completionCriterion: 'tests pass', status: 'active', createdAt: '2025-01-01T00:00:00Z', budget: {}, used: { turns: 1, tokens: 0, timeMs: 0 } } });
+    s.commit({
+      type: 'goal',
+      change: 'created',
+      goal: {
+        id: 'g1',
+        objective: 'Ship the API',
+        completionCriterion: 'tests pass',
+        status: 'active',
+        createdAt: '2025-01-01T00:00:00Z',
+        budget: {},
+        used: { turns: 1, tokens: 0, timeMs: 0 },
+      },
+    });
     const outcome = await prompt(h, 'third prompt');
     expect(outcome.reason).toBe('completed');
 
@@ -69,16 +93,24 @@ describe('automatic compaction', () => {
     expect(opening.role).toBe('user');
     expect(firstText(opening)).toContain('<compaction-summary>');
     expect(firstText(opening)).toContain('next: wire the API.');
-    expect(firstText(opening)).toContain('<current-state name="todos">\nTodo list:\n- [pending] wire the API\n- [done] read the spec\n</current-state>');
-    expect(firstText(opening)).toContain(`<current-state name="plan">\nPlan mode is on. Plan file: ${planPath}\n\n# Plan\n1. Wire the API\n</current-state>`);
-    expect(firstText(opening)).toContain('<current-state name="goal">\nGoal (active): Ship the API\nDone when: tests pass\n</current-state>');
+    expect(firstText(opening)).toContain(
+      '<current-state name="todos">\nTodo list:\n- [pending] wire the API\n- [done] read the spec\n</current-state>',
+    );
+    expect(firstText(opening)).toContain(
+      `<current-state name="plan">\nPlan mode is on. Plan file: ${planPath}\n\n# Plan\n1. Wire the API\n</current-state>`,
+    );
+    expect(firstText(opening)).toContain(
+      '<current-state name="goal">\nGoal (active): Ship the API\nDone when: tests pass\n</current-state>',
+    );
     expect(firstText(opening)).toContain('<current-state name="test-extra">\nturns so far: 3');
     expect(firstText(opening)).not.toContain('name="test-nothing"');
     // The two most recent exchanges stay verbatim; of the first one only the user's words remain,
     // verbatim, before the summary; the answer is gone.
     expect(next.messages.slice(1, 4).map(firstText)).toEqual(['second prompt', 'Second answer.', 'third prompt']);
     const note = firstText(opening);
-    expect(note.indexOf('<user-message>\nBuild the API. Constraint: never touch config.ts.\n</user-message>')).toBeLessThan(note.indexOf('<compaction-summary>'));
+    expect(
+      note.indexOf('<user-message>\nBuild the API. Constraint: never touch config.ts.\n</user-message>'),
+    ).toBeLessThan(note.indexOf('<compaction-summary>'));
     expect(requestText(next)).not.toContain('Noted: never touch config.ts.');
     expect(next.system).toBe(h.client.requests[0].system);
 
@@ -86,17 +118,27 @@ describe('automatic compaction', () => {
     const [end] = h.eventsOf('compaction_end');
     expect(start).toMatchObject({ trigger: 'auto' });
     expect(start.tokenCount).toBeGreaterThanOrEqual(8_500);
-    expect(end).toMatchObject({ trigger: 'auto', tokensBefore: start.tokenCount, summary: 'I asked to keep config.ts untouched; next: wire the API.' });
+    expect(end).toMatchObject({
+      trigger: 'auto',
+      tokensBefore: start.tokenCount,
+      summary: 'I asked to keep config.ts untouched; next: wire the API.',
+    });
     expect(end.estimatedTokenCount).toBeLessThan(start.tokenCount);
 
     const state = h.runtime.session.state;
-    expect(state.compactions).toEqual([expect.objectContaining({ trigger: 'auto', summarised: 2, summary: end.summary })]);
+    expect(state.compactions).toEqual([
+      expect.objectContaining({ trigger: 'auto', summarised: 2, summary: end.summary }),
+    ]);
     expect(state.usage.inputTokens).toBe(1_000 + 9_000 + 100 + 100); // the summariser's cost counts too
     const records = journal(h);
-    const texts = records.filter((r) => r.type === 'message').map((r) => firstText((r as { message: Message }).message));
+    const texts = records
+      .filter((r) => r.type === 'message')
+      .map((r) => firstText((r as { message: Message }).message));
     expect(texts).toContain('Build the API. Constraint: never touch config.ts.');
     expect(texts).toContain('Noted: never touch config.ts.');
-    expect(records.findIndex((r) => r.type === 'compaction')).toBeGreaterThan(records.findIndex((r) => r.type === 'message' && firstText(r.message) === 'third prompt'));
+    expect(records.findIndex((r) => r.type === 'compaction')).toBeGreaterThan(
+      records.findIndex((r) => r.type === 'message' && firstText(r.message) === 'third prompt'),
+    );
 
     const resumed = Session.open(h.runtime.session.location);
     expect(resumed.state.messages).toEqual(state.messages);
@@ -116,7 +158,10 @@ describe('automatic compaction', () => {
   });
 
   it('does not compact below the threshold', async () => {
-    h = makeEngine({ model: SMALL_WINDOW, responses: [{ text: 'a', usage: { inputTokens: 8_000, outputTokens: 5 } }, { text: 'b' }] });
+    h = makeEngine({
+      model: SMALL_WINDOW,
+      responses: [{ text: 'a', usage: { inputTokens: 8_000, outputTokens: 5 } }, { text: 'b' }],
+    });
     await prompt(h, 'one');
     await prompt(h, 'two');
     expect(h.eventsOf('compaction_start')).toHaveLength(0);
@@ -135,14 +180,24 @@ describe('automatic compaction', () => {
     const outcome = await prompt(h, 'two');
     expect(outcome).toMatchObject({ reason: 'completed', text: 'b' });
     expect(h.eventsOf('compaction_end')[0].error).toMatch(/summariser refused/);
-    expect(h.eventsOf('notice').map((n) => n.text).join('\n')).toMatch(/Automatic compaction failed/);
+    expect(
+      h
+        .eventsOf('notice')
+        .map((n) => n.text)
+        .join('\n'),
+    ).toMatch(/Automatic compaction failed/);
     expect(h.runtime.session.state.compactions).toEqual([]);
     expect(h.client.requests[2].messages.map(firstText)).toEqual(['one', 'a', 'two']);
   });
 });
 
 describe("the user's own words survive a compaction", () => {
-  const userWordsOf = (m: Message) => (m.role === 'user' ? m.content.flatMap((p) => (p.type === 'text' && p.text.startsWith('<user-message>\n') ? [p.text.slice(15, -16)] : [])) : []);
+  const userWordsOf = (m: Message) =>
+    m.role === 'user'
+      ? m.content.flatMap((p) =>
+          p.type === 'text' && p.text.startsWith('<user-message>\n') ? [p.text.slice(15, -16)] : [],
+        )
+      : [];
 
   it('a one-prompt session that compacts mid-turn still carries the prompt, even when the summary forgets it', async () => {
     const big = 'y'.repeat(40_000);
@@ -160,7 +215,9 @@ describe("the user's own words survive a compaction", () => {
     expect(h.runtime.session.state.compactions).toHaveLength(1);
     const next = h.client.requests[2];
     expect(userWordsOf(next.messages[0])).toEqual(['Rename foo to bar everywhere except config.ts.']);
-    expect(firstText(next.messages[0])).toMatch(/<user-message>[\s\S]*<compaction-summary>[\s\S]*I looked at a long value\./);
+    expect(firstText(next.messages[0])).toMatch(
+      /<user-message>[\s\S]*<compaction-summary>[\s\S]*I looked at a long value\./,
+    );
   });
 
   it('keeps the newest messages within about a fifth of the window, and carries them through a second compaction', async () => {
@@ -184,7 +241,13 @@ describe("the user's own words survive a compaction", () => {
 
   it('never mistakes injected text (notifications, reminders, goal context) for the user', async () => {
     h = makeEngine({ responses: [{ text: 'a1' }, { text: 'a2' }, { text: 'a3' }, { text: 'the note' }] });
-    h.runtime.session.commit({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: '<system-notification>\ntask done\n</system-notification>' }] } });
+    h.runtime.session.commit({
+      type: 'message',
+      message: {
+        role: 'user',
+        content: [{ type: 'text', text: '<system-notification>\ntask done\n</system-notification>' }],
+      },
+    });
     for (const p of ['p1', 'p2', 'p3']) await prompt(h, p);
     await h.runtime.compaction.compact();
     expect(userWordsOf(h.runtime.session.state.messages[0])).toEqual(['p1']);
@@ -195,7 +258,12 @@ describe('context overflow recovery', () => {
   it('a provider context-overflow error compacts and retries the step', async () => {
     h = makeEngine({
       model: SMALL_WINDOW,
-      responses: [{ text: 'first answer' }, { error: overflow() }, { text: 'summary of the first exchange' }, { text: 'recovered answer' }],
+      responses: [
+        { text: 'first answer' },
+        { error: overflow() },
+        { text: 'summary of the first exchange' },
+        { text: 'recovered answer' },
+      ],
     });
     await prompt(h, 'one');
     const outcome = await prompt(h, 'two');
@@ -258,7 +326,9 @@ describe('the summariser request', () => {
   it('is never larger than the window, even when one message alone is', async () => {
     h = makeEngine({ model: SMALL_WINDOW, responses: () => ({ text: 'noted' }) });
     await prompt(h, `${'HEAD '.repeat(10)}${'y'.repeat(120_000)}${' TAIL'.repeat(10)}`);
-    const summarisers = h.client.requests.filter((r) => r.tools.length === 0 && firstText(r.messages[0]).startsWith('<conversation>'));
+    const summarisers = h.client.requests.filter(
+      (r) => r.tools.length === 0 && firstText(r.messages[0]).startsWith('<conversation>'),
+    );
     expect(summarisers.length).toBeGreaterThan(0);
     for (const r of summarisers) expect(estimateRequestTokens(r)).toBeLessThan(SMALL_WINDOW.maxContextSize);
     const text = firstText(summarisers[0].messages[0]);
@@ -270,7 +340,9 @@ describe('the summariser request', () => {
 
 describe('manual compaction', () => {
   it('passes the instruction to the summariser and records it', async () => {
-    h = makeEngine({ responses: [{ text: 'a1' }, { text: 'a2' }, { text: 'a3' }, { text: 'the note' }, { text: 'after' }] });
+    h = makeEngine({
+      responses: [{ text: 'a1' }, { text: 'a2' }, { text: 'a3' }, { text: 'the note' }, { text: 'after' }],
+    });
     for (const p of ['p1', 'p2', 'p3']) await prompt(h, p);
     const result = await h.runtime.compaction.compact({ instruction: '  focus on the API decisions ' });
     expect(result).toMatchObject({ trigger: 'manual', summary: 'the note', summarised: 2, kept: 4 });
@@ -278,14 +350,22 @@ describe('manual compaction', () => {
     const text = firstText(summariser.messages[0]);
     expect(text).toContain('<user-instruction>\nfocus on the API decisions\n</user-instruction>');
     expect(text).toContain('[user]\np1');
-    expect(h.eventsOf('compaction_start')[0]).toMatchObject({ trigger: 'manual', instruction: 'focus on the API decisions' });
-    expect(h.runtime.session.state.compactions[0]).toMatchObject({ trigger: 'manual', instruction: 'focus on the API decisions' });
+    expect(h.eventsOf('compaction_start')[0]).toMatchObject({
+      trigger: 'manual',
+      instruction: 'focus on the API decisions',
+    });
+    expect(h.runtime.session.state.compactions[0]).toMatchObject({
+      trigger: 'manual',
+      instruction: 'focus on the API decisions',
+    });
     await prompt(h, 'p4');
     expect(h.client.requests[4].messages.map(firstText).slice(1)).toEqual(['p2', 'a2', 'p3', 'a3', 'p4']);
   });
 
   it('a second compaction summarises the previous note with the newer messages', async () => {
-    h = makeEngine({ responses: [{ text: 'a1' }, { text: 'a2' }, { text: 'note one' }, { text: 'a3' }, { text: 'note two' }] });
+    h = makeEngine({
+      responses: [{ text: 'a1' }, { text: 'a2' }, { text: 'note one' }, { text: 'a3' }, { text: 'note two' }],
+    });
     await prompt(h, 'p1');
     await prompt(h, 'p2');
     await h.runtime.compaction.compact();
@@ -308,8 +388,17 @@ describe('manual compaction', () => {
 
 describe('choosing the cut', () => {
   const user = (t: string): Message => ({ role: 'user', content: [{ type: 'text', text: t }] });
-  const call = (...ids: string[]): Message => ({ role: 'assistant', text: '', toolCalls: ids.map((id) => ({ id, name: 'Peek', arguments: '{}' })) });
-  const result = (id: string): Message => ({ role: 'tool', toolCallId: id, toolName: 'Peek', content: [{ type: 'text', text: 'r' }] });
+  const call = (...ids: string[]): Message => ({
+    role: 'assistant',
+    text: '',
+    toolCalls: ids.map((id) => ({ id, name: 'Peek', arguments: '{}' })),
+  });
+  const result = (id: string): Message => ({
+    role: 'tool',
+    toolCallId: id,
+    toolName: 'Peek',
+    content: [{ type: 'text', text: 'r' }],
+  });
   const answer = (t: string): Message => ({ role: 'assistant', text: t });
 
   it('prefers an exchange boundary and keeps at most the given number of prompts', () => {

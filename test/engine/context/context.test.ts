@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contextBreakdown, contextTokens, contextWindow, estimateToolSchemaTokens, needsCompaction, type RequestFrame } from '../../../src/engine/context/context';
+import {
+  contextBreakdown,
+  contextTokens,
+  contextWindow,
+  estimateToolSchemaTokens,
+  needsCompaction,
+  type RequestFrame,
+} from '../../../src/engine/context/context';
 import { undo } from '../../../src/engine/session/undo';
 import { estimateMessageTokens, estimateTokens } from '../../../src/llm/tokens';
 import { toolSchemaForModel } from '../../../src/tools/defineTool';
@@ -13,7 +20,10 @@ verifyEnginesAfterEach();
 
 const prompt = runPrompt;
 function frameOf(engine: EngineHarness): RequestFrame {
-  return { system: engine.runtime.session.state.systemPrompt!, tools: engine.runtime.tools.list().map(toolSchemaForModel) };
+  return {
+    system: engine.runtime.session.state.systemPrompt!,
+    tools: engine.runtime.tools.list().map(toolSchemaForModel),
+  };
 }
 
 describe('token estimates', () => {
@@ -41,7 +51,9 @@ describe('token estimates', () => {
 
 describe('context accounting', () => {
   it('anchors on the reported input and adds an estimate of what came after it', async () => {
-    h = makeEngine({ responses: [{ text: 'first answer', usage: { inputTokens: 5_000, outputTokens: 7 } }, { text: 'x' }] });
+    h = makeEngine({
+      responses: [{ text: 'first answer', usage: { inputTokens: 5_000, outputTokens: 7 } }, { text: 'x' }],
+    });
     const frame = frameOf(h);
     const state = h.runtime.session.state;
     // Before any request: the estimate of system prompt, tool schemas and messages.
@@ -51,7 +63,9 @@ describe('context accounting', () => {
     expect(state.contextAnchor).toEqual({ inputTokens: 5_000, messageCount: 1 });
     expect(contextTokens(state, frame)).toBe(5_000 + since);
     expect(contextTokens(state, frame, 'measured')).toBe(5_000);
-    expect(contextTokens(state, frame, 'estimated')).toBe(estimateTokens(frame.system) + estimateToolSchemaTokens(frame.tools) + estimateMessageTokens(state.messages));
+    expect(contextTokens(state, frame, 'estimated')).toBe(
+      estimateTokens(frame.system) + estimateToolSchemaTokens(frame.tools) + estimateMessageTokens(state.messages),
+    );
     // The usage event shows the context after the answer: reported input plus output.
     expect(h.eventsOf('usage')[0]).toMatchObject({ contextTokens: 5_007, contextLimit: 100_000 });
   });
@@ -60,19 +74,29 @@ describe('context accounting', () => {
     h = makeEngine({ responses: [{ text: 'ok', usage: { inputTokens: 0, outputTokens: 3 } }] });
     await prompt(h, 'hello');
     const [usage] = h.eventsOf('usage');
-    const expected = estimateTokens(h.client.requests[0].system) + estimateToolSchemaTokens(h.client.requests[0].tools) + estimateMessageTokens(h.client.requests[0].messages);
+    const expected =
+      estimateTokens(h.client.requests[0].system) +
+      estimateToolSchemaTokens(h.client.requests[0].tools) +
+      estimateMessageTokens(h.client.requests[0].messages);
     expect(usage.contextTokens).toBe(expected + 3);
     expect(h.runtime.session.state.contextAnchor).toBeUndefined();
   });
 
   it('undo restores the anchor that was valid before the withdrawn prompt', async () => {
-    h = makeEngine({ responses: [{ text: 'a', usage: { inputTokens: 1_000, outputTokens: 1 } }, { text: 'b', usage: { inputTokens: 2_000, outputTokens: 1 } }] });
+    h = makeEngine({
+      responses: [
+        { text: 'a', usage: { inputTokens: 1_000, outputTokens: 1 } },
+        { text: 'b', usage: { inputTokens: 2_000, outputTokens: 1 } },
+      ],
+    });
     await prompt(h, 'one');
     const anchorAfterOne = h.runtime.session.state.contextAnchor;
     await prompt(h, 'two');
     undo(h.runtime, 1);
     expect(h.runtime.session.state.contextAnchor).toEqual(anchorAfterOne);
-    expect(contextTokens(h.runtime.session.state, frameOf(h))).toBe(1_000 + estimateMessageTokens(h.runtime.session.state.messages.slice(1)));
+    expect(contextTokens(h.runtime.session.state, frameOf(h))).toBe(
+      1_000 + estimateMessageTokens(h.runtime.session.state.messages.slice(1)),
+    );
   });
 
   it('the /usage breakdown splits the context by source', async () => {
@@ -86,10 +110,18 @@ describe('context accounting', () => {
       dirs,
       mode: 'yolo',
       model: { maxContextSize: 50_000, maxInputSize: 40_000 },
-      responses: [{ toolCalls: [{ id: 'c', name: 'Peek', arguments: { key: 'k', ms: 0 } }] }, { text: 'done', usage: { inputTokens: 3_000, outputTokens: 5 } }],
+      responses: [
+        { toolCalls: [{ id: 'c', name: 'Peek', arguments: { key: 'k', ms: 0 } }] },
+        { text: 'done', usage: { inputTokens: 3_000, outputTokens: 5 } },
+      ],
     });
     await prompt(h, 'look at k');
-    const b = contextBreakdown(h.runtime.session.state, frameOf(h), { maxContextSize: 50_000, maxInputSize: 40_000 }, { thresholds: { triggerRatio: 0.8, reservedContextSize: 10_000 } });
+    const b = contextBreakdown(
+      h.runtime.session.state,
+      frameOf(h),
+      { maxContextSize: 50_000, maxInputSize: 40_000 },
+      { thresholds: { triggerRatio: 0.8, reservedContextSize: 10_000 } },
+    );
     expect(b.window).toBe(40_000);
     expect(b.compactAt).toBe(30_000);
     expect(b.total).toBe(contextTokens(h.runtime.session.state, frameOf(h)));

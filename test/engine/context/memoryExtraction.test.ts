@@ -14,7 +14,10 @@ verifyEnginesAfterEach();
 
 const ON = { ...DEFAULT_MEMORY_SETTINGS, extractionEnabled: true };
 const isExtraction = (r: ModelRequest) => r.system.startsWith('You keep the long-term memory of a coding agent.');
-const requestText = (r: ModelRequest) => r.messages.map((m) => (m.role === 'user' ? m.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '')).join('\n');
+const requestText = (r: ModelRequest) =>
+  r.messages
+    .map((m) => (m.role === 'user' ? m.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : ''))
+    .join('\n');
 const answer = (memories: unknown[]): ScriptedResponse => ({ text: JSON.stringify({ memories }) });
 const draft = (name: string, body = `${name} body`) => ({ name, description: `about ${name}`, body });
 
@@ -46,7 +49,12 @@ async function until(check: () => boolean): Promise<void> {
 describe('automatic memory extraction', () => {
   it('after a completed turn: one side request, at most 8 drafts, sanitized, deduplicated, stored in workspace scope (untrusted)', async () => {
     const d = dirs();
-    await d.store().remember({ scope: 'workspace', name: 'known fact', description: '', body: 'already known' }, { mainAgent: true, origin: 'tool' });
+    await d
+      .store()
+      .remember(
+        { scope: 'workspace', name: 'known fact', description: '', body: 'already known' },
+        { mainAgent: true, origin: 'tool' },
+      );
     const drafts = [
       draft('test command', 'npx vitest run'),
       draft('Test Command', 'a duplicate by name'),
@@ -68,14 +76,21 @@ describe('automatic memory extraction', () => {
     expect(requestText(extractions[0])).toContain('[user]\nSet up the tests');
     const records = d.store().list().records;
     expect(records.map((r) => r.name).sort()).toEqual(['eighth', 'known fact', 'style', 'test command']);
-    for (const r of records.filter((r) => r.name !== 'known fact')) expect(r).toMatchObject({ scope: 'workspace', origin: 'extraction' });
-    expect(engine.eventsOf('notice').map((e) => e.text)).toContain('Remembered 3 facts: "test command", "style", "eighth" (workspace memory).');
+    for (const r of records.filter((r) => r.name !== 'known fact'))
+      expect(r).toMatchObject({ scope: 'workspace', origin: 'extraction' });
+    expect(engine.eventsOf('notice').map((e) => e.text)).toContain(
+      'Remembered 3 facts: "test command", "style", "eighth" (workspace memory).',
+    );
   });
 
   it('stores in project scope in a trusted workspace, never in user scope', async () => {
     const d = dirs();
     setWorkspaceTrust(d.home, d.cwd, true);
-    const engine = makeEngine({ responses: model([{ text: `Sure:\n${JSON.stringify([{ ...draft('pm'), scope: 'user' }])}` }]), dirs: d, memory: ON });
+    const engine = makeEngine({
+      responses: model([{ text: `Sure:\n${JSON.stringify([{ ...draft('pm'), scope: 'user' }])}` }]),
+      dirs: d,
+      memory: ON,
+    });
     await runPrompt(engine, 'use pnpm');
     await engine.runtime.close();
     const store = new MemoryStore({ home: d.home, cwd: d.cwd, trusted: () => true });
@@ -85,7 +100,11 @@ describe('automatic memory extraction', () => {
 
   it('a transient provider failure is retried after a later completed turn, with the messages it missed', async () => {
     const d = dirs();
-    const engine = makeEngine({ responses: model([{ error: new ProviderError('server', 'HTTP 503') }, answer([draft('retried fact')])]), dirs: d, memory: ON });
+    const engine = makeEngine({
+      responses: model([{ error: new ProviderError('server', 'HTTP 503') }, answer([draft('retried fact')])]),
+      dirs: d,
+      memory: ON,
+    });
     await runPrompt(engine, 'first prompt');
     await until(() => engine.client.requests.filter(isExtraction).length === 1);
     expect(d.store().list().records).toEqual([]);
@@ -94,7 +113,12 @@ describe('automatic memory extraction', () => {
     const [, second] = engine.client.requests.filter(isExtraction);
     expect(requestText(second)).toContain('first prompt');
     expect(requestText(second)).toContain('second prompt');
-    expect(d.store().list().records.map((r) => r.name)).toEqual(['retried fact']);
+    expect(
+      d
+        .store()
+        .list()
+        .records.map((r) => r.name),
+    ).toEqual(['retried fact']);
   });
 
   it('a draft the disk refused is stored after a later turn; a terminal refusal is dropped, not retried', async () => {
@@ -108,12 +132,22 @@ describe('automatic memory extraction', () => {
     rmSync(join(d.home, 'memory'));
     await runPrompt(engine, 'second');
     await engine.runtime.close();
-    expect(d.store().list().records.map((r) => r.name)).toEqual(['disk fact']);
+    expect(
+      d
+        .store()
+        .list()
+        .records.map((r) => r.name),
+    ).toEqual(['disk fact']);
   });
 
   it('leaves recalled memories out of what it reads', async () => {
     const d = dirs();
-    await d.store().remember({ scope: 'workspace', name: 'deploy', description: 'deploying', body: 'RECALLED-ONLY deploy notes' }, { mainAgent: true, origin: 'tool' });
+    await d
+      .store()
+      .remember(
+        { scope: 'workspace', name: 'deploy', description: 'deploying', body: 'RECALLED-ONLY deploy notes' },
+        { mainAgent: true, origin: 'tool' },
+      );
     const engine = makeEngine({ responses: model([answer([])]), dirs: d, memory: ON });
     await runPrompt(engine, 'deploy the app');
     await engine.runtime.close();
@@ -125,7 +159,12 @@ describe('automatic memory extraction', () => {
     const d = dirs();
     let failNext = true;
     const engine = makeEngine({
-      responses: (req) => (isExtraction(req) ? answer([draft('from close')]) : failNext ? ((failNext = false), { error: new ProviderError('auth', 'bad key') }) : { text: 'done' }),
+      responses: (req) =>
+        isExtraction(req)
+          ? answer([draft('from close')])
+          : failNext
+            ? ((failNext = false), { error: new ProviderError('auth', 'bad key') })
+            : { text: 'done' },
       dirs: d,
       memory: ON,
     });
@@ -135,7 +174,11 @@ describe('automatic memory extraction', () => {
     // The provider has just failed the turn (issue 39): close does not send it an extraction request.
     expect(engine.client.requests.filter(isExtraction)).toHaveLength(0);
 
-    const second = makeEngine({ responses: model([answer([]), answer([draft('closing fact')])]), dirs: dirs(), memory: ON });
+    const second = makeEngine({
+      responses: model([answer([]), answer([draft('closing fact')])]),
+      dirs: dirs(),
+      memory: ON,
+    });
     await runPrompt(second, 'a turn that completes');
     await until(() => second.client.requests.filter(isExtraction).length === 1);
     await second.runtime.close();
@@ -148,7 +191,12 @@ describe('automatic memory extraction', () => {
     const first = makeEngine({ responses: model([answer([])]), dirs: d, memory: ON });
     await runPrompt(first, 'OLD-HISTORY prompt');
     await first.runtime.close();
-    const resumed = makeEngine({ responses: model([answer([])]), dirs: d, memory: ON, resume: first.runtime.session.location });
+    const resumed = makeEngine({
+      responses: model([answer([])]),
+      dirs: d,
+      memory: ON,
+      resume: first.runtime.session.location,
+    });
     await runPrompt(resumed, 'new prompt');
     await resumed.runtime.close();
     const [extraction] = resumed.client.requests.filter(isExtraction);
@@ -185,13 +233,18 @@ describe('automatic memory extraction', () => {
     await runPrompt(engine, 'We deploy with make ship.');
     await until(() => engine.client.requests.filter(isExtraction).length === 1);
     await engine.runtime.close();
-    const stopped = /^memory extraction did not finish within 50 ms of closing and was stopped \(\[memory\] extraction_exit_timeout_ms\)/;
+    const stopped =
+      /^memory extraction did not finish within 50 ms of closing and was stopped \(\[memory\] extraction_exit_timeout_ms\)/;
     expect(engine.eventsOf('notice').map((n) => n.text)).toContainEqual(expect.stringMatching(stopped));
   });
 
   it('extraction_enabled = false makes no side request', async () => {
     const d = dirs();
-    const engine = makeEngine({ responses: model([answer([draft('x')])]), dirs: d, memory: { ...ON, extractionEnabled: false } });
+    const engine = makeEngine({
+      responses: model([answer([draft('x')])]),
+      dirs: d,
+      memory: { ...ON, extractionEnabled: false },
+    });
     await runPrompt(engine, 'hello');
     await engine.runtime.close();
     expect(engine.client.requests.filter(isExtraction)).toHaveLength(0);
@@ -199,7 +252,9 @@ describe('automatic memory extraction', () => {
 
   it('parses drafts from an object, a bare array or text around JSON; malformed answers give none', () => {
     expect(parseDrafts('{"memories":[{"name":"a","body":"b"}]}')).toEqual([{ name: 'a', description: '', body: 'b' }]);
-    expect(parseDrafts('Here:\n[{"name":" a ","description":"d","body":" b "}]\nDone.')).toEqual([{ name: 'a', description: 'd', body: 'b' }]);
+    expect(parseDrafts('Here:\n[{"name":" a ","description":"d","body":" b "}]\nDone.')).toEqual([
+      { name: 'a', description: 'd', body: 'b' },
+    ]);
     expect(parseDrafts('no json')).toEqual([]);
     expect(parseDrafts('{"memories": [{"name": 1, "body": "b"}, {"name": "x"}, null]}')).toEqual([]);
     expect(parseDrafts('{"memories": ')).toEqual([]);

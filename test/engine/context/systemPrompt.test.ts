@@ -2,7 +2,11 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENTS_MD_WARN_BYTES, buildSystemPrompt, renderPromptTemplate } from '../../../src/engine/context/systemPrompt';
+import {
+  AGENTS_MD_WARN_BYTES,
+  buildSystemPrompt,
+  renderPromptTemplate,
+} from '../../../src/engine/context/systemPrompt';
 
 function dirs() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-sp-')));
@@ -38,7 +42,11 @@ describe('system prompt', () => {
     const r = buildSystemPrompt({ home, cwd: join(cwd, 'src') });
     expect(r.text).toContain('Always answer in haiku.');
     expect(r.text).toContain('Use tabs in this repo.');
-    expect(r.agentsMdSources).toEqual([join(home, 'AGENTS.md'), join(cwd, 'AGENTS.md'), join(cwd, '.jarvis-code', 'AGENTS.md')]);
+    expect(r.agentsMdSources).toEqual([
+      join(home, 'AGENTS.md'),
+      join(cwd, 'AGENTS.md'),
+      join(cwd, '.jarvis-code', 'AGENTS.md'),
+    ]);
     expect(r.warnings.join('\n')).toMatch(/agents-md-oversized/);
   });
 
@@ -57,7 +65,9 @@ describe('system prompt', () => {
   it('SYSTEM.md replaces the built-in prompt; unknown variables stay verbatim; empty SYSTEM.md is ignored', () => {
     const { home, cwd } = dirs();
     writeFileSync(join(home, 'SYSTEM.md'), 'You are ${product_name} in ${cwd}. Keep ${unknown} and $HOME.');
-    expect(buildSystemPrompt({ home, cwd, productName: 'Friday' }).text).toBe(`You are Friday in ${cwd}. Keep \${unknown} and $HOME.`);
+    expect(buildSystemPrompt({ home, cwd, productName: 'Friday' }).text).toBe(
+      `You are Friday in ${cwd}. Keep \${unknown} and $HOME.`,
+    );
     writeFileSync(join(home, 'SYSTEM.md'), '   \n');
     expect(buildSystemPrompt({ home, cwd }).text).toContain('You are Jarvis');
   });

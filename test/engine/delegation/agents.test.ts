@@ -10,11 +10,16 @@ import { makeEngine, testTools, verifyEnginesAfterEach, type EngineHarness } fro
 verifyEnginesAfterEach();
 
 function journal(h: EngineHarness, agentId: string): JournalRecord[] {
-  return readFileSync(join(h.runtime.session.dir, 'agents', agentId, 'wire.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JournalRecord);
+  return readFileSync(join(h.runtime.session.dir, 'agents', agentId, 'wire.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as JournalRecord);
 }
 
 function eventTypes(events: EngineEvent[], agentId: string): string[] {
-  return events.filter((e) => e.agentId === agentId && e.type !== 'text_delta' && e.type !== 'usage').map((e) => e.type);
+  return events
+    .filter((e) => e.agentId === agentId && e.type !== 'text_delta' && e.type !== 'usage')
+    .map((e) => e.type);
 }
 
 describe('many agents in one session', () => {
@@ -24,8 +29,16 @@ describe('many agents in one session', () => {
       mode: 'yolo',
       responses: [{ toolCalls: [{ name: 'Poke', arguments: { key: 'main.txt', ms: 30 } }] }, { text: 'main is done' }],
     });
-    const childClient = new ScriptedClient([{ toolCalls: [{ name: 'Peek', arguments: { key: 'child.txt', ms: 30 } }] }, { text: 'child found it' }]);
-    const child = h.runtime.agents.spawn({ name: 'explore', systemPrompt: 'You explore. Read only.', client: childClient, tools: (t) => t.readOnly });
+    const childClient = new ScriptedClient([
+      { toolCalls: [{ name: 'Peek', arguments: { key: 'child.txt', ms: 30 } }] },
+      { text: 'child found it' },
+    ]);
+    const child = h.runtime.agents.spawn({
+      name: 'explore',
+      systemPrompt: 'You explore. Read only.',
+      client: childClient,
+      tools: (t) => t.readOnly,
+    });
     expect(child.id).toMatch(/^a[0-9a-f]{10}$/);
     expect(h.runtime.agents.get(child.id)).toBe(child);
 
@@ -35,11 +48,25 @@ describe('many agents in one session', () => {
 
     // Events: every one names its agent, and each agent's stream is a whole turn of its own.
     expect(h.events.every((e) => e.agentId === 'main' || e.agentId === child.id)).toBe(true);
-    const turn = ['turn_start', 'step_start', 'tool_call_start', 'assistant_message', 'tool_call', 'approval_decision', 'tool_result', 'step_start', 'assistant_message', 'turn_end'];
+    const turn = [
+      'turn_start',
+      'step_start',
+      'tool_call_start',
+      'assistant_message',
+      'tool_call',
+      'approval_decision',
+      'tool_result',
+      'step_start',
+      'assistant_message',
+      'turn_end',
+    ];
     expect(eventTypes(h.events, 'main')).toEqual(turn);
     expect(eventTypes(h.events, child.id)).toEqual(turn);
     expect(h.events.filter((e) => e.type === 'tool_result').map((e) => [e.agentId, e.toolName])).toEqual(
-      expect.arrayContaining([['main', 'Poke'], [child.id, 'Peek']]),
+      expect.arrayContaining([
+        ['main', 'Poke'],
+        [child.id, 'Peek'],
+      ]),
     );
 
     // Requests: each agent its own system prompt, tools and conversation.
@@ -53,7 +80,11 @@ describe('many agents in one session', () => {
     const childRecords = journal(h, child.id);
     expect(mainPrompts).toEqual(['write main.txt']);
     expect(childRecords.flatMap((r) => (r.type === 'turn_start' ? [r.prompt] : []))).toEqual(['find child.txt']);
-    expect(childRecords[0]).toMatchObject({ type: 'session_meta', sessionId: h.runtime.session.id, agent: { id: child.id, parent: 'main', name: 'explore' } });
+    expect(childRecords[0]).toMatchObject({
+      type: 'session_meta',
+      sessionId: h.runtime.session.id,
+      agent: { id: child.id, parent: 'main', name: 'explore' },
+    });
 
     // Replay: each journal rebuilds exactly its agent's state.
     const childSession = h.runtime.agents.parts(child.id)!.session;
@@ -64,7 +95,9 @@ describe('many agents in one session', () => {
     expect(Session.open(h.runtime.session.location).state).toEqual(h.runtime.session.state);
     expect(h.runtime.session.state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     // The session summary speaks for the main agent only.
-    expect(JSON.parse(readFileSync(join(h.runtime.session.dir, 'state.json'), 'utf8')).lastPrompt).toBe('write main.txt');
+    expect(JSON.parse(readFileSync(join(h.runtime.session.dir, 'state.json'), 'utf8')).lastPrompt).toBe(
+      'write main.txt',
+    );
   });
 
   it('a subagent inherits the parent\'s mode (live) and "approve for this session"; its own approvals stay its own', async () => {
@@ -99,13 +132,18 @@ describe('many agents in one session', () => {
     expect(child.permissionState().mode).toBe('yolo');
   });
 
-  it('cancelling a subagent\'s run stops its turn; the id resumes it from its journal after release', async () => {
+  it("cancelling a subagent's run stops its turn; the id resumes it from its journal after release", async () => {
     const h = makeEngine({ tools: testTools(), responses: [] });
     const abort = new AbortController();
-    const child = h.runtime.agents.spawn({ agentId: 'worker-1', systemPrompt: 'child', client: new ScriptedClient([{ text: 'thinking hard', hangAfterText: true }]) });
+    const child = h.runtime.agents.spawn({
+      agentId: 'worker-1',
+      systemPrompt: 'child',
+      client: new ScriptedClient([{ text: 'thinking hard', hangAfterText: true }]),
+    });
     const running = child.run('long job', { signal: abort.signal });
     await new Promise<void>((resolve) => {
-      const poll = () => (h.events.some((e) => e.agentId === 'worker-1' && e.type === 'text_delta') ? resolve() : setTimeout(poll, 5));
+      const poll = () =>
+        h.events.some((e) => e.agentId === 'worker-1' && e.type === 'text_delta') ? resolve() : setTimeout(poll, 5);
       poll();
     });
     abort.abort();
@@ -115,23 +153,33 @@ describe('many agents in one session', () => {
     expect(h.runtime.agents.get('worker-1')).toBeUndefined();
 
     const resumedClient = new ScriptedClient([{ text: 'picked up again' }]);
-    const again = h.runtime.agents.spawn({ agentId: 'worker-1', systemPrompt: 'ignored on resume', client: resumedClient });
+    const again = h.runtime.agents.spawn({
+      agentId: 'worker-1',
+      systemPrompt: 'ignored on resume',
+      client: resumedClient,
+    });
     expect(await again.run('continue')).toMatchObject({ text: 'picked up again' });
     expect(resumedClient.requests[0].system).toBe('child');
     expect(resumedClient.requests[0].messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(resumedClient.requests[0].messages[1])).toContain('thinking hard');
-    expect(Session.open(h.runtime.session.location, 'worker-1').state).toEqual(h.runtime.agents.parts('worker-1')!.session.state);
+    expect(Session.open(h.runtime.session.location, 'worker-1').state).toEqual(
+      h.runtime.agents.parts('worker-1')!.session.state,
+    );
   });
 
   it('refuses ids that cannot name a folder, and "main"', () => {
     const h = makeEngine({ tools: testTools(), responses: [] });
-    for (const id of ['main', '../escape', 'a/b', '']) expect(() => h.runtime.agents.spawn({ agentId: id, systemPrompt: 'x' })).toThrow(/cannot name a subagent/);
+    for (const id of ['main', '../escape', 'a/b', ''])
+      expect(() => h.runtime.agents.spawn({ agentId: id, systemPrompt: 'x' })).toThrow(/cannot name a subagent/);
     expect(existsSync(join(h.runtime.session.dir, 'escape'))).toBe(false);
   });
 
   it('closing the runtime stops running subagents', async () => {
     const h = makeEngine({ tools: testTools(), responses: [] });
-    const child = h.runtime.agents.spawn({ systemPrompt: 'child', client: new ScriptedClient([{ text: 'working', hangAfterText: true }]) });
+    const child = h.runtime.agents.spawn({
+      systemPrompt: 'child',
+      client: new ScriptedClient([{ text: 'working', hangAfterText: true }]),
+    });
     const running = child.run('hang');
     await h.runtime.close({ force: true });
     expect(await running).toMatchObject({ reason: 'cancelled' });

@@ -13,7 +13,18 @@ import { skillTools } from '../../../src/tools/skill';
 verifyEnginesAfterEach();
 
 function skill(name: string, extra: Partial<Skill> = {}): Skill {
-  return { name, description: `does ${name}`, type: 'prompt', disableModelInvocation: false, arguments: [], body: `Steps of ${name}: $ARGUMENTS`, dir: `/s/${name}`, path: `/s/${name}/SKILL.md`, source: 'user', ...extra };
+  return {
+    name,
+    description: `does ${name}`,
+    type: 'prompt',
+    disableModelInvocation: false,
+    arguments: [],
+    body: `Steps of ${name}: $ARGUMENTS`,
+    dir: `/s/${name}`,
+    path: `/s/${name}/SKILL.md`,
+    source: 'user',
+    ...extra,
+  };
 }
 
 const catalog = new SkillCatalog([
@@ -52,7 +63,11 @@ describe('Skill tool (SPEC §6.10)', () => {
 
   it('skills loading skills stop after 3 levels; the next turn starts again at 0', async () => {
     const call = { toolCalls: [{ name: 'Skill', arguments: { skill: 'nest' } }] };
-    const h = makeEngine({ tools: skillTools, skills: catalog, responses: [call, call, call, call, { text: 'ok' }, call, { text: 'again' }] });
+    const h = makeEngine({
+      tools: skillTools,
+      skills: catalog,
+      responses: [call, call, call, call, { text: 'ok' }, call, { text: 'again' }],
+    });
     await runPrompt(h, 'go');
     const results = h.eventsOf('tool_result');
     expect(results.slice(0, 3).every((r) => !r.isError)).toBe(true);
@@ -66,7 +81,11 @@ describe('Skill tool (SPEC §6.10)', () => {
     const h = makeEngine({ tools: skillTools, skills: catalog, responses: [call, call, call, { text: 'ok' }] });
     const command = parseSkillCommand('/skill:commit now', catalog, () => false);
     expect(command?.ok).toBe(true);
-    h.runtime.agent.submit({ kind: 'prompt', text: '/skill:commit now', content: [{ type: 'text', text: command!.ok ? command!.text : '' }] });
+    h.runtime.agent.submit({
+      kind: 'prompt',
+      text: '/skill:commit now',
+      content: [{ type: 'text', text: command!.ok ? command!.text : '' }],
+    });
     await h.runtime.agent.idle();
     expect(h.eventsOf('tool_result').map((r) => r.isError)).toEqual([false, false, true]);
   });
@@ -89,12 +108,22 @@ describe('Skill tool (SPEC §6.10)', () => {
 describe('/skill: commands', () => {
   it('/skill:<name> and the /<name> shorthand (only when no command has that name)', () => {
     const isCommand = (n: string) => n === 'commit' || n === 'help';
-    expect(parseSkillCommand('/skill:commit "fix login" patch', catalog, isCommand)).toMatchObject({ ok: true, args: '"fix login" patch' });
+    expect(parseSkillCommand('/skill:commit "fix login" patch', catalog, isCommand)).toMatchObject({
+      ok: true,
+      args: '"fix login" patch',
+    });
     expect(parseSkillCommand('/commit x', catalog, isCommand)).toBeUndefined();
-    expect(parseSkillCommand('/nest deeper', catalog, isCommand)).toMatchObject({ ok: true, skill: { name: 'nest' }, text: expect.stringContaining('Steps of nest: deeper') });
+    expect(parseSkillCommand('/nest deeper', catalog, isCommand)).toMatchObject({
+      ok: true,
+      skill: { name: 'nest' },
+      text: expect.stringContaining('Steps of nest: deeper'),
+    });
     expect(parseSkillCommand('/unknown', catalog, isCommand)).toBeUndefined();
     expect(parseSkillCommand('plain text', catalog, isCommand)).toBeUndefined();
-    expect(parseSkillCommand('/skill:unknown', catalog, isCommand)).toMatchObject({ ok: false, message: expect.stringContaining('Available skills: commit') });
+    expect(parseSkillCommand('/skill:unknown', catalog, isCommand)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('Available skills: commit'),
+    });
     // Manual-only skills are what the user's command is for.
     expect(parseSkillCommand('/skill:manual', catalog, isCommand)).toMatchObject({ ok: true });
   });
@@ -122,13 +151,22 @@ describe('custom main agent (SPEC §9.2)', () => {
     await runPrompt(h, 'review');
     expect(h.client.requests[0].tools.map((t) => t.name)).toEqual(['Peek']);
     expect(h.runtime.session.state).toMatchObject({ agentName: 'reviewer', agentTools: ['Peek'] });
-    const resumed = makeEngine({ tools: testTools(), responses: [{ text: 'again' }], resume: h.runtime.session.location, dirs: { home: h.home, cwd: h.cwd } });
+    const resumed = makeEngine({
+      tools: testTools(),
+      responses: [{ text: 'again' }],
+      resume: h.runtime.session.location,
+      dirs: { home: h.home, cwd: h.cwd },
+    });
     expect(resumed.runtime.agent.tools.map((t) => t.name)).toEqual(['Peek']);
     expect(Session.open(h.runtime.session.location).state.agentName).toBe('reviewer');
   });
 
   it('tools: [] offers no tools at all', () => {
-    const h = makeEngine({ tools: testTools(), agentProfile: { ...profile, tools: [], disallowedTools: [] }, responses: [] });
+    const h = makeEngine({
+      tools: testTools(),
+      agentProfile: { ...profile, tools: [], disallowedTools: [] },
+      responses: [],
+    });
     expect(h.runtime.agent.tools).toEqual([]);
   });
 
@@ -138,9 +176,25 @@ describe('custom main agent (SPEC §9.2)', () => {
     const dirs = { home: first.home, cwd: first.cwd };
     const builtin = makeEngine({ tools: testTools(), responses: [], dirs });
     expect(builtin.runtime.session.state.systemPrompt).toBe(`From SYSTEM.md in ${first.cwd}`);
-    const userMain: AgentProfile = { name: 'agent', description: 'mine', override: true, tools: '*', disallowedTools: [], prompt: 'User file prompt', source: 'user' };
-    expect(makeEngine({ tools: testTools(), responses: [], dirs, agentProfile: userMain }).runtime.session.state.systemPrompt).toBe(`From SYSTEM.md in ${first.cwd}`);
-    expect(makeEngine({ tools: testTools(), responses: [], dirs, agentProfile: { ...userMain, source: 'project' } }).runtime.session.state.systemPrompt).toBe('User file prompt');
-    expect(makeEngine({ tools: testTools(), responses: [], dirs, agentProfile: profile }).runtime.session.state.systemPrompt).toMatch(/^You review/);
+    const userMain: AgentProfile = {
+      name: 'agent',
+      description: 'mine',
+      override: true,
+      tools: '*',
+      disallowedTools: [],
+      prompt: 'User file prompt',
+      source: 'user',
+    };
+    expect(
+      makeEngine({ tools: testTools(), responses: [], dirs, agentProfile: userMain }).runtime.session.state
+        .systemPrompt,
+    ).toBe(`From SYSTEM.md in ${first.cwd}`);
+    expect(
+      makeEngine({ tools: testTools(), responses: [], dirs, agentProfile: { ...userMain, source: 'project' } }).runtime
+        .session.state.systemPrompt,
+    ).toBe('User file prompt');
+    expect(
+      makeEngine({ tools: testTools(), responses: [], dirs, agentProfile: profile }).runtime.session.state.systemPrompt,
+    ).toMatch(/^You review/);
   });
 });

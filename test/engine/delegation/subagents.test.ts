@@ -10,7 +10,9 @@ import { makeEngine, runPrompt, verifyEnginesAfterEach } from '../../helpers/eng
 
 verifyEnginesAfterEach();
 
-const roleOf = (req: ModelRequest) => /# Your role: subagent \((\w+)\)/.exec(req.system)?.[1] ?? (req.system.startsWith('Custom ') ? req.system.split(' ')[1] : 'main');
+const roleOf = (req: ModelRequest) =>
+  /# Your role: subagent \((\w+)\)/.exec(req.system)?.[1] ??
+  (req.system.startsWith('Custom ') ? req.system.split(' ')[1] : 'main');
 const toolsOf = (req: ModelRequest) => req.tools.map((t) => t.name);
 const userText = (req: ModelRequest) => JSON.stringify(req.messages);
 
@@ -19,7 +21,14 @@ function catalogWith(...custom: AgentProfile[]): AgentCatalog {
 }
 
 const custom = (name: string, extra: Partial<AgentProfile> = {}): AgentProfile => ({
-  name, description: `${name} agent`, override: false, tools: '*', disallowedTools: [], prompt: `Custom ${name} prompt.`, source: 'user', ...extra,
+  name,
+  description: `${name} agent`,
+  override: false,
+  tools: '*',
+  disallowedTools: [],
+  prompt: `Custom ${name} prompt.`,
+  source: 'user',
+  ...extra,
 });
 
 /** Main agent: `first` on its first request, then a closing text; subagents answer with `sub`. */
@@ -38,7 +47,10 @@ describe('Agent tool (SPEC §6.7, §9.2)', () => {
       agents: catalogWith(lead),
       mode: 'yolo',
       responses: script({
-        toolCalls: ['coder', 'explore', 'plan', 'lead'].map((type) => ({ name: 'Agent', arguments: { description: `run ${type}`, prompt: `task for ${type}`, subagent_type: type } })),
+        toolCalls: ['coder', 'explore', 'plan', 'lead'].map((type) => ({
+          name: 'Agent',
+          arguments: { description: `run ${type}`, prompt: `task for ${type}`, subagent_type: type },
+        })),
       }),
     });
     await runPrompt(h, 'delegate');
@@ -46,14 +58,23 @@ describe('Agent tool (SPEC §6.7, §9.2)', () => {
     expect(byRole.get('coder')).toContain('Bash');
     expect(byRole.get('coder')).not.toContain('Agent');
     expect(byRole.get('coder')).not.toContain('AgentSwarm');
-    expect(byRole.get('explore')!.sort()).toEqual(['Glob', 'Grep', 'Read'].concat(byRole.get('explore')!.filter((n) => n.startsWith('Web') || n === 'FetchURL' || n === 'ReadMediaFile')).sort());
+    expect(byRole.get('explore')!.sort()).toEqual(
+      ['Glob', 'Grep', 'Read']
+        .concat(byRole.get('explore')!.filter((n) => n.startsWith('Web') || n === 'FetchURL' || n === 'ReadMediaFile'))
+        .sort(),
+    );
     expect(byRole.get('plan')).not.toContain('Bash');
     expect(byRole.get('plan')).not.toContain('Write');
     expect(byRole.get('plan')).toContain('TodoList');
     expect(byRole.get('lead')).toContain('Agent');
     const main = h.client.requests.find((r) => roleOf(r) === 'main')!;
     expect(main.tools.find((t) => t.name === 'Agent')!.description).toContain('lead (lead agent)');
-    expect(h.eventsOf('tool_result').filter((r) => r.toolName === 'Agent').every((r) => !r.isError)).toBe(true);
+    expect(
+      h
+        .eventsOf('tool_result')
+        .filter((r) => r.toolName === 'Agent')
+        .every((r) => !r.isError),
+    ).toBe(true);
   });
 
   it('refuses an unknown type with the list, resume together with subagent_type, and an unknown resume id', async () => {
@@ -70,9 +91,15 @@ describe('Agent tool (SPEC §6.7, §9.2)', () => {
     });
     await runPrompt(h, 'go');
     const [wizard, both, unknown, escape] = h.eventsOf('tool_result');
-    expect(wizard).toMatchObject({ isError: true, text: expect.stringContaining('there is no subagent type "wizard". Types you can use: coder, explore, plan.') });
+    expect(wizard).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('there is no subagent type "wizard". Types you can use: coder, explore, plan.'),
+    });
     expect(both).toMatchObject({ isError: true, text: expect.stringContaining('leave out subagent_type') });
-    expect(unknown).toMatchObject({ isError: true, text: expect.stringContaining('There is no subagent "a0000000000"') });
+    expect(unknown).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('There is no subagent "a0000000000"'),
+    });
     expect(escape).toMatchObject({ isError: true, text: expect.stringContaining('There is no subagent "../../etc"') });
     expect(h.client.requests.filter((r) => roleOf(r) !== 'main')).toHaveLength(0);
   });
@@ -88,7 +115,10 @@ describe('Agent tool (SPEC §6.7, §9.2)', () => {
     const h = makeEngine({
       tools: builtinTools(),
       delegation: { subagentTimeoutMs: 300, swarmTimeoutMs: 0 },
-      responses: script({ toolCalls: [{ name: 'Agent', arguments: { description: 'slow', prompt: 'take forever' } }] }, () => ({ text: 'thinking about it', hangAfterText: true })),
+      responses: script(
+        { toolCalls: [{ name: 'Agent', arguments: { description: 'slow', prompt: 'take forever' } }] },
+        () => ({ text: 'thinking about it', hangAfterText: true }),
+      ),
     });
     await runPrompt(h, 'go');
     const [result] = h.eventsOf('tool_result');
@@ -123,7 +153,9 @@ describe('AgentSwarm', () => {
       tools: builtinTools(),
       mode: 'manual',
       answer: () => ({ decision: 'reject' }),
-      responses: script({ toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'do {{item}}', items: ['a', 'b'] } }] }),
+      responses: script({
+        toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'do {{item}}', items: ['a', 'b'] } }],
+      }),
     });
     await runPrompt(h, 'go');
     expect(h.approvals.map((a) => a.subject)).toEqual(['AgentSwarm']);
@@ -132,7 +164,9 @@ describe('AgentSwarm', () => {
       mode: 'manual',
       rules: [{ decision: 'allow', pattern: 'AgentSwarm' }],
       answer: () => ({ decision: 'reject' }),
-      responses: script({ toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'do {{item}}', items: ['a', 'b'] } }, ] }),
+      responses: script({
+        toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'do {{item}}', items: ['a', 'b'] } }],
+      }),
     });
     await runPrompt(allowed, 'go');
     expect(allowed.approvals).toHaveLength(0);
@@ -142,11 +176,21 @@ describe('AgentSwarm', () => {
   it('swarm mode approves AgentSwarm without asking (also for a custom subagent that may delegate), never other tools; a deny rule still stands', async () => {
     const swarmCall = { name: 'AgentSwarm', arguments: { prompt_template: 'do {{item}}', items: ['a', 'b'] } };
     const lead = custom('lead', { subagents: '*' });
-    const h = makeEngine({ tools: builtinTools(), mode: 'manual', answer: () => ({ decision: 'reject' }), responses: script({ toolCalls: [swarmCall] }) });
+    const h = makeEngine({
+      tools: builtinTools(),
+      mode: 'manual',
+      answer: () => ({ decision: 'reject' }),
+      responses: script({ toolCalls: [swarmCall] }),
+    });
     h.runtime.swarmMode = true;
     await runPrompt(h, 'go');
     expect(h.approvals).toHaveLength(0);
-    expect(h.eventsOf('approval_decision').filter((d) => d.subject === 'AgentSwarm').map((d) => d.by)).toEqual(['swarm mode']);
+    expect(
+      h
+        .eventsOf('approval_decision')
+        .filter((d) => d.subject === 'AgentSwarm')
+        .map((d) => d.by),
+    ).toEqual(['swarm mode']);
     expect(h.eventsOf('tool_result')[0].text).toContain('2 of 2 completed');
 
     const viaLead = makeEngine({
@@ -154,14 +198,19 @@ describe('AgentSwarm', () => {
       agents: catalogWith(lead),
       mode: 'manual',
       answer: () => ({ decision: 'reject' }),
-      responses: script({ toolCalls: [{ name: 'Agent', arguments: { description: 'lead it', prompt: 'lead', subagent_type: 'lead' } }] }, (req) => {
-        if (roleOf(req) !== 'lead') return { text: 'member done' };
-        // The lead subagent starts its own swarm, then writes a file (asked: swarm mode covers only AgentSwarm).
-        const results = req.messages.filter((m) => m.role === 'tool').length;
-        if (results === 0) return { toolCalls: [swarmCall] };
-        if (results === 1) return { toolCalls: [{ name: 'Write', arguments: { path: 'x.txt', content: 'x' } }] };
-        return { text: 'lead done' };
-      }),
+      responses: script(
+        {
+          toolCalls: [{ name: 'Agent', arguments: { description: 'lead it', prompt: 'lead', subagent_type: 'lead' } }],
+        },
+        (req) => {
+          if (roleOf(req) !== 'lead') return { text: 'member done' };
+          // The lead subagent starts its own swarm, then writes a file (asked: swarm mode covers only AgentSwarm).
+          const results = req.messages.filter((m) => m.role === 'tool').length;
+          if (results === 0) return { toolCalls: [swarmCall] };
+          if (results === 1) return { toolCalls: [{ name: 'Write', arguments: { path: 'x.txt', content: 'x' } }] };
+          return { text: 'lead done' };
+        },
+      ),
     });
     viaLead.runtime.swarmMode = true;
     await runPrompt(viaLead, 'go');
@@ -177,7 +226,10 @@ describe('AgentSwarm', () => {
     });
     denied.runtime.swarmMode = true;
     await runPrompt(denied, 'go');
-    expect(denied.eventsOf('tool_result')[0]).toMatchObject({ isError: true, text: expect.stringContaining('denied by a permission rule') });
+    expect(denied.eventsOf('tool_result')[0]).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('denied by a permission rule'),
+    });
   });
 
   it('the concurrency cap bounds how many members run at once; every member is reported', async () => {
@@ -186,7 +238,14 @@ describe('AgentSwarm', () => {
       mode: 'yolo',
       delegation: { subagentTimeoutMs: 0, swarmTimeoutMs: 0, swarmMaxConcurrency: '2', rampStepMs: 5 },
       responses: script(
-        { toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'do {{item}}', items: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] } }] },
+        {
+          toolCalls: [
+            {
+              name: 'AgentSwarm',
+              arguments: { prompt_template: 'do {{item}}', items: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] },
+            },
+          ],
+        },
         (req) => ({ text: `did ${/do (\w)/.exec(userText(req))![1]}`, delayMs: 20 }),
       ),
     });
@@ -209,6 +268,7 @@ describe('AgentSwarm', () => {
     expect([0, 1, 4, 5, 6, 20].map((i) => rampStartMs(i))).toEqual([0, 0, 0, 700, 1400, 11200]);
     expect(parseSwarmConcurrency(undefined)).toBe(Infinity);
     expect(parseSwarmConcurrency(' 3 ')).toBe(3);
-    for (const bad of ['abc', '0', '-1', '2.5']) expect(() => parseSwarmConcurrency(bad)).toThrow(/must be a positive integer/);
+    for (const bad of ['abc', '0', '-1', '2.5'])
+      expect(() => parseSwarmConcurrency(bad)).toThrow(/must be a positive integer/);
   });
 });

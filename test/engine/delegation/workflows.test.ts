@@ -14,7 +14,9 @@ import type { ApprovalRequest } from '../../../src/engine/policy/approvals';
 
 verifyEnginesAfterEach();
 
-const roleOf = (req: ModelRequest) => /# Your role: subagent \((\w+)\)/.exec(req.system)?.[1] ?? (req.system.startsWith('Custom ') ? req.system.split(' ')[1] : 'main');
+const roleOf = (req: ModelRequest) =>
+  /# Your role: subagent \((\w+)\)/.exec(req.system)?.[1] ??
+  (req.system.startsWith('Custom ') ? req.system.split(' ')[1] : 'main');
 const lastUserText = (req: ModelRequest) => JSON.stringify(req.messages.filter((m) => m.role === 'user').at(-1));
 
 const FAN_OUT = `
@@ -34,7 +36,9 @@ function script(workflowArgs: Record<string, unknown>): (req: ModelRequest) => S
       const merge = /MERGE ([^"\\]*)/.exec(text);
       return { text: merge ? `merged(${merge[1]})` : `note-${/note on (\w+)/.exec(text)?.[1]}` };
     }
-    return req.messages.some((m) => m.role === 'tool') ? { text: 'started' } : { toolCalls: [{ name: 'Workflow', arguments: workflowArgs }] };
+    return req.messages.some((m) => m.role === 'tool')
+      ? { text: 'started' }
+      : { toolCalls: [{ name: 'Workflow', arguments: workflowArgs }] };
   };
 }
 
@@ -50,12 +54,23 @@ async function nextNotification(h: EngineHarness): Promise<string> {
 
 describe('the Workflow tool', { timeout: 120_000 }, () => {
   it('runs in the background: 10 explore subagents in parallel, then a merge; the result arrives as a notification', async () => {
-    const h = makeEngine({ tools: builtinTools(), mode: 'yolo', responses: script({ script: FAN_OUT, args: 'a,b,c,d,e,f,g,h,i,j' }) });
+    const h = makeEngine({
+      tools: builtinTools(),
+      mode: 'yolo',
+      responses: script({ script: FAN_OUT, args: 'a,b,c,d,e,f,g,h,i,j' }),
+    });
     await runPrompt(h, 'survey');
     const [started] = h.eventsOf('tool_result');
     expect(started.isError).toBeFalsy();
     expect(started.text).toMatch(/^Started workflow fan-out: run wf-[0-9a-f]{8}, background task \S+\./);
-    for (const part of ['Phases: notes → merge', 'Limits: at most 64 subagents in all, 8 at once, 60 min wall time, 64 MB script memory', 'Token use:', '--- script ---', "phase('merge');"]) expect(started.text).toContain(part);
+    for (const part of [
+      'Phases: notes → merge',
+      'Limits: at most 64 subagents in all, 8 at once, 60 min wall time, 64 MB script memory',
+      'Token use:',
+      '--- script ---',
+      "phase('merge');",
+    ])
+      expect(started.text).toContain(part);
     const note = await nextNotification(h);
     expect(note).toContain('completed');
     expect(note).toContain('merged(note-a;note-b;note-c;note-d;note-e;note-f;note-g;note-h;note-i;note-j)');
@@ -71,11 +86,18 @@ describe('the Workflow tool', { timeout: 120_000 }, () => {
   });
 
   it('a run over its subagent limit is stopped with a clear message in its notification', async () => {
-    const h = makeEngine({ tools: builtinTools(), mode: 'yolo', workflowLimits: { maxAgents: 3, maxConcurrency: 2, wallMs: 60_000, memoryBytes: 64 * 1024 * 1024 }, responses: script({ script: FAN_OUT, args: 'a,b,c,d,e' }) });
+    const h = makeEngine({
+      tools: builtinTools(),
+      mode: 'yolo',
+      workflowLimits: { maxAgents: 3, maxConcurrency: 2, wallMs: 60_000, memoryBytes: 64 * 1024 * 1024 },
+      responses: script({ script: FAN_OUT, args: 'a,b,c,d,e' }),
+    });
     await runPrompt(h, 'survey');
     const note = await nextNotification(h);
     expect(note).toContain('failed');
-    expect(note).toContain('Workflow limit exceeded: the script asked for subagent number 4, and a run may start at most 3. The run was stopped.');
+    expect(note).toContain(
+      'Workflow limit exceeded: the script asked for subagent number 4, and a run may start at most 3. The run was stopped.',
+    );
   });
 
   it('bad calls: both or neither of name/script, an unknown name, a script without meta — nothing starts', async () => {
@@ -83,7 +105,14 @@ describe('the Workflow tool', { timeout: 120_000 }, () => {
       tools: builtinTools(),
       mode: 'yolo',
       responses: [
-        { toolCalls: [{ name: 'Workflow', arguments: { name: 'deep-research', script: 'x' } }, { name: 'Workflow', arguments: {} }, { name: 'Workflow', arguments: { name: 'nope' } }, { name: 'Workflow', arguments: { script: 'export default async () => 1;' } }] },
+        {
+          toolCalls: [
+            { name: 'Workflow', arguments: { name: 'deep-research', script: 'x' } },
+            { name: 'Workflow', arguments: {} },
+            { name: 'Workflow', arguments: { name: 'nope' } },
+            { name: 'Workflow', arguments: { script: 'export default async () => 1;' } },
+          ],
+        },
         { text: 'ok' },
       ],
     });
@@ -105,7 +134,10 @@ describe('the Workflow tool', { timeout: 120_000 }, () => {
         asked.push(req);
         return { decision: 'reject' };
       },
-      responses: [{ toolCalls: [{ name: 'Workflow', arguments: { name: 'deep-research', args: 'why?' } }] }, { text: 'ok' }],
+      responses: [
+        { toolCalls: [{ name: 'Workflow', arguments: { name: 'deep-research', args: 'why?' } }] },
+        { text: 'ok' },
+      ],
     });
     await runPrompt(h, 'go');
     expect(asked[0].preview?.kind).toBe('text');
@@ -115,23 +147,44 @@ describe('the Workflow tool', { timeout: 120_000 }, () => {
     expect(text).toContain("phases: ['plan', 'research', 'synthesize']");
     expect(h.runtime.tasks.list({ activeOnly: false })).toEqual([]);
 
-    const planned = makeEngine({ tools: builtinTools(), mode: 'yolo', planMode: true, responses: [{ toolCalls: [{ name: 'Workflow', arguments: { name: 'deep-research', args: 'q' } }] }, { text: 'ok' }] });
+    const planned = makeEngine({
+      tools: builtinTools(),
+      mode: 'yolo',
+      planMode: true,
+      responses: [
+        { toolCalls: [{ name: 'Workflow', arguments: { name: 'deep-research', args: 'q' } }] },
+        { text: 'ok' },
+      ],
+    });
     await runPrompt(planned, 'go');
     expect(planned.eventsOf('tool_result')[0].text).toMatch(/Workflow is blocked in plan mode/);
   });
 
   it('the catalog: the project folder beats the user folder, which beats the built-ins; deep-research is valid', async () => {
-    const h = makeEngine({ tools: builtinTools(), mode: 'yolo', responses: script({ name: 'deep-research', args: 'x' }) });
+    const h = makeEngine({
+      tools: builtinTools(),
+      mode: 'yolo',
+      responses: script({ name: 'deep-research', args: 'x' }),
+    });
     const user = join(h.home, 'workflows');
     const project = join(h.cwd, '.jarvis-code', 'workflows');
     mkdirSync(user, { recursive: true });
     mkdirSync(project, { recursive: true });
-    writeFileSync(join(user, 'deep-research.js'), "export const meta = { name: 'user-dr' }; export default async () => 'user';");
-    writeFileSync(join(project, 'deep-research.js'), "export const meta = { name: 'project-dr' }; export default async () => 'from the project';");
+    writeFileSync(
+      join(user, 'deep-research.js'),
+      "export const meta = { name: 'user-dr' }; export default async () => 'user';",
+    );
+    writeFileSync(
+      join(project, 'deep-research.js'),
+      "export const meta = { name: 'project-dr' }; export default async () => 'from the project';",
+    );
     await runPrompt(h, 'go');
     expect(h.eventsOf('tool_result')[0].text).toMatch(/^Started workflow project-dr/);
     expect(await nextNotification(h)).toContain('from the project');
-    expect(await readWorkflowMeta(BUILTIN_WORKFLOWS['deep-research'])).toMatchObject({ name: 'deep-research', phases: ['plan', 'research', 'synthesize'] });
+    expect(await readWorkflowMeta(BUILTIN_WORKFLOWS['deep-research'])).toMatchObject({
+      name: 'deep-research',
+      phases: ['plan', 'research', 'synthesize'],
+    });
   });
 
   it('TaskStop on a running workflow stops the script and its subagents', async () => {
@@ -140,16 +193,20 @@ export default async function ({ agent, phase }) { phase('wait'); return agent({
     const h = makeEngine({
       tools: builtinTools(),
       mode: 'yolo',
-      responses: (req) => (roleOf(req) !== 'main' ? { text: 'thinking…', hangAfterText: true } : script({ script: hanging })(req)),
+      responses: (req) =>
+        roleOf(req) !== 'main' ? { text: 'thinking…', hangAfterText: true } : script({ script: hanging })(req),
     });
     await runPrompt(h, 'go');
     const task = h.runtime.tasks.list({ activeOnly: false })[0];
     // Poll until the subagent's request reached the model: the run is inside agent().
     const deadline = AbortSignal.timeout(60_000);
-    while (!h.client.requests.some((r) => roleOf(r) === 'explore') && !deadline.aborted) await new Promise((r) => setImmediate(r));
+    while (!h.client.requests.some((r) => roleOf(r) === 'explore') && !deadline.aborted)
+      await new Promise((r) => setImmediate(r));
     const stopped = await h.runtime.tasks.stop(task.id, 'Stopped by TaskStop');
     expect(stopped.status).toBe('cancelled');
-    expect(readFileSync(stopped.outputPath, 'utf8')).toMatch(/failed: the workflow was cancelled \(the script was stopped\)/);
+    expect(readFileSync(stopped.outputPath, 'utf8')).toMatch(
+      /failed: the workflow was cancelled \(the script was stopped\)/,
+    );
     // The subagent's turn is cancelled too, and it is released.
     while (h.runtime.agents.list().length > 1 && !deadline.aborted) await new Promise((r) => setTimeout(r, 20));
     expect(h.runtime.agents.list().map((a) => a.id)).toEqual(['main']);
@@ -193,12 +250,28 @@ export default async function ({ agent }) {
   });
 
   it('a custom agent allowed to delegate still does not get Workflow', async () => {
-    const lead: AgentProfile = { name: 'lead', description: 'lead', override: false, tools: '*', disallowedTools: [], subagents: '*', prompt: 'Custom lead prompt.', source: 'user' };
+    const lead: AgentProfile = {
+      name: 'lead',
+      description: 'lead',
+      override: false,
+      tools: '*',
+      disallowedTools: [],
+      subagents: '*',
+      prompt: 'Custom lead prompt.',
+      source: 'user',
+    };
     const h = makeEngine({
       tools: builtinTools(),
       agents: new AgentCatalog(new Map([lead, ...BUILTIN_AGENTS].map((a) => [a.name, a])), []),
       mode: 'yolo',
-      responses: (req) => (roleOf(req) !== 'main' ? { text: 'sub' } : req.messages.some((m) => m.role === 'tool') ? { text: 'done' } : { toolCalls: [{ name: 'Agent', arguments: { description: 'lead', prompt: 'x', subagent_type: 'lead' } }] }),
+      responses: (req) =>
+        roleOf(req) !== 'main'
+          ? { text: 'sub' }
+          : req.messages.some((m) => m.role === 'tool')
+            ? { text: 'done' }
+            : {
+                toolCalls: [{ name: 'Agent', arguments: { description: 'lead', prompt: 'x', subagent_type: 'lead' } }],
+              },
     });
     await runPrompt(h, 'go');
     const leadRequest = h.client.requests.find((r) => roleOf(r) === 'lead')!;

@@ -32,7 +32,9 @@ describe('the extension gate around tool calls', () => {
     const h = makeEngine({
       tools: testTools(),
       mode: 'yolo',
-      gateHandlers: [r.handler({ beforeToolCall: (c, ctx) => void contexts.push(`${ctx.sessionId}/${ctx.agentId}/${c.toolName}`) })],
+      gateHandlers: [
+        r.handler({ beforeToolCall: (c, ctx) => void contexts.push(`${ctx.sessionId}/${ctx.agentId}/${c.toolName}`) }),
+      ],
       responses: [pokeA, { text: 'done' }],
     });
     await runPrompt(h, 'go');
@@ -45,7 +47,13 @@ describe('the extension gate around tool calls', () => {
     const h = makeEngine({
       tools: testTools(),
       answer: () => ({ decision: 'approve' }),
-      gateHandlers: [{ name: 'guard', beforeToolCall: (c) => (c.toolName === 'Poke' ? { block: 'writes are frozen during the release' } : undefined) }],
+      gateHandlers: [
+        {
+          name: 'guard',
+          beforeToolCall: (c) =>
+            c.toolName === 'Poke' ? { block: 'writes are frozen during the release' } : undefined,
+        },
+      ],
       responses: [pokeA, { text: 'ok' }],
     });
     await runPrompt(h, 'write a');
@@ -57,22 +65,43 @@ describe('the extension gate around tool calls', () => {
   });
 
   it('rewrites the approval decision: allow skips the question, ask asks even in yolo, deny refuses', async () => {
-    const answer = (decision: 'allow' | 'ask' | 'deny'): GateHandler => ({ name: `hook-${decision}`, beforeToolCall: () => ({ approval: decision, reason: 'policy from hook' }) });
-    const allow = makeEngine({ tools: testTools(), answer: () => ({ decision: 'reject' }), gateHandlers: [answer('allow')], responses: [pokeA, { text: 'ok' }] });
+    const answer = (decision: 'allow' | 'ask' | 'deny'): GateHandler => ({
+      name: `hook-${decision}`,
+      beforeToolCall: () => ({ approval: decision, reason: 'policy from hook' }),
+    });
+    const allow = makeEngine({
+      tools: testTools(),
+      answer: () => ({ decision: 'reject' }),
+      gateHandlers: [answer('allow')],
+      responses: [pokeA, { text: 'ok' }],
+    });
     await runPrompt(allow, 'x');
     expect(allow.approvals).toEqual([]);
     expect(allow.eventsOf('approval_decision')[0]).toMatchObject({ decision: 'allow', by: 'hook-allow' });
 
-    const ask = makeEngine({ tools: testTools(), mode: 'yolo', answer: () => ({ decision: 'approve' }), gateHandlers: [answer('ask')], responses: [pokeA, { text: 'ok' }] });
+    const ask = makeEngine({
+      tools: testTools(),
+      mode: 'yolo',
+      answer: () => ({ decision: 'approve' }),
+      gateHandlers: [answer('ask')],
+      responses: [pokeA, { text: 'ok' }],
+    });
     await runPrompt(ask, 'x');
     expect(ask.approvals.map((a) => a.reason)).toEqual(['policy from hook']);
 
-    const deny = makeEngine({ tools: testTools(), mode: 'yolo', gateHandlers: [answer('deny')], responses: [pokeA, { text: 'ok' }] });
+    const deny = makeEngine({
+      tools: testTools(),
+      mode: 'yolo',
+      gateHandlers: [answer('deny')],
+      responses: [pokeA, { text: 'ok' }],
+    });
     await runPrompt(deny, 'x');
-    expect(deny.eventsOf('tool_result')[0].text).toBe(`Write(${deny.cwd}/a) is denied by hook-deny (policy from hook). Do not retry it; find another way or ask the user.`);
+    expect(deny.eventsOf('tool_result')[0].text).toBe(
+      `Write(${deny.cwd}/a) is denied by hook-deny (policy from hook). Do not retry it; find another way or ask the user.`,
+    );
   });
 
-  it('a deny rule outranks an extension\'s allow; of several answers the strictest wins and every block is reported', async () => {
+  it("a deny rule outranks an extension's allow; of several answers the strictest wins and every block is reported", async () => {
     const ruled = makeEngine({
       tools: testTools(),
       rules: [{ decision: 'deny', pattern: 'Write' }],
@@ -106,7 +135,9 @@ describe('the extension gate around tool calls', () => {
       responses: [pokeA, { text: 'ok' }],
     });
     await runPrompt(twoBlocks, 'x');
-    expect(twoBlocks.eventsOf('tool_result')[0].text).toMatch(/was blocked before it ran: first reason\nsecond reason$/);
+    expect(twoBlocks.eventsOf('tool_result')[0].text).toMatch(
+      /was blocked before it ran: first reason\nsecond reason$/,
+    );
   });
 
   it('a failing handler is reported and ignored (fail-open); the call runs', async () => {
@@ -122,7 +153,9 @@ describe('the extension gate around tool calls', () => {
     });
     await runPrompt(h, 'x');
     expect(h.eventsOf('tool_result')[0]).toMatchObject({ isError: false, text: 'wrote a' });
-    expect(h.eventsOf('notice').map((n) => n.text)).toContain('broken hook failed at beforeToolCall: exit 127 (ignored)');
+    expect(h.eventsOf('notice').map((n) => n.text)).toContain(
+      'broken hook failed at beforeToolCall: exit 127 (ignored)',
+    );
     expect(seen.map((c) => [c.toolName, c.subject, c.readOnly])).toEqual([['Poke', `Write(${h.cwd}/a)`, false]]);
   });
 });
@@ -131,11 +164,19 @@ describe('the extension gate around prompts and turn ends', () => {
   it('a blocked prompt never reaches the model; the turn ends "blocked" with the reason', async () => {
     const h = makeEngine({
       tools: testTools(),
-      gateHandlers: [{ name: 'secrets', onPromptSubmit: (p) => (p.text.includes('sk-') ? { block: 'the prompt contains an API key' } : undefined) }],
+      gateHandlers: [
+        {
+          name: 'secrets',
+          onPromptSubmit: (p) => (p.text.includes('sk-') ? { block: 'the prompt contains an API key' } : undefined),
+        },
+      ],
       responses: [{ text: 'second answer' }],
     });
     const outcome = await runPrompt(h, 'use sk-123');
-    expect(outcome).toMatchObject({ reason: 'blocked', error: 'The prompt was blocked before it reached the model: the prompt contains an API key' });
+    expect(outcome).toMatchObject({
+      reason: 'blocked',
+      error: 'The prompt was blocked before it reached the model: the prompt contains an API key',
+    });
     expect(h.client.requests).toHaveLength(0);
     await runPrompt(h, 'hello');
     expect(h.client.requests[0].messages.map((m) => m.role)).toEqual(['user']);
@@ -146,7 +187,12 @@ describe('the extension gate around prompts and turn ends', () => {
     const h = makeEngine({
       tools: testTools(),
       mode: 'yolo',
-      gateHandlers: [{ name: 'ctx', onPromptSubmit: (p) => (p.isSteer ? { block: 'no steering today' } : { addContext: 'Branch: main' }) }],
+      gateHandlers: [
+        {
+          name: 'ctx',
+          onPromptSubmit: (p) => (p.isSteer ? { block: 'no steering today' } : { addContext: 'Branch: main' }),
+        },
+      ],
       responses: (_req, i) => {
         if (i === 0) {
           h.runtime.agent.submit({ kind: 'steer', text: 'also do b' });
@@ -156,22 +202,41 @@ describe('the extension gate around prompts and turn ends', () => {
       },
     });
     await runPrompt(h, 'do a');
-    expect(h.client.requests[0].messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'do a' }, { type: 'text', text: 'Branch: main' }] });
+    expect(h.client.requests[0].messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'do a' },
+        { type: 'text', text: 'Branch: main' },
+      ],
+    });
     expect(JSON.stringify(h.client.requests[1].messages)).not.toContain('also do b');
-    expect(h.eventsOf('notice').map((n) => n.text)).toContain('Your message was blocked before it reached the model: no steering today');
+    expect(h.eventsOf('notice').map((n) => n.text)).toContain(
+      'Your message was blocked before it reached the model: no steering today',
+    );
   });
 
   it('a stop handler keeps the turn going once with its text; it is told that the turn already continued', async () => {
     const seen: boolean[] = [];
     const h = makeEngine({
       tools: testTools(),
-      gateHandlers: [{ name: 'tests-must-pass', beforeStop: (f) => (seen.push(f.continued), f.continued ? undefined : { continueWith: 'Run the tests before you stop.' }) }],
+      gateHandlers: [
+        {
+          name: 'tests-must-pass',
+          beforeStop: (f) => (
+            seen.push(f.continued),
+            f.continued ? undefined : { continueWith: 'Run the tests before you stop.' }
+          ),
+        },
+      ],
       responses: [{ text: 'finished' }, { text: 'tests pass' }],
     });
     const outcome = await runPrompt(h, 'fix it');
     expect(outcome).toMatchObject({ reason: 'completed', text: 'tests pass' });
     expect(seen).toEqual([false, true]);
-    expect(h.client.requests[1].messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Run the tests before you stop.' }] });
+    expect(h.client.requests[1].messages.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'Run the tests before you stop.' }],
+    });
   });
 
   it('sees compaction before and after, and session start as "resume" on a resumed session', async () => {
@@ -187,7 +252,13 @@ describe('the extension gate around prompts and turn ends', () => {
     expect(r.calls.filter((c) => c.includes('compact'))).toEqual(['precompact:manual', 'postcompact:manual']);
     await h.runtime.close({ force: true });
     const again = log();
-    makeEngine({ tools: testTools(), resume: h.runtime.session.location, dirs: { home: h.home, cwd: h.cwd }, gateHandlers: [again.handler()], responses: [] });
+    makeEngine({
+      tools: testTools(),
+      resume: h.runtime.session.location,
+      dirs: { home: h.home, cwd: h.cwd },
+      gateHandlers: [again.handler()],
+      responses: [],
+    });
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(again.calls).toEqual(['start:resume']);
   });

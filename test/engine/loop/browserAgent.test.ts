@@ -22,13 +22,22 @@ afterAll(async () => {
   await site.close();
 });
 
-function browser(profile: BrowserRuntimeOptions['profile'], extra: Partial<BrowserRuntimeOptions> = {}): BrowserRuntimeOptions {
-  return { profile, workspaceDir: mkdtempSync(join(tmpdir(), 'jarvis-ws-')), engine: { engine: 'duckduckgo', baseUrls: {} }, ...extra };
+function browser(
+  profile: BrowserRuntimeOptions['profile'],
+  extra: Partial<BrowserRuntimeOptions> = {},
+): BrowserRuntimeOptions {
+  return {
+    profile,
+    workspaceDir: mkdtempSync(join(tmpdir(), 'jarvis-ws-')),
+    engine: { engine: 'duckduckgo', baseUrls: {} },
+    ...extra,
+  };
 }
 
 const SUMMARY = /^You extract information from a web page/;
 /** Which agent sent a request: `main`, a sub-agent type, or `summary`. */
-const roleOf = (req: ModelRequest) => (SUMMARY.test(req.system) ? 'summary' : (/sub-agent \((\w+)\)/.exec(req.system)?.[1] ?? 'main'));
+const roleOf = (req: ModelRequest) =>
+  SUMMARY.test(req.system) ? 'summary' : (/sub-agent \((\w+)\)/.exec(req.system)?.[1] ?? 'main');
 const firstUserText = (req: ModelRequest) => {
   const first = req.messages.find((m) => m.role === 'user');
   return first?.role === 'user' ? first.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
@@ -37,7 +46,8 @@ const hasToolResult = (req: ModelRequest) => req.messages.some((m) => m.role ===
 
 /** The main agent answers `first`, then "main done"; sub-agents and the summarizer answer through `other`. */
 function script(first: ScriptedResponse, other: (req: ModelRequest) => ScriptedResponse) {
-  return (req: ModelRequest): ScriptedResponse => (roleOf(req) !== 'main' ? other(req) : hasToolResult(req) ? { text: 'main done' } : first);
+  return (req: ModelRequest): ScriptedResponse =>
+    roleOf(req) !== 'main' ? other(req) : hasToolResult(req) ? { text: 'main done' } : first;
 }
 
 describe('the browser profile `agent` tool (researcher / page_operator / general)', () => {
@@ -58,28 +68,78 @@ describe('the browser profile `agent` tool (researcher / page_operator / general
           if (hasToolResult(req)) return { text: `${role} final answer` };
           // Each sub-agent tries a tool outside its set first, and creates a task in its own checklist.
           return role === 'researcher'
-            ? { text: 'intermediate words', toolCalls: [{ name: 'execute_script', arguments: { code: 'return 1', target: 'sandbox' } }, { name: 'create_task', arguments: { subject: 'child task' } }] }
+            ? {
+                text: 'intermediate words',
+                toolCalls: [
+                  { name: 'execute_script', arguments: { code: 'return 1', target: 'sandbox' } },
+                  { name: 'create_task', arguments: { subject: 'child task' } },
+                ],
+              }
             : { toolCalls: [{ name: 'web_search', arguments: { query: 'x' } }] };
         },
       ),
     });
     await runPrompt(h, 'go');
     const reqs = h.client.requests;
-    const toolsOf = (role: string) => reqs.find((r) => roleOf(r) === role)!.tools.map((t) => t.name).sort();
+    const toolsOf = (role: string) =>
+      reqs
+        .find((r) => roleOf(r) === role)!
+        .tools.map((t) => t.name)
+        .sort();
     expect(toolsOf('main')).toContain('agent');
-    expect(toolsOf('researcher')).toEqual(['close_tab', 'create_task', 'get_tab_content', 'list_tabs', 'list_tasks', 'open_tab', 'opfs_delete', 'opfs_list', 'opfs_read', 'opfs_write', 'update_task', 'web_fetch', 'web_search']);
-    expect(toolsOf('page_operator')).toEqual(['activate_tab', 'close_tab', 'create_task', 'execute_script', 'get_tab_content', 'list_tabs', 'list_tasks', 'open_tab', 'opfs_delete', 'opfs_list', 'opfs_read', 'opfs_write', 'update_task', 'web_fetch']);
+    expect(toolsOf('researcher')).toEqual([
+      'close_tab',
+      'create_task',
+      'get_tab_content',
+      'list_tabs',
+      'list_tasks',
+      'open_tab',
+      'opfs_delete',
+      'opfs_list',
+      'opfs_read',
+      'opfs_write',
+      'update_task',
+      'web_fetch',
+      'web_search',
+    ]);
+    expect(toolsOf('page_operator')).toEqual([
+      'activate_tab',
+      'close_tab',
+      'create_task',
+      'execute_script',
+      'get_tab_content',
+      'list_tabs',
+      'list_tasks',
+      'open_tab',
+      'opfs_delete',
+      'opfs_list',
+      'opfs_read',
+      'opfs_write',
+      'update_task',
+      'web_fetch',
+    ]);
     // The main agent's prompt is the browser agent's; each type has its role.
     expect(reqs.find((r) => roleOf(r) === 'main')!.system).toContain('AI agent that works on the web');
     expect(reqs.find((r) => roleOf(r) === 'page_operator')!.system).toContain('You operate web pages');
     // tab_id becomes a context line before the task.
-    expect(firstUserText(reqs.find((r) => roleOf(r) === 'page_operator')!)).toMatch(/^Work in the already open browser tab with tab_id 3;[\s\S]*fill the form$/);
+    expect(firstUserText(reqs.find((r) => roleOf(r) === 'page_operator')!)).toMatch(
+      /^Work in the already open browser tab with tab_id 3;[\s\S]*fill the form$/,
+    );
     const results = h.eventsOf('tool_result');
     const researcherTools = results.filter((r) => r.agentId !== 'main');
-    expect(researcherTools.find((r) => r.toolName === 'execute_script')).toMatchObject({ isError: true, text: expect.stringContaining('Unknown tool "execute_script"') });
-    expect(researcherTools.find((r) => r.toolName === 'web_search')).toMatchObject({ isError: true, text: expect.stringContaining('Unknown tool "web_search"') });
+    expect(researcherTools.find((r) => r.toolName === 'execute_script')).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('Unknown tool "execute_script"'),
+    });
+    expect(researcherTools.find((r) => r.toolName === 'web_search')).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('Unknown tool "web_search"'),
+    });
     // Its own checklist: the sub-agent's first task is "1" although the parent already has one.
-    expect(JSON.parse(researcherTools.find((r) => r.toolName === 'create_task')!.text)).toMatchObject({ id: '1', subject: 'child task' });
+    expect(JSON.parse(researcherTools.find((r) => r.toolName === 'create_task')!.text)).toMatchObject({
+      id: '1',
+      subject: 'child task',
+    });
     const answers = results.filter((r) => r.agentId === 'main' && r.toolName === 'agent');
     expect(answers).toHaveLength(2);
     for (const [i, role] of ['researcher', 'page_operator'].entries()) {
@@ -97,13 +157,20 @@ describe('the browser profile `agent` tool (researcher / page_operator / general
       mode: 'yolo',
       browser: browser('agent'),
       responses: script(
-        { toolCalls: [{ name: 'agent', arguments: { prompt: 'do it' } }, { name: 'agent', arguments: { prompt: 'x', type: 'wizard' } }] },
+        {
+          toolCalls: [
+            { name: 'agent', arguments: { prompt: 'do it' } },
+            { name: 'agent', arguments: { prompt: 'x', type: 'wizard' } },
+          ],
+        },
         () => ({ text: '' }),
       ),
     });
     await runPrompt(h, 'go');
     const general = h.client.requests.find((r) => roleOf(r) === 'general')!.tools.map((t) => t.name);
-    expect(general).toEqual(expect.arrayContaining(['web_fetch', 'execute_script', 'open_tab', 'opfs_write', 'create_task']));
+    expect(general).toEqual(
+      expect.arrayContaining(['web_fetch', 'execute_script', 'open_tab', 'opfs_write', 'create_task']),
+    );
     expect(general).not.toContain('agent');
     expect(general).not.toContain('ask_user');
     const [ok, wizard] = h.eventsOf('tool_result').filter((r) => r.toolName === 'agent');
@@ -111,19 +178,27 @@ describe('the browser profile `agent` tool (researcher / page_operator / general
     const noOutput = /^\[agentId: [\w-]+\]\n\n\(sub-agent produced no output\)\n\n\[The sub-agent did not finish: /;
     expect(ok.text).toMatch(noOutput);
     expect(ok.text).toContain('empty answer (no text and no tool call) 3 times in a row');
-    expect(wizard).toMatchObject({ isError: true, text: expect.stringContaining('type must be one of researcher, page_operator, general') });
+    expect(wizard).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('type must be one of researcher, page_operator, general'),
+    });
   });
 
   it('a sub-agent past its time limit is stopped; the answer says it timed out', async () => {
     const h = makeEngine({
       mode: 'yolo',
       browser: browser('agent', { subagentTimeoutMs: 300 }),
-      responses: script({ toolCalls: [{ name: 'agent', arguments: { prompt: 'slow', type: 'researcher' } }] }, () => ({ text: 'partial findings', hangAfterText: true })),
+      responses: script({ toolCalls: [{ name: 'agent', arguments: { prompt: 'slow', type: 'researcher' } }] }, () => ({
+        text: 'partial findings',
+        hangAfterText: true,
+      })),
     });
     await runPrompt(h, 'go');
     const [answer] = h.eventsOf('tool_result').filter((r) => r.toolName === 'agent');
     expect(answer.isError).toBe(false);
-    expect(answer.text).toMatch(/^\[agentId: [\w-]+\]\n\n[\s\S]*\[The sub-agent timed out after 0\.3 s; the text above is what it had so far\.\]$/);
+    expect(answer.text).toMatch(
+      /^\[agentId: [\w-]+\]\n\n[\s\S]*\[The sub-agent timed out after 0\.3 s; the text above is what it had so far\.\]$/,
+    );
   });
 });
 
@@ -133,7 +208,17 @@ describe('web_fetch prompt summaries', () => {
       mode: 'yolo',
       web: { allowPrivateNetwork: true },
       browser: browser('agent'),
-      responses: script({ toolCalls: [{ name: 'web_fetch', arguments: { url: `${site.url}/prices.html`, prompt: 'What do apples cost?', max_length: 200 } }] }, () => ({ text: 'Apples: 3 euros.' })),
+      responses: script(
+        {
+          toolCalls: [
+            {
+              name: 'web_fetch',
+              arguments: { url: `${site.url}/prices.html`, prompt: 'What do apples cost?', max_length: 200 },
+            },
+          ],
+        },
+        () => ({ text: 'Apples: 3 euros.' }),
+      ),
     });
     await runPrompt(h, 'go');
     const summaryRequest = h.client.requests.find((r) => roleOf(r) === 'summary')!;
@@ -142,7 +227,12 @@ describe('web_fetch prompt summaries', () => {
     expect(sent.startsWith('What do apples cost?\n\n---\n\n## Price list')).toBe(true);
     expect(sent).not.toContain('TAIL-MARKER');
     const [result] = h.eventsOf('tool_result').filter((r) => r.toolName === 'web_fetch');
-    expect(JSON.parse(result.text)).toMatchObject({ url: `${site.url}/prices.html`, content: 'Apples: 3 euros.', truncated: false, content_type: 'text/html' });
+    expect(JSON.parse(result.text)).toMatchObject({
+      url: `${site.url}/prices.html`,
+      content: 'Apples: 3 euros.',
+      truncated: false,
+      content_type: 'text/html',
+    });
   });
 
   it('a summary model failure and content too large for it are clear errors', async () => {
@@ -162,8 +252,13 @@ describe('web_fetch prompt summaries', () => {
       ),
     });
     await runPrompt(h, 'go');
-    const [tooLarge, failed] = h.eventsOf('tool_result').filter((r) => r.toolName === 'web_fetch').map((r) => JSON.parse(r.text) as { error: string });
-    expect(tooLarge.error).toMatch(/^context_too_large: the content \(about \d+ tokens\) does not fit the summary model test \(300 tokens for input\)\. Pass a smaller max_length/);
+    const [tooLarge, failed] = h
+      .eventsOf('tool_result')
+      .filter((r) => r.toolName === 'web_fetch')
+      .map((r) => JSON.parse(r.text) as { error: string });
+    expect(tooLarge.error).toMatch(
+      /^context_too_large: the content \(about \d+ tokens\) does not fit the summary model test \(300 tokens for input\)\. Pass a smaller max_length/,
+    );
     expect(failed.error).toMatch(/^The summary model test failed: .*503.*Call again without prompt/);
     // Only the second call reached the model; the first was refused before any request.
     expect(h.client.requests.filter((r) => roleOf(r) === 'summary')).toHaveLength(1);
@@ -177,7 +272,13 @@ describe('the browser choice is kept in the journal', () => {
       await runPrompt(first, 'hello');
       const toolsBefore = first.runtime.agent.tools.map((t) => t.name).sort();
       await first.runtime.close();
-      const resumed = makeEngine({ mode: 'yolo', dirs: { home: first.home, cwd: first.cwd }, resume: first.runtime.session.location, browser: browser(undefined), responses: [{ text: 'again' }] });
+      const resumed = makeEngine({
+        mode: 'yolo',
+        dirs: { home: first.home, cwd: first.cwd },
+        resume: first.runtime.session.location,
+        browser: browser(undefined),
+        responses: [{ text: 'again' }],
+      });
       await runPrompt(resumed, 'more');
       expect(resumed.runtime.session.state.browser).toBe(profile);
       expect(resumed.runtime.agent.tools.map((t) => t.name).sort()).toEqual(toolsBefore);
@@ -193,10 +294,22 @@ describe('the browser choice is kept in the journal', () => {
     await runPrompt(first, 'hello');
     expect(first.runtime.agent.tools.map((t) => t.name)).not.toContain('list_tabs');
     await first.runtime.close();
-    const withBrowser = makeEngine({ mode: 'yolo', dirs: { home: first.home, cwd: first.cwd }, resume: first.runtime.session.location, browser: browser('page-tools'), responses: [] });
+    const withBrowser = makeEngine({
+      mode: 'yolo',
+      dirs: { home: first.home, cwd: first.cwd },
+      resume: first.runtime.session.location,
+      browser: browser('page-tools'),
+      responses: [],
+    });
     expect(withBrowser.runtime.agent.tools.map((t) => t.name)).toContain('list_tabs');
     await withBrowser.runtime.close();
-    const again = makeEngine({ mode: 'yolo', dirs: { home: first.home, cwd: first.cwd }, resume: first.runtime.session.location, browser: browser(undefined), responses: [] });
+    const again = makeEngine({
+      mode: 'yolo',
+      dirs: { home: first.home, cwd: first.cwd },
+      resume: first.runtime.session.location,
+      browser: browser(undefined),
+      responses: [],
+    });
     expect(again.runtime.agent.tools.map((t) => t.name)).toContain('list_tabs');
     await again.runtime.close();
   });

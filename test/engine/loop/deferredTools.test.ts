@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deferralWarnings, DeferredTools, MCP_INLINE_MAX, type DeferralConfig, type ToolSource } from '../../../src/engine/loop/deferredTools';
+import {
+  deferralWarnings,
+  DeferredTools,
+  MCP_INLINE_MAX,
+  type DeferralConfig,
+  type ToolSource,
+} from '../../../src/engine/loop/deferredTools';
 import { applyRecord, emptyState, type RecordBody } from '../../../src/engine/session/records';
 import { defineTool, toolSchemaForModel, type Tool } from '../../../src/tools/defineTool';
 import { TOOL_LOADER, TOOL_SEARCH_NAME } from '../../../src/tools/toolSearch';
@@ -60,11 +66,16 @@ describe('deferred tools', () => {
     expect(names(d.list())).toEqual(['Read', 'Bash', TOOL_SEARCH_NAME, 'Memory', 'Cron']);
     const after = JSON.stringify(d.list().map(toolSchemaForModel));
     expect(after.startsWith(before.slice(0, -1))).toBe(true);
-    expect(s.records).toEqual([{ type: 'tools_loaded', names: ['Memory'] }, { type: 'tools_loaded', names: ['Cron'] }]);
+    expect(s.records).toEqual([
+      { type: 'tools_loaded', names: ['Memory'] },
+      { type: 'tools_loaded', names: ['Cron'] },
+    ]);
     // A new DeferredTools over the replayed state (resume, fork) offers the same list.
     const replayed = emptyState();
     for (const r of s.records) applyRecord(replayed, r);
-    expect(names(new DeferredTools(source(tools), { state: replayed, commit: () => {} }).list())).toEqual(names(d.list()));
+    expect(names(new DeferredTools(source(tools), { state: replayed, commit: () => {} }).list())).toEqual(
+      names(d.list()),
+    );
   });
 
   it('a deferred tool can be called before it is loaded; a schema error tells the model to load it', () => {
@@ -73,13 +84,15 @@ describe('deferred tools', () => {
     expect(cron.validateArgs({ count: 2 })).toEqual({ ok: true, args: { count: 2 } });
     const bad = cron.validateArgs({ count: 'x' });
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.error).toMatch(/Invalid arguments for Cron:[\s\S]*Cron is a deferred tool and its schema is not loaded: call ToolSearch with names \["Cron"\], then call Cron again\./);
+    expect(!bad.ok && bad.error).toMatch(
+      /Invalid arguments for Cron:[\s\S]*Cron is a deferred tool and its schema is not loaded: call ToolSearch with names \["Cron"\], then call Cron again\./,
+    );
     d.load(['Cron']);
     const loaded = d.get('Cron')!.validateArgs({ count: 'x' });
     expect(!loaded.ok && loaded.error).not.toContain('ToolSearch');
   });
 
-  it('[tools] pinned beats a tool\'s own deferral; [tools] deferred defers a core tool', () => {
+  it("[tools] pinned beats a tool's own deferral; [tools] deferred defers a core tool", () => {
     const config: DeferralConfig = { pinned: ['Cron'], deferred: ['Bash'] };
     const d = new DeferredTools(source(tools), session(), config);
     expect(names(d.list())).toEqual(['Read', 'Cron', TOOL_SEARCH_NAME]);
@@ -87,7 +100,9 @@ describe('deferred tools', () => {
   });
 
   it('[tools] entries that name no tool are warned about at start-up', () => {
-    expect(deferralWarnings({ deferred: ['waitfor', 'mcp__x__*'], pinned: ['Nope', 'ToolSearch'] }, ['WaitFor', 'Read'])).toEqual([
+    expect(
+      deferralWarnings({ deferred: ['waitfor', 'mcp__x__*'], pinned: ['Nope', 'ToolSearch'] }, ['WaitFor', 'Read']),
+    ).toEqual([
       '[tools] deferred: "waitfor" is not a tool name (did you mean "WaitFor"? names are case-sensitive)',
       '[tools] pinned: "Nope" is not a tool name',
       '[tools] pinned: ToolSearch is offered whenever a tool is deferred; the entry has no effect',
@@ -96,16 +111,36 @@ describe('deferred tools', () => {
 
   it(`MCP tools stay inline up to ${MCP_INLINE_MAX}; beyond, all are deferred unless pinned (mcp__ globs work)`, () => {
     const few = Array.from({ length: MCP_INLINE_MAX }, (_, i) => tool(`mcp__s__t${i}`));
-    expect(names(new DeferredTools(source([tool('Read'), ...few], few.map((t) => t.name)), session()).list())).toEqual(['Read', ...names(few)]);
+    expect(
+      names(
+        new DeferredTools(
+          source(
+            [tool('Read'), ...few],
+            few.map((t) => t.name),
+          ),
+          session(),
+        ).list(),
+      ),
+    ).toEqual(['Read', ...names(few)]);
     const many = Array.from({ length: MCP_INLINE_MAX + 1 }, (_, i) => tool(`mcp__s__t${i}`));
-    const d = new DeferredTools(source([tool('Read'), ...many], many.map((t) => t.name)), session(), { deferred: [], pinned: ['mcp__s__t0'] });
+    const d = new DeferredTools(
+      source(
+        [tool('Read'), ...many],
+        many.map((t) => t.name),
+      ),
+      session(),
+      { deferred: [], pinned: ['mcp__s__t0'] },
+    );
     expect(names(d.list())).toEqual(['Read', 'mcp__s__t0', TOOL_SEARCH_NAME]);
     expect(d.catalog()).toHaveLength(MCP_INLINE_MAX);
   });
 
   it('loads ExitPlanMode by itself when plan mode is on, and UpdateGoal while a goal is active', async () => {
     const s = session();
-    const d = new DeferredTools(source([tool('Read'), tool('ExitPlanMode', { deferred: true }), tool('UpdateGoal', { deferred: true })]), s);
+    const d = new DeferredTools(
+      source([tool('Read'), tool('ExitPlanMode', { deferred: true }), tool('UpdateGoal', { deferred: true })]),
+      s,
+    );
     const ext = d.extension();
     await ext.beforeStep!(undefined as never, new AbortController().signal);
     expect(s.state.loadedTools).toEqual([]);
@@ -120,7 +155,14 @@ describe('deferred tools', () => {
 
   it('ToolSearch loads by exact names or by keyword query, and says what it could not find', async () => {
     const s = session();
-    const d = new DeferredTools(source([tool('Read'), tool('CronCreate', { deferred: true, description: 'Schedule a prompt on a cron expression.' }), tool('MemoryWrite', { deferred: true, description: 'Save a fact to memory.' })]), s);
+    const d = new DeferredTools(
+      source([
+        tool('Read'),
+        tool('CronCreate', { deferred: true, description: 'Schedule a prompt on a cron expression.' }),
+        tool('MemoryWrite', { deferred: true, description: 'Save a fact to memory.' }),
+      ]),
+      s,
+    );
     const h = makeToolHarness();
     h.register(TOOL_LOADER, d.loader());
     const search = d.get(TOOL_SEARCH_NAME)!;

@@ -22,7 +22,9 @@ describe('a journal that cannot be written', () => {
   });
 
   it('the session folder deleted between turns: the next turn fails naming the path, memory keeps the conversation', async () => {
-    const h = makeEngine({ responses: [{ text: 'first answer' }, { text: 'second answer' }, { text: 'third answer' }] });
+    const h = makeEngine({
+      responses: [{ text: 'first answer' }, { text: 'second answer' }, { text: 'third answer' }],
+    });
     skipReplayCheck(h);
     await runPrompt(h, 'one');
     const journal = h.runtime.session.journalPath;
@@ -35,7 +37,9 @@ describe('a journal that cannot be written', () => {
     // The turn that failed still has its prompt in memory; the session goes on, in memory only.
     const third = await runPrompt(h, 'three');
     expect(third).toMatchObject({ reason: 'completed', text: 'second answer' });
-    const texts = h.runtime.session.state.messages.map((m) => (m.role === 'user' ? (m.content[0] as { text: string }).text : m.role === 'assistant' ? m.text : ''));
+    const texts = h.runtime.session.state.messages.map((m) =>
+      m.role === 'user' ? (m.content[0] as { text: string }).text : m.role === 'assistant' ? m.text : '',
+    );
     expect(texts).toEqual(['one', 'first answer', 'two', 'three', 'second answer']);
     expect(h.runtime.session.persistError).toBeInstanceOf(JournalWriteError);
     expect(unhandled).toEqual([]);
@@ -57,7 +61,10 @@ describe('a journal that cannot be written', () => {
         return { content: 'done' };
       },
     });
-    const h = makeEngine({ tools: [...testTools(), breakJournal], responses: [{ toolCalls: [{ name: 'BreakJournal', arguments: {} }] }, { text: 'never asked' }] });
+    const h = makeEngine({
+      tools: [...testTools(), breakJournal],
+      responses: [{ toolCalls: [{ name: 'BreakJournal', arguments: {} }] }, { text: 'never asked' }],
+    });
     skipReplayCheck(h);
     journal = h.runtime.session.journalPath;
     const outcome = await runPrompt(h, 'break it');
@@ -66,7 +73,12 @@ describe('a journal that cannot be written', () => {
     expect(h.client.requests).toHaveLength(1);
     // The tool result that could not be written is still in memory.
     expect(h.runtime.session.state.messages.at(-1)).toMatchObject({ role: 'tool', toolName: 'BreakJournal' });
-    expect(h.eventsOf('notice').map((n) => n.text).join('\n')).toContain(journal);
+    expect(
+      h
+        .eventsOf('notice')
+        .map((n) => n.text)
+        .join('\n'),
+    ).toContain(journal);
     expect(unhandled).toEqual([]);
   });
 });

@@ -4,7 +4,11 @@ import { thinkingParams } from '../../../src/engine/loop/loop';
 import { MAX_REPEATED_INVALID_CALLS } from '../../../src/engine/loop/turnLimits';
 import { ProviderError } from '../../../src/llm/types';
 import {
-  makeEngine, runPrompt, testTools, type EngineHarness, verifyEnginesAfterEach,
+  makeEngine,
+  runPrompt,
+  testTools,
+  type EngineHarness,
+  verifyEnginesAfterEach,
 } from '../../helpers/engineHarness';
 
 let h: EngineHarness | undefined;
@@ -21,7 +25,12 @@ describe('agent loop', () => {
     const [outcome] = await h.runtime.agent.idle();
     expect(outcome.reason).toBe('completed');
     expect(outcome.text).toBe('Hello there, friend.');
-    expect(h.eventsOf('text_delta').map((e) => e.delta).join('')).toBe('Hello there, friend.');
+    expect(
+      h
+        .eventsOf('text_delta')
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe('Hello there, friend.');
     const state = h.runtime.session.state;
     expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(state.lastPrompt).toBe('hi');
@@ -32,7 +41,12 @@ describe('agent loop', () => {
   it('runs tool calls, pairs results by call id and continues until the model stops', async () => {
     h = makeEngine({
       responses: [
-        { toolCalls: [{ id: 'a', name: 'Peek', arguments: { key: 'x', ms: 1 } }, { id: 'b', name: 'Peek', arguments: { key: 'y', ms: 1 } }] },
+        {
+          toolCalls: [
+            { id: 'a', name: 'Peek', arguments: { key: 'x', ms: 1 } },
+            { id: 'b', name: 'Peek', arguments: { key: 'y', ms: 1 } },
+          ],
+        },
         { text: 'done' },
       ],
     });
@@ -88,7 +102,9 @@ describe('agent loop', () => {
 
   it(`stops the turn when the same invalid call comes ${MAX_REPEATED_INVALID_CALLS} times in a row`, async () => {
     // Key order and spacing do not make a call different; a valid call in between resets the count.
-    const same = (i: number) => ({ toolCalls: [{ name: 'Peek', arguments: i % 2 ? '{"key": 1, "ms": 0}' : '{"ms":0,"key":1}' }] });
+    const same = (i: number) => ({
+      toolCalls: [{ name: 'Peek', arguments: i % 2 ? '{"key": 1, "ms": 0}' : '{"ms":0,"key":1}' }],
+    });
     const valid = { toolCalls: [{ name: 'Peek', arguments: { key: 'x', ms: 0 } }] };
     h = makeEngine({ responses: [same(0), same(1), valid, ...[0, 1, 2, 3, 4].map(same), { text: 'never' }] });
     h.runtime.agent.submit({ kind: 'prompt', text: 'go' });
@@ -108,7 +124,7 @@ describe('agent loop', () => {
     expect(h.client.requests).toHaveLength(4);
   });
 
-  it('keeps only the last run of turns\' outcomes, however many runs a session has (a UI never calls idle())', async () => {
+  it("keeps only the last run of turns' outcomes, however many runs a session has (a UI never calls idle())", async () => {
     h = makeEngine({ responses: Array.from({ length: 30 }, (_, i) => ({ text: `answer ${i}` })) });
     for (let i = 0; i < 30; i++) {
       h.runtime.agent.submit({ kind: 'prompt', text: `q${i}` });
@@ -121,7 +137,12 @@ describe('agent loop', () => {
   it('normalises duplicate provider tool-call ids', async () => {
     h = makeEngine({
       responses: [
-        { toolCalls: [{ id: 'call_0', name: 'Peek', arguments: { key: 'a', ms: 0 } }, { id: 'call_0', name: 'Peek', arguments: { key: 'b', ms: 0 } }] },
+        {
+          toolCalls: [
+            { id: 'call_0', name: 'Peek', arguments: { key: 'a', ms: 0 } },
+            { id: 'call_0', name: 'Peek', arguments: { key: 'b', ms: 0 } },
+          ],
+        },
         { toolCalls: [{ id: 'call_0', name: 'Peek', arguments: { key: 'c', ms: 0 } }] },
         { text: 'ok' },
       ],
@@ -173,7 +194,12 @@ describe('agent loop', () => {
     const engine = h;
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
-        if (engine.eventsOf('text_delta').map((e) => e.delta).join('') === 'The first half of an answer') {
+        if (
+          engine
+            .eventsOf('text_delta')
+            .map((e) => e.delta)
+            .join('') === 'The first half of an answer'
+        ) {
           clearInterval(timer);
           resolve();
         }
@@ -182,7 +208,10 @@ describe('agent loop', () => {
     h.runtime.agent.cancel();
     const [outcome] = await h.runtime.agent.idle();
     expect(outcome.reason).toBe('cancelled');
-    const journal = readFileSync(h.runtime.session.journalPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const journal = readFileSync(h.runtime.session.journalPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const partial = journal.find((r) => r.type === 'message' && r.partial);
     expect(partial.message).toEqual({ role: 'assistant', text: 'The first half of an answer' });
     expect(journal.at(-1)).toMatchObject({ type: 'turn_end', reason: 'cancelled' });
@@ -209,7 +238,12 @@ describe('agent loop', () => {
 
 describe('provider failures', () => {
   it('retries a 429 and then succeeds, telling the front end', async () => {
-    h = makeEngine({ responses: [{ error: new ProviderError('rate_limit', 'slow down', { status: 429, retryAfterMs: 1 }) }, { text: 'ok' }] });
+    h = makeEngine({
+      responses: [
+        { error: new ProviderError('rate_limit', 'slow down', { status: 429, retryAfterMs: 1 }) },
+        { text: 'ok' },
+      ],
+    });
     h.runtime.agent.submit({ kind: 'prompt', text: 'x' });
     const [outcome] = await h.runtime.agent.idle();
     expect(outcome.reason).toBe('completed');
@@ -235,7 +269,12 @@ describe('provider failures', () => {
   });
 
   it('fails at once on an auth error, with its message', async () => {
-    h = makeEngine({ responses: [{ error: new ProviderError('auth', 'The API key was rejected; check JARVIS_MODEL_API_KEY', { status: 401 }) }, { text: 'no' }] });
+    h = makeEngine({
+      responses: [
+        { error: new ProviderError('auth', 'The API key was rejected; check JARVIS_MODEL_API_KEY', { status: 401 }) },
+        { text: 'no' },
+      ],
+    });
     h.runtime.agent.submit({ kind: 'prompt', text: 'x' });
     const [outcome] = await h.runtime.agent.idle();
     expect(outcome.reason).toBe('failed');
@@ -245,7 +284,9 @@ describe('provider failures', () => {
   });
 
   it('does not retry an exhausted quota', async () => {
-    h = makeEngine({ responses: [{ error: new ProviderError('quota', 'insufficient balance', { status: 429 }) }, { text: 'no' }] });
+    h = makeEngine({
+      responses: [{ error: new ProviderError('quota', 'insufficient balance', { status: 429 }) }, { text: 'no' }],
+    });
     h.runtime.agent.submit({ kind: 'prompt', text: 'x' });
     const [outcome] = await h.runtime.agent.idle();
     expect(outcome.reason).toBe('failed');
@@ -254,20 +295,39 @@ describe('provider failures', () => {
 });
 
 describe('[thinking]', () => {
-  const base = { alias: 'm', providerName: 'p', providerType: 'openai' as const, model: 'm', apiKey: 'k', maxContextSize: 1000, displayName: 'm' };
+  const base = {
+    alias: 'm',
+    providerName: 'p',
+    providerType: 'openai' as const,
+    model: 'm',
+    apiKey: 'k',
+    maxContextSize: 1000,
+    displayName: 'm',
+  };
   it('asks for thinking only from models that can think, honours enabled=false and the effort', () => {
     expect(thinkingParams({ ...base, capabilities: [] })).toBeUndefined();
-    expect(thinkingParams({ ...base, capabilities: ['thinking'], defaultEffort: 'high' })).toEqual({ enabled: true, effort: 'high' });
-    expect(thinkingParams({ ...base, capabilities: ['thinking'] }, { enabled: true, effort: 'low' })).toEqual({ enabled: true, effort: 'low' });
+    expect(thinkingParams({ ...base, capabilities: ['thinking'], defaultEffort: 'high' })).toEqual({
+      enabled: true,
+      effort: 'high',
+    });
+    expect(thinkingParams({ ...base, capabilities: ['thinking'] }, { enabled: true, effort: 'low' })).toEqual({
+      enabled: true,
+      effort: 'low',
+    });
     expect(thinkingParams({ ...base, capabilities: ['thinking'] }, { enabled: false })).toEqual({ enabled: false });
     // always_thinking models cannot turn it off
-    expect(thinkingParams({ ...base, capabilities: ['always_thinking'] }, { enabled: false })).toEqual({ enabled: true, effort: undefined });
+    expect(thinkingParams({ ...base, capabilities: ['always_thinking'] }, { enabled: false })).toEqual({
+      enabled: true,
+      effort: undefined,
+    });
   });
 });
 
 describe('steering at the end of a step', () => {
   it('a steer that arrives while a text-only answer streams is answered in the same turn', async () => {
-    const h = makeEngine({ responses: [{ text: 'a fairly long first answer', delayMs: 20 }, { text: 'short, as asked' }] });
+    const h = makeEngine({
+      responses: [{ text: 'a fairly long first answer', delayMs: 20 }, { text: 'short, as asked' }],
+    });
     h.runtime.agent.submit({ kind: 'prompt', text: 'explain' });
     while (!h.eventsOf('text_delta').length) await new Promise((r) => setTimeout(r, 5));
     h.runtime.agent.submit({ kind: 'steer', text: 'be brief' });
@@ -275,27 +335,35 @@ describe('steering at the end of a step', () => {
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0].text).toBe('short, as asked');
     expect(h.eventsOf('turn_start')).toHaveLength(1);
-    expect(h.client.requests[1].messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'be brief' }] });
+    expect(h.client.requests[1].messages.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'be brief' }],
+    });
   });
 
   it('a steer that opens the next turn (the last one had ended) passes UserPromptSubmit like a prompt', async () => {
     const seen: string[] = [];
     const h = makeEngine({
       responses: [{ text: 'first' }, { text: 'second' }],
-      gateHandlers: [{
-        name: 'prompt-gate',
-        onPromptSubmit: (p) => {
-          seen.push(p.text);
-          return p.text.includes('secret') ? { block: 'no secrets' } : { addContext: 'checked' };
+      gateHandlers: [
+        {
+          name: 'prompt-gate',
+          onPromptSubmit: (p) => {
+            seen.push(p.text);
+            return p.text.includes('secret') ? { block: 'no secrets' } : { addContext: 'checked' };
+          },
         },
-      }],
+      ],
     });
     await runPrompt(h, 'hello');
     // The turn has ended: this steer has no turn to join, so it opens one and goes through the gate.
     h.runtime.agent.submit({ kind: 'steer', text: 'also this' });
     const [opened] = await h.runtime.agent.idle();
     expect(opened.reason).toBe('completed');
-    const content = [{ type: 'text', text: 'also this' }, { type: 'text', text: 'checked' }];
+    const content = [
+      { type: 'text', text: 'also this' },
+      { type: 'text', text: 'checked' },
+    ];
     expect(h.client.requests[1].messages.at(-1)).toEqual({ role: 'user', content });
     h.runtime.agent.submit({ kind: 'steer', text: 'my secret' });
     const [blocked] = await h.runtime.agent.idle();

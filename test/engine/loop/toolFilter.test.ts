@@ -31,7 +31,11 @@ describe('[tools] switch', () => {
   });
 
   it('a disabled tool is neither offered to the model nor run', async () => {
-    const h = makeEngine({ mode: 'yolo', toolSwitch: { enabled: [], disabled: ['Poke'] }, responses: [{ toolCalls: [{ name: 'Poke', arguments: { key: 'a', ms: 0 } }] }, { text: 'ok' }] });
+    const h = makeEngine({
+      mode: 'yolo',
+      toolSwitch: { enabled: [], disabled: ['Poke'] },
+      responses: [{ toolCalls: [{ name: 'Poke', arguments: { key: 'a', ms: 0 } }] }, { text: 'ok' }],
+    });
     await runPrompt(h, 'go');
     expect(h.client.requests[0].tools.map((t) => t.name)).toEqual(['Peek']);
     const result = h.runtime.session.state.messages.find((m) => m.role === 'tool');

@@ -65,7 +65,10 @@ describe('saved tool outputs', () => {
     expect(toolText(results[1])).toBe('value of k');
     // The next request answers every call: user, assistant(tool_calls), tool, tool.
     expect(h.client.requests[1].messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
-    const warnings = h.eventsOf('notice').filter((n) => n.level === 'warning').map((n) => n.text);
+    const warnings = h
+      .eventsOf('notice')
+      .filter((n) => n.level === 'warning')
+      .map((n) => n.text);
     expect(warnings.join('\n')).toMatch(/The full output of Big was not saved: could not write .*tool-outputs/);
     expect(unhandled).toEqual([]);
   });

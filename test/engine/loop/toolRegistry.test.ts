@@ -14,7 +14,12 @@ async function docsTool(name = 'mcp__docs__search', readOnly = true): Promise<To
   const tool = defineJsonSchemaTool({
     name,
     description: 'Searches the docs.',
-    inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
     readOnly,
     defaultApproval: 'auto',
     execute: async (args) => ({ content: `found ${String(args.query)}` }),
@@ -24,7 +29,14 @@ async function docsTool(name = 'mcp__docs__search', readOnly = true): Promise<To
 }
 
 function named(name: string): Tool {
-  return defineTool({ name, description: name, schema: z.object({}), readOnly: true, defaultApproval: 'auto', execute: async () => ({ content: name }) });
+  return defineTool({
+    name,
+    description: name,
+    schema: z.object({}),
+    readOnly: true,
+    defaultApproval: 'auto',
+    execute: async () => ({ content: name }),
+  });
 }
 
 describe('the tool registry', () => {
@@ -44,7 +56,9 @@ describe('the tool registry', () => {
     const r = new ToolRegistry({ availability: { capabilities: [], nonInteractive: false } });
     r.setSource({ id: 'builtin', kind: 'builtin' }, [named('Read')]);
     const warnings = r.setSource({ id: 'plugin:evil', kind: 'plugin' }, [named('Read'), named('Other')]);
-    expect(warnings).toEqual(['plugin "evil": tool "Read" is not offered because the built-in tool set already provides a tool of that name']);
+    expect(warnings).toEqual([
+      'plugin "evil": tool "Read" is not offered because the built-in tool set already provides a tool of that name',
+    ]);
     expect(r.get('Read')).toBe(r.list()[0]);
     expect(r.sourceOf('Read')?.kind).toBe('builtin');
     expect(r.list().map((t) => t.name)).toEqual(['Read', 'Other']);
@@ -77,7 +91,7 @@ describe('the tool registry', () => {
     expect(r.get('Lookup')!.accesses).toBeUndefined();
   });
 
-  it('gives live views that follow later changes (a subagent\'s tool list)', () => {
+  it("gives live views that follow later changes (a subagent's tool list)", () => {
     const r = new ToolRegistry({ availability: { capabilities: [], nonInteractive: false } });
     r.setSource({ id: 'builtin', kind: 'builtin' }, [named('Read'), { ...named('Write'), readOnly: false }]);
     const readOnly = r.view((t) => t.readOnly);
@@ -110,7 +124,9 @@ describe('tools that change during a session', () => {
     expect(offered[1]).toEqual(['Peek', 'Poke', 'mcp__docs__search']);
     const results = h.eventsOf('tool_result');
     expect(results[1]).toMatchObject({ toolName: 'mcp__docs__search', isError: true });
-    expect(results[1].text).toBe('Invalid arguments for mcp__docs__search:\n- query: must be string\nFix the arguments and call mcp__docs__search again.');
+    expect(results[1].text).toBe(
+      'Invalid arguments for mcp__docs__search:\n- query: must be string\nFix the arguments and call mcp__docs__search again.',
+    );
     expect(results[2]).toMatchObject({ toolName: 'mcp__docs__search', isError: false, text: 'found hooks' });
   });
 
@@ -130,7 +146,9 @@ describe('tools that change during a session', () => {
     await runPrompt(h, 'search');
     expect(h.client.requests[0].tools.map((t) => t.name)).toContain('mcp__docs__search');
     expect(h.client.requests[1].tools.map((t) => t.name)).not.toContain('mcp__docs__search');
-    expect(h.eventsOf('tool_result')[0].text).toMatch(/^The tool "mcp__docs__search" is no longer available: the MCP server "docs" was removed from this session\. Available tools: Peek, Poke\.$/);
+    expect(h.eventsOf('tool_result')[0].text).toMatch(
+      /^The tool "mcp__docs__search" is no longer available: the MCP server "docs" was removed from this session\. Available tools: Peek, Poke\.$/,
+    );
   });
 
   it('a dynamic tool that is not read-only asks for approval in manual mode like a built-in write', async () => {

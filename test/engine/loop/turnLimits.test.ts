@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/llm/types';
 import {
-  MAX_EMPTY_RESPONSES, MAX_REPEATED_CALLS, MAX_STOP_CONTINUATIONS_PER_TURN, REPEATED_CALL_WARNING_AT,
+  MAX_EMPTY_RESPONSES,
+  MAX_REPEATED_CALLS,
+  MAX_STOP_CONTINUATIONS_PER_TURN,
+  REPEATED_CALL_WARNING_AT,
 } from '../../../src/engine/loop/turnLimits';
 import { builtinTools } from '../../../src/tools/registry';
 import { makeEngine, runPrompt, verifyEnginesAfterEach } from '../../helpers/engineHarness';
@@ -114,7 +117,10 @@ describe('the default step ceiling', () => {
 });
 
 describe('empty answers', () => {
-  for (const [what, response] of [['empty', {}], ['thinking only', { thinking: 'let me think' }]] as const) {
+  for (const [what, response] of [
+    ['empty', {}],
+    ['thinking only', { thinking: 'let me think' }],
+  ] as const) {
     it(`an answer with ${what} is asked again, with a note to the model and a notice to the user`, async () => {
       const h = makeEngine({ responses: [response, { text: 'Here it is.' }] });
       const outcome = await runPrompt(h, 'answer me');

@@ -37,12 +37,14 @@ describe('a failure while deciding an approval', () => {
     let calls = 0;
     const h = makeEngine({
       mode: 'yolo',
-      extensions: [{
-        checkToolCall: () => {
-          if (calls++ === 0) throw new Error('budget table is corrupt');
-          return undefined;
+      extensions: [
+        {
+          checkToolCall: () => {
+            if (calls++ === 0) throw new Error('budget table is corrupt');
+            return undefined;
+          },
         },
-      }],
+      ],
       responses: [poke, { toolCalls: [{ id: 'c2', name: 'Poke', arguments: { key: 'a', ms: 0 } }] }, { text: 'done' }],
     });
     const outcome = await runPrompt(h, 'write a');

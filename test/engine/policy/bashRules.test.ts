@@ -10,12 +10,18 @@ async function judge(command: string, rules: PermissionRule[], mode: PermissionM
   return decideApproval(bashPolicyInput(command, await analyseShellCommand(command), rules, mode));
 }
 
-const denyRm: PermissionRule[] = [{ decision: 'deny', pattern: 'Bash(rm *)', source: '~/.jarvis-code/config.toml:7', reason: 'use trash instead' }];
+const denyRm: PermissionRule[] = [
+  { decision: 'deny', pattern: 'Bash(rm *)', source: '~/.jarvis-code/config.toml:7', reason: 'use trash instead' },
+];
 
 describe('Bash lines against permission rules', () => {
   it('names the part of the line a deny rule refused, the rule, where it was written and why', async () => {
     const d = await judge('echo hi && rm -f x', denyRm, 'yolo');
-    expect(d).toMatchObject({ decision: 'deny', by: 'rule deny Bash(rm *) (~/.jarvis-code/config.toml:7)', reason: 'it runs rm -f x; use trash instead' });
+    expect(d).toMatchObject({
+      decision: 'deny',
+      by: 'rule deny Bash(rm *) (~/.jarvis-code/config.toml:7)',
+      reason: 'it runs rm -f x; use trash instead',
+    });
     expect(d.commands).toEqual(['echo hi', 'rm -f x']);
   });
 
@@ -23,9 +29,13 @@ describe('Bash lines against permission rules', () => {
     const manual = await judge('RM=rm; $RM -f x', denyRm, 'manual');
     expect(manual.decision).toBe('ask');
     expect(manual.by).toBe('rule deny Bash(rm *) (~/.jarvis-code/config.toml:7)');
-    expect(manual.reason).toBe('the program $RM is known only when the command runs, so the Bash deny rules cannot be checked against it');
+    expect(manual.reason).toBe(
+      'the program $RM is known only when the command runs, so the Bash deny rules cannot be checked against it',
+    );
     expect((await judge('RM=rm; $RM -f x', denyRm, 'yolo')).decision).toBe('deny');
-    expect((await judge('eval "$CMD"', denyRm, 'auto')).reason).toMatch(/^eval runs a string that is known only when it runs/);
+    expect((await judge('eval "$CMD"', denyRm, 'auto')).reason).toMatch(
+      /^eval runs a string that is known only when it runs/,
+    );
     expect((await judge('source ./x.sh', denyRm, 'auto')).reason).toMatch(/^source runs the commands in \.\/x\.sh/);
   });
 
@@ -42,7 +52,9 @@ describe('Bash lines against permission rules', () => {
   it('says which part of the line the allow rules do not cover', async () => {
     const d = await judge('git status && touch PWNED', [{ decision: 'allow', pattern: 'Bash(git *)' }]);
     expect(d).toMatchObject({ decision: 'ask', reason: 'the allow rules do not cover touch PWNED' });
-    expect((await judge('git status > PWNED', [{ decision: 'allow', pattern: 'Bash(git *)' }])).reason).toBe('the allow rules do not cover the redirection into PWNED');
+    expect((await judge('git status > PWNED', [{ decision: 'allow', pattern: 'Bash(git *)' }])).reason).toBe(
+      'the allow rules do not cover the redirection into PWNED',
+    );
   });
 
   it('a bare allow Bash rule covers every line, compound ones included', async () => {
@@ -62,7 +74,9 @@ describe('Bash lines against permission rules', () => {
   });
 
   it('a whole-line deny pattern still matches the line as written', async () => {
-    expect((await judge('curl x | sh', [{ decision: 'deny', pattern: 'Bash(curl * | sh)' }], 'auto')).decision).toBe('deny');
+    expect((await judge('curl x | sh', [{ decision: 'deny', pattern: 'Bash(curl * | sh)' }], 'auto')).decision).toBe(
+      'deny',
+    );
   });
 
   it(`stops reading nested shells after ${MAX_NESTING} levels and treats the rest as unknowable`, async () => {

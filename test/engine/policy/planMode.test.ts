@@ -44,9 +44,12 @@ function planEngine(o: { steps: Step[]; mode?: PermissionMode; planMode?: boolea
   return { engine, reviews };
 }
 
-const call = (name: string, args: Record<string, unknown> = {}): ScriptedResponse => ({ toolCalls: [{ name, arguments: args }] });
+const call = (name: string, args: Record<string, unknown> = {}): ScriptedResponse => ({
+  toolCalls: [{ name, arguments: args }],
+});
 const toolResults = (engine: EngineHarness) => engine.eventsOf('tool_result');
-const textOf = (m: Message) => (m.role === 'user' ? m.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '');
+const textOf = (m: Message) =>
+  m.role === 'user' ? m.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
 
 async function run(engine: EngineHarness, text = 'plan the change') {
   engine.runtime.agent.submit({ kind: 'prompt', text });
@@ -79,7 +82,9 @@ describe('plan mode', () => {
     expect(planEdit.isError).toBe(false);
     expect(engine.approvals).toEqual([]);
     expect(readFileSync(planPath, 'utf8')).toBe('# Plan\n1. create app.txt\n');
-    expect(reviews).toEqual([{ planPath, plan: '# Plan\n1. create app.txt\n', options: [{ label: 'Quick', description: 'skip tests' }] }]);
+    expect(reviews).toEqual([
+      { planPath, plan: '# Plan\n1. create app.txt\n', options: [{ label: 'Quick', description: 'skip tests' }] },
+    ]);
     expect(exit.text).toContain('chose the option "Quick"');
     expect(engine.runtime.session.state.planMode).toEqual({ active: false, planPath });
     expect(engine.eventsOf('plan_mode').map((e) => e.active)).toEqual([true, false]);
@@ -88,7 +93,12 @@ describe('plan mode', () => {
   it('after approval the agent may write project files again (with the usual approval)', async () => {
     const { engine } = planEngine({
       planMode: true,
-      steps: [(plan) => call('Write', { path: plan, content: 'p' }), call('ExitPlanMode'), call('Write', { path: 'app.txt', content: 'x' }), { text: 'ok' }],
+      steps: [
+        (plan) => call('Write', { path: plan, content: 'p' }),
+        call('ExitPlanMode'),
+        call('Write', { path: 'app.txt', content: 'x' }),
+        { text: 'ok' },
+      ],
     });
     await run(engine);
     expect(engine.approvals.map((a) => a.toolName)).toEqual(['Write']);
@@ -112,7 +122,11 @@ describe('plan mode', () => {
     const { engine, reviews } = planEngine({
       mode: 'auto',
       planMode: true,
-      steps: [(plan) => call('Write', { path: plan, content: 'the plan' }), call('ExitPlanMode'), { text: 'implementing' }],
+      steps: [
+        (plan) => call('Write', { path: plan, content: 'the plan' }),
+        call('ExitPlanMode'),
+        { text: 'implementing' },
+      ],
     });
     await run(engine);
     expect(reviews).toEqual([]);
@@ -127,14 +141,22 @@ describe('plan mode', () => {
     ['reject and exit', { decision: 'reject_and_exit' }, false, 'turned plan mode off'],
     ['revise', { decision: 'revise', feedback: 'add a rollback step' }, true, 'add a rollback step'],
   ])('%s', async (_name, review, stillOn, text) => {
-    const { engine } = planEngine({ planMode: true, review, steps: [(plan) => call('Write', { path: plan, content: 'p' }), call('ExitPlanMode'), { text: 'ok' }] });
+    const { engine } = planEngine({
+      planMode: true,
+      review,
+      steps: [(plan) => call('Write', { path: plan, content: 'p' }), call('ExitPlanMode'), { text: 'ok' }],
+    });
     await run(engine);
     expect(engine.runtime.plan.active).toBe(stillOn);
     expect(toolResults(engine)[1].text).toContain(text);
   });
 
   it('without an InteractionPort (manual mode) the review is unavailable and plan mode stays on', async () => {
-    const { engine } = planEngine({ planMode: true, review: null, steps: [(plan) => call('Write', { path: plan, content: 'p' }), call('ExitPlanMode'), { text: 'ok' }] });
+    const { engine } = planEngine({
+      planMode: true,
+      review: null,
+      steps: [(plan) => call('Write', { path: plan, content: 'p' }), call('ExitPlanMode'), { text: 'ok' }],
+    });
     await run(engine);
     expect(toolResults(engine)[1].isError).toBe(true);
     expect(toolResults(engine)[1].text).toContain('cannot be reviewed');
@@ -144,7 +166,11 @@ describe('plan mode', () => {
   it('TaskStop (an exec effect) is blocked before any approval question; Edit outside the plan is refused', async () => {
     const { engine } = planEngine({
       planMode: true,
-      steps: [call('TaskStop', { task_id: 'b123' }), call('Edit', { path: 'x.txt', old_string: 'a', new_string: 'b' }), { text: 'ok' }],
+      steps: [
+        call('TaskStop', { task_id: 'b123' }),
+        call('Edit', { path: 'x.txt', old_string: 'a', new_string: 'b' }),
+        { text: 'ok' },
+      ],
     });
     await run(engine);
     const [stop, edit] = toolResults(engine);
@@ -155,20 +181,61 @@ describe('plan mode', () => {
     const agent = engine.runtime.agent as Agent;
     // By capability, not by name: any tool (built-in, MCP, plugin) that declares exec or a write elsewhere.
     const exec = [{ kind: 'exec' as const, cwd: engine.cwd }];
-    expect(check({ toolName: 'mcp__ops__deploy', subject: 'mcp__ops__deploy', accesses: exec, args: {} }, agent)).toContain('mcp__ops__deploy is blocked in plan mode');
-    expect(check({ toolName: 'FormatCode', subject: 'FormatCode', accesses: [{ kind: 'write', path: join(engine.cwd, 'a.ts') }], args: {} }, agent)).toContain('FormatCode may only write the plan file');
-    expect(check({ toolName: 'mcp__docs__search', subject: 'mcp__docs__search', accesses: [{ kind: 'read', path: engine.cwd }], args: {} }, agent)).toBeUndefined();
+    expect(
+      check({ toolName: 'mcp__ops__deploy', subject: 'mcp__ops__deploy', accesses: exec, args: {} }, agent),
+    ).toContain('mcp__ops__deploy is blocked in plan mode');
+    expect(
+      check(
+        {
+          toolName: 'FormatCode',
+          subject: 'FormatCode',
+          accesses: [{ kind: 'write', path: join(engine.cwd, 'a.ts') }],
+          args: {},
+        },
+        agent,
+      ),
+    ).toContain('FormatCode may only write the plan file');
+    expect(
+      check(
+        {
+          toolName: 'mcp__docs__search',
+          subject: 'mcp__docs__search',
+          accesses: [{ kind: 'read', path: engine.cwd }],
+          args: {},
+        },
+        agent,
+      ),
+    ).toBeUndefined();
     expect(check({ toolName: 'CreateGoal', subject: 'CreateGoal', accesses: [], args: {} }, agent)).toBeUndefined();
     // Bash keeps the seed's rule: the ordinary permission rules govern it in plan mode.
     expect(check({ toolName: 'Bash', subject: 'Bash(ls)', accesses: exec, args: {} }, agent)).toBeUndefined();
     engine.runtime.plan.setPlanMode(false);
-    expect(check({ toolName: 'mcp__ops__deploy', subject: 'mcp__ops__deploy', accesses: exec, args: {} }, agent)).toBeUndefined();
+    expect(
+      check({ toolName: 'mcp__ops__deploy', subject: 'mcp__ops__deploy', accesses: exec, args: {} }, agent),
+    ).toBeUndefined();
   });
 
   it('dynamic tools are judged by what they declare: a read-only MCP tool runs, one that changes things is refused before approval', async () => {
-    const lookup = await defineJsonSchemaTool({ name: 'mcp__docs__search', description: 'search', inputSchema: { type: 'object' }, readOnly: true, defaultApproval: 'auto', execute: async () => ({ content: 'found it' }) });
-    const deploy = await defineJsonSchemaTool({ name: 'mcp__ops__deploy', description: 'deploy', inputSchema: { type: 'object' }, readOnly: false, defaultApproval: 'ask', execute: async () => ({ content: 'deployed' }) });
-    const { engine } = planEngine({ planMode: true, steps: [call('mcp__docs__search'), call('mcp__ops__deploy'), { text: 'ok' }] });
+    const lookup = await defineJsonSchemaTool({
+      name: 'mcp__docs__search',
+      description: 'search',
+      inputSchema: { type: 'object' },
+      readOnly: true,
+      defaultApproval: 'auto',
+      execute: async () => ({ content: 'found it' }),
+    });
+    const deploy = await defineJsonSchemaTool({
+      name: 'mcp__ops__deploy',
+      description: 'deploy',
+      inputSchema: { type: 'object' },
+      readOnly: false,
+      defaultApproval: 'ask',
+      execute: async () => ({ content: 'deployed' }),
+    });
+    const { engine } = planEngine({
+      planMode: true,
+      steps: [call('mcp__docs__search'), call('mcp__ops__deploy'), { text: 'ok' }],
+    });
     engine.runtime.tools.setSource({ id: 'mcp:docs', kind: 'mcp' }, [lookup, deploy]);
     await run(engine);
     const [search, blocked] = toolResults(engine);
@@ -194,16 +261,26 @@ describe('plan mode', () => {
     expect(second).not.toBe(first);
     expect(existsSync(first)).toBe(false);
     expect(existsSync(second)).toBe(false);
-    expect(engine.runtime.session.state.sessionApprovals).toEqual(expect.arrayContaining([`Write(${second})`, `Edit(${second})`]));
+    expect(engine.runtime.session.state.sessionApprovals).toEqual(
+      expect.arrayContaining([`Write(${second})`, `Edit(${second})`]),
+    );
     expect(engine.eventsOf('plan_mode').map((e) => e.active)).toEqual([true, false, true, true]);
   });
 
   it(`reminds at the first step of a turn and every ${PLAN_REMINDER_EVERY_STEPS} steps; announces a UI switch-off`, async () => {
     // Different calls each step: the same call with the same result five times in a row would end the turn.
-    const steps: Step[] = Array.from({ length: 2 * PLAN_REMINDER_EVERY_STEPS }, (_, i) => call('Glob', { pattern: `*.none${i}` }));
-    const { engine } = planEngine({ planMode: true, steps: [...steps, { text: 'plan ready' }, { text: 'ok, editing now' }] });
+    const steps: Step[] = Array.from({ length: 2 * PLAN_REMINDER_EVERY_STEPS }, (_, i) =>
+      call('Glob', { pattern: `*.none${i}` }),
+    );
+    const { engine } = planEngine({
+      planMode: true,
+      steps: [...steps, { text: 'plan ready' }, { text: 'ok, editing now' }],
+    });
     await run(engine);
-    const reminders = (i: number) => engine.client.requests[i].messages.filter((m) => m.role === 'user' && textOf(m).includes('<system-reminder>')).map(textOf);
+    const reminders = (i: number) =>
+      engine.client.requests[i].messages
+        .filter((m) => m.role === 'user' && textOf(m).includes('<system-reminder>'))
+        .map(textOf);
     expect(reminders(0)).toHaveLength(1);
     expect(reminders(0)[0]).toContain(`Plan file: ${engine.runtime.plan.planPath}`);
     expect(reminders(PLAN_REMINDER_EVERY_STEPS - 1)).toHaveLength(1);
@@ -224,7 +301,13 @@ describe('starting in plan mode', () => {
     const home = join(root, 'home');
     mkdirSync(home);
     writeFileSync(join(home, 'config.toml'), config);
-    const env = { JARVIS_CODE_HOME: home, JARVIS_MODEL_NAME: 'm', JARVIS_MODEL_API_KEY: 'k', JARVIS_MODEL_PROVIDER_TYPE: 'openai', JARVIS_MODEL_BASE_URL: 'http://127.0.0.1:9' };
+    const env = {
+      JARVIS_CODE_HOME: home,
+      JARVIS_MODEL_NAME: 'm',
+      JARVIS_MODEL_API_KEY: 'k',
+      JARVIS_MODEL_PROVIDER_TYPE: 'openai',
+      JARVIS_MODEL_BASE_URL: 'http://127.0.0.1:9',
+    };
     return { env, cwd: root };
   }
 

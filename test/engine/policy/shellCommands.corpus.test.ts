@@ -3,7 +3,11 @@
 // and a deny rule (print mode, where nobody can be asked).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decideApproval, type PermissionRule } from '../../../src/engine/policy/approvals';
-import { analyseShellCommand, describeShellCommand, type ShellAnalysis } from '../../../src/engine/policy/shellCommands';
+import {
+  analyseShellCommand,
+  describeShellCommand,
+  type ShellAnalysis,
+} from '../../../src/engine/policy/shellCommands';
 import { bashPolicyInput } from '../../helpers/bashPolicyInput';
 
 /** `git status | touch x ‹via›`, then `> file` per write, `$()` for a substitution, `?` when unknowable. */
@@ -84,15 +88,24 @@ const ATTACKS_ON_DENY: Row[] = [
   ['timeout -s KILL 5 rm -f x', 'timeout -s KILL 5 rm -f x | rm -f x ‹timeout›', 'ask', 'deny'],
   ['env -i PATH=/bin rm -f x', 'env -i PATH=/bin rm -f x | rm -f x ‹env› | ?', 'ask', 'deny'],
   ['env -S "rm -f x"', "env -S 'rm -f x' | rm -f x ‹env -S›", 'ask', 'deny'],
-  ['find . -name "*.o" -exec rm -f {} \\;', "find . -name '*.o' -exec rm -f '{}' ';' | rm -f {} ‹find -exec›", 'ask',
-    'deny'],
+  [
+    'find . -name "*.o" -exec rm -f {} \\;',
+    "find . -name '*.o' -exec rm -f '{}' ';' | rm -f {} ‹find -exec›",
+    'ask',
+    'deny',
+  ],
   ['find . -execdir rm -f {} +', "find . -execdir rm -f '{}' + | rm -f {} ‹find -execdir›", 'ask', 'deny'],
   ['xargs -n 1 -I{} rm -f {} < list', "xargs -n 1 '-I{}' rm -f '{}' | rm -f {} ‹xargs›", 'ask', 'deny'],
   ['sh -c "rm -f x"', "sh -c 'rm -f x' | rm -f x ‹sh -c›", 'ask', 'deny'],
   ['bash -lc "rm -f x"', "bash -lc 'rm -f x' | rm -f x ‹bash -c›", 'ask', 'deny'],
   ['bash -o pipefail -c "rm -f x"', "bash -o pipefail -c 'rm -f x' | rm -f x ‹bash -c›", 'ask', 'deny'],
   ['/bin/sh -c "echo hi; rm -f x"', "/bin/sh -c 'echo hi; rm -f x' | echo hi ‹sh -c› | rm -f x ‹sh -c›", 'ask', 'deny'],
-  ['bash -c "bash -c \'rm -f x\'"', "bash -c 'bash -c '\\''rm -f x'\\''' | bash -c 'rm -f x' ‹bash -c› | rm -f x ‹bash -c›", 'ask', 'deny'],
+  [
+    'bash -c "bash -c \'rm -f x\'"',
+    "bash -c 'bash -c '\\''rm -f x'\\''' | bash -c 'rm -f x' ‹bash -c› | rm -f x ‹bash -c›",
+    'ask',
+    'deny',
+  ],
   ['eval rm -f x', 'eval rm -f x | rm -f x ‹eval›', 'ask', 'deny'],
   ['eval "$CMD"', 'eval "$CMD" | ?', 'ask', 'deny'],
   ['bash -c "$CMD"', 'bash -c "$CMD" | ?', 'ask', 'deny'],
@@ -123,7 +136,12 @@ const ATTACKS_ON_DENY: Row[] = [
   ['echo a | rm -f x | cat', 'echo a | rm -f x | cat', 'ask', 'deny'],
   ['busybox rm -f x', 'busybox rm -f x | rm -f x ‹busybox›', 'ask', 'deny'],
   ['stdbuf -oL rm -f x', 'stdbuf -oL rm -f x | rm -f x ‹stdbuf›', 'ask', 'deny'],
-  ['sudo env timeout 5 rm -f x', 'sudo env timeout 5 rm -f x | env timeout 5 rm -f x ‹sudo› | timeout 5 rm -f x ‹env› | rm -f x ‹timeout›', 'ask', 'deny'],
+  [
+    'sudo env timeout 5 rm -f x',
+    'sudo env timeout 5 rm -f x | env timeout 5 rm -f x ‹sudo› | timeout 5 rm -f x ‹env› | rm -f x ‹timeout›',
+    'ask',
+    'deny',
+  ],
   ['rm\\\n -f x', 'rm -f x', 'ask', 'deny'],
   ['rm -f "my file"', "rm -f 'my file'", 'ask', 'deny'],
 ];
@@ -145,7 +163,7 @@ const QUOTING_AND_LAYOUT: Row[] = [
   // around a subshell: judged as unreadable, which errs on the safe side.
   ['echo \\$(rm -f x)', 'echo \\$ (rm -f x) | rm -f x | ?', 'ask', 'deny'],
   ["echo '$(rm -f x)'", "echo '$(rm -f x)'", 'allow', 'allow'],
-  ['cat <<\'EOF\'\n$(rm -f x)\nEOF', 'cat', 'ask', 'allow'],
+  ["cat <<'EOF'\n$(rm -f x)\nEOF", 'cat', 'ask', 'allow'],
   ['echo $"translated"', 'echo translated', 'allow', 'allow'],
   ["echo $'tab\\there'", "echo 'tab\there'", 'allow', 'allow'],
   ['echo "a\\"b"', "echo 'a\"b'", 'allow', 'allow'],

@@ -9,7 +9,10 @@ const NL = (s: string) => s.replace(/⏎/g, '\n');
 
 /** The words bash passes to printf for `printf '[%s]\n' <words>`, one per bracketed line. */
 function bashWords(words: string): string[] {
-  const r = spawnSync('bash', ['-c', `printf '[%s]\\n' ${words}`], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+  const r = spawnSync('bash', ['-c', `printf '[%s]\\n' ${words}`], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH },
+  });
   expect(r.status, r.stderr).toBe(0);
   return [...r.stdout.matchAll(/\[([^\]]*)\]\n/g)].map((m) => m[1]);
 }
@@ -56,9 +59,14 @@ describe('line continuations', () => {
   });
 
   it('keeps the backslash where bash keeps it, and still reports it', () => {
-    expect(joinLineContinuations(NL("echo 'a\\⏎b'"))).toMatchObject({ text: NL("echo 'a\\⏎b'"), unmodelled: expect.any(String) });
+    expect(joinLineContinuations(NL("echo 'a\\⏎b'"))).toMatchObject({
+      text: NL("echo 'a\\⏎b'"),
+      unmodelled: expect.any(String),
+    });
     expect(joinLineContinuations(NL("echo $'a\\⏎b'")).text).toBe(NL("echo $'a\\⏎b'"));
-    expect(joinLineContinuations(NL("cat <<'EOF'⏎x\\⏎EOF⏎rm -f y⏎EOF")).text).toBe(NL("cat <<'EOF'⏎x\\⏎EOF⏎rm -f y⏎EOF"));
+    expect(joinLineContinuations(NL("cat <<'EOF'⏎x\\⏎EOF⏎rm -f y⏎EOF")).text).toBe(
+      NL("cat <<'EOF'⏎x\\⏎EOF⏎rm -f y⏎EOF"),
+    );
   });
 
   it('joins an unquoted here-document body before looking for its delimiter, as bash does', () => {

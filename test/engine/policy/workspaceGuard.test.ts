@@ -45,9 +45,17 @@ function world(engine: EngineHarness): World {
   return { root, outside, added };
 }
 
-type EngineOptions = { rules?: PermissionRule[]; answer?: (r: ApprovalRequest) => ApprovalAnswer; gateHandlers?: Parameters<typeof makeEngine>[0]['gateHandlers'] };
+type EngineOptions = {
+  rules?: PermissionRule[];
+  answer?: (r: ApprovalRequest) => ApprovalAnswer;
+  gateHandlers?: Parameters<typeof makeEngine>[0]['gateHandlers'];
+};
 
-function engineFor(mode: PermissionMode, calls: (w: { cwd: string; root: string }) => Call[], opts: EngineOptions = {}): EngineHarness {
+function engineFor(
+  mode: PermissionMode,
+  calls: (w: { cwd: string; root: string }) => Call[],
+  opts: EngineOptions = {},
+): EngineHarness {
   const engine: EngineHarness = makeEngine({
     mode,
     tools: fileTools,
@@ -59,7 +67,9 @@ function engineFor(mode: PermissionMode, calls: (w: { cwd: string; root: string 
     gateHandlers: opts.gateHandlers,
     additionalDirs: [],
     responses: (_req, index) =>
-      index === 0 ? { toolCalls: calls({ cwd: engine.cwd, root: dirname(engine.cwd) }).map((c, i) => ({ id: `c${i}`, ...c })) } : { text: 'done' },
+      index === 0
+        ? { toolCalls: calls({ cwd: engine.cwd, root: dirname(engine.cwd) }).map((c, i) => ({ id: `c${i}`, ...c })) }
+        : { text: 'done' },
   });
   return engine;
 }
@@ -68,7 +78,8 @@ async function resultsOf(engine: EngineHarness): Promise<string[]> {
   await runPrompt(engine, 'go');
   const byId = new Map<string, string>();
   for (const m of engine.runtime.session.state.messages) {
-    if (m.role === 'tool') byId.set(m.toolCallId, m.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n'));
+    if (m.role === 'tool')
+      byId.set(m.toolCallId, m.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n'));
   }
   return [...byId.keys()].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))).map((id) => byId.get(id)!);
 }
@@ -107,7 +118,9 @@ describe('auto mode (no one to ask)', () => {
     const results = await resultsOf(engine);
     expect(results).toHaveLength(OUTSIDE_FORMS({ cwd: engine.cwd, root: w.root }).length);
     for (const text of results) {
-      expect(text).toMatch(/is refused: .* is outside the workspace \(.*--add-dir\); auto mode touches files outside it only when --add-dir or a permission rule allows it\. Do not retry it/);
+      expect(text).toMatch(
+        /is refused: .* is outside the workspace \(.*--add-dir\); auto mode touches files outside it only when --add-dir or a permission rule allows it\. Do not retry it/,
+      );
       expect(text).not.toContain('OUTSIDE-CONTENT');
       expect(text).not.toMatch(/absolute|call again with/i);
     }
@@ -117,7 +130,11 @@ describe('auto mode (no one to ask)', () => {
     expect(results[4]).toBe(results[5]);
     expect(existsSync(join(w.outside, 'new.txt'))).toBe(false);
     expect(existsSync(join(w.outside, 'made-by-link.txt'))).toBe(false);
-    expect(engine.eventsOf('approval_decision').every((e) => e.decision === 'deny' && e.by === 'outside the workspace (auto mode)')).toBe(true);
+    expect(
+      engine
+        .eventsOf('approval_decision')
+        .every((e) => e.decision === 'deny' && e.by === 'outside the workspace (auto mode)'),
+    ).toBe(true);
   });
 
   it('refuses sensitive files, also through an innocent-looking link, and leaves them unchanged', async () => {
@@ -126,7 +143,9 @@ describe('auto mode (no one to ask)', () => {
     const results = await resultsOf(engine);
     expect(results).toHaveLength(SENSITIVE_FORMS.length);
     for (const text of results) {
-      expect(text).toMatch(/is refused: .* may hold secrets \(keys, passwords, credentials\); auto mode reads or writes such files only when a permission rule allows it/);
+      expect(text).toMatch(
+        /is refused: .* may hold secrets \(keys, passwords, credentials\); auto mode reads or writes such files only when a permission rule allows it/,
+      );
       expect(text).not.toMatch(/ENV-SECRET|KEY-SECRET/);
     }
     expect(results[1]).toContain(`Read(${join(engine.cwd, '.env')})`);
@@ -177,9 +196,22 @@ describe('auto mode (no one to ask)', () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-ws-')));
     const skillDir = join(root, 'home', 'skills', 'review');
     mkdirSync(skillDir, { recursive: true });
-    writeFileSync(join(skillDir, 'SKILL.md'), '---\nname: review\ndescription: Reviews.\n---\nRead checklist.md beside this file.\n');
+    writeFileSync(
+      join(skillDir, 'SKILL.md'),
+      '---\nname: review\ndescription: Reviews.\n---\nRead checklist.md beside this file.\n',
+    );
     writeFileSync(join(skillDir, 'checklist.md'), 'CHECKLIST-CONTENT\n');
-    const skill: Skill = { name: 'review', description: 'Reviews.', type: 'prompt', disableModelInvocation: false, arguments: [], body: 'Read checklist.md', dir: skillDir, path: join(skillDir, 'SKILL.md'), source: 'user' };
+    const skill: Skill = {
+      name: 'review',
+      description: 'Reviews.',
+      type: 'prompt',
+      disableModelInvocation: false,
+      arguments: [],
+      body: 'Read checklist.md',
+      dir: skillDir,
+      path: join(skillDir, 'SKILL.md'),
+      source: 'user',
+    };
     const engine = makeEngine({
       mode: 'auto',
       tools: fileTools,
@@ -236,47 +268,58 @@ describe('auto mode (no one to ask)', () => {
 });
 
 describe('manual and yolo mode (someone to ask)', () => {
-  it.each<PermissionMode>(['manual', 'yolo'])('%s asks, with one reason for ../x, the absolute path and a link out', async (mode) => {
-    const engine = engineFor(
-      mode,
-      (w) => [
-        { name: 'Read', arguments: { path: '../outside/secret.txt' } },
-        { name: 'Read', arguments: { path: join(w.root, 'outside', 'secret.txt') } },
-        { name: 'Read', arguments: { path: 'link-out.txt' } },
-        { name: 'Read', arguments: { path: '.env' } },
-        { name: 'Read', arguments: { path: 'a.txt' } },
-      ],
-      { answer: () => ({ decision: 'reject' }) },
-    );
-    const w = world(engine);
-    await resultsOf(engine);
-    const secret = join(w.outside, 'secret.txt');
-    // The first rejection (no feedback) stops the step, so later calls are not asked about.
-    expect(engine.approvals.map((a) => [a.subject, a.reason])).toEqual([[`Read(${secret})`, `${secret} is outside the workspace (${engine.cwd}, ${engine.runtime.session.dir}; more folders can be added with --add-dir)`]]);
-  });
+  it.each<PermissionMode>(['manual', 'yolo'])(
+    '%s asks, with one reason for ../x, the absolute path and a link out',
+    async (mode) => {
+      const engine = engineFor(
+        mode,
+        (w) => [
+          { name: 'Read', arguments: { path: '../outside/secret.txt' } },
+          { name: 'Read', arguments: { path: join(w.root, 'outside', 'secret.txt') } },
+          { name: 'Read', arguments: { path: 'link-out.txt' } },
+          { name: 'Read', arguments: { path: '.env' } },
+          { name: 'Read', arguments: { path: 'a.txt' } },
+        ],
+        { answer: () => ({ decision: 'reject' }) },
+      );
+      const w = world(engine);
+      await resultsOf(engine);
+      const secret = join(w.outside, 'secret.txt');
+      // The first rejection (no feedback) stops the step, so later calls are not asked about.
+      expect(engine.approvals.map((a) => [a.subject, a.reason])).toEqual([
+        [
+          `Read(${secret})`,
+          `${secret} is outside the workspace (${engine.cwd}, ${engine.runtime.session.dir}; more folders can be added with --add-dir)`,
+        ],
+      ]);
+    },
+  );
 
-  it.each<PermissionMode>(['manual', 'yolo'])('%s asks for each guarded path and runs what the user approves', async (mode) => {
-    const engine = engineFor(
-      mode,
-      (w) => [
-        { name: 'Read', arguments: { path: '../outside/secret.txt' } },
-        { name: 'Read', arguments: { path: join(w.root, 'outside', 'secret.txt') } },
-        { name: 'Read', arguments: { path: 'config.txt' } },
-        { name: 'Read', arguments: { path: 'a.txt' } },
-      ],
-      { answer: () => ({ decision: 'approve' }) },
-    );
-    world(engine);
-    const results = await resultsOf(engine);
-    expect(engine.approvals.map((a) => a.reason)).toEqual([
-      expect.stringContaining('is outside the workspace'),
-      expect.stringContaining('is outside the workspace'),
-      `${join(engine.cwd, '.env')} may hold secrets`,
-    ]);
-    expect(results[0]).toContain('OUTSIDE-CONTENT');
-    expect(results[2]).toContain('ENV-SECRET');
-    expect(results[3]).toContain('INSIDE-CONTENT');
-  });
+  it.each<PermissionMode>(['manual', 'yolo'])(
+    '%s asks for each guarded path and runs what the user approves',
+    async (mode) => {
+      const engine = engineFor(
+        mode,
+        (w) => [
+          { name: 'Read', arguments: { path: '../outside/secret.txt' } },
+          { name: 'Read', arguments: { path: join(w.root, 'outside', 'secret.txt') } },
+          { name: 'Read', arguments: { path: 'config.txt' } },
+          { name: 'Read', arguments: { path: 'a.txt' } },
+        ],
+        { answer: () => ({ decision: 'approve' }) },
+      );
+      world(engine);
+      const results = await resultsOf(engine);
+      expect(engine.approvals.map((a) => a.reason)).toEqual([
+        expect.stringContaining('is outside the workspace'),
+        expect.stringContaining('is outside the workspace'),
+        `${join(engine.cwd, '.env')} may hold secrets`,
+      ]);
+      expect(results[0]).toContain('OUTSIDE-CONTENT');
+      expect(results[2]).toContain('ENV-SECRET');
+      expect(results[3]).toContain('INSIDE-CONTENT');
+    },
+  );
 
   it('"approve for this session" on a sensitive file remembers that file only', async () => {
     const engine = engineFor(
@@ -286,7 +329,10 @@ describe('manual and yolo mode (someone to ask)', () => {
         { name: 'Read', arguments: { path: '.env' } },
         { name: 'Read', arguments: { path: 'keys/id_rsa' } },
       ],
-      { answer: (r) => (r.subject.endsWith('.env)') ? { decision: 'approve_session' } : { decision: 'reject', feedback: 'no' }) },
+      {
+        answer: (r) =>
+          r.subject.endsWith('.env)') ? { decision: 'approve_session' } : { decision: 'reject', feedback: 'no' },
+      },
     );
     world(engine);
     await resultsOf(engine);

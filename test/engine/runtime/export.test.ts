@@ -86,8 +86,13 @@ describe('session archive', () => {
     expect(names).toContain(`${session.id}/agents/main/wire.jsonl`);
     expect(names).toContain(`${session.id}/state.json`);
     expect(names).toContain('logs/jarvis-code.log');
-    expect(JSON.parse(files.find((f) => f.name === 'export-manifest.json')!.data.toString())).toMatchObject({ sessionId: session.id, globalLog: true });
-    expect(sessionArchiveEntries(h.home, session.location, false, new Date()).map((e) => e.name)).not.toContain('logs/jarvis-code.log');
+    expect(JSON.parse(files.find((f) => f.name === 'export-manifest.json')!.data.toString())).toMatchObject({
+      sessionId: session.id,
+      globalLog: true,
+    });
+    expect(sessionArchiveEntries(h.home, session.location, false, new Date()).map((e) => e.name)).not.toContain(
+      'logs/jarvis-code.log',
+    );
 
     // Unpack into another home, as a user moving the session would, and resume it there.
     const otherHome = mkdtempSync(join(tmpdir(), 'jarvis-import-'));

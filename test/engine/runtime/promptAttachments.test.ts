@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decideApproval, type PermissionRule } from '../../../src/engine/policy/approvals';
-import { attachMentions, chipOfPart, MAX_ATTACHMENTS, mentionedPaths, type AttachmentEnv } from '../../../src/engine/runtime/promptAttachments';
+import {
+  attachMentions,
+  chipOfPart,
+  MAX_ATTACHMENTS,
+  mentionedPaths,
+  type AttachmentEnv,
+} from '../../../src/engine/runtime/promptAttachments';
 import type { PermissionMode } from '../../../src/engine/session/records';
 import { workspaceOf } from '../../../src/engine/policy/workspace';
 import type { ContentPart } from '../../../src/llm/types';
@@ -25,13 +31,27 @@ function services(imageIn = true): ToolServices {
   };
 }
 
-function envFor(cwd: string, opts: { mode?: PermissionMode; rules?: PermissionRule[]; imageIn?: boolean } = {}): AttachmentEnv {
+function envFor(
+  cwd: string,
+  opts: { mode?: PermissionMode; rules?: PermissionRule[]; imageIn?: boolean } = {},
+): AttachmentEnv {
   const workspace = workspaceOf({ cwd });
   return {
     cwd,
     services: services(opts.imageIn),
     judgeRead: (toolName, access) =>
-      decideApproval({ toolName, subject: `${toolName}(${access.path})`, accesses: [access], defaultApproval: 'auto', mode: opts.mode ?? 'manual', rules: opts.rules ?? [], sessionApprovals: [], cwd, workspace, isSensitivePath }),
+      decideApproval({
+        toolName,
+        subject: `${toolName}(${access.path})`,
+        accesses: [access],
+        defaultApproval: 'auto',
+        mode: opts.mode ?? 'manual',
+        rules: opts.rules ?? [],
+        sessionApprovals: [],
+        cwd,
+        workspace,
+        isSensitivePath,
+      }),
   };
 }
 
@@ -48,7 +68,10 @@ function project(): string {
 
 describe('@path attachments', () => {
   it('finds mentions after whitespace, quoted ones too, and not inside words', () => {
-    expect(mentionedPaths('explain @src/x.ts and @"my notes.md", mail me@example.com')).toEqual(['src/x.ts', 'my notes.md']);
+    expect(mentionedPaths('explain @src/x.ts and @"my notes.md", mail me@example.com')).toEqual([
+      'src/x.ts',
+      'my notes.md',
+    ]);
     expect(mentionedPaths('@a.ts\n@b.ts @a.ts')).toEqual(['a.ts', 'b.ts']);
   });
 
@@ -58,13 +81,18 @@ describe('@path attachments', () => {
     expect(out.notices).toEqual([]);
     expect(out.chips).toEqual(['[@src/x.ts 2 lines]']);
     const [part] = texts(out.parts);
-    expect(part).toMatch(/^<attached-file path="src\/x.ts" label="2 lines">\n1\texport const x = 1;\n2\texport const y = 2;\n<\/attached-file>$/);
+    expect(part).toMatch(
+      /^<attached-file path="src\/x.ts" label="2 lines">\n1\texport const x = 1;\n2\texport const y = 2;\n<\/attached-file>$/,
+    );
     expect(chipOfPart(out.parts[0])).toBe('[@src/x.ts 2 lines]');
   });
 
-  it('a long file is cut at the Read limits, with Read\'s note and a chip that says so', async () => {
+  it("a long file is cut at the Read limits, with Read's note and a chip that says so", async () => {
     const cwd = project();
-    writeFileSync(join(cwd, 'long.txt'), Array.from({ length: READ_MAX_LINES + 50 }, (_, i) => `line ${i + 1}`).join('\n'));
+    writeFileSync(
+      join(cwd, 'long.txt'),
+      Array.from({ length: READ_MAX_LINES + 50 }, (_, i) => `line ${i + 1}`).join('\n'),
+    );
     const out = await attachMentions('@long.txt', envFor(cwd));
     expect(out.chips).toEqual([`[@long.txt ${READ_MAX_LINES} lines, cut]`]);
     expect(texts(out.parts)[0]).toContain(`[Truncated: showed lines 1-${READ_MAX_LINES}`);
@@ -85,7 +113,9 @@ describe('@path attachments', () => {
 
   it('attaches an image as ReadMediaFile sends it, and refuses it for a model without image input', async () => {
     const cwd = project();
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
     writeFileSync(join(cwd, 'shot.png'), png);
     const out = await attachMentions('what is in @shot.png?', envFor(cwd));
     expect(out.chips).toEqual(['[@shot.png image 40x30]']);
@@ -114,7 +144,10 @@ describe('@path attachments', () => {
     symlinkSync(join(root, 'outside.txt'), join(cwd, 'innocent.txt'));
     symlinkSync(join(cwd, '.env'), join(cwd, 'config.txt'));
     for (const mode of ['manual', 'yolo', 'auto'] as const) {
-      const out = await attachMentions(`@.env @.ssh/id_rsa @../outside.txt @${join(root, 'outside.txt')} @innocent.txt @config.txt`, envFor(cwd, { mode }));
+      const out = await attachMentions(
+        `@.env @.ssh/id_rsa @../outside.txt @${join(root, 'outside.txt')} @innocent.txt @config.txt`,
+        envFor(cwd, { mode }),
+      );
       expect(out.parts).toEqual([]);
       expect(JSON.stringify(out)).not.toMatch(/hunter2|TOP SECRET|PRIVATE KEY/);
       expect(out.notices).toHaveLength(5); // ../outside.txt and the absolute path are the same file
@@ -125,11 +158,17 @@ describe('@path attachments', () => {
 
   it('a deny rule on Read stops the attachment; an allow rule lets a guarded file through', async () => {
     const cwd = project();
-    const denied = await attachMentions('@src/x.ts', envFor(cwd, { rules: [{ decision: 'deny', pattern: 'Read(**/x.ts)' }] }));
+    const denied = await attachMentions(
+      '@src/x.ts',
+      envFor(cwd, { rules: [{ decision: 'deny', pattern: 'Read(**/x.ts)' }] }),
+    );
     expect(denied.parts).toEqual([]);
     expect(denied.notices[0]).toMatch(/^@src\/x.ts was not attached: rule deny Read/);
     writeFileSync(join(cwd, '.env.local'), 'A=1');
-    const allowed = await attachMentions('@.env.local', envFor(cwd, { rules: [{ decision: 'allow', pattern: 'Read(**/.env.local)' }] }));
+    const allowed = await attachMentions(
+      '@.env.local',
+      envFor(cwd, { rules: [{ decision: 'allow', pattern: 'Read(**/.env.local)' }] }),
+    );
     expect(allowed.chips).toEqual(['[@.env.local 1 line]']);
   });
 
@@ -139,6 +178,9 @@ describe('@path attachments', () => {
     for (const n of names) writeFileSync(join(cwd, n), n);
     const out = await attachMentions(names.map((n) => `@${n}`).join(' '), envFor(cwd));
     expect(out.chips).toHaveLength(MAX_ATTACHMENTS);
-    expect(out.notices).toEqual([`@f10.txt was not attached: a prompt attaches at most ${MAX_ATTACHMENTS} files.`, `@f11.txt was not attached: a prompt attaches at most ${MAX_ATTACHMENTS} files.`]);
+    expect(out.notices).toEqual([
+      `@f10.txt was not attached: a prompt attaches at most ${MAX_ATTACHMENTS} files.`,
+      `@f11.txt was not attached: a prompt attaches at most ${MAX_ATTACHMENTS} files.`,
+    ]);
   });
 });

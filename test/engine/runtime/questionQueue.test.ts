@@ -7,7 +7,12 @@ describe('the queue of questions the engine asks (shared by every front end)', (
     const q = new QuestionQueue<string>((queue) => changes.push(queue.size));
     const finishers = new Map<string, (v: string) => void>();
     const ask = (name: string, background = false) =>
-      q.ask<string>(new AbortController().signal, { label: `waiting for ${name}`, background, view: (finish) => (finishers.set(name, finish), name), onAbort: () => 'withdrawn' });
+      q.ask<string>(new AbortController().signal, {
+        label: `waiting for ${name}`,
+        background,
+        view: (finish) => (finishers.set(name, finish), name),
+        onAbort: () => 'withdrawn',
+      });
     const bg = ask('question', true);
     const first = ask('approval');
     const second = ask('plan');
@@ -24,18 +29,28 @@ describe('the queue of questions the engine asks (shared by every front end)', (
     expect(changes).toEqual([1, 2, 3, 2, 1, 0]);
   });
 
-  it('the turn\'s abort withdraws a question with onAbort\'s value or error; answering twice changes nothing', async () => {
+  it("the turn's abort withdraws a question with onAbort's value or error; answering twice changes nothing", async () => {
     const q = new QuestionQueue<string>();
     const abort = new AbortController();
     let finish: ((v: string) => void) | undefined;
-    const approval = q.ask<string>(abort.signal, { label: 'a', view: (f) => ((finish = f), 'panel'), onAbort: () => 'rejected' });
-    const review = q.ask<string>(abort.signal, { label: 'b', view: () => 'panel2', onAbort: () => new Error('interrupted') });
+    const approval = q.ask<string>(abort.signal, {
+      label: 'a',
+      view: (f) => ((finish = f), 'panel'),
+      onAbort: () => 'rejected',
+    });
+    const review = q.ask<string>(abort.signal, {
+      label: 'b',
+      view: () => 'panel2',
+      onAbort: () => new Error('interrupted'),
+    });
     abort.abort();
     expect(await approval).toBe('rejected');
     await expect(review).rejects.toThrow('interrupted');
     finish!('late');
     expect(q.size).toBe(0);
-    expect(await q.ask(abort.signal, { label: 'c', view: () => 'x', onAbort: () => 'already aborted' })).toBe('already aborted');
+    expect(await q.ask(abort.signal, { label: 'c', view: () => 'x', onAbort: () => 'already aborted' })).toBe(
+      'already aborted',
+    );
   });
 
   it('cancelAll withdraws everything (front end shutting down)', async () => {

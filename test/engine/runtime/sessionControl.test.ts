@@ -15,7 +15,9 @@ let root: string;
 const controls: SessionControl[] = [];
 
 beforeAll(async () => {
-  server = await startMockModelServer({ script: (req) => ({ text: `answer from ${(req.body as { model: string }).model}` }) });
+  server = await startMockModelServer({
+    script: (req) => ({ text: `answer from ${(req.body as { model: string }).model}` }),
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -33,7 +35,13 @@ function makeControl(events: EngineEvent[] = []): SessionControl {
     base: {
       home: join(root, 'home'),
       cwd: root,
-      model: { ...testModel, providerName: 'mock', baseUrl: server.baseUrlFor('openai'), model: 'model-one', alias: 'one' },
+      model: {
+        ...testModel,
+        providerName: 'mock',
+        baseUrl: server.baseUrlFor('openai'),
+        model: 'model-one',
+        alias: 'one',
+      },
       mode: 'yolo',
       loop: { maxStepsPerTurn: 0, maxAttemptsPerStep: 2 },
       rules: [],
@@ -131,6 +139,8 @@ describe('runtime disposables', () => {
     rt.disposables.add({ name: 'browser', dispose: () => Promise.reject(new Error('already dead')) });
     await control.close();
     expect(order).toEqual(['session end', 'mcp docs']);
-    expect(events.filter((e) => e.type === 'notice').map((e) => (e as { text: string }).text)).toContain('closing browser failed: already dead');
+    expect(events.filter((e) => e.type === 'notice').map((e) => (e as { text: string }).text)).toContain(
+      'closing browser failed: already dead',
+    );
   });
 });

@@ -11,7 +11,8 @@ import { makeEngine, type EngineHarness, verifyEnginesAfterEach, runPrompt } fro
 let h: EngineHarness | undefined;
 verifyEnginesAfterEach();
 
-const textOf = (m: Message) => (m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''));
+const textOf = (m: Message) =>
+  m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 const prompt = runPrompt;
 function identityless(state: SessionState) {
   const { sessionId: _id, createdAt: _c, forkedFrom: _f, planMode: _p, ...rest } = state;
@@ -20,7 +21,14 @@ function identityless(state: SessionState) {
 
 describe('fork', () => {
   it('copies transcript, state, plan files and task output into a new session that resumes where the original was', async () => {
-    h = makeEngine({ mode: 'yolo', responses: [{ toolCalls: [{ id: 'c1', name: 'Peek', arguments: { key: 'k', ms: 0 } }] }, { text: 'a1' }, { text: 'a2' }] });
+    h = makeEngine({
+      mode: 'yolo',
+      responses: [
+        { toolCalls: [{ id: 'c1', name: 'Peek', arguments: { key: 'k', ms: 0 } }] },
+        { text: 'a1' },
+        { text: 'a2' },
+      ],
+    });
     const original = h.runtime.session;
     await prompt(h, 'p1');
     const planPath = join(original.dir, 'agents', 'main', 'plans', 'plan-1.md');
@@ -31,7 +39,19 @@ describe('fork', () => {
     const taskDir = join(original.dir, 'tasks');
     mkdirSync(join(taskDir, 'bash-1'), { recursive: true });
     writeFileSync(join(taskDir, 'bash-1', 'output.log'), 'partial output\n');
-    const task = { id: 'bash-1', kind: 'bash', description: 'server', command: 'sleep 100', status: 'running', pid: process.pid, startedAt: new Date().toISOString(), timeoutMs: null, outputPath: join(taskDir, 'bash-1', 'output.log'), notified: false, reported: false };
+    const task = {
+      id: 'bash-1',
+      kind: 'bash',
+      description: 'server',
+      command: 'sleep 100',
+      status: 'running',
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      timeoutMs: null,
+      outputPath: join(taskDir, 'bash-1', 'output.log'),
+      notified: false,
+      reported: false,
+    };
     writeFileSync(join(taskDir, 'bash-1.json'), JSON.stringify(task));
     writeFileSync(join(original.dir, 'upcoming-goals.json'), '[]');
     const journalBefore = readFileSync(original.journalPath, 'utf8');
@@ -44,17 +64,29 @@ describe('fork', () => {
     expect(readFileSync(join(fork.sessionDir, 'agents', 'main', 'plans', 'plan-1.md'), 'utf8')).toBe('# The plan\n');
     expect(readFileSync(join(fork.sessionDir, 'tasks', 'bash-1', 'output.log'), 'utf8')).toBe('partial output\n');
     const copiedTask = JSON.parse(readFileSync(join(fork.sessionDir, 'tasks', 'bash-1.json'), 'utf8'));
-    expect(copiedTask).toMatchObject({ status: 'failed', endReason: 'lost', notified: true, outputPath: join(fork.sessionDir, 'tasks', 'bash-1', 'output.log') });
+    expect(copiedTask).toMatchObject({
+      status: 'failed',
+      endReason: 'lost',
+      notified: true,
+      outputPath: join(fork.sessionDir, 'tasks', 'bash-1', 'output.log'),
+    });
     expect(existsSync(join(fork.sessionDir, 'upcoming-goals.json'))).toBe(false);
 
     const copy = Session.open({ sessionId: fork.sessionId, sessionDir: fork.sessionDir, workDir: h.cwd });
     expect(copy.state.sessionId).toBe(fork.sessionId);
     expect(copy.state.forkedFrom).toBe(original.id);
     expect(identityless(copy.state)).toEqual(identityless(original.state));
-    expect(copy.state.planMode).toEqual({ active: true, planPath: join(fork.sessionDir, 'agents', 'main', 'plans', 'plan-1.md') });
+    expect(copy.state.planMode).toEqual({
+      active: true,
+      planPath: join(fork.sessionDir, 'agents', 'main', 'plans', 'plan-1.md'),
+    });
     expect(readSessionSummary(fork.sessionDir)).toMatchObject({ sessionId: fork.sessionId, forkedFrom: original.id });
     expect(Session.findById(h.home, fork.sessionId, h.cwd)?.sessionDir).toBe(fork.sessionDir);
-    expect(listSessions(h.home, h.cwd).map((s) => s.sessionId).sort()).toEqual([original.id, fork.sessionId].sort());
+    expect(
+      listSessions(h.home, h.cwd)
+        .map((s) => s.sessionId)
+        .sort(),
+    ).toEqual([original.id, fork.sessionId].sort());
 
     // Continue in the copy: the full history travels, the original does not change.
     h.expectReplayIdentical();

@@ -55,14 +55,20 @@ const byteTools: Tool[] = [
 
 const tools = [readTool, writeTool, editTool, bashTool, ...byteTools];
 let n = 0;
-const call = (name: string, args: Record<string, unknown>): ScriptedResponse => ({ toolCalls: [{ id: `c${++n}`, name, arguments: args }] });
+const call = (name: string, args: Record<string, unknown>): ScriptedResponse => ({
+  toolCalls: [{ id: `c${++n}`, name, arguments: args }],
+});
 const done: ScriptedResponse = { text: 'done' };
 
 function engine(responses: ScriptedResponse[], extra: Partial<Parameters<typeof makeEngine>[0]> = {}): EngineHarness {
   return makeEngine({ mode: 'yolo', tools, responses, ...extra });
 }
 
-const INVALID_UTF8 = Buffer.concat([Buffer.from('line one\nbad byte: '), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from('\nend\n')]);
+const INVALID_UTF8 = Buffer.concat([
+  Buffer.from('line one\nbad byte: '),
+  Buffer.from([0xff, 0xfe, 0x80]),
+  Buffer.from('\nend\n'),
+]);
 const BINARY = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0x00, 0x7f]);
 
 describe('rewind: files', () => {
@@ -86,14 +92,21 @@ describe('rewind: files', () => {
     expect(readFileSync(join(h.cwd, 'notes.txt')).toString('latin1')).toContain('LINE ONE');
 
     const targets = listRewindTargets(h.runtime.session.state);
-    expect(targets.map((t) => [t.label, t.turns, t.files.length])).toEqual([['change them again', 1, 2], ['change the files', 2, 3]]);
+    expect(targets.map((t) => [t.label, t.turns, t.files.length])).toEqual([
+      ['change them again', 1, 2],
+      ['change the files', 2, 3],
+    ]);
     const result = await rewind(h.runtime, { turns: 2, scope: 'files' });
 
     expect(readFileSync(join(h.cwd, 'notes.txt')).equals(INVALID_UTF8)).toBe(true);
     expect(readFileSync(join(h.cwd, 'logo.png')).equals(BINARY)).toBe(true);
     expect(statSync(join(h.cwd, 'logo.png')).mode & 0o777).toBe(0o640);
     expect(existsSync(join(h.cwd, 'src/new.ts'))).toBe(false);
-    expect(result.restored.map((r) => [r.path.slice(h.cwd.length + 1), r.action]).sort()).toEqual([['logo.png', 'restored'], ['notes.txt', 'restored'], ['src/new.ts', 'removed']]);
+    expect(result.restored.map((r) => [r.path.slice(h.cwd.length + 1), r.action]).sort()).toEqual([
+      ['logo.png', 'restored'],
+      ['notes.txt', 'restored'],
+      ['src/new.ts', 'removed'],
+    ]);
     expect(result.skipped).toEqual([]);
     expect(result.withdrawn).toEqual([]);
     // Files only: the conversation is untouched, and nothing is left to restore.
@@ -123,7 +136,11 @@ describe('rewind: files', () => {
   });
 
   it('a file changed and changed back needs nothing; the rewind forgets its changes', async () => {
-    const h = engine([call('Write', { path: 'tmp.txt', content: 'scratch' }), call('Remove', { path: 'tmp.txt' }), done]);
+    const h = engine([
+      call('Write', { path: 'tmp.txt', content: 'scratch' }),
+      call('Remove', { path: 'tmp.txt' }),
+      done,
+    ]);
     await runPrompt(h, 'scratch file');
     expect(listRewindTargets(h.runtime.session.state)[0].files).toEqual([join(h.cwd, 'tmp.txt')]);
     const result = await rewind(h.runtime, { scope: 'files' });
@@ -132,21 +149,39 @@ describe('rewind: files', () => {
   });
 
   it('lists a file changed outside the agent and keeps it, unless told to overwrite (the outside bytes are kept)', async () => {
-    const h = engine([call('Write', { path: 'a.txt', content: 'agent' }), call('Write', { path: 'b.txt', content: 'agent b' }), done]);
+    const h = engine([
+      call('Write', { path: 'a.txt', content: 'agent' }),
+      call('Write', { path: 'b.txt', content: 'agent b' }),
+      done,
+    ]);
     await runPrompt(h, 'write a and b');
     writeFileSync(join(h.cwd, 'a.txt'), 'the user typed this');
-    const plan = await planFileRewind(h.runtime.session.state, listRewindTargets(h.runtime.session.state)[0].turnId, 1024);
+    const plan = await planFileRewind(
+      h.runtime.session.state,
+      listRewindTargets(h.runtime.session.state)[0].turnId,
+      1024,
+    );
     expect(plan.restore.find((r) => r.path.endsWith('a.txt'))?.conflict).toMatch(/changed outside the agent/);
 
     const first = await rewind(h.runtime, { scope: 'files' });
     expect(first.restored.map((r) => r.path)).toEqual([join(h.cwd, 'b.txt')]);
-    expect(first.skipped).toEqual([{ path: join(h.cwd, 'a.txt'), reason: expect.stringMatching(/changed outside the agent since the agent last wrote it; kept as it is/) }]);
+    expect(first.skipped).toEqual([
+      {
+        path: join(h.cwd, 'a.txt'),
+        reason: expect.stringMatching(/changed outside the agent since the agent last wrote it; kept as it is/),
+      },
+    ]);
     expect(readFileSync(join(h.cwd, 'a.txt'), 'utf8')).toBe('the user typed this');
 
     const second = await rewind(h.runtime, { scope: 'files', overwrite: [join(h.cwd, 'a.txt')] });
     expect(second.restored).toEqual([{ path: join(h.cwd, 'a.txt'), action: 'removed' }]);
     expect(existsSync(join(h.cwd, 'a.txt'))).toBe(false);
-    const record = readFileSync(h.runtime.session.journalPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((r) => r.type === 'rewind').at(-1);
+    const record = readFileSync(h.runtime.session.journalPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.type === 'rewind')
+      .at(-1);
     const hash = record.restored[0].replaced.hash as string;
     expect(readFileSync(join(h.runtime.session.dir, 'file-history', hash), 'utf8')).toBe('the user typed this');
   });
@@ -167,8 +202,18 @@ describe('rewind: files', () => {
     expect(result.restored).toEqual([]);
     expect(result.skipped).toEqual(
       expect.arrayContaining([
-        { path: join(h.cwd, 'read-only.txt'), reason: expect.stringMatching(/changed by a command \(Bash\(echo more.*changes made by commands cannot be restored/) },
-        { path: join(h.cwd, 'w.txt'), reason: expect.stringMatching(/changed by a command the agent ran \(Bash\(echo more.*after the agent last wrote it; kept as it is/) },
+        {
+          path: join(h.cwd, 'read-only.txt'),
+          reason: expect.stringMatching(
+            /changed by a command \(Bash\(echo more.*changes made by commands cannot be restored/,
+          ),
+        },
+        {
+          path: join(h.cwd, 'w.txt'),
+          reason: expect.stringMatching(
+            /changed by a command the agent ran \(Bash\(echo more.*after the agent last wrote it; kept as it is/,
+          ),
+        },
       ]),
     );
     expect(result.commands).toHaveLength(1);
@@ -176,27 +221,45 @@ describe('rewind: files', () => {
   });
 
   it('restores files across a compaction; the conversation part keeps the compaction rule', async () => {
-    const h = engine([call('Write', { path: 'a.txt', content: 'v1' }), done, { text: 'summary note' }, call('Read', { path: 'a.txt' }), call('Edit', { path: 'a.txt', old_string: 'v1', new_string: 'v2' }), done]);
+    const h = engine([
+      call('Write', { path: 'a.txt', content: 'v1' }),
+      done,
+      { text: 'summary note' },
+      call('Read', { path: 'a.txt' }),
+      call('Edit', { path: 'a.txt', old_string: 'v1', new_string: 'v2' }),
+      done,
+    ]);
     await runPrompt(h, 'create a');
     await h.runtime.compaction.compact();
     await runPrompt(h, 'edit a');
     const targets = listRewindTargets(h.runtime.session.state);
-    expect(targets.map((t) => [t.label, t.conversation])).toEqual([['edit a', true], ['create a', false]]);
-    await expect(rewind(h.runtime, { turns: 2, scope: 'both' })).rejects.toThrow(/cannot go back past the last compaction; rewind the files only/);
+    expect(targets.map((t) => [t.label, t.conversation])).toEqual([
+      ['edit a', true],
+      ['create a', false],
+    ]);
+    await expect(rewind(h.runtime, { turns: 2, scope: 'both' })).rejects.toThrow(
+      /cannot go back past the last compaction; rewind the files only/,
+    );
     const result = await rewind(h.runtime, { turns: 2, scope: 'files' });
     expect(result.restored).toEqual([{ path: join(h.cwd, 'a.txt'), action: 'removed' }]);
     expect(existsSync(join(h.cwd, 'a.txt'))).toBe(false);
   });
 
   it('a copy that cannot be kept (full disk, broken session folder) stops the write and leaves the file as it was', async () => {
-    const h = engine([call('Read', { path: 'a.txt' }), call('Edit', { path: 'a.txt', old_string: 'old', new_string: 'new' }), done]);
+    const h = engine([
+      call('Read', { path: 'a.txt' }),
+      call('Edit', { path: 'a.txt', old_string: 'old', new_string: 'new' }),
+      done,
+    ]);
     writeFileSync(join(h.cwd, 'a.txt'), 'old');
     writeFileSync(join(h.runtime.session.dir, 'file-history'), 'a file where the folder should be');
     await runPrompt(h, 'edit');
     const result = h.eventsOf('tool_result').find((e) => e.toolName === 'Edit')!;
     expect(h.eventsOf('tool_result').find((e) => e.toolName === 'Read')!.isError).toBeFalsy();
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/Could not keep a copy of .*a\.txt before changing it, so it was not changed: could not write .*file-history \(something other than a folder is in its place\)/);
+    expect(result.text).toMatch(
+      /Could not keep a copy of .*a\.txt before changing it, so it was not changed: could not write .*file-history \(something other than a folder is in its place\)/,
+    );
     expect(readFileSync(join(h.cwd, 'a.txt'), 'utf8')).toBe('old');
   });
 
@@ -211,18 +274,40 @@ describe('rewind: files', () => {
   });
 
   it('says it cannot restore a file that was over the size cap, and restores the rest', async () => {
-    const h = engine([call('Read', { path: 'big.txt' }), call('Edit', { path: 'big.txt', old_string: 'x', new_string: 'y', replace_all: true }), call('Write', { path: 'small.txt', content: 's' }), done], { fileHistory: { maxFileBytes: 16 } });
+    const h = engine(
+      [
+        call('Read', { path: 'big.txt' }),
+        call('Edit', { path: 'big.txt', old_string: 'x', new_string: 'y', replace_all: true }),
+        call('Write', { path: 'small.txt', content: 's' }),
+        done,
+      ],
+      { fileHistory: { maxFileBytes: 16 } },
+    );
     writeFileSync(join(h.cwd, 'big.txt'), 'x'.repeat(64));
     await runPrompt(h, 'edit big');
     const result = await rewind(h.runtime, { scope: 'files' });
     expect(result.restored).toEqual([{ path: join(h.cwd, 'small.txt'), action: 'removed' }]);
-    expect(result.skipped).toEqual([{ path: join(h.cwd, 'big.txt'), reason: expect.stringMatching(/it was 64 bytes when the agent changed it, over the 16 bytes limit for kept copies \(\[rewind\] max_file_bytes\)/) }]);
+    expect(result.skipped).toEqual([
+      {
+        path: join(h.cwd, 'big.txt'),
+        reason: expect.stringMatching(
+          /it was 64 bytes when the agent changed it, over the 16 bytes limit for kept copies \(\[rewind\] max_file_bytes\)/,
+        ),
+      },
+    ]);
   });
 });
 
 describe('rewind: conversation and files', () => {
   it('both: withdraws the prompts and restores the files; resume and fork see the result; replay rebuilds it', async () => {
-    const h = engine([call('Write', { path: 'a.txt', content: 'one' }), done, call('Read', { path: 'a.txt' }), call('Edit', { path: 'a.txt', old_string: 'one', new_string: 'two' }), done, { text: 'after' }]);
+    const h = engine([
+      call('Write', { path: 'a.txt', content: 'one' }),
+      done,
+      call('Read', { path: 'a.txt' }),
+      call('Edit', { path: 'a.txt', old_string: 'one', new_string: 'two' }),
+      done,
+      { text: 'after' },
+    ]);
     await runPrompt(h, 'first');
     await runPrompt(h, 'second');
     const result = await rewind(h.runtime, { turns: 1, scope: 'both' });
@@ -235,7 +320,10 @@ describe('rewind: conversation and files', () => {
     expect(h.runtime.session.guard.entries().find((s) => s.path === join(h.cwd, 'a.txt'))?.size).toBe(3);
     h.expectReplayIdentical();
     // The Markdown export leaves the withdrawn turn out, as it does after an undo.
-    const records = readFileSync(h.runtime.session.journalPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const records = readFileSync(h.runtime.session.journalPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const shown = JSON.stringify(transcriptEntries(records));
     expect(shown).toContain('first');
     expect(shown).not.toContain('second');
@@ -243,10 +331,18 @@ describe('rewind: conversation and files', () => {
     const fork = forkSession(h.runtime, { home: h.home });
     const copy = Session.open({ sessionId: fork.sessionId, sessionDir: fork.sessionDir, workDir: h.cwd });
     expect(copy.state.fileHistory).toEqual(h.runtime.session.state.fileHistory);
-    expect(readdirSync(join(fork.sessionDir, 'file-history')).sort()).toEqual(readdirSync(join(h.runtime.session.dir, 'file-history')).sort());
+    expect(readdirSync(join(fork.sessionDir, 'file-history')).sort()).toEqual(
+      readdirSync(join(h.runtime.session.dir, 'file-history')).sort(),
+    );
 
     await h.runtime.close();
-    const resumed = makeEngine({ mode: 'yolo', tools, responses: [], resume: h.runtime.session.location, dirs: { home: h.home, cwd: h.cwd } });
+    const resumed = makeEngine({
+      mode: 'yolo',
+      tools,
+      responses: [],
+      resume: h.runtime.session.location,
+      dirs: { home: h.home, cwd: h.cwd },
+    });
     expect(resumed.runtime.session.state.fileHistory).toEqual(h.runtime.session.state.fileHistory);
     // Rewinding the first prompt from the resumed session removes the file it created.
     const again = await rewind(resumed.runtime, { scope: 'files' });
@@ -267,7 +363,10 @@ describe('rewind: conversation and files', () => {
   it('a subagent’s writes are recorded in the main journal, under the turn that was running, and rewound with it', async () => {
     const h = engine([done]);
     await runPrompt(h, 'delegate the file');
-    const child = h.runtime.agents.spawn({ systemPrompt: 'child', client: new ScriptedClient([call('Write', { path: 'by-child.txt', content: 'child' }), done]) });
+    const child = h.runtime.agents.spawn({
+      systemPrompt: 'child',
+      client: new ScriptedClient([call('Write', { path: 'by-child.txt', content: 'child' }), done]),
+    });
     expect(await child.run('write it')).toMatchObject({ reason: 'completed' });
     expect(readFileSync(join(h.cwd, 'by-child.txt'), 'utf8')).toBe('child');
     expect(listRewindTargets(h.runtime.session.state)[0].files).toEqual([join(h.cwd, 'by-child.txt')]);

@@ -11,7 +11,10 @@ afterEach(async () => {
 
 describe('session journal and resume', () => {
   it('resume replays the journal into the same state and keeps the recorded system prompt', async () => {
-    h = makeEngine({ mode: 'yolo', responses: [{ toolCalls: [{ name: 'Peek', arguments: { key: 'a', ms: 0 } }] }, { text: 'one' }, { text: 'two' }] });
+    h = makeEngine({
+      mode: 'yolo',
+      responses: [{ toolCalls: [{ name: 'Peek', arguments: { key: 'a', ms: 0 } }] }, { text: 'one' }, { text: 'two' }],
+    });
     h.runtime.agent.submit({ kind: 'prompt', text: 'first' });
     h.runtime.agent.submit({ kind: 'prompt', text: 'second' });
     await h.runtime.agent.idle();
@@ -29,7 +32,14 @@ describe('session journal and resume', () => {
     // What a kill -9 between the model's tool call and its result leaves behind:
     s.commit({ type: 'turn_start', turnId: 't_x', origin: 'user', prompt: 'do it' });
     s.commit({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'do it' }] } });
-    s.commit({ type: 'message', message: { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'Bash', arguments: '{"command":"sleep 100"}' }] } });
+    s.commit({
+      type: 'message',
+      message: {
+        role: 'assistant',
+        text: '',
+        toolCalls: [{ id: 'c1', name: 'Bash', arguments: '{"command":"sleep 100"}' }],
+      },
+    });
     appendFileSync(s.journalPath, '{"v":1,"ts":1,"type":"message","message":{"role":"to');
     const resumed = Session.open(s.location);
     expect(resumed.warnings.join('\n')).toMatch(/cut off/);

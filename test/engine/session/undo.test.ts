@@ -8,7 +8,8 @@ import { makeEngine, type EngineHarness, verifyEnginesAfterEach, runPrompt } fro
 let h: EngineHarness | undefined;
 verifyEnginesAfterEach();
 
-const textOf = (m: Message) => (m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(''));
+const textOf = (m: Message) =>
+  m.role === 'assistant' ? m.text : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 const prompt = runPrompt;
 /** The state without what undo deliberately keeps (cost totals, the file history: files stay as they are). */
 function conversation(state: SessionState) {
@@ -33,13 +34,23 @@ describe('undo', () => {
     s.commit({ type: 'todos', todos: [{ title: 'first', status: 'pending' }] });
     const afterFirst = conversation(s.state);
     await prompt(h, 'p2');
-    s.commit({ type: 'todos', todos: [{ title: 'first', status: 'done' }, { title: 'second', status: 'pending' }] });
+    s.commit({
+      type: 'todos',
+      todos: [
+        { title: 'first', status: 'done' },
+        { title: 'second', status: 'pending' },
+      ],
+    });
     s.commit({ type: 'plan_mode', active: true, planPath: '/tmp/plan.md' });
     s.commit({ type: 'title', title: 'kept title' });
     const afterSecond = conversation(s.state);
     await prompt(h, 'p3');
 
-    expect(listUndoTargets(s.state).map((t) => [t.prompt, t.count])).toEqual([['p3', 1], ['p2', 2], ['p1', 3]]);
+    expect(listUndoTargets(s.state).map((t) => [t.prompt, t.count])).toEqual([
+      ['p3', 1],
+      ['p2', 2],
+      ['p1', 3],
+    ]);
     expect(undo(h.runtime, 1)).toEqual({ withdrawn: ['p3'] });
     expect(conversation(s.state)).toEqual(afterSecond);
 

@@ -3,7 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decideApproval, isBindingDeny, shellAnalysisFor, type PolicyInput } from '../../../src/engine/policy/approvals';
+import {
+  decideApproval,
+  isBindingDeny,
+  shellAnalysisFor,
+  type PolicyInput,
+} from '../../../src/engine/policy/approvals';
 import { towerGuardedWrite } from '../../../src/engine/tower/towerRuntime';
 import { fileTools } from '../../../src/tools/file';
 import { shellTools } from '../../../src/tools/shell';
@@ -18,10 +23,18 @@ async function decide(subject: string, over: Partial<PolicyInput> = {}) {
   const toolName = subject.split('(')[0]!;
   const path = /^(Write|Edit)\((.*)\)$/.exec(subject)?.[2];
   return decideApproval({
-    toolName, subject, accesses: path ? [{ kind: 'write', path }] : [], defaultApproval: 'ask', mode: 'yolo',
-    rules: [{ decision: 'allow', pattern: `${toolName}` }], sessionApprovals: [], cwd: repo,
-    workspace: { roots: [repo], readOnly: [], guardedWrite: towerGuardedWrite }, isSensitivePath: () => false,
-    shell: await shellAnalysisFor(toolName, subject), ...over,
+    toolName,
+    subject,
+    accesses: path ? [{ kind: 'write', path }] : [],
+    defaultApproval: 'ask',
+    mode: 'yolo',
+    rules: [{ decision: 'allow', pattern: `${toolName}` }],
+    sessionApprovals: [],
+    cwd: repo,
+    workspace: { roots: [repo], readOnly: [], guardedWrite: towerGuardedWrite },
+    isSensitivePath: () => false,
+    shell: await shellAnalysisFor(toolName, subject),
+    ...over,
   });
 }
 
@@ -52,12 +65,19 @@ describe('the .tower/ write guard', () => {
     expect(isBindingDeny(d)).toBe(true);
   });
 
-  it.each([['Bash(cat .tower/comms/state.json)'], ['Bash(ls .tower/worktrees)'], ['Write(/repo/.tower/worktrees/api/src/a.ts)'], ['Bash(git -C .tower/worktrees/api log)']])('%s is not a guarded write', async (subject) => {
+  it.each([
+    ['Bash(cat .tower/comms/state.json)'],
+    ['Bash(ls .tower/worktrees)'],
+    ['Write(/repo/.tower/worktrees/api/src/a.ts)'],
+    ['Bash(git -C .tower/worktrees/api log)'],
+  ])('%s is not a guarded write', async (subject) => {
     expect((await decide(subject)).decision).toBe('allow');
   });
 
   it('without Tower mode nothing is guarded', async () => {
-    expect((await decide('Write(/repo/.tower/comms/state.json)', { workspace: { roots: [repo], readOnly: [] } })).decision).toBe('allow');
+    expect(
+      (await decide('Write(/repo/.tower/comms/state.json)', { workspace: { roots: [repo], readOnly: [] } })).decision,
+    ).toBe('allow');
   });
 
   it('attack: a model in yolo mode cannot forge the review gate with Write or Bash; the state file is unchanged', async () => {

@@ -37,9 +37,25 @@ describe('the experimental flag', () => {
     expect(off.runtime.tools.list().filter((t) => t.name.startsWith('Tower'))).toEqual([]);
     expect(off.runtime.tower).toBeUndefined();
     const on = makeEngine({ tools: builtinTools(), tower: true, responses: [] });
-    expect(on.runtime.tools.list().map((t) => t.name).filter((n) => n.startsWith('Tower')).sort()).toEqual([...TOWER_TOOL_NAMES].sort());
-    expect(on.runtime.offered.list().map((t) => t.name).filter((n) => n.startsWith('Tower'))).toEqual([]);
-    expect(on.runtime.tools.list().filter((t) => t.name.startsWith('Tower')).every((t) => t.deferred)).toBe(true);
+    expect(
+      on.runtime.tools
+        .list()
+        .map((t) => t.name)
+        .filter((n) => n.startsWith('Tower'))
+        .sort(),
+    ).toEqual([...TOWER_TOOL_NAMES].sort());
+    expect(
+      on.runtime.offered
+        .list()
+        .map((t) => t.name)
+        .filter((n) => n.startsWith('Tower')),
+    ).toEqual([]);
+    expect(
+      on.runtime.tools
+        .list()
+        .filter((t) => t.name.startsWith('Tower'))
+        .every((t) => t.deferred),
+    ).toBe(true);
   });
 });
 
@@ -55,13 +71,17 @@ describe('delegated subagents', () => {
           coderTools = req.tools.map((t) => t.name);
           return { text: 'coded' };
         }
-        return hasResult(req, 1) ? { text: 'done' } : { toolCalls: [{ name: 'Agent', arguments: { description: 'code', prompt: 'Code it.' } }] };
+        return hasResult(req, 1)
+          ? { text: 'done' }
+          : { toolCalls: [{ name: 'Agent', arguments: { description: 'code', prompt: 'Code it.' } }] };
       },
     });
     await runPrompt(h, 'delegate');
     expect(coderTools).toContain('Bash');
     expect(coderTools.filter((n) => n.startsWith('Tower'))).toEqual([]);
-    const search = JSON.stringify(h.client.requests.find((r) => r.system.includes('# Your role: subagent (coder)'))!.tools);
+    const search = JSON.stringify(
+      h.client.requests.find((r) => r.system.includes('# Your role: subagent (coder)'))!.tools,
+    );
     expect(search).not.toContain('TowerInit');
   });
 });
@@ -138,14 +158,23 @@ describe('spawned Tower agents', () => {
           workerRequests.push(req);
           if (!rateLimitSent) {
             rateLimitSent = true;
-            return { error: new ProviderError('rate_limit', 'Rate limited by mock (HTTP 429): slow down', { status: 429 }) };
+            return {
+              error: new ProviderError('rate_limit', 'Rate limited by mock (HTTP 429): slow down', { status: 429 }),
+            };
           }
-          if (!hasResult(req, 1)) return { toolCalls: [{ name: 'Bash', arguments: { command: 'pwd && git branch --show-current' } }] };
+          if (!hasResult(req, 1))
+            return { toolCalls: [{ name: 'Bash', arguments: { command: 'pwd && git branch --show-current' } }] };
           return { text: 'worker done' };
         }
         if (!hasResult(req, 1)) return { toolCalls: [{ name: 'TowerInit', arguments: {} }] };
-        if (!hasResult(req, 2)) return { toolCalls: [{ name: 'TowerPlan', arguments: { missions: [{ id: 'api', title: 'API', scope: ['src/api/**'] }] } }] };
-        if (!hasResult(req, 3)) return { toolCalls: [{ name: 'TowerSpawn', arguments: { mission: 'api', role: 'worker' } }] };
+        if (!hasResult(req, 2))
+          return {
+            toolCalls: [
+              { name: 'TowerPlan', arguments: { missions: [{ id: 'api', title: 'API', scope: ['src/api/**'] }] } },
+            ],
+          };
+        if (!hasResult(req, 3))
+          return { toolCalls: [{ name: 'TowerSpawn', arguments: { mission: 'api', role: 'worker' } }] };
         return { text: 'spawned' };
       },
     });
@@ -157,7 +186,9 @@ describe('spawned Tower agents', () => {
     expect(bash.text).toContain(`${worktree}\ntower/api`);
     const tools = workerRequests.at(-1)!.tools.map((t) => t.name);
     expect(tools).toEqual(expect.arrayContaining(['Bash', 'Write', 'TowerSend', 'TowerReview', 'TowerMission']));
-    expect(tools.filter((n) => /^(Agent|AskUserQuestion|TowerSpawn|TowerMerge|TowerPlan|TowerInit|TowerTeardown)$/.test(n))).toEqual([]);
+    expect(
+      tools.filter((n) => /^(Agent|AskUserQuestion|TowerSpawn|TowerMerge|TowerPlan|TowerInit|TowerTeardown)$/.test(n)),
+    ).toEqual([]);
     // Manual mode for the user, yet the worker's Bash ran without asking: it is pinned to auto.
     expect(h.approvals.filter((a) => a.agentId !== 'main')).toEqual([]);
     expect(h.eventsOf('retry').some((e) => e.agentId !== 'main')).toBe(true);
@@ -174,14 +205,26 @@ function deadPid(): number {
 }
 
 const towerFor = (repo: string) =>
-  new TowerRuntime({ cwd: repo, agents: () => { throw new Error('unused'); }, tasks: {} as never, toolNames: () => [], systemPromptFor: () => '', onSubagent: () => {} });
+  new TowerRuntime({
+    cwd: repo,
+    agents: () => {
+      throw new Error('unused');
+    },
+    tasks: {} as never,
+    toolNames: () => [],
+    systemPromptFor: () => '',
+    onSubagent: () => {},
+  });
 
 describe('after the coordinator is killed', () => {
   it('TowerStatus reads the state with its agents lost; TowerInit from a new process takes over; TowerTeardown removes the worktrees', async () => {
     const repo = makeRepo();
     const first = towerFor(repo).coordinator();
     await first.init('x');
-    await first.plan([{ id: 'api', title: 'API', kind: 'build', scope: ['src/api/**'], tasks: [], depends_on: [] }], undefined);
+    await first.plan(
+      [{ id: 'api', title: 'API', kind: 'build', scope: ['src/api/**'], tasks: [], depends_on: [] }],
+      undefined,
+    );
     const store = new TowerStore(repo);
     const wt = join(store.worktreesDir, 'api');
     await addMissionWorktree(repo, wt, 'tower/api', 'main');
@@ -191,7 +234,15 @@ describe('after the coordinator is killed', () => {
       s.coordinatorPid = gone;
       s.missions[0]!.status = 'running';
       s.missions[0]!.worktree = wt;
-      s.roster.push({ agentId: 'api-worker-1', role: 'worker', mission: 'api', status: 'running', worktree: wt, pid: gone, startedAt: new Date().toISOString() });
+      s.roster.push({
+        agentId: 'api-worker-1',
+        role: 'worker',
+        mission: 'api',
+        status: 'running',
+        worktree: wt,
+        pid: gone,
+        startedAt: new Date().toISOString(),
+      });
     });
     const next = towerFor(repo).coordinator();
     expect(await next.status()).toMatch(/api-worker-1 worker of api: lost \(its coordinator ended while it ran\)/);

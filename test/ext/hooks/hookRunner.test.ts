@@ -10,27 +10,47 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const session = { sessionId: 'sess-1', sessionTitle: 'A title', cwd: dir };
 let n = 0;
 const file = (name: string) => join(dir, `${++n}-${name}`);
-const hook = (event: HookEventName, command: string, extra: Partial<HookSpec> = {}): HookSpec => ({ event, command, timeout: 30, ...extra });
+const hook = (event: HookEventName, command: string, extra: Partial<HookSpec> = {}): HookSpec => ({
+  event,
+  command,
+  timeout: 30,
+  ...extra,
+});
 
 describe('hook runner: payload and matching', () => {
-  it.each(HOOK_EVENTS.map((e) => [e]))('%s: the payload reaches stdin with the base fields and the event fields', async (event) => {
-    const out = file('payload.json');
-    const r = await runHooks([hook(event, `cat > ${out}`)], event, 'subject', { tool_name: 'Bash', extra: [1, 2] }, { session });
-    expect(r.warnings).toEqual([]);
-    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({
-      hook_event_name: event,
-      session_id: 'sess-1',
-      session_title: 'A title',
-      client_type: 'jarvis_code_cli',
-      cwd: dir,
-      tool_name: 'Bash',
-      extra: [1, 2],
-    });
-  });
+  it.each(HOOK_EVENTS.map((e) => [e]))(
+    '%s: the payload reaches stdin with the base fields and the event fields',
+    async (event) => {
+      const out = file('payload.json');
+      const r = await runHooks(
+        [hook(event, `cat > ${out}`)],
+        event,
+        'subject',
+        { tool_name: 'Bash', extra: [1, 2] },
+        { session },
+      );
+      expect(r.warnings).toEqual([]);
+      expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({
+        hook_event_name: event,
+        session_id: 'sess-1',
+        session_title: 'A title',
+        client_type: 'jarvis_code_cli',
+        cwd: dir,
+        tool_name: 'Bash',
+        extra: [1, 2],
+      });
+    },
+  );
 
   it('runs in the project directory, with JARVIS_PROJECT_DIR and a hook-specific environment', async () => {
     const out = file('env');
-    await runHooks([hook('Stop', `printf '%s|%s|%s' "$PWD" "$JARVIS_PROJECT_DIR" "$EXTRA" > ${out}`, { env: { EXTRA: 'x' } })], 'Stop', '', {}, { session });
+    await runHooks(
+      [hook('Stop', `printf '%s|%s|%s' "$PWD" "$JARVIS_PROJECT_DIR" "$EXTRA" > ${out}`, { env: { EXTRA: 'x' } })],
+      'Stop',
+      '',
+      {},
+      { session },
+    );
     expect(readFileSync(out, 'utf8')).toBe(`${dir}|${dir}|x`);
   });
 
@@ -58,10 +78,13 @@ describe('hook runner: exit codes', () => {
     expect([r.block, r.decision, r.warnings]).toEqual([undefined, undefined, []]);
   });
 
-  it.each(['PreToolUse', 'UserPromptSubmit', 'Stop'] as const)('exit 2 blocks %s with stderr as the reason', async (event) => {
-    const r = await runHooks([hook(event, 'echo "no rm -rf here" >&2; exit 2')], event, '', {}, { session });
-    expect(r.block).toBe('no rm -rf here');
-  });
+  it.each(['PreToolUse', 'UserPromptSubmit', 'Stop'] as const)(
+    'exit 2 blocks %s with stderr as the reason',
+    async (event) => {
+      const r = await runHooks([hook(event, 'echo "no rm -rf here" >&2; exit 2')], event, '', {}, { session });
+      expect(r.block).toBe('no rm -rf here');
+    },
+  );
 
   it('exit 2 without stderr still blocks, with a reason that names the hook', async () => {
     const r = await runHooks([hook('PreToolUse', 'exit 2')], 'PreToolUse', 'Bash', {}, { session });
@@ -75,13 +98,27 @@ describe('hook runner: exit codes', () => {
   });
 
   it('any other exit code fails open with a warning carrying the first stderr line', async () => {
-    const r = await runHooks([hook('PreToolUse', 'echo "linter broke" >&2; exit 1', { origin: 'config.toml' })], 'PreToolUse', 'Bash', {}, { session });
+    const r = await runHooks(
+      [hook('PreToolUse', 'echo "linter broke" >&2; exit 1', { origin: 'config.toml' })],
+      'PreToolUse',
+      'Bash',
+      {},
+      { session },
+    );
     expect(r.block).toBeUndefined();
-    expect(r.warnings).toEqual(['PreToolUse hook `echo "linter broke" >&2; exit 1` (config.toml) exited 1: linter broke (ignored)']);
+    expect(r.warnings).toEqual([
+      'PreToolUse hook `echo "linter broke" >&2; exit 1` (config.toml) exited 1: linter broke (ignored)',
+    ]);
   });
 
   it('a command that does not exist fails open (exit 127)', async () => {
-    const r = await runHooks([hook('PreToolUse', 'definitely-not-a-command-xyz')], 'PreToolUse', 'Bash', {}, { session });
+    const r = await runHooks(
+      [hook('PreToolUse', 'definitely-not-a-command-xyz')],
+      'PreToolUse',
+      'Bash',
+      {},
+      { session },
+    );
     expect(r.block).toBeUndefined();
     expect(r.warnings[0]).toMatch(/exited 127: .*not found/);
   });
@@ -112,10 +149,19 @@ describe('hook runner: JSON decisions on stdout', () => {
   });
 
   it('allow and ask rewrite the approval; ask is stricter than allow; a deny from any hook wins', async () => {
-    const allow = await runHooks([hook('PreToolUse', json({ permissionDecision: 'allow', reason: 'safe' }))], 'PreToolUse', 'Bash', {}, { session });
+    const allow = await runHooks(
+      [hook('PreToolUse', json({ permissionDecision: 'allow', reason: 'safe' }))],
+      'PreToolUse',
+      'Bash',
+      {},
+      { session },
+    );
     expect(allow.decision).toEqual({ permissionDecision: 'allow', reason: 'safe' });
     const both = await runHooks(
-      [hook('PreToolUse', json({ permissionDecision: 'allow' })), hook('PreToolUse', json({ permissionDecision: 'ask', reason: 'check' }))],
+      [
+        hook('PreToolUse', json({ permissionDecision: 'allow' })),
+        hook('PreToolUse', json({ permissionDecision: 'ask', reason: 'check' })),
+      ],
       'PreToolUse',
       'Bash',
       {},
@@ -123,7 +169,10 @@ describe('hook runner: JSON decisions on stdout', () => {
     );
     expect(both.decision).toEqual({ permissionDecision: 'ask', reason: 'check' });
     const deny = await runHooks(
-      [hook('PreToolUse', json({ permissionDecision: 'allow' })), hook('PreToolUse', json({ permissionDecision: 'deny', reason: 'no' }))],
+      [
+        hook('PreToolUse', json({ permissionDecision: 'allow' })),
+        hook('PreToolUse', json({ permissionDecision: 'deny', reason: 'no' })),
+      ],
       'PreToolUse',
       'Bash',
       {},
@@ -133,17 +182,32 @@ describe('hook runner: JSON decisions on stdout', () => {
   });
 
   it('an unknown decision or broken JSON is a warning and allows', async () => {
-    const odd = await runHooks([hook('PreToolUse', json({ permissionDecision: 'maybe' }))], 'PreToolUse', 'Bash', {}, { session });
+    const odd = await runHooks(
+      [hook('PreToolUse', json({ permissionDecision: 'maybe' }))],
+      'PreToolUse',
+      'Bash',
+      {},
+      { session },
+    );
     expect(odd.block).toBeUndefined();
     expect(odd.warnings[0]).toMatch(/permissionDecision "maybe" is not "allow", "deny" or "ask"/);
-    const broken = await runHooks([hook('PreToolUse', `printf '{"permissionDecision": "deny"'`)], 'PreToolUse', 'Bash', {}, { session });
+    const broken = await runHooks(
+      [hook('PreToolUse', `printf '{"permissionDecision": "deny"'`)],
+      'PreToolUse',
+      'Bash',
+      {},
+      { session },
+    );
     expect(broken.block).toBeUndefined();
     expect(broken.warnings[0]).toMatch(/starts like JSON but does not parse/);
   });
 
   it('UserPromptSubmit and SessionStart stdout becomes context (plain or additionalContext); other events ignore stdout', async () => {
     const prompt = await runHooks(
-      [hook('UserPromptSubmit', 'echo "Branch: main"'), hook('UserPromptSubmit', json({ hookSpecificOutput: { additionalContext: 'Ticket: 42' } }))],
+      [
+        hook('UserPromptSubmit', 'echo "Branch: main"'),
+        hook('UserPromptSubmit', json({ hookSpecificOutput: { additionalContext: 'Ticket: 42' } })),
+      ],
       'UserPromptSubmit',
       'hi',
       {},
@@ -161,7 +225,13 @@ describe('hook runner: timeouts, parallelism, dedupe', () => {
   it('a hook past its timeout gets SIGTERM, then SIGKILL when it ignores it, and fails open', async () => {
     // 5 s: on a loaded machine a shell can take seconds to reach its trap and touch (measured: > 3 s at load 9 on 2 cores).
     const started = file('started');
-    const r = await runHooks([hook('PreToolUse', `trap '' TERM; touch ${started}; while :; do sleep 0.05; done`, { timeout: 5 })], 'PreToolUse', 'Bash', {}, { session, killGraceMs: 200 });
+    const r = await runHooks(
+      [hook('PreToolUse', `trap '' TERM; touch ${started}; while :; do sleep 0.05; done`, { timeout: 5 })],
+      'PreToolUse',
+      'Bash',
+      {},
+      { session, killGraceMs: 200 },
+    );
     expect(existsSync(started)).toBe(true);
     expect(r.block).toBeUndefined();
     expect(r.runs[0].timedOut).toBe(true);
@@ -171,7 +241,13 @@ describe('hook runner: timeouts, parallelism, dedupe', () => {
   it('a timed-out hook takes the processes it started with it (own process group)', async () => {
     const pidFile = file('child.pid');
     // 5 s, so that the shell surely wrote the pid on a loaded machine before it is stopped.
-    await runHooks([hook('Stop', `sleep 300 & echo $! > ${pidFile}; wait`, { timeout: 5 })], 'Stop', '', {}, { session, killGraceMs: 200 });
+    await runHooks(
+      [hook('Stop', `sleep 300 & echo $! > ${pidFile}; wait`, { timeout: 5 })],
+      'Stop',
+      '',
+      {},
+      { session, killGraceMs: 200 },
+    );
     const pid = Number(readFileSync(pidFile, 'utf8'));
     // Gone, or a zombie waiting to be reaped by init (it no longer runs).
     const running = () => {
@@ -187,7 +263,13 @@ describe('hook runner: timeouts, parallelism, dedupe', () => {
   it('matching hooks run in parallel: two hooks that each wait for the other both finish', async () => {
     const [a, b] = [file('a'), file('b')];
     const wait = (mine: string, other: string) => `touch ${mine}; while [ ! -f ${other} ]; do sleep 0.02; done`;
-    const r = await runHooks([hook('PreToolUse', wait(a, b), { timeout: 20 }), hook('PreToolUse', wait(b, a), { timeout: 20 })], 'PreToolUse', 'Bash', {}, { session });
+    const r = await runHooks(
+      [hook('PreToolUse', wait(a, b), { timeout: 20 }), hook('PreToolUse', wait(b, a), { timeout: 20 })],
+      'PreToolUse',
+      'Bash',
+      {},
+      { session },
+    );
     expect(r.runs.map((x) => [x.exitCode, x.timedOut])).toEqual([
       [0, false],
       [0, false],
@@ -198,7 +280,11 @@ describe('hook runner: timeouts, parallelism, dedupe', () => {
     const log = file('log');
     writeFileSync(log, '');
     const r = await runHooks(
-      [hook('PreToolUse', `echo one >> ${log}`), hook('PreToolUse', `echo one >> ${log}`, { matcher: 'Bash' }), hook('PreToolUse', `echo two >> ${log}`)],
+      [
+        hook('PreToolUse', `echo one >> ${log}`),
+        hook('PreToolUse', `echo one >> ${log}`, { matcher: 'Bash' }),
+        hook('PreToolUse', `echo two >> ${log}`),
+      ],
       'PreToolUse',
       'Bash',
       {},
@@ -211,7 +297,13 @@ describe('hook runner: timeouts, parallelism, dedupe', () => {
   it('a cancelled turn stops its running hooks', async () => {
     const started = file('started');
     const controller = new AbortController();
-    const pending = runHooks([hook('PreToolUse', `touch ${started}; sleep 300`)], 'PreToolUse', 'Bash', {}, { session, signal: controller.signal, killGraceMs: 200 });
+    const pending = runHooks(
+      [hook('PreToolUse', `touch ${started}; sleep 300`)],
+      'PreToolUse',
+      'Bash',
+      {},
+      { session, signal: controller.signal, killGraceMs: 200 },
+    );
     await expect.poll(() => existsSync(started), { timeout: 15_000 }).toBe(true);
     controller.abort();
     const r = await pending;

@@ -12,7 +12,11 @@ const clientInfo = { name: 'jarvis-test', version: '0.0.0' };
 describe('the MCP tool-sync chain', () => {
   it('an update that throws is reported, and the next change still reaches the registry', async () => {
     const tool: McpOfferedTool = {
-      server: 'srv', name: 't', qualifiedName: 'mcp__srv__t', description: 'a tool', readOnly: true,
+      server: 'srv',
+      name: 't',
+      qualifiedName: 'mcp__srv__t',
+      description: 'a tool',
+      readOnly: true,
       inputSchema: { type: 'object', properties: {} },
     };
     let broken = true;
@@ -63,5 +67,4 @@ describe('MCP start-up', () => {
       await m.close();
     }
   });
-
 });

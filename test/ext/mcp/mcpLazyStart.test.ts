@@ -48,7 +48,12 @@ describe('lazy MCP servers', () => {
     expect(manager.status()[0].state).toBe('lazy');
     expect(manager.pidOf('everything')).toBeUndefined();
     expect(manager.startingServers()).toEqual([]);
-    expect(manager.tools().get('everything')!.map((t) => t.qualifiedName)).toContain('mcp__everything__echo');
+    expect(
+      manager
+        .tools()
+        .get('everything')!
+        .map((t) => t.qualifiedName),
+    ).toContain('mcp__everything__echo');
     const result = await manager.call('everything', 'echo', { message: 'lazy' });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: lazy' }]);
     expect(manager.status()[0].state).toBe('ready');
@@ -103,7 +108,10 @@ describe('lazy MCP servers', () => {
     const broken = mcpEntry('broken', { command: process.execPath, args: ['-e', failing] });
     const cache = new McpListingCache(home, 'test');
     const tools = Array.from({ length: 5 }, (_, i) => ({
-      name: `t${i}`, description: `tool ${i}`, inputSchema: { type: 'object' }, readOnly: true,
+      name: `t${i}`,
+      description: `tool ${i}`,
+      inputSchema: { type: 'object' },
+      readOnly: true,
     }));
     expect(cache.write(broken, { tools })).toBeUndefined();
     const { manager } = managerIn(home, [broken]);
@@ -125,7 +133,8 @@ describe('lazy MCP servers', () => {
     writeFileSync(file, '{"format": 1, "tools": [{"name": 3}]');
     const { manager, warnings } = managerIn(home, [mcpEntry('everything')]);
     await manager.start();
-    const damaged = /^the cached tool list of MCP server "everything" \(.*\) is damaged \(.*\); it is ignored and the server starts now/;
+    const damaged =
+      /^the cached tool list of MCP server "everything" \(.*\) is damaged \(.*\); it is ignored and the server starts now/;
     expect(warnings).toEqual([expect.stringMatching(damaged)]);
     expect(manager.status()[0].state).toBe('ready');
     expect(JSON.parse(readFileSync(file, 'utf8')).tools.length).toBeGreaterThan(4);

@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 const names = (m: McpManager, server: string) => (m.tools().get(server) ?? []).map((t) => t.qualifiedName);
-const texts = (r: { content: Array<{ type: string; text?: string }> }) => r.content.filter((p) => p.type === 'text').map((p) => p.text);
+const texts = (r: { content: Array<{ type: string; text?: string }> }) =>
+  r.content.filter((p) => p.type === 'text').map((p) => p.text);
 
 describe('MCP over stdio (server-everything)', () => {
   let m: McpManager;
@@ -33,11 +34,21 @@ describe('MCP over stdio (server-everything)', () => {
 
   it('starts, and lists the tools as mcp__<server>__<tool> with their schemas and read-only hints', () => {
     expect(m.status()[0]).toMatchObject({ name: 'everything', state: 'ready', transport: 'stdio' });
-    expect(names(m, 'everything')).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__get-tiny-image']));
-    const sum = m.tools().get('everything')!.find((t) => t.name === 'get-sum')!;
+    expect(names(m, 'everything')).toEqual(
+      expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__get-tiny-image']),
+    );
+    const sum = m
+      .tools()
+      .get('everything')!
+      .find((t) => t.name === 'get-sum')!;
     expect(sum.inputSchema).toMatchObject({ type: 'object', required: ['a', 'b'] });
     expect(sum.readOnly).toBe(true);
-    expect(m.tools().get('everything')!.find((t) => t.name === 'toggle-simulated-logging')!.readOnly).toBe(false);
+    expect(
+      m
+        .tools()
+        .get('everything')!
+        .find((t) => t.name === 'toggle-simulated-logging')!.readOnly,
+    ).toBe(false);
   });
 
   it('tools server-everything registers after initialisation (announced by list_changed) are offered', () => {
@@ -97,10 +108,24 @@ describe('MCP over streamable HTTP on loopback (server-everything)', () => {
   });
 
   it('a bearer token named by bearerTokenEnvVar that is not set is reported, not sent empty', async () => {
-    const other = new McpManager([mcpEntry('tokened', { transport: 'http', command: undefined, args: [], url: http.url, bearerTokenEnvVar: 'JARVIS_TEST_NO_SUCH_TOKEN' })], { clientInfo, env: {} });
+    const other = new McpManager(
+      [
+        mcpEntry('tokened', {
+          transport: 'http',
+          command: undefined,
+          args: [],
+          url: http.url,
+          bearerTokenEnvVar: 'JARVIS_TEST_NO_SUCH_TOKEN',
+        }),
+      ],
+      { clientInfo, env: {} },
+    );
     managers.push(other);
     await other.start();
-    expect(other.status()[0]).toMatchObject({ state: 'failed', error: expect.stringMatching(/JARVIS_TEST_NO_SUCH_TOKEN \(bearerTokenEnvVar\) is not set/) });
+    expect(other.status()[0]).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/JARVIS_TEST_NO_SUCH_TOKEN \(bearerTokenEnvVar\) is not set/),
+    });
   });
 });
 
@@ -127,7 +152,9 @@ describe('MCP lifecycle', () => {
     // Give the call time to reach the server before killing it; the outcome is the same either way.
     await expect.poll(() => m.status()[0].state).toBe('ready');
     process.kill(pid, 'SIGKILL');
-    await expect(pending).rejects.toThrow(/MCP server "crashy" closed the connection during the call to trigger-long-running-operation/);
+    await expect(pending).rejects.toThrow(
+      /MCP server "crashy" closed the connection during the call to trigger-long-running-operation/,
+    );
     expect(m.status()[0].state).toBe('disconnected');
     expect(texts(await m.call('crashy', 'echo', { message: 'back' }))).toEqual(['Echo: back']);
     expect(m.pidOf('crashy')).not.toBe(pid);
@@ -139,16 +166,23 @@ describe('MCP lifecycle', () => {
     const failures: string[] = [];
     m.onStartFailure((server, error) => failures.push(`${server}: ${error}`));
     await m.start();
-    expect(failures).toEqual(['ghost: could not start: command "no-such-mcp-server-xyz" was not found (stdio: no-such-mcp-server-xyz)']);
+    expect(failures).toEqual([
+      'ghost: could not start: command "no-such-mcp-server-xyz" was not found (stdio: no-such-mcp-server-xyz)',
+    ]);
     expect(m.status().map((s) => s.state)).toEqual(['failed', 'ready']);
     expect(names(m, 'ghost')).toEqual([]);
-    await expect(m.call('ghost', 'echo', {})).rejects.toThrow(/MCP server "ghost" is not connected .*reconnecting failed: could not start/);
+    await expect(m.call('ghost', 'echo', {})).rejects.toThrow(
+      /MCP server "ghost" is not connected .*reconnecting failed: could not start/,
+    );
   });
 
   it('a server that never answers fails with the startup timeout message and is stopped', async () => {
     const m = manager(['silent', { args: ['-e', 'setInterval(() => {}, 1000)'], startupTimeoutMs: 500 }]);
     await m.start();
-    expect(m.status()[0]).toMatchObject({ state: 'failed', error: expect.stringMatching(/^did not answer within 500 ms and was stopped \(raise "startupTimeoutMs"/) });
+    expect(m.status()[0]).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/^did not answer within 500 ms and was stopped \(raise "startupTimeoutMs"/),
+    });
     expect(m.pidOf('silent')).toBeUndefined();
   });
 
@@ -161,14 +195,18 @@ describe('MCP lifecycle', () => {
   it('a call past toolTimeoutMs fails with a message that names the setting', async () => {
     const m = manager(['slow', { toolTimeoutMs: 300 }]);
     await m.start();
-    await expect(m.call('slow', 'trigger-long-running-operation', { duration: 30, steps: 30 })).rejects.toThrow(/did not answer the call to trigger-long-running-operation within 300 ms \("toolTimeoutMs"\)/);
+    await expect(m.call('slow', 'trigger-long-running-operation', { duration: 30, steps: 30 })).rejects.toThrow(
+      /did not answer the call to trigger-long-running-operation within 300 ms \("toolTimeoutMs"\)/,
+    );
   });
 
   it('enabledTools and disabledTools filter the offered tools (globs allowed)', async () => {
     const m = manager(['picky', { enabledTools: ['echo', 'get-*'], disabledTools: ['get-env', 'get-resource-*'] }]);
     await m.start();
     expect(names(m, 'picky').sort()).toEqual(
-      ['echo', 'get-annotated-message', 'get-structured-content', 'get-sum', 'get-tiny-image'].map((t) => `mcp__picky__${t}`),
+      ['echo', 'get-annotated-message', 'get-structured-content', 'get-sum', 'get-tiny-image'].map(
+        (t) => `mcp__picky__${t}`,
+      ),
     );
   });
 
@@ -186,7 +224,12 @@ describe('MCP lifecycle', () => {
     const waitAll = (n: string) =>
       `const fs=require('fs');fs.writeFileSync(${JSON.stringify(join(dir, n))},'');` +
       `const t=setInterval(()=>{if(['p1','p2','p3'].every(f=>fs.existsSync(${JSON.stringify(dir)}+'/'+f))){clearInterval(t);process.argv.push('stdio');import(${JSON.stringify(EVERYTHING_BIN)});}},20);`;
-    const m = manager(...(['p1', 'p2', 'p3'] as const).map((n): Parameters<typeof mcpEntry> => [n, { args: ['-e', waitAll(n)], startupTimeoutMs: 30_000 }]));
+    const m = manager(
+      ...(['p1', 'p2', 'p3'] as const).map((n): Parameters<typeof mcpEntry> => [
+        n,
+        { args: ['-e', waitAll(n)], startupTimeoutMs: 30_000 },
+      ]),
+    );
     await m.start();
     rmSync(dir, { recursive: true, force: true });
     expect(m.status().map((s) => s.state)).toEqual(['ready', 'ready', 'ready']);

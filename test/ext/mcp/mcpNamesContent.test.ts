@@ -56,6 +56,9 @@ describe('MCP result content', () => {
 
   it('an empty result says so; an error result is an error', () => {
     expect(mapMcpResult({ content: [] }).content).toEqual([{ type: 'text', text: 'The tool returned no content.' }]);
-    expect(mapMcpResult({ content: [], isError: true })).toMatchObject({ isError: true, content: [{ type: 'text', text: 'The tool failed and returned no message.' }] });
+    expect(mapMcpResult({ content: [], isError: true })).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'The tool failed and returned no message.' }],
+    });
   });
 });

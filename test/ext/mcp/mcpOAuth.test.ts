@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 const remote = () => mcpEntry('secure', { transport: 'http', command: undefined, args: [], url: fixture.url });
-const session = (entry = remote()) => new McpManager([entry], { clientInfo, authProviderFor: (s) => sessionAuthProvider(home, s, 'Jarvis test') });
+const session = (entry = remote()) =>
+  new McpManager([entry], { clientInfo, authProviderFor: (s) => sessionAuthProvider(home, s, 'Jarvis test') });
 /** Plays the browser: follows the sign-in address to the loopback callback. */
 const browser = (url: string) => void fetch(url).catch(() => {});
 
@@ -30,7 +31,10 @@ describe('MCP OAuth', () => {
   it('before a login, the server is reported as needing one', async () => {
     const m = session();
     await m.start();
-    expect(m.status()[0]).toMatchObject({ state: 'failed', error: 'the server needs authorization: run `jarvis mcp login secure` (or /mcp-config login secure)' });
+    expect(m.status()[0]).toMatchObject({
+      state: 'failed',
+      error: 'the server needs authorization: run `jarvis mcp login secure` (or /mcp-config login secure)',
+    });
     await m.close();
   });
 
@@ -42,7 +46,9 @@ describe('MCP OAuth', () => {
     const m = session();
     await m.start();
     expect(m.status()[0].state).toBe('ready');
-    expect((await m.call('secure', 'echo', { message: 'authorized' })).content).toEqual([{ type: 'text', text: 'Echo: authorized' }]);
+    expect((await m.call('secure', 'echo', { message: 'authorized' })).content).toEqual([
+      { type: 'text', text: 'Echo: authorized' },
+    ]);
     await m.close();
   });
 
@@ -67,7 +73,10 @@ describe('MCP OAuth', () => {
   it('jarvis mcp login prints the sign-in address and stores the tokens', async () => {
     const dirs = makeCliDirs();
     writeFileSync(join(dirs.home, 'mcp.json'), JSON.stringify({ mcpServers: { secure: { url: fixture.url } } }));
-    const child = spawnJarvis(['mcp', 'login', 'secure'], { env: cliEnv(dirs, { JARVIS_NO_BROWSER: '1' }), cwd: dirs.cwd });
+    const child = spawnJarvis(['mcp', 'login', 'secure'], {
+      env: cliEnv(dirs, { JARVIS_NO_BROWSER: '1' }),
+      cwd: dirs.cwd,
+    });
     let seen = '';
     child.stderr!.on('data', (d: Buffer) => {
       seen += d.toString();
@@ -85,6 +94,8 @@ describe('MCP OAuth', () => {
   });
 
   it('login to a stdio server is refused with a clear message', async () => {
-    await expect(loginMcpServer(mcpEntry('local'), { home, clientName: 'x', timeoutMs: 1000, openUrl: browser })).rejects.toThrow(/runs locally \(stdio\); only remote servers use OAuth/);
+    await expect(
+      loginMcpServer(mcpEntry('local'), { home, clientName: 'x', timeoutMs: 1000, openUrl: browser }),
+    ).rejects.toThrow(/runs locally \(stdio\); only remote servers use OAuth/);
   });
 });

@@ -32,7 +32,8 @@ let local: Awaited<ReturnType<typeof countingServer>>;
 let session: BrowserSession;
 const refused: string[] = [];
 
-const page = (body: string, head = '') => `<!doctype html><html><head>${head}<title>t</title></head><body>${body}</body></html>`;
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head>${head}<title>t</title></head><body>${body}</body></html>`;
 
 beforeAll(async () => {
   local = await countingServer();
@@ -83,7 +84,8 @@ async function refusedAll(paths: string[], what: string): Promise<void> {
   const deadline = Date.now() + 20_000;
   const seen = () => paths.every((p) => refused.some((u) => new URL(u).pathname === p));
   while (!seen()) {
-    if (Date.now() > deadline) throw new Error(`${what}: refusals seen ${JSON.stringify(refused)}, expected ${paths.join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: refusals seen ${JSON.stringify(refused)}, expected ${paths.join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -95,10 +97,15 @@ describe.runIf(hasChromium)('the managed browser and local addresses', { timeout
     // The WebSocket goes through the proxy as a tunnel to 127.0.0.2:<port>: its path is not seen, only the host.
     await refusedAll(['/iframe', '/img', '/fetch', '/form'], 'subresources');
     const wsDeadline = Date.now() + 20_000;
-    while (!refused.some((u) => u.startsWith(`http://127.0.0.2:${local.port}/`) && new URL(u).pathname === '/') && Date.now() < wsDeadline) {
+    while (
+      !refused.some((u) => u.startsWith(`http://127.0.0.2:${local.port}/`) && new URL(u).pathname === '/') &&
+      Date.now() < wsDeadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(refused.some((u) => u === `http://127.0.0.2:${local.port}/` || u.startsWith(`ws://127.0.0.2:${local.port}/ws`))).toBe(true);
+    expect(
+      refused.some((u) => u === `http://127.0.0.2:${local.port}/` || u.startsWith(`ws://127.0.0.2:${local.port}/ws`)),
+    ).toBe(true);
     expect(site.hits.some((h) => h.path === '/all.html')).toBe(true);
     expect(local.accepts()).toBe(0);
     await tab.close();
@@ -120,7 +127,11 @@ describe.runIf(hasChromium)('the managed browser and local addresses', { timeout
     // A WebSocket to another port of the local address, made after the page loaded.
     const { page: tab } = await session.newTab();
     await tab.goto(`${site.url}/meta.html`).catch(() => undefined);
-    await tab.evaluate(`new Promise((resolve) => { const ws = new WebSocket('ws://127.0.0.2:${local.port}/late'); ws.onerror = ws.onclose = () => resolve(null); })`).catch(() => undefined);
+    await tab
+      .evaluate(
+        `new Promise((resolve) => { const ws = new WebSocket('ws://127.0.0.2:${local.port}/late'); ws.onerror = ws.onclose = () => resolve(null); })`,
+      )
+      .catch(() => undefined);
     expect(local.accepts()).toBe(0);
     await tab.close();
   });

@@ -24,7 +24,10 @@ describe('the QuickJS sandbox', { timeout: 120_000 }, () => {
     ['fetch', 'return typeof fetch'],
     ['document', 'return typeof document'],
     ['setTimeout', 'return typeof setTimeout'],
-    ['globalThis.constructor chain', 'return typeof globalThis.constructor.constructor("return typeof process")() === "string" ? globalThis.constructor.constructor("return typeof process")() : "none"'],
+    [
+      'globalThis.constructor chain',
+      'return typeof globalThis.constructor.constructor("return typeof process")() === "string" ? globalThis.constructor.constructor("return typeof process")() : "none"',
+    ],
     ['Function constructor', 'return Function("return typeof process + typeof require + typeof fetch")()'],
     ['a prototype chain', 'return (() => {}).constructor("return typeof globalThis.process")()'],
   ])('has no host access: %s', async (_label, code) => {
@@ -37,7 +40,9 @@ describe('the QuickJS sandbox', { timeout: 120_000 }, () => {
   });
 
   it('a busy loop is stopped at its deadline', async () => {
-    await expect(run('while (true) {}', 1500)).rejects.toThrow('execute_script timed out after 1.5s (the script was stopped)');
+    await expect(run('while (true) {}', 1500)).rejects.toThrow(
+      'execute_script timed out after 1.5s (the script was stopped)',
+    );
   });
 
   it('an abort stops a running script', async () => {
@@ -48,6 +53,11 @@ describe('the QuickJS sandbox', { timeout: 120_000 }, () => {
   });
 
   it('a memory bomb hits the memory limit', async () => {
-    await expect(runInSandbox('let s = "x"; const keep = []; while (true) { s = s + s; keep.push(s); }', { timeoutMs: 20_000, memoryBytes: 16 * 1024 * 1024 })).rejects.toThrow(/memory|InternalError/i);
+    await expect(
+      runInSandbox('let s = "x"; const keep = []; while (true) { s = s + s; keep.push(s); }', {
+        timeoutMs: 20_000,
+        memoryBytes: 16 * 1024 * 1024,
+      }),
+    ).rejects.toThrow(/memory|InternalError/i);
   });
 });

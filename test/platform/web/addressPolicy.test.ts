@@ -31,7 +31,15 @@ describe('blockedAddressReason', () => {
     expect(blockedAddressReason(address)).toContain(reason);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '64:ff9b:2::1'])('%s is public', (address) => {
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '64:ff9b:2::1',
+  ])('%s is public', (address) => {
     expect(blockedAddressReason(address)).toBeUndefined();
   });
 });

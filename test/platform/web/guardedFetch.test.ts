@@ -32,19 +32,36 @@ afterAll(async () => {
 
 describe('guardedFetch redirects', () => {
   it('a redirect to another origin carries none of the caller headers that could hold a credential', async () => {
-    const r = await guardedFetch(`${first.url}/away`, { maxBytes: 1000, allowPrivateNetwork: true, headers: CALLER_HEADERS });
+    const r = await guardedFetch(`${first.url}/away`, {
+      maxBytes: 1000,
+      allowPrivateNetwork: true,
+      headers: CALLER_HEADERS,
+    });
     expect(r.body.toString()).toBe('other origin');
     const sent = first.hits.at(-1)!.headers;
-    expect(sent).toMatchObject({ 'x-subscription-token': 'BRAVE-TOKEN', authorization: 'Bearer SECRET', cookie: 'session=SECRET', 'x-custom': 'CUSTOM' });
+    expect(sent).toMatchObject({
+      'x-subscription-token': 'BRAVE-TOKEN',
+      authorization: 'Bearer SECRET',
+      cookie: 'session=SECRET',
+      'x-custom': 'CUSTOM',
+    });
     const forwarded = other.hits.at(-1)!.headers;
-    for (const name of ['x-subscription-token', 'authorization', 'cookie', 'x-custom']) expect(forwarded[name], name).toBeUndefined();
+    for (const name of ['x-subscription-token', 'authorization', 'cookie', 'x-custom'])
+      expect(forwarded[name], name).toBeUndefined();
     expect(forwarded).toMatchObject({ accept: 'application/json', 'user-agent': 'jarvis-test' });
   });
 
   it('a redirect within the same origin keeps them', async () => {
-    const r = await guardedFetch(`${first.url}/here`, { maxBytes: 1000, allowPrivateNetwork: true, headers: CALLER_HEADERS });
+    const r = await guardedFetch(`${first.url}/here`, {
+      maxBytes: 1000,
+      allowPrivateNetwork: true,
+      headers: CALLER_HEADERS,
+    });
     expect(r.body.toString()).toBe('same origin');
-    expect(first.hits.at(-1)).toMatchObject({ path: '/same', headers: { 'x-subscription-token': 'BRAVE-TOKEN', authorization: 'Bearer SECRET' } });
+    expect(first.hits.at(-1)).toMatchObject({
+      path: '/same',
+      headers: { 'x-subscription-token': 'BRAVE-TOKEN', authorization: 'Bearer SECRET' },
+    });
   });
 
   it('a trusted host is contacted whatever its address; a redirect from it to another host is checked and refused', async () => {
@@ -52,9 +69,13 @@ describe('guardedFetch redirects', () => {
     const same = await guardedFetch(`${first.url}/same`, { maxBytes: 1000, trustedHost });
     expect(same.body.toString()).toBe('same origin');
     const before = other.hits.length;
-    await expect(guardedFetch(`${first.url}/away`, { maxBytes: 1000, trustedHost })).rejects.toThrow(/Refused to fetch .*127\.0\.0\.1 is a loopback address/);
+    await expect(guardedFetch(`${first.url}/away`, { maxBytes: 1000, trustedHost })).rejects.toThrow(
+      /Refused to fetch .*127\.0\.0\.1 is a loopback address/,
+    );
     expect(other.hits.length).toBe(before);
-    await expect(guardedFetch(`${other.url}/landing`, { maxBytes: 1000, trustedHost })).rejects.toThrow(/loopback address/);
+    await expect(guardedFetch(`${other.url}/landing`, { maxBytes: 1000, trustedHost })).rejects.toThrow(
+      /loopback address/,
+    );
     expect(other.hits.length).toBe(before);
   });
 });
@@ -63,10 +84,14 @@ describe('GitHub hosts trusted for plugin installs', () => {
   // The real codeload host is never named in a fetch here: a regression would send traffic off the machine.
   it('only the hosts set explicitly are trusted: with only JARVIS_CODE_GITHUB_URL, codeload.github.com is not', () => {
     expect([...pluginNetwork({}, false).trustedHosts]).toEqual([]);
-    expect([...pluginNetwork({ JARVIS_CODE_GITHUB_URL: 'http://127.0.0.1:4001' }, false).trustedHosts]).toEqual(['127.0.0.1:4001']);
-    const both = pluginNetwork({ JARVIS_CODE_GITHUB_URL: 'http://127.0.0.1:4001/', JARVIS_CODE_GITHUB_CODELOAD_URL: 'http://127.0.0.1:4002' }, false);
+    expect([...pluginNetwork({ JARVIS_CODE_GITHUB_URL: 'http://127.0.0.1:4001' }, false).trustedHosts]).toEqual([
+      '127.0.0.1:4001',
+    ]);
+    const both = pluginNetwork(
+      { JARVIS_CODE_GITHUB_URL: 'http://127.0.0.1:4001/', JARVIS_CODE_GITHUB_CODELOAD_URL: 'http://127.0.0.1:4002' },
+      false,
+    );
     expect([...both.trustedHosts].sort()).toEqual(['127.0.0.1:4001', '127.0.0.1:4002']);
     expect(both.trustedHosts.has('codeload.github.com')).toBe(false);
   });
-
 });

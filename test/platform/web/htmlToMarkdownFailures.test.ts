@@ -31,7 +31,7 @@ describe('htmlToMarkdown failures are named, never stripped silently', () => {
     expect((await htmlToMarkdown(ARTICLE)).method).toBe('readability');
   });
 
-  it('a CommonJS package whose exports sit only on `default` (the bundle\'s shape) still works', async () => {
+  it("a CommonJS package whose exports sit only on `default` (the bundle's shape) still works", async () => {
     const real = await vi.importActual<typeof import('@mozilla/readability')>('@mozilla/readability');
     vi.doMock('@mozilla/readability', () => ({ default: { Readability: real.Readability } }));
     const { htmlToMarkdown } = await importFresh();

@@ -2,7 +2,12 @@
 // array string, the automatic free-text choice, and hosts where no one can answer.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ASK_USER_TIMEOUT_MS, askUserTool } from '../../../src/tools/browser/askUserTool';
-import { QUESTION_SERVICE, type AskOutcome, type QuestionRequest, type QuestionService } from '../../../src/tools/question/questionService';
+import {
+  QUESTION_SERVICE,
+  type AskOutcome,
+  type QuestionRequest,
+  type QuestionService,
+} from '../../../src/tools/question/questionService';
 import { makeToolHarness } from '../../helpers/toolHarness';
 
 type Answerer = (request: Omit<QuestionRequest, 'background' | 'taskId'>, signal: AbortSignal) => Promise<AskOutcome>;
@@ -30,7 +35,10 @@ afterEach(() => vi.useRealTimers());
 
 describe('ask_user', () => {
   it('a picked option comes back as {answer}; the options are offered with a free-text choice after them', async () => {
-    const { h, asked } = harnessWith(async (r) => ({ status: 'answered', response: { answers: [{ question: r.questions[0].question, kind: 'single', selected: ['Staging'] }] } }));
+    const { h, asked } = harnessWith(async (r) => ({
+      status: 'answered',
+      response: { answers: [{ question: r.questions[0].question, kind: 'single', selected: ['Staging'] }] },
+    }));
     const r = await h.run(askUserTool, { question: 'Which environment?', options: ['Staging', 'Production'] });
     expect(r.isError).toBeFalsy();
     expect(JSON.parse(r.text)).toEqual({ answer: 'Staging' });
@@ -38,14 +46,28 @@ describe('ask_user', () => {
     expect(asked[0].questions[0].multiSelect).toBe(false);
   });
 
-  it('several picks arrive as a JSON-encoded array string; the user\'s own words count as an answer', async () => {
-    const multi = harnessWith(async (r) => ({ status: 'answered', response: { answers: [{ question: r.questions[0].question, kind: 'multi_with_other', selected: ['A', 'B'], other: 'C too' }] } }));
+  it("several picks arrive as a JSON-encoded array string; the user's own words count as an answer", async () => {
+    const multi = harnessWith(async (r) => ({
+      status: 'answered',
+      response: {
+        answers: [
+          { question: r.questions[0].question, kind: 'multi_with_other', selected: ['A', 'B'], other: 'C too' },
+        ],
+      },
+    }));
     const r = await multi.h.run(askUserTool, { question: 'Which ones?', options: ['A', 'B', 'D'], multiple: true });
     expect(JSON.parse(r.text)).toEqual({ answer: '["A","B","C too"]' });
     expect(multi.asked[0].questions[0].multiSelect).toBe(true);
 
-    const free = harnessWith(async (r) => ({ status: 'answered', response: { answers: [{ question: r.questions[0].question, kind: 'other', selected: [], other: 'the blue one' }] } }));
-    expect(JSON.parse((await free.h.run(askUserTool, { question: 'Which colour?' })).text)).toEqual({ answer: 'the blue one' });
+    const free = harnessWith(async (r) => ({
+      status: 'answered',
+      response: {
+        answers: [{ question: r.questions[0].question, kind: 'other', selected: [], other: 'the blue one' }],
+      },
+    }));
+    expect(JSON.parse((await free.h.run(askUserTool, { question: 'Which colour?' })).text)).toEqual({
+      answer: 'the blue one',
+    });
     expect(free.asked[0].questions[0].options.map((o) => o.label)).toEqual(['Other']);
   });
 
@@ -71,14 +93,20 @@ describe('ask_user', () => {
     expect(JSON.parse((await pending).text)).toEqual({ answer: null, reason: 'aborted' });
 
     const dismissed = harnessWith(async () => ({ status: 'answered', response: { dismissed: true } }));
-    expect(JSON.parse((await dismissed.h.run(askUserTool, { question: 'Go on?' })).text)).toEqual({ answer: null, reason: 'dismissed' });
+    expect(JSON.parse((await dismissed.h.run(askUserTool, { question: 'Go on?' })).text)).toEqual({
+      answer: null,
+      reason: 'dismissed',
+    });
   });
 
   it('where no one can answer it is not offered, and a call made anyway answers non_interactive', async () => {
     expect(askUserTool.isAvailable?.({ capabilities: [], nonInteractive: true })).toBe(false);
     expect(askUserTool.isAvailable?.({ capabilities: [], nonInteractive: false })).toBe(true);
     const { h } = harnessWith(async () => ({ status: 'unavailable', reason: 'print mode' }));
-    expect(JSON.parse((await h.run(askUserTool, { question: 'Anyone?' })).text)).toEqual({ answer: null, reason: 'non_interactive' });
+    expect(JSON.parse((await h.run(askUserTool, { question: 'Anyone?' })).text)).toEqual({
+      answer: null,
+      reason: 'non_interactive',
+    });
   });
 
   it('rejects an empty question and duplicate options', async () => {

@@ -19,7 +19,12 @@ describe('Edit', () => {
     expect(r.isError).toBeFalsy();
     expect(r.text).toContain('line 2');
     expect(readFileSync(file, 'utf8')).toBe('const a = 1;\nconst b = 3;\n');
-    expect(r.display).toEqual({ kind: 'diff', path: file, before: 'const a = 1;\nconst b = 2;\n', after: 'const a = 1;\nconst b = 3;\n' });
+    expect(r.display).toEqual({
+      kind: 'diff',
+      path: file,
+      before: 'const a = 1;\nconst b = 2;\n',
+      after: 'const a = 1;\nconst b = 3;\n',
+    });
   });
 
   it('errors when old_string equals new_string (rule 12)', async () => {
@@ -95,7 +100,9 @@ describe('Edit', () => {
     const { h, file } = await withReadFile(bytes);
     const r = await h.run(editTool, { path: 'f.txt', old_string: 'wörld', new_string: 'world' });
     expect(r.isError).toBeFalsy();
-    expect(readFileSync(file)).toEqual(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hello world\n', 'utf16le')]));
+    expect(readFileSync(file)).toEqual(
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hello world\n', 'utf16le')]),
+    );
   });
 
   it('requires a prior Read (shared guard)', async () => {

@@ -7,7 +7,10 @@ import { editTool, readTool, writeTool } from '../../../src/tools/file';
 import { EDITOR_FILES, type EditorFiles } from '../../../src/tools/file/editorFiles';
 import { makeToolHarness } from '../../helpers/toolHarness';
 
-function editorWith(buffers: Map<string, string>, opts: { canRead?: boolean; canWrite?: boolean; failWrites?: string } = {}): EditorFiles & { writes: string[] } {
+function editorWith(
+  buffers: Map<string, string>,
+  opts: { canRead?: boolean; canWrite?: boolean; failWrites?: string } = {},
+): EditorFiles & { writes: string[] } {
   const writes: string[] = [];
   return {
     canRead: opts.canRead ?? true,

@@ -34,4 +34,12 @@ export const SECRET_FILES = [
 export const HARMLESS_FILES = ['.env.example', '.env.sample', '.env.template', 'id_rsa.pub', 'keys/id_ed25519.pub'];
 
 /** Files inside version-control folders (rule 21). */
-export const VCS_FILES = ['.git/config', '.svn/entries', '.hg/hgrc', '.bzr/branch', '.jj/repo', '.sl/store', 'sub/.git/HEAD'];
+export const VCS_FILES = [
+  '.git/config',
+  '.svn/entries',
+  '.hg/hgrc',
+  '.bzr/branch',
+  '.jj/repo',
+  '.sl/store',
+  'sub/.git/HEAD',
+];

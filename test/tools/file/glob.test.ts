@@ -49,7 +49,15 @@ describe('Glob', () => {
       'src/index.ts': 'x',
     });
     const visible = listed((await h.run(globTool, { pattern: '**/*' })).text).sort();
-    expect(visible).toEqual(['.gitignore', '.ignore', '.rgignore', 'pkg/.gitignore', 'pkg/keep.log', 'pkg/src.ts', 'src/index.ts']);
+    expect(visible).toEqual([
+      '.gitignore',
+      '.ignore',
+      '.rgignore',
+      'pkg/.gitignore',
+      'pkg/keep.log',
+      'pkg/src.ts',
+      'src/index.ts',
+    ]);
     const all = listed((await h.run(globTool, { pattern: '**/*', include_ignored: true })).text).sort();
     expect(all).toEqual(expect.arrayContaining(['dist/out.js', 'a.log', 'tmp.txt', 'cache.txt', 'pkg/generated.ts']));
   });
@@ -61,7 +69,9 @@ describe('Glob', () => {
 
   it('lists files inside an ignored folder when that folder is the search path', async () => {
     const h = tree({ '.gitignore': 'node_modules/\n', 'node_modules/lib/index.js': 'x' });
-    expect((await h.run(globTool, { pattern: '**/*.js', path: 'node_modules' })).text).toBe('node_modules/lib/index.js');
+    expect((await h.run(globTool, { pattern: '**/*.js', path: 'node_modules' })).text).toBe(
+      'node_modules/lib/index.js',
+    );
   });
 
   it('supports brace expansion and returns files only (rule 24)', async () => {
@@ -72,7 +82,10 @@ describe('Glob', () => {
 
   it('matches nested paths with ** and leading folders in the pattern', async () => {
     const h = tree(allWith(['src/a.ts', 'src/deep/b.ts', 'test/c.ts', 'd.ts']));
-    expect(listed((await h.run(globTool, { pattern: 'src/**/*.ts' })).text).sort()).toEqual(['src/a.ts', 'src/deep/b.ts']);
+    expect(listed((await h.run(globTool, { pattern: 'src/**/*.ts' })).text).sort()).toEqual([
+      'src/a.ts',
+      'src/deep/b.ts',
+    ]);
     expect(listed((await h.run(globTool, { pattern: '**/*.ts' })).text)).toHaveLength(4);
     expect((await h.run(globTool, { pattern: '*.ts' })).text).toBe('d.ts');
   });
@@ -81,12 +94,16 @@ describe('Glob', () => {
     const h = tree(allWith([...SECRET_FILES, ...HARMLESS_FILES, 'ok.txt']));
     const r = await h.run(globTool, { pattern: '**/*', include_ignored: includeIgnored });
     expect(listed(r.text).sort()).toEqual([...HARMLESS_FILES, 'ok.txt'].sort());
-    expect(r.text).toContain(`\n\n[${SECRET_FILES.length} sensitive files skipped: secrets (.env files, private keys, credentials) are left out of search results.]`);
+    expect(r.text).toContain(
+      `\n\n[${SECRET_FILES.length} sensitive files skipped: secrets (.env files, private keys, credentials) are left out of search results.]`,
+    );
   });
 
   it('counts only the sensitive files the pattern matched, and says nothing when there were none', async () => {
     const h = tree(allWith(['.env', 'keys/id_rsa', 'a.txt']));
-    expect((await h.run(globTool, { pattern: '**/id_*' })).text).toBe('No files found matching "**/id_*" in ..\n[1 sensitive file skipped: secrets (.env files, private keys, credentials) are left out of search results.]');
+    expect((await h.run(globTool, { pattern: '**/id_*' })).text).toBe(
+      'No files found matching "**/id_*" in ..\n[1 sensitive file skipped: secrets (.env files, private keys, credentials) are left out of search results.]',
+    );
     expect((await h.run(globTool, { pattern: '*.txt' })).text).toBe('a.txt');
   });
 

@@ -22,7 +22,8 @@ function referenceWalk(root: string, glob: string, rules: IgnoreRules | undefine
       const path = join(dir, e.name);
       if (e.isDirectory()) {
         if (!isVcsDirName(e.name) && !rules?.isIgnored(path, true)) visit(path);
-      } else if (isMatch(relative(root, path)) && !isSensitivePath(path) && !rules?.isIgnored(path, false)) out.push(path);
+      } else if (isMatch(relative(root, path)) && !isSensitivePath(path) && !rules?.isIgnored(path, false))
+        out.push(path);
     }
   };
   visit(root);
@@ -60,16 +61,39 @@ const TREE = {
 };
 
 describe('walkMatchingFiles', () => {
-  const globs = ['**/*', '**/*.ts', '**/*.md', '*', '*.log', 'pkg/**', 'src/*', '*/*/*.ts', '**/keep.*', '{src,pkg}/**/*.ts'];
+  const globs = [
+    '**/*',
+    '**/*.ts',
+    '**/*.md',
+    '*',
+    '*.log',
+    'pkg/**',
+    'src/*',
+    '*/*/*.ts',
+    '**/keep.*',
+    '{src,pkg}/**/*.ts',
+  ];
 
   it.each(globs)('lists what a walk asking IgnoreRules of every entry lists: %s', async (glob) => {
     const h = makeToolHarness();
     writeTree(h.cwd, TREE);
     const signal = new AbortController().signal;
     const rules = new IgnoreRules(h.cwd);
-    const found = await walkMatchingFiles({ root: h.cwd, matches: globMatcher(glob), maxDepth: globMaxDepth(glob), ignore: rules.framesAbove(h.cwd), signal });
+    const found = await walkMatchingFiles({
+      root: h.cwd,
+      matches: globMatcher(glob),
+      maxDepth: globMaxDepth(glob),
+      ignore: rules.framesAbove(h.cwd),
+      signal,
+    });
     expect(found.sort()).toEqual(referenceWalk(h.cwd, glob, new IgnoreRules(h.cwd)));
-    const all = await walkMatchingFiles({ root: h.cwd, matches: globMatcher(glob), maxDepth: globMaxDepth(glob), ignore: undefined, signal });
+    const all = await walkMatchingFiles({
+      root: h.cwd,
+      matches: globMatcher(glob),
+      maxDepth: globMaxDepth(glob),
+      ignore: undefined,
+      signal,
+    });
     expect(all.sort()).toEqual(referenceWalk(h.cwd, glob, undefined));
   });
 
@@ -77,9 +101,22 @@ describe('walkMatchingFiles', () => {
     const h = makeToolHarness();
     writeTree(h.cwd, TREE);
     const root = join(h.cwd, 'pkg');
-    const found = await walkMatchingFiles({ root, matches: globMatcher('**/*'), maxDepth: Infinity, ignore: new IgnoreRules(h.cwd).framesAbove(root), signal: new AbortController().signal });
+    const found = await walkMatchingFiles({
+      root,
+      matches: globMatcher('**/*'),
+      maxDepth: Infinity,
+      ignore: new IgnoreRules(h.cwd).framesAbove(root),
+      signal: new AbortController().signal,
+    });
     expect(found.sort()).toEqual(referenceWalk(root, '**/*', new IgnoreRules(h.cwd)));
-    expect(found.map((p) => relative(root, p)).sort()).toEqual(['.gitignore', 'gen/keep.ts', 'lib/.ignore', 'lib/deeper/.gitignore', 'lib/deeper/b.md', 'lib/keep.ts']);
+    expect(found.map((p) => relative(root, p)).sort()).toEqual([
+      '.gitignore',
+      'gen/keep.ts',
+      'lib/.ignore',
+      'lib/deeper/.gitignore',
+      'lib/deeper/b.md',
+      'lib/keep.ts',
+    ]);
   });
 
   it('folder-only ignore files (every pattern ends in /) skip the per-file test and still list exactly the reference', async () => {
@@ -87,11 +124,29 @@ describe('walkMatchingFiles', () => {
     // `build` and `out` are folders here but a file elsewhere: a folder-only rule never ignores a file.
     writeTree(h.cwd, {
       '.gitignore': '# folders only\nbuild/\nout/   \n',
-      'build/a.ts': '', 'src/out/b.ts': '', 'src/build': '', 'src/c.ts': '', 'lib/.gitignore': 'gen/\n', 'lib/gen/d.ts': '', 'lib/out': '',
+      'build/a.ts': '',
+      'src/out/b.ts': '',
+      'src/build': '',
+      'src/c.ts': '',
+      'lib/.gitignore': 'gen/\n',
+      'lib/gen/d.ts': '',
+      'lib/out': '',
     });
-    const found = await walkMatchingFiles({ root: h.cwd, matches: globMatcher('**/*'), maxDepth: Infinity, ignore: new IgnoreRules(h.cwd).framesAbove(h.cwd), signal: new AbortController().signal });
+    const found = await walkMatchingFiles({
+      root: h.cwd,
+      matches: globMatcher('**/*'),
+      maxDepth: Infinity,
+      ignore: new IgnoreRules(h.cwd).framesAbove(h.cwd),
+      signal: new AbortController().signal,
+    });
     expect(found.sort()).toEqual(referenceWalk(h.cwd, '**/*', new IgnoreRules(h.cwd)));
-    expect(found.map((p) => relative(h.cwd, p)).sort()).toEqual(['.gitignore', 'lib/.gitignore', 'lib/out', 'src/build', 'src/c.ts']);
+    expect(found.map((p) => relative(h.cwd, p)).sort()).toEqual([
+      '.gitignore',
+      'lib/.gitignore',
+      'lib/out',
+      'src/build',
+      'src/c.ts',
+    ]);
   });
 
   it('stops when aborted', async () => {
@@ -99,13 +154,56 @@ describe('walkMatchingFiles', () => {
     writeTree(h.cwd, TREE);
     const controller = new AbortController();
     controller.abort();
-    await expect(walkMatchingFiles({ root: h.cwd, matches: () => true, maxDepth: Infinity, ignore: undefined, signal: controller.signal })).rejects.toThrow();
+    await expect(
+      walkMatchingFiles({
+        root: h.cwd,
+        matches: () => true,
+        maxDepth: Infinity,
+        ignore: undefined,
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow();
   });
 });
 
 describe('globMaxDepth and globMatcher', () => {
-  const paths = ['a.ts', 'b.tsx', '.hidden.ts', 'src/a.ts', 'src/a.tsx', 'src/deep/b.ts', 'src/deep/er/c.ts', 'x/y/z.md', 'README.md', 'a.ts.bak', 'dir.ts/inner.txt', 'a/b', 'ts', '.ts'];
-  const globs = ['*.ts', '**/*.ts', 'src/*.ts', '*/*.ts', '*/*/*', '*.{ts,tsx}', '**/*.{md,ts}', 'src/**', '?.ts', '[ab].ts', '*.ts*', '**', '*', '!(*.md)', 'src/+(a|b).ts', 'x/*/z.md', '*/', '**/.*', 'a\\.ts'];
+  const paths = [
+    'a.ts',
+    'b.tsx',
+    '.hidden.ts',
+    'src/a.ts',
+    'src/a.tsx',
+    'src/deep/b.ts',
+    'src/deep/er/c.ts',
+    'x/y/z.md',
+    'README.md',
+    'a.ts.bak',
+    'dir.ts/inner.txt',
+    'a/b',
+    'ts',
+    '.ts',
+  ];
+  const globs = [
+    '*.ts',
+    '**/*.ts',
+    'src/*.ts',
+    '*/*.ts',
+    '*/*/*',
+    '*.{ts,tsx}',
+    '**/*.{md,ts}',
+    'src/**',
+    '?.ts',
+    '[ab].ts',
+    '*.ts*',
+    '**',
+    '*',
+    '!(*.md)',
+    'src/+(a|b).ts',
+    'x/*/z.md',
+    '*/',
+    '**/.*',
+    'a\\.ts',
+  ];
 
   it.each(globs)('never cuts off a path picomatch matches, and matches as picomatch does: %s', (glob) => {
     const isMatch = picomatch(glob, { dot: true });

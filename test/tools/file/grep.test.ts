@@ -13,7 +13,11 @@ function tree(files: Record<string, string>) {
 }
 
 const allWith = (names: readonly string[], text: string) => Object.fromEntries(names.map((n) => [n, text]));
-const resultLines = (text: string) => text.split('\n\n[')[0].split('\n').filter((l) => !l.startsWith('Found '));
+const resultLines = (text: string) =>
+  text
+    .split('\n\n[')[0]
+    .split('\n')
+    .filter((l) => !l.startsWith('Found '));
 
 describe('Grep', () => {
   it('defaults to files_with_matches, newest first (rule 16)', async () => {
@@ -42,7 +46,9 @@ describe('Grep', () => {
   it('content mode numbers lines by default; -n false drops them (rule 18)', async () => {
     const h = tree({ 'a.txt': 'x\nneedle one\ny\n' });
     expect((await h.run(grepTool, { pattern: 'needle', output_mode: 'content' })).text).toBe('a.txt:2:needle one');
-    expect((await h.run(grepTool, { pattern: 'needle', output_mode: 'content', '-n': false })).text).toBe('a.txt:needle one');
+    expect((await h.run(grepTool, { pattern: 'needle', output_mode: 'content', '-n': false })).text).toBe(
+      'a.txt:needle one',
+    );
   });
 
   it('is case-sensitive by default; -i makes it insensitive (rule 18)', async () => {
@@ -57,13 +63,17 @@ describe('Grep', () => {
       const r = await h.run(grepTool, { pattern: 'needle', include_ignored: includeIgnored, output_mode: mode });
       for (const secret of SECRET_FILES) expect(r.text.split('\n\n[')[0]).not.toContain(secret);
       expect(r.text).toContain('ok.txt');
-      expect(r.text, mode).toContain(`[${SECRET_FILES.length} sensitive files skipped: secrets (.env files, private keys, credentials) are left out of search results.]`);
+      expect(r.text, mode).toContain(
+        `[${SECRET_FILES.length} sensitive files skipped: secrets (.env files, private keys, credentials) are left out of search results.]`,
+      );
     }
   });
 
   it('counts the sensitive files it left out even when nothing else matched; none, no note', async () => {
-    const h = tree({ '.env': 'TOKEN=needle\n', 'id_rsa': 'needle\n', 'a.txt': 'hay\n' });
-    expect((await h.run(grepTool, { pattern: 'needle' })).text).toBe('No matches found.\n[2 sensitive files skipped: secrets (.env files, private keys, credentials) are left out of search results.]');
+    const h = tree({ '.env': 'TOKEN=needle\n', id_rsa: 'needle\n', 'a.txt': 'hay\n' });
+    expect((await h.run(grepTool, { pattern: 'needle' })).text).toBe(
+      'No matches found.\n[2 sensitive files skipped: secrets (.env files, private keys, credentials) are left out of search results.]',
+    );
     expect((await h.run(grepTool, { pattern: 'hay' })).text).not.toContain('skipped');
   });
 
@@ -87,7 +97,15 @@ describe('Grep', () => {
   });
 
   it('respects ignore files unless include_ignored', async () => {
-    const h = tree({ '.gitignore': 'build/\n', '.ignore': '*.gen\n', 'sub/.rgignore': 'local.txt\n', 'build/out.js': 'needle', 'x.gen': 'needle', 'sub/local.txt': 'needle', 'src/a.ts': 'needle' });
+    const h = tree({
+      '.gitignore': 'build/\n',
+      '.ignore': '*.gen\n',
+      'sub/.rgignore': 'local.txt\n',
+      'build/out.js': 'needle',
+      'x.gen': 'needle',
+      'sub/local.txt': 'needle',
+      'src/a.ts': 'needle',
+    });
     expect(resultLines((await h.run(grepTool, { pattern: 'needle' })).text)).toEqual(['src/a.ts']);
     const all = resultLines((await h.run(grepTool, { pattern: 'needle', include_ignored: true })).text).sort();
     expect(all).toEqual(['build/out.js', 'src/a.ts', 'sub/local.txt', 'x.gen']);
@@ -101,7 +119,9 @@ describe('Grep', () => {
   it('shows context with -A/-B/-C and separates groups with --', async () => {
     const h = tree({ 'a.txt': ['l1', 'hit1', 'l3', 'l4', 'l5', 'l6', 'hit2', 'l8'].join('\n') + '\n' });
     const c = await h.run(grepTool, { pattern: 'hit', output_mode: 'content', '-C': 1 });
-    expect(c.text).toBe(['a.txt-1-l1', 'a.txt:2:hit1', 'a.txt-3-l3', '--', 'a.txt-6-l6', 'a.txt:7:hit2', 'a.txt-8-l8'].join('\n'));
+    expect(c.text).toBe(
+      ['a.txt-1-l1', 'a.txt:2:hit1', 'a.txt-3-l3', '--', 'a.txt-6-l6', 'a.txt:7:hit2', 'a.txt-8-l8'].join('\n'),
+    );
     const a = await h.run(grepTool, { pattern: 'hit1', output_mode: 'content', '-A': 2 });
     expect(a.text).toBe(['a.txt:2:hit1', 'a.txt-3-l3', 'a.txt-4-l4'].join('\n'));
     const b = await h.run(grepTool, { pattern: 'hit2', output_mode: 'content', '-B': 1 });
@@ -131,7 +151,10 @@ describe('Grep', () => {
   it('filters by type and glob (brace patterns too)', async () => {
     const h = tree({ 'a.ts': 'needle', 'b.tsx': 'needle', 'c.py': 'needle', 'd.md': 'needle' });
     expect(resultLines((await h.run(grepTool, { pattern: 'needle', type: 'py' })).text)).toEqual(['c.py']);
-    expect(resultLines((await h.run(grepTool, { pattern: 'needle', glob: '*.{ts,tsx}' })).text).sort()).toEqual(['a.ts', 'b.tsx']);
+    expect(resultLines((await h.run(grepTool, { pattern: 'needle', glob: '*.{ts,tsx}' })).text).sort()).toEqual([
+      'a.ts',
+      'b.tsx',
+    ]);
   });
 
   it('keeps secrets out even when the glob names them', async () => {
@@ -150,7 +173,9 @@ describe('Grep', () => {
 
   it('searches a single file given as path, and absolute paths outside cwd', async () => {
     const h = tree({ 'a.txt': 'needle\n', 'b.txt': 'needle\n' });
-    expect((await h.run(grepTool, { pattern: 'needle', path: 'a.txt', output_mode: 'content' })).text).toBe('a.txt:1:needle');
+    expect((await h.run(grepTool, { pattern: 'needle', path: 'a.txt', output_mode: 'content' })).text).toBe(
+      'a.txt:1:needle',
+    );
     const outside = makeToolHarness();
     const r = await outside.run(grepTool, { pattern: 'needle', path: h.cwd });
     expect(resultLines(r.text).sort()).toEqual([join(h.cwd, 'a.txt'), join(h.cwd, 'b.txt')]);
@@ -180,7 +205,10 @@ describe('Grep', () => {
   });
 
   it('says clearly when no ripgrep can be found', async () => {
-    const tool = createGrepTool({ locate: () => Promise.reject(new RipgrepNotFoundError('ripgrep (rg) was not found; install it or set JARVIS_RG_PATH')) });
+    const tool = createGrepTool({
+      locate: () =>
+        Promise.reject(new RipgrepNotFoundError('ripgrep (rg) was not found; install it or set JARVIS_RG_PATH')),
+    });
     const h = tree({ 'a.txt': 'x' });
     const r = await h.run(tool, { pattern: 'x' });
     expect(r.isError).toBe(true);
@@ -198,7 +226,10 @@ describe('Grep', () => {
 
     it('returns partial results with a note on timeout', async () => {
       const h = tree({ 'a.txt': 'needle' });
-      const tool = createGrepTool({ locate: async () => ({ path: slowRg(h.sessionDir), source: 'env' }), timeoutMs: 300 });
+      const tool = createGrepTool({
+        locate: async () => ({ path: slowRg(h.sessionDir), source: 'env' }),
+        timeoutMs: 300,
+      });
       const r = await h.run(tool, { pattern: 'needle' });
       expect(r.isError).toBeFalsy();
       expect(r.text).toContain('a.txt');

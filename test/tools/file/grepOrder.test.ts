@@ -41,15 +41,24 @@ describe('Grep content order', () => {
   it('orders files as rg --sort path does and keeps each file in line order', async () => {
     const h = bigTree();
     const full = body((await h.run(grepTool, { pattern: 'hit', output_mode: 'content', head_limit: 0 })).text);
-    const rg = spawnSync((await defaultRipgrep()).path, ['--no-config', '--sort', 'path', '-n', '--regexp', 'hit', '.'], { cwd: h.cwd, encoding: 'utf8' });
-    expect(full).toEqual(rg.stdout.trim().split('\n').map((l) => l.replace(/^\.\//, '')));
+    const rg = spawnSync(
+      (await defaultRipgrep()).path,
+      ['--no-config', '--sort', 'path', '-n', '--regexp', 'hit', '.'],
+      { cwd: h.cwd, encoding: 'utf8' },
+    );
+    expect(full).toEqual(
+      rg.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(/^\.\//, '')),
+    );
   });
 
   it('pages with offset/head_limit that concatenate to the full result', async () => {
     const h = bigTree();
     const full = body((await h.run(grepTool, { pattern: 'hit', output_mode: 'content', head_limit: 0 })).text);
     const paged: string[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const r = await h.run(grepTool, { pattern: 'hit', output_mode: 'content', offset, head_limit: 37 });
       const lines = body(r.text);
       paged.push(...lines);
@@ -64,10 +73,18 @@ describe('Grep content order', () => {
   it('pages with context lines too (separators aside)', async () => {
     const h = bigTree();
     const withoutSeparators = (lines: string[]) => lines.filter((l) => l !== '--');
-    const full = withoutSeparators(body((await h.run(grepTool, { pattern: 'hit', output_mode: 'content', '-B': 1, head_limit: 0 })).text));
+    const full = withoutSeparators(
+      body((await h.run(grepTool, { pattern: 'hit', output_mode: 'content', '-B': 1, head_limit: 0 })).text),
+    );
     const paged: string[] = [];
     for (let offset = 0; offset < full.length; offset += 50) {
-      paged.push(...withoutSeparators(body((await h.run(grepTool, { pattern: 'hit', output_mode: 'content', '-B': 1, offset, head_limit: 50 })).text)));
+      paged.push(
+        ...withoutSeparators(
+          body(
+            (await h.run(grepTool, { pattern: 'hit', output_mode: 'content', '-B': 1, offset, head_limit: 50 })).text,
+          ),
+        ),
+      );
     }
     expect(paged).toEqual(full);
   });
@@ -78,7 +95,12 @@ describe('Grep content order', () => {
     const last = await h.run(grepTool, { pattern: 'hit', output_mode: 'content', offset: total - 10, head_limit: 10 });
     expect(body(last.text)).toHaveLength(10);
     expect(last.text).not.toContain('[');
-    const before = await h.run(grepTool, { pattern: 'hit', output_mode: 'content', offset: total - 11, head_limit: 10 });
+    const before = await h.run(grepTool, {
+      pattern: 'hit',
+      output_mode: 'content',
+      offset: total - 11,
+      head_limit: 10,
+    });
     expect(before.text).toContain(`More matching lines follow. To see them, call again with offset=${total - 1}.`);
     const short = await h.run(grepTool, { pattern: 'hit', output_mode: 'content', offset: total - 5, head_limit: 10 });
     expect(body(short.text)).toHaveLength(5);
@@ -116,8 +138,38 @@ describe('Grep content order', () => {
 
 describe('compareRipgrepPaths', () => {
   it('compares name by name, by code point', () => {
-    const names = ['/r/😀', '/r/ｚ', '/r/a b', '/r/a/b', '/r/a-c', '/r/B', '/r/.h', '/r/a.b', '/r/z/ｚ/x', '/r/z/😀/x', '/r/é', '/r/a/b-c', '/r/ab', '/r/a0'];
-    const expected = ['/r/.h', '/r/B', '/r/a/b', '/r/a/b-c', '/r/a b', '/r/a-c', '/r/a.b', '/r/a0', '/r/ab', '/r/z/ｚ/x', '/r/z/😀/x', '/r/é', '/r/ｚ', '/r/😀'];
+    const names = [
+      '/r/😀',
+      '/r/ｚ',
+      '/r/a b',
+      '/r/a/b',
+      '/r/a-c',
+      '/r/B',
+      '/r/.h',
+      '/r/a.b',
+      '/r/z/ｚ/x',
+      '/r/z/😀/x',
+      '/r/é',
+      '/r/a/b-c',
+      '/r/ab',
+      '/r/a0',
+    ];
+    const expected = [
+      '/r/.h',
+      '/r/B',
+      '/r/a/b',
+      '/r/a/b-c',
+      '/r/a b',
+      '/r/a-c',
+      '/r/a.b',
+      '/r/a0',
+      '/r/ab',
+      '/r/z/ｚ/x',
+      '/r/z/😀/x',
+      '/r/é',
+      '/r/ｚ',
+      '/r/😀',
+    ];
     expect([...names].sort((a, b) => compareRipgrepPaths(a, b, false))).toEqual(expected);
   });
 
@@ -128,11 +180,38 @@ describe('compareRipgrepPaths', () => {
 
   it('matches rg --sort path on awkward names', async () => {
     const h = makeToolHarness();
-    const names = ['a-c', 'a.b', 'a/b', 'a/b-c', 'a b', 'B', 'b', 'é', '日本', '😀', 'ｚ', '_x', '.h', 'ab', 'a0', 'z/😀/x', 'z/ｚ/x'];
+    const names = [
+      'a-c',
+      'a.b',
+      'a/b',
+      'a/b-c',
+      'a b',
+      'B',
+      'b',
+      'é',
+      '日本',
+      '😀',
+      'ｚ',
+      '_x',
+      '.h',
+      'ab',
+      'a0',
+      'z/😀/x',
+      'z/ｚ/x',
+    ];
     writeTree(h.cwd, Object.fromEntries(names.map((n) => [n, 'needle\n'])));
-    const rg = spawnSync((await defaultRipgrep()).path, ['--no-config', '--hidden', '--sort', 'path', '-l', 'needle', h.cwd], { encoding: 'utf8' });
+    const rg = spawnSync(
+      (await defaultRipgrep()).path,
+      ['--no-config', '--hidden', '--sort', 'path', '-l', 'needle', h.cwd],
+      { encoding: 'utf8' },
+    );
     const expected = rg.stdout.trim().split('\n');
-    const lines: GrepLine[] = names.map((n) => ({ path: join(h.cwd, n), lineNumber: 1, text: 'needle', isMatch: true }));
+    const lines: GrepLine[] = names.map((n) => ({
+      path: join(h.cwd, n),
+      lineNumber: 1,
+      text: 'needle',
+      isMatch: true,
+    }));
     expect(orderByPath(lines).map((l) => l.path)).toEqual(expected);
   });
 });

@@ -22,7 +22,10 @@ import { isSensitivePath } from '../../../src/tools/file/sensitivePaths';
 import { writeTool } from '../../../src/tools/file/writeTool';
 
 // A 1x1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 function world() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-links-')));
@@ -46,14 +49,24 @@ function world() {
     },
     find: <T>(key: ServiceKey<T>) => registry.get(key.name) as T | undefined,
   };
-  const guard = { check: async () => undefined, capture: async () => [], entries: () => [] } as unknown as FileStateGuard;
+  const guard = {
+    check: async () => undefined,
+    capture: async () => [],
+    entries: () => [],
+  } as unknown as FileStateGuard;
   const env: ToolRunEnv = { cwd, services, guard, onProgress: () => undefined };
   return { root, cwd, outside, env, services };
 }
 
 type World = ReturnType<typeof world>;
 
-function judge(w: World, mode: PermissionMode, toolName: string, subject: string, accesses: Parameters<typeof decideApproval>[0]['accesses']) {
+function judge(
+  w: World,
+  mode: PermissionMode,
+  toolName: string,
+  subject: string,
+  accesses: Parameters<typeof decideApproval>[0]['accesses'],
+) {
   return decideApproval({
     toolName,
     subject,
@@ -79,7 +92,11 @@ describe('hard links to a file outside the workspace', () => {
   for (const [tool, args] of calls) {
     it(`${tool.name} of a hard link is asked about in manual mode and refused in auto mode`, () => {
       const w = world();
-      const prepared = prepareToolCall({ id: 'c1', name: tool.name, arguments: JSON.stringify(args) }, new Map([[tool.name, tool]]), w.env);
+      const prepared = prepareToolCall(
+        { id: 'c1', name: tool.name, arguments: JSON.stringify(args) },
+        new Map([[tool.name, tool]]),
+        w.env,
+      );
       expect(prepared.accesses[0]).toMatchObject({ linked: true });
       const manual = judge(w, 'manual', tool.name, prepared.subject, prepared.accesses);
       expect(manual).toMatchObject({ decision: 'ask', by: 'outside the workspace' });
@@ -92,16 +109,30 @@ describe('hard links to a file outside the workspace', () => {
 
   it('a file with one link is judged as before', () => {
     const w = world();
-    const prepared = prepareToolCall({ id: 'c1', name: 'Read', arguments: '{"path":"plain.txt"}' }, new Map([['Read', readTool]]), w.env);
+    const prepared = prepareToolCall(
+      { id: 'c1', name: 'Read', arguments: '{"path":"plain.txt"}' },
+      new Map([['Read', readTool]]),
+      w.env,
+    );
     expect(prepared.accesses[0]).not.toHaveProperty('linked');
     expect(judge(w, 'auto', 'Read', prepared.subject, prepared.accesses).decision).toBe('allow');
   });
 
   it('a tool run without a judgement (no approved access) refuses a hard-linked file', async () => {
     const w = world();
-    const ctx = { cwd: w.cwd, signal: new AbortController().signal, callId: 'x', services: w.services, resolve: (p: string) => join(w.cwd, p), emitProgress: () => undefined };
+    const ctx = {
+      cwd: w.cwd,
+      signal: new AbortController().signal,
+      callId: 'x',
+      services: w.services,
+      resolve: (p: string) => join(w.cwd, p),
+      emitProgress: () => undefined,
+    };
     for (const [tool, args] of calls) {
-      const result = await tool.execute(tool.validateArgs(args).ok ? (tool.validateArgs(args) as { args: unknown }).args : args, ctx);
+      const result = await tool.execute(
+        tool.validateArgs(args).ok ? (tool.validateArgs(args) as { args: unknown }).args : args,
+        ctx,
+      );
       expect(result.isError, tool.name).toBe(true);
       expect(String(typeof result.content === 'string' ? result.content : '')).toContain('has 2 hard links');
     }
@@ -110,7 +141,11 @@ describe('hard links to a file outside the workspace', () => {
 
   it('Grep leaves hard-linked files out of its results and says so', async () => {
     const w = world();
-    const prepared = prepareToolCall({ id: 'g', name: 'Grep', arguments: '{"pattern":"SECRET","output_mode":"content"}' }, new Map([['Grep', grepTool]]), w.env);
+    const prepared = prepareToolCall(
+      { id: 'g', name: 'Grep', arguments: '{"pattern":"SECRET","output_mode":"content"}' },
+      new Map([['Grep', grepTool]]),
+      w.env,
+    );
     const { result } = await executeToolCall(prepared, w.env, new AbortController().signal);
     const text = String(result.content);
     expect(text).toContain('plain.txt');
@@ -122,7 +157,11 @@ describe('hard links to a file outside the workspace', () => {
   it('@path of a hard link is not attached (auto and manual mode)', async () => {
     const w = world();
     for (const mode of ['auto', 'manual'] as const) {
-      const env: AttachmentEnv = { cwd: w.cwd, services: w.services, judgeRead: (toolName, access) => judge(w, mode, toolName, `${toolName}(${access.path})`, [access]) };
+      const env: AttachmentEnv = {
+        cwd: w.cwd,
+        services: w.services,
+        judgeRead: (toolName, access) => judge(w, mode, toolName, `${toolName}(${access.path})`, [access]),
+      };
       const out = await attachMentions('see @linked.txt and @linked.png and @plain.txt', env);
       const text = out.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
       expect(text).toContain('INSIDE-SECRET');

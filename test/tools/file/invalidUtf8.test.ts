@@ -65,7 +65,10 @@ describe('files that are not valid UTF-8', () => {
     const r = await h.run(editTool, { path: 'latin.txt', old_string: 'gamma = 3', new_string: 'gamma = 33 ☃' });
     expect(r.isError).toBeFalsy();
     expect(r.text).toContain('not valid UTF-8 (first at line 2)');
-    const expected = Buffer.from(ORIGINAL.toString('latin1').replace('gamma = 3', Buffer.from('gamma = 33 ☃').toString('latin1')), 'latin1');
+    const expected = Buffer.from(
+      ORIGINAL.toString('latin1').replace('gamma = 3', Buffer.from('gamma = 33 ☃').toString('latin1')),
+      'latin1',
+    );
     expect(readFileSync(file).equals(expected)).toBe(true);
     expect(readFileSync(file).includes(Buffer.from([0x20, 0xff, 0x20]))).toBe(true);
     expect(readFileSync(file).includes(Buffer.from('naïve = 5'))).toBe(true);

@@ -6,7 +6,15 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../../src/tools/defineTool';
-import { editTool, globTool, grepTool, isSensitivePath, readMediaFileTool, readTool, writeTool } from '../../../src/tools/file';
+import {
+  editTool,
+  globTool,
+  grepTool,
+  isSensitivePath,
+  readMediaFileTool,
+  readTool,
+  writeTool,
+} from '../../../src/tools/file';
 import { makeToolHarness } from '../../helpers/toolHarness';
 import { prepareCall } from './prepareCall';
 
@@ -38,9 +46,24 @@ const ESCAPING: Case[] = [
   ['Read through a folder symlink', readTool, { path: 'dir-out/secret.txt' }, (o) => `Read(${o}/secret.txt)`],
   ['Write ../x', writeTool, { path: '../new.txt', content: 'x' }, () => 'Write(<parent>/new.txt)'],
   ['Write into a folder symlink', writeTool, { path: 'dir-out/new.txt', content: 'x' }, (o) => `Write(${o}/new.txt)`],
-  ['Write through a dangling symlink', writeTool, { path: 'dangling.txt', content: 'x' }, (o) => `Write(${o}/created-by-link.txt)`],
-  ['Write under a dangling folder symlink', writeTool, { path: 'dangling-dir/deep/x.txt', content: 'x' }, (o) => `Write(${o}/not-yet/deep/x.txt)`],
-  ['Edit through a symlink', editTool, { path: 'link-out.txt', old_string: 'a', new_string: 'b' }, (o) => `Edit(${o}/secret.txt)`],
+  [
+    'Write through a dangling symlink',
+    writeTool,
+    { path: 'dangling.txt', content: 'x' },
+    (o) => `Write(${o}/created-by-link.txt)`,
+  ],
+  [
+    'Write under a dangling folder symlink',
+    writeTool,
+    { path: 'dangling-dir/deep/x.txt', content: 'x' },
+    (o) => `Write(${o}/not-yet/deep/x.txt)`,
+  ],
+  [
+    'Edit through a symlink',
+    editTool,
+    { path: 'link-out.txt', old_string: 'a', new_string: 'b' },
+    (o) => `Edit(${o}/secret.txt)`,
+  ],
   ['Grep ..', grepTool, { pattern: 'x', path: '..' }, () => 'Grep(<parent>)'],
   ['Grep folder symlink', grepTool, { pattern: 'x', path: 'dir-out' }, (o) => `Grep(${o})`],
   ['Glob path ..', globTool, { pattern: '*', path: '..' }, () => 'Glob(<parent>)'],
@@ -49,17 +72,20 @@ const ESCAPING: Case[] = [
 ];
 
 describe('path escapes', () => {
-  it.each(ESCAPING)('%s resolves to the real path outside cwd, as its absolute form does', (_name, tool, args, expected) => {
-    const { h, outside } = world();
-    const prepared = prepareCall(h, tool, args);
-    expect(prepared.error).toBeUndefined();
-    const subject = expected(outside).replace('<parent>', dirname(h.cwd));
-    expect(prepared.subject).toBe(subject);
-    const path = subject.slice(subject.indexOf('(') + 1, -1);
-    expect(prepared.accesses.map((a) => (a.kind === 'exec' ? a.cwd : a.path))).toEqual([path]);
-    const absoluteArgs = { ...args, path, ...(tool.name === 'Glob' ? { pattern: '*' } : {}) };
-    expect(prepareCall(h, tool, absoluteArgs).subject).toBe(subject);
-  });
+  it.each(ESCAPING)(
+    '%s resolves to the real path outside cwd, as its absolute form does',
+    (_name, tool, args, expected) => {
+      const { h, outside } = world();
+      const prepared = prepareCall(h, tool, args);
+      expect(prepared.error).toBeUndefined();
+      const subject = expected(outside).replace('<parent>', dirname(h.cwd));
+      expect(prepared.subject).toBe(subject);
+      const path = subject.slice(subject.indexOf('(') + 1, -1);
+      expect(prepared.accesses.map((a) => (a.kind === 'exec' ? a.cwd : a.path))).toEqual([path]);
+      const absoluteArgs = { ...args, path, ...(tool.name === 'Glob' ? { pattern: '*' } : {}) };
+      expect(prepareCall(h, tool, absoluteArgs).subject).toBe(subject);
+    },
+  );
 
   it('a dangling link is judged by its target: writing through it creates the target', async () => {
     const { h, outside } = world();
@@ -81,7 +107,9 @@ describe('path escapes', () => {
     expect((await h.run(readTool, { path: abs })).text).toBe('1\toutside content');
     // An absolute path through the symlink is allowed too, and resolves to the real file.
     expect(prepareCall(h, readTool, { path: join(h.cwd, 'link-out.txt') }).subject).toBe(`Read(${abs})`);
-    expect(prepareCall(h, writeTool, { path: join(outside, 'new.txt'), content: 'x' }).subject).toBe(`Write(${join(outside, 'new.txt')})`);
+    expect(prepareCall(h, writeTool, { path: join(outside, 'new.txt'), content: 'x' }).subject).toBe(
+      `Write(${join(outside, 'new.txt')})`,
+    );
     expect(prepareCall(h, grepTool, { pattern: 'x', path: outside }).subject).toBe(`Grep(${outside})`);
   });
 
@@ -111,7 +139,9 @@ describe('path escapes', () => {
   it('canonicalises new files under symlinked folders inside cwd', () => {
     const { h } = world();
     symlinkSync(join(h.cwd, 'sub'), join(h.cwd, 'sub-link'));
-    expect(prepareCall(h, writeTool, { path: 'sub-link/deep/new.txt', content: 'x' }).subject).toBe(`Write(${join(h.cwd, 'sub', 'deep', 'new.txt')})`);
+    expect(prepareCall(h, writeTool, { path: 'sub-link/deep/new.txt', content: 'x' }).subject).toBe(
+      `Write(${join(h.cwd, 'sub', 'deep', 'new.txt')})`,
+    );
   });
 
   it('expands ~ as an absolute path', () => {

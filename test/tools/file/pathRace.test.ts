@@ -3,7 +3,18 @@
 // it. The tool must open the approved file or nothing. First the swap made by hand at the worst moment,
 // then a separate process flipping the entries thousands of times while Reads and Writes run.
 import { spawn } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,13 +54,21 @@ function world(): World {
     },
     find: () => undefined,
   };
-  const guard = { check: async () => undefined, capture: async () => [], entries: () => [] } as unknown as FileStateGuard;
+  const guard = {
+    check: async () => undefined,
+    capture: async () => [],
+    entries: () => [],
+  } as unknown as FileStateGuard;
   return { root, cwd, outside, env: { cwd, services, guard, onProgress: () => undefined } };
 }
 
 let n = 0;
 function prepare(w: World, tool: Tool, args: Record<string, unknown>) {
-  return prepareToolCall({ id: `c${++n}`, name: tool.name, arguments: JSON.stringify(args) }, new Map([[tool.name, tool]]), w.env);
+  return prepareToolCall(
+    { id: `c${++n}`, name: tool.name, arguments: JSON.stringify(args) },
+    new Map([[tool.name, tool]]),
+    w.env,
+  );
 }
 
 /** The auto-mode judgement of a prepared call, as the engine makes it. */
@@ -83,7 +102,9 @@ describe('a path swapped between judgement and use', () => {
     renameSync(join(w.cwd, 'sw'), join(w.cwd, 'sw.real'));
     symlinkSync(w.outside, join(w.cwd, 'sw'));
     const text = await run(w, call);
-    expect(text).toContain(`${join(w.cwd, 'sw', 'f.txt')} was replaced while it was being opened (it now leads to ${join(w.outside, 'f.txt')})`);
+    expect(text).toContain(
+      `${join(w.cwd, 'sw', 'f.txt')} was replaced while it was being opened (it now leads to ${join(w.outside, 'f.txt')})`,
+    );
     expect(text).not.toContain(OUTSIDE);
   });
 
@@ -107,7 +128,8 @@ describe('a path swapped between judgement and use', () => {
     const over = prepare(w, writeTool, { path: 'sw/f.txt', content: 'overwritten' });
     renameSync(join(w.cwd, 'sw'), join(w.cwd, 'sw.real'));
     symlinkSync(w.outside, join(w.cwd, 'sw'));
-    for (const call of [create, deep, over]) expect(await run(w, call)).toContain('was replaced while it was being opened');
+    for (const call of [create, deep, over])
+      expect(await run(w, call)).toContain('was replaced while it was being opened');
     expect(readdirSync(w.outside)).toEqual(['f.txt']);
     expect(readFileSync(join(w.outside, 'f.txt'), 'utf8')).toBe(`${OUTSIDE}\n`);
   });
@@ -120,7 +142,9 @@ describe('a path swapped between judgement and use', () => {
     renameSync(join(w.cwd, 'plain.txt'), join(w.cwd, 'plain.old'));
     linkSync(join(w.outside, 'f.txt'), join(w.cwd, 'plain.txt'));
     const text = await run(w, read);
-    expect(text).toContain(`${join(w.cwd, 'plain.txt')} has 2 hard links: its other names may be outside the workspace`);
+    expect(text).toContain(
+      `${join(w.cwd, 'plain.txt')} has 2 hard links: its other names may be outside the workspace`,
+    );
     expect(text).not.toContain(OUTSIDE);
   });
 });

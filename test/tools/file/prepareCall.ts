@@ -4,10 +4,14 @@ import type { Tool } from '../../../src/tools/defineTool';
 import type { ToolHarness } from '../../helpers/toolHarness';
 
 export function prepareCall(h: ToolHarness, tool: Tool, args: unknown): PreparedToolCall {
-  return prepareToolCall({ id: 'prep', name: tool.name, arguments: JSON.stringify(args) }, new Map([[tool.name, tool]]), {
-    cwd: h.cwd,
-    services: h.services,
-    guard: h.guard,
-    onProgress: () => undefined,
-  });
+  return prepareToolCall(
+    { id: 'prep', name: tool.name, arguments: JSON.stringify(args) },
+    new Map([[tool.name, tool]]),
+    {
+      cwd: h.cwd,
+      services: h.services,
+      guard: h.guard,
+      onProgress: () => undefined,
+    },
+  );
 }

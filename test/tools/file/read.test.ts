@@ -130,8 +130,16 @@ describe('Read', () => {
   });
 
   it.each([
-    ['UTF-16 LE with BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\nwörld\n', 'utf16le')]), 'UTF-16 LE'],
-    ['UTF-16 BE with BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('héllo\nwörld\n', 'utf16le').swap16()]), 'UTF-16 BE'],
+    [
+      'UTF-16 LE with BOM',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\nwörld\n', 'utf16le')]),
+      'UTF-16 LE',
+    ],
+    [
+      'UTF-16 BE with BOM',
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('héllo\nwörld\n', 'utf16le').swap16()]),
+      'UTF-16 BE',
+    ],
     ['UTF-16 LE without BOM', Buffer.from('héllo\nwörld\n', 'utf16le'), 'UTF-16 LE'],
     ['UTF-16 BE without BOM', Buffer.from('héllo\nwörld\n', 'utf16le').swap16(), 'UTF-16 BE'],
   ])('decodes %s (rule 6)', async (_name, bytes, label) => {
@@ -143,7 +151,9 @@ describe('Read', () => {
   });
 
   it('refuses a UTF-16 file over 10 MiB with a conversion hint', async () => {
-    const h = setup({ 'huge16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('abcdefgh\n'.repeat(600_000), 'utf16le')]) });
+    const h = setup({
+      'huge16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('abcdefgh\n'.repeat(600_000), 'utf16le')]),
+    });
     const r = await h.run(readTool, { path: 'huge16.txt' });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('10 MiB');
@@ -171,7 +181,9 @@ describe('Read', () => {
     expect(bodyLines(mixed.text)).toEqual(['1\ta', '2\tb', '3\tc']);
     expect(mixed.text).toContain('Mixed line endings: 2 line(s) end with CRLF and 1 with LF');
     // The note says what was done to the text shown, and what Edit will do.
-    expect(mixed.text).toContain('The CR of each CRLF ending is not shown; the file is not changed by reading, and Edit keeps each line\'s own ending');
+    expect(mixed.text).toContain(
+      "The CR of each CRLF ending is not shown; the file is not changed by reading, and Edit keeps each line's own ending",
+    );
   });
 
   it('shows a carriage return inside a line visibly, says where, and Edit can match it', async () => {
@@ -179,7 +191,9 @@ describe('Read', () => {
     const r = await h.run(readTool, { path: 'cr.txt' });
     expect(bodyLines(r.text)).toEqual(['1\tprogress 10%\u240Dprogress 100%', '2\tplain', '3\told mac\u240D']);
     expect(r.text).not.toContain('\r');
-    expect(r.text).toContain('[2 line(s) shown contain a carriage return (CR) that does not end the line, first on line 1; each is shown as \u240D.');
+    expect(r.text).toContain(
+      '[2 line(s) shown contain a carriage return (CR) that does not end the line, first on line 1; each is shown as \u240D.',
+    );
     expect(r.text).toContain("in Edit's old_string write it as \\r");
     const edit = await h.run(editTool, { path: 'cr.txt', old_string: '10%\rprogress', new_string: '10% then' });
     expect(edit.isError).toBeFalsy();
@@ -214,7 +228,10 @@ describe('Read', () => {
   it('a tail read cut by the byte cap keeps the lines nearest the end', async () => {
     const h = makeToolHarness();
     const line = 'x'.repeat(500);
-    writeFileSync(join(h.cwd, 'wide.txt'), Array.from({ length: 1000 }, (_, i) => `${i + 1} ${line}`).join('\n') + '\n');
+    writeFileSync(
+      join(h.cwd, 'wide.txt'),
+      Array.from({ length: 1000 }, (_, i) => `${i + 1} ${line}`).join('\n') + '\n',
+    );
     const r = await h.run(readTool, { path: 'wide.txt', line_offset: -1000 });
     expect(r.isError).toBeFalsy();
     const shown = r.text.split('\n').filter((l) => /^\d+\t/.test(l));

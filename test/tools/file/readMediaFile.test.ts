@@ -3,7 +3,13 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentPart } from '../../../src/llm/types';
-import { IMAGE_LIMITS, IMAGE_MAX_EDGE_PX, IMAGE_READ_BYTE_BUDGET, MODEL_MEDIA_INPUT, readMediaFileTool } from '../../../src/tools/file';
+import {
+  IMAGE_LIMITS,
+  IMAGE_MAX_EDGE_PX,
+  IMAGE_READ_BYTE_BUDGET,
+  MODEL_MEDIA_INPUT,
+  readMediaFileTool,
+} from '../../../src/tools/file';
 import { makeToolHarness, type ToolHarness } from '../../helpers/toolHarness';
 
 type ImagePart = Extract<ContentPart, { type: 'image' }>;
@@ -32,9 +38,15 @@ let fixtures: { small: Buffer; large: Buffer; alpha: Buffer };
 
 beforeAll(async () => {
   fixtures = {
-    small: await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).png().toBuffer(),
+    small: await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer(),
     large: await noise(2600, 1800).png({ compressionLevel: 1 }).toBuffer(),
-    alpha: await sharp({ create: { width: 3000, height: 1000, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer(),
+    alpha: await sharp({
+      create: { width: 3000, height: 1000, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } },
+    })
+      .png()
+      .toBuffer(),
   };
 });
 
@@ -96,7 +108,10 @@ describe('ReadMediaFile', () => {
   it('crops a region in original pixels at full detail, exempt from the byte budget', async () => {
     const h = harnessWith({ 'large.png': fixtures.large });
     h.register(IMAGE_LIMITS, { maxEdgePx: IMAGE_MAX_EDGE_PX, readByteBudget: 2_000 });
-    const r = await h.run(readMediaFileTool, { path: 'large.png', region: { x: 100, y: 200, width: 300, height: 150 } });
+    const r = await h.run(readMediaFileTool, {
+      path: 'large.png',
+      region: { x: 100, y: 200, width: 300, height: 150 },
+    });
     expect(r.isError).toBeFalsy();
     const size = await sizeOf(imagesOf(r.content)[0]);
     expect([size.width, size.height]).toEqual([300, 150]);
@@ -128,7 +143,8 @@ describe('ReadMediaFile', () => {
     expect(r.text).toContain('100 MB');
   });
 
-  const ftyp = (brand: string, compatible = 'mif1') => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}\0\0\0\0${brand}${compatible}`)]);
+  const ftyp = (brand: string, compatible = 'mif1') =>
+    Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}\0\0\0\0${brand}${compatible}`)]);
 
   it.each([
     ['photo.heic', ftyp('heic'), 'HEIC/HEIF'],

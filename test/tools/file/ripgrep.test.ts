@@ -3,7 +3,12 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { locateRipgrep, RipgrepNotFoundError, ripgrepOnPath, type RipgrepLocation } from '../../../src/platform/ripgrep';
+import {
+  locateRipgrep,
+  RipgrepNotFoundError,
+  ripgrepOnPath,
+  type RipgrepLocation,
+} from '../../../src/platform/ripgrep';
 import type { Tool } from '../../../src/tools/defineTool';
 import { createGrepTool } from '../../../src/tools/file';
 import { requireSystemPart } from '../../helpers/requireAll';
@@ -45,13 +50,18 @@ describe('locateRipgrep', () => {
 
   it('then to JARVIS_RG_PATH', async () => {
     const rg = await packaged();
-    expect(await locateRipgrep({ sources: ['path', 'env'], env: { PATH: '', JARVIS_RG_PATH: rg } })).toEqual({ path: rg, source: 'env' });
+    expect(await locateRipgrep({ sources: ['path', 'env'], env: { PATH: '', JARVIS_RG_PATH: rg } })).toEqual({
+      path: rg,
+      source: 'env',
+    });
   });
 
   it('rejects a JARVIS_RG_PATH that is not an executable file', async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-rgbin-')));
     mkdirSync(join(dir, 'rg'));
-    await expect(locateRipgrep({ sources: ['env'], env: { JARVIS_RG_PATH: join(dir, 'rg') } })).rejects.toThrow(/JARVIS_RG_PATH is set to .* not an executable file/);
+    await expect(locateRipgrep({ sources: ['env'], env: { JARVIS_RG_PATH: join(dir, 'rg') } })).rejects.toThrow(
+      /JARVIS_RG_PATH is set to .* not an executable file/,
+    );
   });
 
   it('fails with a message that says how to fix it when no source has rg', async () => {

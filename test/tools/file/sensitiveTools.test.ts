@@ -10,7 +10,20 @@ import type { PermissionMode } from '../../../src/engine/session/records';
 import { globTool, grepTool, isSensitivePath } from '../../../src/tools/file';
 import { makeToolHarness } from '../../helpers/toolHarness';
 
-const SECRETS = ['certs/server.pem', 'certs/server.key', '.netrc', '.npmrc', '.git-credentials', '.kube/config', '.pgpass', '.docker/config.json', '.pypirc', 'certs/client.p12', '.htpasswd', 'keys/id_ed25519'];
+const SECRETS = [
+  'certs/server.pem',
+  'certs/server.key',
+  '.netrc',
+  '.npmrc',
+  '.git-credentials',
+  '.kube/config',
+  '.pgpass',
+  '.docker/config.json',
+  '.pypirc',
+  'certs/client.p12',
+  '.htpasswd',
+  'keys/id_ed25519',
+];
 
 function project() {
   const h = makeToolHarness();
@@ -43,8 +56,14 @@ describe('the extended sensitive list through the tools', () => {
     for (const file of SECRETS) {
       const path = join(h.cwd, file);
       for (const tool of ['Read', 'Write'] as const) {
-        expect(judge(h.cwd, 'auto', tool, path), `${tool} ${file}`).toMatchObject({ decision: 'deny', by: 'sensitive file (auto mode)' });
-        expect(judge(h.cwd, 'manual', tool, path), `${tool} ${file}`).toMatchObject({ decision: 'ask', by: 'sensitive file' });
+        expect(judge(h.cwd, 'auto', tool, path), `${tool} ${file}`).toMatchObject({
+          decision: 'deny',
+          by: 'sensitive file (auto mode)',
+        });
+        expect(judge(h.cwd, 'manual', tool, path), `${tool} ${file}`).toMatchObject({
+          decision: 'ask',
+          by: 'sensitive file',
+        });
         expect(judge(h.cwd, 'yolo', tool, path).decision).toBe('ask');
       }
     }
@@ -64,12 +83,26 @@ describe('the extended sensitive list through the tools', () => {
   it('@path does not attach them, in auto or manual mode', async () => {
     const h = project();
     // Six at a time: a prompt attaches at most MAX_ATTACHMENTS files.
-    for (const [mode, files] of [['auto', SECRETS.slice(0, 6)], ['manual', SECRETS.slice(6)]] as const) {
+    for (const [mode, files] of [
+      ['auto', SECRETS.slice(0, 6)],
+      ['manual', SECRETS.slice(6)],
+    ] as const) {
       const out = await attachMentions(files.map((f) => `@${f}`).join(' '), {
         cwd: h.cwd,
         services: h.services,
         judgeRead: (toolName, access) =>
-          decideApproval({ toolName, subject: `${toolName}(${access.path})`, accesses: [access], defaultApproval: 'auto', mode, rules: [], sessionApprovals: [], cwd: h.cwd, workspace: workspaceOf({ cwd: h.cwd }), isSensitivePath }),
+          decideApproval({
+            toolName,
+            subject: `${toolName}(${access.path})`,
+            accesses: [access],
+            defaultApproval: 'auto',
+            mode,
+            rules: [],
+            sessionApprovals: [],
+            cwd: h.cwd,
+            workspace: workspaceOf({ cwd: h.cwd }),
+            isSensitivePath,
+          }),
       });
       expect(out.parts).toEqual([]);
       expect(out.notices.filter((n) => n.includes('may hold secrets'))).toHaveLength(files.length);

@@ -4,7 +4,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../../src/tools/defineTool';
-import { editTool, fileTools, globTool, grepTool, readMediaFileTool, readTool, writeTool } from '../../../src/tools/file';
+import {
+  editTool,
+  fileTools,
+  globTool,
+  grepTool,
+  readMediaFileTool,
+  readTool,
+  writeTool,
+} from '../../../src/tools/file';
 import { makeToolHarness } from '../../helpers/toolHarness';
 import { prepareCall } from './prepareCall';
 
@@ -24,7 +32,12 @@ const MALFORMED: Malformed[] = [
   ['Write unknown mode', writeTool, { path: 'a', content: 'x', mode: 'prepend' }, 'mode'],
   ['Write path null', writeTool, { path: null, content: 'x' }, 'path'],
   ['Edit without old_string', editTool, { path: 'a', new_string: 'x' }, 'old_string'],
-  ['Edit replace_all as string', editTool, { path: 'a', old_string: 'x', new_string: 'y', replace_all: 'yes' }, 'replace_all'],
+  [
+    'Edit replace_all as string',
+    editTool,
+    { path: 'a', old_string: 'x', new_string: 'y', replace_all: 'yes' },
+    'replace_all',
+  ],
   ['Edit identical strings', editTool, { path: 'a', old_string: 'x', new_string: 'x' }, 'identical'],
   ['Edit empty old_string', editTool, { path: 'a', old_string: '', new_string: 'x' }, 'old_string'],
   ['Grep without pattern', grepTool, {}, 'pattern'],
@@ -39,10 +52,30 @@ const MALFORMED: Malformed[] = [
   ['Glob include_ignored as string', globTool, { pattern: '*', include_ignored: 'no' }, 'include_ignored'],
   ['Glob path as number', globTool, { pattern: '*', path: 3 }, 'path'],
   ['ReadMediaFile without path', readMediaFileTool, {}, 'path'],
-  ['ReadMediaFile negative region x', readMediaFileTool, { path: 'a.png', region: { x: -1, y: 0, width: 1, height: 1 } }, 'region.x'],
-  ['ReadMediaFile zero region width', readMediaFileTool, { path: 'a.png', region: { x: 0, y: 0, width: 0, height: 1 } }, 'region.width'],
-  ['ReadMediaFile region missing height', readMediaFileTool, { path: 'a.png', region: { x: 0, y: 0, width: 1 } }, 'region.height'],
-  ['ReadMediaFile full_resolution as string', readMediaFileTool, { path: 'a.png', full_resolution: 'yes' }, 'full_resolution'],
+  [
+    'ReadMediaFile negative region x',
+    readMediaFileTool,
+    { path: 'a.png', region: { x: -1, y: 0, width: 1, height: 1 } },
+    'region.x',
+  ],
+  [
+    'ReadMediaFile zero region width',
+    readMediaFileTool,
+    { path: 'a.png', region: { x: 0, y: 0, width: 0, height: 1 } },
+    'region.width',
+  ],
+  [
+    'ReadMediaFile region missing height',
+    readMediaFileTool,
+    { path: 'a.png', region: { x: 0, y: 0, width: 1 } },
+    'region.height',
+  ],
+  [
+    'ReadMediaFile full_resolution as string',
+    readMediaFileTool,
+    { path: 'a.png', full_resolution: 'yes' },
+    'full_resolution',
+  ],
 ];
 
 describe('malformed arguments', () => {
@@ -54,36 +87,86 @@ describe('malformed arguments', () => {
     expect(r.text).toContain(field);
   });
 
-  it.each(fileTools.map((t) => [t.name, t] as const))('%s rejects non-JSON and non-object arguments', async (_name, tool) => {
-    const h = makeToolHarness();
-    expect((await h.run(tool, '{not json')).text).toContain('not valid JSON');
-    expect((await h.run(tool, '[1,2]')).text).toContain('must be a JSON object');
-    expect((await h.run(tool, '"x"')).text).toContain('must be a JSON object');
-  });
+  it.each(fileTools.map((t) => [t.name, t] as const))(
+    '%s rejects non-JSON and non-object arguments',
+    async (_name, tool) => {
+      const h = makeToolHarness();
+      expect((await h.run(tool, '{not json')).text).toContain('not valid JSON');
+      expect((await h.run(tool, '[1,2]')).text).toContain('must be a JSON object');
+      expect((await h.run(tool, '"x"')).text).toContain('must be a JSON object');
+    },
+  );
 });
 
 describe('approvals and accesses', () => {
-  const table: Array<[Tool, 'auto' | 'ask', boolean, (cwd: string) => unknown, (cwd: string) => string, (cwd: string) => unknown[]]> = [
-    [readTool, 'auto', true, () => ({ path: 'a.txt' }), (c) => `Read(${join(c, 'a.txt')})`, (c) => [{ kind: 'read', path: join(c, 'a.txt'), tracked: true }]],
-    [writeTool, 'ask', false, () => ({ path: 'a.txt', content: '' }), (c) => `Write(${join(c, 'a.txt')})`, (c) => [{ kind: 'write', path: join(c, 'a.txt') }]],
-    [editTool, 'ask', false, () => ({ path: 'a.txt', old_string: 'a', new_string: 'b' }), (c) => `Edit(${join(c, 'a.txt')})`, (c) => [{ kind: 'write', path: join(c, 'a.txt') }]],
+  const table: Array<
+    [Tool, 'auto' | 'ask', boolean, (cwd: string) => unknown, (cwd: string) => string, (cwd: string) => unknown[]]
+  > = [
+    [
+      readTool,
+      'auto',
+      true,
+      () => ({ path: 'a.txt' }),
+      (c) => `Read(${join(c, 'a.txt')})`,
+      (c) => [{ kind: 'read', path: join(c, 'a.txt'), tracked: true }],
+    ],
+    [
+      writeTool,
+      'ask',
+      false,
+      () => ({ path: 'a.txt', content: '' }),
+      (c) => `Write(${join(c, 'a.txt')})`,
+      (c) => [{ kind: 'write', path: join(c, 'a.txt') }],
+    ],
+    [
+      editTool,
+      'ask',
+      false,
+      () => ({ path: 'a.txt', old_string: 'a', new_string: 'b' }),
+      (c) => `Edit(${join(c, 'a.txt')})`,
+      (c) => [{ kind: 'write', path: join(c, 'a.txt') }],
+    ],
     [grepTool, 'auto', true, () => ({ pattern: 'x' }), (c) => `Grep(${c})`, (c) => [{ kind: 'read', path: c }]],
-    [grepTool, 'auto', true, () => ({ pattern: 'x', path: 'src' }), (c) => `Grep(${join(c, 'src')})`, (c) => [{ kind: 'read', path: join(c, 'src') }]],
+    [
+      grepTool,
+      'auto',
+      true,
+      () => ({ pattern: 'x', path: 'src' }),
+      (c) => `Grep(${join(c, 'src')})`,
+      (c) => [{ kind: 'read', path: join(c, 'src') }],
+    ],
     [globTool, 'auto', true, () => ({ pattern: '**/*.ts' }), (c) => `Glob(${c})`, (c) => [{ kind: 'read', path: c }]],
-    [globTool, 'auto', true, () => ({ pattern: '*.ts', path: 'src' }), (c) => `Glob(${join(c, 'src')})`, (c) => [{ kind: 'read', path: join(c, 'src') }]],
-    [readMediaFileTool, 'auto', true, () => ({ path: 'a.png' }), (c) => `ReadMediaFile(${join(c, 'a.png')})`, (c) => [{ kind: 'read', path: join(c, 'a.png') }]],
+    [
+      globTool,
+      'auto',
+      true,
+      () => ({ pattern: '*.ts', path: 'src' }),
+      (c) => `Glob(${join(c, 'src')})`,
+      (c) => [{ kind: 'read', path: join(c, 'src') }],
+    ],
+    [
+      readMediaFileTool,
+      'auto',
+      true,
+      () => ({ path: 'a.png' }),
+      (c) => `ReadMediaFile(${join(c, 'a.png')})`,
+      (c) => [{ kind: 'read', path: join(c, 'a.png') }],
+    ],
   ];
 
-  it.each(table.map((row) => [row[0].name, ...row] as const))('%s: approval, subject and accesses', (_name, tool, approval, readOnly, args, subject, accesses) => {
-    const h = makeToolHarness();
-    writeFileSync(join(h.cwd, 'a.txt'), 'a');
-    expect(tool.defaultApproval).toBe(approval);
-    expect(tool.readOnly).toBe(readOnly);
-    const prepared = prepareCall(h, tool, args(h.cwd));
-    expect(prepared.error).toBeUndefined();
-    expect(prepared.subject).toBe(subject(h.cwd));
-    expect(prepared.accesses).toEqual(accesses(h.cwd));
-  });
+  it.each(table.map((row) => [row[0].name, ...row] as const))(
+    '%s: approval, subject and accesses',
+    (_name, tool, approval, readOnly, args, subject, accesses) => {
+      const h = makeToolHarness();
+      writeFileSync(join(h.cwd, 'a.txt'), 'a');
+      expect(tool.defaultApproval).toBe(approval);
+      expect(tool.readOnly).toBe(readOnly);
+      const prepared = prepareCall(h, tool, args(h.cwd));
+      expect(prepared.error).toBeUndefined();
+      expect(prepared.subject).toBe(subject(h.cwd));
+      expect(prepared.accesses).toEqual(accesses(h.cwd));
+    },
+  );
 
   it('exports the six file tools in order', () => {
     expect(fileTools.map((t) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Grep', 'Glob', 'ReadMediaFile']);

@@ -5,8 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { GoalController } from '../../../src/engine/background/goals';
 import { Session } from '../../../src/engine/session/session';
 import {
-  createGoalTool, getGoalTool, GOAL_SERVICE, goalTools, MAX_OBJECTIVE_CHARS, normalizeBudget, setGoalBudgetTool, spentBudget, updateGoalTool,
-  budgetFraction, type Goal,
+  createGoalTool,
+  getGoalTool,
+  GOAL_SERVICE,
+  goalTools,
+  MAX_OBJECTIVE_CHARS,
+  normalizeBudget,
+  setGoalBudgetTool,
+  spentBudget,
+  updateGoalTool,
+  budgetFraction,
+  type Goal,
 } from '../../../src/tools/goal';
 import { makeToolHarness } from '../../helpers/toolHarness';
 
@@ -44,7 +53,9 @@ describe('SetGoalBudget units and limits', () => {
     [24.001, 'hours'],
     [1441, 'minutes'],
   ] as const)('rejects a time budget outside 1 s…24 h: %s %s', (value, unit) => {
-    expect(normalizeBudget(value, unit)).toMatchObject({ error: expect.stringContaining('between 1 second and 24 hours') });
+    expect(normalizeBudget(value, unit)).toMatchObject({
+      error: expect.stringContaining('between 1 second and 24 hours'),
+    });
   });
 
   it.each([0, -3])('the tool rejects a non-positive value (%s)', async (value) => {
@@ -71,7 +82,11 @@ describe('SetGoalBudget units and limits', () => {
         objective: 'Ship it',
         completionCriterion: 'CI green',
         status: 'active',
-        budgets: { turns: { used: 0, limit: null, remaining: null }, tokens: { used: 0, limit: null, remaining: null }, timeMs: { used: 0, limit: 600_000, remaining: 600_000 } },
+        budgets: {
+          turns: { used: 0, limit: null, remaining: null },
+          tokens: { used: 0, limit: null, remaining: null },
+          timeMs: { used: 0, limit: 600_000, remaining: 600_000 },
+        },
       },
     });
   });
@@ -136,7 +151,10 @@ describe('CreateGoal / GetGoal / UpdateGoal', () => {
     const r = await harness.run(updateGoalTool, { status: 'blocked', blocker: 'no credentials' });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('1 of 3 consecutive goal turns');
-    expect(goals.current()).toMatchObject({ status: 'active', blocker: { text: 'no credentials', turns: 1, lastTurn: 1 } });
+    expect(goals.current()).toMatchObject({
+      status: 'active',
+      blocker: { text: 'no credentials', turns: 1, lastTurn: 1 },
+    });
   });
 
   it('active resumes a blocked goal unless a budget is used up', async () => {
@@ -156,7 +174,14 @@ describe('CreateGoal / GetGoal / UpdateGoal', () => {
   });
 
   it('budget helpers: fraction and spent', () => {
-    const goal: Goal = { id: 'g', objective: 'o', status: 'active', createdAt: '', budget: { turns: 4, timeMs: 1000 }, used: { turns: 3, tokens: 0, timeMs: 1000 } };
+    const goal: Goal = {
+      id: 'g',
+      objective: 'o',
+      status: 'active',
+      createdAt: '',
+      budget: { turns: 4, timeMs: 1000 },
+      used: { turns: 3, tokens: 0, timeMs: 1000 },
+    };
     expect(budgetFraction(goal)).toBe(1);
     expect(spentBudget(goal)).toBe('budget reached: 1000 of 1000 ms used');
     goal.used.timeMs = 10;

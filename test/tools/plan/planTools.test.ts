@@ -2,8 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  enterPlanModeTool, exitPlanModeTool, PLAN_SERVICE, RESERVED_PLAN_LABELS,
-  type PlanModeService, type PlanReviewAnswer, type PlanReviewOutcome, type PlanReviewRequest,
+  enterPlanModeTool,
+  exitPlanModeTool,
+  PLAN_SERVICE,
+  RESERVED_PLAN_LABELS,
+  type PlanModeService,
+  type PlanReviewAnswer,
+  type PlanReviewOutcome,
+  type PlanReviewRequest,
 } from '../../../src/tools/plan';
 import { makeToolHarness } from '../../helpers/toolHarness';
 
@@ -17,7 +23,9 @@ function setup(o: { active?: boolean; plan?: string; outcome?: PlanReviewOutcome
   const reviews: Array<Omit<PlanReviewRequest, 'planPath'>> = [];
   const service: PlanModeService & { isActive: boolean } = {
     isActive: o.active ?? true,
-    get active() { return this.isActive; },
+    get active() {
+      return this.isActive;
+    },
     planPath,
     enter() {
       const alreadyActive = this.isActive;
@@ -54,7 +62,11 @@ describe('ExitPlanMode options validation', () => {
     ['four options', [opt('a'), opt('b'), opt('c'), opt('d')], 'at most 3'],
     ['an 81-character label', [opt('x'.repeat(81))], 'at most 80 characters'],
     ['duplicate labels', [opt('Fast'), opt('fast')], 'unique'],
-    ...RESERVED_PLAN_LABELS.map((label): [string, Array<{ label: string; description: string }>, string] => [`the reserved label "${label}"`, [opt(label)], 'reserved']),
+    ...RESERVED_PLAN_LABELS.map((label): [string, Array<{ label: string; description: string }>, string] => [
+      `the reserved label "${label}"`,
+      [opt(label)],
+      'reserved',
+    ]),
     ['a reserved label in another case', [opt('reject and exit')], 'reserved'],
   ])('rejects %s', async (_name, options, message) => {
     const { harness, reviews } = setup({ plan: '# Plan' });
@@ -97,7 +109,11 @@ describe('ExitPlanMode outcomes', () => {
     ['approve with an option', { decision: 'approve', option: 'Fast' }, /chose the option "Fast"/],
     ['reject', { decision: 'reject' }, /rejected the plan\. Plan mode stays on/],
     ['reject and exit', { decision: 'reject_and_exit' }, /rejected the plan and turned plan mode off/],
-    ['revise', { decision: 'revise', feedback: 'use sqlite' }, /revised[\s\S]*use sqlite[\s\S]*call ExitPlanMode again/],
+    [
+      'revise',
+      { decision: 'revise', feedback: 'use sqlite' },
+      /revised[\s\S]*use sqlite[\s\S]*call ExitPlanMode again/,
+    ],
   ])('reports %s to the model', async (_name, answer, text) => {
     const { harness } = setup({ plan: '# Plan', outcome: { status: 'reviewed', answer, autoApproved: false } });
     const r = await harness.run(exitPlanModeTool, { options: [opt('Fast')] });
@@ -106,7 +122,10 @@ describe('ExitPlanMode outcomes', () => {
   });
 
   it('shows "Auto-approved" when auto mode approved it', async () => {
-    const { harness } = setup({ plan: '# Plan', outcome: { status: 'reviewed', answer: { decision: 'approve' }, autoApproved: true } });
+    const { harness } = setup({
+      plan: '# Plan',
+      outcome: { status: 'reviewed', answer: { decision: 'approve' }, autoApproved: true },
+    });
     const r = await harness.run(exitPlanModeTool, {});
     expect(r.summary).toBe('Auto-approved');
     expect(r.text).toMatch(/was auto-approved: auto permission mode approves plans without asking anyone/);
@@ -121,7 +140,8 @@ describe('ExitPlanMode outcomes', () => {
   });
 
   it('tool descriptions stay small', () => {
-    for (const t of [enterPlanModeTool, exitPlanModeTool]) expect(t.renderedDescription.length).toBeLessThanOrEqual(1_200);
+    for (const t of [enterPlanModeTool, exitPlanModeTool])
+      expect(t.renderedDescription.length).toBeLessThanOrEqual(1_200);
     expect(exitPlanModeTool.renderedDescription).toContain('Approve, Reject, Reject and Exit, Revise');
   });
 });

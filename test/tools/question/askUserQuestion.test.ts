@@ -4,21 +4,42 @@ import type { Agent, StepRequest } from '../../../src/engine/loop/loop';
 import type { PermissionMode } from '../../../src/engine/session/records';
 import type { Session } from '../../../src/engine/session/session';
 import {
-  askUserQuestionTool, formatAnswers, MAX_HEADER_CHARS, QUESTION_SERVICE, type QuestionRequest, type QuestionResponse,
+  askUserQuestionTool,
+  formatAnswers,
+  MAX_HEADER_CHARS,
+  QUESTION_SERVICE,
+  type QuestionRequest,
+  type QuestionResponse,
 } from '../../../src/tools/question';
 import { makeToolHarness } from '../../helpers/toolHarness';
 
-const opts = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `Option ${i + 1}`, description: `does ${i + 1}` }));
+const opts = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ label: `Option ${i + 1}`, description: `does ${i + 1}` }));
 const q = (text: string, extra: Record<string, unknown> = {}) => ({ question: text, options: opts(2), ...extra });
 
-function setup(o: { mode?: PermissionMode; nonInteractive?: boolean; port?: boolean; answer?: (r: QuestionRequest) => QuestionResponse | Promise<QuestionResponse> } = {}) {
+function setup(
+  o: {
+    mode?: PermissionMode;
+    nonInteractive?: boolean;
+    port?: boolean;
+    answer?: (r: QuestionRequest) => QuestionResponse | Promise<QuestionResponse>;
+  } = {},
+) {
   const harness = makeToolHarness();
   const asked: QuestionRequest[] = [];
   const port: InteractionPort = {
     reviewPlan: async () => ({ decision: 'reject' }),
     askQuestions: async (r) => {
       asked.push(r);
-      return o.answer ? o.answer(r) : { answers: r.questions.map((x) => ({ question: x.question, kind: 'single' as const, selected: [x.options[0].label] })) };
+      return o.answer
+        ? o.answer(r)
+        : {
+            answers: r.questions.map((x) => ({
+              question: x.question,
+              kind: 'single' as const,
+              selected: [x.options[0].label],
+            })),
+          };
     },
   };
   const session = { state: { mode: o.mode ?? 'manual' } } as unknown as Session;
@@ -36,10 +57,42 @@ describe('AskUserQuestion validation', () => {
     ['one option', { questions: [{ question: 'A?', options: opts(1) }] }, 'at least 2 options'],
     ['five options', { questions: [{ question: 'A?', options: opts(5) }] }, 'at most 4 options'],
     ['a question without "?"', { questions: [q('Which one')] }, 'must end with "?"'],
-    [`a header over ${MAX_HEADER_CHARS} characters`, { questions: [q('A?', { header: 'x'.repeat(13) })] }, 'header must be at most 12'],
+    [
+      `a header over ${MAX_HEADER_CHARS} characters`,
+      { questions: [q('A?', { header: 'x'.repeat(13) })] },
+      'header must be at most 12',
+    ],
     ['duplicate questions', { questions: [q('Same?'), q('Same?')] }, 'questions must be unique'],
-    ['duplicate option labels', { questions: [{ question: 'A?', options: [{ label: 'X', description: '1' }, { label: 'X', description: '2' }] }] }, 'option labels must be unique'],
-    ['an own "Other" option', { questions: [{ question: 'A?', options: [{ label: 'Yes', description: '' }, { label: 'Other', description: '' }] }] }, 'added automatically'],
+    [
+      'duplicate option labels',
+      {
+        questions: [
+          {
+            question: 'A?',
+            options: [
+              { label: 'X', description: '1' },
+              { label: 'X', description: '2' },
+            ],
+          },
+        ],
+      },
+      'option labels must be unique',
+    ],
+    [
+      'an own "Other" option',
+      {
+        questions: [
+          {
+            question: 'A?',
+            options: [
+              { label: 'Yes', description: '' },
+              { label: 'Other', description: '' },
+            ],
+          },
+        ],
+      },
+      'added automatically',
+    ],
   ])('rejects %s', async (_name, args, message) => {
     const { harness, asked } = setup();
     const r = await harness.run(askUserQuestionTool, args);
@@ -50,7 +103,9 @@ describe('AskUserQuestion validation', () => {
 
   it('accepts the limits: 1 and 4 questions, 2 and 4 options, a 12-character header', async () => {
     const { harness, asked } = setup();
-    expect((await harness.run(askUserQuestionTool, { questions: [q('A?', { header: 'x'.repeat(12) })] })).isError).toBeFalsy();
+    expect(
+      (await harness.run(askUserQuestionTool, { questions: [q('A?', { header: 'x'.repeat(12) })] })).isError,
+    ).toBeFalsy();
     const four = ['A?', 'B?', 'C?', 'D?'].map((t) => ({ question: t, options: opts(4) }));
     expect((await harness.run(askUserQuestionTool, { questions: four })).isError).toBeFalsy();
     expect(asked).toHaveLength(2);
@@ -66,7 +121,10 @@ describe('AskUserQuestion validation', () => {
     await harness.run(askUserQuestionTool, { questions: [q('A?'), q('B?', { multi_select: true })] });
     const [req] = asked;
     expect(req.background).toBe(false);
-    expect(req.questions.map((x) => x.options.map((o) => o.label))).toEqual([['Option 1', 'Option 2', 'Other'], ['Option 1', 'Option 2', 'Other']]);
+    expect(req.questions.map((x) => x.options.map((o) => o.label))).toEqual([
+      ['Option 1', 'Option 2', 'Other'],
+      ['Option 1', 'Option 2', 'Other'],
+    ]);
     expect(req.questions.map((x) => x.multiSelect)).toEqual([false, true]);
   });
 });
@@ -137,11 +195,18 @@ describe('AskUserQuestion answers', () => {
     expect(submitted).toEqual([]);
     release({ answers: [{ question: 'Color?', kind: 'single', selected: ['Blue'] }] });
     await new Promise((res) => setTimeout(res, 10));
-    expect(submitted).toEqual([{ kind: 'notification', text: `Background question task ${taskId} finished.\nThe user answered:\n- "Color?" → Blue` }]);
+    expect(submitted).toEqual([
+      {
+        kind: 'notification',
+        text: `Background question task ${taskId} finished.\nThe user answered:\n- "Color?" → Blue`,
+      },
+    ]);
   });
 
   it('background questions still open at session close are withdrawn without a notification', async () => {
-    const { harness, submitted, asker } = setup({ answer: (req) => new Promise((_res, rej) => setTimeout(() => rej(new Error(`withdrawn ${req.taskId}`)), 5)) });
+    const { harness, submitted, asker } = setup({
+      answer: (req) => new Promise((_res, rej) => setTimeout(() => rej(new Error(`withdrawn ${req.taskId}`)), 5)),
+    });
     await harness.run(askUserQuestionTool, { questions: [q('A?')], background: true });
     asker.close();
     await new Promise((res) => setTimeout(res, 20));

@@ -23,7 +23,12 @@ function setup(settings: Partial<TaskSettings> = {}) {
   });
   services.push(tasks);
   harness.register(TASK_SERVICE, tasks);
-  return { harness, tasks, finished, run: (args: unknown, signal?: AbortSignal) => harness.run(bashTool, args, { signal }) };
+  return {
+    harness,
+    tasks,
+    finished,
+    run: (args: unknown, signal?: AbortSignal) => harness.run(bashTool, args, { signal }),
+  };
 }
 
 async function until(cond: () => boolean, ms = 5_000): Promise<void> {
@@ -43,7 +48,9 @@ describe('Bash foreground', () => {
     const { harness } = setup();
     const ctx = { cwd: harness.cwd, resolve: (p: string) => join(harness.cwd, p) } as never;
     expect(bashTool.subject!({ command: 'npm test' }, ctx)).toBe('Bash(npm test)');
-    expect(bashTool.accesses!({ command: 'ls', cwd: 'sub' }, ctx)).toEqual([{ kind: 'exec', cwd: join(harness.cwd, 'sub') }]);
+    expect(bashTool.accesses!({ command: 'ls', cwd: 'sub' }, ctx)).toEqual([
+      { kind: 'exec', cwd: join(harness.cwd, 'sub') },
+    ]);
   });
 
   it('reports exit code, labelled stdout and stderr, and streams progress', async () => {
@@ -85,12 +92,17 @@ describe('Bash foreground', () => {
   it('saves the whole output of a 20 MB command on disk, not a head and tail', async () => {
     const { run } = setup();
     // 20 MB on stdout with a line on stderr in the middle: far past what memory keeps.
-    const r = await run({ command: "head -c 10000000 /dev/zero | tr '\\0' a; echo MIDDLE >&2; head -c 10000000 /dev/zero | tr '\\0' b", timeout: 120_000 });
+    const r = await run({
+      command: "head -c 10000000 /dev/zero | tr '\\0' a; echo MIDDLE >&2; head -c 10000000 /dev/zero | tr '\\0' b",
+      timeout: 120_000,
+    });
     const path = /The full output \((\d+) bytes\) is saved at (\S+?);/.exec(r.text);
     expect(path?.[1]).toBe('20000007');
     expect(r.text.length).toBeLessThan(50_000);
     expect(r.text).not.toContain('omitted from memory');
-    expect(r.text.startsWith('Exit code: 0\n<output stdout and stderr interleaved, 20000007 characters>\naaaa')).toBe(true);
+    expect(r.text.startsWith('Exit code: 0\n<output stdout and stderr interleaved, 20000007 characters>\naaaa')).toBe(
+      true,
+    );
     expect(r.text).toMatch(/bbbb\n<\/output>$/);
     const saved = readFileSync(path![2], 'utf8');
     // stdout and stderr are two pipes: the stderr line can overtake the last buffered stdout chunk.
@@ -175,7 +187,9 @@ describe('Bash background', () => {
     const a = setup();
     const idOf = (text: string) => /background task (b[a-z0-9]{7})/.exec(text)![1];
     const t1 = idOf((await a.run({ command: 'true', run_in_background: true, description: 'x', timeout: 1_234 })).text);
-    const t2 = idOf((await a.run({ command: 'true', run_in_background: true, description: 'x', disable_timeout: true })).text);
+    const t2 = idOf(
+      (await a.run({ command: 'true', run_in_background: true, description: 'x', disable_timeout: true })).text,
+    );
     expect(a.tasks.get(t1)!.timeoutMs).toBe(1_234);
     expect(a.tasks.get(t2)!.timeoutMs).toBeNull();
     const b = setup({ bashTaskTimeoutS: 0 });
@@ -188,7 +202,11 @@ describe('Bash background', () => {
     const r = await run({ command: 'sleep 30', run_in_background: true, description: 'too slow', timeout: 300 });
     const id = /background task (b[a-z0-9]{7})/.exec(r.text)![1];
     await until(() => finished.length === 1);
-    expect(tasks.get(id)).toMatchObject({ status: 'failed', endReason: 'timed_out', statusMessage: 'timed out after 300 ms' });
+    expect(tasks.get(id)).toMatchObject({
+      status: 'failed',
+      endReason: 'timed_out',
+      statusMessage: 'timed out after 300 ms',
+    });
   });
 
   it('rejects a new background command at max_running_tasks', async () => {
@@ -208,10 +226,26 @@ describe('Bash argument errors', () => {
     ['negative timeout', { command: 'ls', timeout: -5 }, /timeout/],
     ['zero timeout', { command: 'ls', timeout: 0 }, /timeout/],
     ['foreground timeout over 5 min', { command: 'ls', timeout: 300_001 }, /foreground timeout is at most 300000 ms/],
-    ['background timeout over 24 h', { command: 'ls', run_in_background: true, description: 'x', timeout: 86_400_001 }, /timeout/],
-    ['background without description', { command: 'ls', run_in_background: true }, /description is required when run_in_background is true/],
-    ['disable_timeout in foreground', { command: 'ls', disable_timeout: true }, /disable_timeout only applies with run_in_background/],
-    ['timeout with disable_timeout', { command: 'ls', run_in_background: true, description: 'x', timeout: 5, disable_timeout: true }, /either timeout or disable_timeout/],
+    [
+      'background timeout over 24 h',
+      { command: 'ls', run_in_background: true, description: 'x', timeout: 86_400_001 },
+      /timeout/,
+    ],
+    [
+      'background without description',
+      { command: 'ls', run_in_background: true },
+      /description is required when run_in_background is true/,
+    ],
+    [
+      'disable_timeout in foreground',
+      { command: 'ls', disable_timeout: true },
+      /disable_timeout only applies with run_in_background/,
+    ],
+    [
+      'timeout with disable_timeout',
+      { command: 'ls', run_in_background: true, description: 'x', timeout: 5, disable_timeout: true },
+      /either timeout or disable_timeout/,
+    ],
     ['wrong type', { command: 'ls', run_in_background: 'yes' }, /run_in_background/],
   ];
   it.each(cases)('%s', async (_name, args, message) => {

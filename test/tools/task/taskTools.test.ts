@@ -115,7 +115,9 @@ describe('TaskOutput', () => {
 
   it('errors clearly on an unknown or missing id', async () => {
     const { harness } = setup();
-    expect((await harness.run(taskOutputTool, { task_id: 'bnope000' })).text).toContain('No background task with id "bnope000"');
+    expect((await harness.run(taskOutputTool, { task_id: 'bnope000' })).text).toContain(
+      'No background task with id "bnope000"',
+    );
     expect((await harness.run(taskOutputTool, {})).text).toMatch(/- task_id:/);
   });
 });
@@ -132,8 +134,14 @@ describe('TaskStop', () => {
     expect(r.text).toContain('Stopped by TaskStop');
     expect(isGroupAlive(task.pid!)).toBe(false);
     const ps = execFileSync('ps', ['-e', '-o', 'pgid=,stat=']).toString().split('\n');
-    expect(ps.filter((l) => l.trim().split(/\s+/)[0] === String(task.pid) && !l.trim().split(/\s+/)[1].startsWith('Z'))).toEqual([]);
-    expect(tasks.get(task.id)).toMatchObject({ status: 'cancelled', endReason: 'stopped', statusMessage: 'Stopped by TaskStop' });
+    expect(
+      ps.filter((l) => l.trim().split(/\s+/)[0] === String(task.pid) && !l.trim().split(/\s+/)[1].startsWith('Z')),
+    ).toEqual([]);
+    expect(tasks.get(task.id)).toMatchObject({
+      status: 'cancelled',
+      endReason: 'stopped',
+      statusMessage: 'Stopped by TaskStop',
+    });
     await settle();
     expect(finished).toEqual([]); // the TaskStop result already told the model
   });

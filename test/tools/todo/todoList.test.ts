@@ -6,13 +6,22 @@ function setup(initial: TodoItem[] = []) {
   const harness = makeToolHarness();
   let list = initial;
   const sets: TodoItem[][] = [];
-  harness.register(TODO_SERVICE, { list: () => list, set: (t) => { sets.push(t); list = t; } });
+  harness.register(TODO_SERVICE, {
+    list: () => list,
+    set: (t) => {
+      sets.push(t);
+      list = t;
+    },
+  });
   return { harness, sets, list: () => list };
 }
 
 describe('TodoList', () => {
   it('omitted todos returns the current list without changing it', async () => {
-    const { harness, sets } = setup([{ title: 'write tests', status: 'in_progress' }, { title: 'ship', status: 'pending' }]);
+    const { harness, sets } = setup([
+      { title: 'write tests', status: 'in_progress' },
+      { title: 'ship', status: 'pending' },
+    ]);
     const r = await harness.run(todoListTool, {});
     expect(r.isError).toBeFalsy();
     expect(r.text).toContain('- [~] write tests');
@@ -27,7 +36,11 @@ describe('TodoList', () => {
 
   it('a list replaces the previous one', async () => {
     const { harness, list } = setup([{ title: 'old', status: 'pending' }]);
-    const todos = [{ title: 'a', status: 'done' }, { title: 'b', status: 'in_progress' }, { title: 'c', status: 'pending' }];
+    const todos = [
+      { title: 'a', status: 'done' },
+      { title: 'b', status: 'in_progress' },
+      { title: 'c', status: 'pending' },
+    ];
     const r = await harness.run(todoListTool, { todos });
     expect(r.isError).toBeFalsy();
     expect(list()).toEqual(todos);
@@ -42,13 +55,16 @@ describe('TodoList', () => {
     expect(list()).toEqual([]);
   });
 
-  it.each(['todo', 'completed', 'DONE', ''])('rejects the status %j (only pending, in_progress, done)', async (status) => {
-    const { harness, sets } = setup();
-    const r = await harness.run(todoListTool, { todos: [{ title: 'x', status }] });
-    expect(r.isError).toBe(true);
-    expect(r.text).toContain('todos.0.status');
-    expect(sets).toEqual([]);
-  });
+  it.each(['todo', 'completed', 'DONE', ''])(
+    'rejects the status %j (only pending, in_progress, done)',
+    async (status) => {
+      const { harness, sets } = setup();
+      const r = await harness.run(todoListTool, { todos: [{ title: 'x', status }] });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain('todos.0.status');
+      expect(sets).toEqual([]);
+    },
+  );
 
   it('rejects an empty title', async () => {
     const { harness } = setup();
@@ -62,6 +78,8 @@ describe('TodoList', () => {
   });
 
   it('formats lists for the model', () => {
-    expect(formatTodos([{ title: 'x', status: 'done' }])).toBe('Todo list (1 items: 1 done, 0 in progress, 0 pending):\n- [x] x');
+    expect(formatTodos([{ title: 'x', status: 'done' }])).toBe(
+      'Todo list (1 items: 1 done, 0 in progress, 0 pending):\n- [x] x',
+    );
   });
 });

@@ -20,7 +20,7 @@ describe('ToolSearch catalog lines', () => {
     ]);
   });
 
-  it('keeps plugins\' MCP lines within their budget: a server that does not fit is cut, the rest counted', () => {
+  it("keeps plugins' MCP lines within their budget: a server that does not fit is cut, the rest counted", () => {
     const tools = Array.from({ length: 30 }, (_, i) => `a_rather_long_tool_name_${i}`);
     const many = (id: string) => server(id, tools, true);
     const rest = Array.from({ length: 40 }, (_, i) => many(`s${i}`)).flat();

@@ -9,8 +9,16 @@ const tool = (name: string) => towerTools.find((t) => t.name === name)!;
 describe('Tower tool arguments', () => {
   it.each([
     ['TowerPlan', { missions: [] }, /missions: a plan needs at least one mission/],
-    ['TowerPlan', { missions: [{ id: 'Bad Id', title: 't', scope: ['a/**'] }] }, /missions\.0\.id: a mission id is 1-40 lowercase letters/],
-    ['TowerPlan', { missions: [{ id: 'a', title: 't', scope: [] }] }, /missions\.0\.scope: a mission needs at least one scope glob/],
+    [
+      'TowerPlan',
+      { missions: [{ id: 'Bad Id', title: 't', scope: ['a/**'] }] },
+      /missions\.0\.id: a mission id is 1-40 lowercase letters/,
+    ],
+    [
+      'TowerPlan',
+      { missions: [{ id: 'a', title: 't', scope: [] }] },
+      /missions\.0\.scope: a mission needs at least one scope glob/,
+    ],
     ['TowerPlan', { missions: [{ id: 'a', title: 't', scope: ['a/**'], kind: 'deploy' }] }, /missions\.0\.kind/],
     ['TowerSpawn', { mission: 'a', role: 'boss' }, /role/],
     ['TowerReview', { mission: 'a', verdict: 'maybe', summary: 'x' }, /verdict/],
@@ -28,12 +36,19 @@ describe('Tower tool arguments', () => {
 
   it('an agent that is neither the coordinator nor a Tower agent is told so', async () => {
     const r = await makeToolHarness().run(tool('TowerStatus'), {});
-    expect(r).toMatchObject({ isError: true, text: expect.stringMatching(/only for the Tower coordinator and the agents it spawns/) });
+    expect(r).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/only for the Tower coordinator and the agents it spawns/),
+    });
   });
 
   it('all eleven are deferred and only TowerSpawn, TowerMerge and TowerTeardown ask in manual mode', () => {
     expect(towerTools.map((t) => t.name)).toHaveLength(11);
     expect(towerTools.every((t) => t.deferred)).toBe(true);
-    expect(towerTools.filter((t) => t.defaultApproval === 'ask').map((t) => t.name)).toEqual(['TowerSpawn', 'TowerMerge', 'TowerTeardown']);
+    expect(towerTools.filter((t) => t.defaultApproval === 'ask').map((t) => t.name)).toEqual([
+      'TowerSpawn',
+      'TowerMerge',
+      'TowerTeardown',
+    ]);
   });
 });

@@ -35,7 +35,14 @@ beforeAll(async () => {
     '/readme.md': serve('# Title\n\n- item\n', 'text/markdown'),
     '/image.png': serve(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), 'image/png'),
     '/sneaky.txt': serve(Buffer.from([0x41, 0, 0x42, 0]), 'text/plain'),
-    '/gbk.html': serve(Buffer.concat([Buffer.from('<html><head><meta charset="gbk"></head><body><p>'), Buffer.from([0xc4, 0xe3, 0xba, 0xc3]), Buffer.from('</p></body></html>')]), 'text/html'),
+    '/gbk.html': serve(
+      Buffer.concat([
+        Buffer.from('<html><head><meta charset="gbk"></head><body><p>'),
+        Buffer.from([0xc4, 0xe3, 0xba, 0xc3]),
+        Buffer.from('</p></body></html>'),
+      ]),
+      'text/html',
+    ),
     '/redirect': (_req, res) => void res.writeHead(302, { location: '/final' }).end(),
     '/final': serve('arrived', 'text/plain'),
     '/loop': (_req, res) => void res.writeHead(302, { location: '/loop' }).end(),
@@ -72,7 +79,8 @@ describe('FetchURL content rules', () => {
     expect(r.text).toContain('[full guide](https://example.org/guide)');
     expect(r.text).toContain('`water --daily`');
     expect(r.text).toContain('```\nwater: 2 litres\nfeed: weekly\n```');
-    for (const junk of ['NAVIGATION-LINKS', 'SITE-HEADER', 'SITE-FOOTER', 'ADVERTISEMENT', 'tracking', '.x{}']) expect(r.text).not.toContain(junk);
+    for (const junk of ['NAVIGATION-LINKS', 'SITE-HEADER', 'SITE-FOOTER', 'ADVERTISEMENT', 'tracking', '.x{}'])
+      expect(r.text).not.toContain(junk);
   });
 
   it('a page without main/article falls back to the body walk', async () => {
@@ -165,13 +173,22 @@ describe('FetchURL timeout', () => {
 
 describe('FetchURL network safety (allow_private_network off)', () => {
   const resolved: string[] = [];
-  const fakeDns = (table: Record<string, string[]>) => async (host: string): Promise<LookupAddress[]> => {
-    resolved.push(host);
-    const found = table[host];
-    if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-  };
-  const { fetch } = setup({ allowPrivateNetwork: false, resolver: fakeDns({ 'loopback.example.com': ['127.0.0.1'], 'mixed.example.com': ['93.184.216.34', '10.0.0.5'], 'v6.example.com': ['::1'] }) });
+  const fakeDns =
+    (table: Record<string, string[]>) =>
+    async (host: string): Promise<LookupAddress[]> => {
+      resolved.push(host);
+      const found = table[host];
+      if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    };
+  const { fetch } = setup({
+    allowPrivateNetwork: false,
+    resolver: fakeDns({
+      'loopback.example.com': ['127.0.0.1'],
+      'mixed.example.com': ['93.184.216.34', '10.0.0.5'],
+      'v6.example.com': ['::1'],
+    }),
+  });
 
   it.each([
     ['loopback', 'http://127.0.0.1:PORT/secret'],
@@ -206,7 +223,11 @@ describe('FetchURL network safety (allow_private_network off)', () => {
     try {
       proxy = await startForwardProxy(site.url);
       const agent = new ProxyAgent({ uri: proxy.url, proxyTunnel: false });
-      const { fetch: viaProxy } = setup({ allowPrivateNetwork: false, resolver: fakeDns({ 'public.example.com': ['93.184.216.34'] }), proxyFor: async (url) => (url.includes('public.example.com') ? agent : undefined) });
+      const { fetch: viaProxy } = setup({
+        allowPrivateNetwork: false,
+        resolver: fakeDns({ 'public.example.com': ['93.184.216.34'] }),
+        proxyFor: async (url) => (url.includes('public.example.com') ? agent : undefined),
+      });
       const hitsBefore = secret.hits.length;
       const r = await viaProxy('http://public.example.com/to-loopback');
       expect(proxy.requests.map((q) => q.url)).toEqual(['http://public.example.com/to-loopback']);
@@ -221,7 +242,9 @@ describe('FetchURL network safety (allow_private_network off)', () => {
 
   it('a name whose second DNS answer turns to loopback (rebinding) is refused at connect time', async () => {
     let calls = 0;
-    const rebinding = async (): Promise<LookupAddress[]> => [{ address: calls++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+    const rebinding = async (): Promise<LookupAddress[]> => [
+      { address: calls++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 },
+    ];
     const { fetch: rebound } = setup({ allowPrivateNetwork: false, resolver: rebinding });
     const hitsBefore = secret.hits.length;
     const r = await rebound(`http://rebind.example.com:${secret.port}/secret`);

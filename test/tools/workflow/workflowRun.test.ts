@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { readWorkflowMeta, runWorkflowScript, WORKFLOW_LIMITS, type WorkflowAgentCall, type WorkflowLimits, type WorkflowMeta } from '../../../src/tools/workflow/workflowRun';
+import {
+  readWorkflowMeta,
+  runWorkflowScript,
+  WORKFLOW_LIMITS,
+  type WorkflowAgentCall,
+  type WorkflowLimits,
+  type WorkflowMeta,
+} from '../../../src/tools/workflow/workflowRun';
 
 const META: WorkflowMeta = { name: 't', description: '', phases: ['fan out', 'merge'] };
 
 /** Runs a script with subagents answered in-process; records the calls and the most that ran at once. */
-async function run(source: string, opts: { args?: string; limits?: Partial<WorkflowLimits>; barrier?: { size: number; total: number } } = {}) {
+async function run(
+  source: string,
+  opts: { args?: string; limits?: Partial<WorkflowLimits>; barrier?: { size: number; total: number } } = {},
+) {
   const calls: WorkflowAgentCall[] = [];
   const progress: string[] = [];
   let running = 0;
@@ -23,7 +33,8 @@ async function run(source: string, opts: { args?: string; limits?: Partial<Workf
         running++;
         peak = Math.max(peak, running);
         try {
-          if (opts.barrier && running < opts.barrier.size && calls.length < opts.barrier.total) await new Promise<void>((r) => held.push(r));
+          if (opts.barrier && running < opts.barrier.size && calls.length < opts.barrier.total)
+            await new Promise<void>((r) => held.push(r));
           else for (const release of held.splice(0)) release();
           return `answer to ${call.prompt}`;
         } finally {
@@ -38,7 +49,8 @@ async function run(source: string, opts: { args?: string; limits?: Partial<Workf
 // Each run starts a worker and loads QuickJS's WebAssembly: seconds on a busy machine.
 describe('workflow scripts', { timeout: 120_000 }, () => {
   it('fans out 10 subagents in one phase (at most 8 at once) and merges them in a second', async () => {
-    const r = await run(`
+    const r = await run(
+      `
       export const meta = { name: 'fan', description: 'fan out and merge', phases: ['fan out', 'merge'] };
       export default async function ({ args, phase, agent, parallel, log }) {
         phase('fan out');
@@ -47,8 +59,12 @@ describe('workflow scripts', { timeout: 120_000 }, () => {
         log('got', notes.length, 'notes');
         phase('merge');
         return await agent({ prompt: 'merge: ' + notes.join(' | ') });
-      }`, { args: 'a,b,c,d,e,f,g,h,i,j', barrier: { size: 8, total: 10 } });
-    expect(await r.result).toBe('answer to merge: answer to research a | answer to research b | answer to research c | answer to research d | answer to research e | answer to research f | answer to research g | answer to research h | answer to research i | answer to research j');
+      }`,
+      { args: 'a,b,c,d,e,f,g,h,i,j', barrier: { size: 8, total: 10 } },
+    );
+    expect(await r.result).toBe(
+      'answer to merge: answer to research a | answer to research b | answer to research c | answer to research d | answer to research e | answer to research f | answer to research g | answer to research h | answer to research i | answer to research j',
+    );
     expect(r.calls).toHaveLength(11);
     expect(r.calls[0]).toEqual({ prompt: 'research a', type: 'explore', description: 'a' });
     expect(r.peak()).toBe(8);
@@ -64,31 +80,51 @@ describe('workflow scripts', { timeout: 120_000 }, () => {
         for (let i = 0; i < 100; i++) { try { await agent({ prompt: 'p' + i }); } catch (e) { /* swallowing does not help */ } }
         return 'finished anyway';
       }`);
-    await expect(r.result).rejects.toThrow('Workflow limit exceeded: the script asked for subagent number 65, and a run may start at most 64. The run was stopped.');
+    await expect(r.result).rejects.toThrow(
+      'Workflow limit exceeded: the script asked for subagent number 65, and a run may start at most 64. The run was stopped.',
+    );
     expect(r.calls).toHaveLength(64);
   });
 
   it('parallel() over the concurrency limit, bad agent() calls and a missing default export get clear errors', async () => {
-    const over = await run(`export const meta = { name: 'x' }; export default async ({ parallel }) => parallel([() => 1], { concurrency: 9 });`);
-    await expect(over.result).rejects.toThrow('RangeError: parallel(): concurrency 9 is over the workflow limit of 8 subagents at once');
-    const bad = await run(`export const meta = { name: 'x' }; export default async ({ agent }) => agent({ prompt: '' });`);
+    const over = await run(
+      `export const meta = { name: 'x' }; export default async ({ parallel }) => parallel([() => 1], { concurrency: 9 });`,
+    );
+    await expect(over.result).rejects.toThrow(
+      'RangeError: parallel(): concurrency 9 is over the workflow limit of 8 subagents at once',
+    );
+    const bad = await run(
+      `export const meta = { name: 'x' }; export default async ({ agent }) => agent({ prompt: '' });`,
+    );
     await expect(bad.result).rejects.toThrow(/agent\(\): prompt: agent\(\) needs a non-empty prompt/);
     const none = await run(`export const meta = { name: 'x' };`);
     await expect(none.result).rejects.toThrow(/must export a default async function/);
   });
 
   it('an infinite loop is terminated at its deadline', async () => {
-    const r = await run(`export const meta = { name: 'spin' }; export default async ({ phase }) => { await phase('spin'); while (true) {} };`, { limits: { wallMs: 2_000 } });
+    const r = await run(
+      `export const meta = { name: 'spin' }; export default async ({ phase }) => { await phase('spin'); while (true) {} };`,
+      { limits: { wallMs: 2_000 } },
+    );
     await expect(r.result).rejects.toThrow('the workflow timed out after 2s (the script was stopped)');
   });
 
   it('a script over its memory limit is stopped with a message naming the limit', async () => {
-    const r = await run(`export const meta = { name: 'hog' }; export default async () => { const keep = []; while (true) keep.push(new Array(100000).fill(7)); };`, { limits: { memoryBytes: 16 * 1024 * 1024 } });
-    await expect(r.result).rejects.toThrow('Workflow limit exceeded: the script used more than 16 MB of memory. The run was stopped.');
+    const r = await run(
+      `export const meta = { name: 'hog' }; export default async () => { const keep = []; while (true) keep.push(new Array(100000).fill(7)); };`,
+      { limits: { memoryBytes: 16 * 1024 * 1024 } },
+    );
+    await expect(r.result).rejects.toThrow(
+      'Workflow limit exceeded: the script used more than 16 MB of memory. The run was stopped.',
+    );
   });
 
   it('reads meta without running the workflow; a script without meta is refused', async () => {
-    expect(await readWorkflowMeta(`export const meta = { name: 'm', description: 'd', phases: ['one', 'two'] }; export default async () => { while (true) {} };`)).toEqual({ name: 'm', description: 'd', phases: ['one', 'two'] });
+    expect(
+      await readWorkflowMeta(
+        `export const meta = { name: 'm', description: 'd', phases: ['one', 'two'] }; export default async () => { while (true) {} };`,
+      ),
+    ).toEqual({ name: 'm', description: 'd', phases: ['one', 'two'] });
     await expect(readWorkflowMeta('export default async () => 1;')).rejects.toThrow(/must export `meta = \{ name/);
     await expect(readWorkflowMeta('export const meta = {')).rejects.toThrow(/does not load: SyntaxError/);
   });
@@ -112,11 +148,30 @@ describe('the workflow sandbox holds', { timeout: 120_000 }, () => {
         return out;
       }`);
     const out = JSON.parse(await r.result) as Record<string, string>;
-    for (const name of ['process', 'require', 'fetch', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'XMLHttpRequest', 'WebAssembly', 'Buffer', 'module', 'global', 'Deno', 'Bun', 'std', 'os']) expect(out[name], name).toBe('undefined');
+    for (const name of [
+      'process',
+      'require',
+      'fetch',
+      'setTimeout',
+      'setInterval',
+      'setImmediate',
+      'queueMicrotask',
+      'XMLHttpRequest',
+      'WebAssembly',
+      'Buffer',
+      'module',
+      'global',
+      'Deno',
+      'Bun',
+      'std',
+      'os',
+    ])
+      expect(out[name], name).toBe('undefined');
     expect(out.viaAgent).toBe('undefined,undefined,undefined');
     expect(out.viaParallel).toBe('undefined,undefined,undefined');
     expect(out.viaApi).toBe('undefined,undefined,undefined');
-    for (const spec of ['node:fs', 'fs', 'workflow.js', 'main.js', 'child_process']) expect(out[`import ${spec}`], spec).toBe('refused');
+    for (const spec of ['node:fs', 'fs', 'workflow.js', 'main.js', 'child_process'])
+      expect(out[`import ${spec}`], spec).toBe('refused');
   });
 
   it('prototype pollution of the API objects stays inside the sandbox; the host sees only validated fields', async () => {

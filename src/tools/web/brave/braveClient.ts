@@ -13,18 +13,36 @@ export interface BraveAccess {
 }
 
 export function braveGet(access: BraveAccess, path: string, params: BraveParams): Promise<unknown> {
-  return requestJson({ service: 'Brave Search', url: withQuery(access.baseUrl, path, params), headers: { 'x-subscription-token': access.apiKey } }, access.web, access.signal);
-}
-
-export function bravePost(access: BraveAccess, path: string, body: unknown): Promise<unknown> {
   return requestJson(
-    { service: 'Brave Search', url: withQuery(access.baseUrl, path, {}), method: 'POST', headers: { 'x-subscription-token': access.apiKey }, body },
+    {
+      service: 'Brave Search',
+      url: withQuery(access.baseUrl, path, params),
+      headers: { 'x-subscription-token': access.apiKey },
+    },
     access.web,
     access.signal,
   );
 }
 
-export function toHit(item: unknown, snippetKey = 'description', extra?: (x: Record<string, unknown>) => string | undefined): SearchHit | undefined {
+export function bravePost(access: BraveAccess, path: string, body: unknown): Promise<unknown> {
+  return requestJson(
+    {
+      service: 'Brave Search',
+      url: withQuery(access.baseUrl, path, {}),
+      method: 'POST',
+      headers: { 'x-subscription-token': access.apiKey },
+      body,
+    },
+    access.web,
+    access.signal,
+  );
+}
+
+export function toHit(
+  item: unknown,
+  snippetKey = 'description',
+  extra?: (x: Record<string, unknown>) => string | undefined,
+): SearchHit | undefined {
   const x = asRecord(item);
   const title = asText(x.title);
   const url = asText(x.url);
@@ -49,23 +67,35 @@ export function formatLlmContext(data: unknown): string {
 
 /** Local POIs joined with their descriptions. */
 export function formatPlaces(pois: unknown, descriptions: unknown): string {
-  const described = new Map(asArray(asRecord(descriptions).results).map((d) => [asText(asRecord(d).id), asText(asRecord(d).description)]));
+  const described = new Map(
+    asArray(asRecord(descriptions).results).map((d) => [asText(asRecord(d).id), asText(asRecord(d).description)]),
+  );
   const lines = asArray(asRecord(pois).results).map((p, i) => {
     const x = asRecord(p);
     const address = asRecord(x.address);
     const rating = asRecord(x.rating);
-    const where = [address.streetAddress, address.addressLocality, address.addressRegion, address.postalCode].map(asText).filter(Boolean).join(', ');
-    const stars = asText(rating.ratingValue) && `rating ${asText(rating.ratingValue)}${asText(rating.reviewCount) ? ` (${asText(rating.reviewCount)} reviews)` : ''}`;
-    const hours = asArray(at(x, 'opening_hours.current_day')).map((h) => `${asText(asRecord(h).opens) ?? '?'}–${asText(asRecord(h).closes) ?? '?'}`).join(', ');
+    const where = [address.streetAddress, address.addressLocality, address.addressRegion, address.postalCode]
+      .map(asText)
+      .filter(Boolean)
+      .join(', ');
+    const stars =
+      asText(rating.ratingValue) &&
+      `rating ${asText(rating.ratingValue)}${asText(rating.reviewCount) ? ` (${asText(rating.reviewCount)} reviews)` : ''}`;
+    const hours = asArray(at(x, 'opening_hours.current_day'))
+      .map((h) => `${asText(asRecord(h).opens) ?? '?'}–${asText(asRecord(h).closes) ?? '?'}`)
+      .join(', ');
     return [
       `${i + 1}. ${asText(x.title) ?? asText(x.name) ?? '(unnamed place)'}${asText(x.id) ? `  [id ${asText(x.id)}]` : ''}`,
       where && `   ${where}`,
-      joinParts(asText(x.phone), stars, hours && `today ${hours}`, asText(x.price_range)) && `   ${joinParts(asText(x.phone), stars, hours && `today ${hours}`, asText(x.price_range))}`,
+      joinParts(asText(x.phone), stars, hours && `today ${hours}`, asText(x.price_range)) &&
+        `   ${joinParts(asText(x.phone), stars, hours && `today ${hours}`, asText(x.price_range))}`,
       asText(x.url) && `   ${asText(x.url)}`,
       described.get(asText(x.id)) && `   ${described.get(asText(x.id))}`,
     ]
       .filter(Boolean)
       .join('\n');
   });
-  return lines.length ? `${lines.join('\n\n')}\n\n(Location ids stay valid for about 8 hours.)` : 'Brave found no places for this query.';
+  return lines.length
+    ? `${lines.join('\n\n')}\n\n(Location ids stay valid for about 8 hours.)`
+    : 'Brave found no places for this query.';
 }
