@@ -118,13 +118,11 @@ export class ContextActions {
       host.pick(
         'Withdraw prompts (undo)',
         [
-          ...targets
-            .slice(0, 20)
-            .map((t) => ({
-              value: String(t.count),
-              label: t.prompt.split('\n')[0].slice(0, 70) || '(empty)',
-              description: t.count === 1 ? 'the last prompt' : `and the ${t.count - 1} after it`,
-            })),
+          ...targets.slice(0, 20).map((t) => ({
+            value: String(t.count),
+            label: t.prompt.split('\n')[0].slice(0, 70) || '(empty)',
+            description: t.count === 1 ? 'the last prompt' : `and the ${t.count - 1} after it`,
+          })),
           { value: REWIND_ITEM, label: 'Rewind…', description: 'put the files back too (/rewind)' },
         ],
         (value) => (value === REWIND_ITEM ? void this.rewind() : this.undo(Number(value))),

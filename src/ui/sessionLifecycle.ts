@@ -218,13 +218,11 @@ export class SessionLifecycle {
       const byId = new Map(sessions.map((s) => [s.sessionId, s]));
       host.panels.pick(
         'Resume a session',
-        sessions
-          .slice(0, 50)
-          .map((s) => ({
-            value: s.sessionId,
-            label: (s.summary?.title ?? s.summary?.lastPrompt ?? '(no prompt yet)').split('\n')[0].slice(0, 60),
-            description: s.sessionId.slice(-8),
-          })),
+        sessions.slice(0, 50).map((s) => ({
+          value: s.sessionId,
+          label: (s.summary?.title ?? s.summary?.lastPrompt ?? '(no prompt yet)').split('\n')[0].slice(0, 60),
+          description: s.sessionId.slice(-8),
+        })),
         (id) => void this.resumeSession(byId.get(id)!),
       );
     } else host.notice('info', `No sessions in ${displayPath(opts.cwd)} yet; starting a new one.`);

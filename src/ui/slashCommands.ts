@@ -154,13 +154,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       const byId = new Map(sessions.map((s) => [s.sessionId, s]));
       h.pick(
         'Resume a session',
-        sessions
-          .slice(0, 50)
-          .map((s) => ({
-            value: s.sessionId,
-            label: (s.summary?.title ?? s.summary?.lastPrompt ?? '(no prompt yet)').split('\n')[0].slice(0, 60),
-            description: `${ago(s.updatedMs)} · ${s.sessionId.slice(-8)}`,
-          })),
+        sessions.slice(0, 50).map((s) => ({
+          value: s.sessionId,
+          label: (s.summary?.title ?? s.summary?.lastPrompt ?? '(no prompt yet)').split('\n')[0].slice(0, 60),
+          description: `${ago(s.updatedMs)} · ${s.sessionId.slice(-8)}`,
+        })),
         (id) => void h.resumeSession(byId.get(id)!),
       );
     },

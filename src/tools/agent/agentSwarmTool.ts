@@ -64,20 +64,18 @@ export const makeAgentSwarmTool = (modelOffer?: ModelOffer): Tool =>
     async execute(args, ctx) {
       const started = Date.now();
       try {
-        const members = await ctx.services
-          .get(DELEGATION_SERVICE)
-          .swarm(
-            {
-              promptTemplate: args.prompt_template,
-              items: args.items,
-              resumeAgentIds: args.resume_agent_ids,
-              subagentType: args.subagent_type,
-              callId: ctx.callId,
-              model: args.model,
-            },
-            ctx.signal,
-            (line) => ctx.emitProgress({ text: line, stream: 'status' }),
-          );
+        const members = await ctx.services.get(DELEGATION_SERVICE).swarm(
+          {
+            promptTemplate: args.prompt_template,
+            items: args.items,
+            resumeAgentIds: args.resume_agent_ids,
+            subagentType: args.subagent_type,
+            callId: ctx.callId,
+            model: args.model,
+          },
+          ctx.signal,
+          (line) => ctx.emitProgress({ text: line, stream: 'status' }),
+        );
         const failed = members.filter((m) => m.status !== 'completed').length;
         return {
           content: formatSwarmReport(members, Date.now() - started),

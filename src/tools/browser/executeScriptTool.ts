@@ -9,11 +9,9 @@ import description from './executeScript.md';
 
 const schema = z.object({
   code: z.string().refine((c) => c.trim().length > 0, 'code is required'),
-  target: z
-    .string()
-    .refine((t) => t === 'page' || t === 'sandbox', {
-      error: (issue) => `Invalid target "${String(issue.input)}": use "page" or "sandbox"`,
-    }),
+  target: z.string().refine((t) => t === 'page' || t === 'sandbox', {
+    error: (issue) => `Invalid target "${String(issue.input)}": use "page" or "sandbox"`,
+  }),
   tab_id: z.number().int().positive().optional(),
 });
 
