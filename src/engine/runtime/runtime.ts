@@ -5,29 +5,16 @@
 // it is reached too early. The model client is created on first use, so nothing heavy loads before the first request.
 import { dirname, join } from 'node:path';
 import { sweepToolOutputs } from '../../store/toolOutputs';
-import { builtinTools } from '../../tools/registry';
-import type { ServiceKey, Tool } from '../../tools/defineTool';
 import { resolveBashTaskTimeoutS } from '../../tools/task/taskService';
 import { isSensitivePath } from '../../tools/file';
-import {
-  browserPageTools,
-  browserProfileTools,
-  Checklist,
-  CHECKLIST_SERVICE,
-  DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS,
-} from '../../tools/browser';
-import { BROWSER_PROFILE, browserAgentCatalog } from '../../ext/agents/browserAgents';
 import { acquireSessionLock, type SessionLock } from '../../store/sessionLock';
 import { cronDisabled } from '../../tools/cron';
-import { builtinAgentCatalog, type AgentCatalog } from '../../ext/agents/agentCatalog';
-import { BUILTIN_AGENTS, DELEGATION_TOOLS, MAIN_AGENT } from '../../ext/agents/builtinAgents';
-import type { AgentProfile } from '../../ext/agents/agentFile';
-import { DELEGATION_SERVICE, makeAgentSwarmTool, makeAgentTool, type ModelOffer } from '../../tools/agent';
+import { DELEGATION_SERVICE } from '../../tools/agent';
 import { SKILL_SERVICE } from '../../tools/skill/skillService';
-import { TOWER_SERVICE, towerEnabled, towerTools } from '../../tools/tower';
+import { TOWER_SERVICE } from '../../tools/tower';
 import { AgentDirectory, assembleAgent, bindModel, type AgentSetup } from '../delegation/agents';
-import { promptFor, recordMainAgent, recordedToolFilter, SKILL_TOOL } from '../delegation/agentProfiles';
-import { Delegation, swarmAloneRule, type DelegationDeps } from '../delegation/subagents';
+import { promptFor } from '../delegation/agentProfiles';
+import { Delegation, swarmAloneRule } from '../delegation/subagents';
 import { sessionStartSkills, SkillInvoker } from '../delegation/skills';
 import { BackgroundTasks } from '../background/backgroundTasks';
 import { CronScheduler } from '../background/cronScheduler';
@@ -39,9 +26,6 @@ import { attachRuntimeExtensions } from '../extensions/runtimeExtensions';
 import { ExtensionGate } from '../extensions/extensionGate';
 import { MAIN_AGENT_ID } from '../loop/events';
 import type { StepRequest } from '../loop/loop';
-import { makeToolFilter } from '../loop/toolFilter';
-import { BUILTIN_SOURCE, ToolRegistry } from '../loop/toolRegistry';
-import { deferralWarnings } from '../loop/deferredTools';
 import { workspaceOf } from '../policy/workspace';
 import { DEFAULT_REWIND_MAX_FILE_BYTES, FileHistoryRecorder } from '../session/fileHistoryRecorder';
 import { Session } from '../session/session';
@@ -49,6 +33,7 @@ import { TowerRuntime, towerGuardedWrite } from '../tower/towerRuntime';
 import { MainAgentSlot, type Assembly, type BackgroundWork } from './assembly';
 import { Disposables } from './disposables';
 import { lendServices, type LentServices } from './sharedServices';
+import { chooseMainProfile, offerTools, planDelegation, type OfferedTools, type PromptContext } from './mainAgentPlan';
 import type { Runtime, RuntimeOptions } from './runtimeShape';
 
 export type { Runtime, RuntimeOptions } from './runtimeShape';
@@ -130,136 +115,6 @@ function startBackgroundWork(a: Assembly, session: Session): BackgroundWork {
     warn: (text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
   });
   return { tasks, notifications, cron, cronOff };
-}
-
-interface OfferedTools {
-  tools: ToolRegistry;
-  catalog: AgentCatalog;
-  towerOn: boolean;
-}
-
-/** Step 5. The built-in tools this session offers, filtered by `[tools]`, in the registry MCP and plugins join later. */
-function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork): OfferedTools {
-  const { opts } = a;
-  const { browserChoice } = lent;
-  const towerOn = opts.tower ?? towerEnabled(process.env);
-  // The Skill tool is offered only when the model has a skill it may load.
-  const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
-  // A browser-profile session delegates only to the browser sub-agent types.
-  const catalog = browserChoice === 'agent' ? browserAgentCatalog() : (opts.agents ?? builtinAgentCatalog());
-  const subagentTypes = catalog.all
-    .filter((p) => p.source !== 'builtin')
-    .map((p) => ({ name: p.name, description: p.description, ...(p.source === 'plugin' ? { plugin: true } : {}) }));
-  // The Agent tool's description names the custom agents it can start; with a model pool (not forced)
-  // Agent and AgentSwarm take `model`, described with the pool's choices.
-  const pool = opts.subagentModels;
-  const modelOffer: ModelOffer | undefined = !pool
-    ? undefined
-    : pool.force
-      ? { forced: pool.defaultAlias }
-      : {
-          choices: pool.models.map((m) => ({ alias: m.alias, hint: m.hint, isDefault: m.alias === pool.defaultAlias })),
-        };
-  const defaults: Tool[] =
-    browserChoice === 'agent'
-      ? browserProfileTools(opts.browser?.subagentTimeoutMs)
-      : [
-          ...builtinTools({ web: lent.web, cron: !work.cronOff }),
-          ...(browserChoice === 'page-tools' ? browserPageTools : []),
-        ];
-  const builtins = (opts.tools ?? defaults)
-    .filter((t) => t.name !== SKILL_TOOL || hasSkills)
-    .map((t) =>
-      t.name === 'Agent' && (subagentTypes.length || modelOffer) ? makeAgentTool(subagentTypes, modelOffer) : t,
-    )
-    .map((t) => (t.name === 'AgentSwarm' && modelOffer ? makeAgentSwarmTool(modelOffer) : t))
-    .concat(towerOn ? towerTools : []);
-  const toolFilter = makeToolFilter(
-    opts.toolSwitch ?? { enabled: [], disabled: [] },
-    builtins.map((t) => t.name),
-  );
-  a.warnings.push(...toolFilter.warnings);
-  const availability = { capabilities: opts.model.capabilities, nonInteractive: opts.nonInteractive };
-  const tools = new ToolRegistry({ filter: toolFilter, availability });
-  a.warnings.push(...tools.setSource(BUILTIN_SOURCE, builtins));
-  a.warnings.push(
-    ...deferralWarnings(
-      opts.deferral,
-      builtins.map((t) => t.name),
-    ),
-  );
-  return { tools, catalog, towerOn };
-}
-
-type PromptContext = Parameters<typeof promptFor>[2];
-
-/** Step 6. The main agent's profile: recorded at creation (prompt and tools), so a resumed session does not drift. */
-function chooseMainProfile(
-  a: Assembly,
-  session: Session,
-  lent: LentServices,
-  offered: OfferedTools,
-  promptContext: PromptContext,
-) {
-  const { opts } = a;
-  const browserAgent = lent.browserChoice === 'agent';
-  const newProfile = browserAgent ? BROWSER_PROFILE : opts.agentProfile;
-  if (session.state.systemPrompt === undefined) {
-    a.warnings.push(
-      ...recordMainAgent(
-        session,
-        newProfile,
-        offered.tools.list().map((t) => t.name),
-        promptContext,
-      ),
-    );
-  }
-  const profile: AgentProfile =
-    (browserAgent ? BROWSER_PROFILE : opts.agentProfile) ??
-    offered.catalog.get(session.state.agentName ?? MAIN_AGENT) ??
-    BUILTIN_AGENTS[0];
-  const recordedFilter = recordedToolFilter(session);
-  // An agent with no one to delegate to is not offered the delegation tools.
-  const canDelegate = offered.catalog.delegatesOf(profile, true).length > 0;
-  const offers = (name: string) =>
-    (recordedFilter?.(name) ?? true) && (canDelegate || !DELEGATION_TOOLS.includes(name));
-  return { profile, offers };
-}
-
-/** Step 7. How agents of this runtime start subagents: the catalog, the model pool, each subagent's own parts. */
-function planDelegation(
-  a: Assembly,
-  work: BackgroundWork,
-  lent: LentServices,
-  offered: OfferedTools,
-  promptContext: PromptContext,
-): DelegationDeps {
-  const { opts } = a;
-  const browserDelegation = {
-    ...(opts.delegation ?? { swarmTimeoutMs: 0 }),
-    subagentTimeoutMs: opts.browser?.subagentTimeoutMs ?? DEFAULT_BROWSER_SUBAGENT_TIMEOUT_MS,
-  };
-  return {
-    onSubagent: (event, callerId) => a.emit({ ...event, agentId: callerId }),
-    agents: () => a.main.agents,
-    catalog: offered.catalog,
-    tasks: work.tasks,
-    settings:
-      lent.browserChoice === 'agent'
-        ? browserDelegation
-        : (opts.delegation ?? { subagentTimeoutMs: 0, swarmTimeoutMs: 0 }),
-    modelPool: opts.subagentModels,
-    toolNames: () => offered.tools.list().map((t) => t.name),
-    systemPromptFor: (profile, names) => promptFor(profile, names, promptContext, false).text,
-    ownParts: () => {
-      const invoker = new SkillInvoker(opts.skills);
-      // Each browser sub-agent keeps its own checklist (create_task…), apart from its caller's.
-      const checklist: Array<readonly [ServiceKey<unknown>, unknown]> = lent.browser
-        ? [[CHECKLIST_SERVICE, new Checklist()]]
-        : [];
-      return { services: [[SKILL_SERVICE, invoker], ...checklist], extensions: [invoker.extension] };
-    },
-  };
 }
 
 /**
