@@ -389,7 +389,14 @@ function linkOnTheWay(anchor: string, path: string): string | undefined {
   let current = anchor;
   for (const segment of rel.split(sep).filter(Boolean)) {
     current = join(current, segment);
-    const info = lstatSync(current, { throwIfNoEntry: false });
+    let info: ReturnType<typeof lstatSync>;
+    try {
+      info = lstatSync(current, { throwIfNoEntry: false });
+    } catch (e) {
+      // A file where a folder should be: there is no memory file below it (the open says so too).
+      if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      throw e;
+    }
     if (!info) return undefined;
     if (info.isSymbolicLink()) return current;
   }

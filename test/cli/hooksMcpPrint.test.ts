@@ -26,12 +26,14 @@ type RequestTool = { function: { name: string; description: string } };
 /** Tools offered with full schemas. server-everything has more than 4 tools, so its tools are deferred. */
 const offered = (body: { tools: RequestTool[] }): string[] => body.tools.map((t) => t.function.name);
 /** Deferred tools listed in ToolSearch's catalog (`- name: summary` lines, docs/tools.md). */
-const listed = (body: { tools: RequestTool[] }): string[] =>
-  [
-    ...(body.tools.find((t) => t.function.name === 'ToolSearch')?.function.description ?? '').matchAll(
-      /^- ([^:\s]+):/gm,
-    ),
-  ].map((m) => m[1]);
+/** The tools ToolSearch's catalog lists: `- name: summary` lines, and `- mcp__server__{a, b}` for a server's tools. */
+const listed = (body: { tools: RequestTool[] }): string[] => {
+  const description = body.tools.find((t) => t.function.name === 'ToolSearch')?.function.description ?? '';
+  return [...description.matchAll(/^- (.+?)(?::\s|$)/gm)].flatMap(([, entry]) => {
+    const grouped = /^(mcp__[^{]+__)\{(.*)\}$/.exec(entry);
+    return grouped ? grouped[2].split(',').map((name) => grouped[1] + name.trim()) : [entry];
+  });
+};
 
 describe('jarvis -p with hooks', () => {
   it('a PreToolUse hook blocks a Bash call: the command does not run and the model reads the reason', async () => {
@@ -213,7 +215,7 @@ describe('jarvis -p with MCP servers', () => {
     });
     expect(trusted.code).toBe(0);
     expect(existsSync(launched)).toBe(true);
-    expect(JSON.stringify(server.requests.at(-1)!.body.tools)).toContain('mcp__proj__echo');
+    expect(listed(server.requests.at(-1)!.body)).toContain('mcp__proj__echo');
   });
 
   it('disabledTools keeps tools from the model; a server that never answers fails with its startup timeout', async () => {

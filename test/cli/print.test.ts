@@ -209,9 +209,10 @@ describe('print mode', () => {
       cwd: dirs.cwd,
     });
     const done = collect(child);
-    let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    await waitUntil(() => out.length > 8, 10_000, 'the first streamed text');
+    // Print mode writes a step's text when its response is final (docs/print-mode.md), so the signal is sent
+    // once the server has streamed part of the answer.
+    const before = server.requests.length;
+    await waitUntil(() => (server.requests[before]?.framesSent ?? 0) >= 4, 10_000, 'the first streamed frames');
     child.kill('SIGINT');
     const r = await done;
     expect(r.code).toBe(130);

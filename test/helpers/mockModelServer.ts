@@ -44,6 +44,8 @@ export interface RecordedRequest {
   at: number;
   /** When the client closed the connection before the server finished answering (an abort, a time-out). */
   abandonedAt?: number;
+  /** How many stream frames were written so far (a test can act mid-stream without timing it). */
+  framesSent?: number;
 }
 
 export type MockProtocol = 'openai' | 'openai_responses' | 'anthropic' | 'kimi';
@@ -400,6 +402,7 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
     for (const frame of toSend) {
       if (gone(res)) return;
       res.write(frame);
+      recorded.framesSent = (recorded.framesSent ?? 0) + 1;
       if (turn.chunkDelayMs) await wait(turn.chunkDelayMs, res);
     }
     if (turn.stall) return; // keep the socket open; the client's idle time-out or close() ends it
