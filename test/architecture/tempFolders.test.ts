@@ -9,7 +9,8 @@ import { makeEngine, verifyEnginesAfterEach } from '../helpers/engineHarness';
 verifyEnginesAfterEach();
 const made: string[] = [];
 
-describe('temporary folders', () => {
+// The second case checks what the first one left behind, so the order is kept when the suite runs shuffled.
+describe('temporary folders', { shuffle: false }, () => {
   it('a test makes folders the usual ways', () => {
     const own = mkdtempSync(join(tmpdir(), 'jarvis-own-'));
     writeFileSync(join(own, 'f.txt'), 'x');
