@@ -75,7 +75,9 @@ process.stdout.write(JSON.stringify(failed));`;
   });
 });
 
-describe("the bundled jarvis-documents server's libraries", { timeout: 120_000 }, () => {
+// The cases share the documents they write (the PDF rendered last is the one made first), so their order is kept
+// when the suite runs shuffled.
+describe("the bundled jarvis-documents server's libraries", { timeout: 120_000, shuffle: false }, () => {
   let server: DocumentsServer;
   beforeAll(async () => {
     server = await DocumentsServer.start();
