@@ -26,6 +26,15 @@ export async function runDoctorCommand(target: string | undefined, path: string 
     target: target as DoctorTarget | undefined,
     path: path === undefined ? undefined : resolve(path),
   });
-  process.stdout.write(`${formatDoctorReport(report)}\n`);
-  return report.ok ? 0 : 1;
+  if (target !== undefined || path !== undefined) {
+    process.stdout.write(`${formatDoctorReport(report)}\n`);
+    return report.ok ? 0 : 1;
+  }
+  const { formatDoctorSections, runDoctorSections } = await import('./doctorSections');
+  const sections = await runDoctorSections({ cwd: process.cwd(), home: jarvisHome(), online: false, env: process.env });
+  const ok = report.ok && sections.every((s) => s.ok);
+  const text = formatDoctorReport({ ...report, ok }).split('\n');
+  const closing = text.pop() ?? '';
+  process.stdout.write(`${[...text, ...formatDoctorSections(sections), closing].join('\n')}\n`);
+  return ok ? 0 : 1;
 }
