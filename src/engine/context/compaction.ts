@@ -26,7 +26,8 @@ import {
   type RequestFrame,
 } from './context';
 import type { EngineEventBody } from '../loop/events';
-import type { ExtensionGate, GateContext } from '../extensions/extensionGate';
+import type { ExtensionGate } from '../extensions/extensionGate';
+import type { GateContext } from '../loop/turnExtension';
 import type { TurnExtension } from '../loop/loop';
 import type { CompactionTrigger, SessionState } from '../session/records';
 import type { Session } from '../session/session';

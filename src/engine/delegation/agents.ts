@@ -167,9 +167,9 @@ export function assembleAgent(env: AgentSetup, opts: AssembleOptions): AgentPart
     onEvent: env.emit,
     retryDelay: env.retryDelay,
     thinking: env.thinking,
-    gate: env.gate,
     ready: opts.ready,
     extensions: [
+      env.gate,
       ...env.extensions,
       ...(opts.extensions ?? []),
       compaction.extension,

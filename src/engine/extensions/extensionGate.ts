@@ -5,31 +5,32 @@
 // and their answers merge in a fixed way (see docs/extensions.md, which also gives the order relative
 // to approvals). A handler that throws is reported and otherwise ignored (fail-open), so a broken
 // extension never stops the user's work.
-import type { ToolAccess } from '../../tools/defineTool';
 import type { EngineEvent } from '../loop/events';
-import type { CompactionTrigger, TurnOrigin } from '../session/records';
+import {
+  mergePromptVerdicts,
+  mergeStopTexts,
+  mergeToolCallVerdicts,
+  type ApprovalRewrite,
+  type GateContext,
+  type PromptFacts,
+  type PromptVerdict,
+  type StopFacts,
+  type ToolCallFacts,
+  type ToolCallOutcome,
+  type ToolCallVerdict,
+  type TurnExtension,
+} from '../loop/turnExtension';
+import type { CompactionTrigger } from '../session/records';
 
-/** Who is asking: every gate call names the session and the agent it comes from. */
-export interface GateContext {
-  sessionId: string;
-  agentId: string;
-  cwd: string;
-  /** Aborted when the turn (or the session) is cancelled; long handlers should stop. */
-  signal: AbortSignal;
-}
-
-export interface ToolCallFacts {
-  callId: string;
-  toolName: string;
-  /** The approval subject (`Bash(npm test)`, `Write(/abs/path)`). */
-  subject: string;
-  /** The validated arguments. */
-  args: unknown;
-  accesses: readonly ToolAccess[];
-  readOnly: boolean;
-}
-
-export type ApprovalRewrite = 'allow' | 'deny' | 'ask';
+export type {
+  ApprovalRewrite,
+  GateContext,
+  PromptFacts,
+  StopFacts,
+  ToolCallFacts,
+  ToolCallOutcome,
+  ToolCallVerdict,
+} from '../loop/turnExtension';
 
 /**
  * `block`: the call does not run and the model receives `reason` as its error result (no approval
@@ -38,29 +39,8 @@ export type ApprovalRewrite = 'allow' | 'deny' | 'ask';
 export type BeforeToolCallAnswer =
   { block: string } | { approval: ApprovalRewrite; reason?: string } | undefined | void;
 
-export interface ToolCallOutcome {
-  /** The result text the model receives (after output capping). */
-  text: string;
-  isError: boolean;
-}
-
-export interface PromptFacts {
-  text: string;
-  /** A steer sent while a turn runs (joins it at the next step) rather than a new turn's prompt. */
-  isSteer: boolean;
-  origin: TurnOrigin;
-}
-
 /** `block`: the prompt is not sent to the model; `addContext`: text given to the model with it. */
 export type PromptAnswer = { block: string } | { addContext: string } | undefined | void;
-
-export interface StopFacts {
-  turnId: string;
-  /** The model's final text of the turn. */
-  text: string;
-  /** True when this turn already continued because of a stop handler (avoid loops). */
-  continued: boolean;
-}
 
 /** `continueWith`: the turn goes on; the text is given to the model as a user message. */
 export type StopAnswer = { continueWith: string } | undefined | void;
@@ -107,15 +87,11 @@ export interface GateHandler {
   observe?(event: EngineEvent): void;
 }
 
-/** The merged answer of all handlers before a tool call. */
-export interface ToolCallVerdict {
-  block?: string;
-  approval?: { decision: ApprovalRewrite; reason?: string; by: string };
-}
-
-const STRICTNESS: Record<ApprovalRewrite, number> = { allow: 0, ask: 1, deny: 2 };
-
-export class ExtensionGate {
+/**
+ * The gate is a TurnExtension (one of the loop's list) whose points fan out to every registered handler in
+ * parallel; it adds session start and end, compaction and event observation, which are not points of a turn.
+ */
+export class ExtensionGate implements TurnExtension {
   private readonly handlers: GateHandler[] = [];
   /** Set while observers run: a failure report is itself an event, and must not loop back. */
   private observing = false;
@@ -160,17 +136,13 @@ export class ExtensionGate {
   /** Any block wins (reasons joined); otherwise the strictest approval rewrite (deny > ask > allow). */
   async beforeToolCall(call: ToolCallFacts, ctx: GateContext): Promise<ToolCallVerdict> {
     const answers = await this.all('beforeToolCall', (h) => h.beforeToolCall!(call, ctx));
-    const blocks: string[] = [];
-    let approval: ToolCallVerdict['approval'];
+    const verdicts: ToolCallVerdict[] = [];
     for (const { handler, answer } of answers) {
       if (!answer) continue;
-      if ('block' in answer) blocks.push(answer.block.trim() || `blocked by ${handler.name}`);
-      else if (!approval || STRICTNESS[answer.approval] > STRICTNESS[approval.decision]) {
-        approval = { decision: answer.approval, reason: answer.reason, by: handler.name };
-      }
+      if ('block' in answer) verdicts.push({ block: answer.block.trim() || `blocked by ${handler.name}` });
+      else verdicts.push({ approval: { decision: answer.approval, reason: answer.reason, by: handler.name } });
     }
-    if (blocks.length) return { block: blocks.join('\n') };
-    return approval ? { approval } : {};
+    return mergeToolCallVerdicts(verdicts);
   }
 
   async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<void> {
@@ -178,25 +150,22 @@ export class ExtensionGate {
   }
 
   /** Any block wins (reasons joined); otherwise every added context, in registration order. */
-  async promptSubmit(prompt: PromptFacts, ctx: GateContext): Promise<{ block?: string; addContext: string[] }> {
+  async promptSubmit(prompt: PromptFacts, ctx: GateContext): Promise<PromptVerdict> {
     const answers = await this.all('onPromptSubmit', (h) => h.onPromptSubmit!(prompt, ctx));
-    const blocks: string[] = [];
-    const addContext: string[] = [];
+    const verdicts: PromptVerdict[] = [];
     for (const { handler, answer } of answers) {
       if (!answer) continue;
-      if ('block' in answer) blocks.push(answer.block.trim() || `blocked by ${handler.name}`);
-      else if (answer.addContext.trim()) addContext.push(answer.addContext.trim());
+      if ('block' in answer)
+        verdicts.push({ block: answer.block.trim() || `blocked by ${handler.name}`, addContext: [] });
+      else if (answer.addContext.trim()) verdicts.push({ addContext: [answer.addContext.trim()] });
     }
-    return blocks.length ? { block: blocks.join('\n'), addContext } : { addContext };
+    return mergePromptVerdicts(verdicts);
   }
 
   /** Returns the text to continue with (several handlers' texts joined), or undefined to stop. */
   async beforeStop(facts: StopFacts, ctx: GateContext): Promise<string | undefined> {
     const answers = await this.all('beforeStop', (h) => h.beforeStop!(facts, ctx));
-    const texts = answers.flatMap(({ answer }) =>
-      answer && answer.continueWith.trim() ? [answer.continueWith.trim()] : [],
-    );
-    return texts.length ? texts.join('\n\n') : undefined;
+    return mergeStopTexts(answers.map(({ answer }) => answer?.continueWith));
   }
 
   async sessionStart(facts: SessionStartFacts, ctx: GateContext): Promise<void> {

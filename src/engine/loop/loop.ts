@@ -2,155 +2,36 @@
 // A turn runs steps — a model response, then its tool calls — until the model answers without tools.
 // Each turn and each step has its own AbortController; cancelling keeps the partial text.
 import { randomBytes } from 'node:crypto';
-import type {
-  ContentPart,
-  FinishReason,
-  Message,
-  ModelClient,
-  ModelRequest,
-  ResolvedModel,
-  ToolCall,
-} from '../../llm/types';
-import { ProviderError } from '../../llm/types';
-import { RetryBudget, retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
-import { normalizeToolCallIds } from '../../llm/toolCallIds';
-import { toProviderError } from '../../llm/providerErrors';
-import { toolSchemaForModel, type Tool, type ToolAccess, type ToolServices } from '../../tools/defineTool';
-import type { ApprovalPort, PermissionRule } from '../policy/approvals';
-import { contextTokensAfterResponse, contextWindow } from '../context/context';
+import type { ContentPart, Message, ModelClient, ResolvedModel } from '../../llm/types';
+import type { Tool } from '../../tools/defineTool';
 import { MAIN_AGENT_ID, type EngineEvent, type EngineEventBody } from './events';
-import type { ExtensionGate, GateContext } from '../extensions/extensionGate';
 import type { Session } from '../session/session';
-import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
-import type { ToolSet } from './toolRegistry';
-import type { PermissionMode, TurnEndReason, TurnOrigin } from '../session/records';
-import { runToolCalls, type ToolBatchResult } from './toolBatch';
+import type { TurnEndReason, TurnOrigin } from '../session/records';
 import {
   hasCutOffCall,
   InvalidCallStreak,
   MAX_EMPTY_RESPONSES,
   MAX_STOP_CONTINUATIONS_PER_TURN,
   RepeatedCallStreak,
-  type RepeatVerdict,
   stopCapMessage,
   stopContinuationText,
   truncatedCallResults,
 } from './turnLimits';
-import type { Workspace } from '../policy/workspace';
 import { noteSurvivedFailure } from '../../store/crashLog';
+import type { AgentDeps, PermissionState, StepRequest } from './agentDeps';
+import { ModelStep, TurnCancelled } from './modelStep';
+import { ToolStep } from './toolStep';
+import { TurnExtensions, type GateContext, type TurnOutcome } from './turnExtension';
 
-export type StepRequest =
-  | { kind: 'prompt'; text: string; content?: ContentPart[] }
-  | { kind: 'steer'; text: string }
-  /** `onJournalled` is called once its message is in the journal (a task's notification is delivered then). */
-  | { kind: 'notification'; text: string; onJournalled?: () => void }
-  /** An automatic turn the engine starts itself (goal continuation): its own turn, origin 'system'. */
-  | { kind: 'continuation'; text: string }
-  /** A scheduled task fired: its own turn after any running one, origin 'cron'. */
-  | { kind: 'cron'; text: string };
-
-export interface LoopSettings {
-  /** 0 = unlimited. */
-  maxStepsPerTurn: number;
-  maxAttemptsPerStep: number;
-  /** Retries of one request stop this long after its first failure (default RETRY_BUDGET_MS). */
-  retryBudgetMs?: number;
-  /** The model client's first-byte and stream-stall time-out; 0 = none (default: the client's). */
-  idleTimeoutMs?: number;
-}
-
-/**
- * Capabilities that shape a turn without living in the loop (plan mode, compaction, goals…) plug in
- * here. Each hook is optional; they run in the order given.
- */
-export interface TurnExtension {
-  /** Before every model request of a turn: compact the context, inject a reminder message… */
-  beforeStep?(agent: Agent, signal: AbortSignal): Promise<void> | void;
-  /**
-   * A provider error the loop would not retry by itself (e.g. a context overflow). Return true after
-   * fixing the cause (e.g. compacting) to retry the step; the loop gives up after a few tries.
-   */
-  recoverFromError?(agent: Agent, error: ProviderError, attempt: number, signal: AbortSignal): Promise<boolean>;
-  /** Refuse a tool call before approval is asked (plan mode, budgets): return the message for the model. */
-  checkToolCall?(
-    call: { toolName: string; subject: string; accesses: readonly ToolAccess[]; args: unknown },
-    agent: Agent,
-  ): string | undefined;
-  /** After every turn, with its outcome. */
-  afterTurn?(agent: Agent, outcome: TurnOutcome): Promise<void> | void;
-}
-
-/** How many times one step may be recovered by extensions (e.g. compaction with growing cuts). */
-export const MAX_RECOVERIES_PER_STEP = 3;
-
-/** What an agent's tool calls are judged by: the permission mode, remembered approvals, swarm mode (SPEC §6.7). */
-export interface PermissionState {
-  mode: PermissionMode;
-  sessionApprovals: readonly string[];
-  /** `/swarm on`: AgentSwarm is approved without asking. */
-  swarmMode?: boolean;
-}
-
-/** `[thinking]`: whether to ask for thinking, and at what effort (the model's default otherwise). */
-export interface ThinkingSettings {
-  enabled: boolean;
-  effort?: string;
-}
-
-/** Thinking is requested only from models that can think; `always_thinking` models cannot turn it off. */
-export function thinkingParams(
-  model: ResolvedModel,
-  settings: ThinkingSettings = { enabled: true },
-): { enabled: boolean; effort?: string } | undefined {
-  const always = model.capabilities.includes('always_thinking');
-  if (!always && !model.capabilities.includes('thinking')) return undefined;
-  if (!settings.enabled && !always) return { enabled: false };
-  return { enabled: true, effort: settings.effort ?? model.defaultEffort };
-}
-
-export interface AgentDeps {
-  /** This agent's id within its session (`main`, or a subagent's id); every event carries it. */
-  agentId?: string;
-  /**
-   * The permission mode and remembered approvals this agent's calls are judged by. Defaults to its own
-   * journal's; a subagent reads its parent's mode live and adds the parent's approvals to its own.
-   */
-  permissions?(): PermissionState;
-  thinking?: ThinkingSettings;
-  extensions?: TurnExtension[];
-  session: Session;
-  model: ResolvedModel;
-  getClient(): Promise<ModelClient>;
-  /** Read before every model request: a registry whose tools change is offered anew at the next step. */
-  tools: ToolSet;
-  systemPrompt: string;
-  settings: LoopSettings;
-  rules: PermissionRule[];
-  approvalPort?: ApprovalPort;
-  /** Canonical folders the session works in (workspace.ts): paths outside them ask, or are refused in auto mode. */
-  workspace: Workspace;
-  isSensitivePath(path: string): boolean;
-  services: ToolServices;
-  cwd: string;
-  onEvent(event: EngineEvent): void;
-  /** Overrides the retry back-off (tests use 0). */
-  retryDelay?: (attempt: number, error: ProviderError) => number;
-  /** Hooks and extensions around prompts, tool calls and turn ends (docs/extensions.md). */
-  gate?: ExtensionGate;
-  /** Settles when session-start handlers are done; the first turn waits for it. */
-  ready?: Promise<void>;
-  /** The session's file history (fileHistoryRecorder.ts); absent: writes keep no prior copies. */
-  fileHistory?: FileHistoryRecorder;
-}
-
-export interface TurnOutcome {
-  turnId: string;
-  reason: TurnEndReason;
-  error?: string;
-  text: string;
-  /** Tool calls the model made during the turn (valid or not). */
-  toolCalls: number;
-}
+export {
+  thinkingParams,
+  type AgentDeps,
+  type LoopSettings,
+  type PermissionState,
+  type StepRequest,
+  type ThinkingSettings,
+} from './agentDeps';
+export { MAX_RECOVERIES_PER_STEP, type TurnExtension, type TurnOutcome } from './turnExtension';
 
 /** The outcome of a request cancelled before its turn began. */
 const NOT_STARTED: TurnOutcome = {
@@ -161,17 +42,6 @@ const NOT_STARTED: TurnOutcome = {
   toolCalls: 0,
 };
 
-interface StepResponse {
-  text: string;
-  message: Extract<Message, { role: 'assistant' }>;
-  toolCalls: ToolCall[];
-  finish: FinishReason;
-  /** No text and no tool call (perhaps thinking only): nothing was journalled, the step is asked again. */
-  empty?: 'empty' | 'thinking only';
-}
-
-class TurnCancelled extends Error {}
-
 export class Agent {
   private readonly queue: StepRequest[] = [];
   private draining: Promise<void> | undefined;
@@ -181,9 +51,15 @@ export class Agent {
   /** `run()` callers waiting for the turn of one particular request. */
   private readonly waiters = new Map<StepRequest, (outcome: TurnOutcome) => void>();
   readonly id: string;
+  private readonly extensions: TurnExtensions;
+  private readonly step: ModelStep;
+  private readonly toolStep: ToolStep;
 
   constructor(private readonly deps: AgentDeps) {
     this.id = deps.agentId ?? MAIN_AGENT_ID;
+    this.extensions = new TurnExtensions(deps.extensions ?? []);
+    this.step = new ModelStep(deps, this, this.extensions, (event) => this.emit(event));
+    this.toolStep = new ToolStep(deps, this, this.extensions, (event) => this.emit(event));
   }
 
   get model(): ResolvedModel {
@@ -336,8 +212,8 @@ export class Agent {
     let message = this.userMessageFor(first);
     let blocked: string | undefined;
     // A steer that came as the last turn ended opens this one: it passes the prompt gate like any prompt.
-    if ((first.kind === 'prompt' || first.kind === 'steer') && this.deps.gate) {
-      const answer = await this.deps.gate.promptSubmit(
+    if (first.kind === 'prompt' || first.kind === 'steer') {
+      const answer = await this.extensions.promptSubmit(
         { text: first.text, isSteer: false, origin },
         this.gateContext(abort.signal),
       );
@@ -363,7 +239,7 @@ export class Agent {
         const unsaved = session.takeSaveFailure();
         if (unsaved) throw unsaved;
         await this.absorbSteers(abort.signal);
-        for (const ext of this.deps.extensions ?? []) await ext.beforeStep?.(this, abort.signal);
+        await this.extensions.beforeStep(this, abort.signal);
         const max = this.deps.settings.maxStepsPerTurn;
         if (max > 0 && step > max) {
           reason = 'max_steps';
@@ -375,7 +251,7 @@ export class Agent {
           break;
         }
         this.emit({ type: 'step_start', turnId, step });
-        const response = await this.runStep(abort.signal);
+        const response = await this.step.run(abort.signal);
         if (response.empty) {
           // Nothing was said: ask again (with a note) a few times rather than end with a silent success.
           emptyAnswers++;
@@ -399,7 +275,7 @@ export class Agent {
         // A steer that arrived during this step belongs to this turn: answer it before ending.
         if (!response.toolCalls.length && !this.queue.some((r) => r.kind === 'steer')) {
           const facts = { turnId, text: finalText, continued: stopContinuations > 0 };
-          const more = await this.deps.gate?.beforeStop(facts, this.gateContext(abort.signal));
+          const more = await this.extensions.beforeStop(facts, this.gateContext(abort.signal));
           if (more === undefined) break;
           if (stopContinuations >= MAX_STOP_CONTINUATIONS_PER_TURN) {
             this.emit({ type: 'notice', level: 'warning', text: stopCapMessage() });
@@ -430,7 +306,12 @@ export class Agent {
           }
           continue;
         }
-        const { batch, repeats } = await this.runTools(response.toolCalls, abort.signal, repeatStreak);
+        const { batch, repeats } = await this.toolStep.run(
+          response.toolCalls,
+          abort.signal,
+          repeatStreak,
+          this.permissionState(),
+        );
         const repeated = invalidStreak.add(response.toolCalls, batch.invalid) ?? repeats.stop;
         for (const text of repeats.warnings) this.emit({ type: 'notice', level: 'warning', text });
         if (batch.rejected) {
@@ -478,17 +359,9 @@ export class Agent {
     session.saveSummary();
     this.emit({ type: 'turn_end', turnId, reason, ...(error ? { error } : {}) });
     const outcome: TurnOutcome = { turnId, reason, error, text: finalText, toolCalls };
-    for (const ext of this.deps.extensions ?? []) {
-      try {
-        await ext.afterTurn?.(this, outcome);
-      } catch (e) {
-        this.emit({
-          type: 'notice',
-          level: 'error',
-          text: `after-turn handler failed: ${e instanceof Error ? e.message : String(e)}`,
-        });
-      }
-    }
+    await this.extensions.afterTurn(this, outcome, (why) =>
+      this.emit({ type: 'notice', level: 'error', text: `after-turn handler failed: ${why}` }),
+    );
     return outcome;
   }
 
@@ -505,8 +378,8 @@ export class Agent {
       }
       this.queue.splice(i, 1);
       let message = this.userMessageFor(r);
-      if (r.kind === 'steer' && this.deps.gate) {
-        const answer = await this.deps.gate.promptSubmit(
+      if (r.kind === 'steer') {
+        const answer = await this.extensions.promptSubmit(
           { text: r.text, isSteer: true, origin: 'user' },
           this.gateContext(signal),
         );
@@ -535,224 +408,11 @@ export class Agent {
     return { sessionId: this.deps.session.id, agentId: this.id, cwd: this.deps.cwd, signal };
   }
 
-  private buildRequest(): ModelRequest {
-    const { session, tools, model } = this.deps;
-    return {
-      system: session.state.systemPrompt ?? this.deps.systemPrompt,
-      messages: session.state.messages,
-      tools: tools.list().map(toolSchemaForModel),
-      params: {
-        promptCacheKey: session.id,
-        thinking: thinkingParams(model, this.deps.thinking),
-      },
-    };
-  }
-
-  private async runStep(turnSignal: AbortSignal): Promise<StepResponse> {
-    const { settings } = this.deps;
-    const client = await this.deps.getClient();
-    let request = this.buildRequest();
-    let recoveries = 0;
-    const budget = new RetryBudget(settings.retryBudgetMs);
-    for (let attempt = 1; ; attempt++) {
-      const stepAbort = new AbortController();
-      const onAbort = () => stepAbort.abort(turnSignal.reason);
-      // A turn cancelled before this step began (e.g. while a gate handler ran) must not start it.
-      if (turnSignal.aborted) onAbort();
-      turnSignal.addEventListener('abort', onAbort, { once: true });
-      const partial = { text: '' };
-      try {
-        return await this.consume(client, request, stepAbort.signal, partial);
-      } catch (e) {
-        if (turnSignal.aborted) {
-          if (partial.text) {
-            this.deps.session.commit({
-              type: 'message',
-              message: { role: 'assistant', text: partial.text },
-              partial: true,
-            });
-          }
-          throw e;
-        }
-        const { model } = this.deps;
-        const err = toProviderError(e, {
-          providerName: model.providerName,
-          providerType: model.providerType,
-          model: model.model,
-        });
-        if (!err.retryable && recoveries < MAX_RECOVERIES_PER_STEP) {
-          let recovered = false;
-          for (const ext of this.deps.extensions ?? []) {
-            if (await ext.recoverFromError?.(this, err, recoveries + 1, turnSignal)) {
-              recovered = true;
-              break;
-            }
-          }
-          if (recovered) {
-            recoveries++;
-            request = this.buildRequest();
-            attempt = 0;
-            continue;
-          }
-        }
-        if (!shouldRetry(err, attempt, settings.maxAttemptsPerStep)) throw err;
-        const delayMs = this.deps.retryDelay ? this.deps.retryDelay(attempt, err) : retryDelayMs(attempt, err);
-        budget.check(err, attempt, delayMs, settings.idleTimeoutMs ?? 0);
-        this.emit({ type: 'retry', attempt, maxAttempts: settings.maxAttemptsPerStep, delayMs, error: err.message });
-        await sleep(delayMs, turnSignal);
-      } finally {
-        turnSignal.removeEventListener('abort', onAbort);
-      }
-    }
-  }
-
-  private async consume(
-    client: ModelClient,
-    request: ModelRequest,
-    signal: AbortSignal,
-    partial: { text: string },
-  ): Promise<StepResponse> {
-    const thinking: NonNullable<Extract<Message, { role: 'assistant' }>['thinking']> = [];
-    let thinkingText = '';
-    const calls: ToolCall[] = [];
-    let finished: FinishReason | undefined;
-    for await (const part of client.stream(request, signal)) {
-      switch (part.type) {
-        case 'text':
-          partial.text += part.delta;
-          this.emit({ type: 'text_delta', delta: part.delta });
-          break;
-        case 'thinking':
-          thinkingText += part.delta;
-          this.emit({ type: 'thinking_delta', delta: part.delta });
-          break;
-        case 'thinking_block':
-          thinking.push(part.block);
-          break;
-        case 'tool_call_start':
-          this.emit({ type: 'tool_call_start', id: part.id, name: part.name });
-          break;
-        case 'tool_call':
-          calls.push(part.call);
-          break;
-        case 'usage': {
-          this.deps.session.commit({ type: 'usage', usage: part.usage });
-          const { model } = this.deps;
-          this.emit({
-            type: 'usage',
-            usage: part.usage,
-            contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, part.usage),
-            contextLimit: contextWindow(model),
-          });
-          break;
-        }
-        case 'finish':
-          finished = part.reason;
-          break;
-      }
-    }
-    if (signal.aborted) throw new TurnCancelled('cancelled');
-    if (!finished)
-      throw new ProviderError(
-        'bad_response',
-        `${client.providerType}: the response stream ended before the model finished its answer.`,
-      );
-    if (!thinking.length && thinkingText) thinking.push({ text: thinkingText });
-    const toolCalls = normalizeToolCallIds(calls, this.usedToolCallIds());
-    const message: Extract<Message, { role: 'assistant' }> = { role: 'assistant', text: partial.text };
-    if (!partial.text.trim() && !toolCalls.length) {
-      // Not journalled: providers refuse an empty assistant message, and the step is asked again.
-      // Front ends still hear that the response ended (they close its thinking).
-      this.emit({ type: 'assistant_message', text: '', toolCalls: [] });
-      return { text: '', message, toolCalls, finish: finished, empty: thinking.length ? 'thinking only' : 'empty' };
-    }
-    if (thinking.length) message.thinking = thinking;
-    if (toolCalls.length) message.toolCalls = toolCalls;
-    this.deps.session.commit({ type: 'message', message });
-    this.emit({ type: 'assistant_message', text: partial.text, toolCalls });
-    return { text: partial.text, message, toolCalls, finish: finished };
-  }
-
-  private usedToolCallIds(): Set<string> {
-    const ids = new Set<string>();
-    for (const m of this.deps.session.state.messages)
-      if (m.role === 'assistant') for (const c of m.toolCalls ?? []) ids.add(c.id);
-    return ids;
-  }
-
   /** A note for the model from the engine itself, as the next user message (docs/configuration.md, "Loop limits"). */
   private tellModel(text: string): void {
     const content: ContentPart[] = [{ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` }];
     this.deps.session.commit({ type: 'message', message: { role: 'user', content } });
   }
-
-  private async runTools(
-    calls: ToolCall[],
-    signal: AbortSignal,
-    repeatStreak: RepeatedCallStreak,
-  ): Promise<{ batch: ToolBatchResult; repeats: RepeatVerdict }> {
-    const { session } = this.deps;
-    const permissions = this.permissionState();
-    let batch: ToolBatchResult;
-    try {
-      batch = await this.runBatch(calls, signal, permissions);
-    } catch (e) {
-      // Every call id gets a result whatever failed, or the next request would be refused by the provider.
-      const why = e instanceof Error ? e.message : String(e);
-      for (const call of calls) session.commit({ type: 'message', message: unfinishedCall(call, why) });
-      throw e;
-    }
-    for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
-    this.deps.fileHistory?.record(batch.changes, batch.commands);
-    // Repeats are judged (and warned about, in the results) before the results are journalled.
-    const repeats = repeatStreak.add(calls, batch.invalid, batch.messages);
-    for (const message of batch.messages) session.commit({ type: 'message', message });
-    if (signal.aborted) throw new TurnCancelled('cancelled');
-    return { batch, repeats };
-  }
-
-  private runBatch(calls: ToolCall[], signal: AbortSignal, permissions: PermissionState): Promise<ToolBatchResult> {
-    const { session, gate } = this.deps;
-    return runToolCalls(calls, {
-      agentId: this.id,
-      tools: this.deps.tools,
-      cwd: this.deps.cwd,
-      services: this.deps.services,
-      guard: session.guard,
-      fileHistory: this.deps.fileHistory,
-      mode: permissions.mode,
-      rules: this.deps.rules,
-      sessionApprovals: permissions.sessionApprovals,
-      swarmMode: !!permissions.swarmMode,
-      approvalPort: this.deps.approvalPort,
-      workspace: this.deps.workspace,
-      isSensitivePath: this.deps.isSensitivePath,
-      checkToolCall: (call) => {
-        for (const ext of this.deps.extensions ?? []) {
-          const refusal = ext.checkToolCall?.(call, this);
-          if (refusal) return refusal;
-        }
-        return undefined;
-      },
-      signal,
-      emit: (e) => this.emit(e),
-      rememberApproval: (pattern) => session.commit({ type: 'session_approval', pattern }),
-      ...(gate
-        ? {
-            beforeToolCall: (call) => gate.beforeToolCall(call, this.gateContext(signal)),
-            afterToolCall: (call, outcome) => gate.afterToolCall(call, outcome, this.gateContext(signal)),
-          }
-        : {}),
-    });
-  }
-}
-
-/** The result of a call whose batch failed before its results were known. */
-function unfinishedCall(call: ToolCall, why: string): Message {
-  const text =
-    `${call.name} may or may not have run: handling this step's tool calls failed (${why}). ` +
-    'Check its effects before retrying.';
-  return { role: 'tool', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text }], isError: true };
 }
 
 /** Context an extension added to a prompt travels with it, as extra text after the user's own. */

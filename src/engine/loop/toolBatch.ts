@@ -13,7 +13,7 @@ import {
   type PolicyDecision,
 } from '../policy/approvals';
 import type { EngineEventBody } from './events';
-import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from '../extensions/extensionGate';
+import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './turnExtension';
 import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
