@@ -3,12 +3,23 @@
 // directory, so a resumed session keeps them. A finished task is announced once through
 // `onTaskFinished`, unless WaitFor (or TaskStop) already reported it to the model.
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendPrivateFileSync, mkdirPrivateSync, openPrivateSync } from '../../store/privateFiles';
 import { readTaskRecords, taskRecordPath, writeTaskRecord } from './taskRecords';
+import {
+  applyExit,
+  definedOnly,
+  formatDuration,
+  newEntry,
+  newTaskId,
+  readOutputFileTail,
+  waitForEntries,
+  type Ending,
+  type Entry,
+} from './taskEntry';
+
+export { formatDuration } from './taskEntry';
 import {
   isGroupAlive,
   isGroupAliveAsync,
@@ -29,7 +40,6 @@ import {
   type OutputTail,
   type StartProcessSpec,
   type StopOptions,
-  type TaskEndReason,
   type TaskInfo,
   type TaskKind,
   type TaskService,
@@ -53,33 +63,6 @@ export interface BackgroundTasksOptions {
   onTaskChange?: (change: 'started' | 'finished', task: TaskInfo) => void;
 }
 
-/** How a task we decided to end (stop, timeout, lost) is reported. */
-interface Ending {
-  reason: TaskEndReason;
-  message: string;
-}
-
-interface Entry {
-  info: TaskInfo;
-  child?: ChildProcess;
-  /** Work inside this process (a subagent): aborting it is how it is stopped. */
-  abort?: AbortController;
-  timer?: NodeJS.Timeout;
-  ending?: Ending;
-  notified: boolean;
-  reported: boolean;
-  /** A notification is scheduled and not yet delivered or suppressed. */
-  pendingNotice: boolean;
-  /** Its notification was handed to the engine in this process (journalled or not yet). */
-  handedOut: boolean;
-  /** A failed record write was already reported for this task. */
-  warned: boolean;
-  done: Promise<void>;
-  markDone: () => void;
-}
-
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const ID_PREFIX: Record<TaskKind, string> = { bash: 'b', subagent: 'a', tool: 't' };
 /** How long a finished process's pipes may keep delivering output before we stop reading. */
 const PIPE_DRAIN_MS = 200;
 /** How often a task inherited from an earlier session is checked for liveness. */
@@ -160,27 +143,7 @@ export class BackgroundTasks implements TaskService {
   }
 
   async readOutputTail(id: string, maxBytes: number): Promise<OutputTail> {
-    const entry = this.entryOf(id);
-    let file;
-    try {
-      file = await open(entry.info.outputPath, 'r');
-    } catch (e) {
-      // No output file yet is a task that printed nothing; any other failure is the caller's to report.
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', totalBytes: 0, truncated: false };
-      throw e;
-    }
-    try {
-      const totalBytes = (await file.stat()).size;
-      const start = Math.max(0, totalBytes - maxBytes);
-      const buf = Buffer.alloc(totalBytes - start);
-      const { bytesRead } = await file.read(buf, 0, buf.length, start);
-      let from = 0;
-      // Do not start in the middle of a UTF-8 character.
-      while (start > 0 && from < bytesRead && (buf[from] & 0xc0) === 0x80) from++;
-      return { text: buf.subarray(from, bytesRead).toString('utf8'), totalBytes, truncated: start > 0 };
-    } finally {
-      await file.close();
-    }
+    return readOutputFileTail(this.entryOf(id).info.outputPath, maxBytes);
   }
 
   async stop(id: string, reason: string, opts: StopOptions = {}): Promise<TaskInfo> {
@@ -210,29 +173,13 @@ export class BackgroundTasks implements TaskService {
       targets = [...this.entries.values()].filter((e) => e.info.status === 'running');
       if (targets.length === 0) return { finished: [], running: [], timedOut: false, aborted: false };
     }
-    return new Promise((resolve) => {
-      const finish = (timedOut: boolean, aborted: boolean) => {
-        clearTimeout(timer);
-        this.finishListeners.delete(onFinished);
-        opts.signal?.removeEventListener('abort', onAbort);
-        const finished = targets.filter((e) => e.info.status !== 'running');
-        // An interrupted wait reported nothing to the model, so notifications still go out.
-        if (!aborted) finished.forEach((e) => this.markReported(e));
-        resolve({
-          finished: finished.map((e) => ({ ...e.info })),
-          running: this.list({ activeOnly: true }),
-          timedOut,
-          aborted,
-        });
-      };
-      const onFinished = (entry: Entry) => {
-        if (targets.includes(entry)) finish(false, false);
-      };
-      const onAbort = () => finish(false, true);
-      const timer = setTimeout(() => finish(true, false), opts.timeoutMs);
-      this.finishListeners.add(onFinished);
-      if (opts.signal?.aborted) onAbort();
-      else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    return waitForEntries(targets, opts, {
+      subscribe: (listener) => {
+        this.finishListeners.add(listener);
+        return () => this.finishListeners.delete(listener);
+      },
+      running: () => this.list({ activeOnly: true }),
+      markReported: (entry) => this.markReported(entry),
     });
   }
 
@@ -295,7 +242,7 @@ export class BackgroundTasks implements TaskService {
     for (const text of loaded.warnings) this.opts.warn?.(text);
     const records = loaded.records.filter((r) => !this.entries.has(r.id));
     for (const { notified, reported, ...info } of records) {
-      const entry = this.newEntry(info, notified, reported);
+      const entry = newEntry(info, notified, reported);
       this.entries.set(info.id, entry);
       if (info.status !== 'running') {
         if (!notified && !reported) this.scheduleNotice(entry);
@@ -331,23 +278,14 @@ export class BackgroundTasks implements TaskService {
       timeoutMs: spec.timeoutMs,
       outputPath: join(this.tasksDir, id, 'output.log'),
     };
-    const entry = this.newEntry(info, false, false);
+    const entry = newEntry(info, false, false);
     this.entries.set(id, entry);
     this.opts.onTaskChange?.('started', { ...info });
     return entry;
   }
 
-  private newEntry(info: TaskInfo, notified: boolean, reported: boolean): Entry {
-    let markDone!: () => void;
-    const done = new Promise<void>((r) => (markDone = r));
-    return { info, notified, reported, pendingNotice: false, handedOut: false, warned: false, done, markDone };
-  }
-
   private newId(kind: TaskKind): string {
-    for (;;) {
-      const id = ID_PREFIX[kind] + [...randomBytes(7)].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
-      if (!this.entries.has(id) && !existsSync(taskRecordPath(this.tasksDir, id))) return id;
-    }
+    return newTaskId(kind, (id) => this.entries.has(id) || existsSync(taskRecordPath(this.tasksDir, id)));
   }
 
   /** Follows a live child: records its pid, arms its timeout, finalizes it when it exits. */
@@ -420,16 +358,7 @@ export class BackgroundTasks implements TaskService {
     const ending: Ending | undefined =
       entry.ending ??
       (exit.error ? { reason: 'spawn_failed', message: `could not start: ${exit.error.message}` } : undefined);
-    info.exitCode = exit.code;
-    info.signal = exit.signal;
-    info.endedAt = new Date().toISOString();
-    info.endReason = ending?.reason ?? 'exited';
-    info.statusMessage =
-      ending?.message ?? (exit.code !== null ? `exit code ${exit.code}` : `killed by ${exit.signal ?? 'a signal'}`);
-    if (info.endReason === 'stopped') info.status = 'cancelled';
-    else if (info.endReason === 'exited' && (exit.code === 0 || (exit.code === null && !exit.signal)))
-      info.status = 'completed';
-    else info.status = 'failed';
+    applyExit(info, exit, ending);
     // Tasks ended by session close are not announced, now or on resume.
     if (this.closed) entry.notified = true;
     this.persist(entry);
@@ -478,15 +407,4 @@ export class BackgroundTasks implements TaskService {
     entry.warned = true;
     this.opts.warn?.(failure);
   }
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-export function formatDuration(ms: number): string {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms % 60_000 === 0 && ms >= 60_000) return `${ms / 60_000} min`;
-  if (ms % 1_000 === 0) return `${ms / 1_000} s`;
-  return `${ms} ms`;
 }

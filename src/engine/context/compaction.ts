@@ -1,10 +1,9 @@
 // Compaction: when the context nears the model's window, the older part of the conversation is
 // replaced by a hand-off note the model writes about it (a separate request, prompt in compaction.md),
-// followed by state that must never be summarised away (todos, plan, goal — see Reinjections)
+// followed by state that must never be summarised away (todos, plan, goal — see reinjections.ts)
 // and the most recent exchanges verbatim. The user's own messages from the replaced part open the note
 // verbatim, before the summary (compactionUserWords.ts). AGENTS.md lives in the system prompt, so it survives as is.
 // The journal keeps everything: a `compaction` record only changes what the next request carries.
-import { existsSync, readFileSync } from 'node:fs';
 import { estimateMessageTokens, estimateTokens } from '../../llm/tokens';
 import { retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
 import { toProviderError } from '../../llm/providerErrors';
@@ -29,89 +28,18 @@ import type { EngineEventBody } from '../loop/events';
 import type { ExtensionGate } from '../extensions/extensionGate';
 import type { GateContext } from '../loop/turnExtension';
 import type { TurnExtension } from '../loop/loop';
-import type { CompactionTrigger, SessionState } from '../session/records';
+import type { CompactionTrigger } from '../session/records';
 import type { Session } from '../session/session';
 import { userWordsParts, USER_WORDS_RATIO } from './compactionUserWords';
+import { chooseCut, LEVELS, renderTranscript, SUMMARISER_INPUT_RATIO } from './compactionCut';
+import type { Reinjections } from './reinjections';
+
+export { chooseCut, renderTranscript } from './compactionCut';
+export { Reinjections, type Reinjector } from './reinjections';
 import { renderPromptTemplate } from './systemPrompt';
 import summariserPrompt from './compaction.md';
 import noteTemplate from './compactionNote.md';
 import { noteSurvivedFailure } from '../../store/crashLog';
-
-/** Returns the text to restore after a compaction, or undefined when there is nothing to restore. */
-export type Reinjector = (state: SessionState) => string | undefined;
-
-/**
- * The state a compaction must carry over verbatim (todo list, plan state, active goal), one set per
- * runtime: an extension registers its own without touching other sessions in the same process. The
- * text is captured into the compaction record, so replay never calls a reinjector.
- */
-export class Reinjections {
-  private readonly reinjectors = new Map<string, Reinjector>();
-
-  /** Starts with the state every session has (todos, plan, goal). */
-  constructor() {
-    this.register('todos', reinjectTodos);
-    this.register('plan', reinjectPlan);
-    this.register('goal', reinjectGoal);
-  }
-
-  /** Adds (or replaces, by name) a reinjector; returns the function that removes it. */
-  register(name: string, reinject: Reinjector): () => void {
-    this.reinjectors.set(name, reinject);
-    return () => {
-      if (this.reinjectors.get(name) === reinject) this.reinjectors.delete(name);
-    };
-  }
-
-  entries(): IterableIterator<[string, Reinjector]> {
-    return this.reinjectors.entries();
-  }
-}
-
-/** Plan files longer than this are re-injected cut short (the file itself stays whole). */
-const PLAN_REINJECT_CHARS = 20_000;
-
-function reinjectTodos(state: SessionState): string | undefined {
-  return state.todos.length
-    ? `Todo list:\n${state.todos.map((t) => `- [${t.status}] ${t.title}`).join('\n')}`
-    : undefined;
-}
-
-function reinjectPlan(state: SessionState): string | undefined {
-  const { active, planPath } = state.planMode;
-  if (!planPath) return undefined;
-  if (!active) return existsSync(planPath) ? `Plan mode is off. The latest plan is in ${planPath}.` : undefined;
-  let plan = '';
-  try {
-    plan = readFileSync(planPath, 'utf8');
-  } catch (e) {
-    // Not written yet is the normal case; any other failure is said where the plan would be.
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      const why = e instanceof Error ? e.message : String(e);
-      return `Plan mode is on. Plan file: ${planPath} (it cannot be read: ${why})`;
-    }
-  }
-  const body = plan.trim()
-    ? `\n\n${plan.length > PLAN_REINJECT_CHARS ? `${plan.slice(0, PLAN_REINJECT_CHARS)}\n… (cut; read the file for the rest)` : plan.trim()}`
-    : ' (empty so far)';
-  return `Plan mode is on. Plan file: ${planPath}${body}`;
-}
-
-function reinjectGoal(state: SessionState): string | undefined {
-  const goal = state.goal;
-  if (!goal || goal.status === 'complete') return undefined;
-  const criterion = goal.completionCriterion ? `\nDone when: ${goal.completionCriterion}` : '';
-  return `Goal (${goal.status}): ${goal.objective}${criterion}`;
-}
-
-/** Growing cuts: each level keeps less verbatim and shortens tool output more for the summariser. */
-const LEVELS = [
-  { keepRatio: 0.25, keepExchanges: 2, toolChars: 4_000, argChars: 2_000 },
-  { keepRatio: 0.1, keepExchanges: 1, toolChars: 1_000, argChars: 500 },
-  { keepRatio: 0, keepExchanges: 0, toolChars: 200, argChars: 200 },
-] as const;
-/** Share of the window the summariser's input may use (the rest is its prompt and its answer). */
-const SUMMARISER_INPUT_RATIO = 0.6;
 
 export interface CompactionResult {
   trigger: CompactionTrigger;
@@ -125,69 +53,6 @@ export interface CompactionResult {
 }
 
 export class CompactionError extends Error {}
-
-/**
- * Where to cut: the kept tail starts at `cut`. A cut never falls between a tool call and its result;
- * it prefers the start of a user exchange, and keeps at most `keepExchanges` prompts and `budget`
- * tokens (or as little as it can when nothing fits). Undefined when nothing beyond `start` (a
- * previous note) could be summarised.
- */
-export function chooseCut(
-  messages: readonly Message[],
-  start: number,
-  keepExchanges: number,
-  budget: number,
-): number | undefined {
-  const n = messages.length;
-  const boundaries: number[] = [];
-  const open = new Set<string>();
-  for (let i = 0; i <= n; i++) {
-    const m = messages[i] as Message | undefined;
-    // A user message ends any calls still open before it: their results never came.
-    const valid = m?.role === 'user' || (open.size === 0 && m?.role !== 'tool');
-    if (i > start && valid) boundaries.push(i);
-    if (!m) break;
-    if (m.role === 'user') open.clear();
-    else if (m.role === 'assistant') for (const c of m.toolCalls ?? []) open.add(c.id);
-    else open.delete(m.toolCallId);
-  }
-  const tailTokens: number[] = new Array(n + 1).fill(0);
-  const tailPrompts: number[] = new Array(n + 1).fill(0);
-  for (let i = n - 1; i >= 0; i--) {
-    tailTokens[i] = tailTokens[i + 1] + estimateMessageTokens([messages[i]]);
-    tailPrompts[i] = tailPrompts[i + 1] + (messages[i].role === 'user' ? 1 : 0);
-  }
-  const fits = (i: number) => tailTokens[i] <= budget && tailPrompts[i] <= keepExchanges;
-  return (
-    boundaries.find((i) => i < n && messages[i].role === 'user' && fits(i)) ??
-    boundaries.find(fits) ??
-    boundaries.at(-1)
-  );
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`;
-}
-
-function partsText(parts: readonly ContentPart[]): string {
-  return parts.map((p) => (p.type === 'text' ? p.text : `[image ${p.mediaType}]`)).join('\n');
-}
-
-/** The conversation as plain text for the summariser (no tool schemas needed, tool output shortened). */
-export function renderTranscript(
-  messages: readonly Message[],
-  level: (typeof LEVELS)[number],
-  hasNote: boolean,
-): string[] {
-  return messages.map((m, i) => {
-    if (m.role === 'user')
-      return `${hasNote && i === 0 ? '[earlier hand-off note]' : '[user]'}\n${partsText(m.content)}`;
-    if (m.role === 'tool')
-      return `[tool result: ${m.toolName}${m.isError ? ', error' : ''}]\n${clip(partsText(m.content), level.toolChars)}`;
-    const calls = (m.toolCalls ?? []).map((c) => `[tool call: ${c.name}] ${clip(c.arguments, level.argChars)}`);
-    return ['[assistant]', m.text, ...calls].filter(Boolean).join('\n');
-  });
-}
 
 export interface CompactorDeps {
   session: Session;
