@@ -1,7 +1,7 @@
 // `jarvis doctor`: what Jarvis found in the places other coding agents keep things (docs/compatibility.md
 // "Locations"): each folder or file, what it holds, how many, which entries a Jarvis one of the same name shadows,
 // and which locations `[compat]` switched off. Problems found there (a file skipped, an MCP entry refused) make the
-// section "needs attention".
+// section "needs attention"; notes (a field of a foreign file that is not applied) do not.
 import { existsSync, statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { agentRoots, loadAgentCatalog } from '../ext/agents/agentCatalog';
@@ -99,8 +99,11 @@ export const compatLocationsSection: DoctorSectionProvider = async (ctx: DoctorC
   const root = projectRoot(cwd);
   const lines: string[] = note ? [note] : [];
   const problems: string[] = [];
-  const foreignProblems = (warnings: readonly string[], dirs: readonly string[]) =>
-    problems.push(...warnings.filter((w) => dirs.some((d) => w.includes(d))));
+  const notes: string[] = [];
+  const foreignProblems = (warnings: readonly string[], dirs: readonly string[]) => {
+    for (const w of warnings.filter((w) => dirs.some((d) => w.includes(d))))
+      (/skipped:/.test(w) ? problems : notes).push(w);
+  };
 
   const skillFolders = foreignSkillFolders(root, compat, env);
   const skills = await loadSkillCatalog(
@@ -133,12 +136,13 @@ export const compatLocationsSection: DoctorSectionProvider = async (ctx: DoctorC
 
   lines.push(mcpLine(ctx, compat, problems));
   lines.push(...instructionLines(home, cwd, compat, env, problems));
+  for (const n of notes) lines.push(`note: ${n}`);
   for (const p of problems) lines.push(`problem: ${p}`);
   return { title: "Other agents' locations", lines, ok: problems.length === 0 };
 };
 
 function mcpLine(ctx: DoctorContext, compat: CompatSettings, problems: string[]): string {
-  const file = claudeMcpPath(ctx.cwd);
+  const file = claudeMcpPath(projectRoot(ctx.cwd));
   const label = `mcp ${displayPath(file, ctx.env)} (Claude Code, project)`;
   if (!compat.mcpJson) return `${label}: off by [compat] mcp_json = false`;
   if (!existsSync(file)) return `${label}: not present`;

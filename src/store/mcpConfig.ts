@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { claudeMcpPath, DEFAULT_COMPAT, type CompatSettings } from './compat';
 import { INT32_MAX } from './configSchema';
 import { expandMcpEntry, McpVariableError } from './mcpVariables';
-import { displayPath } from './paths';
+import { displayPath, projectRoot } from './paths';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 export type McpScope = 'user' | 'project';
@@ -99,7 +99,8 @@ function readProjectServers(
   const ours = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env);
   if (!compat.mcpJson) return { servers: ours, shadowed: [] };
   const names = new Set(ours.map((s) => s.name));
-  const claude = readServers(claudeMcpPath(projectDir), 'project', defaults, warnings, env);
+  // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
+  const claude = readServers(claudeMcpPath(projectRoot(projectDir)), 'project', defaults, warnings, env);
   return {
     servers: [...ours, ...claude.filter((s) => !names.has(s.name))],
     shadowed: claude.filter((s) => names.has(s.name)),
