@@ -95,3 +95,21 @@ describe('foreign agent folders', () => {
     ]);
   });
 });
+
+describe('[compat] in config.toml', () => {
+  it('defaults to every location on; a wrong value or an unknown key is an error naming the key', async () => {
+    const { parseConfigText } = await import('../../src/store/config');
+    expect(parseConfigText('', '/cfg/config.toml').config.compat).toEqual({
+      claude: true,
+      opencode: true,
+      claude_md: true,
+      nested_agents_md: true,
+      mcp_json: true,
+    });
+    expect(parseConfigText('[compat]\nclaude = false\n', '/cfg/config.toml').config.compat.claude).toBe(false);
+    expect(() => parseConfigText('[compat]\nclaude = "no"\n', '/cfg/config.toml')).toThrow(
+      /compat\.claude.*true or false/,
+    );
+    expect(() => parseConfigText('[compat]\ncursor = true\n', '/cfg/config.toml')).toThrow(/compat\.cursor/);
+  });
+});
