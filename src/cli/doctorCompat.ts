@@ -84,10 +84,11 @@ function folderLine(
   if (!isDir(f.dir)) return `${label}: not present`;
   const inHere = used.filter((e) => under(e.path, f.dir));
   const hidden = shadowed.filter((s) => under(s.entry.path, f.dir));
-  let line = `${label}: ${plural(inHere.length, word)}${inHere.length ? ` (${inHere.map((e) => e.name).join(', ')})` : ''}`;
+  const names = inHere.length ? ` (${inHere.map((e) => e.name).join(', ')})` : '';
+  let line = `${label}: ${plural(inHere.length, word)}${names}`;
   if (hidden.length) {
-    const names = hidden.map((s) => `${s.entry.name} by ${s.by.path ? displayPath(s.by.path, env) : s.by.name}`);
-    line += `; shadowed: ${names.join(', ')}`;
+    const shadows = hidden.map((s) => `${s.entry.name} by ${s.by.path ? displayPath(s.by.path, env) : s.by.name}`);
+    line += `; shadowed: ${shadows.join(', ')}`;
   }
   return line;
 }
@@ -172,7 +173,8 @@ function instructionLines(
   const lines: string[] = [];
   for (const c of instructionCandidates(home, cwd, compat)) {
     if (!existsSync(c.path)) continue;
-    const label = `instructions ${displayPath(c.path, env)}${c.nested ? ` (nested, ${relative(projectRoot(cwd), c.path)})` : ''}`;
+    const where = c.nested ? ` (nested, ${relative(projectRoot(cwd), c.path)})` : '';
+    const label = `instructions ${displayPath(c.path, env)}${where}`;
     const file = read.get(c.path);
     if (c.offBy) lines.push(`${label}: off by [compat] ${c.offBy} = false`);
     else if (dupes.has(c.path)) lines.push(`${label}: same as ${displayPath(dupes.get(c.path) ?? '', env)}, read once`);

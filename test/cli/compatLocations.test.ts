@@ -33,7 +33,7 @@ const env = (dirs: CliDirs, extra: Record<string, string> = {}) =>
   cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), EVERYTHING_MCP_BIN: EVERYTHING_BIN, ...extra });
 
 describe("jarvis doctor lists what it found in other agents' locations", () => {
-  it('skills, agents, .mcp.json, CLAUDE.md and each AGENTS.md level, with counts; [compat] switches are shown', async () => {
+  it('skills, agents, .mcp.json, CLAUDE.md, each AGENTS.md level, with counts; [compat] switches shown', async () => {
     const p = project();
     const r = await runJarvis(['doctor'], { env: env(p), cwd: p.app });
     expect(r.stderr).toBe('');
@@ -46,7 +46,8 @@ describe("jarvis doctor lists what it found in other agents' locations", () => {
     expect(out).toContain(`agents ${p.root}/.opencode/agents (opencode, project): not present`);
     expect(out).toMatch(/skills ~\/\.claude\/skills \(Claude Code, user\): not present/);
     expect(out).toContain(
-      `mcp ${p.root}/.mcp.json (Claude Code, project): 1 server (everything); not started: this workspace is not trusted`,
+      `mcp ${p.root}/.mcp.json (Claude Code, project): 1 server (everything); ` +
+        'not started: this workspace is not trusted',
     );
     expect(out).toMatch(new RegExp(`instructions ${p.root}/AGENTS.md: \\d+ bytes, read`));
     expect(out).toMatch(new RegExp(`instructions ${p.root}/CLAUDE.md: \\d+ bytes, read`));
@@ -65,7 +66,8 @@ describe("jarvis doctor lists what it found in other agents' locations", () => {
     const off = await runJarvis(['doctor'], { env: env(p), cwd: p.app });
     expect(off.code).toBe(0);
     expect(off.stdout).toContain(
-      `skills ${p.root}/.claude/skills (Claude Code, project): 0 skills; shadowed: changelog-writer by ${p.root}/.agents/skills/changelog-writer/SKILL.md`,
+      `skills ${p.root}/.claude/skills (Claude Code, project): 0 skills; ` +
+        `shadowed: changelog-writer by ${p.root}/.agents/skills/changelog-writer/SKILL.md`,
     );
     expect(off.stdout).toContain(
       `agents ${p.root}/.opencode/agent (opencode, project): off by [compat] opencode = false`,
@@ -88,7 +90,7 @@ describe("jarvis doctor lists what it found in other agents' locations", () => {
 });
 
 describe('jarvis -p in a project set up for Claude Code and opencode', () => {
-  it('the model receives the skill, the agents, the MCP tool and its result, CLAUDE.md and every AGENTS.md level', async () => {
+  it('the model receives the skill, the agents, the MCP tool and its result, CLAUDE.md, every AGENTS.md', async () => {
     const p = project();
     setWorkspaceTrust(p.home, p.app, true);
     server.push(

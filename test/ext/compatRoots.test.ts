@@ -31,7 +31,7 @@ const skill = (name: string, description: string) =>
 const agent = (description: string, extra = '') => `---\ndescription: ${description}\n${extra}---\nPrompt.\n`;
 
 describe('foreign skill folders', () => {
-  it('.claude/skills and ~/.claude/skills are read, below Jarvis folders of the same scope; clashes are shadowed', async () => {
+  it('.claude/skills and ~/.claude/skills rank below Jarvis folders of the same scope; clashes shadowed', async () => {
     const d = setup({
       '.claude/skills/deploy/SKILL.md': skill('deploy', 'claude project deploy'),
       '.claude/skills/lint/SKILL.md': skill('lint', 'claude project lint'),
@@ -53,7 +53,7 @@ describe('foreign skill folders', () => {
 });
 
 describe('foreign agent folders', () => {
-  it('.claude/agents, .opencode/agent, .opencode/agents and ~/.claude/agents are read; ours win on a clash', async () => {
+  it('.claude/agents, .opencode/agent(s) and ~/.claude/agents are read; ours win on a clash', async () => {
     const d = setup({
       '.claude/agents/reviewer.md': agent('claude reviewer'),
       '.opencode/agent/writer.md': agent('opencode writer', 'mode: subagent\n'),
@@ -73,7 +73,7 @@ describe('foreign agent folders', () => {
     expect(off.get('helper')).toBeDefined();
   });
 
-  it('opencode fields that do not map are named per file; `disable: true` leaves the agent out; a bad mode is said', async () => {
+  it('opencode fields that do not map are named per file; `disable: true` leaves it out; a bad mode said', async () => {
     const d = setup({
       '.opencode/agent/planner.md': agent('plans', 'mode: primary\nmodel: openai/gpt-5\npermission:\n  bash: ask\n'),
       '.opencode/agent/old.md': agent('retired', 'disable: true\n'),

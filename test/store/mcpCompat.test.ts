@@ -59,7 +59,7 @@ describe('.mcp.json at the repository root', () => {
     expect(readProjectMcpServers(d.projectDir).map((s) => s.name)).toContain('shared');
   });
 
-  it('loses to .jarvis-code/mcp.json on a name clash (reported as shadowed); [compat] mcp_json = false skips it', () => {
+  it('loses to .jarvis-code/mcp.json on a name clash (shadowed); [compat] mcp_json = false skips it', () => {
     const d = repo({ claude: claudeFile, ours: { mcpServers: { shared: { command: 'ours' } } } });
     const r = loadMcpServers({ home: d.home, projectDir: d.projectDir, trusted: true, defaults, env });
     expect(r.servers.find((s) => s.name === 'shared')).toMatchObject({ command: 'ours' });
@@ -82,7 +82,10 @@ describe('.mcp.json at the repository root', () => {
     expect(r.servers.map((s) => s.name).sort()).toEqual(['files', 'shared']);
     expect(r.warnings).toEqual([
       expect.stringMatching(
-        /\.mcp\.json: MCP server "remote": url uses \$\{API_BASE\}, which is not set; set it in the environment or write \$\{API_BASE:-default\} \(server skipped\)$/,
+        new RegExp(
+          '\\.mcp\\.json: MCP server "remote": url uses \\$\\{API_BASE\\}, which is not set; ' +
+            'set it in the environment or write \\$\\{API_BASE:-default\\} \\(server skipped\\)$',
+        ),
       ),
     ]);
   });

@@ -129,7 +129,8 @@ export function scanInstructionFiles(
       const notice = kept
         ? `[cut: this file is ${bytes} bytes and only the first ${kept} fit the ${maxBytes}-byte budget of ` +
           `instruction files; read the rest with the Read tool]`
-        : `[not included: the ${maxBytes}-byte budget of instruction files is spent; read this file with the Read tool]`;
+        : `[not included: the ${maxBytes}-byte budget of instruction files is spent; ` +
+          'read this file with the Read tool]';
       shown = kept ? `${shown}\n${notice}` : notice;
       warnings.push(
         `agents-md-cut: ${c.path}: ${bytes - kept} of its ${bytes} bytes are left out (budget ${maxBytes})`,

@@ -61,14 +61,18 @@ function agentsMd(input: SystemPromptInput, warnings: string[], sources: string[
   for (const file of scan.files) {
     if (file.bytes > AGENTS_MD_WARN_BYTES) {
       warnings.push(
-        `agents-md-oversized: ${file.path} is ${file.bytes} bytes (over ${AGENTS_MD_WARN_BYTES}); it costs context on every request`,
+        `agents-md-oversized: ${file.path} is ${file.bytes} bytes (over ${AGENTS_MD_WARN_BYTES}); ` +
+          'it costs context on every request',
       );
     }
     sources.push(file.path);
     sections.push(`<agents-md path="${file.path}">\n${file.text}\n</agents-md>`);
   }
   if (!sections.length) return '';
-  return `\n# Project instructions (AGENTS.md)\nThe user wrote these instructions for agents working here. Follow them; they take precedence over the general guidance above. Later files are more specific and win where they disagree.\n${sections.join('\n')}\n`;
+  const intro =
+    'The user wrote these instructions for agents working here. Follow them; they take precedence over the ' +
+    'general guidance above. Later files are more specific and win where they disagree.';
+  return `\n# Project instructions (AGENTS.md)\n${intro}\n${sections.join('\n')}\n`;
 }
 
 /** True when $JARVIS_CODE_HOME/SYSTEM.md exists with content (it then replaces the built-in main prompt). */

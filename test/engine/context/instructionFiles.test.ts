@@ -70,7 +70,7 @@ describe('instruction files', () => {
     expect(rootOnly.files.map((f) => f.text)).toEqual(['root', 'claude']);
   });
 
-  it('all files together are bounded in bytes: the one that crosses is cut with a notice, later ones say they are left out', () => {
+  it('all files together are bounded: the one that crosses is cut with a notice, later ones say so', () => {
     const r = repo({ 'AGENTS.md': 'é'.repeat(60), 'a/AGENTS.md': 'x'.repeat(100), 'a/b/AGENTS.md': 'last' });
     const scan = scanInstructionFiles(r.home, r.cwd, DEFAULT_COMPAT, 150);
     const [first, second, third] = scan.files;
