@@ -142,6 +142,7 @@ export function runMcpAdd(name: string, target: string[], opts: McpAddOptions): 
     scope,
     file,
     defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 },
+    expand: false,
   });
   if ('error' in checked) throw new UsageError(checked.error.replace(/ \(server skipped\)$/, ''));
   const doc = readForEdit(file);

@@ -73,6 +73,7 @@ export async function loadExtensions(
       skillsDirs: options.skillsDir,
       extraDirs: config.extra_skill_dirs,
       mergeAll: config.merge_all_available_skills,
+      compat: startup.settings.compat,
     }),
     plugins?.skills,
   );
@@ -80,7 +81,7 @@ export async function loadExtensions(
   let agents: AgentCatalog;
   try {
     agents = await loadAgentCatalog(
-      agentRoots({ home, cwd, env, extraDirs: config.extra_agent_dirs }),
+      agentRoots({ home, cwd, env, extraDirs: config.extra_agent_dirs, compat: startup.settings.compat }),
       options.agentFile?.[0] && resolve(cwd, options.agentFile[0]),
       plugins?.agents,
     );
@@ -266,6 +267,7 @@ export function loadStartup(
         bashTaskTimeoutS: config.background.bash_task_timeout_s,
       },
       goal: { maxIdleTurns: config.goal.max_idle_turns },
+      compat: settings.compat,
       delegation: {
         subagentTimeoutMs: settings.subagent.timeoutMs,
         swarmTimeoutMs: settings.swarm.timeoutMs,
@@ -346,5 +348,5 @@ function browserSettings(
 
 /** The servers of mcp.json for this folder, with the timeouts of `[mcp]` and the environment as defaults. */
 export function loadMcpServersFor(home: string, cwd: string, settings: Settings, trusted: boolean): LoadedMcpServers {
-  return loadMcpServers({ home, projectDir: cwd, trusted, defaults: settings.mcp });
+  return loadMcpServers({ home, projectDir: cwd, trusted, defaults: settings.mcp, compat: settings.compat });
 }

@@ -260,6 +260,14 @@ export const configSchema = table({
     rules: z.array(permissionRuleSchema, { error: 'an array of [[permission.rules]] tables' }).default([]),
   }).prefault({}),
   hooks: z.array(hookSchema, { error: 'an array of [[hooks]] tables' }).default([]),
+  // Other agents' folders and files that Jarvis also reads (docs/compatibility.md "Locations"); false = not read.
+  compat: table({
+    claude: bool().default(true),
+    opencode: bool().default(true),
+    claude_md: bool().default(true),
+    nested_agents_md: bool().default(true),
+    mcp_json: bool().default(true),
+  }).prefault({}),
   experimental: table({ micro_compaction: bool().default(false) }).prefault({}),
   // Copies of files before the agent changes them, for /rewind (docs/sessions.md "Rewind").
   rewind: table({ snapshots: bool().default(true), max_file_bytes: int(0).default(10 * 1024 * 1024) }).prefault({}),

@@ -1,13 +1,16 @@
 // The MCP server list (docs/mcp.md): `{"mcpServers": {name: entry}}` in `$JARVIS_CODE_HOME/mcp.json`
-// (user) and `<project>/.jarvis-code/mcp.json` (project; a same-named project entry replaces the user
-// one, and project servers are used only in a trusted workspace — SPEC §7.6). A broken file or entry is
+// (user), `<project>/.jarvis-code/mcp.json` and Claude Code's `<project>/.mcp.json` (project; a same-named project
+// entry replaces the user one, ours beats `.mcp.json`, and project servers are used only in a trusted workspace —
+// SPEC §7.6, docs/compatibility.md). `${VAR}` references are expanded (mcpVariables.ts). A broken file or entry is
 // a warning that names it; the session goes on without that server. Writing (`jarvis mcp add|remove`)
 // touches only the `mcpServers` key, so whatever else the file holds survives.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { claudeMcpPath, DEFAULT_COMPAT, type CompatSettings } from './compat';
 import { INT32_MAX } from './configSchema';
-import { displayPath } from './paths';
+import { expandMcpEntry, McpVariableError } from './mcpVariables';
+import { displayPath, projectRoot } from './paths';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 export type McpScope = 'user' | 'project';
@@ -81,30 +84,55 @@ export interface LoadedMcpServers {
   /** Project servers not started because the workspace is not trusted (their transport and target). */
   untrusted: McpServerConfig[];
   warnings: string[];
+  /** `.mcp.json` entries not used because `.jarvis-code/mcp.json` has a server of the same name. */
+  shadowed: McpServerConfig[];
 }
 
-/** Reads both files; never throws. */
+/** The project's servers: `.jarvis-code/mcp.json`, then `.mcp.json` unless `[compat] mcp_json = false`. */
+function readProjectServers(
+  projectDir: string,
+  compat: CompatSettings,
+  defaults: McpTimeoutDefaults,
+  warnings: string[],
+  env: NodeJS.ProcessEnv,
+): { servers: McpServerConfig[]; shadowed: McpServerConfig[] } {
+  const ours = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env);
+  if (!compat.mcpJson) return { servers: ours, shadowed: [] };
+  const names = new Set(ours.map((s) => s.name));
+  // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
+  const claude = readServers(claudeMcpPath(projectRoot(projectDir)), 'project', defaults, warnings, env);
+  return {
+    servers: [...ours, ...claude.filter((s) => !names.has(s.name))],
+    shadowed: claude.filter((s) => names.has(s.name)),
+  };
+}
+
+/** Reads every file; never throws. */
 export function loadMcpServers(opts: {
   home: string;
   projectDir: string;
   trusted: boolean;
   defaults: McpTimeoutDefaults;
+  compat?: CompatSettings;
+  env?: NodeJS.ProcessEnv;
 }): LoadedMcpServers {
   const warnings: string[] = [];
-  const user = readServers(userMcpPath(opts.home), 'user', opts.defaults, warnings);
-  const project = readServers(projectMcpPath(opts.projectDir), 'project', opts.defaults, warnings);
+  const env = opts.env ?? process.env;
+  const user = readServers(userMcpPath(opts.home), 'user', opts.defaults, warnings, env);
+  const project = readProjectServers(opts.projectDir, opts.compat ?? DEFAULT_COMPAT, opts.defaults, warnings, env);
   const byName = new Map(user.map((s) => [s.name, s]));
   const untrusted: McpServerConfig[] = [];
-  for (const s of project) {
+  for (const s of project.servers) {
     if (opts.trusted) byName.set(s.name, s);
     else untrusted.push(s);
   }
-  return { servers: [...byName.values()], untrusted, warnings };
+  return { servers: [...byName.values()], untrusted, warnings, shadowed: project.shadowed };
 }
 
-/** The project file's valid servers, whatever the trust (the trust prompt lists them); never throws. */
-export function readProjectMcpServers(projectDir: string): McpServerConfig[] {
-  return readServers(projectMcpPath(projectDir), 'project', { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 }, []);
+/** The project files' valid servers, whatever the trust (the trust prompt lists them); never throws. */
+export function readProjectMcpServers(projectDir: string, compat: CompatSettings = DEFAULT_COMPAT): McpServerConfig[] {
+  const defaults = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
+  return readProjectServers(projectDir, compat, defaults, [], process.env).servers;
 }
 
 /** `stdio: node server.js --x`, `http: https://…` — how a server is reached, for lists and prompts. */
@@ -118,6 +146,7 @@ function readServers(
   scope: McpScope,
   defaults: McpTimeoutDefaults,
   warnings: string[],
+  env: NodeJS.ProcessEnv,
 ): McpServerConfig[] {
   let doc: McpFileDocument | undefined;
   try {
@@ -129,18 +158,29 @@ function readServers(
   if (!doc) return [];
   const out: McpServerConfig[] = [];
   for (const [name, raw] of Object.entries(doc.servers)) {
-    const parsed = parseServerEntry(name, raw, { scope, file, defaults });
+    const parsed = parseServerEntry(name, raw, { scope, file, defaults, env });
     if ('error' in parsed) warnings.push(parsed.error);
     else out.push(parsed.server);
   }
   return out;
 }
 
-/** Validates one entry; the error names the file and the server and says what to fix. */
+/**
+ * Validates one entry; the error names the file and the server and says what to fix. `${VAR}` references are
+ * expanded from `vars`, then `env` (default: the process environment); `expand: false` keeps them as written
+ * (`jarvis mcp add` stores what the user typed).
+ */
 export function parseServerEntry(
   name: string,
   raw: unknown,
-  where: { scope: McpScope; file: string; defaults: McpTimeoutDefaults },
+  where: {
+    scope: McpScope;
+    file: string;
+    defaults: McpTimeoutDefaults;
+    env?: NodeJS.ProcessEnv;
+    vars?: Record<string, string>;
+    expand?: boolean;
+  },
 ): { server: McpServerConfig } | { error: string } {
   const label = `${displayPath(where.file)}: MCP server "${name}"`;
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
@@ -151,7 +191,18 @@ export function parseServerEntry(
     const field = issue.path.length ? issue.path.join('.') : '(entry)';
     return { error: `${label}: ${field}: ${issue.message} (server skipped)` };
   }
-  const e = parsed.data;
+  let e = { ...parsed.data, args: parsed.data.args ?? [], env: parsed.data.env ?? {} };
+  let headers = parsed.data.headers ?? {};
+  if (where.expand !== false) {
+    try {
+      const expanded = expandMcpEntry({ ...e, headers }, where.env ?? process.env, where.vars);
+      e = expanded;
+      headers = expanded.headers;
+    } catch (err) {
+      if (!(err instanceof McpVariableError)) throw err;
+      return { error: `${label}: ${err.message} (server skipped)` };
+    }
+  }
   const kind = e.transport ?? e.type;
   const transport: McpTransportKind | undefined =
     kind === 'sse'
@@ -175,7 +226,8 @@ export function parseServerEntry(
       return { error: `${label}: url ${JSON.stringify(e.url)} is not an http(s) URL (server skipped)` };
   }
   // A relative cwd is read from the folder the file belongs to: the project root, or the data root.
-  const base = where.scope === 'project' ? dirname(dirname(where.file)) : dirname(where.file);
+  const inDataFolder = where.scope === 'project' && where.file === projectMcpPath(dirname(dirname(where.file)));
+  const base = inDataFolder ? dirname(dirname(where.file)) : dirname(where.file);
   return {
     server: {
       name,
@@ -183,11 +235,11 @@ export function parseServerEntry(
       file: where.file,
       transport,
       command: e.command,
-      args: e.args ?? [],
-      env: e.env ?? {},
+      args: e.args,
+      env: e.env,
       cwd: e.cwd === undefined ? undefined : isAbsolute(e.cwd) ? e.cwd : resolve(base, e.cwd),
       url: e.url,
-      headers: e.headers ?? {},
+      headers,
       bearerTokenEnvVar: e.bearerTokenEnvVar,
       enabled: e.enabled !== false,
       startupTimeoutMs: e.startupTimeoutMs ?? where.defaults.startupTimeoutMs,

@@ -1,6 +1,7 @@
 // The runtime settings: config.toml values with the documented environment overrides applied
 // (docs/configuration.md). Env values are parsed here once; a bad env value is ignored with a warning
 // rather than stopping the program, because env vars are usually set far from where they bite.
+import type { CompatSettings } from './compat';
 import { INT32_MAX, TOKEN_COUNTING_STRATEGIES, type JarvisConfig, type ServiceConfig } from './configSchema';
 
 export type TokenCountingStrategy = (typeof TOKEN_COUNTING_STRATEGIES)[number];
@@ -54,6 +55,8 @@ export interface Settings {
   telemetry: boolean;
   builtinProductSkills: boolean;
   services: { search?: ServiceEndpoint; fetch?: ServiceEndpoint };
+  /** `[compat]`: which other agents' locations are read (docs/compatibility.md). */
+  compat: CompatSettings;
 }
 
 export interface EffectiveSettings {
@@ -262,6 +265,13 @@ export function effectiveSettings(
         read.text('JARVIS_WEB_FETCH_BASE_URL'),
         read.text('JARVIS_WEB_FETCH_API_KEY'),
       ),
+    },
+    compat: {
+      claude: config.compat.claude,
+      opencode: config.compat.opencode,
+      claudeMd: config.compat.claude_md,
+      nestedAgentsMd: config.compat.nested_agents_md,
+      mcpJson: config.compat.mcp_json,
     },
   };
   return { settings, warnings: read.warnings };

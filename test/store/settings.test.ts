@@ -39,6 +39,7 @@ describe('effectiveSettings defaults', () => {
       telemetry: true,
       builtinProductSkills: true,
       services: { search: undefined, fetch: undefined },
+      compat: { claude: true, opencode: true, claudeMd: true, nestedAgentsMd: true, mcpJson: true },
     });
   });
 

@@ -1,9 +1,10 @@
 // Builds an agent's system prompt from its template — an agent file's body, $JARVIS_CODE_HOME/SYSTEM.md
 // or the built-in one — filling ${variables} (`${base_prompt}` is the built-in prompt, filled). Unknown variables stay verbatim; a bare `$` is literal; missing values are empty.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { homedir, platform, release } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { platform, release } from 'node:os';
 import { basename, join } from 'node:path';
-import { projectRoot } from '../../store/paths';
+import type { CompatSettings } from '../../store/compat';
+import { scanInstructionFiles } from './instructionFiles';
 import builtinTemplate from './systemPrompt.md';
 
 /** AGENTS.md files larger than this raise the `agents-md-oversized` warning. */
@@ -25,6 +26,8 @@ export interface SystemPromptInput {
   skills?: string;
   /** `${plugin_sections}`: the enabled plugins' instructions, already within their budget. */
   pluginSections?: string;
+  /** `[compat]`: CLAUDE.md and nested AGENTS.md (docs/compatibility.md); default: both read. */
+  compat?: CompatSettings;
 }
 
 export interface SystemPromptResult {
@@ -52,38 +55,24 @@ function cwdListing(cwd: string): string {
 }
 
 function agentsMd(input: SystemPromptInput, warnings: string[], sources: string[]): string {
-  const root = projectRoot(input.cwd);
-  const candidates = [
-    join(input.home, 'AGENTS.md'),
-    join(homedir(), '.agents', 'AGENTS.md'),
-    join(root, 'AGENTS.md'),
-    join(root, '.jarvis-code', 'AGENTS.md'),
-  ];
+  const scan = scanInstructionFiles(input.home, input.cwd, input.compat);
+  warnings.push(...scan.warnings);
   const sections: string[] = [];
-  for (const file of [...new Set(candidates)]) {
-    try {
-      if (!statSync(file).isFile()) continue;
-      const text = readFileSync(file, 'utf8').trim();
-      if (!text) continue;
-      if (Buffer.byteLength(text) > AGENTS_MD_WARN_BYTES) {
-        warnings.push(
-          `agents-md-oversized: ${file} is ${Buffer.byteLength(text)} bytes (over ${AGENTS_MD_WARN_BYTES}); it costs context on every request`,
-        );
-      }
-      sources.push(file);
-      sections.push(`<agents-md path="${file}">\n${text}\n</agents-md>`);
-    } catch (e) {
-      // An absent file is the normal case; one that exists and cannot be read is the user's to fix.
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
-      const why = e instanceof Error ? e.message : String(e);
+  for (const file of scan.files) {
+    if (file.bytes > AGENTS_MD_WARN_BYTES) {
       warnings.push(
-        `agents-md-unreadable: ${file} exists but cannot be read (${why}); its instructions are not applied`,
+        `agents-md-oversized: ${file.path} is ${file.bytes} bytes (over ${AGENTS_MD_WARN_BYTES}); ` +
+          'it costs context on every request',
       );
     }
+    sources.push(file.path);
+    sections.push(`<agents-md path="${file.path}">\n${file.text}\n</agents-md>`);
   }
   if (!sections.length) return '';
-  return `\n# Project instructions (AGENTS.md)\nThe user wrote these instructions for agents working here. Follow them; they take precedence over the general guidance above.\n${sections.join('\n')}\n`;
+  const intro =
+    'The user wrote these instructions for agents working here. Follow them; they take precedence over the ' +
+    'general guidance above. Later files are more specific and win where they disagree.';
+  return `\n# Project instructions (AGENTS.md)\n${intro}\n${sections.join('\n')}\n`;
 }
 
 /** True when $JARVIS_CODE_HOME/SYSTEM.md exists with content (it then replaces the built-in main prompt). */

@@ -4,6 +4,7 @@ import { selectTools } from '../../ext/agents/agentCatalog';
 import type { AgentProfile } from '../../ext/agents/agentFile';
 import { BUILTIN_AGENTS, MAIN_AGENT } from '../../ext/agents/builtinAgents';
 import type { SkillCatalog } from '../../ext/skills/skillCatalog';
+import type { CompatSettings } from '../../store/compat';
 import type { Session } from '../session/session';
 import { skillsListing } from './skills';
 import { buildSystemPrompt, hasSystemMd } from '../context/systemPrompt';
@@ -18,6 +19,8 @@ export interface PromptContext {
   skills?: SkillCatalog;
   /** `${plugin_sections}` (docs/plugins.md). */
   pluginSections?: string;
+  /** `[compat]`: which instruction files beside AGENTS.md are read (docs/compatibility.md). */
+  compat?: CompatSettings;
 }
 
 /** The system prompt of an agent with this profile and these tools. */
@@ -33,6 +36,7 @@ export function promptFor(profile: AgentProfile, tools: readonly string[], ctx: 
     allowSystemMd: main && profile.name === MAIN_AGENT && (profile.source === 'builtin' || profile.source === 'user'),
     skills: tools.includes(SKILL_TOOL) ? skillsListing(ctx.skills) : '',
     pluginSections: ctx.pluginSections,
+    compat: ctx.compat,
   });
 }
 

@@ -211,6 +211,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     additionalDirs: opts.additionalDirs,
     skills: opts.skills,
     pluginSections: opts.plugins?.promptSections,
+    compat: opts.compat,
   };
   const mainProfile = chooseMainProfile(a, session, lent, offered, promptContext);
   const delegationDeps = planDelegation(a, work, lent, offered, promptContext);

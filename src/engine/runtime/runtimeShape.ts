@@ -12,6 +12,7 @@ import type { HookSpec } from '../../ext/hooks/hookRunner';
 import type { McpManager } from '../../ext/mcp/mcpManager';
 import type { AgentCatalog } from '../../ext/agents/agentCatalog';
 import type { SkillCatalog } from '../../ext/skills/skillCatalog';
+import type { CompatSettings } from '../../store/compat';
 import type { SessionPlugins } from '../../ext/plugins/contributions';
 import type { AgentProfile } from '../../ext/agents/agentFile';
 import type { AgentDirectory } from '../delegation/agents';
@@ -120,6 +121,8 @@ export interface RuntimeOptions {
   memory?: MemorySettings;
   /** Enabled plugins' commands, `${plugin_sections}` and session-start skills (docs/plugins.md). */
   plugins?: SessionPlugins;
+  /** `[compat]`: CLAUDE.md and nested AGENTS.md in the system prompt (docs/compatibility.md); default: read. */
+  compat?: CompatSettings;
 }
 
 export interface Runtime {

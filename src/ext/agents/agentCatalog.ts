@@ -1,16 +1,22 @@
 // Finds the agents of a launch (SPEC §9.2). Priority, highest first: `--agent-file` > project
 // (`.jarvis-code/agents`, `.agents/agents`) > `extra_agent_dirs` > user (`$JARVIS_CODE_HOME/agents`,
-// `~/.agents/agents`) > plugins > built-in. Folders are searched recursively for `.md` files. A file named like a
+// `~/.agents/agents`) > plugins > built-in; other agents' folders (`.claude/agents`, `.opencode/agent(s)`,
+// `~/.claude/agents`) rank last in their scope (docs/compatibility.md, `[compat]`), and a name already taken is
+// recorded as shadowed. Folders are searched recursively for `.md` files. A file named like a
 // built-in agent replaces it only with `override: true` (an `--agent-file` always does).
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { DEFAULT_COMPAT, foreignAgentFolders, type CompatSettings, type ForeignTool } from '../../store/compat';
 import { crossToolHome, expandTilde, projectRoot } from '../../store/paths';
 import { parseAgentFile, type AgentProfile, type AgentSource, type NameSelection } from './agentFile';
 import { BUILTIN_AGENTS, DEFAULT_SUBAGENTS, MAIN_AGENT } from './builtinAgents';
+import { opencodeAgentNotes } from './opencodeAgent';
 
 export interface AgentRoot {
   dir: string;
   source: AgentSource;
+  /** Another agent's folder (docs/compatibility.md). */
+  tool?: ForeignTool;
 }
 
 export function agentRoots(o: {
@@ -18,21 +24,28 @@ export function agentRoots(o: {
   cwd: string;
   extraDirs?: string[];
   env?: NodeJS.ProcessEnv;
+  /** `[compat]`: whether Claude Code's and opencode's agent folders are read (default: yes). */
+  compat?: CompatSettings;
 }): AgentRoot[] {
   const env = o.env ?? process.env;
   const root = projectRoot(o.cwd);
+  const foreign = foreignAgentFolders(root, o.compat ?? DEFAULT_COMPAT, env)
+    .filter((f) => !f.off)
+    .map((f) => ({ dir: f.dir, source: f.scope, tool: f.tool }));
   return [
     { dir: join(root, '.jarvis-code', 'agents'), source: 'project' },
     { dir: join(root, '.agents', 'agents'), source: 'project' },
+    ...foreign.filter((f) => f.source === 'project'),
     ...(o.extraDirs ?? []).map((d) => ({ dir: resolve(o.cwd, expandTilde(d, env)), source: 'extra' as const })),
     { dir: join(o.home, 'agents'), source: 'user' },
     { dir: join(crossToolHome(env), 'agents'), source: 'user' },
+    ...foreign.filter((f) => f.source === 'user'),
   ];
 }
 
 const MAX_DEPTH = 8;
 
-function markdownFiles(dir: string, depth = 0): string[] {
+export function markdownFiles(dir: string, depth = 0): string[] {
   if (depth > MAX_DEPTH) return [];
   let entries;
   try {
@@ -55,6 +68,8 @@ export class AgentCatalog {
     readonly warnings: string[],
     /** The agent `--agent-file` named, if any. */
     readonly explicit?: AgentProfile,
+    /** Agent files not used because a higher-ranked agent has their name (`jarvis doctor` lists them). */
+    readonly shadowed: ReadonlyArray<{ agent: AgentProfile; by: AgentProfile }> = [],
   ) {}
 
   get all(): AgentProfile[] {
@@ -105,8 +120,13 @@ export async function loadAgentCatalog(
     byName.set(explicit.name, explicit);
   }
   const builtinNames = new Set(BUILTIN_AGENTS.map((a) => a.name));
+  const shadowed: Array<{ agent: AgentProfile; by: AgentProfile }> = [];
   const add = (agent: AgentProfile, where: string) => {
-    if (byName.has(agent.name)) return;
+    const winner = byName.get(agent.name);
+    if (winner) {
+      shadowed.push({ agent, by: winner });
+      return;
+    }
     if (builtinNames.has(agent.name) && !agent.override) {
       warnings.push(
         `agent file ${where} is named like the built-in agent "${agent.name}" and was ignored; add \`override: true\` to replace the built-in`,
@@ -117,6 +137,11 @@ export async function loadAgentCatalog(
   };
   for (const root of roots) {
     for (const file of markdownFiles(root.dir)) {
+      if (root.tool === 'opencode') {
+        const { notes, disabled } = await opencodeAgentNotes(file);
+        warnings.push(...notes);
+        if (disabled) continue;
+      }
       const parsed = await parseAgentFile(file, root.source);
       if (!parsed.ok) warnings.push(`agent file skipped: ${parsed.message}`);
       else add(parsed.agent, `${relative(root.dir, file)} in ${root.dir}`);
@@ -124,7 +149,7 @@ export async function loadAgentCatalog(
   }
   for (const agent of pluginAgents) add(agent, agent.path ?? agent.name);
   for (const agent of BUILTIN_AGENTS) if (!byName.has(agent.name)) byName.set(agent.name, agent);
-  return new AgentCatalog(byName, warnings, explicit);
+  return new AgentCatalog(byName, warnings, explicit, shadowed);
 }
 
 /** The tools an agent is offered, from the names available: `tools` first (exactly that list), then `disallowedTools`. */

@@ -1,16 +1,21 @@
 // Finds the skills of a launch (SPEC §9.1). Priority, highest first: project (`.jarvis-code/skills`,
 // `.agents/skills` at the project root) > user (`$JARVIS_CODE_HOME/skills`, `~/.agents/skills`) >
-// `extra_skill_dirs` > plugins > built-in. `--skills-dir` replaces the project and user roots for the launch.
+// `extra_skill_dirs` > plugins > built-in; Claude Code's `.claude/skills` ranks last among the project roots and
+// `~/.claude/skills` last among the user ones (docs/compatibility.md, `[compat] claude`). `--skills-dir` replaces
+// the project and user roots for the launch.
 // Names are case-insensitive; the first skill of a name wins, and in one folder a `<name>/SKILL.md`
 // beats a flat `<name>.md`. Broken files are skipped with a warning, never fatal.
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DEFAULT_COMPAT, foreignSkillFolders, type CompatSettings, type ForeignTool } from '../../store/compat';
 import { crossToolHome, expandTilde, projectRoot } from '../../store/paths';
 import { isModelInvocable, parseSkillFile, type Skill, type SkillSource } from './skillFile';
 
 export interface SkillRoot {
   dir: string;
   source: SkillSource;
+  /** Another agent's folder (docs/compatibility.md). */
+  tool?: ForeignTool;
 }
 
 export interface SkillRootOptions {
@@ -23,6 +28,8 @@ export interface SkillRootOptions {
   /** `merge_all_available_skills = false`: only the first existing project/user root is read. */
   mergeAll?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** `[compat]`: whether Claude Code's skill folders are read (default: yes). */
+  compat?: CompatSettings;
 }
 
 export function skillRoots(o: SkillRootOptions): SkillRoot[] {
@@ -33,11 +40,16 @@ export function skillRoots(o: SkillRootOptions): SkillRoot[] {
     primary = o.skillsDirs.map((d) => ({ dir: abs(d), source: 'user' as const }));
   } else {
     const root = projectRoot(o.cwd);
+    const foreign = foreignSkillFolders(root, o.compat ?? DEFAULT_COMPAT, env)
+      .filter((f) => !f.off)
+      .map((f) => ({ dir: f.dir, source: f.scope, tool: f.tool }));
     primary = [
       { dir: join(root, '.jarvis-code', 'skills'), source: 'project' },
       { dir: join(root, '.agents', 'skills'), source: 'project' },
+      ...foreign.filter((f) => f.source === 'project'),
       { dir: join(o.home, 'skills'), source: 'user' },
       { dir: join(crossToolHome(env), 'skills'), source: 'user' },
+      ...foreign.filter((f) => f.source === 'user'),
     ];
     if (o.mergeAll === false) primary = primary.filter((r) => isDir(r.dir)).slice(0, 1);
   }
@@ -62,13 +74,18 @@ function isFile(path: string): boolean {
 
 export class SkillCatalog {
   private readonly byName = new Map<string, Skill>();
+  /** Skills not used because a higher-ranked one has their name (`jarvis doctor` lists them). */
+  readonly shadowed: Array<{ skill: Skill; by: Skill }> = [];
 
   constructor(
     skills: Skill[],
     readonly warnings: string[] = [],
   ) {
-    for (const skill of skills)
-      if (!this.byName.has(skill.name.toLowerCase())) this.byName.set(skill.name.toLowerCase(), skill);
+    for (const skill of skills) {
+      const winner = this.byName.get(skill.name.toLowerCase());
+      if (winner) this.shadowed.push({ skill, by: winner });
+      else this.byName.set(skill.name.toLowerCase(), skill);
+    }
   }
 
   get all(): Skill[] {
@@ -86,7 +103,7 @@ export class SkillCatalog {
 }
 
 /** Reads one root: folder skills first (they win over same-named flat files), then flat `.md` files. */
-async function readRoot(root: SkillRoot, warnings: string[]): Promise<Skill[]> {
+export async function readSkillRoot(root: SkillRoot, warnings: string[]): Promise<Skill[]> {
   let entries;
   try {
     entries = readdirSync(root.dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
@@ -115,6 +132,6 @@ async function readRoot(root: SkillRoot, warnings: string[]): Promise<Skill[]> {
 export async function loadSkillCatalog(roots: SkillRoot[], below: readonly Skill[] = []): Promise<SkillCatalog> {
   const warnings: string[] = [];
   const skills: Skill[] = [];
-  for (const root of roots) skills.push(...(await readRoot(root, warnings)));
+  for (const root of roots) skills.push(...(await readSkillRoot(root, warnings)));
   return new SkillCatalog([...skills, ...below], warnings);
 }

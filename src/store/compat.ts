@@ -1,0 +1,68 @@
+// Where other coding agents keep things that Jarvis also reads (docs/compatibility.md "Locations"), and the
+// `[compat]` switches that turn each of them off (docs/configuration.md). Jarvis's own folders always rank above
+// these: on a name clash ours win and the foreign entry is reported as shadowed (`jarvis doctor`).
+import { join } from 'node:path';
+import { expandTilde } from './paths';
+
+export interface CompatSettings {
+  /** `.claude/skills`, `~/.claude/skills`, `.claude/agents`, `~/.claude/agents`. */
+  claude: boolean;
+  /** `.opencode/agent`, `.opencode/agents`. */
+  opencode: boolean;
+  /** `CLAUDE.md` and `CLAUDE.local.md` beside each AGENTS.md. */
+  claudeMd: boolean;
+  /** AGENTS.md (and CLAUDE.md) in the folders between the repository root and the working folder. */
+  nestedAgentsMd: boolean;
+  /** The project `.mcp.json` (Claude Code's project scope). */
+  mcpJson: boolean;
+}
+
+export const DEFAULT_COMPAT: CompatSettings = {
+  claude: true,
+  opencode: true,
+  claudeMd: true,
+  nestedAgentsMd: true,
+  mcpJson: true,
+};
+
+/** The `[compat]` key that switches a setting off, for messages ("off by [compat] claude = false"). */
+export const COMPAT_KEYS: Record<keyof CompatSettings, string> = {
+  claude: 'claude',
+  opencode: 'opencode',
+  claudeMd: 'claude_md',
+  nestedAgentsMd: 'nested_agents_md',
+  mcpJson: 'mcp_json',
+};
+
+export type ForeignTool = 'claude' | 'opencode';
+
+export interface ForeignFolder {
+  dir: string;
+  scope: 'project' | 'user';
+  tool: ForeignTool;
+  /** Off by `[compat]`: not read (doctor still lists it). */
+  off: boolean;
+}
+
+/** Claude Code's skill folders, project first (they rank below Jarvis's own folders of the same scope). */
+export function foreignSkillFolders(root: string, compat: CompatSettings, env: NodeJS.ProcessEnv): ForeignFolder[] {
+  return [
+    { dir: join(root, '.claude', 'skills'), scope: 'project', tool: 'claude', off: !compat.claude },
+    { dir: join(expandTilde('~', env), '.claude', 'skills'), scope: 'user', tool: 'claude', off: !compat.claude },
+  ];
+}
+
+/** Claude Code's and opencode's agent folders (Claude's `agents`, opencode's `agent` and `agents`). */
+export function foreignAgentFolders(root: string, compat: CompatSettings, env: NodeJS.ProcessEnv): ForeignFolder[] {
+  return [
+    { dir: join(root, '.claude', 'agents'), scope: 'project', tool: 'claude', off: !compat.claude },
+    { dir: join(root, '.opencode', 'agent'), scope: 'project', tool: 'opencode', off: !compat.opencode },
+    { dir: join(root, '.opencode', 'agents'), scope: 'project', tool: 'opencode', off: !compat.opencode },
+    { dir: join(expandTilde('~', env), '.claude', 'agents'), scope: 'user', tool: 'claude', off: !compat.claude },
+  ];
+}
+
+/** Claude Code's project MCP file (`claude mcp add --scope project` writes it). */
+export function claudeMcpPath(projectDir: string): string {
+  return join(projectDir, '.mcp.json');
+}
