@@ -68,10 +68,13 @@ describe('skill files (SPEC §9.1)', () => {
       ok: false,
       message: expect.stringContaining('unknown skill type "macro"'),
     });
-    expect(await parseSkillFile(put(join(d, 'b.md'), '---\nname: [unclosed\n---\nb'), 'flat', 'user')).toMatchObject({
-      ok: false,
-      message: expect.stringContaining('not valid YAML'),
-    });
+    // A broken list is dropped with its line; a flat file then falls back to its file name.
+    const broken = await parseSkillFile(put(join(d, 'b.md'), '---\nname: [unclosed\n---\nb'), 'flat', 'user');
+    expect(broken).toMatchObject({ ok: true, skill: { name: 'b' } });
+    expect(broken.ok && broken.warnings[0]).toMatch(/b\.md:2: field "name" is a list that cannot be read/);
+    expect(
+      await parseSkillFile(put(join(d, 'x', 'SKILL.md'), '---\nname: x\ndescription: [a\n---\nb'), 'dir', 'user'),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/needs description .*field "description" is a list/) });
     expect(await parseSkillFile(put(join(d, 'c.md'), '---\nname: c\nno end'), 'flat', 'user')).toMatchObject({
       ok: false,
       message: expect.stringContaining('no closing ---'),

@@ -58,11 +58,14 @@ describe('Agent tool (SPEC §6.7, §9.2)', () => {
     expect(byRole.get('coder')).toContain('Bash');
     expect(byRole.get('coder')).not.toContain('Agent');
     expect(byRole.get('coder')).not.toContain('AgentSwarm');
+    // FetchURL is deferred (docs/tools.md): explore reaches it through ToolSearch, which its allowlist used to miss.
     expect(byRole.get('explore')!.sort()).toEqual(
-      ['Glob', 'Grep', 'Read']
+      ['Glob', 'Grep', 'Read', 'ToolSearch']
         .concat(byRole.get('explore')!.filter((n) => n.startsWith('Web') || n === 'FetchURL' || n === 'ReadMediaFile'))
         .sort(),
     );
+    const exploreRequest = h.client.requests.find((r) => roleOf(r) === 'explore')!;
+    expect(JSON.stringify(exploreRequest)).toContain('FetchURL');
     expect(byRole.get('plan')).not.toContain('Bash');
     expect(byRole.get('plan')).not.toContain('Write');
     expect(byRole.get('plan')).toContain('TodoList');
