@@ -193,3 +193,22 @@ describe('agent discovery and priority', () => {
     expect(catalog.delegatesOf(catalog.get('lead')!, false).sort()).toEqual(['coder', 'explore', 'plan', 'reviewer']);
   });
 });
+
+describe('agent discovery skips what holds no agents of the user', () => {
+  it('dot-folders and node_modules are not searched; a file with a dropped field warns with its line', async () => {
+    const root = makeTempDir('jarvis-agents-skip-');
+    const cwd = join(root, 'repo');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const dir = join(cwd, '.jarvis-code', 'agents');
+    put(join(dir, 'team', 'kept.md'), '---\ndescription: kept\noverride: perhaps\n---\nprompt');
+    put(join(dir, '.obsidian', 'hidden.md'), '---\ndescription: hidden\n---\nprompt');
+    put(join(dir, 'node_modules', 'pkg', 'dep.md'), '---\ndescription: dep\n---\nprompt');
+    const catalog = await loadAgentCatalog(agentRoots({ home: join(root, 'home'), cwd, env: { HOME: root } }));
+    expect(catalog.get('kept')).toBeDefined();
+    expect(catalog.get('hidden')).toBeUndefined();
+    expect(catalog.get('dep')).toBeUndefined();
+    expect(catalog.warnings).toEqual([
+      `agent file: ${join(dir, 'team', 'kept.md')}:3: field "override" should be true or false, not "perhaps"; dropped`,
+    ]);
+  });
+});

@@ -209,3 +209,19 @@ describe('skill discovery and priority', () => {
     expect(catalog.modelInvocable.map((s) => s.name)).toEqual(['a', 'd']);
   });
 });
+
+describe('sub-skills (SPEC §9.1 `/<parent>.<child>`)', () => {
+  it('a parent with sub-skills: true lends its name to the skills in its folders; others keep theirs hidden', async () => {
+    const d = tempDir();
+    put(join(d, 'git', 'SKILL.md'), '---\nname: git\ndescription: git work\nsub-skills: true\n---\nUse git.');
+    put(join(d, 'git', 'review', 'SKILL.md'), '---\nname: review\ndescription: review a branch\n---\nReview.');
+    put(join(d, 'git', 'broken', 'SKILL.md'), '---\nname: broken\n---\nno description');
+    put(join(d, 'plain', 'SKILL.md'), '---\nname: plain\ndescription: p\n---\nPlain.');
+    put(join(d, 'plain', 'inner', 'SKILL.md'), '---\nname: inner\ndescription: i\n---\nInner.');
+    const catalog = await loadSkillCatalog([{ dir: d, source: 'user' }]);
+    expect(catalog.get('git.review')).toMatchObject({ description: 'review a branch', body: 'Review.' });
+    expect(catalog.get('inner')).toBeUndefined();
+    expect(catalog.get('plain.inner')).toBeUndefined();
+    expect(catalog.warnings).toEqual([expect.stringMatching(/skill skipped: .*broken.*needs description/)]);
+  });
+});

@@ -78,7 +78,8 @@ export async function parseSkillFile(path: string, form: 'dir' | 'flat', source:
     return { ok: false, message: `${path}: unknown skill type "${type}" (expected prompt, inline or flow)` };
   }
   const args = f.list(/\s+/, 'arguments');
-  const allowed = f.list(/[,\s]+/, 'allowed-tools', 'allowedTools', 'allowed_tools');
+  // Commas or spaces separate names, except inside a rule's parentheses (`Bash(git diff:*)`).
+  const allowed = f.list(/(?:,|\s)+(?![^(]*\))/, 'allowed-tools', 'allowedTools', 'allowed_tools');
   const unknown = (allowed ?? []).filter((n) => !isKnownToolName(n.replace(/\(.*$/s, '')));
   if (unknown.length) f.note('allowed-tools', `field "allowed-tools" names no tool called ${unknown.join(', ')}`);
   return {
