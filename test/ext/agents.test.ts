@@ -8,7 +8,7 @@ import { putFile as put, tempDir as makeTempDir } from '../helpers/files';
 const tempDir = () => makeTempDir('jarvis-agents-');
 
 describe('agent files (SPEC §9.2)', () => {
-  it('a name is normalised to kebab-case (dots kept); a missing name comes from the file name; a description is required', async () => {
+  it('a name is normalised to kebab-case (dots kept); a missing name is the file name; description needed', async () => {
     const d = tempDir();
     const odd = await parseAgentFile(put(join(d, 'a.md'), '---\nname: Code_Reviewer\ndescription: x\n---\nb'), 'user');
     expect(odd).toMatchObject({ ok: true, agent: { name: 'code-reviewer' } });

@@ -28,7 +28,8 @@ const CORPUS: [string, string, Want][] = [
   [
     'claude plugin agent, one-line description, comma tools',
     fm(
-      'name: code-reviewer\ndescription: Reviews code for bugs\ntools: Glob, Grep, LS, Read, NotebookRead, WebFetch, TodoWrite, WebSearch, KillShell, BashOutput\nmodel: sonnet\ncolor: red',
+      'name: code-reviewer\ndescription: Reviews code for bugs\ntools: Glob, Grep, LS, Read, NotebookRead, ' +
+        'WebFetch, TodoWrite, WebSearch, KillShell, BashOutput\nmodel: sonnet\ncolor: red',
     ),
     {
       kind: 'agent',
@@ -150,7 +151,8 @@ const CORPUS: [string, string, Want][] = [
   [
     'opencode permission block and temperature ignored',
     fm(
-      'description: Reviews\nmode: subagent\nmodel: anthropic/claude-sonnet-4\ntemperature: 0.1\npermission:\n  edit: deny\n  bash:\n    "git diff": allow',
+      'description: Reviews\nmode: subagent\nmodel: anthropic/claude-sonnet-4\n' +
+        'temperature: 0.1\npermission:\n  edit: deny\n  bash:\n    "git diff": allow',
     ),
     { kind: 'agent', agent: { description: 'Reviews' } },
   ],
@@ -222,7 +224,8 @@ const CORPUS: [string, string, Want][] = [
   [
     'anthropics skill with license and metadata',
     fm(
-      'name: pdf\ndescription: Comprehensive PDF toolkit\nlicense: Proprietary. LICENSE.txt has complete terms\nmetadata:\n  version: 1.0',
+      'name: pdf\ndescription: Comprehensive PDF toolkit\n' +
+        'license: Proprietary. LICENSE.txt has complete terms\nmetadata:\n  version: 1.0',
     ),
     { kind: 'skill', skill: { name: 'pdf' } },
   ],

@@ -211,7 +211,7 @@ describe('skill discovery and priority', () => {
 });
 
 describe('sub-skills (SPEC §9.1 `/<parent>.<child>`)', () => {
-  it('a parent with sub-skills: true lends its name to the skills in its folders; others keep theirs hidden', async () => {
+  it('a parent with sub-skills: true names the skills in its folders; other parents keep theirs hidden', async () => {
     const d = tempDir();
     put(join(d, 'git', 'SKILL.md'), '---\nname: git\ndescription: git work\nsub-skills: true\n---\nUse git.');
     put(join(d, 'git', 'review', 'SKILL.md'), '---\nname: review\ndescription: review a branch\n---\nReview.');

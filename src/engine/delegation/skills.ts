@@ -202,7 +202,8 @@ export class SkillInvoker implements SkillService {
         ok: false,
         message:
           `Skills may lead to other skills only ${MAX_SKILL_NESTING} levels deep; "${skill.name}" would be level ` +
-          `${depth} (${this.chainTo(skill, depth)}) and was not loaded. Continue with the instructions you already have.`,
+          `${depth} (${this.chainTo(skill, depth)}) and was not loaded. ` +
+          'Continue with the instructions you already have.',
       };
     }
     if (!this.loaded.has(skill.name.toLowerCase())) this.loaded.set(skill.name.toLowerCase(), { skill, depth });

@@ -66,7 +66,9 @@ export async function parseSkillFile(path: string, form: 'dir' | 'flat', source:
       const why = missing.map((m) => f.whyMissing(m)).filter(Boolean);
       return {
         ok: false,
-        message: `${path}: a SKILL.md needs ${missing.join(' and ')} in its frontmatter${why.length ? ` (${why.join('; ')})` : ''}`,
+        message:
+          `${path}: a SKILL.md needs ${missing.join(' and ')} in its frontmatter` +
+          (why.length ? ` (${why.join('; ')})` : ''),
       };
     }
   } else {
