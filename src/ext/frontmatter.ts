@@ -2,6 +2,9 @@
 // Skills and agent files both use it. The YAML parser loads on first use: a session without skill or
 // agent files never pays for it.
 import { readFileSync } from 'node:fs';
+import { keyLines, lenientFields, untab, type FrontmatterWarning } from './frontmatterLenient';
+
+export type { FrontmatterWarning };
 
 export class FrontmatterError extends Error {}
 
@@ -10,6 +13,10 @@ export interface MarkdownWithFrontmatter {
   data: Record<string, unknown>;
   body: string;
   hasFrontmatter: boolean;
+  /** The file line each field starts on. */
+  lines: Record<string, number>;
+  /** Fields dropped or lines ignored, each with its line (docs/skills-and-agents.md, "Frontmatter"). */
+  warnings: FrontmatterWarning[];
 }
 
 type YamlParse = (typeof import('yaml'))['parse'];
@@ -22,13 +29,13 @@ function loadYamlParse(): Promise<YamlParse> {
   ));
 }
 
-const OPENING = /^\uFEFF?---[ \t]*\r?\n/;
+const OPENING = /^---[ \t]*\n/;
 const CLOSING = /^---[ \t]*$/m;
 
+export type MarkdownRead = ({ ok: true } & MarkdownWithFrontmatter) | { ok: false; message: string };
+
 /** Reads and splits a Markdown file; a problem is a message naming the file, never an exception. */
-export async function readMarkdownFile(
-  path: string,
-): Promise<({ ok: true } & MarkdownWithFrontmatter) | { ok: false; message: string }> {
+export async function readMarkdownFile(path: string): Promise<MarkdownRead> {
   let raw: string;
   try {
     raw = readFileSync(path, 'utf8');
@@ -46,25 +53,34 @@ export async function readMarkdownFile(
   }
 }
 
+/** One warning as a user reads it: the file and line first. */
+export function formatWarning(path: string, w: FrontmatterWarning): string {
+  return `${path}:${w.line}: ${w.message}`;
+}
+
+/** A byte-order mark and CRLF line ends are how some editors save; neither changes what the file says. */
 export async function parseMarkdownFile(text: string): Promise<MarkdownWithFrontmatter> {
-  const opening = OPENING.exec(text);
-  if (!opening) return { data: {}, body: text.replace(/^\uFEFF/, ''), hasFrontmatter: false };
-  const rest = text.slice(opening[0].length);
+  const normal = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const opening = OPENING.exec(normal);
+  if (!opening) return { data: {}, body: normal, hasFrontmatter: false, lines: {}, warnings: [] };
+  const rest = normal.slice(opening[0].length);
   const closing = CLOSING.exec(rest);
   if (!closing) throw new FrontmatterError('the frontmatter starts with --- but has no closing --- line');
-  const source = rest.slice(0, closing.index);
-  const body = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
+  const source = untab(rest.slice(0, closing.index).replace(/\n$/, ''));
+  const body = rest.slice(closing.index + closing[0].length).replace(/^\n/, '');
   const parse = await loadYamlParse();
-  let data: unknown;
+  const fields = (data: Record<string, unknown>) => ({ data, body, hasFrontmatter: true, warnings: [] });
+  if (!source.trim()) return { ...fields({}), lines: {} };
+  let strict: unknown;
   try {
-    data = source.trim() ? parse(source) : {};
-  } catch (e) {
-    throw new FrontmatterError(`the frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    strict = parse(source);
+  } catch {
+    strict = undefined;
   }
-  if (data === null || data === undefined) data = {};
-  if (typeof data !== 'object' || Array.isArray(data))
-    throw new FrontmatterError('the frontmatter must be a mapping of fields (name: value)');
-  return { data: data as Record<string, unknown>, body, hasFrontmatter: true };
+  if (strict !== null && typeof strict === 'object' && !Array.isArray(strict))
+    return { ...fields(strict as Record<string, unknown>), lines: keyLines(source, 2) };
+  const lenient = lenientFields(source, 2, parse);
+  return { data: lenient.data, body, hasFrontmatter: true, lines: lenient.lines, warnings: lenient.warnings };
 }
 
 /** The first of several spellings of a field that is present (`whenToUse`, `when-to-use`, `when_to_use`). */
@@ -90,4 +106,103 @@ export function booleanField(value: unknown): boolean | undefined {
   if (['true', 'yes', '1', 'on'].includes(text)) return true;
   if (['false', 'no', '0', 'off'].includes(text)) return false;
   return undefined;
+}
+
+function kindOf(value: unknown): string {
+  return Array.isArray(value) ? 'a list' : value !== null && typeof value === 'object' ? 'a mapping' : 'text';
+}
+
+/**
+ * Reads typed fields of one file's frontmatter and collects, with the file and line, every field it
+ * had to drop (a list where text belongs, `override: maybe`) and what the frontmatter itself dropped.
+ */
+export class FieldReader {
+  readonly warnings: string[];
+  /** Why a field is absent when it was written but could not be read (for "needs a description" errors). */
+  private readonly dropped = new Map<string, string>();
+
+  constructor(
+    readonly path: string,
+    private readonly md: MarkdownWithFrontmatter,
+  ) {
+    this.warnings = md.warnings.map((w) => formatWarning(path, w));
+    for (const w of md.warnings) if (w.field) this.dropped.set(w.field, w.message);
+  }
+
+  /** The first of the spellings present, with the spelling used. */
+  private find(names: string[]): { name: string; value: unknown } | undefined {
+    for (const name of names) {
+      const value = this.md.data[name];
+      if (value !== undefined && value !== null) return { name, value };
+    }
+    return undefined;
+  }
+
+  /** Warns (with the line) about a field that is present but unusable, and remembers why. */
+  drop(name: string, message: string): undefined {
+    const line = this.md.lines[name];
+    this.dropped.set(name, message);
+    this.warnings.push(`${this.path}${line ? `:${line}` : ''}: ${message}`);
+    return undefined;
+  }
+
+  /** Note (with the line) about a field that was read, but not as written. */
+  note(name: string, message: string): void {
+    const line = this.md.lines[name];
+    this.warnings.push(`${this.path}${line ? `:${line}` : ''}: ${message}`);
+  }
+
+  /** Why `name` is missing although the file wrote it, or undefined when the file did not write it. */
+  whyMissing(...names: string[]): string | undefined {
+    for (const name of names) if (this.dropped.has(name)) return this.dropped.get(name);
+    return undefined;
+  }
+
+  /** A text field, trimmed; empty text counts as absent. */
+  text(...names: string[]): string | undefined {
+    const found = this.find(names);
+    if (!found) return undefined;
+    const { name, value } = found;
+    if (typeof value === 'object')
+      return this.drop(name, `field "${name}" should be text, not ${kindOf(value)}; dropped`);
+    return String(value).trim() || undefined;
+  }
+
+  /** A list given as a YAML list or as one string of separated words. */
+  list(separator: RegExp, ...names: string[]): string[] | undefined {
+    const found = this.find(names);
+    if (!found) return undefined;
+    const { name, value } = found;
+    if (Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object'))
+      return this.drop(name, `field "${name}" should list names; it holds a nested list or mapping; dropped`);
+    if (!Array.isArray(value) && typeof value === 'object')
+      return this.drop(name, `field "${name}" should be a list or a comma-separated string, not a mapping; dropped`);
+    return stringList(value, separator);
+  }
+
+  /** A mapping field as written (opencode's `tools: { write: false }`), else undefined. */
+  mapping(name: string): Record<string, unknown> | undefined {
+    const value = this.md.data[name];
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  }
+
+  /** true/false (also yes/no, on/off, 1/0); anything else is dropped with a warning. */
+  bool(...names: string[]): boolean | undefined {
+    const found = this.find(names);
+    if (!found) return undefined;
+    const parsed = booleanField(found.value);
+    if (parsed === undefined)
+      return this.drop(
+        found.name,
+        `field "${found.name}" should be true or false, not "${String(found.value)}"; dropped`,
+      );
+    return parsed;
+  }
+
+  /** Whether the field is written at all (any spelling). */
+  has(...names: string[]): boolean {
+    return this.find(names) !== undefined;
+  }
 }

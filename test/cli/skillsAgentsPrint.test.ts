@@ -139,10 +139,13 @@ describe('custom agents in print mode', () => {
     const unknown = await run(dirs, ['-p', 'hi', '--agent', 'nobody']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/unknown agent "nobody"\. Available agents: .*helper.*agent.*coder.*explore.*plan/);
+    // "Bad Name" would be read as bad-name; the empty body is what refuses it.
     put(join(dirs.home, 'bad.md'), '---\nname: Bad Name\ndescription: x\n---\n');
     const bad = await run(dirs, ['-p', 'hi', '--agent-file', join(dirs.home, 'bad.md')]);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toContain('kebab-case');
+    expect(bad.stderr).toContain(
+      "the agent file has no body; the Markdown after the frontmatter is the agent's system prompt",
+    );
     const missing = await run(dirs, ['-p', 'hi', '--agent-file', join(dirs.home, 'missing.md')]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('cannot be read (ENOENT)');

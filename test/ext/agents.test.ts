@@ -8,11 +8,29 @@ import { putFile as put, tempDir as makeTempDir } from '../helpers/files';
 const tempDir = () => makeTempDir('jarvis-agents-');
 
 describe('agent files (SPEC §9.2)', () => {
-  it('a name that is not kebab-case is refused; a missing name comes from the file name; a description is required', async () => {
+  it('a name is normalised to kebab-case (dots kept); a missing name is the file name; description needed', async () => {
     const d = tempDir();
+    const odd = await parseAgentFile(put(join(d, 'a.md'), '---\nname: Code_Reviewer\ndescription: x\n---\nb'), 'user');
+    expect(odd).toMatchObject({ ok: true, agent: { name: 'code-reviewer' } });
+    expect(odd.ok && odd.warnings).toEqual([
+      `${join(d, 'a.md')}:2: agent name "Code_Reviewer" is used as "code-reviewer"`,
+    ]);
     expect(
-      await parseAgentFile(put(join(d, 'a.md'), '---\nname: Code_Reviewer\ndescription: x\n---\n'), 'user'),
-    ).toMatchObject({ ok: false, message: expect.stringContaining('kebab-case') });
+      await parseAgentFile(
+        put(join(d, 'n.md'), '---\nname: dotnet-framework-4.8-expert\ndescription: x\n---\nb'),
+        'user',
+      ),
+    ).toMatchObject({ ok: true, agent: { name: 'dotnet-framework-4.8-expert' } });
+    expect(
+      await parseAgentFile(put(join(d, 'e.md'), '---\nname: "!!!"\ndescription: x\n---\nb'), 'user'),
+    ).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('field "name"'),
+    });
+    expect(await parseAgentFile(put(join(d, 'empty.md'), '---\ndescription: x\n---\n  \n'), 'user')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('the agent file has no body'),
+    });
     const named = await parseAgentFile(
       put(join(d, 'code-reviewer.md'), '---\ndescription: Reviews code\n---\nYou review code in ${cwd}.'),
       'user',
@@ -35,7 +53,7 @@ describe('agent files (SPEC §9.2)', () => {
     const list = await parseAgentFile(
       put(
         join(d, 'l.md'),
-        '---\ndescription: d\ntools: [Read, Grep, Bash]\ndisallowedTools: Bash\nsubagents: ["*"]\n---\n',
+        '---\ndescription: d\ntools: [Read, Grep, Bash]\ndisallowedTools: Bash\nsubagents: ["*"]\n---\nb',
       ),
       'user',
     );
@@ -45,13 +63,13 @@ describe('agent files (SPEC §9.2)', () => {
       subagents: '*',
     });
     const comma = await parseAgentFile(
-      put(join(d, 'c.md'), '---\ndescription: d\ntools: Read, Glob\nsubagents: explore\n---\n'),
+      put(join(d, 'c.md'), '---\ndescription: d\ntools: Read, Glob\nsubagents: explore\n---\nb'),
       'user',
     );
     expect(comma.ok && comma.agent).toMatchObject({ tools: ['Read', 'Glob'], subagents: ['explore'] });
-    const none = await parseAgentFile(put(join(d, 'n.md'), '---\ndescription: d\ntools: []\n---\n'), 'user');
+    const none = await parseAgentFile(put(join(d, 'n.md'), '---\ndescription: d\ntools: []\n---\nb'), 'user');
     expect(none.ok && none.agent.tools).toEqual([]);
-    const star = await parseAgentFile(put(join(d, 's.md'), '---\ndescription: d\ntools: "*"\n---\n'), 'user');
+    const star = await parseAgentFile(put(join(d, 's.md'), '---\ndescription: d\ntools: "*"\n---\nb'), 'user');
     expect(star.ok && star.agent.tools).toBe('*');
 
     const available = ['Read', 'Write', 'Grep', 'Glob', 'Bash'];
@@ -92,7 +110,7 @@ describe('agent files (SPEC §9.2)', () => {
     expect(opencode.ok && opencode.agent).toMatchObject({
       name: 'docs-writer',
       tools: '*',
-      disallowedTools: ['write', 'bash'],
+      disallowedTools: ['Write', 'Bash'],
     });
     expect(opencode.ok && selectTools(opencode.agent, ['Read', 'Write', 'Bash']).names).toEqual(['Read']);
   });
@@ -173,5 +191,24 @@ describe('agent discovery and priority', () => {
     ]);
     expect(catalog.delegatesOf(catalog.get('reviewer')!, false)).toEqual(['coder', 'explore', 'plan']);
     expect(catalog.delegatesOf(catalog.get('lead')!, false).sort()).toEqual(['coder', 'explore', 'plan', 'reviewer']);
+  });
+});
+
+describe('agent discovery skips what holds no agents of the user', () => {
+  it('dot-folders and node_modules are not searched; a file with a dropped field warns with its line', async () => {
+    const root = makeTempDir('jarvis-agents-skip-');
+    const cwd = join(root, 'repo');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const dir = join(cwd, '.jarvis-code', 'agents');
+    put(join(dir, 'team', 'kept.md'), '---\ndescription: kept\noverride: perhaps\n---\nprompt');
+    put(join(dir, '.obsidian', 'hidden.md'), '---\ndescription: hidden\n---\nprompt');
+    put(join(dir, 'node_modules', 'pkg', 'dep.md'), '---\ndescription: dep\n---\nprompt');
+    const catalog = await loadAgentCatalog(agentRoots({ home: join(root, 'home'), cwd, env: { HOME: root } }));
+    expect(catalog.get('kept')).toBeDefined();
+    expect(catalog.get('hidden')).toBeUndefined();
+    expect(catalog.get('dep')).toBeUndefined();
+    expect(catalog.warnings).toEqual([
+      `agent file: ${join(dir, 'team', 'kept.md')}:3: field "override" should be true or false, not "perhaps"; dropped`,
+    ]);
   });
 });

@@ -68,10 +68,13 @@ describe('skill files (SPEC §9.1)', () => {
       ok: false,
       message: expect.stringContaining('unknown skill type "macro"'),
     });
-    expect(await parseSkillFile(put(join(d, 'b.md'), '---\nname: [unclosed\n---\nb'), 'flat', 'user')).toMatchObject({
-      ok: false,
-      message: expect.stringContaining('not valid YAML'),
-    });
+    // A broken list is dropped with its line; a flat file then falls back to its file name.
+    const broken = await parseSkillFile(put(join(d, 'b.md'), '---\nname: [unclosed\n---\nb'), 'flat', 'user');
+    expect(broken).toMatchObject({ ok: true, skill: { name: 'b' } });
+    expect(broken.ok && broken.warnings[0]).toMatch(/b\.md:2: field "name" is a list that cannot be read/);
+    expect(
+      await parseSkillFile(put(join(d, 'x', 'SKILL.md'), '---\nname: x\ndescription: [a\n---\nb'), 'dir', 'user'),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/needs description .*field "description" is a list/) });
     expect(await parseSkillFile(put(join(d, 'c.md'), '---\nname: c\nno end'), 'flat', 'user')).toMatchObject({
       ok: false,
       message: expect.stringContaining('no closing ---'),
@@ -204,5 +207,21 @@ describe('skill discovery and priority', () => {
     put(join(dir, 'd.md'), '---\ntype: inline\n---\nD');
     const catalog = await loadSkillCatalog(skillRoots({ home: l.home, cwd: l.cwd, env: l.env }));
     expect(catalog.modelInvocable.map((s) => s.name)).toEqual(['a', 'd']);
+  });
+});
+
+describe('sub-skills (SPEC §9.1 `/<parent>.<child>`)', () => {
+  it('a parent with sub-skills: true names the skills in its folders; other parents keep theirs hidden', async () => {
+    const d = tempDir();
+    put(join(d, 'git', 'SKILL.md'), '---\nname: git\ndescription: git work\nsub-skills: true\n---\nUse git.');
+    put(join(d, 'git', 'review', 'SKILL.md'), '---\nname: review\ndescription: review a branch\n---\nReview.');
+    put(join(d, 'git', 'broken', 'SKILL.md'), '---\nname: broken\n---\nno description');
+    put(join(d, 'plain', 'SKILL.md'), '---\nname: plain\ndescription: p\n---\nPlain.');
+    put(join(d, 'plain', 'inner', 'SKILL.md'), '---\nname: inner\ndescription: i\n---\nInner.');
+    const catalog = await loadSkillCatalog([{ dir: d, source: 'user' }]);
+    expect(catalog.get('git.review')).toMatchObject({ description: 'review a branch', body: 'Review.' });
+    expect(catalog.get('inner')).toBeUndefined();
+    expect(catalog.get('plain.inner')).toBeUndefined();
+    expect(catalog.warnings).toEqual([expect.stringMatching(/skill skipped: .*broken.*needs description/)]);
   });
 });

@@ -1,8 +1,7 @@
 // Skills inside a session: the user's `/skill:<name> [args]` (and the `/<name>` shorthand) become the
 // skill's instructions as the prompt; the model loads skills with the Skill tool through this service,
-// which refuses manual-only skills and counts nesting. A skill loaded in a later step of the same turn
-// than another one counts as nested inside it (its instructions led there); a turn started with
-// `/skill:` starts at depth 1.
+// which refuses manual-only skills and counts nesting: the chain of skills whose instructions led to one
+// another (SkillInvoker below); a turn started with `/skill:` holds its skills at depth 1.
 import { renderSkillBody } from '../../ext/skills/skillArguments';
 import type { SkillCatalog } from '../../ext/skills/skillCatalog';
 import { isModelInvocable, type Skill } from '../../ext/skills/skillFile';
@@ -58,6 +57,8 @@ export function parseSkillCommand(
   catalog: SkillCatalog | undefined,
   isFrontEndCommand: (name: string) => boolean,
 ): SkillCommand | undefined {
+  const many = severalSkillLines(input, catalog);
+  if (many) return many;
   const m = /^\/(skill:)?([^\s/]+)(?:\s+([\s\S]*))?$/.exec(input.trim());
   if (!m) return undefined;
   const [, explicit, name, rest] = m;
@@ -72,6 +73,33 @@ export function parseSkillCommand(
     };
   }
   return { ok: true, skill, args, text: skillText(skill, args) };
+}
+
+const SKILL_LINE = /^\/skill:(\S+)(?:[ \t]+(.*))?$/;
+
+/**
+ * A prompt with two or more lines that start with `/skill:`: each such line loads its skill, with the
+ * rest of that line as its arguments; the other lines follow as the user's text (docs/skills-and-agents.md).
+ */
+function severalSkillLines(input: string, catalog: SkillCatalog | undefined): SkillCommand | undefined {
+  const lines = input.trim().split(/\r?\n/);
+  if (lines.filter((l) => SKILL_LINE.test(l.trim())).length < 2) return undefined;
+  const parts: string[] = [];
+  const text: string[] = [];
+  let first: Skill | undefined;
+  for (const line of lines) {
+    const m = SKILL_LINE.exec(line.trim());
+    if (!m) {
+      text.push(line);
+      continue;
+    }
+    const one = parseSkillCommand(`/skill:${m[1]}${m[2] ? ` ${m[2]}` : ''}`, catalog, () => false);
+    if (!one?.ok) return one;
+    first ??= one.skill;
+    parts.push(one.text);
+  }
+  const rest = text.join('\n').trim();
+  return { ok: true, skill: first!, args: '', text: [...parts, ...(rest ? [rest] : [])].join('\n\n') };
 }
 
 /**
@@ -109,12 +137,48 @@ export function skillsListing(catalog: SkillCatalog | undefined): string {
   return lines.join('\n');
 }
 
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether `text` names the skill `name` as a word (`superpowers:brainstorming` names `brainstorming`). */
+export function mentionsSkill(text: string, name: string): boolean {
+  return new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(name)}(?![A-Za-z0-9_-])`, 'i').test(text);
+}
+
+/**
+ * Nesting is the chain of skills one skill led to, not the number of loads: a skill loaded while another
+ * one's instructions name it sits one level below that one; any other load starts a chain of its own, so a
+ * turn may load any number of skills one after another (docs/skills-and-agents.md, "Skills loading skills").
+ */
 export class SkillInvoker implements SkillService {
-  private depth = 0;
-  private loadedThisStep = false;
+  /** The skills loaded this turn, with the depth each sits at (1 = not led to by another skill). */
+  private loaded = new Map<string, { skill: Skill; depth: number }>();
   private firstStep = true;
 
   constructor(private readonly catalog: SkillCatalog | undefined) {}
+
+  /** The depth `skill` would load at: one below the deepest loaded skill whose instructions name it. */
+  private depthOf(skill: Skill): number {
+    let parent = 0;
+    for (const { skill: other, depth } of this.loaded.values())
+      if (other.name !== skill.name && depth > parent && mentionsSkill(other.body, skill.name)) parent = depth;
+    return parent + 1;
+  }
+
+  private chainTo(skill: Skill, depth: number): string {
+    const chain = [skill.name];
+    let at = depth;
+    while (at > 1) {
+      const step = [...this.loaded.values()].find(
+        (l) => l.depth === at - 1 && mentionsSkill(l.skill.body, chain[0]) && l.skill.name !== chain[0],
+      );
+      if (!step) break;
+      chain.unshift(step.skill.name);
+      at--;
+    }
+    return chain.join(' → ');
+  }
 
   loadForModel(name: string, args: string): SkillLoad {
     const skill = this.catalog?.get(name);
@@ -132,33 +196,44 @@ export class SkillInvoker implements SkillService {
         message: `The skill "${skill.name}" is ${why}: only the user can start it (/skill:${skill.name}). Do the task without it.`,
       };
     }
-    if (this.depth + 1 > MAX_SKILL_NESTING) {
+    const depth = this.depthOf(skill);
+    if (depth > MAX_SKILL_NESTING) {
       return {
         ok: false,
-        message: `Skills may load other skills only ${MAX_SKILL_NESTING} levels deep; "${skill.name}" was not loaded. Continue with the instructions you already have.`,
+        message:
+          `Skills may lead to other skills only ${MAX_SKILL_NESTING} levels deep; "${skill.name}" would be level ` +
+          `${depth} (${this.chainTo(skill, depth)}) and was not loaded. ` +
+          'Continue with the instructions you already have.',
       };
     }
-    this.loadedThisStep = true;
+    if (!this.loaded.has(skill.name.toLowerCase())) this.loaded.set(skill.name.toLowerCase(), { skill, depth });
     return { ok: true, name: skill.name, text: skillText(skill, args) };
   }
 
   readonly extension: TurnExtension = {
     beforeStep: (agent: Agent) => {
-      if (this.firstStep) {
-        this.firstStep = false;
-        const last = agent.session.state.messages.at(-1);
-        const startedBySkill =
-          last?.role === 'user' && last.content.some((p) => p.type === 'text' && p.text.startsWith(SKILL_OPEN));
-        this.depth = startedBySkill ? 1 : 0;
-      } else if (this.loadedThisStep) {
-        this.depth++;
+      if (!this.firstStep) return;
+      this.firstStep = false;
+      // A turn started with `/skill:` holds those skills at level 1.
+      const last = agent.session.state.messages.at(-1);
+      if (last?.role !== 'user') return;
+      for (const part of last.content) {
+        if (part.type !== 'text') continue;
+        for (const m of part.text.matchAll(/<skill name="([^"]+)"/g)) {
+          const skill = this.catalog?.get(
+            m[1]
+              .replace(/&quot;/g, '"')
+              .replace(/&lt;/g, '<')
+              .replace(/&amp;/g, '&'),
+          );
+          if (skill && !this.loaded.has(skill.name.toLowerCase()))
+            this.loaded.set(skill.name.toLowerCase(), { skill, depth: 1 });
+        }
       }
-      this.loadedThisStep = false;
     },
     afterTurn: () => {
       this.firstStep = true;
-      this.loadedThisStep = false;
-      this.depth = 0;
+      this.loaded = new Map();
     },
   };
 }

@@ -4,6 +4,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import picomatch from 'picomatch';
+import { canonicalToolName } from '../../types/toolNames';
 
 export interface ParsedPattern {
   tool: string;
@@ -12,10 +13,31 @@ export interface ParsedPattern {
 
 const PATH_TOOLS = new Set(['Read', 'Write', 'Edit', 'Grep', 'Glob', 'ReadMediaFile']);
 
+/**
+ * Rules written for Claude Code or opencode read as theirs do (docs/approvals.md, "Rules from other
+ * tools"): tool names through the alias table (`WebFetch` is FetchURL), and Claude's prefix form
+ * `Bash(npm test:*)` as `Bash(npm test *)`, which also holds against a bare `npm test`.
+ */
 export function parsePattern(pattern: string): ParsedPattern {
   const m = /^([^()\s]+)(?:\((.*)\))?$/s.exec(pattern.trim());
   if (!m) throw new Error(`invalid permission pattern "${pattern}": expected Tool or Tool(argument-glob)`);
-  return m[2] === undefined ? { tool: m[1] } : { tool: m[1], arg: m[2] };
+  const tool = canonicalToolName(m[1]);
+  if (m[2] === undefined) return { tool };
+  const arg = tool === 'Bash' && m[2].endsWith(':*') ? `${m[2].slice(0, -2).trimEnd()} *` : m[2];
+  return { tool, arg };
+}
+
+/** `domain:example.com` (Claude's WebFetch rule) holds for that host; `domain:*.example.com` for its subdomains. */
+function domainMatches(domain: string, url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  const want = domain.trim().toLowerCase();
+  if (want.startsWith('*.')) return host.endsWith(want.slice(1));
+  return host === want;
 }
 
 export function parseSubject(subject: string): ParsedPattern {
@@ -62,6 +84,7 @@ export function patternMatches(pattern: string, subject: string, cwd: string): b
   if (!toolMatches(p.tool, s.tool)) return false;
   if (p.arg === undefined) return true;
   if (s.arg === undefined) return false;
+  if (s.tool === 'FetchURL' && p.arg.startsWith('domain:')) return domainMatches(p.arg.slice(7), s.arg);
   if (PATH_TOOLS.has(s.tool)) {
     return picomatch(normalisePathGlob(p.arg, cwd), { nocase: true, dot: true })(s.arg);
   }

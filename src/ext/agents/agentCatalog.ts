@@ -8,6 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_COMPAT, foreignAgentFolders, type CompatSettings, type ForeignTool } from '../../store/compat';
 import { crossToolHome, expandTilde, projectRoot } from '../../store/paths';
+import { canonicalToolName } from '../../types/toolNames';
 import { parseAgentFile, type AgentProfile, type AgentSource, type NameSelection } from './agentFile';
 import { BUILTIN_AGENTS, DEFAULT_SUBAGENTS, MAIN_AGENT } from './builtinAgents';
 import { opencodeAgentNotes } from './opencodeAgent';
@@ -56,8 +57,10 @@ export function markdownFiles(dir: string, depth = 0): string[] {
   const files: string[] = [];
   for (const e of entries) {
     const path = join(dir, e.name);
-    if (e.isDirectory()) files.push(...markdownFiles(path, depth + 1));
-    else if (e.isFile() && /\.md$/i.test(e.name)) files.push(path);
+    // Dot-folders (.git, an editor's .obsidian) and node_modules hold no agents of the user's.
+    if (e.isDirectory()) {
+      if (!e.name.startsWith('.') && e.name !== 'node_modules') files.push(...markdownFiles(path, depth + 1));
+    } else if (e.isFile() && /\.md$/i.test(e.name)) files.push(path);
   }
   return files;
 }
@@ -117,6 +120,7 @@ export async function loadAgentCatalog(
     const parsed = await parseAgentFile(explicitFile, 'explicit');
     if (!parsed.ok) throw new AgentFileError(`--agent-file ${parsed.message}`);
     explicit = parsed.agent;
+    warnings.push(...parsed.warnings.map((w) => `agent file: ${w}`));
     byName.set(explicit.name, explicit);
   }
   const builtinNames = new Set(BUILTIN_AGENTS.map((a) => a.name));
@@ -144,7 +148,10 @@ export async function loadAgentCatalog(
       }
       const parsed = await parseAgentFile(file, root.source);
       if (!parsed.ok) warnings.push(`agent file skipped: ${parsed.message}`);
-      else add(parsed.agent, `${relative(root.dir, file)} in ${root.dir}`);
+      else {
+        warnings.push(...parsed.warnings.map((w) => `agent file: ${w}`));
+        add(parsed.agent, `${relative(root.dir, file)} in ${root.dir}`);
+      }
     }
   }
   for (const agent of pluginAgents) add(agent, agent.path ?? agent.name);
@@ -158,6 +165,8 @@ export function selectTools(
   available: readonly string[],
 ): { names: string[]; unknown: string[] } {
   const byLower = new Map(available.map((n) => [n.toLowerCase(), n]));
+  // Profiles built in code (and older journals) may still hold a foreign name; files are mapped on parse.
+  const lookup = (n: string) => byLower.get(n.toLowerCase()) ?? byLower.get(canonicalToolName(n).toLowerCase());
   const unknown: string[] = [];
   let chosen: string[];
   if (agent.tools === '*') {
@@ -165,11 +174,11 @@ export function selectTools(
   } else {
     chosen = [];
     for (const requested of agent.tools) {
-      const name = byLower.get(requested.toLowerCase());
+      const name = lookup(requested);
       if (name) chosen.push(name);
       else unknown.push(requested);
     }
   }
-  const removed = new Set(agent.disallowedTools.map((n) => n.toLowerCase()));
+  const removed = new Set(agent.disallowedTools.map((n) => canonicalToolName(n).toLowerCase()));
   return { names: [...new Set(chosen)].filter((n) => !removed.has(n.toLowerCase())), unknown };
 }

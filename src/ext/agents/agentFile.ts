@@ -1,8 +1,9 @@
 // One agent file (SPEC §9.2): Markdown whose body is the system prompt template and whose frontmatter
-// says who the agent is and which tools it gets. Unknown fields are ignored, so agent files written for
-// other coding agents (Claude Code, opencode) load as they are.
+// says who the agent is and which tools it gets. Unknown fields (`model: inherit`, `color:`) are ignored and
+// foreign tool names are mapped, so agent files written for Claude Code or opencode load as they are.
 import { basename } from 'node:path';
-import { booleanField, field, readMarkdownFile, stringList } from '../frontmatter';
+import { canonicalToolName, isKnownToolName } from '../../types/toolNames';
+import { booleanField, FieldReader, readMarkdownFile } from '../frontmatter';
 
 export type AgentSource = 'explicit' | 'project' | 'extra' | 'user' | 'plugin' | 'builtin';
 
@@ -27,49 +28,98 @@ export interface AgentProfile {
   source: AgentSource;
 }
 
-export const AGENT_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Lowercase words joined by single dashes or dots (`dotnet-framework-4.8-expert`). */
+export const AGENT_NAME = /^[a-z0-9]+(?:[-.][a-z0-9]+)*$/;
 
-export type AgentParse = { ok: true; agent: AgentProfile } | { ok: false; message: string };
+export type AgentParse = { ok: true; agent: AgentProfile; warnings: string[] } | { ok: false; message: string };
 
-function selection(value: unknown): NameSelection | undefined {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return undefined;
-  const list = stringList(value, /[,\s]+/);
+/**
+ * A name as other tools accept it, in Jarvis's form: lowercase, spaces and underscores as dashes, runs of
+ * separators collapsed. Undefined when nothing of it is left.
+ */
+export function normaliseAgentName(raw: string): string | undefined {
+  const name = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-')
+    .replace(/[^a-z0-9.-]/g, '')
+    .replace(/([-.])[-.]+/g, '$1')
+    .replace(/^[-.]+|[-.]+$/g, '');
+  return AGENT_NAME.test(name) ? name : undefined;
+}
+
+/** Tool names through the alias table (docs/compatibility.md); a name no one knows is a warning. */
+function toolNames(list: string[], fieldName: string, f: FieldReader): string[] {
+  const unknown = list.filter((n) => n !== '*' && !isKnownToolName(n));
+  if (unknown.length)
+    f.note(
+      fieldName,
+      `field "${fieldName}" names no tool called ${unknown.join(', ')} (kept; no such tool is offered)`,
+    );
+  return list.map((n) => (n === '*' ? n : canonicalToolName(n)));
+}
+
+function selection(f: FieldReader, names: string[], tools: boolean): NameSelection | undefined {
+  if (f.mapping(names[0])) return undefined;
+  const list = f.list(/[,\s]+/, ...names);
   if (list === undefined) return undefined;
-  return list.length === 1 && list[0] === '*' ? '*' : list;
+  if (list.length === 1 && list[0] === '*') return '*';
+  return tools ? toolNames(list, names[0], f) : list;
 }
 
 export async function parseAgentFile(path: string, source: AgentSource): Promise<AgentParse> {
   const parsed = await readMarkdownFile(path);
   if (!parsed.ok) return parsed;
-  const { data, body } = parsed;
-  const name = String(data.name ?? basename(path).replace(/\.md$/i, '')).trim();
-  if (!AGENT_NAME.test(name))
+  const f = new FieldReader(path, parsed);
+  const written = f.text('name') ?? basename(path).replace(/\.md$/i, '');
+  const name = normaliseAgentName(written);
+  if (!name)
     return {
       ok: false,
-      message: `${path}: agent name "${name}" must be kebab-case (lowercase letters, digits and single dashes)`,
+      message: `${path}: field "name": "${written}" has no letters or digits to name the agent by`,
     };
-  const description =
-    data.description === undefined || data.description === null ? '' : String(data.description).trim();
-  if (!description) return { ok: false, message: `${path}: an agent file needs a description in its frontmatter` };
-  const whenToUse = field(data, 'whenToUse', 'when-to-use', 'when_to_use');
-  const disallowed = stringList(field(data, 'disallowedTools', 'disallowed-tools', 'disallowed_tools'), /[,\s]+/) ?? [];
+  if (name !== written) f.note('name', `agent name "${written}" is used as "${name}"`);
+  const description = f.text('description');
+  if (!description) {
+    const why = f.whyMissing('description');
+    return {
+      ok: false,
+      message: `${path}: an agent file needs a description in its frontmatter${why ? ` (${why})` : ''}`,
+    };
+  }
+  const prompt = parsed.body.trim();
+  if (!prompt)
+    return {
+      ok: false,
+      message: `${path}: the agent file has no body; the Markdown after the frontmatter is the agent's system prompt`,
+    };
+  const whenToUse = f.text('whenToUse', 'when-to-use', 'when_to_use');
+  const disallowedNames = ['disallowedTools', 'disallowed-tools', 'disallowed_tools'];
+  const disallowed = toolNames(f.list(/[,\s]+/, ...disallowedNames) ?? [], 'disallowedTools', f);
   // opencode writes `tools: { write: false }`: a map of switches, where false turns a tool off.
-  const toolMap =
-    data.tools !== null && typeof data.tools === 'object' && !Array.isArray(data.tools)
-      ? (data.tools as Record<string, unknown>)
-      : undefined;
-  if (toolMap) for (const [tool, on] of Object.entries(toolMap)) if (booleanField(on) === false) disallowed.push(tool);
+  const toolMap = f.mapping('tools');
+  if (toolMap) {
+    const off = Object.entries(toolMap).filter(([, on]) => booleanField(on) === false);
+    disallowed.push(
+      ...toolNames(
+        off.map(([tool]) => tool),
+        'tools',
+        f,
+      ),
+    );
+  }
   return {
     ok: true,
+    warnings: f.warnings,
     agent: {
       name,
       description,
-      whenToUse: whenToUse === undefined ? undefined : String(whenToUse).trim(),
-      override: booleanField(data.override) ?? false,
-      tools: selection(data.tools) ?? '*',
+      whenToUse,
+      override: f.bool('override') ?? false,
+      tools: selection(f, ['tools'], true) ?? '*',
       disallowedTools: disallowed,
-      subagents: selection(data.subagents),
-      prompt: body.trim() || undefined,
+      subagents: selection(f, ['subagents'], false),
+      prompt,
       path,
       source,
     },

@@ -16,7 +16,7 @@ export const DELEGATION_TOOLS = ['Agent', 'AgentSwarm'];
  * (docs/workflows.md), and scheduled tasks belong to the session (docs/scheduled-tasks.md).
  */
 export const MAIN_AGENT_ONLY_TOOLS = ['Workflow', 'CronCreate', 'CronDelete'];
-const READ_ONLY_TOOLS = ['Read', 'ReadMediaFile', 'Grep', 'Glob', 'WebFetch', 'WebSearch'];
+const READ_ONLY_TOOLS = ['Read', 'ReadMediaFile', 'Grep', 'Glob', 'FetchURL', 'WebSearch'];
 
 export const BUILTIN_AGENTS: readonly AgentProfile[] = [
   {

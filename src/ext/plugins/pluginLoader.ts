@@ -150,6 +150,7 @@ async function loadAgents(root: string, manifest: PluginManifest, diag: (t: stri
       const parsed = await parseAgentFile(f.path, 'plugin');
       if (parsed.ok) agents.push(parsed.agent);
       else diag(`agent file skipped: ${parsed.message}`);
+      if (parsed.ok) for (const w of parsed.warnings) diag(`agent file: ${w}`);
     }
   }
   return agents;

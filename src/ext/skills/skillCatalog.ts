@@ -113,19 +113,54 @@ export async function readSkillRoot(root: SkillRoot, warnings: string[]): Promis
   const skills: Skill[] = [];
   const add = async (path: string, form: 'dir' | 'flat') => {
     const parsed = await parseSkillFile(path, form, root.source);
-    if (parsed.ok) skills.push(parsed.skill);
-    else warnings.push(`skill skipped: ${parsed.message}`);
+    if (!parsed.ok) warnings.push(`skill skipped: ${parsed.message}`);
+    else {
+      skills.push(parsed.skill);
+      warnings.push(...parsed.warnings.map((w) => `skill: ${w}`));
+    }
+    return parsed.ok ? parsed.skill : undefined;
   };
   for (const e of entries) {
     const path = join(root.dir, e.name);
-    if ((e.isDirectory() || (e.isSymbolicLink() && isDir(path))) && isFile(join(path, 'SKILL.md')))
-      await add(join(path, 'SKILL.md'), 'dir');
+    if ((e.isDirectory() || (e.isSymbolicLink() && isDir(path))) && isFile(join(path, 'SKILL.md'))) {
+      const parent = await add(join(path, 'SKILL.md'), 'dir');
+      if (parent?.subSkills) await readSubSkills(parent, root, warnings, skills);
+    }
   }
   for (const e of entries) {
     const path = join(root.dir, e.name);
     if (/\.md$/i.test(e.name) && e.name !== 'SKILL.md' && isFile(path)) await add(path, 'flat');
   }
   return skills;
+}
+
+/**
+ * A parent that opts in (`sub-skills: true`) lends its name to the skills in its own folders:
+ * `<parent>/<folder>/SKILL.md` named `review` loads as `<parent>.review` (docs/skills-and-agents.md).
+ * One level only: a sub-skill's own folders are its supporting files.
+ */
+async function readSubSkills(parent: Skill, root: SkillRoot, warnings: string[], into: Skill[]): Promise<void> {
+  let entries;
+  try {
+    entries = readdirSync(parent.dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  } catch (e) {
+    warnings.push(`sub-skills of ${parent.name}: ${parent.dir} cannot be listed (${(e as Error).message})`);
+    return;
+  }
+  for (const e of entries) {
+    const file = join(parent.dir, e.name, 'SKILL.md');
+    if (!e.isDirectory() || e.name.startsWith('.') || !isFile(file)) continue;
+    const parsed = await parseSkillFile(file, 'dir', root.source);
+    if (!parsed.ok) {
+      warnings.push(`skill skipped: ${parsed.message}`);
+      continue;
+    }
+    warnings.push(...parsed.warnings.map((w) => `skill: ${w}`));
+    const own = parsed.skill.name.startsWith(`${parent.name}.`)
+      ? parsed.skill.name.slice(parent.name.length + 1)
+      : parsed.skill.name;
+    into.push({ ...parsed.skill, name: `${parent.name}.${own}`, subSkills: false });
+  }
 }
 
 /** `below`: skills that rank under every folder (enabled plugins' skills, then built-in ones). */

@@ -3,7 +3,8 @@
 // back to its file name and its first non-empty body line. Unknown frontmatter fields are ignored, so
 // skills written for other agents load unchanged.
 import { basename, dirname } from 'node:path';
-import { booleanField, field, readMarkdownFile } from '../frontmatter';
+import { canonicalToolName, isKnownToolName } from '../../types/toolNames';
+import { FieldReader, readMarkdownFile } from '../frontmatter';
 
 export const SKILL_TYPES = ['prompt', 'inline', 'flow'] as const;
 export type SkillType = (typeof SKILL_TYPES)[number];
@@ -19,6 +20,13 @@ export interface Skill {
   disableModelInvocation: boolean;
   /** Declared argument names: `$<name>` is the argument at the same position. */
   arguments: string[];
+  /**
+   * `allowed-tools` as written, names mapped to Jarvis's (docs/skills-and-agents.md): checked and shown,
+   * not yet a grant — calls still go through the ordinary approvals.
+   */
+  allowedTools?: string[];
+  /** The parent opts in to sub-skills: its folders with a SKILL.md load as `<parent>.<child>`. */
+  subSkills?: boolean;
   body: string;
   /** The skill's folder (`${JARVIS_SKILL_DIR}`): the SKILL.md folder, or the folder of a flat file. */
   dir: string;
@@ -32,7 +40,7 @@ export function isModelInvocable(skill: Skill): boolean {
   return skill.type !== 'flow' && !skill.disableModelInvocation;
 }
 
-export type SkillParse = { ok: true; skill: Skill } | { ok: false; message: string };
+export type SkillParse = { ok: true; skill: Skill; warnings: string[] } | { ok: false; message: string };
 
 function firstLine(body: string): string {
   const line =
@@ -44,45 +52,51 @@ function firstLine(body: string): string {
   return plain.length > DESCRIPTION_FALLBACK_MAX ? plain.slice(0, DESCRIPTION_FALLBACK_MAX) : plain;
 }
 
-function text(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  const s = String(value).trim();
-  return s || undefined;
-}
-
 /** Parses one skill file; `form` says whether it is a folder's SKILL.md or a flat Markdown file. */
 export async function parseSkillFile(path: string, form: 'dir' | 'flat', source: SkillSource): Promise<SkillParse> {
   const parsed = await readMarkdownFile(path);
   if (!parsed.ok) return parsed;
-  const { data, body } = parsed;
-  let name = text(data.name);
-  let description = text(data.description);
+  const f = new FieldReader(path, parsed);
+  const { body } = parsed;
+  let name = f.text('name');
+  let description = f.text('description');
   if (form === 'dir') {
-    const missing = [!name && 'name', !description && 'description'].filter(Boolean);
-    if (missing.length)
-      return { ok: false, message: `${path}: a SKILL.md needs ${missing.join(' and ')} in its frontmatter` };
+    const missing = [!name && 'name', !description && 'description'].filter(Boolean) as string[];
+    if (missing.length) {
+      const why = missing.map((m) => f.whyMissing(m)).filter(Boolean);
+      return {
+        ok: false,
+        message:
+          `${path}: a SKILL.md needs ${missing.join(' and ')} in its frontmatter` +
+          (why.length ? ` (${why.join('; ')})` : ''),
+      };
+    }
   } else {
     name ??= basename(path).replace(/\.md$/i, '');
     description ??= firstLine(body);
   }
-  const type = text(data.type)?.toLowerCase() ?? 'prompt';
+  const type = f.text('type')?.toLowerCase() ?? 'prompt';
   if (!(SKILL_TYPES as readonly string[]).includes(type)) {
     return { ok: false, message: `${path}: unknown skill type "${type}" (expected prompt, inline or flow)` };
   }
-  const args = field(data, 'arguments');
+  const args = f.list(/\s+/, 'arguments');
+  // Commas or spaces separate names, except inside a rule's parentheses (`Bash(git diff:*)`).
+  const allowed = f.list(/(?:,|\s)+(?![^(]*\))/, 'allowed-tools', 'allowedTools', 'allowed_tools');
+  const unknown = (allowed ?? []).filter((n) => !isKnownToolName(n.replace(/\(.*$/s, '')));
+  if (unknown.length) f.note('allowed-tools', `field "allowed-tools" names no tool called ${unknown.join(', ')}`);
   return {
     ok: true,
+    warnings: f.warnings,
     skill: {
       name: name!,
       description: description ?? '',
       type: type as SkillType,
-      whenToUse: text(field(data, 'whenToUse', 'when-to-use', 'when_to_use')),
+      whenToUse: f.text('whenToUse', 'when-to-use', 'when_to_use'),
       disableModelInvocation:
-        booleanField(field(data, 'disableModelInvocation', 'disable-model-invocation', 'disable_model_invocation')) ??
-        false,
-      arguments: Array.isArray(args)
-        ? args.map((a) => String(a).trim()).filter(Boolean)
-        : (text(args)?.split(/\s+/) ?? []),
+        f.bool('disableModelInvocation', 'disable-model-invocation', 'disable_model_invocation') ?? false,
+      arguments: args ?? [],
+      allowedTools: allowed?.map((n) => canonicalToolName(n.replace(/\(.*$/s, '')) + n.replace(/^[^(]*/s, '')),
+      subSkills: f.bool('subSkills', 'sub-skills', 'sub_skills') ?? false,
       body: body.trim(),
       dir: dirname(path),
       path,

@@ -33,7 +33,8 @@ const fields = z.object({
   prompt_template: z.string().trim().min(1, 'give the template'),
   items: z.array(z.string()).default([]),
   resume_agent_ids: z.array(z.string().trim().min(1)).default([]),
-  subagent_type: z.string().trim().min(1).optional(),
+  // Models send "" for "no particular type": it means the default, coder (docs/skills-and-agents.md).
+  subagent_type: z.string().trim().optional(),
 });
 
 /** The tool; with a model pool (SPEC §3.5) it takes `model` for the item members. */
@@ -69,7 +70,7 @@ export const makeAgentSwarmTool = (modelOffer?: ModelOffer): Tool =>
             promptTemplate: args.prompt_template,
             items: args.items,
             resumeAgentIds: args.resume_agent_ids,
-            subagentType: args.subagent_type,
+            subagentType: args.subagent_type || undefined,
             callId: ctx.callId,
             model: args.model,
           },

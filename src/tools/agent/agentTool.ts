@@ -50,7 +50,8 @@ const BUILTIN_TYPES = 'coder (default; all tools), explore (read-only), plan (no
 const fields = z.object({
   prompt: z.string().trim().min(1, 'give the subagent its task'),
   description: z.string().trim().min(1, 'describe the task in 3-5 words'),
-  subagent_type: z.string().trim().min(1).optional(),
+  // Models send "" for "no particular type": it means the default, coder (docs/skills-and-agents.md).
+  subagent_type: z.string().trim().optional(),
   resume: z.string().trim().min(1).optional(),
   run_in_background: z.boolean().default(false),
 });
@@ -96,13 +97,13 @@ export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = [], mod
     }),
     readOnly: false,
     defaultApproval: 'auto',
-    subject: (a) => `Agent(${a.resume ? `resume ${a.resume}` : (a.subagent_type ?? 'coder')})`,
+    subject: (a) => `Agent(${a.resume ? `resume ${a.resume}` : a.subagent_type || 'coder'})`,
     async execute(args, ctx) {
       const service = ctx.services.get(DELEGATION_SERVICE);
       const call = {
         prompt: args.prompt,
         description: args.description,
-        subagentType: args.subagent_type,
+        subagentType: args.subagent_type || undefined,
         resume: args.resume,
         callId: ctx.callId,
         model: args.model,

@@ -11,5 +11,5 @@ export interface SkillService {
 
 export const SKILL_SERVICE = serviceKey<SkillService>()('skills');
 
-/** How deeply skills may load skills (a skill's instructions asking for another skill, and so on). */
+/** How deep a chain of skills may go (a loaded skill naming the next one, and so on); loads in sequence are free. */
 export const MAX_SKILL_NESTING = 3;

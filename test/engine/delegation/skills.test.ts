@@ -61,25 +61,47 @@ describe('Skill tool (SPEC §6.10)', () => {
     expect(results[3]).toMatchObject({ isError: true, text: expect.stringContaining('There is no skill "nope"') });
   });
 
-  it('skills loading skills stop after 3 levels; the next turn starts again at 0', async () => {
-    const call = { toolCalls: [{ name: 'Skill', arguments: { skill: 'nest' } }] };
+  // A chain: each skill's instructions name the next one (docs/skills-and-agents.md, "Skills loading skills").
+  const chain = new SkillCatalog([
+    skill('commit', { body: 'Commit. Then load the skill chain-a.' }),
+    skill('chain-a', { body: 'First load chain-b.' }),
+    skill('chain-b', { body: 'Then use the chain-c skill.' }),
+    skill('chain-c', { body: 'Finish with superpowers:chain-d.' }),
+    skill('chain-d', { body: 'The end.' }),
+    ...['one', 'two', 'three', 'four', 'five', 'six'].map((n) => skill(`seq-${n}`, { body: `Step ${n}.` })),
+  ]);
+  const load = (name: string) => ({ toolCalls: [{ name: 'Skill', arguments: { skill: name } }] });
+
+  it('a chain of skills naming each other stops at the 4th level; loads in sequence have no limit', async () => {
+    const seq = ['one', 'two', 'three', 'four', 'five', 'six'].map((n) => load(`seq-${n}`));
     const h = makeEngine({
       tools: skillTools,
-      skills: catalog,
-      responses: [call, call, call, call, { text: 'ok' }, call, { text: 'again' }],
+      skills: chain,
+      responses: [
+        ...seq,
+        { text: 'six loaded' },
+        ...['a', 'b', 'c', 'd'].map((n) => load(`chain-${n}`)),
+        { text: 'ok' },
+      ],
     });
     await runPrompt(h, 'go');
-    const results = h.eventsOf('tool_result');
+    expect(h.eventsOf('tool_result').map((r) => r.isError)).toEqual([false, false, false, false, false, false]);
+    await runPrompt(h, 'the chain');
+    const results = h.eventsOf('tool_result').slice(6);
     expect(results.slice(0, 3).every((r) => !r.isError)).toBe(true);
-    expect(results[3]).toMatchObject({ isError: true, text: expect.stringContaining('only 3 levels deep') });
-    await runPrompt(h, 'once more');
-    expect(h.eventsOf('tool_result')[4].isError).toBe(false);
+    expect(results[3]).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('level 4 (chain-a → chain-b → chain-c → chain-d)'),
+    });
   });
 
-  it('a turn started by /skill: counts as the first level', async () => {
-    const call = { toolCalls: [{ name: 'Skill', arguments: { skill: 'nest' } }] };
-    const h = makeEngine({ tools: skillTools, skills: catalog, responses: [call, call, call, { text: 'ok' }] });
-    const command = parseSkillCommand('/skill:commit now', catalog, () => false);
+  it('a turn started by /skill: holds that skill at the first level; the next turn starts again', async () => {
+    const h = makeEngine({
+      tools: skillTools,
+      skills: chain,
+      responses: [load('chain-a'), load('chain-b'), load('chain-c'), { text: 'ok' }, load('chain-c'), { text: 'x' }],
+    });
+    const command = parseSkillCommand('/skill:commit now', chain, () => false);
     expect(command?.ok).toBe(true);
     h.runtime.agent.submit({
       kind: 'prompt',
@@ -88,6 +110,22 @@ describe('Skill tool (SPEC §6.10)', () => {
     });
     await h.runtime.agent.idle();
     expect(h.eventsOf('tool_result').map((r) => r.isError)).toEqual([false, false, true]);
+    await runPrompt(h, 'again');
+    expect(h.eventsOf('tool_result')[3].isError).toBe(false);
+  });
+
+  it('several /skill: lines in one prompt load each skill with its own arguments; other lines follow', () => {
+    const several = parseSkillCommand('/skill:seq-one a b\nplease do both\n/skill:seq-two c', chain, () => false);
+    expect(several?.ok).toBe(true);
+    const text = several!.ok ? several!.text : '';
+    expect(text.indexOf('<skill name="seq-one"')).toBeLessThan(text.indexOf('<skill name="seq-two"'));
+    expect(text).toContain('Step one.\n\nARGUMENTS: a b');
+    expect(text).toContain('Step two.\n\nARGUMENTS: c');
+    expect(text.endsWith('please do both')).toBe(true);
+    expect(parseSkillCommand('/skill:seq-one\n/skill:nope', chain, () => false)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('There is no skill "nope"'),
+    });
   });
 
   it('${skills} lists only the skills the model may load; without any the Skill tool is not offered', () => {

@@ -58,11 +58,14 @@ describe('Agent tool (SPEC §6.7, §9.2)', () => {
     expect(byRole.get('coder')).toContain('Bash');
     expect(byRole.get('coder')).not.toContain('Agent');
     expect(byRole.get('coder')).not.toContain('AgentSwarm');
+    // FetchURL is deferred (docs/tools.md): explore reaches it through ToolSearch, which its allowlist used to miss.
     expect(byRole.get('explore')!.sort()).toEqual(
-      ['Glob', 'Grep', 'Read']
+      ['Glob', 'Grep', 'Read', 'ToolSearch']
         .concat(byRole.get('explore')!.filter((n) => n.startsWith('Web') || n === 'FetchURL' || n === 'ReadMediaFile'))
         .sort(),
     );
+    const exploreRequest = h.client.requests.find((r) => roleOf(r) === 'explore')!;
+    expect(JSON.stringify(exploreRequest)).toContain('FetchURL');
     expect(byRole.get('plan')).not.toContain('Bash');
     expect(byRole.get('plan')).not.toContain('Write');
     expect(byRole.get('plan')).toContain('TodoList');
@@ -102,6 +105,43 @@ describe('Agent tool (SPEC §6.7, §9.2)', () => {
     });
     expect(escape).toMatchObject({ isError: true, text: expect.stringContaining('There is no subagent "../../etc"') });
     expect(h.client.requests.filter((r) => roleOf(r) !== 'main')).toHaveLength(0);
+  });
+
+  it('an empty subagent_type means coder; a subagents: [...] allowlist bounds whom an agent delegates to', async () => {
+    const lead = custom('lead', { subagents: ['explore'] });
+    const h = makeEngine({
+      tools: builtinTools(),
+      agents: catalogWith(lead),
+      agentProfile: lead,
+      // The lead's own prompt starts "Custom lead": it is the main agent here, so answer by the subagent marker.
+      responses: (req: ModelRequest): ScriptedResponse =>
+        /# Your role: subagent/.test(req.system)
+          ? { text: 'sub done' }
+          : req.messages.some((m) => m.role === 'tool')
+            ? { text: 'main done' }
+            : {
+                toolCalls: [
+                  { name: 'Agent', arguments: { description: 'x', prompt: 'p', subagent_type: 'coder' } },
+                  { name: 'Agent', arguments: { description: 'y', prompt: 'q', subagent_type: 'explore' } },
+                ],
+              },
+    });
+    await runPrompt(h, 'go');
+    const [coder, explore] = h.eventsOf('tool_result');
+    expect(coder).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('lead may not delegate to "coder". Types you can use: explore.'),
+    });
+    expect(explore.isError).toBe(false);
+    const plain = makeEngine({
+      tools: builtinTools(),
+      responses: script({
+        toolCalls: [{ name: 'Agent', arguments: { description: 'x', prompt: 'p', subagent_type: '' } }],
+      }),
+    });
+    await runPrompt(plain, 'go');
+    expect(plain.eventsOf('tool_result')[0].isError).toBe(false);
+    expect(plain.client.requests.filter((r) => roleOf(r) === 'coder')).not.toHaveLength(0);
   });
 
   it('a main agent whose file allows no subagents is not offered the delegation tools', () => {
