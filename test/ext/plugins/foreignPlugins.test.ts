@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { claudeMatcher } from '../../../src/ext/plugins/claudePlugin';
 import { parseMarketplace } from '../../../src/ext/plugins/marketplace';
 import { readManifest } from '../../../src/ext/plugins/manifest';
-import { expandPluginCommand } from '../../../src/ext/plugins/pluginCommands';
+import { availableCommands } from '../../../src/acp/slashCommands';
+import { commandListDescription, expandPluginCommand } from '../../../src/ext/plugins/pluginCommands';
 import { loadPlugin } from '../../../src/ext/plugins/pluginLoader';
 import { renderSkillBody } from '../../../src/ext/skills/skillArguments';
 import { LOAD_OPTS, pluginFolder } from './pluginFixture';
@@ -68,6 +69,11 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
     expect(expandPluginCommand(go, 'one "two words" three')).toBe(
       'First one, second two words, all one "two words" three.',
     );
+    // The hint is shown before the description in the / menu, and is the input hint ACP editors get.
+    expect(commandListDescription(go)).toBe('<a> [b] — Go');
+    const session = { ids: ['cc'], commands: p.commands, promptSections: '', sessionStartSkills: [] };
+    const update = availableCommands(session) as { availableCommands: Array<{ name: string; input?: unknown }> };
+    expect(update.availableCommands.find((c) => c.name === 'cc:go')?.input).toEqual({ hint: '<a> [b]' });
   });
 
   it('hooks/hooks.json becomes hook rules: events kept, Claude tool names mapped, other types and events said', async () => {
