@@ -55,13 +55,17 @@ function sourceOf(raw: unknown, base: string): { source: string } | { why: strin
     if (gh) return { source: githubUrl(gh[1], ref, sha) };
     if (/\.zip$/i.test(new URL(url, 'https://x/').pathname)) return { source: url };
     return {
-      why: `the git repository ${url} cannot be fetched: Jarvis installs GitHub repositories and zip archives, and does not run git clone`,
+      why:
+        `the git repository ${url} cannot be fetched: ` +
+        'Jarvis installs GitHub repositories and zip archives, and does not run git clone',
     };
   }
   if (kind === 'git-subdir')
     return { why: 'a "git-subdir" source (a folder of a git repository) cannot be fetched; install the folder itself' };
   if (kind === 'npm' || kind === 'pip')
-    return { why: `an ${kind} package source cannot be installed; Jarvis installs folders, zips and GitHub repositories` };
+    return {
+      why: `an ${kind} package source cannot be installed; Jarvis installs folders, zips and GitHub repositories`,
+    };
   return { why: `the source kind ${JSON.stringify(raw.source)} is not known` };
 }
 
@@ -87,7 +91,8 @@ export function fromClaudeMarketplace(
     const inline = INLINE_FIELDS.filter((f) => raw[f] !== undefined);
     if (inline.length) {
       diagnostics.push(
-        `${at}: ${inline.map((f) => `"${f}"`).join(', ')} in the catalog entry are not read; the plugin's own manifest counts.`,
+        `${at}: ${inline.map((f) => `"${f}"`).join(', ')} in the catalog entry are not read; ` +
+          "the plugin's own manifest counts.",
       );
     }
     const entry: Record<string, unknown> = { id: name ?? raw.id, source: found.source };

@@ -41,7 +41,8 @@ export function withClaudeDefaults(root: string, manifest: PluginManifest): Plug
     return list;
   };
   const hooks = [...manifest.claudeHooks];
-  if (exists('./hooks/hooks.json', 'file') && !hooks.includes('./hooks/hooks.json')) hooks.unshift('./hooks/hooks.json');
+  const hooksFile = './hooks/hooks.json';
+  if (exists(hooksFile, 'file') && !hooks.includes(hooksFile)) hooks.unshift(hooksFile);
   const mcpFiles = [...manifest.mcpFiles];
   if (exists('./.mcp.json', 'file') && !mcpFiles.includes('./.mcp.json')) mcpFiles.unshift('./.mcp.json');
   return {
@@ -109,7 +110,10 @@ export function claudeHookRules(
     }
     for (const [event, groups] of Object.entries(events)) {
       if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-        diag(`${label}: the event "${event}" does not exist in Jarvis (docs/hooks.md lists the events); its hooks are skipped`);
+        diag(
+          `${label}: the event "${event}" does not exist in Jarvis (docs/hooks.md lists the events); ` +
+            'its hooks are skipped',
+        );
         continue;
       }
       if (!Array.isArray(groups)) {
@@ -129,7 +133,8 @@ export function claudeHookRules(
         group.hooks.forEach((hook, h) => {
           if (!isObject(hook)) return diag(`${at}.hooks[${h}] must be an object; skipped`);
           if (hook.type !== 'command') {
-            return diag(`${at}.hooks[${h}]: hooks of type "${String(hook.type)}" are not supported (only "command"); skipped`);
+            const type = String(hook.type);
+            return diag(`${at}.hooks[${h}]: hooks of type "${type}" are not supported (only "command"); skipped`);
           }
           if (hook.async !== undefined) diag(`${at}.hooks[${h}]: "async" is not supported; the hook runs in the turn`);
           const matcher = claudeMatcher(group.matcher as string | undefined);
@@ -150,7 +155,9 @@ export function claudeHookRules(
 export function resolvePluginRoot(value: unknown, root: string): unknown {
   if (typeof value === 'string') return value.split(CLAUDE_ROOT_VARIABLE).join(root);
   if (Array.isArray(value)) return value.map((v) => resolvePluginRoot(v, root));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolvePluginRoot(v, root)]));
+  if (isObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolvePluginRoot(v, root)]));
+  }
   return value;
 }
 
@@ -158,7 +165,11 @@ export function resolvePluginRoot(value: unknown, root: string): unknown {
  * MCP server entries from the plugin's `.mcp.json` files, `${CLAUDE_PLUGIN_ROOT}` resolved; a command
  * under the root becomes a `./` path, which the loader checks like any plugin command.
  */
-export function claudeMcpServers(root: string, manifest: PluginManifest, diag: (t: string) => void): Record<string, unknown> {
+export function claudeMcpServers(
+  root: string,
+  manifest: PluginManifest,
+  diag: (t: string) => void,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const rel of manifest.mcpFiles) {
     const label = `mcpServers ${rel.replace(/^\.\//, '')}`;

@@ -148,9 +148,11 @@ export function readManifest(root: string): ManifestRead {
 
   const format = file === CLAUDE_MANIFEST ? 'claude' : 'jarvis';
   for (const key of Object.keys(m)) {
-    if (format === 'claude' && CLAUDE_UNSUPPORTED[key]) diagnostics.push(`"${key}": ${CLAUDE_UNSUPPORTED[key]}; ignored`);
+    const claudeOnly = format === 'claude' ? CLAUDE_UNSUPPORTED[key] : undefined;
+    if (claudeOnly) diagnostics.push(`"${key}": ${claudeOnly}; ignored`);
     else if (UNSUPPORTED.includes(key)) diagnostics.push(`"${key}" is not supported by Jarvis Code plugins; ignored`);
-    else if (!KNOWN.has(key) && !(format === 'claude' && CLAUDE_KNOWN.has(key))) diagnostics.push(`unknown field "${key}"; ignored`);
+    else if (!KNOWN.has(key) && !(format === 'claude' && CLAUDE_KNOWN.has(key)))
+      diagnostics.push(`unknown field "${key}"; ignored`);
   }
 
   let keywords: string[] = [];

@@ -99,7 +99,8 @@ function readCatalogFile(given: string, opts: MarketplaceLoadOptions): { text: s
     if (statSync(path).isDirectory()) {
       // A folder: its marketplace.json, else Claude Code's .claude-plugin/marketplace.json.
       const claude = join(path, '.claude-plugin', 'marketplace.json');
-      path = !existsSync(join(path, 'marketplace.json')) && existsSync(claude) ? claude : join(path, 'marketplace.json');
+      const own = join(path, 'marketplace.json');
+      path = !existsSync(own) && existsSync(claude) ? claude : own;
     }
     const stat = statSync(path);
     if (stat.size > MAX_MARKETPLACE_BYTES) throw new MarketplaceError(`The plugin marketplace ${path} is larger than ${MAX_MARKETPLACE_BYTES / 1024 / 1024} MiB; a catalog is a small JSON file.`);

@@ -80,7 +80,9 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
     const described = typeof parsed.data.description === 'string' ? parsed.data.description.trim() : '';
     const hint = parsed.data['argument-hint'] ?? parsed.data.argumentHint;
     const argumentHint = typeof hint === 'string' && hint.trim() ? hint.trim() : undefined;
-    if (hint !== undefined && !argumentHint) diag(`command ${f.rel}: "argument-hint" must be a non-empty string; ignored`);
+    if (hint !== undefined && !argumentHint) {
+      diag(`command ${f.rel}: "argument-hint" must be a non-empty string; ignored`);
+    }
     const bangs = bangCommands(body);
     if (bangs.length) {
       diag(
@@ -89,7 +91,8 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
       );
     }
     const description = described || firstLine(body) || NO_DESCRIPTION;
-    out.push({ plugin: pluginId, command, name: `${pluginId}:${command}`, description, argumentHint, body, path: f.path, root });
+    const name = `${pluginId}:${command}`;
+    out.push({ plugin: pluginId, command, name, description, argumentHint, body, path: f.path, root });
   }
   return out;
 }

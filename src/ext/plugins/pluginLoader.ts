@@ -70,7 +70,8 @@ export async function loadPlugin(root: string, id: string, opts: PluginLoadOptio
   }
   const read = readManifest(real);
   if (!read.ok) return emptyPlugin(id, real, read.diagnostics, read.error);
-  const manifest = read.manifest.format === 'claude' ? claudeManifest(real, read.manifest, read.diagnostics) : read.manifest;
+  const manifest =
+    read.manifest.format === 'claude' ? claudeManifest(real, read.manifest, read.diagnostics) : read.manifest;
   if (manifest.name !== id) return emptyPlugin(id, real, read.diagnostics, `the manifest now names the plugin "${manifest.name}", but it is installed as "${id}"; reinstall it`);
   const plugin: LoadedPlugin = { ...emptyPlugin(id, real, read.diagnostics), manifest };
   const diag = (text: string) => plugin.diagnostics.push(text);

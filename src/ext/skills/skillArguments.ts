@@ -1,7 +1,8 @@
 // Fills a skill body's placeholders (SPEC §9.1): `$ARGUMENTS` (the whole text), `$ARGUMENTS[i]` and `$i`
 // (the i-th word, 0-based; quotes group words), `$<name>` for declared argument names, and
 // `${JARVIS_SKILL_DIR}` (also written `${CLAUDE_SKILL_DIR}`, and a plugin skill's `${CLAUDE_PLUGIN_ROOT}`,
-// as Claude Code skills do: docs/plugins.md "Claude Code plugins"). A body without argument placeholders gets the text appended instead.
+// as Claude Code skills do: docs/plugins.md "Claude Code plugins"). A body without argument placeholders
+// gets the text appended instead.
 import type { Skill } from './skillFile';
 
 /** Splits on whitespace; "double" or 'single' quotes keep words together and are removed. */
