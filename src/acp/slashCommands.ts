@@ -18,7 +18,7 @@ export function availableCommands(plugins: SessionPlugins | undefined): SessionU
   const fromPlugins = (plugins?.commands ?? []).map((c) => ({
     name: c.name,
     description: c.description,
-    input: { hint: 'arguments (optional)' },
+    input: { hint: c.argumentHint ?? 'arguments (optional)' },
   }));
   return { sessionUpdate: 'available_commands_update', availableCommands: [...BUILT_IN_COMMANDS, ...fromPlugins] };
 }

@@ -37,6 +37,7 @@ import type { Theme } from './theme';
 import { UserBlock, type NoticeLevel } from './transcript/messageBlocks';
 import { blocksFromMessages } from './transcript/replay';
 import type { TuiPreferences } from './tuiPreferences';
+import { commandListDescription } from '../ext/plugins/pluginCommands';
 
 export class App implements CommandHost {
   readonly version: string;
@@ -134,7 +135,7 @@ export class App implements CommandHost {
       (this.opts.runtime.plugins?.commands ?? []).map((c) => ({
         name: c.name,
         aliases: [],
-        description: c.description,
+        description: commandListDescription(c),
       }));
     this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands(), ...pluginCommands()]);
     editor.setAutocompleteProvider(this.completion);

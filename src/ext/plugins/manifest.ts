@@ -1,13 +1,17 @@
 // A plugin's manifest (docs/plugins.md "Manifest"): `jarvis.plugin.json` at the plugin root, else
-// `.jarvis-plugin/plugin.json`, else `.kimi-plugin/plugin.json` (so Kimi Code plugins install as they
-// are); a manifest shadowed by a higher one is reported. This file only reads and checks the JSON: every
+// `.jarvis-plugin/plugin.json`, else `kimi.plugin.json` or `.kimi-plugin/plugin.json` (so Kimi Code
+// plugins install as they are), else Claude Code's `.claude-plugin/plugin.json`; a manifest shadowed by
+// a higher one is reported. This file only reads and checks the JSON: every
 // field of the wrong shape becomes a diagnostic and is ignored, so one bad field never hides the rest.
 // Only a missing manifest, unreadable JSON or a bad `name` makes the whole plugin fail to load.
 import { readFileSync, statSync } from 'node:fs';
 import { resolveInside } from './pluginPaths';
-import { MANIFEST_FILES } from './shippedPlugins';
+import { CLAUDE_MANIFEST, MANIFEST_FILES } from './shippedPlugins';
 
 export { MANIFEST_FILES };
+export const CLAUDE_MARKETPLACE = '.claude-plugin/marketplace.json';
+export const MARKETPLACE_HINT =
+  'list its plugins with `jarvis plugin marketplace <folder-or-url>` and install one of them';
 export const PLUGIN_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 
@@ -43,11 +47,24 @@ export interface PluginManifest {
   hooks: unknown[];
   /** Which manifest file was read, relative to the root. */
   file: string;
+  /** `claude`: read from `.claude-plugin/plugin.json`, with Claude Code's defaults (claudePlugin.ts). */
+  format: 'jarvis' | 'claude';
+  /** Claude Code: `./` hook files (`{"hooks": {...}}`) and inline hook objects the manifest names. */
+  claudeHooks: Array<string | Record<string, unknown>>;
+  /** Claude Code: `./` files of MCP servers (`{"mcpServers": {...}}`) the manifest names. */
+  mcpFiles: string[];
 }
 
 export type ManifestRead = { ok: true; manifest: PluginManifest; diagnostics: string[] } | { ok: false; error: string; diagnostics: string[] };
 
 const UNSUPPORTED = ['tools', 'apps', 'inject', 'configFile'];
+/** Claude Code manifest fields Jarvis has nothing for (docs/plugins.md "Claude Code plugins"). */
+const CLAUDE_UNSUPPORTED: Record<string, string> = {
+  outputStyles: 'output styles are not supported',
+  lspServers: 'language servers from plugins are not supported',
+  userConfig: 'install-time user settings are not supported',
+  channels: 'channels are not supported',
+};
 const KNOWN = new Set([
   '$schema',
   'name',
@@ -68,6 +85,8 @@ const KNOWN = new Set([
   'hooks',
   'commands',
 ]);
+/** Fields Claude Code manifests carry that only describe the plugin. */
+const CLAUDE_KNOWN = new Set(['repository']);
 const INTERFACE_FIELDS = ['displayName', 'shortDescription', 'longDescription', 'developerName', 'websiteURL'] as const;
 
 function isFileAt(path: string): boolean {
@@ -83,7 +102,14 @@ export function readManifest(root: string): ManifestRead {
   const diagnostics: string[] = [];
   const present = MANIFEST_FILES.filter((f) => isFileAt(`${root}/${f}`));
   if (!present.length) {
-    return { ok: false, error: `no plugin manifest: expected ${MANIFEST_FILES.join(' or ')} in the plugin folder`, diagnostics };
+    const catalog = isFileAt(`${root}/${CLAUDE_MARKETPLACE}`)
+      ? `; the folder holds a Claude Code marketplace (${CLAUDE_MARKETPLACE}), not a plugin: ${MARKETPLACE_HINT}`
+      : '';
+    return {
+      ok: false,
+      error: `no plugin manifest: expected ${MANIFEST_FILES.join(' or ')} in the plugin folder${catalog}`,
+      diagnostics,
+    };
   }
   const [file, ...shadowed] = present;
   for (const s of shadowed) diagnostics.push(`${s} is shadowed by ${file} and was not read`);
@@ -120,9 +146,13 @@ export function readManifest(root: string): ManifestRead {
     return [];
   };
 
+  const format = file === CLAUDE_MANIFEST ? 'claude' : 'jarvis';
   for (const key of Object.keys(m)) {
-    if (UNSUPPORTED.includes(key)) diagnostics.push(`"${key}" is not supported by Jarvis Code plugins; ignored`);
-    else if (!KNOWN.has(key)) diagnostics.push(`unknown field "${key}"; ignored`);
+    const claudeOnly = format === 'claude' ? CLAUDE_UNSUPPORTED[key] : undefined;
+    if (claudeOnly) diagnostics.push(`"${key}": ${claudeOnly}; ignored`);
+    else if (UNSUPPORTED.includes(key)) diagnostics.push(`"${key}" is not supported by Jarvis Code plugins; ignored`);
+    else if (!KNOWN.has(key) && !(format === 'claude' && CLAUDE_KNOWN.has(key)))
+      diagnostics.push(`unknown field "${key}"; ignored`);
   }
 
   let keywords: string[] = [];
@@ -156,12 +186,30 @@ export function readManifest(root: string): ManifestRead {
   }
 
   let mcpServers: Record<string, unknown> = {};
-  if (m.mcpServers !== undefined) {
+  const mcpFiles: string[] = [];
+  const claudeHooks: Array<string | Record<string, unknown>> = [];
+  // Claude Code also lets both fields name files (or, for hooks, hold the hooks.json object itself).
+  const claudeRefs = (v: unknown) => (format === 'claude' && (typeof v === 'string' || Array.isArray(v)) ? v : null);
+  const mcpRefs = claudeRefs(m.mcpServers);
+  const hookRefs = claudeRefs(m.hooks);
+  if (mcpRefs !== null) {
+    for (const ref of [mcpRefs].flat()) {
+      if (typeof ref === 'string') mcpFiles.push(ref);
+      else bad('mcpServers', 'an object of servers, a "./" path to a .mcp.json file, or an array of such paths');
+    }
+  } else if (m.mcpServers !== undefined) {
     if (typeof m.mcpServers !== 'object' || m.mcpServers === null || Array.isArray(m.mcpServers)) bad('mcpServers', 'an object of servers by name');
     else mcpServers = m.mcpServers as Record<string, unknown>;
   }
   let hooks: unknown[] = [];
-  if (m.hooks !== undefined) {
+  if (hookRefs !== null) {
+    for (const ref of [hookRefs].flat()) {
+      if (typeof ref === 'string' || (ref && typeof ref === 'object' && !Array.isArray(ref))) claudeHooks.push(ref);
+      else bad('hooks', 'a "./" path to a hooks.json file, a hooks object, or an array of them');
+    }
+  } else if (format === 'claude' && m.hooks && typeof m.hooks === 'object') {
+    claudeHooks.push(m.hooks as Record<string, unknown>);
+  } else if (m.hooks !== undefined) {
     if (!Array.isArray(m.hooks)) bad('hooks', 'an array of {event, matcher, command, timeout} entries');
     else hooks = m.hooks;
   }
@@ -188,6 +236,9 @@ export function readManifest(root: string): ManifestRead {
       mcpServers,
       hooks,
       file,
+      format,
+      claudeHooks,
+      mcpFiles,
     },
   };
 }

@@ -4,7 +4,7 @@
 // entry is reported and skipped; the others are still listed. Only the default catalog may call an
 // entry "official": a catalog the user points at ad hoc cannot make its plugins skip the confirmation
 // that third-party installs ask for.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semverLt from 'semver/functions/lt';
@@ -12,6 +12,7 @@ import semverValid from 'semver/functions/valid';
 import { expandTilde } from '../../store/paths';
 import { guardedFetch } from '../../platform/web/guardedFetch';
 import { packageRoot } from '../../store/packageRoot';
+import { fromClaudeMarketplace, isClaudeMarketplace } from './claudeMarketplace';
 import { PLUGIN_TIERS, type PluginTier } from './installedStore';
 
 export const MARKETPLACE_ENV = 'JARVIS_CODE_PLUGIN_MARKETPLACE_URL';
@@ -95,7 +96,12 @@ async function fetchCatalog(url: string, opts: MarketplaceLoadOptions): Promise<
 function readCatalogFile(given: string, opts: MarketplaceLoadOptions): { text: string; location: string } {
   let path = given.toLowerCase().startsWith('file:') ? fileURLToPathOrThrow(given) : resolve(opts.cwd, expandTilde(given, opts.env));
   try {
-    if (statSync(path).isDirectory()) path = join(path, 'marketplace.json');
+    if (statSync(path).isDirectory()) {
+      // A folder: its marketplace.json, else Claude Code's .claude-plugin/marketplace.json.
+      const claude = join(path, '.claude-plugin', 'marketplace.json');
+      const own = join(path, 'marketplace.json');
+      path = !existsSync(own) && existsSync(claude) ? claude : own;
+    }
     const stat = statSync(path);
     if (stat.size > MAX_MARKETPLACE_BYTES) throw new MarketplaceError(`The plugin marketplace ${path} is larger than ${MAX_MARKETPLACE_BYTES / 1024 / 1024} MiB; a catalog is a small JSON file.`);
     return { text: readFileSync(path, 'utf8'), location: path };
@@ -134,8 +140,14 @@ export function parseMarketplace(text: string, location: string, opts: { trusted
     throw new MarketplaceError(`The plugin marketplace ${location} is not valid JSON: ${(e as Error).message}`);
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new MarketplaceError(`The plugin marketplace ${location} must be a JSON object with "version" and "plugins".`);
-  const { version, plugins } = doc as { version?: unknown; plugins?: unknown };
   const diagnostics: string[] = [];
+  const claudeFormat = isClaudeMarketplace(doc as Record<string, unknown>);
+  if (claudeFormat) {
+    const claude = fromClaudeMarketplace(doc as Record<string, unknown>, location);
+    doc = claude.doc;
+    diagnostics.push(...claude.diagnostics);
+  }
+  const { version, plugins } = doc as { version?: unknown; plugins?: unknown };
   const versionText = typeof version === 'number' ? String(version) : version;
   if (versionText === undefined) diagnostics.push(`"version" is missing; read as version "1".`);
   else if (!(MARKETPLACE_VERSIONS as readonly unknown[]).includes(versionText)) {
@@ -145,6 +157,7 @@ export function parseMarketplace(text: string, location: string, opts: { trusted
   const entries: MarketplaceEntry[] = [];
   const seen = new Set<string>();
   plugins.forEach((raw, i) => {
+    if (raw === null && claudeFormat) return; // a Claude Code entry skipped above, already reported
     const entry = parseEntry(raw, `plugins[${i}]`, location, opts.trusted, diagnostics);
     if (!entry) return;
     if (seen.has(entry.id)) {

@@ -2,9 +2,13 @@
 // `commands` paths become `/<plugin>:<command>`. The name is the file's path relative to the declared
 // folder without `.md` (`frontend/component`), unless the frontmatter gives `name`; the description is
 // the frontmatter's, else the body's first non-empty line (240 characters at most), else a fixed text.
-// What the user types after the command replaces `$ARGUMENTS`, or is appended as `ARGUMENTS: …`.
+// What the user types after the command replaces `$ARGUMENTS` (and its words `$1`, `$2`…), or is appended
+// as `ARGUMENTS: …`. Claude Code commands also use `${CLAUDE_PLUGIN_ROOT}`, `argument-hint` and
+// `` !`cmd` `` lines (docs/plugins.md "Claude Code plugins").
 import { basename } from 'node:path';
 import { readMarkdownFile } from '../frontmatter';
+import { tokenizeArguments } from '../skills/skillArguments';
+import { CLAUDE_ROOT_VARIABLE } from './claudePlugin';
 import { containedFiles, resolveInside } from './pluginPaths';
 
 export const NO_DESCRIPTION = 'No description provided.';
@@ -17,8 +21,25 @@ export interface PluginCommand {
   /** What the user types after `/`: `<plugin>:<command>`. */
   name: string;
   description: string;
+  /** Frontmatter `argument-hint` (`<ticker> [days]`): shown beside the command in lists. */
+  argumentHint?: string;
   body: string;
   path: string;
+  /** The plugin root, for `${CLAUDE_PLUGIN_ROOT}`. */
+  root?: string;
+}
+
+/** `` !`cmd` ``: Claude Code runs it before sending and puts its output in its place. */
+const BANG_COMMAND = /!`([^`\n]+)`/g;
+
+/** The commands a body's `` !`cmd` `` lines name, in order. */
+export function bangCommands(body: string): string[] {
+  return [...body.matchAll(BANG_COMMAND)].map((m) => m[1].trim());
+}
+
+/** What a list shows for a command: its argument hint, then its description. */
+export function commandListDescription(command: Pick<PluginCommand, 'argumentHint' | 'description'>): string {
+  return command.argumentHint ? `${command.argumentHint} — ${command.description}` : command.description;
 }
 
 function firstLine(body: string): string {
@@ -57,16 +78,46 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
     seen.add(command);
     const body = parsed.body.trim();
     const described = typeof parsed.data.description === 'string' ? parsed.data.description.trim() : '';
-    out.push({ plugin: pluginId, command, name: `${pluginId}:${command}`, description: described || firstLine(body) || NO_DESCRIPTION, body, path: f.path });
+    const hint = parsed.data['argument-hint'] ?? parsed.data.argumentHint;
+    const argumentHint = typeof hint === 'string' && hint.trim() ? hint.trim() : undefined;
+    if (hint !== undefined && !argumentHint) {
+      diag(`command ${f.rel}: "argument-hint" must be a non-empty string; ignored`);
+    }
+    const bangs = bangCommands(body);
+    if (bangs.length) {
+      diag(
+        `command ${f.rel}: its !\`command\` lines (${bangs.join(', ')}) are not run before sending; ` +
+          'the model is asked to run them with Bash (approval applies) and use their output',
+      );
+    }
+    const description = described || firstLine(body) || NO_DESCRIPTION;
+    const name = `${pluginId}:${command}`;
+    out.push({ plugin: pluginId, command, name, description, argumentHint, body, path: f.path, root });
   }
   return out;
 }
 
-/** The prompt a command sends: `$ARGUMENTS` replaced, else the arguments appended on their own line. */
+/**
+ * The prompt a command sends: `$ARGUMENTS` and `$1`… (the words, 1-based as in Claude Code commands)
+ * replaced, else the arguments appended on their own line; `${CLAUDE_PLUGIN_ROOT}` resolved.
+ */
 export function expandPluginCommand(command: PluginCommand, args: string): string {
   const text = args.trim();
-  if (command.body.includes('$ARGUMENTS')) return command.body.split('$ARGUMENTS').join(text);
-  return text ? `${command.body}\n\nARGUMENTS: ${text}` : command.body;
+  const words = tokenizeArguments(text);
+  let used = false;
+  let body = command.body.replace(/\$ARGUMENTS(?![\w[])|\$([1-9]\d*)(?!\d)/g, (_all, n: string | undefined) => {
+    used = true;
+    return n === undefined ? text : (words[Number(n) - 1] ?? '');
+  });
+  if (command.root) body = body.split(CLAUDE_ROOT_VARIABLE).join(command.root);
+  const bangs = bangCommands(body);
+  if (bangs.length) {
+    // Not run here: the model runs each through the Bash tool, so approval and the sandbox apply.
+    body +=
+      '\n\n(The lines written !`command` above are shell commands whose output this prompt expects. ' +
+      `Run each with the Bash tool first, in order: ${bangs.map((b) => `\`${b}\``).join(', ')}.)`;
+  }
+  return !used && text ? `${body}\n\nARGUMENTS: ${text}` : body;
 }
 
 export type PluginCommandParse = { ok: true; command: PluginCommand; args: string; text: string } | { ok: false; message: string };

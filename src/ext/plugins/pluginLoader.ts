@@ -9,6 +9,7 @@ import { parseServerEntry, type McpServerConfig, type McpTimeoutDefaults } from 
 import { parseAgentFile, type AgentProfile } from '../agents/agentFile';
 import type { HookSpec } from '../hooks/hookRunner';
 import { parseSkillFile, type Skill } from '../skills/skillFile';
+import { claudeHookRules, claudeMcpServers, resolvePluginRoot, withClaudeDefaults } from './claudePlugin';
 import { readManifest, type PluginManifest } from './manifest';
 import { loadPluginCommands, type PluginCommand } from './pluginCommands';
 import { containedFiles, realRoot, resolveInside } from './pluginPaths';
@@ -69,7 +70,8 @@ export async function loadPlugin(root: string, id: string, opts: PluginLoadOptio
   }
   const read = readManifest(real);
   if (!read.ok) return emptyPlugin(id, real, read.diagnostics, read.error);
-  const { manifest } = read;
+  const manifest =
+    read.manifest.format === 'claude' ? claudeManifest(real, read.manifest, read.diagnostics) : read.manifest;
   if (manifest.name !== id) return emptyPlugin(id, real, read.diagnostics, `the manifest now names the plugin "${manifest.name}", but it is installed as "${id}"; reinstall it`);
   const plugin: LoadedPlugin = { ...emptyPlugin(id, real, read.diagnostics), manifest };
   const diag = (text: string) => plugin.diagnostics.push(text);
@@ -124,7 +126,8 @@ async function loadSkills(root: string, manifest: PluginManifest, diag: (t: stri
     const key = parsed.skill.name.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
-    skills.push({ ...parsed.skill, plugin: { id: manifest.name, instructions: manifest.skillInstructions?.trim() || undefined } });
+    const instructions = manifest.skillInstructions?.trim() || undefined;
+    skills.push({ ...parsed.skill, plugin: { id: manifest.name, instructions, root } });
   }
   return skills;
 }
@@ -216,7 +219,9 @@ function mcpServers(root: string, id: string, manifest: PluginManifest, home: st
       } else {
         entry.cwd = root;
       }
-      entry.env = { ...(typeof entry.env === 'object' && entry.env ? (entry.env as Record<string, unknown>) : {}), JARVIS_CODE_HOME: home, JARVIS_PLUGIN_ROOT: root };
+      const given = typeof entry.env === 'object' && entry.env ? (entry.env as Record<string, unknown>) : {};
+      const claude = manifest.format === 'claude' ? { CLAUDE_PLUGIN_ROOT: root } : {};
+      entry.env = { ...given, JARVIS_CODE_HOME: home, JARVIS_PLUGIN_ROOT: root, ...claude };
     }
     const parsed = parseServerEntry(pluginServerName(id, name), entry, { scope: 'user', file: manifestFile, defaults });
     if ('error' in parsed) {
@@ -238,9 +243,24 @@ function hooks(root: string, id: string, manifest: PluginManifest, home: string,
       diag(`hooks[${i}]: ${where}: ${issue.message}; hook ignored`);
       return;
     }
-    out.push({ ...parsed.data, cwd: root, env: { JARVIS_CODE_HOME: home, JARVIS_PLUGIN_ROOT: root }, origin: `plugin ${id}` });
+    // CLAUDE_PLUGIN_ROOT too: Claude Code hook commands name their scripts through it.
+    const env: Record<string, string> = { JARVIS_CODE_HOME: home, JARVIS_PLUGIN_ROOT: root };
+    if (manifest.format === 'claude') env.CLAUDE_PLUGIN_ROOT = root;
+    out.push({ ...parsed.data, cwd: root, env, origin: `plugin ${id}` });
   });
   return out;
+}
+
+/** A Claude Code manifest with its default folders, its hooks files as rules and its `.mcp.json` servers. */
+function claudeManifest(root: string, read: PluginManifest, diagnostics: string[]): PluginManifest {
+  const diag = (t: string) => diagnostics.push(t);
+  const manifest = withClaudeDefaults(root, read);
+  const inline = resolvePluginRoot(manifest.mcpServers, root) as Record<string, unknown>;
+  return {
+    ...manifest,
+    hooks: [...manifest.hooks, ...claudeHookRules(root, manifest, diag)],
+    mcpServers: { ...inline, ...claudeMcpServers(root, manifest, diag) },
+  };
 }
 
 /** The real path of `dir/SKILL.md` when it is a file inside the root; a symlink out of it is reported. */

@@ -10,7 +10,7 @@ import { guardedFetch, UrlRefusedError, type Resolver } from '../../platform/web
 import { readZip, ZipError, type ReadZipEntry } from '../../platform/zip';
 import { expandTilde } from '../../store/paths';
 import { PluginError, type PluginSourceKind } from './installedStore';
-import { MANIFEST_FILES } from './manifest';
+import { CLAUDE_MARKETPLACE, MANIFEST_FILES, MARKETPLACE_HINT } from './manifest';
 
 export const DEFAULT_GITHUB_URL = 'https://github.com';
 export const DEFAULT_CODELOAD_URL = 'https://codeload.github.com';
@@ -220,7 +220,13 @@ function unpack(entries: ReadZipEntry[], staging: string, what: string): void {
   if (!hasManifest('')) {
     const tops = new Set(entries.map((e) => e.name.split('/')[0]));
     const only = tops.size === 1 ? `${[...tops][0]}/` : undefined;
-    if (!only || !hasManifest(only)) throw new PluginError(`${what} holds no plugin manifest (${MANIFEST_FILES.join(' or ')}) at its root`);
+    if (!only || !hasManifest(only)) {
+      const catalog = entries.some((e) => e.name === `${only ?? ''}${CLAUDE_MARKETPLACE}`);
+      throw new PluginError(
+        `${what} holds no plugin manifest (${MANIFEST_FILES.join(' or ')}) at its root` +
+          (catalog ? `; it holds a Claude Code marketplace (${CLAUDE_MARKETPLACE}): ${MARKETPLACE_HINT}` : ''),
+      );
+    }
     prefix = only;
   }
   const files = entries.filter((e) => e.name.startsWith(prefix) && e.name.length > prefix.length);

@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Manifest locations, highest precedence first (docs/plugins.md "The manifest"). */
-export const MANIFEST_FILES = ['jarvis.plugin.json', '.jarvis-plugin/plugin.json', '.kimi-plugin/plugin.json'] as const;
+export const MANIFEST_FILES = [
+  'jarvis.plugin.json',
+  '.jarvis-plugin/plugin.json',
+  'kimi.plugin.json',
+  '.kimi-plugin/plugin.json',
+  '.claude-plugin/plugin.json',
+] as const;
+
+/** The manifest Claude Code reads; its plugins have default folders and hook/MCP files (claudePlugin.ts). */
+export const CLAUDE_MANIFEST = '.claude-plugin/plugin.json';
 
 export const INSTALLED_AT_START = ['jarvis-documents'];
 

@@ -1,6 +1,8 @@
 // Fills a skill body's placeholders (SPEC §9.1): `$ARGUMENTS` (the whole text), `$ARGUMENTS[i]` and `$i`
 // (the i-th word, 0-based; quotes group words), `$<name>` for declared argument names, and
-// `${JARVIS_SKILL_DIR}`. A body without argument placeholders gets the text appended instead.
+// `${JARVIS_SKILL_DIR}` (also written `${CLAUDE_SKILL_DIR}`, and a plugin skill's `${CLAUDE_PLUGIN_ROOT}`,
+// as Claude Code skills do: docs/plugins.md "Claude Code plugins"). A body without argument placeholders
+// gets the text appended instead.
 import type { Skill } from './skillFile';
 
 /** Splits on whitespace; "double" or 'single' quotes keep words together and are removed. */
@@ -15,7 +17,10 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export function renderSkillBody(skill: Pick<Skill, 'body' | 'arguments' | 'dir'>, argsText: string): string {
+export function renderSkillBody(
+  skill: Pick<Skill, 'body' | 'arguments' | 'dir'> & Partial<Pick<Skill, 'plugin'>>,
+  argsText: string,
+): string {
   const args = argsText.trim();
   const tokens = tokenizeArguments(args);
   const names = skill.arguments.filter((n) => /^[A-Za-z_][\w-]*$/.test(n) && n !== 'ARGUMENTS');
@@ -40,6 +45,7 @@ export function renderSkillBody(skill: Pick<Skill, 'body' | 'arguments' | 'dir'>
       return args;
     },
   );
-  const withDir = filled.split('${JARVIS_SKILL_DIR}').join(skill.dir);
+  let withDir = filled.split('${JARVIS_SKILL_DIR}').join(skill.dir).split('${CLAUDE_SKILL_DIR}').join(skill.dir);
+  if (skill.plugin?.root) withDir = withDir.split('${CLAUDE_PLUGIN_ROOT}').join(skill.plugin.root);
   return !used && args ? `${withDir}\n\nARGUMENTS: ${args}` : withDir;
 }

@@ -33,7 +33,7 @@ export interface Skill {
   path: string;
   source: SkillSource;
   /** A plugin's skill: the plugin id and its `skillInstructions`, shown whenever the skill loads. */
-  plugin?: { id: string; instructions?: string };
+  plugin?: { id: string; instructions?: string; root?: string };
 }
 
 export function isModelInvocable(skill: Skill): boolean {

@@ -1,0 +1,197 @@
+// Claude Code plugins (docs/plugins.md "Claude Code plugins"): a `.claude-plugin/plugin.json` manifest
+// whose plugin also has default folders — `skills/`, `commands/`, `agents/` are read whether or not the
+// manifest names other paths (Claude Code's paths add to the defaults) — plus `hooks/hooks.json` and a
+// `.mcp.json` at the root. This file turns those into what the Jarvis loader reads: manifest paths, hook
+// rules with our four keys, and MCP server entries with `${CLAUDE_PLUGIN_ROOT}` resolved. What has no
+// Jarvis counterpart (another hook type, an event we do not have) is a diagnostic naming it.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { HOOK_EVENTS } from '../../store/configSchema';
+import type { PluginManifest } from './manifest';
+import { resolveInside } from './pluginPaths';
+
+const MAX_FILE_BYTES = 1024 * 1024;
+export const CLAUDE_ROOT_VARIABLE = '${CLAUDE_PLUGIN_ROOT}';
+
+/**
+ * Claude Code tool names a hook matcher may name, where Jarvis calls the tool otherwise (docs/plugins.md).
+ * Only for hook matchers: the names in agents' and skills' tool lists are mapped where those are read.
+ */
+const HOOK_TOOL_NAMES: Record<string, string> = {
+  WebFetch: 'FetchURL',
+  MultiEdit: 'Edit',
+  NotebookEdit: 'Edit',
+  NotebookRead: 'Read',
+  Task: 'Agent',
+  TodoWrite: 'TodoList',
+  BashOutput: 'TaskOutput',
+  KillShell: 'TaskStop',
+  LS: 'Glob',
+};
+
+/** The manifest with Claude Code's default folders and files added where they exist. */
+export function withClaudeDefaults(root: string, manifest: PluginManifest): PluginManifest {
+  const exists = (rel: string, kind: 'dir' | 'file') => {
+    const where = resolveInside(root, rel);
+    return where.ok && where.kind === kind;
+  };
+  const plus = (declared: string[] | undefined, folder: string) => {
+    const list = [...(declared ?? [])];
+    if (exists(folder, 'dir') && !list.some((p) => p.replace(/\/+$/, '') === folder)) list.unshift(folder);
+    return list;
+  };
+  const hooks = [...manifest.claudeHooks];
+  const hooksFile = './hooks/hooks.json';
+  if (exists(hooksFile, 'file') && !hooks.includes(hooksFile)) hooks.unshift(hooksFile);
+  const mcpFiles = [...manifest.mcpFiles];
+  if (exists('./.mcp.json', 'file') && !mcpFiles.includes('./.mcp.json')) mcpFiles.unshift('./.mcp.json');
+  return {
+    ...manifest,
+    skills: plus(manifest.skills, './skills'),
+    commands: plus(manifest.commands, './commands'),
+    agents: plus(manifest.agents, './agents'),
+    claudeHooks: hooks,
+    mcpFiles,
+  };
+}
+
+/** Reads a `./` JSON file inside the plugin; a problem is a diagnostic and undefined. */
+function readJsonInside(root: string, rel: string, label: string, diag: (t: string) => void): unknown {
+  const where = resolveInside(root, rel);
+  if (!where.ok || where.kind !== 'file') {
+    diag(`${label}: ${where.ok ? `"${rel}" is not a file` : where.reason}; skipped`);
+    return undefined;
+  }
+  try {
+    const text = readFileSync(where.path, 'utf8');
+    if (Buffer.byteLength(text) > MAX_FILE_BYTES) {
+      diag(`${label}: ${rel} is larger than ${MAX_FILE_BYTES} bytes; skipped`);
+      return undefined;
+    }
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    diag(`${label}: ${rel} is not valid JSON (${(e as Error).message}); skipped`);
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A Claude matcher as a Jarvis matcher: `*` and empty mean every tool; Claude tool names are mapped. */
+export function claudeMatcher(matcher: string | undefined): string | undefined {
+  const m = matcher?.trim();
+  if (!m || m === '*') return undefined;
+  // A plain list of names (`Bash|Edit|MultiEdit`) is anchored, so `Edit` does not match `NotebookEdit`.
+  if (/^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$/.test(m)) {
+    const names = [...new Set(m.split('|').map((n) => HOOK_TOOL_NAMES[n] ?? n))];
+    return `^(${names.join('|')})$`;
+  }
+  return m;
+}
+
+/**
+ * Hook rules (our `event`, `matcher`, `command`, `timeout` keys) from Claude Code hook objects
+ * (`{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": …}]}]}}`).
+ */
+export function claudeHookRules(
+  root: string,
+  manifest: PluginManifest,
+  diag: (t: string) => void,
+): Array<Record<string, unknown>> {
+  const rules: Array<Record<string, unknown>> = [];
+  for (const ref of manifest.claudeHooks) {
+    const label = typeof ref === 'string' ? `hooks ${ref.replace(/^\.\//, '')}` : 'hooks';
+    const doc = typeof ref === 'string' ? readJsonInside(root, ref, label, diag) : ref;
+    if (doc === undefined) continue;
+    const events = isObject(doc) && isObject(doc.hooks) ? doc.hooks : undefined;
+    if (!events) {
+      diag(`${label}: expected {"hooks": {"<Event>": [...]}}; skipped`);
+      continue;
+    }
+    for (const [event, groups] of Object.entries(events)) {
+      if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+        diag(
+          `${label}: the event "${event}" does not exist in Jarvis (docs/hooks.md lists the events); ` +
+            'its hooks are skipped',
+        );
+        continue;
+      }
+      if (!Array.isArray(groups)) {
+        diag(`${label}: ${event} must be an array of {matcher, hooks} groups; skipped`);
+        continue;
+      }
+      groups.forEach((group, g) => {
+        const at = `${label}: ${event}[${g}]`;
+        if (!isObject(group) || !Array.isArray(group.hooks)) {
+          diag(`${at} must be an object with a "hooks" array; skipped`);
+          return;
+        }
+        if (group.matcher !== undefined && typeof group.matcher !== 'string') {
+          diag(`${at}: "matcher" must be a string; skipped`);
+          return;
+        }
+        group.hooks.forEach((hook, h) => {
+          if (!isObject(hook)) return diag(`${at}.hooks[${h}] must be an object; skipped`);
+          if (hook.type !== 'command') {
+            const type = String(hook.type);
+            return diag(`${at}.hooks[${h}]: hooks of type "${type}" are not supported (only "command"); skipped`);
+          }
+          if (hook.async !== undefined) diag(`${at}.hooks[${h}]: "async" is not supported; the hook runs in the turn`);
+          const matcher = claudeMatcher(group.matcher as string | undefined);
+          rules.push({
+            event,
+            ...(matcher !== undefined ? { matcher } : {}),
+            command: hook.command,
+            ...(hook.timeout !== undefined ? { timeout: hook.timeout } : {}),
+          });
+        });
+      });
+    }
+  }
+  return rules;
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin root in a string, or in every string of an array or object. */
+export function resolvePluginRoot(value: unknown, root: string): unknown {
+  if (typeof value === 'string') return value.split(CLAUDE_ROOT_VARIABLE).join(root);
+  if (Array.isArray(value)) return value.map((v) => resolvePluginRoot(v, root));
+  if (isObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolvePluginRoot(v, root)]));
+  }
+  return value;
+}
+
+/**
+ * MCP server entries from the plugin's `.mcp.json` files, `${CLAUDE_PLUGIN_ROOT}` resolved; a command
+ * under the root becomes a `./` path, which the loader checks like any plugin command.
+ */
+export function claudeMcpServers(
+  root: string,
+  manifest: PluginManifest,
+  diag: (t: string) => void,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const rel of manifest.mcpFiles) {
+    const label = `mcpServers ${rel.replace(/^\.\//, '')}`;
+    const doc = readJsonInside(root, rel, label, diag);
+    if (doc === undefined) continue;
+    // `.mcp.json` wraps servers in "mcpServers"; a file of servers by name is read as well.
+    const servers = isObject(doc) && isObject(doc.mcpServers) ? doc.mcpServers : isObject(doc) ? doc : undefined;
+    if (!servers) {
+      diag(`${label}: expected {"mcpServers": {...}}; skipped`);
+      continue;
+    }
+    for (const [name, raw] of Object.entries(servers)) {
+      if (name in out || name in manifest.mcpServers) {
+        diag(`${label}: the MCP server "${name}" is defined twice; the first definition is kept`);
+        continue;
+      }
+      const entry = resolvePluginRoot(raw, root);
+      if (isObject(entry) && typeof entry.command === 'string' && entry.command.startsWith(`${root}/`)) {
+        entry.command = `./${relative(root, entry.command)}`;
+      }
+      out[name] = entry;
+    }
+  }
+  return out;
+}
