@@ -30,16 +30,20 @@ export function bwrapArgs(policy: BwrapPolicy, shell: string, command: string): 
   // A command must not outlive Jarvis, nor reach the controlling terminal (TIOCSTI) through the session.
   args.push('--die-with-parent', '--new-session');
   // Hidden first, then the writable folders over them, then the read-only and hidden paths inside those:
-  // a later mount wins where two cover one path.
-  for (const path of policy.hidden) if (!insideAny(path, policy.writable)) args.push(...hide(path, policy.maskFile));
+  // a later mount wins where two cover one path. Hidden folders turn read-only last, once the mounts inside them
+  // exist, so a write there fails loudly (EROFS) instead of vanishing with the tmpfs.
+  const emptied: string[] = [];
+  const mask = (path: string) => args.push(...hide(path, policy.maskFile, emptied));
+  for (const path of policy.hidden) if (!insideAny(path, policy.writable)) mask(path);
   for (const path of policy.writable) if (existsSync(path)) args.push('--bind', path, path);
   for (const path of policy.readOnly) if (existsSync(path)) args.push('--ro-bind', path, path);
-  for (const path of policy.hidden) if (insideAny(path, policy.writable)) args.push(...hide(path, policy.maskFile));
+  for (const path of policy.hidden) if (insideAny(path, policy.writable)) mask(path);
+  for (const path of emptied) args.push('--remount-ro', path);
   args.push('--', shell, '-c', command);
   return args;
 }
 
-function hide(path: string, maskFile = '/dev/null'): string[] {
+function hide(path: string, maskFile: string | undefined, emptied: string[]): string[] {
   let target: string;
   let isDir: boolean;
   try {
@@ -49,7 +53,9 @@ function hide(path: string, maskFile = '/dev/null'): string[] {
   } catch {
     return []; // gone (or a dangling link) since it was listed: nothing left to hide
   }
-  return isDir ? ['--tmpfs', target] : ['--ro-bind', maskFile, target];
+  if (!isDir) return ['--ro-bind', maskFile ?? '/dev/null', target];
+  emptied.push(target);
+  return ['--tmpfs', target];
 }
 
 function insideAny(path: string, folders: readonly string[]): boolean {

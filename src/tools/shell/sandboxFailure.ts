@@ -1,7 +1,10 @@
 // A command that failed at the sandbox's boundary says which boundary and how to ask for more (docs/sandbox.md),
 // recognised from what the command printed and its exit code, never left as a bare exit code.
 
-export type SandboxBoundary = 'filesystem' | 'network';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type SandboxBoundary = 'filesystem' | 'network' | 'tmp';
 
 const READ_ONLY = /read-only file system|EROFS/i;
 const NETWORK =
@@ -17,6 +20,15 @@ export function sandboxBoundaryHit(output: string, exitCode: number | null): San
   if (exitCode === 0) return undefined;
   if (READ_ONLY.test(output)) return 'filesystem';
   if (NETWORK.test(output)) return 'network';
+  if (outsideTmpPath(output)) return 'tmp';
+  return undefined;
+}
+
+const MISSING_TMP = /(\/tmp\/[^\s:'"]+): No such file or directory/g;
+
+/** A /tmp path the command could not find although its folder exists outside the sandbox (the private /tmp). */
+function outsideTmpPath(output: string): string | undefined {
+  for (const m of output.matchAll(MISSING_TMP)) if (existsSync(dirname(m[1]))) return m[1];
   return undefined;
 }
 
@@ -34,6 +46,13 @@ export function explainSandboxFailure(
       'files (.env, keys, credentials) and home dotfiles are hidden. To write elsewhere, ask the user to add the ' +
       'folder (--add-dir, or [sandbox] writable_paths), or rerun with dangerously_unsandboxed: true, which asks for ' +
       'approval.'
+    );
+  }
+  if (hit === 'tmp') {
+    return (
+      `The command hit the sandbox filesystem boundary: /tmp inside the sandbox is private, so ${outsideTmpPath(output)}` +
+      ' (or its folder) outside it is not visible. Work in the workspace, or ask the user to add the folder ' +
+      '(--add-dir, or [sandbox] writable_paths), or rerun with dangerously_unsandboxed: true, which asks for approval.'
     );
   }
   if (hit === 'network' && ctx.networkOff) {
