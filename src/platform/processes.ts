@@ -51,7 +51,7 @@ export interface GroupSpawnOptions {
   output?: 'pipe' | number;
   /** 'ignore' (default: anything that reads gets EOF at once) or 'pipe' (the caller writes it, as hooks do). */
   stdin?: 'ignore' | 'pipe';
-  /** Run this program instead of `bash -c command` (the command sandbox, docs/sandbox.md); its args hold the command. */
+  /** Run this program instead of `bash -c command` (docs/sandbox.md); its args hold the command. */
   sandbox?: SandboxSpawn;
 }
 

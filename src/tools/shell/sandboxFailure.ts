@@ -7,8 +7,21 @@ import { dirname } from 'node:path';
 export type SandboxBoundary = 'filesystem' | 'network' | 'tmp';
 
 const READ_ONLY = /read-only file system|EROFS/i;
-const NETWORK =
-  /could not resolve host|temporary failure in name resolution|network is unreachable|ENETUNREACH|EAI_AGAIN|getaddrinfo|name or service not known|failed to fetch|fetch failed|no address associated/i;
+const NETWORK = new RegExp(
+  [
+    'could not resolve host',
+    'temporary failure in name resolution',
+    'network is unreachable',
+    'ENETUNREACH',
+    'EAI_AGAIN',
+    'getaddrinfo',
+    'name or service not known',
+    'failed to fetch',
+    'fetch failed',
+    'no address associated',
+  ].join('|'),
+  'i',
+);
 
 export interface BoundaryContext {
   writable: readonly string[];
@@ -50,8 +63,9 @@ export function explainSandboxFailure(
   }
   if (hit === 'tmp') {
     return (
-      `The command hit the sandbox filesystem boundary: /tmp inside the sandbox is private, so ${outsideTmpPath(output)}` +
-      ' (or its folder) outside it is not visible. Work in the workspace, or ask the user to add the folder ' +
+      'The command hit the sandbox filesystem boundary: /tmp inside the sandbox is private, so ' +
+      `${outsideTmpPath(output)} (or its folder) outside it is not visible. ` +
+      'Work in the workspace, or ask the user to add the folder ' +
       '(--add-dir, or [sandbox] writable_paths), or rerun with dangerously_unsandboxed: true, which asks for approval.'
     );
   }

@@ -224,7 +224,8 @@ const NETWORK: string[] = [
   py('import urllib.request,os;print(urllib.request.urlopen("http://127.0.0.1:"+os.environ["PORT"],timeout=5).read())'),
   'exec 3<>/dev/tcp/127.0.0.1/$PORT && printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3 && cat <&3',
   py(
-    'import socket,os;s=socket.socket(2,2);s.sendto(b"\\x12\\x34"+b"\\x01\\x00"*2+b"\\x00"*6,("127.0.0.1",int(os.environ["DNS"])));print("sent")',
+    'import socket,os;s=socket.socket(2,2);q=b"\\x12\\x34"+b"\\x01\\x00"*2+b"\\x00"*6;' +
+      's.sendto(q,("127.0.0.1",int(os.environ["DNS"])));print("sent")',
   ),
   'curl -sS --max-time 5 --resolve x.test:80:127.0.0.1 http://x.test:$PORT/',
   'getent hosts registry.npmjs.org',
