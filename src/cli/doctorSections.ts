@@ -24,6 +24,7 @@ export type DoctorSectionProvider = (ctx: DoctorContext) => Promise<DoctorSectio
 /** Each entry loads its module on demand, so `jarvis doctor config` stays cheap. */
 export const doctorSections: ReadonlyArray<() => Promise<DoctorSectionProvider>> = [
   () => import('./doctorCompat').then((m) => m.compatLocationsSection),
+  () => import('./sandboxDoctor').then((m) => m.sandboxDoctor),
 ];
 
 export async function runDoctorSections(ctx: DoctorContext): Promise<DoctorSection[]> {

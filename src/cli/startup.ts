@@ -17,6 +17,7 @@ import { isWorkspaceTrusted, workspaceTrust } from '../store/trust';
 import { effectiveSettings, type Settings } from '../store/settings';
 import type { SessionLocation } from '../store/sessionStore';
 import { webSettingsFromConfig } from '../tools/web';
+import { sandboxSettingsFromConfig, sandboxStartupNotice } from './sandboxStartup';
 import { browserOptionsFromConfig, type BrowserRuntimeOptions } from '../tools/browser/browserRuntime';
 import { displayProblem } from '../platform/browser/browserSession';
 import { BROWSER_AGENT } from '../types/browserProfile';
@@ -234,6 +235,10 @@ export function loadStartup(
     );
   }
 
+  const sandbox = sandboxSettingsFromConfig(config, env);
+  const sandboxNotice = sandboxStartupNotice(sandbox);
+  if (sandboxNotice) warnings.push(sandboxNotice);
+
   return {
     home,
     cwd,
@@ -286,6 +291,7 @@ export function loadStartup(
       browser: browserSettings(options, config, { home, env, configPath: loaded.path }),
       deferral: { deferred: config.tools.deferred, pinned: config.tools.pinned },
       image: { maxEdgePx: settings.image.maxEdgePx, readByteBudget: settings.image.readByteBudget },
+      sandbox,
       nonInteractive: ctx.nonInteractive,
       additionalDirs: (options.addDir ?? []).map((d) => resolve(cwd, d)),
       productName: settings.identity.name,

@@ -51,6 +51,14 @@ export interface GroupSpawnOptions {
   output?: 'pipe' | number;
   /** 'ignore' (default: anything that reads gets EOF at once) or 'pipe' (the caller writes it, as hooks do). */
   stdin?: 'ignore' | 'pipe';
+  /** Run this program instead of `bash -c command` (docs/sandbox.md); its args hold the command. */
+  sandbox?: SandboxSpawn;
+}
+
+/** A program and its arguments that run the command confined (platform/sandbox/bwrapSandbox.ts builds them). */
+export interface SandboxSpawn {
+  file: string;
+  args: readonly string[];
 }
 
 /** Starts `file args` as the leader of a new process group, with stdin closed unless piped. */
@@ -68,6 +76,7 @@ export function spawnInGroup(file: string, args: readonly string[], opts: GroupS
 
 /** Runs `command` through `bash -c` in its own process group, non-interactively. */
 export function spawnShell(command: string, opts: GroupSpawnOptions): ChildProcess {
+  if (opts.sandbox) return spawnInGroup(opts.sandbox.file, opts.sandbox.args, opts);
   return spawnInGroup(shellPath(opts.env), ['-c', command], opts);
 }
 

@@ -123,6 +123,19 @@ const backgroundSchema = table({
   print_max_turns: int(1).default(100_000),
 });
 
+// The command sandbox (docs/sandbox.md). The domain allowlist is not built: "allowlist" is refused by name.
+const sandboxSchema = table({
+  enabled: bool().default(true),
+  required: bool().default(false),
+  network: z
+    .enum(['off', 'on'], { error: '"off" or "on" (network = "allowlist" is not built yet: docs/sandbox.md)' })
+    .default('off'),
+  auto_allow: bool().default(false),
+  writable_paths: stringList().default([]),
+  readable_home_paths: stringList().optional(),
+  bwrap_path: nonEmpty().default('bwrap'),
+});
+
 // Timeouts whose default depends on print mode are left unset; settings.ts applies them.
 const timeoutOnly = () => table({ timeout_ms: int(0).optional() });
 
@@ -239,6 +252,7 @@ export const configSchema = table({
   loop_control: loopControlSchema.prefault({}),
   token_counting: table({ strategy: oneOf(TOKEN_COUNTING_STRATEGIES).default('measured+estimated') }).prefault({}),
   background: backgroundSchema.prefault({}),
+  sandbox: sandboxSchema.prefault({}),
   goal: table({ max_idle_turns: int(1, 1000).default(3) }).prefault({}),
   subagent: timeoutOnly().prefault({}),
   swarm: timeoutOnly().prefault({}),

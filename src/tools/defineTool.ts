@@ -114,7 +114,9 @@ export interface ToolDefinition<
   readOnly: boolean;
   defaultApproval: DefaultApproval;
   /** The default approval for these arguments, when it depends on them (execute_script: page asks, sandbox not). */
-  approvalFor?(args: z.infer<S>): DefaultApproval;
+  approvalFor?(args: z.infer<S>, ctx?: ToolContext<Uses>): DefaultApproval;
+  /** True when this call asks to run outside the command sandbox (Bash): auto mode refuses it unless a rule allows. */
+  outsideSandbox?(args: z.infer<S>, ctx: ToolContext<Uses>): boolean;
   /** The subject permission rules match, e.g. `Bash(npm test)`, `Write(/abs/path)`. Defaults to the name. */
   subject?(args: z.infer<S>, ctx: ToolContext<Uses>): string;
   accesses?(args: z.infer<S>, ctx: ToolContext<Uses>): ToolAccess[];
@@ -150,8 +152,10 @@ export type ArgsCheck = { ok: true; args: unknown } | { ok: false; error: string
  */
 export interface Tool extends Omit<
   ToolDefinition<z.ZodType, AnyServiceKey, AnyServiceKey>,
-  'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute'
+  'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute' | 'approvalFor' | 'outsideSandbox'
 > {
+  approvalFor?(args: unknown, ctx?: ToolContext<AnyServiceKey>): DefaultApproval;
+  outsideSandbox?(args: unknown, ctx: ToolContext<AnyServiceKey>): boolean;
   /** The JSON schema sent to the model. */
   readonly jsonSchema: Record<string, unknown>;
   readonly renderedDescription: string;

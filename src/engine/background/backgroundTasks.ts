@@ -85,7 +85,13 @@ export class BackgroundTasks implements TaskService {
     const fd = openPrivateSync(entry.info.outputPath, 'a');
     let child: ChildProcess;
     try {
-      child = spawnShell(spec.command, { cwd: spec.cwd, env: spec.env ?? nonInteractiveEnv(), output: fd });
+      const env = spec.env ?? nonInteractiveEnv();
+      child = spawnShell(spec.command, {
+        cwd: spec.cwd,
+        env,
+        output: fd,
+        ...(spec.sandbox ? { sandbox: spec.sandbox } : {}),
+      });
     } catch (e) {
       // The caller gets the exception; the model never heard of this task, so it is not announced.
       entry.reported = true;

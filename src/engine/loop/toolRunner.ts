@@ -53,6 +53,10 @@ export interface PreparedToolCall {
   accesses: ToolAccess[];
   /** Shown with an approval question (ToolDefinition.approvalPreview). */
   preview?: ToolDisplay;
+  /** The tool's default approval for these arguments, judged with the call's context (ToolDefinition.approvalFor). */
+  defaultApproval?: 'auto' | 'ask';
+  /** The call asks to run outside the command sandbox (docs/sandbox.md). */
+  outsideSandbox?: boolean;
 }
 
 export function resolvePath(cwd: string, path: string): string {
@@ -130,7 +134,18 @@ export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunE
     const subject = tool.subject ? tool.subject(checked.args, ctx) : tool.name;
     const accesses = tool.accesses ? tool.accesses(checked.args, ctx) : [];
     const preview = tool.approvalPreview?.(checked.args, ctx);
-    return { call, tool, args: checked.args, subject, accesses, ...(preview ? { preview } : {}) };
+    const defaultApproval = tool.approvalFor?.(checked.args, ctx) ?? tool.defaultApproval;
+    const outside = tool.outsideSandbox?.(checked.args, ctx) === true ? { outsideSandbox: true } : {};
+    return {
+      call,
+      tool,
+      args: checked.args,
+      subject,
+      accesses,
+      defaultApproval,
+      ...outside,
+      ...(preview ? { preview } : {}),
+    };
   } catch (e) {
     return { call, tool, subject: tool.name, accesses: [], error: e instanceof Error ? e.message : String(e) };
   }

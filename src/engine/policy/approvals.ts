@@ -80,6 +80,8 @@ export interface PolicyInput {
   isSensitivePath(path: string): boolean;
   /** The parsed Bash line (shellAnalysisFor); a line left unparsed is judged as unreadable. */
   shell?: ShellAnalysis;
+  /** The command asks to run outside the command sandbox: auto mode refuses it unless an allow rule covers it. */
+  outsideSandbox?: boolean;
 }
 
 const VCS_CONTROL = /\/\.(git|hg|svn|jj|sl|bzr)(\/|$)/;
@@ -268,6 +270,7 @@ function decideBash(input: PolicyInput, command: string, shell: ShellAnalysis): 
     const reason = `${shell.unknowable[0]}, so the Bash deny rules cannot be checked against it`;
     return { decision: input.mode === 'manual' ? 'ask' : 'deny', by: describeRule(unchecked), reason };
   }
+  if (input.mode === 'auto' && input.outsideSandbox) return decideUnsandboxedAuto(input, shell);
   if (input.mode === 'auto') return { decision: 'allow', by: 'auto mode' };
   if (sessionApproved(input)) return { decision: 'allow', by: 'approved for this session' };
   const ask = firstBashRuleMatchingAny(input.rules, 'ask', command, shell, input.cwd);
@@ -276,6 +279,19 @@ function decideBash(input: PolicyInput, command: string, shell: ShellAnalysis): 
   if (allow.covered) return { decision: 'allow', by: describeRule(allow.rule) };
   const decision = decideWithoutRules(input);
   return decision.decision === 'ask' && allow.why ? { ...decision, reason: allow.why } : decision;
+}
+
+/** Outside the sandbox in auto mode: only an allow rule covering every command lets it run (docs/sandbox.md). */
+function decideUnsandboxedAuto(input: PolicyInput, shell: ShellAnalysis): PolicyDecision {
+  const allow = bashAllowCoverage(input.rules, shell, input.cwd);
+  if (allow.covered) return { decision: 'allow', by: describeRule(allow.rule) };
+  return {
+    decision: 'deny',
+    by: 'outside the sandbox (auto mode)',
+    reason:
+      'the command asked to run outside the command sandbox (dangerously_unsandboxed), which auto mode does not ' +
+      'allow unless an allow rule covers it; run it inside the sandbox, or ask the user',
+  };
 }
 
 function refusedPart(part: string | undefined, reason: string | undefined): string | undefined {

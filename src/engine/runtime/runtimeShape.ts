@@ -3,6 +3,7 @@ import type { ModelClient, ResolvedModel } from '../../llm/types';
 import type { Tool, ToolServices } from '../../tools/defineTool';
 import type { TaskSettings } from '../../tools/task/taskService';
 import type { ImageLimits } from '../../tools/file';
+import type { SandboxSettings } from '../../tools/shell/commandSandbox';
 import type { WebSettings } from '../../tools/web';
 import type { BrowserRuntimeOptions } from '../../tools/browser';
 import type { WorkflowLimits } from '../../tools/workflow';
@@ -72,6 +73,8 @@ export interface RuntimeOptions {
   toolSwitch?: ToolSwitch;
   /** `[image]` limits for ReadMediaFile. */
   image?: ImageLimits;
+  /** `[sandbox]`: how shell commands are confined (docs/sandbox.md); absent = not confined. */
+  sandbox?: SandboxSettings;
   background: Omit<TaskSettings, 'bashTaskTimeoutS'> & { bashTaskTimeoutS?: number };
   /** 'agent': task completions start turns by themselves (UI); 'collect': the front end decides (print). */
   notificationDelivery: 'agent' | 'collect';

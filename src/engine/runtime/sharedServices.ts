@@ -6,6 +6,7 @@ import { IMAGE_LIMITS } from '../../tools/file';
 import { DEFAULT_WEB_SETTINGS, WEB_SERVICE, type WebSettings } from '../../tools/web';
 import { browserRuntime, modelSummarizer, SUMMARY_SERVICE, type BrowserProfileChoice } from '../../tools/browser';
 import { MEMORY_SERVICE } from '../../tools/memory';
+import { CommandSandbox, SANDBOX_SERVICE } from '../../tools/shell/commandSandbox';
 import { CRON_SERVICE } from '../../tools/cron';
 import { WORKFLOW_LIMITS, WORKFLOW_SETTINGS } from '../../tools/workflow';
 import { MemoryStore } from '../../store/memoryStore';
@@ -36,6 +37,10 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
   const memorySettings = opts.memory ?? DEFAULT_MEMORY_SETTINGS;
   a.gate.register(memoryRecallHandler(memory, memorySettings));
   if (opts.image) shared.set(IMAGE_LIMITS.name, opts.image);
+  if (opts.sandbox) {
+    const env = { additionalDirs: opts.additionalDirs ?? [], jarvisHome: opts.home };
+    shared.set(SANDBOX_SERVICE.name, new CommandSandbox(opts.sandbox, env));
+  }
   for (const [name, service] of opts.services ?? []) shared.set(name, service);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;
   shared.set(WEB_SERVICE.name, web);

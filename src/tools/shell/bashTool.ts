@@ -25,6 +25,8 @@ import {
   type TaskService,
   type TaskSettings,
 } from '../task/taskService';
+import { SANDBOX_SERVICE, type SandboxPlan } from './commandSandbox';
+import { explainSandboxFailure } from './sandboxFailure';
 import description from './bash.md';
 
 export const FOREGROUND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -48,6 +50,10 @@ const schema = z
     run_in_background: z.boolean().default(false),
     description: z.string().optional(),
     disable_timeout: z.boolean().default(false),
+    dangerously_unsandboxed: z
+      .boolean()
+      .default(false)
+      .describe('Run outside the command sandbox; asks the user (refused in auto mode unless a rule allows it).'),
   })
   .superRefine((a, issues) => {
     if (a.run_in_background) {
@@ -88,6 +94,7 @@ type BashArgs = z.infer<typeof schema>;
 export const bashTool = defineTool({
   name: 'Bash',
   services: [TASK_SERVICE],
+  optionalServices: [SANDBOX_SERVICE],
   description,
   constants: {
     FOREGROUND_DEFAULT_TIMEOUT_MS,
@@ -102,13 +109,28 @@ export const bashTool = defineTool({
   defaultApproval: 'ask',
   subject: (a) => `Bash(${a.command})`,
   accesses: (a, ctx) => [{ kind: 'exec', cwd: workDir(a, ctx) }],
+  // A sandboxed command may run without asking ([sandbox] auto_allow); leaving the sandbox always asks.
+  approvalFor: (a, ctx) =>
+    !a.dangerously_unsandboxed && ctx?.services.find(SANDBOX_SERVICE)?.autoAllows() ? 'auto' : 'ask',
+  outsideSandbox: (a, ctx) => a.dangerously_unsandboxed && ctx.services.find(SANDBOX_SERVICE)?.active() === true,
+  approvalPreview: (a, ctx) =>
+    a.dangerously_unsandboxed && ctx.services.find(SANDBOX_SERVICE)?.active()
+      ? { kind: 'text', text: `UNSANDBOXED: runs outside the command sandbox, with your full access\n$ ${a.command}` }
+      : undefined,
   async execute(args, ctx) {
     const tasks = ctx.services.get(TASK_SERVICE);
     const cwd = workDir(args, ctx);
+    const display = { kind: 'command' as const, command: args.command, exitCode: null };
     const problem = checkDirectory(cwd);
-    if (problem)
-      return { content: problem, isError: true, display: { kind: 'command', command: args.command, exitCode: null } };
-    return args.run_in_background ? startInBackground(args, cwd, tasks) : runInForeground(args, cwd, ctx, tasks);
+    if (problem) return { content: problem, isError: true, display };
+    const sandbox = ctx.services.find(SANDBOX_SERVICE);
+    const plan: SandboxPlan = sandbox
+      ? sandbox.plan(args.command, cwd, ctx.services.sessionDir, args.dangerously_unsandboxed)
+      : { kind: 'unsandboxed', why: 'disabled' };
+    if (plan.kind === 'refused') return { content: plan.message, isError: true, display };
+    return args.run_in_background
+      ? startInBackground(args, cwd, tasks, plan)
+      : runInForeground(args, cwd, ctx, tasks, plan);
   },
 });
 
@@ -129,11 +151,17 @@ function backgroundDefaultTimeoutMs(settings: Readonly<TaskSettings>): number | 
   return settings.bashTaskTimeoutS > 0 ? settings.bashTaskTimeoutS * 1_000 : null;
 }
 
-function startInBackground(args: BashArgs, cwd: string, tasks: TaskService): ToolResult {
+function startInBackground(args: BashArgs, cwd: string, tasks: TaskService, plan: SandboxPlan): ToolResult {
   const display = { kind: 'command' as const, command: args.command, exitCode: null };
   const timeoutMs = args.disable_timeout ? null : (args.timeout ?? backgroundDefaultTimeoutMs(tasks.settings));
   try {
-    const task = tasks.startProcess({ command: args.command, cwd, description: args.description!.trim(), timeoutMs });
+    const task = tasks.startProcess({
+      command: args.command,
+      cwd,
+      description: args.description!.trim(),
+      timeoutMs,
+      ...(plan.kind === 'sandboxed' ? { sandbox: plan.spawn } : {}),
+    });
     return {
       content:
         `Started background task ${task.id} (${task.description}).\n` +
@@ -148,10 +176,17 @@ function startInBackground(args: BashArgs, cwd: string, tasks: TaskService): Too
   }
 }
 
-async function runInForeground(args: BashArgs, cwd: string, ctx: ToolContext, tasks: TaskService): Promise<ToolResult> {
+async function runInForeground(
+  args: BashArgs,
+  cwd: string,
+  ctx: ToolContext,
+  tasks: TaskService,
+  plan: SandboxPlan,
+): Promise<ToolResult> {
   const startedAt = new Date();
   const timeoutMs = args.timeout ?? FOREGROUND_DEFAULT_TIMEOUT_MS;
-  const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv() });
+  const sandbox = plan.kind === 'sandboxed' ? { sandbox: plan.spawn } : {};
+  const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv(), ...sandbox });
   const output = new CommandOutput(CAPTURE_CHARS, CAPTURE_CHARS);
   const outputPath = newToolOutputPath(ctx.services.sessionDir, ctx.services.agentId ?? 'main');
   const saved = new SavedOutput(outputPath, BASH_INLINE_MAX_CHARS);
@@ -171,8 +206,11 @@ async function runInForeground(args: BashArgs, cwd: string, ctx: ToolContext, ta
   const outcome = await firstOf(exited, timeoutMs, ctx.signal);
   const result = (exit: ExitInfo, note?: string, isError = false): ToolResult => {
     saved.close();
+    const boundary =
+      plan.kind === 'sandboxed' ? explainSandboxFailure(output.combined(), exit.code, plan.boundary) : undefined;
+    const notes = [note, plan.kind === 'sandboxed' ? plan.note : undefined, boundary].filter(Boolean).join('\n');
     return {
-      content: formatOutcome(exit, output, saved, note),
+      content: formatOutcome(exit, output, saved, notes || undefined),
       isError: isError || Boolean(exit.error) || exit.code !== 0,
       summary: exit.error ? 'could not start' : exit.code !== null ? `exit ${exit.code}` : `killed by ${exit.signal}`,
       display: { kind: 'command', command: args.command, exitCode: exit.code },

@@ -1,6 +1,7 @@
 // The background task service as tools see it. The implementation lives in the engine
 // (engine/background/backgroundTasks.ts); tools reach it through `ctx.services.get(TASK_SERVICE)`.
 import type { ChildProcess } from 'node:child_process';
+import type { SandboxSpawn } from '../../platform/processes';
 import { serviceKey } from '../defineTool';
 
 /** Timed-out and lost tasks are `failed`; tasks stopped by TaskStop, a user or session close are `cancelled`. */
@@ -62,6 +63,8 @@ export interface StartProcessSpec {
   /** null = no timeout. */
   timeoutMs: number | null;
   env?: NodeJS.ProcessEnv;
+  /** Run confined: the command sandbox's program and arguments (tools/shell/commandSandbox.ts). */
+  sandbox?: SandboxSpawn;
 }
 
 /** A foreground command moving to the background: the same process keeps running. */

@@ -1,0 +1,81 @@
+// Command sandbox benchmark (docs/sandbox.md): what bubblewrap adds to one Bash command.
+//   (a) per command: planning the sandbox for a workspace (the secret-file scan included) and running
+//       `bash -c true` inside bwrap, against a plain `bash -c true` spawned in the same run — median and p95;
+//   (b) one-time set-up: the availability probe (`bwrap … true`), paid once per process.
+// Target: at most 30 ms added per command (median). Usage: node bench/sandbox.bench.mjs [--runs N]
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 41;
+const outDir = join(root, 'bench', 'results');
+const entry = join(outDir, 'sandboxEntry.mjs');
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
+const p95 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+mkdirSync(outDir, { recursive: true });
+await build({
+  entryPoints: [join(root, 'bench', 'sandboxEntry.ts')],
+  outfile: entry,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  loader: { '.md': 'text' },
+  logLevel: 'warning',
+});
+const { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeBwrap } = await import(entry);
+
+const timed = (fn) => {
+  const t = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+};
+
+const setup = timed(() => probeBwrap());
+const probe = probeBwrap();
+if (!probe.ok) {
+  console.log(`sandbox benchmark skipped: ${probe.reason}`);
+  process.exit(0);
+}
+
+// A workspace the size of a small project: 400 files in 20 folders, one .env to hide, a node_modules skipped.
+const dir = mkdtempSync(join(tmpdir(), 'jarvis-sandbox-bench-'));
+const ws = join(dir, 'ws');
+const home = join(dir, 'home');
+const jarvis = join(dir, 'jarvis');
+const session = join(jarvis, 'sessions', 's');
+for (let d = 0; d < 20; d++) {
+  mkdirSync(join(ws, `src${d}`), { recursive: true });
+  for (let f = 0; f < 20; f++) writeFileSync(join(ws, `src${d}`, `f${f}.ts`), 'x');
+}
+mkdirSync(join(ws, 'node_modules', 'dep'), { recursive: true });
+mkdirSync(home, { recursive: true });
+mkdirSync(session, { recursive: true });
+writeFileSync(join(ws, '.env'), 'K=v');
+const sandbox = new CommandSandbox(DEFAULT_SANDBOX_SETTINGS, { additionalDirs: [], jarvisHome: jarvis, home });
+
+const plain = [];
+const boxed = [];
+const planning = [];
+for (let i = 0; i < RUNS; i++) {
+  // Interleaved, so load on the machine falls on both alike.
+  plain.push(timed(() => spawnSync('bash', ['-c', 'true'], { cwd: ws })));
+  let plan;
+  planning.push(timed(() => (plan = sandbox.plan('true', ws, session))));
+  boxed.push(planning[i] + timed(() => spawnSync(plan.spawn.file, plan.spawn.args, { cwd: ws })));
+}
+rmSync(dir, { recursive: true, force: true });
+
+const added = median(boxed) - median(plain);
+console.log(`plain bash -c true:           median ${ms(median(plain))}, p95 ${ms(p95(plain))}`);
+console.log(`sandboxed (plan + bwrap):     median ${ms(median(boxed))}, p95 ${ms(p95(boxed))}`);
+console.log(`  of which planning (scan):   median ${ms(median(planning))}, p95 ${ms(p95(planning))}`);
+console.log(`added per command:            median ${ms(added)}, p95 ${ms(p95(boxed) - p95(plain))} (target ≤ 30 ms)`);
+console.log(`ratio sandboxed / plain:      ${(median(boxed) / median(plain)).toFixed(2)}×`);
+console.log(`one-time set-up (probe):      ${ms(setup)}`);

@@ -1,0 +1,3 @@
+// What bench/sandbox.bench.mjs needs from the sources, bundled by it with esbuild.
+export { CommandSandbox, DEFAULT_SANDBOX_SETTINGS } from '../src/tools/shell/commandSandbox';
+export { probeBwrap } from '../src/platform/sandbox/bwrapSandbox';

@@ -1,0 +1,35 @@
+// The `jarvis doctor` section of the command sandbox (docs/sandbox.md): whether bubblewrap runs here, and what a
+// command may write and reach. A broken config.toml is the config section's to report; this one then says so.
+import { ConfigError } from '../store/configFields';
+import { loadConfig } from '../store/config';
+import type { DoctorSectionProvider } from './doctorSections';
+import { sandboxSettingsFromConfig } from './sandboxStartup';
+import { probeBwrap } from '../platform/sandbox/bwrapSandbox';
+
+export const sandboxDoctor: DoctorSectionProvider = async (ctx) => {
+  let settings;
+  try {
+    settings = sandboxSettingsFromConfig(loadConfig(ctx.home).config, ctx.env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    return { title: 'command sandbox', ok: false, lines: [`not checked: config.toml is invalid (${e.message})`] };
+  }
+  if (!settings.enabled) {
+    return { title: 'command sandbox', ok: true, lines: ['off ([sandbox] enabled = false): commands run unconfined'] };
+  }
+  const probe = probeBwrap(settings.bwrapPath);
+  if (!probe.ok) {
+    const then = settings.required
+      ? 'Bash commands are refused ([sandbox] required = true)'
+      : 'commands run unconfined (set [sandbox] required = true to refuse them instead)';
+    return { title: 'command sandbox', ok: !settings.required, lines: [`cannot run: ${probe.reason}`, then] };
+  }
+  const lines = [
+    `bubblewrap: ${probe.path} creates namespaces here`,
+    `network inside: ${settings.network}`,
+    `writable besides the workspace and the session: ${settings.writablePaths.join(', ') || 'nothing'}`,
+    `home entries left readable: ${settings.readableHomePaths.join(', ') || 'none'}`,
+    `manual mode asks for sandboxed commands: ${settings.autoAllow ? 'no (auto_allow = true)' : 'yes'}`,
+  ];
+  return { title: 'command sandbox', ok: true, lines };
+};

@@ -1,0 +1,31 @@
+// `[sandbox]` of config.toml as the runtime's settings, and the one start-up notice when the sandbox cannot run
+// here (docs/sandbox.md): printed to stderr in print mode and shown as a notice in the TUI, like other warnings.
+import { resolve } from 'node:path';
+import type { JarvisConfig } from '../store/configSchema';
+import { expandTilde } from '../store/paths';
+import { probeBwrap } from '../platform/sandbox/bwrapSandbox';
+import { DEFAULT_READABLE_HOME_PATHS, type SandboxSettings } from '../tools/shell/commandSandbox';
+
+export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.ProcessEnv): SandboxSettings {
+  const s = config.sandbox;
+  return {
+    enabled: s.enabled,
+    required: s.required,
+    network: s.network,
+    autoAllow: s.auto_allow,
+    writablePaths: s.writable_paths.map((p) => resolve(expandTilde(p, env))),
+    readableHomePaths: s.readable_home_paths ?? [...DEFAULT_READABLE_HOME_PATHS],
+    bwrapPath: s.bwrap_path,
+  };
+}
+
+/** The notice for a sandbox that is enabled but cannot run; undefined when it runs or is switched off. */
+export function sandboxStartupNotice(settings: SandboxSettings): string | undefined {
+  if (!settings.enabled) return undefined;
+  const probe = probeBwrap(settings.bwrapPath);
+  if (probe.ok) return undefined;
+  return settings.required
+    ? `the command sandbox cannot run: ${probe.reason}. [sandbox] required = true, so Bash commands are refused.`
+    : `the command sandbox cannot run: ${probe.reason}. Commands run unconfined, as without a sandbox ` +
+        '(set [sandbox] required = true to refuse them instead, or enabled = false to silence this).';
+}

@@ -1,0 +1,102 @@
+// The command sandbox on Linux: the argument list for the system's bubblewrap (`bwrap`) that confines one shell
+// command, and the probe that says whether bwrap can create namespaces here (docs/sandbox.md). The filesystem
+// is the host's, read-only; only the given folders are writable; masked paths read as empty; /tmp is private;
+// /dev is a minimal devtmpfs of bwrap's own, so nothing inside can replace /dev/null. The command runs in its own
+// user, PID, IPC, UTS and cgroup namespaces, and in its own network namespace unless the network is on. It
+// holds for root too: confinement is by mounts and namespaces, not by file permissions.
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+
+export type SandboxNetwork = 'off' | 'on';
+
+export interface BwrapPolicy {
+  /** Folders (or files) the command may write: the workspace, the session folder, configured extras. */
+  writable: readonly string[];
+  /** Paths hidden from the command: folders become an empty tmpfs, files read as empty. */
+  hidden: readonly string[];
+  /** Paths that stay read-only even inside a writable folder (`.git/hooks`, `.git/config`). */
+  readOnly: readonly string[];
+  network: SandboxNetwork;
+  /** What a hidden file reads as (default /dev/null: empty); a note saying the sandbox hid it is clearer. */
+  maskFile?: string;
+}
+
+/** The bwrap arguments that run `shell -c command` under `policy` (the caller adds nothing after them). */
+export function bwrapArgs(policy: BwrapPolicy, shell: string, command: string): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  // TMPDIR may name a folder the private /tmp does not have.
+  args.push('--setenv', 'TMPDIR', '/tmp', '--unshare-all');
+  if (policy.network === 'on') args.push('--share-net');
+  // A command must not outlive Jarvis, nor reach the controlling terminal (TIOCSTI) through the session.
+  args.push('--die-with-parent', '--new-session');
+  // Hidden first, then the writable folders over them, then the read-only and hidden paths inside those:
+  // a later mount wins where two cover one path. Hidden folders turn read-only last, once the mounts inside them
+  // exist, so a write there fails loudly (EROFS) instead of vanishing with the tmpfs.
+  const emptied: string[] = [];
+  const mask = (path: string) => args.push(...hide(path, policy.maskFile, emptied));
+  for (const path of policy.hidden) if (!insideAny(path, policy.writable)) mask(path);
+  for (const path of policy.writable) if (existsSync(path)) args.push('--bind', path, path);
+  for (const path of policy.readOnly) if (existsSync(path)) args.push('--ro-bind', path, path);
+  for (const path of policy.hidden) if (insideAny(path, policy.writable)) mask(path);
+  for (const path of emptied) args.push('--remount-ro', path);
+  args.push('--', shell, '-c', command);
+  return args;
+}
+
+function hide(path: string, maskFile: string | undefined, emptied: string[]): string[] {
+  let target: string;
+  let isDir: boolean;
+  try {
+    // bwrap mounts onto a real path, never through a link: a link to a secret hides the secret itself.
+    target = realpathSync(path);
+    isDir = lstatSync(target).isDirectory();
+  } catch {
+    return []; // gone (or a dangling link) since it was listed: nothing left to hide
+  }
+  if (!isDir) return ['--ro-bind', maskFile ?? '/dev/null', target];
+  emptied.push(target);
+  return ['--tmpfs', target];
+}
+
+function insideAny(path: string, folders: readonly string[]): boolean {
+  return folders.some((f) => path === f || path.startsWith(f.endsWith('/') ? f : `${f}/`));
+}
+
+export type BwrapProbe = { ok: true; path: string } | { ok: false; reason: string };
+
+const probes = new Map<string, BwrapProbe>();
+
+/**
+ * Whether `bwrap` runs and can create the namespaces the sandbox needs, checked once per path and process by
+ * running `true` inside the same kind of sandbox. The reason says what to install or enable when it cannot.
+ */
+export function probeBwrap(bwrap = 'bwrap'): BwrapProbe {
+  const known = probes.get(bwrap);
+  if (known) return known;
+  const probe = runProbe(bwrap);
+  probes.set(bwrap, probe);
+  return probe;
+}
+
+function runProbe(bwrap: string): BwrapProbe {
+  if (process.platform !== 'linux') {
+    return { ok: false, reason: `the command sandbox is built for Linux only (this is ${process.platform})` };
+  }
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent'];
+  const run = spawnSync(bwrap, [...args, '--', 'true'], { encoding: 'utf8', timeout: 10_000, stdio: 'pipe' });
+  if (run.error) {
+    const code = (run.error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      return { ok: false, reason: `${bwrap} is not installed (install the distribution's bubblewrap package)` };
+    }
+    return { ok: false, reason: `${bwrap} could not be run: ${run.error.message}` };
+  }
+  if (run.status === 0) return { ok: true, path: bwrap };
+  const said = (run.stderr || '').trim().split('\n')[0] || `exit ${run.status ?? run.signal}`;
+  return {
+    ok: false,
+    reason:
+      `${bwrap} cannot create namespaces here (${said}); allow unprivileged user namespaces ` +
+      '(sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile for bwrap) or run where they are allowed',
+  };
+}

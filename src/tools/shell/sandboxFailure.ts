@@ -1,0 +1,80 @@
+// A command that failed at the sandbox's boundary says which boundary and how to ask for more (docs/sandbox.md),
+// recognised from what the command printed and its exit code, never left as a bare exit code.
+
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type SandboxBoundary = 'filesystem' | 'network' | 'tmp';
+
+const READ_ONLY = /read-only file system|EROFS/i;
+const NETWORK = new RegExp(
+  [
+    'could not resolve host',
+    'temporary failure in name resolution',
+    'network is unreachable',
+    'ENETUNREACH',
+    'EAI_AGAIN',
+    'getaddrinfo',
+    'name or service not known',
+    'failed to fetch',
+    'fetch failed',
+    'no address associated',
+  ].join('|'),
+  'i',
+);
+
+export interface BoundaryContext {
+  writable: readonly string[];
+  networkOff: boolean;
+}
+
+/** Which boundary a failed sandboxed command hit, if its output shows one. */
+export function sandboxBoundaryHit(output: string, exitCode: number | null): SandboxBoundary | undefined {
+  if (exitCode === 0) return undefined;
+  if (READ_ONLY.test(output)) return 'filesystem';
+  if (NETWORK.test(output)) return 'network';
+  if (outsideTmpPath(output)) return 'tmp';
+  return undefined;
+}
+
+const MISSING_TMP = /(\/tmp\/[^\s:'"]+): No such file or directory/g;
+
+/** A /tmp path the command could not find although its folder exists outside the sandbox (the private /tmp). */
+function outsideTmpPath(output: string): string | undefined {
+  for (const m of output.matchAll(MISSING_TMP)) if (existsSync(dirname(m[1]))) return m[1];
+  return undefined;
+}
+
+/** The sentence added to a failed sandboxed command's result; undefined when the failure is not the sandbox's. */
+export function explainSandboxFailure(
+  output: string,
+  exitCode: number | null,
+  ctx: BoundaryContext,
+): string | undefined {
+  const hit = sandboxBoundaryHit(output, exitCode);
+  if (hit === 'filesystem') {
+    return (
+      'The command hit the sandbox filesystem boundary (read-only file system): only ' +
+      `${ctx.writable.join(', ')} and a private /tmp are writable; the rest of the machine is read-only, and secret ` +
+      'files (.env, keys, credentials) and home dotfiles are hidden. To write elsewhere, ask the user to add the ' +
+      'folder (--add-dir, or [sandbox] writable_paths), or rerun with dangerously_unsandboxed: true, which asks for ' +
+      'approval.'
+    );
+  }
+  if (hit === 'tmp') {
+    return (
+      'The command hit the sandbox filesystem boundary: /tmp inside the sandbox is private, so ' +
+      `${outsideTmpPath(output)} (or its folder) outside it is not visible. ` +
+      'Work in the workspace, or ask the user to add the folder ' +
+      '(--add-dir, or [sandbox] writable_paths), or rerun with dangerously_unsandboxed: true, which asks for approval.'
+    );
+  }
+  if (hit === 'network' && ctx.networkOff) {
+    return (
+      'The command hit the sandbox network boundary: the network is off inside the sandbox ([sandbox] network = ' +
+      '"off"). If it needs the network, ask the user to set [sandbox] network = "on", or rerun with ' +
+      'dangerously_unsandboxed: true, which asks for approval.'
+    );
+  }
+  return undefined;
+}

@@ -1,0 +1,45 @@
+// `jarvis doctor`'s command sandbox section (docs/sandbox.md): what it says where bwrap runs, where it cannot, and
+// when config.toml is broken.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sandboxDoctor } from '../../src/cli/sandboxDoctor';
+import { sandboxAvailable } from '../helpers/sandboxAvailable';
+
+function homeWith(config: string): string {
+  const home = mkdtempSync(join(tmpdir(), 'sandbox-doctor-'));
+  writeFileSync(join(home, 'config.toml'), config);
+  return home;
+}
+
+const ctx = (home: string) => ({ cwd: home, home, online: false, env: {} });
+
+describe('doctor: command sandbox', () => {
+  it.skipIf(!sandboxAvailable())('reports bubblewrap and the boundary where it runs', async () => {
+    const section = await sandboxDoctor(ctx(homeWith('[sandbox]\nwritable_paths = ["/srv/cache"]\n')));
+    expect(section?.ok).toBe(true);
+    expect(section?.lines.join('\n')).toContain('creates namespaces here');
+    expect(section?.lines.join('\n')).toContain('/srv/cache');
+  });
+
+  it('needs attention when the sandbox is required and cannot run', async () => {
+    const home = homeWith('[sandbox]\nrequired = true\nbwrap_path = "/nonexistent/bwrap"\n');
+    const section = await sandboxDoctor(ctx(home));
+    expect(section?.ok).toBe(false);
+    expect(section?.lines[0]).toContain('/nonexistent/bwrap is not installed');
+    expect(section?.lines[1]).toContain('refused');
+  });
+
+  it('is fine but says commands run unconfined when not required', async () => {
+    const section = await sandboxDoctor(ctx(homeWith('[sandbox]\nbwrap_path = "/nonexistent/bwrap"\n')));
+    expect(section?.ok).toBe(true);
+    expect(section?.lines[1]).toContain('unconfined');
+  });
+
+  it('says it was not checked when config.toml is invalid', async () => {
+    const section = await sandboxDoctor(ctx(homeWith('[sandbox]\nnetwork = "allowlist"\n')));
+    expect(section?.ok).toBe(false);
+    expect(section?.lines[0]).toContain('"allowlist" is not built yet');
+  });
+});
