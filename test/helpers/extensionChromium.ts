@@ -16,6 +16,8 @@ export interface ExtensionChromium {
   targets(): Promise<Array<{ type: string; url: string }>>;
   /** Opens the extension's popup as a page, types port and token, presses Pair; the error line it shows. */
   pair(extensionId: string, port: number, token: string): Promise<string>;
+  /** Opens the popup and presses one of its buttons (`#stop`, `#resume`, `#share`). */
+  press(extensionId: string, selector: string): Promise<void>;
   /** The popup's status line, read from a fresh popup page. */
   status(extensionId: string): Promise<string>;
   close(): Promise<void>;
@@ -87,6 +89,12 @@ export async function startExtensionChromium(extensionDir?: string): Promise<Ext
       await page.close();
       return error;
     },
+    async press(id, selector) {
+      const page = await popup(id);
+      await page.click(selector);
+      await page.waitForFunction("!document.getElementById('error').textContent");
+      await page.close();
+    },
     async status(id) {
       const page = await popup(id);
       const text = (await page.textContent('#status')) ?? '';
@@ -100,7 +108,8 @@ export async function startExtensionChromium(extensionDir?: string): Promise<Ext
         child.kill('SIGTERM');
         await gone;
       }
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helper processes may still be writing the profile for a moment after the browser exits.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     },
   };
 }

@@ -6,6 +6,8 @@
 import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBBRIDGE_EXTENSION_ID } from '../../src/platform/webbridge/extensionBridge';
 import { BIN, cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
@@ -121,6 +123,59 @@ describe.runIf(hasChromium)('jarvis-webbridge through the browser extension', { 
     expect(site.hits.some((h) => h.path === '/account' && h.headers.cookie?.includes('session=ana-7f3c'))).toBe(true);
     // The agent's tab is open in the user's browser.
     expect((await chrome.targets()).some((t) => t.type === 'page' && t.url === `${site.url}/account`)).toBe(true);
+  });
+
+  it('whose tabs, a tab closed mid-call, a wrong token and Stop in the popup: each a clear error', async () => {
+    const { command, args } = { command: 'jarvis', args: ['webbridge-mcp'] };
+    const transport = new StdioClientTransport({ command, args, cwd: dirs.cwd, env: { PATH: env.PATH!, HOME: dirs.home, JARVIS_CODE_HOME: dirs.home } });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    const call = async (name: string, a: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: a });
+      return { isError: r.isError === true, text: (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n') };
+    };
+    try {
+      // The tab the browser started with is the user's own: not shared, so not listed and not usable.
+      const listed = await call('list_tabs', {});
+      expect(listed.text).not.toContain('about:blank');
+      const opened = JSON.parse((await call('open_tab', { url: `${site.url}/account` })).text) as { id: number };
+      expect((await call('list_tabs', {})).text).toContain(`"id": ${opened.id}`);
+      expect((await call('get_tab_content', { tab_id: 999_999 })).text).toContain('Tab 999999 is not shared with the agent');
+
+      // The user closes the tab while a script runs in it.
+      const running = call('execute_script', { target: 'page', tab_id: opened.id, code: 'document.title = "busy"; await new Promise(() => {});' });
+      const page = await (async () => {
+        const end = Date.now() + 20_000;
+        for (;;) {
+          for (const p of chrome.browser.contexts()[0].pages())
+            if (p.url() === `${site.url}/account` && (await p.title()) === 'busy') return p;
+          if (Date.now() > end) throw new Error('the page script did not start');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      })();
+      await page.close();
+      const closed = await running;
+      expect(closed.isError).toBe(true);
+      expect(closed.text).toMatch(new RegExp(`Tab ${opened.id} was closed`));
+
+      // Paired with a wrong token: refused, and the call says to pair again.
+      expect(await chrome.pair(WEBBRIDGE_EXTENSION_ID, port, 'x'.repeat(43))).toBe('');
+      const wrong = await call('list_tabs', {});
+      expect(wrong.text).toContain('connected with a wrong pairing token');
+      expect(await chrome.status(WEBBRIDGE_EXTENSION_ID)).toBe('refused');
+      const token = /token: (\S+)/.exec((await runJarvis(['webbridge-pair'], { env, cwd: dirs.cwd })).stdout)![1];
+      expect(await chrome.pair(WEBBRIDGE_EXTENSION_ID, port, token)).toBe('');
+      expect((await call('list_tabs', {})).isError).toBe(false);
+
+      // Stop in the popup: the agent is cut off until Resume.
+      await chrome.press(WEBBRIDGE_EXTENSION_ID, '#stop');
+      const stopped = await call('list_tabs', {});
+      expect(stopped.text).toContain('The user stopped WebBridge from the extension popup');
+      await chrome.press(WEBBRIDGE_EXTENSION_ID, '#resume');
+      expect((await call('list_tabs', {})).isError).toBe(false);
+    } finally {
+      await client.close();
+    }
   });
 
   it('a profile without the extension: the tool call says the extension is not installed and how to install it', async () => {
