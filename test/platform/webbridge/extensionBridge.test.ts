@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ExtensionBridge, WEBBRIDGE_EXTENSION_ID } from '../../../src/platform/webbridge/extensionBridge';
+import { ConfigError, loadConfig } from '../../../src/store/config';
 import { newWebbridgeToken, webbridgeToken, webbridgeTokenPath } from '../../../src/store/webbridgeToken';
 
 const ORIGIN = `chrome-extension://${WEBBRIDGE_EXTENSION_ID}`;
@@ -119,5 +120,14 @@ describe('the WebBridge extension bridge', () => {
     writeFileSync(webbridgeTokenPath(home), 'not a token\n');
     expect(() => webbridgeToken(home)).toThrow(/is damaged; run `jarvis webbridge-pair --new`/);
     expect(readFileSync(webbridgeTokenPath(home), 'utf8')).toBe('not a token\n');
+  });
+
+  it('[webbridge] port out of range: config.toml is refused naming the key and the range', () => {
+    const home = mkdtempSync(join(tmpdir(), 'jarvis-webbridge-config-'));
+    writeFileSync(join(home, 'config.toml'), '[webbridge]\nport = 70000\n');
+    expect(() => loadConfig(home)).toThrow(ConfigError);
+    expect(() => loadConfig(home)).toThrow(/webbridge\.port.*an integer from 1 to 65535/s);
+    writeFileSync(join(home, 'config.toml'), '');
+    expect(loadConfig(home).config.webbridge).toEqual({ port: 47_841, connect_timeout_s: 10 });
   });
 });
