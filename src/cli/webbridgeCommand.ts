@@ -119,7 +119,9 @@ function cdpBackend(cdpUrl: string, env: NodeJS.ProcessEnv): Backend {
   return {
     tools: browserPageTools,
     services: new Map([[BROWSER_SERVICE.name, { session }]]),
-    instructions: `Browser tools attached to the user's own Chrome/Chromium at ${cdpUrl}: their real tabs, cookies and logged-in sessions.`,
+    instructions:
+      `Browser tools attached to the user's own Chrome/Chromium at ${cdpUrl}: ` +
+      'their real tabs, cookies and logged-in sessions.',
     close: () => session.close(),
   };
 }

@@ -91,16 +91,16 @@ afterAll(async () => {
 });
 
 describe.runIf(hasChromium)('jarvis-webbridge through the browser extension', { timeout: 120_000 }, () => {
-  it('headless=new Chromium runs the unpacked extension: its service worker has the id the manifest key fixes', async () => {
+  it('headless=new runs the unpacked extension: a service worker with the id its manifest key fixes', async () => {
     const worker = `chrome-extension://${WEBBRIDGE_EXTENSION_ID}/background.js`;
     const end = Date.now() + 20_000;
     while (!(await chrome.targets()).some((t) => t.type === 'service_worker' && t.url === worker)) {
-      if (Date.now() > end) throw new Error(`no service worker ${worker}: ${JSON.stringify(await chrome.targets())}`);
+      if (Date.now() > end) throw new Error(`no ${worker}: ${JSON.stringify(await chrome.targets())}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   });
 
-  it('pairs once with the token the CLI prints; jarvis -p reads the signed-in page and sees its screenshot', async () => {
+  it("pairs once with the CLI's token; jarvis -p reads the signed-in page and sees a screenshot", async () => {
     const pair = await runJarvis(['webbridge-pair'], { env, cwd: dirs.cwd });
     expect(pair.code, pair.stderr).toBe(0);
     const token = /token: (\S+)/.exec(pair.stdout)![1];
@@ -126,13 +126,19 @@ describe.runIf(hasChromium)('jarvis-webbridge through the browser extension', { 
   });
 
   it('whose tabs, a tab closed mid-call, a wrong token and Stop in the popup: each a clear error', async () => {
-    const { command, args } = { command: 'jarvis', args: ['webbridge-mcp'] };
-    const transport = new StdioClientTransport({ command, args, cwd: dirs.cwd, env: { PATH: env.PATH!, HOME: dirs.home, JARVIS_CODE_HOME: dirs.home } });
+    // The server as the plugin's manifest starts it: `jarvis webbridge-mcp` from PATH, with only the home.
+    const transport = new StdioClientTransport({
+      command: 'jarvis',
+      args: ['webbridge-mcp'],
+      cwd: dirs.cwd,
+      env: { PATH: env.PATH!, HOME: dirs.home, JARVIS_CODE_HOME: dirs.home },
+    });
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(transport);
     const call = async (name: string, a: Record<string, unknown>) => {
       const r = await client.callTool({ name, arguments: a });
-      return { isError: r.isError === true, text: (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n') };
+      const text = (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+      return { isError: r.isError === true, text };
     };
     try {
       // The tab the browser started with is the user's own: not shared, so not listed and not usable.
@@ -140,10 +146,12 @@ describe.runIf(hasChromium)('jarvis-webbridge through the browser extension', { 
       expect(listed.text).not.toContain('about:blank');
       const opened = JSON.parse((await call('open_tab', { url: `${site.url}/account` })).text) as { id: number };
       expect((await call('list_tabs', {})).text).toContain(`"id": ${opened.id}`);
-      expect((await call('get_tab_content', { tab_id: 999_999 })).text).toContain('Tab 999999 is not shared with the agent');
+      const foreign = await call('get_tab_content', { tab_id: 999_999 });
+      expect(foreign.text).toContain('Tab 999999 is not shared with the agent');
 
       // The user closes the tab while a script runs in it.
-      const running = call('execute_script', { target: 'page', tab_id: opened.id, code: 'document.title = "busy"; await new Promise(() => {});' });
+      const code = 'document.title = "busy"; await new Promise(() => {});';
+      const running = call('execute_script', { target: 'page', tab_id: opened.id, code });
       const page = await (async () => {
         const end = Date.now() + 20_000;
         for (;;) {
@@ -178,7 +186,7 @@ describe.runIf(hasChromium)('jarvis-webbridge through the browser extension', { 
     }
   });
 
-  it('a profile without the extension: the tool call says the extension is not installed and how to install it', async () => {
+  it('a profile without the extension: the call says it is not installed and how to install it', async () => {
     const bare = await startExtensionChromium();
     try {
       const other = await freePort();

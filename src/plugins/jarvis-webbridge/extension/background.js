@@ -95,7 +95,8 @@ async function onMessage(ws, data) {
 }
 
 function tabInfo(tab) {
-  return { id: tab.id, url: tab.url ?? tab.pendingUrl ?? '', title: tab.title ?? '', active: tab.active, window_id: tab.windowId };
+  const url = tab.url ?? tab.pendingUrl ?? '';
+  return { id: tab.id, url, title: tab.title ?? '', active: tab.active, window_id: tab.windowId };
 }
 
 async function allowedTab(tabId) {
