@@ -28,6 +28,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { gzipSync } from 'node:zlib';
+import yazl from 'yazl';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -185,7 +186,7 @@ async function buildPlugin(id, { copy = [], extra, compress = false, listing = f
   }
   cpSync(`${source}/jarvis.plugin.json`, `${stage}/jarvis.plugin.json`);
   for (const folder of copy) cpSync(`${source}/${folder}`, `${stage}/${folder}`, { recursive: true });
-  extra?.(stage);
+  await extra?.(stage);
   rmSync(root, { recursive: true, force: true });
   renameSync(stage, root);
 }
@@ -203,8 +204,20 @@ function copyPdfjs(stage) {
   copyFileSync(resolvePackage('pdfjs-dist/LICENSE'), `${stage}/bin/pdfjs/LICENSE`);
 }
 
+// extension.zip beside extension/: the same files, with a fixed date so the zip is the same on every build.
+async function zipExtension(stage) {
+  const zip = new yazl.ZipFile();
+  for (const name of readdirSync(`${stage}/extension`).sort())
+    zip.addBuffer(readFileSync(`${stage}/extension/${name}`), name, { mtime: new Date('2026-01-01T00:00:00Z') });
+  zip.end();
+  const chunks = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk);
+  writeFileSync(`${stage}/extension.zip`, Buffer.concat(chunks));
+}
+
 await buildPlugin('jarvis-documents', { copy: ['skills'], extra: copyPdfjs, compress: true, listing: true });
 await buildPlugin('image_generation', { compress: true });
 await buildPlugin('audio_generation', { compress: true });
-// Only a manifest: its MCP server is the CLI itself (`jarvis webbridge-mcp`), which carries playwright-core.
-await buildPlugin('jarvis-webbridge');
+// The manifest and the browser extension (unpacked, and zipped for users who prefer a file); its MCP server is
+// the CLI itself (`jarvis webbridge-mcp`), which carries playwright-core and the extension's WebSocket server.
+await buildPlugin('jarvis-webbridge', { copy: ['extension'], extra: zipExtension });

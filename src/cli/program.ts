@@ -149,10 +149,19 @@ export async function runCli(argv: string[], version: string): Promise<number> {
   // The jarvis-webbridge plugin's MCP server (docs/plugins-official.md); started by the plugin, not by hand.
   program
     .command('webbridge-mcp', { hidden: true })
-    .option('--cdp-url <url>', 'the browser to attach to (default: [browser] cdp_url, else http://127.0.0.1:9222)')
+    .option('--cdp-url <url>', 'attach over CDP to this browser instead of the WebBridge extension')
     .action(async (opts: import('./webbridgeCommand').WebbridgeOptions) => {
       const { runWebbridgeMcp } = await import('./webbridgeCommand');
       exitCode = await runWebbridgeMcp(version, opts);
+    });
+
+  program
+    .command('webbridge-pair')
+    .description('print the port and token that pair the Jarvis WebBridge browser extension (docs/plugins-official.md)')
+    .option('--new', 'make a new token; an extension paired with the old one must pair again')
+    .action(async (opts: { new?: boolean }) => {
+      const { runWebbridgePair } = await import('./webbridgeCommand');
+      exitCode = runWebbridgePair(opts);
     });
 
   program

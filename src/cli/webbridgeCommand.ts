@@ -1,8 +1,9 @@
 // `jarvis webbridge-mcp` (hidden): the MCP stdio server of the jarvis-webbridge plugin
-// (docs/plugins-official.md). It serves the browser page tools — list_tabs, open_tab, close_tab,
-// activate_tab, get_tab_content, execute_script — attached over CDP to the user's own running
-// Chrome/Chromium, so an agent works in the user's logged-in tabs. It is the CLI itself rather than a
-// bundled file because playwright-core locates its own files at run time and cannot be bundled.
+// (docs/plugins-official.md). By default it serves the page tools through the Jarvis WebBridge browser
+// extension, which connects to it over a loopback WebSocket and pairs with a token
+// (`jarvis webbridge-pair`); with `--cdp-url`, JARVIS_WEBBRIDGE_CDP_URL or `[browser] cdp_url` it attaches
+// over the DevTools protocol instead. It is the CLI itself rather than a bundled file because
+// playwright-core locates its own files at run time and cannot be bundled.
 // Closing the connection disconnects from the browser and never closes it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,31 +11,119 @@ import { join } from 'node:path';
 import { FileStateGuard } from '../engine/session/fileGuard';
 import { executeToolCall, prepareToolCall, type ToolRunEnv } from '../engine/loop/toolRunner';
 import { BrowserSession } from '../platform/browser/browserSession';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_WEBBRIDGE_PORT,
+  ExtensionBridge,
+} from '../platform/webbridge/extensionBridge';
 import { ConfigError, loadConfig } from '../store/config';
+import { packageRoot } from '../store/packageRoot';
 import { jarvisHome } from '../store/paths';
+import { newWebbridgeToken, webbridgeToken } from '../store/webbridgeToken';
 import { BROWSER_SERVICE, browserPageTools } from '../tools/browser';
-import type { ServiceKey, ToolServices } from '../tools/defineTool';
-
-/** Chrome's conventional debugging port, used when nothing else says where the browser listens. */
-export const DEFAULT_CDP_URL = 'http://127.0.0.1:9222';
+import { EXTENSION_SERVICE, extensionPageTools } from '../tools/browser/extensionTabTools';
+import type { ServiceKey, Tool, ToolServices } from '../tools/defineTool';
 
 export interface WebbridgeOptions {
   cdpUrl?: string;
 }
 
-/** `--cdp-url`, else JARVIS_WEBBRIDGE_CDP_URL, else `[browser] cdp_url`, else 127.0.0.1:9222. */
-function cdpUrlFor(options: WebbridgeOptions, env: NodeJS.ProcessEnv): string {
-  if (options.cdpUrl) return options.cdpUrl;
-  if (env.JARVIS_WEBBRIDGE_CDP_URL?.trim()) return env.JARVIS_WEBBRIDGE_CDP_URL.trim();
+interface WebbridgeSettings {
+  /** Set: attach over CDP; unset: the browser extension. */
+  cdpUrl?: string;
+  port: number;
+  connectTimeoutMs: number;
+}
+
+/**
+ * `--cdp-url`, else JARVIS_WEBBRIDGE_CDP_URL, else `[browser] cdp_url` chooses CDP; otherwise the extension, on
+ * `[webbridge] port`. Plugin servers do not inherit the CLI's environment, so config.toml is where users set these.
+ */
+function settingsFor(options: WebbridgeOptions, env: NodeJS.ProcessEnv): WebbridgeSettings {
+  const fromEnv = options.cdpUrl ?? (env.JARVIS_WEBBRIDGE_CDP_URL?.trim() || undefined);
+  let config;
   try {
-    return loadConfig(jarvisHome(env)).config.browser.cdp_url ?? DEFAULT_CDP_URL;
+    config = loadConfig(jarvisHome(env)).config;
   } catch (e) {
-    if (e instanceof ConfigError)
-      process.stderr.write(
-        `jarvis-webbridge: config.toml is invalid (${e.message.split('\n')[0]}); using ${DEFAULT_CDP_URL}\n`,
-      );
-    return DEFAULT_CDP_URL;
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(
+      `jarvis-webbridge: config.toml is invalid (${e.message.split('\n')[0]}); using the defaults\n`,
+    );
+    return { cdpUrl: fromEnv, port: DEFAULT_WEBBRIDGE_PORT, connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS };
   }
+  return {
+    cdpUrl: fromEnv ?? config.browser.cdp_url,
+    port: config.webbridge.port,
+    connectTimeoutMs: config.webbridge.connect_timeout_s * 1000,
+  };
+}
+
+/** The installed plugin's copy of the extension (JARVIS_PLUGIN_ROOT), else the package's. */
+export function webbridgeExtensionDir(env: NodeJS.ProcessEnv): string {
+  const root = env.JARVIS_PLUGIN_ROOT?.trim();
+  return root ? join(root, 'extension') : join(packageRoot(), 'dist', 'plugins', 'jarvis-webbridge', 'extension');
+}
+
+/** `jarvis webbridge-pair`: what the user pastes into the extension's popup, once. */
+export function runWebbridgePair(options: { new?: boolean }, env: NodeJS.ProcessEnv = process.env): number {
+  try {
+    const home = jarvisHome(env);
+    const token = options.new ? newWebbridgeToken(home) : webbridgeToken(home);
+    const dir = webbridgeExtensionDir(env);
+    process.stdout.write(
+      [
+        'Pair the Jarvis WebBridge extension: click its toolbar icon, paste these, press Pair.',
+        `  port:  ${settingsFor({}, env).port}`,
+        `  token: ${token}`,
+        '',
+        `The extension (chrome://extensions → Developer mode → Load unpacked): ${dir}`,
+        `or its zip: ${dir}.zip. Keep the token secret: whoever has it can drive the tabs you share.`,
+        '',
+      ].join('\n'),
+    );
+    return 0;
+  } catch (e) {
+    process.stderr.write(`jarvis webbridge-pair: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+interface Backend {
+  tools: Tool[];
+  services: Map<string, unknown>;
+  instructions: string;
+  close(): Promise<void>;
+}
+
+async function extensionBackend(settings: WebbridgeSettings, env: NodeJS.ProcessEnv): Promise<Backend> {
+  const bridge = new ExtensionBridge({
+    port: settings.port,
+    token: webbridgeToken(jarvisHome(env)),
+    connectTimeoutMs: settings.connectTimeoutMs,
+    extensionDir: webbridgeExtensionDir(env),
+  });
+  await bridge.listen();
+  return {
+    tools: extensionPageTools,
+    services: new Map([[EXTENSION_SERVICE.name, bridge]]),
+    instructions:
+      "Browser tools in the user's own Chrome/Chromium through the Jarvis WebBridge extension: the tabs you " +
+      'open and the ones the user shares, with their cookies and logged-in sessions.',
+    close: () => bridge.close(),
+  };
+}
+
+function cdpBackend(cdpUrl: string, env: NodeJS.ProcessEnv): Backend {
+  // Attached to the user's browser: it may browse anywhere (docs/browser.md), so no request check.
+  const session = new BrowserSession({ cdpUrl, env });
+  return {
+    tools: browserPageTools,
+    services: new Map([[BROWSER_SERVICE.name, { session }]]),
+    instructions:
+      `Browser tools attached to the user's own Chrome/Chromium at ${cdpUrl}: ` +
+      'their real tabs, cookies and logged-in sessions.',
+    close: () => session.close(),
+  };
 }
 
 export async function runWebbridgeMcp(
@@ -47,10 +136,15 @@ export async function runWebbridgeMcp(
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
-  const cdpUrl = cdpUrlFor(options, env);
-  // Attached to the user's browser: it may browse anywhere (docs/browser.md), so no request check.
-  const session = new BrowserSession({ cdpUrl, env });
-  const registry = new Map<string, unknown>([[BROWSER_SERVICE.name, { session }]]);
+  let backend: Backend;
+  try {
+    const settings = settingsFor(options, env);
+    backend = settings.cdpUrl ? cdpBackend(settings.cdpUrl, env) : await extensionBackend(settings, env);
+  } catch (e) {
+    process.stderr.write(`jarvis-webbridge: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const registry = backend.services;
   const sessionDir = mkdtempSync(join(tmpdir(), 'jarvis-webbridge-'));
   const services: ToolServices = {
     sessionDir,
@@ -63,14 +157,11 @@ export async function runWebbridgeMcp(
     find: <T>(key: ServiceKey<T>) => registry.get(key.name) as T | undefined,
   };
   const runEnv: ToolRunEnv = { cwd: process.cwd(), services, guard: new FileStateGuard(), onProgress: () => undefined };
-  const tools = new Map(browserPageTools.map((t) => [t.name, t]));
+  const tools = new Map(backend.tools.map((t) => [t.name, t]));
 
   const server = new Server(
     { name: 'jarvis-webbridge', version },
-    {
-      capabilities: { tools: {} },
-      instructions: `Browser tools attached to the user's own Chrome/Chromium at ${cdpUrl}: their real tabs, cookies and logged-in sessions.`,
-    },
+    { capabilities: { tools: {} }, instructions: backend.instructions },
   );
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map((t) => ({
@@ -103,7 +194,7 @@ export async function runWebbridgeMcp(
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(new StdioServerTransport());
   await closed;
-  await session.close();
+  await backend.close();
   rmSync(sessionDir, { recursive: true, force: true });
   return 0;
 }

@@ -201,6 +201,11 @@ const browserSchema = table({
   summary_model: nonEmpty().optional(),
   subagent_timeout_s: int(1).default(600),
 });
+// `[webbridge]`: where the jarvis-webbridge plugin's server waits for its browser extension (docs/plugins-official.md).
+const webbridgeSchema = table({
+  port: int(1, 65_535).default(47_841),
+  connect_timeout_s: int(1, 600).default(10),
+});
 const webSearchEngineSchema = table({
   engine: oneOf(['duckduckgo', 'bing', 'baidu', 'google_cse']).default('duckduckgo'),
   duckduckgo_url: nonEmpty().optional(),
@@ -269,6 +274,7 @@ export const configSchema = table({
   services: servicesSchema.prefault({}),
   web: webSchema.prefault({}),
   browser: browserSchema.prefault({}),
+  webbridge: webbridgeSchema.prefault({}),
   web_search: webSearchEngineSchema.prefault({}),
   permission: table({
     rules: z.array(permissionRuleSchema, { error: 'an array of [[permission.rules]] tables' }).default([]),

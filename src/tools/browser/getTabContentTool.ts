@@ -21,7 +21,7 @@ interface PageRead {
   title: string;
 }
 
-function readExpression(selector: string | undefined): string {
+export function readExpression(selector: string | undefined): string {
   return `(() => {
     const walk = ${walkToMarkdown.toString()};
     const selector = ${JSON.stringify(selector ?? null)};
