@@ -16,6 +16,7 @@ import { DEFAULT_MEMORY_SETTINGS, memoryRecallHandler, type MemorySettings } fro
 import type { Session } from '../session/session';
 import type { Assembly, BackgroundWork } from './assembly';
 import type { RuntimeOptions } from './runtimeShape';
+import { lendLanguageServers } from './lspSession';
 
 export interface LentServices {
   shared: Map<string, unknown>;
@@ -63,6 +64,7 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
   shared.set(CRON_SERVICE.name, work.cron);
   shared.set(WORKFLOW_SETTINGS.name, { home: opts.home, limits: opts.workflowLimits ?? WORKFLOW_LIMITS });
   a.disposables.add({ name: 'scheduled tasks', dispose: () => work.cron.close() });
+  if (opts.lsp) lendLanguageServers(a, shared, opts.lsp);
   return { shared, memory, memorySettings, web, browserChoice, browser };
 }
 

@@ -193,6 +193,28 @@ export class LspClient {
     return this.diagnostics.get(fileUri(path))?.items;
   }
 
+  /** Opens `path` with `text`, or sends the new text when it is open with other text; false when nothing changed. */
+  update(path: string, text: string): boolean {
+    if (this.state !== 'ready' || !this.connection) return false;
+    const uri = fileUri(path);
+    const doc = this.documents.get(uri);
+    if (!doc) {
+      this.documents.set(uri, { version: 1, text });
+      this.connection.notify('textDocument/didOpen', {
+        textDocument: { uri, languageId: this.launch.languageId(path), version: 1, text },
+      });
+      return true;
+    }
+    if (doc.text === text) return false;
+    doc.version += 1;
+    doc.text = text;
+    this.connection.notify('textDocument/didChange', {
+      textDocument: { uri, version: doc.version },
+      contentChanges: [{ text }],
+    });
+    return true;
+  }
+
   /**
    * Opens `path` with `text` (or sends the new text when open) and waits until `deadline` for the diagnostics that
    * follow; undefined when none came in time (a slow server, or one that publishes nothing when nothing changed).
@@ -201,20 +223,7 @@ export class LspClient {
     if (this.state !== 'ready' || !this.connection) return undefined;
     const uri = fileUri(path);
     const seqBefore = this.diagnostics.get(uri)?.seq ?? 0;
-    const doc = this.documents.get(uri);
-    if (!doc) {
-      this.documents.set(uri, { version: 1, text });
-      this.connection.notify('textDocument/didOpen', {
-        textDocument: { uri, languageId: this.launch.languageId(path), version: 1, text },
-      });
-    } else if (doc.text !== text) {
-      doc.version += 1;
-      doc.text = text;
-      this.connection.notify('textDocument/didChange', {
-        textDocument: { uri, version: doc.version },
-        contentChanges: [{ text }],
-      });
-    } else return this.diagnostics.get(uri)?.items;
+    if (!this.update(path, text)) return this.diagnostics.get(uri)?.items;
     const version = this.documents.get(uri)!.version;
     if (this.launch.pull) return this.pulled(uri, path, deadline);
     const fresh = () => {

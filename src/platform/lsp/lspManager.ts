@@ -19,6 +19,11 @@ export interface LspManagerOptions {
   env: NodeJS.ProcessEnv;
   /** Told once per server and session when it is missing or cannot start. */
   onNotice(text: string): void;
+  /**
+   * Whether the session folder is trusted, asked at each first need: a server runs the project's code (its
+   * node_modules/.bin, its TypeScript and tsserver plugins, a Python environment), so none starts until it is.
+   */
+  trusted(): boolean;
 }
 
 /** Whether `d` is the same finding as one in `before` (lines move when text is added above, so they are ignored). */
@@ -38,6 +43,10 @@ export function newErrors(before: readonly LspDiagnostic[], after: readonly LspD
   return added;
 }
 
+const UNTRUSTED =
+  'Language servers stay off in this folder because it is not trusted (a server runs code from the project). ' +
+  'Trust it when the interactive UI asks, then edits get diagnostics and the Lsp tool works (docs/lsp.md).';
+
 export class LspManager {
   private readonly clients = new Map<string, LspClient>();
   private readonly missing = new Map<string, LspServerStatus>();
@@ -54,6 +63,10 @@ export class LspManager {
     if (!this.settings.enabled || this.closed) return undefined;
     const server = serverForFile(this.settings.servers, path, this.opts.cwd);
     if (!server) return undefined;
+    if (!this.opts.trusted()) {
+      this.noticeOnce('\0untrusted', UNTRUSTED);
+      return undefined;
+    }
     const root = workspaceRootFor(path, server.config.rootMarkers, this.opts.cwd);
     const key = `${server.name}\0${root}`;
     const known = this.clients.get(key);
@@ -65,8 +78,11 @@ export class LspManager {
       const how = server.config.install ? ` Install it with: ${server.config.install}` : '';
       this.noticeOnce(
         server.name,
-        `No ${server.name} language server: "${server.config.command}" is not in the project's node_modules/.bin ` +
-          `or on PATH, so edits of ${server.name} files get no diagnostics.${how} ` +
+        `No ${server.name} language server: ${
+          server.config.command.includes('/')
+            ? `"${server.config.command}" does not exist or is not executable`
+            : `"${server.config.command}" is not in the project's node_modules/.bin or on PATH`
+        }, so edits of ${server.name} files get no diagnostics.${how} ` +
           `(or set [lsp.servers.${server.name}] command; docs/lsp.md)`,
       );
       return undefined;
@@ -86,6 +102,21 @@ export class LspManager {
       this.noticeOnce(server.name, `The ${server.name} language server failed: ${client.failure ?? 'it stopped'}`),
     );
     return client;
+  }
+
+  /** Why `clientFor(path)` gave no server, in words for the model: what to install or configure. */
+  whyUnavailable(path: string): string {
+    if (!this.settings.enabled) return 'Language servers are turned off ([lsp] enabled = false in config.toml).';
+    if (this.closed) return 'The session is closing; its language servers are stopped.';
+    if (!this.opts.trusted()) return UNTRUSTED;
+    const server = serverForFile(this.settings.servers, path, this.opts.cwd);
+    if (!server)
+      return `No language server is configured for ${path}; add one as [lsp.servers.<name>] in config.toml (docs/lsp.md).`;
+    const root = workspaceRootFor(path, server.config.rootMarkers, this.opts.cwd);
+    const client = this.clients.get(`${server.name}\0${root}`);
+    if (client?.failure) return `The ${server.name} language server failed: ${client.failure}`;
+    const how = server.config.install ? ` Install it with: ${server.config.install}` : '';
+    return `The ${server.name} language server ("${server.config.command}") is not installed.${how}`;
   }
 
   private noticeOnce(name: string, text: string): void {

@@ -21,10 +21,10 @@ function project(name: string): string {
   return dir;
 }
 
-function manager(cwd: string, path = `${BIN}:/usr/bin:/bin`, notices: string[] = []): LspManager {
+function manager(cwd: string, path = `${BIN}:/usr/bin:/bin`, notices: string[] = [], trusted = true): LspManager {
   const m = new LspManager(
     { ...DEFAULT_LSP_SETTINGS, diagnosticsWaitMs: 60_000 },
-    { cwd, env: { ...process.env, PATH: path }, onNotice: (t) => notices.push(t) },
+    { cwd, env: { ...process.env, PATH: path }, onNotice: (t) => notices.push(t), trusted: () => trusted },
   );
   managers.push(m);
   return m;
@@ -86,5 +86,19 @@ describe('a missing server', () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain('npm i -g typescript-language-server typescript');
     expect(m.status()).toEqual([expect.objectContaining({ name: 'typescript', state: 'missing' })]);
+  });
+});
+
+describe('an untrusted folder', () => {
+  it('starts no server (they run project code) and says so once', async () => {
+    const cwd = project('ts-project');
+    const notices: string[] = [];
+    const m = manager(cwd, `${BIN}:/usr/bin:/bin`, notices, false);
+    const path = join(cwd, 'src/cart.ts');
+    expect(await m.errorsAfterEdit(path, 'a', 'b', Date.now() + 1_000)).toBeUndefined();
+    expect(m.clientFor(path)).toBeUndefined();
+    expect(notices).toEqual([expect.stringContaining('not trusted')]);
+    expect(m.whyUnavailable(path)).toContain('not trusted');
+    expect(m.status()).toEqual([]);
   });
 });
