@@ -119,7 +119,7 @@ export interface RuntimeOptions {
   fileHistory?: FileHistorySettings | false;
   /** `[memory]` recall bounds and extraction (docs/memory.md); defaults when absent. */
   memory?: MemorySettings;
-  /** `[lsp]`: language servers for diagnostics after edits and the Lsp tool (docs/lsp.md); none when absent. */
+  /** `[lsp]`: language servers for diagnostics after edits and the Lsp tool (docs/lsp.md); turned off when absent. */
   lsp?: LspSettings;
   /** Enabled plugins' commands, `${plugin_sections}` and session-start skills (docs/plugins.md). */
   plugins?: SessionPlugins;
