@@ -20,7 +20,8 @@ export function lspSettingsFromConfig(config: JarvisConfig, configPath: string):
         key: `lsp.servers.${name}.${missing}`,
         expected: !command ? 'a non-empty string' : 'a non-empty array of strings',
         message:
-          `${configPath}: [lsp.servers.${name}] is not a built-in server (${Object.keys(BUILTIN_LSP_SERVERS).join(', ')}), ` +
+          `${configPath}: [lsp.servers.${name}] is not a built-in server ` +
+          `(${Object.keys(BUILTIN_LSP_SERVERS).join(', ')}), ` +
           `so it needs ${missing}, e.g. command = "my-language-server", file_patterns = ["*.ext"] (docs/lsp.md).`,
       });
     }

@@ -71,7 +71,7 @@ describe.each([
     definition: /prices\.py:1:5: def format_price/,
   },
 ])('the $kind project', ({ kind, file, good, bad, error, at, places, definition }) => {
-  it('an Edit that breaks the types gets the error, the fix gets none; Lsp finds the definition and three references', async () => {
+  it('a breaking Edit gets the error, the fix none; Lsp finds the definition and the uses in three files', async () => {
     const dirs = projectDirs(`${kind}-project`);
     server.push(
       { toolCalls: [{ id: 'read', name: 'Read', arguments: { path: file } }] },

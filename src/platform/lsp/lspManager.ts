@@ -111,7 +111,10 @@ export class LspManager {
     if (!this.opts.trusted()) return UNTRUSTED;
     const server = serverForFile(this.settings.servers, path, this.opts.cwd);
     if (!server)
-      return `No language server is configured for ${path}; add one as [lsp.servers.<name>] in config.toml (docs/lsp.md).`;
+      return (
+        `No language server is configured for ${path}; ` +
+        'add one as [lsp.servers.<name>] in config.toml (docs/lsp.md).'
+      );
     const root = workspaceRootFor(path, server.config.rootMarkers, this.opts.cwd);
     const client = this.clients.get(`${server.name}\0${root}`);
     if (client?.failure) return `The ${server.name} language server failed: ${client.failure}`;
