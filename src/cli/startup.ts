@@ -26,6 +26,7 @@ import { loadSkillCatalog, skillRoots } from '../ext/skills/skillCatalog';
 import type { PluginContributions } from '../ext/plugins/contributions';
 import { shippedPluginFolders } from '../ext/plugins/shippedPlugins';
 import type { MainOptions } from './program';
+import { lspSettingsFromConfig } from './lspSettings';
 
 export class StartupError extends Error {
   /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
@@ -220,6 +221,15 @@ export function loadStartup(
     throw new StartupError(`jarvis: [secondary_model]: ${messageOf(e)}`);
   }
 
+  let lsp;
+  try {
+    lsp = lspSettingsFromConfig(config, loaded.path);
+  } catch (e) {
+    if (e instanceof ConfigError)
+      throw new StartupError(`jarvis: invalid configuration\n${e.message}\nFix the file; it was not changed.`);
+    throw e;
+  }
+
   const explicitMode: PermissionMode | undefined = options.yolo ? 'yolo' : options.auto ? 'auto' : undefined;
   const mode: PermissionMode = explicitMode ?? config.default_permission_mode;
   const rules = permissionRulesOf(loaded);
@@ -297,6 +307,7 @@ export function loadStartup(
       productName: settings.identity.name,
       hooks,
       memory: settings.memory,
+      lsp,
     },
   };
 }

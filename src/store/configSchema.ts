@@ -217,6 +217,25 @@ const webSearchEngineSchema = table({
   google_cse_id: nonEmpty().optional(),
 });
 
+// `[lsp]` and `[lsp.servers.<name>]`: language servers for diagnostics after edits and the Lsp tool (docs/lsp.md).
+// A name that is not built in must give `command` and `file_patterns`; cli/lspSettings.ts checks that.
+const lspServerSchema = table({
+  enabled: bool().default(true),
+  command: nonEmpty().optional(),
+  args: stringList().optional(),
+  file_patterns: stringList().optional(),
+  root_markers: stringList().optional(),
+  initialization_options: z.record(z.string(), z.unknown(), { error: 'a table' }).optional(),
+  install: nonEmpty().optional(),
+});
+const lspSchema = table({
+  enabled: bool().default(true),
+  diagnostics_wait_ms: int(0, 60_000).default(1_500),
+  max_diagnostics: int(1, 100).default(10),
+  max_diagnostic_bytes: int(256, 65_536).default(4_096),
+  servers: z.record(z.string(), lspServerSchema, { error: 'a table of language servers' }).default({}),
+});
+
 const TOOL_PATTERN = /^[A-Za-z0-9_*.-]+(\(.*\))?$/s;
 
 const permissionRuleSchema = table({
@@ -275,6 +294,7 @@ export const configSchema = table({
   web: webSchema.prefault({}),
   browser: browserSchema.prefault({}),
   webbridge: webbridgeSchema.prefault({}),
+  lsp: lspSchema.prefault({}),
   web_search: webSearchEngineSchema.prefault({}),
   permission: table({
     rules: z.array(permissionRuleSchema, { error: 'an array of [[permission.rules]] tables' }).default([]),
@@ -300,6 +320,7 @@ export type ModelConfig = z.output<typeof modelSchema>;
 export type ModelOverrides = z.output<typeof modelOverridesSchema>;
 export type PermissionRuleConfig = z.output<typeof permissionRuleSchema>;
 export type HookConfig = z.output<typeof hookSchema>;
+export type LspServerEntry = z.output<typeof lspServerSchema>;
 export type ServiceConfig = z.output<typeof serviceSchema>;
 export type ConfigProviderType = (typeof CONFIG_PROVIDER_TYPES)[number];
 

@@ -89,6 +89,8 @@ export interface ToolResult {
   /** A short line for front ends ("Read 120 lines"). */
   summary?: string;
   display?: ToolDisplay;
+  /** Write/Edit: how many new errors the language server found in the change (docs/lsp.md); absent when none ran. */
+  diagnostics?: { errors: number };
 }
 
 export type DefaultApproval = 'auto' | 'ask';

@@ -5,6 +5,7 @@ import { cronTools } from './cron';
 import { workflowTools } from './workflow';
 import { fileTools } from './file';
 import { goalTools } from './goal';
+import { lspTools } from './lsp';
 import { memoryTools } from './memory';
 import { planTools } from './plan';
 import { questionTools } from './question';
@@ -29,6 +30,7 @@ export function builtinTools(opts: { web?: WebSettings; cron?: boolean } = {}): 
     ...skillTools,
     ...memoryTools,
     ...goalTools,
+    ...lspTools,
     ...(opts.cron === false ? [] : cronTools),
   ];
 }

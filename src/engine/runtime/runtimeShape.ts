@@ -31,6 +31,7 @@ import type { TodoStore } from '../background/todos';
 import type { Compactor, Reinjections } from '../context/compaction';
 import type { CompactionThresholds } from '../context/context';
 import type { MemorySettings } from '../context/memoryRecall';
+import type { LspSettings } from '../../platform/lsp/lspServers';
 import type { ExtensionGate, GateHandler } from '../extensions/extensionGate';
 import type { EngineEvent } from '../loop/events';
 import type { Agent, LoopSettings, ThinkingSettings, TurnExtension } from '../loop/loop';
@@ -122,6 +123,8 @@ export interface RuntimeOptions {
   fileHistory?: FileHistorySettings | false;
   /** `[memory]` recall bounds and extraction (docs/memory.md); defaults when absent. */
   memory?: MemorySettings;
+  /** `[lsp]`: language servers for diagnostics after edits and the Lsp tool (docs/lsp.md); turned off when absent. */
+  lsp?: LspSettings;
   /** Enabled plugins' commands, `${plugin_sections}` and session-start skills (docs/plugins.md). */
   plugins?: SessionPlugins;
   /** `[compat]`: CLAUDE.md and nested AGENTS.md in the system prompt (docs/compatibility.md); default: read. */

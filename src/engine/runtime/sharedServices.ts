@@ -17,6 +17,8 @@ import { DEFAULT_MEMORY_SETTINGS, memoryRecallHandler, type MemorySettings } fro
 import type { Session } from '../session/session';
 import type { Assembly, BackgroundWork } from './assembly';
 import type { RuntimeOptions } from './runtimeShape';
+import { lendLanguageServers } from './lspSession';
+import { DEFAULT_LSP_SETTINGS } from '../../platform/lsp/lspServers';
 
 export interface LentServices {
   shared: Map<string, unknown>;
@@ -68,6 +70,8 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
   shared.set(CRON_SERVICE.name, work.cron);
   shared.set(WORKFLOW_SETTINGS.name, { home: opts.home, limits: opts.workflowLimits ?? WORKFLOW_LIMITS });
   a.disposables.add({ name: 'scheduled tasks', dispose: () => work.cron.close() });
+  // Without [lsp] settings (an embedding, a test) the manager is lent turned off: Lsp says so, edits add nothing.
+  lendLanguageServers(a, shared, opts.lsp ?? { ...DEFAULT_LSP_SETTINGS, enabled: false });
   return { shared, memory, memorySettings, web, browserChoice, browser };
 }
 

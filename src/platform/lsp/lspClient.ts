@@ -1,0 +1,283 @@
+// One running language server for one workspace root (docs/lsp.md): start and initialize, keep the open documents in
+// sync, collect published diagnostics, answer position queries, and stop with a bound. A server that dies is marked
+// crashed with its last stderr lines; it is not restarted.
+import type { ChildProcess } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { spawnInGroup, terminateGroup } from '../processes';
+import { LspConnection } from './lspConnection';
+import type { LspDiagnostic } from './lspTypes';
+import type { LspRequest } from './tsserverDiagnostics';
+
+export interface LspLaunch {
+  /** The server's name in `[lsp.servers.<name>]` ("typescript"). */
+  name: string;
+  command: string;
+  args: readonly string[];
+  root: string;
+  languageId: (path: string) => string;
+  initializationOptions?: unknown;
+  env?: NodeJS.ProcessEnv;
+  /** Asks for a file's diagnostics instead of waiting for a publication (typescript: tsserverDiagnostics.ts). */
+  pull?: (request: LspRequest, path: string, signal: AbortSignal) => Promise<LspDiagnostic[]>;
+}
+
+export type LspClientState = 'starting' | 'ready' | 'crashed' | 'stopped';
+
+interface PublishedDiagnostics {
+  /** Counts publications for this document, so a caller can wait for one that came after its change. */
+  seq: number;
+  version?: number;
+  items: LspDiagnostic[];
+}
+
+/** How long `initialize` may take on a loaded machine before the server is given up as failed. */
+const INITIALIZE_TIMEOUT_MS = 60_000;
+/** After the first publication that follows a change, later ones within this quiet gap replace it (tsserver sends
+ * syntactic and semantic results separately). */
+const SETTLE_MS = 150;
+const STDERR_TAIL_CHARS = 2_000;
+
+export const fileUri = (path: string): string => pathToFileURL(path).href;
+
+export class LspClient {
+  state: LspClientState = 'starting';
+  /** Why the server is unusable (crashed or failed to start), for /lsp, doctor and tool errors. */
+  failure: string | undefined;
+  readonly ready: Promise<void>;
+  private child: ChildProcess | undefined;
+  private connection: LspConnection | undefined;
+  private stderrTail = '';
+  private readonly documents = new Map<string, { version: number; text: string }>();
+  private readonly diagnostics = new Map<string, PublishedDiagnostics>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(readonly launch: LspLaunch) {
+    this.ready = this.start();
+    // `ready` rejects when the start fails; every user awaits it and reports `failure` itself.
+    this.ready.catch(() => undefined);
+  }
+
+  private async start(): Promise<void> {
+    const { command, args, root } = this.launch;
+    const child = spawnInGroup(command, args, { cwd: root, env: this.launch.env ?? process.env, stdin: 'pipe' });
+    this.child = child;
+    const connection = new LspConnection(
+      child.stdout!,
+      child.stdin!,
+      (method, params) => this.onNotification(method, params),
+      (method, params) => this.onServerRequest(method, params),
+    );
+    this.connection = connection;
+    child.stderr!.on('data', (d: Buffer) => {
+      this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    });
+    const died = new Promise<never>((_, reject) => {
+      child.once('error', (e) => {
+        this.fail(`could not start ${command}: ${e.message}`);
+        reject(new Error(this.failure));
+      });
+      child.once('exit', (code, signal) => {
+        if (this.state !== 'stopped') this.fail(`${command} exited (${signal ?? `code ${code}`})${this.stderrNote()}`);
+        reject(new Error(this.failure ?? `${command} stopped`));
+      });
+    });
+    died.catch(() => undefined);
+    const timeout = AbortSignal.timeout(INITIALIZE_TIMEOUT_MS);
+    const init = connection.request('initialize', this.initializeParams(), timeout);
+    try {
+      await Promise.race([init, died]);
+    } catch (e) {
+      if (this.state === 'starting')
+        this.fail(`${command} did not initialize: ${(e as Error).message}${this.stderrNote()}`);
+      await this.stop();
+      this.state = 'crashed';
+      throw new Error(this.failure);
+    }
+    connection.notify('initialized', {});
+    this.state = 'ready';
+  }
+
+  private initializeParams(): object {
+    const rootUri = fileUri(this.launch.root);
+    return {
+      processId: process.pid,
+      clientInfo: { name: 'jarvis' },
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: 'workspace' }],
+      initializationOptions: this.launch.initializationOptions ?? {},
+      capabilities: {
+        workspace: { configuration: true, workspaceFolders: true, symbol: {} },
+        textDocument: {
+          synchronization: { didSave: false, dynamicRegistration: false },
+          publishDiagnostics: { relatedInformation: false, versionSupport: true },
+          definition: { linkSupport: true },
+          references: {},
+          hover: { contentFormat: ['plaintext', 'markdown'] },
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+        },
+        window: { workDoneProgress: false },
+      },
+    };
+  }
+
+  private stderrNote(): string {
+    const tail = this.stderrTail.trim().split('\n').slice(-5).join('\n');
+    return tail ? `; its last output:\n${tail}` : '';
+  }
+
+  private fail(reason: string): void {
+    if (this.state === 'crashed' || this.state === 'stopped') return;
+    this.state = 'crashed';
+    this.failure = reason;
+    this.connection?.close(new Error(reason));
+    this.wake();
+  }
+
+  private onNotification(method: string, params: unknown): void {
+    if (method !== 'textDocument/publishDiagnostics') return;
+    const p = params as { uri?: string; version?: number; diagnostics?: LspDiagnostic[] };
+    if (typeof p?.uri !== 'string' || !Array.isArray(p.diagnostics)) return;
+    const seq = (this.diagnostics.get(p.uri)?.seq ?? 0) + 1;
+    this.diagnostics.set(p.uri, {
+      seq,
+      ...(typeof p.version === 'number' ? { version: p.version } : {}),
+      items: p.diagnostics,
+    });
+    this.wake();
+  }
+
+  private onServerRequest(method: string, params: unknown): { result: unknown } | undefined {
+    // The settings a server asks for: none of ours, so each section gets null (the server's defaults).
+    if (method === 'workspace/configuration') {
+      const items = (params as { items?: unknown[] })?.items;
+      return { result: Array.isArray(items) ? items.map(() => null) : [] };
+    }
+    if (method === 'client/registerCapability' || method === 'client/unregisterCapability') return { result: null };
+    if (method === 'window/workDoneProgress/create') return { result: null };
+    if (method === 'workspace/workspaceFolders') return { result: [{ uri: fileUri(this.launch.root), name: 'root' }] };
+    return undefined;
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
+
+  /** Resolves when `done()` holds, something changes and it holds then, or at the deadline (false). */
+  private waitUntil(done: () => boolean, deadline: number): Promise<boolean> {
+    if (done()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(ok);
+      };
+      const check = () => {
+        if (done()) finish(true);
+        else if (this.state === 'crashed' || this.state === 'stopped') finish(false);
+      };
+      const timer = setTimeout(() => finish(done()), Math.max(0, deadline - Date.now()));
+      this.waiters.add(check);
+    });
+  }
+
+  isOpen(path: string): boolean {
+    return this.documents.has(fileUri(path));
+  }
+
+  openText(path: string): string | undefined {
+    return this.documents.get(fileUri(path))?.text;
+  }
+
+  /** The latest diagnostics the server published for `path`, or undefined when none came yet. */
+  published(path: string): LspDiagnostic[] | undefined {
+    return this.diagnostics.get(fileUri(path))?.items;
+  }
+
+  /** Opens `path` with `text`, or sends the new text when it is open with other text; false when nothing changed. */
+  update(path: string, text: string): boolean {
+    if (this.state !== 'ready' || !this.connection) return false;
+    const uri = fileUri(path);
+    const doc = this.documents.get(uri);
+    if (!doc) {
+      this.documents.set(uri, { version: 1, text });
+      this.connection.notify('textDocument/didOpen', {
+        textDocument: { uri, languageId: this.launch.languageId(path), version: 1, text },
+      });
+      return true;
+    }
+    if (doc.text === text) return false;
+    doc.version += 1;
+    doc.text = text;
+    this.connection.notify('textDocument/didChange', {
+      textDocument: { uri, version: doc.version },
+      contentChanges: [{ text }],
+    });
+    return true;
+  }
+
+  /**
+   * Opens `path` with `text` (or sends the new text when open) and waits until `deadline` for the diagnostics that
+   * follow; undefined when none came in time (a slow server, or one that publishes nothing when nothing changed).
+   */
+  async sync(path: string, text: string, deadline: number): Promise<LspDiagnostic[] | undefined> {
+    if (this.state !== 'ready' || !this.connection) return undefined;
+    const uri = fileUri(path);
+    const seqBefore = this.diagnostics.get(uri)?.seq ?? 0;
+    if (!this.update(path, text)) return this.diagnostics.get(uri)?.items;
+    const version = this.documents.get(uri)!.version;
+    if (this.launch.pull) return this.pulled(uri, path, deadline);
+    const fresh = () => {
+      const d = this.diagnostics.get(uri);
+      return !!d && d.seq > seqBefore && (d.version === undefined || d.version >= version);
+    };
+    if (!(await this.waitUntil(fresh, deadline))) return undefined;
+    // Later publications inside a short quiet gap complete the first one (never past the deadline).
+    for (let seq = this.diagnostics.get(uri)!.seq; ; seq = this.diagnostics.get(uri)!.seq) {
+      const settle = Math.min(deadline, Date.now() + SETTLE_MS);
+      if (!(await this.waitUntil(() => this.diagnostics.get(uri)!.seq > seq, settle))) break;
+    }
+    return this.diagnostics.get(uri)!.items;
+  }
+
+  private async pulled(uri: string, path: string, deadline: number): Promise<LspDiagnostic[] | undefined> {
+    const connection = this.connection!;
+    const request: LspRequest = (method, params, signal) => connection.request(method, params, signal);
+    try {
+      const items = await this.launch.pull!(request, path, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
+      const seq = (this.diagnostics.get(uri)?.seq ?? 0) + 1;
+      this.diagnostics.set(uri, { seq, items });
+      return items;
+    } catch (e) {
+      // Past the deadline (cancelled) is the slow server this returns undefined for; anything else is a failure.
+      if (Date.now() >= deadline || this.state !== 'ready') return undefined;
+      throw e;
+    }
+  }
+
+  async request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
+    await this.ready;
+    if (this.state !== 'ready' || !this.connection)
+      throw new Error(this.failure ?? `${this.launch.name} is ${this.state}`);
+    return this.connection.request<T>(method, params, signal);
+  }
+
+  /** shutdown + exit, then the process group is ended; bounded by `graceMs` at each step. */
+  async stop(graceMs = 2_000): Promise<void> {
+    const wasReady = this.state === 'ready';
+    const connection = this.connection;
+    const child = this.child;
+    this.state = this.state === 'crashed' ? 'crashed' : 'stopped';
+    if (wasReady && connection) {
+      try {
+        await connection.request('shutdown', null, AbortSignal.timeout(graceMs));
+        connection.notify('exit', null);
+      } catch {
+        // A server that does not answer shutdown in time is ended below with its process group.
+      }
+    }
+    connection?.close(new Error(`${this.launch.name} was stopped`));
+    this.wake();
+    if (child?.pid && child.exitCode === null && child.signalCode === null)
+      await terminateGroup(child.pid, { graceMs });
+  }
+}

@@ -1,0 +1,104 @@
+// The LSP client against the real typescript-language-server and pyright-langserver from node_modules (docs/lsp.md).
+import { cpSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileUri } from '../../../src/platform/lsp/lspClient';
+import { LspManager, newErrors } from '../../../src/platform/lsp/lspManager';
+import { DEFAULT_LSP_SETTINGS } from '../../../src/platform/lsp/lspServers';
+import type { LspDiagnostic, LspLocation } from '../../../src/platform/lsp/lspTypes';
+
+const BIN = resolve(__dirname, '../../../node_modules/.bin');
+const FIXTURES = resolve(__dirname, '../../fixtures/lsp');
+const managers: LspManager[] = [];
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.close()));
+});
+
+function project(name: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-lsp-')));
+  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+function manager(cwd: string, path = `${BIN}:/usr/bin:/bin`, notices: string[] = [], trusted = true): LspManager {
+  const m = new LspManager(
+    { ...DEFAULT_LSP_SETTINGS, diagnosticsWaitMs: 60_000 },
+    { cwd, env: { ...process.env, PATH: path }, onNotice: (t) => notices.push(t), trusted: () => trusted },
+  );
+  managers.push(m);
+  return m;
+}
+
+const err = (message: string, line = 0): LspDiagnostic => ({
+  range: { start: { line, character: 0 }, end: { line, character: 1 } },
+  severity: 1,
+  message,
+});
+
+describe('newErrors', () => {
+  it('keeps only errors that were not there before, ignoring lines and warnings, counting repeats', () => {
+    const warning = { ...err('unused'), severity: 2 as const };
+    expect(newErrors([err('a', 1)], [err('a', 5), err('b'), warning])).toEqual([err('b')]);
+    expect(newErrors([err('a')], [err('a'), err('a', 3)])).toEqual([err('a', 3)]);
+    expect(newErrors([err('a')], [])).toEqual([]);
+  });
+});
+
+describe.each([
+  ['ts', 'src/cart.ts', 'formatPrice(total)', 'formatPrice("x")', { line: 0, character: 17 }],
+  ['py', 'cart.py', 'format_price(sum(items))', 'format_price("x")', { line: 0, character: 22 }],
+])('the %s server', (kind, file, good, bad, symbolAt) => {
+  it('reports an edit’s new error, none after the fix, and finds the symbol in three files', async () => {
+    const cwd = project(`${kind}-project`);
+    const m = manager(cwd);
+    const path = join(cwd, file);
+    const before = readFileSync(path, 'utf8');
+    const broken = before.replace(good, bad);
+    const introduced = await m.errorsAfterEdit(path, before, broken, Date.now() + 60_000);
+    expect(introduced?.length, JSON.stringify(m.status())).toBe(1);
+    expect(introduced![0].message).toMatch(/string|int/i);
+    expect(await m.errorsAfterEdit(path, broken, before, Date.now() + 60_000)).toEqual([]);
+    const client = m.clientFor(path)!;
+    const refs = await client.request<LspLocation[]>('textDocument/references', {
+      textDocument: { uri: fileUri(path) },
+      position: symbolAt,
+      context: { includeDeclaration: true },
+    });
+    const files = new Set(refs.map((r) => r.uri.split('/').pop()));
+    expect(files.size, JSON.stringify(refs)).toBe(3);
+    expect(m.status()).toEqual([
+      expect.objectContaining({ name: kind === 'ts' ? 'typescript' : 'python', state: 'ready' }),
+    ]);
+    await m.close();
+    expect(m.status()[0].state).toBe('stopped');
+  }, 120_000);
+});
+
+describe('a missing server', () => {
+  it('gives one notice saying how to install it, and no diagnostics', async () => {
+    const cwd = project('ts-project');
+    const notices: string[] = [];
+    const m = manager(cwd, '/nonexistent', notices);
+    const path = join(cwd, 'src/cart.ts');
+    expect(await m.errorsAfterEdit(path, 'a', 'b', Date.now() + 1_000)).toBeUndefined();
+    expect(await m.errorsAfterEdit(path, 'b', 'c', Date.now() + 1_000)).toBeUndefined();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain('npm i -g typescript-language-server typescript');
+    expect(m.status()).toEqual([expect.objectContaining({ name: 'typescript', state: 'missing' })]);
+  });
+});
+
+describe('an untrusted folder', () => {
+  it('starts no server (they run project code) and says so once', async () => {
+    const cwd = project('ts-project');
+    const notices: string[] = [];
+    const m = manager(cwd, `${BIN}:/usr/bin:/bin`, notices, false);
+    const path = join(cwd, 'src/cart.ts');
+    expect(await m.errorsAfterEdit(path, 'a', 'b', Date.now() + 1_000)).toBeUndefined();
+    expect(m.clientFor(path)).toBeUndefined();
+    expect(notices).toEqual([expect.stringContaining('not trusted')]);
+    expect(m.whyUnavailable(path)).toContain('not trusted');
+    expect(m.status()).toEqual([]);
+  });
+});
