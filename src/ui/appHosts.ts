@@ -127,7 +127,7 @@ export function contextActionsHost(app: App, parts: AppParts): ContextActionsHos
     restoreInput: (text) => ui.editor.setText(text),
     planRestored: (active) => {
       parts.feed.planShown = active;
-      ui.screen.requestReprint();
+      ui.screen.transcriptChanged();
     },
   };
 }
