@@ -8,7 +8,6 @@
 import type { Component } from '@mariozechner/pi-tui';
 import type { PermissionRule } from '../engine/policy/approvals';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO, type CompactionThresholds } from '../engine/context/context';
-import type { EngineEvent } from '../engine/loop/events';
 import type { ForkResult } from '../engine/session/fork';
 import type { PermissionMode } from '../engine/session/records';
 import type { Runtime } from '../engine/runtime/runtime';
@@ -17,27 +16,34 @@ import type { McpManager } from '../ext/mcp/mcpManager';
 import type { SessionLocation } from '../store/sessionStore';
 import type { TokenCountingStrategy } from '../store/settings';
 import type { AppOptions } from './appOptions';
+import {
+  commandMenu,
+  enginePorts,
+  lifecycleHost,
+  contextActionsHost,
+  footerStatus,
+  inputRouterHost,
+  openExternalEditor,
+  promptParts,
+  type AppParts,
+} from './appHosts';
 import { InputCompletion } from './completion';
-import { ContextActions, type ContextActionsHost } from './contextActions';
+import { ContextActions } from './contextActions';
 import { ConversationFeed } from './conversationFeed';
-import { editorCommand } from './externalEditor';
 import { gitBranch } from './gitBranch';
-import { InputRouter, type InputHost } from './inputRouter';
+import { InputRouter } from './inputRouter';
 import { preloadHighlighter } from './markdown';
 import { signInToMcpServer } from './mcpServers';
 import { announcePluginUpdates } from './plugins/pluginEntry';
-import { PromptAttacher } from './promptAttacher';
-import { PromptSender } from './promptSender';
-import { panelApprovalPort, panelInteractionPort } from './questionPanels';
+import type { PromptAttacher } from './promptAttacher';
+import type { PromptSender } from './promptSender';
 import { SessionLifecycle } from './sessionLifecycle';
-import { ShellModeRunner } from './shellModeRunner';
-import { findCommand, SLASH_COMMANDS, type CommandHost, type PanelHost, type PickItem } from './slashCommands';
+import type { ShellModeRunner } from './shellModeRunner';
+import type { CommandHost, PanelHost, PickItem } from './slashCommands';
 import { TerminalView } from './terminalView';
 import type { Theme } from './theme';
-import { UserBlock, type NoticeLevel } from './transcript/messageBlocks';
-import { blocksFromMessages } from './transcript/replay';
+import type { NoticeLevel } from './transcript/messageBlocks';
 import type { TuiPreferences } from './tuiPreferences';
-import { commandListDescription } from '../ext/plugins/pluginCommands';
 
 export class App implements CommandHost {
   readonly version: string;
@@ -66,27 +72,7 @@ export class App implements CommandHost {
     this.cwd = opts.cwd;
     this.home = opts.home;
     this.ui = new TerminalView(opts, {
-      status: () => {
-        const rt = this.controller.runtime;
-        const goal = rt?.session.state.goal;
-        const usage = rt?.session.state.usage;
-        return {
-          mode: this.mode,
-          plan: this.controller.planMode,
-          swarm: this.controller.swarmMode,
-          model: this.modelLabel,
-          contextTokens: this.contextTokens,
-          contextLimit: this.contextLimit,
-          cwd: this.cwd,
-          branch: this.branch,
-          hint: this.input.hint,
-          busy: this.busy,
-          compacting: this.compacting,
-          goal: goal ? { status: goal.status, turns: goal.used.turns } : undefined,
-          tokens: usage ? { input: usage.inputTokens, output: usage.outputTokens } : undefined,
-          tasks: rt?.tasks.runningCount(),
-        };
-      },
+      status: () => footerStatus(this, this.controller, { branch: this.branch, hint: this.input.hint }),
       statusExtra: () => ({ version: this.version, sessionId: this.controller.runtime?.session.id }),
       todos: () => this.controller.runtime?.session.state.todos ?? [],
       busy: () => this.busy,
@@ -97,85 +83,32 @@ export class App implements CommandHost {
     const { view, transcript, editor, activity } = this.ui;
     const notice = (level: NoticeLevel, text: string, hint?: string) => this.notice(level, text, hint);
     const requestRender = () => this.requestRender();
-    const ensureRuntime = () => this.ensureRuntime();
-    const panelEnv = { theme: () => view.theme, cwd: this.cwd, rows: () => this.ui.terminal.rows };
-    const enginePorts = {
-      approvalPort: panelApprovalPort(this.ui.panels.questions, panelEnv),
-      interactionPort: panelInteractionPort(this.ui.panels.questions, panelEnv),
-      onEvent: (e: EngineEvent) => this.feed.onEngineEvent(e),
-    };
-    this.lifecycle = new SessionLifecycle(opts, enginePorts, {
-      view,
-      transcript,
-      panels: this.ui.panels,
-      get modelLabel() {
-        return app.modelLabel;
-      },
-      notice,
-      refreshContext: () => this.refreshContext(),
-      sessionChanged: () => {
-        this.feed.restart();
-        this.context.turnBlocks.clear();
-      },
-      reloaded: () => {
-        this.preferences.reload();
-        this.feed.restart();
-      },
-    });
+    this.lifecycle = new SessionLifecycle(
+      opts,
+      enginePorts(this.ui, this.cwd, (e) => this.feed.onEngineEvent(e)),
+      lifecycleHost(this, this.ui, {
+        sessionChanged: () => {
+          this.feed.restart();
+          this.context.turnBlocks.clear();
+        },
+        reloaded: () => this.feed.restart(),
+      }),
+    );
     this.controller = this.lifecycle.controller;
     this.contextLimit = this.controller.contextWindow;
-    // Read on every menu: /reload may change the skills and plugins.
-    const skillCommands = () =>
-      (this.opts.runtime.skills?.all ?? []).map((s) => ({
-        name: `skill:${s.name}`,
-        aliases: findCommand(s.name) ? [] : [s.name],
-        description: s.description,
-      }));
-    const pluginCommands = () =>
-      (this.opts.runtime.plugins?.commands ?? []).map((c) => ({
-        name: c.name,
-        aliases: [],
-        description: commandListDescription(c),
-      }));
-    this.completion = new InputCompletion(opts.cwd, () => [...SLASH_COMMANDS, ...skillCommands(), ...pluginCommands()]);
+    this.completion = new InputCompletion(opts.cwd, () => commandMenu(this.opts));
     editor.setAutocompleteProvider(this.completion);
-    this.attacher = new PromptAttacher({
-      cwd: opts.cwd,
-      get rules() {
-        return app.opts.runtime.rules;
-      },
-      imageInput: () => this.controller.model.capabilities.includes('image_in'),
-      get modelLabel() {
-        return app.modelLabel;
-      },
-      notice,
-      requestRender,
-    });
-    const startActivity = (label: string) => activity.start(label);
-    const ended = () => {
-      if (!this.busy) activity.stop();
-      this.requestRender();
-    };
-    this.shell = new ShellModeRunner({
-      cwd: this.cwd,
-      view,
-      transcript,
-      ensureRuntime,
-      notice,
-      startActivity,
-      ended,
-      requestRender,
-    });
-    this.prompts = new PromptSender({
-      editor,
-      shell: this.shell,
+    ({
       attacher: this.attacher,
+      shell: this.shell,
+      prompts: this.prompts,
+    } = promptParts(this, {
+      ui: this.ui,
+      controller: this.controller,
       completion: this.completion,
-      ensureRuntime,
-      notice,
-      requestRender,
-    });
-    this.context = new ContextActions(this.contextHost());
+      opts: () => this.opts,
+    }));
+    this.context = new ContextActions(contextActionsHost(this, this.parts()));
     this.feed = new ConversationFeed({
       view,
       transcript,
@@ -199,7 +132,7 @@ export class App implements CommandHost {
       endSwarmMode: () => void (this.swarmMode = false),
     });
     this.feed.planShown = this.controller.planMode;
-    this.input = new InputRouter(this.inputHost());
+    this.input = new InputRouter(inputRouterHost(this, this.parts()));
     editor.onSubmit = (text) => {
       this.ui.screen.scrollTranscript('end');
       void this.input.submit(text);
@@ -208,6 +141,27 @@ export class App implements CommandHost {
 
   private get opts(): AppOptions {
     return this.lifecycle.options;
+  }
+
+  /** The pieces the input and context hosts (appHosts.ts) reach into. */
+  private parts(): AppParts {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the parts' getters read the app live
+    const app = this;
+    return {
+      ui: this.ui,
+      controller: this.controller,
+      get opts() {
+        return app.opts;
+      },
+      banner: () => this.lifecycle.banner(),
+      get feed() {
+        return app.feed;
+      },
+      prompts: this.prompts,
+      shell: this.shell,
+      attacher: this.attacher,
+      completion: this.completion,
+    };
   }
 
   // ---- CommandHost -------------------------------------------------------------------------
@@ -429,104 +383,13 @@ export class App implements CommandHost {
 
   // ---- wiring --------------------------------------------------------------------------------
 
-  private inputHost(): InputHost {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getters read the app live
-    const app = this;
-    return {
-      editor: this.ui.editor,
-      home: this.home,
-      cwd: this.cwd,
-      get skills() {
-        return app.opts.runtime.skills;
-      },
-      get plugins() {
-        return app.opts.runtime.plugins;
-      },
-      get panel() {
-        return app.ui.panels.current(app.busy);
-      },
-      work: this,
-      get mode() {
-        return app.mode;
-      },
-      set mode(mode: PermissionMode) {
-        app.mode = mode;
-      },
-      get planMode() {
-        return app.planMode;
-      },
-      set planMode(on: boolean) {
-        app.planMode = on;
-      },
-      commands: this,
-      requestRender: () => this.requestRender(),
-      exit: (code) => this.exit(code),
-      interrupt: () => this.interrupt(),
-      undo: () => this.undo(),
-      toggleExpand: () => this.ui.toggleExpand(),
-      toggleTodos: () => this.ui.toggleTodos(),
-      scrollTranscript: (pages) => this.ui.scrollPages(pages),
-      openExternalEditor: () => this.openExternalEditor(),
-      steer: (text) => {
-        this.controller.runtime!.agent.submit({ kind: 'steer', text });
-        this.ui.transcript.add(new UserBlock(this.ui.view, text, 'steer'));
-      },
-      sendPrompt: (text, modelText) => this.prompts.send(text, modelText),
-      runShell: (command) => this.shell.start(command),
-      refreshCompletion: () => this.completion.refresh(),
-      pasteImage: () => void this.prompts.pasteImage(),
-      pastedImage: (text) => this.attacher.pasteText(text),
-    };
+  /** Ctrl-G: the input box in $VISUAL / $EDITOR / tui.toml's editor. */
+  openExternalEditor(): void {
+    openExternalEditor(this, this.ui, this.opts.env, (data) => this.input.onInput(data));
   }
 
-  private contextHost(): ContextActionsHost {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getters read the app live
-    const app = this;
-    return {
-      get runtime() {
-        return app.controller.runtime;
-      },
-      work: this,
-      notice: (level, text, hint) => this.notice(level, text, hint),
-      pick: (title, items, onPick, body) => this.pick(title, items, onPick, body),
-      popup: (title, lines) => this.popup(title, lines),
-      startActivity: (label) => this.ui.activity.start(label),
-      stopActivity: () => this.ui.activity.stop(),
-      refreshContext: () => this.refreshContext(),
-      requestRender: () => this.requestRender(),
-      rewindTranscript: (block) => {
-        const { transcript, view } = this.ui;
-        const at = block ? transcript.committed.indexOf(block) : -1;
-        const rt = this.controller.runtime!;
-        if (at >= 0) transcript.truncate(at);
-        else
-          transcript.reset([
-            this.lifecycle.banner(),
-            ...blocksFromMessages(rt.session.state.messages, view, rt.session.state.compactions),
-          ]);
-      },
-      restoreInput: (text) => this.ui.editor.setText(text),
-      planRestored: (active) => {
-        this.feed.planShown = active;
-        this.ui.screen.requestReprint();
-      },
-    };
-  }
-
-  private openExternalEditor(): void {
-    const command = editorCommand(this.preferences.editorCommand, this.opts.env);
-    if (!command) {
-      this.notice(
-        'warning',
-        'No external editor is configured.',
-        'Set $VISUAL or $EDITOR, or [editor] command in tui.toml.',
-      );
-      return;
-    }
-    this.ui.editExternally(command, (data) => this.input.onInput(data));
-  }
-
-  private interrupt(): void {
+  /** Esc: stops a `!` command, a compaction and the turn; queued messages return to the input box. */
+  interrupt(): void {
     void this.shell.interrupt();
     this.context.cancelCompaction();
     const rt = this.controller.runtime;

@@ -46,6 +46,18 @@ const SCOPE_TEXT: Record<RewindScope, string> = {
   conversation: 'the conversation',
 };
 
+const CHOICE_MAX = 70;
+
+/** A prompt's first line as a choice: a long one is cut at a word, with an ellipsis (never mid-word). */
+export function choiceLabel(text: string): string {
+  const line = text.split('\n')[0].trim();
+  if (!line) return '(empty)';
+  if (line.length <= CHOICE_MAX) return line;
+  const cut = line.slice(0, CHOICE_MAX);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > CHOICE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
 function fileCount(n: number): string {
   return n === 1 ? '1 file' : `${n} files`;
 }
@@ -120,7 +132,7 @@ export class ContextActions {
         [
           ...targets.slice(0, 20).map((t) => ({
             value: String(t.count),
-            label: t.prompt.split('\n')[0].slice(0, 70) || '(empty)',
+            label: choiceLabel(t.prompt),
             description: t.count === 1 ? 'the last prompt' : `and the ${t.count - 1} after it`,
           })),
           { value: REWIND_ITEM, label: 'Rewind…', description: 'put the files back too (/rewind)' },
@@ -160,7 +172,7 @@ export class ContextActions {
       'Rewind to before a prompt',
       targets.map((t) => ({
         value: t.turnId,
-        label: t.label.slice(0, 70) || '(empty)',
+        label: choiceLabel(t.label),
         description: targetDescription(t),
       })),
       (turnId) =>

@@ -47,11 +47,13 @@ export function editInputBox(command: string, ui: InputBoxTerminal): void {
   // The editor takes the whole terminal (often its alternate screen): full-screen mode steps aside.
   const fullScreen = ui.screen.fullScreen;
   ui.screen.setFullScreen(false);
+  // The live region is erased and drawn again after the editor, below whatever it left (docs/ui.md "Scrollback").
+  ui.screen.releaseLive();
   ui.terminal.stop();
   const result = editText(command, ui.editor.getExpandedText());
   ui.listen();
   ui.screen.setFullScreen(fullScreen);
   if (result.text !== undefined) ui.editor.setText(result.text);
   if (result.error) ui.notice('error', result.error);
-  ui.screen.requestReprint();
+  ui.screen.requestRender();
 }

@@ -6,6 +6,9 @@
 // Full-screen mode (docs/ui.md "Full-screen mode") draws on the terminal's alternate screen instead: the
 // transcript in a scrollable viewport above the same live region, each frame rewriting only the rows
 // that changed. Lines finished meanwhile are kept for the normal screen, where they land on leaving.
+// The terminal's scrollback belongs to the user (docs/ui.md "Scrollback"): nothing here ever clears it or the
+// screen above the live region. A resize redraws only the live region (the terminal reflows what is above);
+// a reprint (Ctrl-O, a theme change) appends the re-rendered transcript below what is already there.
 import { CURSOR_MARKER, truncateToWidth, visibleWidth, type Component } from '@mariozechner/pi-tui';
 import {
   ENTER_ALTERNATE_SCREEN,
@@ -23,7 +26,6 @@ export interface ScreenTerminal {
 const SYNC_START = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
 const LINE_RESET = '\x1b[0m';
-const CLEAR_ALL = '\x1b[2J\x1b[3J\x1b[H';
 /** Live frames are at most this often; a request inside the window is folded into the next frame. */
 export const MIN_FRAME_INTERVAL_MS = 16;
 
@@ -42,7 +44,10 @@ export class Screen {
   private lastFrameAt = 0;
   private stopped = false;
   private lastWidth = 0;
+  /** The width the live region was drawn at: after a resize the terminal has reflowed those lines. */
+  private drawnWidth = 0;
   private reprintRequested = false;
+  private historyChanged = false;
   /** Full-screen mode: the transcript's lines, the rows on screen, how far the viewport is scrolled up. */
   private full:
     | {
@@ -51,6 +56,7 @@ export class Screen {
         height: number;
         scroll: number;
         inlineDrawn: string[];
+        inlineWidth: number;
         reprintOnLeave: boolean;
         unguard: () => void;
       }
@@ -89,6 +95,7 @@ export class Screen {
         height: 0,
         scroll: 0,
         inlineDrawn: this.drawn,
+        inlineWidth: this.drawnWidth,
         reprintOnLeave: this.reprintRequested,
         unguard,
       };
@@ -107,7 +114,8 @@ export class Screen {
     this.term.write(LEAVE_ALTERNATE_SCREEN);
     setAlternateScreenActive(false);
     this.drawn = this.full.inlineDrawn;
-    if (this.full.reprintOnLeave || this.term.columns !== this.lastWidth) this.reprintRequested = true;
+    this.drawnWidth = this.full.inlineWidth;
+    if (this.full.reprintOnLeave) this.reprintRequested = true;
     this.full = undefined;
   }
 
@@ -124,9 +132,18 @@ export class Screen {
   }
   private drawnLiveRows = 0;
 
-  /** Clears screen and scrollback and prints the transcript again (resize, Ctrl-O). */
+  /** Prints the whole transcript again below what is there (Ctrl-O, a theme change); the scrollback stays. */
   requestReprint(): void {
     this.reprintRequested = true;
+    this.requestRender();
+  }
+
+  /**
+   * The committed transcript changed in place (/undo, /rewind): full-screen mode shows it anew; the normal
+   * screen keeps what it printed (the user's scrollback is never rewritten) and only the live region redraws.
+   */
+  transcriptChanged(): void {
+    this.historyChanged = true;
     this.requestRender();
   }
 
@@ -145,7 +162,7 @@ export class Screen {
     const started = performance.now();
     const width = Math.max(1, this.term.columns);
     const height = Math.max(2, this.term.rows);
-    if (this.lastWidth && width !== this.lastWidth) this.reprintRequested = true;
+    if (this.full && this.lastWidth && width !== this.lastWidth) this.historyChanged = true;
     this.lastWidth = width;
     const lines = this.liveLines(width, height);
     if (this.full) {
@@ -153,22 +170,21 @@ export class Screen {
       this.finishFrame(started, lines);
       return;
     }
+    this.historyChanged = false;
     let out: string;
-    if (this.reprintRequested) {
+    const reflowed = this.drawn.length > 0 && this.drawnWidth > 0 && width !== this.drawnWidth;
+    if (this.reprintRequested || this.pendingScrollback.length || reflowed) {
+      let above = this.pendingScrollback;
+      if (this.reprintRequested) {
+        this.stats.fullReprints++;
+        above = this.renderHistory(width);
+      }
       this.reprintRequested = false;
-      this.pendingScrollback = [];
-      this.stats.fullReprints++;
-      const history = this.renderHistory(width).map(fit(width));
-      out =
-        SYNC_START + CLEAR_ALL + history.map((l) => `${l}${LINE_RESET}\r\n`).join('') + lines.join('\r\n') + SYNC_END;
-    } else if (this.pendingScrollback.length) {
-      const scrollback = this.pendingScrollback.map(fit(width));
       this.pendingScrollback = [];
       out =
         SYNC_START +
-        this.moveToLine(0) +
-        '\x1b[J' +
-        scrollback.map((l) => `${l}${LINE_RESET}\r\n`).join('') +
+        this.eraseLive(width) +
+        above.map((l) => `${fit(width)(l)}${LINE_RESET}\r\n`).join('') +
         lines.join('\r\n') +
         SYNC_END;
     } else {
@@ -192,10 +208,13 @@ export class Screen {
 
   private fullScreenFrame(width: number, height: number, live: string[]): void {
     const full = this.full!;
-    if (this.reprintRequested) {
+    if (this.reprintRequested || this.historyChanged) {
+      if (this.reprintRequested) {
+        this.stats.fullReprints++;
+        full.reprintOnLeave = true;
+      }
       this.reprintRequested = false;
-      this.stats.fullReprints++;
-      full.reprintOnLeave = true;
+      this.historyChanged = false;
       full.history = this.renderHistory(width).map(fit(width));
       full.rows = [];
     }
@@ -226,6 +245,7 @@ export class Screen {
 
   private finishFrame(started: number, lines: string[]): void {
     this.drawn = lines;
+    if (!this.full) this.drawnWidth = this.lastWidth;
     this.lastFrameAt = performance.now();
     this.stats.frames++;
     this.stats.frameMs += this.lastFrameAt - started;
@@ -244,11 +264,32 @@ export class Screen {
     return out;
   }
 
+  /**
+   * Erases the live region as drawn, from its first row down. After a change of width the terminal has
+   * reflowed its lines (a line wider than the new width takes several rows), so the rows are counted at the new
+   * width; rows above the live region are never touched.
+   */
+  private eraseLive(width: number): string {
+    if (!this.drawn.length) return '\r';
+    if (this.drawnWidth === width || !this.drawnWidth) return this.moveToLine(0) + '\x1b[J';
+    let rows = 0;
+    for (const line of this.drawn) rows += Math.max(1, Math.ceil(visibleWidth(line) / width));
+    return (rows > 1 ? `\x1b[${rows - 1}A` : '') + '\r\x1b[J';
+  }
+
   /** Cursor motion from the end of the drawn region (where a frame always leaves it) to column 0 of `row`. */
   private moveToLine(row: number): string {
     if (!this.drawn.length) return '\r';
     const up = this.drawn.length - 1 - row;
     return (up > 0 ? `\x1b[${up}A` : '') + '\r';
+  }
+
+  /** Erases the live region and forgets it, so the next frame draws it afresh where the cursor is. */
+  releaseLive(): void {
+    if (this.stopped || this.full) return;
+    if (this.pendingScrollback.length || this.reprintRequested) this.renderNow();
+    if (this.drawn.length) this.term.write(this.eraseLive(Math.max(1, this.term.columns)));
+    this.drawn = [];
   }
 
   /** Leaves the cursor below the live region, ready for the shell. */

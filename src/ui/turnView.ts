@@ -133,7 +133,11 @@ export class TurnView {
         // A failed turn's error also arrives as turn_end; show it once, with what to do, there.
         if (event.level !== 'error') this.transcript.add(new NoticeBlock(this.view, event.level, event.text));
         break;
+      case 'approval_request':
+        this.setAwaitingApproval(event.callId, true);
+        break;
       case 'approval_decision':
+        this.setAwaitingApproval(event.callId, false);
         if (event.decision === 'deny' && event.by === 'user') this.rejectedByUser.add(event.callId);
         break;
       case 'turn_end':
@@ -149,6 +153,11 @@ export class TurnView {
         break;
     }
     this.host.requestRender();
+  }
+
+  private setAwaitingApproval(callId: string, waiting: boolean): void {
+    const card = this.cards.get(callId);
+    if (card) card.awaitingApproval = waiting;
   }
 
   private scheduleFlush(): void {

@@ -5,6 +5,8 @@ import { contextPercent } from './footer';
 /** A count as /usage prints it (12,345). */
 export const n = (value: number) => value.toLocaleString('en-US');
 
+const signed = (value: number) => (value > 0 ? `+${n(value)}` : n(value));
+
 /** How many tools the model is offered with full schemas, and how many wait in ToolSearch's list. */
 export interface ToolCounts {
   offered: number;
@@ -32,7 +34,11 @@ export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCount
     row('Conversation', b.sources.history, share(b.sources.history)),
     row('Memory recall', b.sources.memory, share(b.sources.memory)),
     row('Tool results', b.sources.toolResults, share(b.sources.toolResults)),
-    row('Total', b.estimated),
+    // The header's figure is the provider's count where there is one: the difference is shown, so Total is it.
+    ...(b.total !== b.estimated
+      ? [`  ${'Provider count'.padEnd(16)}${signed(b.total - b.estimated).padStart(10)}`]
+      : []),
+    row('Total', b.total),
     '',
     'Session totals (reported by the provider)',
     row('Input', b.session.inputTokens),

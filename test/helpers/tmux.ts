@@ -84,6 +84,16 @@ export class TmuxSession {
     return this.tmux('display-message', '-p', '-t', 'main', format).trim();
   }
 
+  /** Resizes the window (the program gets SIGWINCH, as when a user resizes the terminal). */
+  resize(width: number, height: number): void {
+    this.tmux('resize-window', '-t', 'main', '-x', String(width), '-y', String(height));
+  }
+
+  /** Appends every byte the program writes from now on to `file` (for checks on the raw output). */
+  recordOutput(file: string): void {
+    this.tmux('pipe-pane', '-o', '-t', 'main', `cat >> ${sh(file)}`);
+  }
+
   /** The visible screen plus scrollback. */
   all(): string {
     return this.tmux('capture-pane', '-p', '-S', '-', '-t', 'main');

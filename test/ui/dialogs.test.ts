@@ -286,4 +286,26 @@ describe('modes, todos, usage, replay', () => {
     const [a, b] = transcript.committed as ToolCard[];
     expect([a.status, b.status]).toEqual(['rejected', 'error']);
   });
+
+  it('a tool card waiting in the approval panel says so, and says running… once approved', () => {
+    const view = { theme, expanded: false, cwd: '/w' };
+    const transcript = new Transcript(
+      () => {},
+      () => 80,
+    );
+    const host = { requestRender() {}, onUsage() {}, onTurnStart() {}, onTurnEnd() {}, onMode() {} };
+    const turn = new TurnView(view, transcript, host);
+    turn.handle({
+      type: 'tool_call',
+      call: { id: 'a', name: 'Bash', arguments: '{"command":"sleep 25"}' },
+      subject: 'Bash(sleep 25)',
+    });
+    turn.handle({ type: 'approval_request', callId: 'a', toolName: 'Bash', subject: 'Bash(sleep 25)', reason: 'asks' });
+    const shown = () => strip(transcript.render(80));
+    expect(shown()).toContain('waiting for your approval');
+    expect(shown()).not.toContain('running…');
+    turn.handle({ type: 'approval_decision', callId: 'a', subject: 'Bash(sleep 25)', decision: 'allow', by: 'user' });
+    expect(shown()).toContain('running…');
+    expect(shown()).not.toContain('waiting for your approval');
+  });
 });

@@ -33,6 +33,8 @@ export interface LaunchOptions {
   /** Answer the workspace-trust prompt with the default (Don't trust). */
   answerTrust?: boolean;
   env?: Record<string, string>;
+  /** A shell command run in the pane before `jarvis` starts (its output is what the user had on screen). */
+  before?: string;
 }
 
 export function tempDir(prefix: string): string {
@@ -44,7 +46,9 @@ export async function launch(opts: LaunchOptions = {}): Promise<Launched> {
   const home = opts.home ?? tempDir('jarvis-ui-home-');
   const cwd = opts.cwd ?? tempDir('jarvis-ui-cwd-');
   const tmux = new TmuxSession({
-    command: [process.execPath, BIN, ...(opts.args ?? [])],
+    command: opts.before
+      ? ['bash', '-c', `${opts.before}; exec "$@"`, 'jarvis-before', process.execPath, BIN, ...(opts.args ?? [])]
+      : [process.execPath, BIN, ...(opts.args ?? [])],
     cwd,
     env: {
       JARVIS_CODE_HOME: home,

@@ -18,8 +18,8 @@ import {
 } from '../../llm/types';
 import {
   contextTokens,
+  contextTokensWith,
   contextWindow,
-  estimateToolSchemaTokens,
   needsCompaction,
   type CompactionThresholds,
   type RequestFrame,
@@ -179,10 +179,8 @@ export class Compactor {
           const messages = this.noteMessages(summary, before.slice(0, cut), start === 1);
           const keptMessages = session.state.messages.slice(cut);
           const kept = keptMessages.length;
-          const tokensAfter =
-            estimateTokens(frame.system) +
-            estimateToolSchemaTokens(frame.tools) +
-            estimateMessageTokens([...messages, ...keptMessages]);
+          // The same basis as tokensBefore (docs/plan-goals-context.md "Accounting"): the provider's count, carried over.
+          const tokensAfter = contextTokensWith(session.state, frame, [...messages, ...keptMessages]);
           session.commit({
             type: 'compaction',
             trigger,

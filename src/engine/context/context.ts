@@ -34,8 +34,8 @@ function estimateWhole(state: SessionState, frame: RequestFrame): number {
 /**
  * How many tokens the next request will carry. `measured+estimated` (the default, and what
  * compaction uses) anchors on the provider's figure; `measured` shows only that figure; `estimated`
- * ignores it. Without a usable anchor (no request yet, or the messages were compacted or undone since)
- * every strategy falls back to the estimate.
+ * ignores it. A compaction leaves its own figure as the anchor (contextTokensWith). Without a usable anchor (no
+ * request yet, or turns were undone since) every strategy falls back to the estimate.
  */
 export function contextTokens(
   state: SessionState,
@@ -47,6 +47,26 @@ export function contextTokens(
   if (strategy === 'estimated' || !usable) return estimateWhole(state, frame);
   if (strategy === 'measured') return anchor.inputTokens;
   return anchor.inputTokens + estimateMessageTokens(state.messages.slice(anchor.messageCount));
+}
+
+/**
+ * What the next request will carry once `messages` replace the conversation (a compaction), on the same basis
+ * as `contextTokens` for the conversation now: the estimate of system + tools + `messages`, scaled by how
+ * `contextTokens` (the provider's count, where there is one) compared with the estimate of the conversation now.
+ * Before and after are therefore comparable figures (docs/plan-goals-context.md "Accounting"), and the compaction record's
+ * figure becomes the anchor /usage and the footer start from.
+ */
+export function contextTokensWith(
+  state: SessionState,
+  frame: RequestFrame,
+  messages: readonly Message[],
+  strategy: TokenCountingStrategy = 'measured+estimated',
+): number {
+  const now = contextTokens(state, frame, strategy);
+  const estimatedNow = estimateWhole(state, frame);
+  const estimatedThen =
+    estimateTokens(frame.system) + estimateToolSchemaTokens(frame.tools) + estimateMessageTokens(messages);
+  return estimatedNow > 0 ? Math.round((estimatedThen * now) / estimatedNow) : estimatedThen;
 }
 
 /**

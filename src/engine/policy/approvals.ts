@@ -223,7 +223,9 @@ function sessionApproved(input: PolicyInput): boolean {
     if (pattern === input.subject) return true;
     // A remembered command prefix never covers a compound command.
     if (input.toolName === 'Bash' && SHELL_META.test(input.subject.slice(5, -1))) return false;
-    return patternMatches(pattern, input.subject, input.cwd);
+    if (patternMatches(pattern, input.subject, input.cwd)) return true;
+    // `Bash(sleep *)` also covers a bare `sleep`, as a Bash rule does (bashRules.ts).
+    return input.toolName === 'Bash' && patternMatches(pattern, `${input.subject.slice(0, -1)} )`, input.cwd);
   });
 }
 

@@ -92,9 +92,23 @@ export function patternMatches(pattern: string, subject: string, cwd: string): b
 }
 
 /**
- * What "approve for this session" remembers: the kind of call, not the literal one. A command is
- * remembered by its program and subcommand (`Bash(npm test*)`); a file tool by the folder of its
- * path (`Edit(/repo/src/**)`); anything else by its tool name.
+ * Programs whose first argument is a subcommand (`git push`, `npm test`): a session approval of one of them
+ * covers that subcommand only. Any other program is remembered by its name alone (`echo a` → `Bash(echo *)`).
+ */
+const SUBCOMMAND_PROGRAMS = new Set([
+  ...['git', 'gh', 'npm', 'pnpm', 'yarn', 'bun', 'deno', 'npx', 'cargo', 'go', 'rustup', 'uv', 'poetry', 'pip'],
+  ...['pip3', 'conda', 'docker', 'podman', 'kubectl', 'helm', 'terraform', 'make', 'dotnet', 'mvn', 'gradle'],
+  ...['apt', 'apt-get', 'brew', 'systemctl', 'jarvis'],
+]);
+/** Subcommands that run a named script: the script's name is part of the kind (`npm run build`). */
+const SCRIPT_SUBCOMMANDS = new Set(['run', 'exec', 'run-script']);
+const PLAIN_WORD = /^[A-Za-z][\w:.-]*$/;
+
+/**
+ * What "approve for this session" remembers: the kind of call, not the literal one (docs/approvals.md). A
+ * command is remembered by its program, and for programs with subcommands by its subcommand too
+ * (`Bash(sleep *)`, `Bash(npm test *)`; a trailing ` *` also covers the bare command); a file tool by the
+ * folder of its path (`Edit(/repo/src/**)`); anything else by its tool name.
  */
 export function sessionApprovalPattern(subject: string): string {
   const s = parseSubject(subject);
@@ -104,12 +118,15 @@ export function sessionApprovalPattern(subject: string): string {
     return `${s.tool}(${dir === '/' ? '' : dir}/**)`;
   }
   if (s.tool === 'Bash') {
+    // A compound command is remembered only literally: approving `ls` must not approve `ls; rm -rf ~`.
+    if (/[;&|`$<>()\n*?]/.test(s.arg)) return subject;
     const words = s.arg.trim().split(/\s+/);
     const prefix = [words[0]];
-    if (words[1] && /^[A-Za-z][\w:-]*$/.test(words[1])) prefix.push(words[1]);
-    // A compound command is remembered only literally: approving `ls` must not approve `ls; rm -rf ~`.
-    if (/[;&|`$<>()\n]/.test(s.arg)) return subject;
-    return `Bash(${prefix.join(' ')}*)`;
+    if (SUBCOMMAND_PROGRAMS.has(words[0]) && words[1] && PLAIN_WORD.test(words[1])) {
+      prefix.push(words[1]);
+      if (SCRIPT_SUBCOMMANDS.has(words[1]) && words[2] && PLAIN_WORD.test(words[2])) prefix.push(words[2]);
+    }
+    return `Bash(${prefix.join(' ')} *)`;
   }
   return subject;
 }

@@ -258,7 +258,9 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
         state.usage.inputTokens += usage.inputTokens;
         state.usage.outputTokens += usage.outputTokens;
       }
-      state.contextAnchor = undefined;
+      // What the compaction said is left is where the next count starts (engine/context/context.ts).
+      state.contextAnchor =
+        info.tokensAfter > 0 ? { inputTokens: info.tokensAfter, messageCount: state.messages.length } : undefined;
       state.checkpoints = [];
       return;
     }

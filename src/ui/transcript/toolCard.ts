@@ -41,6 +41,7 @@ export function describeCall(name: string, argsJson: string, cwd: string): strin
 
 export class ToolCard extends Block {
   status: CardStatus = 'running';
+  private waiting = false;
   private output = '';
   private result: ToolResultView | undefined;
 
@@ -51,6 +52,16 @@ export class ToolCard extends Block {
     private readonly label: string,
   ) {
     super(view);
+  }
+
+  /** The call waits for the user's answer in the approval panel (docs/ui.md): it is not running yet. */
+  get awaitingApproval(): boolean {
+    return this.waiting;
+  }
+  set awaitingApproval(on: boolean) {
+    if (on === this.waiting) return;
+    this.waiting = on;
+    this.changed();
   }
 
   appendOutput(text: string): void {
@@ -69,9 +80,12 @@ export class ToolCard extends Block {
   protected build(width: number): string[] {
     const { theme, expanded } = this.view;
     const { fg } = theme;
-    const dot = { running: fg.warning('○'), ok: fg.success('●'), error: fg.error('●'), rejected: fg.error('●') }[
-      this.status
-    ];
+    const dot = {
+      running: fg.warning(this.waiting ? '?' : '○'),
+      ok: fg.success('●'),
+      error: fg.error('●'),
+      rejected: fg.error('●'),
+    }[this.status];
     const head = truncateToWidth(
       `${dot} ${theme.bold(this.name)}${this.label ? fg.textDim(` ${this.label}`) : ''}`,
       width,
@@ -87,7 +101,7 @@ export class ToolCard extends Block {
 
     if (this.status === 'running') {
       if (this.output) lines.push(...tailLines(wrap(this.output, fg.textDim), LIVE_TAIL, theme).map(pad));
-      else lines.push(indent(fg.textMuted('running…')));
+      else lines.push(indent(fg.textMuted(this.waiting ? 'waiting for your approval' : 'running…')));
       return lines;
     }
     const r = this.result!;

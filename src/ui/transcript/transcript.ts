@@ -34,12 +34,12 @@ export class Transcript implements Component {
     this.flush();
   }
 
-  /** Drops committed blocks from `index` on (undo); the caller reprints the screen. */
+  /** Drops committed blocks from `index` on (undo); the printed scrollback stays (docs/ui.md "Scrollback"). */
   truncate(index: number): void {
     this.committed.length = Math.max(0, Math.min(index, this.committed.length));
   }
 
-  /** Replaces the whole history (undo without a known cut point); the caller reprints the screen. */
+  /** Replaces the whole history (undo without a known cut point); what is printed stays as it is. */
   reset(blocks: readonly Block[]): void {
     this.committed.length = 0;
     this.live = [];

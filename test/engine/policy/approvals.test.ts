@@ -108,7 +108,7 @@ describe('approval policy chain', () => {
 
   it('a session approval covers the same kind of call, never a compound command', () => {
     const pattern = sessionApprovalPattern('Bash(npm test -- --watch=false)');
-    expect(pattern).toBe('Bash(npm test*)');
+    expect(pattern).toBe('Bash(npm test *)');
     expect(
       decideApproval(input({ subject: 'Bash(npm test src/a.test.ts)', sessionApprovals: [pattern] })).decision,
     ).toBe('allow');
@@ -116,6 +116,26 @@ describe('approval policy chain', () => {
       'ask',
     );
     expect(decideApproval(input({ subject: 'Bash(npm install)', sessionApprovals: [pattern] })).decision).toBe('ask');
+  });
+
+  it('a session approval is offered at the program and, for programs with subcommands, the subcommand', () => {
+    expect(sessionApprovalPattern('Bash(sleep 25)')).toBe('Bash(sleep *)');
+    expect(sessionApprovalPattern('Bash(echo a)')).toBe('Bash(echo *)');
+    expect(sessionApprovalPattern('Bash(git push origin main)')).toBe('Bash(git push *)');
+    expect(sessionApprovalPattern('Bash(npm run build -- --watch)')).toBe('Bash(npm run build *)');
+    expect(sessionApprovalPattern('Bash(ls *.ts)')).toBe('Bash(ls *.ts)');
+    const sleep = ['Bash(sleep *)'];
+    expect(decideApproval(input({ subject: 'Bash(sleep 1)', sessionApprovals: sleep })).decision).toBe('allow');
+    expect(decideApproval(input({ subject: 'Bash(sleep)', sessionApprovals: sleep })).decision).toBe('allow');
+    expect(decideApproval(input({ subject: 'Bash(sleeper 1)', sessionApprovals: sleep })).decision).toBe('ask');
+    const echo = ['Bash(echo *)'];
+    expect(decideApproval(input({ subject: 'Bash(echo abc)', sessionApprovals: echo })).decision).toBe('allow');
+    expect(decideApproval(input({ subject: 'Bash(git push)', sessionApprovals: ['Bash(git push *)'] })).decision).toBe(
+      'allow',
+    );
+    expect(decideApproval(input({ subject: 'Bash(git pull)', sessionApprovals: ['Bash(git push *)'] })).decision).toBe(
+      'ask',
+    );
   });
 
   it('a session approval for a file edit covers its folder', () => {
