@@ -38,8 +38,8 @@ export function flagConflict(o: MainOptions, promptGiven: boolean): string | und
     return '--plan cannot be used with --prompt: print mode always runs in auto mode and cannot stop for a plan review.';
   if (o.outputFormat !== undefined && !promptGiven)
     return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
-  if (o.outputFormat !== undefined && !['text', 'stream-json'].includes(o.outputFormat))
-    return `--output-format must be text or stream-json, got "${o.outputFormat}".`;
+  if (o.outputFormat !== undefined && !['text', 'stream-json', 'json'].includes(o.outputFormat))
+    return `--output-format must be text, stream-json or json, got "${o.outputFormat}".`;
   if (o.headed && o.browserCdp !== undefined)
     return '--headed starts a visible browser of its own; --browser-cdp attaches to your running browser, whose window you already see. Use one of them.';
   if ((o.agent?.length ?? 0) > 1) return '--agent may only be given once.';
@@ -83,7 +83,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       '-p, --prompt [text]',
       'run one prompt non-interactively (print mode); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin',
     )
-    .option('--output-format <format>', 'print mode output: text or stream-json')
+    .option('--output-format <format>', 'print mode output: text, stream-json or json')
     .option('-y, --yolo', 'approve every regular tool call (sensitive files and paths outside the workspace still ask)')
     .option(
       '--auto',
