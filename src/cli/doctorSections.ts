@@ -22,7 +22,9 @@ export interface DoctorContext {
 export type DoctorSectionProvider = (ctx: DoctorContext) => Promise<DoctorSection | undefined>;
 
 /** Each entry loads its module on demand, so `jarvis doctor config` stays cheap. */
-export const doctorSections: ReadonlyArray<() => Promise<DoctorSectionProvider>> = [];
+export const doctorSections: ReadonlyArray<() => Promise<DoctorSectionProvider>> = [
+  () => import('./doctorOnline').then((m) => m.onlineDoctorProvider),
+];
 
 export async function runDoctorSections(ctx: DoctorContext): Promise<DoctorSection[]> {
   const sections: DoctorSection[] = [];

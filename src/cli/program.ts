@@ -160,9 +160,10 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .description('validate config.toml and tui.toml without changing them; `doctor libraries` tries each library')
     .argument('[target]', 'config, tui or libraries')
     .argument('[path]', 'validate this file instead of the default one')
-    .action(async (target: string | undefined, path: string | undefined) => {
+    .option('--online', 'also contact the model endpoint, start each MCP server and run ripgrep and Chromium')
+    .action(async (target: string | undefined, path: string | undefined, opts: { online?: boolean }) => {
       const { runDoctorCommand } = await import('./doctorCommand');
-      exitCode = await runDoctorCommand(target, path);
+      exitCode = await runDoctorCommand(target, path, opts.online === true);
     });
 
   program
