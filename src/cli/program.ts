@@ -234,7 +234,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('--json', 'print them as JSON')
     .action(async (opts: { json?: boolean }) => {
       const { runMcpList } = await import('./mcpCommand');
-      exitCode = runMcpList(opts);
+      exitCode = await runMcpList(opts);
     });
   mcp
     .command('add')
