@@ -166,6 +166,25 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runDoctorCommand(target, path, opts.online === true);
     });
 
+  const sessions = program
+    .command('sessions')
+    .description("list this folder's sessions (id, updated, turns, model, title); `sessions show <id>` for one")
+    .option('--json', 'print them as JSON')
+    .option('--all', 'the sessions of every folder')
+    .action(async (opts: { json?: boolean; all?: boolean }) => {
+      const { runSessionsList } = await import('./sessionsCommand');
+      exitCode = runSessionsList(opts);
+    });
+  sessions
+    .command('show')
+    .description('one session: folder, model, dates, turns and its prompts')
+    .argument('<id>', 'a session id or a unique prefix')
+    .option('--json', 'print it as JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const { runSessionsShow } = await import('./sessionsCommand');
+      exitCode = runSessionsShow(id, opts);
+    });
+
   program
     .command('export')
     .description('write a ZIP of a session folder (default: the latest session of this folder) plus the global log')
