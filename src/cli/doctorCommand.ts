@@ -5,7 +5,14 @@ import { formatDoctorReport, runDoctor, type DoctorTarget } from '../store/docto
 import { jarvisHome } from '../store/paths';
 import { UsageError } from './program';
 
-export async function runDoctorCommand(target: string | undefined, path: string | undefined): Promise<number> {
+export async function runDoctorCommand(
+  target: string | undefined,
+  path: string | undefined,
+  online = false,
+): Promise<number> {
+  if (online && (target !== undefined || path !== undefined)) {
+    throw new UsageError('--online checks the whole setup; run jarvis doctor --online without a target or path.');
+  }
   if (target === 'libraries') {
     if (path !== undefined) {
       throw new UsageError(`doctor libraries takes no path, got "${path}". Usage: jarvis doctor libraries`);
@@ -31,7 +38,7 @@ export async function runDoctorCommand(target: string | undefined, path: string 
     return report.ok ? 0 : 1;
   }
   const { formatDoctorSections, runDoctorSections } = await import('./doctorSections');
-  const sections = await runDoctorSections({ cwd: process.cwd(), home: jarvisHome(), online: false, env: process.env });
+  const sections = await runDoctorSections({ cwd: process.cwd(), home: jarvisHome(), online, env: process.env });
   const ok = report.ok && sections.every((s) => s.ok);
   const text = formatDoctorReport({ ...report, ok }).split('\n');
   const closing = text.pop() ?? '';

@@ -25,6 +25,7 @@ export type DoctorSectionProvider = (ctx: DoctorContext) => Promise<DoctorSectio
 export const doctorSections: ReadonlyArray<() => Promise<DoctorSectionProvider>> = [
   () => import('./doctorCompat').then((m) => m.compatLocationsSection),
   () => import('./sandboxDoctor').then((m) => m.sandboxDoctor),
+  () => import('./doctorOnline').then((m) => m.onlineDoctorProvider),
 ];
 
 export async function runDoctorSections(ctx: DoctorContext): Promise<DoctorSection[]> {

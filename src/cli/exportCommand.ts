@@ -2,8 +2,8 @@
 // global log, for bug reports and moving a session elsewhere. Without an id it takes the latest
 // session of the current folder, after a confirmation (-y skips it; without a terminal to ask on,
 // it refuses rather than guess).
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { GLOBAL_LOG_NAME } from '../store/crashLog';
 import { jarvisHome, logsDir } from '../store/paths';
@@ -103,21 +103,58 @@ export async function exportSessionZip(
       }
     }
   }
-  let target = resolve(io.cwd, opts.output ?? exportZipName(location.sessionId, now));
-  if (existsSync(target) && statSync(target).isDirectory())
-    target = join(target, exportZipName(location.sessionId, now));
-  const entries = sessionArchiveEntries(home, location, opts.includeGlobalLog !== false, now);
-  try {
-    await writeZip(target, entries);
-    // Read it back before saying it worked: a truncated archive is worse than an error.
-    if ((await readZip(readFileSync(target))).length !== entries.length)
-      throw new Error('the archive did not read back completely');
-  } catch (e) {
-    io.err(`jarvis export: could not write ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
+  const target = exportTarget(io.cwd, opts.output, exportZipName(location.sessionId, now));
+  if (!target.ok) {
+    io.err(`jarvis export: ${target.message}\n`);
     return 1;
   }
-  io.out(`Exported session ${location.sessionId} to ${target} (${entries.length} files)\n`);
+  const entries = sessionArchiveEntries(home, location, opts.includeGlobalLog !== false, now);
+  try {
+    await writeZip(target.path, entries);
+    // Read it back before saying it worked: a truncated archive is worse than an error.
+    if ((await readZip(readFileSync(target.path))).length !== entries.length)
+      throw new Error('the archive did not read back completely');
+  } catch (e) {
+    io.err(`jarvis export: could not write ${target.path}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  io.out(`Exported session ${location.sessionId} to ${target.path} (${entries.length} files)\n`);
   return 0;
+}
+
+/**
+ * Where the archive goes (docs/sessions.md, "Export"): `-o` ending in a slash, or naming an existing folder, is a
+ * folder — created when missing — and the archive gets its default name inside; otherwise `-o` is the file, and its
+ * folder must exist (never a zip file named like the folder that was meant).
+ */
+export function exportTarget(
+  cwd: string,
+  output: string | undefined,
+  defaultName: string,
+): { ok: true; path: string } | { ok: false; message: string } {
+  if (output === undefined) return { ok: true, path: resolve(cwd, defaultName) };
+  const path = resolve(cwd, output);
+  const meansFolder = /[\\/]$/.test(output) || (existsSync(path) && statSync(path).isDirectory());
+  if (meansFolder) {
+    if (existsSync(path) && !statSync(path).isDirectory())
+      return {
+        ok: false,
+        message: `-o ${output} names a folder, but ${path} is a file. Give another folder or a .zip name.`,
+      };
+    try {
+      mkdirSync(path, { recursive: true });
+    } catch (e) {
+      return { ok: false, message: `could not create the folder ${path}: ${(e as Error).message}` };
+    }
+    return { ok: true, path: join(path, defaultName) };
+  }
+  const parent = dirname(path);
+  if (!existsSync(parent) || !statSync(parent).isDirectory())
+    return {
+      ok: false,
+      message: `the folder ${parent} does not exist. Create it, or end -o with a slash (-o ${output}/) to export into a new folder of that name.`,
+    };
+  return { ok: true, path };
 }
 
 export async function runExportCommand(sessionId: string | undefined, opts: ExportCommandOptions): Promise<number> {

@@ -1,7 +1,9 @@
 // `jarvis mcp list|add|remove|login` (docs/mcp.md): manage mcp.json from the shell. Only the
 // `mcpServers` entry of the file changes; whatever else it holds is kept. A broken file is never
 // overwritten: the command stops and says what to fix.
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { shippedPluginFolders } from '../ext/plugins/shippedPlugins';
 import {
   describeMcpTarget,
   loadMcpServers,
@@ -11,6 +13,7 @@ import {
   userMcpPath,
   writeMcpServers,
   type McpScope,
+  type McpServerConfig,
 } from '../store/mcpConfig';
 import { displayPath, jarvisHome } from '../store/paths';
 import { isWorkspaceTrusted } from '../store/trust';
@@ -67,25 +70,41 @@ function readForEdit(file: string) {
   }
 }
 
-export function runMcpList(opts: { json?: boolean }): number {
+/** The servers of enabled plugins, the bundled ones included (installed first, as a session start does). */
+async function pluginServers(home: string, cwd: string): Promise<{ servers: McpServerConfig[]; warnings: string[] }> {
+  const bundled = shippedPluginFolders();
+  if (!bundled.length && !existsSync(join(home, 'plugins', 'installed.json'))) return { servers: [], warnings: [] };
+  const { loadSessionPlugins } = await import('../ext/plugins/sessionPlugins');
+  const plugins = await loadSessionPlugins({
+    home,
+    cwd,
+    env: process.env,
+    allowPrivateNetwork: false,
+    mcpDefaults: MCP_DEFAULTS,
+    bundled,
+  });
+  return { servers: plugins.mcpServers, warnings: plugins.warnings };
+}
+
+const MCP_DEFAULTS = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
+
+/** `jarvis mcp list`: every server a session here would know, where it is declared and whether it would start. */
+export async function runMcpList(opts: { json?: boolean }): Promise<number> {
   const home = jarvisHome();
   const cwd = process.cwd();
   const trusted = isWorkspaceTrusted(home, cwd);
-  const loaded = loadMcpServers({
-    home,
-    projectDir: cwd,
-    trusted,
-    defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 },
-  });
-  for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
+  const loaded = loadMcpServers({ home, projectDir: cwd, trusted, defaults: MCP_DEFAULTS });
+  const plugins = await pluginServers(home, cwd);
+  for (const w of [...loaded.warnings, ...plugins.warnings]) process.stderr.write(`warning: ${w}\n`);
+  const stateOf = (s: McpServerConfig) => (s.enabled ? 'enabled' : 'disabled');
   const rows = [
-    ...loaded.servers.map((s) => ({ ...s, note: s.enabled ? '' : 'disabled' })),
-    ...loaded.untrusted.map((s) => ({ ...s, note: 'not used: this workspace is not trusted' })),
+    ...[...loaded.servers, ...plugins.servers].map((s) => ({ ...s, state: stateOf(s) })),
+    ...loaded.untrusted.map((s) => ({ ...s, state: 'not used: this workspace is not trusted' })),
   ];
   if (opts.json) {
     process.stdout.write(
       `${JSON.stringify(
-        rows.map(({ name, scope, transport, command, args, url, enabled, note }) => ({
+        rows.map(({ name, scope, transport, command, args, url, enabled, state, file }) => ({
           name,
           scope,
           transport,
@@ -93,7 +112,8 @@ export function runMcpList(opts: { json?: boolean }): number {
           args,
           url,
           enabled,
-          note: note || undefined,
+          state,
+          source: file,
         })),
         null,
         2,
@@ -108,7 +128,8 @@ export function runMcpList(opts: { json?: boolean }): number {
     return 0;
   }
   for (const s of rows)
-    process.stdout.write(`${s.name}  ${s.scope}  ${describeMcpTarget(s)}${s.note ? `  (${s.note})` : ''}\n`);
+    process.stdout.write(`${s.name}  ${s.scope}  ${describeMcpTarget(s)}  (${s.state}; from ${displayPath(s.file)})\n`);
+  process.stdout.write('Sessions start enabled servers; jarvis doctor --online starts each one and lists its tools.\n');
   return 0;
 }
 

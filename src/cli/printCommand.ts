@@ -2,7 +2,9 @@
 import { parseGoalCommand } from '../engine/background/goals';
 import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint } from '../print/printMode';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint, type PrintFormat } from '../print/printMode';
+import { initEvent, PrintResultRecorder } from '../print/printResult';
+import type { EngineEvent } from '../engine/loop/events';
 import { contextWindow, estimateToolSchemaTokens } from '../engine/context/context';
 import { estimateTokens } from '../llm/tokens';
 import { toolSchemaForModel } from '../tools/defineTool';
@@ -18,13 +20,34 @@ import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
 
+type Sink = { write(s: string): void };
+
 export async function runPrintCommand(options: MainOptions): Promise<number> {
   const stdout = { write: (s: string) => void process.stdout.write(s) };
   const stderr = { write: (s: string) => void process.stderr.write(s) };
+  const format: PrintFormat =
+    options.outputFormat === 'stream-json' || options.outputFormat === 'json' ? options.outputFormat : 'text';
+  // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md).
+  const report = new PrintResultRecorder(format, stdout);
+  return report.finish(await runPrintBody(options, format, report, stdout, stderr));
+}
+
+async function runPrintBody(
+  options: MainOptions,
+  format: PrintFormat,
+  report: PrintResultRecorder,
+  stdout: Sink,
+  stderr: Sink,
+): Promise<number> {
+  /** A failure before or around the turn: on stderr, and as an event and in the result for scripts. */
+  const fail = (message: string): number => {
+    stderr.write(`${message}\n`);
+    report.error(message);
+    return EXIT_FAILURE;
+  };
   const input = await resolvePrintPrompt({ prompt: options.prompt, stdin: process.stdin, stderr });
   if (!input.ok) {
-    stderr.write(`${input.message}\n`);
-    return EXIT_FAILURE;
+    return fail(input.message);
   }
   let prompt = input.prompt;
   // docs/print-mode.md: only the create form of /goal runs in print mode.
@@ -34,8 +57,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
       goalCommand.kind === 'invalid'
         ? goalCommand.message
         : `/goal ${goalCommand.kind.replace('_', ' ')} is only available in the interactive UI.`;
-    stderr.write(`jarvis: ${why} Print mode accepts /goal <objective>.\n`);
-    return EXIT_FAILURE;
+    return fail(`jarvis: ${why} Print mode accepts /goal <objective>.`);
   }
   let startup;
   try {
@@ -43,8 +65,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     await loadExtensions(startup, options);
   } catch (e) {
     if (e instanceof StartupError) {
-      stderr.write(`${e.message}\n`);
-      return EXIT_FAILURE;
+      return fail(e.message);
     }
     throw e;
   }
@@ -54,8 +75,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   const plugins = startup.runtime.plugins;
   const pluginCommand = goalCommand || !plugins ? undefined : parsePluginCommand(prompt, plugins.commands, plugins.ids);
   if (pluginCommand && !pluginCommand.ok) {
-    stderr.write(`jarvis: ${pluginCommand.message}\n`);
-    return EXIT_FAILURE;
+    return fail(`jarvis: ${pluginCommand.message}`);
   }
   // `/skill:<name> [args]` (or `/<name>` for a skill): the skill's instructions become the prompt.
   const skillCommand =
@@ -63,11 +83,13 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
       ? undefined
       : parseSkillCommand(prompt, startup.runtime.skills, (name) => name === 'goal');
   if (skillCommand && !skillCommand.ok) {
-    stderr.write(`jarvis: ${skillCommand.message}\n`);
-    return EXIT_FAILURE;
+    return fail(`jarvis: ${skillCommand.message}`);
   }
-  const format = options.outputFormat === 'stream-json' ? 'stream-json' : 'text';
-  const render = makePrintRenderer(format, stdout, stderr);
+  const writer = makePrintRenderer(format, stdout, stderr);
+  const render = (event: EngineEvent) => {
+    report.observe(event);
+    writer(event);
+  };
   // Started before the session opens; the first model request waits for them (docs/mcp.md).
   const mcp = startMcpServers(startup.mcp.servers, {
     home: startup.home,
@@ -97,8 +119,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     process.off('SIGINT', early);
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
     if (!(e instanceof SessionLockedError)) throw e;
-    stderr.write(`jarvis: ${e.message}\n`);
-    return EXIT_FAILURE;
+    return fail(`jarvis: ${e.message}`);
   }
   const frameTokens =
     estimateTokens(runtime.session.state.systemPrompt ?? '') +
@@ -110,12 +131,14 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   );
   if (!fitted.ok) {
     process.off('SIGINT', early);
-    stderr.write(`${fitted.message}\n`);
     await control.close();
     await mcp?.close();
-    return EXIT_FAILURE;
+    return fail(fitted.message);
   }
   prompt = fitted.prompt;
+  report.session(runtime.session.id, startup.runtime.model.model);
+  if (format === 'stream-json')
+    stdout.write(`${JSON.stringify(initEvent(runtime.session.id, startup.runtime.model.model, startup.cwd))}\n`);
   // `@path` attaches the file as in the UI; print mode runs in auto mode, so only workspace files that are no secrets attach.
   const attached =
     goalCommand || !prompt.includes('@')

@@ -38,8 +38,8 @@ export function flagConflict(o: MainOptions, promptGiven: boolean): string | und
     return '--plan cannot be used with --prompt: print mode always runs in auto mode and cannot stop for a plan review.';
   if (o.outputFormat !== undefined && !promptGiven)
     return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
-  if (o.outputFormat !== undefined && !['text', 'stream-json'].includes(o.outputFormat))
-    return `--output-format must be text or stream-json, got "${o.outputFormat}".`;
+  if (o.outputFormat !== undefined && !['text', 'stream-json', 'json'].includes(o.outputFormat))
+    return `--output-format must be text, stream-json or json, got "${o.outputFormat}".`;
   if (o.headed && o.browserCdp !== undefined)
     return '--headed starts a visible browser of its own; --browser-cdp attaches to your running browser, whose window you already see. Use one of them.';
   if ((o.agent?.length ?? 0) > 1) return '--agent may only be given once.';
@@ -83,7 +83,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       '-p, --prompt [text]',
       'run one prompt non-interactively (print mode); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin',
     )
-    .option('--output-format <format>', 'print mode output: text or stream-json')
+    .option('--output-format <format>', 'print mode output: text, stream-json or json')
     .option('-y, --yolo', 'approve every regular tool call (sensitive files and paths outside the workspace still ask)')
     .option(
       '--auto',
@@ -169,9 +169,29 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .description('validate config.toml and tui.toml without changing them; `doctor libraries` tries each library')
     .argument('[target]', 'config, tui or libraries')
     .argument('[path]', 'validate this file instead of the default one')
-    .action(async (target: string | undefined, path: string | undefined) => {
+    .option('--online', 'also contact the model endpoint, start each MCP server and run ripgrep and Chromium')
+    .action(async (target: string | undefined, path: string | undefined, opts: { online?: boolean }) => {
       const { runDoctorCommand } = await import('./doctorCommand');
-      exitCode = await runDoctorCommand(target, path);
+      exitCode = await runDoctorCommand(target, path, opts.online === true);
+    });
+
+  const sessions = program
+    .command('sessions')
+    .description("list this folder's sessions (id, updated, turns, model, title); `sessions show <id>` for one")
+    .option('--json', 'print them as JSON')
+    .option('--all', 'the sessions of every folder')
+    .action(async (opts: { json?: boolean; all?: boolean }) => {
+      const { runSessionsList } = await import('./sessionsCommand');
+      exitCode = runSessionsList(opts);
+    });
+  sessions
+    .command('show')
+    .description('one session: folder, model, dates, turns and its prompts')
+    .argument('<id>', 'a session id or a unique prefix')
+    .option('--json', 'print it as JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const { runSessionsShow } = await import('./sessionsCommand');
+      exitCode = runSessionsShow(id, opts);
     });
 
   program
@@ -242,7 +262,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('--json', 'print them as JSON')
     .action(async (opts: { json?: boolean }) => {
       const { runMcpList } = await import('./mcpCommand');
-      exitCode = runMcpList(opts);
+      exitCode = await runMcpList(opts);
     });
   mcp
     .command('add')

@@ -199,7 +199,7 @@ export function loadStartup(
     resume = Session.findById(home, options.session, cwd);
     if (!resume)
       throw new StartupError(
-        `jarvis: no session "${options.session}" was found (or the id prefix matches several). List sessions with /sessions in the UI.`,
+        `jarvis: no session "${options.session}" was found (or the id prefix matches several). List them with jarvis sessions (--all for every folder).`,
       );
   } else if (options.session === true && ctx.nonInteractive) {
     throw new StartupError(

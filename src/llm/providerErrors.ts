@@ -4,6 +4,7 @@
 // the start path.
 
 import { ProviderError, type ProviderErrorKind, type ProviderType } from './types';
+import { ENV_MODEL_ALIAS } from '../types/models';
 
 /** The error classes both official SDKs export under the same names. */
 export interface SdkErrorClasses {
@@ -33,6 +34,8 @@ const CONTEXT_RE =
 const OVERLOADED_RE = /overloaded/i;
 
 function who(ctx: ErrorContext): string {
+  // The JARVIS_MODEL_* channel has no provider name of its own: say where it was set, not the internal alias.
+  if (ctx.providerName === ENV_MODEL_ALIAS) return `the ${ctx.providerType} provider of the JARVIS_MODEL_* variables`;
   return `provider "${ctx.providerName}" (${ctx.providerType})`;
 }
 

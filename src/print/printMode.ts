@@ -42,7 +42,7 @@ export interface PrintRunOptions {
   promptContent?: string;
   /** The prompt's `@path` attachments (promptAttachments.ts), sent after its text. */
   attachments?: ContentPart[];
-  outputFormat: 'text' | 'stream-json';
+  outputFormat: PrintFormat;
   stdout: Sink;
   stderr: Sink;
   background?: { watcher: BackgroundWatcher; mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
@@ -58,12 +58,16 @@ export interface PrintRunOptions {
   };
 }
 
-export function makePrintRenderer(
-  format: 'text' | 'stream-json',
-  stdout: Sink,
-  stderr: Sink,
-): (event: EngineEvent) => void {
-  const writer = format === 'stream-json' ? new StreamJsonWriter(stdout, stderr) : new TranscriptWriter(stdout, stderr);
+export type PrintFormat = 'text' | 'stream-json' | 'json';
+
+/** Where nothing goes: `--output-format json` writes only its one object at the end (printResult.ts). */
+const nowhere: Sink = { write: () => undefined };
+
+export function makePrintRenderer(format: PrintFormat, stdout: Sink, stderr: Sink): (event: EngineEvent) => void {
+  const writer =
+    format === 'stream-json'
+      ? new StreamJsonWriter(stdout, stderr)
+      : new TranscriptWriter(format === 'json' ? nowhere : stdout, stderr);
   // The transcript is the main agent's; subagents' activity is progress on stderr, never mixed into it.
   const subagents = new SubagentProgress(stderr);
   return (event) => {

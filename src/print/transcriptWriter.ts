@@ -160,9 +160,14 @@ export class StreamJsonWriter {
         return;
       case 'notice':
         this.stderr.write(`${event.level}: ${event.text}\n`);
+        // docs/print-mode.md: an error is an event on stdout as well, so a script never sees an empty stdout.
+        if (event.level === 'error') this.line({ type: 'error', message: event.text });
         return;
       case 'turn_end':
-        if (event.reason === 'blocked' && event.error) this.stderr.write(`${event.error}\n`);
+        if (event.reason === 'blocked' && event.error) {
+          this.stderr.write(`${event.error}\n`);
+          this.line({ type: 'error', message: event.error });
+        }
         return;
       default:
         return;

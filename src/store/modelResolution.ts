@@ -45,8 +45,8 @@ export class NoModelConfiguredError extends ModelConfigError {
   }
 }
 
-/** Alias and provider name reported for a model that came from the JARVIS_MODEL_* channel. */
-export const ENV_MODEL_ALIAS = 'JARVIS_MODEL';
+import { ENV_MODEL_ALIAS } from '../types/models';
+export { ENV_MODEL_ALIAS };
 export const ENV_MODEL_DEFAULT_CONTEXT_SIZE = 262_144;
 const ENV_MODEL_DEFAULT_CAPABILITIES = 'image_in,thinking';
 

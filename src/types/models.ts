@@ -53,3 +53,6 @@ export interface ResolvedModel {
   /** Kimi only. */
   kimi?: KimiRequestOverrides;
 }
+
+/** Alias and provider name given to a model that came from the JARVIS_MODEL_* variables (never shown as a name). */
+export const ENV_MODEL_ALIAS = 'JARVIS_MODEL';

@@ -37,7 +37,7 @@ describe('dead endpoints in print mode', () => {
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
     const r = await runJarvis(['-p', 'hello'], { env: cliEnv(dirs, mockModelEnv(url)), cwd: dirs.cwd });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`Could not connect to provider "JARVIS_MODEL" (openai) at ${url}`);
+    expect(r.stderr).toContain(`Could not connect to the openai provider of the JARVIS_MODEL_* variables at ${url}`);
     expect(r.stderr).toContain('ECONNREFUSED');
     expect(r.stderr).not.toContain('retrying');
   });

@@ -86,6 +86,27 @@ describe('jarvis export', () => {
     expect(sent).toContain('Remembered: the answer is 42.');
   });
 
+  it('-o dir/ with a missing folder creates it and writes the archive inside, never a file named dir', async () => {
+    const r = await runJarvis(['export', sessionId, '-o', 'exports/new/'], { env, cwd: dirs.cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const folder = join(dirs.cwd, 'exports', 'new');
+    expect(zipsIn(folder)).toHaveLength(1);
+    expect(r.stdout).toContain(join(folder, zipsIn(folder)[0]));
+  });
+
+  it('-o into a folder that does not exist (no slash) is an error naming the fix; -o dir/ on a file too', async () => {
+    const r = await runJarvis(['export', sessionId, '-o', 'missing/archive.zip'], { env, cwd: dirs.cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`the folder ${join(dirs.cwd, 'missing')} does not exist`);
+    expect(r.stderr).toContain('-o missing/archive.zip/');
+    expect(existsSync(join(dirs.cwd, 'missing'))).toBe(false);
+    writeFileSync(join(dirs.cwd, 'plain'), 'not a folder');
+    const onFile = await runJarvis(['export', sessionId, '-o', 'plain/'], { env, cwd: dirs.cwd });
+    expect(onFile.code).toBe(1);
+    expect(onFile.stderr).toContain(`-o plain/ names a folder, but ${join(dirs.cwd, 'plain')} is a file`);
+    expect(readFileSync(join(dirs.cwd, 'plain'), 'utf8')).toBe('not a folder');
+  });
+
   it('an unknown id is an error that says what to do', async () => {
     const r = await runJarvis(['export', 'NOPE', '-y'], { env, cwd: dirs.cwd });
     expect(r.code).toBe(1);

@@ -42,9 +42,19 @@ describe('jarvis mcp list|add|remove', () => {
       },
     });
     const list = await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd });
-    expect(list.stdout).toBe(
-      'old  user  stdio: old-server\nfiles  user  stdio: npx -y some-server --flag\nweb  user  http: https://mcp.example.test/mcp\n',
+    const own = list.stdout.split('\n').filter((l) => / user /.test(l));
+    expect(own).toEqual([
+      expect.stringMatching(/^old {2}user {2}stdio: old-server {2}\(enabled; from .*mcp\.json\)$/),
+      expect.stringMatching(/^files {2}user {2}stdio: npx -y some-server --flag {2}\(enabled; from .*mcp\.json\)$/),
+      expect.stringMatching(
+        /^web {2}user {2}http: https:\/\/mcp\.example\.test\/mcp {2}\(enabled; from .*mcp\.json\)$/,
+      ),
+    ]);
+    // The bundled plugin's server is listed with the manifest that declares it.
+    expect(list.stdout).toMatch(
+      /^plugin-jarvis-documents_documents {2}plugin {2}stdio: .*server\.mjs {2}\(enabled; from .*jarvis\.plugin\.json\)$/m,
     );
+    expect(list.stdout).toContain('jarvis doctor --online starts each one');
   });
 
   it('add refuses a duplicate name and bad input with a clear message, changing nothing', async () => {
@@ -84,12 +94,12 @@ describe('jarvis mcp list|add|remove', () => {
     expect(read(join(dirs.cwd, '.jarvis-code', 'mcp.json'))).toEqual({
       mcpServers: { proj: { command: 'proj-server', args: [] } },
     });
-    expect((await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd })).stdout).toBe(
-      'proj  project  stdio: proj-server  (not used: this workspace is not trusted)\n',
+    expect((await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd })).stdout).toMatch(
+      /^proj {2}project {2}stdio: proj-server {2}\(not used: this workspace is not trusted; from .*mcp\.json\)$/m,
     );
     setWorkspaceTrust(dirs.home, dirs.cwd, true);
-    expect((await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd })).stdout).toBe(
-      'proj  project  stdio: proj-server\n',
+    expect((await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd })).stdout).toMatch(
+      /^proj {2}project {2}stdio: proj-server {2}\(enabled; from .*mcp\.json\)$/m,
     );
     const rm = await runJarvis(['mcp', 'remove', 'proj'], { env, cwd: dirs.cwd });
     expect(rm.code).toBe(0);

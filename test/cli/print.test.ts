@@ -65,10 +65,13 @@ describe('print mode', () => {
       cwd: dirs.cwd,
     });
     expect(r.code).toBe(0);
-    const lines = r.stdout
+    const all = r.stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
+    expect(all[0]).toMatchObject({ type: 'init', version: 1 });
+    expect(all.at(-1)).toMatchObject({ type: 'result', outcome: 'success' });
+    const lines = all.slice(1, -1);
     expect(lines[0]).toMatchObject({
       role: 'assistant',
       tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'Read' } }],
@@ -178,7 +181,7 @@ describe('print mode', () => {
     [['--agent', 'a', '--continue'], /resumed session keeps its own/],
     [['frobnicate'], /unknown command 'frobnicate'/],
     // --yolo with -p is accepted, but must not hide the other checks
-    [['-p', 'x', '--yolo', '--output-format', 'xml'], /--output-format must be text or stream-json, got "xml"/],
+    [['-p', 'x', '--yolo', '--output-format', 'xml'], /--output-format must be text, stream-json or json, got "xml"/],
     [['-p', 'x', '--auto', '--agent', 'a', '--agent', 'b'], /--agent may only be given once/],
     // An unknown --agent and a broken --agent-file: test/cli/skillsAgentsPrint.test.ts.
   ])('rejects conflicting flags %j', async (args, message) => {

@@ -187,6 +187,6 @@ describe('the packed and globally installed package', () => {
       .map((l) => JSON.parse(l) as { role: string; tool_call_id?: string; content: unknown });
     const picture = lines.find((l) => l.role === 'tool' && l.tool_call_id === 'call_pic');
     expect(JSON.stringify(picture?.content)).toContain('40x30 png');
-    expect(lines.at(-1)).toEqual({ role: 'assistant', content: 'The picture is blue.' });
+    expect(lines.at(-2)).toEqual({ role: 'assistant', content: 'The picture is blue.' });
   });
 });

@@ -57,6 +57,15 @@ describe('print writers', () => {
     expect(out.text).not.toContain('secret');
   });
 
+  it('stream-json: an error notice is an error event on stdout and a line on stderr; warnings stay on stderr', () => {
+    const { out, err } = sinks();
+    const w = new StreamJsonWriter(out, err);
+    w.handle({ type: 'notice', level: 'warning', text: 'slow disk' });
+    w.handle({ type: 'notice', level: 'error', text: 'Authentication failed (401)' });
+    expect(out.text).toBe('{"type":"error","message":"Authentication failed (401)"}\n');
+    expect(err.text).toBe('warning: slow disk\nerror: Authentication failed (401)\n');
+  });
+
   it('a long tool-error line on stderr is shortened at a word boundary, never mid-word', () => {
     const { out, err } = sinks();
     const w = new TranscriptWriter(out, err);

@@ -1,0 +1,131 @@
+// `jarvis doctor --online` (docs/configuration.md, "jarvis doctor"): the checks that contact something — a one-token
+// request to the model endpoint with the configured key, each MCP server started and its tools listed, ripgrep and
+// Chromium run once. Offline, the section only says what it did not cover, so "All checks passed" is not misread.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { McpServerConnection } from '../ext/mcp/mcpConnection';
+import { createModelClient } from '../llm/createModelClient';
+import { findChromium } from '../platform/browser/findChromium';
+import { defaultRipgrep } from '../platform/ripgrep';
+import { describeMcpTarget, type McpServerConfig } from '../store/mcpConfig';
+import type { ResolvedModel } from '../types/models';
+import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
+import { loadExtensions, loadStartup, StartupError } from './startup';
+
+declare const __JARVIS_VERSION__: string;
+
+const run = promisify(execFile);
+/** Bounds every probe: a model endpoint that never answers, a binary that hangs. */
+const MODEL_PROBE_TIMEOUT_MS = 30_000;
+const VERSION_PROBE_TIMEOUT_MS = 20_000;
+/** Tools named per MCP server in the report; the count is always given. */
+const TOOLS_SHOWN = 8;
+
+export const OFFLINE_NOTE =
+  'not run: this check read the configuration files only; it did not contact the model endpoint, start MCP ' +
+  'servers or run ripgrep and Chromium (jarvis doctor --online does)';
+
+interface Probe {
+  ok: boolean;
+  line: string;
+}
+
+const ok = (line: string): Probe => ({ ok: true, line: `✓ ${line}` });
+const failed = (line: string): Probe => ({ ok: false, line: `✗ ${line}` });
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** One request for one output token: the endpoint, the key and the model name all have to be right for it. */
+export async function probeModel(model: ResolvedModel, env: NodeJS.ProcessEnv): Promise<Probe> {
+  const where = `model "${model.model}" at ${model.baseUrl ?? 'the provider default'}`;
+  try {
+    const client = await createModelClient(model, { env, timeoutMs: MODEL_PROBE_TIMEOUT_MS });
+    const signal = AbortSignal.timeout(MODEL_PROBE_TIMEOUT_MS);
+    const request = {
+      system: 'Answer with one word.',
+      messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'ping' }] }],
+      tools: [],
+      params: { maxOutputTokens: 1 },
+    };
+    for await (const part of client.stream(request, signal)) {
+      if (part.type === 'finish' || part.type === 'text') break;
+    }
+    return ok(`${where}: answered a one-token request`);
+  } catch (e) {
+    return failed(`${where}: ${messageOf(e)}`);
+  }
+}
+
+/** Starts the server as a session would (its own startup timeout), lists its tools, stops it. */
+export async function probeMcpServer(config: McpServerConfig): Promise<Probe> {
+  const label = `MCP server "${config.name}" (${config.scope}, ${describeMcpTarget(config)})`;
+  if (!config.enabled) return ok(`${label}: disabled, not started`);
+  const version = typeof __JARVIS_VERSION__ === 'string' ? __JARVIS_VERSION__ : '0.0.0';
+  const connection = new McpServerConnection(config, {
+    clientInfo: { name: 'jarvis-doctor', version },
+    onToolsChanged: () => undefined,
+  });
+  try {
+    await connection.start();
+    if (connection.state !== 'ready') return failed(`${label}: did not start: ${connection.error ?? connection.state}`);
+    const names = connection.tools.map((t) => t.name);
+    const shown = names.slice(0, TOOLS_SHOWN).join(', ') + (names.length > TOOLS_SHOWN ? ', …' : '');
+    return ok(`${label}: started, ${names.length} tool${names.length === 1 ? '' : 's'}${shown ? ` (${shown})` : ''}`);
+  } finally {
+    await connection.close();
+  }
+}
+
+async function probeVersion(what: string, path: string): Promise<Probe> {
+  try {
+    const { stdout } = await run(path, ['--version'], { timeout: VERSION_PROBE_TIMEOUT_MS });
+    return ok(`${what} (${path}): ${stdout.split('\n')[0].trim()}`);
+  } catch (e) {
+    return failed(`${what} (${path}) did not run: ${messageOf(e)}`);
+  }
+}
+
+export async function probeRipgrep(): Promise<Probe> {
+  try {
+    const rg = await defaultRipgrep();
+    return await probeVersion(`ripgrep from ${rg.source}`, rg.path);
+  } catch (e) {
+    return failed(`ripgrep: ${messageOf(e)}`);
+  }
+}
+
+/** Chromium is optional (only the browser tools need it): a missing one is said, not failed. */
+export async function probeChromium(env: NodeJS.ProcessEnv): Promise<Probe> {
+  const path = findChromium(env);
+  if (!path) return ok('Chromium: none on PATH; the browser tools will not start (docs/browser.md)');
+  return probeVersion('Chromium', path);
+}
+
+async function onlineSection(ctx: DoctorContext): Promise<DoctorSection> {
+  const probes: Probe[] = [];
+  let startup;
+  try {
+    startup = loadStartup({}, { nonInteractive: true, env: ctx.env, cwd: ctx.cwd });
+    await loadExtensions(startup, {}, ctx.env);
+  } catch (e) {
+    if (!(e instanceof StartupError)) throw e;
+    probes.push(failed(`model and MCP servers not checked: ${e.message.replace(/^jarvis: /, '')}`));
+  }
+  if (startup) {
+    for (const w of startup.warnings) probes.push(ok(`warning: ${w}`));
+    probes.push(await probeModel(startup.runtime.model, ctx.env));
+    for (const server of startup.mcp.servers) probes.push(await probeMcpServer(server));
+    for (const server of startup.mcp.untrusted)
+      probes.push(ok(`MCP server "${server.name}" (project): not started, this workspace is not trusted`));
+    if (!startup.mcp.servers.length && !startup.mcp.untrusted.length) probes.push(ok('MCP servers: none configured'));
+  }
+  probes.push(await probeRipgrep(), await probeChromium(ctx.env));
+  const failures = probes.filter((p) => !p.ok).length;
+  return {
+    title: 'Online checks',
+    ok: failures === 0,
+    lines: [...probes.map((p) => p.line), ...(failures ? [`${failures} failed (marked ✗ above)`] : [])],
+  };
+}
+
+export const onlineDoctorProvider: DoctorSectionProvider = async (ctx) =>
+  ctx.online ? onlineSection(ctx) : { title: 'Online checks', ok: true, lines: [OFFLINE_NOTE] };
