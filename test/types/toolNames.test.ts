@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { patternMatches } from '../../src/engine/policy/permissionRules';
 import { builtinTools } from '../../src/tools/registry';
 import { TOOL_SEARCH_NAME } from '../../src/tools/toolSearch/toolSearchTool';
-import {
-  BUILTIN_TOOL_NAMES,
-  canonicalToolName,
-  isKnownToolName,
-  TOOL_NAME_ALIASES,
-} from '../../src/types/toolNames';
+import { BUILTIN_TOOL_NAMES, canonicalToolName, isKnownToolName, TOOL_NAME_ALIASES } from '../../src/types/toolNames';
 
 describe('tool-name aliases (docs/compatibility.md)', () => {
   it('the built-in list is the registry’s (with every web backend), and every alias points at a built-in', () => {
@@ -41,9 +36,7 @@ describe('tool-name aliases (docs/compatibility.md)', () => {
   it('permission rules written for Claude Code match Jarvis subjects', () => {
     const cwd = '/repo';
     expect(patternMatches('WebFetch(domain:example.com)', 'FetchURL(https://example.com/a?b)', cwd)).toBe(true);
-    expect(patternMatches('WebFetch(domain:example.com)', 'FetchURL(https://example.com.evil.org/)', cwd)).toBe(
-      false,
-    );
+    expect(patternMatches('WebFetch(domain:example.com)', 'FetchURL(https://example.com.evil.org/)', cwd)).toBe(false);
     expect(patternMatches('WebFetch(domain:*.example.com)', 'FetchURL(http://docs.example.com)', cwd)).toBe(true);
     expect(patternMatches('WebFetch(domain:example.com)', 'FetchURL(not a url)', cwd)).toBe(false);
     expect(patternMatches('Bash(npm test:*)', 'Bash(npm test -- --watch)', cwd)).toBe(true);

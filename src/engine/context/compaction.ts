@@ -4,7 +4,7 @@
 // and the most recent exchanges verbatim. The user's own messages from the replaced part open the note
 // verbatim, before the summary (compactionUserWords.ts). AGENTS.md lives in the system prompt, so it survives as is.
 // The journal keeps everything: a `compaction` record only changes what the next request carries.
-import { estimateMessageTokens, estimateTokens } from '../../llm/tokens';
+import { estimateTokens } from '../../llm/tokens';
 import { retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
 import { toProviderError } from '../../llm/providerErrors';
 import {
