@@ -21,13 +21,17 @@ const DARK_USER = sgr('#FFCB6B');
 const LIGHT_USER = sgr('#9A4A00');
 const EMBER_USER = sgr('#FF5F1F');
 
-/** The styled line that shows the prompt `> text`. */
+/**
+ * The styled line that shows the prompt `> text`, the lowest one: a theme change prints the conversation again below
+ * what is on the screen (the scrollback is never cleared, docs/ui.md "Scrollback"), so the newest copy is last.
+ */
 function promptLine(tmux: TmuxSession, text: string): string {
   return (
     tmux
       .styledScreen()
       .split('\n')
-      .find((l) => l.replace(/\x1b\[[0-9;]*m/g, '').includes(`> ${text}`)) ?? ''
+      .filter((l) => l.replace(/\x1b\[[0-9;]*m/g, '').includes(`> ${text}`))
+      .at(-1) ?? ''
   );
 }
 

@@ -19,6 +19,8 @@ export interface BwrapPolicy {
   network: SandboxNetwork;
   /** What a hidden file reads as (default /dev/null: empty); a note saying the sandbox hid it is clearer. */
   maskFile?: string;
+  /** Extra environment inside the sandbox. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** The bwrap arguments that run `shell -c command` under `policy` (the caller adds nothing after them). */
@@ -26,6 +28,7 @@ export function bwrapArgs(policy: BwrapPolicy, shell: string, command: string): 
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   // TMPDIR may name a folder the private /tmp does not have.
   args.push('--setenv', 'TMPDIR', '/tmp', '--unshare-all');
+  for (const [name, value] of Object.entries(policy.env ?? {})) args.push('--setenv', name, value);
   if (policy.network === 'on') args.push('--share-net');
   // A command must not outlive Jarvis, nor reach the controlling terminal (TIOCSTI) through the session.
   args.push('--die-with-parent', '--new-session');

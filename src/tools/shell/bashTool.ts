@@ -53,7 +53,7 @@ const schema = z
     dangerously_unsandboxed: z
       .boolean()
       .default(false)
-      .describe('Run outside the command sandbox; asks the user (refused in auto mode unless a rule allows it).'),
+      .describe('Run outside the sandbox (asks the user).'),
   })
   .superRefine((a, issues) => {
     if (a.run_in_background) {

@@ -10,6 +10,7 @@ import type { SandboxSpawn } from '../../platform/processes';
 import { isSensitiveEntry, VCS_DIRS } from '../file/sensitivePaths';
 import { mkdirPrivateSync } from '../../store/privateFiles';
 import type { BoundaryContext } from './sandboxFailure';
+import { gitDirsOf } from './gitDirs';
 
 export interface SandboxSettings {
   /** `[sandbox] enabled`: false runs every command as before. */
@@ -118,16 +119,30 @@ export class CommandSandbox {
   policyFor(cwd: string, sessionDir: string): { policy: BwrapPolicy; note?: string } {
     const home = real(this.env.home ?? homedir());
     const workspace = unique([cwd, ...this.env.additionalDirs].map(real));
-    const writable = unique([...workspace, real(sessionDir), ...this.settings.writablePaths.map(real)]);
+    // A commit from a subfolder or a linked worktree writes to the repository's git folders; their hooks and config
+    // stay read-only like the workspace's own.
+    const gitDirs = unique(workspace.flatMap(gitDirsOf));
+    const writable = unique([...workspace, ...gitDirs, real(sessionDir), ...this.settings.writablePaths.map(real)]);
     const readable = this.settings.readableHomePaths.map((p) => join(home, p));
     const hidden = [...hiddenHomeEntries(home, readable), real(this.env.jarvisHome)];
-    const readOnly = [...readable, ...workspace.flatMap((w) => [join(w, '.git', 'hooks'), join(w, '.git', 'config')])];
+    const gitGuarded = unique([...workspace.map((w) => join(w, '.git')), ...gitDirs]);
+    const readOnly = [...readable, ...gitGuarded.flatMap((g) => [join(g, 'hooks'), join(g, 'config')])];
     const scan = sensitiveFilesIn(workspace);
     const note = scan.complete
       ? undefined
       : `The sandbox searched the first ${MASK_SCAN_MAX_ENTRIES} entries of the workspace for secret files to hide; ` +
         'files past them were not searched.';
-    const policy = { writable, hidden: [...hidden, ...scan.found], readOnly, network: this.settings.network };
+    // Under the private /tmp the folders between a workspace and its repository's .git are the sandbox's own, so git
+    // would stop its search for the repository at that mount; it is told to go on.
+    const crossesMount = gitDirs.some((g) => g === '/tmp' || g.startsWith('/tmp/'));
+    const env = crossesMount ? { GIT_DISCOVERY_ACROSS_FILESYSTEM: '1' } : undefined;
+    const policy = {
+      writable,
+      hidden: [...hidden, ...scan.found],
+      readOnly,
+      network: this.settings.network,
+      ...(env ? { env } : {}),
+    };
     return { policy: { ...policy, maskFile: this.maskFile() }, ...(note ? { note } : {}) };
   }
 
