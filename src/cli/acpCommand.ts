@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { acpAgentApp, idleSessionMsFrom, SessionSetupError } from '../acp/acpAgent';
 import { acpLog } from '../acp/acpLog';
+import { orderedAfterInitialize } from '../acp/initializeOrder';
 import type { PreparedSession } from '../acp/acpSession';
 import { jarvisHome } from '../store/paths';
 import { installLastResort } from './lastResort';
@@ -47,7 +48,7 @@ export async function runAcpCommand(version: string): Promise<number> {
       new Promise<void>((resolve, reject) => void protocolOut(chunk, (e) => (e ? reject(e) : resolve()))),
   });
   const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
-  const connection = app.connect(ndJsonStream(output, input));
+  const connection = app.connect(orderedAfterInitialize(ndJsonStream(output, input)));
   const stop = () => connection.close();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

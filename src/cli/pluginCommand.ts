@@ -79,11 +79,13 @@ export async function runPluginCommand(
           throw new PluginError(`--tier must be official, curated or third-party, got "${opts.tier}"`);
         const result = await manager.install(required(arg, 'install <path-or-url>'), { tier });
         const v = result.plugin;
-        const verb = result.replaced
-          ? `Updated ${v.id}${result.previousVersion ? ` from ${result.previousVersion}` : ''}`
-          : `Installed ${v.id}`;
+        const state = v.enabled ? 'enabled' : 'disabled';
+        const headline = result.replaced
+          ? `Updated ${v.id}${result.previousVersion ? ` from ${result.previousVersion}` : ''}` +
+            `${v.version ? ` to ${v.version}` : ''} in ${v.root} (${state}).`
+          : `Installed ${v.id}${v.version ? ` ${v.version}` : ''} to ${v.root} (${state}).`;
         const text = [
-          `${verb}${v.version ? ` to ${v.version}` : ''} (${v.enabled ? 'enabled' : 'disabled'}), running from ${v.root}.`,
+          headline,
           ...(v.diagnostics.length ? ['Diagnostics:', ...v.diagnostics.map((d) => `  - ${d}`)] : []),
           'It applies to sessions started from now on (or after /reload).',
         ].join('\n');

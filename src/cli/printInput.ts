@@ -78,6 +78,31 @@ export async function resolvePrintPrompt(input: PrintInput): Promise<PromptResul
     : { ok: true, prompt };
 }
 
+const tokensText = (n: number) => `${n} ${n === 1 ? 'token' : 'tokens'}`;
+
+/**
+ * Why a prompt cannot be sent, with the figures: either the system prompt and tool definitions alone fill the
+ * share of the window a request may use, or the prompt is larger than what they leave; and what to do about it.
+ */
+export function windowRefusal(m: { window: number; name: string; frameTokens: number; promptTokens: number }): string {
+  const budget = Math.floor(m.window * PROMPT_WINDOW_SHARE);
+  const sizes =
+    `model "${m.name}" has a ${m.window}-token window, of which a request may fill about ${tokensText(budget)} ` +
+    `(the rest is kept for the answer)`;
+  if (m.frameTokens >= budget)
+    return (
+      `jarvis: the system prompt and tool definitions alone are about ${tokensText(m.frameTokens)}, and ${sizes}, ` +
+      `so no prompt fits. Use a model with a larger window, or fewer tools: turn off plugins or MCP servers ` +
+      `(see jarvis plugin list and jarvis mcp list).`
+    );
+  return (
+    `jarvis: the prompt is about ${tokensText(m.promptTokens)}, but ${sizes}; the system prompt and tools take ` +
+    `about ${tokensText(m.frameTokens)} of it, which leaves about ${tokensText(budget - m.frameTokens)} for the ` +
+    `prompt. Shorten it, save the text to a file and ask jarvis to read the parts it needs, ` +
+    `or use a model with a larger window.`
+  );
+}
+
 /**
  * A prompt larger than the model's window is handled in the open: piped context is cut to its last
  * part (where a log's failure usually is) with a note on stderr; a prompt that is too large by itself
@@ -94,12 +119,7 @@ export function fitPromptToWindow(
   if (tokens <= limit) return input;
   const room = limit - estimateTokens(combinePrompt(input.question ?? '', ''));
   if (input.piped === undefined || input.question === undefined || room <= 0) {
-    return {
-      ok: false,
-      message:
-        `jarvis: the prompt is about ${tokens} tokens, more than model "${modelName}" can take (about ${Math.max(limit, 0)} tokens are left of its ${window}-token window after the system prompt and tools). ` +
-        'Shorten it, or save the text to a file and ask jarvis to read the parts it needs.',
-    };
+    return { ok: false, message: windowRefusal({ ...model, promptTokens: tokens }) };
   }
   // Characters per token vary with the text: shrink proportionally until the estimate fits.
   let kept = input.piped;

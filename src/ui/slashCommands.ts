@@ -43,7 +43,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         return;
       }
       try {
-        const { path } = exportMarkdown(s, { cwd: h.cwd, path: args.trim() || undefined });
+        const { path } = exportMarkdown(s, { cwd: h.cwd, path: args.trim() || undefined, modelId: h.modelLabel });
         h.notice('success', `Exported to ${displayPath(path)}`);
       } catch (e) {
         h.notice('error', (e as Error).message, 'Give another path: /export-md <path>.');

@@ -108,7 +108,7 @@ describe('Claude Code and Kimi Code plugins through jarvis -p', () => {
     await install(dirs, sources['notes-helper']);
     const kimi = join(tempDir(), 'kimi-plugin-notes');
     cpSync(join(FOREIGN, 'kimi-plugin-notes'), kimi, { recursive: true });
-    expect(await install(dirs, kimi)).toContain('Installed kimi-notes to 1.0.0');
+    expect(await install(dirs, kimi)).toContain('Installed kimi-notes 1.0.0 to ');
 
     execFileSync('git', ['init', '-q', dirs.cwd]);
     writeFileSync(join(dirs.cwd, 'parser.ts'), 'export const parse = 1;\n');
@@ -202,7 +202,7 @@ describe('Claude Code and Kimi Code plugins through jarvis -p', () => {
     const entry = shipped.entries.find((e) => e.id === 'modern-web-guidance');
     expect(entry).toMatchObject({ tier: 'curated', source: 'https://github.com/GoogleChrome/modern-web-guidance' });
     const out = await install(dirs, entry!.source);
-    expect(out).toContain('Installed modern-web-guidance to 0.0.9');
+    expect(out).toContain('Installed modern-web-guidance 0.0.9 to ');
     expect(out).not.toContain('Diagnostics');
     const info = await runJarvis(['plugin', 'info', 'modern-web-guidance', '--json'], {
       env: env(dirs),

@@ -31,9 +31,7 @@ describe('jarvis plugin (shell)', () => {
     const source = acme();
     const installed = await run('install', source);
     expect(installed.code).toBe(0);
-    expect(installed.stdout).toContain(
-      `Installed acme to 1.0.0 (enabled), running from ${join(dirs.home, 'plugins/managed/acme')}.`,
-    );
+    expect(installed.stdout).toContain(`Installed acme 1.0.0 to ${join(dirs.home, 'plugins/managed/acme')} (enabled).`);
     expect(installed.stdout).toContain('"tools" is not supported');
 
     const list = await run('list');
@@ -62,6 +60,21 @@ describe('jarvis plugin (shell)', () => {
     const bad = await run('install', join(dirs.cwd, 'nothing-here'));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/jarvis plugin install: .*does not exist/);
+  });
+
+  it('installing a newer version over an installed one says from which version to which, and where', async () => {
+    const dirs = makeCliDirs();
+    const env = cliEnv(dirs);
+    const source = acme();
+    expect((await runJarvis(['plugin', 'install', source], { env, cwd: dirs.cwd })).code).toBe(0);
+    const manifestPath = join(source, 'jarvis.plugin.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(manifestPath, JSON.stringify({ ...manifest, version: '1.1.0' }));
+    const updated = await runJarvis(['plugin', 'install', source], { env, cwd: dirs.cwd });
+    expect(updated.code).toBe(0);
+    expect(updated.stdout).toContain(
+      `Updated acme from 1.0.0 to 1.1.0 in ${join(dirs.home, 'plugins/managed/acme')} (enabled).`,
+    );
   });
 
   it('a ZIP with a symlink entry and a file under it: one line on stderr, exit 1, no stack', async () => {

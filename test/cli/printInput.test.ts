@@ -89,12 +89,28 @@ describe('print mode input', () => {
   it('a prompt larger than the window by itself is refused before any request', async () => {
     const dirs = makeCliDirs();
     const before = server.requests.length;
-    const env = cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_MODEL_MAX_CONTEXT_SIZE: '8000' });
-    const r = await runJarvis(['-p', '-'], { env, cwd: dirs.cwd, input: 'word '.repeat(20_000) });
+    const env = cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_MODEL_MAX_CONTEXT_SIZE: '40000' });
+    const r = await runJarvis(['-p', '-'], { env, cwd: dirs.cwd, input: 'word '.repeat(60_000) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the prompt is about \d+ tokens, but model "mock-model" has a 40000-token window/);
+    expect(r.stderr).toContain('of which a request may fill about 30000 tokens');
+    expect(r.stderr).toMatch(/the system prompt and tools take about \d+ tokens of it, which leaves about \d+ tokens/);
+    expect(r.stderr).toContain('Shorten it');
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a window too small for the system prompt and tools says so with the figures, whatever the prompt', async () => {
+    const dirs = makeCliDirs();
+    const before = server.requests.length;
+    const env = cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_MODEL_MAX_CONTEXT_SIZE: '1000' });
+    const r = await runJarvis(['-p', 'hi'], { env, cwd: dirs.cwd });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /the prompt is about \d+ tokens, more than model "mock-model" can take \(about \d+ tokens are left of its 8000-token window after the system prompt and tools\)/,
+      /the system prompt and tool definitions alone are about \d+ tokens, and model "mock-model"/,
     );
+    expect(r.stderr).toContain('has a 1000-token window, of which a request may fill about 750 tokens');
+    expect(r.stderr).toContain('so no prompt fits. Use a model with a larger window, or fewer tools');
+    expect(r.stderr).not.toContain('tokens are left');
     expect(server.requests.length).toBe(before);
   });
 });

@@ -5,6 +5,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readJournal } from '../../store/journal';
 import type { ContentPart, Message } from '../../llm/types';
+import { ENV_MODEL_ALIAS } from '../../types/models';
 import { isCompactionNote } from '../context/compactionUserWords';
 import { isJournalRecord, type CompactionInfo, type JournalRecord, type SessionState } from '../session/records';
 import type { Session } from '../session/session';
@@ -101,13 +102,26 @@ function renderCompaction(c: CompactionInfo): string[] {
   ];
 }
 
+/**
+ * The model as a reader knows it: a configured alias, or for the JARVIS_MODEL_* variables (whose alias is a
+ * placeholder, docs/configuration.md) the provider's model id and where it came from.
+ */
+export function modelLine(alias: string, modelId?: string): string {
+  if (alias === ENV_MODEL_ALIAS)
+    return modelId ? `${modelId} (JARVIS_MODEL_* variables)` : 'set by the JARVIS_MODEL_* variables';
+  return modelId && modelId !== alias ? `${alias} (${modelId})` : alias;
+}
+
+/** `modelId`: the provider's id of the session's model, when the caller knows it. */
 export function renderTranscriptMarkdown(
   state: SessionState,
   records: readonly JournalRecord[],
   now = new Date(),
+  modelId?: string,
 ): string {
   const out = [`# ${state.title ?? 'Jarvis session'}`, ''];
-  out.push(`- Session: \`${state.sessionId}\``, `- Folder: \`${state.workDir}\``, `- Model: ${state.modelAlias}`);
+  const model = `- Model: ${modelLine(state.modelAlias, modelId)}`;
+  out.push(`- Session: \`${state.sessionId}\``, `- Folder: \`${state.workDir}\``, model);
   if (state.createdAt) out.push(`- Started: ${state.createdAt}`);
   if (state.forkedFrom) out.push(`- Forked from: \`${state.forkedFrom}\``);
   out.push(`- Exported: ${now.toISOString()}`, '');
@@ -126,11 +140,11 @@ export class ExportError extends Error {}
  */
 export function exportMarkdown(
   session: Session,
-  opts: { cwd: string; path?: string; now?: Date },
+  opts: { cwd: string; path?: string; now?: Date; modelId?: string },
 ): { path: string; markdown: string } {
   const now = opts.now ?? new Date();
   const { records } = readJournal(session.journalPath, isJournalRecord);
-  const markdown = renderTranscriptMarkdown(session.state, records, now);
+  const markdown = renderTranscriptMarkdown(session.state, records, now, opts.modelId);
   let target = resolve(opts.cwd, opts.path?.trim() || exportFileName(session.id, now));
   if (existsSync(target) && statSync(target).isDirectory()) target = join(target, exportFileName(session.id, now));
   if (!existsSync(dirname(target)))

@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportFileName, exportMarkdown, ExportError } from '../../../src/engine/runtime/exportMarkdown';
+import {
+  exportFileName,
+  exportMarkdown,
+  ExportError,
+  renderTranscriptMarkdown,
+} from '../../../src/engine/runtime/exportMarkdown';
+import { emptyState } from '../../../src/engine/session/records';
+import { ENV_MODEL_ALIAS } from '../../../src/types/models';
 import { Session } from '../../../src/engine/session/session';
 import { undo } from '../../../src/engine/session/undo';
 import { sessionArchiveEntries } from '../../../src/cli/exportCommand';
@@ -69,6 +76,24 @@ describe('Markdown export', () => {
     const named = exportMarkdown(h.runtime.session, { cwd: h.cwd, path: 'notes.md' });
     expect(named.path).toBe(join(h.cwd, 'notes.md'));
     expect(() => exportMarkdown(h!.runtime.session, { cwd: h!.cwd, path: 'missing/x.md' })).toThrow(ExportError);
+  });
+});
+
+describe('Markdown export: the model line', () => {
+  const modelOf = (alias: string, modelId?: string) =>
+    renderTranscriptMarkdown({ ...emptyState(), modelAlias: alias }, [], new Date(0), modelId)
+      .split('\n')
+      .find((l) => l.startsWith('- Model:'));
+
+  it('names the provider model id of the JARVIS_MODEL_* variables, never the placeholder alias', () => {
+    expect(modelOf(ENV_MODEL_ALIAS, 'gpt-x')).toBe('- Model: gpt-x (JARVIS_MODEL_* variables)');
+    expect(modelOf(ENV_MODEL_ALIAS)).toBe('- Model: set by the JARVIS_MODEL_* variables');
+  });
+
+  it('shows a configured alias, with the model id when it differs', () => {
+    expect(modelOf('fast')).toBe('- Model: fast');
+    expect(modelOf('fast', 'fast')).toBe('- Model: fast');
+    expect(modelOf('fast', 'gpt-x-mini')).toBe('- Model: fast (gpt-x-mini)');
   });
 });
 

@@ -25,7 +25,7 @@ describe('jarvis-documents installed from the package', { timeout: 120_000 }, ()
     const env = cliEnv(dirs);
     const installed = await runJarvis(['plugin', 'install', DOCUMENTS_PLUGIN_DIR], { env, cwd: dirs.cwd });
     expect(installed.stderr).toBe('');
-    expect(installed.stdout).toContain('Installed jarvis-documents to 1.0.2 (enabled)');
+    expect(installed.stdout).toContain('Installed jarvis-documents 1.0.2 to ');
     expect(installed.stdout).not.toContain('not supported');
     const info = await runJarvis(['plugin', 'info', 'jarvis-documents', '--json'], { env, cwd: dirs.cwd });
     const view = JSON.parse(info.stdout) as { diagnostics: string[]; skills: string[]; mcpServers: { name: string; enabled: boolean; runsAs: string }[]; root: string };
