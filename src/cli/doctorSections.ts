@@ -26,6 +26,7 @@ export const doctorSections: ReadonlyArray<() => Promise<DoctorSectionProvider>>
   () => import('./doctorCompat').then((m) => m.compatLocationsSection),
   () => import('./sandboxDoctor').then((m) => m.sandboxDoctor),
   () => import('./doctorOnline').then((m) => m.onlineDoctorProvider),
+  () => import('./doctorLsp').then((m) => m.lspDoctor),
 ];
 
 export async function runDoctorSections(ctx: DoctorContext): Promise<DoctorSection[]> {

@@ -6,6 +6,7 @@ import type { CommandHost, SlashCommand } from './commandHost';
 import { GOAL_COMMAND } from './goalCommand';
 import { helpLines } from './keymap';
 import { LOOK_COMMANDS } from './lookCommands';
+import { lspCommand } from './lspCommand';
 import { MCP_COMMANDS } from './mcpCommands';
 import { memoryCommand } from './memoryCommand';
 import { PLUGIN_COMMANDS } from './plugins/pluginEntry';
@@ -25,6 +26,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { name: 'new', aliases: ['clear'], description: 'start a fresh session', idleOnly: true, run: (h) => h.newSession() },
   ...SESSION_COMMANDS,
   memoryCommand,
+  lspCommand,
   {
     name: 'version',
     aliases: [],

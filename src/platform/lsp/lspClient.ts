@@ -43,6 +43,8 @@ export class LspClient {
   state: LspClientState = 'starting';
   /** Why the server is unusable (crashed or failed to start), for /lsp, doctor and tool errors. */
   failure: string | undefined;
+  /** What the server said it is in its `initialize` answer (name and version), for `jarvis doctor --online`. */
+  serverInfo: { name?: string; version?: string } | undefined;
   readonly ready: Promise<void>;
   private child: ChildProcess | undefined;
   private connection: LspConnection | undefined;
@@ -85,7 +87,8 @@ export class LspClient {
     const timeout = AbortSignal.timeout(INITIALIZE_TIMEOUT_MS);
     const init = connection.request('initialize', this.initializeParams(), timeout);
     try {
-      await Promise.race([init, died]);
+      const answer = (await Promise.race([init, died])) as { serverInfo?: { name?: string; version?: string } };
+      this.serverInfo = answer?.serverInfo;
     } catch (e) {
       if (this.state === 'starting')
         this.fail(`${command} did not initialize: ${(e as Error).message}${this.stderrNote()}`);
