@@ -50,10 +50,7 @@ const schema = z
     run_in_background: z.boolean().default(false),
     description: z.string().optional(),
     disable_timeout: z.boolean().default(false),
-    dangerously_unsandboxed: z
-      .boolean()
-      .default(false)
-      .describe('Run outside the sandbox (asks the user).'),
+    dangerously_unsandboxed: z.boolean().default(false).describe('Run outside the sandbox (asks the user).'),
   })
   .superRefine((a, issues) => {
     if (a.run_in_background) {
