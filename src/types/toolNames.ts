@@ -13,6 +13,7 @@ export const BUILTIN_TOOL_NAMES: readonly string[] = [
   'Glob',
   'Bash',
   'FetchURL',
+  'Lsp',
   'WebSearch',
   'TaskList',
   'TaskOutput',

@@ -64,7 +64,7 @@ describe('foreign agent folders', () => {
     const catalog = await loadAgentCatalog(agentRoots(d));
     expect(catalog.get('reviewer')?.description).toBe('our reviewer');
     expect(catalog.get('writer')?.description).toBe('opencode writer');
-    expect(catalog.get('tester')?.disallowedTools).toEqual(['bash']);
+    expect(catalog.get('tester')?.disallowedTools).toEqual(['Bash']);
     expect(catalog.get('helper')?.source).toBe('user');
     expect(catalog.shadowed.map((s) => s.agent.description)).toEqual(['claude reviewer']);
     expect(catalog.warnings).toEqual([]);
