@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { JarvisConfig } from '../store/configSchema';
 import { expandTilde } from '../store/paths';
-import { probeBwrap } from '../platform/sandbox/bwrapSandbox';
+import { probeBwrapInBackground } from '../platform/sandbox/bwrapSandbox';
 import { DEFAULT_READABLE_HOME_PATHS, type SandboxSettings } from '../tools/shell/commandSandbox';
 
 export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.ProcessEnv): SandboxSettings {
@@ -19,10 +19,13 @@ export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.Proc
   };
 }
 
-/** The notice for a sandbox that is enabled but cannot run; undefined when it runs or is switched off. */
-export function sandboxStartupNotice(settings: SandboxSettings): string | undefined {
+/**
+ * The notice for a sandbox that is enabled but cannot run; undefined when it runs or is switched off. Start-up calls
+ * it early and awaits it last, so the probe runs beside the loading of skills, agents and plugins.
+ */
+export async function sandboxStartupNotice(settings: SandboxSettings): Promise<string | undefined> {
   if (!settings.enabled) return undefined;
-  const probe = probeBwrap(settings.bwrapPath);
+  const probe = await probeBwrapInBackground(settings.bwrapPath);
   if (probe.ok) return undefined;
   return settings.required
     ? `the command sandbox cannot run: ${probe.reason}. [sandbox] required = true, so Bash commands are refused.`

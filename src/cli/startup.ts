@@ -53,6 +53,8 @@ export interface Startup {
   runtime: Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery'>;
   /** Every agent of this launch (filled by `loadExtensions`). */
   agents?: AgentCatalog;
+  /** The sandbox's availability notice, probed in the background; `loadExtensions` adds it to the warnings. */
+  sandboxNotice: Promise<string | undefined>;
 }
 
 /**
@@ -105,6 +107,8 @@ export async function loadExtensions(
   startup.runtime.skills = skills;
   // --agent and --agent-file exclude each other (program.ts), so with --agent browser there is no explicit file.
   startup.runtime.agentProfile = name !== undefined ? agents.get(name) : agents.explicit;
+  const sandboxNotice = await startup.sandboxNotice;
+  if (sandboxNotice) startup.warnings.push(sandboxNotice);
 }
 
 /**
@@ -246,8 +250,8 @@ export function loadStartup(
   }
 
   const sandbox = sandboxSettingsFromConfig(config, env);
+  // Awaited at the end of loadExtensions: the probe runs while skills, agents and plugins load.
   const sandboxNotice = sandboxStartupNotice(sandbox);
-  if (sandboxNotice) warnings.push(sandboxNotice);
 
   return {
     home,
@@ -256,6 +260,7 @@ export function loadStartup(
     configPath: loaded.path,
     settings,
     warnings,
+    sandboxNotice,
     hooks,
     mcp,
     runtime: {

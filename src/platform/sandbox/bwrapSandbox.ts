@@ -4,7 +4,7 @@
 // /dev is a minimal devtmpfs of bwrap's own, so nothing inside can replace /dev/null. The command runs in its own
 // user, PID, IPC, UTS and cgroup namespaces, and in its own network namespace unless the network is on. It
 // holds for root too: confinement is by mounts and namespaces, not by file permissions.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 
 export type SandboxNetwork = 'off' | 'on';
@@ -81,21 +81,52 @@ export function probeBwrap(bwrap = 'bwrap'): BwrapProbe {
   return probe;
 }
 
+/** The probe's arguments: `true` inside the same kind of sandbox the commands get. */
+const PROBE_ARGS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent'];
+
+/**
+ * The same probe without blocking (start-up runs it beside its other work, docs/sandbox.md): the result is cached, so
+ * the first command's `probeBwrap` finds it.
+ */
+export function probeBwrapInBackground(bwrap = 'bwrap'): Promise<BwrapProbe> {
+  const known = probes.get(bwrap);
+  if (known) return Promise.resolve(known);
+  if (process.platform !== 'linux') return Promise.resolve(probeBwrap(bwrap));
+  return new Promise((resolveProbe) => {
+    let stderr = '';
+    const child = spawn(bwrap, [...PROBE_ARGS, '--', 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const settle = (probe: BwrapProbe) => {
+      clearTimeout(timer);
+      if (!probes.has(bwrap)) probes.set(bwrap, probe);
+      resolveProbe(probes.get(bwrap)!);
+    };
+    child.on('error', (error) => settle(probeFailure(bwrap, error, '', null)));
+    child.on('close', (status, signal) =>
+      settle(status === 0 ? { ok: true, path: bwrap } : probeFailure(bwrap, undefined, stderr, status ?? signal)),
+    );
+  });
+}
+
 function runProbe(bwrap: string): BwrapProbe {
   if (process.platform !== 'linux') {
     return { ok: false, reason: `the command sandbox is built for Linux only (this is ${process.platform})` };
   }
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent'];
-  const run = spawnSync(bwrap, [...args, '--', 'true'], { encoding: 'utf8', timeout: 10_000, stdio: 'pipe' });
-  if (run.error) {
-    const code = (run.error as NodeJS.ErrnoException).code;
+  const run = spawnSync(bwrap, [...PROBE_ARGS, '--', 'true'], { encoding: 'utf8', timeout: 10_000, stdio: 'pipe' });
+  if (!run.error && run.status === 0) return { ok: true, path: bwrap };
+  return probeFailure(bwrap, run.error, run.stderr || '', run.status ?? run.signal);
+}
+
+function probeFailure(bwrap: string, error: Error | undefined, stderr: string, exit: unknown): BwrapProbe {
+  if (error) {
+    const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       return { ok: false, reason: `${bwrap} is not installed (install the distribution's bubblewrap package)` };
     }
-    return { ok: false, reason: `${bwrap} could not be run: ${run.error.message}` };
+    return { ok: false, reason: `${bwrap} could not be run: ${error.message}` };
   }
-  if (run.status === 0) return { ok: true, path: bwrap };
-  const said = (run.stderr || '').trim().split('\n')[0] || `exit ${run.status ?? run.signal}`;
+  const said = stderr.trim().split('\n')[0] || `exit ${String(exit)}`;
   return {
     ok: false,
     reason:
