@@ -169,7 +169,12 @@ function startFlipper(w: World): { stop(): Promise<number> } {
           return;
         } catch (e) {
           if (attempt >= 1000 || !['EISDIR', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'].includes(e.code)) throw e;
-          rmSync(at(name), { recursive: true, force: true, maxRetries: 5 });
+          // A Write may add a file inside while it is cleared (ENOTEMPTY): the next attempt clears again.
+          try {
+            rmSync(at(name), { recursive: true, force: true, maxRetries: 5 });
+          } catch (r) {
+            if (r.code !== 'ENOTEMPTY') throw r;
+          }
         }
       }
     };
