@@ -52,9 +52,11 @@ function under(path: string | undefined, dir: string): boolean {
 
 function isDir(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch (e) {
+    // A file where a folder of the path should be: there is no folder here. Anything else is doctor's to report.
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    throw e;
   }
 }
 

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath, jarvisHome, sessionsRoot } from '../store/paths';
 import { findSessionById, journalPathOf, listSessions, readSessionSummary } from '../store/sessionStore';
+import { parseJournalText } from '../store/journal';
 import { UsageError } from './program';
 
 export interface SessionFacts {
@@ -33,14 +34,10 @@ export function sessionFacts(id: string, sessionDir: string, fallbackFolder: str
     prompts: [],
   };
   let title: string | undefined;
-  for (const line of readFileSync(journal, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    let r: Record<string, unknown>;
-    try {
-      r = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue;
-    }
+  // The journal's own reader: a torn last line is skipped, any other damaged line is said on stderr.
+  const read = parseJournalText(journal, readFileSync(journal, 'utf8'), isObject);
+  for (const warning of read.warnings) process.stderr.write(`jarvis: ${warning}\n`);
+  for (const r of read.records) {
     if (r.type === 'session_meta') {
       facts.folder = String(r.workDir ?? facts.folder);
       facts.created = typeof r.createdAt === 'string' ? r.createdAt : null;
@@ -129,4 +126,8 @@ export function runSessionsShow(id: string, opts: { json?: boolean }): number {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
