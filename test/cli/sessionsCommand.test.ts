@@ -1,10 +1,11 @@
 // docs/sessions.md, "From the shell": `jarvis sessions` lists this folder's sessions, `--all` every folder's,
 // `sessions show <id>` one; an unknown `--session` id points to the command.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
-import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { journalPathOf } from '../../src/store/sessionStore';
+import { cliEnv, latestSessionDir, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 
 let server: MockModelServer;
 let dirs: CliDirs;
@@ -63,5 +64,15 @@ describe('jarvis sessions', () => {
     const resume = await runJarvis(['--session', 'NOPE', '-p', 'x'], { env, cwd: dirs.cwd });
     expect(resume.code).toBe(1);
     expect(resume.stderr).toContain('List them with jarvis sessions (--all for every folder).');
+  });
+
+  it('a damaged line in the middle of a journal is said on stderr; the session is still listed', async () => {
+    const journal = journalPathOf(latestSessionDir(dirs.home));
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    writeFileSync(journal, [lines[0], '{"type": "tur', ...lines.slice(1)].join('\n'));
+    const r = await runJarvis(['sessions', '--all', '--json'], { env, cwd: dirs.cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(journal);
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBe(2);
   });
 });
