@@ -9,6 +9,9 @@ export interface TmuxOptions {
   env?: Record<string, string>;
   width?: number;
   height?: number;
+  /** Server options (`set-option -s`) set before the program starts, e.g. `extended-keys on`: set after, the
+   * program's own terminal requests made at start-up may already have been ignored. */
+  serverOptions?: Record<string, string>;
 }
 
 function sh(s: string): string {
@@ -27,9 +30,12 @@ export class TmuxSession {
       .join(' ');
     // `remain-on-exit` keeps the pane (and its last screen) after the program ends, so a test can read it.
     const script = `env ${env} ${opts.command.map(sh).join(' ')}; echo "[exit $?]"; sleep 600`;
+    // Commands in one tmux invocation run in order in the new server, so these options hold before the program runs.
+    const serverOptions = Object.entries(opts.serverOptions ?? {}).flatMap(([k, v]) => ['set-option', '-s', k, v, ';']);
     this.tmux(
       '-f',
       '/dev/null',
+      ...serverOptions,
       'new-session',
       '-d',
       '-s',

@@ -35,6 +35,8 @@ export interface LaunchOptions {
   env?: Record<string, string>;
   /** A shell command run in the pane before `jarvis` starts (its output is what the user had on screen). */
   before?: string;
+  /** tmux server options set before `jarvis` starts (see TmuxOptions.serverOptions). */
+  tmuxServerOptions?: Record<string, string>;
 }
 
 export function tempDir(prefix: string): string {
@@ -50,6 +52,7 @@ export async function launch(opts: LaunchOptions = {}): Promise<Launched> {
       ? ['bash', '-c', `${opts.before}; exec "$@"`, 'jarvis-before', process.execPath, BIN, ...(opts.args ?? [])]
       : [process.execPath, BIN, ...(opts.args ?? [])],
     cwd,
+    serverOptions: opts.tmuxServerOptions,
     env: {
       JARVIS_CODE_HOME: home,
       JARVIS_MODEL_NAME: 'any',

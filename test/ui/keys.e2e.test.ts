@@ -181,8 +181,10 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
   });
 
   it('Shift-Enter inserts a new line where the terminal reports it (tmux extended-keys: the UI asks for modifyOtherKeys)', async () => {
-    const app = await start({ turns: [{ text: 'Two lines received.' }] });
-    execFileSync('tmux', ['-L', app.tmux.socket, 'set-option', '-s', 'extended-keys', 'on']);
+    const app = await start({
+      turns: [{ text: 'Two lines received.' }],
+      tmuxServerOptions: { 'extended-keys': 'on' },
+    });
     await app.tmux.waitFor('manual · any');
     app.tmux.type('line one');
     app.tmux.keys('S-Enter');
