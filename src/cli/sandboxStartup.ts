@@ -16,6 +16,8 @@ export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.Proc
     writablePaths: s.writable_paths.map((p) => resolve(expandTilde(p, env))),
     readableHomePaths: s.readable_home_paths ?? [...DEFAULT_READABLE_HOME_PATHS],
     bwrapPath: s.bwrap_path,
+    envPass: s.env_pass,
+    shellMode: s.shell_mode,
   };
 }
 

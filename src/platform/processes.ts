@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { sandboxEnv } from './sandbox/sandboxEnv';
 
 /**
  * Variables that keep tools from waiting on a human: no pagers, no colour codes, no credential
@@ -59,6 +60,16 @@ export interface GroupSpawnOptions {
 export interface SandboxSpawn {
   file: string;
   args: readonly string[];
+  /** Secret-looking variables let into the sandbox (`[sandbox] env_pass`); every other one is dropped. */
+  envPass?: readonly string[];
+}
+
+/** The environment a sandboxed command starts with: `env` without its secrets (platform/sandbox/sandboxEnv.ts). */
+export function sandboxSpawnEnv(
+  sandbox: SandboxSpawn,
+  env: NodeJS.ProcessEnv = nonInteractiveEnv(),
+): NodeJS.ProcessEnv {
+  return sandboxEnv(env, sandbox.envPass);
 }
 
 /** Starts `file args` as the leader of a new process group, with stdin closed unless piped. */
@@ -76,7 +87,10 @@ export function spawnInGroup(file: string, args: readonly string[], opts: GroupS
 
 /** Runs `command` through `bash -c` in its own process group, non-interactively. */
 export function spawnShell(command: string, opts: GroupSpawnOptions): ChildProcess {
-  if (opts.sandbox) return spawnInGroup(opts.sandbox.file, opts.sandbox.args, opts);
+  if (opts.sandbox) {
+    const env = sandboxSpawnEnv(opts.sandbox, opts.env);
+    return spawnInGroup(opts.sandbox.file, opts.sandbox.args, { ...opts, env });
+  }
   return spawnInGroup(shellPath(opts.env), ['-c', command], opts);
 }
 

@@ -123,6 +123,9 @@ const backgroundSchema = table({
   print_max_turns: int(1).default(100_000),
 });
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENV_PASS_EXPECTED = 'an array of environment variable names (letters, digits and _, not starting with a digit)';
+
 // The command sandbox (docs/sandbox.md). The domain allowlist is not built: "allowlist" is refused by name.
 const sandboxSchema = table({
   enabled: bool().default(true),
@@ -134,6 +137,13 @@ const sandboxSchema = table({
   writable_paths: stringList().default([]),
   readable_home_paths: stringList().optional(),
   bwrap_path: nonEmpty().default('bwrap'),
+  // Secrets in the environment are dropped inside the sandbox; these names pass (docs/sandbox.md).
+  env_pass: z
+    .array(z.string({ error: ENV_PASS_EXPECTED }).regex(ENV_NAME, { error: ENV_PASS_EXPECTED }), {
+      error: ENV_PASS_EXPECTED,
+    })
+    .default([]),
+  shell_mode: oneOf(['sandboxed', 'unsandboxed']).default('sandboxed'),
 });
 
 // Timeouts whose default depends on print mode are left unset; settings.ts applies them.

@@ -26,6 +26,10 @@ export interface SandboxSettings {
   readableHomePaths: string[];
   /** `[sandbox] bwrap_path`. */
   bwrapPath: string;
+  /** `[sandbox] env_pass`: secret-looking environment variables let into the sandbox (docs/sandbox.md). */
+  envPass: string[];
+  /** `[sandbox] shell_mode`: whether the TUI's `!` commands run sandboxed (the user's own choice, not the model's). */
+  shellMode: 'sandboxed' | 'unsandboxed';
 }
 
 /** Home entries a build needs (git identity, version managers' toolchains); everything else dotted is hidden. */
@@ -51,6 +55,8 @@ export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = Object.freeze
   writablePaths: [],
   readableHomePaths: [...DEFAULT_READABLE_HOME_PATHS],
   bwrapPath: 'bwrap',
+  envPass: [],
+  shellMode: 'sandboxed' as const,
 });
 
 /** Sensitive files searched for in a writable folder before each command; past this, the rest is not searched. */
@@ -110,7 +116,8 @@ export class CommandSandbox {
     if (unsandboxed) return { kind: 'unsandboxed', why: 'asked' };
     const { policy, note } = this.policyFor(cwd, sessionDir);
     const shell = process.env.JARVIS_SHELL_PATH?.trim() || 'bash';
-    const spawn = { file: this.settings.bwrapPath, args: bwrapArgs(policy, shell, command) };
+    const args = bwrapArgs(policy, shell, command);
+    const spawn = { file: this.settings.bwrapPath, args, envPass: this.settings.envPass };
     const boundary = { writable: policy.writable, networkOff: policy.network === 'off' };
     return { kind: 'sandboxed', spawn, boundary, ...(note ? { note } : {}) };
   }

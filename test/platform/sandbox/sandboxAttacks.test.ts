@@ -1,6 +1,6 @@
 // The attack corpus of the command sandbox (docs/sandbox.md), run for real inside bwrap from a temporary workspace:
 // writes outside the workspace, reads of hidden secrets, the network, and processes that try to outlive the
-// command. Every attack is refused and the canaries outside are verified untouched; the same kinds of commands on
+// command, and reads of secrets in the environment. Every attack is refused and the canaries outside are verified untouched; the same kinds of commands on
 // the workspace still work. Confinement is by mounts and namespaces, so it holds for root as well.
 import { spawnSync } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxSpawnEnv } from '../../../src/platform/processes';
 import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, HIDDEN_FILE_TEXT } from '../../../src/tools/shell/commandSandbox';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
 
@@ -33,7 +34,19 @@ const SECRETS = [
   'GCLOUD-SECRET',
   'JARVIS-CONFIG-SECRET',
   'DOTFILE-SECRET',
+  'ENV-MODEL-KEY-SECRET',
+  'ENV-OPENAI-SECRET',
+  'ENV-GITHUB-TOKEN-SECRET',
+  'ENV-AWS-SECRET',
 ];
+
+/** Secrets in the environment Jarvis runs with (its model key, provider keys, a token): none reaches a command. */
+const SECRET_ENV = {
+  JARVIS_MODEL_API_KEY: 'ENV-MODEL-KEY-SECRET',
+  OPENAI_API_KEY: 'ENV-OPENAI-SECRET',
+  GITHUB_TOKEN: 'ENV-GITHUB-TOKEN-SECRET',
+  AWS_SECRET_ACCESS_KEY: 'ENV-AWS-SECRET',
+};
 
 let root: string;
 let ws: string;
@@ -130,9 +143,11 @@ function snapshot(): Map<string, string> {
 function run(command: string): { code: number | null; out: string } {
   const plan = sandbox.plan(command, ws, sessionDir);
   if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
+  const vars = { HOME: home, OUT: outside, JHOME: jarvis, PORT: String(httpPort), DNS: String(dnsPort) };
+  // The environment every sandboxed spawn gets (platform/processes.ts spawnShell): the caller's, secrets dropped.
   const r = spawnSync(plan.spawn.file, plan.spawn.args, {
     cwd: ws,
-    env: { ...process.env, HOME: home, OUT: outside, JHOME: jarvis, PORT: String(httpPort), DNS: String(dnsPort) },
+    env: sandboxSpawnEnv(plan.spawn, { ...process.env, ...SECRET_ENV, ...vars }),
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -231,9 +246,37 @@ const NETWORK: string[] = [
   'getent hosts registry.npmjs.org',
 ];
 
+/** Reads of the environment: the command's own, its parent's and the sandbox's first process's. */
+const ENV_READS: string[] = [
+  'env',
+  'printenv',
+  'printenv JARVIS_MODEL_API_KEY OPENAI_API_KEY GITHUB_TOKEN AWS_SECRET_ACCESS_KEY || echo none set',
+  'echo "$JARVIS_MODEL_API_KEY $OPENAI_API_KEY $GITHUB_TOKEN $AWS_SECRET_ACCESS_KEY"',
+  'export -p',
+  'set',
+  'cat /proc/self/environ | tr "\\0" "\\n"',
+  'cat /proc/$$/environ',
+  'cat /proc/$PPID/environ',
+  'cat /proc/1/environ',
+  'for f in /proc/[0-9]*/environ; do cat "$f"; done',
+  py('import os;print(dict(os.environ))'),
+  node('console.log(JSON.stringify(process.env))'),
+  'perl -e \'print join("\\n", map { "$_=$ENV{$_}" } keys %ENV)\'',
+];
+
 describe.skipIf(!available)('the command sandbox against the attack corpus', () => {
   it('holds ≥ 60 attacks', () => {
-    expect(WRITES.length + READS.length + NETWORK.length + 3).toBeGreaterThanOrEqual(60);
+    expect(WRITES.length + READS.length + NETWORK.length + ENV_READS.length + 3).toBeGreaterThanOrEqual(60);
+  });
+
+  it.each(ENV_READS)('a secret in the environment is not passed in: %s', (command) => {
+    const { code, out } = run(command);
+    expect(code, out).toBe(0);
+    for (const secret of Object.values(SECRET_ENV)) expect(out).not.toContain(secret);
+  });
+
+  it('the rest of the environment still is', () => {
+    expect(run('printenv OUT HOME').out).toBe(`${outside}\n${home}\n`);
   });
 
   it.each(WRITES)('write outside the workspace is refused: %s', (command) => {
