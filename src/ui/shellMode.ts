@@ -9,6 +9,7 @@ import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../store/privateFiles';
 import { join } from 'node:path';
 import { CommandOutput } from '../platform/commandOutput';
 import {
+  type SandboxSpawn,
   isGroupAliveAsync,
   releasePipes,
   signalGroup,
@@ -29,6 +30,8 @@ export interface ShellRunOptions {
   outputDir: string;
   /** SIGTERM → SIGKILL grace on interrupt ([background] kill_grace_period_ms). */
   graceMs?: number;
+  /** Run confined: the command sandbox's program and arguments (ui/shellModeSandbox.ts); absent: unconfined. */
+  sandbox?: SandboxSpawn;
 }
 
 export interface ShellResult {
@@ -102,7 +105,8 @@ export function runShellCommand(command: string, opts: ShellRunOptions, onOutput
     fileFailed = true;
   });
   const done = (async (): Promise<ShellResult> => {
-    child = spawnShell(command, { cwd: opts.cwd, env: { ...process.env, TERM: 'dumb' } });
+    const sandbox = opts.sandbox ? { sandbox: opts.sandbox } : {};
+    child = spawnShell(command, { cwd: opts.cwd, env: { ...process.env, TERM: 'dumb' }, ...sandbox });
     if (child.pid !== undefined) track(child.pid);
     const take = (chunk: Buffer) => {
       const text = chunk.toString('utf8');

@@ -4,6 +4,7 @@
 import type { Runtime } from '../engine/runtime/runtime';
 import { shellOutputsDir } from '../store/paths';
 import { runShellCommand, shellContext, type ShellResult, type ShellRun } from './shellMode';
+import { planShellModeCommand } from './shellModeSandbox';
 import type { ViewState } from './transcript/block';
 import { UserBlock } from './transcript/messageBlocks';
 import { ToolCard } from './transcript/toolCard';
@@ -50,16 +51,29 @@ export class ShellModeRunner {
     host.transcript.add(new UserBlock(host.view, command, 'shell'));
     const card = new ToolCard(host.view, `shell-${Date.now()}`, 'Shell', command);
     host.transcript.add(card);
+    const plan = planShellModeCommand(rt, command, host.cwd);
+    if (plan.kind === 'refused') {
+      card.finish({ text: plan.message, isError: true, display: { kind: 'command', command, exitCode: null } });
+      host.transcript.flush();
+      host.requestRender();
+      return;
+    }
     host.startActivity(`Running ${command.split('\n')[0].slice(0, 40)}`);
     const outputDir = shellOutputsDir(rt.session.dir);
     const graceMs = rt.tasks.settings.killGracePeriodMs;
-    const run = runShellCommand(command, { cwd: host.cwd, outputDir, graceMs }, (chunk) => {
+    const sandbox = plan.sandbox ? { sandbox: plan.sandbox } : {};
+    const run = runShellCommand(command, { cwd: host.cwd, outputDir, graceMs, ...sandbox }, (chunk) => {
       card.appendOutput(chunk);
       host.requestRender();
     });
     this.run = run;
     // Registered before anyone can wait on `done`, so waiters find the output already kept.
-    void run.done.then((result) => {
+    void run.done.then((ran) => {
+      // What the sandbox says about the command goes after its output, on the card and in the context.
+      const notes = plan.notes(ran.output, ran.exitCode).join('\n');
+      const gap = ran.output && !ran.output.endsWith('\n') ? '\n' : '';
+      if (notes) card.appendOutput(`${gap}${notes}\n`);
+      const result = notes ? { ...ran, output: `${ran.output}${gap}${notes}\n` } : ran;
       const { output, exitCode } = result;
       this.run = undefined;
       card.finish(

@@ -45,35 +45,46 @@ function outsideTmpPath(output: string): string | undefined {
   return undefined;
 }
 
+/** Who reads the explanation: the model (a Bash result) or the user (the TUI's `!` shell mode). */
+export type SandboxAudience = 'model' | 'user';
+
+/** How the reader can run the command outside: the model asks for approval; the user's own `!` commands opt out. */
+function leave(audience: SandboxAudience): string {
+  return audience === 'model'
+    ? 'rerun with dangerously_unsandboxed: true, which asks for approval'
+    : 'run `!` commands outside the sandbox with [sandbox] shell_mode = "unsandboxed" in config.toml';
+}
+
 /** The sentence added to a failed sandboxed command's result; undefined when the failure is not the sandbox's. */
 export function explainSandboxFailure(
   output: string,
   exitCode: number | null,
   ctx: BoundaryContext,
+  audience: SandboxAudience = 'model',
 ): string | undefined {
   const hit = sandboxBoundaryHit(output, exitCode);
+  const ask = audience === 'model' ? 'ask the user to add the folder' : 'add the folder';
   if (hit === 'filesystem') {
     return (
       'The command hit the sandbox filesystem boundary (read-only file system): only ' +
       `${ctx.writable.join(', ')} and a private /tmp are writable; the rest of the machine is read-only, and secret ` +
-      'files (.env, keys, credentials) and home dotfiles are hidden. To write elsewhere, ask the user to add the ' +
-      'folder (--add-dir, or [sandbox] writable_paths), or rerun with dangerously_unsandboxed: true, which asks for ' +
-      'approval.'
+      `files (.env, keys, credentials) and home dotfiles are hidden. To write elsewhere, ${ask} ` +
+      `(--add-dir, or [sandbox] writable_paths), or ${leave(audience)}.`
     );
   }
   if (hit === 'tmp') {
     return (
       'The command hit the sandbox filesystem boundary: /tmp inside the sandbox is private, so ' +
       `${outsideTmpPath(output)} (or its folder) outside it is not visible. ` +
-      'Work in the workspace, or ask the user to add the folder ' +
-      '(--add-dir, or [sandbox] writable_paths), or rerun with dangerously_unsandboxed: true, which asks for approval.'
+      `Work in the workspace, or ${ask} ` +
+      `(--add-dir, or [sandbox] writable_paths), or ${leave(audience)}.`
     );
   }
   if (hit === 'network' && ctx.networkOff) {
+    const on = audience === 'model' ? 'ask the user to set' : 'set';
     return (
       'The command hit the sandbox network boundary: the network is off inside the sandbox ([sandbox] network = ' +
-      '"off"). If it needs the network, ask the user to set [sandbox] network = "on", or rerun with ' +
-      'dangerously_unsandboxed: true, which asks for approval.'
+      `"off"). If it needs the network, ${on} [sandbox] network = "on", or ${leave(audience)}.`
     );
   }
   return undefined;

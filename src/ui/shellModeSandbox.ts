@@ -1,0 +1,42 @@
+// Whether a `!` command of the TUI runs inside the command sandbox (docs/sandbox.md "Shell mode"): the same seam and
+// boundaries as a Bash call, decided by the user's own `[sandbox] shell_mode`, never by the model. A failure at
+// the boundary is explained to the user the way Bash results explain it to the model (tools/shell/sandboxFailure.ts).
+import type { Runtime } from '../engine/runtime/runtime';
+import type { SandboxSpawn } from '../platform/processes';
+import { SANDBOX_SERVICE } from '../tools/shell/commandSandbox';
+import { explainSandboxFailure } from '../tools/shell/sandboxFailure';
+
+export type ShellModePlan =
+  | {
+      kind: 'run';
+      /** Absent: unconfined (sandbox off, unavailable, or `shell_mode = "unsandboxed"`). */
+      sandbox?: SandboxSpawn;
+      /** Lines to add after the command's output: a boundary it hit, a secret-file scan that stopped early. */
+      notes(output: string, exitCode: number | null): string[];
+    }
+  | { kind: 'refused'; message: string };
+
+const NO_NOTES = (): string[] => [];
+
+export function planShellModeCommand(rt: Runtime, command: string, cwd: string): ShellModePlan {
+  const sandbox = rt.services.find(SANDBOX_SERVICE);
+  if (!sandbox) return { kind: 'run', notes: NO_NOTES };
+  let plan;
+  try {
+    plan = sandbox.plan(command, cwd, rt.session.dir, sandbox.settings.shellMode === 'unsandboxed');
+  } catch (e) {
+    // The sandbox could not be built for this folder (its hidden-file note not writable, say): never run unconfined.
+    const why = e instanceof Error ? e.message : String(e);
+    return { kind: 'refused', message: `Cannot run the command: the command sandbox could not be set up: ${why}` };
+  }
+  if (plan.kind === 'refused') return plan;
+  if (plan.kind === 'unsandboxed') return { kind: 'run', notes: NO_NOTES };
+  return {
+    kind: 'run',
+    sandbox: plan.spawn,
+    notes: (output, exitCode) => {
+      const hit = explainSandboxFailure(output, exitCode, plan.boundary, 'user');
+      return [plan.note, hit].filter((n): n is string => !!n);
+    },
+  };
+}
