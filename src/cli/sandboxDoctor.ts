@@ -30,6 +30,8 @@ export const sandboxDoctor: DoctorSectionProvider = async (ctx) => {
     `writable besides the workspace and the session: ${settings.writablePaths.join(', ') || 'nothing'}`,
     `home entries left readable: ${settings.readableHomePaths.join(', ') || 'none'}`,
     `manual mode asks for sandboxed commands: ${settings.autoAllow ? 'no (auto_allow = true)' : 'yes'}`,
+    `secret-looking environment variables passed in: ${settings.envPass.join(', ') || 'none'} (env_pass)`,
+    `! shell mode of the TUI: ${settings.shellMode} (shell_mode)`,
   ];
   return { title: 'command sandbox', ok: true, lines };
 };

@@ -21,6 +21,15 @@ describe('doctor: command sandbox', () => {
     expect(section?.ok).toBe(true);
     expect(section?.lines.join('\n')).toContain('creates namespaces here');
     expect(section?.lines.join('\n')).toContain('/srv/cache');
+    expect(section?.lines.join('\n')).toContain('environment variables passed in: none (env_pass)');
+    expect(section?.lines.join('\n')).toContain('! shell mode of the TUI: sandboxed');
+  });
+
+  it.skipIf(!sandboxAvailable())('names the env_pass variables and the shell mode', async () => {
+    const home = homeWith('[sandbox]\nenv_pass = ["NPM_TOKEN", "HF_TOKEN"]\nshell_mode = "unsandboxed"\n');
+    const text = (await sandboxDoctor(ctx(home)))?.lines.join('\n');
+    expect(text).toContain('environment variables passed in: NPM_TOKEN, HF_TOKEN (env_pass)');
+    expect(text).toContain('! shell mode of the TUI: unsandboxed (shell_mode)');
   });
 
   it('needs attention when the sandbox is required and cannot run', async () => {
