@@ -1,6 +1,7 @@
 // Command sandbox benchmark (docs/sandbox.md): what bubblewrap adds to one Bash command.
-//   (a) per command: planning the sandbox for a workspace (the secret-file scan included) and running
-//       `bash -c true` inside bwrap, against a plain `bash -c true` spawned in the same run — median and p95;
+//   (a) per command: planning the sandbox for a workspace (the secret-file scan included), dropping the
+//       environment's secrets and running `bash -c true` inside bwrap, against a plain `bash -c true` spawned in
+//       the same run — median and p95;
 //   (b) one-time set-up: the availability probe (`bwrap … true`), paid once per process.
 // Target: at most 30 ms added per command (median). Usage: node bench/sandbox.bench.mjs [--runs N]
 import { spawnSync } from 'node:child_process';
@@ -29,7 +30,7 @@ await build({
   loader: { '.md': 'text' },
   logLevel: 'warning',
 });
-const { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeBwrap } = await import(entry);
+const { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeBwrap, sandboxSpawnEnv } = await import(entry);
 
 const timed = (fn) => {
   const t = process.hrtime.bigint();
@@ -68,7 +69,9 @@ for (let i = 0; i < RUNS; i++) {
   plain.push(timed(() => spawnSync('bash', ['-c', 'true'], { cwd: ws })));
   let plan;
   planning.push(timed(() => (plan = sandbox.plan('true', ws, session))));
-  boxed.push(planning[i] + timed(() => spawnSync(plan.spawn.file, plan.spawn.args, { cwd: ws })));
+  // The environment without its secrets is part of each sandboxed spawn (platform/processes.ts spawnShell).
+  const spawnBoxed = () => spawnSync(plan.spawn.file, plan.spawn.args, { cwd: ws, env: sandboxSpawnEnv(plan.spawn) });
+  boxed.push(planning[i] + timed(spawnBoxed));
 }
 rmSync(dir, { recursive: true, force: true });
 

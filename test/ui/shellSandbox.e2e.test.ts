@@ -74,4 +74,12 @@ describe.skipIf(!hasTmux)('! shell mode where the sandbox cannot run (tmux)', { 
     await app.tmux.waitFor('[sandbox] required = true, and the sandbox cannot run here');
     expect(existsSync(join(app.cwd, 'ran.txt'))).toBe(false);
   });
+
+  it('without required runs the command unconfined, as before, after the one start-up notice', async () => {
+    const app = await start(workspace('[sandbox]\nbwrap_path = "/nonexistent/bwrap"\n'));
+    await app.tmux.waitFor('the command sandbox cannot run');
+    send(app, '!echo ran > ran.txt && cat .env');
+    await app.tmux.waitFor('sk-dotenv-secret-123');
+    expect(readFileSync(join(app.cwd, 'ran.txt'), 'utf8')).toBe('ran\n');
+  });
 });
