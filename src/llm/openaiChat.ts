@@ -3,6 +3,7 @@
 // names and want it echoed back on later assistant turns, so both directions handle it.
 
 import type OpenAI from 'openai';
+import { costInHeaders, withReportedCost } from './reportedCost';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { buildSdkClient, type AdapterSettings } from './createModelClient';
 import { StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
@@ -233,9 +234,15 @@ export class OpenAIChatClient implements ModelClient {
     let usage: Usage | undefined;
     try {
       const body = this.buildBody(request) as unknown as ChatCompletionCreateParamsStreaming;
-      const stream = await this.client.chat.completions.create(body, { signal: watch.signal });
+      const { data: stream, response } = await this.client.chat.completions
+        .create(body, { signal: watch.signal })
+        .withResponse();
+      const headerCost = costInHeaders(response.headers);
       for await (const chunk of watch.watch<ChatCompletionChunk>(stream)) {
-        if (chunk.usage) usage = mapUsage(chunk.usage as unknown as Record<string, unknown>);
+        if (chunk.usage) {
+          const raw = chunk.usage as unknown as Record<string, unknown>;
+          usage = withReportedCost(mapUsage(raw), raw, headerCost);
+        }
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & Record<string, unknown>;

@@ -2,6 +2,7 @@
 // arguments stream as deltas; reasoning arrives as summary text, which we surface as thinking.
 
 import type OpenAI from 'openai';
+import { costInHeaders, withReportedCost } from './reportedCost';
 import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { buildSdkClient, type AdapterSettings } from './createModelClient';
 import { httpProviderError, StreamWatch, truncatedStreamError, type ErrorContext } from './providerErrors';
@@ -140,7 +141,12 @@ export class OpenAIResponsesClient implements ModelClient {
     let usage: Usage | undefined;
     try {
       const body = this.buildBody(request) as unknown as ResponseCreateParamsStreaming;
-      const stream = await this.client.responses.create(body, { signal: watch.signal });
+      const { data: stream, response } = await this.client.responses
+        .create(body, { signal: watch.signal })
+        .withResponse();
+      const headerCost = costInHeaders(response.headers);
+      const usageOf = (u: unknown) =>
+        withReportedCost(mapUsage(u as Record<string, unknown>), u as Record<string, unknown>, headerCost);
       for await (const event of watch.watch<ResponseStreamEvent>(stream)) {
         switch (event.type) {
           case 'response.output_text.delta':
@@ -181,13 +187,13 @@ export class OpenAIResponsesClient implements ModelClient {
             break;
           case 'response.completed':
             finish = calls.length > 0 ? 'tool_calls' : 'stop';
-            if (event.response.usage) usage = mapUsage(event.response.usage as unknown as Record<string, unknown>);
+            if (event.response.usage) usage = usageOf(event.response.usage);
             break;
           case 'response.incomplete': {
             const reason = event.response.incomplete_details?.reason;
             finish =
               reason === 'max_output_tokens' ? 'length' : reason === 'content_filter' ? 'content_filter' : 'other';
-            if (event.response.usage) usage = mapUsage(event.response.usage as unknown as Record<string, unknown>);
+            if (event.response.usage) usage = usageOf(event.response.usage);
             break;
           }
           case 'response.failed':

@@ -57,6 +57,8 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /** What the request cost in USD, when the provider reported it (src/llm/reportedCost.ts); never estimated. */
+  costUsd?: number;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';

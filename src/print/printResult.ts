@@ -22,8 +22,20 @@ export interface PrintResultEvent {
   /** The main agent's text of its last turn. */
   text: string;
   usage: { input_tokens: number; output_tokens: number; cache_read_tokens: number; cache_write_tokens: number };
-  /** Only when the provider reports prices; no adapter does yet (docs/FEATURES.md). */
-  total_cost_usd?: number;
+  /**
+   * The sum of the costs the provider reported (OpenRouter's `usage.cost`, LiteLLM's response header), USD;
+   * null when no request reported one. Never estimated (docs/print-mode.md "Cost").
+   */
+  total_cost_usd: number | null;
+  /** True only when every request that reported usage also reported its cost. */
+  cost_complete: boolean;
+  /** Where the figure comes from: `provider`, or null when there is none. */
+  cost_source: 'provider' | null;
+}
+
+/** Sums of binary fractions drift (0.1 + 0.2); a cost is kept to 1e-10 USD, far below any price. */
+function roundUsd(value: number): number {
+  return Math.round(value * 1e10) / 1e10;
 }
 
 function outcomeOf(code: number): PrintOutcome {
@@ -39,6 +51,10 @@ export class PrintResultRecorder {
   private readonly started = Date.now();
   private readonly usage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
   private turns = 0;
+  /** Requests that reported usage, and the costs among them. */
+  private requests = 0;
+  private costReports = 0;
+  private costUsd = 0;
   private lastError: string | null = null;
   private text = '';
   private turnText = '';
@@ -57,6 +73,11 @@ export class PrintResultRecorder {
       this.usage.output_tokens += event.usage.outputTokens;
       this.usage.cache_read_tokens += event.usage.cacheReadTokens ?? 0;
       this.usage.cache_write_tokens += event.usage.cacheWriteTokens ?? 0;
+      this.requests++;
+      if (event.usage.costUsd !== undefined) {
+        this.costReports++;
+        this.costUsd += event.usage.costUsd;
+      }
     }
     if (event.agentId !== MAIN_AGENT_ID) return;
     if (event.type === 'turn_start') this.turnText = '';
@@ -96,6 +117,9 @@ export class PrintResultRecorder {
       duration_ms: Date.now() - this.started,
       text: this.text,
       usage: { ...this.usage },
+      total_cost_usd: this.costReports ? roundUsd(this.costUsd) : null,
+      cost_complete: this.requests > 0 && this.costReports === this.requests,
+      cost_source: this.costReports ? 'provider' : null,
     };
   }
 

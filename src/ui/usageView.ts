@@ -45,6 +45,20 @@ export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCount
     row('Output', b.session.outputTokens),
     row('Cache read', b.session.cacheReadTokens),
     row('Cache write', b.session.cacheWriteTokens),
+    ...costLines(b.session),
     row('Turns', turns),
   ];
+}
+
+/** A reported cost in dollars: cents for a dollar or more, else enough places to see it. */
+export function usd(value: number): string {
+  return `$${value >= 1 ? value.toFixed(2) : value.toFixed(value >= 0.01 ? 4 : 6)}`;
+}
+
+/** The session's cost as the provider reported it (docs/print-mode.md "Cost"); nothing when none did. */
+function costLines(s: ContextBreakdown['session']): string[] {
+  if (!s.costReports || s.costUsd === undefined) return [];
+  const requests = s.requests ?? s.costReports;
+  const partial = s.costReports < requests ? `  (${s.costReports} of ${requests} requests reported a cost)` : '';
+  return [`  ${'Cost'.padEnd(16)}${usd(s.costUsd).padStart(10)}${partial}`];
 }

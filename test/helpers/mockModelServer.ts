@@ -18,7 +18,10 @@ export interface ScriptedTurn {
   text?: string;
   thinking?: string;
   toolCalls?: ScriptedToolCall[];
-  usage?: { input: number; output: number };
+  /** `cost`: put in the usage object as OpenRouter does (`usage.cost`, USD; any JSON value, to test bad ones). */
+  usage?: { input: number; output: number; cost?: unknown };
+  /** Extra headers of the 200 response, e.g. LiteLLM's `x-litellm-response-cost`. */
+  responseHeaders?: Record<string, string>;
   /** An HTTP error response instead of a stream. */
   error?: { status: number; body?: unknown; headers?: Record<string, string> };
   /** Send a corrupted SSE chunk mid-stream (then end the response). */
@@ -110,7 +113,12 @@ interface TurnContext {
   body: any;
   n: number;
   calls: { id: string; name: string; args: string }[];
-  usage: { input: number; output: number };
+  usage: { input: number; output: number; cost?: unknown };
+}
+
+/** OpenRouter's `usage.cost`, only when the turn asks for it. */
+function costField(usage: TurnContext['usage']): Record<string, unknown> {
+  return usage.cost === undefined ? {} : { cost: usage.cost };
 }
 
 function chatFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
@@ -157,6 +165,7 @@ function chatFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
           prompt_tokens: usage.input,
           completion_tokens: usage.output,
           total_tokens: usage.input + usage.output,
+          ...costField(usage),
         },
       }),
     );
@@ -243,6 +252,7 @@ function responsesFrames({ turn, body, n, calls, usage }: TurnContext): Frames {
     output_tokens: usage.output,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: usage.input + usage.output,
+    ...costField(usage),
   };
   frames.push(ev('response.completed', { response: { ...response, status: 'completed', output, usage: wireUsage } }));
   return { frames, finishAt };
@@ -388,7 +398,7 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
       args: argsText(c),
     }));
     const produced = (turn.text ?? '') + (turn.thinking ?? '') + calls.map((c) => c.args).join('');
-    const usage = turn.usage ?? {
+    const usage: TurnContext['usage'] = turn.usage ?? {
       input: Math.max(1, Math.ceil(JSON.stringify(recorded.body ?? '').length / 4)),
       output: Math.max(1, Math.ceil(produced.length / 4)),
     };
@@ -398,7 +408,12 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
     let toSend = frames;
     if (turn.garble) toSend = [...frames.slice(0, Math.max(1, Math.floor(finishAt / 2))), GARBLED[wire]];
     else if (turn.truncate || turn.stall) toSend = frames.slice(0, finishAt);
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      ...(turn.responseHeaders ?? {}),
+    });
     for (const frame of toSend) {
       if (gone(res)) return;
       res.write(frame);

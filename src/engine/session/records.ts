@@ -145,6 +145,19 @@ export interface UsageTotals {
   cacheWriteTokens: number;
   /** Input tokens of the latest request: how full the context is. */
   lastInputTokens: number;
+  /** Requests whose usage was recorded, and how many of them reported a cost (docs/print-mode.md "Cost"). */
+  requests?: number;
+  costReports?: number;
+  /** The sum of the reported costs in USD; set only once a request reported one (never estimated). */
+  costUsd?: number;
+}
+
+/** Adds one request's usage report (a model step's, or a compaction's) to the session totals. */
+function addRequestCost(u: UsageTotals, usage: Usage): void {
+  u.requests = (u.requests ?? 0) + 1;
+  if (usage.costUsd === undefined) return;
+  u.costReports = (u.costReports ?? 0) + 1;
+  u.costUsd = (u.costUsd ?? 0) + usage.costUsd;
 }
 
 export interface SessionState {
@@ -244,6 +257,7 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       u.outputTokens += record.usage.outputTokens;
       u.cacheReadTokens += record.usage.cacheReadTokens ?? 0;
       u.cacheWriteTokens += record.usage.cacheWriteTokens ?? 0;
+      addRequestCost(u, record.usage);
       // Every adapter reports inputTokens as the whole prompt, cached parts included.
       u.lastInputTokens = record.usage.inputTokens;
       state.contextAnchor =
@@ -257,6 +271,7 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       if (usage) {
         state.usage.inputTokens += usage.inputTokens;
         state.usage.outputTokens += usage.outputTokens;
+        addRequestCost(state.usage, usage);
       }
       // What the compaction said is left is where the next count starts (engine/context/context.ts).
       state.contextAnchor =

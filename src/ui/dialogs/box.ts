@@ -1,5 +1,6 @@
 // The rounded, focus-coloured frame every panel in the live region uses: both side borders on every
-// row, content cut (with …) or wrapped to the space between them.
+// row, content cut (with …) or wrapped to the space between them. Text meant to be read in full (the
+// /help and /mcp popups) wraps with continuation lines under its text column (docs/ui.md "Panels").
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from '@mariozechner/pi-tui';
 import type { Theme } from '../theme';
 
@@ -10,6 +11,12 @@ export interface BoxWriter {
   row(text: string): string;
   /** Wrapped framed lines. */
   wrapped(text: string, indent?: string): string[];
+  /**
+   * Wrapped framed lines whose continuations start under the text column: after the first run of two
+   * or more spaces (`  /help  keys and commands`), else under the leading indent. Words are split only
+   * when longer than the row.
+   */
+  hanging(text: string): string[];
   /**
    * A numbered choice (`1. Approve once`), wrapped with its continuation lines under the label;
    * the active one is marked `❯` and highlighted. `detail` follows the label, dimmed.
@@ -32,6 +39,7 @@ export function boxWriter(theme: Theme, width: number): BoxWriter {
     inner,
     row,
     wrapped,
+    hanging: (text) => hangingLines(text, inner).map(row),
     option(active, label, detail = '') {
       // Continuation lines start under the label's text, after the marker and the number (`❯ [x] 12. `).
       const hang = ' '.repeat(Math.min(Math.floor(inner / 2), 2 + (/^(?:\[.\] )?\d+\. /.exec(label)?.[0].length ?? 0)));
@@ -43,4 +51,40 @@ export function boxWriter(theme: Theme, width: number): BoxWriter {
     top: () => border(`╭${'─'.repeat(Math.max(0, width - 2))}╮`),
     bottom: () => border(`╰${'─'.repeat(Math.max(0, width - 2))}╯`),
   };
+}
+
+/** Columns kept for the wrapped text: a text column further right than this hangs under the indent. */
+const MIN_TEXT_COLUMNS = 20;
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/y;
+
+/** `text` split after `column` visible columns, escape sequences kept with the part they precede. */
+function splitAtColumn(text: string, column: number): [string, string] {
+  let i = 0;
+  let seen = 0;
+  while (i < text.length && seen < column) {
+    ANSI.lastIndex = i;
+    const escape = ANSI.exec(text);
+    if (escape) {
+      i += escape[0].length;
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i) ?? 0);
+    seen += visibleWidth(ch);
+    i += ch.length;
+  }
+  return [text.slice(0, i), text.slice(i)];
+}
+
+/** The rows of `text` wrapped to `width` columns with a hanging indent (see BoxWriter.hanging). */
+export function hangingLines(text: string, width: number): string[] {
+  if (visibleWidth(text) <= width) return [text];
+  const plain = text.replace(new RegExp(ANSI.source, 'g'), '');
+  const lead = /^\s*/.exec(plain)?.[0].length ?? 0;
+  const column = /^\s*\S.*?\s{2,}(?=\S)/.exec(plain)?.[0].length;
+  const fitsColumn = column !== undefined && column <= width - MIN_TEXT_COLUMNS;
+  const split = fitsColumn ? column : Math.min(lead, Math.max(0, width - MIN_TEXT_COLUMNS));
+  const hang = fitsColumn ? column : Math.min(lead + 2, Math.max(0, width - MIN_TEXT_COLUMNS));
+  const [head, body] = splitAtColumn(text, split);
+  const rest = wrapTextWithAnsi(body, Math.max(1, width - hang));
+  return rest.map((line, i) => (i === 0 ? head + line : ' '.repeat(hang) + line));
 }

@@ -85,6 +85,10 @@ export class SelectDialog implements Component {
 /** A scrollable text popup (/help): ↑/↓ one line, PageUp/PageDown ten, Esc/Enter/q closes. */
 export class TextPopup implements Component {
   private offset = 0;
+  /** Screen rows of the last render (lines wrap at the width the popup was drawn at). */
+  private rowCount: number;
+  /** Rows of the frame, title and key hint at the last render's width. */
+  private chromeRows = 4;
 
   constructor(
     private readonly theme: Theme,
@@ -92,7 +96,9 @@ export class TextPopup implements Component {
     private readonly lines: string[],
     private readonly onClose: () => void,
     private readonly height: () => number,
-  ) {}
+  ) {
+    this.rowCount = lines.length;
+  }
 
   handleInput(data: string): void {
     if (
@@ -110,11 +116,11 @@ export class TextPopup implements Component {
   }
 
   private visible(): number {
-    return Math.max(3, this.height() - 8);
+    return Math.max(3, this.height() - 4 - this.chromeRows);
   }
 
   private maxOffset(): number {
-    return Math.max(0, this.lines.length - this.visible());
+    return Math.max(0, this.rowCount - this.visible());
   }
 
   invalidate(): void {}
@@ -122,16 +128,20 @@ export class TextPopup implements Component {
   render(width: number): string[] {
     const { fg } = this.theme;
     const box = boxWriter(this.theme, width);
-    const shown = this.lines.slice(this.offset, this.offset + this.visible());
+    // Long lines wrap instead of being cut (docs/ui.md "Panels"); scrolling counts screen rows.
+    const rows = this.lines.flatMap((l) => box.hanging(l));
+    const foot = box.wrapped(fg.textMuted('↑/↓ scroll · PgUp/PgDn page · Esc/Enter/q close'));
+    this.chromeRows = 2 + box.wrapped(this.theme.bold(this.title)).length + foot.length;
+    this.rowCount = rows.length;
+    this.offset = Math.min(this.offset, this.maxOffset());
+    const shown = rows.slice(this.offset, this.offset + this.visible());
     const more =
-      this.lines.length > this.visible()
-        ? ` (${this.offset + 1}–${this.offset + shown.length} of ${this.lines.length})`
-        : '';
+      rows.length > this.visible() ? ` (${this.offset + 1}–${this.offset + shown.length} of ${rows.length})` : '';
     return [
       box.top(),
-      box.row(this.theme.bold(this.title) + fg.textMuted(more)),
-      ...shown.map((l) => box.row(l)),
-      box.row(fg.textMuted('↑/↓ scroll · PgUp/PgDn page · Esc/Enter/q close')),
+      ...box.wrapped(this.theme.bold(this.title) + fg.textMuted(more)),
+      ...shown,
+      ...foot,
       box.bottom(),
     ];
   }

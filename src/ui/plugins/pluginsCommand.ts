@@ -26,18 +26,24 @@ async function defaultCatalog(h: CommandHost): Promise<Marketplace | undefined> 
 
 export function openPluginsManager(h: CommandHost, initialTab: PluginsTab, source?: string): void {
   const manager = pluginManagerFor(h);
-  h.showPanel((panel) =>
-    new PluginsPanel({
+  h.showPanel((panel) => {
+    // A server that becomes ready or fails redraws the MCP sub-view's state lines (pluginMcpState.ts).
+    const stopWatching = h.mcp?.onToolsChanged(() => panel.requestRender());
+    return new PluginsPanel({
       theme: () => h.theme,
       rows: () => panel.terminal.rows,
       requestRender: () => panel.requestRender(),
-      close: () => panel.close(),
+      close: () => {
+        stopWatching?.();
+        panel.close();
+      },
       manager,
       initialTab,
       loadCatalog: () => catalogFor(h, source),
       notice: (level, text, hint) => h.notice(level, text, hint),
-    }),
-  );
+      mcpStatus: () => h.mcp?.status() ?? [],
+    });
+  });
 }
 
 export async function runPluginsCommand(h: CommandHost, args: string): Promise<void> {

@@ -7,11 +7,13 @@
 // marketplace asks first. Esc goes back, then closes. Every change is also said in the transcript, with
 // the reminder that it applies after /reload or /new.
 import { Input, matchesKey, type Component, type Focusable } from '@mariozechner/pi-tui';
+import type { McpServerStatus } from '../../ext/mcp/mcpManager';
 import type { Marketplace, MarketplaceEntry } from '../../ext/plugins/marketplace';
 import type { PluginManager, PluginView } from '../../ext/plugins/manager';
 import type { PluginTier } from '../../ext/plugins/installedStore';
 import { boxWriter, type BoxWriter } from '../dialogs/box';
 import type { Theme } from '../theme';
+import { mcpServerStateLine } from './pluginMcpState';
 import { APPLY_HINT, entryDetailLines, needsConfirmation, pluginDetailLines, pluginState, updateFor } from './pluginLines';
 
 export const PLUGIN_TABS = ['installed', 'official', 'curated', 'custom'] as const;
@@ -32,12 +34,15 @@ export interface PluginsPanelDeps {
   requestRender(): void;
   close(): void;
   initialTab?: PluginsTab;
+  /** The running session's MCP servers (the MCP sub-view shows each plugin server's state now). */
+  mcpStatus?(): readonly McpServerStatus[];
 }
 
 type Overlay =
   | { kind: 'confirm'; title: string; body: string[]; yes: string; cursor: number; onYes(): void }
   | { kind: 'details'; title: string; lines: string[]; offset: number }
-  | { kind: 'mcp'; view: PluginView; cursor: number };
+  /** `status`: what the last switch in this sub-view said; a new visit starts without one. */
+  | { kind: 'mcp'; view: PluginView; cursor: number; status?: { level: Level; text: string } };
 
 export class PluginsPanel implements Component, Focusable {
   focused = true;
@@ -168,9 +173,13 @@ export class PluginsPanel implements Component, Focusable {
     else if (matchesKey(data, 'down') && servers.length) o.cursor = (o.cursor + 1) % servers.length;
     else if ((matchesKey(data, 'space') || matchesKey(data, 'enter')) && servers[o.cursor]) {
       const server = servers[o.cursor];
+      o.status = undefined;
       void this.run(`Switching ${server.name}…`, async () => {
         o.view = await this.deps.manager.setMcpServerEnabled(o.view.id, server.name, !server.enabled);
         return `${server.enabled ? 'Disabled' : 'Enabled'} the MCP server ${server.name} of ${o.view.id}.`;
+      }).then(() => {
+        o.status = this.status;
+        this.deps.requestRender();
       });
     }
   }
@@ -378,8 +387,14 @@ export class PluginsPanel implements Component, Focusable {
     }
     const out = [box.row(theme.bold(`MCP servers of ${o.view.displayName}`))];
     if (!o.view.mcpServers.length) out.push(box.row(fg.textDim('This plugin declares no MCP servers.')));
-    o.view.mcpServers.forEach((s, i) => out.push(...box.option(i === o.cursor, `[${s.enabled ? 'x' : ' '}] ${s.name}`, fg.textDim(`  ${s.target}`))));
-    if (this.status) out.push(box.row(''), ...box.wrapped(fg.textDim(this.status.text)));
+    const live = this.deps.mcpStatus?.() ?? [];
+    o.view.mcpServers.forEach((s, i) => {
+      out.push(...box.option(i === o.cursor, `[${s.enabled ? 'x' : ' '}] ${s.name}`, fg.textDim(`  ${s.target}`)));
+      out.push(...box.wrapped(fg.textDim(mcpServerStateLine(s, live)), '      '));
+    });
+    // The line below is this visit's own: the busy label while a switch runs, then what it said.
+    if (this.busy) out.push(box.row(''), box.row(fg.accent(`⟳ ${this.busy.label}`)));
+    else if (o.status) out.push(box.row(''), ...box.wrapped(fg.textDim(o.status.text)));
     out.push(box.row(''), box.row(fg.textMuted(this.busy ? 'Esc stops' : 'Space/Enter switch on/off · Esc back')));
     return out;
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listRewindTargets, planFileRewind, rewind, RewindError } from '../../../src/engine/session/rewind';
 import { Session } from '../../../src/engine/session/session';
+import { undo } from '../../../src/engine/session/undo';
 import { forkSession } from '../../../src/engine/session/fork';
 import { transcriptEntries } from '../../../src/engine/runtime/exportMarkdown';
 import { ScriptedClient, type ScriptedResponse } from '../../../src/llm/scriptedClient';
@@ -347,6 +348,28 @@ describe('rewind: conversation and files', () => {
     // Rewinding the first prompt from the resumed session removes the file it created.
     const again = await rewind(resumed.runtime, { scope: 'files' });
     expect(again.restored).toEqual([{ path: join(h.cwd, 'a.txt'), action: 'removed' }]);
+  });
+
+  it('a prompt withdrawn by undo is not offered, live and after resume; a resent one is offered once', async () => {
+    const h = engine([done, call('Write', { path: 'a.txt', content: 'one' }), done, done, done]);
+    await runPrompt(h, 'first');
+    await runPrompt(h, 'second writes');
+    await runPrompt(h, 'third');
+    undo(h.runtime, 2);
+    const labels = () => listRewindTargets(h.runtime.session.state).map((t) => t.label);
+    expect(labels()).toEqual(['first']);
+    await expect(rewind(h.runtime, { scope: 'files', turns: 2 })).rejects.toThrow(/Only 1 prompt can be rewound/);
+    await runPrompt(h, 'second writes');
+    expect(labels()).toEqual(['second writes', 'first']);
+    await h.runtime.close();
+    const resumed = makeEngine({
+      mode: 'yolo',
+      tools,
+      responses: [],
+      resume: h.runtime.session.location,
+      dirs: { home: h.home, cwd: h.cwd },
+    });
+    expect(listRewindTargets(resumed.runtime.session.state)).toEqual(listRewindTargets(h.runtime.session.state));
   });
 
   it('an undone turn’s file changes are still reverted by a rewind to an earlier prompt', async () => {
