@@ -10,6 +10,7 @@ import { instructionCandidates, scanInstructionFiles } from '../engine/context/i
 import {
   claudeMcpPath,
   COMPAT_KEYS,
+  compatSettingsOf,
   foreignAgentFolders,
   foreignSkillFolders,
   type CompatSettings,
@@ -23,17 +24,6 @@ import { isWorkspaceTrusted } from '../store/trust';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
 
 const TOOL_NAMES = { claude: 'Claude Code', opencode: 'opencode' } as const;
-
-function compatOf(config: JarvisConfig): CompatSettings {
-  const c = config.compat;
-  return {
-    claude: c.claude,
-    opencode: c.opencode,
-    claudeMd: c.claude_md,
-    nestedAgentsMd: c.nested_agents_md,
-    mcpJson: c.mcp_json,
-  };
-}
 
 /** config.toml as doctor's own config check reads it; a broken one is reported there, defaults are used here. */
 function readConfig(home: string): { config: JarvisConfig; note?: string } {
@@ -98,7 +88,7 @@ function folderLine(
 export const compatLocationsSection: DoctorSectionProvider = async (ctx: DoctorContext): Promise<DoctorSection> => {
   const { cwd, home, env } = ctx;
   const { config, note } = readConfig(home);
-  const compat = compatOf(config);
+  const compat = compatSettingsOf(config.compat);
   const root = projectRoot(cwd);
   const lines: string[] = note ? [note] : [];
   const problems: string[] = [];

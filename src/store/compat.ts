@@ -2,6 +2,7 @@
 // `[compat]` switches that turn each of them off (docs/configuration.md). Jarvis's own folders always rank above
 // these: on a name clash ours win and the foreign entry is reported as shadowed (`jarvis doctor`).
 import { isAbsolute, join } from 'node:path';
+import type { JarvisConfig } from './configSchema';
 import { expandTilde } from './paths';
 
 export interface CompatSettings {
@@ -24,6 +25,17 @@ export const DEFAULT_COMPAT: CompatSettings = {
   nestedAgentsMd: true,
   mcpJson: true,
 };
+
+/** The `[compat]` table of config.toml as settings. */
+export function compatSettingsOf(c: JarvisConfig['compat']): CompatSettings {
+  return {
+    claude: c.claude,
+    opencode: c.opencode,
+    claudeMd: c.claude_md,
+    nestedAgentsMd: c.nested_agents_md,
+    mcpJson: c.mcp_json,
+  };
+}
 
 /** The `[compat]` key that switches a setting off, for messages ("off by [compat] claude = false"). */
 export const COMPAT_KEYS: Record<keyof CompatSettings, string> = {
