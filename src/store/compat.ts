@@ -64,7 +64,7 @@ export function foreignSkillFolders(root: string, compat: CompatSettings, env: N
   ];
 }
 
-/** opencode's global config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode` (a relative XDG is unset). */
+/** opencode's global config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode` (a relative XDG: unset). */
 export function opencodeConfigDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_CONFIG_HOME?.trim();
   return join(xdg && isAbsolute(xdg) ? xdg : join(expandTilde('~', env), '.config'), 'opencode');

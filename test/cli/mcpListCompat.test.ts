@@ -30,7 +30,11 @@ describe('[compat] mcp_json', () => {
     const on = await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd });
     expect(on.code, on.stderr).toBe(0);
     expect(on.stdout).toMatch(
-      /^claudeside {2}project {2}stdio: node claude-server\.js {2}\(not used: this workspace is not trusted; from .*\/work\/\.mcp\.json\)$/m,
+      new RegExp(
+        '^claudeside {2}project {2}stdio: node claude-server\\.js {2}' +
+          '\\(not used: this workspace is not trusted; from .*/work/\\.mcp\\.json\\)$',
+        'm',
+      ),
     );
     expect(on.stdout).toMatch(/^ourside {2}project .*from .*\/work\/\.jarvis-code\/mcp\.json\)$/m);
     const json = await runJarvis(['mcp', 'list', '--json'], { env, cwd: dirs.cwd });

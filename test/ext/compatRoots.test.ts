@@ -73,7 +73,7 @@ describe('foreign agent folders', () => {
     expect(off.get('helper')).toBeDefined();
   });
 
-  it("opencode's global ~/.config/opencode/agent(s) are read after ~/.claude/agents; XDG_CONFIG_HOME honoured", async () => {
+  it("opencode's global ~/.config/opencode/agent(s) are read after ~/.claude/agents; XDG honoured", async () => {
     const d = setup({
       '~/.config/opencode/agent/globe.md': agent('opencode global globe', 'mode: subagent\n'),
       '~/.config/opencode/agents/helper.md': agent('opencode global helper'),

@@ -1,10 +1,11 @@
 // The instruction files of a launch (docs/compatibility.md "AGENTS.md and CLAUDE.md"), in the order they are put in
 // the system prompt — later files are more specific and win where they disagree: $JARVIS_CODE_HOME/AGENTS.md,
-// ~/.agents/AGENTS.md, ~/.claude/CLAUDE.md (Claude Code's user memory), then each folder from the repository root down to the working folder, each with AGENTS.md
-// (the root also .jarvis-code/AGENTS.md), CLAUDE.md, CLAUDE.local.md. `[compat] nested_agents_md = false` keeps only
-// the root; `claude_md = false` skips the CLAUDE files. A CLAUDE.md that is the same file or text as an AGENTS.md
-// already read is left out. The `@path` imports of CLAUDE files are expanded (claudeImports.ts). All together are
-// bounded by INSTRUCTIONS_MAX_BYTES; what is cut says so.
+// ~/.agents/AGENTS.md, ~/.claude/CLAUDE.md (Claude Code's user memory), then each folder from the repository root
+// down to the working folder, each with AGENTS.md (the root also .jarvis-code/AGENTS.md), CLAUDE.md,
+// CLAUDE.local.md. `[compat] nested_agents_md = false` keeps only the root; `claude_md = false` skips the CLAUDE
+// files. A CLAUDE.md that is the same file or text as an AGENTS.md already read is left out. The `@path` imports of
+// CLAUDE files are expanded (claudeImports.ts). All together are bounded by INSTRUCTIONS_MAX_BYTES; what is cut says
+// so.
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';

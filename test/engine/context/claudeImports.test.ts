@@ -183,7 +183,7 @@ describe('CLAUDE files in the instruction scan', () => {
     process.env.HOME = realHome;
   });
 
-  it('~/.claude/CLAUDE.md is read after the user AGENTS.md files, with its imports; [compat] claude_md off skips it', () => {
+  it('~/.claude/CLAUDE.md comes after the user AGENTS.md files, with its imports; claude_md off skips it', () => {
     const s = setup({
       '~/.claude/CLAUDE.md': 'USER-CLAUDE\n@rules/mine.md',
       '~/.claude/rules/mine.md': 'USER-IMPORTED',
