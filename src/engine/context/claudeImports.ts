@@ -101,7 +101,8 @@ function target(path: string, from: string, home: string): string {
 
 /** Expands the imports of `text`, the content of `file` (a CLAUDE.md). Never throws for a bad import. */
 export function expandClaudeImports(file: string, text: string, opts: ClaudeImportOptions): ClaudeImportResult {
-  const roots = [opts.projectRoot, opts.home].map((d) => realOrUndefined(d) ?? d);
+  // A home or project that is `/` (a service account, a launch from the root) would confine nothing: not a root.
+  const roots = [opts.projectRoot, opts.home].map((d) => realOrUndefined(d) ?? d).filter((d) => d !== sep);
   const imported: string[] = [];
   const warnings: string[] = [];
   let left = opts.maxBytes - Buffer.byteLength(text);

@@ -143,6 +143,18 @@ describe('expandClaudeImports', () => {
       expect(w).toMatch(/^claude-import-refused: .*CLAUDE\.md:\d: @.*: .* is outside the project and the home folder/);
   });
 
+  it('a home of / confines nothing, so it is not a root: only the project is', () => {
+    const outside = join(base, `slash${n + 1}`);
+    const s = setup({ [join(outside, 'rules.md')]: 'OUTSIDE' });
+    const r = expandClaudeImports(join(s.root, 'CLAUDE.md'), `@${outside}/rules.md`, {
+      home: '/',
+      projectRoot: s.root,
+      maxBytes: INSTRUCTIONS_MAX_BYTES,
+    });
+    expect(r.text).not.toContain('OUTSIDE');
+    expect(r.warnings).toEqual([expect.stringMatching(/^claude-import-refused: .*outside the project and the home/)]);
+  });
+
   it('refuses secret files the file tools refuse: .env, keys, credentials — named directly or via a symlink', () => {
     const s = setup({
       '.env': 'API_KEY=sk-secret-1',
