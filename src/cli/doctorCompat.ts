@@ -10,6 +10,7 @@ import { instructionCandidates, scanInstructionFiles } from '../engine/context/i
 import {
   claudeMcpPath,
   COMPAT_KEYS,
+  compatSettingsOf,
   foreignAgentFolders,
   foreignSkillFolders,
   type CompatSettings,
@@ -23,17 +24,6 @@ import { isWorkspaceTrusted } from '../store/trust';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
 
 const TOOL_NAMES = { claude: 'Claude Code', opencode: 'opencode' } as const;
-
-function compatOf(config: JarvisConfig): CompatSettings {
-  const c = config.compat;
-  return {
-    claude: c.claude,
-    opencode: c.opencode,
-    claudeMd: c.claude_md,
-    nestedAgentsMd: c.nested_agents_md,
-    mcpJson: c.mcp_json,
-  };
-}
 
 /** config.toml as doctor's own config check reads it; a broken one is reported there, defaults are used here. */
 function readConfig(home: string): { config: JarvisConfig; note?: string } {
@@ -98,7 +88,7 @@ function folderLine(
 export const compatLocationsSection: DoctorSectionProvider = async (ctx: DoctorContext): Promise<DoctorSection> => {
   const { cwd, home, env } = ctx;
   const { config, note } = readConfig(home);
-  const compat = compatOf(config);
+  const compat = compatSettingsOf(config.compat);
   const root = projectRoot(cwd);
   const lines: string[] = note ? [note] : [];
   const problems: string[] = [];
@@ -138,7 +128,7 @@ export const compatLocationsSection: DoctorSectionProvider = async (ctx: DoctorC
   );
 
   lines.push(mcpLine(ctx, compat, problems));
-  lines.push(...instructionLines(home, cwd, compat, env, problems));
+  lines.push(...instructionLines(home, cwd, compat, env, { problems, notes }));
   for (const n of notes) lines.push(`note: ${n}`);
   for (const p of problems) lines.push(`problem: ${p}`);
   return { title: "Other agents' locations", lines, ok: problems.length === 0 };
@@ -161,15 +151,23 @@ function mcpLine(ctx: DoctorContext, compat: CompatSettings, problems: string[])
   return line;
 }
 
+function importsNote(imports: readonly string[]): string {
+  return imports.length ? ` (with ${plural(imports.length, 'import')})` : '';
+}
+
 function instructionLines(
   home: string,
   cwd: string,
   compat: CompatSettings,
   env: NodeJS.ProcessEnv,
-  problems: string[],
+  out: { problems: string[]; notes: string[] },
 ): string[] {
   const scan = scanInstructionFiles(home, cwd, compat);
-  problems.push(...scan.warnings.filter((w) => w.startsWith('agents-md-unreadable')));
+  // A refused or unreadable import is a problem; one that is missing, too deep, a cycle or over budget is a note.
+  out.problems.push(
+    ...scan.warnings.filter((w) => /^(agents-md-unreadable|claude-import-(refused|unreadable))/.test(w)),
+  );
+  out.notes.push(...scan.warnings.filter((w) => /^claude-import-(missing|cycle|depth|cut)/.test(w)));
   const read = new Map(scan.files.map((f) => [f.path, f]));
   const dupes = new Map(scan.duplicates.map((d) => [d.path, d.of]));
   const lines: string[] = [];
@@ -181,8 +179,9 @@ function instructionLines(
     if (c.offBy) lines.push(`${label}: off by [compat] ${c.offBy} = false`);
     else if (dupes.has(c.path)) lines.push(`${label}: same as ${displayPath(dupes.get(c.path) ?? '', env)}, read once`);
     else if (!file) lines.push(`${label}: empty or unreadable, not used`);
-    else if (file.cutBytes) lines.push(`${label}: ${file.bytes} bytes, ${file.cutBytes} cut by the budget`);
-    else lines.push(`${label}: ${file.bytes} bytes, read`);
+    else if (file.cutBytes)
+      lines.push(`${label}: ${file.bytes} bytes, ${file.cutBytes} cut by the budget${importsNote(file.imports)}`);
+    else lines.push(`${label}: ${file.bytes} bytes, read${importsNote(file.imports)}`);
   }
   if (!lines.length) lines.push('instructions: no AGENTS.md or CLAUDE.md from the repository root to here');
   return lines;

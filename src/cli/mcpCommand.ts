@@ -15,7 +15,9 @@ import {
   type McpScope,
   type McpServerConfig,
 } from '../store/mcpConfig';
-import { displayPath, jarvisHome } from '../store/paths';
+import { compatSettingsOf, DEFAULT_COMPAT, type CompatSettings } from '../store/compat';
+import { ConfigError, readConfigFile } from '../store/config';
+import { configPath, displayPath, jarvisHome } from '../store/paths';
 import { isWorkspaceTrusted } from '../store/trust';
 import { openInBrowser } from '../platform/openInBrowser';
 import { UsageError } from './program';
@@ -88,12 +90,29 @@ async function pluginServers(home: string, cwd: string): Promise<{ servers: McpS
 
 const MCP_DEFAULTS = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
 
+/**
+ * `[compat]` of config.toml, which decides whether the project `.mcp.json` counts (docs/compatibility.md). A broken
+ * config.toml stops the command, as it stops a session: guessing the defaults could list a file switched off.
+ */
+function compatHere(home: string): CompatSettings {
+  const file = configPath(home);
+  if (!existsSync(file)) return DEFAULT_COMPAT;
+  try {
+    return compatSettingsOf(readConfigFile(file).config.compat);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    throw new UsageError(
+      `invalid configuration\n${e.message}\nFix the file (jarvis doctor checks it); it was not changed.`,
+    );
+  }
+}
+
 /** `jarvis mcp list`: every server a session here would know, where it is declared and whether it would start. */
 export async function runMcpList(opts: { json?: boolean }): Promise<number> {
   const home = jarvisHome();
   const cwd = process.cwd();
   const trusted = isWorkspaceTrusted(home, cwd);
-  const loaded = loadMcpServers({ home, projectDir: cwd, trusted, defaults: MCP_DEFAULTS });
+  const loaded = loadMcpServers({ home, projectDir: cwd, trusted, defaults: MCP_DEFAULTS, compat: compatHere(home) });
   const plugins = await pluginServers(home, cwd);
   for (const w of [...loaded.warnings, ...plugins.warnings]) process.stderr.write(`warning: ${w}\n`);
   const stateOf = (s: McpServerConfig) => (s.enabled ? 'enabled' : 'disabled');
@@ -214,7 +233,8 @@ export async function runMcpLogin(name: string): Promise<number> {
     home,
     projectDir: cwd,
     trusted: isWorkspaceTrusted(home, cwd),
-    defaults: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 },
+    defaults: MCP_DEFAULTS,
+    compat: compatHere(home),
   });
   const server = loaded.servers.find((s) => s.name === name);
   if (!server) throw new UsageError(`no MCP server "${name}" is configured here (see jarvis mcp list).`);

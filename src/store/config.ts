@@ -13,6 +13,7 @@ import {
 } from './configSchema';
 import { configPath, displayPath } from './paths';
 import { mkdirPrivateSync } from './privateFiles';
+import { unknownRuleToolWarnings } from './ruleToolNames';
 
 export { ConfigError } from './configFields';
 export type { JarvisConfig } from './configSchema';
@@ -245,6 +246,8 @@ export function parseConfigText(text: string, file: string): ParsedConfig {
   preprocess(raw, file, warnings);
   const config = validateAgainst(configSchema, raw, file);
   crossCheck(config, file, warnings);
+  const rules = config.permission.rules;
+  warnings.push(...unknownRuleToolWarnings(rules, permissionRuleSources(text, file, rules.length)));
   return { config, warnings };
 }
 

@@ -8,6 +8,7 @@ import type { InteractionPort } from '../engine/delegation/interactions';
 import type { Runtime } from '../engine/runtime/runtime';
 import { SessionControl, SessionControlError } from '../engine/runtime/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
+import { DEFAULT_COMPAT } from '../store/compat';
 import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';
 import type { AppOptions, ReloadedOptions } from './appOptions';
@@ -87,7 +88,11 @@ export class SessionLifecycle {
       );
     }
     if (needsTrustDecision(opts.home, opts.cwd))
-      host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, (trusted) => this.afterTrust(trusted)));
+      host.panels.open(
+        trustDialog(host.view.theme, opts.home, opts.cwd, opts.runtime.compat ?? DEFAULT_COMPAT, (trusted) =>
+          this.afterTrust(trusted),
+        ),
+      );
     else this.afterTrust(false);
   }
 

@@ -73,6 +73,32 @@ describe('foreign agent folders', () => {
     expect(off.get('helper')).toBeDefined();
   });
 
+  it("opencode's global ~/.config/opencode/agent(s) are read after ~/.claude/agents; XDG honoured", async () => {
+    const d = setup({
+      '~/.config/opencode/agent/globe.md': agent('opencode global globe', 'mode: subagent\n'),
+      '~/.config/opencode/agents/helper.md': agent('opencode global helper'),
+      '~/.config/opencode/agents/reviewer.md': agent('opencode global reviewer', 'tools:\n  write: false\n'),
+      '~/.claude/agents/helper.md': agent('claude user helper'),
+      '~/xdg/opencode/agents/xdg-only.md': agent('from XDG'),
+    });
+    const catalog = await loadAgentCatalog(agentRoots(d));
+    expect(catalog.get('globe')?.description).toBe('opencode global globe');
+    expect(catalog.get('globe')?.source).toBe('user');
+    expect(catalog.get('helper')?.description).toBe('claude user helper');
+    expect(catalog.get('reviewer')?.disallowedTools).toEqual(['Write']);
+    expect(catalog.shadowed.map((s) => [s.agent.description, s.by.description])).toEqual([
+      ['opencode global helper', 'claude user helper'],
+    ]);
+    expect(catalog.get('xdg-only')).toBeUndefined();
+    const xdg = join(d.env.HOME, 'xdg');
+    const withXdg = await loadAgentCatalog(agentRoots({ ...d, env: { ...d.env, XDG_CONFIG_HOME: xdg } }));
+    expect(withXdg.get('xdg-only')?.description).toBe('from XDG');
+    expect(withXdg.get('globe')).toBeUndefined();
+    const off = await loadAgentCatalog(agentRoots({ ...d, compat: { ...DEFAULT_COMPAT, opencode: false } }));
+    expect(off.get('globe')).toBeUndefined();
+    expect(off.get('helper')?.description).toBe('claude user helper');
+  });
+
   it('opencode fields that do not map are named per file; `disable: true` leaves it out; a bad mode said', async () => {
     const d = setup({
       '.opencode/agent/planner.md': agent('plans', 'mode: primary\nmodel: openai/gpt-5\npermission:\n  bash: ask\n'),

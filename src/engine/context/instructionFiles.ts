@@ -1,14 +1,17 @@
 // The instruction files of a launch (docs/compatibility.md "AGENTS.md and CLAUDE.md"), in the order they are put in
 // the system prompt — later files are more specific and win where they disagree: $JARVIS_CODE_HOME/AGENTS.md,
-// ~/.agents/AGENTS.md, then each folder from the repository root down to the working folder, each with AGENTS.md
-// (the root also .jarvis-code/AGENTS.md), CLAUDE.md, CLAUDE.local.md. `[compat] nested_agents_md = false` keeps only
-// the root; `claude_md = false` skips the CLAUDE files. A CLAUDE.md that is the same file or text as an AGENTS.md
-// already read is left out. All together are bounded by INSTRUCTIONS_MAX_BYTES; what is cut says so.
+// ~/.agents/AGENTS.md, ~/.claude/CLAUDE.md (Claude Code's user memory), then each folder from the repository root
+// down to the working folder, each with AGENTS.md (the root also .jarvis-code/AGENTS.md), CLAUDE.md,
+// CLAUDE.local.md. `[compat] nested_agents_md = false` keeps only the root; `claude_md = false` skips the CLAUDE
+// files. A CLAUDE.md that is the same file or text as an AGENTS.md already read is left out. The `@path` imports of
+// CLAUDE files are expanded (claudeImports.ts). All together are bounded by INSTRUCTIONS_MAX_BYTES; what is cut says
+// so.
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { DEFAULT_COMPAT, type CompatSettings } from '../../store/compat';
 import { projectRoot } from '../../store/paths';
+import { expandClaudeImports } from './claudeImports';
 
 /** The bytes of all instruction files together that go into the system prompt. */
 export const INSTRUCTIONS_MAX_BYTES = 64 * 1024;
@@ -30,6 +33,8 @@ export interface InstructionFile extends InstructionCandidate {
   bytes: number;
   /** Bytes left out by the budget (0 = whole). */
   cutBytes: number;
+  /** Files its `@path` imports brought in (CLAUDE files only). */
+  imports: string[];
 }
 
 export interface InstructionScan {
@@ -49,10 +54,16 @@ function levels(cwd: string): string[] {
   return out;
 }
 
+/** Claude Code's user-level memory file. */
+function userClaudeMd(): string {
+  return join(homedir(), '.claude', 'CLAUDE.md');
+}
+
 export function instructionCandidates(home: string, cwd: string, compat: CompatSettings): InstructionCandidate[] {
   const out: InstructionCandidate[] = [
     { path: join(home, 'AGENTS.md'), kind: 'agents', nested: false },
     { path: join(homedir(), '.agents', 'AGENTS.md'), kind: 'agents', nested: false },
+    { path: userClaudeMd(), kind: 'claude', nested: false, offBy: compat.claudeMd ? undefined : 'claude_md' },
   ];
   levels(cwd).forEach((dir, depth) => {
     const nested = depth > 0;
@@ -104,18 +115,28 @@ export function scanInstructionFiles(
   const files: InstructionFile[] = [];
   const duplicates: InstructionScan['duplicates'] = [];
   const readAgents = new Map<string, { path: string; text: string }>();
+  const root = projectRoot(cwd);
   let left = maxBytes;
   for (const c of instructionCandidates(home, cwd, compat)) {
     if (c.offBy) continue;
-    const text = readCandidate(c.path, warnings);
+    let text = readCandidate(c.path, warnings);
     if (text === undefined) continue;
     const real = realpathSync(c.path);
+    let imports: string[] = [];
     if (c.kind !== 'agents') {
       const sibling = readAgents.get(dirname(c.path));
-      const same = readAgents.get(real) ?? (sibling?.text === text ? sibling : undefined);
+      // ~/.claude/CLAUDE.md has no AGENTS.md beside it: the user-level AGENTS.md files are its siblings.
+      const byText = c.path === userClaudeMd() ? [...readAgents.values()].find((a) => a.text === text) : undefined;
+      const same = readAgents.get(real) ?? (sibling?.text === text ? sibling : byText);
       if (same) {
         duplicates.push({ path: c.path, of: same.path });
         continue;
+      }
+      if (left > 0) {
+        const expanded = expandClaudeImports(c.path, text, { home: homedir(), projectRoot: root, maxBytes: left });
+        warnings.push(...expanded.warnings);
+        text = expanded.text;
+        imports = expanded.imported;
       }
     } else {
       readAgents.set(real, { path: c.path, text });
@@ -136,7 +157,7 @@ export function scanInstructionFiles(
         `agents-md-cut: ${c.path}: ${bytes - kept} of its ${bytes} bytes are left out (budget ${maxBytes})`,
       );
     }
-    files.push({ ...c, text: shown, bytes, cutBytes: bytes - kept });
+    files.push({ ...c, text: shown, bytes, cutBytes: bytes - kept, imports });
   }
   return { files, duplicates, warnings };
 }

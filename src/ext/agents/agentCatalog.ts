@@ -1,9 +1,10 @@
 // Finds the agents of a launch (SPEC §9.2). Priority, highest first: `--agent-file` > project
 // (`.jarvis-code/agents`, `.agents/agents`) > `extra_agent_dirs` > user (`$JARVIS_CODE_HOME/agents`,
 // `~/.agents/agents`) > plugins > built-in; other agents' folders (`.claude/agents`, `.opencode/agent(s)`,
-// `~/.claude/agents`) rank last in their scope (docs/compatibility.md, `[compat]`), and a name already taken is
-// recorded as shadowed. Folders are searched recursively for `.md` files. A file named like a
-// built-in agent replaces it only with `override: true` (an `--agent-file` always does).
+// `~/.claude/agents`, opencode's global `~/.config/opencode/agent(s)`) rank last in their scope
+// (docs/compatibility.md, `[compat]`), and a name already taken is recorded as shadowed. Folders are searched
+// recursively for `.md` files. A file named like a built-in agent replaces it only with `override: true` (an
+// `--agent-file` always does).
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_COMPAT, foreignAgentFolders, type CompatSettings, type ForeignTool } from '../../store/compat';

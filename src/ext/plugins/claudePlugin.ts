@@ -7,27 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { HOOK_EVENTS } from '../../store/configSchema';
+import { canonicalToolName } from '../../types/toolNames';
 import type { PluginManifest } from './manifest';
 import { resolveInside } from './pluginPaths';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 export const CLAUDE_ROOT_VARIABLE = '${CLAUDE_PLUGIN_ROOT}';
-
-/**
- * Claude Code tool names a hook matcher may name, where Jarvis calls the tool otherwise (docs/plugins.md).
- * Only for hook matchers: the names in agents' and skills' tool lists are mapped where those are read.
- */
-const HOOK_TOOL_NAMES: Record<string, string> = {
-  WebFetch: 'FetchURL',
-  MultiEdit: 'Edit',
-  NotebookEdit: 'Edit',
-  NotebookRead: 'Read',
-  Task: 'Agent',
-  TodoWrite: 'TodoList',
-  BashOutput: 'TaskOutput',
-  KillShell: 'TaskStop',
-  LS: 'Glob',
-};
 
 /** The manifest with Claude Code's default folders and files added where they exist. */
 export function withClaudeDefaults(root: string, manifest: PluginManifest): PluginManifest {
@@ -77,16 +62,22 @@ function readJsonInside(root: string, rel: string, label: string, diag: (t: stri
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** A Claude matcher as a Jarvis matcher: `*` and empty mean every tool; Claude tool names are mapped. */
+const PLAIN_NAME = /^[A-Za-z0-9_]+$/;
+
+/**
+ * A Claude matcher as a Jarvis matcher: `*` and empty mean every tool; tool names go through the one alias table
+ * (`canonicalToolName`, docs/compatibility.md "Tool names"), so `WebFetch` matches FetchURL.
+ */
 export function claudeMatcher(matcher: string | undefined): string | undefined {
   const m = matcher?.trim();
   if (!m || m === '*') return undefined;
+  const parts = m.split('|');
   // A plain list of names (`Bash|Edit|MultiEdit`) is anchored, so `Edit` does not match `NotebookEdit`.
-  if (/^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$/.test(m)) {
-    const names = [...new Set(m.split('|').map((n) => HOOK_TOOL_NAMES[n] ?? n))];
-    return `^(${names.join('|')})$`;
-  }
-  return m;
+  if (parts.every((p) => PLAIN_NAME.test(p))) return `^(${[...new Set(parts.map(canonicalToolName))].join('|')})$`;
+  // A regex stays a regex (`mcp__.*`, `Notebook.*`); only its top-level alternatives that are plain names are
+  // mapped (`WebFetch|mcp__.*` → `FetchURL|mcp__.*`). A group or class could hold a `|` of its own: left as written.
+  if (/[()[\]]/.test(m)) return m;
+  return parts.map((p) => (PLAIN_NAME.test(p) ? canonicalToolName(p) : p)).join('|');
 }
 
 /**

@@ -3,6 +3,7 @@
 // (docs/plugins.md "Claude Code plugins", "Claude Code marketplaces").
 import { describe, expect, it } from 'vitest';
 import { claudeMatcher } from '../../../src/ext/plugins/claudePlugin';
+import { TOOL_NAME_ALIASES } from '../../../src/types/toolNames';
 import { parseMarketplace } from '../../../src/ext/plugins/marketplace';
 import { readManifest } from '../../../src/ext/plugins/manifest';
 import { availableCommands } from '../../../src/acp/slashCommands';
@@ -122,6 +123,17 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
     expect(claudeMatcher('*')).toBeUndefined();
     expect(claudeMatcher('')).toBeUndefined();
     expect(claudeMatcher('mcp__.*__write.*')).toBe('mcp__.*__write.*');
+  });
+
+  it('matchers read names through the one alias table (types/toolNames), every alias included', () => {
+    for (const [foreign, ours] of Object.entries(TOOL_NAME_ALIASES))
+      expect(claudeMatcher(foreign), foreign).toBe(`^(${ours})$`);
+    expect(claudeMatcher('Edit|MultiEdit|NotebookEdit')).toBe('^(Edit)$');
+    expect(claudeMatcher('WebFetch|Read')).toBe('^(FetchURL|Read)$');
+    expect(claudeMatcher('WebFetch|mcp__.*')).toBe('FetchURL|mcp__.*');
+    expect(claudeMatcher('Notebook.*')).toBe('Notebook.*');
+    expect(claudeMatcher('(WebFetch|Bash)')).toBe('(WebFetch|Bash)');
+    expect(claudeMatcher('mcp__github__create_issue')).toBe('^(mcp__github__create_issue)$');
   });
 
   it('.mcp.json servers are read with ${CLAUDE_PLUGIN_ROOT} resolved; a broken file or a duplicate is said', async () => {
