@@ -160,7 +160,14 @@ export class LspManager {
    * so a later edit finds the server ready and has its "before" state. Read and Grep call it (docs/lsp.md).
    */
   warm(path: string): void {
-    const client = this.clientFor(path, true);
+    let client: LspClient | undefined;
+    try {
+      client = this.clientFor(path, true);
+    } catch (e) {
+      // Called after the tool's result was handed back: a failure to start is told, never thrown to no one.
+      this.opts.onNotice(`Could not start a language server for ${path}: ${(e as Error).message}`);
+      return;
+    }
     if (!client || client.isOpen(path) || this.warming.has(path)) return;
     const opening = client.ready.then(
       () => {
