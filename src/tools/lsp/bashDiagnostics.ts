@@ -40,7 +40,8 @@ function modifiedTracked(cwd: string): Promise<GitList> {
   return new Promise((resolveList) => {
     execFile(
       'git',
-      ['ls-files', '-m', '-z'],
+      // The folder is trusted (a server runs), but no repository program is run for a look: no fsmonitor hook.
+      ['-c', 'core.fsmonitor=false', 'ls-files', '-m', '-z'],
       {
         cwd,
         timeout: BASH_CHECK_GIT_TIMEOUT_MS,
@@ -72,7 +73,7 @@ function indexText(cwd: string, path: string): Promise<string | undefined> {
   return new Promise((resolveText) => {
     execFile(
       'git',
-      ['show', `:./${rel}`],
+      ['-c', 'core.fsmonitor=false', 'show', `:./${rel}`],
       { cwd, timeout: BASH_CHECK_GIT_TIMEOUT_MS, maxBuffer: BASH_CHECK_MAX_FILE_BYTES, encoding: 'utf8' },
       (error, stdout) => resolveText(error ? undefined : stdout),
     );
