@@ -2,10 +2,15 @@
 //   - each server's cold start (spawn to initialized), median of --runs fresh starts;
 //   - how long an Edit's result waits for diagnostics on a warm server (an edit that breaks the types, then its fix),
 //     median and p95;
+//   - the first Edit of a session: how long it needs without a warm-up and after the Read warm-up (the server started
+//     on the Read, which the model's own time between the calls covers), and how many get diagnostics within the
+//     default diagnostics_wait_ms;
+//   - the check around a Bash command that changes nothing, with a server running and without, against the time of
+//     `sh -c true` itself;
 // and `jarvis -p` start-up to the first model request with [lsp] on (default) and off, each as a ratio to
 // `node -e 0` measured in the same run: a session that never edits starts no server.
 // Usage: node scripts/build.mjs && node bench/lsp.bench.mjs [--runs N]
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,7 +31,7 @@ await build({
   format: 'esm',
   logLevel: 'warning',
 });
-const { LspManager, DEFAULT_LSP_SETTINGS } = await import(entry);
+const { LspManager, DEFAULT_LSP_SETTINGS, snapshotBeforeBash, withBashErrors } = await import(entry);
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
@@ -101,6 +106,94 @@ for (const c of cases) {
       `p95 ${p95(waits).toFixed(0)} ms over ${waits.length} edits`,
   );
 }
+
+// The first Edit of a session, without and with the Read warm-up (typescript).
+const defaultWait = DEFAULT_LSP_SETTINGS.diagnosticsWaitMs;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function until(check, what) {
+  const end = Date.now() + WAIT_MS;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+const first = { cold: [], warmUp: [], warmed: [], coldInTime: 0, warmedInTime: 0 };
+for (let i = 0; i < RUNS; i++) {
+  for (const warm of [false, true]) {
+    const cwd = project('ts-project');
+    const { m } = manager(cwd);
+    const path = join(cwd, 'src/cart.ts');
+    const good = readFileSync(path, 'utf8');
+    if (warm) {
+      const t = performance.now();
+      m.warm(path);
+      const client = m.clientFor(path);
+      await until(() => client.published(path) !== undefined, 'the warm-up');
+      first.warmUp.push(performance.now() - t);
+    }
+    const t = performance.now();
+    const errors = await m.errorsAfterEdit(path, good, good.replace('total)', '"x")'), Date.now() + WAIT_MS);
+    const waited = performance.now() - t;
+    if (errors?.length !== 1) throw new Error(`first edit: unexpected ${JSON.stringify(errors)}`);
+    (warm ? first.warmed : first.cold).push(waited);
+    if (waited <= defaultWait) first[warm ? 'warmedInTime' : 'coldInTime'] += 1;
+    await m.close();
+  }
+}
+console.log(
+  `first edit (typescript): without warm-up needs median ${median(first.cold).toFixed(0)} ms ` +
+    `(${first.coldInTime}/${RUNS} within the default ${defaultWait} ms); the Read warm-up takes median ` +
+    `${median(first.warmUp).toFixed(0)} ms in the background, after it the edit waits median ` +
+    `${median(first.warmed).toFixed(0)} ms (${first.warmedInTime}/${RUNS} within ${defaultWait} ms)`,
+);
+
+// The check around a Bash command that changes nothing, in a git repository, with the server running and not.
+function gitProject() {
+  const cwd = project('ts-project');
+  const git = (...a) =>
+    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.invalid', ...a], { cwd, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-q', '-m', 'fixture');
+  return cwd;
+}
+function shTrue() {
+  return new Promise((resolveRun) => {
+    const t = performance.now();
+    spawn('sh', ['-c', 'true'], { stdio: 'ignore' }).on('close', () => resolveRun(performance.now() - t));
+  });
+}
+const bashCheck = { command: [], off: [], on: [] };
+{
+  const cwd = gitProject();
+  const idle = manager(cwd).m;
+  const busy = manager(cwd).m;
+  const path = join(cwd, 'src/cart.ts');
+  const text = readFileSync(path, 'utf8');
+  await busy.errorsAfterEdit(path, text, `${text}\n`, Date.now() + WAIT_MS);
+  writeFileSync(path, `${text}\n`);
+  const ctx = { cwd, signal: new AbortController().signal };
+  const result = { content: 'Exit code: 0\n(no output)' };
+  const check = async (m) => {
+    const t = performance.now();
+    const after = await withBashErrors(result, await snapshotBeforeBash(m, cwd), m, ctx);
+    if (after !== result) throw new Error(`bash check: unexpected ${JSON.stringify(after)}`);
+    return performance.now() - t;
+  };
+  for (let i = 0; i < RUNS * 4; i++) {
+    bashCheck.command.push(await shTrue());
+    bashCheck.off.push(await check(idle));
+    bashCheck.on.push(await check(busy));
+  }
+  await Promise.all([idle.close(), busy.close()]);
+}
+const cmd = median(bashCheck.command);
+console.log(
+  `bash check per command that changes nothing: sh -c true ${cmd.toFixed(1)} ms; no server running ` +
+    `${median(bashCheck.off).toFixed(2)} ms (${(median(bashCheck.off) / cmd).toFixed(2)}x); server running ` +
+    `${median(bashCheck.on).toFixed(1)} ms (${(median(bashCheck.on) / cmd).toFixed(2)}x), ` +
+    `p95 ${p95(bashCheck.on).toFixed(1)} ms over ${bashCheck.on.length} commands`,
+);
 
 // Start-up: a session that never edits, [lsp] on and off, against node -e 0, interleaved.
 const startMockModelServer = await loadMockModelServer();

@@ -90,7 +90,7 @@ export interface ToolResult {
   summary?: string;
   display?: ToolDisplay;
   /** Write/Edit: how many new errors the language server found in the change (docs/lsp.md); absent when none ran. */
-  diagnostics?: { errors: number };
+  diagnostics?: { errors: number; lines?: string[] };
 }
 
 export type DefaultApproval = 'auto' | 'ask';

@@ -96,7 +96,13 @@ export class TurnView {
         if (card) {
           const rejected = this.rejectedByUser.has(event.callId);
           card.finish(
-            { text: event.text, isError: event.isError, summary: event.summary, display: event.display },
+            {
+              text: event.text,
+              isError: event.isError,
+              summary: event.summary,
+              display: event.display,
+              diagnostics: event.diagnostics,
+            },
             rejected ? 'rejected' : undefined,
           );
           this.cards.delete(event.callId);

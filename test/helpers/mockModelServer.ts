@@ -36,6 +36,8 @@ export interface ScriptedTurn {
   chunkDelayMs?: number;
   /** Delay before the response headers. */
   headersDelayMs?: number;
+  /** Awaited before answering: the model "thinks" until a condition holds (the caller bounds it). */
+  before?: () => Promise<void>;
 }
 
 export interface RecordedRequest {
@@ -468,6 +470,7 @@ export async function startMockModelServer(opts: MockModelServerOptions = {}): P
       return;
     }
     served++;
+    if (turn.before) await turn.before();
     await serveTurn(wire, turn, recorded, res);
   }
 

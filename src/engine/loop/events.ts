@@ -28,6 +28,8 @@ export type EngineEventBody =
       isError: boolean;
       summary?: string;
       display?: ToolDisplay;
+      /** The language server's new errors after an edit or a command (docs/lsp.md), for the card's count. */
+      diagnostics?: { errors: number; lines?: string[] };
     }
   /** The user is about to be asked to approve a call (the PermissionRequest hook attaches here). */
   | { type: 'approval_request'; callId: string; toolName: string; subject: string; reason: string }

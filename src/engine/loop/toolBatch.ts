@@ -311,6 +311,7 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
       isError: !!result.isError,
       summary: result.summary,
       display: result.display,
+      ...(result.diagnostics ? { diagnostics: result.diagnostics } : {}),
     });
     return {
       role: 'tool',

@@ -2,7 +2,7 @@
 // sync, collect published diagnostics, answer position queries, and stop with a bound. A server that dies is marked
 // crashed with its last stderr lines; it is not restarted.
 import type { ChildProcess } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnInGroup, terminateGroup } from '../processes';
 import { LspConnection } from './lspConnection';
 import type { LspDiagnostic } from './lspTypes';
@@ -185,6 +185,11 @@ export class LspClient {
 
   isOpen(path: string): boolean {
     return this.documents.has(fileUri(path));
+  }
+
+  /** The open documents as paths, with the text last sent for each. */
+  openDocuments(): Array<{ path: string; text: string }> {
+    return [...this.documents].map(([uri, doc]) => ({ path: fileURLToPath(uri), text: doc.text }));
   }
 
   openText(path: string): string | undefined {

@@ -51,6 +51,8 @@ export class LspManager {
   private readonly clients = new Map<string, LspClient>();
   private readonly missing = new Map<string, LspServerStatus>();
   private readonly told = new Set<string>();
+  /** The warm-up opening of a read file (warm), which an edit of it waits for to have its "before" errors. */
+  private readonly warming = new Map<string, Promise<unknown>>();
   private closed = false;
 
   constructor(
@@ -58,13 +60,17 @@ export class LspManager {
     private readonly opts: LspManagerOptions,
   ) {}
 
-  /** The running (or starting) server for `path`, started now when it is the first need; undefined when none. */
-  clientFor(path: string): LspClient | undefined {
+  /**
+   * The running (or starting) server for `path`, started now when it is the first need; undefined when none.
+   * `quiet` (a warm-up on Read or Grep): an untrusted folder or a missing server says nothing and is not remembered,
+   * so the first edit still gives its one notice.
+   */
+  clientFor(path: string, quiet = false): LspClient | undefined {
     if (!this.settings.enabled || this.closed) return undefined;
     const server = serverForFile(this.settings.servers, path, this.opts.cwd);
     if (!server) return undefined;
     if (!this.opts.trusted()) {
-      this.noticeOnce('\0untrusted', UNTRUSTED);
+      if (!quiet) this.noticeOnce('\0untrusted', UNTRUSTED);
       return undefined;
     }
     const root = workspaceRootFor(path, server.config.rootMarkers, this.opts.cwd);
@@ -73,6 +79,7 @@ export class LspManager {
     if (known) return known.state === 'crashed' ? undefined : known;
     if (this.missing.has(key)) return undefined;
     const command = locateServer(server.config.command, root, this.opts.cwd, this.opts.env);
+    if (!command && quiet) return undefined;
     if (!command) {
       this.missing.set(key, { name: server.name, root, command: server.config.command, state: 'missing' });
       const how = server.config.install ? ` Install it with: ${server.config.install}` : '';
@@ -128,11 +135,41 @@ export class LspManager {
     this.opts.onNotice(text);
   }
 
-  /** Starts the server for `path` and opens the file as it is on disk, so a later edit has its "before" state. */
+  /** The ready server already running for `path`, never starting one (the check after Bash, bashDiagnostics.ts). */
+  runningClientFor(path: string): LspClient | undefined {
+    if (!this.settings.enabled || this.closed) return undefined;
+    const server = serverForFile(this.settings.servers, path, this.opts.cwd);
+    if (!server) return undefined;
+    const root = workspaceRootFor(path, server.config.rootMarkers, this.opts.cwd);
+    const client = this.clients.get(`${server.name}\0${root}`);
+    return client?.state === 'ready' ? client : undefined;
+  }
+
+  /** Whether any server is ready: without one, the check after Bash does nothing at all. */
+  anyRunning(): boolean {
+    return !this.closed && [...this.clients.values()].some((c) => c.state === 'ready');
+  }
+
+  /** The documents the ready servers have open, with the text they were last sent. */
+  openDocuments(): Array<{ path: string; text: string }> {
+    return [...this.clients.values()].filter((c) => c.state === 'ready').flatMap((c) => c.openDocuments());
+  }
+
+  /**
+   * Starts the server for `path` in the background (quietly: see clientFor) and opens the file as it is on disk,
+   * so a later edit finds the server ready and has its "before" state. Read and Grep call it (docs/lsp.md).
+   */
   warm(path: string): void {
-    const client = this.clientFor(path);
-    if (!client || client.isOpen(path)) return;
-    void client.ready.then(
+    let client: LspClient | undefined;
+    try {
+      client = this.clientFor(path, true);
+    } catch (e) {
+      // Called after the tool's result was handed back: a failure to start is told, never thrown to no one.
+      this.opts.onNotice(`Could not start a language server for ${path}: ${(e as Error).message}`);
+      return;
+    }
+    if (!client || client.isOpen(path) || this.warming.has(path)) return;
+    const opening = client.ready.then(
       () => {
         if (client.isOpen(path)) return;
         let text: string;
@@ -146,10 +183,14 @@ export class LspManager {
           );
           return;
         }
-        void client.sync(path, text, Date.now() + this.settings.diagnosticsWaitMs * 10);
+        return client.sync(path, text, Date.now() + this.settings.diagnosticsWaitMs * 10).catch((e: Error) => {
+          this.opts.onNotice(`The ${client.launch.name} language server could not check ${path}: ${e.message}`);
+        });
       },
       () => undefined,
     );
+    this.warming.set(path, opening);
+    void opening.finally(() => this.warming.delete(path));
   }
 
   /**
@@ -172,6 +213,10 @@ export class LspManager {
       new Promise<false>((r) => setTimeout(() => r(false), Math.max(0, deadline - Date.now())).unref()),
     ]);
     if (!started || client.state !== 'ready') return undefined;
+    // A warm-up still opening this file: its diagnostics are the "before" state (bounded by the same deadline).
+    const opening = this.warming.get(path);
+    if (opening)
+      await Promise.race([opening, new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
     let previous: LspDiagnostic[] = [];
     if (before !== undefined && (!client.isOpen(path) || client.openText(path) !== before)) {
       const found = await client.sync(path, before, deadline);

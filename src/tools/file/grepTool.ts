@@ -12,6 +12,8 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import { defaultRipgrep, type RipgrepLocation } from '../../platform/ripgrep';
 import { defineTool, type Tool, type ToolResult } from '../defineTool';
+import { LSP_SERVICE } from '../lsp/lspService';
+import { warmServersFor } from '../lsp/warmUp';
 import { approvedAccess, fileAccess, hardLinkCount } from './checkedOpen';
 import { modifiedTimes } from './fileTimes';
 import { formatContentLines, linesOfRecord, orderByPath, type GrepLine } from './grepContent';
@@ -123,6 +125,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
   const maxOutputBytes = options.maxOutputBytes ?? GREP_MAX_OUTPUT_BYTES;
   return defineTool({
     name: 'Grep',
+    optionalServices: [LSP_SERVICE],
     description,
     constants: { HEAD_LIMIT: GREP_DEFAULT_HEAD_LIMIT, MAX_COLUMNS: GREP_MAX_COLUMNS, TIMEOUT_S: timeoutMs / 1000 },
     schema,
@@ -222,6 +225,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
       ) {
         return error(`Grep failed: ${outcome.stderr}`);
       }
+      warmServersFor(ctx, [...files, ...counts.map((c) => c.path), ...lines.slice(0, 50).map((l) => l.path)]);
       const notes = outcomeNotes(outcome, timeoutMs, maxOutputBytes);
       if (sensitive.size > 0) notes.push(sensitiveSkippedNote(sensitive.size));
       if (linked.size > 0) notes.push(linkedSkippedNote(linked.size));

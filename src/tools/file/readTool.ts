@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { Stats } from 'node:fs';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { EDITOR_FILES } from './editorFiles';
+import { LSP_SERVICE } from '../lsp/lspService';
+import { warmServersFor } from '../lsp/warmUp';
 import { readLineWindow, type LineWindow } from './lineWindow';
 import { approvedAccess, chunksOf, fileAccess, O_RDONLY, openChecked } from './checkedOpen';
 import { detectMedia } from './mediaTypes';
@@ -134,7 +136,7 @@ function noticesFor(window: LineWindow, encoding: TextEncoding, requested: numbe
 
 export const readTool = defineTool({
   name: 'Read',
-  optionalServices: [EDITOR_FILES],
+  optionalServices: [EDITOR_FILES, LSP_SERVICE],
   description,
   constants: {
     MAX_LINES: READ_MAX_LINES,
@@ -164,7 +166,9 @@ export const readTool = defineTool({
       return error(`Cannot read ${path}: ${(e as Error).message}`);
     }
     try {
-      return await readOpened(opened.handle, opened.info, path, args, ctx);
+      const result = await readOpened(opened.handle, opened.info, path, args, ctx);
+      if (!result.isError) warmServersFor(ctx, [path]);
+      return result;
     } finally {
       await opened.handle.close();
     }

@@ -50,5 +50,9 @@ export async function withNewErrors(result: ToolResult, ctx: ToolContext<typeof 
     lsp.settings.maxDiagnosticBytes,
   );
   const head = `\n\nThis change introduced ${count} new error${count === 1 ? '' : 's'} (language server):`;
-  return { ...withCount, content: `${result.content}${head}\n${lines.join('\n')}` };
+  return {
+    ...withCount,
+    diagnostics: { errors: count, lines },
+    content: `${result.content}${head}\n${lines.join('\n')}`,
+  };
 }

@@ -19,6 +19,8 @@ export interface ToolResultView {
   isError: boolean;
   summary?: string;
   display?: ToolDisplay;
+  /** The language server's new errors (docs/lsp.md): a count on the card, the lines when expanded. */
+  diagnostics?: { errors: number; lines?: string[] };
 }
 
 /** A short, human label for a call: `Read src/a.ts`, `Bash npm test`. */
@@ -117,9 +119,13 @@ export class ToolCard extends Block {
     if (r.display?.kind === 'diff') {
       const ops = diffLines(r.display.before, r.display.after);
       const { added, removed } = diffStats(ops);
-      lines.push(indent(`${r.summary ?? 'Updated'} ${fg.diffAdded(`+${added}`)} ${fg.diffRemoved(`-${removed}`)}`));
+      const count = errorCount(r, fg.error);
+      lines.push(
+        indent(`${r.summary ?? 'Updated'} ${fg.diffAdded(`+${added}`)} ${fg.diffRemoved(`-${removed}`)}${count}`),
+      );
       const diff = renderDiff(ops, theme).map((l) => truncateToWidth(pad(l), width));
       lines.push(...clipLines(diff, expanded ? diff.length : COLLAPSED_DIFF, theme));
+      if (expanded) lines.push(...errorLines(r, (t) => wrap(t, fg.error)).map(pad));
       return lines;
     }
     if (this.name === 'Bash' || r.display?.kind === 'command') {
@@ -128,6 +134,9 @@ export class ToolCard extends Block {
       lines.push(...clipLines(body, expanded ? body.length : COLLAPSED_OUTPUT, theme).map(pad));
       const code = r.display?.kind === 'command' ? r.display.exitCode : undefined;
       if (code !== undefined && code !== null && code !== 0) lines.push(indent(fg.error(`exit code ${code}`)));
+      const count = errorCount(r, fg.error).trimStart();
+      if (count) lines.push(indent(count));
+      if (expanded) lines.push(...errorLines(r, (t) => wrap(t, fg.error)).map(pad));
       return lines;
     }
     const summary = r.summary ?? firstLine(r.text);
@@ -140,6 +149,18 @@ export class ToolCard extends Block {
     else lines.push(...clipLines(body, 3, theme).map((l, i) => (i === 0 ? indent(l) : pad(l))));
     return lines;
   }
+}
+
+/** ` 2 errors` in the error colour when the language server found new ones, else ''. */
+function errorCount(r: ToolResultView, style: (t: string) => string): string {
+  const n = r.diagnostics?.errors ?? 0;
+  return n > 0 ? ` ${style(`${n} error${n === 1 ? '' : 's'}`)}` : '';
+}
+
+/** The new errors' lines, for the expanded card (Ctrl-O). */
+function errorLines(r: ToolResultView, wrap: (t: string) => string[]): string[] {
+  if (!r.diagnostics?.errors || !r.diagnostics.lines?.length) return [];
+  return r.diagnostics.lines.flatMap(wrap);
 }
 
 function firstLine(text: string): string {

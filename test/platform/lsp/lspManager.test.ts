@@ -102,3 +102,36 @@ describe('an untrusted folder', () => {
     expect(m.status()).toEqual([]);
   });
 });
+
+describe('the warm-up (Read and Grep)', () => {
+  it('says nothing for a missing server or an untrusted folder; the first edit still gives the one notice', async () => {
+    const cwd = project('ts-project');
+    const path = join(cwd, 'src/cart.ts');
+    const notices: string[] = [];
+    const m = manager(cwd, '/usr/bin:/bin', notices);
+    m.warm(path);
+    expect(notices).toEqual([]);
+    expect(m.status()).toEqual([]);
+    const text = readFileSync(path, 'utf8');
+    expect(await m.errorsAfterEdit(path, text, `${text}\n`, Date.now() + 1_000)).toBeUndefined();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain('No typescript language server');
+    const untrusted: string[] = [];
+    manager(cwd, `${BIN}:/usr/bin:/bin`, untrusted, false).warm(path);
+    expect(untrusted).toEqual([]);
+  });
+
+  it('starts the server and opens the read file, so its diagnostics are known before an edit', async () => {
+    const cwd = project('ts-project');
+    const path = join(cwd, 'src/cart.ts');
+    const m = manager(cwd);
+    m.warm(path);
+    const client = m.clientFor(path)!;
+    await client.ready;
+    // A bound for a loaded machine, not a duration: the warm-up's check answers well before it.
+    const end = Date.now() + 60_000;
+    while (client.published(path) === undefined && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(client.published(path)).toEqual([]);
+    expect(client.openText(path)).toBe(readFileSync(path, 'utf8'));
+  }, 120_000);
+});

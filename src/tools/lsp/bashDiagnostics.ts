@@ -1,0 +1,202 @@
+// The check after a foreground Bash command (docs/lsp.md "Diagnostics after Bash"): when a language server already
+// runs (none is started for this), the source files the command changed get their new errors appended to its result,
+// as after Edit. Which files changed is found cheaply and bounded: before the command, the size and mtime of the
+// files the servers have open and of the tracked files git lists as modified (with their text); after it, the same
+// again, plus the files git newly lists, whose text before was the index's.
+import { execFile } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import type { LspManager } from '../../platform/lsp/lspManager';
+import type { LspDiagnostic } from '../../platform/lsp/lspTypes';
+import type { ToolResult } from '../defineTool';
+import { boundedLines, formatDiagnostic, shownPath } from './editDiagnostics';
+
+/** Files looked at per snapshot, files checked after a command, the size of one, and how long git may take. */
+export const BASH_CHECK_MAX_FILES = 50;
+export const BASH_CHECK_MAX_CHANGED = 10;
+export const BASH_CHECK_MAX_FILE_BYTES = 1024 * 1024;
+export const BASH_CHECK_GIT_TIMEOUT_MS = 2_000;
+
+interface Seen {
+  size: number;
+  mtimeMs: number;
+  /** The text before the command: the server's open copy, or the file's when git listed it as modified. */
+  text: string;
+}
+
+export interface BashSnapshot {
+  cwd: string;
+  files: Map<string, Seen>;
+  /** Whether git answered: then the files it newly lists after the command are checked too. */
+  git: boolean;
+  /** A git failure other than "not a repository", "no git" or its time limit: said in the result. */
+  problem?: string;
+}
+
+type GitList = { paths: string[] } | { paths: undefined; problem?: string };
+
+/** Tracked files under `cwd` whose working copy differs from the index (`git ls-files -m`), as absolute paths. */
+function modifiedTracked(cwd: string): Promise<GitList> {
+  return new Promise((resolveList) => {
+    execFile(
+      'git',
+      // The folder is trusted (a server runs), but no repository program is run for a look: no fsmonitor hook.
+      ['-c', 'core.fsmonitor=false', 'ls-files', '-m', '-z'],
+      {
+        cwd,
+        timeout: BASH_CHECK_GIT_TIMEOUT_MS,
+        maxBuffer: 1024 * 1024,
+        // A read-only look: it must not take the index lock a command in the same repository may want.
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+      },
+      (error, stdout, stderr) => {
+        if (!error)
+          return resolveList({
+            paths: stdout
+              .split('\0')
+              .filter(Boolean)
+              .map((p) => join(cwd, p)),
+          });
+        const e = error as Error & { code?: string | number; killed?: boolean };
+        // No git, not a repository, or over the time limit: only the open files are compared (docs/lsp.md).
+        if (e.code === 'ENOENT' || e.code === 128 || e.killed) return resolveList({ paths: undefined });
+        resolveList({ paths: undefined, problem: `git ls-files failed: ${(stderr || e.message).trim()}` });
+      },
+    );
+  });
+}
+
+/** The index's text of `path` (a file git newly lists as modified was the index's before the command). */
+function indexText(cwd: string, path: string): Promise<string | undefined> {
+  const rel = relative(cwd, path);
+  if (rel.startsWith('..') || isAbsolute(rel)) return Promise.resolve(undefined);
+  return new Promise((resolveText) => {
+    execFile(
+      'git',
+      ['-c', 'core.fsmonitor=false', 'show', `:./${rel}`],
+      { cwd, timeout: BASH_CHECK_GIT_TIMEOUT_MS, maxBuffer: BASH_CHECK_MAX_FILE_BYTES, encoding: 'utf8' },
+      (error, stdout) => resolveText(error ? undefined : stdout),
+    );
+  });
+}
+
+async function statOf(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+  try {
+    const s = await stat(path);
+    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+async function textOf(path: string, size: number): Promise<string | undefined> {
+  if (size > BASH_CHECK_MAX_FILE_BYTES) return undefined;
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Before a foreground command: undefined (and nothing done) when no language server runs. A file that cannot be
+ * looked at (other than gone) ends the check, said in the result: the command itself runs as always.
+ */
+export async function snapshotBeforeBash(lsp: LspManager | undefined, cwd: string): Promise<BashSnapshot | undefined> {
+  if (!lsp || !lsp.anyRunning()) return undefined;
+  try {
+    return await snapshot(lsp, cwd);
+  } catch (e) {
+    return { cwd, files: new Map(), git: false, problem: (e as Error).message };
+  }
+}
+
+async function snapshot(lsp: LspManager, cwd: string): Promise<BashSnapshot> {
+  const files = new Map<string, Seen>();
+  for (const doc of lsp.openDocuments().slice(0, BASH_CHECK_MAX_FILES)) {
+    const s = await statOf(doc.path);
+    if (s) files.set(doc.path, { ...s, text: doc.text });
+  }
+  const git = await modifiedTracked(cwd);
+  for (const path of (git.paths ?? []).filter((p) => lsp.runningClientFor(p)).slice(0, BASH_CHECK_MAX_FILES)) {
+    if (files.has(path)) continue;
+    const s = await statOf(path);
+    const text = s && (await textOf(path, s.size));
+    if (s && text !== undefined) files.set(path, { ...s, text });
+  }
+  return { cwd, files, git: git.paths !== undefined, ...(git.paths ? {} : { problem: git.problem }) };
+}
+
+/** The files the command changed, each with its text before and after (at most BASH_CHECK_MAX_CHANGED). */
+async function changedFiles(lsp: LspManager, snap: BashSnapshot) {
+  const changed: Array<{ path: string; before: string; after: string }> = [];
+  const consider = async (path: string, before: string | undefined, seen?: Seen) => {
+    if (changed.length >= BASH_CHECK_MAX_CHANGED || before === undefined) return;
+    const now = await statOf(path);
+    if (!now || (seen && now.size === seen.size && now.mtimeMs === seen.mtimeMs)) return;
+    const after = await textOf(path, now.size);
+    if (after !== undefined && after !== before) changed.push({ path, before, after });
+  };
+  for (const [path, seen] of snap.files) await consider(path, seen.text, seen);
+  if (snap.git) {
+    const after = await modifiedTracked(snap.cwd);
+    const fresh = (after.paths ?? []).filter((p) => !snap.files.has(p) && lsp.runningClientFor(p));
+    for (const path of fresh.slice(0, BASH_CHECK_MAX_CHANGED)) await consider(path, await indexText(snap.cwd, path));
+  }
+  return changed;
+}
+
+/** After the command: its result with the changed files' new errors appended (unchanged when none are known). */
+export async function withBashErrors(
+  result: ToolResult,
+  snap: BashSnapshot | undefined,
+  lsp: LspManager | undefined,
+  ctx: { cwd: string; signal: AbortSignal },
+): Promise<ToolResult> {
+  if (!snap || !lsp || typeof result.content !== 'string' || ctx.signal.aborted) return result;
+  const skipped = (why: string) => ({
+    ...result,
+    content: `${String(result.content)}\n\n(The language-server check of changed files was skipped: ${why})`,
+  });
+  if (snap.problem && !snap.git && snap.files.size === 0) return skipped(snap.problem);
+  try {
+    return await appendErrors(result as ToolResult & { content: string }, snap, lsp, ctx.cwd);
+  } catch (e) {
+    return skipped((e as Error).message);
+  }
+}
+
+async function appendErrors(
+  result: ToolResult & { content: string },
+  snap: BashSnapshot,
+  lsp: LspManager,
+  cwd: string,
+): Promise<ToolResult> {
+  const changed = await changedFiles(lsp, snap);
+  const note = snap.problem ? `\n\n(The language-server check of changed files was partial: ${snap.problem})` : '';
+  if (changed.length === 0) return note ? { ...result, content: `${result.content}${note}` } : result;
+  const deadline = Date.now() + lsp.settings.diagnosticsWaitMs;
+  const found = await Promise.all(
+    changed.map(async (c) => ({
+      path: c.path,
+      errors: await lsp.errorsAfterEdit(c.path, c.before, c.after, deadline),
+    })),
+  );
+  const answered = found.filter((f): f is { path: string; errors: LspDiagnostic[] } => f.errors !== undefined);
+  if (answered.length === 0) return note ? { ...result, content: `${result.content}${note}` } : result;
+  const all = answered.flatMap((f) => f.errors.map((d) => `- ${formatDiagnostic(d, shownPath(f.path, cwd))}`));
+  if (all.length === 0)
+    return { ...result, diagnostics: { errors: 0, lines: [] }, content: `${result.content}${note}` };
+  const lines = boundedLines(all, lsp.settings.maxDiagnostics, lsp.settings.maxDiagnosticBytes);
+  const files = answered.filter((f) => f.errors.length > 0).length;
+  const head =
+    `\n\nThis command introduced ${all.length} new error${all.length === 1 ? '' : 's'}` +
+    `${files > 1 ? ` in ${files} files` : ''} (language server):`;
+  return {
+    ...result,
+    diagnostics: { errors: all.length, lines },
+    content: `${result.content}${head}\n${lines.join('\n')}${note}`,
+  };
+}
