@@ -105,7 +105,9 @@ console.log(`ratio sandboxed / plain:      ${(median(boxed) / median(plain)).toF
 console.log(`one-time set-up (probe):      ${ms(setup)}`);
 console.log(`network off (plan + bwrap):    median ${ms(median(off))}, p95 ${ms(p95(off))}`);
 console.log(`network allowlist (+ bridge): median ${ms(median(allow))}, p95 ${ms(p95(allow))}`);
-console.log(`allowlist added per command:  median ${ms(median(allow) - median(off))}, p95 ${ms(p95(allow) - p95(off))}`);
+console.log(
+  `allowlist added per command:  median ${ms(median(allow) - median(off))}, p95 ${ms(p95(allow) - p95(off))}`,
+);
 console.log(`  for scale, node -e 0 plain:  median ${ms(median(nodeStart))}, p95 ${ms(p95(nodeStart))}`);
 console.log(`ratio allowlist / off:        ${(median(allow) / median(off)).toFixed(2)}×`);
 console.log(`first allowlist plan (proxy start included): ${ms(proxyStart)}`);
