@@ -3,7 +3,7 @@
 // sandbox for the folder it runs in, or refuses when the sandbox is required and missing (docs/sandbox.md).
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { serviceKey } from '../defineTool';
 import { bwrapArgs, probeBwrap, type BwrapPolicy, type SandboxNetwork } from '../../platform/sandbox/bwrapSandbox';
 import type { SandboxSpawn } from '../../platform/processes';
@@ -114,23 +114,27 @@ export class CommandSandbox {
     if (unsandboxed) return { kind: 'unsandboxed', why: 'asked' };
     const { policy, note } = this.policyFor(cwd, sessionDir);
     const shell = process.env.JARVIS_SHELL_PATH?.trim() || 'bash';
-    const network = this.network(sessionDir);
+    const network = this.network();
     if ('message' in network) return { kind: 'refused', message: network.message };
-    const spawn = { file: this.settings.bwrapPath, args: bwrapArgs({ ...policy, ...network.policy }, shell, command) };
+    const netPolicy = network.policy
+      ? { proxySocket: network.policy.proxySocket, hidden: [...policy.hidden, dirname(network.policy.proxySocket)] }
+      : {};
+    const spawn = { file: this.settings.bwrapPath, args: bwrapArgs({ ...policy, ...netPolicy }, shell, command) };
     const boundary = { writable: policy.writable, networkOff: policy.network === 'off', ...network.boundary };
     return { kind: 'sandboxed', spawn, boundary, ...(note ? { note } : {}) };
   }
 
   private proxy?: SandboxNetworkProxy;
 
-  /** In allowlist mode, the proxy's socket for the command (the proxy starts with the first one). */
-  private network(
-    sessionDir: string,
-  ): { policy?: { proxySocket: string }; boundary?: Partial<BoundaryContext> } | { message: string } {
+  /**
+   * In allowlist mode, the proxy's socket for the command (the proxy starts with the first one). Its folder is hidden
+   * from the command even where a writable folder covers it, so the socket cannot be swapped for another.
+   */
+  private network(): { policy?: { proxySocket: string }; boundary?: Partial<BoundaryContext> } | { message: string } {
     if (this.settings.network !== 'allowlist') return {};
     try {
-      this.proxy ??= new SandboxNetworkProxy(this.settings.allowedDomains);
-      const proxySocket = this.proxy.socket(sessionDir);
+      this.proxy ??= new SandboxNetworkProxy(this.settings.allowedDomains, this.env.jarvisHome);
+      const proxySocket = this.proxy.socket();
       const proxy = this.proxy;
       const since = Date.now();
       return { policy: { proxySocket }, boundary: { refusedHosts: () => proxy.refusedSince(since) } };

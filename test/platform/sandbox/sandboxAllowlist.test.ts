@@ -5,7 +5,7 @@
 // spoken to directly — fails with the fixtures counting no hit.
 import { spawn, spawnSync } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -29,7 +29,7 @@ const hits = { http: 0, https: 0, udp: 0 };
 
 beforeAll(async () => {
   if (!available) return;
-  root = mkdtempSync(join(tmpdir(), 'sandbox-allowlist-'));
+  root = mkdtempSync(join(tmpdir(), 'sbx-al-'));
   ws = join(root, 'ws');
   sessionDir = join(root, 'home', '.jarvis-code', 'sessions', 'p', 's1');
   mkdirSync(ws, { recursive: true });
@@ -89,6 +89,15 @@ async function run(command: string): Promise<{ code: number | null; out: string;
   clearTimeout(killer);
   if (/^bwrap: /m.test(out)) throw new Error(`bwrap could not set up the sandbox: ${out}`);
   return { code, out, plan };
+}
+
+/** The proxy sockets under JARVIS_CODE_HOME/sandbox (one per started proxy). */
+function proxySockets(): string[] {
+  const dir = join(root, 'home', '.jarvis-code', 'sandbox');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => n.startsWith('net-'))
+    .map((n) => join(dir, n, 'proxy.sock'));
 }
 
 const py = (code: string) => `python3 -c ${JSON.stringify(code)}`;
@@ -154,7 +163,7 @@ const LOST: string[] = [
 
 describe.skipIf(!available)('the sandbox network allowlist', () => {
   it('starts no proxy before the first allowlist command', () => {
-    expect(existsSync(join(sessionDir, 'network-proxy.sock'))).toBe(false);
+    expect(proxySockets()).toEqual([]);
   });
 
   it.each(ALLOWED)('reaches a listed name through the proxy: %s', async (command, fixture, body) => {
@@ -163,7 +172,17 @@ describe.skipIf(!available)('the sandbox network allowlist', () => {
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain(body);
     expect(hits[fixture]).toBe(before[fixture] + 1);
-    expect(existsSync(join(sessionDir, 'network-proxy.sock'))).toBe(true);
+    expect(proxySockets()).toHaveLength(1);
+  });
+
+  it('keeps the proxy socket in a private folder the command cannot see or replace', async () => {
+    const [socket] = proxySockets();
+    expect(statSync(join(socket, '..')).mode & 0o777).toBe(0o700);
+    const r = await run(`ls -la ${JSON.stringify(join(socket, '..'))}; test ! -e ${JSON.stringify(socket)}`);
+    expect(r.code, r.out).toBe(0);
+    const swap = await run('rm -f $SOCK || ln -sf /run/x $SOCK; curl -sS -f --max-time 20 http://localhost:$P/ok');
+    expect(swap.out).toContain('HTTP-FIXTURE-OK');
+    expect(readdirSync(sessionDir)).toEqual([]);
   });
 
   it.each(REFUSED)('refuses: %s', async (command) => {
@@ -198,6 +217,14 @@ describe.skipIf(!available)('the sandbox network allowlist', () => {
   it('passes the exit status of the command on', async () => {
     expect((await run('exit 7')).code).toBe(7);
     expect((await run('kill -TERM $$')).code).toBe(128 + 15);
+  });
+
+  it('removes the socket and its folder when closed, and starts again on the next command', async () => {
+    await sandbox.close();
+    expect(proxySockets()).toEqual([]);
+    const before = hits.http;
+    expect((await run('curl -sS -f --max-time 20 http://localhost:$P/ok')).out).toContain('HTTP-FIXTURE-OK');
+    expect(hits.http).toBe(before + 1);
   });
 
   it('holds the corpus size', () => {
