@@ -102,9 +102,13 @@ export class AllowlistProxy {
     socket.on('error', () => socket.destroy()); // the peer went away: the pair is torn down by 'close'
   }
 
+  private clients = 0;
+
   private accept(client: Socket): void {
     this.track(client);
-    if (this.sockets.size > this.limits.maxConnections) {
+    this.clients++;
+    client.on('close', () => this.clients--);
+    if (this.clients > this.limits.maxConnections) {
       reply(client, 503, `too many connections through the sandbox network proxy (${this.limits.maxConnections})`);
       return;
     }
