@@ -2,9 +2,12 @@
 //   (a) per command: planning the sandbox for a workspace (the secret-file scan included), dropping the
 //       environment's secrets and running `bash -c true` inside bwrap, against a plain `bash -c true` spawned in
 //       the same run — median and p95;
-//   (b) one-time set-up: the availability probe (`bwrap … true`), paid once per process.
+//   (b) one-time set-up: the availability probe (`bwrap … true`), paid once per process;
+//   (c) network = "allowlist" against network = "off", both spawned asynchronously (the proxy answers from this
+//       process): what the bridge inside (Node started before the command) adds per command, median and p95, and the
+//       proxy's start on the first allowlist command.
 // Target: at most 30 ms added per command (median). Usage: node bench/sandbox.bench.mjs [--runs N]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -73,6 +76,27 @@ for (let i = 0; i < RUNS; i++) {
   const spawnBoxed = () => spawnSync(plan.spawn.file, plan.spawn.args, { cwd: ws, env: sandboxSpawnEnv(plan.spawn) });
   boxed.push(planning[i] + timed(spawnBoxed));
 }
+
+const runAsync = (plan) =>
+  new Promise((done) => spawn(plan.spawn.file, plan.spawn.args, { cwd: ws, stdio: 'ignore' }).on('close', done));
+const timedAsync = async (fn) => {
+  const t = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+};
+const allowSettings = { ...DEFAULT_SANDBOX_SETTINGS, network: 'allowlist', allowedDomains: ['registry.npmjs.org'] };
+const allowSandbox = new CommandSandbox(allowSettings, { additionalDirs: [], jarvisHome: jarvis, home });
+const proxyStart = timed(() => allowSandbox.plan('true', ws, session));
+const off = [];
+const allow = [];
+const nodeStart = [];
+for (let i = 0; i < RUNS; i++) {
+  // For scale: the bridge is one Node start inside the sandbox.
+  nodeStart.push(timed(() => spawnSync(process.execPath, ['-e', '0'], { cwd: ws })));
+  off.push(await timedAsync(() => runAsync(sandbox.plan('true', ws, session))));
+  allow.push(await timedAsync(() => runAsync(allowSandbox.plan('true', ws, session))));
+}
+await allowSandbox.close();
 rmSync(dir, { recursive: true, force: true });
 
 const added = median(boxed) - median(plain);
@@ -82,3 +106,11 @@ console.log(`  of which planning (scan):   median ${ms(median(planning))}, p95 $
 console.log(`added per command:            median ${ms(added)}, p95 ${ms(p95(boxed) - p95(plain))} (target ≤ 30 ms)`);
 console.log(`ratio sandboxed / plain:      ${(median(boxed) / median(plain)).toFixed(2)}×`);
 console.log(`one-time set-up (probe):      ${ms(setup)}`);
+console.log(`network off (plan + bwrap):    median ${ms(median(off))}, p95 ${ms(p95(off))}`);
+console.log(`network allowlist (+ bridge): median ${ms(median(allow))}, p95 ${ms(p95(allow))}`);
+console.log(
+  `allowlist added per command:  median ${ms(median(allow) - median(off))}, p95 ${ms(p95(allow) - p95(off))}`,
+);
+console.log(`  for scale, node -e 0 plain:  median ${ms(median(nodeStart))}, p95 ${ms(p95(nodeStart))}`);
+console.log(`ratio allowlist / off:        ${(median(allow) / median(off)).toFixed(2)}×`);
+console.log(`first allowlist plan (proxy start included): ${ms(proxyStart)}`);

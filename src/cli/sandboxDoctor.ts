@@ -4,6 +4,7 @@ import { ConfigError } from '../store/configFields';
 import { loadConfig } from '../store/config';
 import type { DoctorSectionProvider } from './doctorSections';
 import { sandboxSettingsFromConfig } from './sandboxStartup';
+import type { SandboxSettings } from '../tools/shell/commandSandbox';
 import { probeBwrap } from '../platform/sandbox/bwrapSandbox';
 
 export const sandboxDoctor: DoctorSectionProvider = async (ctx) => {
@@ -26,7 +27,7 @@ export const sandboxDoctor: DoctorSectionProvider = async (ctx) => {
   }
   const lines = [
     `bubblewrap: ${probe.path} creates namespaces here`,
-    `network inside: ${settings.network}`,
+    networkLine(settings),
     `writable besides the workspace and the session: ${settings.writablePaths.join(', ') || 'nothing'}`,
     `home entries left readable: ${settings.readableHomePaths.join(', ') || 'none'}`,
     `manual mode asks for sandboxed commands: ${settings.autoAllow ? 'no (auto_allow = true)' : 'yes'}`,
@@ -35,3 +36,9 @@ export const sandboxDoctor: DoctorSectionProvider = async (ctx) => {
   ];
   return { title: 'command sandbox', ok: true, lines };
 };
+
+function networkLine(settings: SandboxSettings): string {
+  if (settings.network !== 'allowlist') return `network inside: ${settings.network}`;
+  const domains = settings.allowedDomains.join(', ') || 'none: every connection is refused';
+  return `network inside: allowlist, through the sandbox proxy, to ${domains}`;
+}

@@ -12,6 +12,7 @@ export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.Proc
     enabled: s.enabled,
     required: s.required,
     network: s.network,
+    allowedDomains: s.allowed_domains,
     autoAllow: s.auto_allow,
     writablePaths: s.writable_paths.map((p) => resolve(expandTilde(p, env))),
     readableHomePaths: s.readable_home_paths ?? [...DEFAULT_READABLE_HOME_PATHS],
@@ -28,9 +29,18 @@ export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.Proc
 export async function sandboxStartupNotice(settings: SandboxSettings): Promise<string | undefined> {
   if (!settings.enabled) return undefined;
   const probe = await probeBwrapInBackground(settings.bwrapPath);
-  if (probe.ok) return undefined;
+  if (probe.ok) return emptyAllowlistNotice(settings);
   return settings.required
     ? `the command sandbox cannot run: ${probe.reason}. [sandbox] required = true, so Bash commands are refused.`
     : `the command sandbox cannot run: ${probe.reason}. Commands run unconfined, as without a sandbox ` +
         '(set [sandbox] required = true to refuse them instead, or enabled = false to silence this).';
+}
+
+/** `network = "allowlist"` with nothing listed is allowed (every connection refused), but said once. */
+export function emptyAllowlistNotice(settings: SandboxSettings): string | undefined {
+  if (settings.network !== 'allowlist' || settings.allowedDomains.length > 0) return undefined;
+  return (
+    '[sandbox] network = "allowlist" with allowed_domains = []: the sandbox network proxy refuses every ' +
+    'connection. List the domains commands need in [sandbox] allowed_domains (docs/sandbox.md).'
+  );
 }

@@ -3,6 +3,7 @@
 // in configFields.ts.
 import { z } from 'zod';
 import { CAPABILITIES, PROVIDER_TYPES } from '../types/models';
+import { parseDomainRule } from '../types/domainRule';
 import { bool, int, isRegex, nonEmpty, oneOf, str, stringList, stringTable, table } from './configFields';
 
 /** Provider types the config accepts; the Google ones are valid config but not built yet. */
@@ -126,13 +127,12 @@ const backgroundSchema = table({
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ENV_PASS_EXPECTED = 'an array of environment variable names (letters, digits and _, not starting with a digit)';
 
-// The command sandbox (docs/sandbox.md). The domain allowlist is not built: "allowlist" is refused by name.
+// The command sandbox (docs/sandbox.md).
 const sandboxSchema = table({
   enabled: bool().default(true),
   required: bool().default(false),
-  network: z
-    .enum(['off', 'on'], { error: '"off" or "on" (network = "allowlist" is not built yet: docs/sandbox.md)' })
-    .default('off'),
+  network: oneOf(['off', 'on', 'allowlist']).default('off'),
+  allowed_domains: allowedDomainList().default([]),
   auto_allow: bool().default(false),
   writable_paths: stringList().default([]),
   readable_home_paths: stringList().optional(),
@@ -145,6 +145,18 @@ const sandboxSchema = table({
     .default([]),
   shell_mode: oneOf(['sandboxed', 'unsandboxed']).default('sandboxed'),
 });
+
+// `[sandbox] allowed_domains`: host names, `*.` wildcards or IP literals, each with an optional :port.
+const DOMAIN_SHAPE =
+  'a host name (registry.npmjs.org), a wildcard (*.pythonhosted.org) or an IP address, each optionally with :port';
+function allowedDomainList() {
+  return stringList().superRefine((entries, ctx) => {
+    for (const [i, entry] of entries.entries()) {
+      const rule = parseDomainRule(entry);
+      if ('error' in rule) ctx.addIssue({ code: 'custom', path: [i], message: `${DOMAIN_SHAPE} (${rule.error})` });
+    }
+  });
+}
 
 // Timeouts whose default depends on print mode are left unset; settings.ts applies them.
 const timeoutOnly = () => table({ timeout_ms: int(0).optional() });

@@ -47,8 +47,22 @@ describe('doctor: command sandbox', () => {
   });
 
   it('says it was not checked when config.toml is invalid', async () => {
-    const section = await sandboxDoctor(ctx(homeWith('[sandbox]\nnetwork = "allowlist"\n')));
+    const section = await sandboxDoctor(ctx(homeWith('[sandbox]\nallowed_domains = ["https://x.test"]\n')));
     expect(section?.ok).toBe(false);
-    expect(section?.lines[0]).toContain('"allowlist" is not built yet');
+    expect(section?.lines[0]).toContain('sandbox.allowed_domains');
+    expect(section?.lines[0]).toContain('allowed_domains[0]: expected a host name (registry.npmjs.org)');
+    expect(section?.lines[0]).toContain('(not a host name, wildcard or IP address), got "https://x.test"');
+  });
+
+  it.skipIf(!sandboxAvailable())('shows the allowlist mode and its domains', async () => {
+    const config = '[sandbox]\nnetwork = "allowlist"\nallowed_domains = ["registry.npmjs.org", "*.pythonhosted.org"]\n';
+    const lines = (await sandboxDoctor(ctx(homeWith(config))))?.lines.join('\n');
+    expect(lines).toContain(
+      'network inside: allowlist, through the sandbox proxy, to registry.npmjs.org, *.pythonhosted.org',
+    );
+    const empty = await sandboxDoctor(ctx(homeWith('[sandbox]\nnetwork = "allowlist"\n')));
+    expect(empty?.lines.join('\n')).toContain(
+      'allowlist, through the sandbox proxy, to none: every connection is refused',
+    );
   });
 });

@@ -119,16 +119,19 @@ describe('jarvis -p where the sandbox cannot run', () => {
     expect(existsSync(join(dirs.cwd, 'ran.txt'))).toBe(true);
   });
 
-  it('rejects network = "allowlist" with a config error naming the key', async () => {
+  it('rejects an allowed_domains entry that is not a host name, naming the entry', async () => {
     const dirs = makeCliDirs();
-    writeFileSync(join(dirs.home, 'config.toml'), '[sandbox]\nnetwork = "allowlist"\n');
+    writeFileSync(
+      join(dirs.home, 'config.toml'),
+      '[sandbox]\nnetwork = "allowlist"\nallowed_domains = ["registry.npmjs.org", "registry.npmjs.org/x"]\n',
+    );
     const r = await runJarvis(['-p', 'go'], {
       env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
       cwd: dirs.cwd,
       timeoutMs: 60_000,
     });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('sandbox.network');
-    expect(r.stderr).toContain('"allowlist" is not built yet');
+    expect(r.stderr).toContain('sandbox.allowed_domains[1]');
+    expect(r.stderr).toContain('got "registry.npmjs.org/x"');
   });
 });

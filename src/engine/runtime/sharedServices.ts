@@ -41,7 +41,9 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
   if (opts.image) shared.set(IMAGE_LIMITS.name, opts.image);
   if (opts.sandbox) {
     const env = { additionalDirs: opts.additionalDirs ?? [], jarvisHome: opts.home };
-    shared.set(SANDBOX_SERVICE.name, new CommandSandbox(opts.sandbox, env));
+    const sandbox = new CommandSandbox(opts.sandbox, env);
+    shared.set(SANDBOX_SERVICE.name, sandbox);
+    a.disposables.add({ name: 'sandbox network proxy', dispose: () => sandbox.close() });
   }
   for (const [name, service] of opts.services ?? []) shared.set(name, service);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;

@@ -6,8 +6,10 @@
 // holds for root too: confinement is by mounts and namespaces, not by file permissions.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { bridgeArgs } from './proxyBridge';
 
-export type SandboxNetwork = 'off' | 'on';
+/** `allowlist`: the network namespace stays closed; the only way out is the proxy's socket (proxyBridge.ts). */
+export type SandboxNetwork = 'off' | 'on' | 'allowlist';
 
 export interface BwrapPolicy {
   /** Folders (or files) the command may write: the workspace, the session folder, configured extras. */
@@ -21,6 +23,8 @@ export interface BwrapPolicy {
   maskFile?: string;
   /** Extra environment inside the sandbox. */
   env?: Readonly<Record<string, string>>;
+  /** With network `allowlist`: the host path of the proxy's Unix socket (allowlistProxy.ts). */
+  proxySocket?: string;
 }
 
 /** The bwrap arguments that run `shell -c command` under `policy` (the caller adds nothing after them). */
@@ -42,6 +46,11 @@ export function bwrapArgs(policy: BwrapPolicy, shell: string, command: string): 
   for (const path of policy.readOnly) if (existsSync(path)) args.push('--ro-bind', path, path);
   for (const path of policy.hidden) if (insideAny(path, policy.writable)) mask(path);
   for (const path of emptied) args.push('--remount-ro', path);
+  if (policy.network === 'allowlist') {
+    if (!policy.proxySocket) throw new Error('network = "allowlist" needs the proxy socket (docs/sandbox.md)');
+    const bridge = bridgeArgs(policy.proxySocket, shell, command);
+    return [...args, ...bridge.mounts, '--', ...bridge.run];
+  }
   args.push('--', shell, '-c', command);
   return args;
 }

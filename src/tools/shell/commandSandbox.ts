@@ -3,7 +3,7 @@
 // sandbox for the folder it runs in, or refuses when the sandbox is required and missing (docs/sandbox.md).
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { serviceKey } from '../defineTool';
 import { bwrapArgs, probeBwrap, type BwrapPolicy, type SandboxNetwork } from '../../platform/sandbox/bwrapSandbox';
 import type { SandboxSpawn } from '../../platform/processes';
@@ -11,6 +11,7 @@ import { isSensitiveEntry, VCS_DIRS } from '../file/sensitivePaths';
 import { mkdirPrivateSync } from '../../store/privateFiles';
 import type { BoundaryContext } from './sandboxFailure';
 import { gitDirsOf } from './gitDirs';
+import { SandboxNetworkProxy } from './sandboxNetwork';
 
 export interface SandboxSettings {
   /** `[sandbox] enabled`: false runs every command as before. */
@@ -18,6 +19,8 @@ export interface SandboxSettings {
   /** `[sandbox] required`: refuse commands instead of running them unconfined where bwrap cannot run. */
   required: boolean;
   network: SandboxNetwork;
+  /** `[sandbox] allowed_domains`: with network `allowlist`, the hosts the proxy lets commands reach. */
+  allowedDomains: readonly string[];
   /** `[sandbox] auto_allow`: manual mode runs a sandboxed command without asking (deny rules still apply). */
   autoAllow: boolean;
   /** `[sandbox] writable_paths`: absolute folders writable besides the workspace and the session folder. */
@@ -51,6 +54,7 @@ export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = Object.freeze
   enabled: true,
   required: false,
   network: 'off' as const,
+  allowedDomains: [],
   autoAllow: false,
   writablePaths: [],
   readableHomePaths: [...DEFAULT_READABLE_HOME_PATHS],
@@ -116,10 +120,39 @@ export class CommandSandbox {
     if (unsandboxed) return { kind: 'unsandboxed', why: 'asked' };
     const { policy, note } = this.policyFor(cwd, sessionDir);
     const shell = process.env.JARVIS_SHELL_PATH?.trim() || 'bash';
-    const args = bwrapArgs(policy, shell, command);
+    const network = this.network();
+    if ('message' in network) return { kind: 'refused', message: network.message };
+    const netPolicy = network.policy
+      ? { proxySocket: network.policy.proxySocket, hidden: [...policy.hidden, dirname(network.policy.proxySocket)] }
+      : {};
+    const args = bwrapArgs({ ...policy, ...netPolicy }, shell, command);
     const spawn = { file: this.settings.bwrapPath, args, envPass: this.settings.envPass };
-    const boundary = { writable: policy.writable, networkOff: policy.network === 'off' };
+    const boundary = { writable: policy.writable, networkOff: policy.network === 'off', ...network.boundary };
     return { kind: 'sandboxed', spawn, boundary, ...(note ? { note } : {}) };
+  }
+
+  private proxy?: SandboxNetworkProxy;
+
+  /**
+   * In allowlist mode, the proxy's socket for the command (the proxy starts with the first one). Its folder is hidden
+   * from the command even where a writable folder covers it, so the socket cannot be swapped for another.
+   */
+  private network(): { policy?: { proxySocket: string }; boundary?: Partial<BoundaryContext> } | { message: string } {
+    if (this.settings.network !== 'allowlist') return {};
+    try {
+      this.proxy ??= new SandboxNetworkProxy(this.settings.allowedDomains, this.env.jarvisHome);
+      const proxySocket = this.proxy.socket();
+      const proxy = this.proxy;
+      const since = Date.now();
+      return { policy: { proxySocket }, boundary: { refusedHosts: () => proxy.refusedSince(since) } };
+    } catch (e) {
+      return { message: `Cannot run the command: ${(e as Error).message}. The sandbox allows no network without it.` };
+    }
+  }
+
+  /** Stops the network proxy, if one was started (with the session). */
+  async close(): Promise<void> {
+    await this.proxy?.close();
   }
 
   /** The filesystem and network boundary for a command run from `cwd`. */

@@ -26,6 +26,8 @@ const NETWORK = new RegExp(
 export interface BoundaryContext {
   writable: readonly string[];
   networkOff: boolean;
+  /** Allowlist mode: what the network proxy refused while the command ran (sandboxNetwork.ts). */
+  refusedHosts?: () => ReadonlyArray<{ host: string; port: number; why: string }>;
 }
 
 /** Which boundary a failed sandboxed command hit, if its output shows one. */
@@ -62,6 +64,10 @@ export function explainSandboxFailure(
   ctx: BoundaryContext,
   audience: SandboxAudience = 'model',
 ): string | undefined {
+  if (ctx.refusedHosts && exitCode !== 0) {
+    const allowlist = explainAllowlistFailure(output, ctx.refusedHosts());
+    if (allowlist) return allowlist;
+  }
   const hit = sandboxBoundaryHit(output, exitCode);
   const ask = audience === 'model' ? 'ask the user to add the folder' : 'add the folder';
   if (hit === 'filesystem') {
@@ -89,3 +95,27 @@ export function explainSandboxFailure(
   }
   return undefined;
 }
+
+/** Allowlist mode: the hosts the proxy refused, or a connection that did not go through the proxy. */
+function explainAllowlistFailure(
+  output: string,
+  refused: ReadonlyArray<{ host: string; port: number; why: string }>,
+): string | undefined {
+  if (refused.length > 0) {
+    const hosts = [...new Set(refused.map((r) => `${r.host}:${r.port}${r.why === 'not listed' ? '' : ` (${r.why})`}`))];
+    return (
+      `The command hit the sandbox network boundary: the sandbox's network proxy refused ${hosts.join(', ')}, ` +
+      'not in [sandbox] allowed_domains of config.toml. If the command needs it, ask the user to add the domain to ' +
+      '[sandbox] allowed_domains, or rerun with dangerously_unsandboxed: true, which asks for approval.'
+    );
+  }
+  if (!NETWORK.test(output) && !CONNECT_FAILED.test(output)) return undefined;
+  return (
+    'The command hit the sandbox network boundary: inside the sandbox the only way out is the proxy named by ' +
+    'HTTP_PROXY/HTTPS_PROXY ([sandbox] network = "allowlist"), to the domains of [sandbox] allowed_domains; a program ' +
+    "that ignores those variables (Node's fetch, raw sockets, DNS) cannot connect. Use a client that honours them " +
+    '(curl, npm, pip, git), or rerun with dangerously_unsandboxed: true, which asks for approval.'
+  );
+}
+
+const CONNECT_FAILED = /connection refused|ECONNREFUSED|couldn't connect|failed to connect/i;

@@ -1,0 +1,43 @@
+// How an entry of `[sandbox] allowed_domains` reads (docs/sandbox.md#the-network-allowlist): a host name
+// (`registry.npmjs.org`), a wildcard over the names below a domain (`*.pythonhosted.org`), or an IP literal
+// (`127.0.0.1`, `[::1]`), each with an optional `:port`. Here because both the config's validation (store) and the
+// proxy (platform/sandbox/domainAllowlist.ts) read it.
+import { isIP } from 'node:net';
+
+export interface DomainRule {
+  /** Lower-case, without a trailing dot; for a wildcard the suffix after `*.`; for IPv6 without brackets. */
+  host: string;
+  wildcard: boolean;
+  /** Undefined: any port. */
+  port?: number;
+  /** The entry as written, for messages. */
+  entry: string;
+}
+
+const LABEL = '[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?';
+const NAME = new RegExp(`^(\\*\\.)?(${LABEL}(?:\\.${LABEL})*)\\.?(?::(\\d{1,5}))?$`, 'i');
+const BRACKETED = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/i;
+
+/** The rule an entry stands for, or the reason it is not one (a config error names the entry with it). */
+export function parseDomainRule(entry: string): DomainRule | { error: string } {
+  const bracketed = BRACKETED.exec(entry);
+  if (bracketed) {
+    if (isIP(bracketed[1]) !== 6) return { error: `${bracketed[1]} is not an IPv6 address` };
+    return withPort({ host: bracketed[1].toLowerCase(), wildcard: false, entry }, bracketed[2]);
+  }
+  if (isIP(entry) === 6) return { host: entry.toLowerCase(), wildcard: false, entry };
+  const name = NAME.exec(entry);
+  if (!name) {
+    return { error: 'not a host name, wildcard or IP address' };
+  }
+  const host = name[2].toLowerCase();
+  if (name[1] && isIP(host)) return { error: 'a wildcard over an IP address means nothing; list the address itself' };
+  return withPort({ host, wildcard: Boolean(name[1]), entry }, name[3]);
+}
+
+function withPort(rule: DomainRule, port: string | undefined): DomainRule | { error: string } {
+  if (port === undefined) return rule;
+  const n = Number(port);
+  if (n < 1 || n > 65_535) return { error: `port ${port} is not from 1 to 65535` };
+  return { ...rule, port: n };
+}

@@ -1,0 +1,103 @@
+// `[sandbox] allowed_domains` (docs/sandbox.md#the-network-allowlist): how entries read, which hosts and ports they
+// allow, and which resolved addresses count as cloud metadata.
+import { describe, expect, it } from 'vitest';
+import {
+  addressListed,
+  hostAllowed,
+  isMetadataAddress,
+  parseDomainRule,
+  parseDomainRules,
+} from '../../../src/platform/sandbox/domainAllowlist';
+
+describe('allowed_domains entries', () => {
+  it.each([
+    ['registry.npmjs.org', { host: 'registry.npmjs.org', wildcard: false }],
+    ['*.PythonHosted.org', { host: 'pythonhosted.org', wildcard: true }],
+    ['example.com.', { host: 'example.com', wildcard: false }],
+    ['localhost:8080', { host: 'localhost', wildcard: false, port: 8080 }],
+    ['127.0.0.1', { host: '127.0.0.1', wildcard: false }],
+    ['[::1]:443', { host: '::1', wildcard: false, port: 443 }],
+    ['fd00:ec2::254', { host: 'fd00:ec2::254', wildcard: false }],
+  ])('reads %s', (entry, rule) => {
+    expect(parseDomainRule(entry)).toMatchObject(rule);
+  });
+
+  it.each([
+    ['', /not a host name/],
+    ['https://registry.npmjs.org', /not a host name/],
+    ['registry.npmjs.org/path', /not a host name/],
+    ['*', /not a host name/],
+    ['a.*.com', /not a host name/],
+    ['**.example.com', /not a host name/],
+    ['exa mple.com', /not a host name/],
+    ['-bad.com', /not a host name/],
+    ['host:0', /port 0 is not from 1 to 65535/],
+    ['host:99999', /port 99999 is not from 1 to 65535/],
+    ['*.10.0.0.1', /wildcard over an IP/],
+    ['[1:2:3]', /not an IPv6 address/],
+  ])('refuses %j', (entry, why) => {
+    const rule = parseDomainRule(entry);
+    expect('error' in rule && rule.error).toMatch(why);
+  });
+
+  it('names the bad entry when a list is read', () => {
+    expect(() => parseDomainRules(['ok.com', 'bad host'])).toThrow(/"bad host": not a host name/);
+  });
+});
+
+describe('which hosts an allowlist lets through', () => {
+  const rules = parseDomainRules(['*.example.com', 'registry.npmjs.org', 'only.test:8443', '10.1.2.3', '[::1]']);
+  it.each([
+    ['a.example.com', 443, true],
+    ['deep.a.example.com', 80, true],
+    ['A.EXAMPLE.COM.', 443, true],
+    ['example.com', 443, false],
+    ['example.com.evil.net', 443, false],
+    ['evilexample.com', 443, false],
+    ['a.example.com.', 1234, true],
+    ['registry.npmjs.org', 443, true],
+    ['Registry.NPMJS.org', 22, true],
+    ['registry.npmjs.org.evil.net', 443, false],
+    ['sub.registry.npmjs.org', 443, false],
+    ['only.test', 8443, true],
+    ['only.test', 443, false],
+    ['10.1.2.3', 80, true],
+    ['10.1.2.4', 80, false],
+    ['[::1]', 443, true],
+    ['::1', 443, true],
+    ['127.0.0.1', 80, false],
+  ])('%s:%d → %s', (host, port, allowed) => {
+    expect(hostAllowed(rules, host, port)).toBe(allowed);
+  });
+
+  it('lets no wildcard match an IP literal', () => {
+    expect(hostAllowed(parseDomainRules(['*.0.0.1']), '127.0.0.1', 80)).toBe(false);
+  });
+
+  it('lets nothing through an empty list', () => {
+    expect(hostAllowed([], 'localhost', 80)).toBe(false);
+  });
+});
+
+describe('metadata addresses', () => {
+  it.each([
+    ['169.254.169.254', true],
+    ['169.254.1.1', true],
+    ['::ffff:169.254.169.254', true],
+    ['fd00:ec2::254', true],
+    ['fd00:ec2:0:0:0:0:0:254', true],
+    ['fe80::1', true],
+    ['127.0.0.1', false],
+    ['10.0.0.1', false],
+    ['::1', false],
+    ['fd00:ec2::253', false],
+  ])('%s → %s', (address, metadata) => {
+    expect(isMetadataAddress(address)).toBe(metadata);
+  });
+
+  it('counts an address as listed only when written exactly', () => {
+    const rules = parseDomainRules(['169.254.169.254', '*.internal']);
+    expect(addressListed(rules, '169.254.169.254')).toBe(true);
+    expect(addressListed(rules, '169.254.169.253')).toBe(false);
+  });
+});
