@@ -14,9 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, type SandboxPlan } from '../../../src/tools/shell/commandSandbox';
 import { BRIDGE_SOCKET_INSIDE } from '../../../src/platform/sandbox/proxyBridge';
 import { explainSandboxFailure } from '../../../src/tools/shell/sandboxFailure';
+import { requireSystemPart } from '../../helpers/requireAll';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
 
-const available = sandboxAvailable();
+const available =
+  sandboxAvailable() &&
+  requireSystemPart('openssl', 'makes the HTTPS fixture certificate') &&
+  requireSystemPart('python3', 'the corpus reaches out from Python too');
 let root: string;
 let ws: string;
 let sessionDir: string;

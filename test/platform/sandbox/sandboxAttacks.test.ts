@@ -20,9 +20,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSpawnEnv } from '../../../src/platform/processes';
 import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, HIDDEN_FILE_TEXT } from '../../../src/tools/shell/commandSandbox';
+import { requireSystemPart } from '../../helpers/requireAll';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
 
-const available = sandboxAvailable();
+const available = sandboxAvailable() && requireSystemPart('python3', 'the corpus attacks from Python too');
 const SECRETS = [
   'sk-secret-123',
   'SUB-ENV-SECRET',
