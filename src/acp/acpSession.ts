@@ -41,6 +41,7 @@ import { EventMapper, historyUpdates } from './sessionUpdates';
 import { applyThinking, configOptions, currentModeId, MODE_IDS, modeState, type AcpModeId } from './sessionOptions';
 import { runSlashCommand } from './slashCommands';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
+import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import type { SessionPlugins } from '../ext/plugins/contributions';
 
 /** What the CLI layer prepared for a session in one folder (config, model, servers). */
@@ -230,9 +231,13 @@ export class AcpSession {
       return { stopReason: 'end_turn' };
     }
     this.cancelRequested = false;
-    const outcome = plugin
+    // Its `!`cmd` lines run first, through the editor's permission requests (engine/delegation/commandExpansion.ts).
+    const warn = (text: string) => this.say(`warning: ${text}`);
+    const ready = plugin ? await prepareParsedCommand(this.runtime.agent, plugin, { warn }) : undefined;
+    const outcome = ready
       ? await this.runtime.agent.run(input.text, {
-          content: [{ type: 'text', text: plugin.text }, ...input.content.filter((p) => p.type !== 'text')],
+          content: [{ type: 'text', text: ready.text }, ...input.content.filter((p) => p.type !== 'text')],
+          preApproved: ready.preApproved,
         })
       : await this.runtime.agent.run(input.text, { content: input.content });
     await this.updates;
