@@ -8,7 +8,9 @@ import { prepareCommandPrompt } from '../../../src/engine/delegation/commandExpa
 import { decideApproval, type PolicyInput } from '../../../src/engine/policy/approvals';
 import { preApprovalRules } from '../../../src/engine/policy/preApproval';
 import { shellAnalysisFor } from '../../../src/engine/policy/approvals';
+import { SkillCatalog } from '../../../src/ext/skills/skillCatalog';
 import { bashTool } from '../../../src/tools/shell';
+import { skillTools } from '../../../src/tools/skill';
 import { makeEngine, verifyEnginesAfterEach } from '../../helpers/engineHarness';
 
 verifyEnginesAfterEach();
@@ -97,6 +99,46 @@ describe('allowed-tools as a pre-approval (turn scope)', () => {
     expect(results.map((m) => (m.role === 'tool' ? m.content[0] : undefined))).toEqual([
       { type: 'text', text: expect.stringContaining('granted') },
       { type: 'text', text: 'The user rejected this call and said: not now' },
+    ]);
+  });
+});
+
+describe('allowed-tools of a skill the model loads', () => {
+  it('pre-approves from the load to the end of that turn only', async () => {
+    const catalog = new SkillCatalog([
+      {
+        name: 'echoer',
+        description: 'echoes',
+        type: 'prompt',
+        disableModelInvocation: false,
+        arguments: [],
+        allowedTools: ['Bash(echo:*)'],
+        body: 'Echo things.',
+        dir: '/s/echoer',
+        path: '/s/echoer/SKILL.md',
+        source: 'user',
+      },
+    ]);
+    const echo = (id: string) => ({ toolCalls: [{ id, name: 'Bash', arguments: { command: `echo ${id}` } }] });
+    const h = makeEngine({
+      tools: [bashTool, ...skillTools],
+      skills: catalog,
+      answer: () => ({ decision: 'reject', feedback: 'no' }),
+      responses: [
+        echo('before'),
+        { toolCalls: [{ id: 'load', name: 'Skill', arguments: { skill: 'echoer' } }] },
+        echo('after'),
+        { text: 'one' },
+        echo('next'),
+        { text: 'two' },
+      ],
+    });
+    await h.runtime.agent.run('first');
+    await h.runtime.agent.run('second');
+    expect(h.approvals.map((a) => a.subject)).toEqual(['Bash(echo before)', 'Bash(echo next)']);
+    const decisions = h.eventsOf('approval_decision').filter((e) => e.subject === 'Bash(echo after)');
+    expect(decisions).toMatchObject([
+      { decision: 'allow', by: 'rule allow Bash(echo:*) (allowed-tools of /s/echoer/SKILL.md)' },
     ]);
   });
 });
