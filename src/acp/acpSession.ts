@@ -90,6 +90,8 @@ export class AcpSession {
   private readonly cwd: string;
   /** `session/cancel` came during the current prompt. */
   private cancelRequested = false;
+  /** Aborted by `session/cancel` while a command's `!`cmd` lines run, before its prompt is sent. */
+  private expanding: AbortController | undefined;
 
   constructor(private readonly opts: AcpSessionOptions) {
     const { prepared } = opts;
@@ -233,7 +235,14 @@ export class AcpSession {
     this.cancelRequested = false;
     // Its `!`cmd` lines run first, through the editor's permission requests (engine/delegation/commandExpansion.ts).
     const warn = (text: string) => this.say(`warning: ${text}`);
-    const ready = plugin ? await prepareParsedCommand(this.runtime.agent, plugin, { warn }) : undefined;
+    const expanding = new AbortController();
+    this.expanding = expanding;
+    const ready = plugin
+      ? await prepareParsedCommand(this.runtime.agent, plugin, { warn, signal: expanding.signal }).finally(() => {
+          this.expanding = undefined;
+        })
+      : undefined;
+    if (expanding.signal.aborted) return { stopReason: 'cancelled' };
     const outcome = ready
       ? await this.runtime.agent.run(input.text, {
           content: [{ type: 'text', text: ready.text }, ...input.content.filter((p) => p.type !== 'text')],
@@ -248,6 +257,7 @@ export class AcpSession {
   /** `session/cancel`: stops the turn; its questions are withdrawn (their editor requests cancelled). */
   cancel(): void {
     this.cancelRequested = true;
+    this.expanding?.abort();
     this.runtime.agent.cancel(true);
   }
 

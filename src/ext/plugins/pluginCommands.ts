@@ -31,14 +31,6 @@ export interface PluginCommand {
   allowedTools?: string[];
 }
 
-/** `` !`cmd` ``: Claude Code runs it before sending and puts its output in its place. */
-const BANG_COMMAND = /!`([^`\n]+)`/g;
-
-/** The commands a body's `` !`cmd` `` lines name, in order. */
-export function bangCommands(body: string): string[] {
-  return [...body.matchAll(BANG_COMMAND)].map((m) => m[1].trim());
-}
-
 /** `allowed-tools` as written: a list, or one string separated by commas or spaces outside parentheses. */
 export function allowedToolsList(value: unknown): string[] | undefined {
   if (typeof value === 'string') return value.split(/(?:,|\s)+(?![^(]*\))/).filter((p) => p.trim());
