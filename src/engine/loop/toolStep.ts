@@ -91,7 +91,8 @@ export class ToolStep {
       }
       this.emit(event);
     };
-    const batch = await this.runBatch([toolCall], signal, permissions, emit, [...this.grants, ...grants]);
+    // Only the grants of the command being expanded: a running turn's own never reach another prompt.
+    const batch = await this.runBatch([toolCall], signal, permissions, emit, grants);
     const { session } = this.deps;
     for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
     this.deps.fileHistory?.record(batch.changes, batch.commands);
