@@ -41,6 +41,7 @@ import { EventMapper, historyUpdates } from './sessionUpdates';
 import { applyThinking, configOptions, currentModeId, MODE_IDS, modeState, type AcpModeId } from './sessionOptions';
 import { runSlashCommand } from './slashCommands';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
+import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import type { SessionPlugins } from '../ext/plugins/contributions';
 
 /** What the CLI layer prepared for a session in one folder (config, model, servers). */
@@ -89,6 +90,8 @@ export class AcpSession {
   private readonly cwd: string;
   /** `session/cancel` came during the current prompt. */
   private cancelRequested = false;
+  /** Aborted by `session/cancel` while a command's `!`cmd` lines run, before its prompt is sent. */
+  private expanding: AbortController | undefined;
 
   constructor(private readonly opts: AcpSessionOptions) {
     const { prepared } = opts;
@@ -230,9 +233,20 @@ export class AcpSession {
       return { stopReason: 'end_turn' };
     }
     this.cancelRequested = false;
-    const outcome = plugin
+    // Its `!`cmd` lines run first, through the editor's permission requests (engine/delegation/commandExpansion.ts).
+    const warn = (text: string) => this.say(`warning: ${text}`);
+    const expanding = new AbortController();
+    this.expanding = expanding;
+    const ready = plugin
+      ? await prepareParsedCommand(this.runtime.agent, plugin, { warn, signal: expanding.signal }).finally(() => {
+          this.expanding = undefined;
+        })
+      : undefined;
+    if (expanding.signal.aborted) return { stopReason: 'cancelled' };
+    const outcome = ready
       ? await this.runtime.agent.run(input.text, {
-          content: [{ type: 'text', text: plugin.text }, ...input.content.filter((p) => p.type !== 'text')],
+          content: [{ type: 'text', text: ready.text }, ...input.content.filter((p) => p.type !== 'text')],
+          preApproved: ready.preApproved,
         })
       : await this.runtime.agent.run(input.text, { content: input.content });
     await this.updates;
@@ -243,6 +257,7 @@ export class AcpSession {
   /** `session/cancel`: stops the turn; its questions are withdrawn (their editor requests cancelled). */
   cancel(): void {
     this.cancelRequested = true;
+    this.expanding?.abort();
     this.runtime.agent.cancel(true);
   }
 

@@ -16,6 +16,7 @@ import { installLastResort } from './lastResort';
 import { parseSkillCommand } from '../engine/delegation/skills';
 import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAttachments';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
+import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
@@ -190,11 +191,16 @@ async function runPrintBody(
       nextChange: (signal: AbortSignal) => runtime.cron.nextChange(signal),
       sessionId: () => runtime.session.id,
     };
+    // A command's `!`cmd` lines run now, before sending (engine/delegation/commandExpansion.ts).
+    const command = pluginCommand ?? skillCommand;
+    const warn = (text: string) => stderr.write(`warning: ${text}\n`);
+    const ready = command?.ok ? await prepareParsedCommand(runtime.agent, command, { warn }) : undefined;
     return await runPrint(
       runtime.agent,
       {
         prompt,
-        promptContent: pluginCommand?.text ?? skillCommand?.text,
+        promptContent: ready?.text,
+        preApproved: ready?.preApproved,
         attachments: attached?.parts,
         outputFormat: format,
         stdout,

@@ -4,6 +4,7 @@ import { MAIN_AGENT_ID, type EngineEvent } from '../engine/loop/events';
 import { SubagentProgress } from './subagentProgress';
 import type { Agent, TurnOutcome } from '../engine/loop/loop';
 import type { ContentPart } from '../llm/types';
+import type { PermissionRule } from '../engine/policy/approvals';
 import { StreamJsonWriter, TranscriptWriter, type Sink } from './transcriptWriter';
 
 export const EXIT_SUCCESS = 0;
@@ -40,6 +41,8 @@ export interface PrintRunOptions {
   prompt: string;
   /** What the model receives instead of the prompt text (a `/skill:` command's instructions). */
   promptContent?: string;
+  /** The `allowed-tools` of the command behind the prompt, for its turn (engine/policy/preApproval.ts). */
+  preApproved?: PermissionRule[];
   /** The prompt's `@path` attachments (promptAttachments.ts), sent after its text. */
   attachments?: ContentPart[];
   outputFormat: PrintFormat;
@@ -129,7 +132,8 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
       { type: 'text', text: opts.promptContent ?? opts.prompt },
       ...(opts.attachments ?? []),
     ];
-    agent.submit({ kind: 'prompt', text: opts.prompt, ...(extra ? { content } : {}) });
+    const granted = opts.preApproved?.length ? { preApproved: opts.preApproved } : {};
+    agent.submit({ kind: 'prompt', text: opts.prompt, ...(extra ? { content } : {}), ...granted });
   }
   const outcomes = await agent.idle();
   if (interrupted()) return EXIT_INTERRUPTED;

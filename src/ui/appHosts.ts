@@ -92,7 +92,7 @@ export function inputRouterHost(app: App, parts: AppParts): InputHost {
       parts.controller.runtime!.agent.submit({ kind: 'steer', text });
       ui.transcript.add(new UserBlock(ui.view, text, 'steer'));
     },
-    sendPrompt: (text, modelText) => parts.prompts.send(text, modelText),
+    sendPrompt: (text, modelText, command) => parts.prompts.send(text, modelText, command),
     runShell: (command) => parts.shell.start(command),
     refreshCompletion: () => parts.completion.refresh(),
     pasteImage: () => void parts.prompts.pasteImage(),

@@ -10,6 +10,7 @@ import { findCommand, parseSlash, type CommandHost } from './slashCommands';
 import { parseSkillCommand } from '../engine/delegation/skills';
 import type { SessionPlugins } from '../ext/plugins/contributions';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
+import type { ParsedCommand } from '../engine/delegation/commandExpansion';
 
 /** Two Esc presses within this window on an empty, idle input open the undo selector. */
 export const DOUBLE_ESC_MS = 600;
@@ -49,7 +50,8 @@ export interface InputHost {
   /** Enabled plugins' commands (`/<plugin>:<command>`). */
   readonly plugins?: SessionPlugins;
   /** `modelText`: what the model receives when it differs from what the user typed (a skill's instructions). */
-  sendPrompt(text: string, modelText?: string): void;
+  /** `command`: the plugin or skill command behind it (its `!`cmd` lines run before sending). */
+  sendPrompt(text: string, modelText?: string, command?: ParsedCommand): void;
   runShell(command: string): void;
   /** After a line is sent: @-completion may list new files. */
   refreshCompletion(): void;
@@ -213,7 +215,7 @@ export class InputRouter {
       host.commands.notice('error', command.message);
       return host.requestRender();
     }
-    host.sendPrompt(text, command?.text);
+    host.sendPrompt(text, command?.text, command);
   }
 
   private remember(text: string): void {

@@ -3,6 +3,8 @@
 // the engine's queue and shows as queued until its turn starts; one typed while a `!` command runs waits
 // for that command's end, so it goes with its output.
 import type { Editor } from '@mariozechner/pi-tui';
+import { prepareParsedCommand, type ParsedCommand } from '../engine/delegation/commandExpansion';
+import type { PermissionRule } from '../engine/policy/approvals';
 import type { Runtime } from '../engine/runtime/runtime';
 import type { ContentPart } from '../llm/types';
 import type { InputCompletion } from './completion';
@@ -15,7 +17,7 @@ export interface PromptSenderHost {
   readonly attacher: PromptAttacher;
   readonly completion: InputCompletion;
   ensureRuntime(): Runtime | undefined;
-  notice(level: 'info', text: string): void;
+  notice(level: 'info' | 'warning' | 'error', text: string): void;
   requestRender(): void;
 }
 
@@ -29,25 +31,43 @@ export class PromptSender {
     return this.queuedPrompts;
   }
 
-  /** `modelText`: what the model receives when it differs from what the user typed (a skill's instructions). */
-  send(text: string, modelText = text): void {
+  /**
+   * `modelText`: what the model receives when it differs from what the user typed (a skill's instructions).
+   * `command`: the plugin or skill command that wrote it: its `!`cmd` lines run (with the ordinary approval) and
+   * its `allowed-tools` pre-approve its turn before it is sent (engine/delegation/commandExpansion.ts).
+   */
+  send(text: string, modelText = text, command?: ParsedCommand): void {
     const { host } = this;
     const shellDone = host.shell.done;
     if (shellDone) {
       host.notice('info', 'The prompt is sent when the shell command ends (Esc stops it).');
-      void shellDone.then(() => this.send(text, modelText));
+      void shellDone.then(() => this.send(text, modelText, command));
       return;
     }
     const rt = host.ensureRuntime();
     if (!rt) return;
+    if (!command) return this.submit(rt, text, modelText, undefined);
+    const warn = (why: string) => host.notice('warning', why);
+    prepareParsedCommand(rt.agent, command, { warn }).then(
+      (ready) => this.submit(rt, text, ready.text, ready.preApproved),
+      (e: unknown) => {
+        host.notice('error', `The command was not sent: preparing it failed (${e instanceof Error ? e.message : e}).`);
+        host.requestRender();
+      },
+    );
+  }
+
+  private submit(rt: Runtime, text: string, modelText: string, preApproved: PermissionRule[] | undefined): void {
+    const { host } = this;
     const content: ContentPart[] = [
       ...host.shell.takeContexts().map((t) => ({ type: 'text' as const, text: t })),
       { type: 'text', text: modelText },
     ];
     if (rt.agent.busy) this.queuedPrompts.push(text);
     host.completion.noteMentions(text);
+    const granted = preApproved?.length ? { preApproved } : {};
     host.attacher.send(rt, text, content, (withAttachments) =>
-      rt.agent.submit({ kind: 'prompt', text, content: withAttachments }),
+      rt.agent.submit({ kind: 'prompt', text, content: withAttachments, ...granted }),
     );
     host.requestRender();
   }

@@ -8,6 +8,7 @@ import { isModelInvocable, type Skill } from '../../ext/skills/skillFile';
 import { MAX_SKILL_NESTING, type SkillLoad, type SkillService } from '../../tools/skill/skillService';
 import { summarise } from '../../tools/toolSearch';
 import type { GateHandler } from '../extensions/extensionGate';
+import { preApprovalRules } from '../policy/preApproval';
 import type { Agent, TurnExtension } from '../loop/loop';
 
 const SKILL_OPEN = '<skill name=';
@@ -155,6 +156,8 @@ export class SkillInvoker implements SkillService {
   /** The skills loaded this turn, with the depth each sits at (1 = not led to by another skill). */
   private loaded = new Map<string, { skill: Skill; depth: number }>();
   private firstStep = true;
+  /** The agent whose turn is running (set at its first step): a loaded skill's `allowed-tools` go to it. */
+  private agent: Agent | undefined;
 
   constructor(private readonly catalog: SkillCatalog | undefined) {}
 
@@ -207,13 +210,19 @@ export class SkillInvoker implements SkillService {
       };
     }
     if (!this.loaded.has(skill.name.toLowerCase())) this.loaded.set(skill.name.toLowerCase(), { skill, depth });
-    return { ok: true, name: skill.name, text: skillText(skill, args) };
+    // Its `allowed-tools` pre-approve matching calls for the rest of this turn (docs/approvals.md).
+    const problems: string[] = [];
+    const rules = preApprovalRules(skill.allowedTools ?? [], skill.path, (t) => problems.push(t));
+    if (rules.length) this.agent?.grantForTurn(rules);
+    const text = skillText(skill, args);
+    return { ok: true, name: skill.name, text: problems.length ? `${text}\n\n(${problems.join('; ')})` : text };
   }
 
   readonly extension: TurnExtension = {
     beforeStep: (agent: Agent) => {
       if (!this.firstStep) return;
       this.firstStep = false;
+      this.agent = agent;
       // A turn started with `/skill:` holds those skills at level 1.
       const last = agent.session.state.messages.at(-1);
       if (last?.role !== 'user') return;
@@ -233,6 +242,7 @@ export class SkillInvoker implements SkillService {
     },
     afterTurn: () => {
       this.firstStep = true;
+      this.agent = undefined;
       this.loaded = new Map();
     },
   };

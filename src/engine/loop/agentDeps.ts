@@ -12,7 +12,8 @@ import type { ToolSet } from './toolRegistry';
 import type { TurnExtension } from './turnExtension';
 
 export type StepRequest =
-  | { kind: 'prompt'; text: string; content?: ContentPart[] }
+  /** `preApproved`: `allowed-tools` of the command that wrote the prompt, for this turn only (preApproval.ts). */
+  | { kind: 'prompt'; text: string; content?: ContentPart[]; preApproved?: PermissionRule[] }
   | { kind: 'steer'; text: string }
   /** `onJournalled` is called once its message is in the journal (a task's notification is delivered then). */
   | { kind: 'notification'; text: string; onJournalled?: () => void }

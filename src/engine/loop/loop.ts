@@ -20,7 +20,8 @@ import {
 import { noteSurvivedFailure } from '../../store/crashLog';
 import type { AgentDeps, PermissionState, StepRequest } from './agentDeps';
 import { ModelStep, TurnCancelled } from './modelStep';
-import { ToolStep } from './toolStep';
+import { ToolStep, type UserCallResult } from './toolStep';
+import type { PermissionRule } from '../policy/approvals';
 import { TurnExtensions, type GateContext, type TurnOutcome } from './turnExtension';
 
 export {
@@ -91,8 +92,17 @@ export class Agent {
    * Runs one prompt to the end of its turn and returns the outcome (`text` is the final answer).
    * Aborting `signal` cancels the turn (and any queued requests). This is how a parent runs a subagent.
    */
-  run(text: string, opts: { signal?: AbortSignal; content?: ContentPart[] } = {}): Promise<TurnOutcome> {
-    const request: StepRequest = { kind: 'prompt', text, ...(opts.content ? { content: opts.content } : {}) };
+  run(
+    text: string,
+    opts: { signal?: AbortSignal; content?: ContentPart[]; preApproved?: PermissionRule[] } = {},
+  ): Promise<TurnOutcome> {
+    const { content, preApproved } = opts;
+    const request: StepRequest = {
+      kind: 'prompt',
+      text,
+      ...(content ? { content } : {}),
+      ...(preApproved ? { preApproved } : {}),
+    };
     const { signal } = opts;
     if (signal?.aborted) return Promise.resolve(NOT_STARTED);
     const onAbort = () => this.cancel(true);
@@ -101,6 +111,20 @@ export class Agent {
       this.waiters.set(request, resolve);
       this.submit(request);
     }).finally(() => signal?.removeEventListener('abort', onAbort));
+  }
+
+  /** Runs one tool call for the user on the model's path (approval, sandbox, hooks, journal); toolStep.ts. */
+  runForUser(
+    call: { name: string; args: Record<string, unknown> },
+    opts: { signal?: AbortSignal; preApproved?: readonly PermissionRule[] } = {},
+  ): Promise<UserCallResult> {
+    const signal = opts.signal ?? new AbortController().signal;
+    return this.toolStep.runForUser(call, signal, this.permissionState(), opts.preApproved ?? []);
+  }
+
+  /** Pre-approves `rules` for the rest of the running turn (a loaded skill's `allowed-tools`). */
+  grantForTurn(rules: readonly PermissionRule[]): void {
+    if (this.busy) this.toolStep.grant(rules);
   }
 
   get busy(): boolean {
@@ -225,6 +249,7 @@ export class Agent {
     this.emit({ type: 'turn_start', turnId, origin, prompt: first.text });
     if (blocked !== undefined)
       return this.endTurn(turnId, 'blocked', `The prompt was blocked before it reached the model: ${blocked}`, '');
+    this.toolStep.beginTurn(first.kind === 'prompt' ? first.preApproved : undefined);
     let finalText = '';
     let toolCalls = 0;
     const invalidStreak = new InvalidCallStreak();
@@ -336,6 +361,7 @@ export class Agent {
       }
     } finally {
       this.turnAbort = undefined;
+      this.toolStep.beginTurn(undefined);
     }
     return this.endTurn(turnId, reason, error, finalText, toolCalls);
   }

@@ -40,6 +40,8 @@ export interface ToolBatchEnv {
   mode: PermissionMode;
   rules: readonly PermissionRule[];
   sessionApprovals: readonly string[];
+  /** Turn-scoped pre-approvals (`allowed-tools`; engine/policy/preApproval.ts). */
+  preApproved?: readonly PermissionRule[];
   /** Swarm mode: AgentSwarm is approved without asking. */
   swarmMode?: boolean;
   approvalPort?: ApprovalPort;
@@ -137,6 +139,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     mode: env.mode,
     rules: env.rules,
     sessionApprovals: [...env.sessionApprovals, ...remembered],
+    ...(env.preApproved?.length ? { preApproved: env.preApproved } : {}),
     swarmMode: env.swarmMode,
     cwd: env.cwd,
     workspace: env.workspace,

@@ -1,7 +1,9 @@
 // One step's tool calls, from the loop's side (docs/architecture.md, "The data path"): hand the batch to
 // toolBatch.ts with this agent's permissions and its extensions' points, then journal the snapshots, the file history
 // and every call's result — a result for every call id even when the batch itself failed.
+import { randomBytes } from 'node:crypto';
 import type { Message, ToolCall } from '../../llm/types';
+import type { PermissionRule } from '../policy/approvals';
 import type { AgentDeps, PermissionState } from './agentDeps';
 import type { EngineEventBody } from './events';
 import type { Agent } from './loop';
@@ -10,7 +12,21 @@ import { runToolCalls, type ToolBatchResult } from './toolBatch';
 import type { RepeatedCallStreak, RepeatVerdict } from './turnLimits';
 import type { TurnExtensions } from './turnExtension';
 
+/** How a call run for the user ended (docs/plugins.md, "Claude Code plugins"). */
+export interface UserCallResult {
+  /** `ran`: the tool ran (its result may still be an error); otherwise why it did not. */
+  outcome: 'ran' | 'denied' | 'declined' | 'not_run';
+  /** The tool's result as the model would have seen it, or the refusal. */
+  text: string;
+  isError: boolean;
+  /** For `denied`: what refused it (`rule deny Bash(cat *) (config.toml:3)`, `outside the sandbox (auto mode)`). */
+  by?: string;
+}
+
 export class ToolStep {
+  /** Turn-scoped pre-approvals (`allowed-tools` of the command or skill behind this turn; preApproval.ts). */
+  private grants: PermissionRule[] = [];
+
   constructor(
     private readonly deps: AgentDeps,
     private readonly agent: Agent,
@@ -43,10 +59,76 @@ export class ToolStep {
     return { batch, repeats };
   }
 
-  private runBatch(calls: ToolCall[], signal: AbortSignal, permissions: PermissionState): Promise<ToolBatchResult> {
+  /** A turn starts with the pre-approvals its request carries (none: cleared). */
+  beginTurn(grants: readonly PermissionRule[] | undefined): void {
+    this.grants = [...(grants ?? [])];
+  }
+
+  /** A skill loaded in this turn adds its `allowed-tools` for the rest of the turn. */
+  grant(rules: readonly PermissionRule[]): void {
+    this.grants.push(...rules);
+  }
+
+  /**
+   * One tool call made for the user (a command's `` !`cmd` `` line) on the model's path: rules, the approval
+   * panel, the sandbox, hooks and file history. Its result is not a message of the conversation (no model call
+   * made it): what it did is journalled as a notice, and the caller puts the text where the user asked.
+   */
+  async runForUser(
+    call: { name: string; args: Record<string, unknown> },
+    signal: AbortSignal,
+    permissions: PermissionState,
+    grants: readonly PermissionRule[],
+  ): Promise<UserCallResult> {
+    const id = `user_${randomBytes(5).toString('hex')}`;
+    const toolCall: ToolCall = { id, name: call.name, arguments: JSON.stringify(call.args) };
+    let denial: { by: string } | undefined;
+    let allowed = false;
+    const emit = (event: EngineEventBody) => {
+      if (event.type === 'approval_decision' && event.callId === id) {
+        if (event.decision === 'deny') denial = { by: event.by };
+        else allowed = true;
+      }
+      this.emit(event);
+    };
+    // Only the grants of the command being expanded: a running turn's own never reach another prompt.
+    const batch = await this.runBatch([toolCall], signal, permissions, emit, grants);
+    const { session } = this.deps;
+    for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
+    this.deps.fileHistory?.record(batch.changes, batch.commands);
+    const message = batch.messages[0];
+    if (message.role !== 'tool') throw new Error(`the result of ${call.name} is not a tool result`);
+    const text = message.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+    const isError = !!message.isError;
+    const ran = allowed && !text.startsWith('Not run:');
+    const outcome: UserCallResult['outcome'] = denial
+      ? denial.by === 'user'
+        ? 'declined'
+        : 'denied'
+      : ran
+        ? 'ran'
+        : 'not_run';
+    const what = outcome === 'ran' ? (isError ? 'ran and failed' : 'ran') : outcome.replace('_', ' ');
+    const subject = `${call.name} ${JSON.stringify(call.args)}`;
+    session.commit({
+      type: 'notice',
+      level: 'info',
+      text: `For the user: ${subject} ${what}${denial ? ` (${denial.by})` : ''}`,
+    });
+    return { outcome, text, isError, ...(denial && outcome === 'denied' ? { by: denial.by } : {}) };
+  }
+
+  private runBatch(
+    calls: ToolCall[],
+    signal: AbortSignal,
+    permissions: PermissionState,
+    emit: (event: EngineEventBody) => void = (e) => this.emit(e),
+    grants: readonly PermissionRule[] = this.grants,
+  ): Promise<ToolBatchResult> {
     const { session } = this.deps;
     const { extensions, agent } = this;
     return runToolCalls(calls, {
+      preApproved: grants,
       agentId: agent.id,
       tools: this.deps.tools,
       cwd: this.deps.cwd,
@@ -62,7 +144,7 @@ export class ToolStep {
       isSensitivePath: this.deps.isSensitivePath,
       checkToolCall: (call) => extensions.checkToolCall(call, agent),
       signal,
-      emit: (e) => this.emit(e),
+      emit,
       rememberApproval: (pattern) => session.commit({ type: 'session_approval', pattern }),
       ...(extensions.watchesToolCalls
         ? {

@@ -82,6 +82,8 @@ export interface PolicyInput {
   shell?: ShellAnalysis;
   /** The command asks to run outside the command sandbox: auto mode refuses it unless an allow rule covers it. */
   outsideSandbox?: boolean;
+  /** `allowed-tools` of the command or skill that started this turn (preApproval.ts): turn-scoped allow patterns. */
+  preApproved?: readonly PermissionRule[];
 }
 
 const VCS_CONTROL = /\/\.(git|hg|svn|jj|sl|bzr)(\/|$)/;
@@ -280,7 +282,27 @@ function decideBash(input: PolicyInput, command: string, shell: ShellAnalysis): 
   const allow = bashAllowCoverage(input.rules, shell, input.cwd);
   if (allow.covered) return { decision: 'allow', by: describeRule(allow.rule) };
   const decision = decideWithoutRules(input);
+  const granted = preApprovedBash(input, decision, shell);
+  if (granted) return granted;
   return decision.decision === 'ask' && allow.why ? { ...decision, reason: allow.why } : decision;
+}
+
+/**
+ * A turn's pre-approval (docs/approvals.md, "Pre-approved by a command or skill") answers only what the tool's
+ * own default would have asked: never a deny, an ask rule, a sensitive or outside path, or an unsandboxed call.
+ */
+function preApprovable(input: PolicyInput, decision: PolicyDecision): boolean {
+  return decision.decision === 'ask' && decision.by === 'tool default' && !input.outsideSandbox;
+}
+
+function preApprovedBash(
+  input: PolicyInput,
+  decision: PolicyDecision,
+  shell: ShellAnalysis,
+): PolicyDecision | undefined {
+  if (!input.preApproved?.length || !preApprovable(input, decision)) return undefined;
+  const cover = bashAllowCoverage(input.preApproved, shell, input.cwd);
+  return cover.covered ? { decision: 'allow', by: describeRule(cover.rule) } : undefined;
 }
 
 /** Outside the sandbox in auto mode: only an allow rule covering every command lets it run (docs/sandbox.md). */
@@ -310,7 +332,10 @@ function decideByChain(input: PolicyInput): PolicyDecision {
   if (ask) return { decision: 'ask', by: describeRule(ask), reason: ask.reason };
   const allow = firstRule(input.rules, 'allow', input.subject, input.cwd);
   if (allow) return { decision: 'allow', by: describeRule(allow) };
-  return decideWithoutRules(input);
+  const decision = decideWithoutRules(input);
+  const granted =
+    preApprovable(input, decision) && firstRule(input.preApproved ?? [], 'allow', input.subject, input.cwd);
+  return granted ? { decision: 'allow', by: describeRule(granted) } : decision;
 }
 
 /** The chain after the rules: sensitive paths → outside the workspace → VCS control paths → yolo → tool default → ask. */

@@ -3,8 +3,8 @@
 // folder without `.md` (`frontend/component`), unless the frontmatter gives `name`; the description is
 // the frontmatter's, else the body's first non-empty line (240 characters at most), else a fixed text.
 // What the user types after the command replaces `$ARGUMENTS` (and its words `$1`, `$2`…), or is appended
-// as `ARGUMENTS: …`. Claude Code commands also use `${CLAUDE_PLUGIN_ROOT}`, `argument-hint` and
-// `` !`cmd` `` lines (docs/plugins.md "Claude Code plugins").
+// as `ARGUMENTS: …`. Claude Code commands also use `${CLAUDE_PLUGIN_ROOT}`, `argument-hint`, `allowed-tools` and
+// `` !`cmd` `` lines, run before sending (docs/plugins.md "Claude Code plugins").
 import { basename } from 'node:path';
 import { readMarkdownFile } from '../frontmatter';
 import { tokenizeArguments } from '../skills/skillArguments';
@@ -27,14 +27,15 @@ export interface PluginCommand {
   path: string;
   /** The plugin root, for `${CLAUDE_PLUGIN_ROOT}`. */
   root?: string;
+  /** Frontmatter `allowed-tools` (`Bash(git status:*)`…): the pre-approval of the turn it starts. */
+  allowedTools?: string[];
 }
 
-/** `` !`cmd` ``: Claude Code runs it before sending and puts its output in its place. */
-const BANG_COMMAND = /!`([^`\n]+)`/g;
-
-/** The commands a body's `` !`cmd` `` lines name, in order. */
-export function bangCommands(body: string): string[] {
-  return [...body.matchAll(BANG_COMMAND)].map((m) => m[1].trim());
+/** `allowed-tools` as written: a list, or one string separated by commas or spaces outside parentheses. */
+export function allowedToolsList(value: unknown): string[] | undefined {
+  if (typeof value === 'string') return value.split(/(?:,|\s)+(?![^(]*\))/).filter((p) => p.trim());
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return undefined;
 }
 
 /** What a list shows for a command: its argument hint, then its description. */
@@ -83,16 +84,16 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
     if (hint !== undefined && !argumentHint) {
       diag(`command ${f.rel}: "argument-hint" must be a non-empty string; ignored`);
     }
-    const bangs = bangCommands(body);
-    if (bangs.length) {
-      diag(
-        `command ${f.rel}: its !\`command\` lines (${bangs.join(', ')}) are not run before sending; ` +
-          'the model is asked to run them with Bash (approval applies) and use their output',
-      );
+    const allowedRaw = parsed.data['allowed-tools'] ?? parsed.data.allowedTools;
+    const allowedTools = allowedToolsList(allowedRaw);
+    if (allowedRaw !== undefined && !allowedTools) {
+      diag(`command ${f.rel}: "allowed-tools" must be a string or a list of strings; it pre-approves nothing`);
     }
     const description = described || firstLine(body) || NO_DESCRIPTION;
     const name = `${pluginId}:${command}`;
-    out.push({ plugin: pluginId, command, name, description, argumentHint, body, path: f.path, root });
+    const entry: PluginCommand = { plugin: pluginId, command, name, description, argumentHint, body, path: f.path };
+    if (root) entry.root = root;
+    out.push(allowedTools?.length ? { ...entry, allowedTools } : entry);
   }
   return out;
 }
@@ -109,14 +110,8 @@ export function expandPluginCommand(command: PluginCommand, args: string): strin
     used = true;
     return n === undefined ? text : (words[Number(n) - 1] ?? '');
   });
+  // `` !`cmd` `` lines stay: the front end runs them before sending (engine/delegation/commandExpansion.ts).
   if (command.root) body = body.split(CLAUDE_ROOT_VARIABLE).join(command.root);
-  const bangs = bangCommands(body);
-  if (bangs.length) {
-    // Not run here: the model runs each through the Bash tool, so approval and the sandbox apply.
-    body +=
-      '\n\n(The lines written !`command` above are shell commands whose output this prompt expects. ' +
-      `Run each with the Bash tool first, in order: ${bangs.map((b) => `\`${b}\``).join(', ')}.)`;
-  }
   return !used && text ? `${body}\n\nARGUMENTS: ${text}` : body;
 }
 

@@ -165,18 +165,22 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
     ]);
   });
 
-  it('!`cmd` lines are said at load time and handed to the model to run with Bash, never run here', async () => {
+  it('!`cmd` lines are kept for the front end to run before sending; allowed-tools is read as written', async () => {
     const root = pluginFolder({
       '.claude-plugin/plugin.json': { name: 'bang' },
-      'commands/status.md': '---\ndescription: Status\n---\nBranch: !`git branch --show-current`\nFix $ARGUMENTS.',
+      'commands/status.md':
+        '---\ndescription: Status\nallowed-tools: Bash(git status:*), Bash(git branch:*)\n---\n' +
+        'Branch: !`git branch --show-current`\nFix $ARGUMENTS.',
+      'commands/bad.md': '---\nallowed-tools: 3\n---\nBad.',
     });
     const p = await loadPlugin(root, 'bang', LOAD_OPTS);
     expect(p.diagnostics).toEqual([
-      'command status.md: its !`command` lines (git branch --show-current) are not run before sending; the model is asked to run them with Bash (approval applies) and use their output',
+      'command bad.md: "allowed-tools" must be a string or a list of strings; it pre-approves nothing',
     ]);
-    const text = expandPluginCommand(p.commands[0], 'the bug');
-    expect(text).toContain('Fix the bug.');
-    expect(text).toContain('Run each with the Bash tool first, in order: `git branch --show-current`.');
+    const status = p.commands.find((c) => c.command === 'status')!;
+    expect(status.allowedTools).toEqual(['Bash(git status:*)', 'Bash(git branch:*)']);
+    const text = expandPluginCommand(status, 'the bug');
+    expect(text).toBe('Branch: !`git branch --show-current`\nFix the bug.');
   });
 });
 

@@ -1,0 +1,80 @@
+// A command's prompt made ready to send (docs/plugins.md, "Claude Code plugins"): its `allowed-tools` become the
+// turn's pre-approval (policy/preApproval.ts), and each `` !`cmd` `` is run for the user, in order, through the
+// agent's ordinary path (Agent.runForUser: rules, approval panel, sandbox, hooks, journal) and replaced by what
+// the Bash tool returned — or by a short text saying why it did not run. All three front ends await this.
+import type { PermissionRule } from '../policy/approvals';
+import { preApprovalRules } from '../policy/preApproval';
+import type { Agent } from '../loop/loop';
+import type { UserCallResult } from '../loop/toolStep';
+
+/** `` !`cmd` `` inside a command's text (what Claude Code runs before sending). */
+const BANG_COMMAND = /!`([^`\n]+)`/g;
+
+export interface CommandPromptSource {
+  /** The prompt as expanded so far (arguments and `${CLAUDE_PLUGIN_ROOT}` in place). */
+  text: string;
+  /** Frontmatter `allowed-tools`, as written. */
+  allowedTools?: readonly string[];
+  /** The command or skill file, named in warnings and in the rules' source. */
+  path: string;
+  /** Whether `` !`cmd` `` lines run (plugin commands); otherwise they stay as written. */
+  runBangs: boolean;
+}
+
+export interface CommandPrompt {
+  text: string;
+  /** For the turn this prompt starts: Agent.run / submit `preApproved`. */
+  preApproved: PermissionRule[];
+}
+
+/** What a `` !`cmd` `` is replaced by. */
+export function bangReplacement(command: string, result: UserCallResult): string {
+  const what = `!\`${command}\``;
+  if (result.outcome === 'ran') return result.isError ? `[${what} failed]\n${result.text}` : result.text;
+  if (result.outcome === 'declined') return `[${what} was not run: the user declined it]`;
+  if (result.outcome === 'denied') return `[${what} was not run: denied by ${result.by ?? 'the approval policy'}]`;
+  return `[${what} was not run: ${result.text}]`;
+}
+
+export async function prepareCommandPrompt(
+  agent: Pick<Agent, 'runForUser'>,
+  source: CommandPromptSource,
+  opts: { signal?: AbortSignal; warn(text: string): void },
+): Promise<CommandPrompt> {
+  const preApproved = preApprovalRules(source.allowedTools ?? [], source.path, opts.warn);
+  if (!source.runBangs) return { text: source.text, preApproved };
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of source.text.matchAll(BANG_COMMAND)) {
+    parts.push(source.text.slice(last, m.index));
+    last = m.index + m[0].length;
+    const command = m[1].trim();
+    if (opts.signal?.aborted) {
+      parts.push(`[!\`${command}\` was not run: sending was cancelled]`);
+      continue;
+    }
+    const result = await agent.runForUser(
+      { name: 'Bash', args: { command, description: `!\`${command}\` in ${source.path}` } },
+      { ...(opts.signal ? { signal: opts.signal } : {}), preApproved },
+    );
+    parts.push(bangReplacement(command, result));
+  }
+  parts.push(source.text.slice(last));
+  return { text: parts.join(''), preApproved };
+}
+
+/** What a front end parsed: a plugin command (parsePluginCommand) or a skill command (parseSkillCommand). */
+export type ParsedCommand =
+  | { command: { path: string; allowedTools?: string[] }; text: string }
+  | { skill: { path: string; allowedTools?: string[] }; text: string };
+
+/** The one call a front end awaits before sending a command's prompt (TUI, print mode, ACP). */
+export function prepareParsedCommand(
+  agent: Pick<Agent, 'runForUser'>,
+  parsed: ParsedCommand,
+  opts: { signal?: AbortSignal; warn(text: string): void },
+): Promise<CommandPrompt> {
+  const file = 'command' in parsed ? parsed.command : parsed.skill;
+  const source = { text: parsed.text, path: file.path, runBangs: 'command' in parsed };
+  return prepareCommandPrompt(agent, file.allowedTools ? { ...source, allowedTools: file.allowedTools } : source, opts);
+}
