@@ -54,6 +54,7 @@ export function parseProxyHead(head: string): ProxyRequest | ProxyRequestError {
   const body = bodyLength(headers);
   if (typeof body !== 'number') return body;
   const port = url.port ? Number(url.port) : 80;
+  if (port < 1) return bad(`port ${url.port} is not from 1 to 65535`);
   const kept = headers.filter(([n]) => n.toLowerCase() !== 'host' && !HOP_BY_HOP.has(n.toLowerCase()));
   const out = [`${method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
   for (const [n, v] of kept) out.push(`${n}: ${v}`);

@@ -37,6 +37,8 @@ describe('proxy request heads', () => {
     ['GET /ok HTTP/1.1\r\nHost: localhost', /send CONNECT host:port, or an absolute http:\/\/ URI/],
     ['GET https://a.test/ HTTP/1.1\r\nHost: a.test', /through a CONNECT tunnel/],
     ['GET http://u:p@a.test/ HTTP/1.1\r\nHost: a.test', /credentials in the URL/],
+    ['GET http://a.test:0/ HTTP/1.1\r\nHost: a.test', /port 0 is not from 1 to 65535/],
+    ['GET http://a.test:65536/ HTTP/1.1\r\nHost: a.test', /not a valid URL/],
   ])('refuses %j', (head, why) => {
     const parsed = parseProxyHead(head);
     expect('error' in parsed && parsed.status).toBe(400);
