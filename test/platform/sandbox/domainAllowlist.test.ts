@@ -9,6 +9,7 @@ import {
   parseDomainRules,
 } from '../../../src/platform/sandbox/domainAllowlist';
 import { hostNameProblem } from '../../../src/types/domainRule';
+import { ConfigError, parseConfigText } from '../../../src/store/config';
 
 describe('allowed_domains entries', () => {
   it.each([
@@ -155,5 +156,44 @@ describe('metadata addresses', () => {
     const rules = parseDomainRules(['169.254.169.254', '*.corp.internal']);
     expect(addressListed(rules, '169.254.169.254')).toBe(true);
     expect(addressListed(rules, '169.254.169.253')).toBe(false);
+  });
+});
+
+describe('[sandbox] allowed_domains in config.toml (issue 35 edge cases)', () => {
+  const load = (value: string) => parseConfigText(`[sandbox]\nallowed_domains = ${value}\n`, '/cfg/config.toml');
+  const error = (value: string): string => {
+    try {
+      load(value);
+    } catch (e) {
+      if (e instanceof ConfigError) return e.message;
+      throw e;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it.each([
+    ['["*"]', /not a host name/],
+    ['["*.com"]', /covers a whole top-level domain/],
+    ['["."]', /not a host name/],
+    ['[""]', /not a host name/],
+    ['["*.0.0.1"]', /ending in a number/],
+    ['["2130706433"]', /ending in a number/],
+    ['["ok.test", "http://x.test"]', /not a host name/],
+    ['[1]', /sandbox\.allowed_domains/],
+    ['["a", 2]', /sandbox\.allowed_domains/],
+    ['"registry.npmjs.org"', /sandbox\.allowed_domains/],
+    ['[["a.test"]]', /sandbox\.allowed_domains/],
+  ])('refuses %s, naming the key', (value, why) => {
+    const message = error(value);
+    expect(message).toContain('sandbox.allowed_domains');
+    expect(message).toMatch(why);
+  });
+
+  it('reads a very long list and matches against all of it', () => {
+    const names = Array.from({ length: 10_000 }, (_, i) => `h${i}.example.test`);
+    const { config } = load(JSON.stringify(names));
+    const rules = parseDomainRules(config.sandbox.allowed_domains);
+    expect(hostAllowed(rules, 'h9999.example.test', 443)).toBe(true);
+    expect(hostAllowed(rules, 'h10000.example.test', 443)).toBe(false);
   });
 });
