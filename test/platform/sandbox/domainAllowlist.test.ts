@@ -47,6 +47,7 @@ describe('allowed_domains entries', () => {
     ['2130706433', /a name ending in a number is an IP address/],
     ['0x7f000001', /a name ending in a number is an IP address/],
     ['0177.0.0.1:80', /a name ending in a number is an IP address/],
+    ['010.0.0.1', /a name ending in a number is an IP address/],
     ['*.com', /covers a whole top-level domain/],
     ['*.localhost', /covers a whole top-level domain/],
     ['.', /not a host name/],
