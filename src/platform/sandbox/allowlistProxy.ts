@@ -7,6 +7,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { rmSync } from 'node:fs';
 import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
+import { hostNameProblem } from '../../types/domainRule';
 import { addressListed, hostAllowed, isMetadataAddress, normalizeHost, type DomainRule } from './domainAllowlist';
 import { parseProxyHead } from './proxyRequest';
 
@@ -135,6 +136,8 @@ export class AllowlistProxy {
     if ('error' in request) return reply(client, request.status, `bad proxy request: ${request.error}`);
     const { port } = request;
     const host = normalizeHost(request.host);
+    const problem = hostNameProblem(host);
+    if (problem) return reply(client, 400, `bad proxy request: ${JSON.stringify(host.slice(0, 200))}: ${problem}`);
     if (!hostAllowed(this.opts.rules, host, port)) {
       this.refuse(host, port, 'not listed');
       return reply(client, 403, refusedText(host, port));
@@ -170,11 +173,15 @@ export class AllowlistProxy {
       connected = true;
       upstream.removeAllListeners('timeout');
       for (const s of [client, upstream]) s.setTimeout(this.limits.idleTimeoutMs, () => s.destroy());
-      if (request.kind === 'connect') client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      else upstream.write(request.head, 'latin1');
-      if (rest.length > 0) upstream.write(rest);
-      client.pipe(upstream);
       upstream.pipe(client);
+      if (request.kind === 'connect') {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (rest.length > 0) upstream.write(rest);
+        client.pipe(upstream);
+      } else {
+        upstream.write(request.head, 'latin1');
+        forwardBody(client, upstream, rest, request.bodyBytes);
+      }
       client.resume();
     });
   }
@@ -183,6 +190,20 @@ export class AllowlistProxy {
     this.refusals.push({ host, port, why, at: Date.now() });
     if (this.refusals.length > MAX_REFUSALS_KEPT) this.refusals.shift();
   }
+}
+
+/**
+ * Sends exactly `bytes` of request body (what came with the head first) and nothing after it: a second request
+ * pipelined on the same connection never reaches the server unchecked (docs/sandbox.md#the-network-allowlist).
+ */
+function forwardBody(client: Socket, upstream: Socket, first: Buffer, bytes: number): void {
+  let left = bytes;
+  const send = (chunk: Buffer) => {
+    if (left > 0) upstream.write(chunk.subarray(0, left));
+    left = Math.max(0, left - chunk.length);
+  };
+  send(first);
+  client.on('data', send);
 }
 
 /** The 403 body for a host not in the list: the domain, and the key to change. */

@@ -47,19 +47,41 @@ export function addressListed(rules: readonly DomainRule[], address: string): bo
  * name that resolves to one is refused, unless the address itself is listed.
  */
 export function isMetadataAddress(address: string): boolean {
-  let a = normalizeHost(address);
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  if (mapped) a = mapped[1];
+  const a = normalizeHost(address);
   if (isIP(a) === 4) return a.startsWith('169.254.');
   if (isIP(a) !== 6) return false;
-  if (/^fe[89ab][0-9a-f]?:/.test(a)) return true; // fe80::/10
-  return expandV6(a) === expandV6('fd00:ec2::254');
+  const groups = expandV6(a);
+  const v4 = embeddedV4(groups);
+  if (v4 !== undefined) return v4.startsWith('169.254.');
+  if (/^fe[89ab]/.test(groups[0])) return true; // fe80::/10
+  return groups.join(':') === expandV6('fd00:ec2::254').join(':');
 }
 
-function expandV6(a: string): string {
+// IPv6 forms that carry an IPv4 address in their last 32 bits and reach it: IPv4-mapped (::ffff:a.b.c.d, also
+// written ::ffff:a9fe:a9fe), IPv4-compatible (::a.b.c.d) and the NAT64 prefix 64:ff9b::/96.
+const V4_PREFIXES = ['0:0:0:0:0:ffff', '0:0:0:0:0:0', '64:ff9b:0:0:0:0'];
+
+function embeddedV4(groups: string[]): string | undefined {
+  const prefix = groups
+    .slice(0, 6)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':');
+  if (!V4_PREFIXES.includes(prefix)) return undefined;
+  const [hi, lo] = [parseInt(groups[6], 16), parseInt(groups[7], 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+}
+
+/** The eight groups of an IPv6 address (validated by isIP), four hex digits each; a dotted IPv4 tail converted. */
+function expandV6(address: string): string[] {
+  let a = address;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (dotted) {
+    const [b0, b1, b2, b3] = dotted.slice(1).map(Number);
+    a = `${a.slice(0, dotted.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
+  }
   const [head, tail = ''] = a.split('::');
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
-  const parts = a.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
-  return parts.map((p) => p.padStart(4, '0')).join(':');
+  const parts = a.includes('::') ? [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t] : h;
+  return parts.map((p) => p.padStart(4, '0'));
 }

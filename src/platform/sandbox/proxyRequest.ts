@@ -4,11 +4,14 @@
 
 export type ProxyRequest =
   | { kind: 'connect'; host: string; port: number }
-  /** `head` is the request to send upstream: origin-form target, Host of the target, `Connection: close`. */
-  | { kind: 'http'; host: string; port: number; head: string };
+  /**
+   * `head` is the request to send upstream: origin-form target, Host of the target, `Connection: close`; then
+   * exactly `bodyBytes` bytes of body (its Content-Length) and nothing more from the client.
+   */
+  | { kind: 'http'; host: string; port: number; head: string; bodyBytes: number };
 
 export interface ProxyRequestError {
-  status: 400 | 405;
+  status: 400 | 405 | 411;
   error: string;
 }
 
@@ -48,12 +51,35 @@ export function parseProxyHead(head: string): ProxyRequest | ProxyRequestError {
     return bad(`${target.slice(0, 200)} is not a valid URL`);
   }
   if (url.username || url.password) return bad('credentials in the URL are not forwarded');
+  const body = bodyLength(headers);
+  if (typeof body !== 'number') return body;
   const port = url.port ? Number(url.port) : 80;
+  if (port < 1) return bad(`port ${url.port} is not from 1 to 65535`);
   const kept = headers.filter(([n]) => n.toLowerCase() !== 'host' && !HOP_BY_HOP.has(n.toLowerCase()));
   const out = [`${method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
   for (const [n, v] of kept) out.push(`${n}: ${v}`);
   out.push('Connection: close', '', '');
-  return { kind: 'http', host: url.hostname, port, head: out.join('\r\n') };
+  return { kind: 'http', host: url.hostname, port, head: out.join('\r\n'), bodyBytes: body };
+}
+
+/**
+ * The body length of a plain-HTTP request: its one Content-Length, or 0. A request whose framing the proxy and
+ * the server could read differently (Transfer-Encoding, several or malformed Content-Length) is refused, so no second
+ * request can ride in a body to the same server unchecked; chunked uploads go through a CONNECT tunnel instead.
+ */
+function bodyLength(headers: ReadonlyArray<[string, string]>): number | ProxyRequestError {
+  if (headers.some(([n]) => n.toLowerCase() === 'transfer-encoding')) {
+    return {
+      status: 411,
+      error: 'Transfer-Encoding is not forwarded on plain-HTTP requests: send a Content-Length, or use https',
+    };
+  }
+  const lengths = headers.filter(([n]) => n.toLowerCase() === 'content-length').map(([, v]) => v);
+  if (lengths.length === 0) return 0;
+  if (lengths.length > 1) return bad('more than one Content-Length header');
+  if (!/^\d{1,15}$/.test(lengths[0]))
+    return bad(`Content-Length ${JSON.stringify(lengths[0].slice(0, 40))} is not a number`);
+  return Number(lengths[0]);
 }
 
 /** `host:port` of a CONNECT request; the port is required and from 1 to 65535; IPv6 in brackets. */

@@ -32,8 +32,8 @@ export const WELL_KNOWN_SECRET_ENV: readonly string[] = [
 
 /**
  * Names that look like secrets (matched upper-cased): anything with API_KEY/APIKEY, SECRET, PASSWORD, PASSWD,
- * PASSPHRASE or CREDENTIAL in it; a name ending in TOKEN or _AUTH; AUTH/ACCESS/REFRESH/SESSION/ID tokens and
- * PRIVATE/ACCESS/SIGNING/ENCRYPTION keys anywhere in it.
+ * PASSPHRASE or CREDENTIAL in it; a name ending in TOKEN, _AUTH, KEY (after `_` or alone), _PWD or _PAT;
+ * AUTH/ACCESS/REFRESH/SESSION/ID tokens and PRIVATE/ACCESS/SIGNING/ENCRYPTION keys anywhere in it.
  */
 const SECRET_NAME = new RegExp(
   [
@@ -45,17 +45,25 @@ const SECRET_NAME = new RegExp(
     'CREDENTIAL',
     'TOKEN$',
     '_AUTH$',
+    '(^|_)KEY$',
+    '_PWD$',
+    '_PAT$',
     '(AUTH|ACCESS|REFRESH|SESSION|ID)_?TOKEN',
     '(PRIVATE|ACCESS|SIGNING|ENCRYPTION)_?KEY',
   ].join('|'),
 );
 
 const LISTED = new Set([...JARVIS_CREDENTIAL_ENV, ...WELL_KNOWN_SECRET_ENV]);
+/** Jarvis's own settings whose names end like a secret's but hold none (docs/configuration.md). */
+const NOT_SECRETS = new Set(['JARVIS_MODEL_REASONING_KEY']);
 
 /** Whether a variable is kept out of the sandbox by default. */
 export function isSecretEnvName(name: string): boolean {
   const upper = name.toUpperCase();
-  return LISTED.has(upper) || SECRET_NAME.test(upper);
+  if (NOT_SECRETS.has(upper)) return false;
+  // An exported bash function (`BASH_FUNC_name%%`) is judged by its name, so `%%` hides no `…TOKEN` ending.
+  const bare = /^BASH_FUNC_(.*)%%$/.exec(upper)?.[1] ?? upper;
+  return [upper, bare].some((n) => LISTED.has(n) || SECRET_NAME.test(n));
 }
 
 /** `env` without its secret-looking variables; names in `pass` stay (exactly as spelled). */

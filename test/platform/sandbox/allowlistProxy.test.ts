@@ -3,7 +3,7 @@
 // allowed requests tunnelled or forwarded to loopback fixtures.
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,8 @@ describe('proxy request heads', () => {
     ['GET /ok HTTP/1.1\r\nHost: localhost', /send CONNECT host:port, or an absolute http:\/\/ URI/],
     ['GET https://a.test/ HTTP/1.1\r\nHost: a.test', /through a CONNECT tunnel/],
     ['GET http://u:p@a.test/ HTTP/1.1\r\nHost: a.test', /credentials in the URL/],
+    ['GET http://a.test:0/ HTTP/1.1\r\nHost: a.test', /port 0 is not from 1 to 65535/],
+    ['GET http://a.test:65536/ HTTP/1.1\r\nHost: a.test', /not a valid URL/],
   ])('refuses %j', (head, why) => {
     const parsed = parseProxyHead(head);
     expect('error' in parsed && parsed.status).toBe(400);
@@ -204,6 +206,91 @@ describe('the proxy on its socket', () => {
     first.destroy();
   });
 
+  // Attacks of issue 35 on the socket: each must reach no fixture and resolve no name it should not.
+  it.each([
+    ['CONNECT 0177.0.0.1:{P} HTTP/1.1\r\nHost: x', 400, /ending in a number is an IP address/],
+    ['CONNECT 2130706433:{P} HTTP/1.1\r\nHost: x', 400, /ending in a number is an IP address/],
+    ['CONNECT 0x7f.1:{P} HTTP/1.1\r\nHost: x', 400, /ending in a number is an IP address/],
+    ['CONNECT 127.1.example.com.0:{P} HTTP/1.1\r\nHost: x', 400, /ending in a number/],
+    ['CONNECT b\u00c3\u00bccher.example.com:{P} HTTP/1.1\r\nHost: x', 400, /punycode/],
+    ['CONNECT localhost..:{P} HTTP/1.1\r\nHost: x', 400, /not a host name/],
+    ['CONNECT [::ffff:127.0.0.1]:{P} HTTP/1.1\r\nHost: x', 403, /refused ::ffff:127.0.0.1/],
+    ['CONNECT [::1]:{P} HTTP/1.1\r\nHost: x', 403, /refused ::1/],
+    ['CONNECT localhost:1{P} HTTP/1.1\r\nHost: x', 400, /port|expected host:port/],
+    ['CONNECT localhost:22 HTTP/1.1\r\nHost: localhost', 403, /refused localhost:22/],
+    ['CONNECT evil.test:{P} HTTP/1.1\r\nHost: localhost:{P}', 403, /refused evil.test/],
+    ['GET http://evil.test:{P}/ HTTP/1.1\r\nHost: localhost:{P}', 403, /refused evil.test/],
+    ['GET http://2130706433:{P}/ HTTP/1.1\r\nHost: localhost', 403, /refused 127.0.0.1/],
+    ['GET http://[::ffff:7f00:1]:{P}/ HTTP/1.1\r\nHost: localhost', 403, /refused ::ffff:7f00:1/],
+    ['POST http://localhost:{P}/a HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked', 411, /Transfer-Enc/],
+    [
+      'POST http://localhost:{P}/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 4\r\nTransfer-Encoding: chunked',
+      411,
+      /send a Content-Length/,
+    ],
+    [
+      'POST http://localhost:{P}/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 40',
+      400,
+      /more than one/,
+    ],
+    ['POST http://localhost:{P}/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1', 400, /is not a number/],
+    ['POST http://localhost:{P}/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0x10', 400, /is not a number/],
+  ])('%j → %d', async (head, status, why) => {
+    const calls: string[] = [];
+    const proxy = startProxy([`localhost:${fixturePort}`, '*.example.com'], stub({ localhost: ['127.0.0.1'] }, calls));
+    const answer = await exchange(
+      proxy,
+      Buffer.from(`${head.replaceAll('{P}', String(fixturePort))}\r\n\r\n`, 'latin1'),
+    );
+    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(answer).toMatch(why);
+    expect(calls).toEqual([]);
+    expect(hits).toEqual([]);
+  });
+
+  it('reads the same listed name in upper case and with a trailing dot', async () => {
+    const proxy = startProxy([`localhost:${fixturePort}`]);
+    for (const host of ['LOCALHOST', 'localhost.', 'LocalHost.']) {
+      const answer = await exchange(proxy, `GET http://${host}:${fixturePort}/u HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      expect(answer).toContain('FIXTURE');
+    }
+    expect(hits).toHaveLength(3);
+  });
+
+  it("sends the absolute URI's host upstream, not a Host header that names another", async () => {
+    const proxy = startProxy(['localhost']);
+    await exchange(proxy, `GET http://localhost:${fixturePort}/h HTTP/1.1\r\nHost: evil.test\r\n\r\n`);
+    expect(hits).toEqual([`GET /h localhost:${fixturePort}`]);
+  });
+
+  it.each([
+    ['a second request kept alive', 'Connection: keep-alive\r\n', '', ''],
+    ['a request smuggled after Content-Length bytes', 'Content-Length: 5\r\n', 'hello', 'Content-Length: 5\r\n'],
+  ])('sends upstream the one request and no more: %s', async (_, header, body, forwarded) => {
+    const upstream = await rawFixture();
+    const proxy = startProxy(['localhost']);
+    const next = 'GET http://evil.test/b HTTP/1.1\r\nHost: evil.test\r\n\r\nGET /c HTTP/1.1\r\nHost: evil.test\r\n\r\n';
+    const answer = await exchange(
+      proxy,
+      `POST http://localhost:${upstream.port}/a HTTP/1.1\r\nHost: localhost\r\n${header}\r\n${body}${next}`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    const received = await upstream.received;
+    expect(received).toBe(
+      `POST /a HTTP/1.1\r\nHost: localhost:${upstream.port}\r\n${forwarded}Connection: close\r\n\r\n${body}`,
+    );
+  });
+
+  it('refuses a listed name resolving to a metadata address in an IPv6 form that carries IPv4', async () => {
+    const map = { 'a.example.com': ['::ffff:a9fe:a9fe'], 'b.example.com': ['64:ff9b::a9fe:a9fe'] };
+    const proxy = startProxy(['*.example.com'], stub(map, []));
+    for (const host of Object.keys(map)) {
+      const answer = await exchange(proxy, `CONNECT ${host}:80 HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+      expect(answer).toContain('link-local (cloud metadata) address');
+    }
+  });
+
   it('removes its socket when closed', async () => {
     const proxy = startProxy(['localhost']);
     await proxy.close();
@@ -211,6 +298,32 @@ describe('the proxy on its socket', () => {
     await expect(exchange(proxy, 'x')).rejects.toThrow(/ENOENT/);
   });
 });
+
+/**
+ * A loopback server that answers the first request head with a 200, closes its side, and resolves `received` with
+ * every byte the proxy sent it before the proxy closed in turn (TCP delivers them all before the end).
+ */
+async function rawFixture(): Promise<{ port: number; received: Promise<string> }> {
+  let resolveReceived: (bytes: string) => void = () => {};
+  const received = new Promise<string>((resolve) => (resolveReceived = resolve));
+  const server = createServer((socket) => {
+    let bytes = '';
+    let answered = false;
+    socket.on('data', (chunk) => {
+      bytes += chunk.toString('latin1');
+      if (!answered && bytes.includes('\r\n\r\n')) {
+        answered = true;
+        socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+      }
+    });
+    socket.on('close', () => {
+      server.close();
+      resolveReceived(bytes);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, received };
+}
 
 /** A loopback port nothing listens on: bound, then closed. */
 async function startClosedPort(): Promise<number> {

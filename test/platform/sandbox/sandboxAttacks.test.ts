@@ -39,6 +39,9 @@ const SECRETS = [
   'ENV-OPENAI-SECRET',
   'ENV-GITHUB-TOKEN-SECRET',
   'ENV-AWS-SECRET',
+  'ENV-LOWER-SECRET',
+  'ENV-BASH-FUNC-SECRET',
+  'ENV-BARE-KEY-SECRET',
 ];
 
 /** Secrets in the environment Jarvis runs with (its model key, provider keys, a token): none reaches a command. */
@@ -47,6 +50,10 @@ const SECRET_ENV = {
   OPENAI_API_KEY: 'ENV-OPENAI-SECRET',
   GITHUB_TOKEN: 'ENV-GITHUB-TOKEN-SECRET',
   AWS_SECRET_ACCESS_KEY: 'ENV-AWS-SECRET',
+  // issue 35: a lower-case name, an exported bash function whose %% hid its TOKEN ending, a bare ..._KEY
+  openai_api_key: 'ENV-LOWER-SECRET',
+  'BASH_FUNC_get_token%%': '() {  echo ENV-BASH-FUNC-SECRET\n}',
+  ANTHROPIC_KEY: 'ENV-BARE-KEY-SECRET',
 };
 
 let root: string;
@@ -259,6 +266,7 @@ const ENV_READS: string[] = [
   'cat /proc/$$/environ',
   'cat /proc/$PPID/environ',
   'cat /proc/1/environ',
+  'declare -f; get_token || echo no such function',
   'for f in /proc/[0-9]*/environ; do cat "$f"; done',
   py('import os;print(dict(os.environ))'),
   node('console.log(JSON.stringify(process.env))'),

@@ -30,6 +30,20 @@ describe('the environment inside the sandbox', () => {
     'SSH_PRIVATE_KEY',
     'STRIPE_APIKEY',
     'openai_api_key',
+    // Attacks of issue 35: case tricks, exported bash functions, and endings the first patterns missed.
+    'Api_Key',
+    'openAI_apiKey',
+    'github_token',
+    'Jarvis_Model_Api_Key',
+    'BASH_FUNC_get_token%%',
+    'BASH_FUNC_github_token%%',
+    'BASH_FUNC_npm_auth%%',
+    'BASH_FUNC_OPENAI_API_KEY%%',
+    'OPENAI_KEY',
+    'ANTHROPIC_KEY',
+    'KEY',
+    'MYSQL_PWD',
+    'GH_PAT',
   ])('drops %s', (name) => {
     expect(isSecretEnvName(name)).toBe(true);
     expect(sandboxEnv({ [name]: 'v', PATH: '/bin' })).toEqual({ PATH: '/bin' });
@@ -46,6 +60,12 @@ describe('the environment inside the sandbox', () => {
     'SSH_AUTH_SOCK',
     'GIT_AUTHOR_NAME',
     'KEYBOARD_LAYOUT',
+    'PWD',
+    'OLDPWD',
+    'MONKEY',
+    'BASH_FUNC_ls%%',
+    'NODE_OPTIONS',
+    'LD_PRELOAD',
   ])('keeps %s', (name) => {
     expect(isSecretEnvName(name)).toBe(false);
     expect(sandboxEnv({ [name]: 'v' })).toEqual({ [name]: 'v' });
