@@ -1,7 +1,7 @@
 // `allowed-tools` of a command or skill as a pre-approval (docs/approvals.md, "Pre-approved by a command or
 // skill"): each pattern is a permission rule in the ordinary syntax (permissionRules.ts, aliases included) that
 // allows, for one turn, what the tool's own default would have asked about. approvals.ts applies them.
-import { isKnownToolName } from '../../types/toolNames';
+import { isKnownToolName, nonAsciiHint } from '../../types/toolNames';
 import type { PermissionRule } from './approvals';
 import { parsePattern } from './permissionRules';
 
@@ -49,7 +49,7 @@ function patternProblem(pattern: string): string | undefined {
   if (tool === '*' || tool.includes('**')) return 'names every tool, which a pre-approval may not';
   if (/[*?]/.test(tool) && !MCP_SERVER_TOOLS.test(tool))
     return 'has a wildcard in the tool name, which a pre-approval may not (name the tool, or mcp__server__*)';
-  if (!isKnownToolName(tool)) return `names no tool called ${tool}`;
+  if (!isKnownToolName(tool)) return `names no tool called ${tool}${nonAsciiHint(tool)}`;
   if (tool === 'Bash') return bashProblem(pattern);
   return undefined;
 }

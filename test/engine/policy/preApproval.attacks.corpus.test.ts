@@ -105,7 +105,8 @@ const REFUSED: Array<[string, RegExp]> = [
   ['mcp__*__*', /wildcard in the tool name/],
   ['mcp__gh*__create', /wildcard in the tool name/],
   ['Bash (ls)', /is not a permission pattern/],
-  ['Bаsh(ls)', /names no tool called Bаsh/],
+  ['Bаsh(ls)', /names no tool called Bаsh \(it has U\+0430, not ASCII\)/],
+  ['Ba\u200bsh(git status)', /names no tool called .* \(it has U\+200B, not ASCII\)/],
   ['Bash(git status:*', /is not a permission pattern/],
 ];
 
