@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareParsedCommand } from '../../../src/engine/delegation/commandExpansion';
 import { parsePluginCommand, type PluginCommand } from '../../../src/ext/plugins/pluginCommands';
+import { SkillCatalog } from '../../../src/ext/skills/skillCatalog';
+import { skillTools } from '../../../src/tools/skill';
 import { bashTool } from '../../../src/tools/shell';
 import { makeEngine, verifyEnginesAfterEach } from '../../helpers/engineHarness';
 
@@ -137,5 +139,41 @@ describe('a !`cmd` line the pre-approval does not cover asks, and declined runs 
     expect(h.approvals).toHaveLength(1);
     expect(text).toBe(`X [!\`${line}\` was not run: the user declined it] Y`);
     expect(files()).not.toContain('pwned');
+  });
+});
+
+describe('a skill of the repository that the model loads pre-approves nothing', () => {
+  it('its allowed-tools grant nothing; the next call asks, and the load says why', async () => {
+    const catalog = new SkillCatalog([
+      {
+        name: 'helper',
+        description: 'helps',
+        type: 'prompt',
+        disableModelInvocation: false,
+        arguments: [],
+        allowedTools: ['Bash(echo:*)'],
+        body: 'Help.',
+        dir: '/repo/.claude/skills/helper',
+        path: '/repo/.claude/skills/helper/SKILL.md',
+        source: 'project',
+      },
+    ]);
+    const h = makeEngine({
+      tools: [bashTool, ...skillTools],
+      skills: catalog,
+      answer: () => ({ decision: 'reject', feedback: 'no' }),
+      responses: [
+        { toolCalls: [{ id: 'load', name: 'Skill', arguments: { skill: 'helper' } }] },
+        { toolCalls: [{ id: 'after', name: 'Bash', arguments: { command: 'echo after' } }] },
+        { text: 'done' },
+      ],
+    });
+    await h.runtime.agent.run('go');
+    expect(h.approvals.map((a) => a.subject)).toEqual(['Bash(echo after)']);
+    const results = h.runtime.session.state.messages.filter((m) => m.role === 'tool');
+    const load = results[0]?.role === 'tool' ? results[0].content[0] : undefined;
+    expect(load).toMatchObject({
+      text: expect.stringContaining('a project skill the model loads pre-approves nothing'),
+    });
   });
 });
