@@ -93,7 +93,7 @@ export function isKnownToolName(name: string, extra: readonly string[] = []): bo
   );
 }
 
-/** ` (it has U+0430, not ASCII)` when `name` holds a character outside ASCII (a look-alike letter, an invisible one). */
+/** ` (it has U+0430, not ASCII)` when `name` holds a character outside ASCII (a look-alike or invisible one). */
 export function nonAsciiHint(name: string): string {
   const odd = [...name].find((ch) => ch.codePointAt(0)! > 0x7e || ch.codePointAt(0)! < 0x20);
   if (odd === undefined) return '';

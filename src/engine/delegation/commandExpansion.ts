@@ -48,8 +48,16 @@ export interface CommandPrompt {
 }
 
 /** Terminal escapes (CSI, OSC, other ESC) and control bytes but tab and newline: an output is text, not a terminal. */
-const TERMINAL_CONTROL =
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -~]?|[\x00-\x08\x0b-\x1f\x7f\x9b]/g;
+const TERMINAL_CONTROL = new RegExp(
+  [
+    /\x1b\[[0-?]*[ -/]*[@-~]/.source, // CSI: colours, cursor moves
+    /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/.source, // OSC: titles, hyperlinks, clipboard
+    /\x1b[PX^_][^\x1b]*(?:\x1b\\)?/.source, // DCS, SOS, PM, APC strings
+    /\x1b[ -~]?/.source,
+    /[\x00-\x08\x0b-\x1f\x7f\x9b]/.source,
+  ].join('|'),
+  'g',
+);
 
 /** An output as it goes into the prompt: without terminal escapes or control bytes (docs/plugins.md). */
 export function plainOutput(text: string): string {
