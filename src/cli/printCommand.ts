@@ -194,7 +194,14 @@ async function runPrintBody(
     // A command's `!`cmd` lines run now, before sending (engine/delegation/commandExpansion.ts).
     const command = pluginCommand ?? skillCommand;
     const warn = (text: string) => stderr.write(`warning: ${text}\n`);
-    const ready = command?.ok ? await prepareParsedCommand(runtime.agent, command, { warn }) : undefined;
+    const ready = command?.ok
+      ? await prepareParsedCommand(runtime.agent, command, { warn, signal: stop.signal })
+      : undefined;
+    // Ctrl-C while its `!`cmd` lines ran: they were stopped, and nothing is sent (docs/plugins.md).
+    if (ready && stop.signal.aborted) {
+      stderr.write('interrupted: the command was not sent\n');
+      return EXIT_INTERRUPTED;
+    }
     return await runPrint(
       runtime.agent,
       {

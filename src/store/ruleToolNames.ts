@@ -3,7 +3,7 @@
 // matches nothing — it neither allows nor denies — so a misspelt allow rule never widens anything, and a misspelt
 // deny rule is said rather than silently protecting nothing. Names go through the alias table first, so Claude
 // Code's and opencode's (`WebFetch(domain:x)`, `MultiEdit`) are known.
-import { BUILTIN_TOOL_NAMES, isKnownToolName, TOOL_NAME_ALIASES } from '../types/toolNames';
+import { BUILTIN_TOOL_NAMES, isKnownToolName, nonAsciiHint, TOOL_NAME_ALIASES } from '../types/toolNames';
 import { closestKey } from './configFields';
 
 const RULE = /^([^()\s]+)(?:\((.*)\))?$/s;
@@ -32,6 +32,7 @@ export function unknownRuleToolWarnings(
     const suggestion = nearest(tool);
     out.push(
       `${sources[i]}: permission rule ${rule.decision} "${rule.pattern}" names no tool called "${tool}"` +
+        nonAsciiHint(tool) +
         (suggestion ? ` (nearest known name: ${suggestion})` : ' (no known tool name is close)') +
         `; the rule matches nothing until it is fixed`,
     );

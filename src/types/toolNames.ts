@@ -92,3 +92,10 @@ export function isKnownToolName(name: string, extra: readonly string[] = []): bo
     extra.some((e) => e.toLowerCase() === canonical.toLowerCase())
   );
 }
+
+/** ` (it has U+0430, not ASCII)` when `name` holds a character outside ASCII (a look-alike or invisible one). */
+export function nonAsciiHint(name: string): string {
+  const odd = [...name].find((ch) => ch.codePointAt(0)! > 0x7e || ch.codePointAt(0)! < 0x20);
+  if (odd === undefined) return '';
+  return ` (it has U+${odd.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, not ASCII)`;
+}

@@ -79,3 +79,43 @@ describe('unknown tool names in [[permission.rules]]', () => {
     ).toEqual([]);
   });
 });
+
+describe('near-miss tool names never widen a rule', () => {
+  const call = (subject: string, pattern: string) => patternMatches(pattern, subject, '/w');
+
+  it.each(['bash(ls)', 'BASH(ls)', 'bAsH(ls)'])('%j is Bash(ls) (names are read without case), no wider', (p) => {
+    expect(parseConfigText(rules(['allow', p]), FILE).warnings).toEqual([]);
+    expect(call('Bash(ls)', p)).toBe(true);
+    expect(call('Bash(ls -la)', p)).toBe(false);
+    expect(call('Bash(LS)', p)).toBe(false);
+    expect(call('Read(/w/ls)', p)).toBe(false);
+  });
+
+  const LOOKALIKES = [
+    ['Bаsh(ls)', 'Cyrillic а'],
+    ['Ｂａｓｈ(ls)', 'full-width letters'],
+    ['Ba\u200bsh(ls)', 'a zero-width space'],
+    ['Bash\u00ad(ls)', 'a soft hyphen'],
+    ['Bash\u200d(ls)', 'a zero-width joiner'],
+    ['Reаd(/w/**)', 'Cyrillic а in Read'],
+  ];
+  it.each(LOOKALIKES)('%j (%s) is a config error and, as a pattern, matches nothing', (p) => {
+    expect(() => parseConfigText(rules(['allow', p]), FILE)).toThrow(
+      /permission\.rules\[0\]\.pattern: expected a tool/,
+    );
+    expect(unknownRuleToolWarnings([{ decision: 'allow', pattern: p }], ['x:1'])).toEqual([
+      expect.stringMatching(
+        /^x:1: permission rule allow .* names no tool called "[^"]+" \(it has U\+[0-9A-F]{4}, not ASCII\)/,
+      ),
+    ]);
+    expect(call('Bash(ls)', p)).toBe(false);
+    expect(call('Read(/w/a)', p)).toBe(false);
+  });
+
+  it.each(['Bash (ls)', 'Bash\u00a0(ls)', 'Bash\t(ls)', 'Bash(ls) ', 'Bash(ls)x', '(ls)'])(
+    '%j does not parse: a config error, never a rule',
+    (p) => {
+      expect(() => parseConfigText(rules(['allow', p]), FILE)).toThrow(/permission\.rules.*pattern/s);
+    },
+  );
+});

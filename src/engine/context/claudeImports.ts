@@ -73,24 +73,31 @@ function withoutCodeSpans(line: string): string {
   return line.replace(/(`+)(?:(?!\1)[\s\S])*?\1/g, (m) => ' '.repeat(m.length));
 }
 
-/** The import paths of `text`, with their line numbers, outside code spans and fenced blocks. */
+/** `text` with its HTML comments blanked out (newlines kept), so an import hidden in one is not seen. */
+function withoutHtmlComments(text: string): string {
+  return text.replace(/<!--[\s\S]*?(?:-->|$)/g, (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/** The import paths of `text`, with their line numbers, outside code spans, fenced blocks and HTML comments. */
 export function findClaudeImports(text: string): Array<{ line: number; path: string }> {
   const out: Array<{ line: number; path: string }> = [];
   let fence: string | undefined;
-  text.split('\n').forEach((line, i) => {
-    const f = FENCE.exec(line);
-    if (f) {
-      const mark = f[1];
-      if (fence === undefined) fence = mark;
-      else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = undefined;
-      return;
-    }
-    if (fence !== undefined) return;
-    for (const m of withoutCodeSpans(line).matchAll(IMPORT)) {
-      const path = m[2].replace(TRAILING, '');
-      if (path) out.push({ line: i + 1, path });
-    }
-  });
+  withoutHtmlComments(text)
+    .split('\n')
+    .forEach((line, i) => {
+      const f = FENCE.exec(line);
+      if (f) {
+        const mark = f[1];
+        if (fence === undefined) fence = mark;
+        else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = undefined;
+        return;
+      }
+      if (fence !== undefined) return;
+      for (const m of withoutCodeSpans(line).matchAll(IMPORT)) {
+        const path = m[2].replace(TRAILING, '');
+        if (path) out.push({ line: i + 1, path });
+      }
+    });
   return out;
 }
 
@@ -106,6 +113,17 @@ export function expandClaudeImports(file: string, text: string, opts: ClaudeImpo
   const imported: string[] = [];
   const warnings: string[] = [];
   let left = opts.maxBytes - Buffer.byteLength(text);
+  let cut = 0;
+  const rootReal = realOrUndefined(file) ?? file;
+  // A chain that starts in the project (a repository the user opened) is the repository's author's, not the
+  // user's: it may not reach the home's hidden files (`~/.bash_history`, `~/.ssh/config`) but for ~/.claude/.
+  const [project, home] = [opts.projectRoot, opts.home].map((d) => realOrUndefined(d) ?? d);
+  const fromProject = project !== sep && home !== sep && project !== home && within(rootReal, project);
+  const hiddenInHome = (real: string): boolean => {
+    if (!within(real, home) || within(real, project)) return false;
+    const segments = real.slice(home.length).split(sep).filter(Boolean);
+    return segments.some((seg, i) => seg.startsWith('.') && !(i === 0 && seg === '.claude'));
+  };
 
   const expand = (path: string, body: string, chain: string[]): string => {
     const imports = findClaudeImports(body);
@@ -148,6 +166,13 @@ export function expandClaudeImports(file: string, text: string, opts: ClaudeImpo
       warnings.push(`claude-import-missing: ${where}: no such file (${dest}); the line is kept as text`);
       return;
     }
+    if (fromProject && hiddenInHome(destReal)) {
+      warnings.push(
+        `claude-import-refused: ${where}: ${destReal} is a hidden file or folder of the home folder; a project's ` +
+          'files import from the home only outside hidden folders, or under ~/.claude/',
+      );
+      return;
+    }
     if (!roots.some((r) => within(destReal, r))) {
       warnings.push(
         `claude-import-refused: ${where}: ${destReal} is outside the project and the home folder; not imported`,
@@ -166,7 +191,13 @@ export function expandClaudeImports(file: string, text: string, opts: ClaudeImpo
       warnings.push(`claude-import-depth: ${where}: imports go at most ${CLAUDE_IMPORT_MAX_HOPS} hops deep`);
       return;
     }
+    if (left <= 0 && cut > 0) {
+      // Said once in all, so a file of 1000 imports cannot grow the text past its budget by notices.
+      cut++;
+      return;
+    }
     if (left <= 0) {
+      cut++;
       warnings.push(`claude-import-cut: ${where}: the ${opts.maxBytes}-byte budget of instruction files is spent`);
       add(`[not imported: ${destReal} — the instruction budget is spent; read it with the Read tool]`);
       return;
@@ -180,6 +211,7 @@ export function expandClaudeImports(file: string, text: string, opts: ClaudeImpo
     add(`${open}${expand(dest, head.trim(), [...chain, destReal])}${close}`);
   };
 
-  const rootReal = realOrUndefined(file) ?? file;
-  return { text: expand(file, text, [rootReal]), imported, warnings };
+  const expanded = expand(file, text, [rootReal]);
+  if (cut > 1) warnings.push(`claude-import-cut: ${file}: ${cut - 1} more imports were not made; the budget is spent`);
+  return { text: expanded, imported, warnings };
 }

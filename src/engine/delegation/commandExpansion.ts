@@ -19,6 +19,26 @@ export interface CommandPromptSource {
   path: string;
   /** Whether `` !`cmd` `` lines run (plugin commands); otherwise they stay as written. */
   runBangs: boolean;
+  /**
+   * Where the command file's own `` !`cmd` `` lines are in `text` (ext/plugins/pluginCommands.ts), so that the
+   * user's arguments never make one; without it, every `` !`cmd` `` of `text` is the file's.
+   */
+  bangs?: readonly BangSpan[];
+}
+
+/** A `` !`cmd` `` in the prompt: `text.slice(start, end)` is it, `command` what runs. */
+export interface BangSpan {
+  start: number;
+  end: number;
+  command: string;
+}
+
+function findBangs(text: string): BangSpan[] {
+  return [...text.matchAll(BANG_COMMAND)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    command: m[1].trim(),
+  }));
 }
 
 export interface CommandPrompt {
@@ -27,13 +47,31 @@ export interface CommandPrompt {
   preApproved: PermissionRule[];
 }
 
+/** Terminal escapes (CSI, OSC, other ESC) and control bytes but tab and newline: an output is text, not a terminal. */
+const TERMINAL_CONTROL = new RegExp(
+  [
+    /\x1b\[[0-?]*[ -/]*[@-~]/.source, // CSI: colours, cursor moves
+    /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/.source, // OSC: titles, hyperlinks, clipboard
+    /\x1b[PX^_][^\x1b]*(?:\x1b\\)?/.source, // DCS, SOS, PM, APC strings
+    /\x1b[ -~]?/.source,
+    /[\x00-\x08\x0b-\x1f\x7f\x9b]/.source,
+  ].join('|'),
+  'g',
+);
+
+/** An output as it goes into the prompt: without terminal escapes or control bytes (docs/plugins.md). */
+export function plainOutput(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(TERMINAL_CONTROL, '');
+}
+
 /** What a `` !`cmd` `` is replaced by. */
 export function bangReplacement(command: string, result: UserCallResult): string {
   const what = `!\`${command}\``;
-  if (result.outcome === 'ran') return result.isError ? `[${what} failed]\n${result.text}` : result.text;
+  const out = plainOutput(result.text);
+  if (result.outcome === 'ran') return result.isError ? `[${what} failed]\n${out}` : out;
   if (result.outcome === 'declined') return `[${what} was not run: the user declined it]`;
   if (result.outcome === 'denied') return `[${what} was not run: denied by ${result.by ?? 'the approval policy'}]`;
-  return `[${what} was not run: ${result.text}]`;
+  return `[${what} was not run: ${out}]`;
 }
 
 export async function prepareCommandPrompt(
@@ -45,10 +83,16 @@ export async function prepareCommandPrompt(
   if (!source.runBangs) return { text: source.text, preApproved };
   const parts: string[] = [];
   let last = 0;
-  for (const m of source.text.matchAll(BANG_COMMAND)) {
-    parts.push(source.text.slice(last, m.index));
-    last = m.index + m[0].length;
-    const command = m[1].trim();
+  // Each span is replaced once, and what replaces it is never scanned again (an output may show `` !`x` ``).
+  for (const { start, end, command } of source.bangs ?? findBangs(source.text)) {
+    if (start < last || end > source.text.length)
+      throw new Error(`the !\`cmd\` lines of ${source.path} do not match its text; nothing was run`);
+    parts.push(source.text.slice(last, start));
+    last = end;
+    if (!command) {
+      parts.push('[an empty !`cmd` was not run: nothing is left of it once the arguments are in]');
+      continue;
+    }
     if (opts.signal?.aborted) {
       parts.push(`[!\`${command}\` was not run: sending was cancelled]`);
       continue;
@@ -65,7 +109,7 @@ export async function prepareCommandPrompt(
 
 /** What a front end parsed: a plugin command (parsePluginCommand) or a skill command (parseSkillCommand). */
 export type ParsedCommand =
-  | { command: { path: string; allowedTools?: string[] }; text: string }
+  | { command: { path: string; allowedTools?: string[] }; text: string; bangs: readonly BangSpan[] }
   | { skill: { path: string; allowedTools?: string[] }; text: string };
 
 /** The one call a front end awaits before sending a command's prompt (TUI, print mode, ACP). */
@@ -75,6 +119,7 @@ export function prepareParsedCommand(
   opts: { signal?: AbortSignal; warn(text: string): void },
 ): Promise<CommandPrompt> {
   const file = 'command' in parsed ? parsed.command : parsed.skill;
-  const source = { text: parsed.text, path: file.path, runBangs: 'command' in parsed };
+  const bangs = 'command' in parsed ? { bangs: parsed.bangs } : {};
+  const source = { text: parsed.text, path: file.path, runBangs: 'command' in parsed, ...bangs };
   return prepareCommandPrompt(agent, file.allowedTools ? { ...source, allowedTools: file.allowedTools } : source, opts);
 }

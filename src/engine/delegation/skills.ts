@@ -212,7 +212,14 @@ export class SkillInvoker implements SkillService {
     if (!this.loaded.has(skill.name.toLowerCase())) this.loaded.set(skill.name.toLowerCase(), { skill, depth });
     // Its `allowed-tools` pre-approve matching calls for the rest of this turn (docs/approvals.md).
     const problems: string[] = [];
-    const rules = preApprovalRules(skill.allowedTools ?? [], skill.path, (t) => problems.push(t));
+    // A repository's skill that the model chose to load is the repository's word, not the user's: it grants nothing.
+    const fromRepository = skill.source === 'project' && (skill.allowedTools?.length ?? 0) > 0;
+    if (fromRepository)
+      problems.push(
+        `${skill.path}: allowed-tools of a project skill the model loads pre-approves nothing ` +
+          `(typed as /skill:${skill.name} by the user, it does)`,
+      );
+    const rules = fromRepository ? [] : preApprovalRules(skill.allowedTools ?? [], skill.path, (t) => problems.push(t));
     if (rules.length) this.agent?.grantForTurn(rules);
     const text = skillText(skill, args);
     return { ok: true, name: skill.name, text: problems.length ? `${text}\n\n(${problems.join('; ')})` : text };

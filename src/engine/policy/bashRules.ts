@@ -30,9 +30,13 @@ function typedWords(c: ShellCommand, from: number): string[] {
   return c.argv.slice(from).map((w, i) => (c.expanding?.includes(i + from) ? w : quoteWord(w)));
 }
 
-/** How a command may be written in an allow rule: as typed (assignments and program path kept). */
+/**
+ * How a command may be written in an allow rule: as typed (assignments and program path kept), each form also
+ * with a space after it, so `Bash(npm test:*)` holds against a bare `npm test` (docs/approvals.md).
+ */
 function allowForms(c: ShellCommand): string[] {
-  return [describeShellCommand(c), [...c.assignments, ...c.argv].join(' ')];
+  const forms = [describeShellCommand(c), [...c.assignments, ...c.argv].join(' ')];
+  return [...forms, ...forms.map((f) => `${f} `)];
 }
 
 /**

@@ -98,24 +98,84 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
   return out;
 }
 
+/** A `` !`cmd` `` of the command's own text, where it lies in the expanded prompt (end exclusive). */
+export interface BangSpan {
+  start: number;
+  end: number;
+  command: string;
+}
+
+/** `` !`cmd` `` as Claude Code writes it; found in the command's file, never in what the user typed. */
+const BANG = /!`([^`\n]+)`/g;
+const PLACEHOLDER = /\$ARGUMENTS(?![\w[])|\$([1-9]\d*)(?!\d)/g;
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** `[start, end)` of each fenced code block of `text` (an unclosed fence runs to the end), fence lines included. */
+function fencedRanges(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let open: { mark: string; at: number } | undefined;
+  let at = 0;
+  for (const line of text.split('\n')) {
+    const mark = FENCE.exec(line)?.[1];
+    if (mark && !open) open = { mark, at };
+    else if (mark && open && mark[0] === open.mark[0] && mark.length >= open.mark.length && line.trim() === mark) {
+      out.push([open.at, at + line.length]);
+      open = undefined;
+    }
+    at += line.length + 1;
+  }
+  if (open) out.push([open.at, text.length]);
+  return out;
+}
+
+/** One word for a POSIX shell: `'…'`, a `'` inside as `'\''`. Empty stays empty (nothing was given). */
+function shellQuote(text: string): string {
+  return text === '' ? '' : `'${text.split("'").join("'\\''")}'`;
+}
+
 /**
  * The prompt a command sends: `$ARGUMENTS` and `$1`… (the words, 1-based as in Claude Code commands)
- * replaced, else the arguments appended on their own line; `${CLAUDE_PLUGIN_ROOT}` resolved.
+ * replaced, else the arguments appended on their own line; `${CLAUDE_PLUGIN_ROOT}` resolved. The `` !`cmd` ``
+ * lines are those of the command's file outside fenced code blocks (docs/plugins.md, "Claude Code plugins"):
+ * arguments put inside one are shell-quoted, so they are words and never more commands, and arguments put
+ * elsewhere never make one.
  */
-export function expandPluginCommand(command: PluginCommand, args: string): string {
+export function expandPluginCommandParts(command: PluginCommand, args: string): { text: string; bangs: BangSpan[] } {
   const text = args.trim();
   const words = tokenizeArguments(text);
   let used = false;
-  let body = command.body.replace(/\$ARGUMENTS(?![\w[])|\$([1-9]\d*)(?!\d)/g, (_all, n: string | undefined) => {
-    used = true;
-    return n === undefined ? text : (words[Number(n) - 1] ?? '');
-  });
-  // `` !`cmd` `` lines stay: the front end runs them before sending (engine/delegation/commandExpansion.ts).
-  if (command.root) body = body.split(CLAUDE_ROOT_VARIABLE).join(command.root);
-  return !used && text ? `${body}\n\nARGUMENTS: ${text}` : body;
+  const fill = (part: string, quote: boolean) =>
+    part.replace(PLACEHOLDER, (_all, n: string | undefined) => {
+      used = true;
+      const value = n === undefined ? text : (words[Number(n) - 1] ?? '');
+      return quote ? shellQuote(value) : value;
+    });
+  const body = command.root ? command.body.split(CLAUDE_ROOT_VARIABLE).join(command.root) : command.body;
+  let out = '';
+  let last = 0;
+  const bangs: BangSpan[] = [];
+  const fenced = fencedRanges(body);
+  for (const m of body.matchAll(BANG)) {
+    // An example in a fenced code block is documentation, not a line to run (docs/plugins.md).
+    if (fenced.some(([from, to]) => m.index >= from && m.index < to)) continue;
+    out += fill(body.slice(last, m.index), false);
+    const cmd = fill(m[1], true);
+    bangs.push({ start: out.length, end: out.length + cmd.length + 3, command: cmd.trim() });
+    out += `!\`${cmd}\``;
+    last = m.index + m[0].length;
+  }
+  out += fill(body.slice(last), false);
+  return { text: !used && text ? `${out}\n\nARGUMENTS: ${text}` : out, bangs };
 }
 
-export type PluginCommandParse = { ok: true; command: PluginCommand; args: string; text: string } | { ok: false; message: string };
+export function expandPluginCommand(command: PluginCommand, args: string): string {
+  return expandPluginCommandParts(command, args).text;
+}
+
+export type PluginCommandParse =
+  | { ok: true; command: PluginCommand; args: string; text: string; bangs: BangSpan[] }
+  | { ok: false; message: string };
 
 /**
  * `/<plugin>:<command> [args]` → the prompt to send. Undefined when the text is not shaped like a plugin
@@ -132,5 +192,5 @@ export function parsePluginCommand(input: string, commands: readonly PluginComma
     return { ok: false, message: `The plugin "${plugin}" has no command "${name}". ${own.length ? `Its commands: ${own.join(', ')}.` : 'It has no commands.'}` };
   }
   const args = (rest ?? '').trim();
-  return { ok: true, command, args, text: expandPluginCommand(command, args) };
+  return { ok: true, command, args, ...expandPluginCommandParts(command, args) };
 }
