@@ -30,9 +30,13 @@ function typedWords(c: ShellCommand, from: number): string[] {
   return c.argv.slice(from).map((w, i) => (c.expanding?.includes(i + from) ? w : quoteWord(w)));
 }
 
-/** How a command may be written in an allow rule: as typed (assignments and program path kept). */
+/**
+ * How a command may be written in an allow rule: as typed (assignments and program path kept), each also with a
+ * space after it, so `Bash(git status *)` (and Claude's `Bash(git status:*)`) holds for a bare `git status`
+ * as docs/approvals.md says.
+ */
 function allowForms(c: ShellCommand): string[] {
-  return [describeShellCommand(c), [...c.assignments, ...c.argv].join(' ')];
+  return [describeShellCommand(c), [...c.assignments, ...c.argv].join(' ')].flatMap((f) => [f, `${f} `]);
 }
 
 /**
