@@ -111,7 +111,10 @@ export class ToolCard extends Block {
       lines.push(indent(fg.error(r.text.split('\n')[0])));
       return lines;
     }
-    if (r.isError) {
+    // A command that ran and exited non-zero reads as its output and `exit code N` (below), not as the
+    // model's text with its <stdout>/<stderr> wrapper; one that never ran shows the error as it is.
+    const exited = r.display?.kind === 'command' && r.display.exitCode !== null && this.output.trim() !== '';
+    if (r.isError && !exited) {
       const body = wrap(r.text, fg.error);
       lines.push(...clipLines(body, expanded ? body.length : 6, theme).map((l, i) => (i === 0 ? indent(l) : pad(l))));
       return lines;
