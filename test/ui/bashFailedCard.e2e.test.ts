@@ -3,6 +3,7 @@
 // after one line says "1 more line".
 import { describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
+import { sandboxAvailable } from '../helpers/sandboxAvailable';
 import { appsClosedAfterEach, send } from './e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
@@ -26,5 +27,20 @@ describe.skipIf(!hasTmux)('the card of a failed Bash command (tmux)', { timeout:
     expect(screen).not.toContain('<stdout>');
     expect(screen).not.toContain('<stderr>');
     expect(screen).not.toContain('Exit code: 2');
+  });
+
+  it.skipIf(!sandboxAvailable())('keeps what the tool said about the sandbox boundary the command hit', async () => {
+    const canary = `/jarvis-card-canary-${process.pid}`;
+    const app = await start({
+      args: ['--yolo'],
+      turns: [{ toolCalls: [{ name: 'Bash', arguments: { command: `touch ${canary}` } }] }, { text: 'Refused.' }],
+    });
+    await app.tmux.waitFor('YOLO · any');
+    send(app, 'touch it');
+    const screen = await app.tmux.waitFor('Refused.', { timeoutMs: 30_000 });
+    expect(screen).toContain('Read-only file system');
+    expect(screen).toContain('exit code 1');
+    expect(screen.replace(/\s+/g, ' ')).toContain('The command hit the sandbox filesystem boundary');
+    expect(screen).not.toContain('<stderr>');
   });
 });

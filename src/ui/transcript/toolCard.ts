@@ -137,6 +137,9 @@ export class ToolCard extends Block {
       lines.push(...clipLines(body, expanded ? body.length : COLLAPSED_OUTPUT, theme).map(pad));
       const code = r.display?.kind === 'command' ? r.display.exitCode : undefined;
       if (code !== undefined && code !== null && code !== 0) lines.push(indent(fg.error(`exit code ${code}`)));
+      // What the tool said before `Exit code:` (a sandbox boundary it hit, a time-out…) stays on the card.
+      const note = exited ? r.text.slice(0, Math.max(0, r.text.indexOf('\nExit code: '))).trim() : '';
+      if (note) lines.push(...wrap(note, fg.error).map(pad));
       const count = errorCount(r, fg.error).trimStart();
       if (count) lines.push(indent(count));
       if (expanded) lines.push(...errorLines(r, (t) => wrap(t, fg.error)).map(pad));
