@@ -127,7 +127,9 @@ function confirmInstall(h: CommandHost, manager: PluginManager, source: string):
     h.notice('info', `Installing from ${source}…`);
     void manager.install(source, { tier: 'third-party' }).then(
       ({ plugin, replaced, previousVersion }) => {
-        h.notice('success', `${replaced ? 'Updated' : 'Installed'} the plugin ${plugin.id}${plugin.version ? ` ${plugin.version}` : ''}${replaced && previousVersion ? ` (was ${previousVersion})` : ''}.`, APPLY_HINT);
+        const version = plugin.version ? ` ${plugin.version}` : '';
+        const was = replaced && previousVersion ? ` (was ${previousVersion})` : '';
+        h.notice('success', `${replaced ? 'Updated' : 'Installed'} the plugin ${plugin.id}${version}${was}.`, APPLY_HINT);
         const shell = formatShellCommands(plugin);
         if (shell.length) h.notice('info', shell.join('\n'));
       },
