@@ -3,7 +3,7 @@
 // sessions started afterwards. Errors print one actionable line and exit 1.
 import { PluginError, PluginManager, type PluginView } from '../ext/plugins/manager';
 import { pluginNetwork } from '../ext/plugins/pluginSources';
-import { formatPluginInfo, formatPluginList } from '../ext/plugins/pluginText';
+import { formatPluginInfo, formatPluginList, formatShellCommands } from '../ext/plugins/pluginText';
 import { ConfigError, loadConfig } from '../store/config';
 import { FileLockTimeoutError } from '../store/fileLock';
 import { jarvisHome } from '../store/paths';
@@ -86,6 +86,7 @@ export async function runPluginCommand(
           : `Installed ${v.id}${v.version ? ` ${v.version}` : ''} to ${v.root} (${state}).`;
         const text = [
           headline,
+          ...formatShellCommands(v),
           ...(v.diagnostics.length ? ['Diagnostics:', ...v.diagnostics.map((d) => `  - ${d}`)] : []),
           'It applies to sessions started from now on (or after /reload).',
         ].join('\n');

@@ -6,6 +6,7 @@ import { displayPath, jarvisHome, sessionsRoot } from '../store/paths';
 import { findSessionById, journalPathOf, listSessions, readSessionSummary } from '../store/sessionStore';
 import { parseJournalText } from '../store/journal';
 import { UsageError } from './program';
+import { ENV_MODEL_ALIAS } from '../types/models';
 
 export interface SessionFacts {
   id: string;
@@ -94,10 +95,18 @@ export function runSessionsList(opts: { json?: boolean; all?: boolean }): number
   for (const s of sessions) {
     const where = opts.all ? `  ${displayPath(s.folder)}` : '';
     const turns = `${s.turns} turn${s.turns === 1 ? '' : 's'}`;
-    process.stdout.write(`${s.id}  ${s.updated}  ${turns}  ${s.model ?? '?'}${where}  ${s.title || '(no prompt)'}\n`);
+    process.stdout.write(
+      `${s.id}  ${s.updated}  ${turns}  ${modelLabel(s.model)}${where}  ${s.title || '(no prompt)'}\n`,
+    );
   }
   process.stdout.write('Resume one with jarvis --session <id>; details with jarvis sessions show <id>.\n');
   return 0;
+}
+
+/** The journal's model alias as a user reads it: the JARVIS_MODEL_* model's internal alias is never shown. */
+function modelLabel(alias: string | null): string {
+  if (alias === ENV_MODEL_ALIAS) return 'JARVIS_MODEL_*';
+  return alias ?? '?';
 }
 
 export function runSessionsShow(id: string, opts: { json?: boolean }): number {
@@ -116,7 +125,7 @@ export function runSessionsShow(id: string, opts: { json?: boolean }): number {
     `Session ${s.id}`,
     `  title:   ${s.title || '(no prompt)'}`,
     `  folder:  ${displayPath(s.folder)}`,
-    `  model:   ${s.model ?? '?'}`,
+    `  model:   ${modelLabel(s.model)}`,
     `  created: ${s.created ?? '?'}`,
     `  updated: ${s.updated}`,
     `  turns:   ${s.turns}`,

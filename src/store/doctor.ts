@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { parseConfigText } from './config';
 import { ConfigError } from './configFields';
 import { defaultConfig } from './configSchema';
+import { ENV_MODEL_ALIAS } from '../types/models';
 import { resolveModel } from './modelResolution';
 import { configPath, displayPath, tuiConfigPath } from './paths';
 import { parseTuiConfigText } from './tuiConfig';
@@ -47,10 +48,12 @@ function checkModel(config: DoctorFileReport, env: NodeJS.ProcessEnv): DoctorRep
   try {
     const model = resolveModel({ config: parsed, env, configPath: config.path });
     const key = model.apiKeySource ? `, API key from ${model.apiKeySource}` : '';
-    return {
-      ok: true,
-      message: `model "${model.alias}" resolves: ${model.model} via provider "${model.providerName}" (${model.providerType}) at ${model.baseUrl ?? 'the default URL'}${key}`,
-    };
+    // The JARVIS_MODEL_* model has an internal alias and provider name, never shown (types/models.ts).
+    const fromEnv = model.alias === ENV_MODEL_ALIAS;
+    const which = fromEnv ? 'the model of the JARVIS_MODEL_* variables' : `model "${model.alias}"`;
+    const via = fromEnv ? '' : ` via provider "${model.providerName}"`;
+    const where = model.baseUrl ?? 'the default URL';
+    return { ok: true, message: `${which} resolves: ${model.model}${via} (${model.providerType}) at ${where}${key}` };
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }

@@ -120,8 +120,8 @@ export class ApprovalPanel implements Component, Focusable {
     const body = this.preview.lines;
     const shown = this.expanded ? body : body.slice(0, COLLAPSED_PREVIEW);
     for (const l of shown) lines.push(row(`  ${l}`));
-    if (body.length > shown.length)
-      lines.push(row(fg.textMuted(`  … ${body.length - shown.length} more lines (ctrl+e to expand)`)));
+    const more = body.length - shown.length;
+    if (more > 0) lines.push(row(fg.textMuted(`  … ${more} more line${more === 1 ? '' : 's'} (ctrl+e to expand)`)));
     else if (this.expanded && body.length > COLLAPSED_PREVIEW) lines.push(row(fg.textMuted('  (ctrl+e to collapse)')));
     lines.push(row(''));
     this.choices.forEach((c, i) => lines.push(...box.option(i === this.selected, `${i + 1}. ${c.label}`)));

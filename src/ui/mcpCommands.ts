@@ -15,11 +15,22 @@ export function mcpStatusLines(rows: readonly McpServerStatus[]): string[] {
     const took = s.state === 'ready' && s.startMs !== undefined ? `, started in ${s.startMs} ms` : '';
     lines.push(`${s.name}  ${s.state}  (${s.scope}, ${s.transport}: ${s.target}${took})`);
     if (s.error) lines.push(`  ${s.error}`);
-    if (s.tools.length) lines.push(`  ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}: ${s.tools.join(', ')}`);
+    if (s.tools.length) lines.push(`  ${toolsLine(s.name, s.tools)}`);
     else if (s.state === 'ready') lines.push('  no tools');
     lines.push('');
   }
   return lines.slice(0, -1);
+}
+
+/**
+ * `11 tools (mcp__docs__*): create_pdf, edit_pdf, …`: the prefix the model and the permission rules use is said
+ * once, not repeated on every name (docs/mcp.md); names that do not share it are listed whole.
+ */
+function toolsLine(server: string, tools: readonly string[]): string {
+  const count = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
+  const prefix = `mcp__${server}__`;
+  if (!tools.every((t) => t.startsWith(prefix) && t.length > prefix.length)) return `${count}: ${tools.join(', ')}`;
+  return `${count} (${prefix}*): ${tools.map((t) => t.slice(prefix.length)).join(', ')}`;
 }
 
 export const MCP_COMMANDS: SlashCommand[] = [

@@ -3,7 +3,7 @@
 // the boundary is explained to the user the way Bash results explain it to the model (tools/shell/sandboxFailure.ts).
 import type { Runtime } from '../engine/runtime/runtime';
 import type { SandboxSpawn } from '../platform/processes';
-import { SANDBOX_SERVICE } from '../tools/shell/commandSandbox';
+import { HIDDEN_FILE_TEXT, SANDBOX_SERVICE } from '../tools/shell/commandSandbox';
 import { explainSandboxFailure } from '../tools/shell/sandboxFailure';
 
 export type ShellModePlan =
@@ -17,6 +17,14 @@ export type ShellModePlan =
   | { kind: 'refused'; message: string };
 
 const NO_NOTES = (): string[] => [];
+
+/** The first words of the note the sandbox shows in place of a hidden file (commandSandbox.ts HIDDEN_FILE_TEXT). */
+const HIDDEN_FILE_MARK = HIDDEN_FILE_TEXT.split(':')[0];
+/** That note speaks to the model; the user who typed the `!` command reads what they can do themselves. */
+const HIDDEN_FILE_USER_NOTE =
+  "That is the sandbox's note in place of a hidden file: `!` commands run in the command sandbox, where secret " +
+  'files and home dotfiles are not readable. To read a home entry, add it to [sandbox] readable_home_paths; to ' +
+  'run `!` commands outside the sandbox, set [sandbox] shell_mode = "unsandboxed" in config.toml (docs/sandbox.md).';
 
 export function planShellModeCommand(rt: Runtime, command: string, cwd: string): ShellModePlan {
   const sandbox = rt.services.find(SANDBOX_SERVICE);
@@ -36,7 +44,8 @@ export function planShellModeCommand(rt: Runtime, command: string, cwd: string):
     sandbox: plan.spawn,
     notes: (output, exitCode) => {
       const hit = explainSandboxFailure(output, exitCode, plan.boundary, 'user');
-      return [plan.note, hit].filter((n): n is string => !!n);
+      const hidden = output.includes(HIDDEN_FILE_MARK) ? HIDDEN_FILE_USER_NOTE : undefined;
+      return [plan.note, hidden, hit].filter((n): n is string => !!n);
     },
   };
 }

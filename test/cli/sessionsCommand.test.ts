@@ -42,6 +42,9 @@ describe('jarvis sessions', () => {
     const here = await runJarvis(['sessions'], { env, cwd: dirs.cwd });
     expect(here.stdout).toMatch(/^\w{26} {2}\S+ {2}2 turns {2}\S+ {2}first question here$/m);
     expect(here.stdout).not.toContain('in another folder');
+    // The JARVIS_MODEL_* model's internal alias is not shown as a model name.
+    expect(here.stdout).toContain('  JARVIS_MODEL_*  first question here');
+    expect(here.stdout).not.toMatch(/JARVIS_MODEL(?!_)/);
     const all = await runJarvis(['sessions', '--all', '--json'], { env, cwd: dirs.cwd });
     const titles = (JSON.parse(all.stdout) as Array<{ title: string }>).map((s) => s.title).sort();
     expect(titles).toEqual(['first question here', 'in another folder']);
@@ -56,6 +59,7 @@ describe('jarvis sessions', () => {
     expect(shown.stdout).toContain(`Session ${s.id}`);
     expect(shown.stdout).toContain('1. first question here');
     expect(shown.stdout).toContain('2. a follow-up');
+    expect(shown.stdout).toContain('  model:   JARVIS_MODEL_*\n');
     const json = await runJarvis(['sessions', 'show', s.id, '--json'], { env, cwd: dirs.cwd });
     expect(JSON.parse(json.stdout)).toMatchObject({ id: s.id, turns: 2 });
     const missing = await runJarvis(['sessions', 'show', 'NOPE'], { env, cwd: dirs.cwd });

@@ -48,7 +48,8 @@ describe('runDoctor: the model', () => {
     expect(report.model).toEqual({
       ok: true,
       message:
-        'model "JARVIS_MODEL" resolves: m1 via provider "JARVIS_MODEL" (openai) at http://127.0.0.1:9/v1, API key from the JARVIS_MODEL_API_KEY environment variable',
+        'the model of the JARVIS_MODEL_* variables resolves: m1 (openai) at http://127.0.0.1:9/v1, ' +
+        'API key from the JARVIS_MODEL_API_KEY environment variable',
     });
   });
 });

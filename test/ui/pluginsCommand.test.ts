@@ -102,6 +102,25 @@ describe('/plugins subcommands', () => {
     expect((await r.manager.info('acme')).tier).toBe('third-party');
   });
 
+  it('install lists, as information, the shell commands its commands run before sending (!`cmd` lines)', async () => {
+    const r = recorder();
+    const dir = plugin(r.dir, 'gitflow', { commands: './commands' });
+    mkdirSync(join(dir, 'commands'));
+    writeFileSync(join(dir, 'commands/commit.md'), 'Status: !`git status`\nDiff: !`git diff HEAD`\nCommit.');
+    writeFileSync(join(dir, 'commands/plain.md'), 'No shell here.');
+    await runPluginsCommand(r.host, `install ${dir}`);
+    r.picks[0].onPick('install');
+    await r.notice(/Installed/);
+    expect(r.notices.filter((n) => n.includes('Shell commands'))).toEqual([
+      [
+        'info: Shell commands its commands run before sending their prompt (their !`cmd` lines):',
+        '  /gitflow:commit:',
+        '    git status',
+        '    git diff HEAD',
+      ].join('\n'),
+    ]);
+  });
+
   it('install from a path that is no plugin says why', async () => {
     const r = recorder();
     mkdirSync(join(r.dir, 'empty'));

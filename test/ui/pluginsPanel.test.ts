@@ -164,6 +164,23 @@ describe('the /plugins manager panel', () => {
     expect(activeTab(h)).toBe('Installed');
     expect(h.text()).toMatch(/● local-one 3\.0\.0 *│/);
     expect((await h.manager.info('local-one')).tier).toBe('third-party');
+    expect(h.notices.filter((n) => n.includes('Shell commands'))).toEqual([]);
+  });
+
+  it('an install whose commands have !`cmd` lines lists their shell commands as an info notice', async () => {
+    const h = await open({ initialTab: 'custom' });
+    const dir = pluginFolder(h.fixtures, 'shelly', '1.0.0', { commands: './commands' });
+    mkdirSync(join(dir, 'commands'));
+    writeFileSync(join(dir, 'commands/status.md'), 'Status: !`git status --short`');
+    for (const ch of dir) h.keys(ch);
+    h.keys(KEY.enter);
+    await h.until('Install the third-party plugin');
+    h.keys('y');
+    await h.until('Installed the plugin shelly 1.0.0.');
+    expect(h.notices).toContain(
+      'info: Shell commands its commands run before sending their prompt (their !`cmd` lines):\n' +
+        '  /shelly:status:\n    git status --short',
+    );
   });
 
   it('Space disables and enables, M switches MCP servers, I shows details, D removes after asking, R reloads', async () => {

@@ -35,13 +35,17 @@ describe.skipIf(!available)('! shell mode in the command sandbox (tmux)', { time
     send(app, '!cat .env');
     await app.tmux.waitFor('Hidden by the Jarvis command sandbox');
     expect(app.tmux.screen()).not.toContain('sk-dotenv-secret-123');
+    // The note's lines are not broken mid-sentence by the card, and the user is told what they can do.
+    const note = await app.tmux.waitFor("That is the sandbox's note in place of a hidden file");
+    expect(note).toContain('# keys, credentials) and home dotfiles are not readable from commands\n');
+    expect(note.replace(/\s+/g, ' ')).toContain('set [sandbox] shell_mode = "unsandboxed" in config.toml');
 
     send(app, `!touch ${canary}`);
     await app.tmux.waitFor('sandbox filesystem boundary');
     expect(existsSync(canary)).toBe(false);
 
     send(app, '!echo hi > inside.txt && echo wrote-inside');
-    await app.tmux.waitFor('wrote-inside');
+    await app.tmux.waitFor(/^\s+wrote-inside\s*$/m); // the output line, not the typed command
     expect(readFileSync(join(app.cwd, 'inside.txt'), 'utf8')).toBe('hi\n');
 
     send(app, '!printenv; echo env-listed');

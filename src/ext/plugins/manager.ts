@@ -19,6 +19,7 @@ import {
   type PluginTier,
 } from './installedStore';
 import { readManifest, type PluginInterface } from './manifest';
+import { commandShellLines } from './pluginCommands';
 import { loadPlugin, type LoadedPlugin } from './pluginLoader';
 import { classifySource, fetchSource, pluginNetwork, type PluginNetwork } from './pluginSources';
 import { realRoot } from './pluginPaths';
@@ -53,7 +54,8 @@ export interface PluginView {
   mcpServers: Array<{ name: string; enabled: boolean; runsAs: string; target: string }>;
   skills: string[];
   agents: string[];
-  commands: Array<{ name: string; description: string }>;
+  /** `runs`: the `` !`cmd` `` lines the command runs before sending (docs/plugins.md), in order. */
+  commands: Array<{ name: string; description: string; runs: string[] }>;
   hooks: number;
   installedAt: string;
   updatedAt: string;
@@ -283,7 +285,11 @@ export class PluginManager {
       mcpServers: servers,
       skills: loaded.skills.map((s) => s.name),
       agents: loaded.agents.map((a) => a.name),
-      commands: loaded.commands.map((c) => ({ name: c.name, description: c.description })),
+      commands: loaded.commands.map((c) => ({
+        name: c.name,
+        description: c.description,
+        runs: commandShellLines(c.body),
+      })),
       hooks: loaded.hooks.length,
       installedAt: record.installedAt,
       updatedAt: record.updatedAt,

@@ -31,6 +31,14 @@ export interface PluginCommand {
   allowedTools?: string[];
 }
 
+/** `` !`cmd` `` in a command's body: what Claude Code runs before sending (engine/delegation/commandExpansion.ts). */
+const SHELL_LINE = /!`([^`\n]+)`/g;
+
+/** The shell commands a command's body runs before its prompt is sent, in order (shown at install and in info). */
+export function commandShellLines(body: string): string[] {
+  return [...body.matchAll(SHELL_LINE)].map((m) => m[1].trim()).filter((c) => c.length > 0);
+}
+
 /** `allowed-tools` as written: a list, or one string separated by commas or spaces outside parentheses. */
 export function allowedToolsList(value: unknown): string[] | undefined {
   if (typeof value === 'string') return value.split(/(?:,|\s)+(?![^(]*\))/).filter((p) => p.trim());

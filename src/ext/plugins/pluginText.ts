@@ -20,6 +20,19 @@ export function formatPluginList(views: readonly PluginView[]): string {
     .join('\n');
 }
 
+/**
+ * Information, not a warning: the shell commands each of the plugin's commands runs on this computer before
+ * its prompt is sent (its `` !`cmd` `` lines, docs/plugins.md), so whoever decides to trust it can read them.
+ */
+export function formatShellCommands(v: Pick<PluginView, 'commands'>): string[] {
+  const running = v.commands.filter((c) => c.runs.length > 0);
+  if (!running.length) return [];
+  return [
+    'Shell commands its commands run before sending their prompt (their !`cmd` lines):',
+    ...running.flatMap((c) => [`  /${c.name}:`, ...c.runs.map((r) => `    ${r}`)]),
+  ];
+}
+
 /** Everything about one plugin, diagnostics last. */
 export function formatPluginInfo(v: PluginView): string {
   const lines = [`${v.displayName} (${v.id})${v.version ? ` ${v.version}` : ''} — ${v.error ? 'broken' : v.enabled ? 'enabled' : 'disabled'}`];
@@ -37,6 +50,7 @@ export function formatPluginInfo(v: PluginView): string {
   add('Agents', v.agents.join(', ') || undefined);
   if (v.commands.length) lines.push('Commands:', ...v.commands.map((c) => `  /${c.name} — ${c.description}`));
   if (v.mcpServers.length) lines.push('MCP servers:', ...v.mcpServers.map((s) => `  ${s.name}  ${s.enabled ? 'on' : 'off'}  ${s.target}${s.runsAs ? `  (tools mcp__${s.runsAs}__*)` : ''}`));
+  lines.push(...formatShellCommands(v));
   if (v.hooks) lines.push(`Hooks: ${v.hooks}`);
   lines.push(v.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none', ...v.diagnostics.map((d) => `  - ${d}`));
   return lines.join('\n');

@@ -204,10 +204,11 @@ export class CommandSandbox {
   }
 }
 
-/** What `cat .env` prints inside the sandbox: the boundary, and how to ask for more. */
+/** What `cat .env` prints inside the sandbox: the boundary, and how to ask for more (lines fit 80 columns). */
 export const HIDDEN_FILE_TEXT =
-  '# Hidden by the Jarvis command sandbox: secret files (.env, private keys, credentials) and home dotfiles are\n' +
-  '# not readable from commands (docs/sandbox.md). Ask the user for the value you need, or for\n' +
+  '# Hidden by the Jarvis command sandbox: secret files (.env, private\n' +
+  '# keys, credentials) and home dotfiles are not readable from commands\n' +
+  '# (docs/sandbox.md). Ask the user for the value you need, or for\n' +
   '# [sandbox] readable_home_paths; do not try to read it another way.\n';
 
 export const SANDBOX_SERVICE = serviceKey<CommandSandbox>()('commandSandbox');

@@ -4,6 +4,7 @@
 // Installing from a path or URL is a third-party install and asks first, like the manager's Custom tab.
 import { loadMarketplace, type Marketplace } from '../../ext/plugins/marketplace';
 import { PluginError, PluginManager } from '../../ext/plugins/manager';
+import { formatShellCommands } from '../../ext/plugins/pluginText';
 import type { CommandHost } from '../slashCommands';
 import { APPLY_HINT, pluginDetailLines, pluginListLines, updateFor } from './pluginLines';
 import { PluginsPanel, type PluginsTab } from './pluginsPanel';
@@ -125,8 +126,13 @@ function confirmInstall(h: CommandHost, manager: PluginManager, source: string):
     if (choice !== 'install') return h.notice('info', 'Nothing was installed.');
     h.notice('info', `Installing from ${source}…`);
     void manager.install(source, { tier: 'third-party' }).then(
-      ({ plugin, replaced, previousVersion }) =>
-        h.notice('success', `${replaced ? 'Updated' : 'Installed'} the plugin ${plugin.id}${plugin.version ? ` ${plugin.version}` : ''}${replaced && previousVersion ? ` (was ${previousVersion})` : ''}.`, APPLY_HINT),
+      ({ plugin, replaced, previousVersion }) => {
+        const version = plugin.version ? ` ${plugin.version}` : '';
+        const was = replaced && previousVersion ? ` (was ${previousVersion})` : '';
+        h.notice('success', `${replaced ? 'Updated' : 'Installed'} the plugin ${plugin.id}${version}${was}.`, APPLY_HINT);
+        const shell = formatShellCommands(plugin);
+        if (shell.length) h.notice('info', shell.join('\n'));
+      },
       (e: Error) => h.notice('error', `Could not install ${source}: ${e.message}`),
     );
   }, body);

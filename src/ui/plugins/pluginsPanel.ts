@@ -11,6 +11,7 @@ import type { McpServerStatus } from '../../ext/mcp/mcpManager';
 import type { Marketplace, MarketplaceEntry } from '../../ext/plugins/marketplace';
 import type { PluginManager, PluginView } from '../../ext/plugins/manager';
 import type { PluginTier } from '../../ext/plugins/installedStore';
+import { formatShellCommands } from '../../ext/plugins/pluginText';
 import { boxWriter, type BoxWriter } from '../dialogs/box';
 import type { Theme } from '../theme';
 import { mcpServerStateLine } from './pluginMcpState';
@@ -261,6 +262,8 @@ export class PluginsPanel implements Component, Focusable {
         const result = await this.deps.manager.install(source, { tier, signal });
         const p = result.plugin;
         this.cursor.installed = Math.max(0, (await this.deps.manager.list()).findIndex((v) => v.id === p.id));
+        const shell = formatShellCommands(p);
+        if (shell.length) this.deps.notice('info', shell.join('\n'));
         const was = result.replaced ? ` (was ${result.previousVersion ?? 'installed'})` : '';
         return `${result.replaced ? 'Updated' : 'Installed'} the plugin ${p.id}${p.version ? ` ${p.version}` : ''}${was}${p.enabled ? '' : ', which stays disabled'}.`;
       }, after);

@@ -57,7 +57,9 @@ export abstract class Block implements Component {
 /** Keeps the first `max` lines and says how many more there are. */
 export function clipLines(lines: string[], max: number, theme: Theme, what = 'lines'): string[] {
   if (lines.length <= max) return lines;
-  return [...lines.slice(0, max), theme.fg.textMuted(`  … ${lines.length - max} more ${what} (ctrl+o to expand)`)];
+  const more = lines.length - max;
+  const noun = more === 1 ? what.replace(/s$/, '') : what;
+  return [...lines.slice(0, max), theme.fg.textMuted(`  … ${more} more ${noun} (ctrl+o to expand)`)];
 }
 
 /** Keeps the last `max` lines (live output: the newest matters). */

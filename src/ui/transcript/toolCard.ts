@@ -111,7 +111,10 @@ export class ToolCard extends Block {
       lines.push(indent(fg.error(r.text.split('\n')[0])));
       return lines;
     }
-    if (r.isError) {
+    // A command that ran and exited non-zero reads as its output and `exit code N` (below), not as the
+    // model's text with its <stdout>/<stderr> wrapper; one that never ran shows the error as it is.
+    const exited = r.display?.kind === 'command' && r.display.exitCode !== null && this.output.trim() !== '';
+    if (r.isError && !exited) {
       const body = wrap(r.text, fg.error);
       lines.push(...clipLines(body, expanded ? body.length : 6, theme).map((l, i) => (i === 0 ? indent(l) : pad(l))));
       return lines;
@@ -134,6 +137,9 @@ export class ToolCard extends Block {
       lines.push(...clipLines(body, expanded ? body.length : COLLAPSED_OUTPUT, theme).map(pad));
       const code = r.display?.kind === 'command' ? r.display.exitCode : undefined;
       if (code !== undefined && code !== null && code !== 0) lines.push(indent(fg.error(`exit code ${code}`)));
+      // What the tool said before `Exit code:` (a sandbox boundary it hit, a time-out…) stays on the card.
+      const note = exited ? r.text.slice(0, Math.max(0, r.text.indexOf('\nExit code: '))).trim() : '';
+      if (note) lines.push(...wrap(note, fg.error).map(pad));
       const count = errorCount(r, fg.error).trimStart();
       if (count) lines.push(indent(count));
       if (expanded) lines.push(...errorLines(r, (t) => wrap(t, fg.error)).map(pad));

@@ -109,6 +109,17 @@ describe('Bash lines against permission rules', () => {
     expect(shell).toMatchObject({ commands: [{ subcommandAt: 5 }], unknowable: [] });
   });
 
+  it("an allow rule `Bash(x *)` (Claude's `Bash(x:*)`) also covers a bare `x`, and only whole words", async () => {
+    const allow: PermissionRule[] = [{ decision: 'allow', pattern: 'Bash(git status:*)' }];
+    expect(await judge('git status', allow)).toMatchObject({ decision: 'allow', by: 'rule allow Bash(git status:*)' });
+    expect((await judge('git status --short', allow)).decision).toBe('allow');
+    expect((await judge('git statusx', allow)).decision).toBe('ask');
+    expect((await judge('git status && git push', allow)).decision).toBe('ask');
+    const echo: PermissionRule[] = [{ decision: 'allow', pattern: 'Bash(echo *)' }];
+    expect((await judge('echo', echo)).decision).toBe('allow');
+    expect((await judge('echoer', echo)).decision).toBe('ask');
+  });
+
   it('names what git would run: the config key, the option, the variable', async () => {
     const allowGit: PermissionRule[] = [{ decision: 'allow', pattern: 'Bash(git *)' }];
     expect((await judge("git -c core.pager='less -R' log", allowGit)).reason).toBe(
