@@ -31,9 +31,11 @@ describe.skipIf(!hasTmux)('!`cmd` lines of a plugin command in the interactive U
     const app = await start({ home, turns: [{ text: 'Marker skipped.' }] });
     await app.tmux.waitFor('manual · any');
     app.tmux.type('/gitflow:marker');
-    await app.tmux.waitFor('/gitflow:marker');
+    // The / menu is open (it shows the description); Escape closes it, and Enter goes only after it has closed:
+    // sent together, Escape and Enter read as Alt-Enter, which inserts a new line instead of sending.
+    await app.tmux.waitFor('Leaves a marker');
     app.tmux.keys('Escape');
-    await app.tmux.waitFor('/gitflow:marker');
+    await app.tmux.waitForGone('Leaves a marker');
     app.tmux.keys('Enter');
     const panel = await app.tmux.waitFor('Approval needed');
     expect(panel).toContain('touch marker.txt');

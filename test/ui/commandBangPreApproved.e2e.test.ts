@@ -34,9 +34,11 @@ describe.skipIf(!hasTmux)('a pre-approved bare !`cmd` line in the interactive UI
     const app = await start({ home, cwd, turns: [{ text: 'Status read.' }] });
     await app.tmux.waitFor('manual · any');
     app.tmux.type('/gitflow:status');
-    await app.tmux.waitFor('/gitflow:status');
+    // The / menu is open (it shows the description); Escape closes it, and Enter goes only after it has closed:
+    // sent together, Escape and Enter read as Alt-Enter, which inserts a new line instead of sending.
+    await app.tmux.waitFor('Shows the status');
     app.tmux.keys('Escape');
-    await app.tmux.waitFor('/gitflow:status');
+    await app.tmux.waitForGone('Shows the status');
     app.tmux.keys('Enter');
     const screen = await app.tmux.waitFor('Status read.', { timeoutMs: 30_000 });
     expect(screen).not.toContain('Approval needed');
