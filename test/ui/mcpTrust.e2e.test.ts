@@ -1,6 +1,6 @@
 // A project MCP file changed since the folder was trusted, in the interactive UI (docs/mcp.md, "Workspace trust"):
 // the real binary in tmux and the real server-everything from npm. The trust prompt comes back listing the changed
-// file's server; accepting starts it, and the next session does not ask again.
+// file's server; accepting starts it, and the next session does not ask again; `/reload` asks about a file written meanwhile.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,5 +45,24 @@ describe.skipIf(!hasTmux)('project MCP files changed since trusted (tmux)', { ti
     await waitForRequests(second, 1, 30_000);
     expect(second.tmux.screen()).not.toContain('Workspace trust');
     expect(JSON.stringify(second.server.requests[0].body.tools)).toMatch(/- mcp__newsrv__\{echo, /);
+  });
+
+  it('/reload finds a file written meanwhile and asks before starting its server', async () => {
+    const home = tempDir('jarvis-ui-mcptrust-home-');
+    const cwd = tempDir('jarvis-ui-mcptrust-');
+    mkdirSync(join(cwd, '.git'));
+    setWorkspaceTrust(home, cwd, true);
+    const app = await start({ home, cwd, answerTrust: false, turns: [{ text: 'hello' }] });
+    await app.tmux.waitFor('Type a message', { timeoutMs: 20_000 });
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { newsrv: everything } }));
+    send(app, '/reload');
+    const prompt = await app.tmux.waitFor('Keep them off', { timeoutMs: 20_000 });
+    expect(prompt).toContain('newsrv: stdio:');
+    app.tmux.keys('Down');
+    app.tmux.keys('Enter');
+    await app.tmux.waitForGone('Keep them off');
+    send(app, 'hi');
+    await waitForRequests(app, 1, 30_000);
+    expect(JSON.stringify(app.server.requests[0].body.tools)).toMatch(/- mcp__newsrv__\{echo, /);
   });
 });
