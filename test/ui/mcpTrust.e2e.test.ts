@@ -1,6 +1,7 @@
 // A project MCP file changed since the folder was trusted, in the interactive UI (docs/mcp.md, "Workspace trust"):
 // the real binary in tmux and the real server-everything from npm. The trust prompt comes back listing the changed
-// file's server; accepting starts it, and the next session does not ask again; `/reload` asks about a file written meanwhile.
+// file's server; accepting starts it, and the next session does not ask again; `/reload` asks about a file
+// written meanwhile.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
