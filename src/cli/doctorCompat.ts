@@ -26,7 +26,7 @@ import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doct
 const TOOL_NAMES = { claude: 'Claude Code', opencode: 'opencode' } as const;
 
 /** config.toml as doctor's own config check reads it; a broken one is reported there, defaults are used here. */
-function readConfig(home: string): { config: JarvisConfig; note?: string } {
+export function readConfig(home: string): { config: JarvisConfig; note?: string } {
   const file = configPath(home);
   if (!existsSync(file)) return { config: defaultConfig() };
   try {
@@ -142,10 +142,13 @@ function mcpLine(ctx: DoctorContext, compat: CompatSettings, problems: string[])
   const trusted = isWorkspaceTrusted(ctx.home, ctx.cwd);
   const defaults = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
   const loaded = loadMcpServers({ home: ctx.home, projectDir: ctx.cwd, trusted, defaults, compat, env: ctx.env });
-  const names = [...loaded.servers, ...loaded.untrusted].filter((s) => s.file === file).map((s) => s.name);
+  const names = [...loaded.servers, ...loaded.untrusted, ...loaded.changed]
+    .filter((s) => s.file === file)
+    .map((s) => s.name);
   problems.push(...loaded.warnings.filter((w) => w.startsWith(displayPath(file))));
   let line = `${label}: ${plural(names.length, 'server')}${names.length ? ` (${names.join(', ')})` : ''}`;
   if (names.length && !trusted) line += '; not started: this workspace is not trusted';
+  if (loaded.changedFiles.includes(file)) line += '; not started: changed since this workspace was trusted';
   const shadowed = loaded.shadowed.map((s) => s.name);
   if (shadowed.length) line += `; shadowed by .jarvis-code/mcp.json: ${shadowed.join(', ')}`;
   return line;

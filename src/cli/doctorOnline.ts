@@ -116,7 +116,10 @@ async function onlineSection(ctx: DoctorContext): Promise<DoctorSection> {
     for (const server of startup.mcp.servers) probes.push(await probeMcpServer(server));
     for (const server of startup.mcp.untrusted)
       probes.push(ok(`MCP server "${server.name}" (project): not started, this workspace is not trusted`));
-    if (!startup.mcp.servers.length && !startup.mcp.untrusted.length) probes.push(ok('MCP servers: none configured'));
+    for (const server of startup.mcp.changed)
+      probes.push(failed(`MCP server "${server.name}" (project): not started, its file changed since trusted`));
+    if (!startup.mcp.servers.length && !startup.mcp.untrusted.length && !startup.mcp.changed.length)
+      probes.push(ok('MCP servers: none configured'));
   }
   probes.push(await probeRipgrep(), await probeChromium(ctx.env));
   const failures = probes.filter((p) => !p.ok).length;

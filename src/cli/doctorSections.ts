@@ -27,6 +27,7 @@ export const doctorSections: ReadonlyArray<() => Promise<DoctorSectionProvider>>
   () => import('./sandboxDoctor').then((m) => m.sandboxDoctor),
   () => import('./doctorOnline').then((m) => m.onlineDoctorProvider),
   () => import('./doctorLsp').then((m) => m.lspDoctor),
+  () => import('./doctorMcpTrust').then((m) => m.mcpTrustDoctor),
 ];
 
 export async function runDoctorSections(ctx: DoctorContext): Promise<DoctorSection[]> {

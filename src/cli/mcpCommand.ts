@@ -18,7 +18,7 @@ import {
 import { compatSettingsOf, DEFAULT_COMPAT, type CompatSettings } from '../store/compat';
 import { ConfigError, readConfigFile } from '../store/config';
 import { configPath, displayPath, jarvisHome } from '../store/paths';
-import { isWorkspaceTrusted } from '../store/trust';
+import { isWorkspaceTrusted, mcpFileApproved, recordMcpFileWrite } from '../store/trust';
 import { openInBrowser } from '../platform/openInBrowser';
 import { UsageError } from './program';
 
@@ -107,6 +107,14 @@ function compatHere(home: string): CompatSettings {
   }
 }
 
+/**
+ * Whether the user's own edit of a project file keeps it trusted: the file was absent or held what was trusted
+ * (docs/mcp.md, "Workspace trust"); a change nobody approved stays unapproved.
+ */
+function projectFileApproved(scope: McpScope, home: string, file: string): boolean {
+  return scope === 'project' && (!existsSync(file) || mcpFileApproved(home, process.cwd(), file));
+}
+
 /** `jarvis mcp list`: every server a session here would know, where it is declared and whether it would start. */
 export async function runMcpList(opts: { json?: boolean }): Promise<number> {
   const home = jarvisHome();
@@ -119,6 +127,7 @@ export async function runMcpList(opts: { json?: boolean }): Promise<number> {
   const rows = [
     ...[...loaded.servers, ...plugins.servers].map((s) => ({ ...s, state: stateOf(s) })),
     ...loaded.untrusted.map((s) => ({ ...s, state: 'not used: this workspace is not trusted' })),
+    ...loaded.changed.map((s) => ({ ...s, state: 'changed since trusted' })),
   ];
   if (opts.json) {
     process.stdout.write(
@@ -190,7 +199,9 @@ export function runMcpAdd(name: string, target: string[], opts: McpAddOptions): 
     throw new UsageError(
       `MCP server "${name}" already exists in ${displayPath(file)}; remove it first (jarvis mcp remove ${name}${scope === 'project' ? ' --scope project' : ''}).`,
     );
+  const approved = projectFileApproved(scope, home, file);
   writeMcpServers(file, doc, { ...(doc?.servers ?? {}), [name]: entry });
+  if (scope === 'project') recordMcpFileWrite(home, process.cwd(), file, approved);
   process.stdout.write(`Added MCP server "${name}" (${describeMcpTarget(checked.server)}) to ${displayPath(file)}.\n`);
   if (scope === 'project' && !isWorkspaceTrusted(home, process.cwd())) {
     process.stdout.write(
@@ -219,7 +230,9 @@ export function runMcpRemove(name: string, opts: { scope?: string }): number {
   const file = fileFor(holders[0], home, cwd);
   const doc = readForEdit(file)!;
   const { [name]: _removed, ...servers } = doc.servers;
+  const approved = projectFileApproved(holders[0], home, file);
   writeMcpServers(file, doc, servers);
+  if (holders[0] === 'project') recordMcpFileWrite(home, cwd, file, approved);
   process.stdout.write(
     `Removed MCP server "${name}" from ${displayPath(file)}. Running sessions keep it until they end.\n`,
   );

@@ -14,6 +14,7 @@ import type { HookSpec } from '../ext/hooks/hookRunner';
 import { loadMcpServers, type LoadedMcpServers } from '../store/mcpConfig';
 import { jarvisHome } from '../store/paths';
 import { isWorkspaceTrusted, workspaceTrust } from '../store/trust';
+import { changedMcpFileWarnings } from './mcpTrustNotice';
 import { effectiveSettings, type Settings } from '../store/settings';
 import type { SessionLocation } from '../store/sessionStore';
 import { webSettingsFromConfig } from '../tools/web';
@@ -248,6 +249,8 @@ export function loadStartup(
       `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it when the interactive UI asks, or run jarvis there once)`,
     );
   }
+  // The interactive UI asks again about a changed file (docs/mcp.md, "Workspace trust"); print mode only says so.
+  if (ctx.nonInteractive) warnings.push(...changedMcpFileWarnings(mcp));
 
   const sandbox = sandboxSettingsFromConfig(config, env);
   // Awaited at the end of loadExtensions: the probe runs while skills, agents and plugins load.

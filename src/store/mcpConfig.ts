@@ -11,6 +11,7 @@ import { claudeMcpPath, DEFAULT_COMPAT, type CompatSettings } from './compat';
 import { INT32_MAX } from './configSchema';
 import { expandMcpEntry, McpVariableError } from './mcpVariables';
 import { displayPath, projectRoot } from './paths';
+import { mcpFileApproved } from './trust';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 export type McpScope = 'user' | 'project';
@@ -83,6 +84,12 @@ export interface LoadedMcpServers {
   servers: McpServerConfig[];
   /** Project servers not started because the workspace is not trusted (their transport and target). */
   untrusted: McpServerConfig[];
+  /**
+   * Project servers of a trusted folder not started because their file changed since the user trusted it
+   * (docs/mcp.md, "Workspace trust"); `changedFiles` names those files.
+   */
+  changed: McpServerConfig[];
+  changedFiles: string[];
   warnings: string[];
   /** `.mcp.json` entries not used because `.jarvis-code/mcp.json` has a server of the same name. */
   shadowed: McpServerConfig[];
@@ -122,11 +129,19 @@ export function loadMcpServers(opts: {
   const project = readProjectServers(opts.projectDir, opts.compat ?? DEFAULT_COMPAT, opts.defaults, warnings, env);
   const byName = new Map(user.map((s) => [s.name, s]));
   const untrusted: McpServerConfig[] = [];
+  const changed: McpServerConfig[] = [];
+  const approved = new Map<string, boolean>();
+  const isApproved = (file: string): boolean => {
+    if (!approved.has(file)) approved.set(file, mcpFileApproved(opts.home, opts.projectDir, file));
+    return approved.get(file)!;
+  };
   for (const s of project.servers) {
-    if (opts.trusted) byName.set(s.name, s);
-    else untrusted.push(s);
+    if (!opts.trusted) untrusted.push(s);
+    else if (isApproved(s.file)) byName.set(s.name, s);
+    else changed.push(s);
   }
-  return { servers: [...byName.values()], untrusted, warnings, shadowed: project.shadowed };
+  const changedFiles = [...new Set(changed.map((s) => s.file))];
+  return { servers: [...byName.values()], untrusted, changed, changedFiles, warnings, shadowed: project.shadowed };
 }
 
 /** The project files' valid servers, whatever the trust (the trust prompt lists them); never throws. */

@@ -20,7 +20,7 @@ export function startUiMcpServers(
     home: opts.home,
     clientName: opts.mcpClientName ?? 'jarvis',
     version: opts.version,
-    always: !!opts.mcp?.untrusted.length,
+    always: !!(opts.mcp?.untrusted.length || opts.mcp?.changed.length),
     deferred: mcpToolDeferral(opts.runtime.deferral),
     onWarning: (text) => notice('warning', text),
     onFailure: (server, error) =>

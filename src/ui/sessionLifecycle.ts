@@ -87,12 +87,7 @@ export class SessionLifecycle {
         'Type to start a new session, or /sessions to pick another.',
       );
     }
-    if (needsTrustDecision(opts.home, opts.cwd))
-      host.panels.open(
-        trustDialog(host.view.theme, opts.home, opts.cwd, opts.runtime.compat ?? DEFAULT_COMPAT, (trusted) =>
-          this.afterTrust(trusted),
-        ),
-      );
+    if (needsTrustDecision(opts.home, opts.cwd, opts.mcp)) this.askTrust((trusted) => this.afterTrust(trusted));
     else this.afterTrust(false);
   }
 
@@ -181,6 +176,8 @@ export class SessionLifecycle {
     );
     for (const w of next.warnings) host.notice('warning', w);
     host.reloaded();
+    // A project MCP file changed meanwhile: asked again (docs/mcp.md, "Workspace trust").
+    if (next.mcp?.changed.length) this.askTrust((trusted) => this.startApproved(trusted));
     if (location) {
       try {
         const rt = await this.controller.resume(location);
@@ -213,10 +210,24 @@ export class SessionLifecycle {
     return startUiMcpServers(this.opts, (level, text, hint) => this.host.notice(level, text, hint));
   }
 
+  /** The trust prompt; about the changed project MCP files only when the folder is already trusted. */
+  private askTrust(done: (trusted: boolean) => void): void {
+    const { host, opts } = this;
+    const compat = opts.runtime.compat ?? DEFAULT_COMPAT;
+    host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, compat, done, opts.mcp?.changed));
+  }
+
+  /** Starts the project servers held back for trust (untrusted folder, or files changed since trusted). */
+  private startApproved(trustedNow: boolean): void {
+    this.host.panels.close();
+    if (!trustedNow) return;
+    const mcp = this.opts.mcp;
+    for (const server of [...(mcp?.untrusted ?? []), ...(mcp?.changed ?? [])]) void this.mcpServers?.add(server);
+  }
+
   private afterTrust(trustedNow: boolean): void {
     const { host, opts } = this;
-    host.panels.close();
-    if (trustedNow) for (const server of opts.mcp?.untrusted ?? []) void this.mcpServers?.add(server);
+    this.startApproved(trustedNow);
     if (!opts.pickSession) return;
     const sessions = listSessions(opts.home, opts.cwd);
     if (sessions.length) {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_COMPAT } from '../../src/store/compat';
 import { loadMcpServers, parseServerEntry, readProjectMcpServers } from '../../src/store/mcpConfig';
 import { expandMcpText, McpVariableError } from '../../src/store/mcpVariables';
+import { setWorkspaceTrust } from '../../src/store/trust';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-mcpcompat-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -21,6 +22,8 @@ function repo(files: { claude?: unknown; ours?: unknown }) {
   mkdirSync(join(top, 'sub', '.jarvis-code'), { recursive: true });
   if (files.claude !== undefined) writeFileSync(join(top, '.mcp.json'), JSON.stringify(files.claude));
   if (files.ours !== undefined) writeFileSync(join(top, 'sub', '.jarvis-code', 'mcp.json'), JSON.stringify(files.ours));
+  // Trusted as the files are now (docs/mcp.md, "Workspace trust"); the untrusted cases pass trusted: false.
+  setWorkspaceTrust(home, join(top, 'sub'), true);
   return { home, top, projectDir: join(top, 'sub') };
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadMcpServers } from '../../src/store/mcpConfig';
+import { setWorkspaceTrust } from '../../src/store/trust';
 
 const root = mkdtempSync(join(tmpdir(), 'jarvis-mcpcfg-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -44,6 +45,7 @@ describe('mcp.json loading', () => {
       { mcpServers: { same: { command: 'user-one' }, mine: { command: 'm' } } },
       { mcpServers: { same: { command: 'project-one' }, extra: { url: 'http://127.0.0.1:1/mcp' } } },
     );
+    setWorkspaceTrust(d.home, d.projectDir, true);
     const trusted = loadMcpServers({ ...d, trusted: true, defaults });
     expect(trusted.servers.map((s) => `${s.name}:${s.scope}:${s.command ?? s.url}`)).toEqual([
       'same:project:project-one',
