@@ -175,9 +175,9 @@ export class App implements CommandHost {
   get busy(): boolean {
     return !!this.controller.runtime?.agent.busy;
   }
-  /** A `!command` of shell mode is running. */
+  /** A `!command` of shell mode, or a command's `!`cmd` lines before its prompt is sent, is running. */
   get shellRunning(): boolean {
-    return this.shell.running;
+    return this.shell.running || this.prompts.expanding;
   }
   get compacting(): boolean {
     return !!this.controller.runtime?.compaction.compacting;
@@ -388,9 +388,10 @@ export class App implements CommandHost {
     openExternalEditor(this, this.ui, this.opts.env, (data) => this.input.onInput(data));
   }
 
-  /** Esc: stops a `!` command, a compaction and the turn; queued messages return to the input box. */
+  /** Esc: stops a `!` command, a command's `!`cmd` lines, a compaction and the turn; queued messages return to the input box. */
   interrupt(): void {
     void this.shell.interrupt();
+    this.prompts.stopExpansion();
     this.context.cancelCompaction();
     const rt = this.controller.runtime;
     if (!rt?.agent.busy) return;

@@ -23,6 +23,8 @@ export interface PromptSenderHost {
 
 export class PromptSender {
   private queuedPrompts: string[] = [];
+  /** While a command's `!`cmd` lines run before sending: Esc stops them and nothing is sent. */
+  private expansion?: AbortController;
 
   constructor(private readonly host: PromptSenderHost) {}
 
@@ -48,13 +50,39 @@ export class PromptSender {
     if (!rt) return;
     if (!command) return this.submit(rt, text, modelText, undefined);
     const warn = (why: string) => host.notice('warning', why);
-    prepareParsedCommand(rt.agent, command, { warn }).then(
-      (ready) => this.submit(rt, text, ready.text, ready.preApproved),
+    const stop = new AbortController();
+    this.expansion = stop;
+    const settled = () => {
+      if (this.expansion === stop) this.expansion = undefined;
+    };
+    prepareParsedCommand(rt.agent, command, { warn, signal: stop.signal }).then(
+      (ready) => {
+        settled();
+        if (stop.signal.aborted) {
+          host.notice('info', "Stopped: the command's shell lines were interrupted, so its prompt was not sent.");
+          host.requestRender();
+          return;
+        }
+        this.submit(rt, text, ready.text, ready.preApproved);
+      },
       (e: unknown) => {
+        settled();
         host.notice('error', `The command was not sent: preparing it failed (${e instanceof Error ? e.message : e}).`);
         host.requestRender();
       },
     );
+  }
+
+  /** A command's `!`cmd` lines are running before its prompt is sent. */
+  get expanding(): boolean {
+    return this.expansion !== undefined;
+  }
+
+  /** Esc while a command's `!`cmd` lines run: stops them; the prompt is not sent. True when one was running. */
+  stopExpansion(): boolean {
+    if (!this.expansion) return false;
+    this.expansion.abort();
+    return true;
   }
 
   private submit(rt: Runtime, text: string, modelText: string, preApproved: PermissionRule[] | undefined): void {

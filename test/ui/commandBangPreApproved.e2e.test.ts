@@ -48,4 +48,28 @@ describe.skipIf(!hasTmux)('a pre-approved bare !`cmd` line in the interactive UI
     expect(prompt).toContain('On branch trunk');
     expect(prompt).not.toContain('was not run');
   });
+
+  it('Esc stops a running line: nothing is sent, and the user is told', async () => {
+    const home = tempDir('jarvis-ui-bangstop-');
+    const cwd = tempDir('jarvis-ui-bangstop-cwd-');
+    const root = join(tempDir('jarvis-ui-bangstop-plugin-'), 'slowflow');
+    mkdirSync(join(root, '.claude-plugin'), { recursive: true });
+    mkdirSync(join(root, 'commands'), { recursive: true });
+    writeFileSync(join(root, '.claude-plugin/plugin.json'), JSON.stringify({ name: 'slowflow', version: '1.0.0' }));
+    const slow = '---\nallowed-tools: Bash(sleep:*)\ndescription: Waits a long time\n---\nWaited: !`sleep 45`\n';
+    writeFileSync(join(root, 'commands/wait.md'), slow);
+    await new PluginManager({ home, env: {} }).install(root);
+    const app = await start({ home, cwd, turns: [{ text: 'Never asked.' }] });
+    await app.tmux.waitFor('manual · any');
+    app.tmux.type('/slowflow:wait');
+    await app.tmux.waitFor('Waits a long time');
+    app.tmux.keys('Escape');
+    await app.tmux.waitForGone('Waits a long time');
+    app.tmux.keys('Enter');
+    await app.tmux.waitFor('sleep 45');
+    app.tmux.keys('Escape');
+    await app.tmux.waitFor('its prompt was not sent');
+    expect(app.server.requests).toHaveLength(0);
+    expect(app.tmux.screen()).not.toContain('Never asked.');
+  });
 });
