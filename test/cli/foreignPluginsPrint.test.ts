@@ -104,7 +104,9 @@ describe('Claude Code and Kimi Code plugins through jarvis -p', () => {
     // Said once, at install time: what the plugin has that Jarvis does not take.
     expect(installed).toContain('"outputStyles": output styles are not supported; ignored');
     expect(installed).toContain('PreToolUse[0].hooks[1]: hooks of type "prompt" are not supported');
-    expect(installed).not.toContain('!`');
+    // The !`cmd` lines are no diagnostic (they run, with approval); install lists what each command will run.
+    expect(installed).not.toContain('are not run before sending');
+    expect(installed).toMatch(/\/devflow:commit:\n\s+git status --short\n\s+git branch --show-current/);
     await install(dirs, sources['notes-helper']);
     const kimi = join(tempDir(), 'kimi-plugin-notes');
     cpSync(join(FOREIGN, 'kimi-plugin-notes'), kimi, { recursive: true });

@@ -65,7 +65,9 @@ export async function startExtensionChromium(extensionDir?: string): Promise<Ext
   const popup = async (id: string) => {
     const page = await browser.contexts()[0].newPage();
     await page.goto(`chrome-extension://${id}/popup.html`);
-    await page.waitForFunction("document.getElementById('status').textContent !== '…'");
+    // Polled from here, not with page.waitForFunction: its polling runs the string through eval, which the
+    // extension page's content security policy refuses.
+    await until(async () => ((await page.textContent('#status')) !== '…' ? true : undefined), 'the popup status');
     return page;
   };
   return {
@@ -82,9 +84,9 @@ export async function startExtensionChromium(extensionDir?: string): Promise<Ext
       await page.fill('#port', String(bridgePort));
       await page.fill('#token', token);
       await page.click('#pair');
-      await page.waitForFunction(
-        "document.getElementById('error').textContent || document.getElementById('status').textContent !== 'unpaired'",
-      );
+      const settled = async () =>
+        !!(await page.textContent('#error')) || (await page.textContent('#status')) !== 'unpaired';
+      await until(async () => ((await settled()) ? true : undefined), 'the popup to pair or show an error');
       const error = (await page.textContent('#error')) ?? '';
       await page.close();
       return error;
@@ -92,7 +94,7 @@ export async function startExtensionChromium(extensionDir?: string): Promise<Ext
     async press(id, selector) {
       const page = await popup(id);
       await page.click(selector);
-      await page.waitForFunction("!document.getElementById('error').textContent");
+      await until(async () => (!(await page.textContent('#error')) ? true : undefined), 'the popup error to clear');
       await page.close();
     },
     async status(id) {

@@ -12,6 +12,8 @@ export interface TmuxOptions {
   /** Server options (`set-option -s`) set before the program starts, e.g. `extended-keys on`: set after, the
    * program's own terminal requests made at start-up may already have been ignored. */
   serverOptions?: Record<string, string>;
+  /** Appends every byte the program writes, from its very start, to this file (see `recordOutput`). */
+  recordTo?: string;
 }
 
 function sh(s: string): string {
@@ -51,6 +53,8 @@ export class TmuxSession {
       '--noprofile',
       '-c',
       script,
+      // In the same invocation, so the recording starts before the program has written anything.
+      ...(opts.recordTo ? [';', 'pipe-pane', '-o', '-t', 'main', `cat >> ${sh(opts.recordTo)}`] : []),
     );
     this.tmux('set-option', '-g', 'history-limit', '50000');
   }

@@ -37,6 +37,8 @@ export interface LaunchOptions {
   before?: string;
   /** tmux server options set before `jarvis` starts (see TmuxOptions.serverOptions). */
   tmuxServerOptions?: Record<string, string>;
+  /** A file that receives every byte `jarvis` writes from its start (TmuxOptions.recordTo). */
+  recordTo?: string;
 }
 
 export function tempDir(prefix: string): string {
@@ -53,6 +55,7 @@ export async function launch(opts: LaunchOptions = {}): Promise<Launched> {
       : [process.execPath, BIN, ...(opts.args ?? [])],
     cwd,
     serverOptions: opts.tmuxServerOptions,
+    recordTo: opts.recordTo,
     env: {
       JARVIS_CODE_HOME: home,
       JARVIS_MODEL_NAME: 'any',

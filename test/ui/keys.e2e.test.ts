@@ -1,7 +1,7 @@
 // The UI's keys end to end (docs/ui.md, "Keys"): steer, queueing, the external editor, new lines,
 // exiting and the session picker — the real binary in tmux against the mock model server.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
@@ -23,6 +23,16 @@ function userMessages(app: Launched, i: number): string[] {
             .map((p) => (p.type === 'text' ? (p.text ?? '') : ''))
             .join(''),
     );
+}
+
+/** Polls (bounded) until `file` holds `text`. */
+async function waitForFileText(file: string, text: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(file) && readFileSync(file, 'latin1').includes(text)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${JSON.stringify(text)} in ${file}`);
 }
 
 /** How many user turns the transcript shows (each starts with a "> prompt" line; steers show "» … (steer)"). */
@@ -181,11 +191,16 @@ describe.skipIf(!hasTmux)('interactive UI keys (tmux)', { timeout: 60_000 }, () 
   });
 
   it('Shift-Enter inserts a new line where the terminal reports it (tmux extended-keys: the UI asks for modifyOtherKeys)', async () => {
+    const output = join(tempDir('jarvis-ui-keys-out-'), 'pane.out');
     const app = await start({
       turns: [{ text: 'Two lines received.' }],
       tmuxServerOptions: { 'extended-keys': 'on' },
+      recordTo: output,
     });
     await app.tmux.waitFor('manual · any');
+    // The UI asks for modifyOtherKeys a moment after start (when the terminal does not answer the kitty query);
+    // a key sent before tmux has seen that request cannot be reported as Shift-Enter.
+    await waitForFileText(output, '\x1b[>4;2m');
     app.tmux.type('line one');
     app.tmux.keys('S-Enter');
     app.tmux.type('line two');
