@@ -14,6 +14,8 @@ import { builtinAgentCatalog, type AgentCatalog } from '../../ext/agents/agentCa
 import { BUILTIN_AGENTS, DELEGATION_TOOLS, MAIN_AGENT } from '../../ext/agents/builtinAgents';
 import type { AgentProfile } from '../../ext/agents/agentFile';
 import { makeAgentSwarmTool, makeAgentTool, type ModelOffer } from '../../tools/agent';
+import { listingBudgetBytes } from '../../tools/listingBudget';
+import { contextWindow } from '../context/context';
 import { SKILL_SERVICE } from '../../tools/skill/skillService';
 import { towerEnabled, towerTools } from '../../tools/tower';
 import { promptFor, recordMainAgent, recordedToolFilter, SKILL_TOOL } from '../delegation/agentProfiles';
@@ -30,6 +32,8 @@ export interface OfferedTools {
   tools: ToolRegistry;
   catalog: AgentCatalog;
   towerOn: boolean;
+  /** The room of the skill, plugin-agent and plugin-MCP listings: listingBudgetBytes of the model's window. */
+  listingBytes: number;
 }
 
 /** Step 5. The built-in tools this session offers, filtered by `[tools]`, in the registry MCP and plugins join later. */
@@ -47,6 +51,8 @@ export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork
   // The Agent tool's description names the custom agents it can start; with a model pool (not forced)
   // Agent and AgentSwarm take `model`, described with the pool's choices.
   const pool = opts.subagentModels;
+  // The room of each listing every request carries (docs/plugins.md, "Context budget").
+  const listingBytes = listingBudgetBytes(contextWindow(opts.model));
   const modelOffer: ModelOffer | undefined = !pool
     ? undefined
     : pool.force
@@ -64,7 +70,9 @@ export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork
   const builtins = (opts.tools ?? defaults)
     .filter((t) => t.name !== SKILL_TOOL || hasSkills)
     .map((t) =>
-      t.name === 'Agent' && (subagentTypes.length || modelOffer) ? makeAgentTool(subagentTypes, modelOffer) : t,
+      t.name === 'Agent' && (subagentTypes.length || modelOffer)
+        ? makeAgentTool(subagentTypes, modelOffer, listingBytes)
+        : t,
     )
     .map((t) => (t.name === 'AgentSwarm' && modelOffer ? makeAgentSwarmTool(modelOffer) : t))
     .concat(towerOn ? towerTools : []);
@@ -82,7 +90,7 @@ export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork
       builtins.map((t) => t.name),
     ),
   );
-  return { tools, catalog, towerOn };
+  return { tools, catalog, towerOn, listingBytes };
 }
 
 export type PromptContext = Parameters<typeof promptFor>[2];

@@ -166,7 +166,7 @@ function describeSetup(
     gate,
     reinjections: new Reinjections(),
     tools: offered.tools,
-    deferral: opts.deferral,
+    deferral: { ...(opts.deferral ?? { deferred: [], pinned: [] }), listingBytes: offered.listingBytes },
     services: lent.shared,
     extensions: [...(opts.extensions ?? []), ...(extras.extension ? [extras.extension] : []), extractor.extension],
     goal: opts.goal,
@@ -212,6 +212,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     skills: opts.skills,
     pluginSections: opts.plugins?.promptSections,
     compat: opts.compat,
+    listingBudgetBytes: offered.listingBytes,
   };
   const mainProfile = chooseMainProfile(a, session, lent, offered, promptContext);
   const delegationDeps = planDelegation(a, work, lent, offered, promptContext);
