@@ -2,7 +2,14 @@
 import { parseGoalCommand } from '../engine/background/goals';
 import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint, type PrintFormat } from '../print/printMode';
+import {
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_USAGE,
+  makePrintRenderer,
+  runPrint,
+  type PrintFormat,
+} from '../print/printMode';
 import { initEvent, PrintResultRecorder } from '../print/printResult';
 import type { EngineEvent } from '../engine/loop/events';
 import { contextWindow, estimateToolSchemaTokens } from '../engine/context/context';
@@ -17,9 +24,31 @@ import { parseSkillCommand } from '../engine/delegation/skills';
 import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAttachments';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
+import { knownSlashNames, unknownSlashName, type SlashNameSources } from '../engine/delegation/slashNames';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
+
+/** Print mode's own command: `/goal <objective>` (the other /goal forms are refused above). */
+const PRINT_COMMANDS = ['goal'];
+
+/**
+ * The message for a prompt that starts with a `/name` nothing of this session has, else undefined. A command of
+ * the interactive UI is named as one (its list is loaded only then: print mode does not start the UI).
+ */
+async function unknownPrintCommand(
+  prompt: string,
+  runtime: { skills?: SlashNameSources['skills']; plugins?: SlashNameSources['plugins'] },
+): Promise<string | undefined> {
+  const known = knownSlashNames({ frontEnd: PRINT_COMMANDS, skills: runtime.skills, plugins: runtime.plugins });
+  const hint = 'Print mode runs /goal <objective>, skills (/skill:<name>) and plugin commands (/<plugin>:<command>).';
+  const unknown = unknownSlashName(prompt, known, hint);
+  if (!unknown) return undefined;
+  const { findCommand } = await import('../ui/slashCommands');
+  const ui = findCommand(unknown.name);
+  if (ui) return `/${ui.name} is a command of the interactive UI (jarvis without -p); nothing was sent. ${hint}`;
+  return unknown.message;
+}
 
 type Sink = { write(s: string): void };
 
@@ -41,10 +70,10 @@ async function runPrintBody(
   stderr: Sink,
 ): Promise<number> {
   /** A failure before or around the turn: on stderr, and as an event and in the result for scripts. */
-  const fail = (message: string): number => {
+  const fail = (message: string, code = EXIT_FAILURE): number => {
     stderr.write(`${message}\n`);
     report.error(message);
-    return EXIT_FAILURE;
+    return code;
   };
   const input = await resolvePrintPrompt({ prompt: options.prompt, stdin: process.stdin, stderr });
   if (!input.ok) {
@@ -86,6 +115,10 @@ async function runPrintBody(
   if (skillCommand && !skillCommand.ok) {
     return fail(`jarvis: ${skillCommand.message}`);
   }
+  // Any other `/name` that names nothing is refused before anything is sent (docs/print-mode.md).
+  const unknown =
+    goalCommand || pluginCommand || skillCommand ? undefined : await unknownPrintCommand(prompt, startup.runtime);
+  if (unknown) return fail(`jarvis: ${unknown}`, EXIT_USAGE);
   const writer = makePrintRenderer(format, stdout, stderr);
   const render = (event: EngineEvent) => {
     report.observe(event);
