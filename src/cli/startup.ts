@@ -9,6 +9,7 @@ import type { RuntimeOptions } from '../engine/runtime/runtime';
 import { Session } from '../engine/session/session';
 import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../store/config';
 import { resolveModel } from '../store/modelResolution';
+import { agentModelResolver } from '../store/agentModels';
 import { subagentModelPool } from '../store/subagentModelPool';
 import type { HookSpec } from '../ext/hooks/hookRunner';
 import { loadMcpServers, type LoadedMcpServers } from '../store/mcpConfig';
@@ -297,6 +298,10 @@ export function loadStartup(
         swarmMaxConcurrency: env.JARVIS_CODE_AGENT_SWARM_MAX_CONCURRENCY,
       },
       subagentModels,
+      agentModels: {
+        resolve: agentModelResolver({ config, env, configPath: loaded.path }),
+        choices: Object.entries(config.models).map(([alias, m]) => ({ alias, hint: m.model })),
+      },
       fileHistory: config.rewind.snapshots ? { maxFileBytes: config.rewind.max_file_bytes } : false,
       compaction: {
         triggerRatio: settings.loop.compactionTriggerRatio,

@@ -294,6 +294,8 @@ export const configSchema = table({
   providers: z.record(z.string(), providerSchema, { error: 'a table of providers' }).default({}),
   models: z.record(z.string(), modelSchema, { error: 'a table of models' }).default({}),
   secondary_model: secondaryModelSchema.optional(),
+  // Names agent files use for models (`sonnet`, `haiku`, `anthropic/claude-sonnet-4-5`) → a [models] alias.
+  model_aliases: stringTable().default({}),
   thinking: thinkingSchema.prefault({}),
   loop_control: loopControlSchema.prefault({}),
   token_counting: table({ strategy: oneOf(TOKEN_COUNTING_STRATEGIES).default('measured+estimated') }).prefault({}),

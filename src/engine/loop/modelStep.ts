@@ -127,11 +127,12 @@ export class ModelStep {
           calls.push(part.call);
           break;
         case 'usage': {
-          this.deps.session.commit({ type: 'usage', usage: part.usage });
           const { model } = this.deps;
+          this.deps.session.commit({ type: 'usage', usage: part.usage, model: model.model });
           this.emit({
             type: 'usage',
             usage: part.usage,
+            model: model.model,
             contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, part.usage),
             contextLimit: contextWindow(model),
           });

@@ -16,6 +16,7 @@ import type { AgentProfile } from '../../ext/agents/agentFile';
 import { makeAgentSwarmTool, makeAgentTool, type ModelOffer } from '../../tools/agent';
 import { listingBudgetBytes } from '../../tools/listingBudget';
 import { contextWindow } from '../context/context';
+import { MAIN_AGENT_ID } from '../loop/events';
 import { SKILL_SERVICE } from '../../tools/skill/skillService';
 import { towerEnabled, towerTools } from '../../tools/tower';
 import { promptFor, recordMainAgent, recordedToolFilter, SKILL_TOOL } from '../delegation/agentProfiles';
@@ -53,13 +54,13 @@ export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork
   const pool = opts.subagentModels;
   // The room of each listing every request carries (docs/plugins.md, "Context budget").
   const listingBytes = listingBudgetBytes(contextWindow(opts.model));
-  const modelOffer: ModelOffer | undefined = !pool
-    ? undefined
-    : pool.force
+  const modelOffer: ModelOffer | undefined = pool
+    ? pool.force
       ? { forced: pool.defaultAlias }
       : {
           choices: pool.models.map((m) => ({ alias: m.alias, hint: m.hint, isDefault: m.alias === pool.defaultAlias })),
-        };
+        }
+    : configuredModelOffer(opts.agentModels?.choices ?? [], opts.model.alias);
   const defaults: Tool[] =
     browserChoice === 'agent'
       ? browserProfileTools(opts.browser?.subagentTimeoutMs)
@@ -91,6 +92,21 @@ export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork
     ),
   );
   return { tools, catalog, towerOn, listingBytes };
+}
+
+/**
+ * Without a pool, Agent takes `model` for one call when the config has another model than the session's: its
+ * choices are the `[models]` aliases (docs/skills-and-agents.md, "A model per agent").
+ */
+function configuredModelOffer(
+  choices: ReadonlyArray<{ alias: string; hint: string }>,
+  current: string,
+): ModelOffer | undefined {
+  if (!choices.some((c) => c.alias !== current)) return undefined;
+  return {
+    choices: choices.map((c) => ({ ...c, isDefault: false })),
+    note: "for this call only; default: the agent's own model (its file's model:), else yours",
+  };
 }
 
 export type PromptContext = Parameters<typeof promptFor>[2];
@@ -128,6 +144,16 @@ export function chooseMainProfile(
   return { profile, offers };
 }
 
+/** A notice for the user (through the main agent's events, which every front end shows), each text once. */
+function noticeOnce(a: Assembly): (text: string) => void {
+  const said = new Set<string>();
+  return (text) => {
+    if (said.has(text)) return;
+    said.add(text);
+    a.emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID });
+  };
+}
+
 /** Step 7. How agents of this runtime start subagents: the catalog, the model pool, each subagent's own parts. */
 export function planDelegation(
   a: Assembly,
@@ -151,6 +177,8 @@ export function planDelegation(
         ? browserDelegation
         : (opts.delegation ?? { subagentTimeoutMs: 0, swarmTimeoutMs: 0 }),
     modelPool: opts.subagentModels,
+    agentModels: opts.agentModels?.resolve,
+    notice: noticeOnce(a),
     toolNames: () => offered.tools.list().map((t) => t.name),
     systemPromptFor: (profile, names) => promptFor(profile, names, promptContext, false).text,
     ownParts: () => {

@@ -50,7 +50,7 @@ const fields = z.object({
 });
 
 /** What the tools offer of the model pool (SPEC §3.5): its choices, or the one model `force` pins. */
-export type ModelOffer = { choices: readonly ModelChoice[] } | { forced: string };
+export type ModelOffer = { choices: readonly ModelChoice[]; note?: string } | { forced: string };
 
 /**
  * `model` is offered only with a model pool: its description lists the choices. With `force` it is not
@@ -63,7 +63,11 @@ export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S
       .trim()
       .min(1)
       .optional()
-      .describe(`model pool choice: ${describeModelChoices(offer && 'choices' in offer ? offer.choices : [])}`),
+      .describe(
+        offer && 'choices' in offer && offer.note
+          ? `model (${offer.note}): ${describeModelChoices(offer.choices)}`
+          : `model pool choice: ${describeModelChoices(offer && 'choices' in offer ? offer.choices : [])}`,
+      ),
   });
   if (offer && 'forced' in offer) {
     const refused = schema.loose().refine((a) => !('model' in a), {
