@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putFile } from '../helpers/files';
+import { twoModelsConfig } from '../helpers/twoModels';
 import { cliEnv, makeCliDirs, runJarvis } from '../helpers/cli';
 import { startMockModelServer, type MockModelServer, type RecordedRequest } from '../helpers/mockModelServer';
 
@@ -59,16 +60,7 @@ afterAll(async () => {
 
 function project() {
   const dirs = makeCliDirs();
-  writeFileSync(
-    join(dirs.home, 'config.toml'),
-    [
-      'default_model = "main"',
-      `[providers.mock]\ntype = "openai"\nbase_url = "${server.baseUrlFor('openai')}"\napi_key = "k"`,
-      '[models.main]\nprovider = "mock"\nmodel = "main-model"\nmax_context_size = 100000',
-      '[models.fast]\nprovider = "mock"\nmodel = "fast-model"\nmax_context_size = 100000',
-      '[model_aliases]\nhaiku = "fast"',
-    ].join('\n\n'),
-  );
+  writeFileSync(join(dirs.home, 'config.toml'), twoModelsConfig(server.baseUrlFor('openai')));
   const agent = (name: string, model: string, extra = '') =>
     `---\nname: ${name}\ndescription: The ${name} agent.\nmodel: ${model}\n${extra}---\n\nYou are ${name}.\n`;
   // Claude Code's agent files (CRLF in one, a list-valued tools field), and an opencode one.

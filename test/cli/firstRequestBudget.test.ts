@@ -107,7 +107,7 @@ describe('the first request (built CLI, mock model)', { timeout: 240_000 }, () =
     }
     const first = await firstRequest(dirs, path);
     console.log(
-      `first request with six plugins (62 skills, 4 agents, 2 MCP servers, WebBridge's instructions): ${first.bytes} bytes`,
+      `first request with six plugins (49 skills, 4 agents, 2 MCP servers, WebBridge's instructions): ${first.bytes} bytes`,
     );
     // Every skill is named, each with (at least part of) its description while the room lasts.
     const skills = skillsSection(first.system);

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putFile } from '../helpers/files';
+import { twoModelsConfig } from '../helpers/twoModels';
 import { startMockModelServer, type MockModelServer, type RecordedRequest } from '../helpers/mockModelServer';
 import { requireSystemPart } from '../helpers/requireAll';
 import { appsClosedAfterEach, send, tempDir, waitForRequests } from './e2eHarness';
@@ -39,16 +40,7 @@ afterAll(async () => {
 describe.skipIf(!hasTmux)('/usage by model (tmux)', { timeout: 90_000 }, () => {
   it("lists each model's tokens and requests, the subagent's model included", async () => {
     const home = tempDir('jarvis-ui-models-');
-    writeFileSync(
-      join(home, 'config.toml'),
-      [
-        'default_model = "main"',
-        `[providers.mock]\ntype = "openai"\nbase_url = "${server.baseUrlFor('openai')}"\napi_key = "k"`,
-        '[models.main]\nprovider = "mock"\nmodel = "main-model"\nmax_context_size = 100000',
-        '[models.fast]\nprovider = "mock"\nmodel = "fast-model"\nmax_context_size = 100000',
-        '[model_aliases]\nhaiku = "fast"',
-      ].join('\n\n'),
-    );
+    writeFileSync(join(home, 'config.toml'), twoModelsConfig(server.baseUrlFor('openai')));
     putFile(
       join(home, 'agents/scout.md'),
       '---\nname: scout\ndescription: Looks around.\nmodel: haiku\n---\nYou look around.\n',
