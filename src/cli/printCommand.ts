@@ -104,8 +104,9 @@ async function runPrintBody(
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;
   const pluginCommand = goalCommand || !plugins ? undefined : parsePluginCommand(prompt, plugins.commands, plugins.ids);
+  // A name that names nothing (an unknown plugin command or skill) is a usage error: exit 2, nothing sent.
   if (pluginCommand && !pluginCommand.ok) {
-    return fail(`jarvis: ${pluginCommand.message}`);
+    return fail(`jarvis: ${pluginCommand.message}`, EXIT_USAGE);
   }
   // `/skill:<name> [args]` (or `/<name>` for a skill): the skill's instructions become the prompt.
   const skillCommand =
@@ -113,7 +114,7 @@ async function runPrintBody(
       ? undefined
       : parseSkillCommand(prompt, startup.runtime.skills, (name) => name === 'goal');
   if (skillCommand && !skillCommand.ok) {
-    return fail(`jarvis: ${skillCommand.message}`);
+    return fail(`jarvis: ${skillCommand.message}`, EXIT_USAGE);
   }
   // Any other `/name` that names nothing is refused before anything is sent (docs/print-mode.md).
   const unknown =

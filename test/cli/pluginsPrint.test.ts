@@ -107,7 +107,7 @@ describe('a Kimi Code plugin through jarvis -p', () => {
     expect(existsSync(join(dirs.home, 'plugin-hook.json'))).toBe(true);
 
     const unknown = await runJarvis(['-p', '/kimi-finance:nope'], { env, cwd: dirs.cwd });
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
       'The plugin "kimi-finance" has no command "nope". Its commands: /kimi-finance:market/summary, /kimi-finance:quote.',
     );
