@@ -2,13 +2,11 @@
 // turn's pre-approval (policy/preApproval.ts), and each `` !`cmd` `` is run for the user, in order, through the
 // agent's ordinary path (Agent.runForUser: rules, approval panel, sandbox, hooks, journal) and replaced by what
 // the Bash tool returned — or by a short text saying why it did not run. All three front ends await this.
+import { findShellDirectives } from '../../ext/commands/shellDirectives';
 import type { PermissionRule } from '../policy/approvals';
 import { preApprovalRules } from '../policy/preApproval';
 import type { Agent } from '../loop/loop';
 import type { UserCallResult } from '../loop/toolStep';
-
-/** `` !`cmd` `` inside a command's text (what Claude Code runs before sending). */
-const BANG_COMMAND = /!`([^`\n]+)`/g;
 
 export interface CommandPromptSource {
   /** The prompt as expanded so far (arguments and `${CLAUDE_PLUGIN_ROOT}` in place). */
@@ -34,11 +32,7 @@ export interface BangSpan {
 }
 
 function findBangs(text: string): BangSpan[] {
-  return [...text.matchAll(BANG_COMMAND)].map((m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-    command: m[1].trim(),
-  }));
+  return findShellDirectives(text).map((d) => ({ start: d.start, end: d.end, command: d.command.trim() }));
 }
 
 export interface CommandPrompt {

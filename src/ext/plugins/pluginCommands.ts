@@ -7,6 +7,7 @@
 // `` !`cmd` `` lines, run before sending (docs/plugins.md "Claude Code plugins").
 import { basename } from 'node:path';
 import { readMarkdownFile } from '../frontmatter';
+import { findShellDirectives } from '../commands/shellDirectives';
 import { tokenizeArguments } from '../skills/skillArguments';
 import { CLAUDE_ROOT_VARIABLE } from './claudePlugin';
 import { containedFiles, resolveInside } from './pluginPaths';
@@ -31,12 +32,11 @@ export interface PluginCommand {
   allowedTools?: string[];
 }
 
-/** `` !`cmd` `` in a command's body: what Claude Code runs before sending (engine/delegation/commandExpansion.ts). */
-const SHELL_LINE = /!`([^`\n]+)`/g;
-
 /** The shell commands a command's body runs before its prompt is sent, in order (shown at install and in info). */
 export function commandShellLines(body: string): string[] {
-  return [...body.matchAll(SHELL_LINE)].map((m) => m[1].trim()).filter((c) => c.length > 0);
+  return findShellDirectives(body)
+    .map((d) => d.command.trim())
+    .filter((c) => c.length > 0);
 }
 
 /** `allowed-tools` as written: a list, or one string separated by commas or spaces outside parentheses. */
@@ -113,29 +113,7 @@ export interface BangSpan {
   command: string;
 }
 
-/** `` !`cmd` `` as Claude Code writes it; found in the command's file, never in what the user typed. */
-const BANG = /!`([^`\n]+)`/g;
 const PLACEHOLDER = /\$ARGUMENTS(?![\w[])|\$([1-9]\d*)(?!\d)/g;
-
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-/** `[start, end)` of each fenced code block of `text` (an unclosed fence runs to the end), fence lines included. */
-function fencedRanges(text: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  let open: { mark: string; at: number } | undefined;
-  let at = 0;
-  for (const line of text.split('\n')) {
-    const mark = FENCE.exec(line)?.[1];
-    if (mark && !open) open = { mark, at };
-    else if (mark && open && mark[0] === open.mark[0] && mark.length >= open.mark.length && line.trim() === mark) {
-      out.push([open.at, at + line.length]);
-      open = undefined;
-    }
-    at += line.length + 1;
-  }
-  if (open) out.push([open.at, text.length]);
-  return out;
-}
 
 /** One word for a POSIX shell: `'…'`, a `'` inside as `'\''`. Empty stays empty (nothing was given). */
 function shellQuote(text: string): string {
@@ -145,7 +123,7 @@ function shellQuote(text: string): string {
 /**
  * The prompt a command sends: `$ARGUMENTS` and `$1`… (the words, 1-based as in Claude Code commands)
  * replaced, else the arguments appended on their own line; `${CLAUDE_PLUGIN_ROOT}` resolved. The `` !`cmd` ``
- * lines are those of the command's file outside fenced code blocks (docs/plugins.md, "Claude Code plugins"):
+ * lines and ```` ```! ```` blocks are those of the command's file (docs/plugins.md, "Shell lines in commands"):
  * arguments put inside one are shell-quoted, so they are words and never more commands, and arguments put
  * elsewhere never make one.
  */
@@ -163,15 +141,15 @@ export function expandPluginCommandParts(command: PluginCommand, args: string): 
   let out = '';
   let last = 0;
   const bangs: BangSpan[] = [];
-  const fenced = fencedRanges(body);
-  for (const m of body.matchAll(BANG)) {
-    // An example in a fenced code block is documentation, not a line to run (docs/plugins.md).
-    if (fenced.some(([from, to]) => m.index >= from && m.index < to)) continue;
-    out += fill(body.slice(last, m.index), false);
-    const cmd = fill(m[1], true);
-    bangs.push({ start: out.length, end: out.length + cmd.length + 3, command: cmd.trim() });
-    out += `!\`${cmd}\``;
-    last = m.index + m[0].length;
+  // Only the file's own shell lines (ext/commands/shellDirectives.ts): examples in fenced blocks and prose such as
+  // `` `ERR!` `` are text, and arguments put elsewhere never make one.
+  for (const d of findShellDirectives(body)) {
+    out += fill(body.slice(last, d.start), false);
+    const cmd = fill(d.command, true);
+    const written = d.form === 'inline' ? `!\`${cmd}\`` : `\`\`\`!\n${cmd}\n\`\`\``;
+    bangs.push({ start: out.length, end: out.length + written.length, command: cmd.trim() });
+    out += written;
+    last = d.end;
   }
   out += fill(body.slice(last), false);
   return { text: !used && text ? `${out}\n\nARGUMENTS: ${text}` : out, bangs };
