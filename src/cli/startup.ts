@@ -28,6 +28,8 @@ import type { PluginContributions } from '../ext/plugins/contributions';
 import { shippedPluginFolders } from '../ext/plugins/shippedPlugins';
 import type { MainOptions } from './program';
 import { lspSettingsFromConfig } from './lspSettings';
+import { attachClaudeCommands } from './claudeCommandsStartup';
+import type { ClaudeCommandsLoad } from '../ext/commands/claudeCommands';
 
 export class StartupError extends Error {
   /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
@@ -52,6 +54,8 @@ export interface Startup {
   mcp: LoadedMcpServers;
   /** Everything but the front-end parts (events, approval port, services). */
   runtime: Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery'>;
+  /** Claude Code's command files of this launch (filled by `loadExtensions`; doctor lists them). */
+  claudeCommands?: ClaudeCommandsLoad;
   /** Every agent of this launch (filled by `loadExtensions`). */
   agents?: AgentCatalog;
   /** The sandbox's availability notice, probed in the background; `loadExtensions` adds it to the warnings. */
@@ -83,6 +87,7 @@ export async function loadExtensions(
     plugins?.skills,
   );
   startup.warnings.push(...skills.warnings);
+  startup.claudeCommands = await attachClaudeCommands(startup, skills, env);
   let agents: AgentCatalog;
   try {
     agents = await loadAgentCatalog(

@@ -103,7 +103,7 @@ export async function prepareCommandPrompt(
 
 /** What a front end parsed: a plugin command (parsePluginCommand) or a skill command (parseSkillCommand). */
 export type ParsedCommand =
-  | { command: { path: string; allowedTools?: string[] }; text: string; bangs: readonly BangSpan[] }
+  | { command: { path: string; allowedTools?: string[]; notes?: string[] }; text: string; bangs: readonly BangSpan[] }
   | { skill: { path: string; allowedTools?: string[] }; text: string };
 
 /** The one call a front end awaits before sending a command's prompt (TUI, print mode, ACP). */
@@ -113,6 +113,8 @@ export function prepareParsedCommand(
   opts: { signal?: AbortSignal; warn(text: string): void },
 ): Promise<CommandPrompt> {
   const file = 'command' in parsed ? parsed.command : parsed.skill;
+  // What of a command file is not applied is said each time it is used (ext/commands/claudeCommands.ts).
+  if ('command' in parsed) for (const note of parsed.command.notes ?? []) opts.warn(`${parsed.command.path}: ${note}`);
   const bangs = 'command' in parsed ? { bangs: parsed.bangs } : {};
   const source = { text: parsed.text, path: file.path, runBangs: 'command' in parsed, ...bangs };
   return prepareCommandPrompt(agent, file.allowedTools ? { ...source, allowedTools: file.allowedTools } : source, opts);

@@ -6,20 +6,22 @@
 // as `ARGUMENTS: …`. Claude Code commands also use `${CLAUDE_PLUGIN_ROOT}`, `argument-hint`, `allowed-tools` and
 // `` !`cmd` `` lines, run before sending (docs/plugins.md "Claude Code plugins").
 import { basename } from 'node:path';
-import { readMarkdownFile } from '../frontmatter';
+import { readCommandFile } from '../commands/commandFile';
 import { findShellDirectives } from '../commands/shellDirectives';
 import { tokenizeArguments } from '../skills/skillArguments';
 import { CLAUDE_ROOT_VARIABLE } from './claudePlugin';
 import { containedFiles, resolveInside } from './pluginPaths';
 
-export const NO_DESCRIPTION = 'No description provided.';
-export const COMMAND_DESCRIPTION_MAX = 240;
+export { allowedToolsList, COMMAND_DESCRIPTION_MAX, NO_DESCRIPTION } from '../commands/commandFile';
 
 export interface PluginCommand {
-  plugin: string;
-  /** The command name inside the plugin (`report`, `frontend/component`). */
+  /** The plugin that brings it; absent for a Claude Code command file of the user's (`scope`). */
+  plugin?: string;
+  /** `.claude/commands` of the project or `~/.claude/commands` (ext/commands/claudeCommands.ts). */
+  scope?: 'project' | 'user';
+  /** The command name inside the plugin (`report`, `frontend/component`), or the whole name. */
   command: string;
-  /** What the user types after `/`: `<plugin>:<command>`. */
+  /** What the user types after `/`: `<plugin>:<command>`, or a Claude Code command's `frontend:component`. */
   name: string;
   description: string;
   /** Frontmatter `argument-hint` (`<ticker> [days]`): shown beside the command in lists. */
@@ -30,6 +32,8 @@ export interface PluginCommand {
   root?: string;
   /** Frontmatter `allowed-tools` (`Bash(git status:*)`…): the pre-approval of the turn it starts. */
   allowedTools?: string[];
+  /** What of the file is not applied (a field Jarvis has no counterpart for), said when the command is used. */
+  notes?: string[];
 }
 
 /** The shell commands a command's body runs before its prompt is sent, in order (shown at install and in info). */
@@ -39,21 +43,14 @@ export function commandShellLines(body: string): string[] {
     .filter((c) => c.length > 0);
 }
 
-/** `allowed-tools` as written: a list, or one string separated by commas or spaces outside parentheses. */
-export function allowedToolsList(value: unknown): string[] | undefined {
-  if (typeof value === 'string') return value.split(/(?:,|\s)+(?![^(]*\))/).filter((p) => p.trim());
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-  return undefined;
-}
-
-/** What a list shows for a command: its argument hint, then its description. */
-export function commandListDescription(command: Pick<PluginCommand, 'argumentHint' | 'description'>): string {
-  return command.argumentHint ? `${command.argumentHint} — ${command.description}` : command.description;
-}
-
-function firstLine(body: string): string {
-  const line = body.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
-  return line.length > COMMAND_DESCRIPTION_MAX ? line.slice(0, COMMAND_DESCRIPTION_MAX) : line;
+/** What a list shows for a command: its argument hint, then its description (and, for the user's own, where). */
+export function commandListDescription(
+  command: Pick<PluginCommand, 'argumentHint' | 'description' | 'scope' | 'command'>,
+): string {
+  const text = command.argumentHint ? `${command.argumentHint} — ${command.description}` : command.description;
+  if (!command.scope) return text;
+  const folder = command.command.includes(':') ? command.command.slice(0, command.command.lastIndexOf(':')) : '';
+  return `${text} (${command.scope}${folder ? `:${folder}` : ''})`;
 }
 
 /** Reads the commands the manifest's `commands` paths name. */
@@ -69,12 +66,9 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
   const out: PluginCommand[] = [];
   const seen = new Set<string>();
   for (const f of files) {
-    const parsed = await readMarkdownFile(f.path);
-    if (!parsed.ok) {
-      diag(`command skipped: ${parsed.message}`);
-      continue;
-    }
-    const given = typeof parsed.data.name === 'string' ? parsed.data.name.trim() : '';
+    const file = await readCommandFile(f.path, f.rel, diag);
+    if (!file) continue;
+    const given = typeof file.data.name === 'string' ? file.data.name.trim() : '';
     const command = given || f.rel.replace(/\.md$/i, '');
     if (!/^[^\s:]+$/.test(command)) {
       diag(`command skipped: ${f.rel}: the name "${command}" may not contain spaces or ":"`);
@@ -85,19 +79,7 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
       continue;
     }
     seen.add(command);
-    const body = parsed.body.trim();
-    const described = typeof parsed.data.description === 'string' ? parsed.data.description.trim() : '';
-    const hint = parsed.data['argument-hint'] ?? parsed.data.argumentHint;
-    const argumentHint = typeof hint === 'string' && hint.trim() ? hint.trim() : undefined;
-    if (hint !== undefined && !argumentHint) {
-      diag(`command ${f.rel}: "argument-hint" must be a non-empty string; ignored`);
-    }
-    const allowedRaw = parsed.data['allowed-tools'] ?? parsed.data.allowedTools;
-    const allowedTools = allowedToolsList(allowedRaw);
-    if (allowedRaw !== undefined && !allowedTools) {
-      diag(`command ${f.rel}: "allowed-tools" must be a string or a list of strings; it pre-approves nothing`);
-    }
-    const description = described || firstLine(body) || NO_DESCRIPTION;
+    const { description, argumentHint, allowedTools, body } = file;
     const name = `${pluginId}:${command}`;
     const entry: PluginCommand = { plugin: pluginId, command, name, description, argumentHint, body, path: f.path };
     if (root) entry.root = root;
@@ -164,19 +146,27 @@ export type PluginCommandParse =
   | { ok: false; message: string };
 
 /**
- * `/<plugin>:<command> [args]` → the prompt to send. Undefined when the text is not shaped like a plugin
- * command (no `:` in the first word, or the part before it is no installed plugin).
+ * `/<name> [args]` → the prompt to send, for a command of `commands` (a plugin's `/<plugin>:<command>` or one of
+ * the user's Claude Code commands). Undefined when the first word names none of them and is not shaped like a
+ * plugin command of an installed plugin (that is an error listing the plugin's commands).
  */
-export function parsePluginCommand(input: string, commands: readonly PluginCommand[], plugins: readonly string[]): PluginCommandParse | undefined {
-  const m = /^\/([a-z0-9][a-z0-9_-]{0,63}):(\S+)(?:\s+([\s\S]*))?$/.exec(input.trim());
+export function parsePluginCommand(
+  input: string,
+  commands: readonly PluginCommand[],
+  plugins: readonly string[],
+): PluginCommandParse | undefined {
+  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(input.trim());
   if (!m) return undefined;
-  const [, plugin, name, rest] = m;
-  if (!plugins.includes(plugin)) return undefined;
-  const command = commands.find((c) => c.plugin === plugin && c.command === name);
-  if (!command) {
-    const own = commands.filter((c) => c.plugin === plugin).map((c) => `/${c.name}`);
-    return { ok: false, message: `The plugin "${plugin}" has no command "${name}". ${own.length ? `Its commands: ${own.join(', ')}.` : 'It has no commands.'}` };
+  const [, name, rest] = m;
+  const command = commands.find((c) => c.name === name);
+  if (command) {
+    const args = (rest ?? '').trim();
+    return { ok: true, command, args, ...expandPluginCommandParts(command, args) };
   }
-  const args = (rest ?? '').trim();
-  return { ok: true, command, args, ...expandPluginCommandParts(command, args) };
+  const shaped = /^([a-z0-9][a-z0-9_-]{0,63}):(\S+)$/.exec(name);
+  if (!shaped || !plugins.includes(shaped[1])) return undefined;
+  const [, plugin, wanted] = shaped;
+  const own = commands.filter((c) => c.plugin === plugin).map((c) => `/${c.name}`);
+  const list = own.length ? `Its commands: ${own.join(', ')}.` : 'It has no commands.';
+  return { ok: false, message: `The plugin "${plugin}" has no command "${wanted}". ${list}` };
 }

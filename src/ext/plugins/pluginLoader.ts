@@ -9,7 +9,7 @@ import { parseServerEntry, type McpServerConfig, type McpTimeoutDefaults } from 
 import { parseAgentFile, type AgentProfile } from '../agents/agentFile';
 import type { HookSpec } from '../hooks/hookRunner';
 import { parseSkillFile, type Skill } from '../skills/skillFile';
-import { claudeHookRules, claudeMcpServers, resolvePluginRoot, withClaudeDefaults } from './claudePlugin';
+import { claudeMcpServers, claudePluginHooks, resolvePluginRoot, withClaudeDefaults } from './claudePlugin';
 import { readManifest, type PluginManifest } from './manifest';
 import { loadPluginCommands, type PluginCommand } from './pluginCommands';
 import { containedFiles, realRoot, resolveInside } from './pluginPaths';
@@ -82,6 +82,10 @@ export async function loadPlugin(root: string, id: string, opts: PluginLoadOptio
   plugin.promptSections = promptSections(real, manifest, diag);
   plugin.mcpServers = mcpServers(real, id, manifest, opts.home, opts.mcpDefaults, diag);
   plugin.hooks = hooks(real, id, manifest, opts.home, diag);
+  if (manifest.format === 'claude') {
+    const env = { JARVIS_CODE_HOME: opts.home, JARVIS_PLUGIN_ROOT: real, CLAUDE_PLUGIN_ROOT: real };
+    plugin.hooks.push(...claudePluginHooks(real, manifest, { origin: `plugin ${id}`, env }, diag));
+  }
   if (manifest.sessionStartSkill !== undefined) {
     plugin.sessionStartSkill = plugin.skills.find((s) => s.name.toLowerCase() === manifest.sessionStartSkill!.toLowerCase());
     if (!plugin.sessionStartSkill) diag(`sessionStart.skill "${manifest.sessionStartSkill}" is not one of this plugin's skills (${plugin.skills.map((s) => s.name).join(', ') || 'it has none'}); ignored`);
@@ -243,9 +247,7 @@ function hooks(root: string, id: string, manifest: PluginManifest, home: string,
       diag(`hooks[${i}]: ${where}: ${issue.message}; hook ignored`);
       return;
     }
-    // CLAUDE_PLUGIN_ROOT too: Claude Code hook commands name their scripts through it.
     const env: Record<string, string> = { JARVIS_CODE_HOME: home, JARVIS_PLUGIN_ROOT: root };
-    if (manifest.format === 'claude') env.CLAUDE_PLUGIN_ROOT = root;
     out.push({ ...parsed.data, cwd: root, env, origin: `plugin ${id}` });
   });
   return out;
@@ -258,7 +260,6 @@ function claudeManifest(root: string, read: PluginManifest, diagnostics: string[
   const inline = resolvePluginRoot(manifest.mcpServers, root) as Record<string, unknown>;
   return {
     ...manifest,
-    hooks: [...manifest.hooks, ...claudeHookRules(root, manifest, diag)],
     mcpServers: { ...inline, ...claudeMcpServers(root, manifest, diag) },
   };
 }
