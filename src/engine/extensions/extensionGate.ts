@@ -39,10 +39,7 @@ export type {
  * is asked). `approval`: replaces the approval decision (see the merge rules in docs/extensions.md).
  */
 export type BeforeToolCallAnswer =
-  | { block: string; halt?: string }
-  | { approval: ApprovalRewrite; reason?: string }
-  | undefined
-  | void;
+  { block: string; halt?: string } | { approval: ApprovalRewrite; reason?: string } | undefined | void;
 
 /** `feedback`: text the model reads with the call's result; `halt`: the turn ends after this step, for this reason. */
 export type AfterToolCallAnswer = { feedback?: string; halt?: string } | undefined | void;

@@ -193,7 +193,8 @@ export class TurnExtensions {
 
   async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<AfterToolCallVerdict> {
     const verdicts: AfterToolCallVerdict[] = [];
-    for (const ext of this.list) if (ext.afterToolCall) verdicts.push((await ext.afterToolCall(call, outcome, ctx)) ?? {});
+    for (const ext of this.list)
+      if (ext.afterToolCall) verdicts.push((await ext.afterToolCall(call, outcome, ctx)) ?? {});
     return mergeAfterToolCallVerdicts(verdicts);
   }
 

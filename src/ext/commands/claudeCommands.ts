@@ -38,13 +38,13 @@ const READ_FIELDS = new Set([
 
 /** Why a field is not applied, for the ones users write most; any other field gets a generic note. */
 const NOT_APPLIED: Record<string, string> = {
-  model: 'the command runs on the session\'s model (switch with /model or --model)',
-  effort: 'the effort is the session\'s ([thinking] effort)',
+  model: "the command runs on the session's model (switch with /model or --model)",
+  effort: "the effort is the session's ([thinking] effort)",
   context: 'the command runs in the conversation, not in a forked subagent',
   agent: 'the command runs in the conversation, not in a forked subagent',
-  'disallowed-tools': 'no tool is taken away for the command\'s turn',
+  'disallowed-tools': "no tool is taken away for the command's turn",
   hooks: 'hooks of a single command are not supported; put them in .claude/settings.json',
-  shell: 'shell lines run with Jarvis\'s shell (JARVIS_SHELL_PATH)',
+  shell: "shell lines run with Jarvis's shell (JARVIS_SHELL_PATH)",
 };
 
 const MAX_DEPTH = 8;
@@ -75,7 +75,8 @@ function commandFiles(dir: string, skipped: ClaudeCommandsLoad['skipped'], prefi
       skipped.push({ path, why: `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}); a broken link?` });
       continue;
     }
-    if (kind === 'dir' && name !== 'node_modules') out.push(...commandFiles(path, skipped, `${prefix}${name}/`, depth + 1));
+    if (kind === 'dir' && name !== 'node_modules')
+      out.push(...commandFiles(path, skipped, `${prefix}${name}/`, depth + 1));
     else if (kind === 'file' && /\.md$/i.test(name)) out.push({ path, rel: `${prefix}${name}` });
   }
   return out;

@@ -21,7 +21,7 @@ const NOT_APPLIED: Record<string, string> = {
   asyncRewake: 'the hook runs in the turn, like every hook',
   statusMessage: 'no status line is shown while it runs',
   once: 'the hook runs every time',
-  shell: 'it runs with Jarvis\'s shell (JARVIS_SHELL_PATH)',
+  shell: "it runs with Jarvis's shell (JARVIS_SHELL_PATH)",
   args: 'the exec form is not supported; the hook is skipped',
   continueOnBlock: 'a PostToolUse block already lets the turn go on',
   'async: true': 'the hook runs in the turn and is waited for',
@@ -42,11 +42,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * The hook specs of one Claude Code `hooks` object (the value of the `hooks` key). `report` receives each problem
  * once: a field Jarvis does not apply is said once per field, naming how many hooks carry it.
  */
-export function claudeHookSpecs(
-  hooks: unknown,
-  source: ClaudeHookSource,
-  report: (text: string) => void,
-): HookSpec[] {
+export function claudeHookSpecs(hooks: unknown, source: ClaudeHookSource, report: (text: string) => void): HookSpec[] {
   const specs: HookSpec[] = [];
   const label = source.label ?? source.origin;
   if (!isObject(hooks)) {
@@ -56,7 +52,9 @@ export function claudeHookSpecs(
   const unapplied = new Map<string, number>();
   for (const [event, groups] of Object.entries(hooks)) {
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-      report(`${label}: the event "${event}" does not exist in Jarvis (docs/hooks.md lists the events); its hooks are skipped`);
+      report(
+        `${label}: the event "${event}" does not exist in Jarvis (docs/hooks.md lists the events); its hooks are skipped`,
+      );
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -65,7 +63,8 @@ export function claudeHookSpecs(
     }
     groups.forEach((group, g) => {
       const at = `${label}: ${event}[${g}]`;
-      if (!isObject(group) || !Array.isArray(group.hooks)) return report(`${at} must be an object with a "hooks" array; skipped`);
+      if (!isObject(group) || !Array.isArray(group.hooks))
+        return report(`${at} must be an object with a "hooks" array; skipped`);
       if (group.matcher !== undefined && typeof group.matcher !== 'string')
         return report(`${at}: "matcher" must be a string; skipped`);
       group.hooks.forEach((hook, h) => {
@@ -113,8 +112,10 @@ function commandHook(
   else if (hook.async !== undefined && hook.async !== false) report(`${at}: "async" must be true or false; ignored`);
   let timeout = CLAUDE_HOOK_TIMEOUT_S;
   if (hook.timeout !== undefined) {
-    if (typeof hook.timeout !== 'number' || !(hook.timeout > 0)) report(`${at}: "timeout" must be a positive number of seconds; ${CLAUDE_HOOK_TIMEOUT_S} is used`);
-    else if (hook.timeout > MAX_TIMEOUT_S) report(`${at}: "timeout" ${hook.timeout} is over Jarvis's ${MAX_TIMEOUT_S} s; ${MAX_TIMEOUT_S} is used`);
+    if (typeof hook.timeout !== 'number' || !(hook.timeout > 0))
+      report(`${at}: "timeout" must be a positive number of seconds; ${CLAUDE_HOOK_TIMEOUT_S} is used`);
+    else if (hook.timeout > MAX_TIMEOUT_S)
+      report(`${at}: "timeout" ${hook.timeout} is over Jarvis's ${MAX_TIMEOUT_S} s; ${MAX_TIMEOUT_S} is used`);
     else timeout = Math.max(1, Math.ceil(hook.timeout));
     if (typeof hook.timeout === 'number' && hook.timeout > MAX_TIMEOUT_S) timeout = MAX_TIMEOUT_S;
   }

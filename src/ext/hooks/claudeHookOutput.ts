@@ -25,7 +25,15 @@ export interface ClaudeAnswer {
 
 const TOOL_AFTER: ReadonlySet<HookEventName> = new Set(['PostToolUse', 'PostToolUseFailure']);
 const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'SessionStart']);
-const TOP_LEVEL = new Set(['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'decision', 'reason', 'hookSpecificOutput']);
+const TOP_LEVEL = new Set([
+  'continue',
+  'stopReason',
+  'suppressOutput',
+  'systemMessage',
+  'decision',
+  'reason',
+  'hookSpecificOutput',
+]);
 const SPECIFIC = new Set(['hookEventName', 'permissionDecision', 'permissionDecisionReason', 'additionalContext']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -34,7 +42,8 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v.tri
 /** Exit 2: stderr goes where Claude Code sends it for this event. */
 function exitTwo(event: HookEventName, stderr: string, label: string): ClaudeAnswer {
   const reason = stderr.trim() || `blocked by ${label}`;
-  if (event === 'PreToolUse' || event === 'UserPromptSubmit' || event === 'Stop') return { block: reason, warnings: [] };
+  if (event === 'PreToolUse' || event === 'UserPromptSubmit' || event === 'Stop')
+    return { block: reason, warnings: [] };
   if (TOOL_AFTER.has(event)) return { feedback: reason, warnings: [] };
   return { warnings: [`${label} exited 2: ${reason}`] };
 }
@@ -60,15 +69,18 @@ function applySpecific(event: HookEventName, specific: Record<string, unknown>, 
   const decision = specific.permissionDecision;
   const reason = text(specific.permissionDecisionReason);
   if (decision !== undefined) {
-    if (event !== 'PreToolUse') answer.warnings.push(`permissionDecision only counts for PreToolUse (ignored on ${event})`);
+    if (event !== 'PreToolUse')
+      answer.warnings.push(`permissionDecision only counts for PreToolUse (ignored on ${event})`);
     else if (decision === 'deny') answer.block = reason ?? '';
     else if (decision === 'allow' || decision === 'ask') answer.decision = { permissionDecision: decision, reason };
-    else answer.warnings.push(`permissionDecision ${JSON.stringify(decision)} is not "allow", "deny" or "ask" (ignored)`);
+    else
+      answer.warnings.push(`permissionDecision ${JSON.stringify(decision)} is not "allow", "deny" or "ask" (ignored)`);
   }
   const context = text(specific.additionalContext);
   if (!context) return;
   if (CONTEXT_EVENTS.has(event)) answer.context = context;
-  else if (event === 'PreToolUse' || TOOL_AFTER.has(event)) answer.feedback = [answer.feedback, context].filter(Boolean).join('\n');
+  else if (event === 'PreToolUse' || TOOL_AFTER.has(event))
+    answer.feedback = [answer.feedback, context].filter(Boolean).join('\n');
   else if (event === 'Stop') answer.block ??= context;
   else answer.warnings.push(`additionalContext has no effect on ${event} (ignored)`);
 }
@@ -99,6 +111,7 @@ export function claudeAnswer(event: HookEventName, run: HookRun, label: string):
   if (message) answer.message = message;
   applyDecision(event, json, answer);
   if (isObject(json.hookSpecificOutput)) applySpecific(event, json.hookSpecificOutput, answer);
-  else if (json.hookSpecificOutput !== undefined) answer.warnings.push('"hookSpecificOutput" must be an object (ignored)');
+  else if (json.hookSpecificOutput !== undefined)
+    answer.warnings.push('"hookSpecificOutput" must be an object (ignored)');
   return answer;
 }

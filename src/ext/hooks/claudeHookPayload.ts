@@ -129,11 +129,7 @@ function bashResponse(text: string): Record<string, unknown> {
 }
 
 /** What PostToolUse hooks read as `tool_response`: the fields Claude Code's tools return, where we know them. */
-export function claudeToolResponse(
-  tool: string,
-  input: unknown,
-  outcome: { text: string; isError: boolean },
-): unknown {
+export function claudeToolResponse(tool: string, input: unknown, outcome: { text: string; isError: boolean }): unknown {
   const i = isObject(input) ? input : {};
   switch (tool) {
     case 'Bash':

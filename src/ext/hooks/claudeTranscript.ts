@@ -31,7 +31,12 @@ function contentOf(message: Message, cwd: string): unknown {
     } catch {
       args = { raw: call.arguments };
     }
-    blocks.push({ type: 'tool_use', id: call.id, name: claudeToolName(call.name), input: claudeToolInput(call.name, args, cwd) });
+    blocks.push({
+      type: 'tool_use',
+      id: call.id,
+      name: claudeToolName(call.name),
+      input: claudeToolInput(call.name, args, cwd),
+    });
   }
   return blocks;
 }
@@ -62,7 +67,10 @@ export class ClaudeTranscript {
     try {
       const grew = messages.length >= this.written && (this.written === 0 || messages[this.written - 1] === this.last);
       if (grew && this.written > 0) {
-        const added = messages.slice(this.written).map((m) => this.line(m)).join('');
+        const added = messages
+          .slice(this.written)
+          .map((m) => this.line(m))
+          .join('');
         if (added) appendPrivateFileSync(this.path, added);
       } else {
         const tmp = `${this.path}.${process.pid}.tmp`;
