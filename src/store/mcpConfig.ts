@@ -216,7 +216,7 @@ export function parseServerEntry(
     vars?: Record<string, string>;
     expand?: boolean;
   },
-): { server: McpServerConfig } | { error: string } {
+): { server: McpServerConfig } | { error: string; unsetVariable?: string } {
   const label = `${displayPath(where.file)}: MCP server "${name}"`;
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
     return { error: `${label}: the name may contain only letters, digits, "_", "-" and "." (server skipped)` };
@@ -235,7 +235,7 @@ export function parseServerEntry(
       headers = expanded.headers;
     } catch (err) {
       if (!(err instanceof McpVariableError)) throw err;
-      return { error: `${label}: ${err.message} (server skipped)` };
+      return { error: `${label}: ${err.message} (server skipped)`, unsetVariable: err.variable };
     }
   }
   const kind = e.transport ?? e.type;

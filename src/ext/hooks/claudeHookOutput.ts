@@ -113,5 +113,7 @@ export function claudeAnswer(event: HookEventName, run: HookRun, label: string):
   if (isObject(json.hookSpecificOutput)) applySpecific(event, json.hookSpecificOutput, answer);
   else if (json.hookSpecificOutput !== undefined)
     answer.warnings.push('"hookSpecificOutput" must be an object (ignored)');
+  // A block without a reason (hookify denies that way) tells the model what the user is shown, not just "blocked".
+  if (answer.block === '' && answer.message) answer.block = answer.message;
   return answer;
 }

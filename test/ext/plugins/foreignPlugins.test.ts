@@ -63,7 +63,7 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
     expect(p.manifest).toMatchObject({ format: 'claude', author: 'A' });
     expect(p.skills.map((s) => s.name)).toEqual(['helper']);
     expect(renderSkillBody(p.skills[0], '')).toBe(`Read ${root}/skills/helper/ref.md and ${root}/x.`);
-    expect(p.agents.map((a) => a.name)).toEqual(['rev']);
+    expect(p.agents.map((a) => a.name)).toEqual(['cc:rev']);
     const [go] = p.commands;
     expect(go).toMatchObject({ name: 'cc:go', argumentHint: '<a> [b]' });
     expect(expandPluginCommand(go, 'one "two words" three')).toBe(
