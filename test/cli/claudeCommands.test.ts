@@ -40,6 +40,18 @@ async function send(prompt: string) {
 }
 
 describe('Claude Code commands through jarvis -p', () => {
+  it('jarvis doctor lists the commands of each folder, the shadowed one and what is not applied', async () => {
+    const r = await runJarvis(['doctor'], { env: cliEnv(dirs, { HOME: userHome }), cwd: dirs.cwd });
+    expect(r.stdout).toMatch(
+      /commands .*\/work\/\.claude\/commands \(Claude Code, project\): 3 commands \(\/frontend:component, \/release:notes, \/review\)/,
+    );
+    expect(r.stdout).toContain('commands ~/.claude/commands (Claude Code, user): 1 command (/standup)');
+    expect(r.stdout).toMatch(
+      /note: ~\/\.claude\/commands\/review\.md: shadowed: \/review is already .*\/work\/\.claude\/commands\/review\.md/,
+    );
+    expect(r.stdout).toMatch(/note: .*component\.md: "model" is not applied/);
+  }, 60_000);
+
   it('a project command with a BOM and CRLF takes $1 and $2; prose with ! and backquotes is not run', async () => {
     const { r, sent } = await send('/review 42 security');
     expect(r.code, r.stderr).toBe(0);

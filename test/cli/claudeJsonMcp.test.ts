@@ -69,6 +69,11 @@ describe('~/.claude.json MCP servers', () => {
       /^cc-local {2}project .*\(not used: this workspace is not trusted; from ~\/\.claude\.json\)$/m,
     );
     expect(r.stdout).not.toContain('other-project');
+    const doctor = await runJarvis(['doctor'], { env, cwd: dirs.cwd });
+    expect(doctor.stdout).toContain('mcp ~/.claude.json (Claude Code, user): 1 server (cc-everything)');
+    expect(doctor.stdout).toContain(
+      `mcp ~/.claude.json projects["${dirs.cwd}"] (Claude Code, this project): 1 server (cc-local); not started: this workspace is not trusted`,
+    );
   });
 
   it('print mode: the user server answers the model; the project server starts only in a trusted folder', async () => {

@@ -138,6 +138,11 @@ describe("Claude Code's .claude/settings.json hooks through jarvis -p", () => {
     expect(existsSync(join(dirs.cwd, '.claude/hook-log.jsonl'))).toBe(false);
     expect(r.stderr).toMatch(/\.claude\/settings\.json: 3 hooks not used because this workspace is not trusted/);
     expect(r.stderr).toMatch(/\.claude\/settings\.local\.json: 1 hook not used because this workspace is not trusted/);
+    const doctor = await runJarvis(['doctor'], { env: cliEnv(dirs), cwd: dirs.cwd });
+    expect(doctor.stdout).toMatch(
+      /hooks .*\/\.claude\/settings\.json \(Claude Code, project\): 3 hooks; not used: this workspace is not trusted/,
+    );
+    expect(doctor.stdout).toMatch(/note: .*settings\.json: "if" \(on 1 hook\) is not applied/);
   }, 60_000);
 
   it('a settings file changed since the folder was trusted is not used until approved again', async () => {
