@@ -19,6 +19,8 @@ export interface ClaudeSettingsFileReport {
   state: ClaudeSettingsState;
   /** Hooks it gives (for `read`), or would give (`untrusted`, `changed`, `disabled`). */
   hooks: number;
+  /** Those hooks (the trust prompt lists their commands). */
+  specs: HookSpec[];
   /** What of it is not used, and why; one line each. */
   problems: string[];
 }
@@ -78,7 +80,7 @@ export function loadClaudeSettingsHooks(opts: ClaudeSettingsOptions): ClaudeSett
   const read: Array<{ report: ClaudeSettingsFileReport; specs: HookSpec[] }> = [];
   let disabledBy: string | undefined;
   for (const { path, scope } of claudeSettingsFiles(opts.cwd, opts.env)) {
-    const report: ClaudeSettingsFileReport = { path, scope, state: 'absent', hooks: 0, problems: [] };
+    const report: ClaudeSettingsFileReport = { path, scope, state: 'absent', hooks: 0, specs: [], problems: [] };
     out.files.push(report);
     if (!opts.enabled) {
       report.state = 'off';
@@ -103,6 +105,7 @@ export function loadClaudeSettingsHooks(opts: ClaudeSettingsOptions): ClaudeSett
         : `.claude/${path.endsWith('local.json') ? 'settings.local.json' : 'settings.json'}`;
     const specs = claudeHookSpecs(doc.hooks, { origin, label: displayPath(path) }, (t) => report.problems.push(t));
     report.hooks = specs.length;
+    report.specs = specs;
     const standing = scope === 'project' ? opts.projectFile(path) : 'approved';
     if (standing === 'untrusted') {
       report.state = 'untrusted';
