@@ -4,7 +4,7 @@
 // Files are written as their users write them: a BOM, CRLF line ends, `argument-hint: [focus]` (a YAML list) and
 // `argument-hint: [pr-number] [priority]` (not YAML at all; read as the text it is).
 import { readFileSync } from 'node:fs';
-import { readMarkdownFile, type MarkdownWithFrontmatter } from '../frontmatter';
+import { firstNonEmptyLine, readMarkdownFile, type MarkdownWithFrontmatter } from '../frontmatter';
 
 export const NO_DESCRIPTION = 'No description provided.';
 export const COMMAND_DESCRIPTION_MAX = 240;
@@ -26,11 +26,7 @@ export function allowedToolsList(value: unknown): string[] | undefined {
 }
 
 function firstLine(body: string): string {
-  const line =
-    body
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l.length > 0) ?? '';
+  const line = firstNonEmptyLine(body);
   return line.length > COMMAND_DESCRIPTION_MAX ? line.slice(0, COMMAND_DESCRIPTION_MAX) : line;
 }
 
