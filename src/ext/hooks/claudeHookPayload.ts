@@ -49,7 +49,8 @@ const NAME_LIST = /^[\w-]+(?:\s*[|,]\s*[\w-]+)*$/;
  */
 export function claudeMatcherMatches(matcher: string | undefined, event: HookEventName, subject: string): boolean {
   const m = matcher?.trim();
-  if (!m || m === '*') return true;
+  // Claude Code has no matcher for these events: a matcher written there is ignored, as it is there.
+  if (!m || m === '*' || event === 'UserPromptSubmit' || event === 'Stop') return true;
   const subjects = TOOL_EVENTS.has(event) ? [...(CLAUDE_NAMES[subject] ?? [subject])] : [subject];
   if (NAME_LIST.test(m)) {
     const names = m.split(/[|,]/).map((n) => n.trim());

@@ -137,6 +137,7 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
     expect(m('(unclosed', 'Bash')).toBe(false);
     expect(claudeMatcherMatches('manual', 'PreCompact', 'manual')).toBe(true);
     expect(claudeMatcherMatches('startup', 'SessionStart', 'resume')).toBe(false);
+    expect(claudeMatcherMatches('Bash', 'UserPromptSubmit', 'fix the build')).toBe(true);
   });
 
   it('.mcp.json servers are read with ${CLAUDE_PLUGIN_ROOT} resolved; a broken file or a duplicate is said', async () => {
