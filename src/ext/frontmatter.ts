@@ -83,6 +83,16 @@ export async function parseMarkdownFile(text: string): Promise<MarkdownWithFront
   return { data: lenient.data, body, hasFrontmatter: true, lines: lenient.lines, warnings: lenient.warnings };
 }
 
+/** The body's first line that is not blank, trimmed (a description's fallback). */
+export function firstNonEmptyLine(body: string): string {
+  return (
+    body
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? ''
+  );
+}
+
 /** The first of several spellings of a field that is present (`whenToUse`, `when-to-use`, `when_to_use`). */
 export function field(data: Record<string, unknown>, ...names: string[]): unknown {
   for (const name of names) if (data[name] !== undefined && data[name] !== null) return data[name];

@@ -202,7 +202,7 @@ export class Delegation implements DelegationService {
     const type = call.subagentType ?? DEFAULT_SUBAGENT;
     const allowed = catalog.delegatesOf(this.callerProfile, this.isMain);
     const profile = catalog.get(type);
-    if (!profile || !allowed.includes(type)) {
+    if (!profile || !allowed.includes(profile.name)) {
       const why = profile
         ? `${this.callerProfile.name} may not delegate to "${type}"`
         : `there is no subagent type "${type}"`;

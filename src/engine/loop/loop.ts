@@ -344,6 +344,13 @@ export class Agent {
           error = 'The user rejected a tool call.';
           break;
         }
+        if (batch.halted !== undefined) {
+          // A hook said `"continue": false` (docs/hooks.md): the turn ends here, and the user reads why.
+          reason = 'blocked';
+          error = `A hook stopped the turn: ${batch.halted}`;
+          this.emit({ type: 'notice', level: 'warning', text: error });
+          break;
+        }
         if (repeated) {
           reason = 'failed';
           error = repeated;

@@ -23,6 +23,7 @@ import { Reinjections } from '../context/compaction';
 import { MemoryExtractor } from '../context/memoryExtraction';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO } from '../context/context';
 import { attachRuntimeExtensions } from '../extensions/runtimeExtensions';
+import { claudePermissionMode } from '../../ext/hooks/claudeHookPayload';
 import { ExtensionGate } from '../extensions/extensionGate';
 import { MAIN_AGENT_ID } from '../loop/events';
 import type { StepRequest } from '../loop/loop';
@@ -131,6 +132,13 @@ function describeSetup(
   const { opts, gate } = a;
   const extras = attachRuntimeExtensions({
     hooks: opts.hooks,
+    session: {
+      id: session.id,
+      dir: session.dir,
+      cwd: opts.cwd,
+      messages: () => session.state.messages,
+      permissionMode: () => claudePermissionMode(session.state.mode, session.state.planMode.active),
+    },
     mcp: opts.mcp,
     gate,
     tools: offered.tools,

@@ -23,5 +23,8 @@ export async function loadSessionPlugins(o: SessionPluginOptions): Promise<Plugi
   const { plugins, problem } = await manager.loadEnabled();
   const contributions = pluginContributions(plugins);
   contributions.warnings.unshift(...warnings, ...(problem ? [`${problem}; plugins are not loaded`] : []));
+  // What depends on this session's environment (an unset `${VAR}` of an MCP server) is said now, not only by info.
+  for (const { record, loaded } of plugins)
+    contributions.warnings.push(...loaded.sessionWarnings.map((w) => `plugin ${record.id}: ${w}`));
   return contributions;
 }

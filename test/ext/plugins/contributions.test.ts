@@ -94,11 +94,11 @@ describe('plugin contributions to a session', () => {
     expect(c.mcpServers.map((s) => s.name)).toEqual(['plugin-p_b']);
     expect(c.hooks.map((h) => h.origin)).toEqual(['plugin p']);
     expect(c.skills.map((s) => s.name)).toEqual(['root']);
-    expect(c.agents.map((a) => a.name)).toEqual(['helper']);
+    expect(c.agents.map((a) => a.name)).toEqual(['p:helper']);
     expect(c.session).toMatchObject({ ids: ['p'], commands: [{ name: 'p:x' }] });
   });
 
-  it('plugin agents rank below every folder and above the built-ins (replacing one needs override: true); plugin skills below folders', async () => {
+  it('plugin agents are <plugin>:<agent> whatever their name (a built-in name too); plugin skills below folders', async () => {
     const { manager } = await installed([
       {
         'jarvis.plugin.json': { name: 'p', skills: './skills' },
@@ -113,10 +113,14 @@ describe('plugin contributions to a session', () => {
     const userDir = tempDir();
     putFile(join(userDir, 'reviewer.md'), '---\nname: reviewer\ndescription: user reviewer\n---\nU');
     const agents = await loadAgentCatalog([{ dir: userDir, source: 'user' }], undefined, c.agents);
+    // The user's reviewer keeps its name; the plugin's is p:reviewer. Built-ins stay themselves.
     expect(agents.get('reviewer')?.description).toBe('user reviewer');
+    expect(agents.get('p:reviewer')?.description).toBe('plugin reviewer');
     expect(agents.get('coder')?.source).toBe('builtin');
-    expect(agents.warnings.join('\n')).toMatch(/named like the built-in agent "coder" and was ignored/);
-    expect(agents.get('plan')).toMatchObject({ source: 'plugin', description: 'plugin plan' });
+    expect(agents.get('p:coder')).toMatchObject({ source: 'plugin', description: 'plugin coder' });
+    expect(agents.get('plan')?.source).toBe('builtin');
+    expect(agents.get('p:plan')).toMatchObject({ source: 'plugin', description: 'plugin plan' });
+    expect(agents.warnings).toEqual([]);
     const skillDir = tempDir();
     putFile(join(skillDir, 'shared/SKILL.md'), '---\nname: shared\ndescription: from extra dir\n---\nE');
     const skills = await loadSkillCatalog([{ dir: skillDir, source: 'extra' }], c.skills);
