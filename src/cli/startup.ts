@@ -32,6 +32,8 @@ import type { MainOptions } from './program';
 import { lspSettingsFromConfig } from './lspSettings';
 import { attachClaudeCommands, claudeSettingsHooksFor } from './claudeStartup';
 import type { ClaudeCommandsLoad } from '../ext/commands/claudeCommands';
+import type { PeerCommandsLoad } from '../ext/commands/peerCommands';
+import { attachPeerCommands } from './peerStartup';
 
 export class StartupError extends Error {
   /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
@@ -60,6 +62,8 @@ export interface Startup {
   runtime: Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery'>;
   /** Claude Code's command files of this launch (filled by `loadExtensions`; doctor lists them). */
   claudeCommands?: ClaudeCommandsLoad;
+  /** opencode's, Gemini CLI's and Codex's command files of this launch (filled by `loadExtensions`; doctor). */
+  peerCommands?: PeerCommandsLoad;
   /** Every agent of this launch (filled by `loadExtensions`). */
   agents?: AgentCatalog;
   /** The sandbox's availability notice, probed in the background; `loadExtensions` adds it to the warnings. */
@@ -92,6 +96,9 @@ export async function loadExtensions(
   );
   startup.warnings.push(...skills.warnings);
   startup.claudeCommands = await attachClaudeCommands(startup, skills, env);
+  startup.peerCommands = await attachPeerCommands(startup, skills, env);
+  for (const s of startup.peerCommands.skipped.filter((x) => !x.why.startsWith('shadowed')))
+    startup.warnings.push(`${s.path}: ${s.why}`);
   let agents: AgentCatalog;
   try {
     agents = await loadAgentCatalog(
