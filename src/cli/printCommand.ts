@@ -25,6 +25,7 @@ import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAt
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import { knownSlashNames, unknownSlashName, type SlashNameSources } from '../engine/delegation/slashNames';
+import { namesMcpServer, runMcpPromptCommand } from '../ext/mcp/mcpPrompts';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
@@ -116,9 +117,20 @@ async function runPrintBody(
   if (skillCommand && !skillCommand.ok) {
     return fail(`jarvis: ${skillCommand.message}`, EXIT_USAGE);
   }
+  // `/mcp__<server>__<prompt>` of a configured server is looked up once the servers have started (below).
+  const mcpPromptTyped =
+    !goalCommand &&
+    !pluginCommand &&
+    !skillCommand &&
+    namesMcpServer(
+      prompt,
+      startup.mcp.servers.map((s) => s.name),
+    );
   // Any other `/name` that names nothing is refused before anything is sent (docs/print-mode.md).
   const unknown =
-    goalCommand || pluginCommand || skillCommand ? undefined : await unknownPrintCommand(prompt, startup.runtime);
+    goalCommand || pluginCommand || skillCommand || mcpPromptTyped
+      ? undefined
+      : await unknownPrintCommand(prompt, startup.runtime);
   if (unknown) return fail(`jarvis: ${unknown}`, EXIT_USAGE);
   const writer = makePrintRenderer(format, stdout, stderr);
   const render = (event: EngineEvent) => {
@@ -141,6 +153,14 @@ async function runPrintBody(
     process.exit(EXIT_INTERRUPTED);
   };
   process.on('SIGINT', early);
+  // An MCP server's prompt: its text from the server, once started (ext/mcp/mcpPrompts.ts).
+  const mcpPrompt = mcpPromptTyped ? await runMcpPromptCommand(prompt, mcp) : undefined;
+  if (mcpPromptTyped && !mcpPrompt?.ok) {
+    process.off('SIGINT', early);
+    await mcp?.close();
+    const why = mcpPrompt?.message ?? (await unknownPrintCommand(prompt, startup.runtime));
+    return fail(`jarvis: ${why ?? 'no such MCP prompt'}`, EXIT_USAGE);
+  }
   const control = new SessionControl({
     base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode
     nonInteractive: true,
@@ -230,7 +250,9 @@ async function runPrintBody(
     const warn = (text: string) => stderr.write(`warning: ${text}\n`);
     const ready = command?.ok
       ? await prepareParsedCommand(runtime.agent, command, { warn, signal: stop.signal })
-      : undefined;
+      : mcpPrompt?.ok
+        ? { text: mcpPrompt.text, preApproved: [] }
+        : undefined;
     // Ctrl-C while its `!`cmd` lines ran: they were stopped, and nothing is sent (docs/plugins.md).
     if (ready && stop.signal.aborted) {
       stderr.write('interrupted: the command was not sent\n');

@@ -63,6 +63,9 @@ export function inputRouterHost(app: App, parts: AppParts): InputHost {
     get plugins() {
       return parts.opts.runtime.plugins;
     },
+    get mcp() {
+      return app.mcp;
+    },
     get panel() {
       return ui.panels.current(app.busy);
     },
