@@ -8,6 +8,8 @@ import type { PluginCommand } from '../ext/plugins/pluginCommands';
 import type { SkillCatalog } from '../ext/skills/skillCatalog';
 import { peerCommandFolders } from '../store/compat';
 import { projectRoot } from '../store/paths';
+import { readOpencodeConfigs } from '../store/opencodeConfig';
+import { opencodeJsonCommands } from '../ext/commands/opencodeJsonCommands';
 import type { Startup } from './startup';
 
 /** What owns a name already: a command file of the session (Claude Code's, a plugin's) or a skill. */
@@ -37,8 +39,14 @@ export async function attachPeerCommands(
   skills: Pick<SkillCatalog, 'get'> | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<PeerCommandsLoad> {
-  const folders = peerCommandFolders(projectRoot(startup.cwd), startup.settings.compat, env);
+  const root = projectRoot(startup.cwd);
+  const folders = peerCommandFolders(root, startup.settings.compat, env);
   const load = await loadPeerCommands(folders, commandOwner(startup.runtime.plugins?.commands ?? [], skills));
   addSessionCommands(startup, load.commands);
-  return load;
+  // opencode.json(c)'s `command` section, below the command files of the same name.
+  const configs = readOpencodeConfigs(root, startup.settings.compat, env, startup.warnings);
+  const json = opencodeJsonCommands(configs, commandOwner(startup.runtime.plugins?.commands ?? [], skills));
+  startup.warnings.push(...json.warnings);
+  addSessionCommands(startup, json.commands);
+  return { ...load, commands: [...load.commands, ...json.commands], skipped: [...load.skipped, ...json.skipped] };
 }

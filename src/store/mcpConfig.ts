@@ -10,6 +10,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { claudeJsonPath, readClaudeJsonServers, type ClaudeJsonServers } from './claudeJsonMcp';
 import { claudeMcpPath, DEFAULT_COMPAT, type CompatSettings } from './compat';
+import { opencodeMcpEntries, readOpencodeConfigs } from './opencodeConfig';
 import { INT32_MAX } from './configSchema';
 import { expandMcpEntry, McpVariableError } from './mcpVariables';
 import { displayPath, projectRoot } from './paths';
@@ -118,7 +119,29 @@ function readProjectServers(
   if (compat.claude) add(claudeJson.project);
   // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
   if (compat.mcpJson) add(readServers(claudeMcpPath(projectRoot(projectDir)), 'project', defaults, warnings, env));
+  add(opencodeServers(projectDir, 'project', compat, defaults, warnings, env));
   return { servers, shadowed };
+}
+
+/** The `mcp` servers of opencode's config files of `scope` (opencode.json(c), docs/compatibility.md). */
+function opencodeServers(
+  projectDir: string,
+  scope: McpScope,
+  compat: CompatSettings,
+  defaults: McpTimeoutDefaults,
+  warnings: string[],
+  env: NodeJS.ProcessEnv,
+): McpServerConfig[] {
+  const out: McpServerConfig[] = [];
+  for (const file of readOpencodeConfigs(projectRoot(projectDir), compat, env, warnings)) {
+    if (file.scope !== scope) continue;
+    for (const { name, entry } of opencodeMcpEntries(file, warnings)) {
+      const parsed = parseServerEntry(name, entry, { scope, file: file.path, defaults, env });
+      if ('error' in parsed) warnings.push(parsed.error);
+      else out.push(parsed.server);
+    }
+  }
+  return out;
 }
 
 /** Reads every file; never throws. */
@@ -141,7 +164,11 @@ export function loadMcpServers(opts: {
   // `~/.claude.json`'s user servers rank after ours ($JARVIS_CODE_HOME/mcp.json) of the same name.
   const claudeUser = claudeJson.user.filter((s) => !user.some((u) => u.name === s.name));
   project.shadowed.push(...claudeJson.user.filter((s) => !claudeUser.includes(s)));
-  const byName = new Map([...user, ...claudeUser].map((s) => [s.name, s]));
+  // opencode's global config ranks after both.
+  const opencodeAll = opencodeServers(opts.projectDir, 'user', compat, opts.defaults, warnings, env);
+  const opencodeUser = opencodeAll.filter((s) => ![...user, ...claudeUser].some((u) => u.name === s.name));
+  project.shadowed.push(...opencodeAll.filter((s) => !opencodeUser.includes(s)));
+  const byName = new Map([...user, ...claudeUser, ...opencodeUser].map((s) => [s.name, s]));
   const untrusted: McpServerConfig[] = [];
   const changed: McpServerConfig[] = [];
   const approved = new Map<string, boolean>();

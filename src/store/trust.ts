@@ -57,9 +57,20 @@ export function isWorkspaceTrusted(home: string, workDir: string): boolean {
   return workspaceTrust(home, workDir)?.trusted === true;
 }
 
-/** The project MCP files a folder may have: `.jarvis-code/mcp.json` there and `.mcp.json` at its repository root. */
+/**
+ * The project MCP files a folder may have: `.jarvis-code/mcp.json` there, and at its repository root `.mcp.json` and
+ * opencode's `opencode.json(c)` (also in `.opencode/`).
+ */
 export function projectMcpFiles(workDir: string): string[] {
-  return [join(resolve(workDir), '.jarvis-code', 'mcp.json'), join(projectRoot(resolve(workDir)), '.mcp.json')];
+  const root = projectRoot(resolve(workDir));
+  return [
+    join(resolve(workDir), '.jarvis-code', 'mcp.json'),
+    join(root, '.mcp.json'),
+    join(root, 'opencode.json'),
+    join(root, 'opencode.jsonc'),
+    join(root, '.opencode', 'opencode.json'),
+    join(root, '.opencode', 'opencode.jsonc'),
+  ];
 }
 
 /** Claude Code's project settings, whose hooks run commands: `.claude/settings.json` and `settings.local.json`. */
