@@ -42,6 +42,7 @@ import { applyThinking, configOptions, currentModeId, MODE_IDS, modeState, type 
 import { ACP_COMMAND_NAMES, runSlashCommand, type ListedCommand } from './slashCommands';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { parseSkillCommand } from '../engine/delegation/skills';
+import { parseFlowCommand, runFlow } from '../engine/delegation/flowRunner';
 import { listMcpPrompts, mcpPromptHint, runMcpPromptCommand } from '../ext/mcp/mcpPrompts';
 import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import { knownSlashNames, unknownSlashName } from '../engine/delegation/slashNames';
@@ -250,6 +251,17 @@ export class AcpSession {
       ? undefined
       : parseSkillCommand(input.text, this.opts.prepared.runtime.skills, (name) => ACP_COMMAND_NAMES.includes(name));
     if (skill && !skill.ok) return this.refuse(skill.message);
+    // `/flow:<name>`: a flow skill's steps, one turn each (engine/delegation/flowRunner.ts).
+    const flow = plugin || skill ? undefined : parseFlowCommand(input.text, this.opts.prepared.runtime.skills);
+    if (flow && !flow.ok) return this.refuse(flow.message);
+    if (flow) {
+      this.cancelRequested = false;
+      const result = await runFlow(this.runtime.agent, flow.skill.name, flow.flow);
+      await this.updates;
+      this.say(result.message);
+      await this.updates;
+      return { stopReason: this.cancelRequested ? 'cancelled' : 'end_turn' };
+    }
     // `/mcp__<server>__<prompt> args`: the server's prompt, its arguments mapped (ext/mcp/mcpPrompts.ts).
     const mcpPrompt = plugin || skill ? undefined : await runMcpPromptCommand(input.text, this.mcp);
     if (mcpPrompt && !mcpPrompt.ok) return this.refuse(mcpPrompt.message);

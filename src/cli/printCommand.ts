@@ -26,6 +26,7 @@ import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import { knownSlashNames, unknownSlashName, type SlashNameSources } from '../engine/delegation/slashNames';
 import { namesMcpServer, runMcpPromptCommand } from '../ext/mcp/mcpPrompts';
+import { parseFlowCommand, runFlow } from '../engine/delegation/flowRunner';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
@@ -117,6 +118,9 @@ async function runPrintBody(
   if (skillCommand && !skillCommand.ok) {
     return fail(`jarvis: ${skillCommand.message}`, EXIT_USAGE);
   }
+  // `/flow:<name>`: a flow skill's steps, one turn each.
+  const flowCommand = goalCommand || pluginCommand ? undefined : parseFlowCommand(prompt, startup.runtime.skills);
+  if (flowCommand && !flowCommand.ok) return fail(`jarvis: ${flowCommand.message}`, EXIT_USAGE);
   // `/mcp__<server>__<prompt>` of a configured server is looked up once the servers have started (below).
   const mcpPromptTyped =
     !goalCommand &&
@@ -128,7 +132,7 @@ async function runPrintBody(
     );
   // Any other `/name` that names nothing is refused before anything is sent (docs/print-mode.md).
   const unknown =
-    goalCommand || pluginCommand || skillCommand || mcpPromptTyped
+    goalCommand || pluginCommand || skillCommand || flowCommand || mcpPromptTyped
       ? undefined
       : await unknownPrintCommand(prompt, startup.runtime);
   if (unknown) return fail(`jarvis: ${unknown}`, EXIT_USAGE);
@@ -265,6 +269,9 @@ async function runPrintBody(
         promptContent: ready?.text,
         preApproved: ready?.preApproved,
         attachments: attached?.parts,
+        ...(flowCommand?.ok
+          ? { flow: () => runFlow(runtime.agent, flowCommand.skill.name, flowCommand.flow, { signal: stop.signal }) }
+          : {}),
         outputFormat: format,
         stdout,
         stderr,

@@ -14,6 +14,8 @@ import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import type { ParsedCommand } from '../engine/delegation/commandExpansion';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { namesMcpServer, runMcpPromptCommand } from '../ext/mcp/mcpPrompts';
+import { parseFlowCommand } from '../engine/delegation/flowRunner';
+import type { SkillFlow } from '../ext/skills/skillFlow';
 
 /** Two Esc presses within this window on an empty, idle input open the undo selector. */
 export const DOUBLE_ESC_MS = 600;
@@ -58,6 +60,8 @@ export interface InputHost {
   /** `command`: the plugin or skill command behind it (its `!`cmd` lines run before sending). */
   sendPrompt(text: string, modelText?: string, command?: ParsedCommand): void;
   runShell(command: string): void;
+  /** `/flow:<name>`: runs a flow skill's steps (engine/delegation/flowRunner.ts). */
+  runFlow(name: string, flow: SkillFlow): void;
   /** After a line is sent: @-completion may list new files. */
   refreshCompletion(): void;
   /** Ctrl-V: an image from the clipboard (its text otherwise). */
@@ -215,6 +219,9 @@ export class InputRouter {
       text.startsWith('/') && !plugin
         ? parseSkillCommand(text, host.skills, (name) => findCommand(name) !== undefined)
         : undefined;
+    const flow = text.startsWith('/') && !plugin ? parseFlowCommand(text, host.skills) : undefined;
+    if (flow && !flow.ok) return this.refuse(text, flow.message);
+    if (flow) return host.runFlow(flow.skill.name, flow.flow);
     const command = plugin ?? skill;
     // A command that cannot run, or a `/name` nothing has: said, nothing sent, the input kept to fix.
     if (command && !command.ok) return this.refuse(text, command.message);

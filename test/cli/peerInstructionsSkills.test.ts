@@ -45,7 +45,7 @@ describe('GEMINI.md, and the skill folders of Kimi Code and Codex, through jarvi
     expect(r.stdout).toMatch(/instructions .*\/work\/GEMINI\.md: \d+ bytes, read \(with 1 import\)/);
     expect(r.stdout).toMatch(/instructions ~\/\.gemini\/GEMINI\.md: \d+ bytes, read/);
     expect(r.stdout).toMatch(
-      /skills .*\/work\/\.kimi\/skills \(Kimi Code, project\): 3 skills \(changelog, git, git\.review\)/,
+      /skills .*\/work\/\.kimi\/skills \(Kimi Code, project\): 5 skills \(changelog, git, git\.review, release, triage\)/,
     );
     expect(r.stdout).toMatch(/skills .*\/work\/\.codex\/skills \(Codex, project\): 1 skill \(lint\)/);
     expect(r.stdout).toContain('skills ~/.codex/skills (Codex, user): 1 skill (deploy)');
