@@ -117,8 +117,8 @@ async function runPrintBody(
   try {
     runtime = control.ensure();
   } catch (e) {
-    process.off('SIGINT', early);
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
+    process.off('SIGINT', early);
     if (!(e instanceof SessionLockedError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
@@ -131,9 +131,9 @@ async function runPrintBody(
     stderr,
   );
   if (!fitted.ok) {
-    process.off('SIGINT', early);
     await control.close();
     await mcp?.close();
+    process.off('SIGINT', early);
     return fail(fitted.message);
   }
   prompt = fitted.prompt;
@@ -220,8 +220,9 @@ async function runPrintBody(
       () => interrupted,
     );
   } finally {
-    process.off('SIGINT', onSigint);
+    // The handler stays while things stop: a second Ctrl-C now still kills them all before exiting.
     await control.close(interrupted);
     await mcp?.close();
+    process.off('SIGINT', onSigint);
   }
 }
