@@ -12,7 +12,8 @@ import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { MainOptions } from './program';
-import { installLastResort } from './lastResort';
+import { installLastResort, onLastResort } from './lastResort';
+import { jarvisHome } from '../store/paths';
 import { parseSkillCommand } from '../engine/delegation/skills';
 import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAttachments';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
@@ -28,9 +29,20 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   const stderr = { write: (s: string) => void process.stderr.write(s) };
   const format: PrintFormat =
     options.outputFormat === 'stream-json' || options.outputFormat === 'json' ? options.outputFormat : 'text';
-  // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md).
+  // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md) — an
+  // unexpected error that escapes to the last resort included: it writes the result on its way out.
   const report = new PrintResultRecorder(format, stdout);
-  return report.finish(await runPrintBody(options, format, report, stdout, stderr));
+  installLastResort(jarvisHome(process.env));
+  let finished = false;
+  const finish = (code: number) => (finished ? code : ((finished = true), report.finish(code)));
+  const lastWords = onLastResort((message) => {
+    report.error(message);
+    finish(EXIT_FAILURE);
+  });
+  // An error thrown out of the body keeps the last words registered: it reaches the last resort next.
+  const code = await runPrintBody(options, format, report, stdout, stderr);
+  lastWords();
+  return finish(code);
 }
 
 async function runPrintBody(
@@ -70,7 +82,6 @@ async function runPrintBody(
     }
     throw e;
   }
-  installLastResort(startup.home);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;
