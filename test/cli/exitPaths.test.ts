@@ -21,6 +21,7 @@ import {
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { startAcpClient } from '../helpers/acpClient';
 import { requireSystemPart } from '../helpers/requireAll';
+import { pidRunning } from '../helpers/processes';
 
 const STUBBORN = resolve(__dirname, '../fixtures/mcp/stubbornServer.mjs');
 const TS_PROJECT = resolve(__dirname, '../fixtures/lsp/ts-project');
@@ -34,16 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-/** True while `pid` runs (a zombie waiting for its parent to reap it does not run). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\S+ \(.*\) [ZX] /.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 /** Processes working in `cwd` whose command line mentions `word` (the language server and its tsserver). */
 function processesIn(cwd: string, word: string): number[] {
@@ -122,7 +113,7 @@ describe('a double Ctrl-C in print mode', { timeout: 120_000 }, () => {
       const pids = [pid, grandchild, taskPid(dirs.home)!, ...processesIn(dirs.cwd, 'typescript-language-server')];
       pids.push(...processesIn(dirs.cwd, 'tsserver'));
       expect(
-        pids.every((p) => p !== undefined && running(p)),
+        pids.every((p) => p !== undefined && pidRunning(p)),
         JSON.stringify(pids),
       ).toBe(true);
       child.kill('SIGINT');
@@ -132,8 +123,8 @@ describe('a double Ctrl-C in print mode', { timeout: 120_000 }, () => {
       child.kill('SIGINT');
       const r = await done;
       expect(r.code, r.stderr).toBe(130);
-      await waitUntil(() => !pids.some(running), 5_000, 'every process of the run to be gone');
-      expect(pids.filter(running)).toEqual([]);
+      await waitUntil(() => !pids.some(pidRunning), 5_000, 'every process of the run to be gone');
+      expect(pids.filter(pidRunning)).toEqual([]);
     });
   }
 });
@@ -163,11 +154,11 @@ describe('a SIGTERM or SIGHUP in print mode', { timeout: 120_000 }, () => {
       await waitUntil(() => existsSync(pidFile) && server.requests.length >= before + 2, 60_000, 'the second request');
       const { pid, child: grandchild } = JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number; child: number };
       const pids = [pid, grandchild, taskPid(dirs.home)!];
-      expect(pids.every((p) => p !== undefined && running(p))).toBe(true);
+      expect(pids.every((p) => p !== undefined && pidRunning(p))).toBe(true);
       child.kill(signal);
       const r = await done;
       expect(r.signal).toBe(signal);
-      await waitUntil(() => !pids.some(running), 5_000, 'every process of the run to be gone');
+      await waitUntil(() => !pids.some(pidRunning), 5_000, 'every process of the run to be gone');
     });
   }
 });
@@ -193,14 +184,14 @@ describe('a double Ctrl-C to jarvis acp', { timeout: 120_000 }, () => {
         'the server and the request',
       );
       const { pid, child } = JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number; child: number };
-      expect([pid, child].every(running)).toBe(true);
+      expect([pid, child].every(pidRunning)).toBe(true);
       editor.child.kill('SIGINT');
       // The stubborn server needs the whole grace sequence to stop: the second interrupt comes while it runs.
       await new Promise((r) => setTimeout(r, 200));
       editor.child.kill('SIGINT');
       expect([0, 130]).toContain(await exited);
-      await waitUntil(() => ![pid, child].some(running), 5_000, 'the server and its child to be gone');
-      expect([pid, child].filter(running)).toEqual([]);
+      await waitUntil(() => ![pid, child].some(pidRunning), 5_000, 'the server and its child to be gone');
+      expect([pid, child].filter(pidRunning)).toEqual([]);
     });
   }
 });
@@ -240,6 +231,6 @@ describe.skipIf(!hasChromium)('Ctrl-C in print mode with a browser open', { time
     expect(r.code, r.stderr).toBe(130);
     const last = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(last).toMatchObject({ type: 'result', outcome: 'interrupted', exit_code: 130 });
-    await waitUntil(() => !browsers.some(running), 10_000, 'the browser to be gone');
+    await waitUntil(() => !browsers.some(pidRunning), 10_000, 'the browser to be gone');
   });
 });

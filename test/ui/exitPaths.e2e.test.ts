@@ -7,19 +7,12 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/cli';
 import { requireSystemPart } from '../helpers/requireAll';
+import { pidRunning } from '../helpers/processes';
 import { appsClosedAfterEach, tempDir } from './e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 const start = appsClosedAfterEach();
 const STUBBORN = resolve(__dirname, '../fixtures/mcp/stubbornServer.mjs');
-
-function running(pid: number): boolean {
-  try {
-    return !/^\S+ \(.*\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 describe.skipIf(!hasTmux)('quitting the UI (tmux)', { timeout: 90_000 }, () => {
   for (const run of [1, 2, 3]) {
@@ -36,8 +29,8 @@ describe.skipIf(!hasTmux)('quitting the UI (tmux)', { timeout: 90_000 }, () => {
       app.tmux.keys('C-c');
       // The UI has let go of the terminal and waits for the server to stop: this one is a SIGINT.
       app.tmux.keys('C-c');
-      await waitUntil(() => ![pid, child].some(running), 10_000, 'the server and its child to be gone');
-      expect([pid, child].filter(running)).toEqual([]);
+      await waitUntil(() => ![pid, child].some(pidRunning), 10_000, 'the server and its child to be gone');
+      expect([pid, child].filter(pidRunning)).toEqual([]);
     });
   }
 });
