@@ -19,7 +19,8 @@ import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { MainOptions } from './program';
-import { installLastResort } from './lastResort';
+import { installLastResort, onLastResort } from './lastResort';
+import { jarvisHome } from '../store/paths';
 import { parseSkillCommand } from '../engine/delegation/skills';
 import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAttachments';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
@@ -57,9 +58,20 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   const stderr = { write: (s: string) => void process.stderr.write(s) };
   const format: PrintFormat =
     options.outputFormat === 'stream-json' || options.outputFormat === 'json' ? options.outputFormat : 'text';
-  // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md).
+  // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md) — an
+  // unexpected error that escapes to the last resort included: it writes the result on its way out.
   const report = new PrintResultRecorder(format, stdout);
-  return report.finish(await runPrintBody(options, format, report, stdout, stderr));
+  installLastResort(jarvisHome(process.env));
+  let finished = false;
+  const finish = (code: number) => (finished ? code : ((finished = true), report.finish(code)));
+  const lastWords = onLastResort((message) => {
+    report.error(message);
+    finish(EXIT_FAILURE);
+  });
+  // An error thrown out of the body keeps the last words registered: it reaches the last resort next.
+  const code = await runPrintBody(options, format, report, stdout, stderr);
+  lastWords();
+  return finish(code);
 }
 
 async function runPrintBody(
@@ -99,7 +111,6 @@ async function runPrintBody(
     }
     throw e;
   }
-  installLastResort(startup.home);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;
@@ -151,8 +162,8 @@ async function runPrintBody(
   try {
     runtime = control.ensure();
   } catch (e) {
-    process.off('SIGINT', early);
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
+    process.off('SIGINT', early);
     if (!(e instanceof SessionLockedError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
@@ -165,9 +176,9 @@ async function runPrintBody(
     stderr,
   );
   if (!fitted.ok) {
-    process.off('SIGINT', early);
     await control.close();
     await mcp?.close();
+    process.off('SIGINT', early);
     return fail(fitted.message);
   }
   prompt = fitted.prompt;
@@ -254,8 +265,9 @@ async function runPrintBody(
       () => interrupted,
     );
   } finally {
-    process.off('SIGINT', onSigint);
+    // The handler stays while things stop: a second Ctrl-C now still kills them all before exiting.
     await control.close(interrupted);
     await mcp?.close();
+    process.off('SIGINT', onSigint);
   }
 }

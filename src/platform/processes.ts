@@ -5,6 +5,7 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { sandboxEnv } from './sandbox/sandboxEnv';
+import { disownGroup, ownChildGroup, type GroupOwnership } from './ownedGroups';
 
 /**
  * Variables that keep tools from waiting on a human: no pagers, no colour codes, no credential
@@ -54,6 +55,11 @@ export interface GroupSpawnOptions {
   stdin?: 'ignore' | 'pipe';
   /** Run this program instead of `bash -c command` (docs/sandbox.md); its args hold the command. */
   sandbox?: SandboxSpawn;
+  /**
+   * How long the group is stopped with this process if it ends first (platform/ownedGroups.ts): `command`
+   * (default) while its leader runs, `service` until its owner stops it, `none` never (it may outlive us).
+   */
+  own?: GroupOwnership | 'none';
 }
 
 /** A program and its arguments that run the command confined (platform/sandbox/bwrapSandbox.ts builds them). */
@@ -76,13 +82,16 @@ export function sandboxSpawnEnv(
 export function spawnInGroup(file: string, args: readonly string[], opts: GroupSpawnOptions): ChildProcess {
   const out = opts.output ?? 'pipe';
   const stdio: StdioOptions = [opts.stdin ?? 'ignore', out, out];
-  return spawn(file, [...args], {
+  const child = spawn(file, [...args], {
     cwd: opts.cwd,
     env: opts.env ?? nonInteractiveEnv(),
     stdio,
     detached: true,
     windowsHide: true,
   });
+  const own = opts.own ?? 'command';
+  if (own !== 'none') ownChildGroup(child, own, isGroupAliveAsync);
+  return child;
 }
 
 /** Runs `command` through `bash -c` in its own process group, non-interactively. */
@@ -101,7 +110,10 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
     return true;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ESRCH') return false;
+    if (code === 'ESRCH') {
+      disownGroup(pgid); // nothing of it is left to stop at exit
+      return false;
+    }
     if (code === 'EPERM') return true; // it exists, but a member belongs to someone else
     throw e;
   }
@@ -203,6 +215,7 @@ export async function waitForGroupEnd(pgid: number, timeoutMs: number): Promise<
     await new Promise((r) => setTimeout(r, Math.min(pause, left)));
     pause = Math.min(pause * 2, MAX_POLL_MS);
   }
+  disownGroup(pgid);
   return true;
 }
 

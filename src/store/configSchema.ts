@@ -100,6 +100,8 @@ const loopControlSchema = table({
   retry_budget_s: int(0).default(30),
   // Seconds to wait for a response's first byte, or for the next chunk of a stream; 0 = no limit.
   idle_timeout_s: int(0).default(120),
+  // Seconds without a byte from the model before the user is told it has not answered yet; 0 = never.
+  wait_notice_s: int(0).default(10),
   reserved_context_size: int(0).optional(),
   compaction_trigger_ratio: z
     .number({ error: 'a number greater than 0 and at most 1' })

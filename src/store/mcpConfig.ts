@@ -43,6 +43,11 @@ export interface McpServerConfig {
    * `eager`: started with the session, the first request waits for it (docs/mcp.md, "Lazy start").
    */
   startup?: 'lazy' | 'eager';
+  /**
+   * A bundled plugin's server: the tool list that shipped with the package beside it (ext/plugins/bundledPlugins.ts),
+   * used like a cached listing while none is cached.
+   */
+  shippedListing?: string;
 }
 
 export interface McpTimeoutDefaults {
