@@ -2,9 +2,12 @@
 // assembled here byte by byte and handed to bwrap with `--seccomp FD`, so nothing native is built or shipped. It
 // refuses creating Unix-domain sockets (`socket(AF_UNIX, …)`: without one, no socket outside the sandbox can be
 // connected to, whatever its path or abstract name; `socketpair`, which Node's child pipes and IPC use, stays
-// allowed), refuses io_uring (whose IORING_OP_SOCKET would create a socket without the `socket` system call), and
-// refuses every system call of an ABI it does not know (x32, or an architecture other than the host's and its
-// 32-bit compat mode), so no second table of system-call numbers slips past the checks.
+// allowed), refuses new user namespaces (`unshare`/`clone` with CLONE_NEWUSER; `clone3`, whose flags sit behind a
+// pointer, answers ENOSYS so C libraries fall back to `clone`): inside one a command would hold every capability
+// again, over what it creates there, and many kernel exploits start that way. It refuses io_uring (whose
+// IORING_OP_SOCKET would create a socket without the `socket` system call), and every system call of an ABI it does
+// not know (x32, or an architecture other than the host's and its 32-bit compat mode), so no second table of
+// system-call numbers slips past the checks.
 
 /** How Unix sockets are filtered: `refuse` (the default) or `allow` (the command may create its own). */
 export type UnixSocketRule = 'refuse' | 'allow';
@@ -18,6 +21,7 @@ const ARG0_LOW = 16;
 const BPF_LD_W_ABS = 0x20;
 const BPF_JEQ_K = 0x15;
 const BPF_JGE_K = 0x35;
+const BPF_JSET_K = 0x45;
 const BPF_RET_K = 0x06;
 
 const RET_ALLOW = 0x7fff0000;
@@ -32,10 +36,16 @@ const SYS_SOCKET = 1;
 /** io_uring_setup, io_uring_enter, io_uring_register: one number on every architecture since Linux 5.1. */
 const IO_URING = [425, 426, 427];
 const X32_SYSCALL_BIT = 0x40000000;
+const CLONE_NEWUSER = 0x10000000;
+/** clone3 has one number everywhere too (Linux 5.3). */
+const CLONE3 = 435;
 
 interface Abi {
   audit: number;
   socket: number;
+  unshare: number;
+  /** `clone`: its flags are the first argument on every ABI below. */
+  clone: number;
   /** The multiplexed socket call of i386; absent where the ABI has none. */
   socketcall?: number;
   /** x86-64's x32 numbers share its audit architecture and are told apart by this bit of the number. */
@@ -45,12 +55,12 @@ interface Abi {
 /** The ABIs a process on each supported host can call the kernel with: the native one first, then the compat one. */
 const HOST_ABIS: Readonly<Record<string, readonly Abi[]>> = {
   x64: [
-    { audit: 0xc000003e, socket: 41, x32: true },
-    { audit: 0x40000003, socket: 359, socketcall: 102 },
+    { audit: 0xc000003e, socket: 41, unshare: 272, clone: 56, x32: true },
+    { audit: 0x40000003, socket: 359, unshare: 310, clone: 120, socketcall: 102 },
   ],
   arm64: [
-    { audit: 0xc00000b7, socket: 198 },
-    { audit: 0x40000028, socket: 281 },
+    { audit: 0xc00000b7, socket: 198, unshare: 97, clone: 220 },
+    { audit: 0x40000028, socket: 281, unshare: 337, clone: 120 },
   ],
 };
 
@@ -61,7 +71,7 @@ export function seccompSupported(arch: string = process.arch): boolean {
 
 type Insn =
   | { op: 'ld'; offset: number }
-  | { op: 'jeq' | 'jge'; k: number; then: string }
+  | { op: 'jeq' | 'jge' | 'jset'; k: number; then: string }
   | { op: 'ret'; k: number }
   | { op: 'label'; name: string };
 
@@ -82,6 +92,10 @@ export function seccompFilter(rule: UnixSocketRule, arch: string = process.arch)
     { op: 'ld', offset: ARG0_LOW },
     { op: 'jeq', k: SYS_SOCKET, then: 'eperm' },
     { op: 'ret', k: RET_ALLOW },
+    { op: 'label', name: 'newuser' },
+    { op: 'ld', offset: ARG0_LOW },
+    { op: 'jset', k: CLONE_NEWUSER, then: 'eperm' },
+    { op: 'ret', k: RET_ALLOW },
     { op: 'label', name: 'eperm' },
     { op: 'ret', k: RET_ERRNO | EPERM },
     { op: 'label', name: 'enosys' },
@@ -100,10 +114,13 @@ function abiChecks(abi: Abi, label: string, rule: UnixSocketRule): Insn[] {
     checks.push({ op: 'jeq', k: abi.socket, then: 'domain' });
     if (abi.socketcall !== undefined) checks.push({ op: 'jeq', k: abi.socketcall, then: 'socketcall' });
   }
-  for (const nr of IO_URING) checks.push({ op: 'jeq', k: nr, then: 'enosys' });
+  checks.push({ op: 'jeq', k: abi.unshare, then: 'newuser' }, { op: 'jeq', k: abi.clone, then: 'newuser' });
+  for (const nr of [CLONE3, ...IO_URING]) checks.push({ op: 'jeq', k: nr, then: 'enosys' });
   checks.push({ op: 'ret', k: RET_ALLOW });
   return checks;
 }
+
+const JUMPS = { jeq: BPF_JEQ_K, jge: BPF_JGE_K, jset: BPF_JSET_K } as const;
 
 /**
  * Resolves labels to the forward offsets classic BPF jumps by (a false test falls through to the next instruction),
@@ -129,7 +146,7 @@ function assemble(program: readonly Insn[]): Buffer {
         ? [BPF_LD_W_ABS, 0, 0, insn.offset]
         : insn.op === 'ret'
           ? [BPF_RET_K, 0, 0, insn.k]
-          : [insn.op === 'jeq' ? BPF_JEQ_K : BPF_JGE_K, jump(insn.then), 0, insn.k];
+          : [JUMPS[insn.op], jump(insn.then), 0, insn.k];
     out.writeUInt16LE(opcode, i * 8);
     out.writeUInt8(jt, i * 8 + 2);
     out.writeUInt8(jf, i * 8 + 3);
