@@ -7,7 +7,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { basename, join } from 'node:path';
 import { asUser, handOver, type TestUser } from './sandboxUsers';
 
 export const MARKERS = {
@@ -32,7 +33,9 @@ export interface SocketFixtures {
 }
 
 export async function startSocketFixtures(user: TestUser): Promise<SocketFixtures> {
-  const run = `/run/jarvis-hardening-${process.pid}-${user.uid}`;
+  // Unique for each user root (each test file has its own), also where files share a process.
+  const id = basename(user.root);
+  const run = `/run/${id}`;
   const xdg = join(user.root, 'xdg-runtime');
   const outside = join(user.root, 'outside-sockets');
   for (const dir of [run, xdg, outside]) mkdirSync(dir, { recursive: true, mode: 0o755 });
@@ -48,12 +51,12 @@ export async function startSocketFixtures(user: TestUser): Promise<SocketFixture
     if (!where.startsWith('\0')) chmodSync(where, 0o777);
     servers.push(server);
   };
-  const display = 900 + (process.pid % 90) + (user.uid % 7);
+  const display = 1000 + ([...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % 50_000);
   await answer(join(run, 'bus'), MARKERS.runBus);
   await answer(join(xdg, 'bus'), MARKERS.xdgBus);
   await answer(join(run, 'docker.sock'), MARKERS.docker, true);
   await answer(join(outside, 'srv.sock'), MARKERS.outside);
-  const abstractName = `jarvis-hardening-${process.pid}-${user.uid}`;
+  const abstractName = id;
   const dgram = join(outside, 'journal.sock');
   const abstract = await startPythonFixtures(dgram, [
     [abstractName, MARKERS.abstract],
@@ -98,41 +101,46 @@ async function startPythonFixtures(
   dgram: string,
   names: Array<[string, string]>,
 ): Promise<{ hits(): number; process: ChildProcess }> {
+  // Bound before anything is printed, so a failure ends the process and is reported; it ends with the test too. A
+  // client's request (curl's) is read before the answer, so closing does not reset the connection under it.
   const code = [
-    'import os, socket, sys, threading',
-    'def log(path):',
-    '    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)',
-    '    s.bind(path)',
-    '    os.chmod(path, 0o777)',
-    '    print("ready", flush=True)',
+    'import ctypes, os, socket, sys, threading',
+    'ctypes.CDLL(None).prctl(1, 15)',
+    'log = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)',
+    'log.bind(sys.argv[1])',
+    'os.chmod(sys.argv[1], 0o777)',
+    'def read():',
     '    while True:',
-    '        s.recv(4096)',
+    '        log.recv(4096)',
     '        print("hit", flush=True)',
-    'threading.Thread(target=log, args=(sys.argv[1],), daemon=True).start()',
-    'def serve(name, marker):',
-    '    s = socket.socket(socket.AF_UNIX)',
-    '    s.bind("\\0" + name)',
-    '    s.listen(16)',
-    '    print("ready", flush=True)',
+    'def serve(s, marker):',
     '    while True:',
     '        c, _ = s.accept()',
     '        print("hit", flush=True)',
+    '        c.settimeout(0.2)',
+    '        try: c.recv(4096)',
+    '        except OSError: pass',
     '        c.sendall(marker.encode() + b"\\n")',
     '        c.close()',
+    'threading.Thread(target=read, daemon=True).start()',
     'for name, marker in zip(sys.argv[2::2], sys.argv[3::2]):',
-    '    threading.Thread(target=serve, args=(name, marker), daemon=True).start()',
+    '    s = socket.socket(socket.AF_UNIX)',
+    '    s.bind("\\0" + name)',
+    '    s.listen(16)',
+    '    threading.Thread(target=serve, args=(s, marker), daemon=True).start()',
+    'print("ready", flush=True)',
     'threading.Event().wait()',
   ].join('\n');
-  const child = spawn('python3', ['-c', code, dgram, ...names.flat()], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let ready = 0;
+  const child = spawn('python3', ['-c', code, dgram, ...names.flat()], { stdio: ['ignore', 'pipe', 'pipe'] });
   let hits = 0;
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    child.once('exit', () => reject(new Error('the abstract-socket fixture ended')));
-    child.stdout!.setEncoding('utf8').on('data', (text: string) => {
-      for (const line of text.split('\n')) {
-        if (line === 'hit') hits++;
-        if (line === 'ready' && ++ready === names.length + 1) resolve();
-      }
+    child.once('exit', (code) => reject(new Error(`the Python socket fixture ended (${code}): ${stderr}`)));
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (line === 'hit') hits++;
+      if (line === 'ready') resolve();
     });
   });
   return { hits: () => hits, process: child };
@@ -146,7 +154,8 @@ async function startAgent(user: TestUser): Promise<{ socket: string; process: Ch
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', MARKERS.agent, '-f', key]);
   handOver(user, dir);
   const socket = join(dir, 'agent.sock');
-  const cmd = asUser(user, 'ssh-agent', ['-D', '-a', socket]);
+  // Ends with the test process, even one stopped before it could close the fixtures.
+  const cmd = asUser(user, 'setpriv', ['--pdeathsig', 'SIGTERM', '--', 'ssh-agent', '-D', '-a', socket]);
   const agent = spawn(cmd.file, cmd.args, { stdio: 'ignore' });
   const deadline = Date.now() + 10_000;
   while (!existsSync(socket)) {
