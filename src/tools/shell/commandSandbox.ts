@@ -138,7 +138,8 @@ export class CommandSandbox {
     const netPolicy = network.policy
       ? { proxySocket: network.policy.proxySocket, hidden: [...policy.hidden, dirname(network.policy.proxySocket)] }
       : {};
-    const bwrapPolicy = { ...policy, ...netPolicy, unixSockets: this.unixSocketPolicy() };
+    const unixSockets = this.unixSocketPolicy();
+    const bwrapPolicy = { ...policy, ...netPolicy, unixSockets };
     const args = bwrapArgs(bwrapPolicy, shell, command);
     const spawn = {
       file: this.settings.bwrapPath,
@@ -146,7 +147,12 @@ export class CommandSandbox {
       envPass: this.settings.envPass,
       ...bwrapChannels(bwrapPolicy),
     };
-    const boundary = { writable: policy.writable, networkOff: policy.network === 'off', ...network.boundary };
+    const boundary = {
+      writable: policy.writable,
+      networkOff: policy.network === 'off',
+      unixSocketsRefused: unixSockets.rule === 'refuse',
+      ...network.boundary,
+    };
     return { kind: 'sandboxed', spawn, boundary, ...(note ? { note } : {}) };
   }
 
