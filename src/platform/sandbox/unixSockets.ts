@@ -6,6 +6,7 @@
 // the host's network namespace has bound (/proc/net/unix) where commands could see it, and the variables that point
 // at sockets. Only the sockets the user named are bound back in.
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { UnixSocketRule } from './seccompFilter';
 
@@ -65,6 +66,8 @@ export function socketFolderArgs(env: NodeJS.ProcessEnv = process.env): string[]
   for (const folder of folders) {
     const real = realDir(folder);
     if (!real || hidden.some((h) => real === h || real.startsWith(`${h}/`))) continue;
+    // A runtime folder set to / or the home folder (or above it) by mistake would hide the system or the home.
+    if (real === '/' || `${homedir()}/`.startsWith(`${real}/`)) continue;
     hidden.push(real);
     args.push('--tmpfs', real);
     for (const [link, target] of linksIn(real)) args.push('--symlink', target, link);

@@ -4,6 +4,7 @@
 // where commands may make their own sockets, cover the socket files the host has bound.
 import { readdirSync, readlinkSync, realpathSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSettingsFromConfig } from '../../../src/cli/sandboxStartup';
@@ -131,6 +132,9 @@ describe('the socket folders and files', () => {
       expect(args.join(' ')).toContain(`--symlink ${readlinkSync(link)} ${link}`);
     }
     expect(socketFolderArgs({ XDG_RUNTIME_DIR: '/run/user/0' }).filter((a) => a === '--tmpfs')).toHaveLength(1);
+    for (const wrong of ['/', homedir(), 'relative/dir']) {
+      expect(socketFolderArgs({ XDG_RUNTIME_DIR: wrong }).filter((a) => a === '--tmpfs')).toHaveLength(1);
+    }
   });
 
   it('binds only the allowed sockets back in where Unix sockets are refused', () => {
