@@ -4,11 +4,15 @@
 // developer's machine); the attacks a prompt-injected model sends through Bash; and plain bash to show the socket
 // attack works outside first.
 import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, type Launcher } from './cli';
-import { asUser, handOver, removeUserRoots, type TestUser } from './sandboxUsers';
-import { startSocketFixtures, type SocketFixtures } from './socketFixtures';
+import { asUser, handOver, removeUserRoots, sandboxTestUsers, type TestUser } from './sandboxUsers';
+import { startMockModelServer, type MockModelServer } from './mockModelServer';
+import { requireSystemPart } from './requireAll';
+import { sandboxAvailable } from './sandboxAvailable';
+import { ANY_MARKER, MARKERS, startSocketFixtures, type SocketFixtures } from './socketFixtures';
 
 export interface HardeningCliWorld {
   user: TestUser;
@@ -86,4 +90,78 @@ export async function makeHardeningCliWorld(user: TestUser): Promise<HardeningCl
       removeUserRoots([user]);
     },
   };
+}
+
+/** The two attacks as the scripted model's tool calls (ids `caps` and `sockets`), then its last word. */
+export function pushAttackTurn(server: MockModelServer, world: HardeningCliWorld): void {
+  server.push(
+    {
+      toolCalls: [
+        { id: 'caps', name: 'Bash', arguments: { command: world.capsAttack } },
+        { id: 'sockets', name: 'Bash', arguments: { command: world.socketAttack } },
+      ],
+    },
+    { text: 'Done.' },
+  );
+}
+
+/**
+ * Checks what the model saw after the attack turn (its request at `index`): the command ran as the user, with no
+ * capability, no secret read, no socket variable and no fixture reached; and that the fixtures and canaries agree.
+ */
+export function expectAttacksRefused(server: MockModelServer, index: number, world: HardeningCliWorld, hits: number) {
+  const results = new Map<string, string>();
+  for (const m of server.requests[index].body.messages)
+    if (m.role === 'tool') results.set(m.tool_call_id, String(m.content));
+  const caps = results.get('caps') ?? '';
+  expect(caps).toContain(`uid=${world.user.uid}`);
+  expect(caps).toMatch(/CapEff:\s+0000000000000000/);
+  expect(caps).toMatch(/NoNewPrivs:\s+1/);
+  expect(caps).not.toMatch(/CapEff:\s+0*[1-9a-f]/);
+  expect(caps).not.toContain('SSH-KEY-SECRET');
+  const sockets = results.get('sockets') ?? '';
+  expect(sockets).toContain('no-socket-variables');
+  expect(sockets).not.toMatch(ANY_MARKER);
+  expect(world.fixtures.hits()).toBe(hits);
+  expect(world.canaryFiles()).toEqual([]);
+}
+
+/**
+ * A describe block per user (root and, where the tests run as root, the unprivileged one) with the mock model server
+ * and that user's world set up and torn down; `tests` adds the tests, which get them through `ctx`. Skipped with the
+ * reason printed where the sandbox, ssh-agent or setpriv is missing.
+ */
+export function describeHardeningEndToEnd(
+  tag: string,
+  title: string,
+  tests: (ctx: { server(): MockModelServer; world(): HardeningCliWorld }) => void,
+): void {
+  const available =
+    sandboxAvailable() &&
+    requireSystemPart('ssh-agent', 'the SSH agent fixture') &&
+    requireSystemPart('setpriv', 'runs Jarvis as an unprivileged user');
+  const users = available ? sandboxTestUsers(tag) : [];
+  describe.skipIf(!available)(title, () => {
+    let server: MockModelServer;
+    beforeAll(async () => {
+      server = await startMockModelServer();
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+    describe.each(users.map((u) => [u.label, u] as const))('as %s', (_label, user) => {
+      let world: HardeningCliWorld;
+      beforeAll(async () => {
+        world = await makeHardeningCliWorld(user);
+        // The socket attack works outside the sandbox, as this user: the fixtures answer it.
+        const proof = await world.plain(world.socketAttack);
+        expect(proof).toMatch(ANY_MARKER);
+        expect(proof).toContain(MARKERS.agent);
+      });
+      afterAll(async () => {
+        await world?.close();
+      });
+      tests({ server: () => server, world: () => world });
+    });
+  });
 }

@@ -110,10 +110,7 @@ describe.skipIf(!available)('legitimate work inside the hardened sandbox', () =>
       await world?.close();
     });
 
-    const run = async (command: string, mode: Mode = OFF) => {
-      const r = await world.sandboxed(command, mode);
-      return { ...r, out: r.out };
-    };
+    const run = (command: string, mode: Mode = OFF) => world.sandboxed(command, mode);
 
     it.each([
       ['a build with node and npm', 'npm run build --silent && node dist/out.js', 'built-ok'],

@@ -16,18 +16,10 @@ import {
   socketFolderArgs,
   socketPathIn,
 } from '../../../src/platform/sandbox/unixSockets';
-import { ConfigError, parseConfigText } from '../../../src/store/config';
+import { parseConfigText } from '../../../src/store/config';
+import { configTextError } from '../../helpers/configErrors';
 
 const parse = (text: string) => parseConfigText(text, '/cfg/config.toml');
-function configError(text: string): ConfigError {
-  try {
-    parse(text);
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('[sandbox] unix_sockets and allow_unix_sockets in config.toml', () => {
   it('defaults to refusing Unix sockets, none allowed', () => {
@@ -70,7 +62,7 @@ describe('[sandbox] unix_sockets and allow_unix_sockets in config.toml', () => {
     ['allow_unix_sockets = ["$SSH AUTH"]', 'sandbox.allow_unix_sockets[0]', '$NAME'],
     ['allow_unix_sockets = [""]', 'sandbox.allow_unix_sockets[0]', 'an absolute path'],
   ])('refuses %s naming the key and what is expected', (line, key, expected) => {
-    const e = configError(`[sandbox]\n${line}\n`);
+    const e = configTextError(`[sandbox]\n${line}\n`);
     expect(e.message).toContain(key);
     expect(e.message).toContain(expected);
   });
