@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, type Launcher } from './cli';
-import { asUser, handOver, removeUserRoots, sandboxTestUsers, type TestUser } from './sandboxUsers';
+import { asUser, handOver, makeUserRoot, removeUserRoots, sandboxTestUsers, type TestUser } from './sandboxUsers';
 import { startMockModelServer, type MockModelServer } from './mockModelServer';
 import { requireSystemPart } from './requireAll';
 import { sandboxAvailable } from './sandboxAvailable';
@@ -33,6 +33,7 @@ export interface HardeningCliWorld {
 }
 
 export async function makeHardeningCliWorld(user: TestUser): Promise<HardeningCliWorld> {
+  makeUserRoot(user);
   const home = join(user.root, 'home');
   const jhome = join(home, '.jarvis-code');
   const cwd = join(user.root, 'work');

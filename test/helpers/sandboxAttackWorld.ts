@@ -10,7 +10,7 @@ import type { SandboxSpawn } from '../../src/platform/processes';
 import type { SandboxNetwork } from '../../src/platform/sandbox/bwrapSandbox';
 import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS } from '../../src/tools/shell/commandSandbox';
 import { runSandboxSpawn, type SandboxRun } from './sandboxSpawn';
-import { asUser, handOver, removeUserRoots, spawnAsUser, type TestUser } from './sandboxUsers';
+import { asUser, handOver, makeUserRoot, removeUserRoots, spawnAsUser, type TestUser } from './sandboxUsers';
 import { startSocketFixtures, type SocketFixtures } from './socketFixtures';
 
 export type Mode = {
@@ -35,6 +35,7 @@ export interface World {
 }
 
 export async function makeWorld(user: TestUser): Promise<World> {
+  makeUserRoot(user);
   const ws = join(user.root, 'ws');
   const home = join(user.root, 'home');
   const jhome = join(home, '.jarvis-code');

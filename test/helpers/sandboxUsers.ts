@@ -44,11 +44,14 @@ function ensureUnprivilegedUser(): { uid: number; gid: number } {
 }
 
 function userRoot(tag: string, uid: number): string {
-  const root = `/var/tmp/jarvis-${tag}-${process.pid}-${uid}`;
-  rmSync(root, { recursive: true, force: true });
-  mkdirSync(root, { recursive: true, mode: 0o755 });
-  chmodSync(root, 0o755);
-  return root;
+  return `/var/tmp/jarvis-${tag}-${process.pid}-${uid}`;
+}
+
+/** Makes the user's folder, empty and readable by everyone (when its tests start: a skipped suite leaves none). */
+export function makeUserRoot(user: TestUser): void {
+  rmSync(user.root, { recursive: true, force: true });
+  mkdirSync(user.root, { recursive: true, mode: 0o755 });
+  chmodSync(user.root, 0o755);
 }
 
 /** Gives everything under `user.root` to the user (after the test process made it as root). */
