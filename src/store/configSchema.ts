@@ -146,7 +146,21 @@ const sandboxSchema = table({
     })
     .default([]),
   shell_mode: oneOf(['sandboxed', 'unsandboxed']).default('sandboxed'),
+  // Unix sockets: refused inside by default; "own" lets commands make their own; the list names outside ones.
+  unix_sockets: oneOf(['refuse', 'own']).default('refuse'),
+  allow_unix_sockets: socketPathList().default([]),
 });
+
+const SOCKET_PATH_SHAPE = 'an absolute path, a path under ~/, or $NAME for the path an environment variable holds';
+function socketPathList() {
+  return stringList().superRefine((entries, ctx) => {
+    for (const [i, entry] of entries.entries()) {
+      const ok = entry.startsWith('/') || entry.startsWith('~/') || /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(entry);
+      if (!ok)
+        ctx.addIssue({ code: 'custom', path: [i], message: `${SOCKET_PATH_SHAPE} (got ${JSON.stringify(entry)})` });
+    }
+  });
+}
 
 // `[sandbox] allowed_domains`: host names, `*.` wildcards or IP literals, each with an optional :port.
 const DOMAIN_SHAPE =
