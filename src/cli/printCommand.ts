@@ -11,6 +11,8 @@ import {
   type PrintFormat,
 } from '../print/printMode';
 import { initEvent, PrintResultRecorder } from '../print/printResult';
+import { exitCodeOfVerdict, openRunControls, reportOf } from './printRun';
+import type { RunControls } from '../engine/runtime/runControls';
 import type { EngineEvent } from '../engine/loop/events';
 import { contextWindow, estimateToolSchemaTokens } from '../engine/context/context';
 import { estimateTokens } from '../llm/tokens';
@@ -59,13 +61,28 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     options.outputFormat === 'stream-json' || options.outputFormat === 'json' ? options.outputFormat : 'text';
   // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md).
   const report = new PrintResultRecorder(format, stdout);
-  return report.finish(await runPrintBody(options, format, report, stdout, stderr));
+  const fail = (message: string, code: number): number => {
+    stderr.write(`${message}\n`);
+    report.error(message);
+    return code;
+  };
+  // --output-schema and the caps are checked before anything starts; --timeout counts from here.
+  const run = await openRunControls(options, Date.now());
+  if ('error' in run) return report.finish(fail(run.error, EXIT_USAGE));
+  try {
+    const code = await runPrintBody(options, format, report, run.controls, stdout, stderr);
+    report.runEnded(reportOf(run.controls, code));
+    return report.finish(exitCodeOfVerdict(code, run.controls));
+  } finally {
+    run.controls.close();
+  }
 }
 
 async function runPrintBody(
   options: MainOptions,
   format: PrintFormat,
   report: PrintResultRecorder,
+  run: RunControls,
   stdout: Sink,
   stderr: Sink,
 ): Promise<number> {
@@ -122,6 +139,7 @@ async function runPrintBody(
   if (unknown) return fail(`jarvis: ${unknown}`, EXIT_USAGE);
   const writer = makePrintRenderer(format, stdout, stderr);
   const render = (event: EngineEvent) => {
+    run.observe(event);
     report.observe(event);
     writer(event);
   };
@@ -142,7 +160,8 @@ async function runPrintBody(
   };
   process.on('SIGINT', early);
   const control = new SessionControl({
-    base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode
+    // docs/print-mode.md: print mode runs in auto mode; the run's schema and caps apply to the main agent.
+    base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true, mainAgent: run.mainAgent },
     nonInteractive: true,
     notificationDelivery: 'collect',
     onEvent: render,
@@ -171,6 +190,7 @@ async function runPrintBody(
     return fail(fitted.message);
   }
   prompt = fitted.prompt;
+  run.attach({ agent: runtime.agent, tasks: runtime.tasks });
   report.session(runtime.session.id, startup.runtime.model.model);
   if (format === 'stream-json')
     stdout.write(`${JSON.stringify(initEvent(runtime.session.id, startup.runtime.model.model, startup.cwd))}\n`);
@@ -249,13 +269,14 @@ async function runPrintBody(
         background,
         goal,
         scheduled,
-        stop: stop.signal,
+        stop: AbortSignal.any([stop.signal, run.signal]),
       },
       () => interrupted,
     );
   } finally {
     process.off('SIGINT', onSigint);
-    await control.close(interrupted);
+    // A cap stops background work at once, as Ctrl-C does (docs/print-mode.md "Caps").
+    await control.close(interrupted || run.signal.aborted);
     await mcp?.close();
   }
 }
