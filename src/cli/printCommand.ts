@@ -67,7 +67,7 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     return code;
   };
   // --output-schema and the caps are checked before anything starts; --timeout counts from here.
-  const run = await openRunControls(options, Date.now());
+  const run = await openRunControls(options, Date.now(), (text) => stderr.write(`warning: ${text}\n`));
   if ('error' in run) return report.finish(fail(run.error, EXIT_USAGE));
   try {
     const code = await runPrintBody(options, format, report, run.controls, stdout, stderr);

@@ -20,6 +20,7 @@ import { capsFromFlags } from './runFlags';
 export async function openRunControls(
   options: MainOptions,
   startedAt: number,
+  warn: (text: string) => void,
 ): Promise<{ controls: RunControls } | { error: string }> {
   const caps = capsFromFlags(options);
   if ('error' in caps) return { error: `jarvis: ${caps.error}` };
@@ -44,6 +45,7 @@ export async function openRunControls(
       controls: await RunControls.open(
         { ...caps, outputSchema: { schema: schema as Record<string, unknown> } },
         startedAt,
+        warn,
       ),
     };
   } catch (e) {

@@ -103,6 +103,9 @@ describe('--output-schema', () => {
     const reask = lastUserText(1);
     expect(reask).toContain('does not satisfy the output schema (answer 1 of at most 4)');
     expect(reask).toContain('the answer is not a JSON document');
+    expect(r.stderr).toContain(
+      'warning: the answer does not satisfy the output schema (answer 1 of at most 4); it was sent back: the answer is not a JSON document',
+    );
   });
 
   it('an answer with the wrong fields is told each field; a corrected call is accepted', async () => {

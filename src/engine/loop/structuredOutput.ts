@@ -37,7 +37,11 @@ export type StructuredOutcome =
   /** No final answer was judged (the turn ended some other way first). */
   | { status: 'none' };
 
-export async function prepareOutputContract(option: OutputSchemaOption): Promise<OutputContract> {
+/** `onRejected`: told each time an answer is sent back (print mode writes it on stderr). */
+export async function prepareOutputContract(
+  option: OutputSchemaOption,
+  onRejected: (text: string) => void = () => undefined,
+): Promise<OutputContract> {
   const schema = option.schema as unknown;
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
     throw new OutputSchemaError(
@@ -62,7 +66,7 @@ export async function prepareOutputContract(option: OutputSchemaOption): Promise
   } catch (e) {
     throw new OutputSchemaError(`it cannot be used: ${e instanceof Error ? e.message : String(e)}`);
   }
-  return new OutputContract(option.schema, validate, retries + 1);
+  return new OutputContract(option.schema, validate, retries + 1, onRejected);
 }
 
 /** `4 answers`, `1 answer`. */
@@ -115,6 +119,7 @@ export class OutputContract {
     private readonly validate: ValidateFunction,
     /** Answers judged per turn before it fails. */
     readonly maxAnswers: number,
+    private readonly onRejected: (text: string) => void = () => undefined,
   ) {
     const { $schema: _dialect, $id: _id, ...body } = schema;
     this.wrapped = body.type !== 'object';
@@ -216,6 +221,10 @@ export class OutputContract {
       return `The answer does not satisfy the output schema:\n${list}\nThat was the last of ${this.maxAnswers} answers; the run fails.`;
     }
     const left = this.maxAnswers - this.answers;
+    this.onRejected(
+      `the answer does not satisfy the output schema (answer ${this.answers} of at most ${this.maxAnswers}); ` +
+        `it was sent back: ${errors.join('; ')}`,
+    );
     return (
       `The answer does not satisfy the output schema (answer ${this.answers} of at most ${this.maxAnswers}):\n${list}\n` +
       `Hand in a corrected answer with ${STRUCTURED_OUTPUT_TOOL}, or reply with only the JSON document. ` +

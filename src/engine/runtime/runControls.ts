@@ -37,9 +37,12 @@ export class RunControls {
     this.caps = new RunCapsGuard(caps, startedAt);
   }
 
-  /** `startedAt`: when the run began (the timeout counts from it). Throws OutputSchemaError for a bad schema. */
-  static async open(options: RunOptions, startedAt = Date.now()): Promise<RunControls> {
-    const output = options.outputSchema ? await prepareOutputContract(options.outputSchema) : undefined;
+  /**
+   * `startedAt`: when the run began (the timeout counts from it); `warn` hears each answer sent back for not fitting
+   * the schema. Throws OutputSchemaError for a bad schema.
+   */
+  static async open(options: RunOptions, startedAt = Date.now(), warn?: (text: string) => void): Promise<RunControls> {
+    const output = options.outputSchema ? await prepareOutputContract(options.outputSchema, warn) : undefined;
     const { maxTurns, maxBudgetUsd, timeoutMs } = options;
     return new RunControls({ maxTurns, maxBudgetUsd, timeoutMs }, output, startedAt);
   }
