@@ -72,7 +72,11 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   try {
     const code = await runPrintBody(options, format, report, run.controls, stdout, stderr);
     report.runEnded(reportOf(run.controls, code));
-    return report.finish(exitCodeOfVerdict(code, run.controls));
+    const exit = exitCodeOfVerdict(code, run.controls);
+    // Text mode with a schema: stdout is the accepted answer alone, as JSON (the transcript went to stderr).
+    const answer = run.controls.structuredOutput();
+    if (format === 'text' && answer && exit === 0) stdout.write(`${JSON.stringify(answer.value, null, 2)}\n`);
+    return report.finish(exit);
   } finally {
     run.controls.close();
   }
@@ -137,7 +141,8 @@ async function runPrintBody(
   const unknown =
     goalCommand || pluginCommand || skillCommand ? undefined : await unknownPrintCommand(prompt, startup.runtime);
   if (unknown) return fail(`jarvis: ${unknown}`, EXIT_USAGE);
-  const writer = makePrintRenderer(format, stdout, stderr);
+  // With --output-schema, text mode keeps stdout for the answer's JSON: the transcript goes to stderr.
+  const writer = makePrintRenderer(format, run.output && format === 'text' ? stderr : stdout, stderr);
   const render = (event: EngineEvent) => {
     run.observe(event);
     report.observe(event);

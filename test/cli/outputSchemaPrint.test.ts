@@ -2,17 +2,12 @@
 // scripted model. The model is told the schema (in the prompt, and as the StructuredOutput tool's parameters); an
 // answer that does not satisfy it is sent back with the reasons, at most 3 times; the result carries
 // `structured_output`, or the run ends `schema_failed` (exit 7) with the errors. A bad schema file is a usage error.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
+import { resultOf } from '../helpers/resultSchema';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
-
-const resultSchema = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../../docs/schemas/stream-json-result.schema.json'), 'utf8'),
-) as Record<string, unknown>;
-const validateResult = new Ajv({ allErrors: true }).compile(resultSchema);
 
 /** A verdict a CI job might ask for, written the way users write schema files (draft-07, a description). */
 const VERDICT_SCHEMA = {
@@ -46,8 +41,7 @@ async function run(turns: ScriptedTurn[], schema: unknown, format: 'stream-json'
     { env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))), cwd: dirs.cwd },
   );
   const lines = r.stdout.trim().split('\n');
-  const result = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
-  expect(validateResult(result), JSON.stringify(validateResult.errors)).toBe(true);
+  const result = resultOf(r.stdout);
   return { ...r, result, lines };
 }
 
@@ -156,6 +150,32 @@ describe('--output-schema', () => {
       properties: { value: schema },
       required: ['value'],
     });
+  });
+});
+
+describe('--output-schema in text mode', () => {
+  it('stdout is the accepted answer as JSON and nothing else; the transcript goes to stderr', async () => {
+    writeFileSync(join(dirs.cwd, 'verdict.schema.json'), JSON.stringify(VERDICT_SCHEMA));
+    server.push({ text: 'Verdict:\n```json\n{"status":"pass","failures":0}\n```' });
+    const r = await runJarvis(['-p', 'check the build', '--output-schema', 'verdict.schema.json'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('{\n  "status": "pass",\n  "failures": 0\n}\n');
+    expect(r.stderr).toContain('• Verdict:');
+  });
+
+  it('a schema failure leaves stdout empty and exits 7', async () => {
+    writeFileSync(join(dirs.cwd, 'verdict.schema.json'), JSON.stringify(VERDICT_SCHEMA));
+    server.push({ text: 'no' }, { text: 'no' }, { text: 'no' }, { text: 'no' });
+    const r = await runJarvis(['-p', 'check the build', '--output-schema', 'verdict.schema.json'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/did not satisfy the output schema after 4 answers/);
   });
 });
 

@@ -3,17 +3,12 @@
 // `cost_source: "priced"`; a run with reported and priced requests is `mixed`. The direct APIs are reached through a
 // loopback forward proxy that sends every request to the scripted model, so the base URLs name the real hosts and
 // nothing leaves 127.0.0.1.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { resultOf } from '../helpers/resultSchema';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { useProxiedMockServer } from '../helpers/forwardProxy';
-
-const resultSchema = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../../docs/schemas/stream-json-result.schema.json'), 'utf8'),
-) as Record<string, unknown>;
-const validateResult = new Ajv({ allErrors: true }).compile(resultSchema);
 
 const fixture = useProxiedMockServer();
 const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy', 'http_proxy'];
@@ -23,9 +18,7 @@ async function run(dirs: CliDirs, extra: Record<string, string>) {
   for (const name of PROXY_VARS) delete env[name];
   const r = await runJarvis(['-p', 'hello', '--output-format', 'json'], { env, cwd: dirs.cwd });
   expect(r.code, r.stderr).toBe(0);
-  const result = JSON.parse(r.stdout) as Record<string, unknown>;
-  expect(validateResult(result), JSON.stringify(validateResult.errors)).toBe(true);
-  return result;
+  return resultOf(r.stdout);
 }
 
 describe('priced cost', () => {

@@ -3,9 +3,9 @@
 // work and subagents stop too, and the session stays one a later run can resume.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { resultOf } from '../helpers/resultSchema';
 import {
   cliEnv,
   latestJournal,
@@ -15,11 +15,6 @@ import {
   runJarvis,
   type CliDirs,
 } from '../helpers/cli';
-
-const resultSchema = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../../docs/schemas/stream-json-result.schema.json'), 'utf8'),
-) as Record<string, unknown>;
-const validateResult = new Ajv({ allErrors: true }).compile(resultSchema);
 
 let server: MockModelServer;
 let dirs: CliDirs;
@@ -36,8 +31,7 @@ const read = (path = 'notes.txt') => ({ toolCalls: [{ name: 'Read', arguments: {
 
 async function jarvis(args: string[], env: Record<string, string> = mockModelEnv(server.baseUrlFor('openai'))) {
   const r = await runJarvis(args, { env: cliEnv(dirs, env), cwd: dirs.cwd, timeoutMs: 30_000 });
-  const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
-  expect(validateResult(result), JSON.stringify(validateResult.errors)).toBe(true);
+  const result = resultOf(r.stdout);
   return { ...r, result };
 }
 
