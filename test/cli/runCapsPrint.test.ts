@@ -68,6 +68,21 @@ describe('--max-turns', () => {
     expect(wellFormed(server.requests[2].body.messages)).toBe(true);
   });
 
+  it('json: --max-turns 1 stops after the first response’s tools ran', async () => {
+    server.push(read(), read());
+    const r = await jarvis(['-p', 'read', '--max-turns', '1', '--output-format', 'json']);
+    expect(r.code).toBe(4);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.result).toMatchObject({
+      outcome: 'max_turns',
+      exit_code: 4,
+      model_turns: 1,
+      cap: { name: 'max_turns', limit: 1, used: 1 },
+      error: 'The run stopped after 1 model turn (--max-turns 1).',
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('a final answer at the last allowed turn is a success', async () => {
     server.push(read(), { text: 'Friday.' });
     const r = await jarvis(['-p', 'when?', '--max-turns', '2', '--output-format', 'json']);
