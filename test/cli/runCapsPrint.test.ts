@@ -41,18 +41,23 @@ function wellFormed(messages: Array<{ role: string; tool_calls?: Array<{ id: str
   return messages.flatMap((m) => m.tool_calls ?? []).every((c) => answered.has(c.id));
 }
 
+/** A run the turn cap stopped after `n` responses: exit 4, and the result says so. */
+function expectTurnCap(r: { code: number | null; result: Record<string, unknown> }, n: number): void {
+  expect(r.code).toBe(4);
+  expect(r.result).toMatchObject({
+    outcome: 'max_turns',
+    exit_code: 4,
+    model_turns: n,
+    cap: { name: 'max_turns', limit: n, used: n },
+    error: `The run stopped after ${n} model turn${n === 1 ? '' : 's'} (--max-turns ${n}).`,
+  });
+}
+
 describe('--max-turns', () => {
   it('stops before the request that would be one too many (exit 4); the last tools ran; a resumed run goes on', async () => {
     server.push(read(), read(), read());
     const r = await jarvis(['-p', 'read it again and again', '--max-turns', '2', '--output-format', 'stream-json']);
-    expect(r.code).toBe(4);
-    expect(r.result).toMatchObject({
-      outcome: 'max_turns',
-      exit_code: 4,
-      model_turns: 2,
-      cap: { name: 'max_turns', limit: 2, used: 2 },
-      error: 'The run stopped after 2 model turns (--max-turns 2).',
-    });
+    expectTurnCap(r, 2);
     expect(server.requests).toHaveLength(2);
     expect(r.stderr).toContain('The run stopped after 2 model turns (--max-turns 2).');
     // Both responses' calls ran and have their results; the model is told why the run stopped.
@@ -71,15 +76,8 @@ describe('--max-turns', () => {
   it('json: --max-turns 1 stops after the first response’s tools ran', async () => {
     server.push(read(), read());
     const r = await jarvis(['-p', 'read', '--max-turns', '1', '--output-format', 'json']);
-    expect(r.code).toBe(4);
+    expectTurnCap(r, 1);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
-    expect(r.result).toMatchObject({
-      outcome: 'max_turns',
-      exit_code: 4,
-      model_turns: 1,
-      cap: { name: 'max_turns', limit: 1, used: 1 },
-      error: 'The run stopped after 1 model turn (--max-turns 1).',
-    });
     expect(server.requests).toHaveLength(1);
   });
 
