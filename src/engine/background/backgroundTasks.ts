@@ -209,9 +209,9 @@ export class BackgroundTasks implements TaskService {
    * Session close. Running tasks are stopped (SIGTERM to each group, grace, SIGKILL) unless
    * `keepAliveOnExit`, in which case they are left running and released so this process can exit;
    * a resumed session picks them up again through `restore()`. `force` skips the grace period.
-   * Tasks ended by close are never notified.
+   * Tasks ended by close are never notified; `reason` is what their records say (default: the session was closed).
    */
-  async close(opts: { force?: boolean } = {}): Promise<void> {
+  async close(opts: { force?: boolean; reason?: string } = {}): Promise<void> {
     this.closed = true;
     const running = [...this.entries.values()].filter((e) => e.info.status === 'running');
     if (this.settings.keepAliveOnExit) {
@@ -225,7 +225,9 @@ export class BackgroundTasks implements TaskService {
     }
     const grace = opts.force ? 0 : this.settings.killGracePeriodMs;
     await Promise.all(
-      running.map((e) => this.end(e, { reason: 'stopped', message: 'Stopped: the session was closed' }, grace)),
+      running.map((e) =>
+        this.end(e, { reason: 'stopped', message: opts.reason ?? 'Stopped: the session was closed' }, grace),
+      ),
     );
   }
 

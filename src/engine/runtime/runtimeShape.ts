@@ -135,6 +135,11 @@ export interface RuntimeOptions {
   plugins?: SessionPlugins;
   /** `[compat]`: CLAUDE.md and nested AGENTS.md in the system prompt (docs/compatibility.md); default: read. */
   compat?: CompatSettings;
+  /**
+   * What one headless run adds to the main agent only (runControls.ts): its final-answer tool and the turn
+   * extensions of its caps and output schema. Subagents never get them.
+   */
+  mainAgent?: { tools?: readonly Tool[]; extensions?: readonly TurnExtension[] };
 }
 
 export interface Runtime {
