@@ -1,5 +1,5 @@
 // Command sandbox benchmark (docs/sandbox.md): what bubblewrap adds to one Bash command.
-//   (a) per command: planning the sandbox for a workspace (the secret-file scan included), dropping the
+//   (a) per command: preparing the sandbox for a workspace (the boundary kept current, settled after), dropping the
 //       environment's secrets and running `bash -c true` inside bwrap, against a plain `bash -c true` spawned in
 //       the same run — median and p95;
 //   (b) one-time set-up: the availability probe (`bwrap … true`), paid once per process;
@@ -33,7 +33,7 @@ await build({
   loader: { '.md': 'text' },
   logLevel: 'warning',
 });
-const { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeBwrap, sandboxSpawnEnv } = await import(entry);
+const { CommandBoundary, DEFAULT_SANDBOX_SETTINGS, probeBwrap, sandboxSpawnEnv } = await import(entry);
 
 const timed = (fn) => {
   const t = process.hrtime.bigint();
@@ -62,7 +62,14 @@ mkdirSync(join(ws, 'node_modules', 'dep'), { recursive: true });
 mkdirSync(home, { recursive: true });
 mkdirSync(session, { recursive: true });
 writeFileSync(join(ws, '.env'), 'K=v');
-const sandbox = new CommandSandbox(DEFAULT_SANDBOX_SETTINGS, { additionalDirs: [], jarvisHome: jarvis, home });
+const folders = { workspace: [ws], scratch: session, jarvisHome: jarvis, home };
+const sandbox = new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, folders);
+await sandbox.warmUp();
+const timedAwait = async (fn) => {
+  const t = process.hrtime.bigint();
+  const value = await fn();
+  return { ms: Number(process.hrtime.bigint() - t) / 1e6, value };
+};
 
 const plain = [];
 const boxed = [];
@@ -70,31 +77,36 @@ const planning = [];
 for (let i = 0; i < RUNS; i++) {
   // Interleaved, so load on the machine falls on both alike.
   plain.push(timed(() => spawnSync('bash', ['-c', 'true'], { cwd: ws })));
-  let plan;
-  planning.push(timed(() => (plan = sandbox.plan('true', ws, session))));
+  const prepared = await timedAwait(() => sandbox.prepare({ command: 'true', cwd: ws }));
+  const plan = prepared.value;
+  planning.push(prepared.ms);
   // The environment without its secrets is part of each sandboxed spawn (platform/processes.ts spawnShell).
   const spawnBoxed = () => spawnSync(plan.spawn.file, plan.spawn.args, { cwd: ws, env: sandboxSpawnEnv(plan.spawn) });
-  boxed.push(planning[i] + timed(spawnBoxed));
+  boxed.push(planning[i] + timed(spawnBoxed) + timed(() => plan.settle()));
 }
 
-const runAsync = (plan) =>
-  new Promise((done) => spawn(plan.spawn.file, plan.spawn.args, { cwd: ws, stdio: 'ignore' }).on('close', done));
+const runAsync = async (planned) => {
+  const plan = await planned;
+  await new Promise((done) => spawn(plan.spawn.file, plan.spawn.args, { cwd: ws, stdio: 'ignore' }).on('close', done));
+  plan.settle();
+};
 const timedAsync = async (fn) => {
   const t = process.hrtime.bigint();
   await fn();
   return Number(process.hrtime.bigint() - t) / 1e6;
 };
 const allowSettings = { ...DEFAULT_SANDBOX_SETTINGS, network: 'allowlist', allowedDomains: ['registry.npmjs.org'] };
-const allowSandbox = new CommandSandbox(allowSettings, { additionalDirs: [], jarvisHome: jarvis, home });
-const proxyStart = timed(() => allowSandbox.plan('true', ws, session));
+const allowSandbox = new CommandBoundary(allowSettings, folders);
+await allowSandbox.warmUp();
+const proxyStart = (await timedAwait(() => allowSandbox.prepare({ command: 'true', cwd: ws }))).ms;
 const off = [];
 const allow = [];
 const nodeStart = [];
 for (let i = 0; i < RUNS; i++) {
   // For scale: the bridge is one Node start inside the sandbox.
   nodeStart.push(timed(() => spawnSync(process.execPath, ['-e', '0'], { cwd: ws })));
-  off.push(await timedAsync(() => runAsync(sandbox.plan('true', ws, session))));
-  allow.push(await timedAsync(() => runAsync(allowSandbox.plan('true', ws, session))));
+  off.push(await timedAsync(() => runAsync(sandbox.prepare({ command: 'true', cwd: ws }))));
+  allow.push(await timedAsync(() => runAsync(allowSandbox.prepare({ command: 'true', cwd: ws }))));
 }
 await allowSandbox.close();
 rmSync(dir, { recursive: true, force: true });
@@ -102,7 +114,7 @@ rmSync(dir, { recursive: true, force: true });
 const added = median(boxed) - median(plain);
 console.log(`plain bash -c true:           median ${ms(median(plain))}, p95 ${ms(p95(plain))}`);
 console.log(`sandboxed (plan + bwrap):     median ${ms(median(boxed))}, p95 ${ms(p95(boxed))}`);
-console.log(`  of which planning (scan):   median ${ms(median(planning))}, p95 ${ms(p95(planning))}`);
+console.log(`  of which planning:          median ${ms(median(planning))}, p95 ${ms(p95(planning))}`);
 console.log(`added per command:            median ${ms(added)}, p95 ${ms(p95(boxed) - p95(plain))} (target ≤ 30 ms)`);
 console.log(`ratio sandboxed / plain:      ${(median(boxed) / median(plain)).toFixed(2)}×`);
 console.log(`one-time set-up (probe):      ${ms(setup)}`);
