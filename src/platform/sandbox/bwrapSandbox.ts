@@ -39,12 +39,15 @@ export function bwrapArgs(policy: BwrapPolicy, shell: string, command: string): 
   // Hidden first, then the writable folders over them, then the read-only and hidden paths inside those:
   // a later mount wins where two cover one path. Hidden folders turn read-only last, once the mounts inside them
   // exist, so a write there fails loudly (EROFS) instead of vanishing with the tmpfs.
+  // A hidden path inside a read-only one (`~/.config/git/credentials` in a readable `~/.config/git`) is masked after
+  // it too.
   const emptied: string[] = [];
   const mask = (path: string) => args.push(...hide(path, policy.maskFile, emptied));
-  for (const path of policy.hidden) if (!insideAny(path, policy.writable)) mask(path);
+  const mounted = [...policy.writable, ...policy.readOnly];
+  for (const path of policy.hidden) if (!insideAny(path, mounted)) mask(path);
   for (const path of policy.writable) if (existsSync(path)) args.push('--bind', path, path);
   for (const path of policy.readOnly) if (existsSync(path)) args.push('--ro-bind', path, path);
-  for (const path of policy.hidden) if (insideAny(path, policy.writable)) mask(path);
+  for (const path of policy.hidden) if (insideAny(path, mounted)) mask(path);
   for (const path of emptied) args.push('--remount-ro', path);
   if (policy.network === 'allowlist') {
     if (!policy.proxySocket) throw new Error('network = "allowlist" needs the proxy socket (docs/sandbox.md)');

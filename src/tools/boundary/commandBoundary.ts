@@ -18,7 +18,7 @@ import { mkdirPrivateSync } from '../../store/privateFiles';
 import { serviceKey, type BoundaryFacts } from '../defineTool';
 import { bwrapPolicyOf, computePolicy, insideAny, real, workRootsOf, type SessionFolders } from './boundaryPolicy';
 import { gitDirsAbove } from './gitGuards';
-import { GitTracker } from './gitTracker';
+import { gitEntryIdentity, GitTracker } from './gitTracker';
 import { homeCredentialFiles, HIDDEN_FILE_TEXT } from './hiddenFiles';
 import { describeQuarantined, settleSnapshot, takeSnapshot, type Quarantined, type WatchSnapshot } from './runsLater';
 import { explainSandboxFailure, type BoundaryContext, type SandboxAudience } from './sandboxFailure';
@@ -200,7 +200,7 @@ export class CommandBoundary {
     };
     const run: LiveRun = {
       snapshot: takeSnapshot(policy.watched, policy.dotFolders),
-      gitAtStart: new Set(this.index.gitEntries()),
+      gitAtStart: new Set(this.index.gitEntries().map(gitEntryIdentity)),
       undone: [],
     };
     this.live.add(run);

@@ -69,14 +69,14 @@ export class GitTracker {
   }
 
   /**
-   * Git entries present now but not when a command started: each is checked; one git would run something from is
+   * Git entries present now but not when a command started (`atStart`: their gitEntryIdentity): each is checked; one git would run something from is
    * moved aside (a folder git reads as a repository loses its HEAD instead), a clean one is accepted.
    */
   check(current: readonly string[], atStart: ReadonlySet<string>): Quarantined[] {
     const moved: Quarantined[] = [];
     const knownDirs = new Set(this.gitDirs().map((d) => d.gitDir));
     for (const entry of current) {
-      if (atStart.has(entry)) continue;
+      if (atStart.has(gitEntryIdentity(entry))) continue;
       const problems = newGitEntryProblems(entry, knownDirs);
       if (problems.length === 0) {
         this.known.add(entry);
@@ -88,6 +88,15 @@ export class GitTracker {
     }
     return moved;
   }
+}
+
+/**
+ * A git entry by path and inode: one swapped for another under the same name (the folder holding it renamed away and
+ * a new one made) is a new entry.
+ */
+export function gitEntryIdentity(entry: string): string {
+  const st = lstatSync(entry, { throwIfNoEntry: false });
+  return `${entry}\0${st ? `${st.dev}:${st.ino}` : 'gone'}`;
 }
 
 function configStamp(gitDir: string): string {
