@@ -15,11 +15,13 @@ export function sessionApprovalEntry(pattern: string, facts: BoundaryFacts | und
 
 /**
  * The pattern of a remembered `entry` when it may cover a call running with `confinement` (undefined for a call that
- * starts no program), else undefined. An entry that names no sandbox (written before approvals named it) covers only
- * sandboxed runs: the narrower reading.
+ * starts no program), else undefined. An approval to run outside the sandbox covers running inside it too (less
+ * reach); one given inside never covers outside. An entry that names no sandbox (written before approvals named it)
+ * covers only sandboxed runs: the narrower reading.
  */
 export function coversConfinement(entry: string, confinement: Confinement | undefined): string | undefined {
   const named = NAMED.exec(entry);
   if (!named) return confinement === 'unsandboxed' ? undefined : entry;
-  return named[2] === confinement ? named[1] : undefined;
+  if (confinement === undefined) return undefined;
+  return named[2] === 'unsandboxed' || confinement === 'sandboxed' ? named[1] : undefined;
 }
