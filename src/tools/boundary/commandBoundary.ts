@@ -171,7 +171,9 @@ export class CommandBoundary {
     await this.warmUp();
     this.refresh();
     const workspace = [...new Set(this.folders.workspace.map(real))];
-    const repositoryGitDirs = [...new Set(workspace.flatMap(gitDirsAbove))];
+    // A repository above a workspace folder (or the common dir of a linked worktree) is writable for commits; one
+    // inside the workspace already is.
+    const repositoryGitDirs = [...new Set(workspace.flatMap(gitDirsAbove))].filter((g) => !insideAny(g, workspace));
     const writable = [...new Set([...workspace, ...repositoryGitDirs, real(this.folders.scratch)])];
     const unsearched = [...this.index.hiddenByRule().keys()];
     const policy = computePolicy({

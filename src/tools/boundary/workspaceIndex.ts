@@ -4,7 +4,6 @@
 // current by re-reading only the folders whose own stat changed since they were read — the per-command cost is one
 // stat per folder, not a walk (bench/boundary.bench.mjs).
 import { readdirSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { classifyEntry, type EntryKind } from './indexEntries';
 import { SecretLinks } from './secretLinks';
@@ -16,8 +15,8 @@ export const INDEX_MAX_ENTRIES = 1_000_000;
  * file system's clock leave the same mtime, so "unchanged" is only trusted for folders older than this.
  */
 const RACY_MS = 2_000;
-/** Folders read at once by the first walk. */
-const WALK_CONCURRENCY = 8;
+/** Folders the first walk reads before it lets the event loop run. */
+const WALK_SLICE = 64;
 
 interface FolderState {
   dev: bigint;
@@ -109,22 +108,20 @@ export class WorkspaceIndex {
     return changes;
   }
 
+  /**
+   * The first walk: synchronous reads (much cheaper than one promise per folder), in slices with a turn of the event
+   * loop between them, so start-up and the UI go on while it runs.
+   */
   private async walkAll(): Promise<void> {
     const queue = [...this.roots];
-    let next = 0;
-    const worker = async () => {
-      while (next < queue.length) {
-        const dir = queue[next++];
-        if (this.entries >= this.maxEntries) {
-          this.hiddenFolders.set(dir, 'not searched: the workspace has more entries than the search reads');
-          continue;
-        }
-        const listed = await listAsync(dir);
-        const subdirs = this.record(dir, listed, false);
-        queue.push(...subdirs);
+    for (let i = 0; i < queue.length; i++) {
+      if (i % WALK_SLICE === WALK_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
+      if (this.entries >= this.maxEntries) {
+        this.hiddenFolders.set(queue[i], 'not searched: the workspace has more entries than the search reads');
+        continue;
       }
-    };
-    await Promise.all(Array.from({ length: WALK_CONCURRENCY }, worker));
+      queue.push(...this.record(queue[i], listSync(queue[i]), false));
+    }
     this.links.sweepIfNeeded(this.fileEntries(), (path) => this.secretPaths.set(path, 'hardlink'));
   }
 
@@ -255,16 +252,6 @@ function listSync(dir: string): Listing {
     const stat = statSync(dir, { bigint: true });
     const readAtMs = Date.now();
     return { entries: readdirSync(dir, { withFileTypes: true }), stat, readAtMs };
-  } catch (e) {
-    return { error: listingError(e) };
-  }
-}
-
-async function listAsync(dir: string): Promise<Listing> {
-  try {
-    const stat = statSync(dir, { bigint: true });
-    const readAtMs = Date.now();
-    return { entries: await readdir(dir, { withFileTypes: true }), stat, readAtMs };
   } catch (e) {
     return { error: listingError(e) };
   }
