@@ -79,7 +79,7 @@ function firstWord(command: string): string {
 const HARMLESS_KEYS = [
   /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks)$/,
   /^core\.(autocrlf|eol|safecrlf|quotepath|abbrev|compression|checkstat|trustctime|untrackedcache|splitindex)$/,
-  /^core\.(sparsecheckout|sparsecheckoutcone|commitgraph|multipackindex|bigfilethreshold)$/,
+  /^core\.(sparsecheckout|sparsecheckoutcone|commitgraph|multipackindex|bigfilethreshold|worktree)$/,
   /^extensions\.(objectformat|refstorage|worktreeconfig|preciousobjects|partialclone)$/,
   /^init\.defaultbranch$/,
   /^user\.(name|email|useconfigonly)$/,

@@ -99,7 +99,12 @@ export function gitEntryIdentity(entry: string): string {
   return `${entry}\0${st ? `${st.dev}:${st.ino}` : 'gone'}`;
 }
 
+/** What the cached guards of a git dir depend on: its config, and which linked worktrees and submodules it has. */
 function configStamp(gitDir: string): string {
-  const st = statSync(join(gitDir, 'config'), { throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.mtimeMs}:${st.size}` : 'none';
+  return ['config', 'worktrees', 'modules']
+    .map((name) => {
+      const st = statSync(join(gitDir, name), { throwIfNoEntry: false });
+      return st ? `${st.ino}:${st.mtimeMs}:${st.size}` : 'none';
+    })
+    .join('|');
 }

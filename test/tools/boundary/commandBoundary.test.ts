@@ -1,0 +1,108 @@
+// The session's trust boundary (docs/trust-boundary.md): its facts for the approval stage, one policy whatever the
+// command's working folder, masks kept current between commands without a walk, an agent's own folder, and a refusal
+// (never an unconfined run) when the boundary cannot be built.
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CommandBoundary } from '../../../src/tools/boundary/commandBoundary';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../../../src/tools/boundary/sandboxSettings';
+import { sandboxAvailable } from '../../helpers/sandboxAvailable';
+
+const available = sandboxAvailable();
+
+function session(settings: Partial<SandboxSettings> = {}) {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'boundary-')));
+  const ws = join(root, 'ws');
+  const home = join(root, 'home');
+  const jarvisHome = join(home, '.jarvis-code');
+  const scratch = join(jarvisHome, 'sessions', 'p', 's');
+  const extra = join(root, 'cache');
+  for (const d of [ws, scratch, extra]) mkdirSync(d, { recursive: true });
+  const folders = { workspace: [ws], scratch, jarvisHome, home };
+  const boundary = new CommandBoundary({ ...DEFAULT_SANDBOX_SETTINGS, writablePaths: [extra], ...settings }, folders);
+  return { root, ws, home, jarvisHome, scratch, extra, boundary };
+}
+
+/** The paths bwrap binds writable in `args`. */
+function writableIn(args: readonly string[]): string[] {
+  return args.flatMap((a, i) => (a === '--bind' ? [args[i + 1]] : []));
+}
+
+describe.skipIf(!available)('the session boundary', () => {
+  it('says where a command runs and whether its folder is outside the writable roots', () => {
+    const s = session();
+    expect(s.boundary.facts({ cwd: s.ws })).toEqual({ confinement: 'sandboxed', escalation: false });
+    expect(s.boundary.facts({ cwd: join(s.ws, '..') })).toMatchObject({ outsideRoots: s.root });
+    expect(s.boundary.facts({ cwd: s.home, unsandboxed: true })).toEqual({
+      confinement: 'unsandboxed',
+      escalation: true,
+      outsideRoots: s.home,
+    });
+    expect(s.boundary.facts({ cwd: s.extra })).not.toHaveProperty('outsideRoots');
+    expect(s.boundary.facts({ cwd: s.scratch })).not.toHaveProperty('outsideRoots');
+    const off = session({ enabled: false });
+    expect(off.boundary.facts({ cwd: off.home })).toEqual({
+      confinement: 'unsandboxed',
+      escalation: false,
+      outsideRoots: off.home,
+    });
+  });
+
+  it('builds the same writable folders whatever folder the command runs in', async () => {
+    const s = session();
+    const inWs = await s.boundary.prepare({ command: 'true', cwd: s.ws });
+    const inHome = await s.boundary.prepare({ command: 'true', cwd: s.home });
+    if (inWs.kind !== 'sandboxed' || inHome.kind !== 'sandboxed') throw new Error('expected sandboxed runs');
+    expect(writableIn(inHome.spawn.args)).toEqual(writableIn(inWs.spawn.args));
+    expect(writableIn(inHome.spawn.args)).not.toContain(s.home);
+    expect(writableIn(inWs.spawn.args).sort()).toEqual([s.ws, s.scratch, s.extra].sort());
+    inWs.settle();
+    inHome.settle();
+  });
+
+  it('hides a secret file made between two commands, without walking the workspace again', async () => {
+    const s = session();
+    const first = await s.boundary.prepare({ command: 'true', cwd: s.ws });
+    if (first.kind !== 'sandboxed') throw new Error('expected a sandboxed run');
+    expect(first.spawn.args).not.toContain(join(s.ws, 'app', '.env'));
+    first.settle();
+    mkdirSync(join(s.ws, 'app'));
+    writeFileSync(join(s.ws, 'app', '.env'), 'K=v');
+    const second = await s.boundary.prepare({ command: 'true', cwd: s.ws });
+    if (second.kind !== 'sandboxed') throw new Error('expected a sandboxed run');
+    expect(second.spawn.args).toContain(join(s.ws, 'app', '.env'));
+    second.settle();
+  });
+
+  it('gives an agent working in its own folder the boundary of that folder', async () => {
+    const s = session();
+    const worktree = join(s.ws, '.tower', 'worktrees', 'm1');
+    mkdirSync(worktree, { recursive: true });
+    const own = s.boundary.forWorkspace(worktree);
+    expect(own).not.toBe(s.boundary);
+    expect(s.boundary.forWorkspace(worktree)).toBe(own);
+    expect(s.boundary.forWorkspace(s.ws)).toBe(s.boundary);
+    const run = await own.prepare({ command: 'true', cwd: worktree });
+    if (run.kind !== 'sandboxed') throw new Error('expected a sandboxed run');
+    expect(writableIn(run.spawn.args)).toContain(worktree);
+    expect(writableIn(run.spawn.args)).not.toContain(s.ws);
+    run.settle();
+  });
+
+  it('refuses, saying why, when the boundary cannot be built', async () => {
+    const s = session();
+    // JARVIS_CODE_HOME is a file: the hidden-file note cannot be written beside it.
+    const broken = new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, {
+      workspace: [s.ws],
+      scratch: s.scratch,
+      jarvisHome: join(s.ws, 'not-a-folder'),
+      home: s.home,
+    });
+    writeFileSync(join(s.ws, 'not-a-folder'), '');
+    const run = await broken.prepare({ command: 'true', cwd: s.ws });
+    expect(run.kind).toBe('refused');
+    if (run.kind === 'refused')
+      expect(run.message).toMatch(/^Cannot run the command: the command sandbox could not be set up: /);
+  });
+});
