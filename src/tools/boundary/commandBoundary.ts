@@ -59,8 +59,12 @@ export type CommandRun =
 
 export type SandboxStatus = { state: 'active' } | { state: 'disabled' } | { state: 'unavailable'; reason: string };
 
-/** How often the boundary looks at the workspace while a sandboxed command runs in the background. */
+/**
+ * How often the boundary looks at the workspace while a sandboxed command runs in the background: every half second,
+ * or less often on a workspace so large that a look costs more than a tenth of the wait.
+ */
 const GUARD_INTERVAL_MS = 500;
+const GUARD_COST_SHARE = 10;
 
 interface LiveRun {
   snapshot: WatchSnapshot;
@@ -249,20 +253,21 @@ export class CommandBoundary {
    * While a command runs in the background: what it leaves that would run later is undone at once, and a secret file
    * that appears (the user's new `.env`) stops it — its sandbox was built without that file hidden.
    */
-  private armGuard(): void {
+  private armGuard(delayMs = GUARD_INTERVAL_MS): void {
     if (this.timer) return;
-    this.timer = setInterval(() => this.guardTick(), GUARD_INTERVAL_MS);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.guardTick();
+    }, delayMs);
     this.timer.unref();
   }
 
   private guardTick(): void {
     const watched = [...this.live].filter((r) => r.running);
-    if (watched.length === 0) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-      return;
-    }
+    if (watched.length === 0) return;
+    const started = Date.now();
     const { secrets } = this.refresh();
+    this.armGuard(Math.max(GUARD_INTERVAL_MS, (Date.now() - started) * GUARD_COST_SHARE));
     for (const run of watched) {
       this.undo(run);
       if (secrets.length === 0) continue;
@@ -305,15 +310,14 @@ export class CommandBoundary {
 
   /** Stops the guard and the network proxy, if one was started (with the session). */
   async close(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopGuard();
     for (const child of this.shared.children.values()) if (child !== this) child.stopGuard();
     await this.shared.proxy?.close();
     this.shared.proxy = undefined;
   }
 
   private stopGuard(): void {
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     this.timer = undefined;
   }
 }
