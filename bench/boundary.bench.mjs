@@ -10,29 +10,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { importEntry, median, ms, p95, runsFromArgs } from './benchStats.mjs';
 
-const root = resolve(import.meta.dirname, '..');
-const runsArg = process.argv.indexOf('--runs');
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 41;
-const outDir = join(root, 'bench', 'results');
-const entry = join(outDir, 'boundaryEntry.mjs');
-const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
-const p95 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
-const ms = (x) => `${x.toFixed(1)} ms`;
-
-mkdirSync(outDir, { recursive: true });
-await build({
-  entryPoints: [join(root, 'bench', 'boundaryEntry.ts')],
-  outfile: entry,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  logLevel: 'warning',
-});
-const { CommandBoundary, DEFAULT_SANDBOX_SETTINGS, probeBwrap, sandboxSpawnEnv } = await import(entry);
+const RUNS = runsFromArgs(41);
+const { CommandBoundary, DEFAULT_SANDBOX_SETTINGS, probeBwrap, sandboxSpawnEnv } = await importEntry('boundaryEntry');
 
 const now = () => process.hrtime.bigint();
 const since = (t) => Number(process.hrtime.bigint() - t) / 1e6;

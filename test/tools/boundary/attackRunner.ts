@@ -64,18 +64,10 @@ export async function runThroughBoundary(c: AttackCase, maxEntries?: number): Pr
   c.setup?.(fx);
   const workspace = c.workspace?.(fx) ?? fx.ws;
   const cwd = c.cwd?.(fx) ?? fx.ws;
-  const folders = { workspace: [workspace], scratch: fx.scratch, jarvisHome: fx.jarvis, home: fx.home };
-  const boundary = new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, folders, undefined, { maxEntries });
+  const boundary = sessionBoundary(fx, workspace, maxEntries);
   await boundary.warmUp();
   const before = outsideFiles(fx, workspace);
-  const run = await boundary.prepare({ command: c.attack, cwd });
-  if (run.kind !== 'sandboxed') throw new Error(`expected a sandboxed run, got ${run.kind}`);
-  const child = spawn(run.spawn.file, [...run.spawn.args], {
-    cwd,
-    env: sandboxSpawnEnv(run.spawn, fixtureEnv(fx)),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const { run, child } = await startSandboxed(boundary, fx, c.attack, cwd);
   const output = collect(child);
   if (c.during) {
     const stopped = new Promise<string>((resolve) => {
@@ -108,20 +100,31 @@ export async function runLegitimate(c: LegitimateCase): Promise<{ problem?: stri
   const fx = makeFixture();
   c.setup?.(fx);
   const cwd = c.cwd?.(fx) ?? fx.ws;
-  const folders = { workspace: [fx.ws], scratch: fx.scratch, jarvisHome: fx.jarvis, home: fx.home };
-  const boundary = new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, folders);
-  const run = await boundary.prepare({ command: c.command, cwd });
-  if (run.kind !== 'sandboxed') throw new Error(`expected a sandboxed run, got ${run.kind}`);
-  const child = spawn(run.spawn.file, [...run.spawn.args], {
-    cwd,
-    env: sandboxSpawnEnv(run.spawn, fixtureEnv(fx)),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const boundary = sessionBoundary(fx, fx.ws);
+  const { run, child } = await startSandboxed(boundary, fx, c.command, cwd);
   const output = await collect(child);
   const said = run.settle();
   await boundary.close();
   const problem = said.length ? `the boundary moved something aside: ${said.join('\n')}` : c.check(fx, output);
   return { ...(problem ? { problem } : {}), said, output };
+}
+
+function sessionBoundary(fx: AttackFixture, workspace: string, maxEntries?: number): CommandBoundary {
+  const folders = { workspace: [workspace], scratch: fx.scratch, jarvisHome: fx.jarvis, home: fx.home };
+  return new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, folders, undefined, { maxEntries });
+}
+
+/** Prepares `command` and starts it inside the sandbox, leading its own process group (stopped as one). */
+async function startSandboxed(boundary: CommandBoundary, fx: AttackFixture, command: string, cwd: string) {
+  const run = await boundary.prepare({ command, cwd });
+  if (run.kind !== 'sandboxed') throw new Error(`expected a sandboxed run, got ${run.kind}`);
+  const child = spawn(run.spawn.file, [...run.spawn.args], {
+    cwd,
+    env: sandboxSpawnEnv(run.spawn, fixtureEnv(fx)),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  return { run, child };
 }
 
 async function later(c: AttackCase, fx: AttackFixture): Promise<void> {
