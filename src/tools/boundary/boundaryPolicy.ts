@@ -28,8 +28,8 @@ export interface BoundaryPolicy {
   readOnly: string[];
   /** Paths hidden from commands: folders read as empty, files as the hidden-file note. */
   hidden: string[];
-  /** Guarded paths that do not exist yet: created by a command, they are moved aside (runsLater.ts). */
-  watched: GuardedPath[];
+  /** Every guarded path inside the writable folders: read-only when present, moved aside when made (runsLater.ts). */
+  guarded: GuardedPath[];
   /** Folders where a command may create no dotted entry (the home folder, when the workspace holds it). */
   dotFolders: string[];
   network: SandboxNetwork;
@@ -80,7 +80,7 @@ export function computePolicy(parts: PolicyParts): BoundaryPolicy {
       ...parts.secrets,
       ...parts.unsearched,
     ]),
-    watched: guarded.filter((g) => !present.includes(g)),
+    guarded,
     dotFolders: homeInside ? [home] : [],
     network: settings.network,
     ...(crossesMount ? { env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: '1' } } : {}),

@@ -205,7 +205,7 @@ export class CommandBoundary {
       ...(network.refusedHosts ? { refusedHosts: network.refusedHosts } : {}),
     };
     const run: LiveRun = {
-      snapshot: takeSnapshot(policy.watched, policy.dotFolders),
+      snapshot: takeSnapshot(policy.guarded, policy.dotFolders),
       gitAtStart: new Set(this.index.gitEntries().map(gitEntryIdentity)),
       undone: [],
     };

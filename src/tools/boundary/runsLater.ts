@@ -42,18 +42,27 @@ export function projectRunsLater(workspace: readonly string[]): GuardedPath[] {
   );
 }
 
-/** What was absent when a command started: created later, it is renamed aside. */
+/**
+ * The guarded paths as a command starts. One absent then is renamed aside when it appears. One present then is
+ * read-only inside the sandbox, but a command can rename a folder above it and make a new one in its place (the
+ * read-only file moves with the old folder): a guarded path whose folders are no longer the same ones is renamed
+ * aside too. Its own file replaced from outside the sandbox (an editor's save) keeps its folders and stays.
+ */
 export interface WatchSnapshot {
   absent: GuardedPath[];
+  present: Array<{ guarded: GuardedPath; folders: string }>;
   /** Folders where no new dotted entry may appear (the home folder inside the workspace), with their dotted names. */
   dotFolders: Array<{ folder: string; names: Set<string> }>;
 }
 
 export function takeSnapshot(guarded: readonly GuardedPath[], dotFolders: readonly string[]): WatchSnapshot {
-  return {
-    absent: guarded.filter((g) => createdPath(g) === undefined),
-    dotFolders: dotFolders.map((folder) => ({ folder, names: new Set(dottedNames(folder)) })),
-  };
+  const absent: GuardedPath[] = [];
+  const present: WatchSnapshot['present'] = [];
+  for (const g of guarded) {
+    if (createdPath(g) === undefined) absent.push(g);
+    else present.push({ guarded: g, folders: folderIdentities(g) });
+  }
+  return { absent, present, dotFolders: dotFolders.map((folder) => ({ folder, names: new Set(dottedNames(folder)) })) };
 }
 
 /** One thing a command left that would run later, and where it went. */
@@ -65,16 +74,28 @@ export interface Quarantined {
   failed?: string;
 }
 
-/** Everything watched that now exists is renamed aside; the snapshot then counts it as present. */
+/** Everything watched that now exists where it should not is renamed aside. */
 export function settleSnapshot(snapshot: WatchSnapshot): Quarantined[] {
   const moved: Quarantined[] = [];
   const still: GuardedPath[] = [];
+  // What was moved aside is absent again, and stays watched (a background command may make it once more).
   for (const guarded of snapshot.absent) {
     const created = createdPath(guarded);
     if (created) moved.push(quarantine(created, guarded.why));
-    else still.push(guarded);
+    still.push(guarded);
+  }
+  const kept: WatchSnapshot['present'] = [];
+  for (const entry of snapshot.present) {
+    const now = createdPath(entry.guarded);
+    if (now === undefined) still.push(entry.guarded);
+    else if (folderIdentities(entry.guarded) === entry.folders) kept.push(entry);
+    else {
+      moved.push(quarantine(now, `${entry.guarded.why} (a folder above it was replaced)`));
+      still.push(entry.guarded);
+    }
   }
   snapshot.absent = still;
+  snapshot.present = kept;
   for (const watched of snapshot.dotFolders) {
     for (const name of dottedNames(watched.folder)) {
       if (watched.names.has(name) || name.includes('.quarantined-by-jarvis')) continue;
@@ -99,6 +120,19 @@ function createdPath(guarded: GuardedPath): string | undefined {
     if (st.isSymbolicLink()) return current;
   }
   return current;
+}
+
+/** The identities (device and inode) of the folders between a guarded path's root and the path. */
+function folderIdentities(guarded: GuardedPath): string {
+  const ids: string[] = [];
+  let current = guarded.root;
+  const parts = relative(guarded.root, guarded.path).split(sep);
+  for (const part of parts.slice(0, -1)) {
+    current = join(current, part);
+    const st = lstatSync(current, { throwIfNoEntry: false });
+    ids.push(st ? `${st.dev}:${st.ino}` : '-');
+  }
+  return ids.join('/');
 }
 
 /** Renames `path` to `<path>.quarantined-by-jarvis[-N]`; nothing is deleted. */

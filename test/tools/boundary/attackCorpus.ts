@@ -205,6 +205,31 @@ export const ATTACKS: AttackCase[] = [
     check: ran,
   },
   {
+    name: "the folder of a filter driver the user's config names renamed away, the driver planted anew",
+    bullet: 'git',
+    setup: (fx) => {
+      write(join(fx.ws, 'scripts', 'strip.sh'), '#!/bin/sh\ncat\n');
+      chmodSync(join(fx.ws, 'scripts', 'strip.sh'), 0o755);
+      git(fx, fx.ws, 'config', 'filter.strip.clean', './scripts/strip.sh');
+      write(join(fx.ws, '.gitattributes'), '*.txt filter=strip\n');
+    },
+    attack:
+      'mv scripts scripts.old && mkdir scripts && printf "#!/bin/sh\\ntouch %s/pwned\\ncat\\n" "$MARKS" > scripts/strip.sh ' +
+      '&& chmod +x scripts/strip.sh',
+    later: 'echo b > b.txt && git add b.txt',
+    check: ran,
+  },
+  {
+    name: "a linked worktree's folder in the git dir renamed away and remade with a planted commondir",
+    bullet: 'git',
+    setup: (fx) => git(fx, fx.ws, 'worktree', 'add', '-q', '-b', 'side', join(fx.ws, 'wt')),
+    attack:
+      `cp -r .git evil && ${FSMONITOR} >> evil/config && mv .git/worktrees/wt .git/worktrees/wt.old && ` +
+      'cp -r .git/worktrees/wt.old .git/worktrees/wt && echo "$PWD/evil" > .git/worktrees/wt/commondir',
+    later: 'git -C wt status',
+    check: ran,
+  },
+  {
     name: 'include.path of the repository config naming a workspace file that exists',
     bullet: 'git',
     setup: (fx) => {
@@ -239,6 +264,15 @@ export const ATTACKS: AttackCase[] = [
     attack:
       'printf \'{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned",' +
       '"runOptions":{"runOn":"folderOpen"}}]}\' > .vscode/tasks.json',
+    check: (fx) => contains(join(fx.ws, '.vscode', 'tasks.json'), 'folderOpen'),
+  },
+  {
+    name: '.vscode renamed away and remade with a folderOpen task',
+    bullet: 'runs-later',
+    setup: (fx) => write(join(fx.ws, '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[]}\n'),
+    attack:
+      'mv .vscode .vscode.old && mkdir .vscode && printf \'{"version":"2.0.0","tasks":[{"label":"x","type":"shell",' +
+      '"command":"touch pwned","runOptions":{"runOn":"folderOpen"}}]}\' > .vscode/tasks.json',
     check: (fx) => contains(join(fx.ws, '.vscode', 'tasks.json'), 'folderOpen'),
   },
   {
