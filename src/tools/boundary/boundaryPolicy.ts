@@ -3,11 +3,11 @@
 // workspace, the scratch folder, writable_paths, the git dirs a commit writes), the read-only paths inside them (what
 // git, editors and agents run later), the hidden paths (home dotfiles, JARVIS_CODE_HOME, secrets, folders that could
 // not be searched), and the network.
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { BwrapPolicy, SandboxNetwork } from '../../platform/sandbox/bwrapSandbox';
 import { isSensitiveEntry } from '../file/sensitivePaths';
-import { projectRunsLater, type GuardedPath } from './runsLater';
+import { lstatOrNone, projectRunsLater, type GuardedPath } from './runsLater';
 import type { SandboxSettings } from './sandboxSettings';
 
 /** The folders a session's commands are judged against; the scratch folder is where they may write beside it. */
@@ -65,7 +65,7 @@ export function computePolicy(parts: PolicyParts): BoundaryPolicy {
   ]);
   const readable = settings.readableHomePaths.map((p) => join(home, p));
   const guarded = [...parts.gitGuarded, ...projectRunsLater(workspace)].filter((g) => insideAny(g.path, writable));
-  const present = guarded.filter((g) => lstatSync(g.path, { throwIfNoEntry: false }) !== undefined);
+  const present = guarded.filter((g) => lstatOrNone(g.path) !== undefined);
   const homeInside = insideAny(home, writable);
   // Under the private /tmp the folders between a workspace and its repository's .git are the sandbox's own, so git
   // would stop its search for the repository at that mount; it is told to go on.

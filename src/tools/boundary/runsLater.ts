@@ -3,7 +3,7 @@
 // dotfiles. What exists is read-only inside the sandbox; what does not is watched, and if a command creates it, it is
 // renamed aside (never deleted) and the rename reported: a command cannot leave code for the next editor, agent or
 // login shell to run.
-import { existsSync, lstatSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, renameSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** A path whose content something runs or trusts later, why, and the writable root it is inside. */
@@ -115,7 +115,7 @@ function createdPath(guarded: GuardedPath): string | undefined {
   let current = guarded.root;
   for (const part of relative(guarded.root, guarded.path).split(sep)) {
     current = join(current, part);
-    const st = lstatSync(current, { throwIfNoEntry: false });
+    const st = lstatOrNone(current);
     if (!st) return undefined;
     if (st.isSymbolicLink()) return current;
   }
@@ -129,7 +129,7 @@ function folderIdentities(guarded: GuardedPath): string {
   const parts = relative(guarded.root, guarded.path).split(sep);
   for (const part of parts.slice(0, -1)) {
     current = join(current, part);
-    const st = lstatSync(current, { throwIfNoEntry: false });
+    const st = lstatOrNone(current);
     ids.push(st ? `${st.dev}:${st.ino}` : '-');
   }
   return ids.join('/');
@@ -164,7 +164,17 @@ export function describeQuarantined(items: readonly Quarantined[]): string | und
 }
 
 function exists(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  return lstatOrNone(path) !== undefined;
+}
+
+/** The entry at `path`, or undefined when there is none — also when a folder on the way is a file (ENOTDIR). */
+export function lstatOrNone(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw e;
+  }
 }
 
 function dottedNames(folder: string): string[] {

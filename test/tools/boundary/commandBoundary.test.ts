@@ -90,6 +90,15 @@ describe.skipIf(!available)('the session boundary', () => {
     run.settle();
   });
 
+  it('takes a guarded name that is a file where a folder is expected (.vscode, .claude) as it is', async () => {
+    const s = session();
+    writeFileSync(join(s.ws, '.vscode'), 'not a folder');
+    writeFileSync(join(s.ws, '.claude'), 'not a folder');
+    const run = await s.boundary.prepare({ command: 'true', cwd: s.ws });
+    expect(run.kind).toBe('sandboxed');
+    if (run.kind === 'sandboxed') expect(run.settle()).toEqual([]);
+  });
+
   it('refuses, saying why, when the boundary cannot be built', async () => {
     const s = session();
     // JARVIS_CODE_HOME is a file: the hidden-file note cannot be written beside it.
