@@ -1,7 +1,8 @@
 // The attack corpus as a program (bundled and run as an unprivileged user by boundaryAttacksUser.test.ts): every row
 // in plain bash and through the boundary, every legitimate command through the boundary; one JSON line per row.
 import { probeBwrap } from '../../../src/platform/sandbox/bwrapSandbox';
-import { ATTACKS, LEGITIMATE } from './attackCorpus';
+import { ATTACKS } from './attackCorpus';
+import { LEGITIMATE } from './legitimateCommands';
 import { runLegitimate, runPlain, runThroughBoundary } from './attackRunner';
 
 const probe = probeBwrap();

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { sandboxSpawnEnv } from '../../../src/platform/processes';
 import { CommandBoundary } from '../../../src/tools/boundary/commandBoundary';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/tools/boundary/sandboxSettings';
-import { fixtureEnv, git, write, type AttackCase, type AttackFixture, type LegitimateCase } from './attackCorpus';
+import { fixtureEnv, git, write, type AttackCase, type AttackFixture } from './attackCorpus';
+import type { LegitimateCase } from './legitimateCommands';
 
 export interface AttackOutcome {
   /** What the attack got (undefined: nothing). */

@@ -2,7 +2,8 @@
 // bash, then refused through the boundary, with the files outside the workspace untouched.
 import { describe, expect, it } from 'vitest';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
-import { ATTACKS, LEGITIMATE } from './attackCorpus';
+import { ATTACKS } from './attackCorpus';
+import { LEGITIMATE } from './legitimateCommands';
 import { runLegitimate, runPlain, runThroughBoundary } from './attackRunner';
 
 const available = sandboxAvailable();

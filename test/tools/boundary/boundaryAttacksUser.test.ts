@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAs, unprivilegedUser } from '../../helpers/unprivilegedUser';
-import { ATTACKS, LEGITIMATE } from './attackCorpus';
+import { ATTACKS } from './attackCorpus';
+import { LEGITIMATE } from './legitimateCommands';
 
 const user = unprivilegedUser();
 const sandboxAsUser = user && userCanSandbox(user.name);
