@@ -237,9 +237,10 @@ export class CommandBoundary {
   }
 
   private settle(run: LiveRun): string[] {
-    this.live.delete(run);
+    // Still live while the refresh runs: what appeared during the command is checked, never accepted unseen.
     this.refresh();
     this.undo(run);
+    this.live.delete(run);
     const said = describeQuarantined(run.undone);
     return said ? [said] : [];
   }

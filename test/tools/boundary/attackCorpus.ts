@@ -170,6 +170,15 @@ export const ATTACKS: AttackCase[] = [
     check: ran,
   },
   {
+    name: 'a .git file pointing at a planted git dir made in the same command',
+    bullet: 'git',
+    attack:
+      `mkdir -p x/.git && git init -q --bare x/.git && ${FSMONITOR} >> x/.git/config && ` +
+      'mkdir -p app && echo "gitdir: ../x/.git" > app/.git && git -C app config core.bare false',
+    later: 'git -C app status',
+    check: ran,
+  },
+  {
     name: 'a subfolder swapped for one with a new .git (the old one renamed away)',
     bullet: 'git',
     setup: nestedRepo,
