@@ -92,6 +92,7 @@ export class ShellModeRunner {
     const { host } = this;
     const plan = await planShellModeCommand(rt, command, host.cwd);
     const refusal = plan.kind === 'refused' ? plan.message : stopped() ? 'Not run: it was stopped first.' : undefined;
+    if (plan.kind === 'run' && refusal) plan.settle();
     if (plan.kind === 'refused' || refusal) {
       card.finish({ text: refusal!, isError: true, display: { kind: 'command', command, exitCode: null } });
       host.transcript.flush();
@@ -108,7 +109,7 @@ export class ShellModeRunner {
     running(run);
     const ran = await run.done;
     // What the sandbox says about the command goes after its output, on the card and in the context.
-    const notes = plan.notes(ran.output, ran.exitCode).join('\n');
+    const notes = [...plan.notes(ran.output, ran.exitCode), ...plan.settle()].join('\n');
     const gap = ran.output && !ran.output.endsWith('\n') ? '\n' : '';
     if (notes) card.appendOutput(`${gap}${notes}\n`);
     const result = notes ? { ...ran, output: `${ran.output}${gap}${notes}\n` } : ran;

@@ -12,12 +12,15 @@ export type ShellModePlan =
       kind: 'run';
       /** Absent: unconfined (sandbox off, unavailable, or `shell_mode = "unsandboxed"`). */
       sandbox?: SandboxSpawn;
-      /** Lines to add after the command's output: a boundary it hit, what the boundary undid after it. */
+      /** Lines to add after the command's output: a boundary it hit, a hidden file's note for the user. */
       notes(output: string, exitCode: number | null): string[];
+      /** Once the command ended, or will not run: what the boundary undid after it, as lines to add. */
+      settle(): string[];
     }
   | { kind: 'refused'; message: string };
 
 const NO_NOTES = (): string[] => [];
+const UNCONFINED = { kind: 'run' as const, notes: NO_NOTES, settle: NO_NOTES };
 
 /** The first words of the note the sandbox shows in place of a hidden file (hiddenFiles.ts HIDDEN_FILE_TEXT). */
 const HIDDEN_FILE_MARK = HIDDEN_FILE_TEXT.split(':')[0];
@@ -29,18 +32,19 @@ const HIDDEN_FILE_USER_NOTE =
 
 export async function planShellModeCommand(rt: Runtime, command: string, cwd: string): Promise<ShellModePlan> {
   const boundary = rt.services.find(BOUNDARY_SERVICE);
-  if (!boundary) return { kind: 'run', notes: NO_NOTES };
+  if (!boundary) return UNCONFINED;
   const unsandboxed = boundary.settings.shellMode === 'unsandboxed';
   const run = await boundary.prepare({ command, cwd, unsandboxed });
   if (run.kind === 'refused') return run;
-  if (run.kind === 'unsandboxed') return { kind: 'run', notes: NO_NOTES };
+  if (run.kind === 'unsandboxed') return UNCONFINED;
   return {
     kind: 'run',
     sandbox: run.spawn,
     notes: (output, exitCode) => {
       const hit = run.explain(output, exitCode, 'user');
       const hidden = output.includes(HIDDEN_FILE_MARK) ? HIDDEN_FILE_USER_NOTE : undefined;
-      return [...run.notes, hidden, hit, ...run.settle()].filter((n): n is string => !!n);
+      return [...run.notes, hidden, hit].filter((n): n is string => !!n);
     },
+    settle: () => run.settle(),
   };
 }

@@ -86,6 +86,8 @@ export class CommandBoundary {
   private readonly live = new Set<LiveRun>();
   private timer?: NodeJS.Timeout;
   private indexed?: Promise<void>;
+  /** Unsearched folders already named in a result. */
+  private readonly told = new Set<string>();
 
   constructor(
     readonly settings: Readonly<SandboxSettings>,
@@ -210,10 +212,13 @@ export class CommandBoundary {
       undone: [],
     };
     this.live.add(run);
-    const notes = unsearched.length
+    // Said once per folder, with the first command that meets it.
+    const untold = unsearched.filter((f) => !this.told.has(f));
+    for (const folder of untold) this.told.add(folder);
+    const notes = untold.length
       ? [
-          `The sandbox could not search ${unsearched.length} folder(s) of the workspace for secret files, so they are ` +
-            `hidden from commands: ${unsearched.slice(0, 5).join(', ')}${unsearched.length > 5 ? ', …' : ''}.`,
+          `The sandbox could not search ${untold.length} folder(s) of the workspace for secret files, so they are ` +
+            `hidden from commands: ${untold.slice(0, 5).join(', ')}${untold.length > 5 ? ', …' : ''}.`,
         ]
       : [];
     return {

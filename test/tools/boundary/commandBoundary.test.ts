@@ -99,6 +99,21 @@ describe.skipIf(!available)('the session boundary', () => {
     if (run.kind === 'sandboxed') expect(run.settle()).toEqual([]);
   });
 
+  it('says once which folders it could not search, and hides them', async () => {
+    const s = session();
+    for (const d of ['a', 'b', 'c']) mkdirSync(join(s.ws, d, 'deep'), { recursive: true });
+    const folders = { workspace: [s.ws], scratch: s.scratch, jarvisHome: s.jarvisHome, home: s.home };
+    const small = new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, folders, undefined, { maxEntries: 2 });
+    const first = await small.prepare({ command: 'true', cwd: s.ws });
+    const second = await small.prepare({ command: 'true', cwd: s.ws });
+    if (first.kind !== 'sandboxed' || second.kind !== 'sandboxed') throw new Error('expected sandboxed runs');
+    expect(first.notes.join('\n')).toMatch(/could not search \d+ folder\(s\) of the workspace for secret files/);
+    expect(second.notes).toEqual([]);
+    expect(second.spawn.args).toContain(join(s.ws, 'c'));
+    first.settle();
+    second.settle();
+  });
+
   it('refuses, saying why, when the boundary cannot be built', async () => {
     const s = session();
     // JARVIS_CODE_HOME is a file: the hidden-file note cannot be written beside it.
