@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { startAcpClient } from '../helpers/acpClient';
 import { sandboxAvailable } from '../helpers/sandboxAvailable';
-import { attackCall, E2E_ATTACKS, fixtureCliEnv, runLater } from '../helpers/boundaryE2e';
+import { attackCall, attackResult, E2E_ATTACKS, fixtureCliEnv, runLater } from '../helpers/boundaryE2e';
 import { makeFixture } from '../tools/boundary/attackRunner';
 
 const available = sandboxAvailable();
@@ -44,8 +44,7 @@ describe.skipIf(!available)('jarvis acp in manual mode against the attack corpus
         expect(response.stopReason).toBe('end_turn');
         expect(editor.permissionRequests).toHaveLength(1);
         if (c.bullet === 'cwd') expect(askedText(editor.permissionRequests[0])).toContain('outside the workspace');
-        const result = server.requests[before + 1].body.messages.find((m: { role: string }) => m.role === 'tool');
-        const text = String(result?.content);
+        const text = attackResult(server, before);
         await runLater(c, fx);
         expect(c.check(fx, text), text).toBeUndefined();
       } finally {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { runJarvis } from '../helpers/cli';
 import { sandboxAvailable } from '../helpers/sandboxAvailable';
-import { attackCall, E2E_ATTACKS, fixtureCliEnv, runLater } from '../helpers/boundaryE2e';
+import { attackCall, attackResult, E2E_ATTACKS, fixtureCliEnv, runLater } from '../helpers/boundaryE2e';
 import { makeFixture } from '../tools/boundary/attackRunner';
 
 const available = sandboxAvailable();
@@ -33,8 +33,7 @@ describe.skipIf(!available)('jarvis -p against the attack corpus', () => {
         timeoutMs: 90_000,
       });
       expect(r.code, r.stderr).toBe(0);
-      const result = server.requests[before + 1].body.messages.find((m: { role: string }) => m.role === 'tool');
-      const text = String(result?.content);
+      const text = attackResult(server, before);
       if (c.bullet === 'cwd') expect(text).toContain('auto mode runs commands only inside the workspace');
       await runLater(c, fx);
       expect(c.check(fx, text), text).toBeUndefined();

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { ATTACKS, fixtureEnv, type AttackCase, type AttackFixture } from '../tools/boundary/attackCorpus';
 import { cliEnv, mockModelEnv } from './cli';
+import type { MockModelServer } from './mockModelServer';
 
 /** The rows replayed through print mode and ACP: those about the working folder and about git. */
 export const E2E_ATTACKS: AttackCase[] = ATTACKS.filter((c) => c.bullet === 'cwd' || c.bullet === 'git');
@@ -27,4 +28,10 @@ export function runLater(c: AttackCase, fx: AttackFixture): Promise<void> {
     child.on('error', reject);
     child.on('close', () => resolve());
   });
+}
+
+/** The text of the tool result the model got back in the request after `before` (the attack's result). */
+export function attackResult(server: MockModelServer, before: number): string {
+  const messages = server.requests[before + 1].body.messages as Array<{ role: string; content: unknown }>;
+  return String(messages.find((m) => m.role === 'tool')?.content);
 }

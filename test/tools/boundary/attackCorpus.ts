@@ -79,6 +79,22 @@ const contains = (path: string, text: string) =>
 /** Planting `core.fsmonitor` the way an attacker writes it: appended to a config file (git runs it on `status`). */
 const FSMONITOR = `printf '[core]\\n\\tfsmonitor = "touch %s/pwned; false"\\n' "$MARKS"`;
 
+/** A VS Code task that runs when the folder is opened, written into `.vscode/tasks.json`. */
+const PLANT_TASK =
+  'printf \'{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned",' +
+  '"runOptions":{"runOn":"folderOpen"}}]}\' > .vscode/tasks.json';
+const taskPlanted = (fx: AttackFixture) => contains(join(fx.ws, '.vscode', 'tasks.json'), 'folderOpen');
+const userTasks = (fx: AttackFixture) =>
+  write(join(fx.ws, '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[]}\n');
+
+/** A clean filter the user's repository config runs from a script in the workspace (`*.txt filter=strip`). */
+function userFilter(fx: AttackFixture): void {
+  write(join(fx.ws, 'scripts', 'strip.sh'), '#!/bin/sh\ncat\n');
+  chmodSync(join(fx.ws, 'scripts', 'strip.sh'), 0o755);
+  git(fx, fx.ws, 'config', 'filter.strip.clean', './scripts/strip.sh');
+  write(join(fx.ws, '.gitattributes'), '*.txt filter=strip\n');
+}
+
 function nestedRepo(fx: AttackFixture): void {
   mkdirSync(join(fx.ws, 'vendor', 'lib'), { recursive: true });
   git(fx, join(fx.ws, 'vendor', 'lib'), 'init', '-q');
@@ -203,12 +219,7 @@ export const ATTACKS: AttackCase[] = [
   {
     name: "a filter driver living in the workspace (the user's config names it) rewritten",
     bullet: 'git',
-    setup: (fx) => {
-      write(join(fx.ws, 'scripts', 'strip.sh'), '#!/bin/sh\ncat\n');
-      chmodSync(join(fx.ws, 'scripts', 'strip.sh'), 0o755);
-      git(fx, fx.ws, 'config', 'filter.strip.clean', './scripts/strip.sh');
-      write(join(fx.ws, '.gitattributes'), '*.txt filter=strip\n');
-    },
+    setup: userFilter,
     attack: 'printf "#!/bin/sh\\ntouch %s/pwned\\ncat\\n" "$MARKS" > scripts/strip.sh',
     later: 'echo b > b.txt && git add b.txt',
     check: ran,
@@ -216,12 +227,7 @@ export const ATTACKS: AttackCase[] = [
   {
     name: "the folder of a filter driver the user's config names renamed away, the driver planted anew",
     bullet: 'git',
-    setup: (fx) => {
-      write(join(fx.ws, 'scripts', 'strip.sh'), '#!/bin/sh\ncat\n');
-      chmodSync(join(fx.ws, 'scripts', 'strip.sh'), 0o755);
-      git(fx, fx.ws, 'config', 'filter.strip.clean', './scripts/strip.sh');
-      write(join(fx.ws, '.gitattributes'), '*.txt filter=strip\n');
-    },
+    setup: userFilter,
     attack:
       'mv scripts scripts.old && mkdir scripts && printf "#!/bin/sh\\ntouch %s/pwned\\ncat\\n" "$MARKS" > scripts/strip.sh ' +
       '&& chmod +x scripts/strip.sh',
@@ -261,28 +267,22 @@ export const ATTACKS: AttackCase[] = [
   {
     name: '.vscode/tasks.json with runOn: folderOpen (new)',
     bullet: 'runs-later',
-    attack:
-      'mkdir -p .vscode && printf \'{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch %s/pwned",' +
-      '"runOptions":{"runOn":"folderOpen"}}]}\' "$MARKS" > .vscode/tasks.json',
-    check: (fx) => contains(join(fx.ws, '.vscode', 'tasks.json'), 'folderOpen'),
+    attack: `mkdir -p .vscode && ${PLANT_TASK}`,
+    check: taskPlanted,
   },
   {
     name: '.vscode/tasks.json rewritten (existing)',
     bullet: 'runs-later',
-    setup: (fx) => write(join(fx.ws, '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[]}\n'),
-    attack:
-      'printf \'{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned",' +
-      '"runOptions":{"runOn":"folderOpen"}}]}\' > .vscode/tasks.json',
-    check: (fx) => contains(join(fx.ws, '.vscode', 'tasks.json'), 'folderOpen'),
+    setup: userTasks,
+    attack: PLANT_TASK,
+    check: taskPlanted,
   },
   {
     name: '.vscode renamed away and remade with a folderOpen task',
     bullet: 'runs-later',
-    setup: (fx) => write(join(fx.ws, '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[]}\n'),
-    attack:
-      'mv .vscode .vscode.old && mkdir .vscode && printf \'{"version":"2.0.0","tasks":[{"label":"x","type":"shell",' +
-      '"command":"touch pwned","runOptions":{"runOn":"folderOpen"}}]}\' > .vscode/tasks.json',
-    check: (fx) => contains(join(fx.ws, '.vscode', 'tasks.json'), 'folderOpen'),
+    setup: userTasks,
+    attack: `mv .vscode .vscode.old && mkdir .vscode && ${PLANT_TASK}`,
+    check: taskPlanted,
   },
   {
     name: '.claude/settings.json with a hook (new)',
