@@ -1,20 +1,22 @@
 // Trust boundary benchmark (docs/trust-boundary.md "Cost"): what the session's boundary adds to one command on a
 // 25 000-file workspace.
 //   (a) per command: preparing the boundary (the workspace index brought up to date by re-reading changed folders,
-//       the policy, the bubblewrap arguments), running `bash -c true` inside bwrap and settling after it, against a
-//       plain `bash -c true` spawned in the same run, interleaved — median and p95 of each and of the difference;
+//       the policy, the bubblewrap arguments), running `bash -c true` inside bwrap the way Bash does (spawnShell: the
+//       seccomp filter through a pipe) and settling after it, against a plain `bash -c true` spawned the same way in
+//       the same run, interleaved — median and p95 of each and of the difference;
 //       the same with one file created between commands (a changed folder re-read);
 //   (b) the session's one-time set-up: the first walk of the workspace (warmUp) and the bwrap probe;
 //   (c) for scale, one full walk of the workspace (what a search before every command would cost).
 // Target: at most 30 ms added per command. Usage: node bench/boundary.bench.mjs [--runs N]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importEntry, median, ms, p95, runsFromArgs } from './benchStats.mjs';
 
 const RUNS = runsFromArgs(41);
-const { CommandBoundary, DEFAULT_SANDBOX_SETTINGS, probeBwrap, sandboxSpawnEnv } = await importEntry('boundaryEntry');
+const { CommandBoundary, DEFAULT_SANDBOX_SETTINGS, probeBwrap, spawnShell } = await importEntry('boundaryEntry');
+const ended = (child) => new Promise((done) => child.on('close', done));
 
 const now = () => process.hrtime.bigint();
 const since = (t) => Number(process.hrtime.bigint() - t) / 1e6;
@@ -83,12 +85,12 @@ async function measure(between) {
     between?.(i);
     // Interleaved, so load on the machine falls on both alike.
     t = now();
-    spawnSync('bash', ['-c', 'true'], { cwd: ws });
+    await ended(spawnShell('true', { cwd: ws }));
     plain.push(since(t));
     t = now();
     const run = await boundary.prepare({ command: 'true', cwd: ws });
     prepare.push(since(t));
-    spawnSync(run.spawn.file, run.spawn.args, { cwd: ws, env: sandboxSpawnEnv(run.spawn) });
+    await ended(spawnShell('true', { cwd: ws, sandbox: run.spawn }));
     const s = now();
     run.settle();
     settle.push(since(s));
@@ -96,7 +98,7 @@ async function measure(between) {
     added.push(boxed[i] - plain[i]);
     // bubblewrap itself, with the fewest mounts a sandbox needs: what any sandbox costs before the boundary's policy.
     t = now();
-    spawnSync('bwrap', [...MINIMAL, '--', 'bash', '-c', 'true'], { cwd: ws });
+    await ended(spawn('bwrap', [...MINIMAL, '--', 'bash', '-c', 'true'], { cwd: ws, stdio: 'ignore' }));
     minimal.push(since(t));
   }
   return { plain, boxed, added, prepare, settle, minimal };

@@ -1,12 +1,14 @@
 // The MCP server list (docs/mcp.md): `{"mcpServers": {name: entry}}` in `$JARVIS_CODE_HOME/mcp.json`
-// (user), `<project>/.jarvis-code/mcp.json` and Claude Code's `<project>/.mcp.json` (project; a same-named project
-// entry replaces the user one, ours beats `.mcp.json`, and project servers are used only in a trusted workspace —
-// SPEC §7.6, docs/compatibility.md). `${VAR}` references are expanded (mcpVariables.ts). A broken file or entry is
+// (user), `<project>/.jarvis-code/mcp.json` and Claude Code's `<project>/.mcp.json` (project), and the servers Claude
+// Code keeps in `~/.claude.json` (claudeJsonMcp.ts: user, and this project's). A same-named project entry replaces
+// the user one, ours beat Claude Code's, and project servers are used only in a trusted workspace — SPEC §7.6,
+// docs/compatibility.md. `${VAR}` references are expanded (mcpVariables.ts). A broken file or entry is
 // a warning that names it; the session goes on without that server. Writing (`jarvis mcp add|remove`)
 // touches only the `mcpServers` key, so whatever else the file holds survives.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { claudeJsonPath, readClaudeJsonServers, type ClaudeJsonServers } from './claudeJsonMcp';
 import { claudeMcpPath, DEFAULT_COMPAT, type CompatSettings } from './compat';
 import { INT32_MAX } from './configSchema';
 import { expandMcpEntry, McpVariableError } from './mcpVariables';
@@ -41,6 +43,11 @@ export interface McpServerConfig {
    * `eager`: started with the session, the first request waits for it (docs/mcp.md, "Lazy start").
    */
   startup?: 'lazy' | 'eager';
+  /**
+   * A bundled plugin's server: the tool list that shipped with the package beside it (ext/plugins/bundledPlugins.ts),
+   * used like a cached listing while none is cached.
+   */
+  shippedListing?: string;
 }
 
 export interface McpTimeoutDefaults {
@@ -91,27 +98,32 @@ export interface LoadedMcpServers {
   changed: McpServerConfig[];
   changedFiles: string[];
   warnings: string[];
-  /** `.mcp.json` entries not used because `.jarvis-code/mcp.json` has a server of the same name. */
+  /** Foreign entries not used because one ranked above has their name (`.jarvis-code/mcp.json` over `.mcp.json`…). */
   shadowed: McpServerConfig[];
 }
 
-/** The project's servers: `.jarvis-code/mcp.json`, then `.mcp.json` unless `[compat] mcp_json = false`. */
+/**
+ * The project's servers: `.jarvis-code/mcp.json`, then this project's entry of `~/.claude.json` (Claude Code's local
+ * scope, unless `[compat] claude = false`), then `.mcp.json` (unless `[compat] mcp_json = false`); a name taken by an
+ * earlier source is shadowed.
+ */
 function readProjectServers(
   projectDir: string,
   compat: CompatSettings,
   defaults: McpTimeoutDefaults,
   warnings: string[],
   env: NodeJS.ProcessEnv,
+  claudeJson: ClaudeJsonServers,
 ): { servers: McpServerConfig[]; shadowed: McpServerConfig[] } {
-  const ours = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env);
-  if (!compat.mcpJson) return { servers: ours, shadowed: [] };
-  const names = new Set(ours.map((s) => s.name));
-  // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
-  const claude = readServers(claudeMcpPath(projectRoot(projectDir)), 'project', defaults, warnings, env);
-  return {
-    servers: [...ours, ...claude.filter((s) => !names.has(s.name))],
-    shadowed: claude.filter((s) => names.has(s.name)),
+  const servers = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env);
+  const shadowed: McpServerConfig[] = [];
+  const add = (list: McpServerConfig[]) => {
+    for (const s of list) (servers.some((t) => t.name === s.name) ? shadowed : servers).push(s);
   };
+  if (compat.claude) add(claudeJson.project);
+  // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
+  if (compat.mcpJson) add(readServers(claudeMcpPath(projectRoot(projectDir)), 'project', defaults, warnings, env));
+  return { servers, shadowed };
 }
 
 /** Reads every file; never throws. */
@@ -125,13 +137,23 @@ export function loadMcpServers(opts: {
 }): LoadedMcpServers {
   const warnings: string[] = [];
   const env = opts.env ?? process.env;
+  const compat = opts.compat ?? DEFAULT_COMPAT;
+  const claudeJson = compat.claude
+    ? readClaudeJsonServers(opts.projectDir, opts.defaults, warnings, env, parseServerEntry)
+    : { user: [], project: [] };
   const user = readServers(userMcpPath(opts.home), 'user', opts.defaults, warnings, env);
-  const project = readProjectServers(opts.projectDir, opts.compat ?? DEFAULT_COMPAT, opts.defaults, warnings, env);
-  const byName = new Map(user.map((s) => [s.name, s]));
+  const project = readProjectServers(opts.projectDir, compat, opts.defaults, warnings, env, claudeJson);
+  // `~/.claude.json`'s user servers rank after ours ($JARVIS_CODE_HOME/mcp.json) of the same name.
+  const claudeUser = claudeJson.user.filter((s) => !user.some((u) => u.name === s.name));
+  project.shadowed.push(...claudeJson.user.filter((s) => !claudeUser.includes(s)));
+  const byName = new Map([...user, ...claudeUser].map((s) => [s.name, s]));
   const untrusted: McpServerConfig[] = [];
   const changed: McpServerConfig[] = [];
   const approved = new Map<string, boolean>();
+  // `~/.claude.json` is the user's own file, out of every sandbox's reach: its servers need only a trusted folder.
+  const claudeFile = claudeJsonPath(env);
   const isApproved = (file: string): boolean => {
+    if (file === claudeFile) return true;
     if (!approved.has(file)) approved.set(file, mcpFileApproved(opts.home, opts.projectDir, file));
     return approved.get(file)!;
   };
@@ -147,7 +169,10 @@ export function loadMcpServers(opts: {
 /** The project files' valid servers, whatever the trust (the trust prompt lists them); never throws. */
 export function readProjectMcpServers(projectDir: string, compat: CompatSettings = DEFAULT_COMPAT): McpServerConfig[] {
   const defaults = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
-  return readProjectServers(projectDir, compat, defaults, [], process.env).servers;
+  const claudeJson = compat.claude
+    ? readClaudeJsonServers(projectDir, defaults, [], process.env, parseServerEntry)
+    : { user: [], project: [] };
+  return readProjectServers(projectDir, compat, defaults, [], process.env, claudeJson).servers;
 }
 
 /** `stdio: node server.js --x`, `http: https://…` — how a server is reached, for lists and prompts. */
@@ -196,7 +221,7 @@ export function parseServerEntry(
     vars?: Record<string, string>;
     expand?: boolean;
   },
-): { server: McpServerConfig } | { error: string } {
+): { server: McpServerConfig } | { error: string; unsetVariable?: string } {
   const label = `${displayPath(where.file)}: MCP server "${name}"`;
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
     return { error: `${label}: the name may contain only letters, digits, "_", "-" and "." (server skipped)` };
@@ -215,7 +240,7 @@ export function parseServerEntry(
       headers = expanded.headers;
     } catch (err) {
       if (!(err instanceof McpVariableError)) throw err;
-      return { error: `${label}: ${err.message} (server skipped)` };
+      return { error: `${label}: ${err.message} (server skipped)`, unsetVariable: err.variable };
     }
   }
   const kind = e.transport ?? e.type;

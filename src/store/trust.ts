@@ -1,9 +1,9 @@
 // Workspace trust (docs/ui.md): whether the user trusts a folder, asked once per workspace on the
 // first interactive launch. Kept in one small JSON file under the data root so that a folder's
 // trust never depends on anything inside the folder itself (a repository cannot trust itself).
-// Trust covers the project MCP files as they were when the user said yes: each entry keeps a digest of
-// them, and a file whose bytes differ is not started until the user approves it again (docs/sandbox.md,
-// "Files that run later"; docs/mcp.md, "Workspace trust").
+// Trust covers the project MCP files and Claude Code's project settings (their hooks) as they were when the user
+// said yes: each entry keeps a digest of them, and a file whose bytes differ is not used until the user approves it
+// again (docs/sandbox.md, "Files that run later"; docs/mcp.md, "Workspace trust"; docs/hooks.md).
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -14,7 +14,7 @@ export interface TrustEntry {
   trusted: boolean;
   decidedAt: string;
   /**
-   * SHA-256 of each project MCP file that existed when the folder was trusted, by absolute path. Entries written
+   * SHA-256 of each project MCP or hook file that existed when the folder was trusted, by absolute path. Entries written
    * before digests existed have none: their files count as changed (asked again; never started in print mode).
    */
   mcpFiles?: Record<string, string>;
@@ -62,6 +62,12 @@ export function projectMcpFiles(workDir: string): string[] {
   return [join(resolve(workDir), '.jarvis-code', 'mcp.json'), join(projectRoot(resolve(workDir)), '.mcp.json')];
 }
 
+/** Claude Code's project settings, whose hooks run commands: `.claude/settings.json` and `settings.local.json`. */
+export function projectHookFiles(workDir: string): string[] {
+  const root = join(projectRoot(resolve(workDir)), '.claude');
+  return [join(root, 'settings.json'), join(root, 'settings.local.json')];
+}
+
 /** SHA-256 of the file's bytes, or undefined when it cannot be read (missing, a folder, no permission). */
 export function fileDigest(path: string): string | undefined {
   try {
@@ -73,7 +79,7 @@ export function fileDigest(path: string): string | undefined {
 
 function currentDigests(workDir: string): Record<string, string> {
   const digests: Record<string, string> = {};
-  for (const file of projectMcpFiles(workDir)) {
+  for (const file of [...projectMcpFiles(workDir), ...projectHookFiles(workDir)]) {
     const digest = fileDigest(file);
     if (digest !== undefined) digests[file] = digest;
   }
@@ -81,7 +87,7 @@ function currentDigests(workDir: string): Record<string, string> {
 }
 
 /**
- * Whether `file` (a project MCP file of `workDir`) holds what the user trusted: the folder is trusted and the
+ * Whether `file` (a project MCP or hook file of `workDir`) holds what the user trusted: the folder is trusted and the
  * file's digest is the recorded one. A file that cannot be read, or has no record, is not approved.
  */
 export function mcpFileApproved(home: string, workDir: string, file: string): boolean {

@@ -2,10 +2,11 @@
 // and `[sandbox]`, never from a tool's arguments — a command's working folder widens nothing. Writable roots (the
 // workspace, the scratch folder, writable_paths, the git dirs a commit writes), the read-only paths inside them (what
 // git, editors and agents run later), the hidden paths (home dotfiles, JARVIS_CODE_HOME, secrets, folders that could
-// not be searched), and the network.
+// not be searched), the network and the Unix sockets.
 import { readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { BwrapPolicy, SandboxNetwork } from '../../platform/sandbox/bwrapSandbox';
+import { socketEnvToKeep, type UnixSocketPolicy } from '../../platform/sandbox/unixSockets';
 import { isSensitiveEntry } from '../file/sensitivePaths';
 import { lstatOrNone, projectRunsLater, type GuardedPath } from './runsLater';
 import type { SandboxSettings } from './sandboxSettings';
@@ -33,6 +34,8 @@ export interface BoundaryPolicy {
   /** Folders where a command may create no dotted entry (the home folder, when the workspace holds it). */
   dotFolders: string[];
   network: SandboxNetwork;
+  /** Unix sockets: whether commands may create their own, and the sockets outside they may reach. */
+  unixSockets: UnixSocketPolicy;
   env?: Record<string, string>;
 }
 
@@ -83,20 +86,35 @@ export function computePolicy(parts: PolicyParts): BoundaryPolicy {
     guarded,
     dotFolders: homeInside ? [home] : [],
     network: settings.network,
+    unixSockets: unixSocketPolicy(settings),
     ...(crossesMount ? { env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: '1' } } : {}),
   };
 }
 
-/** What bwrapSandbox.ts mounts for `policy` (the network proxy's socket is added by the caller). */
+/**
+ * What bwrapSandbox.ts mounts for `policy`, and what the spawn hands it (bwrapChannels: the seccomp filter, the
+ * network bridge's channel); the network proxy's socket is added by the caller.
+ */
 export function bwrapPolicyOf(policy: BoundaryPolicy, maskFile: string): BwrapPolicy {
   return {
     writable: policy.writable,
     hidden: policy.hidden,
     readOnly: policy.readOnly,
     network: policy.network,
+    unixSockets: policy.unixSockets,
     maskFile,
     ...(policy.env ? { env: policy.env } : {}),
   };
+}
+
+/**
+ * Unix sockets (docs/sandbox.md#unix-sockets-and-seccomp): refused unless the user let commands make their own or
+ * named sockets outside to reach, whose variables (SSH_AUTH_SOCK) then stay set.
+ */
+function unixSocketPolicy(settings: Readonly<SandboxSettings>): UnixSocketPolicy {
+  const allowed = settings.allowUnixSockets;
+  const rule = settings.unixSockets === 'own' || allowed.length > 0 ? 'allow' : 'refuse';
+  return { rule, allowed, keepEnv: socketEnvToKeep(allowed) };
 }
 
 /** Dotted entries of the home folder, except the readable ones (re-bound read-only). */

@@ -5,14 +5,15 @@
 //      (engine/policy/approvals.ts) judges that with the rules and the mode;
 //   2. sandbox: `prepare()` builds the confinement from the session's one policy (boundaryPolicy.ts), never from the
 //      call's arguments;
-//   3. run: the caller spawns what `prepare()` returned (`started()` for a command that keeps running);
+//   3. run: the caller spawns what `prepare()` returned through spawnShell, which hands bwrap the seccomp filter and
+//      the allowlist bridge's channel (`started()` for a command that keeps running);
 //   4. explained failure: `explain()` names the boundary a failed command hit and how to ask for more;
 //   5. escalation: only by an explicit request to leave the sandbox (`dangerously_unsandboxed`), approved like any
 //      call — the approval names the sandbox it was given for;
 // and after it, `settle()` undoes what the command left that would run later outside the sandbox.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bwrapArgs, probeBwrap } from '../../platform/sandbox/bwrapSandbox';
+import { bwrapArgs, bwrapChannels, probeBwrap } from '../../platform/sandbox/bwrapSandbox';
 import { shellPath, type SandboxSpawn } from '../../platform/processes';
 import { mkdirPrivateSync } from '../../store/privateFiles';
 import { serviceKey, type BoundaryFacts } from '../defineTool';
@@ -51,6 +52,7 @@ interface RunCommon {
 export type CommandRun =
   | (RunCommon & {
       kind: 'sandboxed';
+      /** Spawned through spawnShell (platform/processes.ts): its arguments expect the channels it carries. */
       spawn: SandboxSpawn;
       explain(output: string, exitCode: number | null, audience?: SandboxAudience): string | undefined;
     })
@@ -196,14 +198,17 @@ export class CommandBoundary {
     const withProxy = network.proxySocket
       ? { ...bwrap, proxySocket: network.proxySocket, hidden: [...bwrap.hidden, dirname(network.proxySocket)] }
       : bwrap;
+    // The arguments and what the spawn hands bwrap (the seccomp filter, the bridge's channel) from one policy.
     const spawn = {
       file: this.settings.bwrapPath,
       args: bwrapArgs(withProxy, shellPath(), command),
       envPass: this.settings.envPass,
+      ...bwrapChannels(withProxy),
     };
     const boundary: BoundaryContext = {
       writable: policy.writable,
       networkOff: policy.network === 'off',
+      unixSocketsRefused: policy.unixSockets.rule === 'refuse',
       ...(network.refusedHosts ? { refusedHosts: network.refusedHosts } : {}),
     };
     const run: LiveRun = {

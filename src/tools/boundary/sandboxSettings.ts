@@ -22,6 +22,10 @@ export interface SandboxSettings {
   envPass: string[];
   /** `[sandbox] shell_mode`: whether the TUI's `!` commands run sandboxed (the user's own choice, not the model's). */
   shellMode: 'sandboxed' | 'unsandboxed';
+  /** `[sandbox] unix_sockets`: `refuse` (commands cannot create Unix sockets) or `own` (they may make their own). */
+  unixSockets: 'refuse' | 'own';
+  /** `[sandbox] allow_unix_sockets`, resolved to absolute paths: sockets outside commands may connect to. */
+  allowUnixSockets: string[];
 }
 
 /** Home entries a build needs (git identity, version managers' toolchains); everything else dotted is hidden. */
@@ -50,4 +54,6 @@ export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = Object.freeze
   bwrapPath: 'bwrap',
   envPass: [],
   shellMode: 'sandboxed' as const,
+  unixSockets: 'refuse' as const,
+  allowUnixSockets: [],
 });

@@ -24,6 +24,7 @@ import { HIDDEN_FILE_TEXT } from '../../../src/tools/boundary/hiddenFiles';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/tools/boundary/sandboxSettings';
 import { requireSystemPart } from '../../helpers/requireAll';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
+import { spawnSandboxSync } from '../../helpers/sandboxSpawn';
 
 const available = sandboxAvailable() && requireSystemPart('python3', 'the corpus attacks from Python too');
 const SECRETS = [
@@ -155,7 +156,7 @@ async function run(command: string): Promise<{ code: number | null; out: string 
   if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
   const vars = { HOME: home, OUT: outside, JHOME: jarvis, PORT: String(httpPort), DNS: String(dnsPort) };
   // The environment every sandboxed spawn gets (platform/processes.ts spawnShell): the caller's, secrets dropped.
-  const r = spawnSync(plan.spawn.file, plan.spawn.args, {
+  const r = spawnSandboxSync(plan.spawn, {
     cwd: ws,
     env: sandboxSpawnEnv(plan.spawn, { ...process.env, ...SECRET_ENV, ...vars }),
     encoding: 'utf8',

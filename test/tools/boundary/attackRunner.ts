@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sandboxSpawnEnv } from '../../../src/platform/processes';
+import { spawnShell } from '../../../src/platform/processes';
 import { CommandBoundary } from '../../../src/tools/boundary/commandBoundary';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/tools/boundary/sandboxSettings';
 import { fixtureEnv, git, write, type AttackCase, type AttackFixture } from './attackCorpus';
@@ -115,16 +115,14 @@ function sessionBoundary(fx: AttackFixture, workspace: string, maxEntries?: numb
   return new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, folders, undefined, { maxEntries });
 }
 
-/** Prepares `command` and starts it inside the sandbox, leading its own process group (stopped as one). */
+/**
+ * Prepares `command` and starts it inside the sandbox as Bash does (spawnShell: the seccomp filter through its pipe),
+ * leading its own process group (stopped as one).
+ */
 async function startSandboxed(boundary: CommandBoundary, fx: AttackFixture, command: string, cwd: string) {
   const run = await boundary.prepare({ command, cwd });
   if (run.kind !== 'sandboxed') throw new Error(`expected a sandboxed run, got ${run.kind}`);
-  const child = spawn(run.spawn.file, [...run.spawn.args], {
-    cwd,
-    env: sandboxSpawnEnv(run.spawn, fixtureEnv(fx)),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawnShell(command, { cwd, env: fixtureEnv(fx), sandbox: run.spawn });
   return { run, child };
 }
 

@@ -1,6 +1,6 @@
 // The session's trust boundary (docs/trust-boundary.md): its facts for the approval stage, one policy whatever the
 // command's working folder, masks kept current between commands without a walk, an agent's own folder, and a refusal
-// (never an unconfined run) when the boundary cannot be built.
+// (never an unconfined run) when the boundary cannot be built; hidden folders inside hidden folders.
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CommandBoundary } from '../../../src/tools/boundary/commandBoundary';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../../../src/tools/boundary/sandboxSettings';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
+import { runSandboxSpawn } from '../../helpers/sandboxSpawn';
 
 const available = sandboxAvailable();
 
@@ -128,5 +129,55 @@ describe.skipIf(!available)('the session boundary', () => {
     expect(run.kind).toBe('refused');
     if (run.kind === 'refused')
       expect(run.message).toMatch(/^Cannot run the command: the command sandbox could not be set up: /);
+  });
+});
+
+/** Runs `command` through `boundary` as Bash does, with HOME set; its exit code and output. */
+async function runIn(boundary: CommandBoundary, command: string, cwd: string, home: string) {
+  const run = await boundary.prepare({ command, cwd });
+  if (run.kind !== 'sandboxed') throw new Error(`expected a sandboxed run, got ${run.kind}`);
+  const r = await runSandboxSpawn(run.spawn, { cwd, env: { ...process.env, HOME: home } });
+  run.settle();
+  return r;
+}
+
+describe.skipIf(!available)('hidden folders inside hidden folders', () => {
+  it('runs commands when JARVIS_CODE_HOME is the home folder and ~/.claude exists', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'boundary-home-')));
+    const ws = join(root, 'ws');
+    const home = join(root, 'home');
+    const scratch = join(home, 'sessions', 'p', 's');
+    for (const d of [ws, scratch, join(home, '.claude', 'commands')]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), '{"CLAUDE-SECRET": 1}\n');
+    writeFileSync(join(home, '.claude', 'commands', 'review.md'), 'Review\n');
+    writeFileSync(join(home, 'config.toml'), '# JARVIS-SECRET\n');
+    const folders = { workspace: [ws], scratch, jarvisHome: home, home };
+    const boundary = new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, folders);
+    const r = await runIn(
+      boundary,
+      'echo ran; ls -A "$HOME" "$HOME/.claude"; cat "$HOME"/.claude/* "$HOME"/config.toml',
+      ws,
+      home,
+    );
+    expect(r.stderr).not.toMatch(/^bwrap: /m);
+    expect(r.out).toContain('ran');
+    expect(r.out).not.toMatch(/CLAUDE-SECRET|JARVIS-SECRET|review\.md/);
+    expect((await runIn(boundary, 'echo made > made.txt && cat made.txt', ws, home)).out).toBe('made\n');
+  });
+
+  it('still hides a secret inside a workspace that is inside a hidden folder', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'boundary-home-')));
+    const home = join(root, 'home');
+    const ws = join(home, '.work', 'ws');
+    const jarvisHome = join(home, '.jarvis-code');
+    const scratch = join(jarvisHome, 'sessions', 'p', 's');
+    for (const d of [ws, scratch]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(ws, '.env'), 'WS-SECRET=1\n');
+    writeFileSync(join(home, '.work', 'notes.txt'), 'NOTES-SECRET\n');
+    const boundary = new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, { workspace: [ws], scratch, jarvisHome, home });
+    const r = await runIn(boundary, 'cat .env ../notes.txt; echo x > built.txt && cat built.txt', ws, home);
+    expect(r.stderr).not.toMatch(/^bwrap: /m);
+    expect(r.out).not.toMatch(/WS-SECRET|NOTES-SECRET/);
+    expect(r.out).toContain('x\n');
   });
 });

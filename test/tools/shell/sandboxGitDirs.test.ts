@@ -9,6 +9,7 @@ import { CommandBoundary } from '../../../src/tools/boundary/commandBoundary';
 import { gitDirsAbove } from '../../../src/tools/boundary/gitGuards';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/tools/boundary/sandboxSettings';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
+import { spawnSandboxSync } from '../../helpers/sandboxSpawn';
 
 const available = sandboxAvailable();
 let root: string;
@@ -29,7 +30,7 @@ async function run(command: string, cwd: string): Promise<{ code: number | null;
   const plan = await new CommandBoundary(settings, folders).prepare({ command, cwd });
   if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
   const env = { ...process.env, HOME: home, GIT_AUTHOR_NAME: 't', GIT_COMMITTER_NAME: 't' };
-  const r = spawnSync(plan.spawn.file, plan.spawn.args, { cwd, env, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSandboxSync(plan.spawn, { cwd, env, encoding: 'utf8', timeout: 30_000 });
   plan.settle();
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
