@@ -54,11 +54,19 @@ export function mockModelEnv(baseUrl: string, type = 'openai'): Record<string, s
 /** `keepStdinOpen`: the test talks to the process over stdin (jarvis acp) and ends it itself. */
 export function spawnJarvis(
   args: string[],
-  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; keepStdinOpen?: boolean },
+  opts: {
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    input?: string;
+    keepStdinOpen?: boolean;
+    /** Runs the command line another way (as another user: helpers/attackUsers.ts). */
+    wrap?: (file: string, args: readonly string[]) => [string, string[]];
+  },
 ): ChildProcess {
   if (!existsSync(DIST))
     throw new Error('dist/jarvis.js is missing: the build failed (see the start of the test output)');
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const [file, argv] = opts.wrap ? opts.wrap(process.execPath, [BIN, ...args]) : [process.execPath, [BIN, ...args]];
+  const child = spawn(file, argv, {
     env: opts.env,
     cwd: opts.cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -87,7 +95,7 @@ export function collect(child: ChildProcess, timeoutMs = 20_000): Promise<CliRes
 
 export function runJarvis(
   args: string[],
-  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number },
+  opts: Parameters<typeof spawnJarvis>[1] & { timeoutMs?: number },
 ): Promise<CliResult> {
   return collect(spawnJarvis(args, opts), opts.timeoutMs);
 }

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import { readMarkdownFile } from '../frontmatter';
 import { tokenizeArguments } from '../skills/skillArguments';
 import { CLAUDE_ROOT_VARIABLE } from './claudePlugin';
+import { substituteShellLine, type ArgumentRef } from './shellLineArguments';
 import { containedFiles, resolveInside } from './pluginPaths';
 
 export const NO_DESCRIPTION = 'No description provided.';
@@ -111,6 +112,8 @@ export interface BangSpan {
   start: number;
   end: number;
   command: string;
+  /** Why it must not run: an argument could not be placed in it as data (shellLineArguments.ts). */
+  refused?: string;
 }
 
 /** `` !`cmd` `` as Claude Code writes it; found in the command's file, never in what the user typed. */
@@ -137,28 +140,25 @@ function fencedRanges(text: string): Array<[number, number]> {
   return out;
 }
 
-/** One word for a POSIX shell: `'…'`, a `'` inside as `'\''`. Empty stays empty (nothing was given). */
-function shellQuote(text: string): string {
-  return text === '' ? '' : `'${text.split("'").join("'\\''")}'`;
-}
-
 /**
  * The prompt a command sends: `$ARGUMENTS` and `$1`… (the words, 1-based as in Claude Code commands)
  * replaced, else the arguments appended on their own line; `${CLAUDE_PLUGIN_ROOT}` resolved. The `` !`cmd` ``
  * lines are those of the command's file outside fenced code blocks (docs/plugins.md, "Claude Code plugins"):
- * arguments put inside one are shell-quoted, so they are words and never more commands, and arguments put
- * elsewhere never make one.
+ * arguments put inside one are data in whatever quotes they stand (shellLineArguments.ts), so they are words and
+ * never more commands, and arguments put elsewhere never make one.
  */
 export function expandPluginCommandParts(command: PluginCommand, args: string): { text: string; bangs: BangSpan[] } {
   const text = args.trim();
   const words = tokenizeArguments(text);
   let used = false;
-  const fill = (part: string, quote: boolean) =>
-    part.replace(PLACEHOLDER, (_all, n: string | undefined) => {
-      used = true;
-      const value = n === undefined ? text : (words[Number(n) - 1] ?? '');
-      return quote ? shellQuote(value) : value;
-    });
+  const valueOf = (ref: ArgumentRef) => {
+    used = true;
+    return 'whole' in ref ? text : (words[ref.index - 1] ?? '');
+  };
+  const fill = (part: string) =>
+    part.replace(PLACEHOLDER, (_all, n: string | undefined) =>
+      valueOf(n === undefined ? { whole: true } : { index: Number(n) }),
+    );
   const body = command.root ? command.body.split(CLAUDE_ROOT_VARIABLE).join(command.root) : command.body;
   let out = '';
   let last = 0;
@@ -167,13 +167,16 @@ export function expandPluginCommandParts(command: PluginCommand, args: string): 
   for (const m of body.matchAll(BANG)) {
     // An example in a fenced code block is documentation, not a line to run (docs/plugins.md).
     if (fenced.some(([from, to]) => m.index >= from && m.index < to)) continue;
-    out += fill(body.slice(last, m.index), false);
-    const cmd = fill(m[1], true);
-    bangs.push({ start: out.length, end: out.length + cmd.length + 3, command: cmd.trim() });
+    out += fill(body.slice(last, m.index));
+    const line = substituteShellLine(m[1], valueOf);
+    // A refused line keeps its template in the prompt: the user's arguments never stand in a line that is not run.
+    const cmd = 'command' in line ? line.command : m[1];
+    const span: BangSpan = { start: out.length, end: out.length + cmd.length + 3, command: cmd.trim() };
+    bangs.push('refused' in line ? { ...span, refused: line.refused } : span);
     out += `!\`${cmd}\``;
     last = m.index + m[0].length;
   }
-  out += fill(body.slice(last), false);
+  out += fill(body.slice(last));
   return { text: !used && text ? `${out}\n\nARGUMENTS: ${text}` : out, bangs };
 }
 
