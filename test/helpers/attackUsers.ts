@@ -65,7 +65,10 @@ export function attackUsers(): AttackUser[] {
       spawnSync(...wrap(file, args), {
         ...opts,
         encoding: 'utf8',
-        env: { ...(opts.env ?? process.env), HOME: opts.cwd, USER: UNPRIVILEGED_USER },
+        // Without an environment of the test's, HOME is the row's folder (root's home is not this user's).
+        env: opts.env
+          ? { ...opts.env, USER: UNPRIVILEGED_USER }
+          : { ...process.env, HOME: opts.cwd, USER: UNPRIVILEGED_USER },
       }),
   };
   return [asSelf, user];
