@@ -4,14 +4,16 @@
 // SPEC §7.6, docs/compatibility.md). `${VAR}` references are expanded (mcpVariables.ts). A broken file or entry is
 // a warning that names it; the session goes on without that server. Writing (`jarvis mcp add|remove`)
 // touches only the `mcpServers` key, so whatever else the file holds survives.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { claudeMcpPath, DEFAULT_COMPAT, type CompatSettings } from './compat';
 import { INT32_MAX } from './configSchema';
 import { expandMcpEntry, McpVariableError } from './mcpVariables';
 import { displayPath, projectRoot } from './paths';
-import { mcpFileApproved } from './trust';
+import { sha256, type LaunchFile } from './mcpLaunch';
+import { judgeProjectServers, snapshotOf, withLaunchFiles, type McpChange, type McpTrustSnapshot } from './mcpTrust';
+import { workspaceTrust } from './trustFile';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 export type McpScope = 'user' | 'project';
@@ -41,6 +43,14 @@ export interface McpServerConfig {
    * `eager`: started with the session, the first request waits for it (docs/mcp.md, "Lazy start").
    */
   startup?: 'lazy' | 'eager';
+  /** SHA-256 of the bytes of `file` this entry was parsed from (one read: docs/mcp.md, "Workspace trust"). */
+  fileDigest?: string;
+  /**
+   * Project stdio servers: the files inside the workspace (`roots`) it is started with and their SHA-256 when the
+   * configuration was read; it starts only with exactly these bytes (ext/mcp/launchPin.ts). `unreadable`: launch
+   * files that could not be read, so the server is never approved.
+   */
+  launch?: { roots: string[]; files: LaunchFile[]; unreadable?: string[] };
 }
 
 export interface McpTimeoutDefaults {
@@ -90,27 +100,38 @@ export interface LoadedMcpServers {
    */
   changed: McpServerConfig[];
   changedFiles: string[];
+  /** Each changed file (an MCP file or a file a server is started with) and the servers it holds back. */
+  changes: McpChange[];
+  /** What trusting the project's servers now records: the files as this load read them. */
+  snapshot: McpTrustSnapshot;
   warnings: string[];
   /** `.mcp.json` entries not used because `.jarvis-code/mcp.json` has a server of the same name. */
   shadowed: McpServerConfig[];
 }
 
-/** The project's servers: `.jarvis-code/mcp.json`, then `.mcp.json` unless `[compat] mcp_json = false`. */
+/**
+ * The project's servers: `.jarvis-code/mcp.json`, then `.mcp.json` unless `[compat] mcp_json = false`; each with the
+ * digest of the bytes it was parsed from and its launch files digested (mcpTrust.ts).
+ */
 function readProjectServers(
   projectDir: string,
   compat: CompatSettings,
   defaults: McpTimeoutDefaults,
   warnings: string[],
   env: NodeJS.ProcessEnv,
-): { servers: McpServerConfig[]; shadowed: McpServerConfig[] } {
-  const ours = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env);
-  if (!compat.mcpJson) return { servers: ours, shadowed: [] };
+): { servers: McpServerConfig[]; shadowed: McpServerConfig[]; fileDigests: Record<string, string> } {
+  const fileDigests: Record<string, string> = {};
+  const ours = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env, fileDigests);
+  const roots = [...new Set([resolve(projectDir), projectRoot(resolve(projectDir))])];
+  const launched = (list: McpServerConfig[]) => withLaunchFiles(list, roots, env, projectDir);
+  if (!compat.mcpJson) return { servers: launched(ours), shadowed: [], fileDigests };
   const names = new Set(ours.map((s) => s.name));
   // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
-  const claude = readServers(claudeMcpPath(projectRoot(projectDir)), 'project', defaults, warnings, env);
+  const claude = readServers(claudeMcpPath(projectRoot(projectDir)), 'project', defaults, warnings, env, fileDigests);
   return {
-    servers: [...ours, ...claude.filter((s) => !names.has(s.name))],
+    servers: launched([...ours, ...claude.filter((s) => !names.has(s.name))]),
     shadowed: claude.filter((s) => names.has(s.name)),
+    fileDigests,
   };
 }
 
@@ -128,26 +149,42 @@ export function loadMcpServers(opts: {
   const user = readServers(userMcpPath(opts.home), 'user', opts.defaults, warnings, env);
   const project = readProjectServers(opts.projectDir, opts.compat ?? DEFAULT_COMPAT, opts.defaults, warnings, env);
   const byName = new Map(user.map((s) => [s.name, s]));
-  const untrusted: McpServerConfig[] = [];
-  const changed: McpServerConfig[] = [];
-  const approved = new Map<string, boolean>();
-  const isApproved = (file: string): boolean => {
-    if (!approved.has(file)) approved.set(file, mcpFileApproved(opts.home, opts.projectDir, file));
-    return approved.get(file)!;
-  };
-  for (const s of project.servers) {
-    if (!opts.trusted) untrusted.push(s);
-    else if (isApproved(s.file)) byName.set(s.name, s);
-    else changed.push(s);
+  const snapshot = snapshotOf(project.servers, project.fileDigests);
+  const base = { warnings, shadowed: project.shadowed, snapshot };
+  if (!opts.trusted) {
+    return {
+      ...base,
+      servers: [...byName.values()],
+      untrusted: project.servers,
+      changed: [],
+      changedFiles: [],
+      changes: [],
+    };
   }
-  const changedFiles = [...new Set(changed.map((s) => s.file))];
-  return { servers: [...byName.values()], untrusted, changed, changedFiles, warnings, shadowed: project.shadowed };
+  const judged = judgeProjectServers(workspaceTrust(opts.home, opts.projectDir), project.servers);
+  for (const s of judged.approved) byName.set(s.name, s);
+  const changedFiles = judged.changes.map((c) => c.file);
+  return {
+    ...base,
+    servers: [...byName.values()],
+    untrusted: [],
+    changed: judged.changed,
+    changedFiles,
+    changes: judged.changes,
+  };
 }
 
 /** The project files' valid servers, whatever the trust (the trust prompt lists them); never throws. */
 export function readProjectMcpServers(projectDir: string, compat: CompatSettings = DEFAULT_COMPAT): McpServerConfig[] {
   const defaults = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
   return readProjectServers(projectDir, compat, defaults, [], process.env).servers;
+}
+
+/** What trusting the folder records now: the project MCP files and launch files as they are. */
+export function projectMcpSnapshot(projectDir: string, compat: CompatSettings = DEFAULT_COMPAT): McpTrustSnapshot {
+  const defaults = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
+  const read = readProjectServers(projectDir, compat, defaults, [], process.env);
+  return snapshotOf(read.servers, read.fileDigests);
 }
 
 /** `stdio: node server.js --x`, `http: https://…` — how a server is reached, for lists and prompts. */
@@ -162,6 +199,7 @@ function readServers(
   defaults: McpTimeoutDefaults,
   warnings: string[],
   env: NodeJS.ProcessEnv,
+  fileDigests?: Record<string, string>,
 ): McpServerConfig[] {
   let doc: McpFileDocument | undefined;
   try {
@@ -171,11 +209,12 @@ function readServers(
     return [];
   }
   if (!doc) return [];
+  if (fileDigests) fileDigests[file] = doc.digest;
   const out: McpServerConfig[] = [];
   for (const [name, raw] of Object.entries(doc.servers)) {
     const parsed = parseServerEntry(name, raw, { scope, file, defaults, env });
     if ('error' in parsed) warnings.push(parsed.error);
-    else out.push(parsed.server);
+    else out.push({ ...parsed.server, fileDigest: doc.digest });
   }
   return out;
 }
@@ -266,18 +305,35 @@ export function parseServerEntry(
   };
 }
 
-/** A parsed mcp.json: the whole document (kept for rewriting) and its `mcpServers` table. */
+/** A parsed mcp.json: the whole document (kept for rewriting), its `mcpServers` table, and the SHA-256 of its bytes. */
 export interface McpFileDocument {
   document: Record<string, unknown>;
   servers: Record<string, unknown>;
+  /** Of the very bytes parsed here (one read: a file swapped meanwhile cannot be parsed from one and judged by another). */
+  digest: string;
 }
 
 /** Undefined when the file does not exist; throws an Error with an actionable message when it is broken. */
 export function readMcpFile(file: string): McpFileDocument | undefined {
-  if (!existsSync(file)) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`${displayPath(file)} could not be read (${(e as Error).message}); its MCP servers are not used`);
+  }
+  let bytes: Buffer;
+  try {
+    // The descriptor checked is the one read: a FIFO or device planted there is refused, never waited on.
+    if (!fstatSync(fd).isFile())
+      throw new Error(`${displayPath(file)} is not a regular file; its MCP servers are not used until it is one`);
+    bytes = readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    value = JSON.parse(bytes.toString('utf8'));
   } catch (e) {
     throw new Error(
       `${displayPath(file)} is not valid JSON (${(e as Error).message}); its MCP servers are not used until it is fixed`,
@@ -295,18 +351,23 @@ export function readMcpFile(file: string): McpFileDocument | undefined {
       `${displayPath(file)}: "mcpServers" must be an object of servers by name; its MCP servers are not used until it is fixed`,
     );
   }
-  return { document, servers: servers as Record<string, unknown> };
+  return { document, servers: servers as Record<string, unknown>, digest: sha256(bytes) };
 }
 
-/** Replaces `mcpServers` and writes atomically; every other key of the document is kept as it was. */
+/**
+ * Replaces `mcpServers` and writes atomically; every other key of the document is kept as it was. Returns the
+ * SHA-256 of the bytes written (what a trusted project file's approval moves to).
+ */
 export function writeMcpServers(
   file: string,
   doc: McpFileDocument | undefined,
   servers: Record<string, unknown>,
-): void {
+): string {
   const document = { ...(doc?.document ?? {}), mcpServers: servers };
+  const bytes = Buffer.from(`${JSON.stringify(document, null, 2)}\n`);
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(document, null, 2)}\n`);
+  writeFileSync(tmp, bytes);
   renameSync(tmp, file);
+  return sha256(bytes);
 }

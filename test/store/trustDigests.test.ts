@@ -90,10 +90,10 @@ describe('project MCP file digests in the trust record', () => {
     const w = workspace();
     setWorkspaceTrust(w.home, w.cwd, true);
     writeFileSync(w.ours, JSON.stringify({ mcpServers: { a: { command: 'a-server' }, b: { command: 'b' } } }));
-    recordMcpFileWrite(w.home, w.cwd, w.ours, true);
+    recordMcpFileWrite(w.home, w.cwd, w.ours, true, fileDigest(w.ours)!);
     expect(mcpFileApproved(w.home, w.cwd, w.ours)).toBe(true);
     writeFileSync(w.ours, JSON.stringify({ mcpServers: { planted: { command: 'evil' } } }));
-    recordMcpFileWrite(w.home, w.cwd, w.ours, false);
+    recordMcpFileWrite(w.home, w.cwd, w.ours, false, fileDigest(w.ours)!);
     expect(mcpFileApproved(w.home, w.cwd, w.ours)).toBe(false);
   });
 });

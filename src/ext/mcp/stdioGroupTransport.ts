@@ -48,6 +48,8 @@ export interface StdioGroupOptions {
   args: readonly string[];
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Called once the server has exited (or could not start): removes what its start prepared (launchPin.ts). */
+  cleanup?: () => void;
 }
 
 export class StdioGroupTransport implements Transport {
@@ -79,6 +81,7 @@ export class StdioGroupTransport implements Transport {
       this.child = child;
       child.once('error', (e) => {
         if (child.pid !== undefined) live.delete(child.pid);
+        this.opts.cleanup?.();
         reject(e);
         this.onerror?.(e);
       });
@@ -87,6 +90,7 @@ export class StdioGroupTransport implements Transport {
         resolve();
       });
       child.once('close', () => {
+        this.opts.cleanup?.();
         if (child.pid !== undefined && !this.closed) void this.endGroup(child.pid);
         this.child = undefined;
         this.onclose?.();
@@ -129,7 +133,7 @@ export class StdioGroupTransport implements Transport {
     this.closed = true;
     const child = this.child;
     this.buffer.clear();
-    if (!child?.pid) return;
+    if (!child?.pid) return this.opts.cleanup?.();
     child.stdin?.end();
     await this.endGroup(child.pid);
   }

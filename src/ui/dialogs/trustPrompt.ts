@@ -1,7 +1,8 @@
 // The workspace-trust question (docs/ui.md), asked the first time the UI opens in a folder, and again when a
-// project MCP file changed since the folder was trusted (docs/mcp.md, "Workspace trust"). The default answer
-// is "Don't trust" (or, for a changed file, "Keep them off"). The answer is stored per workspace under
-// $JARVIS_CODE_HOME; trusting records the MCP files' digests as they are now.
+// project MCP file, or a file its servers are started with, changed since the folder was trusted (docs/mcp.md,
+// "Workspace trust"). The default answer is "Don't trust" (or, for a changed file, "Keep them off"). The answer is
+// stored per workspace under $JARVIS_CODE_HOME; trusting records the digests of the files as they were read for
+// the servers the question lists (LoadedMcpServers.snapshot), never as they are by the time the user answers.
 import type { CompatSettings } from '../../store/compat';
 import {
   describeMcpTarget,
@@ -39,10 +40,11 @@ export function trustDialog(
   cwd: string,
   compat: CompatSettings,
   done: (trusted: boolean) => void,
-  changed: readonly McpServerConfig[] = [],
+  mcp?: Pick<LoadedMcpServers, 'changed' | 'changes' | 'snapshot' | 'untrusted' | 'servers'>,
 ): SelectDialog {
-  if (changed.length) return changedDialog(theme, home, cwd, changed, done);
-  const servers = projectMcpServers(cwd, compat);
+  if (mcp?.changed.length) return changedDialog(theme, home, cwd, mcp, done);
+  const project = mcp ? [...mcp.untrusted, ...mcp.servers.filter((s) => s.scope === 'project')] : undefined;
+  const servers = project ? project.map(serverLine) : projectMcpServers(cwd, compat);
   const files = compat.mcpJson ? '.jarvis-code/mcp.json or .mcp.json' : '.jarvis-code/mcp.json';
   const body = [
     `Do you trust the files in ${displayPath(cwd)}?`,
@@ -60,7 +62,7 @@ export function trustDialog(
     ],
     onSelect: (value) => {
       const trusted = value === 'yes';
-      setWorkspaceTrust(home, cwd, trusted);
+      setWorkspaceTrust(home, cwd, trusted, new Date(), mcp?.snapshot, compat);
       done(trusted);
     },
   });
@@ -70,16 +72,16 @@ function changedDialog(
   theme: Theme,
   home: string,
   cwd: string,
-  changed: readonly McpServerConfig[],
+  mcp: Pick<LoadedMcpServers, 'changed' | 'changes' | 'snapshot'>,
   done: (trusted: boolean) => void,
 ): SelectDialog {
-  const files = [...new Set(changed.map((s) => displayPath(s.file)))];
+  const files = mcp.changes.map((c) => displayPath(c.file));
   return new SelectDialog(theme, {
     title: 'Workspace trust',
     body: [
       `${files.join(' and ')} changed since you trusted ${displayPath(cwd)}.`,
-      'Its MCP servers run outside the sandbox with your environment. Start these servers?',
-      ...changed.map((s) => `  • ${serverLine(s)}`),
+      'These MCP servers run outside the sandbox with your environment. Start them with the new content?',
+      ...mcp.changed.map((s) => `  • ${serverLine(s)}`),
     ],
     items: [
       { value: 'no', label: 'Keep them off', description: 'asked again next session (default)' },
@@ -87,7 +89,7 @@ function changedDialog(
     ],
     onSelect: (value) => {
       const trusted = value === 'yes';
-      if (trusted) setWorkspaceTrust(home, cwd, true);
+      if (trusted) setWorkspaceTrust(home, cwd, true, new Date(), mcp.snapshot);
       done(trusted);
     },
   });
