@@ -73,9 +73,10 @@ export function launchPaths(spec: LaunchSpec, roots: readonly string[]): string[
   };
   if (spec.command) add(resolveProgram(spec.command, spec.cwd, spec.path));
   for (const arg of spec.args) {
+    // `path`, or the value of `--option=path`; a bare option names no file.
+    if (arg.startsWith('-') && !arg.includes('=')) continue;
     const value = arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
-    if (value && value !== arg.slice(0, 1) && (!arg.startsWith('-') || arg.includes('=')))
-      add(resolve(spec.cwd, value));
+    if (value) add(resolve(spec.cwd, value));
   }
   return found;
 }
