@@ -51,6 +51,9 @@ export function substituteShellLine(template: string, valueOf: (ref: ArgumentRef
       const command: CommandWords = { words: top().words, word: top().word, rest: template.slice(i + hit[0].length) };
       const placed = place(stack, command, ref, valueOf(ref));
       if ('refused' in placed) return placed;
+      // After a bare `$`, a quote would open `$'…'` (escapes decoded, and `\'` no end): an empty '' goes first.
+      if (placed.text.startsWith("'") && stack[stack.length - 1].kind === 'top' && /(^|[^\\])(\\\\)*\$$/.test(out))
+        out += "''";
       out += placed.text;
       top().word += placed.text;
       i += hit[0].length;

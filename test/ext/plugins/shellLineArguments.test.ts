@@ -62,6 +62,8 @@ const CONTEXTS: Array<[string, string, (v: string) => string]> = [
   ['single quotes', "printf %s '<$ARGUMENTS>'", (v) => `<${v}>`],
   ["ANSI-C $'…'", "printf %s $'<\\t$ARGUMENTS>'", (v) => `<\t${v}>`],
   ['double quotes inside $(…)', 'printf %s "$(printf %s "$ARGUMENTS")"', (v) => v.replace(/\n+$/, '')],
+  ['right after a bare $', 'printf %s $$ARGUMENTS', (v) => v],
+  ['right after an escaped $', 'printf %s \\$$ARGUMENTS', (v) => `$${v}`],
   ['inside <(…)', 'cat <(printf %s "$ARGUMENTS")', (v) => v],
   ['here-string', 'cat <<<"$ARGUMENTS"', (v) => `${v}\n`],
   ['three contexts in one word', 'printf %s "[$ARGUMENTS]"\'($ARGUMENTS)\'$ARGUMENTS', (v) => `[${v}](${v})${v}`],
