@@ -7,24 +7,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { attackUsers, shareWithAttackUsers, type AttackUser } from '../helpers/attackUsers';
-import { tempDir } from '../helpers/files';
+import { attackUsers, type AttackUser } from '../helpers/attackUsers';
+import { all, attributes, config, envFor, hook, place, touchTracked, type Place } from '../helpers/gitAttackPlaces';
 import { bundleGitFeatures, type FeatureResult, type GitFeatures } from '../helpers/gitFeatures';
-
-/** One row's folders: the repository, the user's home (global config), the canary and the planted programs. */
-interface Place {
-  root: string;
-  repo: string;
-  home: string;
-  canary: string;
-  /** A program that records that it ran (and reads nothing). */
-  evil: string;
-  /** The same, passing its input through (a filter). */
-  evilFilter: string;
-  git(args: string[], cwd?: string, input?: string): string;
-  /** Gives the user everything under the row's folder again (after the test made folders there). */
-  own(): void;
-}
 
 interface Row {
   name: string;
@@ -43,75 +28,10 @@ beforeAll(() => {
   features = bundleGitFeatures();
 });
 
-function place(user: AttackUser): Place {
-  const root = tempDir('jarvis-git-attack-');
-  shareWithAttackUsers(root);
-  const p = {
-    root,
-    repo: join(root, 'repo'),
-    home: join(root, 'home'),
-    canary: join(root, 'canary'),
-    evil: join(root, 'repo', 'tools', 'evil.sh'),
-    evilFilter: join(root, 'repo', 'tools', 'evil-filter.sh'),
-  };
-  mkdirSync(join(p.repo, 'tools'), { recursive: true });
-  mkdirSync(p.home);
-  const record = `echo "$(basename "$0") $*" >> ${JSON.stringify(p.canary)}`;
-  writeFileSync(p.evil, `#!/bin/sh\n${record}\nexit 0\n`);
-  writeFileSync(p.evilFilter, `#!/bin/sh\n${record}\ncat\n`);
-  chmodSync(p.evil, 0o755);
-  chmodSync(p.evilFilter, 0o755);
-  writeFileSync(join(p.home, '.gitconfig'), '[user]\n\tname = Row\n\temail = row@example.invalid\n');
-  user.own(root);
-  const env = envFor(p.home);
-  const git = (args: string[], cwd = p.repo, input?: string) => {
-    const r = user.run('git', args, { cwd, env, input });
-    if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed in ${cwd}: ${r.stderr}`);
-    return r.stdout.trim();
-  };
-  git(['init', '-q', '-b', 'main']);
-  writeFileSync(join(p.repo, 'a.txt'), 'one\ntwo\nthree\n');
-  writeFileSync(join(p.repo, '.gitignore'), 'tools/\n');
-  git(['add', '-A']);
-  git(['commit', '-q', '-m', 'first']);
-  git(['checkout', '-q', '-b', 'side']);
-  writeFileSync(join(p.repo, 'a.txt'), 'one\ntwo\nSIDE\n');
-  git(['commit', '-q', '-am', 'side']);
-  git(['checkout', '-q', 'main']);
-  writeFileSync(join(p.repo, 'b.txt'), 'main\n');
-  git(['add', 'b.txt']);
-  git(['commit', '-q', '-m', 'main']);
-  user.own(root);
-  return { ...p, git, own: () => user.own(root) };
-}
-
-function envFor(home: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: home, LANG: 'C' };
-}
-
 const ok = (r: FeatureResult) => {
   if (!r.ok) throw new Error(`the feature failed: ${r.error}`);
   return r.value;
 };
-const config = (key: string, value: (p: Place) => string) => (p: Place) => p.git(['config', key, value(p)]);
-const hook =
-  (name: string, dir = (p: Place) => join(p.repo, '.git', 'hooks')) =>
-  (p: Place) => {
-    mkdirSync(dir(p), { recursive: true });
-    writeFileSync(join(dir(p), name), readFileSync(p.evil));
-    chmodSync(join(dir(p), name), 0o755);
-  };
-const attributes = (line: string) => (p: Place) => {
-  writeFileSync(join(p.repo, '.gitattributes'), `${line}\n`);
-  p.git(['add', '.gitattributes']);
-  p.git(['commit', '-q', '-m', 'attributes']);
-};
-const all =
-  (...steps: Array<(p: Place) => void>) =>
-  (p: Place) =>
-    steps.forEach((s) => s(p));
-const touchTracked = (p: Place) => writeFileSync(join(p.repo, 'a.txt'), 'ONE\ntwo\nthree\n');
-
 const status = { args: ['status', '--porcelain'] };
 const changed = (p: Place) => ({ name: 'hasTrackedChanges', args: [p.repo] });
 const clean = (r: FeatureResult) => expect(ok(r)).toBe(false);
