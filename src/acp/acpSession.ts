@@ -39,9 +39,10 @@ import {
 import { promptInput } from './promptContent';
 import { EventMapper, historyUpdates } from './sessionUpdates';
 import { applyThinking, configOptions, currentModeId, MODE_IDS, modeState, type AcpModeId } from './sessionOptions';
-import { runSlashCommand } from './slashCommands';
+import { ACP_COMMAND_NAMES, runSlashCommand } from './slashCommands';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
+import { knownSlashNames, unknownSlashName } from '../engine/delegation/slashNames';
 import type { SessionPlugins } from '../ext/plugins/contributions';
 
 /** What the CLI layer prepared for a session in one folder (config, model, servers). */
@@ -227,11 +228,11 @@ export class AcpSession {
     }
     // `/<plugin>:<command> [args]`: the command's prompt goes to the model (docs/plugins.md).
     const plugin = this.plugins ? parsePluginCommand(input.text, this.plugins.commands, this.plugins.ids) : undefined;
-    if (plugin && !plugin.ok) {
-      this.say(plugin.message);
-      await this.updates;
-      return { stopReason: 'end_turn' };
-    }
+    if (plugin && !plugin.ok) return this.refuse(plugin.message);
+    // A `/name` that names nothing of this session is refused as the UI and print mode refuse it.
+    const hint = 'The editor lists the commands this agent offers.';
+    const unknown = plugin ? undefined : unknownSlashName(input.text, this.slashNames(), hint);
+    if (unknown) return this.refuse(unknown.message);
     this.cancelRequested = false;
     // Its `!`cmd` lines run first, through the editor's permission requests (engine/delegation/commandExpansion.ts).
     const warn = (text: string) => this.say(`warning: ${text}`);
@@ -252,6 +253,19 @@ export class AcpSession {
     await this.updates;
     if (outcome.reason === 'failed') throw RequestError.internalError(undefined, outcome.error ?? 'the turn failed');
     return { stopReason: stopReason(outcome.reason, this.cancelRequested) };
+  }
+
+  /** Says why a prompt was not sent, and ends the turn without one. */
+  private async refuse(message: string): Promise<{ stopReason: 'end_turn' }> {
+    this.say(message);
+    await this.updates;
+    return { stopReason: 'end_turn' };
+  }
+
+  /** The `/names` this session knows (engine/delegation/slashNames.ts): its own commands, skills, plugins' commands. */
+  private slashNames() {
+    const { runtime } = this.opts.prepared;
+    return knownSlashNames({ frontEnd: ACP_COMMAND_NAMES, skills: runtime.skills, plugins: this.plugins });
   }
 
   /** `session/cancel`: stops the turn; its questions are withdrawn (their editor requests cancelled). */

@@ -1,5 +1,6 @@
 // The slash commands an editor offers in its prompt box (`available_commands_update`) and what they do.
-// Everything else that starts with "/" goes to the model as typed.
+// Plugins' commands are expanded by the session; any other `/name` that names nothing is refused there
+// (engine/delegation/slashNames.ts).
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { CompactionResult } from '../engine/context/compaction';
 import type { SessionPlugins } from '../ext/plugins/contributions';
@@ -12,6 +13,9 @@ const BUILT_IN_COMMANDS = [
   },
   { name: 'plan', description: 'Turn plan mode on or off (read and plan only; the plan is reviewed before changes)' },
 ];
+
+/** The commands ACP runs itself, for the session's list of known `/names`. */
+export const ACP_COMMAND_NAMES = BUILT_IN_COMMANDS.map((c) => c.name);
 
 /** `/compact`, `/plan`, and the enabled plugins' `/<plugin>:<command>` (sent to the model as their prompt). */
 export function availableCommands(plugins: SessionPlugins | undefined): SessionUpdate {

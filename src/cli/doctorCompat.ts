@@ -21,6 +21,7 @@ import { defaultConfig } from '../store/configSchema';
 import { loadMcpServers } from '../store/mcpConfig';
 import { configPath, displayPath, projectRoot } from '../store/paths';
 import { isWorkspaceTrusted } from '../store/trust';
+import { claudeCommandLines, claudeJsonLines, claudeSettingsLines } from './doctorClaude';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
 
 const TOOL_NAMES = { claude: 'Claude Code', opencode: 'opencode' } as const;
@@ -127,7 +128,11 @@ export const compatLocationsSection: DoctorSectionProvider = async (ctx: DoctorC
     agentFolders.map((f) => f.dir),
   );
 
+  const claude = { lines, problems, notes };
+  await claudeCommandLines(ctx, compat, (name) => (skills.get(name) ? `the skill ${name}` : undefined), claude);
+  claudeSettingsLines(ctx, compat, claude);
   lines.push(mcpLine(ctx, compat, problems));
+  claudeJsonLines(ctx, compat, claude);
   lines.push(...instructionLines(home, cwd, compat, env, { problems, notes }));
   for (const n of notes) lines.push(`note: ${n}`);
   for (const p of problems) lines.push(`problem: ${p}`);

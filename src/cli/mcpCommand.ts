@@ -9,13 +9,11 @@ import {
   loadMcpServers,
   parseServerEntry,
   projectMcpPath,
-  readMcpFile,
   userMcpPath,
-  writeMcpServers,
-  type McpFileDocument,
   type McpScope,
   type McpServerConfig,
 } from '../store/mcpConfig';
+import { readMcpFile, writeMcpServers, type McpFileDocument } from '../store/mcpFile';
 import { compatSettingsOf, DEFAULT_COMPAT, type CompatSettings } from '../store/compat';
 import { ConfigError, readConfigFile } from '../store/config';
 import { configPath, displayPath, jarvisHome } from '../store/paths';

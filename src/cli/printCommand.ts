@@ -2,7 +2,14 @@
 import { parseGoalCommand } from '../engine/background/goals';
 import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint, type PrintFormat } from '../print/printMode';
+import {
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_USAGE,
+  makePrintRenderer,
+  runPrint,
+  type PrintFormat,
+} from '../print/printMode';
 import { initEvent, PrintResultRecorder } from '../print/printResult';
 import type { EngineEvent } from '../engine/loop/events';
 import { contextWindow, estimateToolSchemaTokens } from '../engine/context/context';
@@ -12,14 +19,37 @@ import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { MainOptions } from './program';
-import { installLastResort } from './lastResort';
+import { installLastResort, onLastResort } from './lastResort';
+import { jarvisHome } from '../store/paths';
 import { parseSkillCommand } from '../engine/delegation/skills';
 import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAttachments';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
+import { knownSlashNames, unknownSlashName, type SlashNameSources } from '../engine/delegation/slashNames';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 
 declare const __JARVIS_VERSION__: string;
+
+/** Print mode's own command: `/goal <objective>` (the other /goal forms are refused above). */
+const PRINT_COMMANDS = ['goal'];
+
+/**
+ * The message for a prompt that starts with a `/name` nothing of this session has, else undefined. A command of
+ * the interactive UI is named as one (its list is loaded only then: print mode does not start the UI).
+ */
+async function unknownPrintCommand(
+  prompt: string,
+  runtime: { skills?: SlashNameSources['skills']; plugins?: SlashNameSources['plugins'] },
+): Promise<string | undefined> {
+  const known = knownSlashNames({ frontEnd: PRINT_COMMANDS, skills: runtime.skills, plugins: runtime.plugins });
+  const hint = 'Print mode runs /goal <objective>, skills (/skill:<name>) and plugin commands (/<plugin>:<command>).';
+  const unknown = unknownSlashName(prompt, known, hint);
+  if (!unknown) return undefined;
+  const { findCommand } = await import('../ui/slashCommands');
+  const ui = findCommand(unknown.name);
+  if (ui) return `/${ui.name} is a command of the interactive UI (jarvis without -p); nothing was sent. ${hint}`;
+  return unknown.message;
+}
 
 type Sink = { write(s: string): void };
 
@@ -28,9 +58,20 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   const stderr = { write: (s: string) => void process.stderr.write(s) };
   const format: PrintFormat =
     options.outputFormat === 'stream-json' || options.outputFormat === 'json' ? options.outputFormat : 'text';
-  // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md).
+  // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md) — an
+  // unexpected error that escapes to the last resort included: it writes the result on its way out.
   const report = new PrintResultRecorder(format, stdout);
-  return report.finish(await runPrintBody(options, format, report, stdout, stderr));
+  installLastResort(jarvisHome(process.env));
+  let finished = false;
+  const finish = (code: number) => (finished ? code : ((finished = true), report.finish(code)));
+  const lastWords = onLastResort((message) => {
+    report.error(message);
+    finish(EXIT_FAILURE);
+  });
+  // An error thrown out of the body keeps the last words registered: it reaches the last resort next.
+  const code = await runPrintBody(options, format, report, stdout, stderr);
+  lastWords();
+  return finish(code);
 }
 
 async function runPrintBody(
@@ -41,10 +82,10 @@ async function runPrintBody(
   stderr: Sink,
 ): Promise<number> {
   /** A failure before or around the turn: on stderr, and as an event and in the result for scripts. */
-  const fail = (message: string): number => {
+  const fail = (message: string, code = EXIT_FAILURE): number => {
     stderr.write(`${message}\n`);
     report.error(message);
-    return EXIT_FAILURE;
+    return code;
   };
   const input = await resolvePrintPrompt({ prompt: options.prompt, stdin: process.stdin, stderr });
   if (!input.ok) {
@@ -70,13 +111,13 @@ async function runPrintBody(
     }
     throw e;
   }
-  installLastResort(startup.home);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;
   const pluginCommand = goalCommand || !plugins ? undefined : parsePluginCommand(prompt, plugins.commands, plugins.ids);
+  // A name that names nothing (an unknown plugin command or skill) is a usage error: exit 2, nothing sent.
   if (pluginCommand && !pluginCommand.ok) {
-    return fail(`jarvis: ${pluginCommand.message}`);
+    return fail(`jarvis: ${pluginCommand.message}`, EXIT_USAGE);
   }
   // `/skill:<name> [args]` (or `/<name>` for a skill): the skill's instructions become the prompt.
   const skillCommand =
@@ -84,8 +125,12 @@ async function runPrintBody(
       ? undefined
       : parseSkillCommand(prompt, startup.runtime.skills, (name) => name === 'goal');
   if (skillCommand && !skillCommand.ok) {
-    return fail(`jarvis: ${skillCommand.message}`);
+    return fail(`jarvis: ${skillCommand.message}`, EXIT_USAGE);
   }
+  // Any other `/name` that names nothing is refused before anything is sent (docs/print-mode.md).
+  const unknown =
+    goalCommand || pluginCommand || skillCommand ? undefined : await unknownPrintCommand(prompt, startup.runtime);
+  if (unknown) return fail(`jarvis: ${unknown}`, EXIT_USAGE);
   const writer = makePrintRenderer(format, stdout, stderr);
   const render = (event: EngineEvent) => {
     report.observe(event);
@@ -117,8 +162,8 @@ async function runPrintBody(
   try {
     runtime = control.ensure();
   } catch (e) {
-    process.off('SIGINT', early);
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
+    process.off('SIGINT', early);
     if (!(e instanceof SessionLockedError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
@@ -131,9 +176,9 @@ async function runPrintBody(
     stderr,
   );
   if (!fitted.ok) {
-    process.off('SIGINT', early);
     await control.close();
     await mcp?.close();
+    process.off('SIGINT', early);
     return fail(fitted.message);
   }
   prompt = fitted.prompt;
@@ -220,8 +265,9 @@ async function runPrintBody(
       () => interrupted,
     );
   } finally {
-    process.off('SIGINT', onSigint);
+    // The handler stays while things stop: a second Ctrl-C now still kills them all before exiting.
     await control.close(interrupted);
     await mcp?.close();
+    process.off('SIGINT', onSigint);
   }
 }

@@ -9,11 +9,13 @@ import type { RuntimeOptions } from '../engine/runtime/runtime';
 import { Session } from '../engine/session/session';
 import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../store/config';
 import { resolveModel } from '../store/modelResolution';
+import { agentModelResolver } from '../store/agentModels';
 import { subagentModelPool } from '../store/subagentModelPool';
 import type { HookSpec } from '../ext/hooks/hookRunner';
 import { loadMcpServers, type LoadedMcpServers } from '../store/mcpConfig';
 import { jarvisHome } from '../store/paths';
 import { isWorkspaceTrusted, workspaceTrust } from '../store/trust';
+import type { ClaudeSettingsHooks } from '../ext/hooks/claudeSettingsHooks';
 import { changedMcpFileWarnings } from './mcpTrustNotice';
 import { effectiveSettings, type Settings } from '../store/settings';
 import type { SessionLocation } from '../store/sessionStore';
@@ -28,6 +30,8 @@ import type { PluginContributions } from '../ext/plugins/contributions';
 import { shippedPluginFolders } from '../ext/plugins/shippedPlugins';
 import type { MainOptions } from './program';
 import { lspSettingsFromConfig } from './lspSettings';
+import { attachClaudeCommands, claudeSettingsHooksFor } from './claudeStartup';
+import type { ClaudeCommandsLoad } from '../ext/commands/claudeCommands';
 
 export class StartupError extends Error {
   /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
@@ -46,12 +50,16 @@ export interface Startup {
   configPath: string;
   settings: Settings;
   warnings: string[];
-  /** `[[hooks]]` of config.toml, ready to run. */
+  /** `[[hooks]]` of config.toml and the hooks of Claude Code's settings files, ready to run (plugins add theirs). */
   hooks: HookSpec[];
+  /** What Claude Code's settings files gave, file by file (doctor lists it). */
+  claudeSettings: ClaudeSettingsHooks;
   /** mcp.json servers (project ones only in a trusted workspace; the interactive UI may ask first). */
   mcp: LoadedMcpServers;
   /** Everything but the front-end parts (events, approval port, services). */
   runtime: Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery'>;
+  /** Claude Code's command files of this launch (filled by `loadExtensions`; doctor lists them). */
+  claudeCommands?: ClaudeCommandsLoad;
   /** Every agent of this launch (filled by `loadExtensions`). */
   agents?: AgentCatalog;
   /** The sandbox's availability notice, probed in the background; `loadExtensions` adds it to the warnings. */
@@ -83,6 +91,7 @@ export async function loadExtensions(
     plugins?.skills,
   );
   startup.warnings.push(...skills.warnings);
+  startup.claudeCommands = await attachClaudeCommands(startup, skills, env);
   let agents: AgentCatalog;
   try {
     agents = await loadAgentCatalog(
@@ -240,6 +249,11 @@ export function loadStartup(
   const rules = permissionRulesOf(loaded);
 
   const hooks: HookSpec[] = config.hooks.map((h) => ({ ...h, origin: 'config.toml' }));
+  const claudeSettings = claudeSettingsHooksFor(home, cwd, env, settings);
+  hooks.push(...claudeSettings.hooks);
+  // The interactive UI asks about an undecided folder first; the files it would trust are named there.
+  const undecided = !ctx.nonInteractive && workspaceTrust(home, cwd) === undefined;
+  warnings.push(...claudeSettings.warnings.filter((w) => !(undecided && / not trusted /.test(w))));
   const mcp = loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd));
   warnings.push(...mcp.warnings);
   // The interactive UI asks about an undecided folder before it starts anything; otherwise say why
@@ -265,6 +279,7 @@ export function loadStartup(
     warnings,
     sandboxNotice,
     hooks,
+    claudeSettings,
     mcp,
     runtime: {
       home,
@@ -280,6 +295,7 @@ export function loadStartup(
         maxAttemptsPerStep: settings.loop.maxAttemptsPerStep,
         retryBudgetMs: settings.loop.retryBudgetMs,
         idleTimeoutMs: settings.loop.idleTimeoutMs,
+        waitNoticeMs: settings.loop.waitNoticeMs,
       },
       rules,
       background: {
@@ -297,6 +313,10 @@ export function loadStartup(
         swarmMaxConcurrency: env.JARVIS_CODE_AGENT_SWARM_MAX_CONCURRENCY,
       },
       subagentModels,
+      agentModels: {
+        resolve: agentModelResolver({ config, env, configPath: loaded.path }),
+        choices: Object.entries(config.models).map(([alias, m]) => ({ alias, hint: m.model })),
+      },
       fileHistory: config.rewind.snapshots ? { maxFileBytes: config.rewind.max_file_bytes } : false,
       compaction: {
         triggerRatio: settings.loop.compactionTriggerRatio,

@@ -9,6 +9,8 @@ import { StreamJsonWriter, TranscriptWriter, type Sink } from './transcriptWrite
 
 export const EXIT_SUCCESS = 0;
 export const EXIT_FAILURE = 1;
+/** A usage error found before anything was sent: an unknown `/name` (docs/print-mode.md, "Exit codes"). */
+export const EXIT_USAGE = 2;
 /** Interrupted by SIGINT (128 + 2), after the partial turn was journalled. */
 export const EXIT_INTERRUPTED = 130;
 /** `-p "/goal …"` (docs/print-mode.md): complete → 0, blocked → 3, paused (interrupt, error) → 6. */

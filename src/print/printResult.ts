@@ -7,6 +7,13 @@ import type { Sink } from './transcriptWriter';
 /** Bumped when a field of a stream-json event changes meaning or goes away (adding a field does not bump it). */
 export const STREAM_JSON_VERSION = 1;
 
+export interface UsageFigures {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+}
+
 export type PrintOutcome = 'success' | 'error' | 'interrupted' | 'goal_blocked' | 'goal_paused';
 
 export interface PrintResultEvent {
@@ -21,7 +28,9 @@ export interface PrintResultEvent {
   duration_ms: number;
   /** The main agent's text of its last turn. */
   text: string;
-  usage: { input_tokens: number; output_tokens: number; cache_read_tokens: number; cache_write_tokens: number };
+  usage: UsageFigures;
+  /** The same figures split by the model id the requests went to (subagents may run on other models). */
+  usage_by_model: Record<string, UsageFigures & { requests: number }>;
   /**
    * The sum of the costs the provider reported (OpenRouter's `usage.cost`, LiteLLM's response header), USD;
    * null when no request reported one. Never estimated (docs/print-mode.md "Cost").
@@ -49,7 +58,13 @@ function outcomeOf(code: number): PrintOutcome {
 /** Follows the run's events and errors; `finish` writes the final object (stream-json and json only). */
 export class PrintResultRecorder {
   private readonly started = Date.now();
-  private readonly usage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+  private readonly usage: UsageFigures = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+  };
+  private readonly byModel: PrintResultEvent['usage_by_model'] = {};
   private turns = 0;
   /** Requests that reported usage, and the costs among them. */
   private requests = 0;
@@ -69,10 +84,20 @@ export class PrintResultRecorder {
   /** Every event of the run, subagents' included: their requests count towards the usage too. */
   observe(event: EngineEvent): void {
     if (event.type === 'usage') {
-      this.usage.input_tokens += event.usage.inputTokens;
-      this.usage.output_tokens += event.usage.outputTokens;
-      this.usage.cache_read_tokens += event.usage.cacheReadTokens ?? 0;
-      this.usage.cache_write_tokens += event.usage.cacheWriteTokens ?? 0;
+      const model = (this.byModel[event.model] ??= {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        requests: 0,
+      });
+      for (const sum of [this.usage, model]) {
+        sum.input_tokens += event.usage.inputTokens;
+        sum.output_tokens += event.usage.outputTokens;
+        sum.cache_read_tokens += event.usage.cacheReadTokens ?? 0;
+        sum.cache_write_tokens += event.usage.cacheWriteTokens ?? 0;
+      }
+      model.requests++;
       this.requests++;
       if (event.usage.costUsd !== undefined) {
         this.costReports++;
@@ -117,6 +142,7 @@ export class PrintResultRecorder {
       duration_ms: Date.now() - this.started,
       text: this.text,
       usage: { ...this.usage },
+      usage_by_model: structuredClone(this.byModel),
       total_cost_usd: this.costReports ? roundUsd(this.costUsd) : null,
       cost_complete: this.requests > 0 && this.costReports === this.requests,
       cost_source: this.costReports ? 'provider' : null,

@@ -6,7 +6,10 @@ import type { JarvisConfig } from './configSchema';
 import { expandTilde } from './paths';
 
 export interface CompatSettings {
-  /** `.claude/skills`, `~/.claude/skills`, `.claude/agents`, `~/.claude/agents`. */
+  /**
+   * `.claude/skills`, `.claude/agents`, `.claude/commands`, `.claude/settings*.json` hooks and their `~/.claude/`
+   * counterparts, and `~/.claude.json`'s MCP servers.
+   */
   claude: boolean;
   /** `.opencode/agent`, `.opencode/agents`, and opencode's global `~/.config/opencode/agent(s)`. */
   opencode: boolean;
@@ -83,6 +86,14 @@ export function foreignAgentFolders(root: string, compat: CompatSettings, env: N
     { dir: join(expandTilde('~', env), '.claude', 'agents'), scope: 'user', tool: 'claude', off: !compat.claude },
     { dir: join(opencodeUser, 'agent'), scope: 'user', tool: 'opencode', off: !compat.opencode },
     { dir: join(opencodeUser, 'agents'), scope: 'user', tool: 'opencode', off: !compat.opencode },
+  ];
+}
+
+/** Claude Code's command folders, project first: `.claude/commands` at the project root and `~/.claude/commands`. */
+export function claudeCommandFolders(root: string, compat: CompatSettings, env: NodeJS.ProcessEnv): ForeignFolder[] {
+  return [
+    { dir: join(root, '.claude', 'commands'), scope: 'project', tool: 'claude', off: !compat.claude },
+    { dir: join(expandTilde('~', env), '.claude', 'commands'), scope: 'user', tool: 'claude', off: !compat.claude },
   ];
 }
 

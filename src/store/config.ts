@@ -180,6 +180,19 @@ function crossCheck(config: JarvisConfig, file: string, warnings: string[]): voi
     );
   }
 
+  for (const [name, alias] of Object.entries(config.model_aliases)) {
+    if (!config.models[alias]) {
+      fail(
+        file,
+        ['model_aliases', name],
+        'an alias defined in [models]',
+        aliases.length
+          ? `no model alias "${alias}"; defined aliases: ${list(aliases)}`
+          : `no model alias "${alias}"; no [models.<alias>] tables are defined`,
+      );
+    }
+  }
+
   const secondary = config.secondary_model;
   if (secondary) {
     const pool = secondary.models ? Object.keys(secondary.models) : undefined;

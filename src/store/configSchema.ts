@@ -100,6 +100,8 @@ const loopControlSchema = table({
   retry_budget_s: int(0).default(30),
   // Seconds to wait for a response's first byte, or for the next chunk of a stream; 0 = no limit.
   idle_timeout_s: int(0).default(120),
+  // Seconds without a byte from the model before the user is told it has not answered yet; 0 = never.
+  wait_notice_s: int(0).default(10),
   reserved_context_size: int(0).optional(),
   compaction_trigger_ratio: z
     .number({ error: 'a number greater than 0 and at most 1' })
@@ -144,7 +146,21 @@ const sandboxSchema = table({
     })
     .default([]),
   shell_mode: oneOf(['sandboxed', 'unsandboxed']).default('sandboxed'),
+  // Unix sockets: refused inside by default; "own" lets commands make their own; the list names outside ones.
+  unix_sockets: oneOf(['refuse', 'own']).default('refuse'),
+  allow_unix_sockets: socketPathList().default([]),
 });
+
+const SOCKET_PATH_SHAPE = 'an absolute path, a path under ~/, or $NAME for the path an environment variable holds';
+function socketPathList() {
+  return stringList().superRefine((entries, ctx) => {
+    for (const [i, entry] of entries.entries()) {
+      const ok = entry.startsWith('/') || entry.startsWith('~/') || /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(entry);
+      if (!ok)
+        ctx.addIssue({ code: 'custom', path: [i], message: `${SOCKET_PATH_SHAPE} (got ${JSON.stringify(entry)})` });
+    }
+  });
+}
 
 // `[sandbox] allowed_domains`: host names, `*.` wildcards or IP literals, each with an optional :port.
 const DOMAIN_SHAPE =
@@ -294,6 +310,8 @@ export const configSchema = table({
   providers: z.record(z.string(), providerSchema, { error: 'a table of providers' }).default({}),
   models: z.record(z.string(), modelSchema, { error: 'a table of models' }).default({}),
   secondary_model: secondaryModelSchema.optional(),
+  // Names agent files use for models (`sonnet`, `haiku`, `anthropic/claude-sonnet-4-5`) → a [models] alias.
+  model_aliases: stringTable().default({}),
   thinking: thinkingSchema.prefault({}),
   loop_control: loopControlSchema.prefault({}),
   token_counting: table({ strategy: oneOf(TOKEN_COUNTING_STRATEGIES).default('measured+estimated') }).prefault({}),

@@ -1,17 +1,18 @@
 // The MCP server list (docs/mcp.md): `{"mcpServers": {name: entry}}` in `$JARVIS_CODE_HOME/mcp.json`
-// (user), `<project>/.jarvis-code/mcp.json` and Claude Code's `<project>/.mcp.json` (project; a same-named project
-// entry replaces the user one, ours beats `.mcp.json`, and project servers are used only in a trusted workspace —
-// SPEC §7.6, docs/compatibility.md). `${VAR}` references are expanded (mcpVariables.ts). A broken file or entry is
-// a warning that names it; the session goes on without that server. Writing (`jarvis mcp add|remove`)
-// touches only the `mcpServers` key, so whatever else the file holds survives.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// (user), `<project>/.jarvis-code/mcp.json` and Claude Code's `<project>/.mcp.json` (project), and the servers Claude
+// Code keeps in `~/.claude.json` (claudeJsonMcp.ts: user, and this project's). A same-named project entry replaces
+// the user one, ours beat Claude Code's, and project servers are used only in a trusted workspace — SPEC §7.6,
+// docs/compatibility.md. `${VAR}` references are expanded (mcpVariables.ts). A broken file or entry is
+// a warning that names it; the session goes on without that server. Reading and writing one file: mcpFile.ts.
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { claudeJsonPath, readClaudeJsonServers, type ClaudeJsonServers } from './claudeJsonMcp';
 import { claudeMcpPath, DEFAULT_COMPAT, type CompatSettings } from './compat';
 import { INT32_MAX } from './configSchema';
 import { expandMcpEntry, McpVariableError } from './mcpVariables';
 import { displayPath, projectRoot } from './paths';
-import { sha256, type LaunchFile } from './mcpLaunch';
+import type { LaunchFile } from './mcpLaunch';
+import { readMcpFile, type McpFileDocument } from './mcpFile';
 import { judgeProjectServers, snapshotOf, withLaunchFiles, type McpChange, type McpTrustSnapshot } from './mcpTrust';
 import { workspaceTrust } from './trustFile';
 
@@ -51,6 +52,11 @@ export interface McpServerConfig {
    * files that could not be read, so the server is never approved.
    */
   launch?: { roots: string[]; files: LaunchFile[]; unreadable?: string[] };
+  /**
+   * A bundled plugin's server: the tool list that shipped with the package beside it (ext/plugins/bundledPlugins.ts),
+   * used like a cached listing while none is cached.
+   */
+  shippedListing?: string;
 }
 
 export interface McpTimeoutDefaults {
@@ -105,13 +111,15 @@ export interface LoadedMcpServers {
   /** What trusting the project's servers now records: the files as this load read them. */
   snapshot: McpTrustSnapshot;
   warnings: string[];
-  /** `.mcp.json` entries not used because `.jarvis-code/mcp.json` has a server of the same name. */
+  /** Foreign entries not used because one ranked above has their name (`.jarvis-code/mcp.json` over `.mcp.json`…). */
   shadowed: McpServerConfig[];
 }
 
 /**
- * The project's servers: `.jarvis-code/mcp.json`, then `.mcp.json` unless `[compat] mcp_json = false`; each with the
- * digest of the bytes it was parsed from and its launch files digested (mcpTrust.ts).
+ * The project's servers: `.jarvis-code/mcp.json`, then this project's entry of `~/.claude.json` (Claude Code's local
+ * scope, unless `[compat] claude = false`), then `.mcp.json` (unless `[compat] mcp_json = false`); a name taken by an
+ * earlier source is shadowed. Each keeps the digest of the bytes it was parsed from, and stdio servers their launch
+ * files digested (mcpTrust.ts).
  */
 function readProjectServers(
   projectDir: string,
@@ -119,20 +127,20 @@ function readProjectServers(
   defaults: McpTimeoutDefaults,
   warnings: string[],
   env: NodeJS.ProcessEnv,
+  claudeJson: ClaudeJsonServers,
 ): { servers: McpServerConfig[]; shadowed: McpServerConfig[]; fileDigests: Record<string, string> } {
   const fileDigests: Record<string, string> = {};
-  const ours = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env, fileDigests);
-  const roots = [...new Set([resolve(projectDir), projectRoot(resolve(projectDir))])];
-  const launched = (list: McpServerConfig[]) => withLaunchFiles(list, roots, env, projectDir);
-  if (!compat.mcpJson) return { servers: launched(ours), shadowed: [], fileDigests };
-  const names = new Set(ours.map((s) => s.name));
-  // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
-  const claude = readServers(claudeMcpPath(projectRoot(projectDir)), 'project', defaults, warnings, env, fileDigests);
-  return {
-    servers: launched([...ours, ...claude.filter((s) => !names.has(s.name))]),
-    shadowed: claude.filter((s) => names.has(s.name)),
-    fileDigests,
+  const servers = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env, fileDigests);
+  const shadowed: McpServerConfig[] = [];
+  const add = (list: McpServerConfig[]) => {
+    for (const s of list) (servers.some((t) => t.name === s.name) ? shadowed : servers).push(s);
   };
+  if (compat.claude) add(claudeJson.project);
+  // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
+  const claudeMcp = claudeMcpPath(projectRoot(projectDir));
+  if (compat.mcpJson) add(readServers(claudeMcp, 'project', defaults, warnings, env, fileDigests));
+  const roots = [...new Set([resolve(projectDir), projectRoot(resolve(projectDir))])];
+  return { servers: withLaunchFiles(servers, roots, env, projectDir), shadowed, fileDigests };
 }
 
 /** Reads every file; never throws. */
@@ -146,11 +154,16 @@ export function loadMcpServers(opts: {
 }): LoadedMcpServers {
   const warnings: string[] = [];
   const env = opts.env ?? process.env;
+  const compat = opts.compat ?? DEFAULT_COMPAT;
+  const claudeJson = readClaudeJson(opts.projectDir, compat, opts.defaults, warnings, env);
   const user = readServers(userMcpPath(opts.home), 'user', opts.defaults, warnings, env);
-  const project = readProjectServers(opts.projectDir, opts.compat ?? DEFAULT_COMPAT, opts.defaults, warnings, env);
-  const byName = new Map(user.map((s) => [s.name, s]));
+  const project = readProjectServers(opts.projectDir, compat, opts.defaults, warnings, env, claudeJson);
+  // `~/.claude.json`'s user servers rank after ours ($JARVIS_CODE_HOME/mcp.json) of the same name.
+  const claudeUser = claudeJson.user.filter((s) => !user.some((u) => u.name === s.name));
+  const shadowed = [...project.shadowed, ...claudeJson.user.filter((s) => !claudeUser.includes(s))];
+  const byName = new Map([...user, ...claudeUser].map((s) => [s.name, s]));
   const snapshot = snapshotOf(project.servers, project.fileDigests);
-  const base = { warnings, shadowed: project.shadowed, snapshot };
+  const base = { warnings, shadowed, snapshot };
   if (!opts.trusted) {
     return {
       ...base,
@@ -161,7 +174,10 @@ export function loadMcpServers(opts: {
       changes: [],
     };
   }
-  const judged = judgeProjectServers(workspaceTrust(opts.home, opts.projectDir), project.servers);
+  // `~/.claude.json` is the user's own file, out of every sandbox's reach: its servers need a trusted folder but no
+  // digest of that file; the files they start inside the workspace are pinned like every project server's.
+  const trust = workspaceTrust(opts.home, opts.projectDir);
+  const judged = judgeProjectServers(trust, project.servers, [claudeJsonPath(env)]);
   for (const s of judged.approved) byName.set(s.name, s);
   const changedFiles = judged.changes.map((c) => c.file);
   return {
@@ -174,17 +190,34 @@ export function loadMcpServers(opts: {
   };
 }
 
-/** The project files' valid servers, whatever the trust (the trust prompt lists them); never throws. */
-export function readProjectMcpServers(projectDir: string, compat: CompatSettings = DEFAULT_COMPAT): McpServerConfig[] {
-  const defaults = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
-  return readProjectServers(projectDir, compat, defaults, [], process.env).servers;
+/** `~/.claude.json`'s servers (none with `[compat] claude = false`). */
+function readClaudeJson(
+  projectDir: string,
+  compat: CompatSettings,
+  defaults: McpTimeoutDefaults,
+  warnings: string[],
+  env: NodeJS.ProcessEnv,
+): ClaudeJsonServers {
+  if (!compat.claude) return { user: [], project: [] };
+  return readClaudeJsonServers(projectDir, defaults, warnings, env, parseServerEntry);
 }
 
-/** What trusting the folder records now: the project MCP files and launch files as they are. */
-export function projectMcpSnapshot(projectDir: string, compat: CompatSettings = DEFAULT_COMPAT): McpTrustSnapshot {
+/**
+ * The project's valid servers whatever the trust (the trust prompt lists them), and what trusting them records
+ * (the files as this one read saw them); never throws.
+ */
+export function readProjectMcp(
+  projectDir: string,
+  compat: CompatSettings = DEFAULT_COMPAT,
+): { servers: McpServerConfig[]; snapshot: McpTrustSnapshot } {
   const defaults = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
-  const read = readProjectServers(projectDir, compat, defaults, [], process.env);
-  return snapshotOf(read.servers, read.fileDigests);
+  const claudeJson = readClaudeJson(projectDir, compat, defaults, [], process.env);
+  const read = readProjectServers(projectDir, compat, defaults, [], process.env, claudeJson);
+  return { servers: read.servers, snapshot: snapshotOf(read.servers, read.fileDigests) };
+}
+
+export function readProjectMcpServers(projectDir: string, compat: CompatSettings = DEFAULT_COMPAT): McpServerConfig[] {
+  return readProjectMcp(projectDir, compat).servers;
 }
 
 /** `stdio: node server.js --x`, `http: https://…` — how a server is reached, for lists and prompts. */
@@ -235,7 +268,7 @@ export function parseServerEntry(
     vars?: Record<string, string>;
     expand?: boolean;
   },
-): { server: McpServerConfig } | { error: string } {
+): { server: McpServerConfig } | { error: string; unsetVariable?: string } {
   const label = `${displayPath(where.file)}: MCP server "${name}"`;
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
     return { error: `${label}: the name may contain only letters, digits, "_", "-" and "." (server skipped)` };
@@ -254,7 +287,7 @@ export function parseServerEntry(
       headers = expanded.headers;
     } catch (err) {
       if (!(err instanceof McpVariableError)) throw err;
-      return { error: `${label}: ${err.message} (server skipped)` };
+      return { error: `${label}: ${err.message} (server skipped)`, unsetVariable: err.variable };
     }
   }
   const kind = e.transport ?? e.type;
@@ -303,71 +336,4 @@ export function parseServerEntry(
       startup: e.startup ?? 'lazy',
     },
   };
-}
-
-/** A parsed mcp.json: the whole document (kept for rewriting), its `mcpServers` table, and the SHA-256 of its bytes. */
-export interface McpFileDocument {
-  document: Record<string, unknown>;
-  servers: Record<string, unknown>;
-  /** Of the very bytes parsed here (one read: a file swapped meanwhile cannot be parsed from one and judged by another). */
-  digest: string;
-}
-
-/** Undefined when the file does not exist; throws an Error with an actionable message when it is broken. */
-export function readMcpFile(file: string): McpFileDocument | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`${displayPath(file)} could not be read (${(e as Error).message}); its MCP servers are not used`);
-  }
-  let bytes: Buffer;
-  try {
-    // The descriptor checked is the one read: a FIFO or device planted there is refused, never waited on.
-    if (!fstatSync(fd).isFile())
-      throw new Error(`${displayPath(file)} is not a regular file; its MCP servers are not used until it is one`);
-    bytes = readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch (e) {
-    throw new Error(
-      `${displayPath(file)} is not valid JSON (${(e as Error).message}); its MCP servers are not used until it is fixed`,
-    );
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(
-      `${displayPath(file)} must hold a JSON object like {"mcpServers": {…}}; its MCP servers are not used until it is fixed`,
-    );
-  }
-  const document = value as Record<string, unknown>;
-  const servers = document.mcpServers ?? {};
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new Error(
-      `${displayPath(file)}: "mcpServers" must be an object of servers by name; its MCP servers are not used until it is fixed`,
-    );
-  }
-  return { document, servers: servers as Record<string, unknown>, digest: sha256(bytes) };
-}
-
-/**
- * Replaces `mcpServers` and writes atomically; every other key of the document is kept as it was. Returns the
- * SHA-256 of the bytes written (what a trusted project file's approval moves to).
- */
-export function writeMcpServers(
-  file: string,
-  doc: McpFileDocument | undefined,
-  servers: Record<string, unknown>,
-): string {
-  const document = { ...(doc?.document ?? {}), mcpServers: servers };
-  const bytes = Buffer.from(`${JSON.stringify(document, null, 2)}\n`);
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, bytes);
-  renameSync(tmp, file);
-  return sha256(bytes);
 }

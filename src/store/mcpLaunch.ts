@@ -4,8 +4,9 @@
 // to the MCP file's, and the server starts only with exactly those bytes (ext/mcp/launchPin.ts). What those files
 // load in turn (imported modules, `node_modules`) is not among them: docs/mcp.md says so.
 import { createHash } from 'node:crypto';
-import { accessSync, closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, relative, resolve } from 'node:path';
+import { readRegular } from './regularFile';
 
 export interface LaunchFile {
   path: string;
@@ -81,24 +82,10 @@ export function launchPaths(spec: LaunchSpec, roots: readonly string[]): string[
   return found;
 }
 
-/**
- * The bytes of `path` if it is a regular file, from one open: the descriptor checked is the one read, so a FIFO or
- * device swapped in meanwhile is refused instead of blocking (undefined), and the bytes are the ones digested.
- */
+/** The bytes of `path` if it is a regular file, from one read (regularFile.ts); undefined otherwise. */
 export function readRegularFile(path: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch {
-    return undefined;
-  }
-  try {
-    return fstatSync(fd).isFile() ? readFileSync(fd) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  const read = readRegular(path);
+  return 'bytes' in read ? read.bytes : undefined;
 }
 
 /** Each file read once: its digest, or undefined for one that cannot be read (then nothing is approved). */

@@ -38,10 +38,17 @@ export function withLaunchFiles(
   });
 }
 
-/** The files of `server` that differ from what `entry` approved (empty: approved). */
-function differences(entry: TrustEntry | undefined, server: McpServerConfig): string[] {
+/**
+ * The files of `server` that differ from what `entry` approved (empty: approved). A server of one of `ownFiles` (the
+ * user's own files, out of every sandbox's reach: `~/.claude.json`) needs no digest of that file, only of its
+ * launch files.
+ */
+function differences(entry: TrustEntry | undefined, server: McpServerConfig, ownFiles: readonly string[]): string[] {
   const out: string[] = [];
-  if (server.fileDigest === undefined || entry?.mcpFiles?.[server.file] !== server.fileDigest) out.push(server.file);
+  const approvedFile = ownFiles.includes(server.file)
+    ? entry?.trusted === true
+    : server.fileDigest !== undefined && entry?.mcpFiles?.[server.file] === server.fileDigest;
+  if (!approvedFile) out.push(server.file);
   for (const path of server.launch?.unreadable ?? []) out.push(path);
   for (const f of server.launch?.files ?? []) if (entry?.mcpLaunch?.[f.path] !== f.digest) out.push(f.path);
   return out;
@@ -50,12 +57,13 @@ function differences(entry: TrustEntry | undefined, server: McpServerConfig): st
 export function judgeProjectServers(
   entry: TrustEntry | undefined,
   servers: readonly McpServerConfig[],
+  ownFiles: readonly string[] = [],
 ): { approved: McpServerConfig[]; changed: McpServerConfig[]; changes: McpChange[] } {
   const approved: McpServerConfig[] = [];
   const changed: McpServerConfig[] = [];
   const byFile = new Map<string, string[]>();
   for (const s of servers) {
-    const files = differences(entry, s);
+    const files = differences(entry, s, ownFiles);
     if (!files.length) {
       approved.push(s);
       continue;

@@ -1,36 +1,45 @@
 // Workspace trust (docs/ui.md): whether the user trusts a folder, asked once per workspace on the first interactive
-// launch, kept under the data root (trustFile.ts), never inside the folder. Trust covers the project MCP files and
-// the files their servers are started with as they were when the user said yes: the entry keeps their digests,
-// and a server whose file or launch file differs is not started until the user approves it again (docs/sandbox.md,
-// "Files that run later"; docs/mcp.md, "Workspace trust"; mcpTrust.ts judges, mcpLaunch.ts finds the files).
-import { readFileSync } from 'node:fs';
+// launch, kept under the data root (trustFile.ts), never inside the folder. Trust covers the project MCP files, the
+// files their servers are started with and Claude Code's project settings (their hooks) as they were when the user
+// said yes: the entry keeps their digests, and a server or a settings file whose bytes differ is not used until the
+// user approves it again (docs/sandbox.md, "Files that run later"; docs/mcp.md, "Workspace trust"; docs/hooks.md;
+// mcpTrust.ts judges servers, mcpLaunch.ts finds their launch files).
 import { join, resolve } from 'node:path';
 import { DEFAULT_COMPAT, type CompatSettings } from './compat';
-import { projectMcpSnapshot, readProjectMcpServers } from './mcpConfig';
-import { sha256 } from './mcpLaunch';
+import { readProjectMcp, readProjectMcpServers } from './mcpConfig';
+import { readRegularFile, sha256 } from './mcpLaunch';
 import type { McpTrustSnapshot } from './mcpTrust';
 import { projectRoot } from './paths';
 import { readTrustFile, writeTrustFile, type TrustEntry } from './trustFile';
 
 export { isWorkspaceTrusted, trustFilePath, workspaceTrust, type TrustEntry } from './trustFile';
 
-/** The project MCP files a folder may have: `.jarvis-code/mcp.json` there and `.mcp.json` at its repository root. */
-export function projectMcpFiles(workDir: string): string[] {
-  return [join(resolve(workDir), '.jarvis-code', 'mcp.json'), join(projectRoot(resolve(workDir)), '.mcp.json')];
+/** Claude Code's project settings, whose hooks run commands: `.claude/settings.json` and `settings.local.json`. */
+export function projectHookFiles(workDir: string): string[] {
+  const root = join(projectRoot(resolve(workDir)), '.claude');
+  return [join(root, 'settings.json'), join(root, 'settings.local.json')];
 }
 
-/** SHA-256 of the file's bytes, or undefined when it cannot be read (missing, a folder, no permission). */
+/** SHA-256 of the file's bytes, or undefined when it is no regular file that can be read (missing, a FIFO…). */
 export function fileDigest(path: string): string | undefined {
-  try {
-    return sha256(readFileSync(path));
-  } catch {
-    return undefined;
+  const bytes = readRegularFile(path);
+  return bytes && sha256(bytes);
+}
+
+/** Digests of the project's Claude Code settings files as they are now (one read each; absent ones left out). */
+function projectHookDigests(workDir: string): Record<string, string> {
+  const digests: Record<string, string> = {};
+  for (const file of projectHookFiles(workDir)) {
+    const digest = fileDigest(file);
+    if (digest !== undefined) digests[file] = digest;
   }
+  return digests;
 }
 
 /**
- * Whether `file` (a project MCP file of `workDir`) holds what the user trusted: the folder is trusted and the
- * digest of its bytes (`digest`, from the read the caller parsed; else one read here) is the recorded one.
+ * Whether `file` (a project MCP or hook file of `workDir`) holds what the user trusted: the folder is trusted and the
+ * digest of its bytes (`digest`, from the read the caller parsed; else one read here) is the recorded one. A file
+ * that cannot be read, or has no record, is not approved.
  */
 export function mcpFileApproved(home: string, workDir: string, file: string, digest = fileDigest(file)): boolean {
   const entry = readTrustFile(home).workspaces[resolve(workDir)];
@@ -38,25 +47,31 @@ export function mcpFileApproved(home: string, workDir: string, file: string, dig
   return digest !== undefined && entry.mcpFiles?.[resolve(file)] === digest;
 }
 
+/** What a yes records: the MCP snapshot and, when the question read them, the settings files whose hooks it showed. */
+export interface TrustSnapshot extends McpTrustSnapshot {
+  hookFiles?: Record<string, string>;
+}
+
 /**
  * Records the decision (atomically: a crash never leaves a half-written file). Trusting records `snapshot` — what
- * the user was shown (LoadedMcpServers.snapshot) — or, without one, the project MCP files and launch files as they
- * are now: their servers may start until those bytes change.
+ * the user was shown (LoadedMcpServers.snapshot, and the settings files the question read) — or, for what it does
+ * not hold, the project MCP files, launch files and settings files as they are now: their servers and hooks may
+ * run until those bytes change.
  */
 export function setWorkspaceTrust(
   home: string,
   workDir: string,
   trusted: boolean,
   now = new Date(),
-  snapshot?: McpTrustSnapshot,
+  snapshot?: TrustSnapshot,
   compat: CompatSettings = DEFAULT_COMPAT,
 ): void {
   const file = readTrustFile(home);
   const entry: TrustEntry = { trusted, decidedAt: now.toISOString() };
   if (trusted) {
-    const recorded = snapshot ?? projectMcpSnapshot(workDir, compat);
-    entry.mcpFiles = recorded.files;
-    entry.mcpLaunch = recorded.launch;
+    const mcp = snapshot ?? readProjectMcp(workDir, compat).snapshot;
+    entry.mcpFiles = { ...mcp.files, ...(snapshot?.hookFiles ?? projectHookDigests(workDir)) };
+    entry.mcpLaunch = mcp.launch;
   }
   file.workspaces[resolve(workDir)] = entry;
   writeTrustFile(home, file);

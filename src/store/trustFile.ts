@@ -9,8 +9,9 @@ export interface TrustEntry {
   trusted: boolean;
   decidedAt: string;
   /**
-   * SHA-256 of each project MCP file that existed when the folder was trusted, by absolute path. Entries written
-   * before digests existed have none: their files count as changed (asked again; never started in print mode).
+   * SHA-256 of each project MCP file and Claude Code project settings file (hooks) that existed when the folder was
+   * trusted, by absolute path. Entries written before digests existed have none: their files count as changed (asked
+   * again; never used in print mode).
    */
   mcpFiles?: Record<string, string>;
   /**

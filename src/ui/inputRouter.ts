@@ -6,7 +6,8 @@ import type { Component, Editor } from '@mariozechner/pi-tui';
 import type { PermissionMode } from '../engine/session/records';
 import { appendUserHistory } from '../store/userHistory';
 import { actionOf, nextCycleStop, normalizeKey } from './keymap';
-import { findCommand, parseSlash, type CommandHost } from './slashCommands';
+import { findCommand, parseSlash, SLASH_COMMANDS, type CommandHost } from './slashCommands';
+import { knownSlashNames, unknownSlashName } from '../engine/delegation/slashNames';
 import { parseSkillCommand } from '../engine/delegation/skills';
 import type { SessionPlugins } from '../ext/plugins/contributions';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
@@ -211,11 +212,25 @@ export class InputRouter {
         ? parseSkillCommand(text, host.skills, (name) => findCommand(name) !== undefined)
         : undefined;
     const command = plugin ?? skill;
-    if (command && !command.ok) {
-      host.commands.notice('error', command.message);
-      return host.requestRender();
-    }
+    // A command that cannot run, or a `/name` nothing has: said, nothing sent, the input kept to fix.
+    if (command && !command.ok) return this.refuse(text, command.message);
+    const unknown = command ? undefined : this.unknownName(text);
+    if (unknown) return this.refuse(text, unknown);
     host.sendPrompt(text, command?.text, command);
+  }
+
+  private refuse(text: string, message: string): void {
+    this.host.editor.setText(text);
+    this.host.commands.notice('error', message);
+    this.host.requestRender();
+  }
+
+  /** The message for a `/name` that names no command, skill or plugin command (engine/delegation/slashNames.ts). */
+  private unknownName(text: string): string | undefined {
+    const { host } = this;
+    const frontEnd = SLASH_COMMANDS.flatMap((c) => [c.name, ...c.aliases]);
+    const known = knownSlashNames({ frontEnd, skills: host.skills, plugins: host.plugins });
+    return unknownSlashName(text, known, 'Type / to see the commands and skills.')?.message;
   }
 
   private remember(text: string): void {

@@ -9,6 +9,7 @@ import type { CommandHost, SlashCommand } from './commandHost';
 import { contextPercent } from './footer';
 import { permissionsLines } from './permissionsView';
 import { n, usageLines } from './usageView';
+import { sessionUsageByModel } from '../engine/session/usageByModel';
 
 export const TITLE_MAX = 200;
 
@@ -197,6 +198,7 @@ export const SESSION_COMMANDS: SlashCommand[] = [
           ),
           rt.session.state.turns,
           counts,
+          sessionUsageByModel(rt.session.dir, rt.session.state),
         ),
       );
     },

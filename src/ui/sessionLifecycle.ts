@@ -90,7 +90,8 @@ export class SessionLifecycle {
         'Type to start a new session, or /sessions to pick another.',
       );
     }
-    if (needsTrustDecision(opts.home, opts.cwd, opts.mcp)) this.askTrust((trusted) => this.afterTrust(trusted));
+    if (needsTrustDecision(opts.home, opts.cwd, opts.mcp, opts.runtime.compat ?? DEFAULT_COMPAT))
+      this.askTrust((trusted) => this.afterTrust(trusted));
     else this.afterTrust(false);
   }
 

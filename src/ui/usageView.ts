@@ -1,5 +1,6 @@
 // What /usage shows (docs/ui.md): the context by source and the session's totals as the provider reported them.
 import type { ContextBreakdown } from '../engine/context/context';
+import type { ModelUsage } from '../engine/session/records';
 import { contextPercent } from './footer';
 
 /** A count as /usage prints it (12,345). */
@@ -14,8 +15,13 @@ export interface ToolCounts {
   loaded: number;
 }
 
-/** The /usage popup: where the context goes, then what the whole session cost. */
-export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCounts): string[] {
+/** The /usage popup: where the context goes, then what the whole session cost, and by model when given. */
+export function usageLines(
+  b: ContextBreakdown,
+  turns: number,
+  tools?: ToolCounts,
+  byModel?: Record<string, ModelUsage>,
+): string[] {
   const row = (label: string, value: number, extra = '') => `  ${label.padEnd(16)}${n(value).padStart(10)}${extra}`;
   const share = (value: number) => (b.estimated ? `  ${Math.round((value / b.estimated) * 100)}%`.padStart(6) : '');
   return [
@@ -47,6 +53,25 @@ export function usageLines(b: ContextBreakdown, turns: number, tools?: ToolCount
     row('Cache write', b.session.cacheWriteTokens),
     ...costLines(b.session),
     row('Turns', turns),
+    ...modelLines(byModel),
+  ];
+}
+
+/**
+ * The session's requests by the model they went to, subagents included (docs/ui.md `/usage`): one line each with
+ * its input and output tokens and requests. Requests recorded before the model was kept are counted apart.
+ */
+function modelLines(byModel: Record<string, ModelUsage> | undefined): string[] {
+  const models = Object.entries(byModel ?? {}).sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b)));
+  if (!models.length) return [];
+  const width = Math.max(16, ...models.map(([m]) => m.length + 2));
+  return [
+    '',
+    'By model (subagents included)',
+    ...models.map(
+      ([model, u]) =>
+        `  ${(model || '(not recorded)').padEnd(width)}${n(u.inputTokens).padStart(10)} in ${n(u.outputTokens).padStart(8)} out ${n(u.requests).padStart(5)} request${u.requests === 1 ? '' : 's'}${u.costUsd !== undefined ? `  ${usd(u.costUsd)}` : ''}`,
+    ),
   ];
 }
 

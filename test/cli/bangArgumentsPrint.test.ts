@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attackUsers, shareWithAttackUsers } from '../helpers/attackUsers';
+import { handOver, launcherFor, sandboxTestUsers, shareWithUsers } from '../helpers/sandboxUsers';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
 import { tempDir } from '../helpers/files';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
@@ -34,7 +34,7 @@ function pluginFolder(): string {
   mkdirSync(join(root, 'commands'), { recursive: true });
   writeFileSync(join(root, '.claude-plugin/plugin.json'), JSON.stringify({ name: 'say', version: '1.0.0' }));
   writeFileSync(join(root, 'commands/it.md'), SAY);
-  shareWithAttackUsers(root);
+  shareWithUsers(root);
   return root;
 }
 
@@ -44,24 +44,34 @@ function lastUserText(): string {
   return typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
 }
 
-describe.each(attackUsers())(
-  'hostile arguments to a plugin command through jarvis -p, as $name',
+describe.each(sandboxTestUsers('bang-args-cli'))(
+  'hostile arguments to a plugin command through jarvis -p, as $label',
   { timeout: 60_000 },
   (user) => {
     it('no part of the arguments runs; the lines print them as text; a plain call works', async () => {
       const dirs = makeCliDirs();
-      shareWithAttackUsers(dirs.home);
-      shareWithAttackUsers(dirs.cwd);
+      shareWithUsers(dirs.home);
+      shareWithUsers(dirs.cwd);
       const env = { ...cliEnv(dirs, mockModelEnv(model.baseUrlFor('openai'))), USER: user.name };
       const plugin = pluginFolder();
-      user.own(dirs.home, dirs.cwd);
-      const installed = await runJarvis(['plugin', 'install', plugin], { env, cwd: dirs.cwd, wrap: user.wrap });
+      handOver(user, dirs.home);
+      handOver(user, dirs.cwd);
+      const installed = await runJarvis(['plugin', 'install', plugin], {
+        env,
+        cwd: dirs.cwd,
+        launcher: launcherFor(user),
+      });
       expect(installed.code, installed.stderr).toBe(0);
 
       const canary = join(dirs.cwd, 'canary');
       const args = `$(touch ${canary}) \`touch ${canary}\`;touch${'${IFS}'}${canary} 'x;touch${'${IFS}'}${canary};' a[$(touch${'${IFS}'}${canary})]`;
       model.push({ text: 'Done.' });
-      const r = await runJarvis(['-p', `/say:it ${args}`], { env, cwd: dirs.cwd, wrap: user.wrap, timeoutMs: 45_000 });
+      const r = await runJarvis(['-p', `/say:it ${args}`], {
+        env,
+        cwd: dirs.cwd,
+        launcher: launcherFor(user),
+        timeoutMs: 45_000,
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(existsSync(canary)).toBe(false);
       expect(readdirSync(dirs.cwd)).toEqual([]);
@@ -72,7 +82,11 @@ describe.each(attackUsers())(
       expect(sent).toMatch(/\$4 must be a whole number there \(arithmetic evaluates it as code\)/);
 
       model.push({ text: 'Done.' });
-      const plain = await runJarvis(['-p', '/say:it hello big world 41'], { env, cwd: dirs.cwd, wrap: user.wrap });
+      const plain = await runJarvis(['-p', '/say:it hello big world 41'], {
+        env,
+        cwd: dirs.cwd,
+        launcher: launcherFor(user),
+      });
       expect(plain.code, plain.stderr).toBe(0);
       const ok = lastUserText();
       expect(ok).toContain('You said: hello big world 41');

@@ -10,7 +10,14 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, wr
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkspaceTrust } from '../../src/store/trust';
-import { attackUsers, shareWithAttackUsers, type AttackUser } from '../helpers/attackUsers';
+import {
+  handOver,
+  launcherFor,
+  runAsUser,
+  sandboxTestUsers,
+  shareWithUsers,
+  type TestUser,
+} from '../helpers/sandboxUsers';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
@@ -109,14 +116,14 @@ const rows: Row[] = [
   },
 ];
 
-function space(user: AttackUser): Space {
+function space(user: TestUser): Space {
   const dirs = makeCliDirs();
-  shareWithAttackUsers(dirs.home);
-  shareWithAttackUsers(dirs.cwd);
+  shareWithUsers(dirs.home);
+  shareWithUsers(dirs.cwd);
   const outside = dirname(dirs.cwd);
   spawnSync('git', ['init', '-q'], { cwd: dirs.cwd });
   mkdirSync(join(outside, 'tmp'));
-  user.own(outside);
+  handOver(user, outside);
   return { ...dirs, canary: join(outside, 'canary'), good: join(outside, 'good') };
 }
 
@@ -128,48 +135,56 @@ function envFor(s: Space): NodeJS.ProcessEnv {
   return { ...env, PATH: `${join(s.cwd, 'node_modules', '.bin')}:${env.PATH ?? ''}`, TMPDIR: tmp };
 }
 
-describe.each(attackUsers())('project MCP trust covers the launched files, as $name', { timeout: 120_000 }, (user) => {
-  it.each(rows)('$name', async (row) => {
-    const s = space(user);
-    const entry = row.setup(s);
-    writeFileSync(join(s.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { docs: entry } }));
-    const mcpJson = readFileSync(join(s.cwd, '.mcp.json'), 'utf8');
-    setWorkspaceTrust(s.home, s.cwd, true);
-    user.own(dirname(s.cwd));
+/** `jarvis -p go` in the workspace, as `user`. */
+const printAs = (user: TestUser, s: Space) =>
+  runJarvis(['-p', 'go'], { env: envFor(s), cwd: s.cwd, launcher: launcherFor(user), timeoutMs: 90_000 });
 
-    const changed = row.attack(s);
-    expect(readFileSync(join(s.cwd, '.mcp.json'), 'utf8'), '.mcp.json itself is untouched').toBe(mcpJson);
-    const plain = row.plain(s);
-    user.run(plain.command, plain.args, { cwd: s.cwd, env: plain.env ?? process.env, input: '' });
-    expect(existsSync(s.canary), 'the planted code runs when the launch line is run').toBe(true);
-    rmSync(s.canary);
-    user.own(dirname(s.cwd));
+describe.each(sandboxTestUsers('mcp-launch'))(
+  'project MCP trust covers the launched files, as $label',
+  { timeout: 120_000 },
+  (user) => {
+    it.each(rows)('$name', async (row) => {
+      const s = space(user);
+      const entry = row.setup(s);
+      writeFileSync(join(s.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { docs: entry } }));
+      const mcpJson = readFileSync(join(s.cwd, '.mcp.json'), 'utf8');
+      setWorkspaceTrust(s.home, s.cwd, true);
+      handOver(user, dirname(s.cwd));
 
-    model.push({ text: 'Done.' });
-    const r = await runJarvis(['-p', 'go'], { env: envFor(s), cwd: s.cwd, wrap: user.wrap, timeoutMs: 90_000 });
-    expect(r.code, r.stderr).toBe(0);
-    expect(existsSync(s.canary), r.stderr).toBe(false);
-    expect(r.stderr).toContain(
-      `changed since this workspace was trusted; the MCP servers started with it were not started: docs`,
-    );
-    expect(r.stderr).toContain(changed.slice(s.cwd.length + 1));
-    expect(JSON.stringify(model.requests.at(-1)!.body.tools)).not.toContain('mcp__docs__');
-  });
+      const changed = row.attack(s);
+      expect(readFileSync(join(s.cwd, '.mcp.json'), 'utf8'), '.mcp.json itself is untouched').toBe(mcpJson);
+      const plain = row.plain(s);
+      runAsUser(user, plain.command, plain.args, { cwd: s.cwd, env: plain.env ?? process.env, input: '' });
+      expect(existsSync(s.canary), 'the planted code runs when the launch line is run').toBe(true);
+      rmSync(s.canary);
+      handOver(user, dirname(s.cwd));
 
-  it('the legitimate form: the unchanged trusted server starts', async () => {
-    const s = space(user);
-    put(srv(s), script(s.good, 'good'));
-    writeFileSync(
-      join(s.cwd, '.mcp.json'),
-      JSON.stringify({ mcpServers: { docs: { command: 'node', args: ['tools/srv.mjs'], startup: 'eager' } } }),
-    );
-    setWorkspaceTrust(s.home, s.cwd, true);
-    user.own(dirname(s.cwd));
-    model.push({ text: 'Done.' });
-    const r = await runJarvis(['-p', 'go'], { env: envFor(s), cwd: s.cwd, wrap: user.wrap, timeoutMs: 90_000 });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).not.toContain('changed since');
-    expect(readFileSync(s.good, 'utf8')).toBe('good\n');
-    expect(JSON.stringify(model.requests.at(-1)!.body.tools)).toContain('mcp__docs__');
-  });
-});
+      model.push({ text: 'Done.' });
+      const r = await printAs(user, s);
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(s.canary), r.stderr).toBe(false);
+      expect(r.stderr).toContain(
+        `changed since this workspace was trusted; the MCP servers started with it were not started: docs`,
+      );
+      expect(r.stderr).toContain(changed.slice(s.cwd.length + 1));
+      expect(JSON.stringify(model.requests.at(-1)!.body.tools)).not.toContain('mcp__docs__');
+    });
+
+    it('the legitimate form: the unchanged trusted server starts', async () => {
+      const s = space(user);
+      put(srv(s), script(s.good, 'good'));
+      writeFileSync(
+        join(s.cwd, '.mcp.json'),
+        JSON.stringify({ mcpServers: { docs: { command: 'node', args: ['tools/srv.mjs'], startup: 'eager' } } }),
+      );
+      setWorkspaceTrust(s.home, s.cwd, true);
+      handOver(user, dirname(s.cwd));
+      model.push({ text: 'Done.' });
+      const r = await printAs(user, s);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('changed since');
+      expect(readFileSync(s.good, 'utf8')).toBe('good\n');
+      expect(JSON.stringify(model.requests.at(-1)!.body.tools)).toContain('mcp__docs__');
+    });
+  },
+);

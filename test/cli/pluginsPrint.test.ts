@@ -88,10 +88,12 @@ describe('a Kimi Code plugin through jarvis -p', () => {
     expect(text(offBody.messages)).not.toContain('FINANCE-');
     expect(toolNames(offBody)).not.toContain('mcp__plugin-kimi-finance');
     expect(existsSync(join(dirs.home, 'plugin-hook.json'))).toBe(false);
-    // A disabled plugin's command is no command: the text goes to the model as typed.
-    server.push({ text: 'as typed' });
-    await runJarvis(['-p', '/kimi-finance:quote X'], { env, cwd: dirs.cwd });
-    expect(text(server.requests.at(-1)!.body.messages.at(-1))).not.toContain('Fetch the latest quote');
+    // A disabled plugin's command is no command: refused as an unknown name, nothing sent.
+    const sent = server.requests.length;
+    const gone = await runJarvis(['-p', '/kimi-finance:quote X'], { env, cwd: dirs.cwd });
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain('Unknown command /kimi-finance:quote');
+    expect(server.requests.length).toBe(sent);
 
     expect((await runJarvis(['plugin', 'enable', 'kimi-finance'], { env, cwd: dirs.cwd })).code).toBe(0);
     const { PluginManager } = await import('../../src/ext/plugins/manager');
@@ -105,7 +107,7 @@ describe('a Kimi Code plugin through jarvis -p', () => {
     expect(existsSync(join(dirs.home, 'plugin-hook.json'))).toBe(true);
 
     const unknown = await runJarvis(['-p', '/kimi-finance:nope'], { env, cwd: dirs.cwd });
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
       'The plugin "kimi-finance" has no command "nope". Its commands: /kimi-finance:market/summary, /kimi-finance:quote.',
     );

@@ -55,7 +55,7 @@ describe('skills in print mode', () => {
     const dirs = makeCliDirs();
     skill(join(dirs.home, 'skills'), 'lint', 'Lint it');
     const r = await run(dirs, ['-p', '/skill:nope']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     // The bundled jarvis-documents plugin's skills follow the project's own.
     expect(r.stderr).toMatch(/There is no skill "nope"\. Available skills: lint(, [a-z-]+)*\./);
     expect(r.requests).toHaveLength(0);

@@ -137,18 +137,22 @@ describe('subagent model pool ([secondary_model], experimental)', () => {
     expect(text(afterSwarm)).toContain('2 of 2 completed');
   });
 
-  it("without the experiment switch the pool is off: no model argument, every subagent on the caller's model", async () => {
+  it('without the experiment switch there is no pool: `model` picks any configured model for one call, nothing is a default', async () => {
     const r = await run(false);
     expect(r.code, r.stderr).toBe(0);
     const first = r.onPrimary.find((q) => !isSubagent(q))!;
-    expect(agentSchema(first)).not.toContain('"model"');
-    expect(r.onFast).toHaveLength(0);
+    // Offered from [models] (docs/skills-and-agents.md, "A model per agent"), not from the pool.
+    expect(agentSchema(first)).toContain('main (main-model), fast (fast-model)');
+    // F asked for fast; the swarm (X, Y) too; R resumes F and keeps its model. P and D run on the caller's.
+    expect(r.onFast.map((q) => /task (\w)/.exec(lastOf(q))?.[1]).sort()).toEqual(['F', 'R', 'X', 'Y']);
     expect(
       r.onPrimary
         .filter(isSubagent)
         .map((q) => /task (\w)/.exec(lastOf(q))?.[1])
         .sort(),
-    ).toEqual(['D', 'F', 'H', 'P', 'R', 'X', 'Y']);
+    ).toEqual(['D', 'P']);
+    const afterAgents = r.onPrimary.filter((q) => !isSubagent(q))[1];
+    expect(text(afterAgents)).toContain('Cannot run the subagent on \\"huge\\": no configured model is \\"huge\\"');
   });
 
   it('force = true pins every subagent to default_model: model is not offered, and a call that gives one is refused', async () => {

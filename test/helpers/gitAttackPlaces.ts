@@ -3,7 +3,7 @@
 // small steps a row plants with (a config key, a hook, an attributes line).
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { shareWithAttackUsers, type AttackUser } from './attackUsers';
+import { handOver, runAsUser, shareWithUsers, type TestUser } from './sandboxUsers';
 import { tempDir } from './files';
 
 export /** One row's folders: the repository, the user's home (global config), the canary and the planted programs. */
@@ -22,9 +22,9 @@ interface Place {
 }
 
 /** A fresh repository for `user`: `main` (a.txt, b.txt) and `side` (a.txt changed), owned by that user. */
-export function place(user: AttackUser): Place {
+export function place(user: TestUser): Place {
   const root = tempDir('jarvis-git-attack-');
-  shareWithAttackUsers(root);
+  shareWithUsers(root);
   const p = {
     root,
     repo: join(root, 'repo'),
@@ -41,10 +41,10 @@ export function place(user: AttackUser): Place {
   chmodSync(p.evil, 0o755);
   chmodSync(p.evilFilter, 0o755);
   writeFileSync(join(p.home, '.gitconfig'), '[user]\n\tname = Row\n\temail = row@example.invalid\n');
-  user.own(root);
+  handOver(user, root);
   const env = envFor(p.home);
   const git = (args: string[], cwd = p.repo, input?: string) => {
-    const r = user.run('git', args, { cwd, env, input });
+    const r = runAsUser(user, 'git', args, { cwd, env, input });
     if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed in ${cwd}: ${r.stderr}`);
     return r.stdout.trim();
   };
@@ -60,8 +60,8 @@ export function place(user: AttackUser): Place {
   writeFileSync(join(p.repo, 'b.txt'), 'main\n');
   git(['add', 'b.txt']);
   git(['commit', '-q', '-m', 'main']);
-  user.own(root);
-  return { ...p, git, own: () => user.own(root) };
+  handOver(user, root);
+  return { ...p, git, own: () => handOver(user, root) };
 }
 
 export function envFor(home: string): NodeJS.ProcessEnv {

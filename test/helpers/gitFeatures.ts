@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
-import { shareWithAttackUsers, type AttackUser } from './attackUsers';
+import { runAsUser, shareWithUsers, type TestUser } from './sandboxUsers';
 
 const SRC = resolve(__dirname, '../../src');
 
@@ -32,7 +32,7 @@ export type FeatureResult = { ok: true; value: unknown } | { ok: false; error: s
 
 export interface GitFeatures {
   /** Calls `name(...args)` as `user` in `cwd` with `env`; resolves with its value or its error message. */
-  call(user: AttackUser, name: string, args: unknown[], opts: { cwd: string; env: NodeJS.ProcessEnv }): FeatureResult;
+  call(user: TestUser, name: string, args: unknown[], opts: { cwd: string; env: NodeJS.ProcessEnv }): FeatureResult;
 }
 
 /** Bundles the features (call in beforeAll: the bundle lives in the file's temporary folder). */
@@ -49,10 +49,10 @@ export function bundleGitFeatures(): GitFeatures {
     logLevel: 'error',
     loader: { '.md': 'text' },
   });
-  shareWithAttackUsers(dir);
+  shareWithUsers(dir);
   return {
     call(user, name, args, opts) {
-      const ran = user.run(process.execPath, [out, JSON.stringify([name, ...args])], opts);
+      const ran = runAsUser(user, process.execPath, [out, JSON.stringify([name, ...args])], opts);
       if (ran.status !== 0 || !ran.stdout) throw new Error(`${name} did not run as ${user.name}: ${ran.stderr}`);
       return JSON.parse(ran.stdout) as FeatureResult;
     },

@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { attackUsers, type AttackUser } from '../helpers/attackUsers';
+import { handOver, runAsUser, sandboxTestUsers, type TestUser } from '../helpers/sandboxUsers';
 import { all, attributes, config, envFor, hook, place, touchTracked, type Place } from '../helpers/gitAttackPlaces';
 import { bundleGitFeatures, type FeatureResult, type GitFeatures } from '../helpers/gitFeatures';
 
@@ -22,7 +22,7 @@ interface Row {
   check: (r: FeatureResult, p: Place) => void;
 }
 
-const users = attackUsers();
+const users = sandboxTestUsers('git-guard');
 let features: GitFeatures;
 beforeAll(() => {
   features = bundleGitFeatures();
@@ -320,23 +320,27 @@ const rows: Row[] = [
   },
 ];
 
-function plain(user: AttackUser, p: Place, a: ReturnType<Row['attack']>) {
+function plain(user: TestUser, p: Place, a: ReturnType<Row['attack']>) {
   const args = a.tty ? ['-qec', `git ${a.args.join(' ')}`, '/dev/null'] : a.args;
-  return user.run(a.tty ? 'script' : 'git', args, { cwd: a.cwd ?? p.repo, env: envFor(p.home), input: a.input ?? '' });
+  return runAsUser(user, a.tty ? 'script' : 'git', args, {
+    cwd: a.cwd ?? p.repo,
+    env: envFor(p.home),
+    input: a.input ?? '',
+  });
 }
 
-describe.each(users)("Jarvis's own git calls never run a repository's programs, as $name", (user) => {
+describe.each(users)("Jarvis's own git calls never run a repository's programs, as $label", (user) => {
   it.each(rows)('$name', { timeout: 60_000 }, (row) => {
     // The attack is real: the plain command a user runs next runs the planted program.
     const proof = place(user);
     row.setup(proof);
-    user.own(proof.root);
+    handOver(user, proof.root);
     plain(user, proof, row.attack(proof));
     expect(existsSync(proof.canary), `the plain command ran no planted program`).toBe(true);
 
     const p = place(user);
     row.setup(p);
-    user.own(p.root);
+    handOver(user, p.root);
     const f = row.feature(p);
     const result = features.call(user, f.name, f.args, { cwd: f.cwd ?? p.repo, env: envFor(p.home) });
     expect(existsSync(p.canary) ? readFileSync(p.canary, 'utf8') : '', 'a planted program ran').toBe('');
@@ -352,7 +356,7 @@ describe.each(users)("Jarvis's own git calls never run a repository's programs, 
     writeFileSync(tool, `#!/bin/sh\necho ran >> ${JSON.stringify(p.canary)}\ncat\n`);
     chmodSync(tool, 0o755);
     writeFileSync(join(p.home, '.gitconfig'), `[filter "lfs"]\n\tclean = ${tool}\n`, { flag: 'a' });
-    user.own(p.root);
+    handOver(user, p.root);
     const result = features.call(user, 'hasTrackedChanges', [p.repo], { cwd: p.repo, env: envFor(p.home) });
     expect(ok(result)).toBe(true);
     expect(readFileSync(p.canary, 'utf8')).toContain('ran');

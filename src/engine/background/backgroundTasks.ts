@@ -31,6 +31,7 @@ import {
   waitForExit,
   type ExitInfo,
 } from '../../platform/processes';
+import { disownGroup } from '../../platform/ownedGroups';
 import {
   DEFAULT_TASK_SETTINGS,
   TaskLimitError,
@@ -90,6 +91,8 @@ export class BackgroundTasks implements TaskService {
         cwd: spec.cwd,
         env,
         output: fd,
+        // Stopped with this process however it ends, unless tasks are kept alive on exit (platform/ownedGroups.ts).
+        own: this.settings.keepAliveOnExit ? 'none' : 'command',
         ...(spec.sandbox ? { sandbox: spec.sandbox } : {}),
       });
     } catch (e) {
@@ -106,6 +109,8 @@ export class BackgroundTasks implements TaskService {
 
   adoptProcess(spec: AdoptProcessSpec): TaskInfo {
     const entry = this.create('bash', spec, spec.startedAt);
+    // A command that became a task may now outlive this process, as tasks started in the background may.
+    if (this.settings.keepAliveOnExit && spec.child.pid !== undefined) disownGroup(spec.child.pid);
     const fd = openPrivateSync(entry.info.outputPath, 'a');
     if (spec.initialOutput) writeSync(fd, spec.initialOutput);
     const write = (chunk: string | Buffer) => writeSync(fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);

@@ -191,7 +191,7 @@ export class Compactor {
             summarised: cut,
             messages,
             keep: kept,
-            ...(usage ? { usage } : {}),
+            ...(usage ? { usage, model: this.deps.model.model } : {}),
           });
           session.saveSummary();
           this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensAfter, summary });

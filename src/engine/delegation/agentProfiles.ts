@@ -21,6 +21,8 @@ export interface PromptContext {
   pluginSections?: string;
   /** `[compat]`: which instruction files beside AGENTS.md are read (docs/compatibility.md). */
   compat?: CompatSettings;
+  /** The room of the skill listing: listingBudgetBytes of the model's context window (docs/plugins.md). */
+  listingBudgetBytes: number;
 }
 
 /** The system prompt of an agent with this profile and these tools. */
@@ -34,7 +36,7 @@ export function promptFor(profile: AgentProfile, tools: readonly string[], ctx: 
     additionalDirs: ctx.additionalDirs,
     agentPrompt: userMainFile ? undefined : profile.prompt,
     allowSystemMd: main && profile.name === MAIN_AGENT && (profile.source === 'builtin' || profile.source === 'user'),
-    skills: tools.includes(SKILL_TOOL) ? skillsListing(ctx.skills) : '',
+    skills: tools.includes(SKILL_TOOL) ? skillsListing(ctx.skills, ctx.listingBudgetBytes) : '',
     pluginSections: ctx.pluginSections,
     compat: ctx.compat,
   });

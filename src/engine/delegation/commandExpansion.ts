@@ -2,13 +2,11 @@
 // turn's pre-approval (policy/preApproval.ts), and each `` !`cmd` `` is run for the user, in order, through the
 // agent's ordinary path (Agent.runForUser: rules, approval panel, sandbox, hooks, journal) and replaced by what
 // the Bash tool returned — or by a short text saying why it did not run. All three front ends await this.
+import { findShellDirectives } from '../../ext/commands/shellDirectives';
 import type { PermissionRule } from '../policy/approvals';
 import { preApprovalRules } from '../policy/preApproval';
 import type { Agent } from '../loop/loop';
 import type { UserCallResult } from '../loop/toolStep';
-
-/** `` !`cmd` `` inside a command's text (what Claude Code runs before sending). */
-const BANG_COMMAND = /!`([^`\n]+)`/g;
 
 export interface CommandPromptSource {
   /** The prompt as expanded so far (arguments and `${CLAUDE_PLUGIN_ROOT}` in place). */
@@ -36,11 +34,7 @@ export interface BangSpan {
 }
 
 function findBangs(text: string): BangSpan[] {
-  return [...text.matchAll(BANG_COMMAND)].map((m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-    command: m[1].trim(),
-  }));
+  return findShellDirectives(text).map((d) => ({ start: d.start, end: d.end, command: d.command.trim() }));
 }
 
 export interface CommandPrompt {
@@ -115,7 +109,7 @@ export async function prepareCommandPrompt(
 
 /** What a front end parsed: a plugin command (parsePluginCommand) or a skill command (parseSkillCommand). */
 export type ParsedCommand =
-  | { command: { path: string; allowedTools?: string[] }; text: string; bangs: readonly BangSpan[] }
+  | { command: { path: string; allowedTools?: string[]; notes?: string[] }; text: string; bangs: readonly BangSpan[] }
   | { skill: { path: string; allowedTools?: string[] }; text: string };
 
 /** The one call a front end awaits before sending a command's prompt (TUI, print mode, ACP). */
@@ -125,6 +119,8 @@ export function prepareParsedCommand(
   opts: { signal?: AbortSignal; warn(text: string): void },
 ): Promise<CommandPrompt> {
   const file = 'command' in parsed ? parsed.command : parsed.skill;
+  // What of a command file is not applied is said each time it is used (ext/commands/claudeCommands.ts).
+  if ('command' in parsed) for (const note of parsed.command.notes ?? []) opts.warn(`${parsed.command.path}: ${note}`);
   const bangs = 'command' in parsed ? { bangs: parsed.bangs } : {};
   const source = { text: parsed.text, path: file.path, runBangs: 'command' in parsed, ...bangs };
   return prepareCommandPrompt(agent, file.allowedTools ? { ...source, allowedTools: file.allowedTools } : source, opts);

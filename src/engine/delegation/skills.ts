@@ -6,7 +6,7 @@ import { renderSkillBody } from '../../ext/skills/skillArguments';
 import type { SkillCatalog } from '../../ext/skills/skillCatalog';
 import { isModelInvocable, type Skill } from '../../ext/skills/skillFile';
 import { MAX_SKILL_NESTING, type SkillLoad, type SkillService } from '../../tools/skill/skillService';
-import { summarise } from '../../tools/toolSearch';
+import { fitListing, type ListingFormat } from '../../tools/listingBudget';
 import type { GateHandler } from '../extensions/extensionGate';
 import { preApprovalRules } from '../policy/preApproval';
 import type { Agent, TurnExtension } from '../loop/loop';
@@ -103,39 +103,26 @@ function severalSkillLines(input: string, catalog: SkillCatalog | undefined): Sk
   return { ok: true, skill: first!, args: '', text: [...parts, ...(rest ? [rest] : [])].join('\n\n') };
 }
 
-/**
- * Most bytes the plugins' skills take in the listing, all plugins together: every request carries the
- * listing, and installing plugins must not grow it without end (docs/plugins.md, "Context budget").
- */
-export const PLUGIN_SKILLS_LISTING_BUDGET_BYTES = 256;
+/** How `${skills}` lists one skill, and the skills past the listing's room (named, never left out). */
+const SKILL_LISTING: ListingFormat = {
+  described: (name, text) => `- ${name}: ${text}`,
+  namesOnly: (names) => `- also (load one to read what it does): ${names.join(', ')}`,
+  separator: '\n',
+};
 
 /**
- * A compact list for the system prompt (`${skills}`): the skills the model may load, one per line. The
- * user's own skills are listed in full; a plugin's skill gets one line like a deferred tool (its first
- * sentence, cut), while the plugins' budget lasts, and the rest are counted on one closing line (the
- * Skill tool names every skill when asked for one it does not know).
+ * A compact list for the system prompt (`${skills}`): every skill the model may load, one per line with its
+ * description — the user's, the project's and the plugins' alike, in catalog order — within `budgetBytes`
+ * (listingBudgetBytes of the model's context window). Past the room descriptions are shortened, then the last
+ * skills are named without one; every skill is named (docs/skills-and-agents.md).
  */
-export function skillsListing(catalog: SkillCatalog | undefined): string {
+export function skillsListing(catalog: SkillCatalog | undefined, budgetBytes: number): string {
   const skills = catalog?.modelInvocable ?? [];
-  const lines = skills
-    .filter((s) => !s.plugin)
-    .map((s) => `- ${s.name}: ${s.description}${s.whenToUse ? ` (use when: ${s.whenToUse})` : ''}`);
-  let used = 0;
-  let left = 0;
-  for (const skill of skills.filter((s) => s.plugin)) {
-    const line = `- ${skill.name}: ${summarise(skill.description)}`;
-    const bytes = Buffer.byteLength(line) + 1;
-    if (used + bytes > PLUGIN_SKILLS_LISTING_BUDGET_BYTES) {
-      left++;
-      continue;
-    }
-    used += bytes;
-    lines.push(line);
-  }
-  if (left) {
-    lines.push(`- and ${left} more skill${left === 1 ? '' : 's'} from plugins (the Skill tool lists every name)`);
-  }
-  return lines.join('\n');
+  const entries = skills.map((s) => ({
+    name: s.name,
+    text: `${s.description}${s.whenToUse ? ` (use when: ${s.whenToUse})` : ''}`,
+  }));
+  return fitListing(entries, budgetBytes, SKILL_LISTING).parts.join(SKILL_LISTING.separator);
 }
 
 function escapeRegExp(s: string): string {

@@ -1,7 +1,7 @@
 // Subagents for one calling agent (SPEC §6.7, §9.2): the DelegationService behind Agent and AgentSwarm.
 // A subagent is created through the runtime's agents (engine/delegation/agents.ts) with its own journal
-// (`agents/<id>/wire.jsonl`), the profile's system prompt and exactly the profile's tools; it inherits
-// the caller's model, mode and session approvals. Foreground runs are awaited (with the subagent
+// (`agents/<id>/wire.jsonl`), the profile's system prompt and exactly the profile's tools; it runs on the model
+// its call or its agent file names (else the caller's) and inherits the caller's mode and session approvals. Foreground runs are awaited (with the subagent
 // timeout); background runs are background tasks (engine/background/backgroundTasks.ts), so their end reaches the
 // main agent as a task notification; swarms ramp their starts and time members out one by one.
 import { existsSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { selectTools } from '../../ext/agents/agentCatalog';
 import type { AgentProfile } from '../../ext/agents/agentFile';
 import { DEFAULT_SUBAGENT, DELEGATION_TOOLS, MAIN_AGENT_ONLY_TOOLS } from '../../ext/agents/builtinAgents';
 import { journalPathOf } from '../../store/sessionStore';
+import type { AgentModelResolver } from '../../store/agentModels';
 import { PRIMARY_MODEL, type SubagentModelPool } from '../../store/subagentModelPool';
 import type { ResolvedModel } from '../../types/models';
 import {
@@ -57,6 +58,10 @@ export interface DelegationDeps {
   systemPromptFor(profile: AgentProfile, tools: string[]): string;
   /** The experimental model pool (SPEC §3.5); absent: subagents run on their caller's model. */
   modelPool?: SubagentModelPool;
+  /** Resolves an agent file's `model:` or an Agent call's `model` to a configured model (store/agentModels.ts). */
+  agentModels?: AgentModelResolver;
+  /** Tells the user something once (a `model:` that names no configured model). */
+  notice?(text: string): void;
   /** Services and turn extensions each new agent gets for itself (its own skill nesting count…). */
   ownParts?(): { services: Array<readonly [ServiceKey<unknown>, unknown]>; extensions: TurnExtension[] };
   /** A subagent's run starts or ends; `callerId` is the agent whose tool call started it (engine events for hooks and front ends). */
@@ -114,13 +119,33 @@ export class Delegation implements DelegationService {
   ) {}
 
   /**
-   * The model a new subagent runs on (SPEC §3.5): the call's pool alias, else the pool's default
-   * (always the default with `force`); undefined = the caller's own model (`primary`, or no pool).
+   * The model a new subagent runs on (docs/skills-and-agents.md, "A model per agent"): with `force`, the pool's
+   * default; else the call's `model` (a pool alias when there is a pool); else the agent file's `model:`; else
+   * the pool's default. Undefined = the caller's own model (`primary`, `inherit`, no pool, or a file's `model:`
+   * that names no configured model — said once).
    */
-  private modelFor(requested: string | undefined): ResolvedModel | undefined {
+  private modelFor(requested: string | undefined, profile: AgentProfile): ResolvedModel | undefined {
     const pool = this.deps.modelPool;
-    if (!pool) return undefined;
-    const alias = pool.force ? pool.defaultAlias : (requested ?? pool.defaultAlias);
+    if (pool?.force) return this.poolModel(pool.defaultAlias);
+    if (requested !== undefined) return pool ? this.poolModel(requested) : this.chosenModel(requested);
+    if (profile.model) {
+      const choice = this.deps.agentModels?.(profile.model) ?? {
+        kind: 'unresolved' as const,
+        reason: 'no model configuration was given to this session',
+      };
+      if (choice.kind === 'model') return choice.model;
+      if (choice.kind === 'unresolved')
+        this.deps.notice?.(
+          `agent ${profile.name}${profile.path ? ` (${profile.path})` : ''}: model "${profile.model}" is not used: ${choice.reason}. It runs on the model of the agent that delegates to it.`,
+        );
+      return undefined;
+    }
+    return pool ? this.poolModel(pool.defaultAlias) : undefined;
+  }
+
+  /** A pool alias (or `primary`): its model; an alias outside the pool is an error that lists the choices. */
+  private poolModel(alias: string): ResolvedModel | undefined {
+    const pool = this.deps.modelPool!;
     if (alias === PRIMARY_MODEL) return undefined;
     const entry = pool.models.find((m) => m.alias === alias);
     if (!entry) {
@@ -132,9 +157,24 @@ export class Delegation implements DelegationService {
     return entry.model;
   }
 
-  /** A resumed subagent keeps the pool model it was created on (by the alias its journal records). */
+  /** An Agent call's `model` without a pool: any configured model; one that names none is an error. */
+  private chosenModel(value: string): ResolvedModel | undefined {
+    const choice = this.deps.agentModels?.(value);
+    if (choice?.kind === 'model') return choice.model;
+    if (choice?.kind === 'inherit') return undefined;
+    const why = choice?.reason ?? 'this session has no configured models to choose from';
+    throw new DelegationError(
+      `Cannot run the subagent on "${value}": ${why}. No subagent was started; leave model out for the agent's own model.`,
+    );
+  }
+
+  /** A resumed subagent keeps the model it was created on (by the alias its journal records). */
   private resumedModel(modelAlias: string | undefined): ResolvedModel | undefined {
-    return this.deps.modelPool?.models.find((m) => m.alias === modelAlias)?.model;
+    if (!modelAlias) return undefined;
+    const pooled = this.deps.modelPool?.models.find((m) => m.alias === modelAlias);
+    if (pooled) return pooled.model;
+    const choice = this.deps.agentModels?.(modelAlias);
+    return choice?.kind === 'model' && choice.model.alias === modelAlias ? choice.model : undefined;
   }
 
   /** The profile a call asks for, checked against the caller's allowlist (resuming is exempt). */
@@ -162,7 +202,7 @@ export class Delegation implements DelegationService {
     const type = call.subagentType ?? DEFAULT_SUBAGENT;
     const allowed = catalog.delegatesOf(this.callerProfile, this.isMain);
     const profile = catalog.get(type);
-    if (!profile || !allowed.includes(type)) {
+    if (!profile || !allowed.includes(profile.name)) {
       const why = profile
         ? `${this.callerProfile.name} may not delegate to "${type}"`
         : `there is no subagent type "${type}"`;
@@ -170,7 +210,7 @@ export class Delegation implements DelegationService {
         `Cannot start the subagent: ${why}. ${allowed.length ? `Types you can use: ${allowed.join(', ')}.` : 'This agent cannot delegate.'}`,
       );
     }
-    return { profile, model: this.modelFor(call.model) };
+    return { profile, model: this.modelFor(call.model, profile) };
   }
 
   /** Which tools a subagent of this profile gets: its `tools`, minus `disallowedTools`, delegation only with an allowlist, never Tower tools (only TowerSpawn makes Tower agents). */

@@ -7,9 +7,11 @@
 // extension never stops the user's work.
 import type { EngineEvent } from '../loop/events';
 import {
+  mergeAfterToolCallVerdicts,
   mergePromptVerdicts,
   mergeStopTexts,
   mergeToolCallVerdicts,
+  type AfterToolCallVerdict,
   type ApprovalRewrite,
   type GateContext,
   type PromptFacts,
@@ -37,7 +39,10 @@ export type {
  * is asked). `approval`: replaces the approval decision (see the merge rules in docs/extensions.md).
  */
 export type BeforeToolCallAnswer =
-  { block: string } | { approval: ApprovalRewrite; reason?: string } | undefined | void;
+  { block: string; halt?: string } | { approval: ApprovalRewrite; reason?: string } | undefined | void;
+
+/** `feedback`: text the model reads with the call's result; `halt`: the turn ends after this step, for this reason. */
+export type AfterToolCallAnswer = { feedback?: string; halt?: string } | undefined | void;
 
 /** `block`: the prompt is not sent to the model; `addContext`: text given to the model with it. */
 export type PromptAnswer = { block: string } | { addContext: string } | undefined | void;
@@ -73,7 +78,7 @@ export interface GateHandler {
   /** Shown when the handler fails ("hook PreToolUse: …", "plugin acme"). */
   name: string;
   beforeToolCall?(call: ToolCallFacts, ctx: GateContext): Awaitable<BeforeToolCallAnswer>;
-  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Awaitable<void>;
+  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Awaitable<AfterToolCallAnswer>;
   onPromptSubmit?(prompt: PromptFacts, ctx: GateContext): Awaitable<PromptAnswer>;
   beforeStop?(facts: StopFacts, ctx: GateContext): Awaitable<StopAnswer>;
   onSessionStart?(facts: SessionStartFacts, ctx: GateContext): Awaitable<void>;
@@ -139,14 +144,20 @@ export class ExtensionGate implements TurnExtension {
     const verdicts: ToolCallVerdict[] = [];
     for (const { handler, answer } of answers) {
       if (!answer) continue;
-      if ('block' in answer) verdicts.push({ block: answer.block.trim() || `blocked by ${handler.name}` });
+      if ('block' in answer)
+        verdicts.push({
+          block: answer.block.trim() || `blocked by ${handler.name}`,
+          ...(answer.halt !== undefined ? { halt: answer.halt } : {}),
+        });
       else verdicts.push({ approval: { decision: answer.approval, reason: answer.reason, by: handler.name } });
     }
     return mergeToolCallVerdicts(verdicts);
   }
 
-  async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<void> {
-    await this.all('afterToolCall', (h) => h.afterToolCall!(call, outcome, ctx));
+  /** Every handler's feedback is kept, in registration order; the first reason to end the turn wins. */
+  async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<AfterToolCallVerdict> {
+    const answers = await this.all('afterToolCall', (h) => h.afterToolCall!(call, outcome, ctx));
+    return mergeAfterToolCallVerdicts(answers.map(({ answer }) => answer ?? {}));
   }
 
   /** Any block wins (reasons joined); otherwise every added context, in registration order. */

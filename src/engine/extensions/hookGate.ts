@@ -2,6 +2,7 @@
 // engine event becomes a hook event with its payload. Blocking events (PreToolUse, UserPromptSubmit,
 // Stop) wait for their hooks; every other event is fire-and-forget, and the session's end waits for
 // whatever is still running so that no hook is cut off when the process exits.
+import type { ClaudeTranscript } from '../../ext/hooks/claudeTranscript';
 import { runHooks, type HookEventName, type HookOutcome, type HookSpec } from '../../ext/hooks/hookRunner';
 import type { EngineEvent } from '../loop/events';
 import type { GateContext, GateHandler } from './extensionGate';
@@ -14,6 +15,10 @@ export interface HookGateOptions {
   profile: string;
   /** Where hook warnings go (a notice in the UI, stderr in print mode). */
   warn(text: string): void;
+  /** Where a Claude Code hook's `systemMessage` goes (an info notice). */
+  inform?(text: string): void;
+  /** What Claude Code hooks read besides the session (docs/hooks.md, "Claude Code hooks"). */
+  claude?: { transcript: ClaudeTranscript; permissionMode(): string; projectDir: string };
   /** SessionHeartbeat period; the timer exists only when a SessionHeartbeat hook is configured. */
   heartbeatMs?: number;
 }
@@ -36,17 +41,47 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
   /** SessionStart output, given to the model with the first prompt. */
   let startContext: string[] = [];
 
+  // What a Claude Code hook answered that Jarvis cannot apply is said once, not at every call.
+  const said = new Set<string>();
+  const claude = opts.claude;
+  const claudeFacts = () => {
+    const problem = claude!.transcript.sync();
+    if (problem && !said.has(problem)) opts.warn(problem);
+    if (problem) said.add(problem);
+    return {
+      sessionId: where.sessionId,
+      cwd: where.cwd,
+      transcriptPath: claude!.transcript.path,
+      permissionMode: claude!.permissionMode(),
+    };
+  };
   const run = async (
     event: HookEventName,
     subject: string,
     fields: Record<string, unknown>,
     signal?: AbortSignal,
+    claudeFields?: Record<string, unknown>,
   ): Promise<HookOutcome | undefined> => {
     if (!configured.has(event)) return undefined;
-    const outcome = await runHooks(opts.hooks, event, subject, fields, { session: session(), signal });
+    const outcome = await runHooks(opts.hooks, event, subject, fields, {
+      session: session(),
+      signal,
+      ...(claude ? { claude: { facts: claudeFacts, projectDir: claude.projectDir, fields: claudeFields } } : {}),
+    });
     for (const w of outcome.warnings) opts.warn(w);
+    for (const note of outcome.notes) {
+      if (said.has(note)) continue;
+      said.add(note);
+      opts.warn(note);
+    }
+    for (const m of outcome.messages) (opts.inform ?? opts.warn)(m);
     return outcome;
   };
+  /** PreToolUse additionalContext of a call that runs, given to the model with its result. */
+  const pendingFeedback = new Map<string, string>();
+  const claudeAfterTool = opts.hooks.some(
+    (h) => h.dialect === 'claude' && (h.event === 'PostToolUse' || h.event === 'PostToolUseFailure'),
+  );
   const fire = (event: HookEventName, subject: string, fields: Record<string, unknown>): void => {
     if (!configured.has(event)) return;
     const p = run(event, subject, fields).finally(() => pending.delete(p));
@@ -85,7 +120,7 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
         { prompt: prompt.text, is_steer: prompt.isSteer },
         ctx.signal,
       );
-      if (outcome?.block) return { block: outcome.block };
+      if (outcome?.block || outcome?.halt) return { block: outcome.block ?? outcome.halt! };
       const context = [...startContext, ...(outcome?.context ?? [])];
       startContext = [];
       return context.length ? { addContext: context.join('\n\n') } : undefined;
@@ -98,24 +133,35 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
         { tool_name: call.toolName, tool_input: call.args, tool_call_id: call.callId },
         ctx.signal,
       );
-      if (outcome?.block) return { block: outcome.block };
+      const feedback = outcome?.feedback.join('\n\n');
+      if (outcome?.block || outcome?.halt) {
+        const block = [outcome.block ?? outcome.halt!, feedback].filter(Boolean).join('\n\n');
+        return { block, ...(outcome.halt !== undefined ? { halt: outcome.halt } : {}) };
+      }
+      if (feedback) pendingFeedback.set(call.callId, feedback);
       if (outcome?.decision) return { approval: outcome.decision.permissionDecision, reason: outcome.decision.reason };
       return undefined;
     },
-    afterToolCall(call, outcome) {
-      const fields = {
-        tool_name: call.toolName,
-        tool_input: call.args,
-        tool_call_id: call.callId,
-        tool_output: outcome.text.slice(0, HOOK_TOOL_OUTPUT_CHARS),
-      };
-      if (outcome.isError)
-        fire('PostToolUseFailure', call.toolName, { ...fields, error: outcome.text.slice(0, HOOK_TOOL_OUTPUT_CHARS) });
-      else fire('PostToolUse', call.toolName, fields);
+    async afterToolCall(call, outcome, ctx) {
+      const cut = outcome.text.slice(0, HOOK_TOOL_OUTPUT_CHARS);
+      const fields = { tool_name: call.toolName, tool_input: call.args, tool_call_id: call.callId, tool_output: cut };
+      const event: HookEventName = outcome.isError ? 'PostToolUseFailure' : 'PostToolUse';
+      const all = outcome.isError ? { ...fields, error: cut } : fields;
+      const before = pendingFeedback.get(call.callId);
+      pendingFeedback.delete(call.callId);
+      // Claude Code hooks after a tool may answer (feedback, "continue": false), so the call waits for them.
+      if (!claudeAfterTool) {
+        fire(event, call.toolName, all);
+        return before ? { feedback: before } : undefined;
+      }
+      const after = await run(event, call.toolName, all, ctx.signal, { tool_output: outcome.text });
+      const feedback = [before, ...(after?.feedback ?? [])].filter(Boolean).join('\n\n');
+      return { ...(feedback ? { feedback } : {}), ...(after?.halt !== undefined ? { halt: after.halt } : {}) };
     },
     async beforeStop(facts, ctx) {
       const outcome = await run('Stop', '', { stop_hook_active: facts.continued, turn_id: facts.turnId }, ctx.signal);
-      return outcome?.block ? { continueWith: outcome.block } : undefined;
+      // `"continue": false` wins over a block (Claude Code): the turn ends.
+      return outcome?.block && outcome.halt === undefined ? { continueWith: outcome.block } : undefined;
     },
     onSessionEnd(facts) {
       if (heartbeat) clearInterval(heartbeat);

@@ -3,7 +3,11 @@
 // SessionStart hooks; its first model request waits for every MCP server that had to start (lazy ones
 // do not) being ready or failed, with its tools registered. That wait is inside the turn — the prompt is
 // journalled first, the wait is announced with the servers' names, and cancelling the turn ends it.
+import { join } from 'node:path';
+import { CLAUDE_TRANSCRIPT_FILE, ClaudeTranscript } from '../../ext/hooks/claudeTranscript';
 import type { HookSpec } from '../../ext/hooks/hookRunner';
+import type { Message } from '../../llm/types';
+import { projectRoot } from '../../store/paths';
 import type { McpManager } from '../../ext/mcp/mcpManager';
 import { MAIN_AGENT_ID, type EngineEvent } from '../loop/events';
 import type { ExtensionGate } from './extensionGate';
@@ -14,6 +18,14 @@ import type { ToolRegistry } from '../loop/toolRegistry';
 
 export interface RuntimeExtensionOptions {
   hooks?: readonly HookSpec[];
+  /** The main agent's conversation and mode, for Claude Code hooks' transcript and `permission_mode`. */
+  session?: {
+    id: string;
+    dir: string;
+    cwd: string;
+    messages(): readonly Message[];
+    permissionMode(): string;
+  };
   mcp?: McpManager;
   gate: ExtensionGate;
   tools: ToolRegistry;
@@ -34,7 +46,24 @@ export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): {
   const emitInfo = (text: string) => opts.emit({ type: 'notice', level: 'info', text, agentId: MAIN_AGENT_ID });
   const closers: Array<() => Promise<void> | void> = [];
   if (opts.hooks?.length) {
-    const hooks = hookGateHandler({ hooks: opts.hooks, title: opts.title, profile: 'agent', warn });
+    const s = opts.session;
+    // Claude Code hooks read a transcript (ext/hooks/claudeTranscript.ts): written only when such a hook exists.
+    const claude =
+      s && opts.hooks.some((h) => h.dialect === 'claude')
+        ? {
+            transcript: new ClaudeTranscript(join(s.dir, CLAUDE_TRANSCRIPT_FILE), s),
+            permissionMode: s.permissionMode,
+            projectDir: projectRoot(s.cwd),
+          }
+        : undefined;
+    const hooks = hookGateHandler({
+      hooks: opts.hooks,
+      title: opts.title,
+      profile: 'agent',
+      warn,
+      inform: emitInfo,
+      ...(claude ? { claude } : {}),
+    });
     closers.push(opts.gate.register(hooks), () => hooks.close());
   }
   const mcp = opts.mcp;

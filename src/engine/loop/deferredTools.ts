@@ -23,6 +23,8 @@ import { toolNameMatcher } from './toolFilter';
 export interface DeferralConfig {
   deferred: readonly string[];
   pinned: readonly string[];
+  /** The room of the plugins' MCP server lines in ToolSearch (src/tools/listingBudget.ts); its floor when unset. */
+  listingBytes?: number;
 }
 
 /** A session uses at most this many MCP tools with full schemas up front; with more, all are deferred. */
@@ -80,6 +82,7 @@ export function deferralWarnings(config: DeferralConfig | undefined, knownNames:
 export class DeferredTools implements ToolSet {
   private readonly deferredBy: Array<(name: string) => boolean>;
   private readonly pinnedBy: Array<(name: string) => boolean>;
+  private readonly listingBytes: number | undefined;
   private search: { key: string; tool: Tool } | undefined;
   private offered: { all: readonly Tool[]; loadedCount: number; list: readonly Tool[] } | undefined;
   private split: { all: readonly Tool[]; core: Tool[]; deferred: Tool[] } | undefined;
@@ -92,6 +95,7 @@ export class DeferredTools implements ToolSet {
   ) {
     this.deferredBy = config.deferred.map(toolNameMatcher);
     this.pinnedBy = config.pinned.map(toolNameMatcher);
+    this.listingBytes = config.listingBytes;
   }
 
   /**
@@ -215,7 +219,7 @@ export class DeferredTools implements ToolSet {
   private searchTool(deferred: readonly Tool[]): Tool {
     const entries = deferred.map((t) => ({ ...this.entry(t), loaded: false }));
     const key = JSON.stringify(entries.map((e) => [e.name, e.summary, e.group, e.fromPlugin]));
-    if (this.search?.key !== key) this.search = { key, tool: toolSearchTool(entries) };
+    if (this.search?.key !== key) this.search = { key, tool: toolSearchTool(entries, this.listingBytes) };
     return this.search.tool;
   }
 

@@ -69,7 +69,8 @@ export type EngineEventBody =
   | { type: 'approval_decision'; callId: string; subject: string; decision: 'allow' | 'deny'; by: string }
   /** A transient provider failure; the step is retried after `delayMs`. Partial output of the failed attempt is discarded. */
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: string }
-  | { type: 'usage'; usage: Usage; contextTokens: number; contextLimit: number }
+  /** `model`: the model id the request went to (subagents may run on another model than the main agent). */
+  | { type: 'usage'; usage: Usage; model: string; contextTokens: number; contextLimit: number }
   | { type: 'mode'; mode: PermissionMode }
   /** Plan mode switched (EnterPlanMode/ExitPlanMode, /plan, Shift-Tab, --plan). */
   | { type: 'plan_mode'; active: boolean; planPath: string }

@@ -253,7 +253,7 @@ export class Agent {
     let finalText = '';
     let toolCalls = 0;
     const invalidStreak = new InvalidCallStreak();
-    const repeatStreak = new RepeatedCallStreak();
+    const repeatStreak = new RepeatedCallStreak(this.deps.services.sessionDir);
     let stopContinuations = 0;
     let emptyAnswers = 0;
     let reason: TurnEndReason = 'completed';
@@ -331,17 +331,25 @@ export class Agent {
           }
           continue;
         }
-        const { batch, repeats } = await this.toolStep.run(
+        // `batch.invalid` is per call that ran: a response's duplicates were answered, not run (duplicateCalls.ts).
+        const { batch, repeats, ran } = await this.toolStep.run(
           response.toolCalls,
           abort.signal,
           repeatStreak,
           this.permissionState(),
         );
-        const repeated = invalidStreak.add(response.toolCalls, batch.invalid) ?? repeats.stop;
+        const repeated = invalidStreak.add(ran, batch.invalid) ?? repeats.stop;
         for (const text of repeats.warnings) this.emit({ type: 'notice', level: 'warning', text });
         if (batch.rejected) {
           reason = 'cancelled';
           error = 'The user rejected a tool call.';
+          break;
+        }
+        if (batch.halted !== undefined) {
+          // A hook said `"continue": false` (docs/hooks.md): the turn ends here, and the user reads why.
+          reason = 'blocked';
+          error = `A hook stopped the turn: ${batch.halted}`;
+          this.emit({ type: 'notice', level: 'warning', text: error });
           break;
         }
         if (repeated) {

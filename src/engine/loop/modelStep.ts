@@ -6,10 +6,12 @@ import { ProviderError } from '../../llm/types';
 import { RetryBudget, retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
 import { normalizeToolCallIds } from '../../llm/toolCallIds';
 import { toProviderError } from '../../llm/providerErrors';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../llm/createModelClient';
 import { toolSchemaForModel } from '../../tools/defineTool';
 import { contextTokensAfterResponse, contextWindow } from '../context/context';
 import { thinkingParams, type AgentDeps } from './agentDeps';
 import type { EngineEventBody } from './events';
+import { DEFAULT_WAIT_NOTICE_MS, ModelWait } from './modelWait';
 import type { Agent } from './loop';
 import { MAX_RECOVERIES_PER_STEP, type TurnExtensions } from './turnExtension';
 
@@ -59,8 +61,18 @@ export class ModelStep {
       if (turnSignal.aborted) onAbort();
       turnSignal.addEventListener('abort', onAbort, { once: true });
       const partial = { text: '' };
+      const idleTimeoutMs = settings.idleTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      const wait = new ModelWait({
+        noticeMs: settings.waitNoticeMs ?? DEFAULT_WAIT_NOTICE_MS,
+        idleTimeoutMs,
+        emit: this.emit,
+        afterTimeout: (failAt) =>
+          attempt >= settings.maxAttemptsPerStep
+            ? 'give_up'
+            : budget.outlookAfterTimeout(failAt, attempt, idleTimeoutMs),
+      });
       try {
-        return await this.consume(client, request, stepAbort.signal, partial);
+        return await this.consume(client, request, stepAbort.signal, partial, wait);
       } catch (e) {
         if (turnSignal.aborted) {
           if (partial.text) {
@@ -92,6 +104,7 @@ export class ModelStep {
         this.emit({ type: 'retry', attempt, maxAttempts: settings.maxAttemptsPerStep, delayMs, error: err.message });
         await sleep(delayMs, turnSignal);
       } finally {
+        wait.stop();
         turnSignal.removeEventListener('abort', onAbort);
       }
     }
@@ -102,12 +115,15 @@ export class ModelStep {
     request: ModelRequest,
     signal: AbortSignal,
     partial: { text: string },
+    wait: ModelWait,
   ): Promise<StepResponse> {
     const thinking: NonNullable<Extract<Message, { role: 'assistant' }>['thinking']> = [];
     let thinkingText = '';
     const calls: ToolCall[] = [];
     let finished: FinishReason | undefined;
+    wait.start();
     for await (const part of client.stream(request, signal)) {
+      wait.heard();
       switch (part.type) {
         case 'text':
           partial.text += part.delta;
@@ -127,11 +143,12 @@ export class ModelStep {
           calls.push(part.call);
           break;
         case 'usage': {
-          this.deps.session.commit({ type: 'usage', usage: part.usage });
           const { model } = this.deps;
+          this.deps.session.commit({ type: 'usage', usage: part.usage, model: model.model });
           this.emit({
             type: 'usage',
             usage: part.usage,
+            model: model.model,
             contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, part.usage),
             contextLimit: contextWindow(model),
           });
@@ -142,6 +159,7 @@ export class ModelStep {
           break;
       }
     }
+    wait.stop();
     if (signal.aborted) throw new TurnCancelled('cancelled');
     if (!finished)
       throw new ProviderError(

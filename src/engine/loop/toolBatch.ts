@@ -13,7 +13,7 @@ import {
   type PolicyDecision,
 } from '../policy/approvals';
 import type { EngineEventBody } from './events';
-import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './turnExtension';
+import type { AfterToolCallVerdict, ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './turnExtension';
 import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
@@ -60,7 +60,7 @@ export interface ToolBatchEnv {
   rememberApproval(pattern: string): void;
   /** The extension gate, bound to this agent and turn (absent: no extensions). */
   beforeToolCall?(call: ToolCallFacts): Promise<ToolCallVerdict>;
-  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome): Promise<void>;
+  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome): Promise<AfterToolCallVerdict | void>;
 }
 
 export interface ToolBatchResult {
@@ -73,9 +73,11 @@ export interface ToolBatchResult {
   invalid: boolean[];
   /** The user rejected a call without feedback: the turn should stop. */
   rejected: boolean;
+  /** A hook ended the turn (`"continue": false`): why, for the user. */
+  halted?: string;
 }
 
-type Gate = { run: true } | { run: false; result: ToolResult; rejected?: boolean };
+type Gate = { run: true } | { run: false; result: ToolResult; rejected?: boolean; halt?: string };
 
 function factsOf(p: PreparedToolCall): ToolCallFacts {
   return {
@@ -121,6 +123,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     return {
       run: false,
       result: { content: `${p.subject} was blocked before it ran: ${verdict.block}`, isError: true },
+      ...(verdict.halt !== undefined ? { halt: verdict.halt } : {}),
     };
   }
   const refusal = env.checkToolCall?.({
@@ -292,14 +295,19 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     );
   });
   const results = await Promise.all(running);
+  let halted: string | undefined = gates.flatMap((g) => (!g.run && g.halt !== undefined ? [g.halt] : []))[0];
   if (env.afterToolCall) {
-    await Promise.all(
+    const after = await Promise.all(
       prepared.map((p, i) =>
         gates[i].run
           ? env.afterToolCall!(factsOf(p), { text: resultText(results[i]), isError: !!results[i].isError })
           : undefined,
       ),
     );
+    after.forEach((verdict, i) => {
+      if (verdict?.feedback) results[i] = withFeedback(results[i], verdict.feedback);
+      halted ??= verdict?.halt;
+    });
   }
 
   const messages: Message[] = prepared.map((p, i) => {
@@ -324,5 +332,13 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
       ...(result.isError ? { isError: true } : {}),
     };
   });
-  return { messages, snapshots, changes, commands, invalid: prepared.map((p) => p.error !== undefined), rejected };
+  const invalid = prepared.map((p) => p.error !== undefined);
+  return { messages, snapshots, changes, commands, invalid, rejected, ...(halted !== undefined ? { halted } : {}) };
+}
+
+/** A result with what a hook said after it (docs/hooks.md, "Claude Code hooks"), for the model to read with it. */
+function withFeedback(result: ToolResult, feedback: string): ToolResult {
+  const note = `\n\n[hook feedback]\n${feedback}`;
+  if (typeof result.content === 'string') return { ...result, content: `${result.content}${note}` };
+  return { ...result, content: [...result.content, { type: 'text', text: note.trimStart() }] };
 }

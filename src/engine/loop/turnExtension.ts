@@ -39,6 +39,14 @@ export interface ToolCallOutcome {
 export interface ToolCallVerdict {
   block?: string;
   approval?: { decision: ApprovalRewrite; reason?: string; by: string };
+  /** The turn ends after this step (a Claude Code hook's `"continue": false`); the text says why, to the user. */
+  halt?: string;
+}
+
+/** The merged answer after a tool call: text the model reads with the result, and whether the turn ends. */
+export interface AfterToolCallVerdict {
+  feedback?: string;
+  halt?: string;
 }
 
 export interface PromptFacts {
@@ -98,8 +106,8 @@ export interface TurnExtension {
   beforeToolCall?(call: ToolCallFacts, ctx: GateContext): Promise<ToolCallVerdict>;
   /** Refuse a tool call before approval is asked (plan mode, budgets): return the message for the model. */
   checkToolCall?(call: ToolCallCheck, agent: Agent): string | undefined;
-  /** After a call ran, with the result the model receives. */
-  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<void>;
+  /** After a call ran, with the result the model receives: add feedback to it, or end the turn after this step. */
+  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<AfterToolCallVerdict | void>;
   /** The model answered without tool calls: return text to keep the turn going, or undefined to stop. */
   beforeStop?(facts: StopFacts, ctx: GateContext): Promise<string | undefined>;
   /** After every turn, with its outcome. */
@@ -114,13 +122,21 @@ const STRICTNESS: Record<ApprovalRewrite, number> = { allow: 0, ask: 1, deny: 2 
 /** Any block wins (reasons joined, in order); otherwise the strictest approval rewrite (deny > ask > allow). */
 export function mergeToolCallVerdicts(verdicts: readonly ToolCallVerdict[]): ToolCallVerdict {
   const blocks = verdicts.flatMap((v) => (v.block !== undefined ? [v.block] : []));
-  if (blocks.length) return { block: blocks.join('\n') };
+  const halt = verdicts.find((v) => v.halt !== undefined)?.halt;
+  if (blocks.length) return { block: blocks.join('\n'), ...(halt !== undefined ? { halt } : {}) };
   let approval: ToolCallVerdict['approval'];
   for (const v of verdicts) {
     if (v.approval && (!approval || STRICTNESS[v.approval.decision] > STRICTNESS[approval.decision]))
       approval = v.approval;
   }
   return approval ? { approval } : {};
+}
+
+/** Every feedback is kept, in order; the first reason to end the turn is the one said. */
+export function mergeAfterToolCallVerdicts(verdicts: readonly AfterToolCallVerdict[]): AfterToolCallVerdict {
+  const feedback = verdicts.flatMap((v) => (v.feedback?.trim() ? [v.feedback.trim()] : []));
+  const halt = verdicts.find((v) => v.halt !== undefined)?.halt;
+  return { ...(feedback.length ? { feedback: feedback.join('\n\n') } : {}), ...(halt !== undefined ? { halt } : {}) };
 }
 
 /** Any block wins (reasons joined); every added context is kept, in order. */
@@ -175,8 +191,11 @@ export class TurnExtensions {
     return undefined;
   }
 
-  async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<void> {
-    for (const ext of this.list) await ext.afterToolCall?.(call, outcome, ctx);
+  async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<AfterToolCallVerdict> {
+    const verdicts: AfterToolCallVerdict[] = [];
+    for (const ext of this.list)
+      if (ext.afterToolCall) verdicts.push((await ext.afterToolCall(call, outcome, ctx)) ?? {});
+    return mergeAfterToolCallVerdicts(verdicts);
   }
 
   async beforeStop(facts: StopFacts, ctx: GateContext): Promise<string | undefined> {

@@ -14,6 +14,9 @@ import { builtinAgentCatalog, type AgentCatalog } from '../../ext/agents/agentCa
 import { BUILTIN_AGENTS, DELEGATION_TOOLS, MAIN_AGENT } from '../../ext/agents/builtinAgents';
 import type { AgentProfile } from '../../ext/agents/agentFile';
 import { makeAgentSwarmTool, makeAgentTool, type ModelOffer } from '../../tools/agent';
+import { listingBudgetBytes } from '../../tools/listingBudget';
+import { contextWindow } from '../context/context';
+import { MAIN_AGENT_ID } from '../loop/events';
 import { SKILL_SERVICE } from '../../tools/skill/skillService';
 import { towerEnabled, towerTools } from '../../tools/tower';
 import { promptFor, recordMainAgent, recordedToolFilter, SKILL_TOOL } from '../delegation/agentProfiles';
@@ -30,6 +33,8 @@ export interface OfferedTools {
   tools: ToolRegistry;
   catalog: AgentCatalog;
   towerOn: boolean;
+  /** The room of the skill, plugin-agent and plugin-MCP listings: listingBudgetBytes of the model's window. */
+  listingBytes: number;
 }
 
 /** Step 5. The built-in tools this session offers, filtered by `[tools]`, in the registry MCP and plugins join later. */
@@ -47,13 +52,15 @@ export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork
   // The Agent tool's description names the custom agents it can start; with a model pool (not forced)
   // Agent and AgentSwarm take `model`, described with the pool's choices.
   const pool = opts.subagentModels;
-  const modelOffer: ModelOffer | undefined = !pool
-    ? undefined
-    : pool.force
+  // The room of each listing every request carries (docs/plugins.md, "Context budget").
+  const listingBytes = listingBudgetBytes(contextWindow(opts.model));
+  const modelOffer: ModelOffer | undefined = pool
+    ? pool.force
       ? { forced: pool.defaultAlias }
       : {
           choices: pool.models.map((m) => ({ alias: m.alias, hint: m.hint, isDefault: m.alias === pool.defaultAlias })),
-        };
+        }
+    : configuredModelOffer(opts.agentModels?.choices ?? [], opts.model.alias);
   const defaults: Tool[] =
     browserChoice === 'agent'
       ? browserProfileTools(opts.browser?.subagentTimeoutMs)
@@ -64,7 +71,9 @@ export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork
   const builtins = (opts.tools ?? defaults)
     .filter((t) => t.name !== SKILL_TOOL || hasSkills)
     .map((t) =>
-      t.name === 'Agent' && (subagentTypes.length || modelOffer) ? makeAgentTool(subagentTypes, modelOffer) : t,
+      t.name === 'Agent' && (subagentTypes.length || modelOffer)
+        ? makeAgentTool(subagentTypes, modelOffer, listingBytes)
+        : t,
     )
     .map((t) => (t.name === 'AgentSwarm' && modelOffer ? makeAgentSwarmTool(modelOffer) : t))
     .concat(towerOn ? towerTools : []);
@@ -82,7 +91,22 @@ export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork
       builtins.map((t) => t.name),
     ),
   );
-  return { tools, catalog, towerOn };
+  return { tools, catalog, towerOn, listingBytes };
+}
+
+/**
+ * Without a pool, Agent takes `model` for one call when the config has another model than the session's: its
+ * choices are the `[models]` aliases (docs/skills-and-agents.md, "A model per agent").
+ */
+function configuredModelOffer(
+  choices: ReadonlyArray<{ alias: string; hint: string }>,
+  current: string,
+): ModelOffer | undefined {
+  if (!choices.some((c) => c.alias !== current)) return undefined;
+  return {
+    choices: choices.map((c) => ({ ...c, isDefault: false })),
+    note: "for this call only; default: the agent's own model (its file's model:), else yours",
+  };
 }
 
 export type PromptContext = Parameters<typeof promptFor>[2];
@@ -120,6 +144,16 @@ export function chooseMainProfile(
   return { profile, offers };
 }
 
+/** A notice for the user (through the main agent's events, which every front end shows), each text once. */
+function noticeOnce(a: Assembly): (text: string) => void {
+  const said = new Set<string>();
+  return (text) => {
+    if (said.has(text)) return;
+    said.add(text);
+    a.emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID });
+  };
+}
+
 /** Step 7. How agents of this runtime start subagents: the catalog, the model pool, each subagent's own parts. */
 export function planDelegation(
   a: Assembly,
@@ -143,6 +177,8 @@ export function planDelegation(
         ? browserDelegation
         : (opts.delegation ?? { subagentTimeoutMs: 0, swarmTimeoutMs: 0 }),
     modelPool: opts.subagentModels,
+    agentModels: opts.agentModels?.resolve,
+    notice: noticeOnce(a),
     toolNames: () => offered.tools.list().map((t) => t.name),
     systemPromptFor: (profile, names) => promptFor(profile, names, promptContext, false).text,
     ownParts: () => {

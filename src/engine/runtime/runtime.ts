@@ -23,6 +23,7 @@ import { Reinjections } from '../context/compaction';
 import { MemoryExtractor } from '../context/memoryExtraction';
 import { DEFAULT_COMPACTION_TRIGGER_RATIO } from '../context/context';
 import { attachRuntimeExtensions } from '../extensions/runtimeExtensions';
+import { claudePermissionMode } from '../../ext/hooks/claudeHookPayload';
 import { ExtensionGate } from '../extensions/extensionGate';
 import { MAIN_AGENT_ID } from '../loop/events';
 import type { StepRequest } from '../loop/loop';
@@ -131,6 +132,13 @@ function describeSetup(
   const { opts, gate } = a;
   const extras = attachRuntimeExtensions({
     hooks: opts.hooks,
+    session: {
+      id: session.id,
+      dir: session.dir,
+      cwd: opts.cwd,
+      messages: () => session.state.messages,
+      permissionMode: () => claudePermissionMode(session.state.mode, session.state.planMode.active),
+    },
     mcp: opts.mcp,
     gate,
     tools: offered.tools,
@@ -166,7 +174,7 @@ function describeSetup(
     gate,
     reinjections: new Reinjections(),
     tools: offered.tools,
-    deferral: opts.deferral,
+    deferral: { ...(opts.deferral ?? { deferred: [], pinned: [] }), listingBytes: offered.listingBytes },
     services: lent.shared,
     extensions: [...(opts.extensions ?? []), ...(extras.extension ? [extras.extension] : []), extractor.extension],
     goal: opts.goal,
@@ -212,6 +220,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     skills: opts.skills,
     pluginSections: opts.plugins?.promptSections,
     compat: opts.compat,
+    listingBudgetBytes: offered.listingBytes,
   };
   const mainProfile = chooseMainProfile(a, session, lent, offered, promptContext);
   const delegationDeps = planDelegation(a, work, lent, offered, promptContext);

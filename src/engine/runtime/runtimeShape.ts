@@ -9,6 +9,7 @@ import type { BrowserRuntimeOptions } from '../../tools/browser';
 import type { WorkflowLimits } from '../../tools/workflow';
 import type { SessionLocation } from '../../store/sessionStore';
 import type { SubagentModelPool } from '../../store/subagentModelPool';
+import type { AgentModelResolver } from '../../store/agentModels';
 import type { HookSpec } from '../../ext/hooks/hookRunner';
 import type { McpManager } from '../../ext/mcp/mcpManager';
 import type { AgentCatalog } from '../../ext/agents/agentCatalog';
@@ -119,6 +120,11 @@ export interface RuntimeOptions {
   delegation?: DelegationSettings;
   /** The experimental subagent model pool (`[secondary_model]`, SPEC §3.5); absent: subagents use their caller's model. */
   subagentModels?: SubagentModelPool;
+  /**
+   * The configured models an agent file's `model:` or an Agent call's `model` may name (store/agentModels.ts):
+   * the resolver, and the `[models]` aliases offered to the model (with their ids as hints).
+   */
+  agentModels?: { resolve: AgentModelResolver; choices: ReadonlyArray<{ alias: string; hint: string }> };
   /** `[rewind]`: copies of files before the agent changes them; false = none (default: on, 10 MiB cap). */
   fileHistory?: FileHistorySettings | false;
   /** `[memory]` recall bounds and extraction (docs/memory.md); defaults when absent. */

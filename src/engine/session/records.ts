@@ -76,7 +76,8 @@ export type RecordBody =
   | { type: 'turn_start'; turnId: string; origin: TurnOrigin; prompt: string }
   | { type: 'message'; message: Message; partial?: boolean }
   | { type: 'turn_end'; turnId: string; reason: TurnEndReason; error?: string }
-  | { type: 'usage'; usage: Usage }
+  /** One request's usage; `model`: the model id it was sent to (absent in journals written before it was kept). */
+  | { type: 'usage'; usage: Usage; model?: string }
   | { type: 'mode'; mode: PermissionMode }
   | { type: 'session_approval'; pattern: string }
   | { type: 'file_snapshot'; snapshot: FileSnapshot }
@@ -87,7 +88,7 @@ export type RecordBody =
    * Replaces the context with `messages` (summary + re-injected state) followed by the last `keep`
    * messages. `usage` is what the summarisation request cost (added to the totals only).
    */
-  | ({ type: 'compaction'; messages: Message[]; keep: number; usage?: Usage } & CompactionInfo)
+  | ({ type: 'compaction'; messages: Message[]; keep: number; usage?: Usage; model?: string } & CompactionInfo)
   /** Withdraws the user turn `turnId` and everything after it (`count` prompts); see undo.ts. */
   | { type: 'undo'; turnId: string; count: number }
   /** Plan mode on/off; `planPath` is the plan file it uses (kept while off, for the next time). */
@@ -150,6 +151,37 @@ export interface UsageTotals {
   costReports?: number;
   /** The sum of the reported costs in USD; set only once a request reported one (never estimated). */
   costUsd?: number;
+  /** The same figures by the model id the requests went to ('' for requests whose model was not recorded). */
+  byModel?: Record<string, ModelUsage>;
+}
+
+/** One model's share of the usage (docs/ui.md `/usage`, docs/print-mode.md `usage_by_model`). */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  requests: number;
+  /** Set once a request to it reported a cost. */
+  costUsd?: number;
+}
+
+/** Adds one request's usage to its model's share. */
+export function addModelUsage(byModel: Record<string, ModelUsage>, model: string | undefined, usage: Usage): void {
+  const key = model ?? '';
+  const m = (byModel[key] ??= {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    requests: 0,
+  });
+  m.inputTokens += usage.inputTokens;
+  m.outputTokens += usage.outputTokens;
+  m.cacheReadTokens += usage.cacheReadTokens ?? 0;
+  m.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
+  m.requests++;
+  if (usage.costUsd !== undefined) m.costUsd = (m.costUsd ?? 0) + usage.costUsd;
 }
 
 /** Adds one request's usage report (a model step's, or a compaction's) to the session totals. */
@@ -258,6 +290,7 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       u.cacheReadTokens += record.usage.cacheReadTokens ?? 0;
       u.cacheWriteTokens += record.usage.cacheWriteTokens ?? 0;
       addRequestCost(u, record.usage);
+      addModelUsage((u.byModel ??= {}), record.model, record.usage);
       // Every adapter reports inputTokens as the whole prompt, cached parts included.
       u.lastInputTokens = record.usage.inputTokens;
       state.contextAnchor =
@@ -265,13 +298,14 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       return;
     }
     case 'compaction': {
-      const { messages, keep, usage, type: _type, ...info } = record;
+      const { messages, keep, usage, model, type: _type, ...info } = record;
       state.messages = [...messages, ...state.messages.slice(state.messages.length - keep)];
       state.compactions.push(info);
       if (usage) {
         state.usage.inputTokens += usage.inputTokens;
         state.usage.outputTokens += usage.outputTokens;
         addRequestCost(state.usage, usage);
+        addModelUsage((state.usage.byModel ??= {}), model, { ...usage, cacheReadTokens: 0, cacheWriteTokens: 0 });
       }
       // What the compaction said is left is where the next count starts (engine/context/context.ts).
       state.contextAnchor =

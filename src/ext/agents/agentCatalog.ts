@@ -84,8 +84,15 @@ export class AgentCatalog {
     return [...this.byName.keys()];
   }
 
+  /**
+   * The agent of this name; a plugin agent (`<plugin>:<agent>`) is also found by its own name when that name is no
+   * other agent's and only one plugin has it.
+   */
   get(name: string): AgentProfile | undefined {
-    return this.byName.get(name);
+    const exact = this.byName.get(name);
+    if (exact || name.includes(':')) return exact;
+    const bare = this.all.filter((a) => a.source === 'plugin' && a.name.slice(a.name.indexOf(':') + 1) === name);
+    return bare.length === 1 ? bare[0] : undefined;
   }
 
   /** Agents `agent` may delegate to: its `subagents` list, else the built-in subagents (+ every custom agent for the main agent). */

@@ -1,6 +1,7 @@
 // One agent file (SPEC §9.2): Markdown whose body is the system prompt template and whose frontmatter
-// says who the agent is and which tools it gets. Unknown fields (`model: inherit`, `color:`) are ignored and
-// foreign tool names are mapped, so agent files written for Claude Code or opencode load as they are.
+// says who the agent is, which tools it gets and which model it runs on (`model:`, resolved when it starts,
+// store/agentModels.ts). Unknown fields (`color:`) are ignored and foreign tool names are mapped, so agent
+// files written for Claude Code or opencode load as they are.
 import { basename } from 'node:path';
 import { canonicalToolName, isKnownToolName } from '../../types/toolNames';
 import { booleanField, FieldReader, readMarkdownFile } from '../frontmatter';
@@ -24,6 +25,8 @@ export interface AgentProfile {
   subagents?: NameSelection;
   /** The system prompt template; undefined = the built-in main prompt. */
   prompt?: string;
+  /** `model:` as written (`sonnet`, `inherit`, `anthropic/claude-sonnet-4-5`, an alias); undefined = the caller's. */
+  model?: string;
   path?: string;
   source: AgentSource;
 }
@@ -94,6 +97,7 @@ export async function parseAgentFile(path: string, source: AgentSource): Promise
       message: `${path}: the agent file has no body; the Markdown after the frontmatter is the agent's system prompt`,
     };
   const whenToUse = f.text('whenToUse', 'when-to-use', 'when_to_use');
+  const model = f.text('model')?.trim();
   const disallowedNames = ['disallowedTools', 'disallowed-tools', 'disallowed_tools'];
   const disallowed = toolNames(f.list(/[,\s]+/, ...disallowedNames) ?? [], 'disallowedTools', f);
   // opencode writes `tools: { write: false }`: a map of switches, where false turns a tool off.
@@ -120,6 +124,7 @@ export async function parseAgentFile(path: string, source: AgentSource): Promise
       disallowedTools: disallowed,
       subagents: selection(f, ['subagents'], false),
       prompt,
+      ...(model ? { model } : {}),
       path,
       source,
     },

@@ -1,15 +1,14 @@
 // opencode's agent files (`.opencode/agent/*.md`, `.opencode/agents/*.md`; docs/compatibility.md): the fields that
-// map onto a Jarvis agent (`description`, `mode`, `tools: {write: false}`) are read by agentFile.ts; this module
+// map onto a Jarvis agent (`description`, `mode`, `tools: {write: false}`, `model`) are read by agentFile.ts; this module
 // says, per file, what is not applied and why, so nothing is dropped silently. `disable: true` leaves the agent out.
 import { readMarkdownFile } from '../frontmatter';
 
 const MODES = ['primary', 'subagent', 'all'];
 
 /** Fields Jarvis reads from an opencode agent file (their meaning carries over). */
-const MAPPED = new Set(['name', 'description', 'mode', 'tools', 'disable']);
+const MAPPED = new Set(['name', 'description', 'mode', 'tools', 'disable', 'model']);
 
 const NOT_APPLIED: Record<string, string> = {
-  model: "the agent runs on the session's model (subagents: [secondary_model] in config.toml)",
   permission: 'Jarvis asks by its own approval rules; write [[permission.rules]] in config.toml instead',
   temperature: 'sampling settings belong to the model entry ([models.<alias>] in config.toml)',
   top_p: 'sampling settings belong to the model entry ([models.<alias>] in config.toml)',

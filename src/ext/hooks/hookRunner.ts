@@ -5,6 +5,8 @@
 // a warning and otherwise allows: hooks fail open, because a broken hook must never stop the user's work.
 import { nonInteractiveEnv, releasePipes, spawnShell, terminateGroup, waitForExit } from '../../platform/processes';
 import type { HookConfig } from '../../store/configSchema';
+import { claudeAnswer } from './claudeHookOutput';
+import { claudeMatcherMatches, claudePayload, type ClaudeSessionFacts } from './claudeHookPayload';
 import { parseHookStdout, type HookDecision } from './hookOutput';
 
 export type HookEventName = HookConfig['event'];
@@ -28,6 +30,11 @@ export interface HookSpec {
   env?: Record<string, string>;
   /** Where it was configured, for warnings ("config.toml", "plugin acme"). */
   origin?: string;
+  /**
+   * `claude`: written in Claude Code's format (a plugin's hooks.json, `.claude/settings*.json`): Claude Code's
+   * matcher rule, payload, `CLAUDE_PROJECT_DIR` and answers (claudeHookConfig.ts and its neighbours).
+   */
+  dialect?: 'claude';
 }
 
 /** What every payload carries (SPEC §8.2), besides the event's own fields. */
@@ -39,6 +46,8 @@ export interface HookSessionInfo {
 
 export interface HookRunOptions {
   session: HookSessionInfo;
+  /** For Claude Code hooks: the facts of their payload (read only when one runs) and the project folder. */
+  claude?: { facts(): ClaudeSessionFacts; projectDir: string; fields?: Record<string, unknown> };
   /** Stops every running hook of this call (the turn was cancelled). */
   signal?: AbortSignal;
   /** How long a timed-out hook gets between SIGTERM and SIGKILL. */
@@ -67,6 +76,14 @@ export interface HookOutcome {
   /** Failed or misbehaving hooks, one line each, for the user. */
   warnings: string[];
   runs: HookRun[];
+  /** Claude Code hooks after a tool (or PreToolUse's additionalContext): text the model reads with the result. */
+  feedback: string[];
+  /** A Claude Code hook said `"continue": false`: the turn ends, for this reason. */
+  halt?: string;
+  /** `systemMessage` of Claude Code hooks: shown to the user. */
+  messages: string[];
+  /** What a Claude Code hook answered that Jarvis cannot apply: said once per session, not per call. */
+  notes: string[];
 }
 
 const MAX_CAPTURE_CHARS = 64 * 1024;
@@ -75,6 +92,7 @@ const DEFAULT_KILL_GRACE_MS = 3_000;
 /** True when `hook` applies to `event` with this subject (the tool name, the prompt, `startup`…). */
 export function hookMatches(hook: HookSpec, event: HookEventName, subject: string): boolean {
   if (hook.event !== event) return false;
+  if (hook.dialect === 'claude') return claudeMatcherMatches(hook.matcher, event, subject);
   if (hook.matcher === undefined || hook.matcher === '') return true;
   try {
     return new RegExp(hook.matcher).test(subject);
@@ -110,18 +128,25 @@ export async function runHooks(
   fields: Record<string, unknown>,
   opts: HookRunOptions,
 ): Promise<HookOutcome> {
-  const outcome: HookOutcome = { context: [], warnings: [], runs: [] };
+  const outcome: HookOutcome = { context: [], warnings: [], runs: [], feedback: [], messages: [], notes: [] };
   const seen = new Set<string>();
   const chosen = hooks.filter((h) => {
     if (!hookMatches(h, event, subject)) return false;
-    const key = `${h.cwd ?? ''}\0${h.command}`;
+    const key = `${h.dialect ?? ''}\0${h.cwd ?? ''}\0${h.command}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
   if (!chosen.length) return outcome;
-  const input = JSON.stringify(hookPayload(event, opts.session, fields));
-  const runs = await Promise.all(chosen.map((hook) => runOne(hook, input, opts)));
+  let jarvisInput: string | undefined;
+  let claudeInput: string | undefined;
+  const inputOf = (hook: HookSpec): string => {
+    if (hook.dialect !== 'claude' || !opts.claude)
+      return (jarvisInput ??= JSON.stringify(hookPayload(event, opts.session, fields)));
+    const claude = opts.claude;
+    return (claudeInput ??= JSON.stringify(claudePayload(event, claude.facts(), { ...fields, ...claude.fields })));
+  };
+  const runs = await Promise.all(chosen.map((hook) => runOne(hook, inputOf(hook), opts)));
   const blocks: string[] = [];
   let decision: HookOutcome['decision'];
   runs.forEach((run, i) => {
@@ -132,6 +157,19 @@ export async function runHooks(
       outcome.warnings.push(
         `${label} ${run.timedOut ? `timed out after ${hook.timeout}s and was stopped` : run.failure} (ignored)`,
       );
+      return;
+    }
+    if (hook.dialect === 'claude' && (run.exitCode === 0 || run.exitCode === 2)) {
+      const answer = claudeAnswer(event, run, label);
+      for (const w of answer.warnings) outcome.notes.push(`${label}: ${w}`);
+      if (answer.block !== undefined) blocks.push(answer.block || `blocked by ${label}`);
+      if (answer.decision)
+        if (!decision || (answer.decision.permissionDecision === 'ask' && decision.permissionDecision === 'allow'))
+          decision = answer.decision;
+      if (answer.context) outcome.context.push(answer.context);
+      if (answer.feedback) outcome.feedback.push(answer.feedback);
+      if (answer.message) outcome.messages.push(answer.message);
+      outcome.halt ??= answer.halt;
       return;
     }
     if (run.exitCode === 2) {
@@ -178,7 +216,8 @@ function applyDecision(
 async function runOne(hook: HookSpec, input: string, opts: HookRunOptions): Promise<HookRun> {
   const run: HookRun = { command: hook.command, exitCode: null, stdout: '', stderr: '', timedOut: false };
   if (opts.signal?.aborted) return { ...run, failure: 'was not started: the turn was cancelled' };
-  const env = nonInteractiveEnv(process.env, { JARVIS_PROJECT_DIR: opts.session.cwd, ...hook.env });
+  const claude = hook.dialect === 'claude' && opts.claude ? { CLAUDE_PROJECT_DIR: opts.claude.projectDir } : {};
+  const env = nonInteractiveEnv(process.env, { JARVIS_PROJECT_DIR: opts.session.cwd, ...claude, ...hook.env });
   const child = spawnShell(hook.command, { cwd: hook.cwd ?? opts.session.cwd, env, stdin: 'pipe' });
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (run.stdout = capped(run.stdout + d)));
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (run.stderr = capped(run.stderr + d)));

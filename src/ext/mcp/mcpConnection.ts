@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describeMcpTarget, type McpServerConfig } from '../../store/mcpConfig';
 import type { McpCallResult } from './mcpContent';
 import type { StdioGroupTransport } from './stdioGroupTransport';
+import { toolInfoOf } from './mcpListingCache';
 
 /** `lazy`: not started; its tools come from the cached listing until it starts. */
 export type McpServerState = 'disabled' | 'lazy' | 'starting' | 'ready' | 'failed' | 'disconnected' | 'closed';
@@ -220,15 +221,7 @@ export class McpServerConnection {
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined);
-      for (const t of page.tools) {
-        tools.push({
-          name: t.name,
-          title: t.title ?? t.annotations?.title,
-          description: t.description ?? t.title ?? t.name,
-          inputSchema: t.inputSchema as Record<string, unknown>,
-          readOnly: t.annotations?.readOnlyHint === true,
-        });
-      }
+      for (const t of page.tools) tools.push(toolInfoOf(t));
       cursor = page.nextCursor;
     } while (cursor);
     return tools;

@@ -1,13 +1,13 @@
 // Claude Code plugins (docs/plugins.md "Claude Code plugins"): a `.claude-plugin/plugin.json` manifest
 // whose plugin also has default folders — `skills/`, `commands/`, `agents/` are read whether or not the
 // manifest names other paths (Claude Code's paths add to the defaults) — plus `hooks/hooks.json` and a
-// `.mcp.json` at the root. This file turns those into what the Jarvis loader reads: manifest paths, hook
-// rules with our four keys, and MCP server entries with `${CLAUDE_PLUGIN_ROOT}` resolved. What has no
-// Jarvis counterpart (another hook type, an event we do not have) is a diagnostic naming it.
+// `.mcp.json` at the root. This file turns those into what the Jarvis loader reads: manifest paths, hooks of
+// Claude Code's dialect (ext/hooks/claudeHookConfig.ts), and MCP server entries with `${CLAUDE_PLUGIN_ROOT}`
+// resolved. What has no Jarvis counterpart (another hook type, an event we do not have) is a diagnostic naming it.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { HOOK_EVENTS } from '../../store/configSchema';
-import { canonicalToolName } from '../../types/toolNames';
+import { claudeHookSpecs } from '../hooks/claudeHookConfig';
+import type { HookSpec } from '../hooks/hookRunner';
 import type { PluginManifest } from './manifest';
 import { resolveInside } from './pluginPaths';
 
@@ -62,84 +62,26 @@ function readJsonInside(root: string, rel: string, label: string, diag: (t: stri
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-const PLAIN_NAME = /^[A-Za-z0-9_]+$/;
-
 /**
- * A Claude matcher as a Jarvis matcher: `*` and empty mean every tool; tool names go through the one alias table
- * (`canonicalToolName`, docs/compatibility.md "Tool names"), so `WebFetch` matches FetchURL.
+ * The plugin's hooks (`hooks/hooks.json`, the files or objects the manifest names), in Claude Code's dialect: they
+ * run in the project folder with Claude Code's payload (docs/hooks.md, "Claude Code hooks"), `CLAUDE_PLUGIN_ROOT`
+ * naming the plugin's files.
  */
-export function claudeMatcher(matcher: string | undefined): string | undefined {
-  const m = matcher?.trim();
-  if (!m || m === '*') return undefined;
-  const parts = m.split('|');
-  // A plain list of names (`Bash|Edit|MultiEdit`) is anchored, so `Edit` does not match `NotebookEdit`.
-  if (parts.every((p) => PLAIN_NAME.test(p))) return `^(${[...new Set(parts.map(canonicalToolName))].join('|')})$`;
-  // A regex stays a regex (`mcp__.*`, `Notebook.*`); only its top-level alternatives that are plain names are
-  // mapped (`WebFetch|mcp__.*` → `FetchURL|mcp__.*`). A group or class could hold a `|` of its own: left as written.
-  if (/[()[\]]/.test(m)) return m;
-  return parts.map((p) => (PLAIN_NAME.test(p) ? canonicalToolName(p) : p)).join('|');
-}
-
-/**
- * Hook rules (our `event`, `matcher`, `command`, `timeout` keys) from Claude Code hook objects
- * (`{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": …}]}]}}`).
- */
-export function claudeHookRules(
+export function claudePluginHooks(
   root: string,
   manifest: PluginManifest,
+  source: { origin: string; env: Record<string, string> },
   diag: (t: string) => void,
-): Array<Record<string, unknown>> {
-  const rules: Array<Record<string, unknown>> = [];
+): HookSpec[] {
+  const specs: HookSpec[] = [];
   for (const ref of manifest.claudeHooks) {
     const label = typeof ref === 'string' ? `hooks ${ref.replace(/^\.\//, '')}` : 'hooks';
     const doc = typeof ref === 'string' ? readJsonInside(root, ref, label, diag) : ref;
     if (doc === undefined) continue;
-    const events = isObject(doc) && isObject(doc.hooks) ? doc.hooks : undefined;
-    if (!events) {
-      diag(`${label}: expected {"hooks": {"<Event>": [...]}}; skipped`);
-      continue;
-    }
-    for (const [event, groups] of Object.entries(events)) {
-      if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-        diag(
-          `${label}: the event "${event}" does not exist in Jarvis (docs/hooks.md lists the events); ` +
-            'its hooks are skipped',
-        );
-        continue;
-      }
-      if (!Array.isArray(groups)) {
-        diag(`${label}: ${event} must be an array of {matcher, hooks} groups; skipped`);
-        continue;
-      }
-      groups.forEach((group, g) => {
-        const at = `${label}: ${event}[${g}]`;
-        if (!isObject(group) || !Array.isArray(group.hooks)) {
-          diag(`${at} must be an object with a "hooks" array; skipped`);
-          return;
-        }
-        if (group.matcher !== undefined && typeof group.matcher !== 'string') {
-          diag(`${at}: "matcher" must be a string; skipped`);
-          return;
-        }
-        group.hooks.forEach((hook, h) => {
-          if (!isObject(hook)) return diag(`${at}.hooks[${h}] must be an object; skipped`);
-          if (hook.type !== 'command') {
-            const type = String(hook.type);
-            return diag(`${at}.hooks[${h}]: hooks of type "${type}" are not supported (only "command"); skipped`);
-          }
-          if (hook.async !== undefined) diag(`${at}.hooks[${h}]: "async" is not supported; the hook runs in the turn`);
-          const matcher = claudeMatcher(group.matcher as string | undefined);
-          rules.push({
-            event,
-            ...(matcher !== undefined ? { matcher } : {}),
-            command: hook.command,
-            ...(hook.timeout !== undefined ? { timeout: hook.timeout } : {}),
-          });
-        });
-      });
-    }
+    const hooks = isObject(doc) ? doc.hooks : undefined;
+    specs.push(...claudeHookSpecs(hooks, { ...source, label }, diag));
   }
-  return rules;
+  return specs;
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin root in a string, or in every string of an array or object. */

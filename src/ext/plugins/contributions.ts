@@ -8,9 +8,11 @@ import type { McpServerConfig } from '../../store/mcpConfig';
 import type { EnabledPlugin } from './manager';
 import type { PluginCommand } from './pluginCommands';
 
-/** At most this many bytes of plugin instructions go into one system prompt, all plugins together: every
- * request carries them, and the first request stays within 16 KiB however many plugins are installed. */
-export const PLUGIN_PROMPT_BUDGET_BYTES = 256;
+/**
+ * At most this many bytes of plugin instructions go into one system prompt, all plugins together (seed 003:
+ * 64 KB per prompt build; each field is limited to 32 KB when the plugin loads, pluginLoader.ts).
+ */
+export const PLUGIN_PROMPT_BUDGET_BYTES = 64 * 1024;
 
 /** The parts of the plugins a runtime uses itself (the rest joins the skill/agent catalogs, hooks and MCP). */
 export interface SessionPlugins {
@@ -39,10 +41,36 @@ function escapeAttribute(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
+/** The instructions already in this prompt build: in all, and by plugin. */
+interface PromptBudgetUse {
+  total: number;
+  by: Map<string, number>;
+}
+
+/**
+ * A section that does not fit: which plugin, how many bytes, what fills the budget, and what the user can do:
+ * disable the plugins whose share would make room (only those), or, when the plugin's own text is what does not
+ * fit, nothing but ask its author for shorter text.
+ */
+function overBudgetWarning(id: string, bytes: number, used: PromptBudgetUse): string {
+  const limit = `all plugins' instructions together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes to the system prompt`;
+  const others = [...used.by].filter(([other, n]) => other !== id && n > 0);
+  const own = used.by.get(id) ?? 0;
+  const uses = [...others.map(([other, n]) => `${other} ${n}`), ...(own ? [`${id} itself ${own}`] : [])];
+  // Only advice that works: a plugin whose own share frees enough room, else the several that do together.
+  const enough = others.filter(([, n]) => used.total - n + bytes <= PLUGIN_PROMPT_BUDGET_BYTES).map(([o]) => o);
+  const advice = enough.length
+    ? `disabling ${enough.join(' or ')} (jarvis plugin disable <id>) makes room for it`
+    : others.length && used.total - others.reduce((n, [, m]) => n + m, 0) + bytes <= PLUGIN_PROMPT_BUDGET_BYTES
+      ? `only disabling several of ${others.map(([o]) => o).join(', ')} together makes room for it`
+      : `the plugin's own instructions are too long together (its author can shorten them)`;
+  return `plugin ${id}: ${bytes} bytes of system prompt instructions skipped: ${limit} (${used.total} used${uses.length ? `: ${uses.join(', ')}` : ''}); ${advice}`;
+}
+
 export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginContributions {
   const out: PluginContributions = { session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [] }, skills: [], agents: [], hooks: [], mcpServers: [], warnings: [] };
   const sections: string[] = [];
-  let used = 0;
+  const used: PromptBudgetUse = { total: 0, by: new Map() };
   for (const { record, loaded } of plugins) {
     if (loaded.error) {
       out.warnings.push(`plugin ${record.id} is not loaded: ${loaded.error} (see jarvis plugin info ${record.id})`);
@@ -61,13 +89,12 @@ export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginCo
     for (const text of loaded.promptSections) {
       // The plugin's <plugin> wrapper counts with its first section, the blank line between sections too.
       const bytes = Buffer.byteLength(text, 'utf8') + (kept.length ? 2 : wrapper);
-      if (used + bytes > PLUGIN_PROMPT_BUDGET_BYTES) {
-        out.warnings.push(
-          `plugin ${record.id}: ${bytes} bytes of system prompt instructions skipped: all plugins together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes (${used} used); disable a plugin to make room`,
-        );
+      if (used.total + bytes > PLUGIN_PROMPT_BUDGET_BYTES) {
+        out.warnings.push(overBudgetWarning(record.id, bytes, used));
         continue;
       }
-      used += bytes;
+      used.total += bytes;
+      used.by.set(record.id, (used.by.get(record.id) ?? 0) + bytes);
       kept.push(text);
     }
     if (kept.length) sections.push(`<plugin id="${escapeAttribute(record.id)}">\n${kept.join('\n\n')}\n</plugin>`);

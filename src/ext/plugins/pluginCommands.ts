@@ -6,20 +6,23 @@
 // as `ARGUMENTS: …`. Claude Code commands also use `${CLAUDE_PLUGIN_ROOT}`, `argument-hint`, `allowed-tools` and
 // `` !`cmd` `` lines, run before sending (docs/plugins.md "Claude Code plugins").
 import { basename } from 'node:path';
-import { readMarkdownFile } from '../frontmatter';
+import { readCommandFile } from '../commands/commandFile';
+import { findShellDirectives } from '../commands/shellDirectives';
 import { tokenizeArguments } from '../skills/skillArguments';
 import { CLAUDE_ROOT_VARIABLE } from './claudePlugin';
 import { substituteShellLine, type ArgumentRef } from './shellLineArguments';
 import { containedFiles, resolveInside } from './pluginPaths';
 
-export const NO_DESCRIPTION = 'No description provided.';
-export const COMMAND_DESCRIPTION_MAX = 240;
+export { allowedToolsList, COMMAND_DESCRIPTION_MAX, NO_DESCRIPTION } from '../commands/commandFile';
 
 export interface PluginCommand {
-  plugin: string;
-  /** The command name inside the plugin (`report`, `frontend/component`). */
+  /** The plugin that brings it; absent for a Claude Code command file of the user's (`scope`). */
+  plugin?: string;
+  /** `.claude/commands` of the project or `~/.claude/commands` (ext/commands/claudeCommands.ts). */
+  scope?: 'project' | 'user';
+  /** The command name inside the plugin (`report`, `frontend/component`), or the whole name. */
   command: string;
-  /** What the user types after `/`: `<plugin>:<command>`. */
+  /** What the user types after `/`: `<plugin>:<command>`, or a Claude Code command's `frontend:component`. */
   name: string;
   description: string;
   /** Frontmatter `argument-hint` (`<ticker> [days]`): shown beside the command in lists. */
@@ -30,31 +33,25 @@ export interface PluginCommand {
   root?: string;
   /** Frontmatter `allowed-tools` (`Bash(git status:*)`…): the pre-approval of the turn it starts. */
   allowedTools?: string[];
+  /** What of the file is not applied (a field Jarvis has no counterpart for), said when the command is used. */
+  notes?: string[];
 }
-
-/** `` !`cmd` `` in a command's body: what Claude Code runs before sending (engine/delegation/commandExpansion.ts). */
-const SHELL_LINE = /!`([^`\n]+)`/g;
 
 /** The shell commands a command's body runs before its prompt is sent, in order (shown at install and in info). */
 export function commandShellLines(body: string): string[] {
-  return [...body.matchAll(SHELL_LINE)].map((m) => m[1].trim()).filter((c) => c.length > 0);
+  return findShellDirectives(body)
+    .map((d) => d.command.trim())
+    .filter((c) => c.length > 0);
 }
 
-/** `allowed-tools` as written: a list, or one string separated by commas or spaces outside parentheses. */
-export function allowedToolsList(value: unknown): string[] | undefined {
-  if (typeof value === 'string') return value.split(/(?:,|\s)+(?![^(]*\))/).filter((p) => p.trim());
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-  return undefined;
-}
-
-/** What a list shows for a command: its argument hint, then its description. */
-export function commandListDescription(command: Pick<PluginCommand, 'argumentHint' | 'description'>): string {
-  return command.argumentHint ? `${command.argumentHint} — ${command.description}` : command.description;
-}
-
-function firstLine(body: string): string {
-  const line = body.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
-  return line.length > COMMAND_DESCRIPTION_MAX ? line.slice(0, COMMAND_DESCRIPTION_MAX) : line;
+/** What a list shows for a command: its argument hint, then its description (and, for the user's own, where). */
+export function commandListDescription(
+  command: Pick<PluginCommand, 'argumentHint' | 'description' | 'scope' | 'command'>,
+): string {
+  const text = command.argumentHint ? `${command.argumentHint} — ${command.description}` : command.description;
+  if (!command.scope) return text;
+  const folder = command.command.includes(':') ? command.command.slice(0, command.command.lastIndexOf(':')) : '';
+  return `${text} (${command.scope}${folder ? `:${folder}` : ''})`;
 }
 
 /** Reads the commands the manifest's `commands` paths name. */
@@ -70,12 +67,9 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
   const out: PluginCommand[] = [];
   const seen = new Set<string>();
   for (const f of files) {
-    const parsed = await readMarkdownFile(f.path);
-    if (!parsed.ok) {
-      diag(`command skipped: ${parsed.message}`);
-      continue;
-    }
-    const given = typeof parsed.data.name === 'string' ? parsed.data.name.trim() : '';
+    const file = await readCommandFile(f.path, f.rel, diag);
+    if (!file) continue;
+    const given = typeof file.data.name === 'string' ? file.data.name.trim() : '';
     const command = given || f.rel.replace(/\.md$/i, '');
     if (!/^[^\s:]+$/.test(command)) {
       diag(`command skipped: ${f.rel}: the name "${command}" may not contain spaces or ":"`);
@@ -86,19 +80,7 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
       continue;
     }
     seen.add(command);
-    const body = parsed.body.trim();
-    const described = typeof parsed.data.description === 'string' ? parsed.data.description.trim() : '';
-    const hint = parsed.data['argument-hint'] ?? parsed.data.argumentHint;
-    const argumentHint = typeof hint === 'string' && hint.trim() ? hint.trim() : undefined;
-    if (hint !== undefined && !argumentHint) {
-      diag(`command ${f.rel}: "argument-hint" must be a non-empty string; ignored`);
-    }
-    const allowedRaw = parsed.data['allowed-tools'] ?? parsed.data.allowedTools;
-    const allowedTools = allowedToolsList(allowedRaw);
-    if (allowedRaw !== undefined && !allowedTools) {
-      diag(`command ${f.rel}: "allowed-tools" must be a string or a list of strings; it pre-approves nothing`);
-    }
-    const description = described || firstLine(body) || NO_DESCRIPTION;
+    const { description, argumentHint, allowedTools, body } = file;
     const name = `${pluginId}:${command}`;
     const entry: PluginCommand = { plugin: pluginId, command, name, description, argumentHint, body, path: f.path };
     if (root) entry.root = root;
@@ -116,34 +98,12 @@ export interface BangSpan {
   refused?: string;
 }
 
-/** `` !`cmd` `` as Claude Code writes it; found in the command's file, never in what the user typed. */
-const BANG = /!`([^`\n]+)`/g;
 const PLACEHOLDER = /\$ARGUMENTS(?![\w[])|\$([1-9]\d*)(?!\d)/g;
-
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-/** `[start, end)` of each fenced code block of `text` (an unclosed fence runs to the end), fence lines included. */
-function fencedRanges(text: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  let open: { mark: string; at: number } | undefined;
-  let at = 0;
-  for (const line of text.split('\n')) {
-    const mark = FENCE.exec(line)?.[1];
-    if (mark && !open) open = { mark, at };
-    else if (mark && open && mark[0] === open.mark[0] && mark.length >= open.mark.length && line.trim() === mark) {
-      out.push([open.at, at + line.length]);
-      open = undefined;
-    }
-    at += line.length + 1;
-  }
-  if (open) out.push([open.at, text.length]);
-  return out;
-}
 
 /**
  * The prompt a command sends: `$ARGUMENTS` and `$1`… (the words, 1-based as in Claude Code commands)
  * replaced, else the arguments appended on their own line; `${CLAUDE_PLUGIN_ROOT}` resolved. The `` !`cmd` ``
- * lines are those of the command's file outside fenced code blocks (docs/plugins.md, "Claude Code plugins"):
+ * lines and ```` ```! ```` blocks are those of the command's file (docs/plugins.md, "Shell lines in commands"):
  * arguments put inside one are data in whatever quotes they stand (shellLineArguments.ts), so they are words and
  * never more commands, and arguments put elsewhere never make one.
  */
@@ -163,18 +123,18 @@ export function expandPluginCommandParts(command: PluginCommand, args: string): 
   let out = '';
   let last = 0;
   const bangs: BangSpan[] = [];
-  const fenced = fencedRanges(body);
-  for (const m of body.matchAll(BANG)) {
-    // An example in a fenced code block is documentation, not a line to run (docs/plugins.md).
-    if (fenced.some(([from, to]) => m.index >= from && m.index < to)) continue;
-    out += fill(body.slice(last, m.index));
-    const line = substituteShellLine(m[1], valueOf);
+  // Only the file's own shell lines (ext/commands/shellDirectives.ts): examples in fenced blocks and prose such as
+  // `` `ERR!` `` are text, and arguments put elsewhere never make one.
+  for (const d of findShellDirectives(body)) {
+    out += fill(body.slice(last, d.start));
+    const line = substituteShellLine(d.command, valueOf);
     // A refused line keeps its template in the prompt: the user's arguments never stand in a line that is not run.
-    const cmd = 'command' in line ? line.command : m[1];
-    const span: BangSpan = { start: out.length, end: out.length + cmd.length + 3, command: cmd.trim() };
+    const cmd = 'command' in line ? line.command : d.command;
+    const written = d.form === 'inline' ? `!\`${cmd}\`` : `\`\`\`!\n${cmd}\n\`\`\``;
+    const span: BangSpan = { start: out.length, end: out.length + written.length, command: cmd.trim() };
     bangs.push('refused' in line ? { ...span, refused: line.refused } : span);
-    out += `!\`${cmd}\``;
-    last = m.index + m[0].length;
+    out += written;
+    last = d.end;
   }
   out += fill(body.slice(last));
   return { text: !used && text ? `${out}\n\nARGUMENTS: ${text}` : out, bangs };
@@ -189,19 +149,27 @@ export type PluginCommandParse =
   | { ok: false; message: string };
 
 /**
- * `/<plugin>:<command> [args]` → the prompt to send. Undefined when the text is not shaped like a plugin
- * command (no `:` in the first word, or the part before it is no installed plugin).
+ * `/<name> [args]` → the prompt to send, for a command of `commands` (a plugin's `/<plugin>:<command>` or one of
+ * the user's Claude Code commands). Undefined when the first word names none of them and is not shaped like a
+ * plugin command of an installed plugin (that is an error listing the plugin's commands).
  */
-export function parsePluginCommand(input: string, commands: readonly PluginCommand[], plugins: readonly string[]): PluginCommandParse | undefined {
-  const m = /^\/([a-z0-9][a-z0-9_-]{0,63}):(\S+)(?:\s+([\s\S]*))?$/.exec(input.trim());
+export function parsePluginCommand(
+  input: string,
+  commands: readonly PluginCommand[],
+  plugins: readonly string[],
+): PluginCommandParse | undefined {
+  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(input.trim());
   if (!m) return undefined;
-  const [, plugin, name, rest] = m;
-  if (!plugins.includes(plugin)) return undefined;
-  const command = commands.find((c) => c.plugin === plugin && c.command === name);
-  if (!command) {
-    const own = commands.filter((c) => c.plugin === plugin).map((c) => `/${c.name}`);
-    return { ok: false, message: `The plugin "${plugin}" has no command "${name}". ${own.length ? `Its commands: ${own.join(', ')}.` : 'It has no commands.'}` };
+  const [, name, rest] = m;
+  const command = commands.find((c) => c.name === name);
+  if (command) {
+    const args = (rest ?? '').trim();
+    return { ok: true, command, args, ...expandPluginCommandParts(command, args) };
   }
-  const args = (rest ?? '').trim();
-  return { ok: true, command, args, ...expandPluginCommandParts(command, args) };
+  const shaped = /^([a-z0-9][a-z0-9_-]{0,63}):(\S+)$/.exec(name);
+  if (!shaped || !plugins.includes(shaped[1])) return undefined;
+  const [, plugin, wanted] = shaped;
+  const own = commands.filter((c) => c.plugin === plugin).map((c) => `/${c.name}`);
+  const list = own.length ? `Its commands: ${own.join(', ')}.` : 'It has no commands.';
+  return { ok: false, message: `The plugin "${plugin}" has no command "${wanted}". ${list}` };
 }

@@ -9,7 +9,7 @@ import { parseServerEntry, type McpServerConfig, type McpTimeoutDefaults } from 
 import { parseAgentFile, type AgentProfile } from '../agents/agentFile';
 import type { HookSpec } from '../hooks/hookRunner';
 import { parseSkillFile, type Skill } from '../skills/skillFile';
-import { claudeHookRules, claudeMcpServers, resolvePluginRoot, withClaudeDefaults } from './claudePlugin';
+import { claudeMcpServers, claudePluginHooks, resolvePluginRoot, withClaudeDefaults } from './claudePlugin';
 import { readManifest, type PluginManifest } from './manifest';
 import { loadPluginCommands, type PluginCommand } from './pluginCommands';
 import { containedFiles, realRoot, resolveInside } from './pluginPaths';
@@ -33,6 +33,11 @@ export interface LoadedPlugin {
   error?: string;
   /** Everything skipped or ignored, one line each. */
   diagnostics: string[];
+  /**
+   * What the session must say because it depends on the session's own environment (a server whose `${VAR}` is not
+   * set is not started): shown at start-up, not only by `jarvis plugin info`.
+   */
+  sessionWarnings: string[];
   skills: Skill[];
   agents: AgentProfile[];
   commands: PluginCommand[];
@@ -57,7 +62,7 @@ export function pluginServerName(pluginId: string, server: string): string {
 }
 
 function emptyPlugin(id: string, root: string, diagnostics: string[], error?: string): LoadedPlugin {
-  return { id, root, error, diagnostics, skills: [], agents: [], commands: [], promptSections: [], mcpServers: [], hooks: [] };
+  return { id, root, error, diagnostics, sessionWarnings: [], skills: [], agents: [], commands: [], promptSections: [], mcpServers: [], hooks: [] };
 }
 
 /** Loads the plugin at `root`. `id` is the installed id (the manifest name is checked against it). Never throws. */
@@ -80,8 +85,12 @@ export async function loadPlugin(root: string, id: string, opts: PluginLoadOptio
   plugin.agents = await loadAgents(real, manifest, diag);
   plugin.commands = await loadPluginCommands(real, id, manifest.commands, diag);
   plugin.promptSections = promptSections(real, manifest, diag);
-  plugin.mcpServers = mcpServers(real, id, manifest, opts.home, opts.mcpDefaults, diag);
+  plugin.mcpServers = mcpServers(real, id, manifest, opts.home, opts.mcpDefaults, diag, (t) => plugin.sessionWarnings.push(t));
   plugin.hooks = hooks(real, id, manifest, opts.home, diag);
+  if (manifest.format === 'claude') {
+    const env = { JARVIS_CODE_HOME: opts.home, JARVIS_PLUGIN_ROOT: real, CLAUDE_PLUGIN_ROOT: real };
+    plugin.hooks.push(...claudePluginHooks(real, manifest, { origin: `plugin ${id}`, env }, diag));
+  }
   if (manifest.sessionStartSkill !== undefined) {
     plugin.sessionStartSkill = plugin.skills.find((s) => s.name.toLowerCase() === manifest.sessionStartSkill!.toLowerCase());
     if (!plugin.sessionStartSkill) diag(`sessionStart.skill "${manifest.sessionStartSkill}" is not one of this plugin's skills (${plugin.skills.map((s) => s.name).join(', ') || 'it has none'}); ignored`);
@@ -133,28 +142,35 @@ async function loadSkills(root: string, manifest: PluginManifest, diag: (t: stri
 }
 
 async function loadAgents(root: string, manifest: PluginManifest, diag: (t: string) => void): Promise<AgentProfile[]> {
-  const dirs: string[] = [];
+  const files: string[] = [];
   if (manifest.agents === undefined) {
     // No `agents` field: an `agents/` folder at the root is used when there is one.
     const where = resolveInside(root, './agents');
-    if (where.ok && where.kind === 'dir') dirs.push(where.path);
+    if (where.ok && where.kind === 'dir') files.push(...containedFiles(root, where.path, /\.md$/i, diag).map((f) => f.path));
     else if (!where.ok && !/does not exist/.test(where.reason)) diag(`agents: ${where.reason}; skipped`);
   } else {
+    // Folders of agent files, or the files themselves (`"agents": ["./agents/a.md", …]`, as Claude Code plugins list them).
     for (const value of manifest.agents) {
       const where = resolveInside(root, value);
       if (!where.ok) diag(`agents: ${where.reason}; skipped`);
-      else if (where.kind !== 'dir') diag(`agents: "${value}" is not a folder; skipped`);
-      else dirs.push(where.path);
+      else if (where.kind === 'dir') files.push(...containedFiles(root, where.path, /\.md$/i, diag).map((f) => f.path));
+      else if (/\.md$/i.test(where.path)) files.push(where.path);
+      else diag(`agents: "${value}" is neither a folder nor a .md file; skipped`);
     }
   }
   const agents: AgentProfile[] = [];
-  for (const dir of dirs) {
-    for (const f of containedFiles(root, dir, /\.md$/i, diag)) {
-      const parsed = await parseAgentFile(f.path, 'plugin');
-      if (parsed.ok) agents.push(parsed.agent);
-      else diag(`agent file skipped: ${parsed.message}`);
-      if (parsed.ok) for (const w of parsed.warnings) diag(`agent file: ${w}`);
+  const seen = new Set<string>();
+  for (const file of files) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const parsed = await parseAgentFile(file, 'plugin');
+    if (!parsed.ok) {
+      diag(`agent file skipped: ${parsed.message}`);
+      continue;
     }
+    for (const w of parsed.warnings) diag(`agent file: ${w}`);
+    // Every plugin agent is `<plugin>:<agent>`, as in Claude Code: a plugin's `explore` is never the built-in one.
+    agents.push({ ...parsed.agent, name: `${manifest.name}:${parsed.agent.name}` });
   }
   return agents;
 }
@@ -182,7 +198,15 @@ function promptSections(root: string, manifest: PluginManifest, diag: (t: string
   return sections;
 }
 
-function mcpServers(root: string, id: string, manifest: PluginManifest, home: string, defaults: McpTimeoutDefaults, diag: (t: string) => void): PluginMcpServer[] {
+function mcpServers(
+  root: string,
+  id: string,
+  manifest: PluginManifest,
+  home: string,
+  defaults: McpTimeoutDefaults,
+  diag: (t: string) => void,
+  warnSession: (t: string) => void,
+): PluginMcpServer[] {
   const out: PluginMcpServer[] = [];
   const manifestFile = join(root, manifest.file);
   for (const [name, raw] of Object.entries(manifest.mcpServers)) {
@@ -225,7 +249,9 @@ function mcpServers(root: string, id: string, manifest: PluginManifest, home: st
     }
     const parsed = parseServerEntry(pluginServerName(id, name), entry, { scope: 'user', file: manifestFile, defaults });
     if ('error' in parsed) {
-      diag(parsed.error.replace(/^.*?MCP server "[^"]*": /, `MCP server "${name}": `));
+      const text = parsed.error.replace(/^.*?MCP server "[^"]*": /, `MCP server "${name}": `);
+      diag(text);
+      if (parsed.unsetVariable) warnSession(`${text.replace(/ \(server skipped\)$/, '')}; the server is not started`);
       continue;
     }
     out.push({ name, config: { ...parsed.server, scope: 'plugin' } });
@@ -243,9 +269,7 @@ function hooks(root: string, id: string, manifest: PluginManifest, home: string,
       diag(`hooks[${i}]: ${where}: ${issue.message}; hook ignored`);
       return;
     }
-    // CLAUDE_PLUGIN_ROOT too: Claude Code hook commands name their scripts through it.
     const env: Record<string, string> = { JARVIS_CODE_HOME: home, JARVIS_PLUGIN_ROOT: root };
-    if (manifest.format === 'claude') env.CLAUDE_PLUGIN_ROOT = root;
     out.push({ ...parsed.data, cwd: root, env, origin: `plugin ${id}` });
   });
   return out;
@@ -258,7 +282,6 @@ function claudeManifest(root: string, read: PluginManifest, diagnostics: string[
   const inline = resolvePluginRoot(manifest.mcpServers, root) as Record<string, unknown>;
   return {
     ...manifest,
-    hooks: [...manifest.hooks, ...claudeHookRules(root, manifest, diag)],
     mcpServers: { ...inline, ...claudeMcpServers(root, manifest, diag) },
   };
 }

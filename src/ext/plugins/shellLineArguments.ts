@@ -4,7 +4,8 @@
 // the surrounding `"…"`, `'…'` or `$'…'` closed before it and reopened after it. Some places make bash evaluate
 // even a quoted word as code (shellLineRisks.ts): only a whole number (arithmetic) or a plain name (a variable
 // name) goes there, and anything else is refused with the reason. A line bash would read differently than this
-// reader can tell (an unterminated quote or substitution, a backquote) is refused too: fail closed.
+// reader can tell (an unterminated quote or substitution, a backquote, a placeholder after a here-document's `<<`)
+// is refused too: fail closed. A ```` ```! ```` block is read the same way, its lines one after another.
 import { placeRisk, type CommandWords } from './shellLineRisks';
 
 /** `$ARGUMENTS` (all of the text) or `$N` (its N-th word, 1-based). */
@@ -22,7 +23,7 @@ type Frame =
   | { kind: 'arith'; parens: number; closer: '))' | ']' };
 
 /** What one step of the reader does: copy `text`, and open a context or close the current one. */
-type Step = { text: string; open?: Frame; close?: boolean } | { refused: string };
+type Step = { text: string; open?: Frame; close?: boolean; hereDocument?: boolean } | { refused: string };
 
 const BACKQUOTE = { refused: 'the line has a backquote substitution, inside which arguments cannot be placed safely' };
 
@@ -42,12 +43,15 @@ export function substituteShellLine(template: string, valueOf: (ref: ArgumentRef
   const top = (): Top => stack.findLast((f): f is Top => f.kind === 'top')!;
   let out = '';
   let i = 0;
+  // A here-document's body (the lines of a ```! block after `<<`) expands `$(…)` whatever quotes it holds.
+  let hereDocument = false;
   while (i < template.length) {
     const frame = stack[stack.length - 1];
     PLACEHOLDER.lastIndex = i;
     const hit = PLACEHOLDER.exec(template);
     if (hit) {
       const ref: ArgumentRef = hit[1] === undefined ? { whole: true } : { index: Number(hit[1]) };
+      if (hereDocument) return { refused: `${hit[0]} follows a here-document (<<), whose body is expanded as shell` };
       const command: CommandWords = { words: top().words, word: top().word, rest: template.slice(i + hit[0].length) };
       const placed = place(stack, command, ref, valueOf(ref));
       if ('refused' in placed) return placed;
@@ -63,6 +67,7 @@ export function substituteShellLine(template: string, valueOf: (ref: ArgumentRef
     if ('refused' in step) return step;
     if (frame.kind !== 'top') top().word += step.text;
     else if (step.open) frame.word += step.text;
+    if (step.hereDocument) hereDocument = true;
     if (step.open) stack.push(step.open);
     if (step.close) stack.pop();
     out += step.text;
@@ -114,7 +119,8 @@ function read(stack: readonly Frame[], frame: Frame, t: string, i: number): Step
     case 'single':
       return c === "'" ? { text: c, close: true } : { text: c };
     case 'comment':
-      return { text: c };
+      // A line break ends the comment (a ```! block has several lines); the top context then reads it.
+      return c === '\n' ? { text: '', close: true } : { text: c };
     case 'ansi':
       if (c === '\\') return { text: c + next };
       return c === "'" ? { text: c, close: true } : { text: c };
@@ -169,6 +175,7 @@ function readUnquoted(stack: readonly Frame[], frame: Top, t: string, i: number)
   if (c === '"') return { text: c, open: { kind: 'double' } };
   if (c === '$' && next === "'") return { text: "$'", open: { kind: 'ansi' } };
   if (c === '$' && next === '"') return { text: '$"', open: { kind: 'double' } };
+  if (c === '<' && next === '<') return t[i + 2] === '<' ? { text: '<<<' } : { text: '<<', hereDocument: true };
   const opened = expansion(t, i);
   if (opened) return opened;
   if (c === '#' && frame.word === '') return { text: c, open: { kind: 'comment' } };

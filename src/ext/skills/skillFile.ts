@@ -4,7 +4,7 @@
 // skills written for other agents load unchanged.
 import { basename, dirname } from 'node:path';
 import { canonicalToolName, isKnownToolName } from '../../types/toolNames';
-import { FieldReader, readMarkdownFile } from '../frontmatter';
+import { FieldReader, firstNonEmptyLine, readMarkdownFile } from '../frontmatter';
 
 export const SKILL_TYPES = ['prompt', 'inline', 'flow'] as const;
 export type SkillType = (typeof SKILL_TYPES)[number];
@@ -43,12 +43,7 @@ export function isModelInvocable(skill: Skill): boolean {
 export type SkillParse = { ok: true; skill: Skill; warnings: string[] } | { ok: false; message: string };
 
 function firstLine(body: string): string {
-  const line =
-    body
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l.length > 0) ?? '';
-  const plain = line.replace(/^#+\s*/, '');
+  const plain = firstNonEmptyLine(body).replace(/^#+\s*/, '');
   return plain.length > DESCRIPTION_FALLBACK_MAX ? plain.slice(0, DESCRIPTION_FALLBACK_MAX) : plain;
 }
 

@@ -11,37 +11,30 @@ import {
   formatSubagentOutcome,
   type ModelChoice,
 } from './delegationService';
-import { summarise } from '../toolSearch/toolLoader';
+import { fitListing, LISTING_MIN_BYTES, type ListingFormat } from '../listingBudget';
 
 export interface SubagentTypeInfo {
   name: string;
   description: string;
-  /** A plugin's agent: described in one short line, within PLUGIN_AGENTS_LISTING_BUDGET_BYTES. */
+  /** A plugin's agent: listed within the listing's room (docs/plugins.md, "Context budget"). */
   plugin?: boolean;
 }
 
-/**
- * Most bytes the plugins' agents take in the description, all plugins together: every request carries
- * it, and installing plugins must not grow it without end (docs/plugins.md, "Context budget").
- */
-export const PLUGIN_AGENTS_LISTING_BUDGET_BYTES = 192;
+/** How plugins' agents are written in `${TYPES}`; those past the room are named without descriptions. */
+const PLUGIN_AGENTS: ListingFormat = {
+  described: (name, text) => `${name} (${text})`,
+  namesOnly: (names) => `also ${names.join(', ')}`,
+  separator: ', ',
+};
 
-/** `${TYPES}`: the built-in types, the user's own agents in full, plugins' agents within their budget. */
-function typesText(customTypes: readonly SubagentTypeInfo[]): string {
+/**
+ * `${TYPES}`: the built-in types, the user's own agents in full, then plugins' agents with their descriptions
+ * within `budgetBytes` (shortened, then named only, past it; every one is named).
+ */
+function typesText(customTypes: readonly SubagentTypeInfo[], budgetBytes: number): string {
   const parts = customTypes.filter((t) => !t.plugin).map((t) => `${t.name} (${t.description})`);
-  let used = 0;
-  let left = 0;
-  for (const type of customTypes.filter((t) => t.plugin)) {
-    const part = `${type.name} (${summarise(type.description)})`;
-    if (used + Buffer.byteLength(part) + 2 > PLUGIN_AGENTS_LISTING_BUDGET_BYTES) {
-      left++;
-      continue;
-    }
-    used += Buffer.byteLength(part) + 2;
-    parts.push(part);
-  }
-  // An unknown subagent_type is answered with every type that may be used.
-  if (left) parts.push(`${left} more from plugins (an unknown subagent_type lists every name)`);
+  const plugins = customTypes.filter((t) => t.plugin).map((t) => ({ name: t.name, text: t.description }));
+  if (plugins.length) parts.push(...fitListing(plugins, budgetBytes, PLUGIN_AGENTS).parts);
   return parts.length ? `${BUILTIN_TYPES}, or ${parts.join(', ')}` : BUILTIN_TYPES;
 }
 
@@ -57,7 +50,7 @@ const fields = z.object({
 });
 
 /** What the tools offer of the model pool (SPEC §3.5): its choices, or the one model `force` pins. */
-export type ModelOffer = { choices: readonly ModelChoice[] } | { forced: string };
+export type ModelOffer = { choices: readonly ModelChoice[]; note?: string } | { forced: string };
 
 /**
  * `model` is offered only with a model pool: its description lists the choices. With `force` it is not
@@ -70,7 +63,11 @@ export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S
       .trim()
       .min(1)
       .optional()
-      .describe(`model pool choice: ${describeModelChoices(offer && 'choices' in offer ? offer.choices : [])}`),
+      .describe(
+        offer && 'choices' in offer && offer.note
+          ? `model (${offer.note}): ${describeModelChoices(offer.choices)}`
+          : `model pool choice: ${describeModelChoices(offer && 'choices' in offer ? offer.choices : [])}`,
+      ),
   });
   if (offer && 'forced' in offer) {
     const refused = schema.loose().refine((a) => !('model' in a), {
@@ -83,9 +80,16 @@ export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S
   return (offer ? extended : schema) as typeof extended;
 }
 
-/** The tool, its description naming the custom agents that can be delegated to and the model pool's choices. */
-export function makeAgentTool(customTypes: readonly SubagentTypeInfo[] = [], modelOffer?: ModelOffer): Tool {
-  const types = typesText(customTypes);
+/**
+ * The tool, its description naming the custom agents that can be delegated to (plugins' within
+ * `listingBudgetBytes`) and the model choices.
+ */
+export function makeAgentTool(
+  customTypes: readonly SubagentTypeInfo[] = [],
+  modelOffer?: ModelOffer,
+  listingBudgetBytes = LISTING_MIN_BYTES,
+): Tool {
+  const types = typesText(customTypes, listingBudgetBytes);
   return defineTool({
     name: 'Agent',
     services: [DELEGATION_SERVICE],

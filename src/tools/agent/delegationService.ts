@@ -11,7 +11,7 @@ export interface SubagentCall {
   resume?: string;
   /** The Agent call's id (front ends group subagents by the call that started them). */
   callId: string;
-  /** A model pool alias or `primary` (SPEC §3.5); ignored when resuming. */
+  /** A model pool alias or `primary` (SPEC §3.5), or without a pool any configured model; ignored when resuming. */
   model?: string;
 }
 

@@ -5,7 +5,14 @@ import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync,
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { serviceKey } from '../defineTool';
-import { bwrapArgs, probeBwrap, type BwrapPolicy, type SandboxNetwork } from '../../platform/sandbox/bwrapSandbox';
+import {
+  bwrapArgs,
+  bwrapChannels,
+  probeBwrap,
+  type BwrapPolicy,
+  type SandboxNetwork,
+} from '../../platform/sandbox/bwrapSandbox';
+import { socketEnvToKeep, type UnixSocketPolicy } from '../../platform/sandbox/unixSockets';
 import type { SandboxSpawn } from '../../platform/processes';
 import { isSensitiveEntry, VCS_DIRS } from '../file/sensitivePaths';
 import { mkdirPrivateSync } from '../../store/privateFiles';
@@ -33,6 +40,10 @@ export interface SandboxSettings {
   envPass: string[];
   /** `[sandbox] shell_mode`: whether the TUI's `!` commands run sandboxed (the user's own choice, not the model's). */
   shellMode: 'sandboxed' | 'unsandboxed';
+  /** `[sandbox] unix_sockets`: `refuse` (commands cannot create Unix sockets) or `own` (they may make their own). */
+  unixSockets: 'refuse' | 'own';
+  /** `[sandbox] allow_unix_sockets`, resolved to absolute paths: sockets outside commands may connect to. */
+  allowUnixSockets: string[];
 }
 
 /** Home entries a build needs (git identity, version managers' toolchains); everything else dotted is hidden. */
@@ -61,6 +72,8 @@ export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = Object.freeze
   bwrapPath: 'bwrap',
   envPass: [],
   shellMode: 'sandboxed' as const,
+  unixSockets: 'refuse' as const,
+  allowUnixSockets: [],
 });
 
 /** Sensitive files searched for in a writable folder before each command; past this, the rest is not searched. */
@@ -125,10 +138,32 @@ export class CommandSandbox {
     const netPolicy = network.policy
       ? { proxySocket: network.policy.proxySocket, hidden: [...policy.hidden, dirname(network.policy.proxySocket)] }
       : {};
-    const args = bwrapArgs({ ...policy, ...netPolicy }, shell, command);
-    const spawn = { file: this.settings.bwrapPath, args, envPass: this.settings.envPass };
-    const boundary = { writable: policy.writable, networkOff: policy.network === 'off', ...network.boundary };
+    const unixSockets = this.unixSocketPolicy();
+    const bwrapPolicy = { ...policy, ...netPolicy, unixSockets };
+    const args = bwrapArgs(bwrapPolicy, shell, command);
+    const spawn = {
+      file: this.settings.bwrapPath,
+      args,
+      envPass: this.settings.envPass,
+      ...bwrapChannels(bwrapPolicy),
+    };
+    const boundary = {
+      writable: policy.writable,
+      networkOff: policy.network === 'off',
+      unixSocketsRefused: unixSockets.rule === 'refuse',
+      ...network.boundary,
+    };
     return { kind: 'sandboxed', spawn, boundary, ...(note ? { note } : {}) };
+  }
+
+  /**
+   * Unix sockets (docs/sandbox.md#unix-sockets-and-seccomp): refused unless the user let commands make their own or
+   * named sockets outside to reach, whose variables (SSH_AUTH_SOCK) then stay set.
+   */
+  private unixSocketPolicy(): UnixSocketPolicy {
+    const allowed = this.settings.allowUnixSockets;
+    const rule = this.settings.unixSockets === 'own' || allowed.length > 0 ? 'allow' : 'refuse';
+    return { rule, allowed, keepEnv: socketEnvToKeep(allowed) };
   }
 
   private proxy?: SandboxNetworkProxy;

@@ -3,12 +3,10 @@
 // its prefix once, `- mcp__server__{a, b}`: servers (plugins' included) can bring dozens of tools, and
 // the repeated prefixes and summaries were most of the bytes a bundled plugin added to every request.
 // The user's own servers are listed in full (their configuration is their choice). Plugins' servers
-// together stay within PLUGIN_MCP_LISTING_BUDGET_BYTES, however many plugins are installed: a server line
-// that does not fit is cut to its prefix and count, and servers past even that are counted on one line.
+// together get the room of one listing (src/tools/listingBudget.ts, which grows with the model's context
+// window): a server line that does not fit is cut to its prefix and tool count, so every server is named.
+import { LISTING_MIN_BYTES } from '../listingBudget';
 import type { DeferredToolEntry } from './toolLoader';
-
-/** Most bytes the plugins' MCP servers' lines take in ToolSearch's description, all plugins together. */
-export const PLUGIN_MCP_LISTING_BUDGET_BYTES = 256;
 
 /** The longest prefix the names share that ends in `__` (the `mcp__server__` part). */
 function sharedPrefix(names: readonly string[]): string {
@@ -18,7 +16,7 @@ function sharedPrefix(names: readonly string[]): string {
   return end > 0 ? prefix.slice(0, end + 2) : '';
 }
 
-export function catalogLines(catalog: readonly DeferredToolEntry[]): string[] {
+export function catalogLines(catalog: readonly DeferredToolEntry[], budgetBytes = LISTING_MIN_BYTES): string[] {
   const plain: string[] = [];
   const groups = new Map<string, DeferredToolEntry[]>();
   for (const entry of catalog) {
@@ -32,8 +30,7 @@ export function catalogLines(catalog: readonly DeferredToolEntry[]): string[] {
   }
   const mcp: string[] = [];
   let used = 0;
-  let left = 0;
-  const fits = (line: string) => used + Buffer.byteLength(line) + 1 <= PLUGIN_MCP_LISTING_BUDGET_BYTES;
+  const fits = (line: string) => used + Buffer.byteLength(line) + 1 <= budgetBytes;
   for (const members of groups.values()) {
     const names = members.map((e) => e.name);
     const prefix = members.length > 1 ? sharedPrefix(names) : '';
@@ -46,15 +43,10 @@ export function catalogLines(catalog: readonly DeferredToolEntry[]): string[] {
       mcp.push(full);
       continue;
     }
-    const line = fits(full) ? full : fits(short) ? short : undefined;
-    if (line === undefined) {
-      left++;
-      continue;
-    }
+    // Past the room a server keeps its prefix and count: named, never left out.
+    const line = fits(full) ? full : short;
     used += Buffer.byteLength(line) + 1;
     mcp.push(line);
   }
-  const servers = `${left} more plugin MCP server${left === 1 ? '' : 's'}`;
-  if (left) mcp.push(`- and the tools of ${servers} (find them with a query)`);
   return [...plain, ...mcp];
 }

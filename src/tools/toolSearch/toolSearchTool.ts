@@ -20,8 +20,9 @@ const schema = z
     error: 'give `names` (exact tool names) or a keyword `query`',
   });
 
-export function toolSearchTool(catalog: readonly DeferredToolEntry[]): Tool {
-  const lines = catalogLines(catalog).join('\n');
+/** `listingBytes`: the room of the plugins' MCP server lines (src/tools/listingBudget.ts). */
+export function toolSearchTool(catalog: readonly DeferredToolEntry[], listingBytes?: number): Tool {
+  const lines = catalogLines(catalog, listingBytes).join('\n');
   return defineTool({
     name: TOOL_SEARCH_NAME,
     services: [TOOL_LOADER],

@@ -16,7 +16,7 @@ import { pinLaunch } from '../../../src/ext/mcp/launchPin';
 import { loadMcpServers } from '../../../src/store/mcpConfig';
 import { sha256 } from '../../../src/store/mcpLaunch';
 import { setWorkspaceTrust, workspaceTrust } from '../../../src/store/trust';
-import { attackUsers, shareWithAttackUsers, type AttackUser } from '../../helpers/attackUsers';
+import { handOver, runAsUser, sandboxTestUsers, shareWithUsers, type TestUser } from '../../helpers/sandboxUsers';
 import { tempDir } from '../../helpers/files';
 import { EVERYTHING_BIN } from '../../helpers/mcpServers';
 
@@ -53,7 +53,7 @@ interface Workspace {
 
 function workspace(): Workspace {
   const root = tempDir('jarvis-mcp-pin-');
-  shareWithAttackUsers(root);
+  shareWithUsers(root);
   const w = { root, cwd: join(root, 'work'), home: join(root, 'home'), canary: join(root, 'canary') };
   mkdirSync(join(w.cwd, '.git'), { recursive: true });
   mkdirSync(w.home);
@@ -139,36 +139,39 @@ const raceRows: RaceRow[] = [
   },
 ];
 
-function run(user: AttackUser, command: string, args: string[], cwd: string) {
-  const r = user.run(command, args, { cwd, env: { ...process.env, HOME: cwd }, input: '' });
+function run(user: TestUser, command: string, args: string[], cwd: string) {
+  const r = runAsUser(user, command, args, { cwd, env: { ...process.env, HOME: cwd }, input: '' });
   return `${r.stdout}${r.stderr}`.trim();
 }
 
-describe.each(attackUsers())('a launch file swapped right after its check runs the checked bytes, as $name', (user) => {
-  it.each(raceRows)('$name', (row) => {
-    const w = workspace();
-    const { entry, file, text } = row.setup(w);
-    put(file, text('trusted'), 0o755);
-    writeFileSync(join(w.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { docs: entry } }));
-    setWorkspaceTrust(w.home, w.cwd, true);
-    const docs = docsServer(w);
-    // The private copy goes where the user running the server can read it (its own TMPDIR in a session).
-    const tmp = process.env.TMPDIR;
-    process.env.TMPDIR = w.root;
-    const pinned = pinLaunch(docs, process.env, w.cwd);
-    process.env.TMPDIR = tmp;
-    // The race: right after the check, before the interpreter reads the file.
-    put(file, text('planted'), 0o755);
-    user.own(w.root);
-    try {
-      // Unfixed, the launch line reads the path again and runs the planted text.
-      expect(run(user, docs.command!, docs.args, w.cwd)).toBe('planted');
-      expect(run(user, pinned.command, pinned.args, w.cwd)).toBe('trusted');
-    } finally {
-      pinned.cleanup();
-    }
-  });
-});
+describe.each(sandboxTestUsers('mcp-pin'))(
+  'a launch file swapped right after its check runs the checked bytes, as $label',
+  (user) => {
+    it.each(raceRows)('$name', (row) => {
+      const w = workspace();
+      const { entry, file, text } = row.setup(w);
+      put(file, text('trusted'), 0o755);
+      writeFileSync(join(w.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { docs: entry } }));
+      setWorkspaceTrust(w.home, w.cwd, true);
+      const docs = docsServer(w);
+      // The private copy goes where the user running the server can read it (its own TMPDIR in a session).
+      const tmp = process.env.TMPDIR;
+      process.env.TMPDIR = w.root;
+      const pinned = pinLaunch(docs, process.env, w.cwd);
+      process.env.TMPDIR = tmp;
+      // The race: right after the check, before the interpreter reads the file.
+      put(file, text('planted'), 0o755);
+      handOver(user, w.root);
+      try {
+        // Unfixed, the launch line reads the path again and runs the planted text.
+        expect(run(user, docs.command!, docs.args, w.cwd)).toBe('planted');
+        expect(run(user, pinned.command, pinned.args, w.cwd)).toBe('trusted');
+      } finally {
+        pinned.cleanup();
+      }
+    });
+  },
+);
 
 describe('the other windows', () => {
   it("a lazy server's script changed mid-session is not started, and the error asks for trust again", async () => {
@@ -302,7 +305,7 @@ describe('the other windows', () => {
     rmSync(join(w.cwd, 'tools', 'srv.mjs'));
     symlinkSync(other, join(w.cwd, 'tools', 'srv.mjs'));
     try {
-      expect(run(attackUsers()[0], pinned.command, pinned.args, w.cwd)).toBe('trusted');
+      expect(run(sandboxTestUsers('mcp-pin')[0], pinned.command, pinned.args, w.cwd)).toBe('trusted');
     } finally {
       pinned.cleanup();
     }

@@ -1,4 +1,4 @@
-// The user's arguments in a plugin command's `` !`cmd` `` line (docs/plugins.md, "Arguments in !`cmd` lines";
+// The user's arguments in a plugin command's `` !`cmd` `` line or ```` ```! ```` block (docs/plugins.md, "Arguments in !`cmd` lines";
 // issue 43's corpus). Each row: {name, setup: the line as a command file writes it, attack: the argument text,
 // check}. Every row runs through the real bash, as root and as an unprivileged user:
 //   1. filled the way the line reads (the text put in place), the attack creates the canary — it is real;
@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandPluginCommandParts, type PluginCommand } from '../../../src/ext/plugins/pluginCommands';
 import { tokenizeArguments } from '../../../src/ext/skills/skillArguments';
-import { attackUsers, shareWithAttackUsers } from '../../helpers/attackUsers';
+import { runAsUser, sandboxTestUsers, shareWithUsers } from '../../helpers/sandboxUsers';
 import { tempDir } from '../../helpers/files';
 
 interface Row {
   name: string;
-  /** The `` !`cmd` `` line's text, as the command file has it. */
+  /** The `` !`cmd` `` line's text (or a ```` ```! ```` block's lines), as the command file has it. */
   setup: string;
   /** What the user types after the command; `CANARY` is replaced by the canary's path. */
   attack: string;
@@ -172,6 +172,21 @@ const rows: Row[] = [
     check: { refused: /part of the program text `bash` runs/ },
   },
   {
+    name: 'a ```! block: the argument on the line after a comment',
+    setup: '# say what was asked\necho $ARGUMENTS',
+    attack: '$(touch CANARY)',
+    unfixed: false,
+    check: { runs: '$(touch CANARY)' },
+    legit: ['fix the parser', 'fix the parser'],
+  },
+  {
+    name: 'a ```! block: the argument in a here-document, whose body is expanded whatever its quotes',
+    setup: 'cat <<EOF\nTopic: $ARGUMENTS\nEOF',
+    attack: '$(touch CANARY)',
+    unfixed: true,
+    check: { refused: /follows a here-document/ },
+  },
+  {
     name: '${VAR:-$ARGUMENTS} inside double quotes',
     setup: 'echo "${UNSET_NAME:-$ARGUMENTS}"',
     attack: '$(touch CANARY)',
@@ -195,7 +210,7 @@ const rows: Row[] = [
   },
 ];
 
-const users = attackUsers();
+const users = sandboxTestUsers('bang-args');
 
 /** The line with each placeholder replaced by the text itself (how the line reads; the attack's proof). */
 function textual(line: string, args: string): string {
@@ -220,19 +235,20 @@ function jarvis(line: string, args: string) {
     command: 'c',
     name: 'p:c',
     description: '',
-    body: `!\`${line}\``,
+    // A line of its own is written inline; several lines make a ```! block.
+    body: line.includes('\n') ? `\`\`\`!\n${line}\n\`\`\`` : `!\`${line}\``,
     path: '/c.md',
   };
   return expandPluginCommandParts(command, args).bangs[0];
 }
 
-describe.each(users)('a !`cmd` line with hostile arguments, run as $name', (user) => {
+describe.each(users)('a !`cmd` line with hostile arguments, run as $label', (user) => {
   it.each(rows)('$name', (row) => {
     const dir = tempDir('jarvis-bang-');
-    shareWithAttackUsers(dir);
+    shareWithUsers(dir);
     const canary = join(dir, 'pwned');
     const attack = row.attack.split('CANARY').join(canary);
-    const bash = (command: string) => user.run('bash', ['-c', command], { cwd: dir });
+    const bash = (command: string) => runAsUser(user, 'bash', ['-c', command], { cwd: dir });
     const fresh = () => rmSync(canary, { force: true });
 
     bash(textual(row.setup, attack));

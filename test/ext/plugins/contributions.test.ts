@@ -7,6 +7,7 @@ import { loadAgentCatalog } from '../../../src/ext/agents/agentCatalog';
 import { ensureBundledPlugins } from '../../../src/ext/plugins/bundledPlugins';
 import { PLUGIN_PROMPT_BUDGET_BYTES, pluginContributions } from '../../../src/ext/plugins/contributions';
 import { managedDir } from '../../../src/ext/plugins/installedStore';
+import { PROMPT_FIELD_MAX_BYTES } from '../../../src/ext/plugins/pluginLoader';
 import { PluginManager } from '../../../src/ext/plugins/manager';
 import { loadSessionPlugins } from '../../../src/ext/plugins/sessionPlugins';
 import { loadSkillCatalog } from '../../../src/ext/skills/skillCatalog';
@@ -23,8 +24,9 @@ async function installed(plugins: Array<Record<string, string | object>>) {
 }
 
 describe('plugin contributions to a session', () => {
-  it(`prompt budget: at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes of instructions across plugins per prompt; what does not fit is skipped with a warning`, async () => {
-    const part = Math.floor((PLUGIN_PROMPT_BUDGET_BYTES * 9) / 32);
+  it(`prompt budget: at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes of instructions across plugins per prompt; what does not fit is skipped with a warning whose advice works`, async () => {
+    const part = Math.floor((PLUGIN_PROMPT_BUDGET_BYTES * 11) / 32);
+    expect(part).toBeLessThanOrEqual(PROMPT_FIELD_MAX_BYTES);
     // Each plugin's <plugin id> wrapper counts with its first section; a second section adds a blank line.
     const wrapper = (id: string) => Buffer.byteLength(`<plugin id="${id}">\n\n</plugin>\n`);
     const half = Math.floor((PLUGIN_PROMPT_BUDGET_BYTES - wrapper('big') - 2) / 2);
@@ -38,13 +40,14 @@ describe('plugin contributions to a session', () => {
     const sections = c.session.promptSections;
     expect(sections).toContain(chunk('a'));
     expect(sections).toContain(chunk('b'));
-    // Two parts of 9/32 of the budget used: the file of "two" does not fit, "three" still does.
+    // Two parts of 11/32 of the budget used: the file of "two" does not fit, "three" still does.
     expect(sections).not.toContain(chunk('c'));
     expect(sections).toContain('<plugin id="three">\nsmall rule\n</plugin>');
+    const used = 2 * part + wrapper('one') + wrapper('two');
     expect(c.warnings).toEqual([
-      `plugin two: ${part + 2} bytes of system prompt instructions skipped: all plugins together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes (${2 * part + wrapper('one') + wrapper('two')} used); disable a plugin to make room`,
+      `plugin two: ${part + 2} bytes of system prompt instructions skipped: all plugins' instructions together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes to the system prompt (${used} used: one ${part + wrapper('one')}, two itself ${part + wrapper('two')}); disabling one (jarvis plugin disable <id>) makes room for it`,
     ]);
-    // One plugin whose inline text and file together exceed the budget: the part that does not fit is skipped.
+    // One plugin whose inline text and file together fill the budget exactly: nothing is skipped.
     const single = await installed([{ 'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(half), systemPromptPath: './S.md' }, 'S.md': 'y'.repeat(half) }]);
     const alone = pluginContributions((await single.manager.loadEnabled()).plugins);
     expect(alone.warnings).toEqual([]);
@@ -53,7 +56,18 @@ describe('plugin contributions to a session', () => {
       { 'jarvis.plugin.json': { name: 'first', systemPrompt: 'x'.repeat(10) } },
       { 'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(half), systemPromptPath: './S.md' }, 'S.md': 'y'.repeat(half) },
     ]);
-    expect(pluginContributions((await over.manager.loadEnabled()).plugins).warnings).toEqual([expect.stringMatching(new RegExp(`^plugin big: ${half + 2} bytes of system prompt instructions skipped`))]);
+    expect(pluginContributions((await over.manager.loadEnabled()).plugins).warnings).toEqual([
+      expect.stringMatching(new RegExp(`^plugin big: ${half + 2} bytes of system prompt instructions skipped: .*; disabling first \\(jarvis plugin disable <id>\\) makes room for it$`)),
+    ]);
+    // Seed 003: one plugin whose two fields (each within 32 KB) pass the budget together, alone: no plugin to
+    // disable would help, and the warning says so.
+    const full = 'z'.repeat(PROMPT_FIELD_MAX_BYTES);
+    const both = await installed([{ 'jarvis.plugin.json': { name: 'wide', systemPrompt: full, systemPromptPath: './S.md' }, 'S.md': full }]);
+    const wide = pluginContributions((await both.manager.loadEnabled()).plugins);
+    expect(wide.session.promptSections).toContain(full);
+    expect(wide.warnings).toEqual([
+      `plugin wide: ${PROMPT_FIELD_MAX_BYTES + 2} bytes of system prompt instructions skipped: all plugins' instructions together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes to the system prompt (${PROMPT_FIELD_MAX_BYTES + wrapper('wide')} used: wide itself ${PROMPT_FIELD_MAX_BYTES + wrapper('wide')}); the plugin's own instructions are too long together (its author can shorten them)`,
+    ]);
   });
 
   it('${plugin_sections} is in the built-in prompt and fills the variable in a custom SYSTEM.md', () => {
@@ -80,11 +94,11 @@ describe('plugin contributions to a session', () => {
     expect(c.mcpServers.map((s) => s.name)).toEqual(['plugin-p_b']);
     expect(c.hooks.map((h) => h.origin)).toEqual(['plugin p']);
     expect(c.skills.map((s) => s.name)).toEqual(['root']);
-    expect(c.agents.map((a) => a.name)).toEqual(['helper']);
+    expect(c.agents.map((a) => a.name)).toEqual(['p:helper']);
     expect(c.session).toMatchObject({ ids: ['p'], commands: [{ name: 'p:x' }] });
   });
 
-  it('plugin agents rank below every folder and above the built-ins (replacing one needs override: true); plugin skills below folders', async () => {
+  it('plugin agents are <plugin>:<agent> whatever their name (a built-in name too); plugin skills below folders', async () => {
     const { manager } = await installed([
       {
         'jarvis.plugin.json': { name: 'p', skills: './skills' },
@@ -99,10 +113,14 @@ describe('plugin contributions to a session', () => {
     const userDir = tempDir();
     putFile(join(userDir, 'reviewer.md'), '---\nname: reviewer\ndescription: user reviewer\n---\nU');
     const agents = await loadAgentCatalog([{ dir: userDir, source: 'user' }], undefined, c.agents);
+    // The user's reviewer keeps its name; the plugin's is p:reviewer. Built-ins stay themselves.
     expect(agents.get('reviewer')?.description).toBe('user reviewer');
+    expect(agents.get('p:reviewer')?.description).toBe('plugin reviewer');
     expect(agents.get('coder')?.source).toBe('builtin');
-    expect(agents.warnings.join('\n')).toMatch(/named like the built-in agent "coder" and was ignored/);
-    expect(agents.get('plan')).toMatchObject({ source: 'plugin', description: 'plugin plan' });
+    expect(agents.get('p:coder')).toMatchObject({ source: 'plugin', description: 'plugin coder' });
+    expect(agents.get('plan')?.source).toBe('builtin');
+    expect(agents.get('p:plan')).toMatchObject({ source: 'plugin', description: 'plugin plan' });
+    expect(agents.warnings).toEqual([]);
     const skillDir = tempDir();
     putFile(join(skillDir, 'shared/SKILL.md'), '---\nname: shared\ndescription: from extra dir\n---\nE');
     const skills = await loadSkillCatalog([{ dir: skillDir, source: 'extra' }], c.skills);

@@ -2,8 +2,7 @@
 // with default folders, hooks/hooks.json and .mcp.json) read by the loader, and Claude Code marketplaces
 // (docs/plugins.md "Claude Code plugins", "Claude Code marketplaces").
 import { describe, expect, it } from 'vitest';
-import { claudeMatcher } from '../../../src/ext/plugins/claudePlugin';
-import { TOOL_NAME_ALIASES } from '../../../src/types/toolNames';
+import { claudeMatcherMatches } from '../../../src/ext/hooks/claudeHookPayload';
 import { parseMarketplace } from '../../../src/ext/plugins/marketplace';
 import { readManifest } from '../../../src/ext/plugins/manifest';
 import { availableCommands } from '../../../src/acp/slashCommands';
@@ -64,7 +63,7 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
     expect(p.manifest).toMatchObject({ format: 'claude', author: 'A' });
     expect(p.skills.map((s) => s.name)).toEqual(['helper']);
     expect(renderSkillBody(p.skills[0], '')).toBe(`Read ${root}/skills/helper/ref.md and ${root}/x.`);
-    expect(p.agents.map((a) => a.name)).toEqual(['rev']);
+    expect(p.agents.map((a) => a.name)).toEqual(['cc:rev']);
     const [go] = p.commands;
     expect(go).toMatchObject({ name: 'cc:go', argumentHint: '<a> [b]' });
     expect(expandPluginCommand(go, 'one "two words" three')).toBe(
@@ -77,7 +76,7 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
     expect(update.availableCommands.find((c) => c.name === 'cc:go')?.input).toEqual({ hint: '<a> [b]' });
   });
 
-  it('hooks/hooks.json becomes hook rules: events kept, Claude tool names mapped, other types and events said', async () => {
+  it('hooks/hooks.json becomes Claude Code hooks: run in the project folder, other types and events said', async () => {
     const root = pluginFolder({
       '.claude-plugin/plugin.json': { name: 'hk' },
       'hooks/hooks.json': {
@@ -101,39 +100,44 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
     expect(p.hooks).toEqual([
       {
         event: 'PreToolUse',
-        matcher: '^(Bash|FetchURL|Edit)$',
+        matcher: 'Bash|WebFetch|MultiEdit',
         command: '${CLAUDE_PLUGIN_ROOT}/scripts/check.sh',
         timeout: 5,
-        cwd: root,
+        dialect: 'claude',
         env: { JARVIS_CODE_HOME: LOAD_OPTS.home, JARVIS_PLUGIN_ROOT: root, CLAUDE_PLUGIN_ROOT: root },
         origin: 'plugin hk',
       },
-      expect.objectContaining({ event: 'SessionStart', command: 'echo hi', timeout: 30 }),
+      // Claude Code's default time limit; `*` is kept (it matches everything).
+      expect.objectContaining({ event: 'SessionStart', command: 'echo hi', timeout: 600, matcher: '*' }),
     ]);
-    expect(p.hooks[1].matcher).toBeUndefined();
+    expect(p.hooks[0].cwd).toBeUndefined();
     expect(p.diagnostics).toEqual([
       'hooks hooks/hooks.json: PreToolUse[0].hooks[1]: hooks of type "prompt" are not supported (only "command"); skipped',
       'hooks hooks/hooks.json: the event "TeammateIdle" does not exist in Jarvis (docs/hooks.md lists the events); its hooks are skipped',
     ]);
   });
 
-  it('matchers: a name list is anchored and mapped; * and empty match all; a regular expression stays', () => {
-    expect(claudeMatcher('Edit|Write')).toBe('^(Edit|Write)$');
-    expect(claudeMatcher('TodoWrite')).toBe('^(TodoList)$');
-    expect(claudeMatcher('*')).toBeUndefined();
-    expect(claudeMatcher('')).toBeUndefined();
-    expect(claudeMatcher('mcp__.*__write.*')).toBe('mcp__.*__write.*');
-  });
-
-  it('matchers read names through the one alias table (types/toolNames), every alias included', () => {
-    for (const [foreign, ours] of Object.entries(TOOL_NAME_ALIASES))
-      expect(claudeMatcher(foreign), foreign).toBe(`^(${ours})$`);
-    expect(claudeMatcher('Edit|MultiEdit|NotebookEdit')).toBe('^(Edit)$');
-    expect(claudeMatcher('WebFetch|Read')).toBe('^(FetchURL|Read)$');
-    expect(claudeMatcher('WebFetch|mcp__.*')).toBe('FetchURL|mcp__.*');
-    expect(claudeMatcher('Notebook.*')).toBe('Notebook.*');
-    expect(claudeMatcher('(WebFetch|Bash)')).toBe('(WebFetch|Bash)');
-    expect(claudeMatcher('mcp__github__create_issue')).toBe('^(mcp__github__create_issue)$');
+  it("matchers are Claude Code's: names exactly (also older names), * and empty all, anything else a regex", () => {
+    const m = (matcher: string, tool: string) => claudeMatcherMatches(matcher, 'PreToolUse', tool);
+    expect(m('Edit|Write', 'Write')).toBe(true);
+    expect(m('Edit|Write', 'Bash')).toBe(false);
+    expect(m('Edit', 'NotebookEdit')).toBe(false);
+    expect(m('WebFetch', 'FetchURL')).toBe(true);
+    expect(m('Web.*', 'FetchURL')).toBe(true);
+    expect(m('TodoWrite', 'TodoList')).toBe(true);
+    expect(m('Task', 'Agent')).toBe(true);
+    expect(m('Agent', 'Agent')).toBe(true);
+    expect(m('BashOutput', 'TaskOutput')).toBe(true);
+    expect(m('Bash,PowerShell', 'Bash')).toBe(true);
+    expect(m('*', 'Anything')).toBe(true);
+    expect(m('', 'Anything')).toBe(true);
+    expect(m('mcp__brave-search', 'mcp__brave-search__web')).toBe(false);
+    expect(m('mcp__brave-search__.*', 'mcp__brave-search__web')).toBe(true);
+    expect(m('mcp__.*__write.*', 'mcp__fs__write_file')).toBe(true);
+    expect(m('(unclosed', 'Bash')).toBe(false);
+    expect(claudeMatcherMatches('manual', 'PreCompact', 'manual')).toBe(true);
+    expect(claudeMatcherMatches('startup', 'SessionStart', 'resume')).toBe(false);
+    expect(claudeMatcherMatches('Bash', 'UserPromptSubmit', 'fix the build')).toBe(true);
   });
 
   it('.mcp.json servers are read with ${CLAUDE_PLUGIN_ROOT} resolved; a broken file or a duplicate is said', async () => {
@@ -160,8 +164,8 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
       LOAD_OPTS,
     );
     expect(broken.diagnostics).toEqual([
-      'hooks h.json: expected {"hooks": {"<Event>": [...]}}; skipped',
       expect.stringMatching(/^mcpServers \.mcp\.json: \.\/\.mcp\.json is not valid JSON \(.*\); skipped$/),
+      'hooks h.json: expected {"hooks": {"<Event>": [...]}}; skipped',
     ]);
   });
 

@@ -30,7 +30,7 @@ describe('plugin contents', () => {
     const root = pluginFolder({ '.kimi-plugin/plugin.json': { name: 'k' }, 'SKILL.md': skill('root-skill'), 'agents/reviewer.md': agent('reviewer'), 'agents/deep/nested.md': agent('nested') });
     const p = await loadPlugin(root, 'k', LOAD_OPTS);
     expect(p.skills.map((s) => s.name)).toEqual(['root-skill']);
-    expect(p.agents.map((a) => [a.name, a.source])).toEqual([['nested', 'plugin'], ['reviewer', 'plugin']]);
+    expect(p.agents.map((a) => [a.name, a.source])).toEqual([['k:nested', 'plugin'], ['k:reviewer', 'plugin']]);
   });
 
   it('a sessionStart.skill that is not the plugin\'s own skill is a diagnostic', async () => {
@@ -49,12 +49,13 @@ describe('plugin contents', () => {
     });
     const p = await loadPlugin(root, 'p', LOAD_OPTS);
     expect(p.skills.map((s) => s.name)).toEqual(['ok']);
+    // An agent file named directly is read (Claude Code plugins list theirs that way).
+    expect(p.agents.map((a) => a.name)).toEqual(['p:x']);
     expect(p.diagnostics).toEqual([
       'skills: must start with "./" (a path inside the plugin folder), got "skills"; skipped',
       'skills: must start with "./" (a path inside the plugin folder), got "../x"; skipped',
       'skills: must start with "./" (a path inside the plugin folder), got "/etc"; skipped',
       'skills: "./missing" does not exist; skipped',
-      'agents: "./agents.md" is not a folder; skipped',
       'systemPromptPath: must start with "./" (a path inside the plugin folder), got "../SYSTEM.md"; ignored',
     ]);
     const dotdot = await loadPlugin(pluginFolder({ 'jarvis.plugin.json': { name: 'q', commands: './a/../../x' } }), 'q', LOAD_OPTS);
@@ -89,7 +90,7 @@ describe('plugin contents', () => {
     const p = await loadPlugin(root, 'p', LOAD_OPTS);
     expect(p.error).toBeUndefined();
     expect(p.skills.map((s) => s.name)).toEqual(['good']);
-    expect(p.agents.map((a) => a.name)).toEqual(['fine']);
+    expect(p.agents.map((a) => a.name)).toEqual(['p:fine']);
     expect(p.commands.map((c) => c.name).sort()).toEqual(['p:alias', 'p:ok']);
     expect(p.promptSections).toEqual([]);
     const text = p.diagnostics.join('\n');

@@ -67,6 +67,7 @@ const CONTEXTS: Array<[string, string, (v: string) => string]> = [
   ['inside <(…)', 'cat <(printf %s "$ARGUMENTS")', (v) => v],
   ['here-string', 'cat <<<"$ARGUMENTS"', (v) => `${v}\n`],
   ['three contexts in one word', 'printf %s "[$ARGUMENTS]"\'($ARGUMENTS)\'$ARGUMENTS', (v) => `[${v}](${v})${v}`],
+  ['a ```! block, the line after a comment', '# print it\nprintf %s "$ARGUMENTS"', (v) => v],
 ];
 
 describe('an argument is data in every quoting context (random texts through bash)', () => {
@@ -95,6 +96,7 @@ describe('where an argument goes', () => {
       { command: "echo $ARGUMENTS[0] 'v'x" },
     ],
     ['in a comment, without line breaks', 'echo hi # about $1', 'a\nb', { command: 'echo hi # about a b' }],
+    ['a line break ends a comment (```! blocks)', '# about $1\necho $1', 'a b', { command: "# about a b\necho 'a b'" }],
     ['after a command substitution closed', 'echo "$(date)" $1', 'v', { command: `echo "$(date)" 'v'` }],
     ['a whole number in arithmetic', 'echo $(( $1 * 2 ))', '7', { command: 'echo $(( 7 * 2 ))' }],
     ['a plain name for read', 'read -r $1 <<< x', 'v', { command: 'read -r v <<< x' }],
@@ -125,6 +127,8 @@ describe('where an argument goes', () => {
     ['sh -c after a wrapper', 'xargs -0 sh -c "echo $1"', /program text `sh`/],
     ['node -e', 'node -e "console.log(\'$1\')"', /program text `node`/],
     ['bash -lc', 'env X=1 bash -lc "echo $ARGUMENTS"', /program text `bash`/],
+    ['a here-document body (```! blocks)', 'cat <<EOF\n$1\nEOF', /follows a here-document \(<<\)/],
+    ['a here-document, delimiter quoted', "cat <<-'EOF'\n\t[$1]\nEOF", /follows a here-document/],
   ];
   it.each(refusals)('refused: %s', (_name, line, why) => {
     const result = fill(line, 'a[$(touch x)]');

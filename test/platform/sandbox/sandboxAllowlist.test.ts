@@ -3,7 +3,7 @@
 // HTTPS with a self-signed certificate, UDP) on 127.0.0.1. Allowed requests through the proxy reach them; every other
 // way out — addresses or names not listed, bypassing the proxy, raw sockets, /dev/tcp, DNS, the proxy's socket
 // spoken to directly — fails with the fixtures counting no hit.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, type SandboxPlan } from '../../../src/tools/shell/commandSandbox';
-import { BRIDGE_SOCKET_INSIDE } from '../../../src/platform/sandbox/proxyBridge';
 import { explainSandboxFailure } from '../../../src/tools/shell/sandboxFailure';
 import { requireSystemPart } from '../../helpers/requireAll';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
+import { runSandboxSpawn } from '../../helpers/sandboxSpawn';
 
 const available =
   sandboxAvailable() &&
@@ -73,24 +73,19 @@ afterAll(async () => {
   udp.close();
 });
 
+/**
+ * Where the proxy's socket used to be bound inside (on the private /tmp). Nothing is there now: the bridge gets its
+ * connections through Jarvis (proxyBridge.ts), and no command can create a Unix socket; the attacks that spoke to the
+ * socket directly still run, to show that doing so reaches nothing.
+ */
+const OLD_SOCKET_INSIDE = '/tmp/.jarvis-network-proxy.sock';
+
 /** Runs `command` in the sandbox (asynchronously: the proxy answers from this process) and waits for its end. */
 async function run(command: string): Promise<{ code: number | null; out: string; plan: SandboxPlan }> {
   const plan = sandbox.plan(command, ws, sessionDir);
   if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
-  const env = {
-    ...process.env,
-    P: String(ports.P),
-    Q: String(ports.Q),
-    U: String(ports.U),
-    SOCK: BRIDGE_SOCKET_INSIDE,
-  };
-  const child = spawn(plan.spawn.file, plan.spawn.args, { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearTimeout(killer);
+  const env = { ...process.env, P: String(ports.P), Q: String(ports.Q), U: String(ports.U), SOCK: OLD_SOCKET_INSIDE };
+  const { code, out } = await runSandboxSpawn(plan.spawn, { cwd: ws, env });
   if (/^bwrap: /m.test(out)) throw new Error(`bwrap could not set up the sandbox: ${out}`);
   return { code, out, plan };
 }

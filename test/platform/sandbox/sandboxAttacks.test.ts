@@ -22,6 +22,7 @@ import { sandboxSpawnEnv } from '../../../src/platform/processes';
 import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, HIDDEN_FILE_TEXT } from '../../../src/tools/shell/commandSandbox';
 import { requireSystemPart } from '../../helpers/requireAll';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
+import { spawnSandboxSync } from '../../helpers/sandboxSpawn';
 
 const available = sandboxAvailable() && requireSystemPart('python3', 'the corpus attacks from Python too');
 const SECRETS = [
@@ -153,7 +154,7 @@ function run(command: string): { code: number | null; out: string } {
   if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
   const vars = { HOME: home, OUT: outside, JHOME: jarvis, PORT: String(httpPort), DNS: String(dnsPort) };
   // The environment every sandboxed spawn gets (platform/processes.ts spawnShell): the caller's, secrets dropped.
-  const r = spawnSync(plan.spawn.file, plan.spawn.args, {
+  const r = spawnSandboxSync(plan.spawn, {
     cwd: ws,
     env: sandboxSpawnEnv(plan.spawn, { ...process.env, ...SECRET_ENV, ...vars }),
     encoding: 'utf8',

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS } from '../../../src/tools/shell/commandSandbox';
 import { gitDirsOf } from '../../../src/tools/shell/gitDirs';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
+import { spawnSandboxSync } from '../../helpers/sandboxSpawn';
 
 const available = sandboxAvailable();
 let root: string;
@@ -25,7 +26,7 @@ function run(command: string, cwd: string): { code: number | null; out: string }
   const plan = sandbox.plan(command, cwd, join(home, '.jarvis-code', 'sessions', 's1'));
   if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
   const env = { ...process.env, HOME: home, GIT_AUTHOR_NAME: 't', GIT_COMMITTER_NAME: 't' };
-  const r = spawnSync(plan.spawn.file, plan.spawn.args, { cwd, env, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSandboxSync(plan.spawn, { cwd, env, encoding: 'utf8', timeout: 30_000 });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
