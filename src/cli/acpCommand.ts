@@ -9,6 +9,9 @@ import type { PreparedSession } from '../acp/acpSession';
 import { jarvisHome } from '../store/paths';
 import { installLastResort } from './lastResort';
 
+/** Exit code of a second interrupt (128 + SIGINT), as in print mode. */
+const EXIT_INTERRUPTED = 130;
+
 async function prepare(cwd: string): Promise<PreparedSession> {
   // Configuration loads with the first session, so initialize is answered before it is read.
   const { loadExtensions, loadStartup, StartupError } = await import('./startup');
@@ -49,11 +52,23 @@ export async function runAcpCommand(version: string): Promise<number> {
   });
   const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
   const connection = app.connect(orderedAfterInitialize(ndJsonStream(output, input)));
-  const stop = () => connection.close();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // The first SIGINT or SIGTERM closes the connection and every session gently; another one while that runs
+  // exits at once, and what the sessions started is killed on the way out (platform/ownedGroups.ts).
+  let stopping = false;
+  const stop = () => {
+    if (stopping) {
+      process.stderr.write('jarvis acp: interrupted again; stopping everything now\n');
+      process.exit(EXIT_INTERRUPTED);
+    }
+    stopping = true;
+    connection.close();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
   await connection.closed;
   await closeAll();
+  process.off('SIGTERM', stop);
+  process.off('SIGINT', stop);
   process.stdin.destroy();
   return 0;
 }

@@ -9,6 +9,7 @@ import { findChromium } from '../platform/browser/findChromium';
 import { defaultRipgrep } from '../platform/ripgrep';
 import { describeMcpTarget, type McpServerConfig } from '../store/mcpConfig';
 import type { ResolvedModel } from '../types/models';
+import { changedFilesOf } from './mcpTrustNotice';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
 import { loadExtensions, loadStartup, StartupError } from './startup';
 
@@ -17,6 +18,8 @@ declare const __JARVIS_VERSION__: string;
 const run = promisify(execFile);
 /** Bounds every probe: a model endpoint that never answers, a binary that hangs. */
 const MODEL_PROBE_TIMEOUT_MS = 30_000;
+/** The SDK's own time-out comes this much after the probe's deadline, so the deadline is what fires. */
+const SDK_TIMEOUT_MARGIN_MS = 5_000;
 const VERSION_PROBE_TIMEOUT_MS = 20_000;
 /** Tools named per MCP server in the report; the count is always given. */
 const TOOLS_SHOWN = 8;
@@ -34,24 +37,49 @@ const ok = (line: string): Probe => ({ ok: true, line: `✓ ${line}` });
 const failed = (line: string): Probe => ({ ok: false, line: `✗ ${line}` });
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/**
+ * How long the model probe waits, and the words that name that limit when it is reached: the session's
+ * `[loop_control] idle_timeout_s`, at most MODEL_PROBE_TIMEOUT_MS.
+ */
+export function modelProbeLimit(idleTimeoutMs: number): { ms: number; named: string } {
+  const s = (ms: number) => `${Math.round(ms / 1000)} s`;
+  if (idleTimeoutMs > 0 && idleTimeoutMs <= MODEL_PROBE_TIMEOUT_MS)
+    return { ms: idleTimeoutMs, named: `[loop_control] idle_timeout_s = ${s(idleTimeoutMs)}` };
+  const session = idleTimeoutMs > 0 ? `${s(idleTimeoutMs)}` : 'with no limit (0)';
+  return {
+    ms: MODEL_PROBE_TIMEOUT_MS,
+    named: `jarvis doctor's probe limit of ${s(MODEL_PROBE_TIMEOUT_MS)}; a session waits [loop_control] idle_timeout_s = ${session}`,
+  };
+}
+
 /** One request for one output token: the endpoint, the key and the model name all have to be right for it. */
-export async function probeModel(model: ResolvedModel, env: NodeJS.ProcessEnv): Promise<Probe> {
+export async function probeModel(model: ResolvedModel, env: NodeJS.ProcessEnv, idleTimeoutMs: number): Promise<Probe> {
   const where = `model "${model.model}" at ${model.baseUrl ?? 'the provider default'}`;
+  const limit = modelProbeLimit(idleTimeoutMs);
+  // Our own deadline, so that the failure names it: the SDK's time-out is set later and never fires first.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), limit.ms);
   try {
-    const client = await createModelClient(model, { env, timeoutMs: MODEL_PROBE_TIMEOUT_MS });
-    const signal = AbortSignal.timeout(MODEL_PROBE_TIMEOUT_MS);
+    const client = await createModelClient(model, { env, timeoutMs: limit.ms + SDK_TIMEOUT_MARGIN_MS });
     const request = {
       system: 'Answer with one word.',
       messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'ping' }] }],
       tools: [],
       params: { maxOutputTokens: 1 },
     };
-    for await (const part of client.stream(request, signal)) {
+    for await (const part of client.stream(request, deadline.signal)) {
       if (part.type === 'finish' || part.type === 'text') break;
     }
+    if (deadline.signal.aborted) throw new Error('the probe was stopped');
     return ok(`${where}: answered a one-token request`);
   } catch (e) {
+    if (deadline.signal.aborted)
+      return failed(
+        `${where}: no answer within ${Math.round(limit.ms / 1000)} s (${limit.named}); the request was stopped`,
+      );
     return failed(`${where}: ${messageOf(e)}`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -112,12 +140,14 @@ async function onlineSection(ctx: DoctorContext): Promise<DoctorSection> {
   }
   if (startup) {
     for (const w of startup.warnings) probes.push(ok(`warning: ${w}`));
-    probes.push(await probeModel(startup.runtime.model, ctx.env));
+    probes.push(await probeModel(startup.runtime.model, ctx.env, startup.settings.loop.idleTimeoutMs));
     for (const server of startup.mcp.servers) probes.push(await probeMcpServer(server));
     for (const server of startup.mcp.untrusted)
       probes.push(ok(`MCP server "${server.name}" (project): not started, this workspace is not trusted`));
-    for (const server of startup.mcp.changed)
-      probes.push(failed(`MCP server "${server.name}" (project): not started, its file changed since trusted`));
+    for (const server of startup.mcp.changed) {
+      const files = changedFilesOf(startup.mcp, server.name).join(', ');
+      probes.push(failed(`MCP server "${server.name}" (project): not started, ${files} changed since trusted`));
+    }
     if (!startup.mcp.servers.length && !startup.mcp.untrusted.length && !startup.mcp.changed.length)
       probes.push(ok('MCP servers: none configured'));
   }

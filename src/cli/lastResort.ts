@@ -28,14 +28,32 @@ export function restoreTerminal(io: Pick<LastResortIo, 'stdout' | 'stdin'>): voi
   if (io.stdout.isTTY) io.stdout.write(`${leave}${TERMINAL_RESET}\n`);
 }
 
-/** What happens to an error that reached the top: restore, note, explain, exit 1. */
+/** Front ends' last words before the exit: print mode's stream-json writes its `result` (docs/print-mode.md). */
+const lastWords = new Set<(message: string) => void>();
+
+/**
+ * `say` is called with the error's message when an unexpected error ends the program, after the message on
+ * stderr and before the exit. Returns the function that takes it back.
+ */
+export function onLastResort(say: (message: string) => void): () => void {
+  lastWords.add(say);
+  return () => lastWords.delete(say);
+}
+
+/** What happens to an error that reached the top: restore, note, explain, let front ends finish, exit 1. */
 export function handleEscapedError(home: string, kind: string, error: unknown, io: LastResortIo): void {
   restoreTerminal(io);
   const file = writeCrashNote(home, kind, error);
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(
-    `jarvis: an unexpected error stopped the program (${kind}): ${message}\n${file ? `A crash note with the details is in ${file}.\n` : ''}`,
-  );
+  const text = `jarvis: an unexpected error stopped the program (${kind}): ${message}`;
+  io.stderr.write(`${text}\n${file ? `A crash note with the details is in ${file}.\n` : ''}`);
+  for (const say of lastWords) {
+    try {
+      say(`${text}${file ? ` (crash note: ${file})` : ''}`);
+    } catch {
+      // the exit below must happen whatever a front end's last words do
+    }
+  }
   io.exit(1);
 }
 

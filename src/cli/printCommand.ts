@@ -11,6 +11,8 @@ import {
   type PrintFormat,
 } from '../print/printMode';
 import { initEvent, PrintResultRecorder } from '../print/printResult';
+import { exitCodeOfVerdict, openRunControls, reportOf } from './printRun';
+import type { RunControls } from '../engine/runtime/runControls';
 import type { EngineEvent } from '../engine/loop/events';
 import { contextWindow, estimateToolSchemaTokens } from '../engine/context/context';
 import { estimateTokens } from '../llm/tokens';
@@ -19,7 +21,8 @@ import { fitPromptToWindow, resolvePrintPrompt } from './printInput';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { MainOptions } from './program';
-import { installLastResort } from './lastResort';
+import { installLastResort, onLastResort } from './lastResort';
+import { jarvisHome } from '../store/paths';
 import { parseSkillCommand } from '../engine/delegation/skills';
 import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAttachments';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
@@ -59,15 +62,47 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
   const stderr = { write: (s: string) => void process.stderr.write(s) };
   const format: PrintFormat =
     options.outputFormat === 'stream-json' || options.outputFormat === 'json' ? options.outputFormat : 'text';
-  // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md).
+  // stream-json and json end with one result object, whatever ended the run (docs/print-mode.md) — an
+  // unexpected error that escapes to the last resort included: it writes the result on its way out.
   const report = new PrintResultRecorder(format, stdout);
-  return report.finish(await runPrintBody(options, format, report, stdout, stderr));
+  installLastResort(jarvisHome(process.env));
+  let finished = false;
+  const finish = (code: number) => (finished ? code : ((finished = true), report.finish(code)));
+  const lastWords = onLastResort((message) => {
+    report.error(message);
+    finish(EXIT_FAILURE);
+  });
+  const fail = (message: string, code: number): number => {
+    stderr.write(`${message}\n`);
+    report.error(message);
+    return code;
+  };
+  // --output-schema and the caps are checked before anything starts; --timeout counts from here.
+  const run = await openRunControls(options, Date.now(), (text) => stderr.write(`warning: ${text}\n`));
+  if ('error' in run) {
+    lastWords();
+    return finish(fail(run.error, EXIT_USAGE));
+  }
+  try {
+    // An error thrown out of the body keeps the last words registered: it reaches the last resort next.
+    const code = await runPrintBody(options, format, report, run.controls, stdout, stderr);
+    lastWords();
+    report.runEnded(reportOf(run.controls, code));
+    const exit = exitCodeOfVerdict(code, run.controls);
+    // Text mode with a schema: stdout is the accepted answer alone, as JSON (the transcript went to stderr).
+    const answer = run.controls.structuredOutput();
+    if (format === 'text' && answer && exit === 0) stdout.write(`${JSON.stringify(answer.value, null, 2)}\n`);
+    return finish(exit);
+  } finally {
+    run.controls.close();
+  }
 }
 
 async function runPrintBody(
   options: MainOptions,
   format: PrintFormat,
   report: PrintResultRecorder,
+  run: RunControls,
   stdout: Sink,
   stderr: Sink,
 ): Promise<number> {
@@ -101,7 +136,6 @@ async function runPrintBody(
     }
     throw e;
   }
-  installLastResort(startup.home);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;
@@ -136,8 +170,10 @@ async function runPrintBody(
       ? undefined
       : await unknownPrintCommand(prompt, startup.runtime);
   if (unknown) return fail(`jarvis: ${unknown}`, EXIT_USAGE);
-  const writer = makePrintRenderer(format, stdout, stderr);
+  // With --output-schema, text mode keeps stdout for the answer's JSON: the transcript goes to stderr.
+  const writer = makePrintRenderer(format, run.output && format === 'text' ? stderr : stdout, stderr);
   const render = (event: EngineEvent) => {
+    run.observe(event);
     report.observe(event);
     writer(event);
   };
@@ -166,7 +202,8 @@ async function runPrintBody(
     return fail(`jarvis: ${why ?? 'no such MCP prompt'}`, EXIT_USAGE);
   }
   const control = new SessionControl({
-    base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode
+    // docs/print-mode.md: print mode runs in auto mode; the run's schema and caps apply to the main agent.
+    base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true, mainAgent: run.mainAgent },
     nonInteractive: true,
     notificationDelivery: 'collect',
     onEvent: render,
@@ -175,8 +212,8 @@ async function runPrintBody(
   try {
     runtime = control.ensure();
   } catch (e) {
-    process.off('SIGINT', early);
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
+    process.off('SIGINT', early);
     if (!(e instanceof SessionLockedError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
@@ -189,12 +226,13 @@ async function runPrintBody(
     stderr,
   );
   if (!fitted.ok) {
-    process.off('SIGINT', early);
     await control.close();
     await mcp?.close();
+    process.off('SIGINT', early);
     return fail(fitted.message);
   }
   prompt = fitted.prompt;
+  run.attach({ agent: runtime.agent, tasks: runtime.tasks });
   report.session(runtime.session.id, startup.runtime.model.model);
   if (format === 'stream-json')
     stdout.write(`${JSON.stringify(initEvent(runtime.session.id, startup.runtime.model.model, startup.cwd))}\n`);
@@ -278,13 +316,15 @@ async function runPrintBody(
         background,
         goal,
         scheduled,
-        stop: stop.signal,
+        stop: AbortSignal.any([stop.signal, run.signal]),
       },
       () => interrupted,
     );
   } finally {
-    process.off('SIGINT', onSigint);
-    await control.close(interrupted);
+    // The handler stays while things stop: a second Ctrl-C now still kills them all before exiting.
+    // A cap stops background work at once, as Ctrl-C does (docs/print-mode.md "Caps").
+    await control.close(interrupted || run.signal.aborted);
     await mcp?.close();
+    process.off('SIGINT', onSigint);
   }
 }

@@ -311,6 +311,7 @@ export function loadStartup(
         maxAttemptsPerStep: settings.loop.maxAttemptsPerStep,
         retryBudgetMs: settings.loop.retryBudgetMs,
         idleTimeoutMs: settings.loop.idleTimeoutMs,
+        waitNoticeMs: settings.loop.waitNoticeMs,
       },
       rules,
       background: {

@@ -1,6 +1,6 @@
 // Splits a Markdown file into its YAML frontmatter (between `---` lines at the very top) and its body.
-// Skills and agent files both use it. The YAML parser loads on first use: a session without skill or
-// agent files never pays for it.
+// Skills and agent files both use it. The YAML parser loads on first use, and only for frontmatter that is
+// more than plain `key: text` lines (most skill files are those): loading it is a tenth of start-up.
 import { readFileSync } from 'node:fs';
 import { keyLines, lenientFields, untab, type FrontmatterWarning } from './frontmatterLenient';
 
@@ -68,9 +68,11 @@ export async function parseMarkdownFile(text: string): Promise<MarkdownWithFront
   if (!closing) throw new FrontmatterError('the frontmatter starts with --- but has no closing --- line');
   const source = untab(rest.slice(0, closing.index).replace(/\n$/, ''));
   const body = rest.slice(closing.index + closing[0].length).replace(/^\n/, '');
-  const parse = await loadYamlParse();
   const fields = (data: Record<string, unknown>) => ({ data, body, hasFrontmatter: true, warnings: [] });
   if (!source.trim()) return { ...fields({}), lines: {} };
+  const plain = plainMapping(source);
+  if (plain) return { ...fields(plain), lines: keyLines(source, 2) };
+  const parse = await loadYamlParse();
   let strict: unknown;
   try {
     strict = parse(source);
@@ -91,6 +93,35 @@ export function firstNonEmptyLine(body: string): string {
       .map((l) => l.trim())
       .find((l) => l.length > 0) ?? ''
   );
+}
+
+/** `key: value` on one line, the value starting with no space (its trailing spaces are not part of it). */
+const PLAIN_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ ]+(\S(?:.*\S)?)[ ]*$/;
+/** Keys and values YAML reads as something other than their text: null, booleans, numbers (core schema). */
+const NOT_TEXT = /^(?:~|null|true|false|[-+.]?[0-9].*|[-+]?\.(?:inf|nan))$/i;
+
+/**
+ * The frontmatter as YAML reads it, when every line is `key: value` whose value YAML takes as exactly its own
+ * text (no quotes, indicators, comments, nested mappings, numbers, booleans or nulls, no key twice); otherwise
+ * undefined and YAML itself reads it. test/ext/frontmatterPlain.test.ts checks the two agree.
+ */
+export function plainMapping(source: string): Record<string, string> | undefined {
+  const data: Record<string, string> = {};
+  for (const line of source.split('\n')) {
+    if (line.trim() === '') continue;
+    const m = PLAIN_LINE.exec(line);
+    if (!m) return undefined;
+    const [, key, value] = m;
+    if (key === '__proto__' || Object.hasOwn(data, key) || NOT_TEXT.test(key) || !isPlainText(value)) return undefined;
+    data[key] = value;
+  }
+  return data;
+}
+
+function isPlainText(value: string): boolean {
+  if (/^[-?:,[\]{}#&*!|>'"%@`<=]/.test(value)) return false;
+  if (/:(?:\s|$)|\s#|\t/.test(value)) return false;
+  return !NOT_TEXT.test(value);
 }
 
 /** The first of several spellings of a field that is present (`whenToUse`, `when-to-use`, `when_to_use`). */

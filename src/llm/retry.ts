@@ -44,6 +44,18 @@ export class RetryBudget {
   }
 
   /**
+   * Whether a time-out at `failAt` (ms since the epoch) would be followed by another attempt: surely (even the
+   * longest wait before it fits), maybe (only a short draw of the jittered wait fits) or not at all.
+   * `attempt` is the 1-based attempt that would fail; `nextAttemptMs` what the next one may take.
+   */
+  outlookAfterTimeout(failAt: number, attempt: number, nextAttemptMs: number): 'retry' | 'maybe' | 'give_up' {
+    const spent = failAt - (this.firstFailureAt ?? failAt);
+    const ceiling = Math.min(RETRY_BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1), RETRY_MAX_DELAY_MS);
+    if (spent + ceiling + nextAttemptMs <= this.budgetMs) return 'retry';
+    return spent + ceiling / 2 + nextAttemptMs <= this.budgetMs ? 'maybe' : 'give_up';
+  }
+
+  /**
    * Throws `error`, explained, when waiting `delayMs` and trying again would overrun the budget.
    * `nextAttemptMs`: how long the next attempt may take before it fails the same way (its time-out).
    */

@@ -2,9 +2,12 @@
 // (pipelines, `&` jobs, grandchildren) can be stopped together: SIGTERM to the group, a grace
 // period, then SIGKILL to the group. Used by Bash, background tasks and hooks.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { StdioEntry } from './sandbox/sandboxChannels';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { channelStdio, feedChannels, type SandboxChannels } from './sandbox/sandboxChannels';
 import { sandboxEnv } from './sandbox/sandboxEnv';
+import { disownGroup, ownChildGroup, type GroupOwnership } from './ownedGroups';
 
 /**
  * Variables that keep tools from waiting on a human: no pagers, no colour codes, no credential
@@ -54,10 +57,18 @@ export interface GroupSpawnOptions {
   stdin?: 'ignore' | 'pipe';
   /** Run this program instead of `bash -c command` (docs/sandbox.md); its args hold the command. */
   sandbox?: SandboxSpawn;
+  /**
+   * How long the group is stopped with this process if it ends first (platform/ownedGroups.ts): `command`
+   * (default) while its leader runs, `service` until its owner stops it, `none` never (it may outlive us).
+   */
+  own?: GroupOwnership | 'none';
 }
 
-/** A program and its arguments that run the command confined (platform/sandbox/bwrapSandbox.ts builds them). */
-export interface SandboxSpawn {
+/**
+ * A program and its arguments that run the command confined (platform/sandbox/bwrapSandbox.ts builds them), and what
+ * the spawn hands it besides (the seccomp filter, the network bridge's channel: platform/sandbox/sandboxChannels.ts).
+ */
+export interface SandboxSpawn extends SandboxChannels {
   file: string;
   args: readonly string[];
   /** Secret-looking variables let into the sandbox (`[sandbox] env_pass`); every other one is dropped. */
@@ -72,24 +83,37 @@ export function sandboxSpawnEnv(
   return sandboxEnv(env, sandbox.envPass);
 }
 
-/** Starts `file args` as the leader of a new process group, with stdin closed unless piped. */
-export function spawnInGroup(file: string, args: readonly string[], opts: GroupSpawnOptions): ChildProcess {
+/**
+ * Starts `file args` as the leader of a new process group, with stdin closed unless piped; `extra` are the stdio
+ * entries from fd 3 on.
+ */
+export function spawnInGroup(
+  file: string,
+  args: readonly string[],
+  opts: GroupSpawnOptions,
+  extra: readonly StdioEntry[] = [],
+): ChildProcess {
   const out = opts.output ?? 'pipe';
-  const stdio: StdioOptions = [opts.stdin ?? 'ignore', out, out];
-  return spawn(file, [...args], {
+  const stdio: StdioOptions = [opts.stdin ?? 'ignore', out, out, ...extra];
+  const child = spawn(file, [...args], {
     cwd: opts.cwd,
     env: opts.env ?? nonInteractiveEnv(),
     stdio,
     detached: true,
     windowsHide: true,
   });
+  const own = opts.own ?? 'command';
+  if (own !== 'none') ownChildGroup(child, own, isGroupAliveAsync);
+  return child;
 }
 
 /** Runs `command` through `bash -c` in its own process group, non-interactively. */
 export function spawnShell(command: string, opts: GroupSpawnOptions): ChildProcess {
   if (opts.sandbox) {
     const env = sandboxSpawnEnv(opts.sandbox, opts.env);
-    return spawnInGroup(opts.sandbox.file, opts.sandbox.args, { ...opts, env });
+    const child = spawnInGroup(opts.sandbox.file, opts.sandbox.args, { ...opts, env }, channelStdio(opts.sandbox));
+    feedChannels(child, opts.sandbox);
+    return child;
   }
   return spawnInGroup(shellPath(opts.env), ['-c', command], opts);
 }
@@ -101,7 +125,10 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
     return true;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ESRCH') return false;
+    if (code === 'ESRCH') {
+      disownGroup(pgid); // nothing of it is left to stop at exit
+      return false;
+    }
     if (code === 'EPERM') return true; // it exists, but a member belongs to someone else
     throw e;
   }
@@ -203,6 +230,7 @@ export async function waitForGroupEnd(pgid: number, timeoutMs: number): Promise<
     await new Promise((r) => setTimeout(r, Math.min(pause, left)));
     pause = Math.min(pause * 2, MAX_POLL_MS);
   }
+  disownGroup(pgid);
   return true;
 }
 

@@ -6,11 +6,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { expandTilde } from './paths';
 import { opencodeConfigDir, type CompatSettings } from './compat';
+import { sha256 } from './mcpLaunch';
 
 export interface OpencodeConfigFile {
   path: string;
   scope: 'project' | 'user';
   data: Record<string, unknown>;
+  /** SHA-256 of the bytes parsed (workspace trust pins a project file's MCP servers to them: store/mcpTrust.ts). */
+  digest: string;
 }
 
 /** Where opencode's config files are, user first, then the project's (a later file wins on a name, as in opencode). */
@@ -107,9 +110,9 @@ export function readOpencodeConfigs(
   if (!compat.opencode) return [];
   const out: OpencodeConfigFile[] = [];
   for (const { path, scope } of opencodeConfigPaths(root, env)) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+      bytes = readFileSync(path);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR')
@@ -117,9 +120,9 @@ export function readOpencodeConfigs(
       continue;
     }
     try {
-      const data = JSON.parse(jsoncToJson(text)) as unknown;
+      const data = JSON.parse(jsoncToJson(bytes.toString('utf8').replace(/^\uFEFF/, ''))) as unknown;
       if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('the file is not a JSON object');
-      out.push({ path, scope, data: data as Record<string, unknown> });
+      out.push({ path, scope, data: data as Record<string, unknown>, digest: sha256(bytes) });
     } catch (e) {
       warnings.push(`${path}: not valid JSON(C) (${(e as Error).message}); nothing of it is used`);
     }

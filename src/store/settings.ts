@@ -24,6 +24,8 @@ export interface Settings {
     retryBudgetMs: number;
     /** No first byte, or no next chunk, for this long = timeout (0 = none). */
     idleTimeoutMs: number;
+    /** No byte for this long = the user is told the model is silent (0 = never). */
+    waitNoticeMs: number;
     reservedContextSize?: number;
     compactionTriggerRatio: number;
   };
@@ -160,6 +162,7 @@ function loopSettings(config: JarvisConfig, env: EnvReader): Settings['loop'] {
     maxAttemptsPerStep: attempts ?? lc.max_attempts_per_step,
     retryBudgetMs: lc.retry_budget_s * 1000,
     idleTimeoutMs: lc.idle_timeout_s * 1000,
+    waitNoticeMs: lc.wait_notice_s * 1000,
     reservedContextSize: lc.reserved_context_size,
     compactionTriggerRatio: lc.compaction_trigger_ratio,
   };

@@ -4,6 +4,8 @@
 // providers number per response (`functions.Bash:0`) and which subagents sharing the folder repeat.
 // A file is created exclusively (never over another) and 0600; files older than the retention are
 // swept when a session of the folder opens.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsReason, mkdirPrivate, writePrivateFile } from './privateFiles';
@@ -35,6 +37,34 @@ export function toolOutputsDir(sessionDir: string): string {
 export function newToolOutputPath(sessionDir: string, agentId: string): string {
   const agent = agentId.replace(/[^A-Za-z0-9_-]/g, '_') || 'agent';
   return join(toolOutputsDir(sessionDir), `${agent}-${nextStamp()}.txt`);
+}
+
+/**
+ * `text` with the path of every saved output of `sessionDir` it names replaced by a digest of what that file
+ * holds: two results that saved the same output to different files read the same, two that saved different
+ * outputs do not (the loop's repeat limit compares results this way; engine/loop/turnLimits.ts).
+ */
+export function savedOutputIdentity(text: string, sessionDir: string): string {
+  const dir = `${toolOutputsDir(sessionDir)}/`;
+  if (!text.includes(dir)) return text;
+  const name = /^[A-Za-z0-9_-]+-\d+-\d+-\d+\.txt/;
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(dir); at >= 0; at = text.indexOf(dir, at + dir.length)) {
+    const match = name.exec(text.slice(at + dir.length));
+    if (!match) continue;
+    out += `${text.slice(from, at)}<saved output ${digestOf(join(dir, match[0]))}>`;
+    from = at + dir.length + match[0].length;
+  }
+  return out + text.slice(from);
+}
+
+function digestOf(file: string): string {
+  try {
+    return `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+  } catch (e) {
+    return `unreadable (${fsReason(e)})`;
+  }
 }
 
 export type SavedToolOutput = { path: string } | { error: string };

@@ -4,7 +4,8 @@
 // server stops) and opened again from its journal by its next prompt. The RSS growth of the agent per
 // extra session is printed (a figure for the report), never asserted.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentText, startAcpClient } from '../helpers/acpClient';
 import { cliEnv, makeCliDirs, mockModelEnv, waitUntil } from '../helpers/cli';
@@ -30,13 +31,20 @@ function documentsServers(home: string): number {
   }
 }
 
+/** A fresh home whose documents tools are pinned, so its server starts with each session (docs/mcp.md, "Lazy start"). */
+function pinnedDocumentsHome() {
+  const dirs = makeCliDirs();
+  writeFileSync(join(dirs.home, 'config.toml'), '[tools]\npinned = ["mcp__plugin-jarvis-documents_documents__*"]\n');
+  return dirs;
+}
+
 function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
 
 describe('jarvis acp: MCP servers per connection', () => {
   it('12 session/new on one connection run one documents server; closing the last session stops it', async () => {
-    const dirs = makeCliDirs();
+    const dirs = pinnedDocumentsHome();
     const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
     const editor = await startAcpClient({ env, cwd: dirs.cwd });
     const newSession = async () =>
@@ -74,7 +82,7 @@ describe('jarvis acp: MCP servers per connection', () => {
   }, 120_000);
 
   it('an idle session is released (its server stops) and its next prompt opens it again from its journal', async () => {
-    const dirs = makeCliDirs();
+    const dirs = pinnedDocumentsHome();
     const env = cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), JARVIS_ACP_IDLE_SESSION_MS: '1500' });
     const editor = await startAcpClient({ env, cwd: dirs.cwd });
     try {

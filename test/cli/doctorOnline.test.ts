@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
+import { modelProbeLimit } from '../../src/cli/doctorOnline';
 
 let server: MockModelServer;
 beforeAll(async () => {
@@ -83,6 +84,32 @@ describe('jarvis doctor --online', () => {
     expect(r.stdout).toMatch(/✓ model "mock-model"/);
     expect(r.stdout).toMatch(/✗ MCP server "broken" \(user, .*\): did not start: .*no config/);
     expect(r.stdout).toContain('1 failed (marked ✗ above)');
+  });
+
+  it('a model that accepts and never answers: exit 1, the time-out that fired named with its value', async () => {
+    const dirs = makeCliDirs();
+    writeFileSync(join(dirs.home, 'config.toml'), '[loop_control]\nidle_timeout_s = 2\n');
+    server.push({ hang: true });
+    const began = Date.now();
+    const r = await runJarvis(['doctor', '--online'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
+    console.log(`doctor --online against a silent model: ${Date.now() - began} ms (probe limit 2 s)`);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /✗ model "mock-model" at .*: no answer within 2 s \(\[loop_control\] idle_timeout_s = 2 s\); the request was stopped/,
+    );
+    expect(r.stdout).not.toContain('cancelled');
+  });
+
+  it('the probe waits the session idle time-out, at most 30 s, and says which limit it used', () => {
+    expect(modelProbeLimit(120_000)).toEqual({
+      ms: 30_000,
+      named: "jarvis doctor's probe limit of 30 s; a session waits [loop_control] idle_timeout_s = 120 s",
+    });
+    expect(modelProbeLimit(0).named).toContain('idle_timeout_s = with no limit (0)');
+    expect(modelProbeLimit(5_000)).toEqual({ ms: 5_000, named: '[loop_control] idle_timeout_s = 5 s' });
   });
 
   it('--online with a target is a usage error', async () => {

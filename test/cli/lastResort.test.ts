@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { handleEscapedError, TERMINAL_RESET, type LastResortIo } from '../../src/cli/lastResort';
+import { handleEscapedError, onLastResort, TERMINAL_RESET, type LastResortIo } from '../../src/cli/lastResort';
 import { LEAVE_ALTERNATE_SCREEN, setAlternateScreenActive } from '../../src/platform/terminalModes';
 import { GLOBAL_LOG_NAME, noteActiveSessionDir } from '../../src/store/crashLog';
 
@@ -66,5 +66,24 @@ describe('last-resort handler', () => {
     const again = fakeIo();
     handleEscapedError(home, 'uncaught exception', new Error('second'), again.io);
     expect(again.out.join('')).not.toContain(LEAVE_ALTERNATE_SCREEN);
+  });
+
+  it('lets front ends say their last words after the message and before the exit, even when one of them throws', () => {
+    const home = mkdtempSync(join(tmpdir(), 'jarvis-home-'));
+    const f = fakeIo();
+    const heard: string[] = [];
+    const takeBack = onLastResort(() => {
+      throw new Error('a broken front end');
+    });
+    const takeBackToo = onLastResort((message) => heard.push(`${f.err.length}:${f.exits.length}:${message}`));
+    handleEscapedError(home, 'uncaught exception', new Error('the cause'), f.io);
+    takeBack();
+    takeBackToo();
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatch(/^1:0:jarvis: an unexpected error stopped the program \(uncaught exception\): the cause/);
+    expect(f.exits).toEqual([1]);
+    const after = fakeIo();
+    handleEscapedError(home, 'uncaught exception', new Error('later'), after.io);
+    expect(heard).toHaveLength(1);
   });
 });

@@ -96,4 +96,64 @@ describe('loop limits in print mode', () => {
     expect(r.stderr).toContain('same Read call (same arguments, same result) 5 times in a row; the turn was stopped');
     expect(lastMessage(server.requests.at(-1)!)).toContain('Warning: this is call number 4 in a row');
   });
+
+  it('20 identical Read calls in one response are answered: one runs, 19 are duplicates of it, the run succeeds', async () => {
+    const dirs = makeCliDirs();
+    writeFileSync(join(dirs.cwd, 'notes.txt'), 'the same content\n');
+    let n = 0;
+    script = () =>
+      n++ === 0
+        ? {
+            toolCalls: Array.from({ length: 20 }, (_, i) => ({
+              id: `r${i}`,
+              name: 'Read',
+              arguments: { path: 'notes.txt' },
+            })),
+          }
+        : { text: 'Read the notes.' };
+    const before = server.requests.length;
+    const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
+    const r = await runJarvis(['-p', 'read the notes', '--output-format', 'stream-json'], {
+      env,
+      cwd: dirs.cwd,
+      timeoutMs: 60_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const tools = lines.filter((l) => l.role === 'tool');
+    expect(tools.map((t) => t.tool_call_id)).toEqual(Array.from({ length: 20 }, (_, i) => `r${i}`));
+    expect(tools[0].content).toContain('the same content');
+    for (const t of tools.slice(1)) {
+      expect(t.content).toMatch(/^Duplicate of call r0 in this same response \(same Read call, same arguments\)/);
+      expect(t.content).toContain('the same content');
+    }
+    expect(lines.at(-1)).toMatchObject({ type: 'result', outcome: 'success', text: 'Read the notes.' });
+    expect(server.requests.length - before).toBe(2);
+    expect(r.stderr).not.toMatch(/same Read call/);
+  });
+
+  // A long output is saved to a new file on every call; the repeat limit compares what was saved, not where.
+  for (const [what, command] of [
+    ['short', 'echo the same line'],
+    ['long (saved to a file)', 'seq 1 200000'],
+  ] as const) {
+    it(`8 identical Bash calls with ${what} output are warned at the 3rd and stopped at the 5th`, async () => {
+      const dirs = makeCliDirs();
+      script = () => ({ toolCalls: [{ name: 'Bash', arguments: { command, description: 'same command' } }] });
+      const before = server.requests.length;
+      const env = cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai')));
+      const r = await runJarvis(['-p', 'run it eight times'], { env, cwd: dirs.cwd, timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(1);
+      expect(server.requests.length - before).toBe(MAX_REPEATED_CALLS);
+      expect(r.stderr).toContain('same Bash call 3 times in a row with the same result');
+      expect(r.stderr).toContain('same Bash call 4 times in a row with the same result');
+      expect(r.stderr).toContain('same Bash call (same arguments, same result) 5 times in a row; the turn was stopped');
+      const results = server.requests.slice(before).map(lastMessage);
+      if (command.startsWith('seq')) expect(results[1]).toMatch(/tool-outputs/);
+      expect(results[3]).toContain('Warning: this is call number 3 in a row');
+    });
+  }
 });

@@ -87,6 +87,23 @@ describe('print mode result object', () => {
     expect(r.stdout).toContain('"type":"error"');
   });
 
+  for (const format of ['stream-json', 'json'] as const) {
+    it(`${format}: an unexpected error (the sessions folder is a file) still ends with an error result`, async () => {
+      const dirs = makeCliDirs();
+      writeFileSync(join(dirs.home, 'sessions'), 'not a folder');
+      const r = await runJarvis(['-p', 'hello', '--output-format', format], {
+        env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+        cwd: dirs.cwd,
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('jarvis: an unexpected error stopped the program');
+      const result = lastResult(r.stdout);
+      expect(result).toMatchObject({ type: 'result', outcome: 'error', exit_code: 1 });
+      expect(result.error).toMatch(/unexpected error stopped the program .*ENOTDIR.*\(crash note: .*\)/);
+      if (format === 'json') expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    });
+  }
+
   it('json: stdout is the one result object, with the answer text', async () => {
     const dirs = makeCliDirs();
     server.push({ text: 'line one\nline two' });

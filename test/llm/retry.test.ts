@@ -127,4 +127,19 @@ describe('RetryBudget', () => {
     const http500 = new ProviderError('server', 'HTTP 500.');
     expect(() => new RetryBudget(30_000, () => now).check(http500, 1, 1_000, 120_000)).not.toThrow();
   });
+
+  it('tells ahead whether a time-out would be followed by another attempt: surely, maybe, or not', () => {
+    const budget = new RetryBudget(30_000, () => 0);
+    // The defaults: a 120 s idle time-out never fits a 30 s budget.
+    expect(budget.outlookAfterTimeout(120_000, 1, 120_000)).toBe('give_up');
+    // Attempt 1 waits 0.5–1 s before the next: with 29 s for it, surely; with 29.3 s, only on a short draw.
+    expect(budget.outlookAfterTimeout(5_000, 1, 29_000)).toBe('retry');
+    expect(budget.outlookAfterTimeout(5_000, 1, 29_300)).toBe('maybe');
+    // Counted from the first failure: after one, the time already spent counts.
+    let now = 0;
+    const spent = new RetryBudget(30_000, () => now);
+    spent.check(new ProviderError('timeout', 'timed out'), 1, 1_000, 5_000);
+    now = 26_000;
+    expect(spent.outlookAfterTimeout(now, 2, 5_000)).toBe('give_up');
+  });
 });

@@ -282,6 +282,7 @@ describe('valid config', () => {
       compaction_trigger_ratio: 0.9,
       retry_budget_s: 30,
       idle_timeout_s: 120,
+      wait_notice_s: 10,
     });
     expect(config.background.print_background_mode).toBe('drain');
     expect(config.permission.rules).toEqual([
@@ -314,6 +315,7 @@ describe('valid config', () => {
       compaction_trigger_ratio: 0.85,
       retry_budget_s: 30,
       idle_timeout_s: 120,
+      wait_notice_s: 10,
     });
     expect(config.token_counting.strategy).toBe('measured+estimated');
     expect(config.background).toEqual({

@@ -1,9 +1,11 @@
 // The /plugins MCP sub-view in the real binary (tmux), on the bundled Jarvis Documents plugin: each server's
 // line says its state in this session now (redrawn when the server becomes ready, no key needed), a switch
 // says what waits for /reload, and the result of a switch does not outlive the visit (docs/plugins.md).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
-import { appsClosedAfterEach, send } from './e2eHarness';
+import { appsClosedAfterEach, send, tempDir } from './e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 
@@ -14,7 +16,10 @@ const subView = (screen: string) => screen.slice(screen.lastIndexOf('MCP servers
 
 describe.skipIf(!hasTmux)('/plugins MCP sub-view (tmux)', { timeout: 90_000 }, () => {
   it('shows the current state, and a new visit starts without the last switch’s message', async () => {
-    const app = await start({});
+    // Its tools pinned, the server starts with the session (otherwise it waits for a first call: docs/mcp.md).
+    const home = tempDir('jarvis-ui-plugins-mcp-');
+    writeFileSync(join(home, 'config.toml'), '[tools]\npinned = ["mcp__plugin-jarvis-documents_documents__*"]\n');
+    const app = await start({ home });
     send(app, '/plugins');
     await app.tmux.waitFor('Jarvis Documents');
     app.tmux.type('m');

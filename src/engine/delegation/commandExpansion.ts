@@ -77,7 +77,7 @@ export async function prepareCommandPrompt(
   let last = 0;
   // Each span is replaced once, and what replaces it is never scanned again (an output may show `` !`x` ``).
   for (const span of source.bangs ?? findBangs(source.text)) {
-    const { start, end, command } = span;
+    const { start, end, command, refused } = span;
     if (start < last || end > source.text.length)
       throw new Error(`the !\`cmd\` lines of ${source.path} do not match its text; nothing was run`);
     parts.push(source.text.slice(last, start));
@@ -92,6 +92,10 @@ export async function prepareCommandPrompt(
     }
     if (!command) {
       parts.push('[an empty !`cmd` was not run: nothing is left of it once the arguments are in]');
+      continue;
+    }
+    if (refused) {
+      parts.push(`[!\`${command}\` was not run: ${refused}]`);
       continue;
     }
     if (opts.signal?.aborted) {

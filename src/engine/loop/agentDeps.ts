@@ -30,6 +30,8 @@ export interface LoopSettings {
   retryBudgetMs?: number;
   /** The model client's first-byte and stream-stall time-out; 0 = none (default: the client's). */
   idleTimeoutMs?: number;
+  /** The first "the model has not answered yet" notice after this long without a byte; 0 = never (modelWait.ts). */
+  waitNoticeMs?: number;
 }
 
 /**

@@ -6,10 +6,13 @@ import { ProviderError } from '../../llm/types';
 import { RetryBudget, retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
 import { normalizeToolCallIds } from '../../llm/toolCallIds';
 import { toProviderError } from '../../llm/providerErrors';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../llm/createModelClient';
+import { withPrice } from '../../llm/pricing';
 import { toolSchemaForModel } from '../../tools/defineTool';
 import { contextTokensAfterResponse, contextWindow } from '../context/context';
 import { thinkingParams, type AgentDeps } from './agentDeps';
 import type { EngineEventBody } from './events';
+import { DEFAULT_WAIT_NOTICE_MS, ModelWait } from './modelWait';
 import type { Agent } from './loop';
 import { MAX_RECOVERIES_PER_STEP, type TurnExtensions } from './turnExtension';
 
@@ -59,8 +62,18 @@ export class ModelStep {
       if (turnSignal.aborted) onAbort();
       turnSignal.addEventListener('abort', onAbort, { once: true });
       const partial = { text: '' };
+      const idleTimeoutMs = settings.idleTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      const wait = new ModelWait({
+        noticeMs: settings.waitNoticeMs ?? DEFAULT_WAIT_NOTICE_MS,
+        idleTimeoutMs,
+        emit: this.emit,
+        afterTimeout: (failAt) =>
+          attempt >= settings.maxAttemptsPerStep
+            ? 'give_up'
+            : budget.outlookAfterTimeout(failAt, attempt, idleTimeoutMs),
+      });
       try {
-        return await this.consume(client, request, stepAbort.signal, partial);
+        return await this.consume(client, request, stepAbort.signal, partial, wait);
       } catch (e) {
         if (turnSignal.aborted) {
           if (partial.text) {
@@ -92,6 +105,7 @@ export class ModelStep {
         this.emit({ type: 'retry', attempt, maxAttempts: settings.maxAttemptsPerStep, delayMs, error: err.message });
         await sleep(delayMs, turnSignal);
       } finally {
+        wait.stop();
         turnSignal.removeEventListener('abort', onAbort);
       }
     }
@@ -102,12 +116,15 @@ export class ModelStep {
     request: ModelRequest,
     signal: AbortSignal,
     partial: { text: string },
+    wait: ModelWait,
   ): Promise<StepResponse> {
     const thinking: NonNullable<Extract<Message, { role: 'assistant' }>['thinking']> = [];
     let thinkingText = '';
     const calls: ToolCall[] = [];
     let finished: FinishReason | undefined;
+    wait.start();
     for await (const part of client.stream(request, signal)) {
+      wait.heard();
       switch (part.type) {
         case 'text':
           partial.text += part.delta;
@@ -128,12 +145,15 @@ export class ModelStep {
           break;
         case 'usage': {
           const { model } = this.deps;
-          this.deps.session.commit({ type: 'usage', usage: part.usage, model: model.model });
+          // A cost the provider did not report is priced now, so the journal keeps the price of the day (pricing.ts).
+          const { usage, problem } = await withPrice(model, part.usage);
+          if (problem) this.emit({ type: 'notice', level: 'warning', text: problem });
+          this.deps.session.commit({ type: 'usage', usage, model: model.model });
           this.emit({
             type: 'usage',
-            usage: part.usage,
+            usage,
             model: model.model,
-            contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, part.usage),
+            contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, usage),
             contextLimit: contextWindow(model),
           });
           break;
@@ -143,6 +163,7 @@ export class ModelStep {
           break;
       }
     }
+    wait.stop();
     if (signal.aborted) throw new TurnCancelled('cancelled');
     if (!finished)
       throw new ProviderError(

@@ -8,6 +8,7 @@ import type { AgentDeps, PermissionState } from './agentDeps';
 import type { EngineEventBody } from './events';
 import type { Agent } from './loop';
 import { TurnCancelled } from './modelStep';
+import { resultsInCallOrder, splitDuplicateCalls } from './duplicateCalls';
 import { runToolCalls, type ToolBatchResult } from './toolBatch';
 import type { RepeatedCallStreak, RepeatVerdict } from './turnLimits';
 import type { TurnExtensions } from './turnExtension';
@@ -39,11 +40,17 @@ export class ToolStep {
     signal: AbortSignal,
     repeatStreak: RepeatedCallStreak,
     permissions: PermissionState,
-  ): Promise<{ batch: ToolBatchResult; repeats: RepeatVerdict }> {
+  ): Promise<{ batch: ToolBatchResult; repeats: RepeatVerdict; ran: ToolCall[] }> {
     const { session } = this.deps;
+    // Identical calls of one response run once; the others are answered from its result (duplicateCalls.ts).
+    const split = splitDuplicateCalls(calls);
+    for (const [id, original] of split.duplicates) {
+      const call = calls.find((c) => c.id === id)!;
+      this.emit({ type: 'tool_call', call, subject: `${call.name} (duplicate of ${original.id})` });
+    }
     let batch: ToolBatchResult;
     try {
-      batch = await this.runBatch(calls, signal, permissions);
+      batch = await this.runBatch(split.unique, signal, permissions);
     } catch (e) {
       // Every call id gets a result whatever failed, or the next request would be refused by the provider.
       const why = e instanceof Error ? e.message : String(e);
@@ -53,10 +60,26 @@ export class ToolStep {
     for (const snapshot of batch.snapshots) session.commit({ type: 'file_snapshot', snapshot });
     this.deps.fileHistory?.record(batch.changes, batch.commands);
     // Repeats are judged (and warned about, in the results) before the results are journalled.
-    const repeats = repeatStreak.add(calls, batch.invalid, batch.messages);
-    for (const message of batch.messages) session.commit({ type: 'message', message });
+    const repeats = repeatStreak.add(split.unique, batch.invalid, batch.messages);
+    const messages = resultsInCallOrder(calls, batch.messages, split);
+    for (const message of messages) {
+      if (message.role === 'tool' && split.duplicates.has(message.toolCallId)) this.emitDuplicate(message);
+      session.commit({ type: 'message', message });
+    }
     if (signal.aborted) throw new TurnCancelled('cancelled');
-    return { batch, repeats };
+    return { batch: { ...batch, messages }, repeats, ran: split.unique };
+  }
+
+  private emitDuplicate(message: Extract<Message, { role: 'tool' }>): void {
+    const text = message.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+    this.emit({
+      type: 'tool_result',
+      callId: message.toolCallId,
+      toolName: message.toolName,
+      text,
+      isError: !!message.isError,
+      summary: 'duplicate, not run again',
+    });
   }
 
   /** A turn starts with the pre-approvals its request carries (none: cleared). */

@@ -3,6 +3,8 @@
 // Stop-hook continuations, and empty answers. Each bound says, when it is hit, what happened to both
 // the user (a notice or the turn's error) and the model (a note in the result it reads next).
 import type { ContentPart, Message, ToolCall } from '../../llm/types';
+import { savedOutputIdentity } from '../../store/toolOutputs';
+import { callKey } from './duplicateCalls';
 
 type ToolMessage = Extract<Message, { role: 'tool' }>;
 
@@ -61,11 +63,16 @@ export interface RepeatVerdict {
  * Tracks the run of identical valid calls (same tool, same arguments, same result) across the steps
  * of one turn. A call whose result changed is not a loop (polling a task that makes progress); an
  * invalid call is InvalidCallStreak's. From the third repeat the model's result carries a warning; at
- * the fifth the turn ends, and the last result says so. `results` is edited in place.
+ * the fifth the turn ends, and the last result says so. `results` is edited in place. Identical calls
+ * of one response are fed once (duplicateCalls.ts answers the others). A long output saved to a file is
+ * compared by what was saved, never by the file's name, which is new for every call.
  */
 export class RepeatedCallStreak {
   private key: string | undefined;
   private count = 0;
+
+  /** `sessionDir`: the folder whose saved tool outputs the results may name. */
+  constructor(private readonly sessionDir?: string) {}
 
   add(calls: readonly ToolCall[], invalid: readonly boolean[], results: Message[]): RepeatVerdict {
     const verdict: RepeatVerdict = { warnings: [] };
@@ -76,7 +83,7 @@ export class RepeatedCallStreak {
         this.count = 0;
         return;
       }
-      const key = `${callKey(call)}\u0000${JSON.stringify(result.content)}\u0000${result.isError ? 1 : 0}`;
+      const key = `${callKey(call)}\u0000${this.identityOf(result)}\u0000${result.isError ? 1 : 0}`;
       this.count = key === this.key ? this.count + 1 : 1;
       this.key = key;
       if (this.count >= MAX_REPEATED_CALLS) {
@@ -97,6 +104,12 @@ export class RepeatedCallStreak {
       }
     });
     return verdict;
+  }
+
+  private identityOf(result: ToolMessage): string {
+    const dir = this.sessionDir;
+    if (!dir) return JSON.stringify(result.content);
+    return JSON.stringify(result.content.map((p) => (p.type === 'text' ? savedOutputIdentity(p.text, dir) : p)));
   }
 }
 
@@ -146,27 +159,4 @@ function parsesAsObject(raw: string): boolean {
   } catch {
     return false;
   }
-}
-
-function callKey(call: ToolCall): string {
-  return `${call.name}\u0000${canonicalArguments(call.arguments)}`;
-}
-
-/** Arguments compared as JSON values when they parse, so spacing and key order do not matter. */
-function canonicalArguments(raw: string): string {
-  try {
-    return JSON.stringify(sortKeys(JSON.parse(raw)));
-  } catch {
-    return raw;
-  }
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
-  );
 }

@@ -5,12 +5,13 @@
 //   before sending and `@path` includes that file.
 // - Codex (`/prompts:<name>`): `$1`…`$9` and `$ARGUMENTS` (the words joined by one space), `$$` kept; a prompt with
 //   named placeholders (`$FILE`, upper case) takes `FILE=value` pairs instead, every one of them required.
-// - Gemini CLI: `{{args}}` is the text as typed, shell-quoted inside `!{…}`; without it the whole typed command is
+// - Gemini CLI: `{{args}}` is the text as typed (data inside `!{…}`); without it the whole typed command is
 //   appended after a blank line. `!{…}` (braces balanced) runs before sending, `@{path}` puts that file's text in.
 // In every syntax what the user typed never makes a shell line: arguments inside one are quoted words, and only the
 // file's own `` !`cmd` `` / `!{…}` run (ext/commands/shellDirectives.ts, engine/delegation/commandExpansion.ts).
 import { tokenizeArguments } from '../skills/skillArguments';
 import { findShellDirectives } from './shellDirectives';
+import { substituteShellLine, type ShellLineResult } from '../plugins/shellLineArguments';
 
 /** Something of the command's own text to do before sending: run a shell line, or read a file into the prompt. */
 export interface TemplateSpan {
@@ -23,14 +24,11 @@ export interface TemplateSpan {
    * the file added after the prompt (`attach`, opencode's `@path`; one that names no file stays text). */
   kind?: 'shell' | 'file';
   placement?: 'inline' | 'attach';
+  /** Why it must not run: an argument could not be placed in it as data (ext/plugins/shellLineArguments.ts). */
+  refused?: string;
 }
 
 export type TemplateExpansion = { ok: true; text: string; bangs: TemplateSpan[] } | { ok: false; message: string };
-
-/** One word for a POSIX shell: `'…'`, a `'` inside as `'\''`. Empty stays empty (nothing was given). */
-export function shellQuote(text: string): string {
-  return text === '' ? "''" : `'${text.split("'").join("'\\''")}'`;
-}
 
 interface Directive {
   start: number;
@@ -46,7 +44,7 @@ function assemble(
   body: string,
   directives: readonly Directive[],
   fill: (part: string) => string,
-  fillCommand: (part: string, d: Directive) => string,
+  fillCommand: (part: string, d: Directive) => ShellLineResult,
   wrap: (d: Directive, filled: string) => { written: string; span: Omit<TemplateSpan, 'start' | 'end'> },
 ): { text: string; bangs: TemplateSpan[] } {
   let out = '';
@@ -54,8 +52,16 @@ function assemble(
   const bangs: TemplateSpan[] = [];
   for (const d of directives) {
     out += fill(body.slice(last, d.start));
-    const { written, span } = wrap(d, fillCommand(body.slice(d.bodyStart, d.bodyEnd), d));
-    bangs.push({ ...span, start: out.length, end: out.length + written.length });
+    const template = body.slice(d.bodyStart, d.bodyEnd);
+    const line = fillCommand(template, d);
+    // A refused line keeps its template: the user's words never stand in a line that is not run.
+    const { written, span } = wrap(d, 'command' in line ? line.command : template);
+    bangs.push({
+      ...span,
+      start: out.length,
+      end: out.length + written.length,
+      ...('refused' in line ? { refused: line.refused } : {}),
+    });
     out += written;
     last = d.end;
   }
@@ -83,8 +89,11 @@ export function expandOpencode(body: string, args: string): TemplateExpansion {
     return Number(n) === highest ? words.slice(at).join(' ') : words[at];
   };
   const fill = (part: string) => part.replace(OPENCODE_PLACEHOLDER, (_all, n?: string) => value(n));
-  const fillCommand = (part: string, d: Directive) =>
-    d.kind === 'file' ? part : part.replace(OPENCODE_PLACEHOLDER, (_all, n?: string) => shellQuote(value(n)));
+  // Inside a shell line each placeholder is data in whatever quotes it stands (ext/plugins/shellLineArguments.ts).
+  const fillCommand = (part: string, d: Directive): ShellLineResult =>
+    d.kind === 'file'
+      ? { command: part }
+      : substituteShellLine(part, (ref) => value('whole' in ref ? undefined : String(ref.index)));
   const directives: Directive[] = findShellDirectives(body).map((d) => ({
     start: d.start,
     end: d.end,
@@ -199,6 +208,17 @@ export function geminiInjections(body: string): { directives: Directive[]; unclo
   return { directives, unclosed };
 }
 
+/**
+ * `{{args}}` in a `!{…}` line as data in whatever quotes it stands (ext/plugins/shellLineArguments.ts). The line's
+ * own `$ARGUMENTS` / `$1` are the shell's, so a line with both cannot be told apart and is refused.
+ */
+function geminiShellLine(line: string, typed: string): ShellLineResult {
+  if (!line.includes('{{args}}')) return { command: line };
+  if (/\$ARGUMENTS|\$[1-9]/.test(line))
+    return { refused: 'the line has both {{args}} and a $ARGUMENTS or $N of its own, which cannot be told apart' };
+  return substituteShellLine(line.split('{{args}}').join('$ARGUMENTS'), () => typed);
+}
+
 export function expandGemini(body: string, args: string, command: string): TemplateExpansion {
   const typed = args.trim();
   const uses = body.includes('{{args}}');
@@ -207,8 +227,8 @@ export function expandGemini(body: string, args: string, command: string): Templ
     body,
     directives,
     (part) => part.split('{{args}}').join(typed),
-    // A file path is read before arguments go in (as Gemini CLI does); a shell line gets them as one quoted word.
-    (part, d) => (d.kind === 'file' ? part : part.split('{{args}}').join(shellQuote(typed))),
+    // A file path is read before arguments go in (as Gemini CLI does); a shell line gets them as data.
+    (part, d) => (d.kind === 'file' ? { command: part } : geminiShellLine(part, typed)),
     (d, filled) =>
       d.kind === 'file'
         ? { written: `@{${filled}}`, span: { command: filled.trim(), kind: 'file', placement: 'inline' } }

@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describeMcpTarget, type McpServerConfig } from '../../store/mcpConfig';
 import type { McpCallResult } from './mcpContent';
 import type { StdioGroupTransport } from './stdioGroupTransport';
+import { toolInfoOf } from './mcpListingCache';
 
 /** `lazy`: not started; its tools come from the cached listing until it starts. */
 export type McpServerState = 'disabled' | 'lazy' | 'starting' | 'ready' | 'failed' | 'disconnected' | 'closed';
@@ -180,13 +181,18 @@ export class McpServerConnection {
   private async createTransport(): Promise<Transport> {
     const c = this.config;
     if (c.transport === 'stdio') {
-      const [helpers, sdkStdio, { StdioGroupTransport }] = await transports.stdio();
+      const [[helpers, sdkStdio, { StdioGroupTransport }], { pinLaunch }] = await Promise.all([
+        transports.stdio(),
+        import('./launchPin'),
+      ]);
       const env = { ...sdkStdio.getDefaultEnvironment(), ...c.env };
       const onStderr = (text: string) => {
         this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
       };
+      // A project server runs only the bytes the user approved (docs/mcp.md, "Workspace trust").
+      const pinned = pinLaunch(c, env, c.cwd ?? process.cwd());
       const transport = new StdioGroupTransport(
-        { command: c.command!, args: c.args, env, cwd: c.cwd },
+        { command: pinned.command, args: pinned.args, env, cwd: c.cwd, cleanup: pinned.cleanup },
         helpers,
         onStderr,
       );
@@ -215,15 +221,7 @@ export class McpServerConnection {
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined);
-      for (const t of page.tools) {
-        tools.push({
-          name: t.name,
-          title: t.title ?? t.annotations?.title,
-          description: t.description ?? t.title ?? t.name,
-          inputSchema: t.inputSchema as Record<string, unknown>,
-          readOnly: t.annotations?.readOnlyHint === true,
-        });
-      }
+      for (const t of page.tools) tools.push(toolInfoOf(t));
       cursor = page.nextCursor;
     } while (cursor);
     return tools;
@@ -355,6 +353,7 @@ export class McpServerConnection {
   private describeStartError(e: unknown): string {
     const err = e as NodeJS.ErrnoException;
     const c = this.config;
+    if (err?.name === 'McpLaunchChanged') return err.message;
     if (err?.code === 'ENOENT' && c.transport === 'stdio')
       return `could not start: command "${c.command}" was not found (${describeMcpTarget(c)})`;
     if (

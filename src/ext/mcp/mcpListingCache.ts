@@ -4,7 +4,9 @@
 // listing: the Jarvis version, the transport, command, arguments, working folder, environment, URL and
 // headers, and the size and modification time of the program and of every argument that is a file (a
 // reinstalled or rebuilt server is a new version). A file that cannot be read or parsed is a warning and
-// counts as no listing, so the server starts and the listing is fetched again.
+// counts as no listing, so the server starts and the listing is fetched again. A bundled plugin's server
+// that has no cached listing yet uses the one that shipped with the package (`shippedListing`), so a fresh
+// home starts none of them before the first request.
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -45,6 +47,25 @@ function isToolInfo(t: unknown): t is McpToolInfo {
   );
 }
 
+/** A tool of an MCP `tools/list` answer, as Jarvis keeps it. */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: unknown;
+  annotations?: { title?: string; readOnlyHint?: boolean };
+}
+
+export function toolInfoOf(t: ListedTool): McpToolInfo {
+  return {
+    name: t.name,
+    title: t.title ?? t.annotations?.title,
+    description: t.description ?? t.title ?? t.name,
+    inputSchema: t.inputSchema as Record<string, unknown>,
+    readOnly: t.annotations?.readOnlyHint === true,
+  };
+}
+
 export class McpListingCache {
   private readonly dir: string;
 
@@ -83,7 +104,8 @@ export class McpListingCache {
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+        return config.shippedListing ? readShippedListing(config, config.shippedListing) : { missing: true };
       const why = (e as Error).message;
       return {
         warning: `${this.label(config, file)} could not be read (${why}); the server starts now to list its tools`,
@@ -129,5 +151,24 @@ export class McpListingCache {
   /** Forgets a listing (the server said its list changed and listing it again failed). */
   forget(config: McpServerConfig): void {
     rmSync(this.fileFor(config), { force: true });
+  }
+}
+
+/** The tool list shipped beside a bundled plugin's server; read back from disk, so checked like the cache. */
+function readShippedListing(config: McpServerConfig, file: string): CacheRead {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as { tools?: unknown; serverInfo?: unknown };
+    if (!Array.isArray(value.tools)) throw new Error('it has no tool list');
+    const tools = (value.tools as ListedTool[]).map((t) => (t && typeof t === 'object' ? toolInfoOf(t) : t));
+    if (!tools.every(isToolInfo)) throw new Error('a tool in it has no name, description or input schema');
+    const info = value.serverInfo as { name?: unknown; version?: unknown } | undefined;
+    const serverVersion =
+      typeof info?.name === 'string' && typeof info.version === 'string' ? `${info.name} ${info.version}` : undefined;
+    return { listing: { tools, serverVersion } };
+  } catch (e) {
+    const why = (e as Error).message;
+    return {
+      warning: `the tool list shipped with MCP server "${config.name}" (${file}) could not be used (${why}); the server starts now to list its tools`,
+    };
   }
 }

@@ -1,12 +1,13 @@
 // The stdio transport of MCP servers (docs/mcp.md, "Stopping servers"): the server runs as the leader of
 // its own process group, so stopping it stops whatever it started too (an `npx` wrapper's real server).
-// Closing ends its stdin, gives it a moment to exit, then signals the whole group; `killAllMcpGroupsNow`
-// runs on process exit and on SIGHUP/SIGTERM, so even a forced exit (a second Ctrl-C) or a kill leaves
-// no server behind.
+// Closing ends its stdin, gives it a moment to exit, then signals the whole group. The group is owned by this
+// process until it is gone (platform/ownedGroups.ts), so even a forced exit (a second Ctrl-C), a kill or a
+// closed terminal leaves no server behind.
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { disownGroup } from '../../platform/ownedGroups';
 import { signalGroup, spawnInGroup, waitForGroupEnd } from '../../platform/processes';
 
 type StdioHelpers = typeof import('@modelcontextprotocol/sdk/shared/stdio.js');
@@ -14,40 +15,13 @@ type StdioHelpers = typeof import('@modelcontextprotocol/sdk/shared/stdio.js');
 /** How long a server may take to exit after its stdin closed, then after SIGTERM, before SIGKILL. */
 export const MCP_EXIT_GRACE_MS = 400;
 
-const live = new Set<number>();
-let exitHookInstalled = false;
-const ENDING_SIGNALS = ['SIGHUP', 'SIGTERM'] as const;
-
-/** SIGKILLs every MCP server group still running (synchronous: for `process.on('exit')`). */
-export function killAllMcpGroupsNow(): void {
-  for (const pgid of live) signalGroup(pgid, 'SIGKILL');
-  live.clear();
-}
-
-/**
- * A kill or a closed terminal ends the process without 'exit' handlers: the servers are stopped first.
- * When the front end handles the signal itself (ACP stops gracefully) it goes on; otherwise the
- * signal's default action follows.
- */
-function onEndingSignal(signal: NodeJS.Signals): void {
-  killAllMcpGroupsNow();
-  if (process.listenerCount(signal) > 1) return;
-  process.off(signal, onEndingSignal);
-  process.kill(process.pid, signal);
-}
-
-function installExitHooks(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', killAllMcpGroupsNow);
-  for (const s of ENDING_SIGNALS) process.on(s, onEndingSignal);
-}
-
 export interface StdioGroupOptions {
   command: string;
   args: readonly string[];
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Called once the server has exited (or could not start): removes what its start prepared (launchPin.ts). */
+  cleanup?: () => void;
 }
 
 export class StdioGroupTransport implements Transport {
@@ -72,21 +46,18 @@ export class StdioGroupTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) throw new Error('the MCP server transport was already started');
-    installExitHooks();
     return new Promise((resolve, reject) => {
       const { command, args, cwd, env } = this.opts;
-      const child = spawnInGroup(command, args, { cwd: cwd ?? process.cwd(), env, stdin: 'pipe' });
+      const child = spawnInGroup(command, args, { cwd: cwd ?? process.cwd(), env, stdin: 'pipe', own: 'service' });
       this.child = child;
       child.once('error', (e) => {
-        if (child.pid !== undefined) live.delete(child.pid);
+        this.opts.cleanup?.();
         reject(e);
         this.onerror?.(e);
       });
-      child.once('spawn', () => {
-        if (child.pid !== undefined) live.add(child.pid);
-        resolve();
-      });
+      child.once('spawn', () => resolve());
       child.once('close', () => {
+        this.opts.cleanup?.();
         if (child.pid !== undefined && !this.closed) void this.endGroup(child.pid);
         this.child = undefined;
         this.onclose?.();
@@ -129,7 +100,7 @@ export class StdioGroupTransport implements Transport {
     this.closed = true;
     const child = this.child;
     this.buffer.clear();
-    if (!child?.pid) return;
+    if (!child?.pid) return this.opts.cleanup?.();
     child.stdin?.end();
     await this.endGroup(child.pid);
   }
@@ -142,7 +113,6 @@ export class StdioGroupTransport implements Transport {
         await waitForGroupEnd(pgid, 2_000);
       }
     }
-    live.delete(pgid);
   }
 
   /** Stops the group at once (SIGKILL), for a forced stop. */
@@ -151,6 +121,6 @@ export class StdioGroupTransport implements Transport {
     const pid = this.child?.pid;
     if (pid === undefined) return;
     signalGroup(pid, 'SIGKILL');
-    live.delete(pid);
+    disownGroup(pid);
   }
 }

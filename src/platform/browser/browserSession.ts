@@ -137,7 +137,11 @@ export class BrowserSession {
       try {
         const proxy = this.proxy ? { proxy: { server: this.proxy.url } } : {};
         const headless = !this.opts.headed;
-        this.browser = await chromium.launch({ executablePath, headless, args, timeout: 30_000, ...proxy });
+        // Signals are the front end's (a first Ctrl-C in print mode ends the turn gently, with its result);
+        // playwright's own handlers would close the browser and exit at once. Chromium ends with this process
+        // however it ends: playwright kills it on exit, and it quits when its pipe to us closes.
+        const signals = { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false };
+        this.browser = await chromium.launch({ executablePath, headless, args, timeout: 30_000, ...signals, ...proxy });
       } catch (e) {
         await this.proxy?.close();
         this.proxy = undefined;

@@ -61,7 +61,12 @@ export class LspClient {
 
   private async start(): Promise<void> {
     const { command, args, root } = this.launch;
-    const child = spawnInGroup(command, args, { cwd: root, env: this.launch.env ?? process.env, stdin: 'pipe' });
+    const child = spawnInGroup(command, args, {
+      cwd: root,
+      env: this.launch.env ?? process.env,
+      stdin: 'pipe',
+      own: 'service',
+    });
     this.child = child;
     const connection = new LspConnection(
       child.stdout!,

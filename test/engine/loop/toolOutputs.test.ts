@@ -39,6 +39,47 @@ function toolResults(messages: readonly Message[]): Message[] {
   return messages.filter((m) => m.role === 'tool');
 }
 
+/** Long output whose only change between calls is in its middle, which the preview leaves out. */
+let middleCalls = 0;
+const middle = defineTool({
+  name: 'Middle',
+  description: 'Prints a lot with a counter in the middle.',
+  schema: z.object({}),
+  readOnly: true,
+  defaultApproval: 'auto',
+  subject: () => 'Middle',
+  accesses: () => [],
+  async execute() {
+    const half = 'y'.repeat(MAX_TOOL_OUTPUT_CHARS);
+    return { content: `${half}${middleCalls++}${half}` };
+  },
+});
+
+describe('saved tool outputs and the repeat limit', () => {
+  it('identical long outputs (each saved to a new file) are warned about at the 3rd call, as short ones are', async () => {
+    const same = { toolCalls: [{ name: 'Big', arguments: { fill: 'x' } }] };
+    const h = makeEngine({
+      tools: [...testTools(), big],
+      responses: [same, same, same, { text: 'stopped repeating' }],
+    });
+    await runPrompt(h, 'go');
+    const results = toolResults(h.runtime.session.state.messages).map(toolText);
+    const paths = results.map((t) => /The full output is saved at (\S+);/.exec(t)?.[1]);
+    expect(paths.every(Boolean)).toBe(true);
+    expect(new Set(paths).size).toBe(3);
+    expect(results[2]).toContain('Warning: this is call number 3 in a row of exactly this Big call');
+    const warnings = h.eventsOf('notice').map((n) => n.text);
+    expect(warnings).toEqual([expect.stringContaining('same Big call 3 times in a row with the same result')]);
+  });
+
+  it('long outputs that differ only where the preview does not show are not the same result', async () => {
+    const same = { toolCalls: [{ name: 'Middle', arguments: {} }] };
+    const h = makeEngine({ tools: [...testTools(), middle], responses: [same, same, same, same, { text: 'done' }] });
+    await runPrompt(h, 'go');
+    expect(h.eventsOf('notice')).toEqual([]);
+  });
+});
+
 describe('saved tool outputs', () => {
   it('a file in the way of tool-outputs: both calls get their results, the model and the user are told', async () => {
     const h = makeEngine({

@@ -82,6 +82,56 @@ describe('identical valid calls', () => {
   });
 });
 
+describe('identical calls inside one response', () => {
+  it('run once; each other one is answered as a duplicate of the first, with its result, and no limit fires', async () => {
+    const calls = Array.from({ length: 20 }, (_, i) => ({ id: `c${i}`, name: 'Peek', arguments: { key: 'a', ms: 0 } }));
+    const h = makeEngine({ responses: [{ toolCalls: calls }, { text: 'read it' }] });
+    const outcome = await runPrompt(h, 'read a, a lot');
+    expect(outcome).toMatchObject({ reason: 'completed', text: 'read it' });
+    expect(h.eventsOf('notice')).toEqual([]);
+    const results = h.runtime.session.state.messages.filter((m) => m.role === 'tool');
+    expect(results.map((m) => (m.role === 'tool' ? m.toolCallId : ''))).toEqual(calls.map((c) => c.id));
+    expect(textOf(results[0])).toBe('value of a');
+    for (const r of results.slice(1)) {
+      expect(textOf(r)).toMatch(
+        /^Duplicate of call c0 in this same response \(same Peek call, same arguments\): it was not run again\./,
+      );
+      expect(textOf(r)).toMatch(/value of a$/);
+    }
+    // The tool ran once, and every call got a result event (front ends close each card).
+    expect(h.eventsOf('tool_result')).toHaveLength(20);
+    expect(h.client.requests[1].messages.filter((m) => m.role === 'tool')).toHaveLength(20);
+  });
+
+  it('identical arguments written differently (spacing, key order) are the same call; other calls still run', async () => {
+    const h = makeEngine({
+      responses: [
+        {
+          toolCalls: [
+            { id: 'x', name: 'Peek', arguments: '{"key":"a","ms":0}' },
+            { id: 'y', name: 'Peek', arguments: '{ "ms": 0, "key": "a" }' },
+            { id: 'z', name: 'Peek', arguments: { key: 'b', ms: 0 } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    await runPrompt(h, 'go');
+    const results = h.runtime.session.state.messages.filter((m) => m.role === 'tool').map(textOf);
+    expect(results[0]).toBe('value of a');
+    expect(results[1]).toMatch(/^Duplicate of call x .*value of a$/s);
+    expect(results[2]).toBe('value of b');
+  });
+
+  it('a response of duplicates counts once towards the repeat limit across steps', async () => {
+    const fan = { toolCalls: [1, 2, 3].map(() => ({ name: 'Peek', arguments: { key: 'a', ms: 0 } })) };
+    const h = makeEngine({ responses: [fan, fan, { text: 'done' }] });
+    const outcome = await runPrompt(h, 'go');
+    expect(outcome).toMatchObject({ reason: 'completed', text: 'done' });
+    expect(h.eventsOf('notice')).toEqual([]);
+  });
+});
+
 describe('inside a subagent', () => {
   it('a subagent that repeats one call is stopped, and its caller gets control back (no timeout needed)', async () => {
     const h = makeEngine({
