@@ -50,10 +50,12 @@ export function availableCommands(
     description: c.description,
     ...(c.hint ? { input: { hint: c.hint } } : {}),
   }));
-  return {
-    sessionUpdate: 'available_commands_update',
-    availableCommands: [...BUILT_IN_COMMANDS, ...fromSkills, ...fromPlugins, ...others],
-  };
+  // A name is listed once, as what it runs: `/compact` and `/plan` are ACP's own before any command file's.
+  const seen = new Set<string>();
+  const listed = [...BUILT_IN_COMMANDS, ...fromSkills, ...fromPlugins, ...others].filter(
+    (c) => !seen.has(c.name) && seen.add(c.name),
+  );
+  return { sessionUpdate: 'available_commands_update', availableCommands: listed };
 }
 
 export interface SlashCommandActions {
