@@ -2,7 +2,7 @@
 // and flows, opencode, Gemini CLI and Codex commands) and the real `@modelcontextprotocol/server-everything`: the
 // editor is offered `/skill:<name>`, `/flow:<name>`, the peers' commands and the server's prompts in
 // available_commands, and each, sent as a prompt, reaches the model expanded with its arguments (docs/acp.md,
-// "Slash commands"); a Gemini `!{…}` line keeps the user's words as data and a deny rule holds for it.
+// "Prompts"); a Gemini `!{…}` line keeps the user's words as data and a deny rule holds for it.
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

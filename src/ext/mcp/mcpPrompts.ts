@@ -2,7 +2,7 @@
 // `/mcp__<server>__<prompt> args` sends the prompt the server returns, the typed words mapped onto the prompt's
 // declared arguments (in order, the last taking the rest; or `name=value`), a missing required one refused with the
 // list of them. Its resources are read by the model through the deferred ListMcpResources / ReadMcpResource tools
-// (tools/mcp/) and by the user with `@<server>:<uri>`.
+// (tools/mcp/).
 import type { McpManager } from './mcpManager';
 import { McpCallError } from './mcpConnection';
 import { shellWords } from '../commands/peerTemplates';
