@@ -10,7 +10,7 @@ import { defaultRipgrep } from '../platform/ripgrep';
 import { describeMcpTarget, type McpServerConfig } from '../store/mcpConfig';
 import type { ResolvedModel } from '../types/models';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
-import { loadExtensions, loadStartup, StartupError } from './startup';
+import { loadExtensions, loadStartup, StartupError } from '../engine/runtime/startup/startup';
 
 declare const __JARVIS_VERSION__: string;
 

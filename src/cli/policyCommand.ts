@@ -16,7 +16,7 @@ import { isSensitivePath } from '../tools/file';
 import { canonicalPath } from '../tools/file/pathPolicy';
 import { builtinTools } from '../tools/registry';
 import { UsageError } from './program';
-import { permissionRulesOf } from './startup';
+import { permissionRulesOf } from '../engine/runtime/startup/startup';
 
 export type PolicyTestMode = PermissionMode | 'plan';
 

@@ -28,7 +28,7 @@ import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAt
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import { knownSlashNames, unknownSlashName, type SlashNameSources } from '../engine/delegation/slashNames';
-import { loadExtensions, loadStartup, StartupError } from './startup';
+import { loadExtensions, loadStartup, StartupError } from '../engine/runtime/startup/startup';
 
 declare const __JARVIS_VERSION__: string;
 

@@ -1,37 +1,53 @@
 // Turns flags + config.toml + environment into what a front end needs to open a runtime. Every
 // problem becomes a StartupError whose message says what is wrong and how to fix it.
 import { accessSync, constants, existsSync } from 'node:fs';
-import { mkdirPrivateSync } from '../store/privateFiles';
+import { mkdirPrivateSync } from '../../../store/privateFiles';
 import { join, resolve } from 'node:path';
-import type { PermissionRule } from '../engine/policy/approvals';
-import type { PermissionMode } from '../engine/session/records';
-import type { RuntimeOptions } from '../engine/runtime/runtime';
-import { Session } from '../engine/session/session';
-import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../store/config';
-import { resolveModel } from '../store/modelResolution';
-import { agentModelResolver } from '../store/agentModels';
-import { subagentModelPool } from '../store/subagentModelPool';
-import type { HookSpec } from '../ext/hooks/hookRunner';
-import { loadMcpServers, type LoadedMcpServers } from '../store/mcpConfig';
-import { jarvisHome } from '../store/paths';
-import { isWorkspaceTrusted, workspaceTrust } from '../store/trust';
-import type { ClaudeSettingsHooks } from '../ext/hooks/claudeSettingsHooks';
+import type { PermissionRule } from '../../policy/approvals';
+import type { PermissionMode } from '../../session/records';
+import type { RuntimeOptions } from '../runtime';
+import { Session } from '../../session/session';
+import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../../../store/config';
+import { resolveModel } from '../../../store/modelResolution';
+import { agentModelResolver } from '../../../store/agentModels';
+import { subagentModelPool } from '../../../store/subagentModelPool';
+import type { HookSpec } from '../../../ext/hooks/hookRunner';
+import { loadMcpServers, type LoadedMcpServers } from '../../../store/mcpConfig';
+import { jarvisHome } from '../../../store/paths';
+import { isWorkspaceTrusted, workspaceTrust } from '../../../store/trust';
+import type { ClaudeSettingsHooks } from '../../../ext/hooks/claudeSettingsHooks';
 import { changedMcpFileWarnings } from './mcpTrustNotice';
-import { effectiveSettings, type Settings } from '../store/settings';
-import type { SessionLocation } from '../store/sessionStore';
-import { webSettingsFromConfig } from '../tools/web';
+import { effectiveSettings, type Settings } from '../../../store/settings';
+import type { SessionLocation } from '../../../store/sessionStore';
+import { webSettingsFromConfig } from '../../../tools/web';
 import { sandboxSettingsFromConfig, sandboxStartupNotice } from './sandboxStartup';
-import { browserOptionsFromConfig, type BrowserRuntimeOptions } from '../tools/browser/browserRuntime';
-import { displayProblem } from '../platform/browser/browserSession';
-import { BROWSER_AGENT } from '../types/browserProfile';
-import { agentRoots, AgentFileError, loadAgentCatalog, type AgentCatalog } from '../ext/agents/agentCatalog';
-import { loadSkillCatalog, skillRoots } from '../ext/skills/skillCatalog';
-import type { PluginContributions } from '../ext/plugins/contributions';
-import { shippedPluginFolders } from '../ext/plugins/shippedPlugins';
-import type { MainOptions } from './program';
+import { browserOptionsFromConfig, type BrowserRuntimeOptions } from '../../../tools/browser/browserRuntime';
+import { displayProblem } from '../../../platform/browser/browserSession';
+import { BROWSER_AGENT } from '../../../types/browserProfile';
+import { agentRoots, AgentFileError, loadAgentCatalog, type AgentCatalog } from '../../../ext/agents/agentCatalog';
+import { loadSkillCatalog, skillRoots } from '../../../ext/skills/skillCatalog';
+import type { PluginContributions } from '../../../ext/plugins/contributions';
+import { shippedPluginFolders } from '../../../ext/plugins/shippedPlugins';
 import { lspSettingsFromConfig } from './lspSettings';
 import { attachClaudeCommands, claudeSettingsHooksFor } from './claudeStartup';
-import type { ClaudeCommandsLoad } from '../ext/commands/claudeCommands';
+import type { ClaudeCommandsLoad } from '../../../ext/commands/claudeCommands';
+
+/** The command-line flags a launch reads (cli/program.ts parses them; the SDK sets the ones it offers). */
+export interface LaunchFlags {
+  session?: string | true;
+  continue?: boolean;
+  model?: string;
+  yolo?: boolean;
+  auto?: boolean;
+  plan?: boolean;
+  skillsDir?: string[];
+  agent?: string[];
+  agentFile?: string[];
+  addDir?: string[];
+  browser?: boolean;
+  browserCdp?: string;
+  headed?: boolean;
+}
 
 export class StartupError extends Error {
   /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
@@ -73,7 +89,7 @@ export interface Startup {
  */
 export async function loadExtensions(
   startup: Startup,
-  options: MainOptions,
+  options: LaunchFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   const { home, cwd, config } = startup;
@@ -129,7 +145,7 @@ async function loadPlugins(startup: Startup, env: NodeJS.ProcessEnv): Promise<Pl
   const { home, cwd, config, settings } = startup;
   const bundled = shippedPluginFolders();
   if (!bundled.length && !existsSync(join(home, 'plugins', 'installed.json'))) return undefined;
-  const { loadSessionPlugins } = await import('../ext/plugins/sessionPlugins');
+  const { loadSessionPlugins } = await import('../../../ext/plugins/sessionPlugins');
   const plugins = await loadSessionPlugins({
     home,
     cwd,
@@ -181,7 +197,7 @@ export function permissionRulesOf(loaded: LoadedConfig): PermissionRule[] {
 }
 
 export function loadStartup(
-  options: MainOptions,
+  options: LaunchFlags,
   ctx: { nonInteractive: boolean; env?: NodeJS.ProcessEnv; cwd?: string },
 ): Startup {
   const env = ctx.env ?? process.env;
@@ -346,7 +362,7 @@ export function loadStartup(
  * because a resumed session may have been created with browser tools.
  */
 function browserSettings(
-  options: MainOptions,
+  options: LaunchFlags,
   config: JarvisConfig,
   ctx: { home: string; env: NodeJS.ProcessEnv; configPath: string },
 ): BrowserRuntimeOptions {
