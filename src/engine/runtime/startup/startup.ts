@@ -8,12 +8,13 @@ import type { PermissionMode } from '../../session/records';
 import type { RuntimeOptions } from '../runtime';
 import { Session } from '../../session/session';
 import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../../../store/config';
+import { defaultConfig } from '../../../store/configSchema';
 import { resolveModel } from '../../../store/modelResolution';
 import { agentModelResolver } from '../../../store/agentModels';
 import { subagentModelPool } from '../../../store/subagentModelPool';
 import type { HookSpec } from '../../../ext/hooks/hookRunner';
 import { loadMcpServers, type LoadedMcpServers } from '../../../store/mcpConfig';
-import { jarvisHome } from '../../../store/paths';
+import { configPath, jarvisHome } from '../../../store/paths';
 import { isWorkspaceTrusted, workspaceTrust } from '../../../store/trust';
 import type { ClaudeSettingsHooks } from '../../../ext/hooks/claudeSettingsHooks';
 import { changedMcpFileWarnings } from './mcpTrustNotice';
@@ -198,15 +199,26 @@ export function permissionRulesOf(loaded: LoadedConfig): PermissionRule[] {
 
 export function loadStartup(
   options: LaunchFlags,
-  ctx: { nonInteractive: boolean; env?: NodeJS.ProcessEnv; cwd?: string },
+  ctx: {
+    nonInteractive: boolean;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    /**
+     * The SDK's default (docs/sdk.md "settingSources"): no config.toml, no Claude Code settings hooks and no MCP
+     * servers are read; the built-in defaults apply, and the model comes from the flags and the environment.
+     */
+    withoutSettings?: boolean;
+  },
 ): Startup {
   const env = ctx.env ?? process.env;
   const cwd = resolve(ctx.cwd ?? process.cwd());
   const home = jarvisHome(env);
   checkHomeWritable(home, env);
-  let loaded;
+  let loaded: LoadedConfig;
   try {
-    loaded = loadConfig(home);
+    loaded = ctx.withoutSettings
+      ? { config: defaultConfig(), path: configPath(home), existed: false, warnings: [], ruleSources: [] }
+      : loadConfig(home);
   } catch (e) {
     if (e instanceof ConfigError)
       throw new StartupError(
@@ -265,12 +277,16 @@ export function loadStartup(
   const rules = permissionRulesOf(loaded);
 
   const hooks: HookSpec[] = config.hooks.map((h) => ({ ...h, origin: 'config.toml' }));
-  const claudeSettings = claudeSettingsHooksFor(home, cwd, env, settings);
+  const claudeSettings: ClaudeSettingsHooks = ctx.withoutSettings
+    ? { hooks: [], files: [], warnings: [] }
+    : claudeSettingsHooksFor(home, cwd, env, settings);
   hooks.push(...claudeSettings.hooks);
   // The interactive UI asks about an undecided folder first; the files it would trust are named there.
   const undecided = !ctx.nonInteractive && workspaceTrust(home, cwd) === undefined;
   warnings.push(...claudeSettings.warnings.filter((w) => !(undecided && / not trusted /.test(w))));
-  const mcp = loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd));
+  const mcp: LoadedMcpServers = ctx.withoutSettings
+    ? { servers: [], untrusted: [], changed: [], changedFiles: [], warnings: [], shadowed: [] }
+    : loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd));
   warnings.push(...mcp.warnings);
   // The interactive UI asks about an undecided folder before it starts anything; otherwise say why
   // the project's servers stay off.
