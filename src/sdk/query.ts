@@ -15,6 +15,7 @@ import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { Dispatcher } from 'undici';
 import type { Options, PermissionMode, Query, QueryArgs, SDKMessage, UserMessage } from './api';
 import { checkOptions, launchEnv, modelFor } from './sdkOptions';
+import { sdkHookSpecs } from './sdkHooks';
 import { engineToolsOf } from './sdkTool';
 import { SessionHost } from './sessionHost';
 import { MessageQueue } from './messageQueue';
@@ -145,6 +146,10 @@ class SdkQuery implements Query {
           plugins: append
             ? { ...plugins, promptSections: [plugins.promptSections, append].filter(Boolean).join('\n\n') }
             : startup.runtime.plugins,
+          hooks: [
+            ...(startup.runtime.hooks ?? []),
+            ...sdkHookSpecs(options.hooks, (text) => this.host?.reportError(text)),
+          ],
           mainAgent: { tools: [...controls.mainAgent.tools, ...this.tools], extensions: controls.mainAgent.extensions },
         },
         controls,
