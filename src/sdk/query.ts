@@ -16,6 +16,8 @@ import type { Dispatcher } from 'undici';
 import type { Options, PermissionMode, Query, QueryArgs, SDKMessage, UserMessage } from './api';
 import { checkOptions, launchEnv, modelFor } from './sdkOptions';
 import { sdkHookSpecs } from './sdkHooks';
+import { cronDisabled } from '../tools/cron';
+import { towerEnabled } from '../tools/tower/towerService';
 import { engineToolsOf } from './sdkTool';
 import { SessionHost } from './sessionHost';
 import { MessageQueue } from './messageQueue';
@@ -146,6 +148,9 @@ class SdkQuery implements Query {
           plugins: append
             ? { ...plugins, promptSections: [plugins.promptSections, append].filter(Boolean).join('\n\n') }
             : startup.runtime.plugins,
+          // The switches the runtime would read from process.env, read from this query's environment instead.
+          tower: startup.runtime.tower ?? towerEnabled(env),
+          cron: { ...startup.runtime.cron, disabled: startup.runtime.cron?.disabled ?? cronDisabled(env) },
           hooks: [
             ...(startup.runtime.hooks ?? []),
             ...sdkHookSpecs(options.hooks, (text) => this.host?.reportError(text)),
