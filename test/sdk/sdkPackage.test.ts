@@ -272,6 +272,33 @@ describe('jarvis-code/sdk from the packed tarball', () => {
     expect(server!.requests).toHaveLength(1);
   });
 
+  it('a fed conversation with setModel, setPermissionMode and appendSystemPrompt; abortController stops a query', async () => {
+    const { report, dirs } = await program('programs/controls.mjs', [
+      { text: 'Aye, first.' },
+      { toolCalls: [{ name: 'Write', arguments: { path: 'notes.txt', content: 'x' } }] },
+      { text: 'Plans only, then.' },
+      { toolCalls: [{ name: 'wait_for_stop', arguments: {} }] },
+      { text: 'never sent' },
+    ]);
+    const messages = report.messages as Message[];
+    expect(kinds(messages).filter((k) => k === 'result' || k === 'error')).toEqual(['result', 'error', 'result']);
+    expect(messages).toContainEqual({ type: 'error', message: expect.stringContaining('must be { type: "user"') });
+    const models = server!.requests.slice(0, 3).map((r) => r.body.model);
+    expect(models).toEqual(['mock-model', 'mock-model-2', 'mock-model-2']);
+    expect(sentToModel(0)).toContain('Answer like a lighthouse keeper.');
+    expect(sentToModel(1)).toContain('now write the notes');
+    // Plan mode: the Write is refused, nothing written.
+    expect(messages.find((m) => m.role === 'tool')).toMatchObject({ name: 'Write', is_error: true });
+    expect(existsSync(join(dirs.cwd, 'notes.txt'))).toBe(false);
+    expect(messages.at(-1)).toMatchObject({ type: 'result', outcome: 'success', text: 'Plans only, then.' });
+    expect(report.refused).toEqual([expect.stringContaining('needs options.canUseTool')]);
+    const aborted = report.aborted as Message[];
+    expect(aborted[0]).toMatchObject({ type: 'init' });
+    expect(aborted.at(-1)).toMatchObject({ type: 'result', outcome: 'interrupted' });
+    expect(server!.requests).toHaveLength(4);
+    expect(report.after).toEqual(report.before);
+  });
+
   it('maxBudgetUsd stops the run with outcome budget_exceeded', async () => {
     const step = (): ScriptedTurn => ({
       toolCalls: [{ name: 'Glob', arguments: { pattern: '*.txt' } }],

@@ -1,0 +1,52 @@
+// A conversation fed while it runs (an async iterable prompt), with setModel and setPermissionMode between its runs
+// and appendSystemPrompt; then a query stopped through its abortController while a tool waits. Handles are counted
+// before and after both.
+import { query, tool } from 'jarvis-code/sdk';
+import { base, handles, out } from './common.mjs';
+
+const before = handles();
+let firstDone;
+const firstResult = new Promise((resolve) => (firstDone = resolve));
+async function* conversation() {
+  yield { type: 'user', content: 'first question' };
+  await firstResult;
+  yield { type: 'note', text: 'not a user message' };
+  yield { type: 'user', content: 'now write the notes' };
+}
+const q = query({
+  prompt: conversation(),
+  options: { ...base, appendSystemPrompt: 'Answer like a lighthouse keeper.' },
+});
+const messages = [];
+const refused = [];
+for await (const m of q) {
+  messages.push(m);
+  if (m.type === 'result' && !firstDone.called) {
+    firstDone.called = true;
+    await q.setModel('mock-model-2');
+    await q.setPermissionMode('plan');
+    await q.setPermissionMode('manual').catch((e) => refused.push(e.message));
+    firstDone();
+  }
+}
+
+const abortController = new AbortController();
+let started;
+const toolStarted = new Promise((resolve) => (started = resolve));
+const wait = tool({
+  name: 'wait_for_stop',
+  description: 'Waits until it is stopped.',
+  inputSchema: { type: 'object', properties: {} },
+  readOnly: true,
+  handler: (_input, { signal }) =>
+    new Promise((resolve) => {
+      started();
+      signal.addEventListener('abort', () => resolve('stopped'));
+    }),
+});
+const aborted = [];
+for await (const m of query({ prompt: 'wait', options: { ...base, tools: [wait], abortController } })) {
+  aborted.push(m);
+  if (m.role === 'assistant' && m.tool_calls?.length) void toolStarted.then(() => abortController.abort());
+}
+out({ messages, refused, aborted, before, after: handles() });
