@@ -1,8 +1,8 @@
 // A conversation fed while it runs (an async iterable prompt), with setModel and setPermissionMode between its runs
 // and appendSystemPrompt; then a query stopped through its abortController while a tool waits. Handles are counted
 // before and after both.
-import { query, tool } from 'jarvis-code/sdk';
-import { base, handles, out } from './common.mjs';
+import { query } from 'jarvis-code/sdk';
+import { base, handles, out, waitTool } from './common.mjs';
 
 const before = handles();
 let firstDone;
@@ -31,22 +31,10 @@ for await (const m of q) {
 }
 
 const abortController = new AbortController();
-let started;
-const toolStarted = new Promise((resolve) => (started = resolve));
-const wait = tool({
-  name: 'wait_for_stop',
-  description: 'Waits until it is stopped.',
-  inputSchema: { type: 'object', properties: {} },
-  readOnly: true,
-  handler: (_input, { signal }) =>
-    new Promise((resolve) => {
-      started();
-      signal.addEventListener('abort', () => resolve('stopped'));
-    }),
-});
+const wait = waitTool();
 const aborted = [];
-for await (const m of query({ prompt: 'wait', options: { ...base, tools: [wait], abortController } })) {
+for await (const m of query({ prompt: 'wait', options: { ...base, tools: [wait.tool], abortController } })) {
   aborted.push(m);
-  if (m.role === 'assistant' && m.tool_calls?.length) void toolStarted.then(() => abortController.abort());
+  if (m.role === 'assistant' && m.tool_calls?.length) void wait.started.then(() => abortController.abort());
 }
 out({ messages, refused, aborted, before, after: handles() });
