@@ -8,6 +8,7 @@ import {
   formatArgumentErrors,
   type ArgumentIssue,
   type DefaultApproval,
+  type DesktopControl,
   type Tool,
   type ToolAccess,
   type ToolAvailability,
@@ -36,6 +37,8 @@ export interface JsonSchemaToolDefinition {
   isAvailable?(env: ToolAvailability): boolean;
   /** ToolSearch loaded the tool (see Tool.onLoaded). */
   onLoaded?(): void;
+  /** A computer-use tool (Tool.desktop). */
+  desktop?: DesktopControl;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -134,6 +137,7 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
     maxOutputChars: def.maxOutputChars,
     isAvailable: def.isAvailable,
     onLoaded: def.onLoaded,
+    ...(def.desktop ? { desktop: def.desktop } : {}),
     async prepare() {
       if (compiled() !== undefined) return;
       try {

@@ -4,6 +4,7 @@
 // checks before every step whether it was stopped (Esc / Ctrl-C in Jarvis cancel the call), so it ends there.
 import { encodePng } from '../../platform/pngEncode';
 import { describeCombo, parseKeyCombo, refusedCombo, type KeyCombo, type Modifier } from '../../platform/x11/keyCombos';
+import { unsupportedSession } from '../../platform/x11/desktopProbe';
 import { readClipboardText } from '../../platform/x11/x11Clipboard';
 import { X11Connection } from '../../platform/x11/x11Connection';
 import { StoppedError, X11Keyboard } from '../../platform/x11/x11Keyboard';
@@ -25,20 +26,6 @@ export type Button = keyof typeof BUTTONS;
 export type ScrollDirection = keyof typeof SCROLL_BUTTONS;
 
 export class DesktopError extends Error {}
-
-/** Why this session cannot be driven, before any connection is tried (undefined: try X11). */
-export function unsupportedSession(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.DISPLAY?.trim()) return undefined;
-  if (env.WAYLAND_DISPLAY?.trim()) {
-    return (
-      'this is a Wayland session without XWayland (WAYLAND_DISPLAY is set, DISPLAY is not). Computer use on Wayland is ' +
-      'not supported yet: Wayland lets no program read the screen or send input to other applications by itself — that ' +
-      'goes through the desktop portal (RemoteDesktop and ScreenCast), which Jarvis does not speak yet. Start an X11 ' +
-      'session, or enable XWayland so DISPLAY is set (then X11 applications can be driven).'
-    );
-  }
-  return 'no display is set (neither DISPLAY nor WAYLAND_DISPLAY): run Jarvis inside a desktop session';
-}
 
 const wait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
