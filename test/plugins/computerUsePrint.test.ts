@@ -2,11 +2,21 @@
 // install`, run by `jarvis -p` with a scripted model, on a virtual X11 desktop (Xvfb + openbox, 1600×1000, so
 // screenshots are scaled by 1.25) with real applications: Mousepad writes a paragraph and saves it through its
 // GTK dialog; a small Tk application reports which widget a click landed on, a drag and a scroll.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, latestSessionDir, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import {
+  cliEnv,
+  collect,
+  latestSessionDir,
+  makeCliDirs,
+  mockModelEnv,
+  runJarvis,
+  spawnJarvis,
+  type CliDirs,
+} from '../helpers/cli';
 import { startMockModelServer, type MockModelServer, type RecordedRequest, type ScriptedTurn } from '../helpers/mockModelServer';
 import { requireSystemPart } from '../helpers/requireAll';
 import { hasVirtualDesktop, startVirtualDisplay, type VirtualDisplay } from '../helpers/virtualDisplay';
@@ -176,6 +186,39 @@ describe.runIf(runs)('computer use through jarvis -p on a virtual desktop', { ti
       expect(drag[2]).toBe('yes');
       expect(Number(drag[1])).toBeGreaterThanOrEqual(4);
       expect(r.stderr).toMatch(/⎿ Clicked left at \(\d+, \d+\) \(screen \d+, \d+\)\./);
+    } finally {
+      await desktop.close();
+    }
+  });
+});
+
+describe.runIf(runs && requireSystemPart('xdotool', 'an independent keystroke marks the end of the typing'))('Ctrl-C in print mode', { timeout: 120_000 }, () => {
+  it('stops a long typing in the middle: no character arrives after it', async () => {
+    const desktop = await startVirtualDisplay();
+    try {
+      const { dirs, env } = await installed(desktop);
+      authorize(dirs, desktop.display);
+      const app = desktop.launch('python3', [PROBE_APP]);
+      let events = '';
+      app.stdout!.on('data', (d) => (events += d));
+      await desktop.waitForWindow(/Jarvis Probe/);
+      await until(() => events.includes('ready'), 'the probe application', 20_000);
+      const typed = () => [...events.matchAll(/^text (.*)$/gm)].at(-1)?.[1] ?? '';
+      const long = 'klmnopqrst'.repeat(200);
+      step = 0;
+      script = (_req, n) => (n === 0 ? { toolCalls: [call('type_text', { text: long })] } : { text: 'typed' });
+      const child = spawnJarvis(['-p', 'type a lot'], { env, cwd: dirs.cwd });
+      const done = collect(child, 60_000);
+      await until(() => typed().length >= 20, 'the typing to start', 30_000);
+      child.kill('SIGINT');
+      const r = await done;
+      expect(r.code).toBe(130);
+      execFileSync('xdotool', ['key', 'Z'], { env: { ...process.env, ...desktop.env } });
+      await until(() => typed().endsWith('Z'), 'the marker keystroke');
+      const final = typed().slice(0, -1);
+      expect(final.length).toBeGreaterThanOrEqual(20);
+      expect(final.length).toBeLessThan(long.length);
+      expect(long.startsWith(final)).toBe(true);
     } finally {
       await desktop.close();
     }
