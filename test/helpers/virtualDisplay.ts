@@ -37,10 +37,12 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
 }
 
 export async function startVirtualDisplay(
-  opts: { width?: number; height?: number; windowManager?: boolean } = {},
+  /** `auth`: an Xauthority file; the server then admits only clients that show its cookie. */
+  opts: { width?: number; height?: number; windowManager?: boolean; auth?: string } = {},
 ): Promise<VirtualDisplay> {
   const size = `${opts.width ?? 1600}x${opts.height ?? 1000}x24`;
-  const server = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp', '-noreset'], {
+  const auth = opts.auth ? ['-auth', opts.auth] : [];
+  const server = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp', '-noreset', ...auth], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -54,9 +56,9 @@ export async function startVirtualDisplay(
     server.on('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it had a display: ${log}`)));
   });
   const display = `:${number}`;
-  const env = { DISPLAY: display };
+  const env: Record<string, string> = { DISPLAY: display, ...(opts.auth ? { XAUTHORITY: opts.auth } : {}) };
   const children: ChildProcess[] = [];
-  const connection = await X11Connection.open({ ...env, HOME: '/nonexistent' });
+  const connection = await X11Connection.open({ HOME: '/nonexistent', ...env });
   const atoms = new Atoms(connection);
   const launch = (command: string, args: string[] = [], o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => {
     const child = spawn(command, args, {

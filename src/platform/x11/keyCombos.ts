@@ -58,13 +58,19 @@ export function parseKeyCombo(text: string): KeyCombo {
   const trimmed = text.trim();
   if (!trimmed) throw new KeyComboError('an empty key combination');
   // `ctrl++` and a lone `+` name the plus key.
-  const parts =
+  const raw =
     trimmed === '+'
       ? ['+']
       : trimmed
           .replace(/\+\+$/, '+plus')
           .split('+')
           .map((p) => p.trim());
+  // `U+2192` names a key by its code point: its own + is not a separator.
+  const parts: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const codePoint = /^u$/i.test(raw[i]) && /^[0-9a-f]{4,6}$/i.test(raw[i + 1] ?? '');
+    parts.push(codePoint ? `U+${raw[++i]}` : raw[i]);
+  }
   if (parts.some((p) => !p)) throw new KeyComboError(`"${text}" has an empty part between the + signs`);
   const modifiers = new Set<Modifier>();
   const keyName = parts[parts.length - 1];

@@ -84,6 +84,11 @@ export class X11Connection {
     socket.on('close', () => this.fail(new Error(`the X server on ${address.name} closed the connection`)));
   }
 
+  /** Why the connection is no longer usable (the server went away, a request timed out, close()), if it is not. */
+  get broken(): Error | undefined {
+    return this.failure;
+  }
+
   /** The screen DISPLAY names (`:0.1` is screen 1). */
   get screen(): X11Screen {
     return this.setup.screens[this.address.screen] ?? this.setup.screens[0];

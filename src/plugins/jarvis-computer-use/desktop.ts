@@ -58,7 +58,10 @@ export class Desktop {
   private session: Promise<Session> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly opts: { markerLingerMs?: number } = {},
+  ) {}
 
   get display(): string {
     return this.env.DISPLAY?.trim() || this.env.WAYLAND_DISPLAY?.trim() || '(none)';
@@ -92,7 +95,13 @@ export class Desktop {
   private run<T>(signal: AbortSignal | undefined, action: (s: Session) => Promise<T>): Promise<T> {
     const turn = this.queue.then(async () => {
       if (signal?.aborted) throw new StoppedError(0);
-      return action(await this.open());
+      const session = await this.open();
+      try {
+        return await action(session);
+      } finally {
+        // The X server went away (or stopped answering): the next call connects again.
+        if (session.c.broken) this.session = undefined;
+      }
     });
     this.queue = turn.catch(() => undefined);
     return turn;
@@ -287,7 +296,7 @@ export class Desktop {
       try {
         return await action(s);
       } finally {
-        s.marker.hideAfter(MARKER_LINGER_MS);
+        s.marker.hideAfter(this.opts.markerLingerMs ?? MARKER_LINGER_MS);
       }
     });
   }
