@@ -136,7 +136,10 @@ describe.runIf(runs)('the desktop on a real X server', { timeout: 120_000 }, () 
       }
     const beta = toScreen(space, probe.x + Math.round(sx / n), probe.y + Math.round(sy / n));
     // The marker shows just below and right of the pointer: point so that it covers the button's middle.
-    await lingering.move(toSpace(space, beta.x - 16, beta.y - 16).x, toSpace(space, beta.x - 16, beta.y - 16).y);
+    const aim = toSpace(space, beta.x - 16, beta.y - 16);
+    await lingering.move(aim.x, aim.y);
+    // Screenshots do not draw the pointer; they say where it is, in the same space.
+    expect((await desktop.screenshot(undefined)).pointer).toEqual(aim);
     const c = await X11Connection.open(display.env);
     const markers = [];
     for (const w of (await queryTree(c, c.screen.root)).children) {

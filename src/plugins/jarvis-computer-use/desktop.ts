@@ -51,6 +51,8 @@ export interface Shot {
   space: ScreenSpace;
   /** The part of the space drawn (the whole space, or a window's blocks). */
   rect: Rect;
+  /** Where the pointer is (screenshots do not show it), in screenshot pixels. */
+  pointer: { x: number; y: number };
   window?: DesktopWindow;
 }
 
@@ -60,7 +62,8 @@ export class Desktop {
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
-    private readonly opts: { markerLingerMs?: number } = {},
+    /** For tests and the benchmark: how long the marker stays, and the pause between typed characters. */
+    private readonly opts: { markerLingerMs?: number; typeDelayMs?: number } = {},
   ) {}
 
   get display(): string {
@@ -138,7 +141,9 @@ export class Desktop {
         originX: rect.x,
         originY: rect.y,
       });
-      return { png: encodePng(rgb, rect.width, rect.height, 6), space, rect, ...(window ? { window } : {}) };
+      const p = await queryPointer(s.c, s.c.screen.root);
+      const pointer = toSpace(space, p.x, p.y);
+      return { png: encodePng(rgb, rect.width, rect.height, 6), space, rect, pointer, ...(window ? { window } : {}) };
     });
   }
 
@@ -245,7 +250,7 @@ export class Desktop {
     return this.acting(signal, async (s) => {
       const p = await queryPointer(s.c, s.c.screen.root);
       await s.marker.showAt(p.x, p.y);
-      await s.keyboard.type(text, { signal, delayMs: TYPE_DELAY_MS });
+      await s.keyboard.type(text, { signal, delayMs: this.opts.typeDelayMs ?? TYPE_DELAY_MS });
     });
   }
 

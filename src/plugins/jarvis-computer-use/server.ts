@@ -70,7 +70,10 @@ function createServer(desktop: Desktop): McpServer {
         : `Whole screen: ${shot.rect.width}×${shot.rect.height} px.`;
       return {
         content: [
-          { type: 'text', text: `${what} ${spaceLine(shot.space, desktop.display)}${xwaylandNote}` },
+          {
+            type: 'text',
+            text: `${what} ${spaceLine(shot.space, desktop.display)} The pointer is at (${shot.pointer.x}, ${shot.pointer.y}).${xwaylandNote}`,
+          },
           { type: 'image', data: shot.png.toString('base64'), mimeType: 'image/png' },
         ],
       };
