@@ -1,39 +1,23 @@
 // Command sandbox benchmark (docs/sandbox.md): what bubblewrap adds to one Bash command.
-//   (a) per command: planning the sandbox for a workspace (the secret-file scan included), dropping the
-//       environment's secrets and running `bash -c true` inside bwrap, against a plain `bash -c true` spawned in
-//       the same run — median and p95;
+//   (a) per command: preparing the sandbox for a workspace (the boundary kept current, settled after), dropping the
+//       environment's secrets and running `bash -c true` inside bwrap the way Bash does (spawnShell: the seccomp
+//       filter through a pipe), against a plain `bash -c true` and against the sandbox as it was before the
+//       hardening (capabilities kept as root, no seccomp filter, /run and the socket variables left alone), all
+//       spawned the same way in the same run — median and p95;
 //   (b) one-time set-up: the availability probe (`bwrap … true`), paid once per process;
 //   (c) network = "allowlist" against network = "off", both spawned asynchronously (the proxy answers from this
 //       process): what the bridge inside (Node started before the command) adds per command, median and p95, and the
 //       proxy's start on the first allowlist command.
 // Target: at most 30 ms added per command (median). Usage: node bench/sandbox.bench.mjs [--runs N]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { importEntry, median, ms, p95, runsFromArgs } from './benchStats.mjs';
 
-const root = resolve(import.meta.dirname, '..');
-const runsArg = process.argv.indexOf('--runs');
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 41;
-const outDir = join(root, 'bench', 'results');
-const entry = join(outDir, 'sandboxEntry.mjs');
-const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
-const p95 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
-const ms = (x) => `${x.toFixed(1)} ms`;
-
-mkdirSync(outDir, { recursive: true });
-await build({
-  entryPoints: [join(root, 'bench', 'sandboxEntry.ts')],
-  outfile: entry,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  loader: { '.md': 'text' },
-  logLevel: 'warning',
-});
-const { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeBwrap, sandboxSpawnEnv } = await import(entry);
+const RUNS = runsFromArgs(41);
+const { CommandBoundary, DEFAULT_SANDBOX_SETTINGS, probeBwrap, socketFolderArgs, spawnShell } =
+  await importEntry('sandboxEntry');
 
 const timed = (fn) => {
   const t = process.hrtime.bigint();
@@ -62,47 +46,89 @@ mkdirSync(join(ws, 'node_modules', 'dep'), { recursive: true });
 mkdirSync(home, { recursive: true });
 mkdirSync(session, { recursive: true });
 writeFileSync(join(ws, '.env'), 'K=v');
-const sandbox = new CommandSandbox(DEFAULT_SANDBOX_SETTINGS, { additionalDirs: [], jarvisHome: jarvis, home });
+const folders = { workspace: [ws], scratch: session, jarvisHome: jarvis, home };
+const sandbox = new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, folders);
+await sandbox.warmUp();
+const timedAwait = async (fn) => {
+  const t = process.hrtime.bigint();
+  const value = await fn();
+  return { ms: Number(process.hrtime.bigint() - t) / 1e6, value };
+};
 
-const plain = [];
-const boxed = [];
-const planning = [];
-for (let i = 0; i < RUNS; i++) {
-  // Interleaved, so load on the machine falls on both alike.
-  plain.push(timed(() => spawnSync('bash', ['-c', 'true'], { cwd: ws })));
-  let plan;
-  planning.push(timed(() => (plan = sandbox.plan('true', ws, session))));
-  // The environment without its secrets is part of each sandboxed spawn (platform/processes.ts spawnShell).
-  const spawnBoxed = () => spawnSync(plan.spawn.file, plan.spawn.args, { cwd: ws, env: sandboxSpawnEnv(plan.spawn) });
-  boxed.push(planning[i] + timed(spawnBoxed));
-}
-
-const runAsync = (plan) =>
-  new Promise((done) => spawn(plan.spawn.file, plan.spawn.args, { cwd: ws, stdio: 'ignore' }).on('close', done));
 const timedAsync = async (fn) => {
   const t = process.hrtime.bigint();
   await fn();
   return Number(process.hrtime.bigint() - t) / 1e6;
 };
+const ended = (child) => new Promise((done) => child.on('close', done));
+const runSpawn = (spawn) => ended(spawnShell('', { cwd: ws, sandbox: spawn }));
+
+/** The plan's arguments without what the hardening added: the sandbox before it, for comparison. */
+const socketFolders = socketFolderArgs().join('\0');
+function beforeHardening(spawn) {
+  const joined = spawn.args.join('\0').replace(`\0${socketFolders}`, '');
+  const args = [];
+  const rest = joined.split('\0');
+  for (let i = 0; i < rest.length; i++) {
+    const [a, b] = [rest[i], rest[i + 1]];
+    if (a === '--') {
+      args.push(...rest.slice(i));
+      break;
+    }
+    if (a === '--unshare-user') continue;
+    if (a === '--seccomp' || a === '--unsetenv' || (a === '--cap-drop' && b === 'ALL')) i++;
+    else if (a === '--setenv' && b === 'TAR_OPTIONS') i += 2;
+    else args.push(a);
+  }
+  return { file: spawn.file, args, envPass: spawn.envPass };
+}
+
+const plain = [];
+const boxed = [];
+const before = [];
+const planning = [];
+for (let i = 0; i < RUNS; i++) {
+  // Interleaved, so load on the machine falls on all alike.
+  plain.push(await timedAsync(() => ended(spawnShell('true', { cwd: ws }))));
+  const prepared = await timedAwait(() => sandbox.prepare({ command: 'true', cwd: ws }));
+  const plan = prepared.value;
+  planning.push(prepared.ms);
+  boxed.push(planning[i] + (await timedAsync(() => runSpawn(plan.spawn))) + timed(() => plan.settle()));
+  const old = await sandbox.prepare({ command: 'true', cwd: ws });
+  before.push(await timedAsync(() => runSpawn(beforeHardening(old.spawn))));
+  old.settle();
+}
+
+const runAsync = async (planned) => {
+  const plan = await planned;
+  await runSpawn(plan.spawn);
+  plan.settle();
+};
 const allowSettings = { ...DEFAULT_SANDBOX_SETTINGS, network: 'allowlist', allowedDomains: ['registry.npmjs.org'] };
-const allowSandbox = new CommandSandbox(allowSettings, { additionalDirs: [], jarvisHome: jarvis, home });
-const proxyStart = timed(() => allowSandbox.plan('true', ws, session));
+const allowSandbox = new CommandBoundary(allowSettings, folders);
+await allowSandbox.warmUp();
+const proxyStart = (await timedAwait(() => allowSandbox.prepare({ command: 'true', cwd: ws }))).ms;
 const off = [];
 const allow = [];
 const nodeStart = [];
 for (let i = 0; i < RUNS; i++) {
   // For scale: the bridge is one Node start inside the sandbox.
   nodeStart.push(timed(() => spawnSync(process.execPath, ['-e', '0'], { cwd: ws })));
-  off.push(await timedAsync(() => runAsync(sandbox.plan('true', ws, session))));
-  allow.push(await timedAsync(() => runAsync(allowSandbox.plan('true', ws, session))));
+  off.push(await timedAsync(() => runAsync(sandbox.prepare({ command: 'true', cwd: ws }))));
+  allow.push(await timedAsync(() => runAsync(allowSandbox.prepare({ command: 'true', cwd: ws }))));
 }
 await allowSandbox.close();
 rmSync(dir, { recursive: true, force: true });
 
 const added = median(boxed) - median(plain);
 console.log(`plain bash -c true:           median ${ms(median(plain))}, p95 ${ms(p95(plain))}`);
-console.log(`sandboxed (plan + bwrap):     median ${ms(median(boxed))}, p95 ${ms(p95(boxed))}`);
-console.log(`  of which planning (scan):   median ${ms(median(planning))}, p95 ${ms(p95(planning))}`);
+console.log(`sandboxed (prepare, bwrap, settle): median ${ms(median(boxed))}, p95 ${ms(p95(boxed))}`);
+console.log(`before the hardening:         median ${ms(median(before))}, p95 ${ms(p95(before))}`);
+console.log(
+  `hardening added (caps, seccomp, /run): median ${ms(median(boxed) - median(before))}, ` +
+    `p95 ${ms(p95(boxed) - p95(before))}`,
+);
+console.log(`  of which preparing:         median ${ms(median(planning))}, p95 ${ms(p95(planning))}`);
 console.log(`added per command:            median ${ms(added)}, p95 ${ms(p95(boxed) - p95(plain))} (target ≤ 30 ms)`);
 console.log(`ratio sandboxed / plain:      ${(median(boxed) / median(plain)).toFixed(2)}×`);
 console.log(`one-time set-up (probe):      ${ms(setup)}`);

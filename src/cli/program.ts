@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { PolicyTestMode } from './policyCommand';
+import { capsFromFlags } from './runFlags';
 
 export interface MainOptions {
   session?: string | true;
@@ -23,6 +24,12 @@ export interface MainOptions {
   browserCdp?: string;
   /** A visible browser window instead of a headless one. */
   headed?: boolean;
+  /** Print mode: a JSON Schema file the final answer must satisfy (docs/print-mode.md "Structured output"). */
+  outputSchema?: string;
+  /** Print mode's caps, as given (runFlags.ts parses them; docs/print-mode.md "Caps"). */
+  maxTurns?: string;
+  maxBudgetUsd?: string;
+  timeout?: string;
 }
 
 export class UsageError extends Error {}
@@ -40,6 +47,18 @@ export function flagConflict(o: MainOptions, promptGiven: boolean): string | und
     return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
   if (o.outputFormat !== undefined && !['text', 'stream-json', 'json'].includes(o.outputFormat))
     return `--output-format must be text, stream-json or json, got "${o.outputFormat}".`;
+  const runFlags = (
+    [
+      ['--output-schema', o.outputSchema],
+      ['--max-turns', o.maxTurns],
+      ['--max-budget-usd', o.maxBudgetUsd],
+      ['--timeout', o.timeout],
+    ] as const
+  ).filter(([, value]) => value !== undefined);
+  if (runFlags.length && !promptGiven)
+    return `${runFlags.map(([flag]) => flag).join(', ')} only appl${runFlags.length === 1 ? 'ies' : 'y'} to print mode; add --prompt "<task>" (or -p).`;
+  const caps = capsFromFlags(o);
+  if ('error' in caps) return caps.error;
   if (o.headed && o.browserCdp !== undefined)
     return '--headed starts a visible browser of its own; --browser-cdp attaches to your running browser, whose window you already see. Use one of them.';
   if ((o.agent?.length ?? 0) > 1) return '--agent may only be given once.';
@@ -84,6 +103,10 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       'run one prompt non-interactively (print mode); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin',
     )
     .option('--output-format <format>', 'print mode output: text, stream-json or json')
+    .option('--output-schema <file>', 'print mode: a JSON Schema file the final answer must satisfy')
+    .option('--max-turns <n>', 'print mode: stop after n model turns of the main agent (exit 4)')
+    .option('--max-budget-usd <usd>', 'print mode: stop once the run has cost more than this (exit 5)')
+    .option('--timeout <duration>', 'print mode: stop after this long, e.g. 90s, 10m, 1h (exit 124)')
     .option('-y, --yolo', 'approve every regular tool call (sensitive files and paths outside the workspace still ask)')
     .option(
       '--auto',

@@ -4,8 +4,9 @@ import { ConfigError } from '../store/configFields';
 import { loadConfig } from '../store/config';
 import type { DoctorSectionProvider } from './doctorSections';
 import { sandboxSettingsFromConfig } from './sandboxStartup';
-import type { SandboxSettings } from '../tools/shell/commandSandbox';
+import type { SandboxSettings } from '../tools/boundary/sandboxSettings';
 import { probeBwrap } from '../platform/sandbox/bwrapSandbox';
+import { seccompSupported } from '../platform/sandbox/seccompFilter';
 
 export const sandboxDoctor: DoctorSectionProvider = async (ctx) => {
   let settings;
@@ -28,6 +29,8 @@ export const sandboxDoctor: DoctorSectionProvider = async (ctx) => {
   const lines = [
     `bubblewrap: ${probe.path} creates namespaces here`,
     networkLine(settings),
+    'capabilities inside: none, root included (a user namespace of its own, no_new_privs); no new user namespaces',
+    unixSocketLine(settings),
     `writable besides the workspace and the session: ${settings.writablePaths.join(', ') || 'nothing'}`,
     `home entries left readable: ${settings.readableHomePaths.join(', ') || 'none'}`,
     `manual mode asks for sandboxed commands: ${settings.autoAllow ? 'no (auto_allow = true)' : 'yes'}`,
@@ -36,6 +39,22 @@ export const sandboxDoctor: DoctorSectionProvider = async (ctx) => {
   ];
   return { title: 'command sandbox', ok: true, lines };
 };
+
+function unixSocketLine(settings: SandboxSettings): string {
+  const allowed = settings.allowUnixSockets.length
+    ? `; reachable outside: ${settings.allowUnixSockets.join(', ')} (allow_unix_sockets)`
+    : '; none outside reachable';
+  if (!seccompSupported()) {
+    return (
+      `Unix sockets: no seccomp filter is built for ${process.arch}, so commands can make their own; socket files ` +
+      `outside are hidden${allowed}`
+    );
+  }
+  if (settings.unixSockets === 'own' || settings.allowUnixSockets.length) {
+    return `Unix sockets: commands may make their own (unix_sockets = "own" or allow_unix_sockets)${allowed}`;
+  }
+  return 'Unix sockets: refused by the seccomp filter (socketpair works); none outside reachable (unix_sockets)';
+}
 
 function networkLine(settings: SandboxSettings): string {
   if (settings.network !== 'allowlist') return `network inside: ${settings.network}`;

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import type { JarvisConfig } from '../store/configSchema';
 import { expandTilde } from '../store/paths';
 import { probeBwrapInBackground } from '../platform/sandbox/bwrapSandbox';
-import { DEFAULT_READABLE_HOME_PATHS, type SandboxSettings } from '../tools/shell/commandSandbox';
+import { socketPathIn } from '../platform/sandbox/unixSockets';
+import { DEFAULT_READABLE_HOME_PATHS, type SandboxSettings } from '../tools/boundary/sandboxSettings';
 
 export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.ProcessEnv): SandboxSettings {
   const s = config.sandbox;
@@ -19,7 +20,20 @@ export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.Proc
     bwrapPath: s.bwrap_path,
     envPass: s.env_pass,
     shellMode: s.shell_mode,
+    unixSockets: s.unix_sockets,
+    allowUnixSockets: s.allow_unix_sockets.flatMap((p) => socketPathEntry(p, env)),
   };
+}
+
+/**
+ * An `allow_unix_sockets` entry as an absolute path: `~/` expanded, `$NAME` read from the environment Jarvis started
+ * with, a D-Bus or Docker address read as its socket's path (none when unset or not a path: an SSH agent that is not
+ * running has no socket to allow).
+ */
+function socketPathEntry(entry: string, env: NodeJS.ProcessEnv): string[] {
+  if (!entry.startsWith('$')) return [resolve(expandTilde(entry, env))];
+  const path = socketPathIn(env[entry.slice(1)]);
+  return path ? [path] : [];
 }
 
 /**

@@ -2,8 +2,10 @@
 // (pipelines, `&` jobs, grandchildren) can be stopped together: SIGTERM to the group, a grace
 // period, then SIGKILL to the group. Used by Bash, background tasks and hooks.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { StdioEntry } from './sandbox/sandboxChannels';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { channelStdio, feedChannels, type SandboxChannels } from './sandbox/sandboxChannels';
 import { sandboxEnv } from './sandbox/sandboxEnv';
 import { disownGroup, ownChildGroup, type GroupOwnership } from './ownedGroups';
 
@@ -62,8 +64,11 @@ export interface GroupSpawnOptions {
   own?: GroupOwnership | 'none';
 }
 
-/** A program and its arguments that run the command confined (platform/sandbox/bwrapSandbox.ts builds them). */
-export interface SandboxSpawn {
+/**
+ * A program and its arguments that run the command confined (platform/sandbox/bwrapSandbox.ts builds them), and what
+ * the spawn hands it besides (the seccomp filter, the network bridge's channel: platform/sandbox/sandboxChannels.ts).
+ */
+export interface SandboxSpawn extends SandboxChannels {
   file: string;
   args: readonly string[];
   /** Secret-looking variables let into the sandbox (`[sandbox] env_pass`); every other one is dropped. */
@@ -78,10 +83,18 @@ export function sandboxSpawnEnv(
   return sandboxEnv(env, sandbox.envPass);
 }
 
-/** Starts `file args` as the leader of a new process group, with stdin closed unless piped. */
-export function spawnInGroup(file: string, args: readonly string[], opts: GroupSpawnOptions): ChildProcess {
+/**
+ * Starts `file args` as the leader of a new process group, with stdin closed unless piped; `extra` are the stdio
+ * entries from fd 3 on.
+ */
+export function spawnInGroup(
+  file: string,
+  args: readonly string[],
+  opts: GroupSpawnOptions,
+  extra: readonly StdioEntry[] = [],
+): ChildProcess {
   const out = opts.output ?? 'pipe';
-  const stdio: StdioOptions = [opts.stdin ?? 'ignore', out, out];
+  const stdio: StdioOptions = [opts.stdin ?? 'ignore', out, out, ...extra];
   const child = spawn(file, [...args], {
     cwd: opts.cwd,
     env: opts.env ?? nonInteractiveEnv(),
@@ -98,7 +111,9 @@ export function spawnInGroup(file: string, args: readonly string[], opts: GroupS
 export function spawnShell(command: string, opts: GroupSpawnOptions): ChildProcess {
   if (opts.sandbox) {
     const env = sandboxSpawnEnv(opts.sandbox, opts.env);
-    return spawnInGroup(opts.sandbox.file, opts.sandbox.args, { ...opts, env });
+    const child = spawnInGroup(opts.sandbox.file, opts.sandbox.args, { ...opts, env }, channelStdio(opts.sandbox));
+    feedChannels(child, opts.sandbox);
+    return child;
   }
   return spawnInGroup(shellPath(opts.env), ['-c', command], opts);
 }

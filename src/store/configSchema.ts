@@ -52,6 +52,21 @@ const providerSchema = table({
   source: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'a string or a table' }).optional(),
 });
 
+/** USD per million tokens: a finite number ≥ 0. */
+const usdPerMillion = () =>
+  z
+    .number({ error: 'a number of US dollars per million tokens (≥ 0)' })
+    .nonnegative({ error: 'a number of US dollars per million tokens (≥ 0)' })
+    .finite({ error: 'a number of US dollars per million tokens (≥ 0)' });
+
+/** What a request costs when the provider reports no cost (docs/configuration.md, "Prices"). */
+const priceSchema = table({
+  input: usdPerMillion(),
+  output: usdPerMillion(),
+  cache_read: usdPerMillion().optional(),
+  cache_write: usdPerMillion().optional(),
+});
+
 /** Fields a model and its `overrides` table share. */
 const modelTunables = {
   max_context_size: int(1),
@@ -64,6 +79,7 @@ const modelTunables = {
   display_name: nonEmpty().optional(),
   reasoning_key: nonEmpty().optional(),
   adaptive_thinking: bool().optional(),
+  price: priceSchema.optional(),
 };
 
 const modelOverridesSchema = table({ ...modelTunables, max_context_size: int(1).optional() });
@@ -146,7 +162,21 @@ const sandboxSchema = table({
     })
     .default([]),
   shell_mode: oneOf(['sandboxed', 'unsandboxed']).default('sandboxed'),
+  // Unix sockets: refused inside by default; "own" lets commands make their own; the list names outside ones.
+  unix_sockets: oneOf(['refuse', 'own']).default('refuse'),
+  allow_unix_sockets: socketPathList().default([]),
 });
+
+const SOCKET_PATH_SHAPE = 'an absolute path, a path under ~/, or $NAME for the path an environment variable holds';
+function socketPathList() {
+  return stringList().superRefine((entries, ctx) => {
+    for (const [i, entry] of entries.entries()) {
+      const ok = entry.startsWith('/') || entry.startsWith('~/') || /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(entry);
+      if (!ok)
+        ctx.addIssue({ code: 'custom', path: [i], message: `${SOCKET_PATH_SHAPE} (got ${JSON.stringify(entry)})` });
+    }
+  });
+}
 
 // `[sandbox] allowed_domains`: host names, `*.` wildcards or IP literals, each with an optional :port.
 const DOMAIN_SHAPE =

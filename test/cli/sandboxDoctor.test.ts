@@ -23,6 +23,15 @@ describe('doctor: command sandbox', () => {
     expect(section?.lines.join('\n')).toContain('/srv/cache');
     expect(section?.lines.join('\n')).toContain('environment variables passed in: none (env_pass)');
     expect(section?.lines.join('\n')).toContain('! shell mode of the TUI: sandboxed');
+    expect(section?.lines.join('\n')).toContain('capabilities inside: none, root included');
+    expect(section?.lines.join('\n')).toContain('Unix sockets: refused by the seccomp filter');
+  });
+
+  it.skipIf(!sandboxAvailable())('names the Unix sockets commands may reach', async () => {
+    const home = homeWith('[sandbox]\nunix_sockets = "own"\nallow_unix_sockets = ["/run/user/1000/bus"]\n');
+    const text = (await sandboxDoctor(ctx(home)))?.lines.join('\n');
+    expect(text).toContain('Unix sockets: commands may make their own');
+    expect(text).toContain('reachable outside: /run/user/1000/bus (allow_unix_sockets)');
   });
 
   it.skipIf(!sandboxAvailable())('names the env_pass variables and the shell mode', async () => {

@@ -14,7 +14,7 @@ import {
   type SessionNotification,
   type WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
-import { spawnJarvis } from './cli';
+import { spawnJarvis, type Launcher } from './cli';
 
 export interface AcpTestClient {
   child: ChildProcess;
@@ -37,10 +37,13 @@ export interface AcpClientOptions {
   capabilities?: ClientCapabilities;
   /** File contents the editor holds (fs/read_text_file answers from here first). */
   buffers?: Map<string, string>;
+  /** How `jarvis acp` is started (as another user, say); directly by default. */
+  launcher?: Launcher;
 }
 
 export async function startAcpClient(opts: AcpClientOptions): Promise<AcpTestClient> {
-  const child = spawnJarvis(['acp'], { env: opts.env, cwd: opts.cwd, keepStdinOpen: true });
+  const launcher = opts.launcher ? { launcher: opts.launcher } : {};
+  const child = spawnJarvis(['acp'], { env: opts.env, cwd: opts.cwd, keepStdinOpen: true, ...launcher });
   let raw = '';
   let stderr = '';
   const fromAgent = new PassThrough();

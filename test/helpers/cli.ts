@@ -51,14 +51,21 @@ export function mockModelEnv(baseUrl: string, type = 'openai'): Record<string, s
   };
 }
 
-/** `keepStdinOpen`: the test talks to the process over stdin (jarvis acp) and ends it itself. */
+/** Starts a program in place of another (as another user: test/helpers/sandboxUsers.ts asUser). */
+export type Launcher = (file: string, args: string[]) => { file: string; args: string[] };
+
+/**
+ * `keepStdinOpen`: the test talks to the process over stdin (jarvis acp) and ends it itself. `launcher`: how the
+ * Node running the binary is started (by default, directly).
+ */
 export function spawnJarvis(
   args: string[],
-  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; keepStdinOpen?: boolean },
+  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; keepStdinOpen?: boolean; launcher?: Launcher },
 ): ChildProcess {
   if (!existsSync(DIST))
     throw new Error('dist/jarvis.js is missing: the build failed (see the start of the test output)');
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const launch = (opts.launcher ?? ((file, rest) => ({ file, args: rest })))(process.execPath, [BIN, ...args]);
+  const child = spawn(launch.file, launch.args, {
     env: opts.env,
     cwd: opts.cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -87,7 +94,7 @@ export function collect(child: ChildProcess, timeoutMs = 20_000): Promise<CliRes
 
 export function runJarvis(
   args: string[],
-  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number },
+  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number; launcher?: Launcher },
 ): Promise<CliResult> {
   return collect(spawnJarvis(args, opts), opts.timeoutMs);
 }

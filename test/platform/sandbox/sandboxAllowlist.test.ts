@@ -3,7 +3,7 @@
 // HTTPS with a self-signed certificate, UDP) on 127.0.0.1. Allowed requests through the proxy reach them; every other
 // way out — addresses or names not listed, bypassing the proxy, raw sockets, /dev/tcp, DNS, the proxy's socket
 // spoken to directly — fails with the fixtures counting no hit.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -11,11 +11,11 @@ import { createServer as createTlsServer, type Server as TlsServer } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, type SandboxPlan } from '../../../src/tools/shell/commandSandbox';
-import { BRIDGE_SOCKET_INSIDE } from '../../../src/platform/sandbox/proxyBridge';
-import { explainSandboxFailure } from '../../../src/tools/shell/sandboxFailure';
+import { CommandBoundary, type CommandRun } from '../../../src/tools/boundary/commandBoundary';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/tools/boundary/sandboxSettings';
 import { requireSystemPart } from '../../helpers/requireAll';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
+import { runSandboxSpawn } from '../../helpers/sandboxSpawn';
 
 const available =
   sandboxAvailable() &&
@@ -24,7 +24,7 @@ const available =
 let root: string;
 let ws: string;
 let sessionDir: string;
-let sandbox: CommandSandbox;
+let sandbox: CommandBoundary;
 let http: Server;
 let https: TlsServer;
 let udp: Socket;
@@ -62,7 +62,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
   ports.U = udp.address().port;
   const settings = { ...DEFAULT_SANDBOX_SETTINGS, network: 'allowlist' as const, allowedDomains: ['localhost'] };
-  sandbox = new CommandSandbox(settings, { additionalDirs: [], jarvisHome: join(root, 'home', '.jarvis-code') });
+  const jarvisHome = join(root, 'home', '.jarvis-code');
+  const folders = { workspace: [ws], scratch: sessionDir, jarvisHome, home: join(root, 'home') };
+  sandbox = new CommandBoundary(settings, folders);
 });
 
 afterAll(async () => {
@@ -73,24 +75,20 @@ afterAll(async () => {
   udp.close();
 });
 
+/**
+ * Where the proxy's socket used to be bound inside (on the private /tmp). Nothing is there now: the bridge gets its
+ * connections through Jarvis (proxyBridge.ts), and no command can create a Unix socket; the attacks that spoke to the
+ * socket directly still run, to show that doing so reaches nothing.
+ */
+const OLD_SOCKET_INSIDE = '/tmp/.jarvis-network-proxy.sock';
+
 /** Runs `command` in the sandbox (asynchronously: the proxy answers from this process) and waits for its end. */
-async function run(command: string): Promise<{ code: number | null; out: string; plan: SandboxPlan }> {
-  const plan = sandbox.plan(command, ws, sessionDir);
+async function run(command: string): Promise<{ code: number | null; out: string; plan: CommandRun }> {
+  const plan = await sandbox.prepare({ command, cwd: ws });
   if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
-  const env = {
-    ...process.env,
-    P: String(ports.P),
-    Q: String(ports.Q),
-    U: String(ports.U),
-    SOCK: BRIDGE_SOCKET_INSIDE,
-  };
-  const child = spawn(plan.spawn.file, plan.spawn.args, { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearTimeout(killer);
+  const env = { ...process.env, P: String(ports.P), Q: String(ports.Q), U: String(ports.U), SOCK: OLD_SOCKET_INSIDE };
+  const { code, out } = await runSandboxSpawn(plan.spawn, { cwd: ws, env });
+  plan.settle();
   if (/^bwrap: /m.test(out)) throw new Error(`bwrap could not set up the sandbox: ${out}`);
   return { code, out, plan };
 }
@@ -219,7 +217,7 @@ describe.skipIf(!available)('the sandbox network allowlist', () => {
   it('explains a refused domain in the result, naming it and the config key', async () => {
     const r = await run('curl -sS -f --max-time 10 http://notlisted.test:$P/');
     if (r.plan.kind !== 'sandboxed') throw new Error('expected a sandboxed plan');
-    const said = explainSandboxFailure(r.out, r.code, r.plan.boundary);
+    const said = r.plan.explain(r.out, r.code);
     expect(said).toContain(`refused notlisted.test:${ports.P}`);
     expect(said).toContain('[sandbox] allowed_domains');
   });
@@ -227,7 +225,7 @@ describe.skipIf(!available)('the sandbox network allowlist', () => {
   it('explains a connection that bypassed the proxy', async () => {
     const r = await run(node('fetch("http://localhost:"+process.env.P).then(r=>r.text()).then(console.log)'));
     if (r.plan.kind !== 'sandboxed') throw new Error('expected a sandboxed plan');
-    expect(explainSandboxFailure(r.out, r.code, r.plan.boundary)).toContain('ignores those variables');
+    expect(r.plan.explain(r.out, r.code)).toContain('ignores those variables');
   });
 
   it('passes the exit status of the command on', async () => {

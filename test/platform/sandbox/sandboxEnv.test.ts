@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { isSecretEnvName, sandboxEnv } from '../../../src/platform/sandbox/sandboxEnv';
 import { sandboxSpawnEnv } from '../../../src/platform/processes';
-import { ConfigError, parseConfigText } from '../../../src/store/config';
+import { parseConfigText } from '../../../src/store/config';
+import { configTextError } from '../../helpers/configErrors';
 
 describe('the environment inside the sandbox', () => {
   it.each([
@@ -88,15 +89,7 @@ describe('the environment inside the sandbox', () => {
 
 describe('[sandbox] env_pass and shell_mode in config.toml', () => {
   const parse = (text: string) => parseConfigText(text, '/cfg/config.toml');
-  const error = (text: string): ConfigError => {
-    try {
-      parse(text);
-    } catch (e) {
-      if (e instanceof ConfigError) return e;
-      throw e;
-    }
-    throw new Error('expected a ConfigError');
-  };
+  const error = configTextError;
 
   it('defaults to no names passed and sandboxed shell mode', () => {
     const { config } = parse('');

@@ -28,6 +28,8 @@ export interface BoundaryContext {
   networkOff: boolean;
   /** Allowlist mode: what the network proxy refused while the command ran (sandboxNetwork.ts). */
   refusedHosts?: () => ReadonlyArray<{ host: string; port: number; why: string }>;
+  /** The seccomp filter refuses Unix sockets (`[sandbox] unix_sockets = "refuse"`, docs/sandbox.md). */
+  unixSocketsRefused?: boolean;
 }
 
 /** Which boundary a failed sandboxed command hit, if its output shows one. */
@@ -64,6 +66,7 @@ export function explainSandboxFailure(
   ctx: BoundaryContext,
   audience: SandboxAudience = 'model',
 ): string | undefined {
+  if (ctx.unixSocketsRefused && exitCode !== 0 && unixSocketRefused(output)) return explainUnixSocket(audience);
   if (ctx.refusedHosts && exitCode !== 0) {
     const allowlist = explainAllowlistFailure(output, ctx.refusedHosts());
     if (allowlist) return allowlist;
@@ -94,6 +97,26 @@ export function explainSandboxFailure(
     );
   }
   return undefined;
+}
+
+/**
+ * A socket refused with EPERM, as programs print it (`connect EPERM`, `socket: Operation not permitted`, ssh-add's
+ * `Error connecting to agent: Operation not permitted`, Python's PermissionError from socket.py). A raw socket
+ * refused for want of a capability reads the same, so the explanation says "may have".
+ */
+function unixSocketRefused(output: string): boolean {
+  if (/(socket|connect|agent)[^\n]{0,120}(Operation not permitted|EPERM)/i.test(output)) return true;
+  return /socket/i.test(output) && /PermissionError: \[Errno 1\]/.test(output);
+}
+
+function explainUnixSocket(audience: SandboxAudience): string {
+  const ask = audience === 'model' ? 'ask the user to set' : 'set';
+  return (
+    "The command may have hit the sandbox's Unix-socket boundary: commands cannot create Unix sockets inside the " +
+    'sandbox (so no SSH agent, D-Bus, Docker or other socket outside is reachable; pipes and socketpair work). If ' +
+    `it needs sockets of its own (tmux, Python's forkserver, a test server), ${ask} [sandbox] unix_sockets = "own"; ` +
+    `to reach one outside, [sandbox] allow_unix_sockets; or ${leave(audience)}.`
+  );
 }
 
 /** Allowlist mode: the hosts the proxy refused, or a connection that did not go through the proxy. */
