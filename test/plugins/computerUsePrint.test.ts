@@ -81,6 +81,18 @@ function authorize(dirs: CliDirs, display: string): void {
   writeFileSync(join(dirs.home, 'config.toml'), `[[permission.rules]]\ndecision = "allow"\npattern = "ComputerUse(${display})"\n`);
 }
 
+/** The plugin installed and authorized, and the probe application up: what it reports comes in `events()`. */
+async function probeSession(desktop: VirtualDisplay) {
+  const { dirs, env } = await installed(desktop);
+  authorize(dirs, desktop.display);
+  const app = desktop.launch('python3', [PROBE_APP]);
+  let events = '';
+  app.stdout!.on('data', (d) => (events += d));
+  await desktop.waitForWindow(/Jarvis Probe/);
+  await until(() => events.includes('ready'), 'the probe application', 20_000);
+  return { dirs, env, events: () => events };
+}
+
 describe.runIf(runs)('computer use through jarvis -p on a virtual desktop', { timeout: 180_000 }, () => {
   it('writes a paragraph with non-ASCII characters in Mousepad and saves it through the dialog', async () => {
     const desktop = await startVirtualDisplay();
@@ -144,12 +156,7 @@ describe.runIf(runs)('computer use through jarvis -p on a virtual desktop', { ti
   it('clicks, drags and scrolls at points found in the scaled screenshot, as the application reports', async () => {
     const desktop = await startVirtualDisplay();
     try {
-      const { dirs, env } = await installed(desktop);
-      authorize(dirs, desktop.display);
-      const app = desktop.launch('python3', [PROBE_APP]);
-      let events = '';
-      app.stdout!.on('data', (d) => (events += d));
-      await desktop.waitForWindow(/Jarvis Probe/);
+      const { dirs, env, events } = await probeSession(desktop);
       step = 0;
       // Two requests: the first takes the screenshot; the second, made from it, clicks, drags and scrolls.
       let image: Awaited<ReturnType<typeof lastImage>> | undefined;
@@ -179,10 +186,10 @@ describe.runIf(runs)('computer use through jarvis -p on a virtual desktop', { ti
           : { text: 'done' };
       const r = await runJarvis(['-p', 'press Beta, drop the blue square on the yellow one, scroll the list'], { env, cwd: dirs.cwd, timeoutMs: 60_000 });
       expect(r.code, r.stderr).toBe(0);
-      await until(() => /scroll top=[1-9]/.test(events) && events.includes('drag '), 'the application to report');
-      expect(events).toContain('clicked Beta');
-      expect(events).not.toMatch(/clicked (Alpha|Gamma)/);
-      const drag = /drag \d+,\d+ -> \d+,\d+ motions=(\d+) dropped=(yes|no)/.exec(events)!;
+      await until(() => /scroll top=[1-9]/.test(events()) && events().includes('drag '), 'the application to report');
+      expect(events()).toContain('clicked Beta');
+      expect(events()).not.toMatch(/clicked (Alpha|Gamma)/);
+      const drag = /drag \d+,\d+ -> \d+,\d+ motions=(\d+) dropped=(yes|no)/.exec(events())!;
       expect(drag[2]).toBe('yes');
       expect(Number(drag[1])).toBeGreaterThanOrEqual(4);
       expect(r.stderr).toMatch(/⎿ Clicked left at \(\d+, \d+\) \(screen \d+, \d+\)\./);
@@ -196,14 +203,8 @@ describe.runIf(runs && requireSystemPart('xdotool', 'an independent keystroke ma
   it('stops a long typing in the middle: no character arrives after it', async () => {
     const desktop = await startVirtualDisplay();
     try {
-      const { dirs, env } = await installed(desktop);
-      authorize(dirs, desktop.display);
-      const app = desktop.launch('python3', [PROBE_APP]);
-      let events = '';
-      app.stdout!.on('data', (d) => (events += d));
-      await desktop.waitForWindow(/Jarvis Probe/);
-      await until(() => events.includes('ready'), 'the probe application', 20_000);
-      const typed = () => [...events.matchAll(/^text (.*)$/gm)].at(-1)?.[1] ?? '';
+      const { dirs, env, events } = await probeSession(desktop);
+      const typed = () => [...events().matchAll(/^text (.*)$/gm)].at(-1)?.[1] ?? '';
       const long = 'klmnopqrst'.repeat(200);
       step = 0;
       script = (_req, n) => (n === 0 ? { toolCalls: [call('type_text', { text: long })] } : { text: 'typed' });

@@ -3,11 +3,10 @@
 // whether it only looks ("observe") or acts ("input"): Jarvis asks the user to authorize computer use once per
 // session before the first such call, and never remembers an input action "for the session" (docs/approvals.md).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import { KeyComboError } from '../../platform/x11/keyCombos';
 import { StoppedError } from '../../platform/x11/x11Keyboard';
+import { serveStdio } from '../shared/serveStdio';
 import { Desktop, DesktopError } from './desktop';
 import { OutsideScreenError, scaleOf, type ScreenSpace } from './screenSpace';
 import click from './tools/click.md';
@@ -240,17 +239,7 @@ function createServer(desktop: Desktop): McpServer {
 
 async function main(): Promise<void> {
   const desktop = new Desktop(process.env);
-  const server = createServer(desktop);
-  const stop = async () => {
-    await desktop.close();
-    process.exit(0);
-  };
-  process.stdin.on('end', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
-  // Behind the build's launcher (scripts/pluginLauncher.mjs) the server talks through its streams.
-  const streams = (globalThis as { __jarvisPluginStdio?: { stdin: Readable; stdout: Writable } }).__jarvisPluginStdio;
-  await server.connect(new StdioServerTransport(streams?.stdin, streams?.stdout));
+  await serveStdio(createServer(desktop), () => desktop.close());
 }
 
 await main();
