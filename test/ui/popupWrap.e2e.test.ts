@@ -13,12 +13,12 @@ const start = appsClosedAfterEach();
 const CTRL_V =
   'Ctrl-V paste an image from the clipboard (models with image input); a pasted image path attaches it too';
 
-/** The popup's rows (framed `│ … │`), frame taken off, joined, whitespace collapsed. */
+/** The popup's rows (framed `│ …`), frame taken off, joined, whitespace collapsed. */
 function popupText(screen: string): string {
   return screen
     .split('\n')
-    .filter((l) => /^│ .* │$/.test(l.trimEnd()))
-    .map((l) => l.trimEnd().slice(2, -2).trim())
+    .filter((l) => /^│ /.test(l))
+    .map((l) => l.slice(2).trim())
     .join(' ')
     .replace(/\s+/g, ' ');
 }
