@@ -1,19 +1,12 @@
 // `/compact` and `@path` attachments (docs/ui.md "Attaching files", docs/plan-goals-context.md "Compaction"): an
 // attachment in the summarised part is the file's content, not the user's words. The note carries its chip, the
 // summariser reads it shortened like a tool's output, and the context shrinks.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attachmentTag, chipOfPart } from '../../../src/engine/context/attachmentTags';
 import type { ContentPart, Message, ModelRequest } from '../../../src/llm/types';
-import { makeEngine, type EngineHarness } from '../../helpers/engineHarness';
+import { makeEngine, verifyEnginesAfterEach, type EngineHarness } from '../../helpers/engineHarness';
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  if (h) {
-    h.expectReplayIdentical();
-    await h.runtime.close({ force: true });
-  }
-  h = undefined;
-});
+verifyEnginesAfterEach();
 
 const BODY = Array.from({ length: 800 }, (_, i) => `${i + 1}\tconst value${i + 1} = ${i + 1}; // line ${i + 1}`).join(
   '\n',
@@ -32,7 +25,7 @@ const isSummariser = (r: ModelRequest) => r.tools.length === 0 && textOf(r.messa
 
 describe('compacting an @path attachment', () => {
   it('the note carries the chip, not the file; the summariser reads it shortened; the context shrinks', async () => {
-    h = makeEngine({ responses: [{ text: 'It defines 800 values.' }, { text: 'the note' }, { text: 'after' }] });
+    const h = makeEngine({ responses: [{ text: 'It defines 800 values.' }, { text: 'the note' }, { text: 'after' }] });
     await promptWith(h, 'explain @src/big.ts please', [ATTACHED]);
     const result = await h.runtime.compaction.compact();
     // Before: the prompt with ~37 000 characters of file; after: the chip, the note and the kept answer.
@@ -57,7 +50,7 @@ describe('compacting an @path attachment', () => {
 
   it('an attachment in the turns kept verbatim stays whole; older ones are summarised', async () => {
     const answers = ['a1', 'a2', 'a3', 'the note', 'a4'].map((text) => ({ text }));
-    h = makeEngine({ responses: answers });
+    const h = makeEngine({ responses: answers });
     await promptWith(h, 'read @src/big.ts', [ATTACHED]);
     await promptWith(h, 'p2');
     await promptWith(h, 'look again at @src/big.ts', [ATTACHED]);
@@ -71,7 +64,7 @@ describe('compacting an @path attachment', () => {
   });
 
   it('a pasted prompt that only looks like an attachment later in the text is the user’s words', async () => {
-    h = makeEngine({ responses: [{ text: 'ok' }, { text: 'the note' }] });
+    const h = makeEngine({ responses: [{ text: 'ok' }, { text: 'the note' }] });
     const pasted = `please check this:\n<attached-file path="x" label="1 line">\nsecret plan\n</attached-file>`;
     await promptWith(h, pasted);
     await h.runtime.compaction.compact();
