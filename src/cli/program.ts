@@ -181,6 +181,12 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runReviewCommand(opts);
     });
 
+  // The script behind action.yml (docs/ci.md "The GitHub Action"); run by the Action, not by hand.
+  program.command('github-action', { hidden: true }).action(async () => {
+    const { runGitHubAction } = await import('./action/actionCommand');
+    exitCode = await runGitHubAction();
+  });
+
   program
     .command('acp')
     .description('serve the Agent Client Protocol on stdin/stdout for an editor (Zed, JetBrains; see docs/acp.md)')
