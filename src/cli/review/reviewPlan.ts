@@ -11,6 +11,8 @@ export const DELEGATE_OVER_CHARS = 60_000;
 export const DELEGATE_OVER_FILES = 25;
 /** The diff characters one group aims at. */
 export const GROUP_CHARS = 20_000;
+/** The most files one group holds (more when MAX_GROUPS would be passed). */
+export const GROUP_FILES = 12;
 /** The most groups (subagents) one review starts; past it, groups grow instead. */
 export const MAX_GROUPS = 16;
 
@@ -30,14 +32,19 @@ function diffCommand(range: ReviewRange, paths: readonly string[]): string {
   return `git diff ${ends}${paths.length ? ` -- ${paths.map(shellWord).join(' ')}` : ''}`;
 }
 
-/** Consecutive files (so a folder tends to stay together), each group near GROUP_CHARS, at most MAX_GROUPS. */
+/**
+ * Consecutive files (so a folder tends to stay together), each group near GROUP_CHARS and at most GROUP_FILES files,
+ * at most MAX_GROUPS groups (past it, groups grow).
+ */
 export function groupFiles(files: ReadonlyArray<{ path: string; chars: number }>): string[][] {
   const total = files.reduce((n, f) => n + f.chars, 0);
   const target = Math.max(GROUP_CHARS, Math.ceil(total / MAX_GROUPS));
+  const most = Math.max(GROUP_FILES, Math.ceil(files.length / MAX_GROUPS));
   const groups: string[][] = [];
   let size = 0;
   for (const f of files) {
-    if (!groups.length || (size + f.chars > target && groups.at(-1)!.length > 0)) {
+    const full = groups.length > 0 && (size + f.chars > target || groups.at(-1)!.length >= most);
+    if (!groups.length || (full && groups.at(-1)!.length > 0)) {
       groups.push([]);
       size = 0;
     }
@@ -68,16 +75,26 @@ export function buildReviewRequest(o: {
   const large = diff.length > DELEGATE_OVER_CHARS || files.length > DELEGATE_OVER_FILES;
   const untracked = range.head ? '' : ' (files not yet added to git are new files: read them with Read)';
   let body: string;
-  let groups: string[][] = [];
+  const sizes = diffSizes(diff);
+  let groups = large ? groupFiles(files.map((f, i) => ({ path: f.path, chars: sizes.get(i) ?? 0 }))) : [];
   if (!large) {
     body = `The diff${untracked}:\n\n\`\`\`diff\n${diff}\n\`\`\``;
-  } else {
-    const sizes = diffSizes(diff);
-    groups = groupFiles(files.map((f, i) => ({ path: f.path, chars: sizes.get(i) ?? 0 })));
-    const list = files.map((f) => `- ${f.path} (${f.status}, +${f.added} −${f.removed})`).join('\n');
-    const items = groups.map((g) => `Review these files: ${g.join(', ')}. Their diff: \`${diffCommand(range, g)}\``);
+  } else if (groups.length < 2) {
+    // One file larger than a group: a swarm of one is no split (AgentSwarm needs two items); it is read in parts.
+    groups = [];
     body = [
-      `The diff is large (${diff.length} characters in ${files.length} files), so it is not included here${untracked}.`,
+      `The diff is large (${diff.length} characters in ${files.length} file${files.length === 1 ? '' : 's'}), so it is not included here${untracked}.`,
+      `Read it one file at a time with \`${diffCommand(range, [])} -- <path>\`, and the code around the changes with`,
+      'Read.',
+    ].join('\n');
+  } else {
+    const list = files.map((f) => `- ${f.path} (${f.status}, +${f.added} −${f.removed})`).join('\n');
+    const note = range.head ? '' : ' (a file not yet added to git is not in it: read that file with Read)';
+    const items = groups.map(
+      (g) => `Review these files: ${g.join(', ')}. Their diff: \`${diffCommand(range, g)}\`${note}`,
+    );
+    body = [
+      `The diff is large (${diff.length} characters in ${files.length} file${files.length === 1 ? '' : 's'}), so it is not included here${untracked}.`,
       '',
       list,
       '',
