@@ -9,6 +9,7 @@ export interface FakeReview {
   body: string;
   commit_id: string;
   html_url: string;
+  user: { login: string; type: 'Bot' | 'User' };
 }
 export interface FakeComment {
   id: number;
@@ -73,7 +74,14 @@ export async function startFakeGitHub(opts: {
         if (!lines || all.some((l) => !lines.has(l)) || c.side !== 'RIGHT')
           return send(res, 422, { message: 'Unprocessable Entity', errors: ['Line could not be resolved'] });
       }
-      const review = { id: nextId++, body: body!.body as string, commit_id: body!.commit_id as string, html_url: '' };
+      // The workflow's token posts as the Actions bot; a review of a person's is added by a test directly.
+      const review: FakeReview = {
+        id: nextId++,
+        body: body!.body as string,
+        commit_id: body!.commit_id as string,
+        html_url: '',
+        user: { login: 'github-actions[bot]', type: 'Bot' },
+      };
       review.html_url = `https://github.example/acme/numbers/pull/7#pullrequestreview-${review.id}`;
       state.reviews.push(review);
       for (const c of body!.comments ?? [])
@@ -90,6 +98,8 @@ export async function startFakeGitHub(opts: {
     if ((m = /^PUT \/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews\/(\d+)$/.exec(key))) {
       const review = state.reviews.find((r) => r.id === Number(m![1]));
       if (!review) return send(res, 404, { message: 'Not Found' });
+      // Like GitHub: the token may edit only its own reviews.
+      if (review.user.type !== 'Bot') return send(res, 403, { message: 'Resource not accessible by integration' });
       review.body = body!.body as string;
       return send(res, 200, review);
     }
@@ -98,6 +108,8 @@ export async function startFakeGitHub(opts: {
     if ((m = /^DELETE \/repos\/[^/]+\/[^/]+\/pulls\/comments\/(\d+)$/.exec(key))) {
       const i = state.comments.findIndex((c) => c.id === Number(m![1]));
       if (i < 0) return send(res, 404, { message: 'Not Found' });
+      const owner = state.reviews.find((r) => r.id === state.comments[i].review_id);
+      if (owner?.user.type !== 'Bot') return send(res, 403, { message: 'Resource not accessible by integration' });
       state.comments.splice(i, 1);
       return send(res, 204);
     }

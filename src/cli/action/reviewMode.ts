@@ -12,6 +12,15 @@ interface Review {
   id: number;
   body: string | null;
   html_url?: string;
+  user?: { login?: string; type?: string } | null;
+}
+
+/**
+ * Jarvis's own earlier reviews: the marker, and an author that is a bot (the workflow token posts as
+ * github-actions[bot]). Anyone may write the marker into a review of theirs; such a review is not Jarvis's to edit.
+ */
+function isOurs(r: Review): boolean {
+  return Boolean(r.body?.includes(REVIEW_MARKER)) && r.user?.type === 'Bot';
 }
 
 interface LineComment {
@@ -87,7 +96,7 @@ async function postReview(ctx: ActionContext, number: number, commit: string, re
   const comments = lineComments(report);
   const fingerprint = `<!-- jarvis-review-fingerprint: ${fingerprintOf(comments)} -->`;
   const body = `${reviewMarkdown(report, { onlyGeneral: true })}\n${fingerprint}\n`;
-  const earlier = (await ctx.api.list<Review>(`${base}/reviews`)).filter((r) => r.body?.includes(REVIEW_MARKER));
+  const earlier = (await ctx.api.list<Review>(`${base}/reviews`)).filter(isOurs);
   const same = earlier.at(-1);
   if (same?.body?.includes(fingerprint)) {
     await ctx.api.request('PUT', `${base}/reviews/${same.id}`, { body });

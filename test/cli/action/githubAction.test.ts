@@ -147,6 +147,24 @@ describe('the GitHub Action: review mode', () => {
     expect(github.requests.filter((r) => r.method === 'DELETE')).toHaveLength(2);
   });
 
+  it("leaves alone a person's review that carries Jarvis's marker: it is not Jarvis's to edit", async () => {
+    const spoof = {
+      id: 1,
+      body: '<!-- jarvis-review -->\nlooks fine to me',
+      commit_id: repo.base,
+      html_url: 'https://github.example/acme/numbers/pull/7#pullrequestreview-1',
+      user: { login: 'mallory', type: 'User' as const },
+    };
+    github.reviews.push(spoof);
+    github.comments.push({ id: 2, review_id: 1, path: 'src/range.ts', line: OFF_BY_ONE_LINE, body: 'mine' });
+    const r = await action('pull_request', { pull_request: PULL() }, { mode: 'review' }, answer(FIRST));
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(github.reviews).toHaveLength(2);
+    expect(github.reviews[0].body).toBe('<!-- jarvis-review -->\nlooks fine to me');
+    expect(github.comments.filter((c) => c.review_id === 1)).toHaveLength(1);
+    expect(github.requests.filter((q) => q.method === 'PUT' || q.method === 'DELETE')).toHaveLength(0);
+  });
+
   it('fails the step with fail_on when an error is found, after posting the review', async () => {
     const r = await action(
       'pull_request',
