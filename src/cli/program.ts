@@ -162,6 +162,32 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     );
 
   program
+    .command('review')
+    .description('review the diff between two refs with read-only tools and report findings (docs/ci.md)')
+    .option('--base <ref>', 'where the change starts (default: the merge base with origin/HEAD, main or master)')
+    .option('--head <ref>', 'where it ends (default: the working tree)')
+    .option('--paths <path...>', 'review only these files or folders')
+    .option('--focus <text>', 'what to look at most closely, e.g. "security"')
+    .option('--output-format <format>', 'text (default), json, markdown or sarif')
+    .option('--sarif <file>', 'also write the findings as SARIF 2.1.0 to this file')
+    .option('--markdown <file>', 'also write the review as a Markdown comment to this file')
+    .option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists: error or warning')
+    .option('-m, --model <alias>', 'model alias for this review')
+    .option('--max-turns <n>', 'stop after n model turns of the reviewer (exit 4)')
+    .option('--max-budget-usd <usd>', 'stop once the review has cost more than this (exit 5)')
+    .option('--timeout <duration>', 'stop after this long, e.g. 90s, 10m (exit 124)')
+    .action(async (opts: import('./review/reviewCommand').ReviewOptions) => {
+      const { runReviewCommand } = await import('./review/reviewCommand');
+      exitCode = await runReviewCommand(opts);
+    });
+
+  // The script behind action.yml (docs/ci.md "The GitHub Action"); run by the Action, not by hand.
+  program.command('github-action', { hidden: true }).action(async () => {
+    const { runGitHubAction } = await import('./action/actionCommand');
+    exitCode = await runGitHubAction();
+  });
+
+  program
     .command('acp')
     .description('serve the Agent Client Protocol on stdin/stdout for an editor (Zed, JetBrains; see docs/acp.md)')
     .action(async () => {
