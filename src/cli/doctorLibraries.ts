@@ -14,6 +14,7 @@ import { ImageSupportMissingError, imageInfo } from '../platform/images';
 import { defaultRipgrep } from '../platform/ripgrep';
 import { readZip, writeZip } from '../platform/zip';
 import { defineJsonSchemaTool } from '../tools/jsonSchemaTool';
+import { datasetCost } from '../llm/pricing';
 import { loadHighlighter } from '../ui/markdown';
 
 export type LibraryOutcome =
@@ -74,6 +75,16 @@ export const LIBRARY_CHECKS: LibraryCheck[] = [
       expect(tool.validateArgs!({ day: '2026-12-01' }).ok, 'a valid argument was refused');
       expect(!tool.validateArgs!({ day: 'tomorrow' }).ok, 'a date format violation was accepted');
       return { status: 'ok', detail: 'draft 2020-12 with formats' };
+    },
+  },
+  {
+    name: 'price dataset (@pydantic/genai-prices)',
+    async run() {
+      const model = { model: 'gpt-4o', baseUrl: 'https://api.openai.com/v1' };
+      const { usd, problem } = await datasetCost(model, { inputTokens: 1_000_000, outputTokens: 0 });
+      expect(problem === undefined, problem ?? '');
+      expect(usd !== undefined && usd > 0, 'no price for gpt-4o on api.openai.com');
+      return { status: 'ok', detail: `gpt-4o input at $${usd} per million tokens` };
     },
   },
   {

@@ -11,6 +11,8 @@ import {
   type PrintFormat,
 } from '../print/printMode';
 import { initEvent, PrintResultRecorder } from '../print/printResult';
+import { exitCodeOfVerdict, openRunControls, reportOf } from './printRun';
+import type { RunControls } from '../engine/runtime/runControls';
 import type { EngineEvent } from '../engine/loop/events';
 import { contextWindow, estimateToolSchemaTokens } from '../engine/context/context';
 import { estimateTokens } from '../llm/tokens';
@@ -68,16 +70,37 @@ export async function runPrintCommand(options: MainOptions): Promise<number> {
     report.error(message);
     finish(EXIT_FAILURE);
   });
-  // An error thrown out of the body keeps the last words registered: it reaches the last resort next.
-  const code = await runPrintBody(options, format, report, stdout, stderr);
-  lastWords();
-  return finish(code);
+  const fail = (message: string, code: number): number => {
+    stderr.write(`${message}\n`);
+    report.error(message);
+    return code;
+  };
+  // --output-schema and the caps are checked before anything starts; --timeout counts from here.
+  const run = await openRunControls(options, Date.now(), (text) => stderr.write(`warning: ${text}\n`));
+  if ('error' in run) {
+    lastWords();
+    return finish(fail(run.error, EXIT_USAGE));
+  }
+  try {
+    // An error thrown out of the body keeps the last words registered: it reaches the last resort next.
+    const code = await runPrintBody(options, format, report, run.controls, stdout, stderr);
+    lastWords();
+    report.runEnded(reportOf(run.controls, code));
+    const exit = exitCodeOfVerdict(code, run.controls);
+    // Text mode with a schema: stdout is the accepted answer alone, as JSON (the transcript went to stderr).
+    const answer = run.controls.structuredOutput();
+    if (format === 'text' && answer && exit === 0) stdout.write(`${JSON.stringify(answer.value, null, 2)}\n`);
+    return finish(exit);
+  } finally {
+    run.controls.close();
+  }
 }
 
 async function runPrintBody(
   options: MainOptions,
   format: PrintFormat,
   report: PrintResultRecorder,
+  run: RunControls,
   stdout: Sink,
   stderr: Sink,
 ): Promise<number> {
@@ -131,8 +154,10 @@ async function runPrintBody(
   const unknown =
     goalCommand || pluginCommand || skillCommand ? undefined : await unknownPrintCommand(prompt, startup.runtime);
   if (unknown) return fail(`jarvis: ${unknown}`, EXIT_USAGE);
-  const writer = makePrintRenderer(format, stdout, stderr);
+  // With --output-schema, text mode keeps stdout for the answer's JSON: the transcript goes to stderr.
+  const writer = makePrintRenderer(format, run.output && format === 'text' ? stderr : stdout, stderr);
   const render = (event: EngineEvent) => {
+    run.observe(event);
     report.observe(event);
     writer(event);
   };
@@ -153,7 +178,8 @@ async function runPrintBody(
   };
   process.on('SIGINT', early);
   const control = new SessionControl({
-    base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true }, // docs/print-mode.md: print mode runs in auto mode
+    // docs/print-mode.md: print mode runs in auto mode; the run's schema and caps apply to the main agent.
+    base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true, mainAgent: run.mainAgent },
     nonInteractive: true,
     notificationDelivery: 'collect',
     onEvent: render,
@@ -182,6 +208,7 @@ async function runPrintBody(
     return fail(fitted.message);
   }
   prompt = fitted.prompt;
+  run.attach({ agent: runtime.agent, tasks: runtime.tasks });
   report.session(runtime.session.id, startup.runtime.model.model);
   if (format === 'stream-json')
     stdout.write(`${JSON.stringify(initEvent(runtime.session.id, startup.runtime.model.model, startup.cwd))}\n`);
@@ -260,13 +287,14 @@ async function runPrintBody(
         background,
         goal,
         scheduled,
-        stop: stop.signal,
+        stop: AbortSignal.any([stop.signal, run.signal]),
       },
       () => interrupted,
     );
   } finally {
     // The handler stays while things stop: a second Ctrl-C now still kills them all before exiting.
-    await control.close(interrupted);
+    // A cap stops background work at once, as Ctrl-C does (docs/print-mode.md "Caps").
+    await control.close(interrupted || run.signal.aborted);
     await mcp?.close();
     process.off('SIGINT', onSigint);
   }

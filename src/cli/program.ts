@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { closestKey } from '../store/configFields';
 import type { PolicyTestMode } from './policyCommand';
+import { capsFromFlags } from './runFlags';
 
 export interface MainOptions {
   session?: string | true;
@@ -24,6 +25,12 @@ export interface MainOptions {
   browserCdp?: string;
   /** A visible browser window instead of a headless one. */
   headed?: boolean;
+  /** Print mode: a JSON Schema file the final answer must satisfy (docs/print-mode.md "Structured output"). */
+  outputSchema?: string;
+  /** Print mode's caps, as given (runFlags.ts parses them; docs/print-mode.md "Caps"). */
+  maxTurns?: string;
+  maxBudgetUsd?: string;
+  timeout?: string;
 }
 
 export class UsageError extends Error {}
@@ -55,6 +62,18 @@ export function flagConflict(o: MainOptions, promptGiven: boolean): string | und
     return '--output-format only applies to print mode; add --prompt "<task>" (or -p).';
   if (o.outputFormat !== undefined && !['text', 'stream-json', 'json'].includes(o.outputFormat))
     return `--output-format must be text, stream-json or json, got "${o.outputFormat}".`;
+  const runFlags = (
+    [
+      ['--output-schema', o.outputSchema],
+      ['--max-turns', o.maxTurns],
+      ['--max-budget-usd', o.maxBudgetUsd],
+      ['--timeout', o.timeout],
+    ] as const
+  ).filter(([, value]) => value !== undefined);
+  if (runFlags.length && !promptGiven)
+    return `${runFlags.map(([flag]) => flag).join(', ')} only appl${runFlags.length === 1 ? 'ies' : 'y'} to print mode; add --prompt "<task>" (or -p).`;
+  const caps = capsFromFlags(o);
+  if ('error' in caps) return caps.error;
   if (o.headed && o.browserCdp !== undefined)
     return '--headed starts a visible browser of its own; --browser-cdp attaches to your running browser, whose window you already see. Use one of them.';
   if ((o.agent?.length ?? 0) > 1) return '--agent may only be given once.';
@@ -116,6 +135,10 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       'run one prompt non-interactively (print mode, always in auto permission mode: see below); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin',
     )
     .option('--output-format <format>', 'print mode output: text, stream-json or json')
+    .option('--output-schema <file>', 'print mode: a JSON Schema file the final answer must satisfy')
+    .option('--max-turns <n>', 'print mode: stop after n model turns of the main agent (exit 4)')
+    .option('--max-budget-usd <usd>', 'print mode: stop once the run has cost more than this (exit 5)')
+    .option('--timeout <duration>', 'print mode: stop after this long, e.g. 90s, 10m, 1h (exit 124)')
     .option('-y, --yolo', 'approve every regular tool call (sensitive files and paths outside the workspace still ask)')
     .option(
       '--auto',
@@ -169,6 +192,32 @@ export async function runCli(argv: string[], version: string): Promise<number> {
         exitCode = await runInteractiveCommand(options);
       },
     );
+
+  program
+    .command('review')
+    .description('review the diff between two refs with read-only tools and report findings (docs/ci.md)')
+    .option('--base <ref>', 'where the change starts (default: the merge base with origin/HEAD, main or master)')
+    .option('--head <ref>', 'where it ends (default: the working tree)')
+    .option('--paths <path...>', 'review only these files or folders')
+    .option('--focus <text>', 'what to look at most closely, e.g. "security"')
+    .option('--output-format <format>', 'text (default), json, markdown or sarif')
+    .option('--sarif <file>', 'also write the findings as SARIF 2.1.0 to this file')
+    .option('--markdown <file>', 'also write the review as a Markdown comment to this file')
+    .option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists: error or warning')
+    .option('-m, --model <alias>', 'model alias for this review')
+    .option('--max-turns <n>', 'stop after n model turns of the reviewer (exit 4)')
+    .option('--max-budget-usd <usd>', 'stop once the review has cost more than this (exit 5)')
+    .option('--timeout <duration>', 'stop after this long, e.g. 90s, 10m (exit 124)')
+    .action(async (opts: import('./review/reviewCommand').ReviewOptions) => {
+      const { runReviewCommand } = await import('./review/reviewCommand');
+      exitCode = await runReviewCommand(opts);
+    });
+
+  // The script behind action.yml (docs/ci.md "The GitHub Action"); run by the Action, not by hand.
+  program.command('github-action', { hidden: true }).action(async () => {
+    const { runGitHubAction } = await import('./action/actionCommand');
+    exitCode = await runGitHubAction();
+  });
 
   program
     .command('acp')

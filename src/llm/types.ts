@@ -59,7 +59,17 @@ export interface Usage {
   cacheWriteTokens?: number;
   /** What the request cost in USD, when the provider reported it (src/llm/reportedCost.ts); never estimated. */
   costUsd?: number;
+  /**
+   * What the request cost in USD by a price table, when the provider reported no cost (src/llm/pricing.ts): the
+   * model's `price` in config.toml, or the bundled price dataset. Never set beside `costUsd`.
+   */
+  pricedUsd?: number;
+  /** Where `pricedUsd` came from. */
+  priceSource?: PriceSource;
 }
+
+/** `config`: the model's `[models.<alias>] price`; `dataset`: the bundled price list (docs/print-mode.md "Cost"). */
+export type PriceSource = 'config' | 'dataset';
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
 
@@ -87,7 +97,7 @@ export interface ModelClient {
 
 // The model facts store shares with this layer live once, in the types layer below both.
 export { CAPABILITIES, DEFAULT_BASE_URLS, PROVIDER_TYPES } from '../types/models';
-export type { Capability, KimiRequestOverrides, ProviderType, ResolvedModel } from '../types/models';
+export type { Capability, KimiRequestOverrides, ProviderType, ResolvedModel, TokenPrices } from '../types/models';
 import type { ProviderType } from '../types/models';
 
 export type ProviderErrorKind =

@@ -16,6 +16,11 @@ export const EXIT_INTERRUPTED = 130;
 /** `-p "/goal …"` (docs/print-mode.md): complete → 0, blocked → 3, paused (interrupt, error) → 6. */
 export const EXIT_GOAL_BLOCKED = 3;
 export const EXIT_GOAL_PAUSED = 6;
+/** The caps and the output schema (docs/print-mode.md "Exit codes"); 124 is what timeout(1) exits with. */
+export const EXIT_MAX_TURNS = 4;
+export const EXIT_BUDGET_EXCEEDED = 5;
+export const EXIT_SCHEMA_FAILED = 7;
+export const EXIT_TIMEOUT = 124;
 
 export type PrintBackgroundMode = 'exit' | 'drain' | 'steer';
 
@@ -53,7 +58,7 @@ export interface PrintRunOptions {
   background?: { watcher: BackgroundWatcher; mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
   /** Scheduled tasks of the session (absent with JARVIS_DISABLE_CRON=1). */
   scheduled?: ScheduledWatcher;
-  /** Aborted by the first Ctrl-C: ends any wait for background work at once. */
+  /** Aborted by the first Ctrl-C or a cap of the run: ends any wait for background work at once. */
   stop?: AbortSignal;
   /** Goal mode: `start` creates the goal and submits its first turn (an error message if it cannot). */
   goal?: {
@@ -143,7 +148,7 @@ export async function runPrint(agent: Agent, opts: PrintRunOptions, interrupted:
   if (code !== EXIT_SUCCESS) return settle(code);
   const bg = opts.background;
   if (bg && bg.mode !== 'exit') code = await waitForBackground(agent, opts, bg, interrupted);
-  if (opts.scheduled && code === EXIT_SUCCESS && !interrupted())
+  if (opts.scheduled && code === EXIT_SUCCESS && !interrupted() && !opts.stop?.aborted)
     code = await waitForScheduled(agent, opts, opts.scheduled, interrupted);
   return interrupted() ? EXIT_INTERRUPTED : settle(code);
 }
@@ -162,7 +167,7 @@ async function waitForBackground(
   let last = EXIT_SUCCESS;
   let announced = '';
   try {
-    while (bg.watcher.hasPending() && Date.now() < deadline && !interrupted()) {
+    while (bg.watcher.hasPending() && Date.now() < deadline && !interrupted() && !opts.stop?.aborted) {
       const notes = bg.watcher.takeNotifications();
       if (!notes.length) {
         announced = announceWait(opts.stderr, bg, deadline, announced);
@@ -203,7 +208,7 @@ async function waitForScheduled(
   let last = EXIT_SUCCESS;
   let announced = '';
   const never = new AbortController().signal;
-  while (!interrupted()) {
+  while (!interrupted() && !opts.stop?.aborted) {
     // A fire queues its own turn on the agent; wait for it (and any other) to end first.
     const outcomes = await agent.idle();
     if (outcomes.length) last = exitCodeOf(outcomes);

@@ -3,6 +3,7 @@
 import type { EngineEvent } from '../engine/loop/events';
 import { MAIN_AGENT_ID } from '../engine/loop/events';
 import type { Sink } from './transcriptWriter';
+import { CostTally, type CostSource } from '../llm/pricing';
 
 /** Bumped when a field of a stream-json event changes meaning or goes away (adding a field does not bump it). */
 export const STREAM_JSON_VERSION = 1;
@@ -14,7 +15,23 @@ export interface UsageFigures {
   cache_write_tokens: number;
 }
 
-export type PrintOutcome = 'success' | 'error' | 'interrupted' | 'goal_blocked' | 'goal_paused';
+export type PrintOutcome =
+  | 'success'
+  | 'error'
+  | 'interrupted'
+  | 'goal_blocked'
+  | 'goal_paused'
+  | 'max_turns'
+  | 'budget_exceeded'
+  | 'timeout'
+  | 'schema_failed';
+
+/** Which cap stopped the run (docs/print-mode.md "Caps"): its limit and what was used, in turns, USD or ms. */
+export interface CapReport {
+  name: 'max_turns' | 'max_budget_usd' | 'timeout';
+  limit: number;
+  used: number;
+}
 
 export interface PrintResultEvent {
   type: 'result';
@@ -25,6 +42,8 @@ export interface PrintResultEvent {
   session_id: string | null;
   model: string | null;
   turns: number;
+  /** Responses of the main agent's model: what --max-turns counts. */
+  model_turns: number;
   duration_ms: number;
   /** The main agent's text of its last turn. */
   text: string;
@@ -32,27 +51,46 @@ export interface PrintResultEvent {
   /** The same figures split by the model id the requests went to (subagents may run on other models). */
   usage_by_model: Record<string, UsageFigures & { requests: number }>;
   /**
-   * The sum of the costs the provider reported (OpenRouter's `usage.cost`, LiteLLM's response header), USD;
-   * null when no request reported one. Never estimated (docs/print-mode.md "Cost").
+   * USD: the costs the provider reported (OpenRouter's `usage.cost`, LiteLLM's response header) plus, for requests
+   * whose provider reported none, their price from config or the price dataset; null when no request had either
+   * (docs/print-mode.md "Cost").
    */
   total_cost_usd: number | null;
-  /** True only when every request that reported usage also reported its cost. */
+  /** True only when every request that reported usage had a cost, reported or priced. */
   cost_complete: boolean;
-  /** Where the figure comes from: `provider`, or null when there is none. */
-  cost_source: 'provider' | null;
+  /** What the figure rests on: `provider`, `priced`, `mixed`, or null when there is none. */
+  cost_source: CostSource;
+  /** The accepted answer of `--output-schema`; null without one (or when none was accepted). */
+  structured_output: unknown;
+  /** With `schema_failed`: what was wrong with the last answer. */
+  schema_errors?: string[];
+  /** The cap that stopped the run, or null. */
+  cap: CapReport | null;
 }
 
-/** Sums of binary fractions drift (0.1 + 0.2); a cost is kept to 1e-10 USD, far below any price. */
-function roundUsd(value: number): number {
-  return Math.round(value * 1e10) / 1e10;
+/** What the run's controls decided (engine/runtime/runControls.ts), for the result. */
+export interface RunReport {
+  structuredOutput?: { value: unknown };
+  /** Replaces the last error when the run's outcome was overridden. */
+  error?: string;
+  schemaErrors?: string[];
+  cap?: CapReport;
 }
+
+/** docs/print-mode.md "Exit codes": each outcome has its own code (1 and 2 are both `error`). */
+const OUTCOME_OF_CODE: Record<number, PrintOutcome> = {
+  0: 'success',
+  3: 'goal_blocked',
+  4: 'max_turns',
+  5: 'budget_exceeded',
+  6: 'goal_paused',
+  7: 'schema_failed',
+  124: 'timeout',
+  130: 'interrupted',
+};
 
 function outcomeOf(code: number): PrintOutcome {
-  if (code === 0) return 'success';
-  if (code === 130) return 'interrupted';
-  if (code === 3) return 'goal_blocked';
-  if (code === 6) return 'goal_paused';
-  return 'error';
+  return OUTCOME_OF_CODE[code] ?? 'error';
 }
 
 /** Follows the run's events and errors; `finish` writes the final object (stream-json and json only). */
@@ -66,10 +104,10 @@ export class PrintResultRecorder {
   };
   private readonly byModel: PrintResultEvent['usage_by_model'] = {};
   private turns = 0;
-  /** Requests that reported usage, and the costs among them. */
-  private requests = 0;
-  private costReports = 0;
-  private costUsd = 0;
+  private modelTurns = 0;
+  private run: RunReport = {};
+  /** The requests that reported usage, and their costs. */
+  private readonly cost = new CostTally();
   private lastError: string | null = null;
   private text = '';
   private turnText = '';
@@ -98,20 +136,22 @@ export class PrintResultRecorder {
         sum.cache_write_tokens += event.usage.cacheWriteTokens ?? 0;
       }
       model.requests++;
-      this.requests++;
-      if (event.usage.costUsd !== undefined) {
-        this.costReports++;
-        this.costUsd += event.usage.costUsd;
-      }
+      this.cost.add(event.usage);
     }
     if (event.agentId !== MAIN_AGENT_ID) return;
     if (event.type === 'turn_start') this.turnText = '';
+    if (event.type === 'assistant_message') this.modelTurns++;
     if (event.type === 'assistant_message' && event.text) this.turnText += (this.turnText ? '\n' : '') + event.text;
     if (event.type === 'turn_end') {
       this.turns++;
       this.text = this.turnText;
       if (event.error && event.reason !== 'completed') this.lastError = event.error;
     }
+  }
+
+  /** The run's controls decided: the structured answer, and an outcome that overrides the run's own. */
+  runEnded(report: RunReport): void {
+    this.run = report;
   }
 
   session(id: string, model: string): void {
@@ -130,22 +170,27 @@ export class PrintResultRecorder {
 
   build(code: number): PrintResultEvent {
     const outcome = outcomeOf(code);
+    const lastError = this.run.error ?? this.lastError;
     return {
       type: 'result',
       version: STREAM_JSON_VERSION,
       outcome,
       exit_code: code,
-      error: outcome === 'success' ? null : (this.lastError ?? (outcome === 'interrupted' ? 'interrupted' : null)),
+      error: outcome === 'success' ? null : (lastError ?? (outcome === 'interrupted' ? 'interrupted' : null)),
       session_id: this.sessionId,
       model: this.model,
       turns: this.turns,
+      model_turns: this.modelTurns,
       duration_ms: Date.now() - this.started,
       text: this.text,
       usage: { ...this.usage },
       usage_by_model: structuredClone(this.byModel),
-      total_cost_usd: this.costReports ? roundUsd(this.costUsd) : null,
-      cost_complete: this.requests > 0 && this.costReports === this.requests,
-      cost_source: this.costReports ? 'provider' : null,
+      total_cost_usd: this.cost.totalUsd,
+      cost_complete: this.cost.complete,
+      cost_source: this.cost.source,
+      structured_output: this.run.structuredOutput ? this.run.structuredOutput.value : null,
+      ...(outcome === 'schema_failed' && this.run.schemaErrors ? { schema_errors: this.run.schemaErrors } : {}),
+      cap: this.run.cap ?? null,
     };
   }
 

@@ -52,6 +52,21 @@ const providerSchema = table({
   source: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'a string or a table' }).optional(),
 });
 
+/** USD per million tokens: a finite number ≥ 0. */
+const usdPerMillion = () =>
+  z
+    .number({ error: 'a number of US dollars per million tokens (≥ 0)' })
+    .nonnegative({ error: 'a number of US dollars per million tokens (≥ 0)' })
+    .finite({ error: 'a number of US dollars per million tokens (≥ 0)' });
+
+/** What a request costs when the provider reports no cost (docs/configuration.md, "Prices"). */
+const priceSchema = table({
+  input: usdPerMillion(),
+  output: usdPerMillion(),
+  cache_read: usdPerMillion().optional(),
+  cache_write: usdPerMillion().optional(),
+});
+
 /** Fields a model and its `overrides` table share. */
 const modelTunables = {
   max_context_size: int(1),
@@ -64,6 +79,7 @@ const modelTunables = {
   display_name: nonEmpty().optional(),
   reasoning_key: nonEmpty().optional(),
   adaptive_thinking: bool().optional(),
+  price: priceSchema.optional(),
 };
 
 const modelOverridesSchema = table({ ...modelTunables, max_context_size: int(1).optional() });

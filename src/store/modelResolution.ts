@@ -194,6 +194,16 @@ function resolveAlias(input: ResolveModelInput, alias: string): ResolvedModel {
     supportEfforts: m.support_efforts,
     offEffort: m.off_effort,
     adaptiveThinking: m.adaptive_thinking,
+    ...(m.price
+      ? {
+          price: {
+            input: m.price.input,
+            output: m.price.output,
+            ...(m.price.cache_read === undefined ? {} : { cacheRead: m.price.cache_read }),
+            ...(m.price.cache_write === undefined ? {} : { cacheWrite: m.price.cache_write }),
+          },
+        }
+      : {}),
   };
 }
 

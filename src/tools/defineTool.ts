@@ -18,6 +18,19 @@ export type ToolAccess =
   /** A command or other effect whose footprint is unknown: conflicts with every write and exec. */
   | { kind: 'exec'; cwd: string };
 
+/**
+ * How a call that starts a program meets the trust boundary (docs/trust-boundary.md): where it will run and whether it
+ * leaves the session's folders. Computed by the session's boundary (tools/boundary/), judged by the approval policy.
+ */
+export interface BoundaryFacts {
+  /** Inside the command sandbox or not: a session approval names it, and covers only calls that run the same way. */
+  confinement: 'sandboxed' | 'unsandboxed';
+  /** The call asks to leave a running sandbox (Bash `dangerously_unsandboxed`): auto mode refuses it without a rule. */
+  escalation: boolean;
+  /** The folder it would run in, when that is outside the session's writable roots: asked, or refused in auto mode. */
+  outsideRoots?: string;
+}
+
 export interface ToolProgress {
   /** Streaming text (Bash output) or a short status line. */
   text: string;
@@ -117,8 +130,8 @@ export interface ToolDefinition<
   defaultApproval: DefaultApproval;
   /** The default approval for these arguments, when it depends on them (execute_script: page asks, sandbox not). */
   approvalFor?(args: z.infer<S>, ctx?: ToolContext<Uses>): DefaultApproval;
-  /** True when this call asks to run outside the command sandbox (Bash): auto mode refuses it unless a rule allows. */
-  outsideSandbox?(args: z.infer<S>, ctx: ToolContext<Uses>): boolean;
+  /** For a call that starts a program: how it meets the trust boundary (where it runs, which folder it works in). */
+  boundary?(args: z.infer<S>, ctx: ToolContext<Uses>): BoundaryFacts | undefined;
   /** The subject permission rules match, e.g. `Bash(npm test)`, `Write(/abs/path)`. Defaults to the name. */
   subject?(args: z.infer<S>, ctx: ToolContext<Uses>): string;
   accesses?(args: z.infer<S>, ctx: ToolContext<Uses>): ToolAccess[];
@@ -154,10 +167,10 @@ export type ArgsCheck = { ok: true; args: unknown } | { ok: false; error: string
  */
 export interface Tool extends Omit<
   ToolDefinition<z.ZodType, AnyServiceKey, AnyServiceKey>,
-  'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute' | 'approvalFor' | 'outsideSandbox'
+  'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute' | 'approvalFor' | 'boundary'
 > {
   approvalFor?(args: unknown, ctx?: ToolContext<AnyServiceKey>): DefaultApproval;
-  outsideSandbox?(args: unknown, ctx: ToolContext<AnyServiceKey>): boolean;
+  boundary?(args: unknown, ctx: ToolContext<AnyServiceKey>): BoundaryFacts | undefined;
   /** The JSON schema sent to the model. */
   readonly jsonSchema: Record<string, unknown>;
   readonly renderedDescription: string;

@@ -3,10 +3,15 @@
 // real JSON Schema validator with the same field-by-field message the zod tools give
 // (`formatArgumentErrors`). Ajv loads, and each schema compiles, on the tool's first call (`prepare`),
 // never at registration: most sessions call few of the tools they are offered (docs/mcp.md).
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import {
+  ajvIssues,
+  compileJsonSchema,
+  createJsonSchemaValidators,
+  type JsonSchemaValidators,
+} from './jsonSchemaValidators';
 import {
   formatArgumentErrors,
-  type ArgumentIssue,
   type DefaultApproval,
   type Tool,
   type ToolAccess,
@@ -39,42 +44,24 @@ export interface JsonSchemaToolDefinition {
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
-type AjvModule = typeof import('ajv');
-type AjvInstance = InstanceType<AjvModule['default']>;
-interface Validators {
-  draft7: AjvInstance;
-  draft2020: AjvInstance;
-}
-let validators: Promise<Validators> | undefined;
+let validators: Promise<JsonSchemaValidators> | undefined;
 /** Set once the validators have loaded, so a schema can then be compiled synchronously. */
-let loaded: Validators | undefined;
+let loaded: JsonSchemaValidators | undefined;
 
-async function loadValidators(): Promise<Validators> {
-  const [{ default: Ajv }, { default: Ajv2020 }, { default: addFormats }] = await Promise.all([
-    import('ajv'),
-    import('ajv/dist/2020.js'),
-    import('ajv-formats'),
-  ]);
-  // allErrors: the model should learn about every bad field at once, not one per retry.
-  // strict off: schemas written for other validators carry keywords Ajv does not know; they are ignored.
-  const options = { allErrors: true, strict: false, validateSchema: true } as const;
-  const draft7 = new Ajv(options);
-  const draft2020 = new Ajv2020(options);
-  addFormats(draft7);
-  addFormats(draft2020 as unknown as AjvInstance);
-  loaded = { draft7, draft2020: draft2020 as unknown as AjvInstance };
+async function loadValidators(): Promise<JsonSchemaValidators> {
+  // Lenient: schemas written for other validators carry keywords Ajv does not know; they are ignored.
+  loaded = await createJsonSchemaValidators(false);
   return loaded;
 }
 
 /** Compiles `schema`; the error text says why the tool cannot be called. */
-function compile(name: string, schema: Record<string, unknown>, validators: Validators): ValidateFunction | string {
-  const { draft7, draft2020 } = validators;
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const ajv = /draft-0[467]/.test(dialect) ? draft7 : draft2020;
-  // Draft 4/6 meta-schemas are not loaded; their keywords are a subset Ajv's draft-07 mode reads alike.
-  const { $schema: _dialect, $id: _id, ...body } = schema;
+function compile(
+  name: string,
+  schema: Record<string, unknown>,
+  validators: JsonSchemaValidators,
+): ValidateFunction | string {
   try {
-    return ajv.compile(body);
+    return compileJsonSchema(schema, validators);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     return (
@@ -82,27 +69,6 @@ function compile(name: string, schema: Record<string, unknown>, validators: Vali
       'The server that offers it has to fix the tool; tell the user and do not call it again.'
     );
   }
-}
-
-/** Ajv's errors as field paths and plain messages (`- path.to.field: must be string`). */
-export function ajvIssues(errors: readonly ErrorObject[]): ArgumentIssue[] {
-  return errors.map((error) => {
-    const path = error.instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const params = error.params as Record<string, unknown>;
-    if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
-      return { path: [...path, params.missingProperty], message: 'is required but missing' };
-    }
-    if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
-      return { path: [...path, params.additionalProperty], message: 'is not a known field of this tool' };
-    }
-    if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
-      return { path, message: `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` };
-    }
-    return { path, message: error.message ?? `fails the "${error.keyword}" rule` };
-  });
 }
 
 /**

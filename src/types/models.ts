@@ -52,6 +52,16 @@ export interface ResolvedModel {
   adaptiveThinking?: boolean;
   /** Kimi only. */
   kimi?: KimiRequestOverrides;
+  /** `[models.<alias>] price`: what a request costs when the provider reports no cost (docs/configuration.md). */
+  price?: TokenPrices;
+}
+
+/** USD per million tokens. Cached input falls back to the input price when its own is not given. */
+export interface TokenPrices {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
 }
 
 /** Alias and provider name given to a model that came from the JARVIS_MODEL_* variables (never shown as a name). */

@@ -70,7 +70,7 @@ function modelLines(byModel: Record<string, ModelUsage> | undefined): string[] {
     'By model (subagents included)',
     ...models.map(
       ([model, u]) =>
-        `  ${(model || '(not recorded)').padEnd(width)}${n(u.inputTokens).padStart(10)} in ${n(u.outputTokens).padStart(8)} out ${n(u.requests).padStart(5)} request${u.requests === 1 ? '' : 's'}${u.costUsd !== undefined ? `  ${usd(u.costUsd)}` : ''}`,
+        `  ${(model || '(not recorded)').padEnd(width)}${n(u.inputTokens).padStart(10)} in ${n(u.outputTokens).padStart(8)} out ${n(u.requests).padStart(5)} request${u.requests === 1 ? '' : 's'}${modelCost(u)}`,
     ),
   ];
 }
@@ -80,10 +80,27 @@ export function usd(value: number): string {
   return `$${value >= 1 ? value.toFixed(2) : value.toFixed(value >= 0.01 ? 4 : 6)}`;
 }
 
-/** The session's cost as the provider reported it (docs/print-mode.md "Cost"); nothing when none did. */
+/** A model's cost on its /usage line: reported and priced summed, marked when a price table made any of it. */
+function modelCost(u: ModelUsage): string {
+  if (u.costUsd === undefined && u.pricedUsd === undefined) return '';
+  const total = (u.costUsd ?? 0) + (u.pricedUsd ?? 0);
+  return `  ${usd(total)}${u.pricedUsd === undefined ? '' : u.costUsd === undefined ? ' priced' : ' partly priced'}`;
+}
+
+/**
+ * The session's cost (docs/print-mode.md "Cost"): what the provider reported, plus what Jarvis priced for requests
+ * whose provider reported none; nothing when there is neither. The note says what the figure rests on.
+ */
 function costLines(s: ContextBreakdown['session']): string[] {
-  if (!s.costReports || s.costUsd === undefined) return [];
-  const requests = s.requests ?? s.costReports;
-  const partial = s.costReports < requests ? `  (${s.costReports} of ${requests} requests reported a cost)` : '';
-  return [`  ${'Cost'.padEnd(16)}${usd(s.costUsd).padStart(10)}${partial}`];
+  const reported = s.costReports ?? 0;
+  const priced = s.pricedReports ?? 0;
+  if (!reported && !priced) return [];
+  const total = (s.costUsd ?? 0) + (s.pricedUsd ?? 0);
+  const requests = s.requests ?? reported + priced;
+  const complete = reported + priced >= requests;
+  let note: string;
+  if (!priced) note = complete ? '' : `${reported} of ${requests} requests reported a cost`;
+  else if (!reported) note = complete ? 'priced' : `priced; ${priced} of ${requests} requests had a price`;
+  else note = `${reported} reported by the provider, ${priced} priced${complete ? '' : `, of ${requests} requests`}`;
+  return [`  ${'Cost'.padEnd(16)}${usd(total).padStart(10)}${note ? `  (${note})` : ''}`];
 }

@@ -116,6 +116,10 @@ export function makeEngine(opts: {
   memory?: RuntimeOptions['memory'];
   /** Tower mode's tools (docs/tower.md), as the experimental flag would give them. */
   tower?: boolean;
+  /** A headless run's additions to the main agent (engine/runtime/runControls.ts). */
+  mainAgent?: RuntimeOptions['mainAgent'];
+  /** Sees every event as it is emitted (a run's controls observe them). */
+  observe?: (event: EngineEvent) => void;
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -154,7 +158,10 @@ export function makeEngine(opts: {
     agentProfile: opts.agentProfile,
     background: { killGracePeriodMs: 200, keepAliveOnExit: false, autoBackgroundOnTimeout: true },
     notificationDelivery: 'collect',
-    onEvent: (e) => events.push(e),
+    onEvent: (e) => {
+      events.push(e);
+      opts.observe?.(e);
+    },
     client,
     tools: opts.tools ?? (opts.browser ? undefined : testTools()),
     browser: opts.browser,
@@ -171,6 +178,7 @@ export function makeEngine(opts: {
     additionalDirs: opts.additionalDirs,
     memory: opts.memory ?? { ...DEFAULT_MEMORY_SETTINGS, extractionEnabled: false },
     tower: opts.tower ?? false,
+    mainAgent: opts.mainAgent,
   });
   const harness: EngineHarness = {
     home,

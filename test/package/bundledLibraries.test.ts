@@ -49,6 +49,7 @@ process.stdout.write(JSON.stringify(failed));`;
     for (const name of [
       'HTML extraction',
       'JSON Schema validation',
+      'price dataset',
       'zip',
       'cron',
       'Bash parser',

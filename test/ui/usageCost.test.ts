@@ -41,6 +41,26 @@ describe('/usage cost', () => {
     expect(usageLines(breakdown(none), 1).join('\n')).not.toMatch(/Cost|\$/);
   });
 
+  it('adds what was priced where the provider reported no cost, and says so', () => {
+    const priced = (pricedUsd?: number) => ({
+      type: 'usage' as const,
+      usage: {
+        inputTokens: 10,
+        outputTokens: 2,
+        ...(pricedUsd === undefined ? {} : { pricedUsd, priceSource: 'config' as const }),
+      },
+      model: 'gpt-4o',
+    });
+    const all = replay([priced(0.002), priced(0.001)]).usage;
+    const lines = usageLines(breakdown(all), 1, undefined, all.byModel).join('\n');
+    expect(lines).toMatch(/Cost\s+\$0\.003000 {2}\(priced\)/);
+    expect(lines).toMatch(/gpt-4o .* 2 requests {2}\$0\.003000 priced/);
+    const mixed = replay([usage(0.25), priced(0.05), priced()]).usage;
+    expect(usageLines(breakdown(mixed), 1).join('\n')).toMatch(
+      /Cost\s+\$0\.3000 {2}\(1 reported by the provider, 1 priced, of 3 requests\)/,
+    );
+  });
+
   it('formats dollars readably', () => {
     expect(usd(12.345)).toBe('$12.35');
     expect(usd(0.0421)).toBe('$0.0421');

@@ -103,7 +103,10 @@ export class BackgroundTasks implements TaskService {
     } finally {
       closeSync(fd); // the child holds its own copy
     }
-    this.attach(entry, child, () => Promise.resolve());
+    this.attach(entry, child, () => {
+      this.appendAfterExit(entry, spec);
+      return Promise.resolve();
+    });
     return { ...entry.info };
   }
 
@@ -119,8 +122,20 @@ export class BackgroundTasks implements TaskService {
     this.attach(entry, spec.child, async () => {
       await releasePipes(spec.child, PIPE_DRAIN_MS);
       closeSync(fd);
+      this.appendAfterExit(entry, spec);
     });
     return { ...entry.info };
+  }
+
+  /** What the command's owner adds once it ended (the trust boundary's report), at the end of its output. */
+  private appendAfterExit(entry: Entry, spec: StartProcessSpec): void {
+    const lines = spec.afterExit?.() ?? [];
+    if (lines.length === 0) return;
+    try {
+      appendPrivateFileSync(entry.info.outputPath, `\n${lines.join('\n')}\n`);
+    } catch (e) {
+      this.opts.warn?.(`${entry.info.id}: could not add to ${entry.info.outputPath}: ${(e as Error).message}`);
+    }
   }
 
   startInProcess(spec: InProcessSpec): TaskInfo {
@@ -209,9 +224,9 @@ export class BackgroundTasks implements TaskService {
    * Session close. Running tasks are stopped (SIGTERM to each group, grace, SIGKILL) unless
    * `keepAliveOnExit`, in which case they are left running and released so this process can exit;
    * a resumed session picks them up again through `restore()`. `force` skips the grace period.
-   * Tasks ended by close are never notified.
+   * Tasks ended by close are never notified; `reason` is what their records say (default: the session was closed).
    */
-  async close(opts: { force?: boolean } = {}): Promise<void> {
+  async close(opts: { force?: boolean; reason?: string } = {}): Promise<void> {
     this.closed = true;
     const running = [...this.entries.values()].filter((e) => e.info.status === 'running');
     if (this.settings.keepAliveOnExit) {
@@ -225,7 +240,9 @@ export class BackgroundTasks implements TaskService {
     }
     const grace = opts.force ? 0 : this.settings.killGracePeriodMs;
     await Promise.all(
-      running.map((e) => this.end(e, { reason: 'stopped', message: 'Stopped: the session was closed' }, grace)),
+      running.map((e) =>
+        this.end(e, { reason: 'stopped', message: opts.reason ?? 'Stopped: the session was closed' }, grace),
+      ),
     );
   }
 

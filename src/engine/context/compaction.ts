@@ -7,6 +7,7 @@
 import { estimateTokens } from '../../llm/tokens';
 import { retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
 import { toProviderError } from '../../llm/providerErrors';
+import { withPrice } from '../../llm/pricing';
 import {
   ProviderError,
   type ContentPart,
@@ -194,7 +195,14 @@ export class Compactor {
             ...(usage ? { usage, model: this.deps.model.model } : {}),
           });
           session.saveSummary();
-          this.emit({ type: 'compaction_end', trigger, tokensBefore, estimatedTokenCount: tokensAfter, summary });
+          this.emit({
+            type: 'compaction_end',
+            trigger,
+            tokensBefore,
+            estimatedTokenCount: tokensAfter,
+            summary,
+            ...(usage ? { usage } : {}),
+          });
           await this.deps.gate?.afterCompaction(
             { trigger, estimatedTokenCount: tokensAfter },
             this.gateContext(signal),
@@ -324,7 +332,10 @@ export class Compactor {
         if (signal.aborted) throw new ProviderError('aborted', 'The compaction was cancelled.');
         if (!finished) throw new ProviderError('bad_response', 'the summary stream ended before the model finished');
         if (!text.trim()) throw new CompactionError('Compaction failed: the model returned an empty summary.');
-        return { summary: text.trim(), ...(usage ? { usage } : {}) };
+        if (!usage) return { summary: text.trim() };
+        const priced = await withPrice(model, usage);
+        if (priced.problem) this.emit({ type: 'notice', level: 'warning', text: priced.problem });
+        return { summary: text.trim(), usage: priced.usage };
       } catch (e) {
         if (signal.aborted || e instanceof CompactionError) throw e;
         const err = toProviderError(e, {

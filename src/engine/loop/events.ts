@@ -90,6 +90,8 @@ export type EngineEventBody =
       estimatedTokenCount: number;
       summary?: string;
       error?: string;
+      /** The summary request's usage (priced like any request): in the session's totals and --max-budget-usd. */
+      usage?: Usage;
     };
 
 /** What front ends and extensions receive: every event names the agent it comes from. */

@@ -22,7 +22,7 @@ import type { AgentDeps, PermissionState, StepRequest } from './agentDeps';
 import { ModelStep, TurnCancelled } from './modelStep';
 import { ToolStep, type UserCallResult } from './toolStep';
 import type { PermissionRule } from '../policy/approvals';
-import { TurnExtensions, type GateContext, type TurnOutcome } from './turnExtension';
+import { TurnExtensions, type GateContext, type TurnEnd, type TurnOutcome } from './turnExtension';
 
 export {
   thinkingParams,
@@ -47,6 +47,8 @@ export class Agent {
   private readonly queue: StepRequest[] = [];
   private draining: Promise<void> | undefined;
   private turnAbort: AbortController | undefined;
+  /** Set by `stop` while a turn runs: how that turn ends. */
+  private stopping: TurnEnd | undefined;
   /** Outcomes of the current (or last) drain only: a front end that never calls idle() must not make it grow. */
   private readonly outcomes: TurnOutcome[] = [];
   /** `run()` callers waiting for the turn of one particular request. */
@@ -177,6 +179,16 @@ export class Agent {
     this.turnAbort?.abort(new TurnCancelled('cancelled'));
   }
 
+  /**
+   * Stops at once, the way a cap of the run does (docs/print-mode.md "Caps"): the running turn is aborted and ends
+   * with `end` (its partial text and every started call's result are journalled, as on Esc), and queued requests
+   * are dropped.
+   */
+  stop(end: TurnEnd): void {
+    if (this.turnAbort) this.stopping = end;
+    this.cancel(true);
+  }
+
   private async drain(): Promise<void> {
     this.outcomes.length = 0;
     if (this.deps.ready) await this.deps.ready;
@@ -263,6 +275,11 @@ export class Agent {
         // A journal that cannot be written ends the turn before anything more happens.
         const unsaved = session.takeSaveFailure();
         if (unsaved) throw unsaved;
+        const ending = this.extensions.endTurn(this, 'request');
+        if (ending) {
+          ({ reason, error } = this.applyEnd(ending));
+          break;
+        }
         await this.absorbSteers(abort.signal);
         await this.extensions.beforeStep(this, abort.signal);
         const max = this.deps.settings.maxStepsPerTurn;
@@ -301,7 +318,11 @@ export class Agent {
         if (!response.toolCalls.length && !this.queue.some((r) => r.kind === 'steer')) {
           const facts = { turnId, text: finalText, continued: stopContinuations > 0 };
           const more = await this.extensions.beforeStop(facts, this.gateContext(abort.signal));
-          if (more === undefined) break;
+          if (more === undefined) {
+            const ending = this.extensions.endTurn(this, 'answer');
+            if (ending) ({ reason, error } = this.applyEnd(ending));
+            break;
+          }
           if (stopContinuations >= MAX_STOP_CONTINUATIONS_PER_TURN) {
             this.emit({ type: 'notice', level: 'warning', text: stopCapMessage() });
             break;
@@ -362,12 +383,16 @@ export class Agent {
     } catch (e) {
       if (abort.signal.aborted) {
         reason = 'cancelled';
+        if (this.stopping) ({ reason, error } = this.applyEnd(this.stopping));
       } else {
         reason = 'failed';
         error = e instanceof Error ? e.message : String(e);
         this.emit({ type: 'notice', level: 'error', text: error });
       }
     } finally {
+      // A stop that came while an extension was answering (no abort reached the step) still decides the end.
+      if (this.stopping && reason !== this.stopping.reason) ({ reason, error } = this.applyEnd(this.stopping));
+      this.stopping = undefined;
       this.turnAbort = undefined;
       this.toolStep.beginTurn(undefined);
     }
@@ -440,6 +465,13 @@ export class Agent {
   /** What every gate call says about where it comes from. */
   gateContext(signal: AbortSignal): GateContext {
     return { sessionId: this.deps.session.id, agentId: this.id, cwd: this.deps.cwd, signal };
+  }
+
+  /** The end an extension or `stop` asked for: the note for the model is journalled, the reason and error returned. */
+  private applyEnd(end: TurnEnd): { reason: TurnEndReason; error: string | undefined } {
+    if (end.note) this.tellModel(end.note);
+    if (end.error) this.emit({ type: 'notice', level: end.reason === 'completed' ? 'info' : 'error', text: end.error });
+    return { reason: end.reason, error: end.error };
   }
 
   /** A note for the model from the engine itself, as the next user message (docs/configuration.md, "Loop limits"). */

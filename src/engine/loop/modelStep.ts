@@ -7,6 +7,7 @@ import { RetryBudget, retryDelayMs, shouldRetry, sleep } from '../../llm/retry';
 import { normalizeToolCallIds } from '../../llm/toolCallIds';
 import { toProviderError } from '../../llm/providerErrors';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../llm/createModelClient';
+import { withPrice } from '../../llm/pricing';
 import { toolSchemaForModel } from '../../tools/defineTool';
 import { contextTokensAfterResponse, contextWindow } from '../context/context';
 import { thinkingParams, type AgentDeps } from './agentDeps';
@@ -144,12 +145,15 @@ export class ModelStep {
           break;
         case 'usage': {
           const { model } = this.deps;
-          this.deps.session.commit({ type: 'usage', usage: part.usage, model: model.model });
+          // A cost the provider did not report is priced now, so the journal keeps the price of the day (pricing.ts).
+          const { usage, problem } = await withPrice(model, part.usage);
+          if (problem) this.emit({ type: 'notice', level: 'warning', text: problem });
+          this.deps.session.commit({ type: 'usage', usage, model: model.model });
           this.emit({
             type: 'usage',
-            usage: part.usage,
+            usage,
             model: model.model,
-            contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, part.usage),
+            contextTokens: contextTokensAfterResponse(request, this.deps.session.state.usage, usage),
             contextLimit: contextWindow(model),
           });
           break;

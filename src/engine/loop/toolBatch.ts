@@ -18,6 +18,7 @@ import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
 import { sessionApprovalPattern } from '../policy/permissionRules';
+import { sessionApprovalEntry } from '../policy/sessionApprovals';
 import type { PermissionMode } from '../session/records';
 import {
   accessesConflict,
@@ -138,7 +139,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     subject: p.subject,
     accesses: p.accesses,
     defaultApproval: p.defaultApproval ?? p.tool.approvalFor?.(p.args) ?? p.tool.defaultApproval,
-    ...(p.outsideSandbox ? { outsideSandbox: true } : {}),
+    ...(p.boundary ? { boundary: p.boundary } : {}),
     mode: env.mode,
     rules: env.rules,
     sessionApprovals: [...env.sessionApprovals, ...remembered],
@@ -174,7 +175,11 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     };
   }
   // A sensitive file is remembered by name: approving .env must not approve the folder's other secrets.
-  const sessionPattern = decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject);
+  // A program's approval names the sandbox it was given for (policy/sessionApprovals.ts).
+  const sessionPattern = sessionApprovalEntry(
+    decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject),
+    p.boundary,
+  );
   env.emit({
     type: 'approval_request',
     callId: p.call.id,

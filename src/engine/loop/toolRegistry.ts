@@ -169,6 +169,29 @@ export class ToolRegistry implements ToolSet {
 }
 
 /**
+ * `set` with tools of one run added after its own (a final-answer tool): they shadow a tool of the same name, and
+ * their source is the built-in one (they are Jarvis's own).
+ */
+export function withRunTools(set: ToolSet, extra: readonly Tool[]): ToolSet {
+  if (!extra.length) return set;
+  const byName = new Map(extra.map((t) => [t.name, t]));
+  // The same array while the set's own list is the same one (the deferral and front ends key caches on it).
+  let cached: { from: readonly Tool[]; list: readonly Tool[] } | undefined;
+  const list = () => {
+    const from = set.list();
+    if (cached?.from !== from) cached = { from, list: [...from.filter((t) => !byName.has(t.name)), ...extra] };
+    return cached.list;
+  };
+  return {
+    list,
+    get: (name) => byName.get(name) ?? set.get(name),
+    keys: () => list().map((t) => t.name),
+    goneReason: (name) => set.goneReason?.(name),
+    sourceOf: (name) => (byName.has(name) ? BUILTIN_SOURCE : set.sourceOf?.(name)),
+  };
+}
+
+/**
  * A plugin or MCP tool that is not read-only and says nothing about what it touches is taken to run a
  * command in the working directory: plan mode refuses it and it never runs alongside a write.
  */

@@ -79,6 +79,19 @@ export interface TurnOutcome {
   toolCalls: number;
 }
 
+/**
+ * How a turn is made to end by something other than the model: a final answer that was handed in, a cap of the run.
+ * `note` is journalled for the model before the turn ends (it reads it when the conversation goes on).
+ */
+export interface TurnEnd {
+  reason: TurnEndReason;
+  error?: string;
+  note?: string;
+}
+
+/** Where `endTurn` is asked: before a model request, or after a final answer. */
+export type TurnBoundary = 'request' | 'answer';
+
 /** The facts `checkToolCall` judges. */
 export interface ToolCallCheck {
   toolName: string;
@@ -110,6 +123,11 @@ export interface TurnExtension {
   afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<AfterToolCallVerdict | void>;
   /** The model answered without tool calls: return text to keep the turn going, or undefined to stop. */
   beforeStop?(facts: StopFacts, ctx: GateContext): Promise<string | undefined>;
+  /**
+   * At each step boundary, end the turn here instead (a final answer was handed in, a cap was reached): `request`
+   * before every model request, `answer` when the model answered without tools and nothing keeps the turn going.
+   */
+  endTurn?(agent: Agent, at: TurnBoundary): TurnEnd | undefined;
   /** After every turn, with its outcome. */
   afterTurn?(agent: Agent, outcome: TurnOutcome): Promise<void> | void;
 }
@@ -202,6 +220,15 @@ export class TurnExtensions {
     const texts: Array<string | undefined> = [];
     for (const ext of this.list) if (ext.beforeStop) texts.push(await ext.beforeStop(facts, ctx));
     return mergeStopTexts(texts);
+  }
+
+  /** The first extension that ends the turn wins. */
+  endTurn(agent: Agent, at: TurnBoundary): TurnEnd | undefined {
+    for (const ext of this.list) {
+      const end = ext.endTurn?.(agent, at);
+      if (end) return end;
+    }
+    return undefined;
   }
 
   /** Every extension hears the outcome; one that throws is reported through `report` and the rest still run. */

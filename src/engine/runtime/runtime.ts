@@ -26,6 +26,7 @@ import { attachRuntimeExtensions } from '../extensions/runtimeExtensions';
 import { claudePermissionMode } from '../../ext/hooks/claudeHookPayload';
 import { ExtensionGate } from '../extensions/extensionGate';
 import { MAIN_AGENT_ID } from '../loop/events';
+import { withRunTools } from '../loop/toolRegistry';
 import type { StepRequest } from '../loop/loop';
 import { workspaceOf } from '../policy/workspace';
 import { DEFAULT_REWIND_MAX_FILE_BYTES, FileHistoryRecorder } from '../session/fileHistoryRecorder';
@@ -256,7 +257,10 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
   const main = assembleAgent(setup, {
     session,
     binding: bindModel(opts.model, opts.client, timeouts),
-    tools: offered.tools.view((t) => mainProfile.offers(t.name)),
+    tools: withRunTools(
+      offered.tools.view((t) => mainProfile.offers(t.name)),
+      opts.mainAgent?.tools ?? [],
+    ),
     resumed: !!opts.resume,
     planMode: opts.planMode,
     approvalPort: opts.approvalPort,
@@ -267,7 +271,7 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
       [DELEGATION_SERVICE.name, new Delegation(delegationDeps, () => a.main.agent, mainProfile.profile, true)],
       ...(tower ? [[TOWER_SERVICE.name, tower.coordinator()] as const] : []),
     ],
-    extensions: [skillInvoker.extension, swarmAloneRule],
+    extensions: [skillInvoker.extension, swarmAloneRule, ...(opts.mainAgent?.extensions ?? [])],
   });
   const agents = new AgentDirectory(setup, main);
   a.main.fill(main, agents);

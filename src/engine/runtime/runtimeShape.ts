@@ -3,7 +3,7 @@ import type { ModelClient, ResolvedModel } from '../../llm/types';
 import type { Tool, ToolServices } from '../../tools/defineTool';
 import type { TaskSettings } from '../../tools/task/taskService';
 import type { ImageLimits } from '../../tools/file';
-import type { SandboxSettings } from '../../tools/shell/commandSandbox';
+import type { SandboxSettings } from '../../tools/boundary/sandboxSettings';
 import type { WebSettings } from '../../tools/web';
 import type { BrowserRuntimeOptions } from '../../tools/browser';
 import type { WorkflowLimits } from '../../tools/workflow';
@@ -135,6 +135,11 @@ export interface RuntimeOptions {
   plugins?: SessionPlugins;
   /** `[compat]`: CLAUDE.md and nested AGENTS.md in the system prompt (docs/compatibility.md); default: read. */
   compat?: CompatSettings;
+  /**
+   * What one headless run adds to the main agent only (runControls.ts): its final-answer tool and the turn
+   * extensions of its caps and output schema. Subagents never get them.
+   */
+  mainAgent?: { tools?: readonly Tool[]; extensions?: readonly TurnExtension[] };
 }
 
 export interface Runtime {

@@ -25,8 +25,20 @@ export const RECORD_VERSION = 1;
 export type PermissionMode = 'manual' | 'yolo' | 'auto';
 /** `cron`: a scheduled task fired (docs/scheduled-tasks.md). */
 export type TurnOrigin = 'user' | 'notification' | 'system' | 'cron';
-/** `blocked`: an extension refused the prompt; the model was not called. */
-export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_steps' | 'interrupted' | 'blocked';
+/**
+ * `blocked`: an extension refused the prompt; the model was not called. `max_turns`, `budget_exceeded`, `timeout`:
+ * a cap of the run stopped it (--max-turns, --max-budget-usd, --timeout; docs/print-mode.md "Caps").
+ */
+export type TurnEndReason =
+  | 'completed'
+  | 'cancelled'
+  | 'failed'
+  | 'max_steps'
+  | 'interrupted'
+  | 'blocked'
+  | 'max_turns'
+  | 'budget_exceeded'
+  | 'timeout';
 export type CompactionTrigger = 'manual' | 'auto';
 
 /** What a compaction left in state: the hand-off note stays viewable after the messages it replaced. */
@@ -153,6 +165,9 @@ export interface UsageTotals {
   costReports?: number;
   /** The sum of the reported costs in USD; set only once a request reported one (never estimated). */
   costUsd?: number;
+  /** Requests priced by a price table (no reported cost), and the sum of those prices (src/llm/pricing.ts). */
+  pricedReports?: number;
+  pricedUsd?: number;
   /** The same figures by the model id the requests went to ('' for requests whose model was not recorded). */
   byModel?: Record<string, ModelUsage>;
 }
@@ -166,6 +181,8 @@ export interface ModelUsage {
   requests: number;
   /** Set once a request to it reported a cost. */
   costUsd?: number;
+  /** Set once a request to it was priced by a price table. */
+  pricedUsd?: number;
 }
 
 /** Adds one request's usage to its model's share. */
@@ -184,14 +201,19 @@ export function addModelUsage(byModel: Record<string, ModelUsage>, model: string
   m.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
   m.requests++;
   if (usage.costUsd !== undefined) m.costUsd = (m.costUsd ?? 0) + usage.costUsd;
+  else if (usage.pricedUsd !== undefined) m.pricedUsd = (m.pricedUsd ?? 0) + usage.pricedUsd;
 }
 
 /** Adds one request's usage report (a model step's, or a compaction's) to the session totals. */
 function addRequestCost(u: UsageTotals, usage: Usage): void {
   u.requests = (u.requests ?? 0) + 1;
-  if (usage.costUsd === undefined) return;
-  u.costReports = (u.costReports ?? 0) + 1;
-  u.costUsd = (u.costUsd ?? 0) + usage.costUsd;
+  if (usage.costUsd !== undefined) {
+    u.costReports = (u.costReports ?? 0) + 1;
+    u.costUsd = (u.costUsd ?? 0) + usage.costUsd;
+  } else if (usage.pricedUsd !== undefined) {
+    u.pricedReports = (u.pricedReports ?? 0) + 1;
+    u.pricedUsd = (u.pricedUsd ?? 0) + usage.pricedUsd;
+  }
 }
 
 export interface SessionState {
