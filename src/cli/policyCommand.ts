@@ -134,7 +134,7 @@ export async function runPolicyTestCommand(call: string, opts: PolicyTestOptions
   const sandbox =
     c.toolName === 'Bash' && decision.decision !== 'deny'
       ? await sandboxNote(sandboxSettingsFromConfig(loaded.config, io.env), workspaceDirs, () =>
-          decideApproval({ ...input, outsideSandbox: true }),
+          decideApproval({ ...input, boundary: { confinement: 'unsandboxed', escalation: true } }),
         )
       : undefined;
   io.out(

@@ -3,7 +3,7 @@
 // outside it (`dangerously_unsandboxed`). docs/approvals.md "Testing rules", docs/sandbox.md.
 import type { PolicyDecision } from '../engine/policy/approvals';
 import { probeBwrapInBackground } from '../platform/sandbox/bwrapSandbox';
-import type { SandboxSettings } from '../tools/shell/commandSandbox';
+import type { SandboxSettings } from '../tools/boundary/sandboxSettings';
 
 export interface SandboxNote {
   state: 'sandboxed' | 'disabled' | 'unavailable' | 'refused';
