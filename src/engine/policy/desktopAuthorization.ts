@@ -5,8 +5,9 @@
 // and the answer is remembered for the session.
 import { patternMatches } from './permissionRules';
 import { describeRule, type PermissionRule, type PolicyDecision } from './approvals';
+import { COMPUTER_USE_SUBJECT } from '../../types/toolNames';
 
-export const AUTHORIZATION_TOOL = 'ComputerUse';
+export const AUTHORIZATION_TOOL = COMPUTER_USE_SUBJECT;
 
 export function authorizationSubject(display: string): string {
   return `${AUTHORIZATION_TOOL}(${display})`;
