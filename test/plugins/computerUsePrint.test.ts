@@ -1,9 +1,9 @@
 // Computer use end to end (docs/computer-use.md): the jarvis-computer-use plugin installed with `jarvis plugin
 // install`, run by `jarvis -p` with a scripted model, on a virtual X11 desktop (Xvfb + openbox, 1600×1000, so
 // screenshots are scaled by 1.25) with real applications: Mousepad writes a paragraph and saves it through its
-// GTK dialog; a small Tk application reports which widget a click landed on, a drag and a scroll.
+// GTK dialog; xterm runs a typed command; a small Tk application reports which widget a click landed on, a drag and a scroll.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +149,33 @@ describe.runIf(runs)('computer use through jarvis -p on a virtual desktop', { ti
       const shots = readdirSync(join(latestSessionDir(dirs.home), 'screenshots'));
       expect(shots.length).toBe(2);
       expect(toolTexts(sent[1]).join('\n')).toMatch(/\[Screenshot saved as \S+\/screenshots\/main-\d+-\d+-\d+\.png \(1280×800, \d+ KB\)\]/);
+    } finally {
+      await desktop.close();
+    }
+  });
+
+  it('types a command into xterm and runs it with Return', async () => {
+    const desktop = await startVirtualDisplay();
+    try {
+      const { dirs, env } = await installed(desktop);
+      authorize(dirs, desktop.display);
+      const out = join(dirs.cwd, 'from-xterm.txt');
+      desktop.launch('xterm', ['-T', 'Jarvis Term', '-e', 'bash', '--norc', '--noprofile'], { env: { HOME: dirs.home } });
+      await desktop.waitForWindow(/Jarvis Term/);
+      step = 0;
+      script = (req, n) => {
+        if (n === 0) return { toolCalls: [call('list_windows', {})] };
+        if (n === 1) {
+          const id = /^(0x[0-9a-f]+) {2}"Jarvis Term"/m.exec(lastToolText(req))![1];
+          const command = `echo typed in xterm > ${out}`;
+          return { toolCalls: [call('focus_window', { window: id }), call('type_text', { text: command }), call('press_keys', { keys: ['Return'] })] };
+        }
+        return { text: 'ran it' };
+      };
+      const r = await runJarvis(['-p', 'run the echo in the terminal'], { env, cwd: dirs.cwd, timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
+      await until(() => existsSync(out) && readFileSync(out, 'utf8').endsWith('\n'), 'the shell in xterm to write the file');
+      expect(readFileSync(out, 'utf8')).toBe('typed in xterm\n');
     } finally {
       await desktop.close();
     }
