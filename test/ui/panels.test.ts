@@ -145,6 +145,54 @@ describe('approval panel at 60 columns', () => {
   });
 });
 
+describe('approval panel for computer use (docs/approvals.md, "Computer use")', () => {
+  it('offers only "once" for an acting call, and only "for this session" for the authorization', () => {
+    const answers: ApprovalAnswer[] = [];
+    const once = new ApprovalPanel(approvalRequest({ offers: ['once'] }), theme, '/w', (a) => answers.push(a));
+    const onceText = framedText(once.render(100));
+    expect(onceText).toContain('1. Approve once');
+    expect(onceText).not.toContain('Approve for this session');
+    once.handleInput('2');
+    const authorization = approvalRequest({
+      toolName: 'ComputerUse',
+      subject: 'ComputerUse(:0)',
+      sessionPattern: 'ComputerUse(:0)',
+      offers: ['session'],
+    });
+    const auth = new ApprovalPanel(authorization, theme, '/w', (a) => answers.push(a));
+    const authText = framedText(auth.render(100));
+    expect(authText).toContain('1. Approve for this session (ComputerUse(:0))');
+    expect(authText).not.toContain('Approve once');
+    auth.handleInput('1');
+    expect(answers).toEqual([{ decision: 'reject' }, { decision: 'approve_session' }]);
+  });
+
+  it('shows a screenshot on the tool card as what was done, its size and where it is kept', () => {
+    const card = new ToolCard(
+      { theme, expanded: false, cwd: '/w' },
+      'c1',
+      'mcp__plugin-jarvis-computer-use_desktop__screenshot',
+      '',
+    );
+    card.finish({
+      text: 'Whole screen: 1280×800 px. …',
+      isError: false,
+      summary: 'Whole screen: 1280×800 px.',
+      display: {
+        kind: 'image',
+        path: '/s/screenshots/main-1-0-2.png',
+        bytes: 146_432,
+        width: 1280,
+        height: 800,
+        mediaType: 'image/png',
+      },
+    });
+    const text = card.render(120).map(plain).join('\n');
+    expect(text).toContain('⎿ Whole screen: 1280×800 px.');
+    expect(text).toContain('image 1280×800, 143 KB · /s/screenshots/main-1-0-2.png');
+  });
+});
+
 describe('approval panel for a Bash line with a continuation', () => {
   it('shows the line as bash reads it and the parsed command, not the split words', () => {
     const request = approvalRequest({

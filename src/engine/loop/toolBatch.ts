@@ -29,6 +29,7 @@ import {
   type ToolRunEnv,
 } from './toolRunner';
 import type { Workspace } from '../policy/workspace';
+import { authorizeDesktop } from './desktopGate';
 
 export interface ToolBatchEnv {
   /** The agent whose calls these are (approval requests name it). */
@@ -109,6 +110,17 @@ function applyRewrite(decision: PolicyDecision, verdict: ToolCallVerdict): Polic
   };
 }
 
+/** Manual mode asks before a computer-use action in words about the desktop, not as "runs a command". */
+function desktopReason(p: PreparedToolCall, decision: PolicyDecision): PolicyDecision {
+  const desktop = p.tool?.desktop;
+  if (!desktop || decision.decision !== 'ask' || decision.by !== 'tool default') return decision;
+  const what = desktop.action === 'input' ? 'acts on' : 'looks at';
+  return {
+    ...decision,
+    reason: `${p.tool!.name} ${what} the desktop on display ${desktop.display}; manual mode asks first`,
+  };
+}
+
 /** What the model is told about a refused call: which rule or policy refused it, and why. */
 function denialText(subject: string, decision: PolicyDecision, byPolicy: boolean): string {
   if (byPolicy && !decision.by.startsWith('rule ')) return `${subject} is refused: ${decision.reason ?? decision.by}.`;
@@ -150,7 +162,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     isSensitivePath: env.isSensitivePath,
     shell: await shellAnalysisFor(p.tool.name, p.subject),
   });
-  const decision = applyRewrite(policy, verdict);
+  const decision = desktopReason(p, applyRewrite(policy, verdict));
   if (decision.decision === 'deny') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: decision.by });
     return {
@@ -160,6 +172,11 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
         isError: true,
       },
     };
+  }
+  if (p.tool.desktop) {
+    const call = { callId: p.call.id, toolName: p.tool.name, display: p.tool.desktop.display };
+    const refused = await authorizeDesktop(call, env, remembered);
+    if (refused) return { run: false, ...refused };
   }
   if (decision.decision === 'allow') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: decision.by });
@@ -180,6 +197,8 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject),
     p.boundary,
   );
+  // A computer-use action that acts (clicks, keys) is approved one at a time; looking may be approved for the session.
+  const onceOnly = p.tool.desktop?.action === 'input';
   env.emit({
     type: 'approval_request',
     callId: p.call.id,
@@ -197,6 +216,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
       args: p.args,
       accesses: p.accesses,
       reason: decision.reason ?? decision.by,
+      ...(onceOnly ? { offers: ['once'] as const } : {}),
       commands: decision.commands,
       ...(decision.normalised !== undefined ? { normalised: decision.normalised } : {}),
       ...(p.preview ? { preview: p.preview } : {}),
@@ -210,7 +230,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
       : 'The user rejected this call. Stop and wait for their next instruction.';
     return { run: false, result: { content: text, isError: true }, rejected: !answer.feedback };
   }
-  if (answer.decision === 'approve_session') {
+  if (answer.decision === 'approve_session' && !onceOnly) {
     remembered.push(sessionPattern);
     env.rememberApproval(sessionPattern);
   }
@@ -287,7 +307,11 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
       running.push(Promise.resolve(gate.result));
       return;
     }
-    const waitFor = running.filter((_, j) => gates[j].run && accessesConflict(prepared[j].accesses, p.accesses));
+    // Computer-use calls act on one screen: each waits for the ones before it, so looking follows acting in order.
+    const desktop = (j: number) => !!p.tool?.desktop && !!prepared[j].tool?.desktop;
+    const waitFor = running.filter(
+      (_, j) => gates[j].run && (accessesConflict(prepared[j].accesses, p.accesses) || desktop(j)),
+    );
     running.push(
       Promise.allSettled(waitFor).then(async () => {
         if (env.signal.aborted) return { content: 'Not run: the turn was interrupted.', isError: true };

@@ -37,6 +37,11 @@ export interface ApprovalRequest {
   subject: string;
   /** What "approve for this session" would remember. */
   sessionPattern: string;
+  /**
+   * The approvals the user may give (default both): a computer-use input action is approved one call at a time
+   * (`['once']`), the computer-use authorization only for the whole session (`['session']`) (docs/approvals.md).
+   */
+  offers?: ReadonlyArray<'once' | 'session'>;
   args: unknown;
   accesses: ToolAccess[];
   /** Why a human is asked, in words ("writes a file", "reads a sensitive file"). */
