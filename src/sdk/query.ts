@@ -93,6 +93,8 @@ class SdkQuery implements Query {
 
   private async main(): Promise<void> {
     const { options } = this;
+    // undici is a large chunk: its loading overlaps the launch instead of following it (bench/sdk.bench.mjs).
+    const undici = loadUndici();
     const env = launchEnv(options);
     const cwd = resolve(options.cwd ?? process.cwd());
     const permission = modeOf(options.permissionMode ?? 'auto', !!options.canUseTool);
@@ -135,7 +137,7 @@ class SdkQuery implements Query {
     const append = options.appendSystemPrompt?.trim();
     const bg = startup.settings.background;
     // This query's own connection pool: closed with it, so no idle connection to the provider outlives it.
-    const dispatcher = await connectionPool();
+    const dispatcher = connectionPool(await undici);
     try {
       this.host = new SessionHost({
         base: {
@@ -274,9 +276,15 @@ class SdkQuery implements Query {
   }
 }
 
-/** A connection pool of undici (bundled, as the proxy support loads it: llm/network.ts). */
-async function connectionPool(): Promise<Dispatcher> {
-  const undici = await import('undici');
+/** undici (bundled, as the proxy support loads it: llm/network.ts); a failed load is reported where it is awaited. */
+function loadUndici(): Promise<typeof import('undici')> {
+  const loading = import('undici');
+  loading.catch(() => undefined);
+  return loading;
+}
+
+/** A connection pool of undici, this query's own. */
+function connectionPool(undici: typeof import('undici')): Dispatcher {
   const Agent = undici.Agent ?? (undici.default as unknown as typeof undici).Agent;
   return new Agent();
 }
