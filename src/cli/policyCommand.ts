@@ -17,8 +17,8 @@ import { canonicalPath } from '../tools/file/pathPolicy';
 import { builtinTools } from '../tools/registry';
 import { UsageError } from './program';
 import { sandboxNote, sandboxRows, type SandboxNote } from './policySandbox';
-import { sandboxSettingsFromConfig } from './sandboxStartup';
-import { permissionRulesOf } from './startup';
+import { sandboxSettingsFromConfig } from '../engine/runtime/startup/sandboxStartup';
+import { permissionRulesOf } from '../engine/runtime/startup/startup';
 
 export type PolicyTestMode = PermissionMode | 'plan';
 

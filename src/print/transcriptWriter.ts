@@ -4,6 +4,7 @@
 // until its response is final: a retry after a partly streamed answer discards the partial text
 // (as the journal does), so stdout never holds two attempts (docs/print-mode.md).
 import type { EngineEventBody } from '../engine/loop/events';
+import { streamJsonMessage } from '../engine/runtime/streamJson';
 
 export interface Sink {
   write(text: string): void;
@@ -153,62 +154,18 @@ export class TranscriptWriter {
   }
 }
 
-/** stream-json: one JSON object per stdout line, in the shape of chat messages. No thinking. */
+/** stream-json: one JSON object per stdout line (engine/runtime/streamJson.ts); notices and blocks also on stderr. */
 export class StreamJsonWriter {
   constructor(
     private readonly stdout: Sink,
     private readonly stderr: Sink,
   ) {}
 
-  private line(value: unknown): void {
-    this.stdout.write(`${JSON.stringify(value)}\n`);
-  }
-
   handle(event: EngineEventBody): void {
-    switch (event.type) {
-      case 'assistant_message': {
-        const message: Record<string, unknown> = { role: 'assistant', content: event.text };
-        if (event.toolCalls.length) {
-          message.tool_calls = event.toolCalls.map((c) => ({
-            id: c.id,
-            type: 'function',
-            function: { name: c.name, arguments: c.arguments },
-          }));
-        }
-        this.line(message);
-        return;
-      }
-      case 'tool_result':
-        this.line({
-          role: 'tool',
-          tool_call_id: event.callId,
-          name: event.toolName,
-          content: event.text,
-          ...(event.isError ? { is_error: true } : {}),
-        });
-        return;
-      case 'retry':
-        this.line({
-          type: 'retry',
-          attempt: event.attempt,
-          max_attempts: event.maxAttempts,
-          delay_ms: event.delayMs,
-          error: event.error,
-        });
-        return;
-      case 'notice':
-        this.stderr.write(`${event.level}: ${event.text}\n`);
-        // docs/print-mode.md: an error is an event on stdout as well, so a script never sees an empty stdout.
-        if (event.level === 'error') this.line({ type: 'error', message: event.text });
-        return;
-      case 'turn_end':
-        if (event.reason === 'blocked' && event.error) {
-          this.stderr.write(`${event.error}\n`);
-          this.line({ type: 'error', message: event.error });
-        }
-        return;
-      default:
-        return;
-    }
+    if (event.type === 'notice') this.stderr.write(`${event.level}: ${event.text}\n`);
+    if (event.type === 'turn_end' && event.reason === 'blocked' && event.error) this.stderr.write(`${event.error}\n`);
+    // docs/print-mode.md: an error is an event on stdout as well, so a script never sees an empty stdout.
+    const message = streamJsonMessage(event);
+    if (message) this.stdout.write(`${JSON.stringify(message)}\n`);
   }
 }

@@ -5,12 +5,19 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RunControls } from '../../engine/runtime/runControls';
 import { SessionControl } from '../../engine/runtime/sessionControl';
-import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE, makePrintRenderer, runPrint } from '../../print/printMode';
-import { PrintResultRecorder } from '../../print/printResult';
+import {
+  EXIT_FAILURE,
+  EXIT_SUCCESS,
+  EXIT_USAGE,
+  exitCodeOfVerdict,
+  reportOf,
+  runHeadless,
+} from '../../engine/runtime/headlessRun';
+import { RunResultRecorder } from '../../engine/runtime/runResult';
+import { loadStartup, StartupError } from '../../engine/runtime/startup/startup';
+import { makePrintRenderer } from '../../print/printMode';
 import { SessionLockedError } from '../../store/sessionLock';
-import { exitCodeOfVerdict, reportOf } from '../printRun';
 import { capsFromFlags } from '../runFlags';
-import { loadStartup, StartupError } from '../startup';
 import { parseDiff, readDiff, repositoryRoot, resolveRange, ReviewInputError, type DiffFile } from './reviewDiff';
 import { failsOn, placeFindings, REVIEW_ANSWER_SCHEMA, type ReviewAnswer, type Severity } from './reviewFindings';
 import { buildReviewRequest } from './reviewPlan';
@@ -78,7 +85,7 @@ export async function runReviewCommand(o: ReviewOptions): Promise<number> {
     return EXIT_USAGE;
   }
   const files = parseDiff(diff);
-  const recorder = new PrintResultRecorder('text', { write: () => undefined });
+  const recorder = new RunResultRecorder();
   let answer: ReviewAnswer | undefined;
   let code: number;
   if (!files.length) {
@@ -157,7 +164,7 @@ async function runReview(
   root: string,
   prompt: string,
   controls: RunControls,
-  recorder: PrintResultRecorder,
+  recorder: RunResultRecorder,
   stderr: Sink,
 ): Promise<number> {
   let startup;
@@ -212,13 +219,11 @@ async function runReview(
   process.on('SIGINT', onSigint);
   try {
     const bg = startup.settings.background;
-    return await runPrint(
+    return await runHeadless(
       runtime.agent,
       {
         prompt,
-        outputFormat: 'text',
-        stdout: stderr,
-        stderr,
+        notify: stderr,
         background: {
           watcher: runtime.notifications,
           mode: bg.printBackgroundMode,

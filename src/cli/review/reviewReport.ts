@@ -1,7 +1,7 @@
 // What `jarvis review` writes (docs/ci.md "Output"): the report object (`--output-format json`, documented by
 // docs/schemas/review.schema.json), the text listing grouped by file, and Markdown for a pull-request comment. SARIF
 // is in reviewSarif.ts.
-import type { PrintResultEvent } from '../../print/printResult';
+import type { RunResultEvent } from '../../engine/runtime/runResult';
 import type { DiffFile, ReviewRange } from './reviewDiff';
 import { countBySeverity, type PlacedFinding, type Placement, type Severity } from './reviewFindings';
 
@@ -21,7 +21,7 @@ export interface ReviewReport {
   fail_on: Severity | null;
   exit_code: number;
   /** The run's result object, as `jarvis -p --output-format json` prints it (docs/print-mode.md). */
-  run: PrintResultEvent;
+  run: RunResultEvent;
 }
 
 export function buildReport(o: {
@@ -31,7 +31,7 @@ export function buildReport(o: {
   placement: Placement;
   failOn: Severity | undefined;
   exitCode: number;
-  run: PrintResultEvent;
+  run: RunResultEvent;
 }): ReviewReport {
   return {
     version: REVIEW_REPORT_VERSION,

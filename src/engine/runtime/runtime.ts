@@ -248,10 +248,12 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     gateContext(),
   );
   // [loop_control] idle_timeout_s: the wait for a first byte and for each next chunk.
-  const timeouts =
-    opts.loop.idleTimeoutMs === undefined
+  const timeouts = {
+    ...opts.modelClient,
+    ...(opts.loop.idleTimeoutMs === undefined
       ? {}
-      : { timeoutMs: opts.loop.idleTimeoutMs, idleTimeoutMs: opts.loop.idleTimeoutMs };
+      : { timeoutMs: opts.loop.idleTimeoutMs, idleTimeoutMs: opts.loop.idleTimeoutMs }),
+  };
   let swarmMode = !!opts.swarmMode;
   const skillInvoker = new SkillInvoker(opts.skills);
   const main = assembleAgent(setup, {
