@@ -51,10 +51,12 @@ const zodLocalesEnglishOnly = {
   },
 };
 
+// Two entries share the lazy chunks: the CLI (dist/jarvis.js) and the SDK (dist/sdk.js, `jarvis-code/sdk`; its types
+// are src/sdk/api.ts, copied below as dist/sdk.d.ts — docs/sdk.md).
 const result = await build({
-  entryPoints: ['src/cli/main.ts'],
+  entryPoints: { jarvis: 'src/cli/main.ts', sdk: 'src/sdk/index.ts' },
   outdir: 'dist',
-  entryNames: 'jarvis',
+  entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
@@ -84,6 +86,11 @@ for (const file of result.outputFiles) {
   const temporary = `${file.path}.${process.pid}.tmp`;
   writeFileSync(temporary, file.contents);
   renameSync(temporary, file.path);
+}
+{
+  const temporary = `dist/sdk.d.ts.${process.pid}.tmp`;
+  copyFileSync('src/sdk/api.ts', temporary);
+  renameSync(temporary, 'dist/sdk.d.ts');
 }
 // The Bash parser (src/platform/bashSyntax.ts) is bundled; the WebAssembly it loads is data, copied
 // beside the bundle so an installed package needs neither web-tree-sitter nor tree-sitter-bash.
@@ -237,6 +244,8 @@ async function zipExtension(stage) {
 
 await buildPlugin('jarvis-documents', { copy: ['skills'], extra: copyPdfjs, compress: true, listing: true });
 await buildPlugin('image_generation', { compress: true });
+// Its tool list is fixed, so its launcher answers the handshake and tools/list without loading the server.
+await buildPlugin('jarvis-computer-use', { compress: true, listing: true });
 await buildPlugin('audio_generation', { compress: true });
 // The manifest and the browser extension (unpacked, and zipped for users who prefer a file); its MCP server is
 // the CLI itself (`jarvis webbridge-mcp`), which carries playwright-core and the extension's WebSocket server.

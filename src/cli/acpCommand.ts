@@ -14,7 +14,7 @@ const EXIT_INTERRUPTED = 130;
 
 async function prepare(cwd: string): Promise<PreparedSession> {
   // Configuration loads with the first session, so initialize is answered before it is read.
-  const { loadExtensions, loadStartup, StartupError } = await import('./startup');
+  const { loadExtensions, loadStartup, StartupError } = await import('../engine/runtime/startup/startup');
   try {
     const startup = loadStartup({}, { nonInteractive: false, cwd });
     // Skills, agents and plugins (their hooks and MCP servers too), as in the terminal UI.

@@ -23,7 +23,7 @@ import { configPath, displayPath, projectRoot } from '../store/paths';
 import { isWorkspaceTrusted } from '../store/trust';
 import { claudeCommandLines, claudeJsonLines, claudeSettingsLines } from './doctorClaude';
 import { peerCommandLines } from './doctorPeers';
-import { commandOwner } from './peerStartup';
+import { commandOwner } from '../engine/runtime/startup/peerStartup';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
 
 export const TOOL_NAMES = {

@@ -6,7 +6,7 @@ import { LspClient } from '../platform/lsp/lspClient';
 import { languageIdFor, locateServer, serverForFile, type LspServerConfig } from '../platform/lsp/lspServers';
 import { ConfigError, loadConfig } from '../store/config';
 import type { DoctorSectionProvider } from './doctorSections';
-import { lspSettingsFromConfig } from './lspSettings';
+import { lspSettingsFromConfig } from '../engine/runtime/startup/lspSettings';
 
 const TITLE = 'language servers';
 /** The walk looks at most this many folders deep and this many entries, so a huge tree stays cheap. */

@@ -5,7 +5,7 @@ import { loadMcpServers } from '../store/mcpConfig';
 import { isWorkspaceTrusted } from '../store/trust';
 import { readConfig } from './doctorCompat';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
-import { changedMcpFileWarnings } from './mcpTrustNotice';
+import { changedMcpFileWarnings } from '../engine/runtime/startup/mcpTrustNotice';
 
 export const mcpTrustDoctor: DoctorSectionProvider = async (ctx: DoctorContext): Promise<DoctorSection | undefined> => {
   if (!isWorkspaceTrusted(ctx.home, ctx.cwd)) return undefined;

@@ -9,9 +9,9 @@ import { findChromium } from '../platform/browser/findChromium';
 import { defaultRipgrep } from '../platform/ripgrep';
 import { describeMcpTarget, type McpServerConfig } from '../store/mcpConfig';
 import type { ResolvedModel } from '../types/models';
-import { changedFilesOf } from './mcpTrustNotice';
+import { changedFilesOf } from '../engine/runtime/startup/mcpTrustNotice';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
-import { loadExtensions, loadStartup, StartupError } from './startup';
+import { loadExtensions, loadStartup, StartupError } from '../engine/runtime/startup/startup';
 
 declare const __JARVIS_VERSION__: string;
 

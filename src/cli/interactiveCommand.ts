@@ -2,7 +2,7 @@
 import type { MainOptions } from './program';
 import { installLastResort } from './lastResort';
 import type { ReloadedOptions } from '../ui/appOptions';
-import { loadExtensions, loadStartup, StartupError, type Startup } from './startup';
+import { loadExtensions, loadStartup, StartupError, type Startup } from '../engine/runtime/startup/startup';
 
 declare const __JARVIS_VERSION__: string;
 

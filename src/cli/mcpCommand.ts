@@ -19,7 +19,7 @@ import { ConfigError, readConfigFile } from '../store/config';
 import { configPath, displayPath, jarvisHome } from '../store/paths';
 import { isWorkspaceTrusted, mcpFileApproved, recordMcpFileWrite } from '../store/trust';
 import { openInBrowser } from '../platform/openInBrowser';
-import { changedFilesOf } from './mcpTrustNotice';
+import { changedFilesOf } from '../engine/runtime/startup/mcpTrustNotice';
 import { UsageError } from './program';
 
 export interface McpAddOptions {

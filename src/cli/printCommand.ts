@@ -2,16 +2,18 @@
 import { parseGoalCommand } from '../engine/background/goals';
 import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
+import { makePrintRenderer, type PrintFormat } from '../print/printMode';
 import {
   EXIT_FAILURE,
   EXIT_INTERRUPTED,
   EXIT_USAGE,
-  makePrintRenderer,
-  runPrint,
-  type PrintFormat,
-} from '../print/printMode';
-import { initEvent, PrintResultRecorder } from '../print/printResult';
-import { exitCodeOfVerdict, openRunControls, reportOf } from './printRun';
+  exitCodeOfVerdict,
+  reportOf,
+  runHeadless,
+} from '../engine/runtime/headlessRun';
+import { initEvent } from '../engine/runtime/streamJson';
+import { PrintResultRecorder } from '../print/printResult';
+import { openRunControls } from './printRun';
 import type { RunControls } from '../engine/runtime/runControls';
 import type { EngineEvent } from '../engine/loop/events';
 import { contextWindow, estimateToolSchemaTokens } from '../engine/context/context';
@@ -30,7 +32,7 @@ import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import { knownSlashNames, unknownSlashName, type SlashNameSources } from '../engine/delegation/slashNames';
 import { namesMcpServer, runMcpPromptCommand } from '../ext/mcp/mcpPrompts';
 import { parseFlowCommand, runFlow } from '../engine/delegation/flowRunner';
-import { loadExtensions, loadStartup, StartupError } from './startup';
+import { loadExtensions, loadStartup, StartupError } from '../engine/runtime/startup/startup';
 
 declare const __JARVIS_VERSION__: string;
 
@@ -300,7 +302,7 @@ async function runPrintBody(
       stderr.write('interrupted: the command was not sent\n');
       return EXIT_INTERRUPTED;
     }
-    return await runPrint(
+    return await runHeadless(
       runtime.agent,
       {
         prompt,
@@ -310,9 +312,7 @@ async function runPrintBody(
         ...(flowCommand?.ok
           ? { flow: () => runFlow(runtime.agent, flowCommand.skill.name, flowCommand.flow, { signal: stop.signal }) }
           : {}),
-        outputFormat: format,
-        stdout,
-        stderr,
+        notify: stderr,
         background,
         goal,
         scheduled,

@@ -3,7 +3,7 @@
 import { ConfigError } from '../store/configFields';
 import { loadConfig } from '../store/config';
 import type { DoctorSectionProvider } from './doctorSections';
-import { sandboxSettingsFromConfig } from './sandboxStartup';
+import { sandboxSettingsFromConfig } from '../engine/runtime/startup/sandboxStartup';
 import type { SandboxSettings } from '../tools/boundary/sandboxSettings';
 import { probeBwrap } from '../platform/sandbox/bwrapSandbox';
 import { seccompSupported } from '../platform/sandbox/seccompFilter';

@@ -15,6 +15,11 @@ export interface ModelClientOptions {
   idleTimeoutMs?: number;
   /** Environment for JARVIS_CODE_CUSTOM_HEADERS and the proxy variables; defaults to process.env. */
   env?: Record<string, string | undefined>;
+  /**
+   * The connection pool requests go through when no proxy applies (default: Node's global one). The SDK gives each
+   * session its own and closes it with the session, so no idle connection outlives a query (docs/sdk.md).
+   */
+  dispatcher?: Dispatcher;
 }
 
 /** Settings every adapter receives, defaults filled in. */
@@ -100,6 +105,7 @@ export async function createModelClient(
   // Throws a clear error for an invalid or SOCKS proxy: the first request fails with it.
   const fetchOptions = await proxyFetchOptions(baseUrlOf(resolved), settings.env);
   if (fetchOptions) settings.fetchOptions = fetchOptions;
+  else if (options.dispatcher) settings.fetchOptions = { dispatcher: options.dispatcher };
   switch (resolved.providerType) {
     case 'openai':
     case 'kimi': {

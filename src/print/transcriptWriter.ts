@@ -4,6 +4,7 @@
 // until its response is final: a retry after a partly streamed answer discards the partial text
 // (as the journal does), so stdout never holds two attempts (docs/print-mode.md).
 import type { EngineEventBody } from '../engine/loop/events';
+import { streamJsonMessage } from '../engine/runtime/streamJson';
 
 export interface Sink {
   write(text: string): void;
@@ -49,11 +50,39 @@ export function clipAtWord(line: string, max: number): string {
   return `${line.slice(0, space > max / 2 ? space : max - 1).trimEnd()} …`;
 }
 
+/**
+ * A tool result's text as one line. An error whose first line only introduces what follows ("Invalid arguments for
+ * Edit:" above a list of the fields) keeps what it introduces: the listed items joined with "; ", or the next line.
+ */
+export function resultLine(text: string, isError: boolean): string {
+  const lines = text.split('\n').map((l) => l.trim());
+  const first = lines.findIndex((l) => l !== '');
+  if (first === -1) return '';
+  const head = lines[first];
+  if (!isError || !head.endsWith(':')) return head;
+  const items: string[] = [];
+  for (const line of lines.slice(first + 1)) {
+    const item = /^[-•*]\s+(.*)$/.exec(line)?.[1];
+    if (item !== undefined) items.push(item);
+    else if (items.length || line === '') break;
+    else {
+      items.push(line);
+      break;
+    }
+  }
+  return items.length ? `${head} ${items.join('; ')}` : head;
+}
+
 export class TranscriptWriter {
   private readonly text: BulletStream;
   private readonly thinking: BulletStream;
   /** The text of the step being streamed, not yet known to be final. */
   private held = '';
+  /**
+   * The calls of the last response, numbered when it made several (they may run in parallel and end in any order):
+   * each call's line and its result's line carry its number (docs/print-mode.md).
+   */
+  private numbers = new Map<string, number>();
 
   constructor(
     private readonly stdout: Sink,
@@ -75,15 +104,19 @@ export class TranscriptWriter {
       case 'assistant_message':
         this.thinking.end();
         this.release();
+        this.numbers = new Map(event.toolCalls.length > 1 ? event.toolCalls.map((c, i) => [c.id, i + 1]) : []);
         return;
       case 'tool_call':
-        this.stderr.write(`• ${event.subject}\n`);
+        this.stderr.write(`• ${this.label(event.call.id)}${event.subject}\n`);
         return;
       case 'tool_result': {
         const first =
           event.summary ??
-          clipAtWord(event.text.split('\n')[0], event.isError ? ERROR_LINE_MAX_CHARS : RESULT_LINE_MAX_CHARS);
-        this.stderr.write(`  ${event.isError ? '✗' : '⎿'} ${first}\n`);
+          clipAtWord(
+            resultLine(event.text, event.isError),
+            event.isError ? ERROR_LINE_MAX_CHARS : RESULT_LINE_MAX_CHARS,
+          );
+        this.stderr.write(`  ${event.isError ? '✗' : '⎿'} ${this.label(event.callId)}${first}\n`);
         return;
       }
       case 'retry':
@@ -108,6 +141,12 @@ export class TranscriptWriter {
     }
   }
 
+  /** `[2] ` for the second call of a response that made several; '' otherwise. */
+  private label(callId: string): string {
+    const n = this.numbers.get(callId);
+    return n === undefined ? '' : `[${n}] `;
+  }
+
   private release(): void {
     this.text.push(this.held);
     this.held = '';
@@ -115,62 +154,18 @@ export class TranscriptWriter {
   }
 }
 
-/** stream-json: one JSON object per stdout line, in the shape of chat messages. No thinking. */
+/** stream-json: one JSON object per stdout line (engine/runtime/streamJson.ts); notices and blocks also on stderr. */
 export class StreamJsonWriter {
   constructor(
     private readonly stdout: Sink,
     private readonly stderr: Sink,
   ) {}
 
-  private line(value: unknown): void {
-    this.stdout.write(`${JSON.stringify(value)}\n`);
-  }
-
   handle(event: EngineEventBody): void {
-    switch (event.type) {
-      case 'assistant_message': {
-        const message: Record<string, unknown> = { role: 'assistant', content: event.text };
-        if (event.toolCalls.length) {
-          message.tool_calls = event.toolCalls.map((c) => ({
-            id: c.id,
-            type: 'function',
-            function: { name: c.name, arguments: c.arguments },
-          }));
-        }
-        this.line(message);
-        return;
-      }
-      case 'tool_result':
-        this.line({
-          role: 'tool',
-          tool_call_id: event.callId,
-          name: event.toolName,
-          content: event.text,
-          ...(event.isError ? { is_error: true } : {}),
-        });
-        return;
-      case 'retry':
-        this.line({
-          type: 'retry',
-          attempt: event.attempt,
-          max_attempts: event.maxAttempts,
-          delay_ms: event.delayMs,
-          error: event.error,
-        });
-        return;
-      case 'notice':
-        this.stderr.write(`${event.level}: ${event.text}\n`);
-        // docs/print-mode.md: an error is an event on stdout as well, so a script never sees an empty stdout.
-        if (event.level === 'error') this.line({ type: 'error', message: event.text });
-        return;
-      case 'turn_end':
-        if (event.reason === 'blocked' && event.error) {
-          this.stderr.write(`${event.error}\n`);
-          this.line({ type: 'error', message: event.error });
-        }
-        return;
-      default:
-        return;
-    }
+    if (event.type === 'notice') this.stderr.write(`${event.level}: ${event.text}\n`);
+    if (event.type === 'turn_end' && event.reason === 'blocked' && event.error) this.stderr.write(`${event.error}\n`);
+    // docs/print-mode.md: an error is an event on stdout as well, so a script never sees an empty stdout.
+    const message = streamJsonMessage(event);
+    if (message) this.stdout.write(`${JSON.stringify(message)}\n`);
   }
 }

@@ -272,7 +272,7 @@ const webSearchEngineSchema = table({
 });
 
 // `[lsp]` and `[lsp.servers.<name>]`: language servers for diagnostics after edits and the Lsp tool (docs/lsp.md).
-// A name that is not built in must give `command` and `file_patterns`; cli/lspSettings.ts checks that.
+// A name that is not built in must give `command` and `file_patterns`; engine/runtime/startup/lspSettings.ts checks that.
 const lspServerSchema = table({
   enabled: bool().default(true),
   command: nonEmpty().optional(),

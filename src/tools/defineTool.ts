@@ -92,6 +92,8 @@ export interface ToolContext<Uses extends AnyServiceKey = never> {
 /** What front ends can render richly besides the model-facing text. */
 export type ToolDisplay =
   | { kind: 'diff'; path: string; before: string; after: string }
+  /** An image the tool produced, kept on disk (a computer-use screenshot in the session folder). */
+  | { kind: 'image'; path: string; bytes: number; width: number; height: number; mediaType: string }
   | { kind: 'file'; path: string; lines: number }
   | { kind: 'command'; command: string; exitCode: number | null }
   | { kind: 'text'; text: string };
@@ -107,6 +109,12 @@ export interface ToolResult {
 }
 
 export type DefaultApproval = 'auto' | 'ask';
+
+/** What a computer-use tool does to which display: looks at it (`observe`) or acts on it (`input`). */
+export interface DesktopControl {
+  action: 'observe' | 'input';
+  display: string;
+}
 
 export interface ToolDefinition<
   S extends z.ZodType = z.ZodType,
@@ -149,6 +157,8 @@ export interface ToolDefinition<
   deferred?: boolean;
   /** Offered to the model only when this says so (e.g. ReadMediaFile needs image_in). */
   isAvailable?(env: ToolAvailability): boolean;
+  /** A computer-use tool (docs/computer-use.md): it needs the session's authorization for `display` first. */
+  desktop?: DesktopControl;
   execute(args: z.infer<S>, ctx: ToolContext<Uses>): Promise<ToolResult>;
 }
 

@@ -9,6 +9,7 @@ const RANK: Record<string, number> = {
   ui: 3,
   acp: 3,
   print: 3,
+  sdk: 3,
   engine: 2,
   tools: 1,
   ext: 1,

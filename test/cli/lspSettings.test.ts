@@ -1,6 +1,6 @@
 // `[lsp]` of config.toml as language-server settings (docs/lsp.md): built-ins changed, turned off, servers added.
 import { describe, expect, it } from 'vitest';
-import { lspSettingsFromConfig } from '../../src/cli/lspSettings';
+import { lspSettingsFromConfig } from '../../src/engine/runtime/startup/lspSettings';
 import { configSchema } from '../../src/store/configSchema';
 import { ConfigError } from '../../src/store/config';
 

@@ -29,6 +29,7 @@ import {
   type ToolRunEnv,
 } from './toolRunner';
 import type { Workspace } from '../policy/workspace';
+import { authorizeDesktop } from './desktopGate';
 
 export interface ToolBatchEnv {
   /** The agent whose calls these are (approval requests name it). */
@@ -78,7 +79,9 @@ export interface ToolBatchResult {
   halted?: string;
 }
 
-type Gate = { run: true } | { run: false; result: ToolResult; rejected?: boolean; halt?: string };
+/** `replaced`: the approval changed the call's arguments; the call runs as prepared again from them. */
+type Gate =
+  { run: true; replaced?: PreparedToolCall } | { run: false; result: ToolResult; rejected?: boolean; halt?: string };
 
 function factsOf(p: PreparedToolCall): ToolCallFacts {
   return {
@@ -109,6 +112,17 @@ function applyRewrite(decision: PolicyDecision, verdict: ToolCallVerdict): Polic
   };
 }
 
+/** Manual mode asks before a computer-use action in words about the desktop, not as "runs a command". */
+function desktopReason(p: PreparedToolCall, decision: PolicyDecision): PolicyDecision {
+  const desktop = p.tool?.desktop;
+  if (!desktop || decision.decision !== 'ask' || decision.by !== 'tool default') return decision;
+  const what = desktop.action === 'input' ? 'acts on' : 'looks at';
+  return {
+    ...decision,
+    reason: `${p.tool!.name} ${what} the desktop on display ${desktop.display}; manual mode asks first`,
+  };
+}
+
 /** What the model is told about a refused call: which rule or policy refused it, and why. */
 function denialText(subject: string, decision: PolicyDecision, byPolicy: boolean): string {
   if (byPolicy && !decision.by.startsWith('rule ')) return `${subject} is refused: ${decision.reason ?? decision.by}.`;
@@ -116,7 +130,74 @@ function denialText(subject: string, decision: PolicyDecision, byPolicy: boolean
   return `${subject} is denied by ${byPolicy ? `a permission rule (${decision.by})` : decision.by}${why}.`;
 }
 
-async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: string[]): Promise<Gate> {
+/** The policy's decision for a prepared call (every mode, rule and path check; docs/approvals.md). */
+async function judge(
+  p: PreparedToolCall & { tool: NonNullable<PreparedToolCall['tool']> },
+  env: ToolBatchEnv,
+  remembered: string[],
+) {
+  return decideApproval({
+    toolName: p.tool.name,
+    subject: p.subject,
+    accesses: p.accesses,
+    defaultApproval: p.defaultApproval ?? p.tool.approvalFor?.(p.args) ?? p.tool.defaultApproval,
+    ...(p.boundary ? { boundary: p.boundary } : {}),
+    mode: env.mode,
+    rules: env.rules,
+    sessionApprovals: [...env.sessionApprovals, ...remembered],
+    ...(env.preApproved?.length ? { preApproved: env.preApproved } : {}),
+    swarmMode: env.swarmMode,
+    cwd: env.cwd,
+    workspace: env.workspace,
+    isSensitivePath: env.isSensitivePath,
+    shell: await shellAnalysisFor(p.tool.name, p.subject),
+  });
+}
+
+/**
+ * The approver answered with other arguments: the call is prepared again from them (schema, subject, accesses) and
+ * judged again. It runs unless that judgement denies it (a deny rule, a guarded file, a constraint): the approver
+ * already said yes to exactly these arguments, so an `ask` is answered.
+ */
+async function rewritten(
+  p: PreparedToolCall,
+  args: Record<string, unknown>,
+  env: ToolBatchEnv,
+  runEnv: ToolRunEnv,
+  remembered: string[],
+): Promise<Gate> {
+  const again = prepareToolCall({ ...p.call, arguments: JSON.stringify(args) }, env.tools, runEnv);
+  if (again.error || !again.tool) {
+    const why = again.error ?? 'the tool is not available';
+    return {
+      run: false,
+      result: { content: `Not run: the approval changed the arguments, and ${why}`, isError: true },
+    };
+  }
+  const refusal = env.checkToolCall?.({
+    toolName: again.tool.name,
+    subject: again.subject,
+    accesses: again.accesses,
+    args: again.args,
+  });
+  if (refusal) return { run: false, result: { content: refusal, isError: true } };
+  const decision = await judge({ ...again, tool: again.tool }, env, remembered);
+  if (decision.decision === 'deny') {
+    const by = decision.by;
+    env.emit({ type: 'approval_decision', callId: p.call.id, subject: again.subject, decision: 'deny', by });
+    const text = `${denialText(again.subject, decision, true)} (the arguments were changed when it was approved)`;
+    return { run: false, result: { content: text, isError: true } };
+  }
+  env.emit({ type: 'approval_decision', callId: p.call.id, subject: again.subject, decision: 'allow', by: 'user' });
+  return { run: true, replaced: again };
+}
+
+async function approve(
+  p: PreparedToolCall,
+  env: ToolBatchEnv,
+  runEnv: ToolRunEnv,
+  remembered: string[],
+): Promise<Gate> {
   if (p.error || !p.tool) return { run: false, result: { content: p.error ?? 'invalid call', isError: true } };
   const verdict = env.beforeToolCall ? await env.beforeToolCall(factsOf(p)) : {};
   if (verdict.block !== undefined) {
@@ -134,23 +215,8 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     args: p.args,
   });
   if (refusal) return { run: false, result: { content: refusal, isError: true } };
-  const policy = decideApproval({
-    toolName: p.tool.name,
-    subject: p.subject,
-    accesses: p.accesses,
-    defaultApproval: p.defaultApproval ?? p.tool.approvalFor?.(p.args) ?? p.tool.defaultApproval,
-    ...(p.boundary ? { boundary: p.boundary } : {}),
-    mode: env.mode,
-    rules: env.rules,
-    sessionApprovals: [...env.sessionApprovals, ...remembered],
-    ...(env.preApproved?.length ? { preApproved: env.preApproved } : {}),
-    swarmMode: env.swarmMode,
-    cwd: env.cwd,
-    workspace: env.workspace,
-    isSensitivePath: env.isSensitivePath,
-    shell: await shellAnalysisFor(p.tool.name, p.subject),
-  });
-  const decision = applyRewrite(policy, verdict);
+  const policy = await judge({ ...p, tool: p.tool }, env, remembered);
+  const decision = desktopReason(p, applyRewrite(policy, verdict));
   if (decision.decision === 'deny') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: decision.by });
     return {
@@ -160,6 +226,11 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
         isError: true,
       },
     };
+  }
+  if (p.tool.desktop) {
+    const call = { callId: p.call.id, toolName: p.tool.name, display: p.tool.desktop.display };
+    const refused = await authorizeDesktop(call, env, remembered);
+    if (refused) return { run: false, ...refused };
   }
   if (decision.decision === 'allow') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: decision.by });
@@ -180,6 +251,8 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject),
     p.boundary,
   );
+  // A computer-use action that acts (clicks, keys) is approved one at a time; looking may be approved for the session.
+  const onceOnly = p.tool.desktop?.action === 'input';
   env.emit({
     type: 'approval_request',
     callId: p.call.id,
@@ -197,6 +270,7 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
       args: p.args,
       accesses: p.accesses,
       reason: decision.reason ?? decision.by,
+      ...(onceOnly ? { offers: ['once'] as const } : {}),
       commands: decision.commands,
       ...(decision.normalised !== undefined ? { normalised: decision.normalised } : {}),
       ...(p.preview ? { preview: p.preview } : {}),
@@ -208,9 +282,11 @@ async function approve(p: PreparedToolCall, env: ToolBatchEnv, remembered: strin
     const text = answer.feedback
       ? `The user rejected this call and said: ${answer.feedback}`
       : 'The user rejected this call. Stop and wait for their next instruction.';
-    return { run: false, result: { content: text, isError: true }, rejected: !answer.feedback };
+    return { run: false, result: { content: text, isError: true }, rejected: !answer.feedback || !!answer.endTurn };
   }
-  if (answer.decision === 'approve_session') {
+  if (answer.decision === 'approve' && answer.updatedArgs !== undefined)
+    return rewritten(p, answer.updatedArgs, env, runEnv, remembered);
+  if (answer.decision === 'approve_session' && !onceOnly) {
     remembered.push(sessionPattern);
     env.rememberApproval(sessionPattern);
   }
@@ -272,8 +348,9 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
       });
       continue;
     }
-    const gate = await approve(p, env, remembered).catch((e: unknown) => approvalFailed(p, env, e));
+    const gate = await approve(p, env, runEnv, remembered).catch((e: unknown) => approvalFailed(p, env, e));
     if (!gate.run && gate.rejected) rejected = true;
+    if (gate.run && gate.replaced) prepared[prepared.indexOf(p)] = gate.replaced;
     gates.push(gate);
   }
 
@@ -287,7 +364,11 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
       running.push(Promise.resolve(gate.result));
       return;
     }
-    const waitFor = running.filter((_, j) => gates[j].run && accessesConflict(prepared[j].accesses, p.accesses));
+    // Computer-use calls act on one screen: each waits for the ones before it, so looking follows acting in order.
+    const desktop = (j: number) => !!p.tool?.desktop && !!prepared[j].tool?.desktop;
+    const waitFor = running.filter(
+      (_, j) => gates[j].run && (accessesConflict(prepared[j].accesses, p.accesses) || desktop(j)),
+    );
     running.push(
       Promise.allSettled(waitFor).then(async () => {
         if (env.signal.aborted) return { content: 'Not run: the turn was interrupted.', isError: true };

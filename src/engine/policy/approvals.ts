@@ -37,6 +37,11 @@ export interface ApprovalRequest {
   subject: string;
   /** What "approve for this session" would remember. */
   sessionPattern: string;
+  /**
+   * The approvals the user may give (default both): a computer-use input action is approved one call at a time
+   * (`['once']`), the computer-use authorization only for the whole session (`['session']`) (docs/approvals.md).
+   */
+  offers?: ReadonlyArray<'once' | 'session'>;
   args: unknown;
   accesses: ToolAccess[];
   /** Why a human is asked, in words ("writes a file", "reads a sensitive file"). */
@@ -48,8 +53,15 @@ export interface ApprovalRequest {
   preview?: ToolDisplay;
 }
 
+/**
+ * A human's (or a program's) answer. `approve` may carry `updatedArgs`: the call runs with these arguments instead,
+ * checked against the tool's schema and judged again (a deny still stands; docs/sdk.md "canUseTool"). `reject` with
+ * `feedback` tells the model and lets the turn go on, unless `endTurn`; without feedback the turn stops.
+ */
 export type ApprovalAnswer =
-  { decision: 'approve' } | { decision: 'approve_session' } | { decision: 'reject'; feedback?: string };
+  | { decision: 'approve'; updatedArgs?: Record<string, unknown> }
+  | { decision: 'approve_session' }
+  | { decision: 'reject'; feedback?: string; endTurn?: boolean };
 
 export interface ApprovalPort {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;

@@ -1,5 +1,6 @@
 // What openRuntime is given and what it hands back (runtime.ts assembles it, docs/architecture.md names the parts).
 import type { ModelClient, ResolvedModel } from '../../llm/types';
+import type { ModelClientOptions } from '../../llm/createModelClient';
 import type { Tool, ToolServices } from '../../tools/defineTool';
 import type { TaskSettings } from '../../tools/task/taskService';
 import type { ImageLimits } from '../../tools/file';
@@ -99,6 +100,8 @@ export interface RuntimeOptions {
   /** The front end's MCP servers, shared by the sessions it opens; their tools join this registry. */
   mcp?: McpManager;
   retryDelay?: (attempt: number) => number;
+  /** The main agent's model client: its environment (proxy, custom headers) and connection pool (the SDK's own). */
+  modelClient?: Pick<ModelClientOptions, 'env' | 'dispatcher'>;
   extensions?: TurnExtension[];
   /** Services the front end lends the session's tools (ACP: the editor's files), by ServiceKey name. */
   services?: Array<[string, unknown]>;

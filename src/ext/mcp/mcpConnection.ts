@@ -21,6 +21,11 @@ export interface McpToolInfo {
   inputSchema: Record<string, unknown>;
   /** The server marks it as changing nothing (`readOnlyHint`). */
   readOnly: boolean;
+  /**
+   * Computer use (docs/computer-use.md): the tool looks at the desktop (`observe`) or acts on it (`input`), as the
+   * server says in the tool's `_meta["jarvis/desktop"]`. Such calls need the session's authorization first.
+   */
+  desktop?: 'observe' | 'input';
 }
 
 export interface McpConnectionOptions {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadStartup } from '../../../src/cli/startup';
+import { loadStartup } from '../../../src/engine/runtime/startup/startup';
 import type { InteractionPort, PlanReviewAnswer, PlanReviewRequest } from '../../../src/engine/delegation/interactions';
 import type { Agent } from '../../../src/engine/loop/loop';
 import { PLAN_REMINDER_EVERY_STEPS } from '../../../src/engine/policy/planMode';

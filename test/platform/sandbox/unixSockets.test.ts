@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxSettingsFromConfig } from '../../../src/cli/sandboxStartup';
+import { sandboxSettingsFromConfig } from '../../../src/engine/runtime/startup/sandboxStartup';
 import {
   SOCKET_ENV,
   socketEnvArgs,

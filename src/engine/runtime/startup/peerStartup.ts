@@ -2,14 +2,14 @@
 // of other agents"): read after Claude Code's command files and the skills, so that a skill or a Claude Code command
 // of the same name wins and the peer's is listed as shadowed; they join the plugins' commands, which every front end
 // lists and expands (the `/` menu, ACP, `jarvis -p "/name …"`).
-import { loadPeerCommands, type PeerCommandsLoad } from '../ext/commands/peerCommands';
-import type { SessionPlugins } from '../ext/plugins/contributions';
-import type { PluginCommand } from '../ext/plugins/pluginCommands';
-import type { SkillCatalog } from '../ext/skills/skillCatalog';
-import { peerCommandFolders } from '../store/compat';
-import { projectRoot } from '../store/paths';
-import { readOpencodeConfigs } from '../store/opencodeConfig';
-import { opencodeJsonCommands } from '../ext/commands/opencodeJsonCommands';
+import { loadPeerCommands, type PeerCommandsLoad } from '../../../ext/commands/peerCommands';
+import type { SessionPlugins } from '../../../ext/plugins/contributions';
+import type { PluginCommand } from '../../../ext/plugins/pluginCommands';
+import type { SkillCatalog } from '../../../ext/skills/skillCatalog';
+import { peerCommandFolders } from '../../../store/compat';
+import { projectRoot } from '../../../store/paths';
+import { readOpencodeConfigs } from '../../../store/opencodeConfig';
+import { opencodeJsonCommands } from '../../../ext/commands/opencodeJsonCommands';
 import type { Startup } from './startup';
 
 /** What owns a name already: a command file of the session (Claude Code's, a plugin's) or a skill. */

@@ -3,14 +3,14 @@
 // command files, read after the plugins and skills so that a skill of the same name wins (as in Claude Code) and the
 // command is listed as shadowed; they join the plugins' commands, which every front end lists and expands (the `/`
 // menu, ACP, `jarvis -p "/name …"`).
-import { loadClaudeCommands, type ClaudeCommandsLoad } from '../ext/commands/claudeCommands';
-import { loadClaudeSettingsHooks, type ClaudeSettingsHooks } from '../ext/hooks/claudeSettingsHooks';
-import type { SessionPlugins } from '../ext/plugins/contributions';
-import type { SkillCatalog } from '../ext/skills/skillCatalog';
-import { claudeCommandFolders } from '../store/compat';
-import { projectRoot } from '../store/paths';
-import type { Settings } from '../store/settings';
-import { isWorkspaceTrusted, mcpFileApproved } from '../store/trust';
+import { loadClaudeCommands, type ClaudeCommandsLoad } from '../../../ext/commands/claudeCommands';
+import { loadClaudeSettingsHooks, type ClaudeSettingsHooks } from '../../../ext/hooks/claudeSettingsHooks';
+import type { SessionPlugins } from '../../../ext/plugins/contributions';
+import type { SkillCatalog } from '../../../ext/skills/skillCatalog';
+import { claudeCommandFolders } from '../../../store/compat';
+import { projectRoot } from '../../../store/paths';
+import type { Settings } from '../../../store/settings';
+import { isWorkspaceTrusted, mcpFileApproved } from '../../../store/trust';
 import type { Startup } from './startup';
 
 /**

@@ -1,7 +1,7 @@
 // `[lsp]` and `[lsp.servers.<name>]` of config.toml as the session's language-server settings (docs/lsp.md): the
 // built-in servers, each changed or turned off by a table of the same name, plus servers the user adds.
-import { BUILTIN_LSP_SERVERS, type LspServerConfig, type LspSettings } from '../platform/lsp/lspServers';
-import { ConfigError, type JarvisConfig } from '../store/config';
+import { BUILTIN_LSP_SERVERS, type LspServerConfig, type LspSettings } from '../../../platform/lsp/lspServers';
+import { ConfigError, type JarvisConfig } from '../../../store/config';
 
 export function lspSettingsFromConfig(config: JarvisConfig, configPath: string): LspSettings {
   const servers: Record<string, LspServerConfig> = { ...BUILTIN_LSP_SERVERS };

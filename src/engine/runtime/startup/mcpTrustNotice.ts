@@ -1,8 +1,8 @@
 // What a session says about project MCP files — or files their servers are started with — that changed since the
 // folder was trusted (docs/mcp.md, "Workspace trust"): their servers are not started, and the user is told which
 // file changed and how to approve the new content.
-import type { LoadedMcpServers } from '../store/mcpConfig';
-import { displayPath } from '../store/paths';
+import type { LoadedMcpServers } from '../../../store/mcpConfig';
+import { displayPath } from '../../../store/paths';
 
 export const APPROVE_HINT =
   'to approve it, run `jarvis` in this folder and accept the trust prompt that lists its servers';

@@ -1,41 +1,58 @@
 // Turns flags + config.toml + environment into what a front end needs to open a runtime. Every
 // problem becomes a StartupError whose message says what is wrong and how to fix it.
 import { accessSync, constants, existsSync } from 'node:fs';
-import { mkdirPrivateSync } from '../store/privateFiles';
+import { mkdirPrivateSync } from '../../../store/privateFiles';
 import { join, resolve } from 'node:path';
-import type { PermissionRule } from '../engine/policy/approvals';
-import type { PermissionMode } from '../engine/session/records';
-import type { RuntimeOptions } from '../engine/runtime/runtime';
-import { Session } from '../engine/session/session';
-import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../store/config';
-import { resolveModel } from '../store/modelResolution';
-import { agentModelResolver } from '../store/agentModels';
-import { subagentModelPool } from '../store/subagentModelPool';
-import type { HookSpec } from '../ext/hooks/hookRunner';
-import { loadMcpServers, type LoadedMcpServers } from '../store/mcpConfig';
-import { jarvisHome, projectRoot } from '../store/paths';
-import { isWorkspaceTrusted, workspaceTrust } from '../store/trust';
-import type { ClaudeSettingsHooks } from '../ext/hooks/claudeSettingsHooks';
+import type { PermissionRule } from '../../policy/approvals';
+import type { PermissionMode } from '../../session/records';
+import type { RuntimeOptions } from '../runtime';
+import { Session } from '../../session/session';
+import { ConfigError, loadConfig, type JarvisConfig, type LoadedConfig } from '../../../store/config';
+import { defaultConfig } from '../../../store/configSchema';
+import { resolveModel } from '../../../store/modelResolution';
+import { agentModelResolver } from '../../../store/agentModels';
+import { subagentModelPool } from '../../../store/subagentModelPool';
+import type { HookSpec } from '../../../ext/hooks/hookRunner';
+import { loadMcpServers, type LoadedMcpServers } from '../../../store/mcpConfig';
+import { configPath, jarvisHome, projectRoot } from '../../../store/paths';
+import { isWorkspaceTrusted, workspaceTrust } from '../../../store/trust';
+import type { ClaudeSettingsHooks } from '../../../ext/hooks/claudeSettingsHooks';
 import { changedMcpFileWarnings } from './mcpTrustNotice';
-import { effectiveSettings, type Settings } from '../store/settings';
-import type { SessionLocation } from '../store/sessionStore';
-import { webSettingsFromConfig } from '../tools/web';
+import { effectiveSettings, type Settings } from '../../../store/settings';
+import type { SessionLocation } from '../../../store/sessionStore';
+import { webSettingsFromConfig } from '../../../tools/web';
 import { sandboxSettingsFromConfig, sandboxStartupNotice } from './sandboxStartup';
-import { browserOptionsFromConfig, type BrowserRuntimeOptions } from '../tools/browser/browserRuntime';
-import { displayProblem } from '../platform/browser/browserSession';
-import { BROWSER_AGENT } from '../types/browserProfile';
-import { agentRoots, AgentFileError, loadAgentCatalog, type AgentCatalog } from '../ext/agents/agentCatalog';
-import { loadSkillCatalog, skillRoots } from '../ext/skills/skillCatalog';
-import type { PluginContributions } from '../ext/plugins/contributions';
-import { shippedPluginFolders } from '../ext/plugins/shippedPlugins';
-import type { MainOptions } from './program';
+import { browserOptionsFromConfig, type BrowserRuntimeOptions } from '../../../tools/browser/browserRuntime';
+import { displayProblem } from '../../../platform/browser/browserSession';
+import { BROWSER_AGENT } from '../../../types/browserProfile';
+import { agentRoots, AgentFileError, loadAgentCatalog, type AgentCatalog } from '../../../ext/agents/agentCatalog';
+import { loadSkillCatalog, skillRoots } from '../../../ext/skills/skillCatalog';
+import type { PluginContributions } from '../../../ext/plugins/contributions';
+import { shippedPluginFolders } from '../../../ext/plugins/shippedPlugins';
 import { lspSettingsFromConfig } from './lspSettings';
 import { attachClaudeCommands, claudeSettingsHooksFor } from './claudeStartup';
-import type { ClaudeCommandsLoad } from '../ext/commands/claudeCommands';
-import type { PeerCommandsLoad } from '../ext/commands/peerCommands';
+import type { ClaudeCommandsLoad } from '../../../ext/commands/claudeCommands';
+import type { PeerCommandsLoad } from '../../../ext/commands/peerCommands';
 import { attachPeerCommands } from './peerStartup';
-import { readOpencodeConfigs } from '../store/opencodeConfig';
-import { opencodeJsonAgents } from '../ext/agents/opencodeJsonAgents';
+import { readOpencodeConfigs } from '../../../store/opencodeConfig';
+import { opencodeJsonAgents } from '../../../ext/agents/opencodeJsonAgents';
+
+/** The command-line flags a launch reads (cli/program.ts parses them; the SDK sets the ones it offers). */
+export interface LaunchFlags {
+  session?: string | true;
+  continue?: boolean;
+  model?: string;
+  yolo?: boolean;
+  auto?: boolean;
+  plan?: boolean;
+  skillsDir?: string[];
+  agent?: string[];
+  agentFile?: string[];
+  addDir?: string[];
+  browser?: boolean;
+  browserCdp?: string;
+  headed?: boolean;
+}
 
 export class StartupError extends Error {
   /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
@@ -79,7 +96,7 @@ export interface Startup {
  */
 export async function loadExtensions(
   startup: Startup,
-  options: MainOptions,
+  options: LaunchFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   const { home, cwd, config } = startup;
@@ -145,7 +162,7 @@ async function loadPlugins(startup: Startup, env: NodeJS.ProcessEnv): Promise<Pl
   const { home, cwd, config, settings } = startup;
   const bundled = shippedPluginFolders();
   if (!bundled.length && !existsSync(join(home, 'plugins', 'installed.json'))) return undefined;
-  const { loadSessionPlugins } = await import('../ext/plugins/sessionPlugins');
+  const { loadSessionPlugins } = await import('../../../ext/plugins/sessionPlugins');
   const plugins = await loadSessionPlugins({
     home,
     cwd,
@@ -197,16 +214,27 @@ export function permissionRulesOf(loaded: LoadedConfig): PermissionRule[] {
 }
 
 export function loadStartup(
-  options: MainOptions,
-  ctx: { nonInteractive: boolean; env?: NodeJS.ProcessEnv; cwd?: string },
+  options: LaunchFlags,
+  ctx: {
+    nonInteractive: boolean;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    /**
+     * The SDK's default (docs/sdk.md "settingSources"): no config.toml, no Claude Code settings hooks and no MCP
+     * servers are read; the built-in defaults apply, and the model comes from the flags and the environment.
+     */
+    withoutSettings?: boolean;
+  },
 ): Startup {
   const env = ctx.env ?? process.env;
   const cwd = resolve(ctx.cwd ?? process.cwd());
   const home = jarvisHome(env);
   checkHomeWritable(home, env);
-  let loaded;
+  let loaded: LoadedConfig;
   try {
-    loaded = loadConfig(home);
+    loaded = ctx.withoutSettings
+      ? { config: defaultConfig(), path: configPath(home), existed: false, warnings: [], ruleSources: [] }
+      : loadConfig(home);
   } catch (e) {
     if (e instanceof ConfigError)
       throw new StartupError(
@@ -265,12 +293,25 @@ export function loadStartup(
   const rules = permissionRulesOf(loaded);
 
   const hooks: HookSpec[] = config.hooks.map((h) => ({ ...h, origin: 'config.toml' }));
-  const claudeSettings = claudeSettingsHooksFor(home, cwd, env, settings);
+  const claudeSettings: ClaudeSettingsHooks = ctx.withoutSettings
+    ? { hooks: [], files: [], warnings: [] }
+    : claudeSettingsHooksFor(home, cwd, env, settings);
   hooks.push(...claudeSettings.hooks);
   // The interactive UI asks about an undecided folder first; the files it would trust are named there.
   const undecided = !ctx.nonInteractive && workspaceTrust(home, cwd) === undefined;
   warnings.push(...claudeSettings.warnings.filter((w) => !(undecided && / not trusted /.test(w))));
-  const mcp = loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd));
+  const mcp: LoadedMcpServers = ctx.withoutSettings
+    ? {
+        servers: [],
+        untrusted: [],
+        changed: [],
+        changedFiles: [],
+        changes: [],
+        warnings: [],
+        shadowed: [],
+        snapshot: { files: {}, launch: {} },
+      }
+    : loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd));
   warnings.push(...mcp.warnings);
   // The interactive UI asks about an undecided folder before it starts anything; otherwise say why
   // the project's servers stay off.
@@ -362,7 +403,7 @@ export function loadStartup(
  * because a resumed session may have been created with browser tools.
  */
 function browserSettings(
-  options: MainOptions,
+  options: LaunchFlags,
   config: JarvisConfig,
   ctx: { home: string; env: NodeJS.ProcessEnv; configPath: string },
 ): BrowserRuntimeOptions {

@@ -1,11 +1,11 @@
 // `[sandbox]` of config.toml as the runtime's settings, and the one start-up notice when the sandbox cannot run
 // here (docs/sandbox.md): printed to stderr in print mode and shown as a notice in the TUI, like other warnings.
 import { resolve } from 'node:path';
-import type { JarvisConfig } from '../store/configSchema';
-import { expandTilde } from '../store/paths';
-import { probeBwrapInBackground } from '../platform/sandbox/bwrapSandbox';
-import { socketPathIn } from '../platform/sandbox/unixSockets';
-import { DEFAULT_READABLE_HOME_PATHS, type SandboxSettings } from '../tools/boundary/sandboxSettings';
+import type { JarvisConfig } from '../../../store/configSchema';
+import { expandTilde } from '../../../store/paths';
+import { probeBwrapInBackground } from '../../../platform/sandbox/bwrapSandbox';
+import { socketPathIn } from '../../../platform/sandbox/unixSockets';
+import { DEFAULT_READABLE_HOME_PATHS, type SandboxSettings } from '../../../tools/boundary/sandboxSettings';
 
 export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.ProcessEnv): SandboxSettings {
   const s = config.sandbox;
