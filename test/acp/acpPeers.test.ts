@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAcpClient, type AcpTestClient } from '../helpers/acpClient';
 import { cliEnv, makeCliDirs, mockModelEnv, waitUntil, type CliDirs } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
+import { lastUserText } from '../helpers/modelRequests';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 
 const FIXTURES = resolve(__dirname, '../fixtures/peers');
@@ -49,11 +50,7 @@ function commands(): string[] {
 
 /** The last user message of each request made since `from`. */
 function prompts(from: number): string[] {
-  return model.requests.slice(from).map((q) => {
-    const users = (q.body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user');
-    const last = users.at(-1)!;
-    return typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
-  });
+  return model.requests.slice(from).map(lastUserText);
 }
 
 async function prompt(text: string): Promise<{ stopReason: string; sent: string[] }> {

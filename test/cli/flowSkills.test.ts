@@ -7,6 +7,7 @@ import { cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { lastUserText } from '../helpers/modelRequests';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { FLOW_CHOICE_ATTEMPTS } from '../../src/engine/delegation/flowRunner';
 
@@ -30,11 +31,7 @@ const run = (prompt: string) =>
 
 /** The last user message of each request made since `from`. */
 function prompts(from: number): string[] {
-  return model.requests.slice(from).map((q) => {
-    const users = (q.body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user');
-    const last = users.at(-1)!;
-    return typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
-  });
+  return model.requests.slice(from).map(lastUserText);
 }
 
 describe('flow skills through jarvis -p', () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
+import { lastUserText } from '../helpers/modelRequests';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 
 let model: MockModelServer;
@@ -29,11 +30,7 @@ const run = (prompt: string) =>
     timeoutMs: 60_000,
   });
 
-function lastUserText(): string {
-  const messages = model.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
-  const last = messages.filter((m) => m.role === 'user').at(-1)!;
-  return typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
-}
+const lastSent = (): string => lastUserText(model.requests.at(-1)!);
 
 function toolMessage(id: string): string {
   for (const req of model.requests) {
@@ -49,14 +46,14 @@ describe('MCP prompts as commands in jarvis -p', () => {
     model.push({ text: 'Sunny.' });
     const r = await run('/mcp__everything__args-prompt Paris "Ile de France"');
     expect(r.code, r.stderr).toBe(0);
-    expect(lastUserText()).toContain("What's weather in Paris, Ile de France?");
+    expect(lastSent()).toContain("What's weather in Paris, Ile de France?");
   }, 90_000);
 
   it('name=value pairs, and the optional argument left out', async () => {
     model.push({ text: 'Rainy.' });
     const r = await run('/mcp__everything__args-prompt city="New York"');
     expect(r.code, r.stderr).toBe(0);
-    expect(lastUserText()).toContain("What's weather in New York?");
+    expect(lastSent()).toContain("What's weather in New York?");
   }, 90_000);
 
   it('a missing required argument is a usage error naming it; nothing is sent', async () => {

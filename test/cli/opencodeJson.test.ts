@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
+import { lastUserText } from '../helpers/modelRequests';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 
 const FIXTURES = resolve(__dirname, '../fixtures/peers');
@@ -35,11 +36,7 @@ const env = () =>
     EVERYTHING_JS: EVERYTHING_BIN,
   });
 
-function lastUser(): string {
-  const messages = model.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
-  const last = messages.filter((m) => m.role === 'user').at(-1)!;
-  return typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
-}
+const lastUser = (): string => lastUserText(model.requests.at(-1)!);
 
 describe('opencode.json(c) through jarvis -p', () => {
   it('doctor lists both files with their commands, agents and MCP servers', async () => {

@@ -10,6 +10,7 @@ import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { lastUserText } from '../helpers/modelRequests';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 
 const FIXTURES = resolve(__dirname, '../fixtures/peers');
@@ -38,9 +39,7 @@ async function send(prompt: string) {
   const before = model.requests.length;
   const r = await runJarvis(['-p', prompt], { env: env(), cwd: dirs.cwd });
   if (model.requests.length === before) return { r, sent: '' };
-  const messages = model.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
-  const last = messages.filter((m) => m.role === 'user').at(-1)!;
-  return { r, sent: typeof last.content === 'string' ? last.content : JSON.stringify(last.content) };
+  return { r, sent: lastUserText(model.requests.at(-1)!) };
 }
 
 describe('commands of opencode, Gemini CLI and Codex through jarvis -p', () => {

@@ -8,6 +8,7 @@ import { cpSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { lastUserText, messageText } from '../helpers/modelRequests';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 
 const FIXTURES = resolve(__dirname, '../fixtures/peers');
@@ -31,9 +32,9 @@ const env = () => cliEnv(dirs, { ...mockModelEnv(model.baseUrlFor('openai')), HO
 async function send(prompt: string) {
   model.push({ text: 'ok' });
   const r = await runJarvis(['-p', prompt], { env: env(), cwd: dirs.cwd });
-  const messages = model.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
-  const text = (m: { content: unknown }) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
-  return { r, system: text(messages[0]), sent: text(messages.filter((m) => m.role === 'user').at(-1)!) };
+  const request = model.requests.at(-1)!;
+  const messages = request.body.messages as Array<{ content: unknown }>;
+  return { r, system: messageText(messages[0]), sent: lastUserText(request) };
 }
 
 describe('GEMINI.md, and the skill folders of Kimi Code and Codex, through jarvis -p', () => {
