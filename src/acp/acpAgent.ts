@@ -166,7 +166,11 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
     origins.set(opened.id, origin);
     touch(opened, origin);
     // After the response that tells the editor the session id (so the update has a session to go to).
-    setImmediate(() => opened.advertiseCommands(availableCommands(opened.plugins)));
+    setImmediate(() => opened.advertiseCommands(availableCommands(opened.plugins, opened.skills)));
+    // The MCP servers' prompts join the list once the servers have started.
+    void opened.mcpPromptCommands().then((prompts) => {
+      if (prompts.length) opened.advertiseCommands(availableCommands(opened.plugins, opened.skills, prompts));
+    });
     return opened;
   };
 

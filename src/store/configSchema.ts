@@ -360,6 +360,9 @@ export const configSchema = table({
   compat: table({
     claude: bool().default(true),
     opencode: bool().default(true),
+    codex: bool().default(true),
+    gemini: bool().default(true),
+    kimi: bool().default(true),
     claude_md: bool().default(true),
     nested_agents_md: bool().default(true),
     mcp_json: bool().default(true),

@@ -19,6 +19,8 @@ import type { Session } from '../session/session';
 import type { Assembly, BackgroundWork } from './assembly';
 import type { RuntimeOptions } from './runtimeShape';
 import { lendLanguageServers } from './lspSession';
+import { MCP_RESOURCES } from '../../tools/mcp';
+import { mcpResourceAccess } from '../extensions/mcpResources';
 import { DEFAULT_LSP_SETTINGS } from '../../platform/lsp/lspServers';
 
 export interface LentServices {
@@ -56,6 +58,8 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
     if (opts.sandbox.enabled) boundary.warmUp().catch(() => undefined);
     a.disposables.add({ name: 'trust boundary', dispose: () => boundary.close() });
   }
+  // The MCP servers' resources, for ListMcpResources / ReadMcpResource (docs/mcp.md).
+  if (opts.mcp) shared.set(MCP_RESOURCES.name, mcpResourceAccess(opts.mcp));
   for (const [name, service] of opts.services ?? []) shared.set(name, service);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;
   shared.set(WEB_SERVICE.name, web);
