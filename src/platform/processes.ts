@@ -5,6 +5,7 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { sandboxEnv } from './sandbox/sandboxEnv';
+import { unsignallableGroup } from './processIdentity';
 
 /**
  * Variables that keep tools from waiting on a human: no pagers, no colour codes, no credential
@@ -94,8 +95,13 @@ export function spawnShell(command: string, opts: GroupSpawnOptions): ChildProce
   return spawnInGroup(shellPath(opts.env), ['-c', command], opts);
 }
 
-/** Sends `signal` to every process of group `pgid` (0 only checks). False when the group no longer exists. */
+/**
+ * Sends `signal` to every process of group `pgid` (0 only checks). False when the group no longer exists. Throws for
+ * a group no signal may go to (0, 1, a negative number, our own: processIdentity.ts) — a caller's bug, never sent.
+ */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  const refused = unsignallableGroup(pgid);
+  if (refused) throw new Error(`refusing to signal process group ${String(pgid)}: ${refused}`);
   try {
     process.kill(-pgid, signal);
     return true;

@@ -5,10 +5,10 @@
 // them, and a file whose bytes differ is not started until the user approves it again (docs/sandbox.md,
 // "Files that run later"; docs/mcp.md, "Workspace trust").
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { projectRoot } from './paths';
-import { mkdirPrivateSync, writePrivateFileSync } from './privateFiles';
+import { mkdirPrivateSync, replacePrivateFileSync } from './privateFiles';
 
 export interface TrustEntry {
   trusted: boolean;
@@ -43,9 +43,7 @@ function readTrustFile(home: string): TrustFile {
 function writeTrustFile(home: string, file: TrustFile): void {
   const path = trustFilePath(home);
   mkdirPrivateSync(dirname(path));
-  const tmp = `${path}.${process.pid}.tmp`;
-  writePrivateFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`);
-  renameSync(tmp, path);
+  replacePrivateFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 /** The stored decision for this folder, or undefined when the user was never asked. */

@@ -31,7 +31,7 @@ export function planShellModeCommand(rt: Runtime, command: string, cwd: string):
   if (!sandbox) return { kind: 'run', notes: NO_NOTES };
   let plan;
   try {
-    plan = sandbox.plan(command, cwd, rt.session.dir, sandbox.settings.shellMode === 'unsandboxed');
+    plan = sandbox.plan(command, cwd, rt.session.scratchDir, sandbox.settings.shellMode === 'unsandboxed');
   } catch (e) {
     // The sandbox could not be built for this folder (its hidden-file note not writable, say): never run unconfined.
     const why = e instanceof Error ? e.message : String(e);

@@ -1,12 +1,18 @@
 // Background tasks of one session: commands that outlive the tool call that started them. Each task
-// has a record (`tasks/<id>.json`) and an output file (`tasks/<id>/output.log`) under the session
-// directory, so a resumed session keeps them. A finished task is announced once through
-// `onTaskFinished`, unless WaitFor (or TaskStop) already reported it to the model.
+// has a record (`tasks/<id>.json` in the session folder, out of every command's reach) and an output file
+// (`tasks/<id>/output.log` in the session's scratch folder, which commands and the model read back), so a
+// resumed session keeps them. A finished task is announced once through `onTaskFinished`, unless WaitFor
+// (or TaskStop) already reported it to the model. A task inherited from an earlier run is signalled only
+// when its record's process is verified to be the one this session started (taskProcess.ts).
 import type { ChildProcess } from 'node:child_process';
+import { basename, join } from 'node:path';
 import { closeSync, existsSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { appendPrivateFileSync, mkdirPrivateSync, openPrivateSync } from '../../store/privateFiles';
-import { readTaskRecords, taskRecordPath, writeTaskRecord } from './taskRecords';
+import { appendFileBelow, openBelow, OPEN } from '../../store/ownedFiles';
+import { mkdirPrivateSync } from '../../store/privateFiles';
+import { sessionScratchDir } from '../../store/paths';
+import type { RecordSigner } from '../../store/recordKey';
+import { readTaskRecords, taskOutputRel, taskRecordPath, writeTaskRecord } from './taskRecords';
+import { checkTaskProcess, recordTaskProcess } from './taskProcess';
 import {
   applyExit,
   definedOnly,
@@ -21,7 +27,6 @@ import {
 
 export { formatDuration } from './taskEntry';
 import {
-  isGroupAlive,
   isGroupAliveAsync,
   nonInteractiveEnv,
   releasePipes,
@@ -49,7 +54,10 @@ import {
 } from '../../tools/task/taskService';
 
 export interface BackgroundTasksOptions {
+  /** The session folder: records go to its `tasks/`, output to its scratch folder (store/paths.ts). */
   sessionDir: string;
+  /** Authenticates the process a record names (store/recordKey.ts); without it no inherited task is ever signalled. */
+  signer?: RecordSigner;
   /** Missing fields take DEFAULT_TASK_SETTINGS. */
   settings: Partial<TaskSettings>;
   /**
@@ -73,16 +81,35 @@ export class BackgroundTasks implements TaskService {
   private readonly entries = new Map<string, Entry>();
   private readonly finishListeners = new Set<(entry: Entry) => void>();
   private readonly tasksDir: string;
+  private readonly scratchDir: string;
   private closed = false;
 
   constructor(private readonly opts: BackgroundTasksOptions) {
     this.settings = Object.freeze({ ...DEFAULT_TASK_SETTINGS, ...definedOnly(opts.settings) });
     this.tasksDir = join(opts.sessionDir, 'tasks');
+    this.scratchDir = sessionScratchDir(opts.sessionDir);
+  }
+
+  /** Opens a task's output file for appending, below the scratch folder, following no link (store/ownedFiles.ts). */
+  private openOutput(id: string): number {
+    const flags = OPEN.O_WRONLY | OPEN.O_CREAT | OPEN.O_APPEND;
+    return openBelow(this.scratchDir, taskOutputRel(id), flags, { makeDirs: true });
+  }
+
+  /** The output file of a task just created; when it cannot be opened the task ends before it starts (and throws). */
+  private openOutputFor(entry: Entry): number {
+    try {
+      return this.openOutput(entry.info.id);
+    } catch (e) {
+      entry.reported = true;
+      this.finalize(entry, { code: null, signal: null, error: e instanceof Error ? e : new Error(String(e)) });
+      throw e;
+    }
   }
 
   startProcess(spec: StartProcessSpec): TaskInfo {
     const entry = this.create('bash', spec);
-    const fd = openPrivateSync(entry.info.outputPath, 'a');
+    const fd = this.openOutputFor(entry);
     let child: ChildProcess;
     try {
       const env = spec.env ?? nonInteractiveEnv();
@@ -106,7 +133,7 @@ export class BackgroundTasks implements TaskService {
 
   adoptProcess(spec: AdoptProcessSpec): TaskInfo {
     const entry = this.create('bash', spec, spec.startedAt);
-    const fd = openPrivateSync(entry.info.outputPath, 'a');
+    const fd = this.openOutputFor(entry);
     if (spec.initialOutput) writeSync(fd, spec.initialOutput);
     const write = (chunk: string | Buffer) => writeSync(fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     spec.child.stdout?.on('data', write);
@@ -123,7 +150,7 @@ export class BackgroundTasks implements TaskService {
     entry.abort = new AbortController();
     this.armTimeout(entry, entry.info.timeoutMs);
     this.persist(entry);
-    const write = (text: string) => appendPrivateFileSync(entry.info.outputPath, text);
+    const write = (text: string) => appendFileBelow(this.scratchDir, taskOutputRel(entry.info.id), text);
     void spec.run(entry.abort.signal, write).then(
       (failure) => {
         if (failure !== undefined) entry.ending ??= { reason: 'exited', message: failure };
@@ -149,7 +176,7 @@ export class BackgroundTasks implements TaskService {
   }
 
   async readOutputTail(id: string, maxBytes: number): Promise<OutputTail> {
-    return readOutputFileTail(this.entryOf(id).info.outputPath, maxBytes);
+    return readOutputFileTail(this.scratchDir, taskOutputRel(this.entryOf(id).info.id), maxBytes);
   }
 
   async stop(id: string, reason: string, opts: StopOptions = {}): Promise<TaskInfo> {
@@ -233,7 +260,11 @@ export class BackgroundTasks implements TaskService {
     for (const entry of this.entries.values()) {
       if (entry.info.status !== 'running') continue;
       entry.ending ??= { reason: 'stopped', message: reason };
-      if (entry.info.pid !== undefined) signalGroup(entry.info.pid, 'SIGKILL');
+      if (entry.info.pid !== undefined && !entry.abort) {
+        const verdict = entry.child ? { ours: true as const } : this.checkInherited(entry);
+        if (verdict.ours) signalGroup(entry.info.pid, 'SIGKILL');
+        else entry.ending = notSignalled(verdict);
+      }
       this.finalize(entry, { code: null, signal: 'SIGKILL' });
     }
   }
@@ -244,18 +275,24 @@ export class BackgroundTasks implements TaskService {
    * that were never notified nor reported are notified now. Returns the tasks it loaded.
    */
   restore(): TaskInfo[] {
-    const loaded = readTaskRecords(this.tasksDir);
+    const loaded = readTaskRecords(this.opts.sessionDir, this.scratchDir);
     for (const text of loaded.warnings) this.opts.warn?.(text);
     const records = loaded.records.filter((r) => !this.entries.has(r.id));
-    for (const { notified, reported, ...info } of records) {
+    for (const { notified, reported, process, ...info } of records) {
       const entry = newEntry(info, notified, reported);
+      entry.process = process;
       this.entries.set(info.id, entry);
       if (info.status !== 'running') {
         if (!notified && !reported) this.scheduleNotice(entry);
-      } else if (info.pid !== undefined && isGroupAlive(info.pid)) {
-        this.watchInherited(entry, info.pid);
+        continue;
+      }
+      const verdict = this.checkInherited(entry);
+      if (verdict.ours) {
+        this.watchInherited(entry, info.pid!);
       } else {
-        entry.ending = { reason: 'lost', message: 'the process was gone when the session resumed' };
+        entry.ending = verdict.gone
+          ? { reason: 'lost', message: 'the process was gone when the session resumed' }
+          : notSignalled(verdict);
         this.finalize(entry, { code: null, signal: null });
       }
     }
@@ -270,9 +307,9 @@ export class BackgroundTasks implements TaskService {
     if (this.closed) throw new Error('The session is closing; no new background tasks can start.');
     const max = this.settings.maxRunningTasks;
     if (max !== undefined && this.runningCount() >= max) throw new TaskLimitError(max);
-    mkdirPrivateSync(this.tasksDir);
+    // The session folder and its scratch folder (the roots records and output are written below).
+    mkdirPrivateSync(this.scratchDir);
     const id = this.newId(kind);
-    mkdirPrivateSync(join(this.tasksDir, id));
     const info: TaskInfo = {
       id,
       kind,
@@ -282,7 +319,7 @@ export class BackgroundTasks implements TaskService {
       status: 'running',
       startedAt: startedAt.toISOString(),
       timeoutMs: spec.timeoutMs,
-      outputPath: join(this.tasksDir, id, 'output.log'),
+      outputPath: join(this.scratchDir, taskOutputRel(id)),
     };
     const entry = newEntry(info, false, false);
     this.entries.set(id, entry);
@@ -294,10 +331,12 @@ export class BackgroundTasks implements TaskService {
     return newTaskId(kind, (id) => this.entries.has(id) || existsSync(taskRecordPath(this.tasksDir, id)));
   }
 
-  /** Follows a live child: records its pid, arms its timeout, finalizes it when it exits. */
+  /** Follows a live child: records its pid (and which process it names), arms its timeout, finalizes it when it exits. */
   private attach(entry: Entry, child: ChildProcess, afterExit: () => Promise<void>): void {
     entry.child = child;
     entry.info.pid = child.pid;
+    if (child.pid !== undefined)
+      entry.process = recordTaskProcess(this.opts.signer, this.sessionId, entry.info.id, child.pid);
     this.armTimeout(entry, entry.info.timeoutMs);
     this.persist(entry);
     void waitForExit(child).then(async (exit) => {
@@ -352,9 +391,24 @@ export class BackgroundTasks implements TaskService {
       return;
     }
     const pid = entry.info.pid;
-    if (pid !== undefined) await terminateGroup(pid, { graceMs });
+    // An inherited task's process is checked again right before the signal: its pid may have been reused since.
+    const verdict = entry.child ? { ours: true as const } : this.checkInherited(entry);
+    if (!verdict.ours) {
+      entry.ending = notSignalled(verdict);
+      this.finalize(entry, { code: null, signal: null });
+    } else if (pid !== undefined) await terminateGroup(pid, { graceMs });
     if (!entry.child) this.finalize(entry, { code: null, signal: 'SIGTERM' });
     await entry.done;
+  }
+
+  /** This session's id, which a task's process record is bound to. */
+  private get sessionId(): string {
+    return basename(this.opts.sessionDir);
+  }
+
+  /** Whether the process an inherited task's record names may be signalled (taskProcess.ts). */
+  private checkInherited(entry: Entry) {
+    return checkTaskProcess({ ...entry.info, process: entry.process }, this.opts.signer, this.sessionId);
   }
 
   private finalize(entry: Entry, exit: ExitInfo): void {
@@ -407,10 +461,23 @@ export class BackgroundTasks implements TaskService {
 
   /** Best effort (taskRecords.ts): a failed write is reported once per task and never stops the task. */
   private persist(entry: Entry): void {
-    const record = { ...entry.info, notified: entry.notified, reported: entry.reported };
-    const failure = writeTaskRecord(this.tasksDir, record);
+    const record = {
+      ...entry.info,
+      notified: entry.notified,
+      reported: entry.reported,
+      ...(entry.process ? { process: entry.process } : {}),
+    };
+    const failure = writeTaskRecord(this.opts.sessionDir, record);
     if (!failure || entry.warned) return;
     entry.warned = true;
     this.opts.warn?.(failure);
   }
+}
+
+/** How a task whose process could not be verified ends: reported, never signalled. */
+function notSignalled(verdict: { gone: boolean; reason: string }): Ending {
+  const message = verdict.gone
+    ? `${verdict.reason}; nothing of its group was signalled`
+    : `not ours: ${verdict.reason}; it was not signalled`;
+  return { reason: 'lost', message };
 }

@@ -77,8 +77,9 @@ export type RecordBody =
   | { type: 'message'; message: Message; partial?: boolean }
   | { type: 'turn_end'; turnId: string; reason: TurnEndReason; error?: string }
   | { type: 'usage'; usage: Usage }
-  | { type: 'mode'; mode: PermissionMode }
-  | { type: 'session_approval'; pattern: string }
+  /** `auth`: the record's authentication tag (recordAuth.ts); a resume applies only authenticated permission records. */
+  | { type: 'mode'; mode: PermissionMode; auth?: string }
+  | { type: 'session_approval'; pattern: string; auth?: string }
   | { type: 'file_snapshot'; snapshot: FileSnapshot }
   | { type: 'title'; title: string }
   | { type: 'model'; modelAlias: string }

@@ -12,7 +12,7 @@ import { bridgeArgs } from './proxyBridge';
 export type SandboxNetwork = 'off' | 'on' | 'allowlist';
 
 export interface BwrapPolicy {
-  /** Folders (or files) the command may write: the workspace, the session folder, configured extras. */
+  /** Folders (or files) the command may write: the workspace, the session's scratch folder, configured extras. */
   writable: readonly string[];
   /** Paths hidden from the command: folders become an empty tmpfs, files read as empty. */
   hidden: readonly string[];

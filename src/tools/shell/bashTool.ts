@@ -124,7 +124,7 @@ export const bashTool = defineTool({
     if (problem) return { content: problem, isError: true, display };
     const sandbox = ctx.services.find(SANDBOX_SERVICE);
     const plan: SandboxPlan = sandbox
-      ? sandbox.plan(args.command, cwd, ctx.services.sessionDir, args.dangerously_unsandboxed)
+      ? sandbox.plan(args.command, cwd, ctx.services.scratchDir, args.dangerously_unsandboxed)
       : { kind: 'unsandboxed', why: 'disabled' };
     if (plan.kind === 'refused') return { content: plan.message, isError: true, display };
     if (args.run_in_background) return startInBackground(args, cwd, tasks, plan);
@@ -189,8 +189,8 @@ async function runInForeground(
   const sandbox = plan.kind === 'sandboxed' ? { sandbox: plan.spawn } : {};
   const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv(), ...sandbox });
   const output = new CommandOutput(CAPTURE_CHARS, CAPTURE_CHARS);
-  const outputPath = newToolOutputPath(ctx.services.sessionDir, ctx.services.agentId ?? 'main');
-  const saved = new SavedOutput(outputPath, BASH_INLINE_MAX_CHARS);
+  const outputPath = newToolOutputPath(ctx.services.scratchDir, ctx.services.agentId ?? 'main');
+  const saved = new SavedOutput(ctx.services.scratchDir, outputPath, BASH_INLINE_MAX_CHARS);
   const onStdout = (text: string) => {
     output.add('stdout', text);
     saved.add(text);

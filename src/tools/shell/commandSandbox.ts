@@ -23,7 +23,7 @@ export interface SandboxSettings {
   allowedDomains: readonly string[];
   /** `[sandbox] auto_allow`: manual mode runs a sandboxed command without asking (deny rules still apply). */
   autoAllow: boolean;
-  /** `[sandbox] writable_paths`: absolute folders writable besides the workspace and the session folder. */
+  /** `[sandbox] writable_paths`: absolute folders writable besides the workspace and the session's scratch folder. */
   writablePaths: string[];
   /** `[sandbox] readable_home_paths`: entries of the home folder (relative to it) that stay readable. */
   readableHomePaths: string[];
@@ -70,7 +70,7 @@ const MASK_SCAN_SKIP = new Set([...VCS_DIRS, 'node_modules']);
 export interface SandboxEnvironment {
   /** The workspace folders besides the command's own cwd (`--add-dir`). */
   additionalDirs: readonly string[];
-  /** JARVIS_CODE_HOME: hidden, except the session's own folder. */
+  /** JARVIS_CODE_HOME: hidden, except the session's scratch folder. */
   jarvisHome: string;
   home?: string;
 }
@@ -105,7 +105,7 @@ export class CommandSandbox {
   }
 
   /** How `command` runs from `cwd`; `unsandboxed` is the model's explicit request to run outside. */
-  plan(command: string, cwd: string, sessionDir: string, unsandboxed = false): SandboxPlan {
+  plan(command: string, cwd: string, scratchDir: string, unsandboxed = false): SandboxPlan {
     const status = this.status();
     if (status.state === 'disabled') return { kind: 'unsandboxed', why: 'disabled' };
     if (status.state === 'unavailable') {
@@ -118,7 +118,7 @@ export class CommandSandbox {
       };
     }
     if (unsandboxed) return { kind: 'unsandboxed', why: 'asked' };
-    const { policy, note } = this.policyFor(cwd, sessionDir);
+    const { policy, note } = this.policyFor(cwd, scratchDir);
     const shell = process.env.JARVIS_SHELL_PATH?.trim() || 'bash';
     const network = this.network();
     if ('message' in network) return { kind: 'refused', message: network.message };
@@ -155,14 +155,17 @@ export class CommandSandbox {
     await this.proxy?.close();
   }
 
-  /** The filesystem and network boundary for a command run from `cwd`. */
-  policyFor(cwd: string, sessionDir: string): { policy: BwrapPolicy; note?: string } {
+  /**
+   * The filesystem and network boundary for a command run from `cwd`. Of the session only its scratch folder is
+   * writable; the journal, task records, file history and locks beside it stay hidden (docs/sessions.md).
+   */
+  policyFor(cwd: string, scratchDir: string): { policy: BwrapPolicy; note?: string } {
     const home = real(this.env.home ?? homedir());
     const workspace = unique([cwd, ...this.env.additionalDirs].map(real));
     // A commit from a subfolder or a linked worktree writes to the repository's git folders; their hooks and config
     // stay read-only like the workspace's own.
     const gitDirs = unique(workspace.flatMap(gitDirsOf));
-    const writable = unique([...workspace, ...gitDirs, real(sessionDir), ...this.settings.writablePaths.map(real)]);
+    const writable = unique([...workspace, ...gitDirs, real(scratchDir), ...this.settings.writablePaths.map(real)]);
     const readable = this.settings.readableHomePaths.map((p) => join(home, p));
     const hidden = [...hiddenHomeEntries(home, readable), real(this.env.jarvisHome)];
     const gitGuarded = unique([...workspace.map((w) => join(w, '.git')), ...gitDirs]);

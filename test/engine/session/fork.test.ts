@@ -72,7 +72,7 @@ describe('fork', () => {
     });
     expect(existsSync(join(fork.sessionDir, 'upcoming-goals.json'))).toBe(false);
 
-    const copy = Session.open({ sessionId: fork.sessionId, sessionDir: fork.sessionDir, workDir: h.cwd });
+    const copy = Session.open({ sessionId: fork.sessionId, sessionDir: fork.sessionDir, workDir: h.cwd, home: h.home });
     expect(copy.state.sessionId).toBe(fork.sessionId);
     expect(copy.state.forkedFrom).toBe(original.id);
     expect(identityless(copy.state)).toEqual(identityless(original.state));

@@ -115,7 +115,7 @@ describe('Bash foreground', () => {
     const { run, harness } = setup();
     const r = await run({ command: "head -c 30000 /dev/zero | tr '\\0' a" });
     expect(r.text).toContain(`<stdout>\n${'a'.repeat(30_000)}\n</stdout>`);
-    expect(existsSync(join(harness.sessionDir, 'tool-outputs'))).toBe(false);
+    expect(existsSync(join(harness.scratchDir, 'tool-outputs'))).toBe(false);
   });
 
   it('an aborted call stops the whole process group', async () => {

@@ -1,0 +1,69 @@
+// The process a background task's record names, and whether a resumed session may signal it (docs/sessions.md,
+// "Background tasks on resume"). When Jarvis starts a task it records the leader's pid with its start time and boot,
+// authenticated with the data root's key (store/recordKey.ts). A record read back is trusted only when that tag
+// binds it to this session and task, and the pid still names that very process, leading its own group: a record
+// another program wrote, a pid since reused, a group of 0, 1 or Jarvis's own is never signalled — it is reported
+// as not ours instead.
+import { processIdentity, processState, unsignallableGroup } from '../../platform/processIdentity';
+import type { RecordSigner } from '../../store/recordKey';
+
+/** What a task record keeps about its process besides the pid. */
+export interface TaskProcessRecord {
+  start: string;
+  boot: string;
+  auth: string;
+}
+
+export type TaskProcessVerdict = { ours: true } | { ours: false; gone: boolean; reason: string };
+
+function fieldsOf(sessionId: string, taskId: string, pid: number, start: string, boot: string): unknown[] {
+  return ['task', sessionId, taskId, pid, start, boot];
+}
+
+/** The authenticated identity of a process this Jarvis just started; undefined where it cannot be read or signed. */
+export function recordTaskProcess(
+  signer: RecordSigner | undefined,
+  sessionId: string,
+  taskId: string,
+  pid: number,
+): TaskProcessRecord | undefined {
+  const identity = processIdentity(pid);
+  if (!signer || !identity) return undefined;
+  const auth = signer.sign(fieldsOf(sessionId, taskId, pid, identity.start, identity.boot));
+  return { ...identity, auth };
+}
+
+/** Whether the process `record` names may be signalled now, and why not. */
+export function checkTaskProcess(
+  record: { id: string; pid?: unknown; process?: unknown },
+  signer: RecordSigner | undefined,
+  sessionId: string,
+): TaskProcessVerdict {
+  const pid = record.pid;
+  if (pid === undefined) return { ours: false, gone: true, reason: 'its record names no process' };
+  if (typeof pid !== 'number')
+    return { ours: false, gone: false, reason: `${JSON.stringify(pid)} is not a process id` };
+  const refused = unsignallableGroup(pid);
+  if (refused) return { ours: false, gone: false, reason: refused };
+  // No such process: there is nothing to signal, whoever wrote the record.
+  const now = processState(pid);
+  if (!now) return { ours: false, gone: true, reason: `process ${pid} that it started has ended` };
+  const proc = record.process as Partial<TaskProcessRecord> | undefined;
+  const authentic =
+    !!signer &&
+    typeof proc?.start === 'string' &&
+    typeof proc.boot === 'string' &&
+    signer.verify(fieldsOf(sessionId, record.id, pid, proc.start, proc.boot), proc.auth);
+  if (!authentic || !proc?.start || !proc.boot) {
+    return {
+      ours: false,
+      gone: false,
+      reason: `its record (naming process ${pid}) is not authenticated by this machine's Jarvis, so it may name a process this session did not start`,
+    };
+  }
+  if (now.state === 'Z' || now.state === 'X' || now.boot !== proc.boot || now.start !== proc.start)
+    return { ours: false, gone: true, reason: `process ${pid} that it started has ended` };
+  if (now.pgrp !== pid)
+    return { ours: false, gone: false, reason: `process ${pid} left the process group it was started in` };
+  return { ours: true };
+}
