@@ -2,6 +2,7 @@
 import { parseGoalCommand } from '../engine/background/goals';
 import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
+import { LinkInTheWayError } from '../store/privateFiles';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, makePrintRenderer, runPrint, type PrintFormat } from '../print/printMode';
 import { initEvent, PrintResultRecorder } from '../print/printResult';
 import type { EngineEvent } from '../engine/loop/events';
@@ -119,7 +120,7 @@ async function runPrintBody(
   } catch (e) {
     process.off('SIGINT', early);
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
-    if (!(e instanceof SessionLockedError)) throw e;
+    if (!(e instanceof SessionLockedError) && !(e instanceof LinkInTheWayError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
   const frameTokens =

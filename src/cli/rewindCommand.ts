@@ -8,6 +8,7 @@ import { Session } from '../engine/session/session';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';
 import { acquireSessionLock, SessionLockedError } from '../store/sessionLock';
+import { LinkInTheWayError } from '../store/privateFiles';
 import type { SessionLocation } from '../store/sessionStore';
 import { canonicalPath } from '../tools/file/pathPolicy';
 import { UsageError } from './program';
@@ -138,6 +139,10 @@ export async function runRewind(opts: RewindCommandOptions, io: RewindIo): Promi
     }
     return 0;
   } catch (e) {
+    if (e instanceof LinkInTheWayError) {
+      io.err(`jarvis rewind: ${e.message}\nNothing was rewound.\n`);
+      return 1;
+    }
     if (!(e instanceof RewindError)) throw e;
     io.err(`jarvis rewind: ${e.message}${/files only/.test(e.message) ? ' (--files-only)' : ''}\n`);
     return 1;

@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { explainOpenFailure as explain, LinkInTheWayError, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateFiles';
+import { explainOpenFailure, LinkInTheWayError, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateFiles';
 
 export { LinkInTheWayError } from './privateFiles';
 
@@ -51,6 +51,19 @@ interface OpenDir {
   path: string;
 }
 
+/**
+ * A failure of a step, as LinkInTheWayError when a link or a special file caused it; any other error names the real
+ * path it was about instead of the /proc/self/fd path the step went through.
+ */
+function explain(e: unknown, path: string): unknown {
+  const explained = explainOpenFailure(e, path);
+  if (explained === e && e instanceof Error) {
+    e.message = e.message.replace(/\/proc\/self\/fd\/\d+(\/[^'"\s]*)?/g, path);
+    (e as NodeJS.ErrnoException).path = path;
+  }
+  return explained;
+}
+
 function entryPath(dir: OpenDir, name: string): string {
   return viaProc ? `/proc/self/fd/${dir.fd}/${name}` : join(dir.path, name);
 }
@@ -70,7 +83,7 @@ function openChild(dir: OpenDir, name: string, create: boolean, dirMode = PRIVAT
       mkdirSync(entryPath(dir, name), { mode: dirMode });
     } catch (e) {
       // EEXIST: a folder (or a link, refused just below) is there already.
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw explain(e, path);
     }
   }
   if (!viaProc && lstatSync(path).isSymbolicLink()) throw new LinkInTheWayError(path, 'a symbolic link');

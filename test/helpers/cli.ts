@@ -51,17 +51,25 @@ export function mockModelEnv(baseUrl: string, type = 'openai'): Record<string, s
   };
 }
 
+/** The account a test runs jarvis as (test/helpers/testUser.ts); absent: the test's own. */
+export interface RunAs {
+  uid: number;
+  gid: number;
+}
+
 /** `keepStdinOpen`: the test talks to the process over stdin (jarvis acp) and ends it itself. */
 export function spawnJarvis(
   args: string[],
-  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; keepStdinOpen?: boolean },
+  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; keepStdinOpen?: boolean; as?: RunAs },
 ): ChildProcess {
   if (!existsSync(DIST))
     throw new Error('dist/jarvis.js is missing: the build failed (see the start of the test output)');
+  // Node drops the supplementary groups when it changes the user, so the child holds none of root's.
   const child = spawn(process.execPath, [BIN, ...args], {
     env: opts.env,
     cwd: opts.cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(opts.as ? { uid: opts.as.uid, gid: opts.as.gid } : {}),
   });
   if (opts.input !== undefined) child.stdin!.end(opts.input);
   else if (!opts.keepStdinOpen) child.stdin!.end();
@@ -87,7 +95,7 @@ export function collect(child: ChildProcess, timeoutMs = 20_000): Promise<CliRes
 
 export function runJarvis(
   args: string[],
-  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number },
+  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number; as?: RunAs },
 ): Promise<CliResult> {
   return collect(spawnJarvis(args, opts), opts.timeoutMs);
 }

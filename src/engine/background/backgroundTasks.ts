@@ -150,7 +150,8 @@ export class BackgroundTasks implements TaskService {
     entry.abort = new AbortController();
     this.armTimeout(entry, entry.info.timeoutMs);
     this.persist(entry);
-    const write = (text: string) => appendFileBelow(this.scratchDir, taskOutputRel(entry.info.id), text);
+    const write = (text: string) =>
+      appendFileBelow(this.scratchDir, taskOutputRel(entry.info.id), text, { makeDirs: true });
     void spec.run(entry.abort.signal, write).then(
       (failure) => {
         if (failure !== undefined) entry.ending ??= { reason: 'exited', message: failure };

@@ -66,7 +66,14 @@ function openJournal(a: Assembly): { session: Session; lock: SessionLock } {
   const { opts } = a;
   if (opts.resume) {
     const lock = acquireSessionLock(opts.resume.sessionDir);
-    const session = Session.open(opts.resume);
+    let session: Session;
+    try {
+      session = Session.open(opts.resume);
+    } catch (e) {
+      // A journal that cannot be read (a link where it should be: docs/sessions.md) leaves the session to others.
+      lock.release();
+      throw e;
+    }
     a.warnings.push(...session.warnings);
     // The journal's mode counts only when an authenticated record set it; otherwise the flags and config decide
     // (docs/sessions.md, "What a resume trusts").
