@@ -29,8 +29,6 @@ export class RecordSigner {
 
 export type RecordKeyResult = { signer: RecordSigner } | { error: string };
 
-const cache = new Map<string, RecordKeyResult>();
-
 function readKey(path: string): Buffer {
   const fd = openPrivateSync(path, 'r');
   try {
@@ -59,25 +57,21 @@ function createKey(path: string): void {
 }
 
 /**
- * The signer of the data root `home`, made on first use. A key that cannot be read or made (a link or a file of the
- * wrong size in its place, a read-only disk) gives `error`: records are then neither written with a tag nor trusted.
+ * The signer of the data root `home`, the key made on first use and read again at each call (32 bytes: a session
+ * opening never relies on what an earlier one saw). A key that cannot be read or made (a link or a file of the wrong
+ * size in its place, a read-only disk) gives `error`: records are then neither written with a tag nor trusted.
  */
 export function recordSigner(home: string): RecordKeyResult {
   const path = recordKeyPath(home);
-  const known = cache.get(path);
-  if (known) return known;
-  let result: RecordKeyResult;
   try {
     try {
-      result = { signer: new RecordSigner(readKey(path)) };
+      return { signer: new RecordSigner(readKey(path)) };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       createKey(path);
-      result = { signer: new RecordSigner(readKey(path)) };
+      return { signer: new RecordSigner(readKey(path)) };
     }
   } catch (e) {
-    result = { error: `the record key ${path} cannot be used (${fsReason(e)})` };
+    return { error: `the record key ${path} cannot be used (${fsReason(e)})` };
   }
-  cache.set(path, result);
-  return result;
 }

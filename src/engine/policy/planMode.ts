@@ -137,7 +137,13 @@ export class PlanMode implements PlanModeService {
     const current = this.planPath;
     if (current && this.isOwnPlanPath(current)) {
       const scratch = canonicalPath(this.session.scratchDir);
-      removeBelow(scratch, relative(scratch, current));
+      try {
+        removeBelow(scratch, relative(scratch, current));
+      } catch (e) {
+        // A link planted on the way: nothing is removed through it; the fresh plan file below is used instead.
+        const why = e instanceof Error ? e.message : String(e);
+        this.deps.emit({ type: 'notice', level: 'warning', text: `The plan file ${current} was not removed: ${why}` });
+      }
     }
     const planPath = this.newPlanPath();
     this.session.commit({ type: 'plan_mode', active: this.active, planPath });

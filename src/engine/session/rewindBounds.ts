@@ -42,9 +42,12 @@ export function restoreSpot(path: unknown, roots: readonly string[]): RestoreSpo
   if (steps.some((s) => VCS_CONTROL_DIRS.has(s.toLowerCase())))
     return { refused: 'it is inside a version-control folder (.git…), where a rewind never writes' };
   let dir = holding.root;
-  for (const step of ['', ...steps.slice(0, -1)]) {
+  for (const step of ['', ...steps]) {
     dir = step ? join(dir, step) : dir;
-    if (looksLikeGitDir(dir))
+    // Nothing is read or written through a link on the way (or at the file itself): its target may be anywhere.
+    if (step && lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink())
+      return { refused: `${dir} is a symbolic link, which a rewind never follows` };
+    if (dir !== path && looksLikeGitDir(dir))
       return { refused: `${dir} is a git directory (HEAD, objects, refs), where a rewind never writes` };
   }
   return holding;
