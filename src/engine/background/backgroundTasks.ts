@@ -5,21 +5,17 @@
 // (or TaskStop) already reported it to the model. A task inherited from an earlier run is signalled only
 // when its record's process is verified to be the one this session started (taskProcess.ts).
 import type { ChildProcess } from 'node:child_process';
-import { basename, join } from 'node:path';
-import { closeSync, existsSync, writeSync } from 'node:fs';
-import { appendFileBelow, openBelow, OPEN } from '../../store/ownedFiles';
-import { mkdirPrivateSync } from '../../store/privateFiles';
-import { sessionScratchDir } from '../../store/paths';
+import { basename } from 'node:path';
+import { closeSync, writeSync } from 'node:fs';
 import type { RecordSigner } from '../../store/recordKey';
-import { readTaskRecords, taskOutputRel, taskRecordPath, writeTaskRecord } from './taskRecords';
-import { checkTaskProcess, recordTaskProcess } from './taskProcess';
+import { TaskFiles } from './taskRecords';
+import { checkTaskProcess, notSignalled, recordTaskProcess, watchGroup } from './taskProcess';
 import {
   applyExit,
   definedOnly,
   formatDuration,
   newEntry,
   newTaskId,
-  readOutputFileTail,
   waitForEntries,
   type Ending,
   type Entry,
@@ -27,7 +23,6 @@ import {
 
 export { formatDuration } from './taskEntry';
 import {
-  isGroupAliveAsync,
   nonInteractiveEnv,
   releasePipes,
   signalGroup,
@@ -73,33 +68,23 @@ export interface BackgroundTasksOptions {
 
 /** How long a finished process's pipes may keep delivering output before we stop reading. */
 const PIPE_DRAIN_MS = 200;
-/** How often a task inherited from an earlier session is checked for liveness. */
-const RESTORED_POLL_MS = 1_000;
 
 export class BackgroundTasks implements TaskService {
   readonly settings: Readonly<TaskSettings>;
   private readonly entries = new Map<string, Entry>();
   private readonly finishListeners = new Set<(entry: Entry) => void>();
-  private readonly tasksDir: string;
-  private readonly scratchDir: string;
+  private readonly files: TaskFiles;
   private closed = false;
 
   constructor(private readonly opts: BackgroundTasksOptions) {
     this.settings = Object.freeze({ ...DEFAULT_TASK_SETTINGS, ...definedOnly(opts.settings) });
-    this.tasksDir = join(opts.sessionDir, 'tasks');
-    this.scratchDir = sessionScratchDir(opts.sessionDir);
-  }
-
-  /** Opens a task's output file for appending, below the scratch folder, following no link (store/ownedFiles.ts). */
-  private openOutput(id: string): number {
-    const flags = OPEN.O_WRONLY | OPEN.O_CREAT | OPEN.O_APPEND;
-    return openBelow(this.scratchDir, taskOutputRel(id), flags, { makeDirs: true });
+    this.files = new TaskFiles(opts.sessionDir);
   }
 
   /** The output file of a task just created; when it cannot be opened the task ends before it starts (and throws). */
   private openOutputFor(entry: Entry): number {
     try {
-      return this.openOutput(entry.info.id);
+      return this.files.openOutput(entry.info.id);
     } catch (e) {
       entry.reported = true;
       this.finalize(entry, { code: null, signal: null, error: e instanceof Error ? e : new Error(String(e)) });
@@ -150,8 +135,7 @@ export class BackgroundTasks implements TaskService {
     entry.abort = new AbortController();
     this.armTimeout(entry, entry.info.timeoutMs);
     this.persist(entry);
-    const write = (text: string) =>
-      appendFileBelow(this.scratchDir, taskOutputRel(entry.info.id), text, { makeDirs: true });
+    const write = (text: string) => this.files.appendOutput(entry.info.id, text);
     void spec.run(entry.abort.signal, write).then(
       (failure) => {
         if (failure !== undefined) entry.ending ??= { reason: 'exited', message: failure };
@@ -177,7 +161,7 @@ export class BackgroundTasks implements TaskService {
   }
 
   async readOutputTail(id: string, maxBytes: number): Promise<OutputTail> {
-    return readOutputFileTail(this.scratchDir, taskOutputRel(this.entryOf(id).info.id), maxBytes);
+    return this.files.readOutputTail(this.entryOf(id).info.id, maxBytes);
   }
 
   async stop(id: string, reason: string, opts: StopOptions = {}): Promise<TaskInfo> {
@@ -190,24 +174,8 @@ export class BackgroundTasks implements TaskService {
   }
 
   async waitFor(opts: WaitForOptions): Promise<WaitForResult> {
-    let targets: Entry[];
-    if (opts.taskId !== undefined) {
-      const entry = this.entryOf(opts.taskId);
-      if (entry.info.status !== 'running') {
-        this.markReported(entry);
-        return {
-          finished: [{ ...entry.info }],
-          running: this.list({ activeOnly: true }),
-          timedOut: false,
-          aborted: false,
-        };
-      }
-      targets = [entry];
-    } else {
-      targets = [...this.entries.values()].filter((e) => e.info.status === 'running');
-      if (targets.length === 0) return { finished: [], running: [], timedOut: false, aborted: false };
-    }
-    return waitForEntries(targets, opts, {
+    const task = opts.taskId === undefined ? undefined : this.entryOf(opts.taskId);
+    return waitForEntries(task, [...this.entries.values()], opts, {
       subscribe: (listener) => {
         this.finishListeners.add(listener);
         return () => this.finishListeners.delete(listener);
@@ -276,7 +244,7 @@ export class BackgroundTasks implements TaskService {
    * that were never notified nor reported are notified now. Returns the tasks it loaded.
    */
   restore(): TaskInfo[] {
-    const loaded = readTaskRecords(this.opts.sessionDir, this.scratchDir);
+    const loaded = this.files.read();
     for (const text of loaded.warnings) this.opts.warn?.(text);
     const records = loaded.records.filter((r) => !this.entries.has(r.id));
     for (const { notified, reported, process, ...info } of records) {
@@ -308,8 +276,7 @@ export class BackgroundTasks implements TaskService {
     if (this.closed) throw new Error('The session is closing; no new background tasks can start.');
     const max = this.settings.maxRunningTasks;
     if (max !== undefined && this.runningCount() >= max) throw new TaskLimitError(max);
-    // The session folder and its scratch folder (the roots records and output are written below).
-    mkdirPrivateSync(this.scratchDir);
+    this.files.ensure();
     const id = this.newId(kind);
     const info: TaskInfo = {
       id,
@@ -320,7 +287,7 @@ export class BackgroundTasks implements TaskService {
       status: 'running',
       startedAt: startedAt.toISOString(),
       timeoutMs: spec.timeoutMs,
-      outputPath: join(this.scratchDir, taskOutputRel(id)),
+      outputPath: this.files.outputPath(id),
     };
     const entry = newEntry(info, false, false);
     this.entries.set(id, entry);
@@ -329,7 +296,7 @@ export class BackgroundTasks implements TaskService {
   }
 
   private newId(kind: TaskKind): string {
-    return newTaskId(kind, (id) => this.entries.has(id) || existsSync(taskRecordPath(this.tasksDir, id)));
+    return newTaskId(kind, (id) => this.entries.has(id) || this.files.hasRecord(id));
   }
 
   /** Follows a live child: records its pid (and which process it names), arms its timeout, finalizes it when it exits. */
@@ -337,7 +304,7 @@ export class BackgroundTasks implements TaskService {
     entry.child = child;
     entry.info.pid = child.pid;
     if (child.pid !== undefined)
-      entry.process = recordTaskProcess(this.opts.signer, this.sessionId, entry.info.id, child.pid);
+      entry.process = recordTaskProcess(this.opts.signer, basename(this.opts.sessionDir), entry.info.id, child.pid);
     this.armTimeout(entry, entry.info.timeoutMs);
     this.persist(entry);
     void waitForExit(child).then(async (exit) => {
@@ -360,26 +327,12 @@ export class BackgroundTasks implements TaskService {
   private watchInherited(entry: Entry, pid: number): void {
     const deadline = entry.info.timeoutMs === null ? null : Date.parse(entry.info.startedAt) + entry.info.timeoutMs;
     if (deadline !== null) this.armTimeout(entry, Math.max(0, deadline - Date.now()));
-    let checking = false;
-    const poll = setInterval(() => {
-      if (checking) return;
-      checking = true;
-      // A failed check counts as alive: the next tick looks again.
-      void isGroupAliveAsync(pid)
-        .catch(() => true)
-        .then((alive) => {
-          checking = false;
-          if (alive || entry.info.status !== 'running') return;
-          clearInterval(poll);
-          entry.ending ??= {
-            reason: 'exited',
-            message: 'finished; exit status unknown (it outlived the session that started it)',
-          };
-          this.finalize(entry, { code: null, signal: null });
-        });
-    }, RESTORED_POLL_MS);
-    poll.unref();
-    void entry.done.then(() => clearInterval(poll));
+    watchGroup(pid, entry.done, () => {
+      if (entry.info.status !== 'running') return;
+      const message = 'finished; exit status unknown (it outlived the session that started it)';
+      entry.ending ??= { reason: 'exited', message };
+      this.finalize(entry, { code: null, signal: null });
+    });
   }
 
   /** Ends a running task: the whole group gets SIGTERM, then SIGKILL after `graceMs`. */
@@ -402,14 +355,10 @@ export class BackgroundTasks implements TaskService {
     await entry.done;
   }
 
-  /** This session's id, which a task's process record is bound to. */
-  private get sessionId(): string {
-    return basename(this.opts.sessionDir);
-  }
-
-  /** Whether the process an inherited task's record names may be signalled (taskProcess.ts). */
+  /** Whether the process an inherited task's record names may be signalled (taskProcess.ts; bound to the session). */
   private checkInherited(entry: Entry) {
-    return checkTaskProcess({ ...entry.info, process: entry.process }, this.opts.signer, this.sessionId);
+    const sessionId = basename(this.opts.sessionDir);
+    return checkTaskProcess({ ...entry.info, process: entry.process }, this.opts.signer, sessionId);
   }
 
   private finalize(entry: Entry, exit: ExitInfo): void {
@@ -468,17 +417,9 @@ export class BackgroundTasks implements TaskService {
       reported: entry.reported,
       ...(entry.process ? { process: entry.process } : {}),
     };
-    const failure = writeTaskRecord(this.opts.sessionDir, record);
+    const failure = this.files.write(record);
     if (!failure || entry.warned) return;
     entry.warned = true;
     this.opts.warn?.(failure);
   }
-}
-
-/** How a task whose process could not be verified ends: reported, never signalled. */
-function notSignalled(verdict: { gone: boolean; reason: string }): Ending {
-  const message = verdict.gone
-    ? `${verdict.reason}; nothing of its group was signalled`
-    : `not ours: ${verdict.reason}; it was not signalled`;
-  return { reason: 'lost', message };
 }

@@ -106,12 +106,22 @@ export interface WaitHost {
   markReported(entry: Entry): void;
 }
 
-/** Resolves when one of `targets` finishes, the time-out passes or `opts.signal` aborts (WaitFor). */
+/**
+ * WaitFor: the task `opts.taskId` (`task`), else every running one (`all`). Answers at once when the task has ended
+ * or nothing runs; else resolves when one of them finishes, the time-out passes or `opts.signal` aborts.
+ */
 export function waitForEntries(
-  targets: readonly Entry[],
+  task: Entry | undefined,
+  all: readonly Entry[],
   opts: WaitForOptions,
   host: WaitHost,
 ): Promise<WaitForResult> {
+  if (task && task.info.status !== 'running') {
+    host.markReported(task);
+    return Promise.resolve({ finished: [{ ...task.info }], running: host.running(), timedOut: false, aborted: false });
+  }
+  const targets = task ? [task] : all.filter((e) => e.info.status === 'running');
+  if (targets.length === 0) return Promise.resolve({ finished: [], running: [], timedOut: false, aborted: false });
   return new Promise((resolve) => {
     const finish = (timedOut: boolean, aborted: boolean) => {
       clearTimeout(timer);

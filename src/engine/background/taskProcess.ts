@@ -5,7 +5,9 @@
 // another program wrote, a pid since reused, a group of 0, 1 or Jarvis's own is never signalled — it is reported
 // as not ours instead.
 import { processIdentity, processState, unsignallableGroup } from '../../platform/processIdentity';
+import { isGroupAliveAsync } from '../../platform/processes';
 import type { RecordSigner } from '../../store/recordKey';
+import type { Ending } from './taskEntry';
 
 /** What a task record keeps about its process besides the pid. */
 export interface TaskProcessRecord {
@@ -66,4 +68,38 @@ export function checkTaskProcess(
   if (now.pgrp !== pid)
     return { ours: false, gone: false, reason: `process ${pid} left the process group it was started in` };
   return { ours: true };
+}
+
+/** How a task whose process could not be verified ends: reported, never signalled. */
+export function notSignalled(verdict: { gone: boolean; reason: string }): Ending {
+  const message = verdict.gone
+    ? `${verdict.reason}; nothing of its group was signalled`
+    : `not ours: ${verdict.reason}; it was not signalled`;
+  return { reason: 'lost', message };
+}
+
+/** How often a task inherited from an earlier session is checked for liveness. */
+const INHERITED_POLL_MS = 1_000;
+
+/**
+ * Watches group `pid` of an inherited task (verified ours when it was adopted) until it is gone, then calls `gone`
+ * once; stops when `until` settles. While any member lives the group id cannot be reused, so it stays the same group.
+ */
+export function watchGroup(pid: number, until: Promise<void>, gone: () => void): void {
+  let checking = false;
+  const poll = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    // A failed check counts as alive: the next tick looks again.
+    void isGroupAliveAsync(pid)
+      .catch(() => true)
+      .then((alive) => {
+        checking = false;
+        if (alive) return;
+        clearInterval(poll);
+        gone();
+      });
+  }, INHERITED_POLL_MS);
+  poll.unref();
+  void until.then(() => clearInterval(poll));
 }

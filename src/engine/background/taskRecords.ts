@@ -4,12 +4,13 @@
 // through a link; a write that fails is returned as a message for the user, never thrown — the task itself goes on
 // and ends normally. A record read back is untrusted input: its id must be the file's own name, its output path is
 // recomputed from the id (in the scratch folder), and its process is checked before any signal.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFileBelow, writeFileBelow } from '../../store/ownedFiles';
-import { SCRATCH } from '../../store/paths';
-import { fsReason } from '../../store/privateFiles';
-import type { TaskInfo } from '../../tools/task/taskService';
+import { appendFileBelow, openBelow, OPEN, readFileBelow, writeFileBelow } from '../../store/ownedFiles';
+import { SCRATCH, sessionScratchDir } from '../../store/paths';
+import { fsReason, mkdirPrivateSync } from '../../store/privateFiles';
+import type { OutputTail, TaskInfo } from '../../tools/task/taskService';
+import { readOutputFileTail } from './taskEntry';
 import type { TaskProcessRecord } from './taskProcess';
 
 export interface TaskRecord extends TaskInfo {
@@ -89,4 +90,48 @@ export function readTaskRecords(sessionDir: string, scratchDir: string): { recor
   }
   records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   return { records, warnings };
+}
+
+/** One session's task records (in the session folder) and outputs (in its scratch folder), read and written. */
+export class TaskFiles {
+  readonly scratchDir: string;
+
+  constructor(readonly sessionDir: string) {
+    this.scratchDir = sessionScratchDir(sessionDir);
+  }
+
+  /** Makes the session folder and its scratch folder: the roots records and outputs are written below. */
+  ensure(): void {
+    mkdirPrivateSync(this.scratchDir);
+  }
+
+  outputPath(id: string): string {
+    return join(this.scratchDir, taskOutputRel(id));
+  }
+
+  /** Opens a task's output for appending, following no link a command planted in the scratch folder. */
+  openOutput(id: string): number {
+    const flags = OPEN.O_WRONLY | OPEN.O_CREAT | OPEN.O_APPEND;
+    return openBelow(this.scratchDir, taskOutputRel(id), flags, { makeDirs: true });
+  }
+
+  appendOutput(id: string, text: string): void {
+    appendFileBelow(this.scratchDir, taskOutputRel(id), text, { makeDirs: true });
+  }
+
+  readOutputTail(id: string, maxBytes: number): Promise<OutputTail> {
+    return readOutputFileTail(this.scratchDir, taskOutputRel(id), maxBytes);
+  }
+
+  hasRecord(id: string): boolean {
+    return existsSync(taskRecordPath(join(this.sessionDir, 'tasks'), id));
+  }
+
+  write(record: TaskRecord): string | undefined {
+    return writeTaskRecord(this.sessionDir, record);
+  }
+
+  read(): { records: TaskRecord[]; warnings: string[] } {
+    return readTaskRecords(this.sessionDir, this.scratchDir);
+  }
 }
