@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAcpClient, type AcpTestClient } from '../helpers/acpClient';
-import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
+import type { MockModelServer, ScriptedTurn } from '../helpers/mockModelServer';
 import {
   endCanaries,
   escalationProbes,
@@ -16,24 +16,17 @@ import {
   runUnconfined,
   SECRET_TEXT,
   SESSION_STATE_ATTACKS,
+  startPromptedModel,
   type SessionStateAttack,
   type World,
 } from '../helpers/sessionStateAttacks';
 
 const canaries: number[] = [];
 let server: MockModelServer;
-let replies: Record<string, ScriptedTurn> = {};
+let answer: (replies: Record<string, ScriptedTurn>) => void;
 
 beforeAll(async () => {
-  server = await startMockModelServer({
-    script: (req) => {
-      const last = req.body.messages.at(-1);
-      if (last.role === 'tool') return { text: 'Done.' };
-      const said = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
-      const prompt = Object.keys(replies).find((p) => said.includes(p));
-      return prompt ? replies[prompt] : { text: 'Hello.' };
-    },
-  });
+  ({ server, answer } = await startPromptedModel());
 });
 
 afterAll(async () => {
@@ -41,10 +34,10 @@ afterAll(async () => {
   await server.close();
 });
 
-/** An editor on `w`'s workspace, its permission questions answered with `answer`. */
-async function editorOn(w: World, env: NodeJS.ProcessEnv, answer: string): Promise<AcpTestClient> {
+/** An editor on `w`'s workspace, its permission questions answered with `choice`. */
+async function editorOn(w: World, env: NodeJS.ProcessEnv, choice: string): Promise<AcpTestClient> {
   const editor = await startAcpClient({ env, cwd: w.cwd });
-  editor.answerPermissions(answer);
+  editor.answerPermissions(choice);
   return editor;
 }
 
@@ -93,7 +86,7 @@ describe('session/load after a session-folder attack', () => {
         expect(loaded.modes?.currentModeId).toBe('manual');
         // One probe per prompt: a rejection ends its step, so each is asked about on its own.
         const [unsandboxed, write, output] = escalationProbes(w);
-        replies = { 'go on': { toolCalls: [unsandboxed] }, 'write it': { toolCalls: [write, output] } };
+        answer({ 'go on': { toolCalls: [unsandboxed] }, 'write it': { toolCalls: [write, output] } });
         const from = server.requests.length;
         const sessionId = basename(w.session);
         for (const text of ['go on', 'write it'])
@@ -122,7 +115,7 @@ describe('controls: what Jarvis itself recorded comes back with session/load', (
     const first = await editorOn(w, env, 'allow_session');
     try {
       await load(first, w);
-      replies = { 'write first': write('first') };
+      answer({ 'write first': write('first') });
       await first.connection.agent.request('session/prompt', {
         sessionId,
         prompt: [{ type: 'text', text: 'write first' }],
@@ -137,7 +130,7 @@ describe('controls: what Jarvis itself recorded comes back with session/load', (
     try {
       const loaded = await load(second, w);
       expect(loaded.modes?.currentModeId).toBe('yolo');
-      replies = { 'write again': write('again') };
+      answer({ 'write again': write('again') });
       await second.connection.agent.request('session/prompt', {
         sessionId,
         prompt: [{ type: 'text', text: 'write again' }],

@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJarvis } from '../helpers/cli';
-import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
+import type { MockModelServer, ScriptedTurn } from '../helpers/mockModelServer';
 import { sandboxAvailable } from '../helpers/sandboxAvailable';
 import {
   endCanaries,
@@ -19,6 +19,7 @@ import {
   runUnconfined,
   SECRET_TEXT,
   SESSION_STATE_ATTACKS,
+  startPromptedModel,
   type SessionStateAttack,
 } from '../helpers/sessionStateAttacks';
 import { createTestUser, type TestUser } from '../helpers/testUser';
@@ -27,19 +28,10 @@ const sandboxed = sandboxAvailable();
 const user = createTestUser('ss');
 const canaries: number[] = [];
 let server: MockModelServer;
-/** What the model answers to each prompt of the current test (a tool result gets "Done."). */
-let replies: Record<string, ScriptedTurn> = {};
+let answer: (replies: Record<string, ScriptedTurn>) => void;
 
 beforeAll(async () => {
-  server = await startMockModelServer({
-    script: (req) => {
-      const last = req.body.messages.at(-1);
-      if (last.role === 'tool') return { text: 'Done.' };
-      const said = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
-      const prompt = Object.keys(replies).find((p) => said.includes(p));
-      return prompt ? replies[prompt] : { text: 'Hello.' };
-    },
-  });
+  ({ server, answer } = await startPromptedModel());
 });
 
 afterAll(async () => {
@@ -73,11 +65,11 @@ for (const runner of runners) {
 
         if (sandboxed) {
           // A prompt-injected model runs the attack through Bash: the sandbox keeps the session folder out of reach.
-          replies = {
+          answer({
             'run the attack': {
               toolCalls: [{ id: 'attack', name: 'Bash', arguments: { command: row.command(w.session, w) } }],
             },
-          };
+          });
           const from = server.requests.length;
           const attempt = await jarvis(['--continue', '-p', 'run the attack']);
           expect(attempt.code, attempt.stderr).toBe(0);
@@ -93,7 +85,7 @@ for (const runner of runners) {
         row.expectAfter?.rewind?.(rewound.stdout + rewound.stderr, w);
         expectNothingEscalated(w, 'jarvis rewind --files-only');
 
-        replies = { 'go on': { toolCalls: escalationProbes(w) } };
+        answer({ 'go on': { toolCalls: escalationProbes(w) } });
         const from = server.requests.length;
         const resumed = await jarvis(['--continue', '-p', 'go on']);
         const results = [...toolResults(from).values()].join('\n');
@@ -114,7 +106,7 @@ describe.skipIf(!sandboxed)('what a sandboxed command sees of its session', () =
   it('only the scratch folder: it writes and reads back there, and nothing else of the session is visible', async () => {
     const { w, env } = await makeWorld(server.baseUrlFor('openai'), canaries);
     const scratch = join(w.session, 'scratch');
-    replies = {
+    answer({
       'look around': {
         toolCalls: [
           { id: 'list', name: 'Bash', arguments: { command: `ls -A ${w.session}` } },
@@ -126,7 +118,7 @@ describe.skipIf(!sandboxed)('what a sandboxed command sees of its session', () =
           { id: 'big', name: 'Bash', arguments: { command: 'seq 1 40000' } },
         ],
       },
-    };
+    });
     const from = server.requests.length;
     const r = await runJarvis(['--continue', '-p', 'look around'], { env, cwd: w.cwd, timeoutMs: 90_000 });
     expect(r.code, r.stderr).toBe(0);
@@ -136,9 +128,9 @@ describe.skipIf(!sandboxed)('what a sandboxed command sees of its session', () =
     // The saved output of a long command is in the scratch folder, and a command reads it back.
     const saved = /is saved at (\S+?);/.exec(results.get('big') ?? '')?.[1] ?? '';
     expect(saved.startsWith(join(scratch, 'tool-outputs'))).toBe(true);
-    replies = {
+    answer({
       'read it back': { toolCalls: [{ id: 'back', name: 'Bash', arguments: { command: `tail -n 1 ${saved}` } }] },
-    };
+    });
     const again = server.requests.length;
     await runJarvis(['--continue', '-p', 'read it back'], { env, cwd: w.cwd, timeoutMs: 90_000 });
     expect(toolResults(again).get('back')).toContain('40000');

@@ -14,6 +14,7 @@ import { expect } from 'vitest';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { cliEnv, latestSessionDir, mockModelEnv, runJarvis, type RunAs } from './cli';
+import { startMockModelServer, type MockModelServer, type ScriptedTurn } from './mockModelServer';
 import type { TestUser } from './testUser';
 
 export interface World {
@@ -274,4 +275,22 @@ export function endCanaries(canaries: number[]): void {
       // already gone: the test that needed it failed on that
     }
   }
+}
+
+/** A mock model answering each prompt from the turns `answer` last set (a tool result gets "Done.", others "Hello."). */
+export async function startPromptedModel(): Promise<{
+  server: MockModelServer;
+  answer(replies: Record<string, ScriptedTurn>): void;
+}> {
+  let current: Record<string, ScriptedTurn> = {};
+  const server = await startMockModelServer({
+    script: (req) => {
+      const last = req.body.messages.at(-1);
+      if (last.role === 'tool') return { text: 'Done.' };
+      const said = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+      const prompt = Object.keys(current).find((p) => said.includes(p));
+      return prompt ? current[prompt] : { text: 'Hello.' };
+    },
+  });
+  return { server, answer: (replies) => (current = replies) };
 }
