@@ -8,16 +8,7 @@
 // per-scope record limit and replace-by-name are read-check-write decisions that two processes could
 // both make on the same stale view; the lock makes them one at a time. Readers take no lock: they
 // see whole lines (a torn last line after a crash is skipped) and compaction swaps the file by rename.
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-} from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { withFileLock, FileLockTimeoutError } from './fileLock';
 import { appendPrivateFileSync, replacePrivateFileSync } from './privateFiles';
