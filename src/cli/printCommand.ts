@@ -2,6 +2,7 @@
 import { parseGoalCommand } from '../engine/background/goals';
 import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
+import { LinkInTheWayError } from '../store/privateFiles';
 import {
   EXIT_FAILURE,
   EXIT_INTERRUPTED,
@@ -190,7 +191,7 @@ async function runPrintBody(
   } catch (e) {
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
     process.off('SIGINT', early);
-    if (!(e instanceof SessionLockedError)) throw e;
+    if (!(e instanceof SessionLockedError) && !(e instanceof LinkInTheWayError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
   const frameTokens =

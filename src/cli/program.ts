@@ -242,6 +242,11 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('--files-only', 'restore the files, keep the conversation')
     .option('--conversation-only', 'withdraw the prompts, leave the files (as /undo does)')
     .option(
+      '--add-dir <dir>',
+      'a folder the session worked in besides this one: files there may be restored (repeatable)',
+      collect,
+    )
+    .option(
       '--overwrite',
       'also restore files changed outside the agent since it wrote them (their bytes are kept in the session)',
     )

@@ -1,9 +1,9 @@
 // The trust file (docs/ui.md, "Workspace trust"): one small JSON file under the data root with each folder's
 // decision, so that a folder's trust never depends on anything inside the folder itself (a repository cannot trust
 // itself). Written atomically; a damaged file trusts nothing. What the entries mean is trust.ts's and mcpTrust.ts's.
-import { readFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { mkdirPrivateSync, writePrivateFileSync } from './privateFiles';
+import { mkdirPrivateSync, replacePrivateFileSync } from './privateFiles';
 
 export interface TrustEntry {
   trusted: boolean;
@@ -45,9 +45,7 @@ export function readTrustFile(home: string): TrustFile {
 export function writeTrustFile(home: string, file: TrustFile): void {
   const path = trustFilePath(home);
   mkdirPrivateSync(dirname(path));
-  const tmp = `${path}.${process.pid}.tmp`;
-  writePrivateFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`);
-  renameSync(tmp, path);
+  replacePrivateFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 /** The stored decision for this folder, or undefined when the user was never asked. */

@@ -45,7 +45,7 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
     // tool's arguments. The scratch folder is where commands may write beside the session.
     const folders = {
       workspace: [opts.cwd, ...(opts.additionalDirs ?? [])],
-      scratch: session.dir,
+      scratch: session.scratchDir,
       jarvisHome: opts.home,
       home: homedir(),
     };

@@ -206,8 +206,8 @@ async function runInForeground(
   const sandbox = run.kind === 'sandboxed' ? { sandbox: run.spawn } : {};
   const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv(), ...sandbox });
   const output = new CommandOutput(CAPTURE_CHARS, CAPTURE_CHARS);
-  const outputPath = newToolOutputPath(ctx.services.sessionDir, ctx.services.agentId ?? 'main');
-  const saved = new SavedOutput(outputPath, BASH_INLINE_MAX_CHARS);
+  const outputPath = newToolOutputPath(ctx.services.scratchDir, ctx.services.agentId ?? 'main');
+  const saved = new SavedOutput(ctx.services.scratchDir, outputPath, BASH_INLINE_MAX_CHARS);
   const onStdout = (text: string) => {
     output.add('stdout', text);
     saved.add(text);
