@@ -40,7 +40,14 @@ function escapeAttribute(s: string): string {
 }
 
 export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginContributions {
-  const out: PluginContributions = { session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [] }, skills: [], agents: [], hooks: [], mcpServers: [], warnings: [] };
+  const out: PluginContributions = {
+    session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [] },
+    skills: [],
+    agents: [],
+    hooks: [],
+    mcpServers: [],
+    warnings: [],
+  };
   const sections: string[] = [];
   let used = 0;
   for (const { record, loaded } of plugins) {

@@ -52,12 +52,21 @@ export function commandListDescription(command: Pick<PluginCommand, 'argumentHin
 }
 
 function firstLine(body: string): string {
-  const line = body.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const line =
+    body
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
   return line.length > COMMAND_DESCRIPTION_MAX ? line.slice(0, COMMAND_DESCRIPTION_MAX) : line;
 }
 
 /** Reads the commands the manifest's `commands` paths name. */
-export async function loadPluginCommands(root: string, pluginId: string, paths: string[] | undefined, diag: (t: string) => void): Promise<PluginCommand[]> {
+export async function loadPluginCommands(
+  root: string,
+  pluginId: string,
+  paths: string[] | undefined,
+  diag: (t: string) => void,
+): Promise<PluginCommand[]> {
   const files: Array<{ path: string; rel: string }> = [];
   for (const value of paths ?? []) {
     const where = resolveInside(root, value);
@@ -182,14 +191,17 @@ export function expandPluginCommand(command: PluginCommand, args: string): strin
 }
 
 export type PluginCommandParse =
-  | { ok: true; command: PluginCommand; args: string; text: string; bangs: BangSpan[] }
-  | { ok: false; message: string };
+  { ok: true; command: PluginCommand; args: string; text: string; bangs: BangSpan[] } | { ok: false; message: string };
 
 /**
  * `/<plugin>:<command> [args]` → the prompt to send. Undefined when the text is not shaped like a plugin
  * command (no `:` in the first word, or the part before it is no installed plugin).
  */
-export function parsePluginCommand(input: string, commands: readonly PluginCommand[], plugins: readonly string[]): PluginCommandParse | undefined {
+export function parsePluginCommand(
+  input: string,
+  commands: readonly PluginCommand[],
+  plugins: readonly string[],
+): PluginCommandParse | undefined {
   const m = /^\/([a-z0-9][a-z0-9_-]{0,63}):(\S+)(?:\s+([\s\S]*))?$/.exec(input.trim());
   if (!m) return undefined;
   const [, plugin, name, rest] = m;
@@ -197,7 +209,10 @@ export function parsePluginCommand(input: string, commands: readonly PluginComma
   const command = commands.find((c) => c.plugin === plugin && c.command === name);
   if (!command) {
     const own = commands.filter((c) => c.plugin === plugin).map((c) => `/${c.name}`);
-    return { ok: false, message: `The plugin "${plugin}" has no command "${name}". ${own.length ? `Its commands: ${own.join(', ')}.` : 'It has no commands.'}` };
+    return {
+      ok: false,
+      message: `The plugin "${plugin}" has no command "${name}". ${own.length ? `Its commands: ${own.join(', ')}.` : 'It has no commands.'}`,
+    };
   }
   const args = (rest ?? '').trim();
   return { ok: true, command, args, ...expandPluginCommandParts(command, args) };

@@ -57,7 +57,18 @@ export function pluginServerName(pluginId: string, server: string): string {
 }
 
 function emptyPlugin(id: string, root: string, diagnostics: string[], error?: string): LoadedPlugin {
-  return { id, root, error, diagnostics, skills: [], agents: [], commands: [], promptSections: [], mcpServers: [], hooks: [] };
+  return {
+    id,
+    root,
+    error,
+    diagnostics,
+    skills: [],
+    agents: [],
+    commands: [],
+    promptSections: [],
+    mcpServers: [],
+    hooks: [],
+  };
 }
 
 /** Loads the plugin at `root`. `id` is the installed id (the manifest name is checked against it). Never throws. */
@@ -66,13 +77,24 @@ export async function loadPlugin(root: string, id: string, opts: PluginLoadOptio
   try {
     real = realRoot(root);
   } catch (e) {
-    return emptyPlugin(id, root, [], `the plugin folder ${root} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); reinstall the plugin`);
+    return emptyPlugin(
+      id,
+      root,
+      [],
+      `the plugin folder ${root} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); reinstall the plugin`,
+    );
   }
   const read = readManifest(real);
   if (!read.ok) return emptyPlugin(id, real, read.diagnostics, read.error);
   const manifest =
     read.manifest.format === 'claude' ? claudeManifest(real, read.manifest, read.diagnostics) : read.manifest;
-  if (manifest.name !== id) return emptyPlugin(id, real, read.diagnostics, `the manifest now names the plugin "${manifest.name}", but it is installed as "${id}"; reinstall it`);
+  if (manifest.name !== id)
+    return emptyPlugin(
+      id,
+      real,
+      read.diagnostics,
+      `the manifest now names the plugin "${manifest.name}", but it is installed as "${id}"; reinstall it`,
+    );
   const plugin: LoadedPlugin = { ...emptyPlugin(id, real, read.diagnostics), manifest };
   const diag = (text: string) => plugin.diagnostics.push(text);
 
@@ -83,8 +105,13 @@ export async function loadPlugin(root: string, id: string, opts: PluginLoadOptio
   plugin.mcpServers = mcpServers(real, id, manifest, opts.home, opts.mcpDefaults, diag);
   plugin.hooks = hooks(real, id, manifest, opts.home, diag);
   if (manifest.sessionStartSkill !== undefined) {
-    plugin.sessionStartSkill = plugin.skills.find((s) => s.name.toLowerCase() === manifest.sessionStartSkill!.toLowerCase());
-    if (!plugin.sessionStartSkill) diag(`sessionStart.skill "${manifest.sessionStartSkill}" is not one of this plugin's skills (${plugin.skills.map((s) => s.name).join(', ') || 'it has none'}); ignored`);
+    plugin.sessionStartSkill = plugin.skills.find(
+      (s) => s.name.toLowerCase() === manifest.sessionStartSkill!.toLowerCase(),
+    );
+    if (!plugin.sessionStartSkill)
+      diag(
+        `sessionStart.skill "${manifest.sessionStartSkill}" is not one of this plugin's skills (${plugin.skills.map((s) => s.name).join(', ') || 'it has none'}); ignored`,
+      );
   }
   return plugin;
 }
@@ -111,7 +138,8 @@ async function loadSkills(root: string, manifest: PluginManifest, diag: (t: stri
       const where = resolveInside(root, value);
       if (!where.ok) diag(`skills: ${where.reason}; skipped`);
       else if (where.kind === 'dir') addRoot(where.path);
-      else if (/\.md$/i.test(where.path)) files.push({ path: where.path, form: basename(where.path) === 'SKILL.md' ? 'dir' : 'flat' });
+      else if (/\.md$/i.test(where.path))
+        files.push({ path: where.path, form: basename(where.path) === 'SKILL.md' ? 'dir' : 'flat' });
       else diag(`skills: "${value}" is neither a folder nor a .md file; skipped`);
     }
   }
@@ -167,7 +195,8 @@ function promptSections(root: string, manifest: PluginManifest, diag: (t: string
     diag(`${label} is ${bytes} bytes, over the ${PROMPT_FIELD_MAX_BYTES}-byte limit; ignored`);
     return false;
   };
-  if (manifest.systemPrompt?.trim() && within(manifest.systemPrompt, 'systemPrompt')) sections.push(manifest.systemPrompt.trim());
+  if (manifest.systemPrompt?.trim() && within(manifest.systemPrompt, 'systemPrompt'))
+    sections.push(manifest.systemPrompt.trim());
   if (manifest.systemPromptPath !== undefined) {
     const where = resolveInside(root, manifest.systemPromptPath);
     if (!where.ok) diag(`systemPromptPath: ${where.reason}; ignored`);
@@ -175,14 +204,24 @@ function promptSections(root: string, manifest: PluginManifest, diag: (t: string
     else {
       const data = readFileSync(where.path);
       const text = new TextDecoder('utf-8', { fatal: false }).decode(data);
-      if (data.length > PROMPT_FIELD_MAX_BYTES) diag(`systemPromptPath ${manifest.systemPromptPath} is ${data.length} bytes, over the ${PROMPT_FIELD_MAX_BYTES}-byte limit; ignored`);
+      if (data.length > PROMPT_FIELD_MAX_BYTES)
+        diag(
+          `systemPromptPath ${manifest.systemPromptPath} is ${data.length} bytes, over the ${PROMPT_FIELD_MAX_BYTES}-byte limit; ignored`,
+        );
       else if (text.trim()) sections.push(text.trim());
     }
   }
   return sections;
 }
 
-function mcpServers(root: string, id: string, manifest: PluginManifest, home: string, defaults: McpTimeoutDefaults, diag: (t: string) => void): PluginMcpServer[] {
+function mcpServers(
+  root: string,
+  id: string,
+  manifest: PluginManifest,
+  home: string,
+  defaults: McpTimeoutDefaults,
+  diag: (t: string) => void,
+): PluginMcpServer[] {
   const out: PluginMcpServer[] = [];
   const manifestFile = join(root, manifest.file);
   for (const [name, raw] of Object.entries(manifest.mcpServers)) {
@@ -210,7 +249,10 @@ function mcpServers(root: string, id: string, manifest: PluginManifest, home: st
         continue;
       }
       if (entry.cwd !== undefined) {
-        const where = typeof entry.cwd === 'string' ? resolveInside(root, entry.cwd) : { ok: false as const, reason: 'must be a string' };
+        const where =
+          typeof entry.cwd === 'string'
+            ? resolveInside(root, entry.cwd)
+            : { ok: false as const, reason: 'must be a string' };
         if (!where.ok || where.kind !== 'dir') {
           skip(`cwd ${where.ok ? `"${String(entry.cwd)}" is not a folder` : where.reason}`);
           continue;
@@ -233,7 +275,13 @@ function mcpServers(root: string, id: string, manifest: PluginManifest, home: st
   return out;
 }
 
-function hooks(root: string, id: string, manifest: PluginManifest, home: string, diag: (t: string) => void): HookSpec[] {
+function hooks(
+  root: string,
+  id: string,
+  manifest: PluginManifest,
+  home: string,
+  diag: (t: string) => void,
+): HookSpec[] {
   const out: HookSpec[] = [];
   manifest.hooks.forEach((raw, i) => {
     const parsed = hookSchema.safeParse(raw);
