@@ -5,8 +5,8 @@
 // them, and a file whose bytes differ is not started until the user approves it again (docs/sandbox.md,
 // "Files that run later"; docs/mcp.md, "Workspace trust").
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync, renameSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { projectRoot } from './paths';
 import { mkdirPrivateSync, writePrivateFileSync } from './privateFiles';
 
@@ -55,6 +55,50 @@ export function workspaceTrust(home: string, workDir: string): TrustEntry | unde
 
 export function isWorkspaceTrusted(home: string, workDir: string): boolean {
   return workspaceTrust(home, workDir)?.trusted === true;
+}
+
+/**
+ * What trusting a folder lets Jarvis do there, in the words the trust question, `jarvis trust` and `--trust` show
+ * (docs/ui.md "Workspace trust"). Everything else works the same in an untrusted folder.
+ */
+export const TRUST_ENABLES: readonly string[] = [
+  'start the project MCP servers of .jarvis-code/mcp.json and .mcp.json, as those files are now ' +
+    '(a later change is asked about again)',
+  'start language servers for the files of this checkout (diagnostics after edits, the Lsp tool); they run the ' +
+    "project's own tools, inside the sandbox where it runs",
+  'read and write the project memory (.jarvis-code/memory.jsonl)',
+];
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+const within = (path: string, folder: string) =>
+  path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+
+/** Whether a folder strictly below `top`, at or above `dir`, holds its own `.git`: a checkout of its own. */
+function nestedCheckout(dir: string, top: string): boolean {
+  for (let d = dir; d !== top && within(d, top); d = dirname(d)) if (existsSync(join(d, '.git'))) return true;
+  return false;
+}
+
+/**
+ * Whether the checkout holding `folder` is trusted (docs/lsp.md "Trust"): the nearest decision recorded for `folder`
+ * or a folder above it decides, unless a separate checkout (its own `.git`) lies between them — a repository cloned
+ * or planted inside a trusted folder is not trusted by it. A folder no decision covers is not trusted.
+ */
+export function isCheckoutTrusted(home: string, folder: string): boolean {
+  const target = realpathOr(resolve(folder));
+  const decisions = Object.entries(readTrustFile(home).workspaces)
+    .map(([path, entry]) => ({ path: realpathOr(path), trusted: entry?.trusted === true }))
+    .filter((d) => within(target, d.path))
+    .sort((a, b) => b.path.length - a.path.length);
+  const nearest = decisions[0];
+  return !!nearest && nearest.trusted && !nestedCheckout(target, nearest.path);
 }
 
 /** The project MCP files a folder may have: `.jarvis-code/mcp.json` there and `.mcp.json` at its repository root. */

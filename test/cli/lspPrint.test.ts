@@ -106,7 +106,7 @@ describe.each([
 });
 
 describe('a project where no server is installed', () => {
-  it('edits work unchanged with one notice saying how to install it; Lsp says the same', async () => {
+  it('edits work and each says it was not checked and why; one notice says how to install it; Lsp says the same', async () => {
     const dirs = projectDirs('ts-project');
     writeFileSync(
       join(dirs.home, 'config.toml'),
@@ -146,16 +146,25 @@ describe('a project where no server is installed', () => {
     const r = await jarvis(dirs, ['-p', 'edit without servers'], SYSTEM_PATH);
     expect(r.code, r.stderr).toBe(0);
     const requests = server.requests.slice(before);
-    expect(toolResult(requests, 'e1')).toMatch(/^Edited .*cart\.ts: replaced 1 occurrence at line 5\.$/);
-    expect(toolResult(requests, 'e2')).toMatch(/^Edited .*tool\.py: replaced 1 occurrence at line 1\.$/);
-    expect(toolResult(requests, 'e3')).toMatch(/^Edited .*cart\.ts: replaced 1 occurrence at line 5\.$/);
-    expect(toolResult(requests, 'l1')).toContain('npm i -g typescript-language-server typescript');
+    const notInstalled = (file: string, line: number, why: string) =>
+      new RegExp(
+        `^Edited .*${file}: replaced 1 occurrence at line ${line}\\.\n\n` +
+          `\\(Not checked by a language server: no \\w+ language server is installed: ${why}`,
+      );
+    const onPath = `"typescript-language-server" is not in the project's node_modules/\\.bin or on PATH\\. `;
+    const install = 'Install it with: npm i -g typescript-language-server@5 typescript@5';
+    expect(toolResult(requests, 'e1')).toMatch(notInstalled('cart\\.ts', 5, onPath + install));
+    expect(toolResult(requests, 'e2')).toMatch(
+      notInstalled('tool\\.py', 1, '".*" does not exist or is not executable'),
+    );
+    expect(toolResult(requests, 'e3')).toMatch(notInstalled('cart\\.ts', 5, onPath + install));
+    expect(toolResult(requests, 'l1')).toContain('npm i -g typescript-language-server@5 typescript@5');
     const notices = r.stderr.split('\n').filter((l) => l.startsWith('info: No '));
     // One per missing server: typescript (not on PATH) and python (configured to a path that does not exist).
     expect(notices, r.stderr).toHaveLength(2);
     // The two edits run in parallel: the notices come in either order.
     const typescript = notices.find((n) => n.includes('No typescript'));
-    expect(typescript).toContain('Install it with: npm i -g typescript-language-server typescript');
+    expect(typescript).toContain('Install it with: npm i -g typescript-language-server@5 typescript@5');
     expect(notices.find((n) => n.includes('No python'))).toContain('does not exist or is not executable');
   }, 300_000);
 });

@@ -13,7 +13,7 @@ import {
   type PolicyDecision,
 } from '../policy/approvals';
 import type { EngineEventBody } from './events';
-import type { ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './turnExtension';
+import { toolResultText, type ToolCallFacts, type ToolCallOutcome, type ToolCallVerdict } from './turnExtension';
 import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
@@ -60,7 +60,9 @@ export interface ToolBatchEnv {
   rememberApproval(pattern: string): void;
   /** The extension gate, bound to this agent and turn (absent: no extensions). */
   beforeToolCall?(call: ToolCallFacts): Promise<ToolCallVerdict>;
-  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome): Promise<void>;
+  beforeToolRun?(call: ToolCallFacts): Promise<void>;
+  /** The result the model receives instead (or the same): extensions' work after a tool. */
+  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome): Promise<ToolResult>;
 }
 
 export interface ToolBatchResult {
@@ -227,11 +229,7 @@ function approvalFailed(p: PreparedToolCall, env: ToolBatchEnv, error: unknown):
   return { run: false, result: { content, isError: true } };
 }
 
-function resultText(result: ToolResult): string {
-  return typeof result.content === 'string'
-    ? result.content
-    : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
-}
+const resultText = toolResultText;
 
 export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promise<ToolBatchResult> {
   const runEnv: ToolRunEnv = {
@@ -283,24 +281,19 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     running.push(
       Promise.allSettled(waitFor).then(async () => {
         if (env.signal.aborted) return { content: 'Not run: the turn was interrupted.', isError: true };
+        await env.beforeToolRun?.(factsOf(p));
         const outcome = await executeToolCall(p, runEnv, env.signal);
         snapshots.push(...outcome.snapshots);
         changes.push(...outcome.changes);
         if (outcome.command) commands.push(outcome.command);
-        return outcome.result;
+        // Work after the call (diagnostics, hooks) is done before a call that conflicts with it starts.
+        const { result } = outcome;
+        if (!env.afterToolCall) return result;
+        return env.afterToolCall(factsOf(p), { text: resultText(result), isError: !!result.isError, result });
       }),
     );
   });
   const results = await Promise.all(running);
-  if (env.afterToolCall) {
-    await Promise.all(
-      prepared.map((p, i) =>
-        gates[i].run
-          ? env.afterToolCall!(factsOf(p), { text: resultText(results[i]), isError: !!results[i].isError })
-          : undefined,
-      ),
-    );
-  }
 
   const messages: Message[] = prepared.map((p, i) => {
     const result = results[i];

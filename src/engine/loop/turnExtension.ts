@@ -3,7 +3,7 @@
 // the one extension that fans each point out to many handlers (config hooks, plugins, memory recall) in parallel.
 // The loop holds a list of extensions and asks them through `TurnExtensions`, which merges their answers.
 import type { ProviderError } from '../../llm/types';
-import type { ToolAccess } from '../../tools/defineTool';
+import type { ToolAccess, ToolResult } from '../../tools/defineTool';
 import type { TurnEndReason, TurnOrigin } from '../session/records';
 import type { Agent } from './loop';
 
@@ -33,6 +33,8 @@ export interface ToolCallOutcome {
   /** The result text the model receives (after output capping). */
   text: string;
   isError: boolean;
+  /** The whole result (its display, e.g. an edit's before and after), for an extension that rewrites it. */
+  result: ToolResult;
 }
 
 /** The merged answer before a tool call: a block, or a rewrite of the approval decision (docs/extensions.md). */
@@ -98,12 +100,24 @@ export interface TurnExtension {
   beforeToolCall?(call: ToolCallFacts, ctx: GateContext): Promise<ToolCallVerdict>;
   /** Refuse a tool call before approval is asked (plan mode, budgets): return the message for the model. */
   checkToolCall?(call: ToolCallCheck, agent: Agent): string | undefined;
-  /** After a call ran, with the result the model receives. */
-  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<void>;
+  /** Right before an approved call runs (after the calls it conflicts with finished): note what it may change. */
+  beforeToolRun?(call: ToolCallFacts, ctx: GateContext): Promise<void>;
+  /**
+   * After a call ran, with the result the model receives. Returning a result replaces it (work after a tool, such as
+   * the language server's diagnostics after an edit: docs/extensions.md); later extensions see the replacement.
+   */
+  afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<ToolResult | void>;
   /** The model answered without tool calls: return text to keep the turn going, or undefined to stop. */
   beforeStop?(facts: StopFacts, ctx: GateContext): Promise<string | undefined>;
   /** After every turn, with its outcome. */
   afterTurn?(agent: Agent, outcome: TurnOutcome): Promise<void> | void;
+}
+
+/** A result's text as the model reads it (content parts other than text shown as `[image]`…). */
+export function toolResultText(result: ToolResult): string {
+  return typeof result.content === 'string'
+    ? result.content
+    : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
 }
 
 /** How many times one step may be recovered by extensions (e.g. compaction with growing cuts). */
@@ -157,7 +171,7 @@ export class TurnExtensions {
   }
 
   get watchesToolCalls(): boolean {
-    return this.list.some((ext) => ext.beforeToolCall || ext.afterToolCall);
+    return this.list.some((ext) => ext.beforeToolCall || ext.beforeToolRun || ext.afterToolCall);
   }
 
   async beforeToolCall(call: ToolCallFacts, ctx: GateContext): Promise<ToolCallVerdict> {
@@ -175,8 +189,18 @@ export class TurnExtensions {
     return undefined;
   }
 
-  async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<void> {
-    for (const ext of this.list) await ext.afterToolCall?.(call, outcome, ctx);
+  async beforeToolRun(call: ToolCallFacts, ctx: GateContext): Promise<void> {
+    for (const ext of this.list) await ext.beforeToolRun?.(call, ctx);
+  }
+
+  /** Each extension in order, each seeing the result as the ones before it left it; the final result. */
+  async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<ToolResult> {
+    let current = outcome;
+    for (const ext of this.list) {
+      const replaced = await ext.afterToolCall?.(call, current, ctx);
+      if (replaced) current = { text: toolResultText(replaced), isError: !!replaced.isError, result: replaced };
+    }
+    return current.result;
   }
 
   async beforeStop(facts: StopFacts, ctx: GateContext): Promise<string | undefined> {

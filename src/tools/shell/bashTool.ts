@@ -27,8 +27,6 @@ import {
 } from '../task/taskService';
 import { SANDBOX_SERVICE, type SandboxPlan } from './commandSandbox';
 import { explainSandboxFailure } from './sandboxFailure';
-import { LSP_SERVICE } from '../lsp/lspService';
-import { snapshotBeforeBash, withBashErrors } from '../lsp/bashDiagnostics';
 import description from './bash.md';
 
 export const FOREGROUND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -93,7 +91,7 @@ type BashArgs = z.infer<typeof schema>;
 export const bashTool = defineTool({
   name: 'Bash',
   services: [TASK_SERVICE],
-  optionalServices: [SANDBOX_SERVICE, LSP_SERVICE],
+  optionalServices: [SANDBOX_SERVICE],
   description,
   constants: {
     FOREGROUND_DEFAULT_TIMEOUT_MS,
@@ -128,10 +126,7 @@ export const bashTool = defineTool({
       : { kind: 'unsandboxed', why: 'disabled' };
     if (plan.kind === 'refused') return { content: plan.message, isError: true, display };
     if (args.run_in_background) return startInBackground(args, cwd, tasks, plan);
-    // The changed source files' new errors, when a language server runs (docs/lsp.md "Diagnostics after Bash").
-    const lsp = ctx.services.find(LSP_SERVICE);
-    const before = await snapshotBeforeBash(lsp, ctx.cwd);
-    return withBashErrors(await runInForeground(args, cwd, ctx, tasks, plan), before, lsp, ctx);
+    return runInForeground(args, cwd, ctx, tasks, plan);
   },
 });
 

@@ -55,10 +55,12 @@ describe.each([
     const path = join(cwd, file);
     const before = readFileSync(path, 'utf8');
     const broken = before.replace(good, bad);
-    const introduced = await m.errorsAfterEdit(path, before, broken, Date.now() + 60_000);
-    expect(introduced?.length, JSON.stringify(m.status())).toBe(1);
-    expect(introduced![0].message).toMatch(/string|int/i);
-    expect(await m.errorsAfterEdit(path, broken, before, Date.now() + 60_000)).toEqual([]);
+    const introduced = await m.checkEdit(path, before, broken);
+    expect(introduced.kind, JSON.stringify(m.status())).toBe('checked');
+    const errors = introduced.kind === 'checked' ? introduced.errors : [];
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toMatch(/string|int/i);
+    expect(await m.checkEdit(path, broken, before)).toEqual({ kind: 'checked', errors: [] });
     const client = m.clientFor(path)!;
     const refs = await client.request<LspLocation[]>('textDocument/references', {
       textDocument: { uri: fileUri(path) },
@@ -76,16 +78,27 @@ describe.each([
 });
 
 describe('a missing server', () => {
-  it('gives one notice saying how to install it, and no diagnostics', async () => {
+  it('gives one notice saying how to install it; each edit says it was not checked and why', async () => {
     const cwd = project('ts-project');
     const notices: string[] = [];
     const m = manager(cwd, '/nonexistent', notices);
     const path = join(cwd, 'src/cart.ts');
-    expect(await m.errorsAfterEdit(path, 'a', 'b', Date.now() + 1_000)).toBeUndefined();
-    expect(await m.errorsAfterEdit(path, 'b', 'c', Date.now() + 1_000)).toBeUndefined();
+    for (const [from, to] of [
+      ['a', 'b'],
+      ['b', 'c'],
+    ]) {
+      const check = await m.checkEdit(path, from, to);
+      expect(check).toEqual({ kind: 'unchecked', why: expect.stringContaining('No typescript language server') });
+      expect(check.kind === 'unchecked' && check.why).toContain('npm i -g typescript-language-server@5 typescript@5');
+    }
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toContain('npm i -g typescript-language-server typescript');
+    expect(notices[0]).toContain('npm i -g typescript-language-server@5 typescript@5');
     expect(m.status()).toEqual([expect.objectContaining({ name: 'typescript', state: 'missing' })]);
+  });
+
+  it('a file no server serves is nothing to say', async () => {
+    const cwd = project('ts-project');
+    expect(await manager(cwd, '/nonexistent').checkEdit(join(cwd, 'notes.md'), 'a', 'b')).toEqual({ kind: 'none' });
   });
 });
 
@@ -95,7 +108,10 @@ describe('an untrusted folder', () => {
     const notices: string[] = [];
     const m = manager(cwd, `${BIN}:/usr/bin:/bin`, notices, false);
     const path = join(cwd, 'src/cart.ts');
-    expect(await m.errorsAfterEdit(path, 'a', 'b', Date.now() + 1_000)).toBeUndefined();
+    expect(await m.checkEdit(path, 'a', 'b')).toEqual({
+      kind: 'unchecked',
+      why: expect.stringContaining('not trusted'),
+    });
     expect(m.clientFor(path)).toBeUndefined();
     expect(notices).toEqual([expect.stringContaining('not trusted')]);
     expect(m.whyUnavailable(path)).toContain('not trusted');
@@ -111,9 +127,8 @@ describe('the warm-up (Read and Grep)', () => {
     const m = manager(cwd, '/usr/bin:/bin', notices);
     m.warm(path);
     expect(notices).toEqual([]);
-    expect(m.status()).toEqual([]);
     const text = readFileSync(path, 'utf8');
-    expect(await m.errorsAfterEdit(path, text, `${text}\n`, Date.now() + 1_000)).toBeUndefined();
+    expect((await m.checkEdit(path, text, `${text}\n`)).kind).toBe('unchecked');
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain('No typescript language server');
     const untrusted: string[] = [];
