@@ -71,6 +71,7 @@ async function runPrintBody(
     throw e;
   }
   installLastResort(startup.home);
+  for (const n of startup.notes) stderr.write(`info: ${n}\n`);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;

@@ -28,6 +28,7 @@ import type { PluginContributions } from '../ext/plugins/contributions';
 import { shippedPluginFolders } from '../ext/plugins/shippedPlugins';
 import type { MainOptions } from './program';
 import { lspSettingsFromConfig } from './lspSettings';
+import { trustForPrintMode } from './trustCommand';
 
 export class StartupError extends Error {
   /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
@@ -46,6 +47,8 @@ export interface Startup {
   configPath: string;
   settings: Settings;
   warnings: string[];
+  /** What the launch did that the user should know (print mode: `info:` lines), e.g. `--trust`. */
+  notes: string[];
   /** `[[hooks]]` of config.toml, ready to run. */
   hooks: HookSpec[];
   /** mcp.json servers (project ones only in a trusted workspace; the interactive UI may ask first). */
@@ -240,13 +243,15 @@ export function loadStartup(
   const rules = permissionRulesOf(loaded);
 
   const hooks: HookSpec[] = config.hooks.map((h) => ({ ...h, origin: 'config.toml' }));
+  // --trust (print mode): recorded before anything trust gates is loaded (docs/ui.md "Workspace trust").
+  const notes = options.trust && ctx.nonInteractive ? trustForPrintMode(home, cwd) : [];
   const mcp = loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd));
   warnings.push(...mcp.warnings);
   // The interactive UI asks about an undecided folder before it starts anything; otherwise say why
   // the project's servers stay off.
   if (mcp.untrusted.length && (ctx.nonInteractive || workspaceTrust(home, cwd) !== undefined)) {
     warnings.push(
-      `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it when the interactive UI asks, or run jarvis there once)`,
+      `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it with jarvis trust, jarvis -p --trust, or when the interactive UI asks)`,
     );
   }
   // The interactive UI asks again about a changed file (docs/mcp.md, "Workspace trust"); print mode only says so.
@@ -263,6 +268,7 @@ export function loadStartup(
     configPath: loaded.path,
     settings,
     warnings,
+    notes,
     sandboxNotice,
     hooks,
     mcp,

@@ -13,6 +13,7 @@ import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';
 import type { AppOptions, ReloadedOptions } from './appOptions';
 import { trustDialog, needsTrustDecision } from './dialogs/trustPrompt';
+import { serversForFolder } from '../platform/lsp/lspServers';
 import { startUiMcpServers } from './mcpServers';
 import type { PanelSlot } from './panelSlot';
 import type { ViewState } from './transcript/block';
@@ -214,7 +215,13 @@ export class SessionLifecycle {
   private askTrust(done: (trusted: boolean) => void): void {
     const { host, opts } = this;
     const compat = opts.runtime.compat ?? DEFAULT_COMPAT;
-    host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, compat, done, opts.mcp?.changed));
+    const lsp = opts.runtime.lsp;
+    const languageServers = lsp?.enabled
+      ? serversForFolder(lsp.servers, opts.cwd).map((s) => `${s.name} (${s.marker})`)
+      : [];
+    host.panels.open(
+      trustDialog(host.view.theme, opts.home, opts.cwd, compat, done, opts.mcp?.changed, languageServers),
+    );
   }
 
   /** Starts the project servers held back for trust (untrusted folder, or files changed since trusted). */

@@ -24,13 +24,14 @@ export function lendLanguageServers(
 ): LspManager {
   const { cwd, home } = a.opts;
   const sandbox = () => shared.get(SANDBOX_SERVICE.name) as CommandSandbox | undefined;
+  const workspace = { cwd, additionalDirs: a.opts.additionalDirs ?? [], sessionDir };
   const manager = new LspManager(settings, {
     cwd,
     env: process.env,
     // Read at each first need: trusting the folder mid-session lets its servers start.
     trusted: (root) => isCheckoutTrusted(home, root),
-    sandbox: () => languageServerSandbox(sandbox(), { cwd, additionalDirs: a.opts.additionalDirs ?? [], sessionDir }),
-    writableRoots: () => commandWritableRoots(sandbox(), cwd, a.opts.additionalDirs ?? [], sessionDir),
+    sandbox: () => languageServerSandbox(sandbox(), workspace),
+    writableRoots: () => commandWritableRoots(sandbox(), workspace),
     onNotice: (text) => a.emit({ type: 'notice', level: 'info', text, agentId: MAIN_AGENT_ID }),
   });
   shared.set(LSP_SERVICE.name, manager);

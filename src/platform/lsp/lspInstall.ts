@@ -73,9 +73,13 @@ function nodeOfShebang(program: string, env: NodeJS.ProcessEnv): string | undefi
   return basename(interpreter) === 'node' ? interpreter : undefined;
 }
 
-/** The version of the Node at `node`: this process's when it is the same program, else asked (bounded). */
-function nodeVersion(node: string): string | undefined {
+/**
+ * The version of the Node at `node`: this process's when it is the same program, else asked (bounded), but never of a
+ * program a command could have written (`mayRun`): then unknown.
+ */
+function nodeVersion(node: string, mayRun: (file: string) => boolean): string | undefined {
   if (realpathOr(node) === realpathOr(process.execPath)) return process.versions.node;
+  if (!mayRun(node)) return undefined;
   try {
     return execFileSync(node, ['--version'], { encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'pipe', 'ignore'] })
       .trim()
@@ -87,12 +91,17 @@ function nodeVersion(node: string): string | undefined {
 }
 
 /** `engines.node` of the program's package against the Node that would run it; undefined when met or unknown. */
-function nodeProblem(program: string, env: NodeJS.ProcessEnv, install: string | undefined): InstallProblem | undefined {
+function nodeProblem(
+  program: string,
+  env: NodeJS.ProcessEnv,
+  install: string | undefined,
+  mayRun: (file: string) => boolean,
+): InstallProblem | undefined {
   const pkg = packageOf(program);
   const wanted = pkg?.engines?.node;
   if (!pkg || typeof wanted !== 'string') return undefined;
   const node = nodeOfShebang(program, env);
-  const version = node && nodeVersion(node);
+  const version = node && nodeVersion(node, mayRun);
   if (!node || !version || satisfiesRange(version, wanted) !== false) return undefined;
   return {
     problem:
@@ -158,9 +167,15 @@ export function checkInstall(
   program: string,
   root: string,
   env: NodeJS.ProcessEnv,
-  opts: { install?: string; configuredTsserver: boolean; projectAllowed: (dir: string) => boolean },
+  opts: {
+    install?: string;
+    configuredTsserver: boolean;
+    projectAllowed: (dir: string) => boolean;
+    /** Whether a program outside the sandbox may be run to ask its version (not one a command could write). */
+    mayRun: (file: string) => boolean;
+  },
 ): InstallCheck {
-  const node = nodeProblem(program, env, opts.install);
+  const node = nodeProblem(program, env, opts.install, opts.mayRun);
   if (node) return { ok: false, ...node };
   if (serverName !== 'typescript' || opts.configuredTsserver || !drivesTsserver(program)) return { ok: true };
   return typescriptCheck(program, root, opts.install, opts.projectAllowed);

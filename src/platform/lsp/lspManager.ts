@@ -2,14 +2,18 @@
 // one per server and workspace root, stopped with the session. A server runs only for a checkout the user trusted,
 // inside the sandbox where one runs, else only from places commands cannot write ("Where servers run"). A server that
 // is not installed, cannot run here or fails to start gets one notice per session and is not retried.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileUri, LspClient, STOPPED_BEFORE_READY, type LspClientState } from './lspClient';
-import { checkInstall } from './lspInstall';
-import { serverPlacement, type ServerSandbox } from './lspPlacement';
-import { languageIdFor, serverForFile, workspaceRootFor, type LspServerConfig, type LspSettings } from './lspServers';
+import { readFileSync } from 'node:fs';
+import { fileUri, LspClient, STOPPED_BEFORE_READY, type LspClientState, type LspLaunch } from './lspClient';
+import type { ServerSandbox } from './lspPlacement';
+import {
+  serverForFile,
+  serversForFolder,
+  workspaceRootFor,
+  type LspServerConfig,
+  type LspSettings,
+} from './lspServers';
 import type { LspDiagnostic } from './lspTypes';
-import { pullTypescriptDiagnostics } from './tsserverDiagnostics';
+import { planServerLaunch } from './serverLaunch';
 
 export type { ServerSandbox } from './lspPlacement';
 
@@ -36,7 +40,10 @@ export interface LspManagerOptions {
   trusted(root: string): boolean;
   /** The sandbox servers run in; undefined (or absent) where none can run (docs/lsp.md, "Where servers run"). */
   sandbox?(): ServerSandbox | undefined;
-  /** The folders commands may write: without a sandbox no server program or project TypeScript comes from them. */
+  /**
+   * The folders commands may write: no `node` found on PATH is asked its version from them, and without a sandbox no
+   * server program or project TypeScript comes from them.
+   */
   writableRoots?(): readonly string[];
 }
 
@@ -109,93 +116,34 @@ export class LspManager {
       if (!quiet) this.noticeOnce(`\0untrusted\0${root}`, untrustedText(root));
       return undefined;
     }
-    const refused = this.unavailable.get(key) ?? this.placementProblem(name, config, root);
-    if (refused) {
-      this.unavailable.set(key, refused);
-      if (!quiet) this.noticeOnce(key, refused.notice);
+    let refused = this.unavailable.get(key);
+    let launch: LspLaunch | undefined;
+    if (!refused) {
+      const plan = planServerLaunch(name, config, root, {
+        cwd: this.opts.cwd,
+        env: this.opts.env,
+        sandbox: this.opts.sandbox?.(),
+        writableRoots: this.opts.writableRoots?.() ?? [],
+      });
+      if (plan.ok) launch = plan.launch;
+      else {
+        const notice = `${plan.why[0].toUpperCase()}${plan.why.slice(1)}`;
+        refused = { name, root, command: plan.program ?? config.command, state: plan.state, failure: plan.why, notice };
+      }
+    }
+    if (refused || !launch) {
+      if (refused) this.unavailable.set(key, refused);
+      if (refused && !quiet) this.noticeOnce(key, refused.notice);
       return undefined;
     }
-    const placed = this.placed.get(key)!;
-    const client = new LspClient({
-      name,
-      command: placed.program,
-      args: config.args,
-      root,
-      languageId: (p) => languageIdFor(p, name),
-      initializationOptions: placed.initializationOptions,
-      env: placed.env,
-      ...(placed.spawn ? { spawn: placed.spawn } : {}),
-      ...(name === 'typescript' ? { pull: pullTypescriptDiagnostics } : {}),
-    });
+    const client = new LspClient(launch);
     this.clients.set(key, client);
-    this.placed.delete(key);
     client.ready.catch((e: Error) => {
       // The session stopping a server that was still starting is not a failure (docs/lsp.md).
       if (this.closed || e.message === STOPPED_BEFORE_READY) return;
       this.noticeOnce(key, `The ${name} language server failed: ${client.failure ?? e.message}`);
     });
     return client;
-  }
-
-  /** How each server about to start runs, between the check and the start. */
-  private readonly placed = new Map<
-    string,
-    {
-      program: string;
-      env: NodeJS.ProcessEnv;
-      initializationOptions?: Record<string, unknown>;
-      spawn?: ReturnType<ServerSandbox['spawn']>;
-    }
-  >();
-
-  /** Why the server cannot start for `root` (undefined: it can, and `placed` holds how). */
-  private placementProblem(
-    name: string,
-    config: LspServerConfig,
-    root: string,
-  ): (LspServerStatus & { notice: string }) | undefined {
-    const sandbox = this.opts.sandbox?.();
-    const placement = serverPlacement(name, config, root, {
-      cwd: this.opts.cwd,
-      env: this.opts.env,
-      sandbox,
-      writableRoots: sandbox ? [] : (this.opts.writableRoots?.() ?? []),
-    });
-    const base = { name, root, command: config.command };
-    if (!placement.ok) {
-      const notice = `${placement.why[0].toUpperCase()}${placement.why.slice(1)}`;
-      return { ...base, state: 'missing', failure: placement.why, notice };
-    }
-    const check = checkInstall(name, placement.program, root, this.opts.env, {
-      install: config.install,
-      configuredTsserver: !!config.initializationOptions && 'tsserver' in config.initializationOptions,
-      projectAllowed: placement.allowed,
-    });
-    if (!check.ok) {
-      const failure = `the ${name} language server cannot run here: ${check.problem}. Fix: ${check.fix} (docs/lsp.md)`;
-      return {
-        ...base,
-        command: placement.program,
-        state: 'unusable',
-        failure,
-        notice: `The ${failure.slice(4)}`,
-      };
-    }
-    const initializationOptions = initializationOptionsFor(name, config.initializationOptions, check.tsserver);
-    const spawn = sandbox?.spawn(
-      placement.program,
-      config.args,
-      root,
-      placement.readable(check.tsserver),
-      this.opts.env,
-    );
-    this.placed.set(`${name}\0${root}`, {
-      program: placement.program,
-      env: placement.env,
-      ...(initializationOptions ? { initializationOptions } : {}),
-      ...(spawn ? { spawn } : {}),
-    });
-    return undefined;
   }
 
   /** Why `clientFor(path)` gave no server, in words for the model: what to install, configure or trust. */
@@ -230,8 +178,7 @@ export class LspManager {
    */
   warmProject(): void {
     if (!this.settings.enabled || this.closed || !this.opts.trusted(this.opts.cwd)) return;
-    for (const [name, config] of Object.entries(this.settings.servers)) {
-      if (!config.rootMarkers.some((m) => existsSync(join(this.opts.cwd, m)))) continue;
+    for (const { name, config } of serversForFolder(this.settings.servers, this.opts.cwd)) {
       try {
         this.start(name, config, this.opts.cwd, true);
       } catch (e) {
@@ -395,23 +342,6 @@ function raceDeadline<T>(work: Promise<T>, fallback: T, deadline: number, signal
       },
     );
   });
-}
-
-/**
- * typescript: the tsserver chosen by the install check (the project's when it may run, else the one beside the
- * server), and no automatic type acquisition (it runs npm to download types). A configured `tsserver` is kept.
- */
-function initializationOptionsFor(
-  name: string,
-  configured: Record<string, unknown> | undefined,
-  tsserver: string | undefined,
-): Record<string, unknown> | undefined {
-  if (name !== 'typescript') return configured;
-  return {
-    disableAutomaticTypingAcquisition: true,
-    ...configured,
-    ...(tsserver && !(configured && 'tsserver' in configured) ? { tsserver: { path: tsserver } } : {}),
-  };
 }
 
 export { fileUri };

@@ -30,6 +30,8 @@ export type ServerPlacement =
       program: string;
       /** Whether code in `dir` may run in this server (everything, when sandboxed). */
       allowed(dir: string): boolean;
+      /** Whether a command could have written `path` (it is inside the session's writable folders). */
+      writableByCommands(path: string): boolean;
       /** The folders the sandboxed server must be able to read (its package and its tsserver's). */
       readable(tsserver?: string): string[];
       /** The environment it starts with (outside the sandbox, PATH without writable folders). */
@@ -85,6 +87,7 @@ export function serverPlacement(
     ok: true,
     program: found,
     allowed,
+    writableByCommands,
     env,
     readable: (tsserver) =>
       [

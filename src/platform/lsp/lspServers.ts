@@ -126,6 +126,17 @@ export function serverForFile(
   return undefined;
 }
 
+/** The servers whose root markers `folder` holds (a project file: tsconfig.json, pyproject.toml…), with the marker. */
+export function serversForFolder(
+  servers: Record<string, LspServerConfig>,
+  folder: string,
+): Array<{ name: string; config: LspServerConfig; marker: string }> {
+  return Object.entries(servers).flatMap(([name, config]) => {
+    const marker = config.rootMarkers.find((m) => existsSync(join(folder, m)));
+    return marker ? [{ name, config, marker }] : [];
+  });
+}
+
 /** The nearest folder above `path` holding a root marker, not above the session folder when `path` is inside it. */
 export function workspaceRootFor(path: string, markers: readonly string[], cwd: string): string {
   const inside = !relative(cwd, path).startsWith('..') && !isAbsolute(relative(cwd, path));

@@ -7,6 +7,7 @@ import { bwrapArgs, type BwrapPolicy } from '../../platform/sandbox/bwrapSandbox
 import { sandboxEnv } from '../../platform/sandbox/sandboxEnv';
 import type { ServerSandbox } from '../../platform/lsp/lspManager';
 import type { CommandSandbox } from './commandSandbox';
+import { gitDirsOf } from './gitDirs';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -51,13 +52,14 @@ export function languageServerSandbox(
   };
 }
 
-/** The folders commands may write in this session: the sandbox's writable roots, or the workspace without one. */
+/**
+ * The folders commands may write in this session (the sandbox's writable roots, computed without its secret scan):
+ * no server program, project TypeScript or `node` is run from them outside the sandbox.
+ */
 export function commandWritableRoots(
   sandbox: CommandSandbox | undefined,
-  cwd: string,
-  additionalDirs: readonly string[],
-  sessionDir: string,
+  workspace: { cwd: string; additionalDirs: readonly string[]; sessionDir: string },
 ): string[] {
-  if (!sandbox) return [cwd, ...additionalDirs, sessionDir];
-  return [...sandbox.policyFor(cwd, sessionDir).policy.writable];
+  const folders = [workspace.cwd, ...workspace.additionalDirs];
+  return [...folders, ...folders.flatMap(gitDirsOf), workspace.sessionDir, ...(sandbox?.settings.writablePaths ?? [])];
 }

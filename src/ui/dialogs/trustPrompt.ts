@@ -10,7 +10,7 @@ import {
   type McpServerConfig,
 } from '../../store/mcpConfig';
 import { displayPath } from '../../store/paths';
-import { setWorkspaceTrust, workspaceTrust } from '../../store/trust';
+import { setWorkspaceTrust, TRUST_ENABLES, workspaceTrust } from '../../store/trust';
 import type { Theme } from '../theme';
 import { SelectDialog } from './selectDialog';
 
@@ -31,6 +31,7 @@ export function projectMcpServers(cwd: string, compat: CompatSettings): string[]
 
 /**
  * The question; `changed` (the servers of files changed since the folder was trusted) asks about those only.
+ * `languageServers` names the servers the folder's project files would start ("typescript (tsconfig.json)").
  * `done(true)`: trusted, with the files as they are now; `done(false)`: nothing new starts.
  */
 export function trustDialog(
@@ -40,22 +41,31 @@ export function trustDialog(
   compat: CompatSettings,
   done: (trusted: boolean) => void,
   changed: readonly McpServerConfig[] = [],
+  languageServers: readonly string[] = [],
 ): SelectDialog {
   if (changed.length) return changedDialog(theme, home, cwd, changed, done);
   const servers = projectMcpServers(cwd, compat);
-  const files = compat.mcpJson ? '.jarvis-code/mcp.json or .mcp.json' : '.jarvis-code/mcp.json';
+  // Everything trust enables, then what this folder has of it (docs/ui.md "Workspace trust").
   const body = [
     `Do you trust the files in ${displayPath(cwd)}?`,
-    `A trusted folder may start the MCP servers it configures in ${files} and use its project memory.`,
+    'Trusting it lets Jarvis:',
+    ...TRUST_ENABLES.map((line) => `  • ${line}`),
     ...(servers.length
       ? ['Project MCP servers:', ...servers.map((s) => `  • ${s}`)]
       : ['This folder configures no MCP servers.']),
+    languageServers.length
+      ? `Language servers for its project files: ${languageServers.join(', ')}.`
+      : 'No project file here starts a language server yet (one starts on the first file of its language).',
   ];
   return new SelectDialog(theme, {
     title: 'Workspace trust',
     body,
     items: [
-      { value: 'no', label: "Don't trust", description: 'project MCP servers stay off (default)' },
+      {
+        value: 'no',
+        label: "Don't trust",
+        description: 'project MCP servers, language servers and project memory stay off (default)',
+      },
       { value: 'yes', label: 'Trust this folder' },
     ],
     onSelect: (value) => {
