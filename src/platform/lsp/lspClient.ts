@@ -278,11 +278,12 @@ export class LspClient {
     const uri = fileUri(path);
     const doc = this.documents.get(uri);
     if (!doc) {
+      // Room first, so the server never holds more than the bound (unless every open document is waited on).
+      this.closeSpare((this.launch.maxOpenDocuments ?? MAX_OPEN_DOCUMENTS) - 1);
       this.documents.set(uri, { version: 1, text });
       this.connection.notify('textDocument/didOpen', {
         textDocument: { uri, languageId: this.launch.languageId(path), version: 1, text },
       });
-      this.closeSpare(this.launch.maxOpenDocuments ?? MAX_OPEN_DOCUMENTS);
       return true;
     }
     this.touch(uri);
@@ -310,6 +311,8 @@ export class LspClient {
       const left = (this.inUse.get(uri) ?? 1) - 1;
       if (left > 0) this.inUse.set(uri, left);
       else this.inUse.delete(uri);
+      // Documents opened while every other one was in use are closed now that one is free.
+      this.closeSpare(this.launch.maxOpenDocuments ?? MAX_OPEN_DOCUMENTS);
     }
   }
 

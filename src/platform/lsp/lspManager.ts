@@ -75,6 +75,9 @@ export const untrustedText = (root: string) =>
   `Language servers stay off for ${root}: that checkout is not trusted (a server runs code from the project). ` +
   `Trust it with \`jarvis trust ${root}\` (or when the interactive UI asks); docs/lsp.md.`;
 
+/** Warm-ups that open files at the same time, per session. */
+const WARM_CONCURRENCY = 4;
+
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 export class LspManager {
@@ -83,7 +86,10 @@ export class LspManager {
   private readonly unavailable = new Map<string, LspServerStatus & { notice: string }>();
   private readonly told = new Set<string>();
   /** The warm-up opening of a read file (warm), which an edit of it waits for to have its "before" errors. */
-  private readonly warming = new Map<string, Promise<unknown>>();
+  private readonly warming = new Map<string, { started: boolean; done: Promise<unknown> }>();
+  /** Warm-ups opening a file now; the rest wait, so a burst of reads opens files a few at a time. */
+  private warmSlots = WARM_CONCURRENCY;
+  private readonly warmQueue: Array<() => void> = [];
   private closed = false;
 
   constructor(
@@ -221,29 +227,46 @@ export class LspManager {
       return;
     }
     if (!client || client.isOpen(path) || this.warming.has(path)) return;
-    const opening = client.ready.then(
-      () => {
-        if (client.isOpen(path)) return;
-        let text: string;
-        try {
-          text = readFileSync(path, 'utf8');
-        } catch (e) {
-          // Gone since it was read: the next edit opens it with the text it had. Anything else is a real failure.
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-          this.opts.onNotice(
-            `Could not open ${path} for the ${client.launch.name} language server: ${(e as Error).message}`,
-          );
-          return;
-        }
-        return client.sync(path, text, Date.now() + this.settings.firstDiagnosticsWaitMs).catch((e: Error) => {
-          if (this.closed || client.state !== 'ready') return;
-          this.opts.onNotice(`The ${client.launch.name} language server could not check ${path}: ${e.message}`);
-        });
-      },
+    const entry = { started: false, done: Promise.resolve() as Promise<unknown> };
+    const open = () => {
+      entry.started = true;
+      // An edit of the file that came first opened it itself.
+      if (client.isOpen(path) || this.closed) return undefined;
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        // Gone since it was read: the next edit opens it with the text it had. Anything else is a real failure.
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        this.opts.onNotice(
+          `Could not open ${path} for the ${client.launch.name} language server: ${(e as Error).message}`,
+        );
+        return undefined;
+      }
+      return client.sync(path, text, Date.now() + this.settings.firstDiagnosticsWaitMs).catch((e: Error) => {
+        if (this.closed || client.state !== 'ready') return;
+        this.opts.onNotice(`The ${client.launch.name} language server could not check ${path}: ${e.message}`);
+      });
+    };
+    entry.done = client.ready.then(
+      () => this.inWarmSlot(open),
       () => undefined,
     );
-    this.warming.set(path, opening);
-    void opening.finally(() => this.warming.delete(path));
+    this.warming.set(path, entry);
+    void entry.done.finally(() => this.warming.delete(path));
+  }
+
+  /** Runs `work` when one of the WARM_CONCURRENCY slots is free. */
+  private async inWarmSlot<T>(work: () => Promise<T> | T): Promise<T> {
+    if (this.warmSlots > 0) this.warmSlots -= 1;
+    else await new Promise<void>((resolve) => this.warmQueue.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.warmQueue.shift();
+      if (next) next();
+      else this.warmSlots += 1;
+    }
   }
 
   /**
@@ -279,9 +302,10 @@ export class LspManager {
     if (client.state === 'crashed' || client.state === 'stopped')
       return { kind: 'unchecked', why: this.whyUnavailable(path) };
     if (!started || client.state !== 'ready') return late('was still starting');
-    // A warm-up still opening this file: its diagnostics are the "before" state (bounded by the same deadline).
+    // A warm-up opening this file now: its diagnostics are the "before" state (bounded by the same deadline). One still
+    // waiting for its turn is not waited for: the edit opens the file itself.
     const opening = this.warming.get(path);
-    if (opening) await until(opening, undefined);
+    if (opening?.started) await until(opening.done, undefined);
     let previous: LspDiagnostic[] = [];
     if (before !== undefined && (!client.isOpen(path) || client.openText(path) !== before)) {
       const found = await until(client.sync(path, before, deadline), undefined);

@@ -86,7 +86,7 @@ async function projectNote(client: LspClient, path: string, text: string, waitMs
   const root = client.launch.root;
   if (client.launch.name === 'typescript' && !['tsconfig.json', 'jsconfig.json'].some((f) => existsSync(join(root, f))))
     return (
-      `(Partial: ${shownPath(root, cwd) || '.'} has no tsconfig.json or jsconfig.json, so TypeScript knows only the ` +
+      `(Partial: ${root === cwd ? 'the session folder' : shownPath(root, cwd)} has no tsconfig.json or jsconfig.json, so TypeScript knows only the ` +
       'files opened so far and what they import; files that are never imported from them are missing.)'
     );
   return '';
