@@ -111,6 +111,7 @@ export const lspDoctor: DoctorSectionProvider = async (ctx) => {
   const launchCtx = launchContext(ctx, config);
   // The same rule as a session: a server runs code from the checkout, so none starts in one that is not trusted.
   const trusted = isCheckoutTrusted(ctx.home, ctx.cwd);
+  const untrustedLine = `  not started here: this checkout is not trusted (it runs the project's code; jarvis trust ${ctx.cwd})`;
   const lines: string[] = [];
   let ok = true;
   for (const [name, { config: server }] of needed) {
@@ -126,6 +127,7 @@ export const lspDoctor: DoctorSectionProvider = async (ctx) => {
     if (!plan.ok) {
       ok = false;
       lines.push(`${name}: ${plan.why}`);
+      if (!trusted) lines.push(untrustedLine);
       continue;
     }
     const { launch } = plan;
