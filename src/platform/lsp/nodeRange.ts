@@ -66,6 +66,11 @@ export function satisfiesRange(version: string, range: string): boolean | undefi
   if (!current || current.given !== 3) return undefined;
   let unknown = false;
   for (const alternative of range.split('||')) {
+    // A hyphen range (`18 - 22`) is not read here.
+    if (/\s-\s/.test(alternative)) {
+      unknown = true;
+      continue;
+    }
     const comparators = alternative
       .trim()
       .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
