@@ -1,5 +1,5 @@
 // The LSP client against the real typescript-language-server and pyright-langserver from node_modules (docs/lsp.md).
-import { cpSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,7 +88,10 @@ describe('a missing server', () => {
       ['b', 'c'],
     ]) {
       const check = await m.checkEdit(path, from, to);
-      expect(check).toEqual({ kind: 'unchecked', why: expect.stringContaining('No typescript language server') });
+      expect(check).toEqual({
+        kind: 'unchecked',
+        why: expect.stringContaining('no typescript language server is installed'),
+      });
       expect(check.kind === 'unchecked' && check.why).toContain('npm i -g typescript-language-server@5 typescript@5');
     }
     expect(notices).toHaveLength(1);
@@ -149,4 +152,43 @@ describe('the warm-up (Read and Grep)', () => {
     expect(client.published(path)).toEqual([]);
     expect(client.openText(path)).toBe(readFileSync(path, 'utf8'));
   }, 120_000);
+});
+
+describe('the session ending', () => {
+  it('stops a server that is still starting without reporting a failure', async () => {
+    const cwd = project('ts-project');
+    const notices: string[] = [];
+    const m = manager(cwd, `${BIN}:/usr/bin:/bin`, notices);
+    const client = m.clientFor(join(cwd, 'src/cart.ts'))!;
+    expect(client.state).toBe('starting');
+    await m.close();
+    await client.ready.catch(() => undefined);
+    await new Promise((r) => setImmediate(r));
+    expect(notices).toEqual([]);
+    expect(client.state).toBe('stopped');
+    expect(client.failure).toBeUndefined();
+  });
+});
+
+describe('trust for the checkout', () => {
+  it("is asked for the file's own workspace root, not the session folder", async () => {
+    const cwd = project('ts-project');
+    mkdirSync(join(cwd, 'packages/lib'), { recursive: true });
+    writeFileSync(join(cwd, 'packages/lib/package.json'), '{}\n');
+    writeFileSync(join(cwd, 'packages/lib/x.ts'), 'export const x = 1;\n');
+    const asked: string[] = [];
+    const m = new LspManager(DEFAULT_LSP_SETTINGS, {
+      cwd,
+      env: { ...process.env, PATH: `${BIN}:/usr/bin:/bin` },
+      onNotice: () => undefined,
+      trusted: (root) => {
+        asked.push(root);
+        return false;
+      },
+    });
+    managers.push(m);
+    expect(m.clientFor(join(cwd, 'packages/lib/x.ts'))).toBeUndefined();
+    expect(asked).toEqual([join(cwd, 'packages/lib')]);
+    expect(m.whyUnavailable(join(cwd, 'packages/lib/x.ts'))).toContain(`stay off for ${join(cwd, 'packages/lib')}`);
+  });
 });
