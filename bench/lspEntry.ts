@@ -3,3 +3,4 @@
 export { LspManager } from '../src/platform/lsp/lspManager';
 export { DEFAULT_LSP_SETTINGS } from '../src/platform/lsp/lspServers';
 export { lspDiagnosticsExtension } from '../src/engine/extensions/lspDiagnostics';
+export { setWorkspaceTrust } from '../src/store/trust';
