@@ -121,23 +121,22 @@ async function afterCommand(
 
 /** The extension, for the session's language servers (engine/runtime/lspSession.ts adds it to every agent). */
 export function lspDiagnosticsExtension(lsp: LspManager): TurnExtension {
-  const snapshots = new Map<string, Promise<BashSnapshot | undefined>>();
+  const snapshots = new Map<string, BashSnapshot | undefined>();
   const isForegroundBash = (call: ToolCallFacts) =>
     call.toolName === 'Bash' && !(call.args as { run_in_background?: boolean } | undefined)?.run_in_background;
   return {
     async beforeToolRun(call, ctx) {
-      if (isForegroundBash(call)) snapshots.set(call.callId, snapshotBeforeBash(lsp, ctx.cwd));
+      // Awaited: the command must not start before its "before" is taken.
+      if (isForegroundBash(call)) snapshots.set(call.callId, await snapshotBeforeBash(lsp, ctx.cwd));
     },
     async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext) {
-      const snapshot = snapshots.get(call.callId);
+      const wasBash = snapshots.has(call.callId);
+      const snap = snapshots.get(call.callId);
       snapshots.delete(call.callId);
       const { result } = outcome;
       if (ctx.signal.aborted || !lsp.settings.enabled) return undefined;
       try {
-        if (snapshot) {
-          const snap = await snapshot;
-          return snap ? await afterCommand(lsp, snap, result, ctx) : undefined;
-        }
+        if (wasBash) return snap ? await afterCommand(lsp, snap, result, ctx) : undefined;
         if (result.isError || !call.accesses.some((a) => a.kind === 'write')) return undefined;
         return await afterWrite(lsp, call, result, ctx);
       } catch (e) {

@@ -103,7 +103,9 @@ describe('the check after an edit', () => {
       outcome(edited),
       gate(cwd),
     )) as ToolResult;
-    expect(result.content).toMatch(/^Edited\.\n\n\(Not checked by a language server: No typescript language server:/);
+    expect(result.content).toMatch(
+      /^Edited\.\n\n\(Not checked by a language server: no typescript language server is installed:/,
+    );
     expect(result.content).toContain('npm i -g typescript-language-server@5 typescript@5');
     expect(result.diagnostics).toBeUndefined();
   });
