@@ -5,7 +5,7 @@ import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkspaceTrust } from '../../src/store/trust';
-import { startMockModelServer, type MockModelServer, type RecordedRequest } from '../helpers/mockModelServer';
+import { startMockModelServer, type MockModelServer, toolResultIn } from '../helpers/mockModelServer';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 
 const BIN = resolve(__dirname, '../../node_modules/.bin');
@@ -19,16 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-function toolResult(requests: RecordedRequest[], id: string): string {
-  for (const req of requests) {
-    const found = (req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).find(
-      (m) => m.role === 'tool' && m.tool_call_id === id,
-    );
-    if (found) return typeof found.content === 'string' ? found.content : JSON.stringify(found.content);
-  }
-  throw new Error(`no result for ${id}`);
-}
 
 /** The fixture project as a git repository with everything committed, trusted, with `config` as config.toml. */
 function repo(config: string, without: string[] = []): CliDirs {
@@ -78,12 +68,12 @@ describe('diagnostics after Bash', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     const requests = server.requests.slice(before);
-    expect(toolResult(requests, 'edit')).toMatch(/^Edited .*: replaced 1 occurrence at line 5\.$/);
-    expect(toolResult(requests, 'nothing')).toBe('Exit code: 0\n<stdout>\nunchanged\n</stdout>\n<stderr></stderr>');
-    const sed = toolResult(requests, 'sed');
+    expect(toolResultIn(requests, 'edit')).toMatch(/^Edited .*: replaced 1 occurrence at line 5\.$/);
+    expect(toolResultIn(requests, 'nothing')).toBe('Exit code: 0\n<stdout>\nunchanged\n</stdout>\n<stderr></stderr>');
+    const sed = toolResultIn(requests, 'sed');
     expect(sed).toContain('This command introduced 1 new error (language server):');
     expect(sed).toMatch(/- src\/invoice\.ts:4:35: Argument of type 'string' is not assignable/);
-    const printf = toolResult(requests, 'printf');
+    const printf = toolResultIn(requests, 'printf');
     expect(printf).toContain('This command introduced 1 new error (language server):');
     expect(printf).toMatch(/- src\/cart\.ts:7:14: Type 'string' is not assignable to type 'number'/);
     // The error the earlier command introduced is not new to this one.
@@ -102,6 +92,6 @@ describe('diagnostics after Bash', () => {
       timeoutMs: 120_000,
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(toolResult(server.requests.slice(before), 'sed')).toBe('Exit code: 0\n(no output)');
+    expect(toolResultIn(server.requests.slice(before), 'sed')).toBe('Exit code: 0\n(no output)');
   }, 180_000);
 });

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkspaceTrust } from '../../src/store/trust';
 import { TYPESCRIPT_INSTALL } from '../../src/platform/lsp/lspServers';
-import { startMockModelServer, type MockModelServer, type RecordedRequest } from '../helpers/mockModelServer';
+import { startMockModelServer, type MockModelServer, toolResultIn } from '../helpers/mockModelServer';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import {
   documentedInstallLine,
@@ -32,16 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-function toolResult(requests: RecordedRequest[], id: string): string {
-  for (const req of requests) {
-    const found = (req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).find(
-      (m) => m.role === 'tool' && m.tool_call_id === id,
-    );
-    if (found) return typeof found.content === 'string' ? found.content : JSON.stringify(found.content);
-  }
-  throw new Error(`no result for ${id}`);
-}
 
 function project(config = ''): CliDirs {
   const dirs = makeCliDirs();
@@ -67,7 +57,7 @@ async function readThenEdit(dirs: CliDirs, path: string) {
     timeoutMs: 240_000,
   });
   expect(r.code, r.stderr).toBe(0);
-  return { edit: toolResult(server.requests.slice(before), 'edit'), stderr: r.stderr };
+  return { edit: toolResultIn(server.requests.slice(before), 'edit'), stderr: r.stderr };
 }
 
 function doctor(dirs: CliDirs, path: string) {

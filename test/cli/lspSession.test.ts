@@ -8,7 +8,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkspaceTrust } from '../../src/store/trust';
-import { startMockModelServer, type MockModelServer, type RecordedRequest } from '../helpers/mockModelServer';
+import { startMockModelServer, type MockModelServer, toolResultIn } from '../helpers/mockModelServer';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, waitUntil, type CliDirs } from '../helpers/cli';
 
 const FIXTURE = resolve(__dirname, '../fixtures/lsp/ts-project');
@@ -24,16 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-function toolResult(requests: RecordedRequest[], id: string): string {
-  for (const req of requests) {
-    const found = (req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).find(
-      (m) => m.role === 'tool' && m.tool_call_id === id,
-    );
-    if (found) return typeof found.content === 'string' ? found.content : JSON.stringify(found.content);
-  }
-  throw new Error(`no result for ${id}`);
-}
 
 interface Recorded {
   dirs: CliDirs;
@@ -132,21 +122,25 @@ describe('open documents', () => {
   }, 500_000);
 });
 
+/** A session whose first call asks for the references of formatPrice (used in three files); the answer. */
+async function referencesFirst(p: Recorded): Promise<string> {
+  server.push(
+    {
+      toolCalls: [
+        { id: 'refs', name: 'Lsp', arguments: { operation: 'references', path: 'src/cart.ts', line: 5, column: 10 } },
+      ],
+    },
+    { text: 'Found.' },
+  );
+  const before = server.requests.length;
+  const r = await jarvis(p.dirs, 'where is formatPrice used');
+  expect(r.code, r.stderr).toBe(0);
+  return toolResultIn(server.requests.slice(before), 'refs');
+}
+
 describe('references as the first call of a session', () => {
   it('wait for the project: the uses in all three files', async () => {
-    const p = project();
-    server.push(
-      {
-        toolCalls: [
-          { id: 'refs', name: 'Lsp', arguments: { operation: 'references', path: 'src/cart.ts', line: 5, column: 10 } },
-        ],
-      },
-      { text: 'Found.' },
-    );
-    const before = server.requests.length;
-    const r = await jarvis(p.dirs, 'where is formatPrice used');
-    expect(r.code, r.stderr).toBe(0);
-    const refs = toolResult(server.requests.slice(before), 'refs');
+    const refs = await referencesFirst(project());
     expect(refs).toContain('5 references:');
     const files = new Set([...refs.matchAll(/^- ([^:]+):\d+:\d+/gm)].map((m) => m[1]));
     expect([...files].sort()).toEqual(['src/cart.ts', 'src/invoice.ts', 'src/price.ts']);
@@ -156,20 +150,9 @@ describe('references as the first call of a session', () => {
   it('a folder without tsconfig.json: the answer says it is partial and why', async () => {
     const p = project({ without: ['tsconfig.json'] });
     writeFileSync(join(p.dirs.cwd, 'package.json'), '{ "name": "shop", "private": true }\n');
-    server.push(
-      {
-        toolCalls: [
-          { id: 'refs', name: 'Lsp', arguments: { operation: 'references', path: 'src/cart.ts', line: 5, column: 10 } },
-        ],
-      },
-      { text: 'Found.' },
-    );
-    const before = server.requests.length;
-    const r = await jarvis(p.dirs, 'where is formatPrice used');
-    expect(r.code, r.stderr).toBe(0);
-    expect(toolResult(server.requests.slice(before), 'refs')).toContain(
-      '(Partial: the session folder has no tsconfig.json or jsconfig.json, so TypeScript knows only the files opened so far and what ' +
-        'they import; files that are never imported from them are missing.)',
+    expect(await referencesFirst(p)).toContain(
+      '(Partial: the session folder has no tsconfig.json or jsconfig.json, so TypeScript knows only the files opened ' +
+        'so far and what they import; files that are never imported from them are missing.)',
     );
   }, 300_000);
 });

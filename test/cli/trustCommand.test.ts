@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileDigest, TRUST_ENABLES, trustFilePath, workspaceTrust } from '../../src/store/trust';
 import { BIN, cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
-import { startMockModelServer, type MockModelServer, type RecordedRequest } from '../helpers/mockModelServer';
+import { startMockModelServer, type MockModelServer, toolResultIn } from '../helpers/mockModelServer';
 
 const PATH = `${resolve(__dirname, '../../node_modules/.bin')}:/usr/local/bin:/usr/bin:/bin`;
 
@@ -21,16 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-function toolResult(requests: RecordedRequest[], id: string): string {
-  for (const req of requests) {
-    const found = (req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).find(
-      (m) => m.role === 'tool' && m.tool_call_id === id,
-    );
-    if (found) return typeof found.content === 'string' ? found.content : JSON.stringify(found.content);
-  }
-  throw new Error(`no result for ${id}`);
-}
 
 /** The TypeScript fixture with a project MCP server that writes `marker` when it starts. */
 function project(): { dirs: CliDirs; marker: string; mcpFile: string } {
@@ -88,7 +78,7 @@ describe('jarvis trust', () => {
     const r = await jarvis(dirs, ['-p', 'break the cart']);
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(marker)).toBe(true);
-    expect(toolResult(server.requests.slice(before), 'edit')).toContain('This change introduced 1 new error');
+    expect(toolResultIn(server.requests.slice(before), 'edit')).toContain('This change introduced 1 new error');
   }, 300_000);
 
   it('--revoke records the folder as not trusted: neither starts, and the edit says why', async () => {
@@ -105,7 +95,7 @@ describe('jarvis trust', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(marker)).toBe(false);
     expect(r.stderr).toContain('project MCP servers not started because this workspace is not trusted: docs');
-    expect(toolResult(server.requests.slice(before), 'edit')).toContain(
+    expect(toolResultIn(server.requests.slice(before), 'edit')).toContain(
       `(Not checked by a language server: Language servers stay off for ${dirs.cwd}: that checkout is not trusted`,
     );
   }, 300_000);
@@ -138,7 +128,7 @@ describe('jarvis -p --trust', () => {
       mcpFiles: { [mcpFile]: fileDigest(mcpFile) },
     });
     expect(existsSync(marker)).toBe(true);
-    expect(toolResult(server.requests.slice(before), 'edit')).toContain('This change introduced 1 new error');
+    expect(toolResultIn(server.requests.slice(before), 'edit')).toContain('This change introduced 1 new error');
   }, 300_000);
 
   it('outside print mode (a terminal, no -p) it is a usage error', () => {

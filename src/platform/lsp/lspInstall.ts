@@ -34,7 +34,8 @@ function readPackage(dir: string): PackageInfo | undefined {
   }
 }
 
-function realpathOr(path: string): string {
+/** The real path of `path`, or `path` itself when it cannot be resolved (gone, a dangling link). */
+export function realpathOr(path: string): string {
   try {
     return realpathSync(path);
   } catch {

@@ -3,9 +3,8 @@
 // workspace cannot act outside. Where none runs, a server starts as it is, but only from places commands cannot
 // write: a program (or a project TypeScript) inside the workspace's writable folders is never run, and those folders
 // are left out of the server's PATH.
-import { realpathSync } from 'node:fs';
 import { delimiter, dirname, join, sep } from 'node:path';
-import { packageOf } from './lspInstall';
+import { packageOf, realpathOr as real } from './lspInstall';
 import { locateServer, type LspServerConfig } from './lspServers';
 
 /** Starts a server's program inside the sandbox: the caller spawns `file args` with `env` instead of the program. */
@@ -39,14 +38,6 @@ export type ServerPlacement =
     }
   /** `why`: what is wrong and how to fix it, as a clause ("no typescript language server is installed: …"). */
   | { ok: false; why: string };
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
 
 const inside = (path: string, folder: string) =>
   path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
