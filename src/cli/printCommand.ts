@@ -135,6 +135,7 @@ async function runPrintBody(
     }
     throw e;
   }
+  for (const n of startup.notes) stderr.write(`info: ${n}\n`);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;

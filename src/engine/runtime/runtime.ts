@@ -39,6 +39,7 @@ import { Disposables } from './disposables';
 import { lendServices, type LentServices } from './sharedServices';
 import { chooseMainProfile, offerTools, planDelegation, type OfferedTools, type PromptContext } from './mainAgentPlan';
 import type { Runtime, RuntimeOptions } from './runtimeShape';
+import { lspDiagnosticsExtension } from '../extensions/lspDiagnostics';
 
 export type { Runtime, RuntimeOptions } from './runtimeShape';
 
@@ -192,7 +193,13 @@ function describeSetup(
     tools: offered.tools,
     deferral: { ...(opts.deferral ?? { deferred: [], pinned: [] }), listingBytes: offered.listingBytes },
     services: lent.shared,
-    extensions: [...(opts.extensions ?? []), ...(extras.extension ? [extras.extension] : []), extractor.extension],
+    // The language server's check after a tool comes first: hooks and the rest see the result with its diagnostics.
+    extensions: [
+      lspDiagnosticsExtension(lent.lsp),
+      ...(opts.extensions ?? []),
+      ...(extras.extension ? [extras.extension] : []),
+      extractor.extension,
+    ],
     goal: opts.goal,
     fileHistory,
     emit: a.emit,
