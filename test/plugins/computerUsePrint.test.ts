@@ -145,8 +145,8 @@ describe.runIf(runs)('computer use through jarvis -p on a virtual desktop', { ti
       expect(r.stderr).not.toContain('permission rule');
       expect(r.stderr).toMatch(new RegExp(`• (\\[\\d+\\] )?${T}type_text`));
       expect(r.stderr).toMatch(new RegExp(`⎿ (\\[\\d+\\] )?Typed ${[...paragraph].length} characters\\.`));
-      // Screenshots are kept in the session folder, and the result names the file.
-      const shots = readdirSync(join(latestSessionDir(dirs.home), 'screenshots'));
+      // Screenshots are kept in the session's scratch folder, and the result names the file.
+      const shots = readdirSync(join(latestSessionDir(dirs.home), 'scratch', 'screenshots'));
       expect(shots.length).toBe(2);
       expect(toolTexts(sent[1]).join('\n')).toMatch(/\[Screenshot saved as \S+\/screenshots\/main-\d+-\d+-\d+\.png \(1280×800, \d+ KB\)\]/);
     } finally {
