@@ -219,7 +219,9 @@ function unknownKeyError(file: string, schema: z.ZodType, path: Path, key: strin
  * the schema's leaves carry the expected phrase, unknown keys get a suggestion.
  */
 export function validateAgainst<S extends z.ZodType>(schema: S, raw: unknown, file: string): z.output<S> {
-  const result = schema.safeParse(raw);
+  // jitless: a file is checked once per start, and zod's compiled fast path for a schema this size costs more to
+  // generate than it saves on one parse (docs/FEATURES.md, "Start-up time against Codex").
+  const result = schema.safeParse(raw, { jitless: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (issue.code === 'unrecognized_keys') throw unknownKeyError(file, schema, issue.path, issue.keys[0]);
