@@ -2,6 +2,7 @@
 import { parseGoalCommand } from '../engine/background/goals';
 import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
+import { LinkInTheWayError } from '../store/privateFiles';
 import {
   EXIT_FAILURE,
   EXIT_INTERRUPTED,
@@ -134,6 +135,7 @@ async function runPrintBody(
     }
     throw e;
   }
+  for (const n of startup.notes) stderr.write(`info: ${n}\n`);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;
@@ -190,7 +192,7 @@ async function runPrintBody(
   } catch (e) {
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
     process.off('SIGINT', early);
-    if (!(e instanceof SessionLockedError)) throw e;
+    if (!(e instanceof SessionLockedError) && !(e instanceof LinkInTheWayError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
   const frameTokens =

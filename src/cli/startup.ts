@@ -32,6 +32,7 @@ import type { MainOptions } from './program';
 import { lspSettingsFromConfig } from './lspSettings';
 import { attachClaudeCommands, claudeSettingsHooksFor } from './claudeStartup';
 import type { ClaudeCommandsLoad } from '../ext/commands/claudeCommands';
+import { trustForPrintMode } from './trustCommand';
 
 export class StartupError extends Error {
   /** `model`: no model or credentials resolve (ACP answers "authentication required"). */
@@ -50,6 +51,8 @@ export interface Startup {
   configPath: string;
   settings: Settings;
   warnings: string[];
+  /** What the launch did that the user should know (print mode: `info:` lines), e.g. `--trust`. */
+  notes: string[];
   /** `[[hooks]]` of config.toml and the hooks of Claude Code's settings files, ready to run (plugins add theirs). */
   hooks: HookSpec[];
   /** What Claude Code's settings files gave, file by file (doctor lists it). */
@@ -249,6 +252,8 @@ export function loadStartup(
   const rules = permissionRulesOf(loaded);
 
   const hooks: HookSpec[] = config.hooks.map((h) => ({ ...h, origin: 'config.toml' }));
+  // --trust (print mode): recorded before anything trust gates is loaded (docs/ui.md "Workspace trust").
+  const notes = options.trust && ctx.nonInteractive ? trustForPrintMode(home, cwd) : [];
   const claudeSettings = claudeSettingsHooksFor(home, cwd, env, settings);
   hooks.push(...claudeSettings.hooks);
   // The interactive UI asks about an undecided folder first; the files it would trust are named there.
@@ -260,7 +265,7 @@ export function loadStartup(
   // the project's servers stay off.
   if (mcp.untrusted.length && (ctx.nonInteractive || workspaceTrust(home, cwd) !== undefined)) {
     warnings.push(
-      `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it when the interactive UI asks, or run jarvis there once)`,
+      `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it with jarvis trust, jarvis -p --trust, or when the interactive UI asks)`,
     );
   }
   // The interactive UI asks again about a changed file (docs/mcp.md, "Workspace trust"); print mode only says so.
@@ -277,6 +282,7 @@ export function loadStartup(
     configPath: loaded.path,
     settings,
     warnings,
+    notes,
     sandboxNotice,
     hooks,
     claudeSettings,
