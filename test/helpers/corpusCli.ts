@@ -66,16 +66,26 @@ function turnsFor(
 ): { turns: ScriptedTurn[]; background: CorpusRow[]; escalations: CorpusRow[] } {
   const rows = world.rows.filter((r) => r.session === session);
   const escalations = front === 'acp' ? rows.filter((r) => r.c.escalate) : [];
-  const calls: ScriptedToolCall[] = [];
-  for (const r of rows.filter((row) => !escalations.includes(row))) {
-    if (r.c.during) calls.push(bashCall(r, { run_in_background: true, description: 'watch' }));
-    else calls.push(...escalationCalls(r));
-  }
-  if (session === 'workspace')
-    for (const l of world.legit)
-      calls.push({ id: l.id, name: 'Bash', arguments: { command: l.l.command, cwd: l.cwd } });
+  const calls = (): ScriptedToolCall[] => {
+    const made: ScriptedToolCall[] = [];
+    for (const r of rows.filter((row) => !escalations.includes(row))) {
+      if (r.c.during) made.push(bashCall(r, { run_in_background: true, description: 'watch' }));
+      else made.push(...escalationCalls(r));
+    }
+    if (session === 'workspace')
+      for (const l of world.legit)
+        made.push({ id: l.id, name: 'Bash', arguments: { command: l.l.command, cwd: l.cwd } });
+    return made;
+  };
   const background = rows.filter((r) => r.c.during);
-  const turns: ScriptedTurn[] = [{ toolCalls: calls }];
+  // The calls are made when the model is first asked: the session's folder exists then, and a session row names it.
+  const first: ScriptedTurn = {
+    before: async () => {
+      world.attachSession(session);
+      first.toolCalls = calls();
+    },
+  };
+  const turns: ScriptedTurn[] = [first];
   if (background.length) {
     // Waits in the workspace until each background row was released and is over (corpusCli's watcher says so).
     const wait = background.map(
@@ -161,6 +171,63 @@ export function toolResults(server: MockModelServer, from: number): Map<string, 
   return out;
 }
 
+/** The legitimate form of the language-server rows: an Edit in a project nobody planted in gets its diagnostics. */
+export const LSP_LEGIT = "a language server's diagnostics after an Edit";
+
+/**
+ * The next sessions in the workspace: a Read and an Edit of each language-server row's file (its server, planted or
+ * not, starts; the first check waits 3 s, as one planted never answers), then, with the first check's usual wait, a
+ * Read and a breaking Edit in the project nobody planted in, whose diagnostics must come back.
+ */
+async function nextRead(world: CorpusWorld, server: MockModelServer, env: NodeJS.ProcessEnv) {
+  const rows = world.rows.filter((r) => r.c.jarvis?.read);
+  const path = (r: CorpusRow) => join(r.fx.ws, r.c.jarvis!.read!);
+  // The user's config as the sessions left it, restored after (a row's check may read it).
+  const configFile = join(world.jarvis, 'config.toml');
+  const config = readFileSync(configFile, 'utf8');
+  const run = async (turns: ScriptedTurn[], lsp: string) => {
+    writeFileSync(configFile, `${config}\n${lsp}`);
+    server.push(...turns, { text: 'Checked.' });
+    const r = await runJarvis(['-p', 'fix the cart'], {
+      env,
+      cwd: world.workspace,
+      launcher: launcherFor(world.user),
+      timeoutMs: 240_000,
+    });
+    if (r.code !== 0) throw new Error(`the next session ended with ${r.code}:\n${r.stderr}`);
+    return r.stderr;
+  };
+  let stderr = '';
+  if (rows.length)
+    stderr += await run(
+      [
+        { toolCalls: rows.map((r) => ({ id: `${r.id}-read`, name: 'Read', arguments: { path: path(r) } })) },
+        {
+          toolCalls: rows.map((r) => ({
+            id: `${r.id}-edit`,
+            name: 'Edit',
+            arguments: { path: path(r), ...r.c.jarvis!.edit },
+          })),
+        },
+      ],
+      '[lsp]\nfirst_diagnostics_wait_ms = 3000\n',
+    );
+  const project = join(world.lspProject, 'src', 'cart.ts');
+  const from = server.requests.length;
+  const edit = { path: project, old_string: 'formatPrice(total)', new_string: 'formatPrice("x")' };
+  stderr += await run(
+    [
+      { toolCalls: [{ id: 'lsp-read', name: 'Read', arguments: { path: project } }] },
+      { toolCalls: [{ id: 'lsp-edit', name: 'Edit', arguments: edit }] },
+    ],
+    '[lsp]\nfirst_diagnostics_wait_ms = 120000\n',
+  );
+  writeFileSync(configFile, config);
+  const output = toolResults(server, from).get('lsp-edit') ?? '';
+  const problem = output.includes('This change introduced 1 new error') ? undefined : 'no diagnostics came back';
+  return { stderr, output, problem };
+}
+
 /** Runs the corpus of `world` through `front` and judges every row. */
 export async function runCorpus(world: CorpusWorld, server: MockModelServer, front: FrontEnd): Promise<CorpusOutcome> {
   const before = world.outsideFiles();
@@ -208,6 +275,9 @@ export async function runCorpus(world: CorpusWorld, server: MockModelServer, fro
     });
     stderr += next.stderr;
   }
+  // What Jarvis does next: the next session reads and edits a TypeScript file (its language server starts).
+  const lspLegit = await nextRead(world, server, env);
+  stderr += lspLegit.stderr;
   const got = new Map<string, string | undefined>();
   const output = new Map<string, string>();
   for (const row of world.rows) {
@@ -218,7 +288,8 @@ export async function runCorpus(world: CorpusWorld, server: MockModelServer, fro
     output.set(row.id, text);
     got.set(row.id, row.c.check(row.fx, text));
   }
-  const legit = new Map<string, string | undefined>();
+  const legit = new Map<string, string | undefined>([[LSP_LEGIT, lspLegit.problem]]);
+  output.set(LSP_LEGIT, lspLegit.output);
   for (const l of world.legit) {
     const text = results.get(l.id) ?? '';
     const aside = quarantined(l.fx.ws);
@@ -304,18 +375,20 @@ function quarantined(dir: string): string[] {
 }
 
 /**
- * The corpus test of one front end: for each user (root and, where the tests run as root, an unprivileged one made
- * here), two worlds — one where every row is first proved in plain bash, one it is sent through Jarvis — then one row
+ * The corpus test of one front end for one user — the current one (root), or an unprivileged one made here where the
+ * tests run as root (skipped, saying why, elsewhere); one test file each keeps each file's run short — two worlds — one where every row is first proved in plain bash, one it is sent through Jarvis — then one row
  * per test: the attack worked in plain bash, got nothing through Jarvis; the legitimate forms worked; canaries stayed.
  */
-export function describeCorpus(front: FrontEnd): void {
+export function describeCorpus(front: FrontEnd, who: 'current' | 'unprivileged'): void {
   const available =
     sandboxAvailable() &&
     requireSystemPart('python3', 'attacks from Python') &&
     requireSystemPart('ssh-agent', 'the SSH agent fixture') &&
     requireSystemPart('setpriv', 'runs Jarvis as an unprivileged user');
-  const users = available ? sandboxTestUsers(`corpus-${front}`) : [];
-  describe.skipIf(!available)(
+  const users = available
+    ? sandboxTestUsers(`corpus-${front}`).filter((u) => (u.label === 'unprivileged') === (who === 'unprivileged'))
+    : [];
+  describe.skipIf(users.length === 0)(
     `the attack corpus through ${front === 'print' ? 'jarvis -p' : 'ACP in manual mode'}`,
     () => {
       let server: MockModelServer;
@@ -351,6 +424,9 @@ export function describeCorpus(front: FrontEnd): void {
         it.each(LEGITIMATE.map((l) => [l.name] as const))('legitimately: %s', (name) => {
           const row = world.legit.find((l) => l.l.name === name)!;
           expect(outcome.legit.get(row.id), outcome.output.get(row.id)).toBeUndefined();
+        });
+        it(`legitimately: ${LSP_LEGIT}`, () => {
+          expect(outcome.legit.get(LSP_LEGIT), outcome.output.get(LSP_LEGIT)).toBeUndefined();
         });
         it('leaves every file outside the workspace as it was', () => {
           expect(outcome.canaries).toEqual([]);

@@ -8,17 +8,21 @@ import { CAPS_ROWS, SOCKET_ROWS } from './attackRows/capsSocketRows';
 import { CWD_ROWS } from './attackRows/cwdRows';
 import { GIT_ROWS } from './attackRows/gitRows';
 import { APPROVAL_ROWS, MCP_ROWS } from './attackRows/launchRows';
+import { LSP_ROWS } from './attackRows/lspRows';
 import { RUNS_LATER_ROWS } from './attackRows/runsLaterRows';
 import { SECRET_ROWS } from './attackRows/secretRows';
+import { SESSION_ROWS } from './attackRows/sessionRows';
 import type { AttackCase } from './corpusKit';
 
 export * from './corpusKit';
 
 export const ATTACKS: AttackCase[] = [
   ...CAPS_ROWS,
+  ...SESSION_ROWS,
   ...CWD_ROWS,
   ...GIT_ROWS,
   ...RUNS_LATER_ROWS,
+  ...LSP_ROWS,
   ...MCP_ROWS,
   ...APPROVAL_ROWS,
   ...SOCKET_ROWS,

@@ -40,6 +40,8 @@ export interface AttackFixture {
   marks: string;
   /** The Unix-socket fixtures' paths (test/helpers/socketFixtures.ts), by name. */
   sockets: Record<string, string>;
+  /** The folder of the session the row's command runs in, once it is known (the session rows attack it). */
+  session?: string;
 }
 
 export interface AttackCase {
@@ -47,8 +49,13 @@ export interface AttackCase {
   bullet: Bullet;
   /** The workspace and home as they are before the session (the repository, the user's files). */
   setup?(fx: AttackFixture): void;
-  /** The attacker's command (bash); `$MARKS`, `$OUT` and the socket paths are set for it. */
-  attack: string;
+  /**
+   * The attacker's command (bash); `$MARKS`, `$OUT` and the socket paths are set for it. A function of the fixture
+   * when it names the session's folder (known once the session started).
+   */
+  attack: string | ((fx: AttackFixture) => string);
+  /** The row's folder is a repository of its own (default), or a folder of the workspace's own checkout. */
+  checkout?: 'own' | 'workspace';
   /** Where it runs (default: the row's folder). */
   cwd?(fx: AttackFixture): string;
   /**
@@ -68,7 +75,7 @@ export interface AttackCase {
    * What Jarvis itself does next, after the command: the next session in the workspace (project MCP servers), or a
    * Read of a file (language servers). In plain bash, `plainJarvis` stands for it: what Jarvis ran before the fix.
    */
-  jarvis?: { nextSession?: true; read?: string };
+  jarvis?: { nextSession?: true; read?: string; edit?: { old_string: string; new_string: string } };
   plainJarvis?: string;
   /** A description of what the attack got, or undefined when it got nothing. */
   check(fx: AttackFixture, output: string): string | undefined;
@@ -102,9 +109,10 @@ export function attackText(c: AttackCase, fx: AttackFixture): string {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const paths = Object.entries(fx.sockets).filter(([k]) => !SOCKET_VARIABLES.includes(k));
   const vars = { MARKS: fx.marks, OUT: fx.outside, ...(c.bullet === 'sockets' ? Object.fromEntries(paths) : {}) };
+  const attack = typeof c.attack === 'string' ? c.attack : c.attack(fx);
   return `export ${Object.entries(vars)
     .map(([k, v]) => `${k}=${q(v)}`)
-    .join(' ')}\n${c.attack}`;
+    .join(' ')}\n${attack}`;
 }
 
 /** Git as the user runs it, outside any sandbox. */

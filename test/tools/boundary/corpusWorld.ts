@@ -5,7 +5,7 @@
 // folders are handed to the user. The same layout twice (world `plain` and world `cli`) lets each row be first proved
 // in plain bash and then sent through the built CLI. docs/trust-boundary.md "Attack corpus".
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setWorkspaceTrust } from '../../../src/store/trust';
 import { asUser, handOver, type TestUser } from '../../helpers/sandboxUsers';
@@ -21,6 +21,7 @@ import {
   type AttackFixture,
   type SessionName,
 } from './corpusKit';
+import { TS_PROJECT } from './attackRows/lspRows';
 import { LEGITIMATE, type LegitimateCase } from './legitimateCommands';
 
 export interface CorpusRow {
@@ -30,8 +31,8 @@ export interface CorpusRow {
   fx: AttackFixture;
   /** The Bash call's working folder. */
   cwd: string;
-  /** The command as the model (and plain bash) runs it. */
-  command: string;
+  /** The command as the model (and plain bash) runs it (a session row's once its session is known). */
+  readonly command: string;
 }
 
 export interface LegitRow {
@@ -51,6 +52,10 @@ export interface CorpusWorld {
   sessions: Record<SessionName, string>;
   rows: CorpusRow[];
   legit: LegitRow[];
+  /** A copy of test/fixtures/lsp/ts-project in the workspace's checkout, for the legitimate language-server check. */
+  lspProject: string;
+  /** Tells the session rows of `session` the running session's folder (the newest one). */
+  attachSession(session: SessionName): void;
   /** Runs `command` with bash as the user, outside any sandbox; resolves with its output. */
   bash(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string>;
   /** What the user does next after `row`, outside any sandbox (its `later`). */
@@ -98,6 +103,7 @@ export function makeCorpusWorld(user: TestUser, name: string, sockets: SocketFix
   };
   const prepare = (fx: AttackFixture, own: boolean) => {
     mkdirSync(fx.marks, { recursive: true });
+    mkdirSync(fx.ws, { recursive: true });
     write(join(fx.outside, 'notes.txt'), 'the user’s notes\n');
     if (own) repo(fx);
   };
@@ -109,8 +115,23 @@ export function makeCorpusWorld(user: TestUser, name: string, sockets: SocketFix
     const own = session === 'workspace' && !AT_TOP.has(c.bullet);
     const ws = own ? join(workspace, id) : sessions[session];
     const fx = fixture(id, ws);
-    prepare(fx, own);
-    return { id, c, session, fx, cwd: c.cwd?.(fx) ?? ws, command: attackText(c, fx) };
+    prepare(fx, own && c.checkout !== 'workspace');
+    // Proved in plain bash on a session folder of its own, laid out as Jarvis lays one out; through the CLI, on the
+    // running session's (attachSession).
+    if (c.bullet === 'session' && name === 'plain') {
+      fx.session = join(jarvis, 'sessions', 'wd_plain', id);
+      write(join(fx.session, 'agents', 'main', 'wire.jsonl'), `${JSON.stringify({ v: 1, type: 'session_start' })}\n`);
+    }
+    return {
+      id,
+      c,
+      session,
+      fx,
+      cwd: c.cwd?.(fx) ?? ws,
+      get command() {
+        return attackText(c, fx);
+      },
+    };
   });
   const legit = LEGITIMATE.map((l, i): LegitRow => {
     const id = `l${String(i + 1).padStart(2, '0')}`;
@@ -120,6 +141,10 @@ export function makeCorpusWorld(user: TestUser, name: string, sockets: SocketFix
   });
   for (const row of rows) row.c.setup?.(row.fx);
   for (const row of legit) row.l.setup?.(row.fx);
+  // A project nobody planted in, for the language server's diagnostics (the same Edit the LSP rows' next session makes).
+  const lspProject = join(workspace, 'lsp-project');
+  cpSync(TS_PROJECT, lspProject, { recursive: true });
+
   // The user trusted the project (its MCP servers, its language servers) before the session.
   setWorkspaceTrust(jarvis, workspace, true);
   setWorkspaceTrust(jarvis, sessions.fresh, true);
@@ -134,7 +159,12 @@ export function makeCorpusWorld(user: TestUser, name: string, sockets: SocketFix
     sessions,
     rows,
     legit,
+    lspProject,
     bash,
+    attachSession: (session) => {
+      const folder = newestSession(jarvis);
+      for (const row of rows) if (row.session === session && row.c.bullet === 'session') row.fx.session = folder;
+    },
     later: async (row) => {
       if (row.c.later) await bash(row.c.later, row.fx.ws, fixtureEnv(row.fx));
     },
@@ -163,6 +193,15 @@ export async function provePlain(world: CorpusWorld, row: CorpusRow): Promise<{ 
   if (c.plainJarvis) await world.bash(c.plainJarvis, fx.ws, env);
   await world.later(row);
   return { got: c.check(fx, output), output };
+}
+
+/** The newest session folder under JARVIS_CODE_HOME (sessions/<workspace key>/<time-ordered id>). */
+function newestSession(jarvis: string): string {
+  const sessions = join(jarvis, 'sessions');
+  const all = readdirSync(sessions).flatMap((key) => readdirSync(join(sessions, key)).map((id) => ({ key, id })));
+  const newest = all.sort((a, b) => a.id.localeCompare(b.id)).at(-1);
+  if (!newest) throw new Error(`no session under ${sessions}`);
+  return join(sessions, newest.key, newest.id);
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
