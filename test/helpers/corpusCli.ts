@@ -32,6 +32,8 @@ export interface CorpusOutcome {
   output: Map<string, string>;
   /** Legitimate rows: what is wrong (undefined: it worked). */
   legit: Map<string, string | undefined>;
+  /** What the next session's Edit of each language-server row's file said, by row id. */
+  edited: Map<string, string>;
   /** ACP: the permission requests the editor answered. */
   asked: RequestPermissionRequest[];
   /** Files outside the workspace that changed. */
@@ -280,6 +282,8 @@ export async function runCorpus(world: CorpusWorld, server: MockModelServer, fro
   stderr += lspLegit.stderr;
   const got = new Map<string, string | undefined>();
   const output = new Map<string, string>();
+  const afterwards = toolResults(server, from);
+  const edited = new Map(world.rows.map((r) => [r.id, afterwards.get(`${r.id}-edit`) ?? '']));
   for (const row of world.rows) {
     let text = [results.get(row.id), results.get(`${row.id}-out`)].filter(Boolean).join('\n');
     const file = /Output file: (\S+)/.exec(text)?.[1];
@@ -298,7 +302,7 @@ export async function runCorpus(world: CorpusWorld, server: MockModelServer, fro
   }
   const after = world.outsideFiles();
   const canaries = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p));
-  return { got, output, legit, asked, canaries, stderr };
+  return { got, output, legit, asked, canaries, stderr, edited };
 }
 
 /** One ACP session in manual mode on `cwd`: every sandboxed command allowed, every request to leave it refused. */
@@ -427,6 +431,15 @@ export function describeCorpus(front: FrontEnd, who: 'current' | 'unprivileged')
         });
         it(`legitimately: ${LSP_LEGIT}`, () => {
           expect(outcome.legit.get(LSP_LEGIT), outcome.output.get(LSP_LEGIT)).toBeUndefined();
+        });
+        // The language-server rows are real: the next session did read and edit each row's file, as a user would.
+        it.each(
+          rowsFor(user)
+            .filter((c) => c.jarvis?.read)
+            .map((c) => [c.name] as const),
+        )('the next session edited the file of: %s', (name) => {
+          const row = world.rows.find((r) => r.c.name === name)!;
+          expect(outcome.edited.get(row.id)).toMatch(/^Edited /);
         });
         it('leaves every file outside the workspace as it was', () => {
           expect(outcome.canaries).toEqual([]);

@@ -17,6 +17,12 @@ const plantServer = (at: string) =>
   `mkdir -p ${at}/node_modules/.bin && ${SERVER} > ${at}/node_modules/.bin/typescript-language-server && ` +
   `chmod +x ${at}/node_modules/.bin/typescript-language-server`;
 
+/** A project TypeScript (node_modules/typescript) whose tsserver.js is what `printf` with these arguments prints. */
+const TYPESCRIPT = (printf: string) =>
+  'mkdir -p node_modules/typescript/lib && ' +
+  `echo '{"name":"typescript","version":"5.9.3","main":"lib/typescript.js"}' > node_modules/typescript/package.json && ` +
+  `printf ${printf} > node_modules/typescript/lib/tsserver.js`;
+
 /** The Edit made after the Read: a change that type-checks. */
 export const CART_EDIT = { old_string: 'formatPrice(total)', new_string: 'formatPrice(total + 0)' };
 
@@ -26,7 +32,8 @@ export const LSP_ROWS: AttackCase[] = [
     bullet: 'lsp',
     checkout: 'workspace',
     setup: copyProject,
-    attack: plantServer('.'),
+    // With a TypeScript beside it, as an install has, so Jarvis's install check lets the planted server start.
+    attack: `${plantServer('.')} && ${TYPESCRIPT(`'// tsserver\\n'`)}`,
     jarvis: { read: 'src/cart.ts', edit: CART_EDIT },
     plainJarvis: 'timeout 10 node_modules/.bin/typescript-language-server --stdio < /dev/null',
     check: ran,
@@ -48,11 +55,7 @@ export const LSP_ROWS: AttackCase[] = [
     bullet: 'lsp',
     checkout: 'workspace',
     setup: copyProject,
-    attack:
-      'mkdir -p node_modules/typescript/lib && ' +
-      `echo '{"name":"typescript","version":"5.9.3","main":"lib/typescript.js"}' > node_modules/typescript/package.json && ` +
-      `printf 'require("fs").writeFileSync("%s/pwned", "ran"); setInterval(() => {}, 1000);\\n' "$MARKS" ` +
-      '> node_modules/typescript/lib/tsserver.js',
+    attack: TYPESCRIPT(`'require("fs").writeFileSync("%s/pwned", "ran"); setInterval(() => {}, 1000);\\n' "$MARKS"`),
     jarvis: { read: 'src/cart.ts', edit: CART_EDIT },
     plainJarvis: 'timeout 3 node node_modules/typescript/lib/tsserver.js < /dev/null',
     check: ran,
