@@ -1,15 +1,13 @@
-// The trust boundary end to end through `jarvis acp` in manual mode (docs/trust-boundary.md): the working-folder and
-// git rows of the attack corpus (test/tools/boundary/attackCorpus.ts) made as Bash calls the editor's user approves
-// once. Each is asked first (a working folder outside the workspace says so); approved, it still runs inside the
-// sandbox with that folder read-only, and what git would run later is refused or undone. A session approval given
-// for a sandboxed command is asked again when the same command asks to leave the sandbox.
+// Session approvals through `jarvis acp` in manual mode (docs/trust-boundary.md): a session approval given for a
+// sandboxed command names the sandbox it was given for, and is asked again when the same command asks to leave the
+// sandbox. The attack corpus's rows go through ACP in test/acp/acpAttackCorpus.test.ts.
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { startAcpClient } from '../helpers/acpClient';
+import { cliEnv, makeCliDirs, mockModelEnv } from '../helpers/cli';
 import { sandboxAvailable } from '../helpers/sandboxAvailable';
-import { attackCall, attackResult, E2E_ATTACKS, fixtureCliEnv, runLater } from '../helpers/boundaryE2e';
-import { makeFixture } from '../tools/boundary/attackRunner';
 
 const available = sandboxAvailable();
 let server: MockModelServer;
@@ -20,46 +18,15 @@ afterAll(async () => {
   await server.close();
 });
 
-/** The text of a permission request: the subject and why it is asked. */
-function askedText(request: { toolCall: { content?: unknown } }): string {
-  return JSON.stringify(request.toolCall.content ?? '');
-}
-
-describe.skipIf(!available)('jarvis acp in manual mode against the attack corpus', () => {
-  it.each(E2E_ATTACKS.map((c) => [c.name, c] as const))(
-    '%s',
-    async (_name, c) => {
-      const fx = makeFixture();
-      c.setup?.(fx);
-      const editor = await startAcpClient({ env: fixtureCliEnv(fx, server.baseUrlFor('openai')), cwd: fx.ws });
-      try {
-        const { sessionId } = await editor.connection.agent.request('session/new', { cwd: fx.ws, mcpServers: [] });
-        editor.answerPermissions('allow_once');
-        const before = server.requests.length;
-        server.push({ toolCalls: [attackCall(c, fx, 'attack')] }, { text: 'Done.' });
-        const response = await editor.connection.agent.request('session/prompt', {
-          sessionId,
-          prompt: [{ type: 'text', text: 'go' }],
-        });
-        expect(response.stopReason).toBe('end_turn');
-        expect(editor.permissionRequests).toHaveLength(1);
-        if (c.bullet === 'cwd') expect(askedText(editor.permissionRequests[0])).toContain('outside the workspace');
-        const text = attackResult(server, before);
-        await runLater(c, fx);
-        expect(c.check(fx, text), text).toBeUndefined();
-      } finally {
-        await editor.close();
-        rmSync(fx.root, { recursive: true, force: true });
-      }
-    },
-    120_000,
-  );
-
+describe.skipIf(!available)('jarvis acp in manual mode: session approvals name their sandbox', () => {
   it('asks again when a command approved sandboxed for the session asks to leave the sandbox', async () => {
-    const fx = makeFixture();
-    const editor = await startAcpClient({ env: fixtureCliEnv(fx, server.baseUrlFor('openai')), cwd: fx.ws });
+    const dirs = makeCliDirs();
+    const editor = await startAcpClient({
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
     try {
-      const { sessionId } = await editor.connection.agent.request('session/new', { cwd: fx.ws, mcpServers: [] });
+      const { sessionId } = await editor.connection.agent.request('session/new', { cwd: dirs.cwd, mcpServers: [] });
       editor.answerPermissions('allow_session');
       server.push({ toolCalls: [{ id: 'in', name: 'Bash', arguments: { command: 'ls -a' } }] }, { text: 'Listed.' });
       await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'ls' }] });
@@ -82,7 +49,7 @@ describe.skipIf(!available)('jarvis acp in manual mode against the attack corpus
       );
     } finally {
       await editor.close();
-      rmSync(fx.root, { recursive: true, force: true });
+      rmSync(join(dirs.cwd, '..'), { recursive: true, force: true });
     }
   }, 120_000);
 });

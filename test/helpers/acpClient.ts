@@ -26,10 +26,12 @@ export interface AcpTestClient {
   /** Everything the agent wrote to stdout, as it came. */
   rawStdout(): string;
   stderr(): string;
-  /** Which option the next permission requests pick (an option id, or 'cancelled'), or a function that decides per request. */
-  answerPermissions(choice: string | ((request: RequestPermissionRequest) => string)): void;
+  /** Which option the next permission requests pick (an option id, or 'cancelled'; or a choice per request). */
+  answerPermissions(choice: PermissionChoice): void;
   close(): Promise<void>;
 }
+
+export type PermissionChoice = string | ((request: RequestPermissionRequest) => string);
 
 export interface AcpClientOptions {
   env: NodeJS.ProcessEnv;
@@ -56,7 +58,7 @@ export async function startAcpClient(opts: AcpClientOptions): Promise<AcpTestCli
   const updates: SessionNotification[] = [];
   const permissionRequests: RequestPermissionRequest[] = [];
   const writes: WriteTextFileRequest[] = [];
-  let choice: string | ((request: RequestPermissionRequest) => string) = 'allow_once';
+  let choice: PermissionChoice = 'allow_once';
   const app = client({ name: 'jarvis-test-editor' })
     .onNotification('session/update', ({ params }) => {
       updates.push(params);

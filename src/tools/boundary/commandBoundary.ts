@@ -276,9 +276,21 @@ export class CommandBoundary {
   }
 
   /** Re-reads what changed; git entries that appeared while no sandboxed command ran are the user's own. */
+  /**
+   * Brings the index up to date. A secret file new since the last look stops every command still running in the
+   * background, whichever look found it: the guard's, or another command's start or end (which would otherwise take
+   * the news away from the guard, and the running command keep a sandbox that does not hide the file).
+   */
   private refresh(): { secrets: string[] } {
     const changes = this.index.refresh();
     if (this.live.size === 0) this.git.accept(changes.gitEntries);
+    if (changes.secrets.length > 0)
+      for (const run of this.live)
+        run.running?.stop(
+          `Stopped by the trust boundary: a secret file appeared in the workspace while the command ran ` +
+            `(${changes.secrets.slice(0, 3).join(', ')}), and its sandbox was built before it existed, so it could ` +
+            'have read it. Run the command again: a new sandbox hides it (docs/trust-boundary.md).',
+        );
     return changes;
   }
 
@@ -313,17 +325,9 @@ export class CommandBoundary {
     const watched = [...this.live].filter((r) => r.running);
     if (watched.length === 0) return;
     const started = Date.now();
-    const { secrets } = this.refresh();
+    this.refresh();
     this.armGuard(Math.max(GUARD_INTERVAL_MS, (Date.now() - started) * GUARD_COST_SHARE));
-    for (const run of watched) {
-      this.undo(run);
-      if (secrets.length === 0) continue;
-      run.running!.stop(
-        `Stopped by the trust boundary: a secret file appeared in the workspace while the command ran ` +
-          `(${secrets.slice(0, 3).join(', ')}), and its sandbox was built before it existed, so it could have read it. ` +
-          'Run the command again: a new sandbox hides it (docs/trust-boundary.md).',
-      );
-    }
+    for (const run of watched) this.undo(run);
   }
 
   /** In allowlist mode, the proxy's socket (started with the first command) and what it refused. */

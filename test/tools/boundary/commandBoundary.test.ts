@@ -1,5 +1,6 @@
 // The session's trust boundary (docs/trust-boundary.md): its facts for the approval stage, one policy whatever the
-// command's working folder, masks kept current between commands without a walk, an agent's own folder, and a refusal
+// command's working folder, masks kept current between commands without a walk (a background command stopped when a
+// secret appears, whoever looks first), an agent's own folder, and a refusal
 // (never an unconfined run) when the boundary cannot be built; hidden folders inside hidden folders.
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,22 @@ describe.skipIf(!available)('the session boundary', () => {
     if (second.kind !== 'sandboxed') throw new Error('expected a sandboxed run');
     expect(second.spawn.args).toContain(join(s.ws, 'app', '.env'));
     second.settle();
+  });
+
+  it('stops a background command when another command is the first to see a new secret file', async () => {
+    const s = session();
+    const background = await s.boundary.prepare({ command: 'sleep 60', cwd: s.ws });
+    if (background.kind !== 'sandboxed') throw new Error('expected a sandboxed run');
+    const stopped: string[] = [];
+    background.started({ stop: (reason) => stopped.push(reason) });
+    writeFileSync(join(s.ws, '.env'), 'K=v');
+    // The next command starts before the guard's half-second look: its look must not take the news away.
+    const next = await s.boundary.prepare({ command: 'true', cwd: s.ws });
+    if (next.kind !== 'sandboxed') throw new Error('expected a sandboxed run');
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]).toContain('a secret file appeared in the workspace');
+    next.settle();
+    background.settle();
   });
 
   it('gives an agent working in its own folder the boundary of that folder', async () => {

@@ -17,7 +17,9 @@ export interface LegitimateCase {
 }
 
 const committed = (fx: AttackFixture, cwd: string, subject: string) => {
-  const r = spawnSync('git', ['log', '-1', '--format=%s'], { cwd, encoding: 'utf8', env: fixtureEnv(fx) });
+  // The test reads the user's repository: as root, git would refuse one another user owns (safe.directory).
+  const args = ['-c', 'safe.directory=*', 'log', '-1', '--format=%s'];
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: fixtureEnv(fx) });
   return r.stdout.trim() === subject
     ? undefined
     : `the last commit in ${cwd} is "${r.stdout.trim()}", not "${subject}"`;
