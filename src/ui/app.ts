@@ -32,6 +32,7 @@ import { ContextActions } from './contextActions';
 import { ConversationFeed } from './conversationFeed';
 import { gitBranch } from './gitBranch';
 import { InputRouter } from './inputRouter';
+import { McpCatalog } from './mcpCatalog';
 import { preloadHighlighter } from './markdown';
 import { signInToMcpServer } from './mcpServers';
 import { announcePluginUpdates } from './plugins/pluginEntry';
@@ -96,7 +97,18 @@ export class App implements CommandHost {
     );
     this.controller = this.lifecycle.controller;
     this.contextLimit = this.controller.contextWindow;
-    this.completion = new InputCompletion(opts.cwd, () => commandMenu(this.opts));
+    // The MCP servers' prompts join the `/` menu, their resources the `@` completion (mcpCatalog.ts).
+    const mcpOffer = new McpCatalog({
+      get mcp() {
+        return app.mcp;
+      },
+      warn: (text) => notice('warning', text),
+    });
+    this.completion = new InputCompletion(
+      opts.cwd,
+      () => [...commandMenu(this.opts), ...mcpOffer.prompts()],
+      () => mcpOffer.resources(),
+    );
     editor.setAutocompleteProvider(this.completion);
     ({
       attacher: this.attacher,
