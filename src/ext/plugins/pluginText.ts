@@ -12,6 +12,7 @@ export function formatPluginList(views: readonly PluginView[]): string {
         v.commands.length && `${v.commands.length} command${v.commands.length === 1 ? '' : 's'}`,
         v.agents.length && `${v.agents.length} agent${v.agents.length === 1 ? '' : 's'}`,
         v.mcpServers.length && `${v.mcpServers.length} MCP server${v.mcpServers.length === 1 ? '' : 's'}`,
+        v.tools.length && `${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}`,
         v.hooks && `${v.hooks} hook${v.hooks === 1 ? '' : 's'}`,
       ].filter(Boolean);
       const notes = v.error ? ` — ${v.error}` : v.diagnostics.length ? ` — ${v.diagnostics.length} diagnostic${v.diagnostics.length === 1 ? '' : 's'} (jarvis plugin info ${v.id})` : '';
@@ -50,6 +51,8 @@ export function formatPluginInfo(v: PluginView): string {
   add('Agents', v.agents.join(', ') || undefined);
   if (v.commands.length) lines.push('Commands:', ...v.commands.map((c) => `  /${c.name} — ${c.description}`));
   if (v.mcpServers.length) lines.push('MCP servers:', ...v.mcpServers.map((s) => `  ${s.name}  ${s.enabled ? 'on' : 'off'}  ${s.target}${s.runsAs ? `  (tools mcp__${s.runsAs}__*)` : ''}`));
+  if (v.tools.length)
+    lines.push('Tools (programs the model may call; each runs as you from the plugin folder, asked first in manual mode):', ...v.tools.map((t) => `  ${t.name} — ${t.runs}`));
   lines.push(...formatShellCommands(v));
   if (v.hooks) lines.push(`Hooks: ${v.hooks}`);
   lines.push(v.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none', ...v.diagnostics.map((d) => `  - ${d}`));

@@ -51,7 +51,7 @@ describe('plugin manifest (SPEC §9.4)', () => {
   });
 
   it('no manifest, another file name, broken JSON or a non-object fail to load with the reason', () => {
-    expect(readManifest(pluginFolder({ 'plugin.json': { name: 'x' } }))).toMatchObject({ ok: false, error: expect.stringContaining('no plugin manifest') });
+    expect(readManifest(pluginFolder({ 'manifest.json': { name: 'x' } }))).toMatchObject({ ok: false, error: expect.stringContaining('no plugin manifest') });
     expect(readManifest(pluginFolder({ '.claude-plugin/marketplace.json': { name: 'x' } }))).toMatchObject({ ok: false, error: expect.stringContaining('no plugin manifest') });
     expect(readManifest(pluginFolder({ 'jarvis.plugin.json': '{ "name": "x", ' }))).toMatchObject({ ok: false, error: expect.stringContaining('not valid JSON') });
     expect(readManifest(pluginFolder({ 'jarvis.plugin.json': '[1, 2]' }))).toMatchObject({ ok: false, error: expect.stringContaining('must be a JSON object') });
