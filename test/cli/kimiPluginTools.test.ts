@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { toolResultText } from '../helpers/modelRequests';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 
 const FIXTURE = resolve(__dirname, '../fixtures/foreign/kimi-plugin-greeter');
@@ -22,14 +23,7 @@ afterAll(async () => {
   await model.close();
 });
 
-function toolMessage(id: string): string {
-  for (const req of model.requests) {
-    const messages = req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>;
-    const m = messages.find((x) => x.role === 'tool' && x.tool_call_id === id);
-    if (m) return typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
-  }
-  throw new Error(`no tool result for ${id}`);
-}
+const toolMessage = (id: string): string => toolResultText(model.requests, id);
 
 describe('a Kimi Code plugin (root plugin.json with tools)', () => {
   it('installs, says once what it does not take, and lists its tools with the programs they run', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
-import { lastUserText } from '../helpers/modelRequests';
+import { lastUserText, toolResultText } from '../helpers/modelRequests';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 
 let model: MockModelServer;
@@ -32,14 +32,7 @@ const run = (prompt: string) =>
 
 const lastSent = (): string => lastUserText(model.requests.at(-1)!);
 
-function toolMessage(id: string): string {
-  for (const req of model.requests) {
-    const messages = req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>;
-    const m = messages.find((x) => x.role === 'tool' && x.tool_call_id === id);
-    if (m) return typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
-  }
-  throw new Error(`no tool result for ${id}`);
-}
+const toolMessage = (id: string): string => toolResultText(model.requests, id);
 
 describe('MCP prompts as commands in jarvis -p', () => {
   it('positional words fill the declared arguments in order; the prompt the server returns is sent', async () => {
