@@ -27,12 +27,12 @@ import {
   promptParts,
   type AppParts,
 } from './appHosts';
-import { InputCompletion } from './completion';
+import type { InputCompletion } from './completion';
 import { ContextActions } from './contextActions';
 import { ConversationFeed } from './conversationFeed';
 import { gitBranch } from './gitBranch';
 import { InputRouter } from './inputRouter';
-import { McpCatalog } from './mcpCatalog';
+import { completionWithMcp } from './mcpCatalog';
 import { preloadHighlighter } from './markdown';
 import { signInToMcpServer } from './mcpServers';
 import { announcePluginUpdates } from './plugins/pluginEntry';
@@ -97,18 +97,12 @@ export class App implements CommandHost {
     );
     this.controller = this.lifecycle.controller;
     this.contextLimit = this.controller.contextWindow;
-    // The MCP servers' prompts join the `/` menu, their resources the `@` completion (mcpCatalog.ts).
-    const mcpOffer = new McpCatalog({
+    this.completion = completionWithMcp(opts.cwd, () => commandMenu(this.opts), {
       get mcp() {
         return app.mcp;
       },
       warn: (text) => notice('warning', text),
     });
-    this.completion = new InputCompletion(
-      opts.cwd,
-      () => [...commandMenu(this.opts), ...mcpOffer.prompts()],
-      () => mcpOffer.resources(),
-    );
     editor.setAutocompleteProvider(this.completion);
     ({
       attacher: this.attacher,

@@ -8,7 +8,7 @@ import { mcpResourceAccess } from '../engine/extensions/mcpResources';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { listMcpPrompts, mcpPromptHint } from '../ext/mcp/mcpPrompts';
 import type { McpResourceEntry } from '../tools/mcp';
-import type { CommandInfo } from './completion';
+import { InputCompletion, type CommandInfo } from './completion';
 
 export interface McpCatalogHost {
   readonly mcp: McpManager | undefined;
@@ -76,4 +76,18 @@ export class McpCatalog {
     }
     for (const p of problems) this.host.warn(p);
   }
+}
+
+/** The input box's completion: `menu` plus the MCP servers' prompts after `/`, files then resources after `@`. */
+export function completionWithMcp(
+  cwd: string,
+  menu: () => readonly CommandInfo[],
+  host: McpCatalogHost,
+): InputCompletion {
+  const offer = new McpCatalog(host);
+  return new InputCompletion(
+    cwd,
+    () => [...menu(), ...offer.prompts()],
+    () => offer.resources(),
+  );
 }
