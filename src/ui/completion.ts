@@ -127,8 +127,10 @@ export class InputCompletion implements AutocompleteProvider {
 
   constructor(
     private readonly cwd: string,
-    private readonly commands: () => readonly CommandInfo[],
-    private readonly resources: () => readonly McpResourceEntry[] = () => [],
+    /** The menu's entries; `query` is what follows the `/` so far. */
+    private readonly commands: (query: string) => readonly CommandInfo[],
+    /** The MCP resources `@` completes; `query` is what follows the `@` so far. */
+    private readonly resources: (query: string) => readonly McpResourceEntry[] = () => [],
   ) {}
 
   /** Forget the cached file list (files change between prompts). */
@@ -150,7 +152,7 @@ export class InputCompletion implements AutocompleteProvider {
     const before = (lines[cursorLine] ?? '').slice(0, cursorCol);
     const slash = /^\/(\S*)$/.exec(before);
     if (cursorLine === 0 && slash) {
-      const items: AutocompleteItem[] = filterCommands(this.commands(), slash[1]).map((c) => ({
+      const items: AutocompleteItem[] = filterCommands(this.commands(slash[1]), slash[1]).map((c) => ({
         value: `/${c.name}`,
         label: `/${c.name}`,
         description: c.aliases.length
@@ -166,7 +168,7 @@ export class InputCompletion implements AutocompleteProvider {
         value: p,
         label: p,
       }));
-      items.push(...matchResources(this.resources(), at[1]));
+      items.push(...matchResources(this.resources(at[1]), at[1]));
       return items.length ? { items, prefix: `@${at[1]}` } : null;
     }
     return null;

@@ -2,8 +2,9 @@
 // `/` menu (`/mcp__<server>__<prompt>`, with the arguments beside the description) and their resources for `@`
 // completion (`@<server>:<uri>`). Listed once the servers have started, again whenever a server's offer changes
 // (one started later, a reconnect) or the session's servers are replaced (/reload); the menu shows what the last
-// listing found and never waits for a server. A server not started yet (lazy) is listed once it starts; typing its
-// prompt's name runs it all the same.
+// listing found and never waits for a server. A server not started yet (lazy: its tools come from the cache) is
+// started in the background when the input asks for what it offers — `/mcp__…` for prompts, `@<its name>` for its
+// resources — and listed once it has started.
 import { mcpResourceAccess } from '../engine/extensions/mcpResources';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { listMcpPrompts, mcpPromptHint } from '../ext/mcp/mcpPrompts';
@@ -36,6 +37,13 @@ export class McpCatalog {
   resources(): readonly McpResourceEntry[] {
     this.follow();
     return this.resourceItems;
+  }
+
+  /** Starts the lazy servers whose name begins with `prefix` (all for ''); each is listed once started. */
+  warm(prefix: string): void {
+    const manager = this.host.mcp;
+    for (const c of manager?.connectionsInUse() ?? [])
+      if (c.state === 'lazy' && c.config.name.startsWith(prefix)) manager!.warm(c.config.name);
   }
 
   /** Starts over with the session's current servers when they were replaced. */
@@ -85,9 +93,16 @@ export function completionWithMcp(
   host: McpCatalogHost,
 ): InputCompletion {
   const offer = new McpCatalog(host);
+  offer.prompts(); // the listing starts with the session's servers, before the first `/`
   return new InputCompletion(
     cwd,
-    () => [...menu(), ...offer.prompts()],
-    () => offer.resources(),
+    (query) => {
+      if (query.startsWith('mcp__')) offer.warm('');
+      return [...menu(), ...offer.prompts()];
+    },
+    (query) => {
+      if (query.length >= 2) offer.warm(query.split(':')[0]);
+      return offer.resources();
+    },
   );
 }

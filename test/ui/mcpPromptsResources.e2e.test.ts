@@ -3,13 +3,13 @@
 // description, and picking it and giving the city sends the prompt the server returns; `@` completes the server's
 // resources as `@everything:<uri>` and the picked one's text goes with the prompt in a tagged part; a binary resource
 // is not attached and the notice says what it is.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
 import { lastUserText } from '../helpers/modelRequests';
 import { requireSystemPart } from '../helpers/requireAll';
-import { appsClosedAfterEach, send, tempDir, waitForRequests, type Launched } from './e2eHarness';
+import { appsClosedAfterEach, launch, send, tempDir, waitForRequests, type Launched } from './e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 const start = appsClosedAfterEach();
@@ -84,5 +84,36 @@ describe.skipIf(!hasTmux)('MCP prompts and resources in the interactive UI (tmux
     expect(app.tmux.all().replace(/\s+/g, ' ')).toMatch(
       /@everything:demo:\/\/resource\/dynamic\/blob\/3 was not attached: .* is binary content/,
     );
+  });
+
+  it('a lazy server (its tools from the cache) is started when the input asks for its prompts, and they are listed', async () => {
+    const home = tempDir('jarvis-ui-mcp-lazy-');
+    const everything = { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] };
+    writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { everything } }));
+    // A first session lists the server's tools, which caches them (docs/mcp.md "Lazy start").
+    const first = await launch({ home });
+    try {
+      const cache = join(home, 'cache', 'mcp-tools');
+      const deadline = Date.now() + 30_000;
+      while (!(existsSync(cache) && readdirSync(cache).length)) {
+        if (Date.now() > deadline) throw new Error(`no tool listing was cached under ${cache}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await first.cleanup();
+    }
+    const app = await start({ home, turns: [{ text: 'Cloudy in Oslo.' }] });
+    send(app, '/mcp');
+    await app.tmux.waitFor(/everything\s+lazy/, { timeoutMs: 30_000 });
+    app.tmux.keys('Escape');
+    await app.tmux.waitForGone('MCP servers');
+    await typeUntilOffered(app, '/mcp__everything__arg', '/mcp__everything__args-prompt');
+    app.tmux.keys('C-u');
+    app.tmux.type('/mcp__everything__args-prompt Oslo');
+    await app.tmux.waitFor('/mcp__everything__args-prompt Oslo');
+    app.tmux.keys('Enter');
+    await app.tmux.waitFor('Cloudy in Oslo.', { timeoutMs: 30_000 });
+    await waitForRequests(app, 1);
+    expect(lastUserText(app.server.requests[0])).toContain("What's weather in Oslo?");
   });
 });
