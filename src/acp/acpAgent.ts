@@ -15,6 +15,7 @@ import {
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { SessionLockedError } from '../store/sessionLock';
+import { LinkInTheWayError } from '../store/privateFiles';
 import { findSessionById, listSessions, type SessionLocation } from '../store/sessionStore';
 import type { AcpLog } from './acpLog';
 import type { AcpSession, PreparedSession } from './acpSession';
@@ -68,7 +69,8 @@ function setupFailure(e: unknown): never {
     throw e.authRequired
       ? RequestError.authRequired(undefined, e.message)
       : RequestError.internalError(undefined, e.message);
-  if (e instanceof SessionLockedError) throw RequestError.internalError(undefined, e.message);
+  if (e instanceof SessionLockedError || e instanceof LinkInTheWayError)
+    throw RequestError.internalError(undefined, e.message);
   throw e;
 }
 

@@ -3,6 +3,7 @@ import { parseGoalCommand } from '../engine/background/goals';
 import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
 import { makePrintRenderer, type PrintFormat } from '../print/printMode';
+import { LinkInTheWayError } from '../store/privateFiles';
 import {
   EXIT_FAILURE,
   EXIT_INTERRUPTED,
@@ -138,6 +139,7 @@ async function runPrintBody(
     }
     throw e;
   }
+  for (const n of startup.notes) stderr.write(`info: ${n}\n`);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;
@@ -216,7 +218,7 @@ async function runPrintBody(
   } catch (e) {
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
     process.off('SIGINT', early);
-    if (!(e instanceof SessionLockedError)) throw e;
+    if (!(e instanceof SessionLockedError) && !(e instanceof LinkInTheWayError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
   const frameTokens =

@@ -8,8 +8,7 @@
 import { resolve } from 'node:path';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
-import { toolResultText } from '../helpers/modelRequests';
-import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { startMockModelServer, toolResultIn, type MockModelServer } from '../helpers/mockModelServer';
 
 const FIXTURE = resolve(__dirname, '../fixtures/foreign/kimi-plugin-greeter');
 
@@ -23,7 +22,7 @@ afterAll(async () => {
   await model.close();
 });
 
-const toolMessage = (id: string): string => toolResultText(model.requests, id);
+const toolMessage = (id: string): string => toolResultIn(model.requests, id);
 
 describe('a Kimi Code plugin (root plugin.json with tools)', () => {
   it('installs, says once what it does not take, and lists its tools with the programs they run', async () => {

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
-import { lastUserText, toolResultText } from '../helpers/modelRequests';
-import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { lastUserText } from '../helpers/modelRequests';
+import { startMockModelServer, toolResultIn, type MockModelServer } from '../helpers/mockModelServer';
 
 let model: MockModelServer;
 let dirs: CliDirs;
@@ -32,7 +32,7 @@ const run = (prompt: string) =>
 
 const lastSent = (): string => lastUserText(model.requests.at(-1)!);
 
-const toolMessage = (id: string): string => toolResultText(model.requests, id);
+const toolMessage = (id: string): string => toolResultIn(model.requests, id);
 
 describe('MCP prompts as commands in jarvis -p', () => {
   it('positional words fill the declared arguments in order; the prompt the server returns is sent', async () => {

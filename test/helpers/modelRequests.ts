@@ -14,13 +14,3 @@ export function lastUserText(request: Request): string {
   const users = (request.body.messages as Message[]).filter((m) => m.role === 'user');
   return messageText(users.at(-1)!);
 }
-
-/** The result the model received for tool call `id` (the first request that carries it), as text. */
-export function toolResultText(requests: readonly Request[], id: string): string {
-  for (const req of requests) {
-    const messages = req.body.messages as Array<Message & { tool_call_id?: string }>;
-    const m = messages.find((x) => x.role === 'tool' && x.tool_call_id === id);
-    if (m) return messageText(m);
-  }
-  throw new Error(`no tool result for ${id}`);
-}

@@ -71,7 +71,14 @@ function overBudgetWarning(id: string, bytes: number, used: PromptBudgetUse): st
 }
 
 export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginContributions {
-  const out: PluginContributions = { session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [], tools: [] }, skills: [], agents: [], hooks: [], mcpServers: [], warnings: [] };
+  const out: PluginContributions = {
+    session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [], tools: [] },
+    skills: [],
+    agents: [],
+    hooks: [],
+    mcpServers: [],
+    warnings: [],
+  };
   const sections: string[] = [];
   const used: PromptBudgetUse = { total: 0, by: new Map() };
   for (const { record, loaded } of plugins) {
@@ -81,7 +88,8 @@ export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginCo
     }
     out.session.ids.push(record.id);
     out.session.commands.push(...loaded.commands);
-    for (const tool of loaded.manifest?.kimiTools ?? []) out.session.tools!.push({ plugin: record.id, root: loaded.root, tool });
+    for (const tool of loaded.manifest?.kimiTools ?? [])
+      out.session.tools!.push({ plugin: record.id, root: loaded.root, tool });
     out.skills.push(...loaded.skills);
     out.agents.push(...loaded.agents);
     out.hooks.push(...loaded.hooks);

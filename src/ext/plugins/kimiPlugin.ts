@@ -114,7 +114,8 @@ export async function runKimiTool(
   const stdout = Buffer.concat(out).toString('utf8').trim();
   const stderr = Buffer.concat(err).toString('utf8').trim();
   const name = `Plugin tool ${tool.name}`;
-  if (exit.error) return { ok: false, error: `${name} could not be started (${tool.command[0]}): ${exit.error.message}` };
+  if (exit.error)
+    return { ok: false, error: `${name} could not be started (${tool.command[0]}): ${exit.error.message}` };
   if (stopped) return { ok: false, error: `${name} was stopped: ${stopped}.${stdout ? `\n${stdout}` : ''}` };
   if (exit.code !== 0) {
     const how = exit.code === null ? `was ended by ${exit.signal}` : `exited with ${exit.code}`;

@@ -60,7 +60,12 @@ export function commandListDescription(
 }
 
 /** Reads the commands the manifest's `commands` paths name. */
-export async function loadPluginCommands(root: string, pluginId: string, paths: string[] | undefined, diag: (t: string) => void): Promise<PluginCommand[]> {
+export async function loadPluginCommands(
+  root: string,
+  pluginId: string,
+  paths: string[] | undefined,
+  diag: (t: string) => void,
+): Promise<PluginCommand[]> {
   const files: Array<{ path: string; rel: string }> = [];
   for (const value of paths ?? []) {
     const where = resolveInside(root, value);
@@ -151,8 +156,7 @@ export function expandPluginCommand(command: PluginCommand, args: string): strin
 }
 
 export type PluginCommandParse =
-  | { ok: true; command: PluginCommand; args: string; text: string; bangs: BangSpan[] }
-  | { ok: false; message: string };
+  { ok: true; command: PluginCommand; args: string; text: string; bangs: BangSpan[] } | { ok: false; message: string };
 
 /**
  * `/<name> [args]` → the prompt to send, for a command of `commands` (a plugin's `/<plugin>:<command>` or one of

@@ -39,7 +39,10 @@ const tool = (command: string[]): KimiTool => ({ name: 't', description: 'd', co
 describe('runKimiTool', () => {
   it('stops a program that prints more than the limit', async () => {
     const r = await runKimiTool(tool(['sh', '-c', 'yes xxxxxxxxxxxxxxxx']), tmpdir(), {}, new AbortController().signal);
-    expect(r).toEqual({ ok: false, error: expect.stringMatching(/^Plugin tool t was stopped: it printed more than 1048576 bytes/) });
+    expect(r).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^Plugin tool t was stopped: it printed more than 1048576 bytes/),
+    });
   });
 
   it('a cancelled call stops the program and everything it started', async () => {
@@ -52,7 +55,10 @@ describe('runKimiTool', () => {
 
   it('a program that does not exist is said with its name', async () => {
     const r = await runKimiTool(tool(['no-such-kimi-tool-xyz']), tmpdir(), {}, new AbortController().signal);
-    expect(r).toMatchObject({ ok: false, error: expect.stringContaining('could not be started (no-such-kimi-tool-xyz)') });
+    expect(r).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('could not be started (no-such-kimi-tool-xyz)'),
+    });
   });
 });
 

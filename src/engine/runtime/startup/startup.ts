@@ -34,6 +34,7 @@ import { attachClaudeCommands, claudeSettingsHooksFor } from './claudeStartup';
 import type { ClaudeCommandsLoad } from '../../../ext/commands/claudeCommands';
 import type { PeerCommandsLoad } from '../../../ext/commands/peerCommands';
 import { attachPeerCommands } from './peerStartup';
+import { trustForPrintMode } from './folderTrust';
 import { readOpencodeConfigs } from '../../../store/opencodeConfig';
 import { opencodeJsonAgents } from '../../../ext/agents/opencodeJsonAgents';
 
@@ -52,6 +53,8 @@ export interface LaunchFlags {
   browser?: boolean;
   browserCdp?: string;
   headed?: boolean;
+  /** Print mode's `--trust`: the working folder is trusted before anything trust gates loads. */
+  trust?: boolean;
 }
 
 export class StartupError extends Error {
@@ -71,6 +74,8 @@ export interface Startup {
   configPath: string;
   settings: Settings;
   warnings: string[];
+  /** What the launch did that the user should know (print mode: `info:` lines), e.g. `--trust`. */
+  notes: string[];
   /** `[[hooks]]` of config.toml and the hooks of Claude Code's settings files, ready to run (plugins add theirs). */
   hooks: HookSpec[];
   /** What Claude Code's settings files gave, file by file (doctor lists it). */
@@ -293,6 +298,8 @@ export function loadStartup(
   const rules = permissionRulesOf(loaded);
 
   const hooks: HookSpec[] = config.hooks.map((h) => ({ ...h, origin: 'config.toml' }));
+  // --trust (print mode): recorded before anything trust gates is loaded (docs/ui.md "Workspace trust").
+  const notes = options.trust && ctx.nonInteractive ? trustForPrintMode(home, cwd) : [];
   const claudeSettings: ClaudeSettingsHooks = ctx.withoutSettings
     ? { hooks: [], files: [], warnings: [] }
     : claudeSettingsHooksFor(home, cwd, env, settings);
@@ -317,7 +324,7 @@ export function loadStartup(
   // the project's servers stay off.
   if (mcp.untrusted.length && (ctx.nonInteractive || workspaceTrust(home, cwd) !== undefined)) {
     warnings.push(
-      `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it when the interactive UI asks, or run jarvis there once)`,
+      `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it with jarvis trust, jarvis -p --trust, or when the interactive UI asks)`,
     );
   }
   // The interactive UI asks again about a changed file (docs/mcp.md, "Workspace trust"); print mode only says so.
@@ -334,6 +341,7 @@ export function loadStartup(
     configPath: loaded.path,
     settings,
     warnings,
+    notes,
     sandboxNotice,
     hooks,
     claudeSettings,
