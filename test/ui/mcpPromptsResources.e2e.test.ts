@@ -34,6 +34,14 @@ async function typeUntilOffered(app: Launched, text: string, expected: string): 
   }
 }
 
+/** Presses Enter once the input shows `line` (keys typed while the menu filtered are in), then waits for `answer`. */
+async function sendShown(app: Launched, line: string, answer: string, requests: number): Promise<void> {
+  await app.tmux.waitFor(line);
+  app.tmux.keys('Enter');
+  await app.tmux.waitFor(answer, { timeoutMs: 30_000 });
+  await waitForRequests(app, requests);
+}
+
 describe.skipIf(!hasTmux)('MCP prompts and resources in the interactive UI (tmux)', { timeout: 120_000 }, () => {
   it('lists the prompts in the / menu and runs a picked one; attaches a resource picked after @', async () => {
     const home = tempDir('jarvis-ui-mcp-offer-');
@@ -49,10 +57,7 @@ describe.skipIf(!hasTmux)('MCP prompts and resources in the interactive UI (tmux
     app.tmux.keys('Tab');
     await app.tmux.waitForGone('<city> [state]');
     app.tmux.type(' Paris');
-    await app.tmux.waitFor('/mcp__everything__args-prompt Paris');
-    app.tmux.keys('Enter');
-    await app.tmux.waitFor('Sunny in Paris.', { timeoutMs: 30_000 });
-    await waitForRequests(app, 1);
+    await sendShown(app, '/mcp__everything__args-prompt Paris', 'Sunny in Paris.', 1);
     expect(lastUserText(app.server.requests[0])).toContain("What's weather in Paris?");
 
     // `@`: the server's resources complete as `@everything:<uri>`; the picked one is attached.
@@ -65,10 +70,7 @@ describe.skipIf(!hasTmux)('MCP prompts and resources in the interactive UI (tmux
     app.tmux.keys('Tab');
     await app.tmux.waitFor(`summarise @${ARCHITECTURE}`);
     app.tmux.type('please');
-    await app.tmux.waitFor(`@${ARCHITECTURE} please`);
-    app.tmux.keys('Enter');
-    await app.tmux.waitFor('Read the architecture.', { timeoutMs: 30_000 });
-    await waitForRequests(app, 2);
+    await sendShown(app, `@${ARCHITECTURE} please`, 'Read the architecture.', 2);
     const sent = lastUserText(app.server.requests[1]);
     expect(sent).toContain(`<attached-resource path="${ARCHITECTURE}" label="text/markdown, `);
     expect(sent).toContain('Everything Server');
@@ -110,10 +112,7 @@ describe.skipIf(!hasTmux)('MCP prompts and resources in the interactive UI (tmux
     await typeUntilOffered(app, '/mcp__everything__arg', '/mcp__everything__args-prompt');
     app.tmux.keys('C-u');
     app.tmux.type('/mcp__everything__args-prompt Oslo');
-    await app.tmux.waitFor('/mcp__everything__args-prompt Oslo');
-    app.tmux.keys('Enter');
-    await app.tmux.waitFor('Cloudy in Oslo.', { timeoutMs: 30_000 });
-    await waitForRequests(app, 1);
+    await sendShown(app, '/mcp__everything__args-prompt Oslo', 'Cloudy in Oslo.', 1);
     expect(lastUserText(app.server.requests[0])).toContain("What's weather in Oslo?");
   });
 });
