@@ -13,7 +13,7 @@ import { InputCompletion, type CommandInfo } from './completion';
 
 export interface McpCatalogHost {
   readonly mcp: McpManager | undefined;
-  /** A server that failed to list its prompts or resources (once per listing). */
+  /** A server that failed to list its prompts or resources (each problem once). */
   warn(text: string): void;
 }
 
@@ -24,6 +24,8 @@ export class McpCatalog {
   private resourceItems: McpResourceEntry[] = [];
   /** Bumped by each listing: an older listing that ends later is dropped. */
   private generation = 0;
+  /** Problems already told (a listing runs again at every change of a server's offer). */
+  private readonly told = new Set<string>();
 
   constructor(private readonly host: McpCatalogHost) {}
 
@@ -82,7 +84,7 @@ export class McpCatalog {
       this.resourceItems = resources.resources.filter((r) => !r.template);
       problems.push(...resources.problems);
     }
-    for (const p of problems) this.host.warn(p);
+    for (const p of problems) if (!this.told.has(p) && this.told.add(p)) this.host.warn(p);
   }
 }
 
