@@ -4,7 +4,7 @@
 // non-zero exit an error carrying what it printed on stderr. Bounded: 120 s (as Kimi Code bounds it), then the
 // group is stopped; 1 MiB of output. Its environment is Jarvis's without secret-looking variables. Kimi Code's credentials injection (`config_file`, `inject`) is not done: Jarvis
 // hands no API key or endpoint to plugins.
-import { spawnInGroup, terminateGroup, waitForExit } from '../../platform/processes';
+import { releasePipes, spawnInGroup, terminateGroup, waitForExit } from '../../platform/processes';
 import { sandboxEnv } from '../../platform/sandbox/sandboxEnv';
 
 export interface KimiTool {
@@ -27,6 +27,7 @@ export const KIMI_TOOL_TIMEOUT_MS = 120_000;
 export const KIMI_TOOL_MAX_OUTPUT_BYTES = 1024 * 1024;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const STOP_GRACE_MS = 2_000;
+const PIPE_DRAIN_MS = 2_000;
 
 /** The name the model calls a plugin's tool by: `<plugin>__<tool>`, cut to 64 characters. */
 export function pluginToolName(plugin: string, tool: string): string {
@@ -109,6 +110,8 @@ export async function runKimiTool(
   const onAbort = () => stop('the call was cancelled');
   signal.addEventListener('abort', onAbort, { once: true });
   const exit = await waitForExit(child);
+  // What it printed just before exiting may still be in the pipes (a program it left running may hold them open).
+  await releasePipes(child, PIPE_DRAIN_MS);
   clearTimeout(timer);
   signal.removeEventListener('abort', onAbort);
   const stdout = Buffer.concat(out).toString('utf8').trim();
