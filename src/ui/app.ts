@@ -27,11 +27,12 @@ import {
   promptParts,
   type AppParts,
 } from './appHosts';
-import { InputCompletion } from './completion';
+import type { InputCompletion } from './completion';
 import { ContextActions } from './contextActions';
 import { ConversationFeed } from './conversationFeed';
 import { gitBranch } from './gitBranch';
 import { InputRouter } from './inputRouter';
+import { completionWithMcp } from './mcpCatalog';
 import { preloadHighlighter } from './markdown';
 import { signInToMcpServer } from './mcpServers';
 import { announcePluginUpdates } from './plugins/pluginEntry';
@@ -96,7 +97,12 @@ export class App implements CommandHost {
     );
     this.controller = this.lifecycle.controller;
     this.contextLimit = this.controller.contextWindow;
-    this.completion = new InputCompletion(opts.cwd, () => commandMenu(this.opts));
+    this.completion = completionWithMcp(opts.cwd, () => commandMenu(this.opts), {
+      get mcp() {
+        return app.mcp;
+      },
+      warn: (text) => notice('warning', text),
+    });
     editor.setAutocompleteProvider(this.completion);
     ({
       attacher: this.attacher,

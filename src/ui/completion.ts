@@ -1,12 +1,14 @@
 // Completion for the input box: `/` at the start opens the command menu (live-filtered, aliases
 // match too); `@` completes paths from the same walk as the Glob tool (ignore files honoured, `.git`
 // and secrets never listed; globWalk.ts), ranked by how well they match, then by recency: paths
-// mentioned lately first, then the most recently modified. Folders end with `/`.
+// mentioned lately first, then the most recently modified. Folders end with `/`. The MCP servers' resources
+// complete after `@` too, as `@<server>:<uri>` (docs/mcp.md "Prompts and resources"), after the paths.
 import { relative, sep } from 'node:path';
 import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions } from '@mariozechner/pi-tui';
 import { mentionedPaths } from '../engine/runtime/promptAttachments';
 import { modifiedTimes } from '../tools/file/fileTimes';
 import { walkAllFiles } from '../tools/file/globWalk';
+import type { McpResourceEntry } from '../tools/mcp';
 
 export interface CommandInfo {
   name: string;
@@ -15,6 +17,10 @@ export interface CommandInfo {
 }
 
 const MAX_PATH_ITEMS = 50;
+/** MCP resources offered after `@` at most. */
+const MAX_RESOURCE_ITEMS = 50;
+/** A resource's `server:uri` up to this length is shown with its description beside it (pi-tui's first column). */
+const RESOURCE_LABEL_WITH_DESCRIPTION = 30;
 /** A completion list stops growing here; a bigger tree is still searchable with Glob. */
 const WALK_LIMIT = 20_000;
 /** How many recently mentioned paths are remembered for ranking. */
@@ -95,6 +101,25 @@ export function matchPaths(entries: readonly PathEntry[], query: string, mention
     .map((x) => x.e.path);
 }
 
+/** Resources whose `server:uri` or name contains the query (a prefix of `server:uri` first), as `@` items. */
+export function matchResources(resources: readonly McpResourceEntry[], query: string): AutocompleteItem[] {
+  const q = query.toLowerCase();
+  return resources
+    .map((r) => ({ r, mention: `${r.server}:${r.uri}` }))
+    .map((x) => ({
+      ...x,
+      tier: x.mention.toLowerCase().startsWith(q) ? 0 : x.mention.toLowerCase().includes(q) ? 1 : 2,
+    }))
+    .filter((x) => x.tier < 2 || x.r.name.toLowerCase().includes(q))
+    .sort((a, b) => a.tier - b.tier || a.mention.localeCompare(b.mention))
+    .slice(0, MAX_RESOURCE_ITEMS)
+    .map((x) => {
+      // The list cuts a label at its first column when a description follows: a long URI is shown whole instead.
+      const description = x.mention.length <= RESOURCE_LABEL_WITH_DESCRIPTION ? (x.r.description ?? x.r.name) : '';
+      return { value: x.mention, label: x.mention, ...(description ? { description } : {}) };
+    });
+}
+
 export class InputCompletion implements AutocompleteProvider {
   private paths: Promise<PathEntry[]> | undefined;
   /** Paths the user sent with @ lately, newest first. */
@@ -102,7 +127,10 @@ export class InputCompletion implements AutocompleteProvider {
 
   constructor(
     private readonly cwd: string,
-    private readonly commands: () => readonly CommandInfo[],
+    /** The menu's entries; `query` is what follows the `/` so far. */
+    private readonly commands: (query: string) => readonly CommandInfo[],
+    /** The MCP resources `@` completes; `query` is what follows the `@` so far. */
+    private readonly resources: (query: string) => readonly McpResourceEntry[] = () => [],
   ) {}
 
   /** Forget the cached file list (files change between prompts). */
@@ -124,7 +152,7 @@ export class InputCompletion implements AutocompleteProvider {
     const before = (lines[cursorLine] ?? '').slice(0, cursorCol);
     const slash = /^\/(\S*)$/.exec(before);
     if (cursorLine === 0 && slash) {
-      const items: AutocompleteItem[] = filterCommands(this.commands(), slash[1]).map((c) => ({
+      const items: AutocompleteItem[] = filterCommands(this.commands(slash[1]), slash[1]).map((c) => ({
         value: `/${c.name}`,
         label: `/${c.name}`,
         description: c.aliases.length
@@ -136,7 +164,11 @@ export class InputCompletion implements AutocompleteProvider {
     const at = /(?:^|\s)@(\S*)$/.exec(before);
     if (at) {
       this.paths ??= listPaths(this.cwd);
-      const items = matchPaths(await this.paths, at[1], this.mentioned).map((p) => ({ value: p, label: p }));
+      const items: AutocompleteItem[] = matchPaths(await this.paths, at[1], this.mentioned).map((p) => ({
+        value: p,
+        label: p,
+      }));
+      items.push(...matchResources(this.resources(at[1]), at[1]));
       return items.length ? { items, prefix: `@${at[1]}` } : null;
     }
     return null;

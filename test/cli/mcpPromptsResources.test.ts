@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
 import { lastUserText } from '../helpers/modelRequests';
-import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { startMockModelServer, toolResultIn, type MockModelServer } from '../helpers/mockModelServer';
 
 let model: MockModelServer;
 let dirs: CliDirs;
@@ -32,14 +32,7 @@ const run = (prompt: string) =>
 
 const lastSent = (): string => lastUserText(model.requests.at(-1)!);
 
-function toolMessage(id: string): string {
-  for (const req of model.requests) {
-    const messages = req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>;
-    const m = messages.find((x) => x.role === 'tool' && x.tool_call_id === id);
-    if (m) return typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
-  }
-  throw new Error(`no tool result for ${id}`);
-}
+const toolMessage = (id: string): string => toolResultIn(model.requests, id);
 
 describe('MCP prompts as commands in jarvis -p', () => {
   it('positional words fill the declared arguments in order; the prompt the server returns is sent', async () => {
@@ -107,5 +100,49 @@ describe('MCP resources for the model', () => {
     const r = await run('read it');
     expect(r.code, r.stderr).toBe(0);
     expect(toolMessage('call_bad')).toMatch(/There is no MCP server "nope" in this session \(servers: everything/);
+  }, 90_000);
+});
+
+describe('MCP resources attached with @<server>:<uri> in jarvis -p', () => {
+  it("attaches the resource's text after the prompt, in a tagged part", async () => {
+    model.push({ text: 'Attached.' });
+    const r = await run('summarise @everything:demo://resource/dynamic/text/7 briefly');
+    expect(r.code, r.stderr).toBe(0);
+    const sent = lastSent();
+    expect(sent).toContain('summarise @everything:demo://resource/dynamic/text/7 briefly');
+    expect(sent).toMatch(
+      /<attached-resource path="everything:demo:\/\/resource\/dynamic\/text\/7" label="[^"]*1 line">/,
+    );
+    expect(sent).toContain('Resource 7: This is a plaintext resource');
+  }, 90_000);
+
+  it('a binary resource is not attached: the warning says what it is; the prompt goes as typed', async () => {
+    model.push({ text: 'ok' });
+    const r = await run('look at @everything:demo://resource/dynamic/blob/2');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /warning: @everything:demo:\/\/resource\/dynamic\/blob\/2 was not attached: demo:\/\/resource\/dynamic\/blob\/2 is binary content \([^)]*about \d+ bytes\); only text resources are attached/,
+    );
+    expect(lastSent()).toBe('look at @everything:demo://resource/dynamic/blob/2');
+  }, 90_000);
+
+  it('a deny rule on ReadMcpResource holds; a first part that names no server is text', async () => {
+    const config = join(dirs.home, 'config.toml');
+    writeFileSync(
+      config,
+      '[[permission.rules]]\ndecision = "deny"\npattern = "ReadMcpResource(everything:demo://resource/dynamic/*)"\nreason = "no dynamic resources"\n',
+    );
+    try {
+      model.push({ text: 'ok' });
+      const r = await run('see @everything:demo://resource/dynamic/text/3 and @admin:secret');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        'warning: @everything:demo://resource/dynamic/text/3 was not attached: no dynamic resources.',
+      );
+      expect(r.stderr).not.toContain('@admin:secret');
+      expect(lastSent()).toBe('see @everything:demo://resource/dynamic/text/3 and @admin:secret');
+    } finally {
+      writeFileSync(config, '');
+    }
   }, 90_000);
 });

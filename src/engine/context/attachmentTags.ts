@@ -3,9 +3,9 @@
 // The attaching itself is engine/runtime/promptAttachments.ts; this folder reads the tags back (compaction).
 import type { ContentPart } from '../../llm/types';
 
-export type AttachmentKind = 'file' | 'image' | 'folder';
+export type AttachmentKind = 'file' | 'image' | 'folder' | 'resource';
 
-const TAG = /^<attached-(file|image|folder) path="([^"]*)" label="([^"]*)">/;
+const TAG = /^<attached-(file|image|folder|resource) path="([^"]*)" label="([^"]*)">/;
 
 function attr(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

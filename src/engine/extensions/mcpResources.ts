@@ -24,6 +24,7 @@ export function mcpResourceAccess(manager: McpManager): McpResourceAccess {
     throw e;
   };
   return {
+    servers: () => manager.connectionsInUse().map((c) => c.config.name),
     async list(server, signal) {
       await manager.ready();
       let targets;

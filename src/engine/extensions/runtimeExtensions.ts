@@ -15,6 +15,8 @@ import { hookGateHandler } from './hookGate';
 import type { TurnExtension } from '../loop/loop';
 import { attachMcpTools } from './mcpTools';
 import { attachMcpResourceTools } from './mcpResources';
+import { attachPluginTools } from './pluginTools';
+import type { SessionPlugins } from '../../ext/plugins/contributions';
 import type { ToolRegistry } from '../loop/toolRegistry';
 
 export interface RuntimeExtensionOptions {
@@ -28,6 +30,8 @@ export interface RuntimeExtensionOptions {
     permissionMode(): string;
   };
   mcp?: McpManager;
+  /** Kimi Code plugins' tools (pluginTools.ts). */
+  pluginTools?: SessionPlugins['tools'];
   gate: ExtensionGate;
   tools: ToolRegistry;
   emit(event: EngineEvent): void;
@@ -67,6 +71,7 @@ export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): {
     });
     closers.push(opts.gate.register(hooks), () => hooks.close());
   }
+  if (opts.pluginTools?.length) for (const w of attachPluginTools(opts.pluginTools, opts.tools)) warn(w);
   const mcp = opts.mcp;
   let extension: TurnExtension | undefined;
   if (mcp) {

@@ -7,7 +7,8 @@
 //
 // A mention is judged as the file tools' reads are (approvals.ts): a sensitive file, a path outside the
 // workspace or a deny/ask rule is not attached (the prompt keeps the text; the agent may still Read
-// it, which asks first). A word after `@` that is no existing path (`@someone`, `@types/node`) is text.
+// it, which asks first). A word after `@` that is no existing path (`@someone`, `@types/node`) is text, unless it
+// names an MCP server's resource (`@<server>:<uri>`, resourceAttachments.ts).
 import { statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { ContentPart } from '../../llm/types';
@@ -22,6 +23,8 @@ import { attachmentChip, attachmentTag } from '../context/attachmentTags';
 import type { Runtime } from './runtime';
 import { resolvePath } from '../loop/toolRunner';
 import { isSensitivePath } from '../../tools/file/sensitivePaths';
+import { MCP_RESOURCES } from '../../tools/mcp';
+import { attachResource, resourceMention } from './resourceAttachments';
 
 /** At most this many mentions of one prompt are attached; the rest stay text. */
 export const MAX_ATTACHMENTS = 10;
@@ -40,6 +43,8 @@ export interface AttachmentEnv {
    * file's access says so: it counts as outside the workspace); only `allow` attaches.
    */
   judgeRead(toolName: string, access: FileAccess): PolicyDecision;
+  /** How the policy judges reading an MCP resource (`ReadMcpResource(<server>:<uri>)`); without it none is attached. */
+  judgeResource?(subject: string): PolicyDecision;
   signal?: AbortSignal;
 }
 
@@ -64,22 +69,27 @@ export function runtimeAttachmentEnv(
     services: rt.services,
     signal,
     judgeRead(toolName, access) {
-      const state = rt.agent.permissionState();
-      return decideApproval({
-        toolName,
-        subject: `${toolName}(${access.path})`,
-        accesses: [access],
-        defaultApproval: 'auto',
-        mode: state.mode,
-        rules,
-        sessionApprovals: state.sessionApprovals,
-        swarmMode: state.swarmMode,
-        cwd,
-        workspace: rt.workspace,
-        isSensitivePath,
-      });
+      return judge(toolName, `${toolName}(${access.path})`, [access]);
     },
+    // The user naming the resource approves reading it, as naming a workspace file does; rules still hold.
+    judgeResource: (subject) => judge('ReadMcpResource', subject, []),
   };
+  function judge(toolName: string, subject: string, accesses: FileAccess[]): PolicyDecision {
+    const state = rt.agent.permissionState();
+    return decideApproval({
+      toolName,
+      subject,
+      accesses,
+      defaultApproval: 'auto',
+      mode: state.mode,
+      rules,
+      sessionApprovals: state.sessionApprovals,
+      swarmMode: state.swarmMode,
+      cwd,
+      workspace: rt.workspace,
+      isSensitivePath,
+    });
+  }
 }
 
 /** The paths mentioned with `@` in a prompt, as written (quotes removed), first mention first. */
@@ -212,25 +222,32 @@ export async function attachMentions(text: string, env: AttachmentEnv): Promise<
   const out: PromptAttachments = { parts: [], chips: [], notices: [] };
   const signal = env.signal ?? new AbortController().signal;
   const seen = new Set<string>();
+  const resources = env.judgeResource ? env.services.find(MCP_RESOURCES) : undefined;
+  const servers = resources?.servers() ?? [];
   for (const mention of mentionedPaths(text)) {
     const found = existingPath(mention, env.cwd);
-    if (!found || seen.has(found.abs)) continue;
-    seen.add(found.abs);
+    const resource = found ? undefined : resourceMention(mention, servers);
+    const key = found?.abs ?? (resource ? `mcp-resource:${mention}` : undefined);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    const shown = found?.mention ?? mention;
     if (seen.size > MAX_ATTACHMENTS) {
-      out.notices.push(`@${found.mention} was not attached: a prompt attaches at most ${MAX_ATTACHMENTS} files.`);
+      out.notices.push(`@${shown} was not attached: a prompt attaches at most ${MAX_ATTACHMENTS} files.`);
       continue;
     }
     let attached;
     try {
-      attached = await attachOne(found, env, signal);
+      attached = found
+        ? await attachOne(found, env, signal)
+        : await attachResource(resource!, resources!, (s) => env.judgeResource!(s), signal);
     } catch (e) {
       signal.throwIfAborted();
-      attached = { notice: `@${found.mention} was not attached: ${(e as Error).message}` };
+      attached = { notice: `@${shown} was not attached: ${(e as Error).message}` };
     }
     if ('notice' in attached) out.notices.push(attached.notice);
     else {
       out.parts.push(...attached.parts);
-      out.chips.push(attachmentChip(found.mention, attached.label));
+      out.chips.push(attachmentChip(shown, attached.label));
     }
   }
   return out;

@@ -163,6 +163,7 @@ function describeSetup(
       permissionMode: () => claudePermissionMode(session.state.mode, session.state.planMode.active),
     },
     mcp: opts.mcp,
+    pluginTools: opts.plugins?.tools,
     gate,
     tools: offered.tools,
     emit: a.emit,

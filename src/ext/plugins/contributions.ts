@@ -5,6 +5,7 @@ import type { AgentProfile } from '../agents/agentFile';
 import type { HookSpec } from '../hooks/hookRunner';
 import type { Skill } from '../skills/skillFile';
 import type { McpServerConfig } from '../../store/mcpConfig';
+import type { KimiTool } from './kimiPlugin';
 import type { EnabledPlugin } from './manager';
 import type { PluginCommand } from './pluginCommands';
 
@@ -24,6 +25,8 @@ export interface SessionPlugins {
   promptSections: string;
   /** Loaded into the main agent (as text) when a new or resumed session starts. */
   sessionStartSkills: Skill[];
+  /** Kimi Code plugins' tools (kimiPlugin.ts), with the plugin and the folder they run in. */
+  tools?: Array<{ plugin: string; root: string; tool: KimiTool }>;
 }
 
 export interface PluginContributions {
@@ -69,7 +72,7 @@ function overBudgetWarning(id: string, bytes: number, used: PromptBudgetUse): st
 
 export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginContributions {
   const out: PluginContributions = {
-    session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [] },
+    session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [], tools: [] },
     skills: [],
     agents: [],
     hooks: [],
@@ -85,6 +88,8 @@ export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginCo
     }
     out.session.ids.push(record.id);
     out.session.commands.push(...loaded.commands);
+    for (const tool of loaded.manifest?.kimiTools ?? [])
+      out.session.tools!.push({ plugin: record.id, root: loaded.root, tool });
     out.skills.push(...loaded.skills);
     out.agents.push(...loaded.agents);
     out.hooks.push(...loaded.hooks);

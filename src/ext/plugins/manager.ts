@@ -18,6 +18,7 @@ import {
   type PluginSourceKind,
   type PluginTier,
 } from './installedStore';
+import { pluginToolName } from './kimiPlugin';
 import { readManifest, type PluginInterface } from './manifest';
 import { commandShellLines } from './pluginCommands';
 import { loadPlugin, type LoadedPlugin } from './pluginLoader';
@@ -56,6 +57,8 @@ export interface PluginView {
   agents: string[];
   /** `runs`: the `` !`cmd` `` lines the command runs before sending (docs/plugins.md), in order. */
   commands: Array<{ name: string; description: string; runs: string[] }>;
+  /** Kimi Code tools: the name the model calls, and the program that runs. */
+  tools: Array<{ name: string; runs: string }>;
   hooks: number;
   installedAt: string;
   updatedAt: string;
@@ -303,6 +306,7 @@ export class PluginManager {
         description: c.description,
         runs: commandShellLines(c.body),
       })),
+      tools: (m?.kimiTools ?? []).map((t) => ({ name: pluginToolName(record.id, t.name), runs: t.command.join(' ') })),
       hooks: loaded.hooks.length,
       installedAt: record.installedAt,
       updatedAt: record.updatedAt,

@@ -1,12 +1,13 @@
 // A plugin's manifest (docs/plugins.md "Manifest"): `jarvis.plugin.json` at the plugin root, else
 // `.jarvis-plugin/plugin.json`, else `kimi.plugin.json` or `.kimi-plugin/plugin.json` (so Kimi Code
-// plugins install as they are), else Claude Code's `.claude-plugin/plugin.json`; a manifest shadowed by
-// a higher one is reported. This file only reads and checks the JSON: every
+// plugins install as they are), else Claude Code's `.claude-plugin/plugin.json`, else Kimi Code's root `plugin.json`
+// (its `tools`: kimiPlugin.ts); a manifest shadowed by a higher one is reported. This file only reads and checks the JSON: every
 // field of the wrong shape becomes a diagnostic and is ignored, so one bad field never hides the rest.
 // Only a missing manifest, unreadable JSON or a bad `name` makes the whole plugin fail to load.
 import { readFileSync, statSync } from 'node:fs';
 import { resolveInside } from './pluginPaths';
-import { CLAUDE_MANIFEST, MANIFEST_FILES } from './shippedPlugins';
+import { KIMI_UNSUPPORTED, readKimiTools, type KimiTool } from './kimiPlugin';
+import { CLAUDE_MANIFEST, KIMI_MANIFEST, MANIFEST_FILES } from './shippedPlugins';
 
 export { MANIFEST_FILES };
 export const CLAUDE_MARKETPLACE = '.claude-plugin/marketplace.json';
@@ -47,8 +48,13 @@ export interface PluginManifest {
   hooks: unknown[];
   /** Which manifest file was read, relative to the root. */
   file: string;
-  /** `claude`: read from `.claude-plugin/plugin.json`, with Claude Code's defaults (claudePlugin.ts). */
-  format: 'jarvis' | 'claude';
+  /**
+   * `claude`: read from `.claude-plugin/plugin.json`, with Claude Code's defaults (claudePlugin.ts); `kimi`: Kimi Code's
+   * root `plugin.json`, whose `tools` are commands the model calls (kimiPlugin.ts).
+   */
+  format: 'jarvis' | 'claude' | 'kimi';
+  /** Kimi Code: the tools the manifest declares (checked; a bad entry is a diagnostic and left out). */
+  kimiTools: KimiTool[];
   /** Claude Code: `./` hook files (`{"hooks": {...}}`) and inline hook objects the manifest names. */
   claudeHooks: Array<string | Record<string, unknown>>;
   /** Claude Code: `./` files of MCP servers (`{"mcpServers": {...}}`) the manifest names. */
@@ -158,10 +164,16 @@ export function readManifest(root: string): ManifestRead {
     return [];
   };
 
-  const format = file === CLAUDE_MANIFEST ? 'claude' : 'jarvis';
+  const format = file === CLAUDE_MANIFEST ? 'claude' : file === KIMI_MANIFEST ? 'kimi' : 'jarvis';
   for (const key of Object.keys(m)) {
     const claudeOnly = format === 'claude' ? CLAUDE_UNSUPPORTED[key] : undefined;
+    const kimi = format === 'kimi' ? KIMI_UNSUPPORTED[key] : undefined;
     if (claudeOnly) diagnostics.push(`"${key}": ${claudeOnly}; ignored`);
+    else if (kimi !== undefined) {
+      // Said once for the fields one reason covers (`config_file` and `inject`).
+      const same = Object.keys(m).filter((k) => KIMI_UNSUPPORTED[k] === kimi);
+      if (kimi && same[0] === key) diagnostics.push(`${same.map((k) => `"${k}"`).join(', ')}: ${kimi}; ignored`);
+    } else if (format === 'kimi' && key === 'tools') continue;
     else if (UNSUPPORTED.includes(key)) diagnostics.push(`"${key}" is not supported by Jarvis Code plugins; ignored`);
     else if (!KNOWN.has(key) && !(format === 'claude' && CLAUDE_KNOWN.has(key)))
       diagnostics.push(`unknown field "${key}"; ignored`);
@@ -255,6 +267,7 @@ export function readManifest(root: string): ManifestRead {
       format,
       claudeHooks,
       mcpFiles,
+      kimiTools: format === 'kimi' ? readKimiTools(m.tools, (t) => diagnostics.push(t)) : [],
     },
   };
 }

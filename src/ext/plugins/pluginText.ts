@@ -12,6 +12,7 @@ export function formatPluginList(views: readonly PluginView[]): string {
         v.commands.length && `${v.commands.length} command${v.commands.length === 1 ? '' : 's'}`,
         v.agents.length && `${v.agents.length} agent${v.agents.length === 1 ? '' : 's'}`,
         v.mcpServers.length && `${v.mcpServers.length} MCP server${v.mcpServers.length === 1 ? '' : 's'}`,
+        v.tools.length && `${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}`,
         v.hooks && `${v.hooks} hook${v.hooks === 1 ? '' : 's'}`,
       ].filter(Boolean);
       const notes = v.error
@@ -62,6 +63,11 @@ export function formatPluginInfo(v: PluginView): string {
         (s) =>
           `  ${s.name}  ${s.enabled ? 'on' : 'off'}  ${s.target}${s.runsAs ? `  (tools mcp__${s.runsAs}__*)` : ''}`,
       ),
+    );
+  if (v.tools.length)
+    lines.push(
+      'Tools (programs the model may call; each runs as you from the plugin folder, asked first in manual mode):',
+      ...v.tools.map((t) => `  ${t.name} — ${t.runs}`),
     );
   lines.push(...formatShellCommands(v));
   if (v.hooks) lines.push(`Hooks: ${v.hooks}`);

@@ -14,7 +14,13 @@ export const MANIFEST_FILES = [
   'kimi.plugin.json',
   '.kimi-plugin/plugin.json',
   '.claude-plugin/plugin.json',
+  // Kimi Code's own plugin layout (docs/compatibility.md "Kimi plugins"): tools, credentials injection; last, as the
+  // name is the least specific.
+  'plugin.json',
 ] as const;
+
+/** Kimi Code's manifest: `plugin.json` at the plugin root (its fields: kimiPlugin.ts). */
+export const KIMI_MANIFEST = 'plugin.json';
 
 /** The manifest Claude Code reads; its plugins have default folders and hook/MCP files (claudePlugin.ts). */
 export const CLAUDE_MANIFEST = '.claude-plugin/plugin.json';

@@ -21,6 +21,8 @@ export interface McpResourceContent {
 }
 
 export interface McpResourceAccess {
+  /** The names of the session's MCP servers (`@<server>:<uri>` names one of them). */
+  servers(): string[];
   /** The servers of the session that offer resources (started ones; a lazy server starts when named). */
   /** An unknown server or a failed request is a message (`error`) for the model, not a throw. */
   list(

@@ -75,7 +75,7 @@ describe('plugin manifest (SPEC §9.4)', () => {
   });
 
   it('no manifest, another file name, broken JSON or a non-object fail to load with the reason', () => {
-    expect(readManifest(pluginFolder({ 'plugin.json': { name: 'x' } }))).toMatchObject({
+    expect(readManifest(pluginFolder({ 'manifest.json': { name: 'x' } }))).toMatchObject({
       ok: false,
       error: expect.stringContaining('no plugin manifest'),
     });
