@@ -33,7 +33,7 @@ function turnFor(text: string): ScriptedTurn {
 beforeAll(async () => {
   model = await startMockModelServer({
     script: (req) => turnFor(lastUserText(req.body.messages as Array<{ role: string; content: unknown }>)),
-  }, 120_000);
+  });
   dirs = makeCliDirs();
   served = await startServe(dirs, mockModelEnv(model.baseUrlFor('openai')));
 }, 60_000);
@@ -55,6 +55,8 @@ describe('jarvis serve: sessions, prompts and events', () => {
   it('creates a session and streams a prompt to two watching clients, who answer an approval', async () => {
     const health = await fetch(`${served.url}/api/v1/healthz`);
     expect(await health.json()).toEqual({ ok: true });
+    const doc = await fetch(`${served.url}/openapi.json`, { headers: { authorization: `Bearer ${served.token}` } });
+    expect(((await doc.json()) as { openapi: string }).openapi).toBe('3.1.0');
     const created = await api(served, 'POST', '/api/v1/sessions', {});
     expect(created.code, created.msg).toBe(0);
     sid = created.data.session_id as string;
