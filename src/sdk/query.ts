@@ -18,6 +18,7 @@ import { checkOptions, launchEnv, modelFor } from './sdkOptions';
 import { engineToolsOf } from './sdkTool';
 import { SessionHost } from './sessionHost';
 import { MessageQueue } from './messageQueue';
+import { remoteQuery } from './remoteQuery';
 
 declare const __JARVIS_VERSION__: string;
 
@@ -288,5 +289,7 @@ function forkedCopy(startup: Startup) {
 
 export function query(args: QueryArgs): Query {
   if (!args || typeof args !== 'object') throw new TypeError('query() takes { prompt, options }');
+  // A remote `jarvis serve` runs the session (docs/server.md "From the SDK").
+  if (args.options?.server) return remoteQuery(args);
   return new SdkQuery(args.prompt, args.options ?? {});
 }

@@ -75,7 +75,12 @@ export class ApprovalBroker {
 
   answer(
     id: string,
-    body: { decision: 'approved' | 'rejected' | 'cancelled'; scope?: 'once' | 'session'; feedback?: string },
+    body: {
+      decision: 'approved' | 'rejected' | 'cancelled';
+      scope?: 'once' | 'session';
+      feedback?: string;
+      updated_input?: Record<string, unknown>;
+    },
     clientId: string,
   ): Resolution {
     const w = this.waiting.get(id);
@@ -86,6 +91,11 @@ export class ApprovalBroker {
       throw new ApiError(Codes.approval, `no approval ${id} in this session`);
     }
     if (body.decision === 'approved') {
+      // Arguments rewritten by the client are checked against the tool's schema and judged again (docs/sdk.md).
+      if (body.updated_input) {
+        w.settle({ decision: 'approve', updatedArgs: body.updated_input }, 'approved', clientId);
+        return 'approved';
+      }
       const session = body.scope === 'session';
       w.settle(
         session ? { decision: 'approve_session' } : { decision: 'approve' },

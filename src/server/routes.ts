@@ -266,6 +266,7 @@ export const ROUTES: Route[] = [
         decision: { type: 'string', enum: ['approved', 'rejected', 'cancelled'] },
         scope: { type: 'string', enum: ['once', 'session'] },
         feedback: { type: 'string', maxLength: 10_000 },
+        updated_input: { type: 'object', description: 'run the call with these arguments instead (approved only)' },
       },
       ['decision'],
     ),

@@ -34,6 +34,8 @@ export class ServerSession {
   private readonly prompts: PromptView[] = [];
   private running: PromptView | undefined;
   private closed = false;
+  /** The model id the session talks to (as `init` gives it). */
+  private modelId = '';
 
   private constructor(
     readonly id: string,
@@ -71,7 +73,10 @@ export class ServerSession {
     session.host = launched.host;
     session.startup = launched.startup;
     session.mcp = launched.mcp;
-    for (const m of early) session.journal.emit('message', m);
+    for (const m of early) {
+      if ('type' in m && m.type === 'init') session.modelId = m.model;
+      session.journal.emit('message', m);
+    }
     return session;
   }
 
@@ -90,7 +95,8 @@ export class ServerSession {
       cwd: this.cwd,
       busy: this.busy,
       running_prompt_id: this.running?.prompt_id ?? null,
-      model: this.host.runtime.session.state.modelAlias ?? null,
+      model: this.runtime.session.state.modelAlias ?? null,
+      model_id: this.modelId,
       permission_mode: state.mode,
       plan_mode: this.runtime.plan.active,
       title: state.title ?? null,
@@ -211,6 +217,7 @@ export class ServerSession {
       throw new ApiError(Codes.modelUnresolved, e instanceof Error ? e.message : String(e));
     }
     this.host.setModel(model as Parameters<SessionHost['setModel']>[0]);
+    this.modelId = model.model;
   }
 
   afterProfileChange(): void {
