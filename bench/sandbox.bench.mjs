@@ -1,5 +1,5 @@
 // Command sandbox benchmark (docs/sandbox.md): what bubblewrap adds to one Bash command.
-//   (a) per command: planning the sandbox for a workspace (the secret-file scan included), dropping the
+//   (a) per command: preparing the sandbox for a workspace (the boundary kept current, settled after), dropping the
 //       environment's secrets and running `bash -c true` inside bwrap the way Bash does (spawnShell: the seccomp
 //       filter through a pipe), against a plain `bash -c true` and against the sandbox as it was before the
 //       hardening (capabilities kept as root, no seccomp filter, /run and the socket variables left alone), all
@@ -12,30 +12,12 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { importEntry, median, ms, p95, runsFromArgs } from './benchStats.mjs';
 
-const root = resolve(import.meta.dirname, '..');
-const runsArg = process.argv.indexOf('--runs');
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 41;
-const outDir = join(root, 'bench', 'results');
-const entry = join(outDir, 'sandboxEntry.mjs');
-const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
-const p95 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
-const ms = (x) => `${x.toFixed(1)} ms`;
-
-mkdirSync(outDir, { recursive: true });
-await build({
-  entryPoints: [join(root, 'bench', 'sandboxEntry.ts')],
-  outfile: entry,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  loader: { '.md': 'text' },
-  logLevel: 'warning',
-});
-const { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeBwrap, socketFolderArgs, spawnShell } = await import(entry);
+const RUNS = runsFromArgs(41);
+const { CommandBoundary, DEFAULT_SANDBOX_SETTINGS, probeBwrap, socketFolderArgs, spawnShell } =
+  await importEntry('sandboxEntry');
 
 const timed = (fn) => {
   const t = process.hrtime.bigint();
@@ -64,7 +46,14 @@ mkdirSync(join(ws, 'node_modules', 'dep'), { recursive: true });
 mkdirSync(home, { recursive: true });
 mkdirSync(session, { recursive: true });
 writeFileSync(join(ws, '.env'), 'K=v');
-const sandbox = new CommandSandbox(DEFAULT_SANDBOX_SETTINGS, { additionalDirs: [], jarvisHome: jarvis, home });
+const folders = { workspace: [ws], scratch: session, jarvisHome: jarvis, home };
+const sandbox = new CommandBoundary(DEFAULT_SANDBOX_SETTINGS, folders);
+await sandbox.warmUp();
+const timedAwait = async (fn) => {
+  const t = process.hrtime.bigint();
+  const value = await fn();
+  return { ms: Number(process.hrtime.bigint() - t) / 1e6, value };
+};
 
 const timedAsync = async (fn) => {
   const t = process.hrtime.bigint();
@@ -101,37 +90,45 @@ const planning = [];
 for (let i = 0; i < RUNS; i++) {
   // Interleaved, so load on the machine falls on all alike.
   plain.push(await timedAsync(() => ended(spawnShell('true', { cwd: ws }))));
-  let plan;
-  planning.push(timed(() => (plan = sandbox.plan('true', ws, session))));
-  boxed.push(planning[i] + (await timedAsync(() => runSpawn(plan.spawn))));
-  before.push(await timedAsync(() => runSpawn(beforeHardening(sandbox.plan('true', ws, session).spawn))));
+  const prepared = await timedAwait(() => sandbox.prepare({ command: 'true', cwd: ws }));
+  const plan = prepared.value;
+  planning.push(prepared.ms);
+  boxed.push(planning[i] + (await timedAsync(() => runSpawn(plan.spawn))) + timed(() => plan.settle()));
+  const old = await sandbox.prepare({ command: 'true', cwd: ws });
+  before.push(await timedAsync(() => runSpawn(beforeHardening(old.spawn))));
+  old.settle();
 }
 
-const runAsync = (plan) => runSpawn(plan.spawn);
+const runAsync = async (planned) => {
+  const plan = await planned;
+  await runSpawn(plan.spawn);
+  plan.settle();
+};
 const allowSettings = { ...DEFAULT_SANDBOX_SETTINGS, network: 'allowlist', allowedDomains: ['registry.npmjs.org'] };
-const allowSandbox = new CommandSandbox(allowSettings, { additionalDirs: [], jarvisHome: jarvis, home });
-const proxyStart = timed(() => allowSandbox.plan('true', ws, session));
+const allowSandbox = new CommandBoundary(allowSettings, folders);
+await allowSandbox.warmUp();
+const proxyStart = (await timedAwait(() => allowSandbox.prepare({ command: 'true', cwd: ws }))).ms;
 const off = [];
 const allow = [];
 const nodeStart = [];
 for (let i = 0; i < RUNS; i++) {
   // For scale: the bridge is one Node start inside the sandbox.
   nodeStart.push(timed(() => spawnSync(process.execPath, ['-e', '0'], { cwd: ws })));
-  off.push(await timedAsync(() => runAsync(sandbox.plan('true', ws, session))));
-  allow.push(await timedAsync(() => runAsync(allowSandbox.plan('true', ws, session))));
+  off.push(await timedAsync(() => runAsync(sandbox.prepare({ command: 'true', cwd: ws }))));
+  allow.push(await timedAsync(() => runAsync(allowSandbox.prepare({ command: 'true', cwd: ws }))));
 }
 await allowSandbox.close();
 rmSync(dir, { recursive: true, force: true });
 
 const added = median(boxed) - median(plain);
 console.log(`plain bash -c true:           median ${ms(median(plain))}, p95 ${ms(p95(plain))}`);
-console.log(`sandboxed (plan + bwrap):     median ${ms(median(boxed))}, p95 ${ms(p95(boxed))}`);
+console.log(`sandboxed (prepare, bwrap, settle): median ${ms(median(boxed))}, p95 ${ms(p95(boxed))}`);
 console.log(`before the hardening:         median ${ms(median(before))}, p95 ${ms(p95(before))}`);
 console.log(
   `hardening added (caps, seccomp, /run): median ${ms(median(boxed) - median(before))}, ` +
     `p95 ${ms(p95(boxed) - p95(before))}`,
 );
-console.log(`  of which planning (scan):   median ${ms(median(planning))}, p95 ${ms(p95(planning))}`);
+console.log(`  of which preparing:         median ${ms(median(planning))}, p95 ${ms(p95(planning))}`);
 console.log(`added per command:            median ${ms(added)}, p95 ${ms(p95(boxed) - p95(plain))} (target ≤ 30 ms)`);
 console.log(`ratio sandboxed / plain:      ${(median(boxed) / median(plain)).toFixed(2)}×`);
 console.log(`one-time set-up (probe):      ${ms(setup)}`);

@@ -244,6 +244,8 @@ async function zipExtension(stage) {
 
 await buildPlugin('jarvis-documents', { copy: ['skills'], extra: copyPdfjs, compress: true, listing: true });
 await buildPlugin('image_generation', { compress: true });
+// Its tool list is fixed, so its launcher answers the handshake and tools/list without loading the server.
+await buildPlugin('jarvis-computer-use', { compress: true, listing: true });
 await buildPlugin('audio_generation', { compress: true });
 // The manifest and the browser extension (unpacked, and zipped for users who prefer a file); its MCP server is
 // the CLI itself (`jarvis webbridge-mcp`), which carries playwright-core and the extension's WebSocket server.

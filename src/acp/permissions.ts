@@ -55,11 +55,23 @@ function pending<T>(finish: (value: T) => void, send: () => Promise<T>, onFailur
   return view;
 }
 
-const APPROVAL_OPTIONS = (sessionPattern: string): PermissionOption[] => [
-  { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
-  { optionId: 'allow_session', name: `Allow for this session (${sessionPattern})`, kind: 'allow_always' },
-  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-];
+/** The options of an approval: those the request offers (docs/approvals.md), then Reject. */
+const APPROVAL_OPTIONS = (request: ApprovalRequest): PermissionOption[] => {
+  const offers = request.offers ?? ['once', 'session'];
+  return [
+    ...(offers.includes('once') ? [{ optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' } as const] : []),
+    ...(offers.includes('session')
+      ? [
+          {
+            optionId: 'allow_session',
+            name: `Allow for this session (${request.sessionPattern})`,
+            kind: 'allow_always',
+          } as const,
+        ]
+      : []),
+    { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+  ];
+};
 
 function approvalToolCall(request: ApprovalRequest, cwd: string): ToolCallUpdate {
   const args =
@@ -96,11 +108,7 @@ export function acpApprovalPort(
           pending<ApprovalAnswer>(
             finish,
             async () => {
-              const choice = await requestPermission(
-                approvalToolCall(request, cwd),
-                APPROVAL_OPTIONS(request.sessionPattern),
-                signal,
-              );
+              const choice = await requestPermission(approvalToolCall(request, cwd), APPROVAL_OPTIONS(request), signal);
               if (choice === 'allow_once') return { decision: 'approve' };
               if (choice === 'allow_session') return { decision: 'approve_session' };
               return { decision: 'reject' };

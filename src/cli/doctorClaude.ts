@@ -70,7 +70,8 @@ export function claudeSettingsLines(ctx: DoctorContext, compat: CompatSettings, 
     cwd: ctx.cwd,
     env: ctx.env,
     enabled: compat.claude,
-    projectFile: (file) => (!trusted ? 'untrusted' : mcpFileApproved(ctx.home, ctx.cwd, file) ? 'approved' : 'changed'),
+    projectFile: (file, digest) =>
+      !trusted ? 'untrusted' : mcpFileApproved(ctx.home, ctx.cwd, file, digest) ? 'approved' : 'changed',
   });
   for (const report of loaded.files) {
     out.lines.push(settingsLine(report, ctx.env));

@@ -9,6 +9,7 @@ import { findChromium } from '../platform/browser/findChromium';
 import { defaultRipgrep } from '../platform/ripgrep';
 import { describeMcpTarget, type McpServerConfig } from '../store/mcpConfig';
 import type { ResolvedModel } from '../types/models';
+import { changedFilesOf } from '../engine/runtime/startup/mcpTrustNotice';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
 import { loadExtensions, loadStartup, StartupError } from '../engine/runtime/startup/startup';
 
@@ -143,8 +144,10 @@ async function onlineSection(ctx: DoctorContext): Promise<DoctorSection> {
     for (const server of startup.mcp.servers) probes.push(await probeMcpServer(server));
     for (const server of startup.mcp.untrusted)
       probes.push(ok(`MCP server "${server.name}" (project): not started, this workspace is not trusted`));
-    for (const server of startup.mcp.changed)
-      probes.push(failed(`MCP server "${server.name}" (project): not started, its file changed since trusted`));
+    for (const server of startup.mcp.changed) {
+      const files = changedFilesOf(startup.mcp, server.name).join(', ');
+      probes.push(failed(`MCP server "${server.name}" (project): not started, ${files} changed since trusted`));
+    }
     if (!startup.mcp.servers.length && !startup.mcp.untrusted.length && !startup.mcp.changed.length)
       probes.push(ok('MCP servers: none configured'));
   }

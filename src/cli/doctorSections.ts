@@ -28,6 +28,7 @@ export const doctorSections: ReadonlyArray<() => Promise<DoctorSectionProvider>>
   () => import('./doctorOnline').then((m) => m.onlineDoctorProvider),
   () => import('./doctorLsp').then((m) => m.lspDoctor),
   () => import('./doctorMcpTrust').then((m) => m.mcpTrustDoctor),
+  () => import('./doctorComputerUse').then((m) => m.computerUseDoctor),
 ];
 
 export async function runDoctorSections(ctx: DoctorContext): Promise<DoctorSection[]> {

@@ -9,17 +9,17 @@ import {
   loadMcpServers,
   parseServerEntry,
   projectMcpPath,
-  readMcpFile,
   userMcpPath,
-  writeMcpServers,
   type McpScope,
   type McpServerConfig,
 } from '../store/mcpConfig';
+import { readMcpFile, writeMcpServers, type McpFileDocument } from '../store/mcpFile';
 import { compatSettingsOf, DEFAULT_COMPAT, type CompatSettings } from '../store/compat';
 import { ConfigError, readConfigFile } from '../store/config';
 import { configPath, displayPath, jarvisHome } from '../store/paths';
 import { isWorkspaceTrusted, mcpFileApproved, recordMcpFileWrite } from '../store/trust';
 import { openInBrowser } from '../platform/openInBrowser';
+import { changedFilesOf } from '../engine/runtime/startup/mcpTrustNotice';
 import { UsageError } from './program';
 
 export interface McpAddOptions {
@@ -111,8 +111,9 @@ function compatHere(home: string): CompatSettings {
  * Whether the user's own edit of a project file keeps it trusted: the file was absent or held what was trusted
  * (docs/mcp.md, "Workspace trust"); a change nobody approved stays unapproved.
  */
-function projectFileApproved(scope: McpScope, home: string, file: string): boolean {
-  return scope === 'project' && (!existsSync(file) || mcpFileApproved(home, process.cwd(), file));
+function projectFileApproved(scope: McpScope, home: string, file: string, doc: McpFileDocument | undefined): boolean {
+  // Judged from the same read the edit is made from: a file swapped in between cannot borrow the old approval.
+  return scope === 'project' && (doc === undefined || mcpFileApproved(home, process.cwd(), file, doc.digest));
 }
 
 /** `jarvis mcp list`: every server a session here would know, where it is declared and whether it would start. */
@@ -127,7 +128,10 @@ export async function runMcpList(opts: { json?: boolean }): Promise<number> {
   const rows = [
     ...[...loaded.servers, ...plugins.servers].map((s) => ({ ...s, state: stateOf(s) })),
     ...loaded.untrusted.map((s) => ({ ...s, state: 'not used: this workspace is not trusted' })),
-    ...loaded.changed.map((s) => ({ ...s, state: 'changed since trusted' })),
+    ...loaded.changed.map((s) => ({
+      ...s,
+      state: `changed since trusted: ${changedFilesOf(loaded, s.name).join(', ')}`,
+    })),
   ];
   if (opts.json) {
     process.stdout.write(
@@ -199,9 +203,9 @@ export function runMcpAdd(name: string, target: string[], opts: McpAddOptions): 
     throw new UsageError(
       `MCP server "${name}" already exists in ${displayPath(file)}; remove it first (jarvis mcp remove ${name}${scope === 'project' ? ' --scope project' : ''}).`,
     );
-  const approved = projectFileApproved(scope, home, file);
-  writeMcpServers(file, doc, { ...(doc?.servers ?? {}), [name]: entry });
-  if (scope === 'project') recordMcpFileWrite(home, process.cwd(), file, approved);
+  const approved = projectFileApproved(scope, home, file, doc);
+  const written = writeMcpServers(file, doc, { ...(doc?.servers ?? {}), [name]: entry });
+  if (scope === 'project') recordMcpFileWrite(home, process.cwd(), file, approved, written, name);
   process.stdout.write(`Added MCP server "${name}" (${describeMcpTarget(checked.server)}) to ${displayPath(file)}.\n`);
   if (scope === 'project' && !isWorkspaceTrusted(home, process.cwd())) {
     process.stdout.write(
@@ -230,9 +234,9 @@ export function runMcpRemove(name: string, opts: { scope?: string }): number {
   const file = fileFor(holders[0], home, cwd);
   const doc = readForEdit(file)!;
   const { [name]: _removed, ...servers } = doc.servers;
-  const approved = projectFileApproved(holders[0], home, file);
-  writeMcpServers(file, doc, servers);
-  if (holders[0] === 'project') recordMcpFileWrite(home, cwd, file, approved);
+  const approved = projectFileApproved(holders[0], home, file, doc);
+  const written = writeMcpServers(file, doc, servers);
+  if (holders[0] === 'project') recordMcpFileWrite(home, cwd, file, approved, written);
   process.stdout.write(
     `Removed MCP server "${name}" from ${displayPath(file)}. Running sessions keep it until they end.\n`,
   );

@@ -2,6 +2,7 @@
 // plugin manager for scripts and CI. Every change is written to installed.json at once and applies to
 // sessions started afterwards. Errors print one actionable line and exit 1.
 import { PluginError, PluginManager, type PluginView } from '../ext/plugins/manager';
+import { installNotice } from '../ext/plugins/officialNotices';
 import { pluginNetwork } from '../ext/plugins/pluginSources';
 import { formatPluginInfo, formatPluginList, formatShellCommands } from '../ext/plugins/pluginText';
 import { ConfigError, loadConfig } from '../store/config';
@@ -87,6 +88,7 @@ export async function runPluginCommand(
         const text = [
           headline,
           ...formatShellCommands(v),
+          ...(await installNotice(v.id, ctx.env)),
           ...(v.diagnostics.length ? ['Diagnostics:', ...v.diagnostics.map((d) => `  - ${d}`)] : []),
           'It applies to sessions started from now on (or after /reload).',
         ].join('\n');

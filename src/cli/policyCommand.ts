@@ -16,6 +16,8 @@ import { isSensitivePath } from '../tools/file';
 import { canonicalPath } from '../tools/file/pathPolicy';
 import { builtinTools } from '../tools/registry';
 import { UsageError } from './program';
+import { sandboxNote, sandboxRows, type SandboxNote } from './policySandbox';
+import { sandboxSettingsFromConfig } from '../engine/runtime/startup/sandboxStartup';
 import { permissionRulesOf } from '../engine/runtime/startup/startup';
 
 export type PolicyTestMode = PermissionMode | 'plan';
@@ -85,7 +87,7 @@ function planRefusal(toolName: string, accesses: readonly ToolAccess[]): PolicyD
   return reason === undefined ? undefined : { decision: 'deny', by: 'plan mode', reason };
 }
 
-function report(subject: string, mode: PolicyTestMode, d: PolicyDecision): string {
+function report(subject: string, mode: PolicyTestMode, d: PolicyDecision, sandbox: SandboxNote | undefined): string {
   const rows: Array<[string, string]> = [
     ['call', subject],
     ['mode', mode],
@@ -96,6 +98,7 @@ function report(subject: string, mode: PolicyTestMode, d: PolicyDecision): strin
   // The line as bash reads it (continuations joined), shown when it differs from the call as written.
   (d.normalised?.split('\n') ?? []).forEach((l, i) => rows.push([i === 0 ? 'reads as' : '', l]));
   (d.commands ?? []).forEach((c, i) => rows.push([i === 0 ? 'commands' : '', c]));
+  if (sandbox) rows.push(...sandboxRows(sandbox));
   return rows.map(([k, v]) => `${k.padEnd(9)} ${v}`.trimEnd()).join('\n');
 }
 
@@ -113,18 +116,29 @@ export async function runPolicyTestCommand(call: string, opts: PolicyTestOptions
   const mode = opts.mode ?? loaded.config.default_permission_mode;
   const c = callOf(call, io.cwd);
   const shell = await shellAnalysisFor(c.toolName, c.subject);
-  const chain = decideApproval({
+  const workspaceDirs = [io.cwd, ...(opts.addDir ?? []).map((d) => resolve(io.cwd, d))];
+  const input = {
     ...c,
-    mode: mode === 'plan' ? 'manual' : mode,
+    mode: mode === 'plan' ? ('manual' as const) : mode,
     rules: permissionRulesOf(loaded),
     sessionApprovals: [],
     cwd: io.cwd,
-    workspace: workspaceOf({ cwd: io.cwd, additionalDirs: (opts.addDir ?? []).map((d) => resolve(io.cwd, d)) }),
+    workspace: workspaceOf({ cwd: io.cwd, additionalDirs: workspaceDirs.slice(1) }),
     isSensitivePath,
     shell,
-  });
+  };
+  const chain = decideApproval(input);
   const refusal = mode === 'plan' ? planRefusal(c.toolName, c.accesses) : undefined;
   const decision = refusal ? { ...refusal, commands: chain.commands, normalised: chain.normalised } : chain;
-  io.out(`${opts.json ? JSON.stringify({ call: c.subject, mode, ...decision }) : report(c.subject, mode, decision)}\n`);
+  // A Bash command that would run is confined by the sandbox, not by the rules alone: say how (docs/approvals.md).
+  const sandbox =
+    c.toolName === 'Bash' && decision.decision !== 'deny'
+      ? await sandboxNote(sandboxSettingsFromConfig(loaded.config, io.env), workspaceDirs, () =>
+          decideApproval({ ...input, boundary: { confinement: 'unsandboxed', escalation: true } }),
+        )
+      : undefined;
+  io.out(
+    `${opts.json ? JSON.stringify({ call: c.subject, mode, ...decision, ...(sandbox ? { sandbox } : {}) }) : report(c.subject, mode, decision, sandbox)}\n`,
+  );
   return EXIT_CODE[decision.decision];
 }

@@ -1,6 +1,7 @@
 // Argument parsing, flag-conflict rules (docs/print-mode.md, "Flag rules") and subcommand dispatch.
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { closestKey } from '../store/configFields';
 import type { PolicyTestMode } from './policyCommand';
 import { capsFromFlags } from './runFlags';
 
@@ -33,6 +34,20 @@ export interface MainOptions {
 }
 
 export class UsageError extends Error {}
+
+/**
+ * What `jarvis --help` (and `jarvis -p --help`) says of print mode's permissions (docs/print-mode.md), wrapped
+ * for an 80-column terminal (commander prints it as it is).
+ */
+const PRINT_MODE_HELP = `
+Print mode (-p) always runs in auto permission mode, since nobody is there to
+answer a question: tool calls run without asking, Bash commands inside the
+command sandbox where it can run (docs/sandbox.md); deny rules still refuse;
+sensitive files, paths outside the workspace (this folder and --add-dir
+folders) and commands asking to leave the sandbox are refused unless an allow
+rule covers them. --yolo and --auto are accepted and change nothing there;
+--plan is refused. The answer goes to stdout, tool activity and notices to
+stderr (docs/print-mode.md).`;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -84,6 +99,23 @@ function writeDiagnosticsOnExit(): void {
   });
 }
 
+/**
+ * An unknown subcommand, with the closest one (`jarvis doctr` → doctor). The root command takes an argument, so
+ * commander hands the word to its action instead of suggesting itself. Words with a space are a prompt.
+ */
+export function unknownCommandMessage(program: Command, word: string): string {
+  if (/\s/.test(word.trim()))
+    return `unknown command '${word}'. To send it as a prompt, run jarvis -p "${word}" (print mode), or start jarvis and type it.`;
+  const names = program
+    .createHelp()
+    .visibleCommands(program)
+    .map((c) => c.name())
+    .filter((name) => name !== 'help');
+  const closest = closestKey(word, names);
+  const suggestion = closest ? ` Did you mean jarvis ${closest}?` : '';
+  return `unknown command '${word}'.${suggestion} Run jarvis --help to see the commands.`;
+}
+
 export async function runCli(argv: string[], version: string): Promise<number> {
   writeDiagnosticsOnExit();
   let exitCode = 0;
@@ -100,7 +132,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('-m, --model <alias>', 'model alias for this launch')
     .option(
       '-p, --prompt [text]',
-      'run one prompt non-interactively (print mode); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin',
+      'run one prompt non-interactively (print mode, always in auto permission mode: see below); text piped on stdin is sent with it, and -p - (or a bare -p) reads the whole prompt from stdin',
     )
     .option('--output-format <format>', 'print mode output: text, stream-json or json')
     .option('--output-schema <file>', 'print mode: a JSON Schema file the final answer must satisfy')
@@ -134,6 +166,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .addOption(new Option('-r, --resume [id]').hideHelp())
     .addOption(new Option('--yes').hideHelp())
     .addOption(new Option('--auto-approve').hideHelp())
+    .addHelpText('after', PRINT_MODE_HELP)
     .usage('[options] [command]')
     .argument('[command]')
     .action(
@@ -141,8 +174,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
         command: string | undefined,
         raw: MainOptions & { resume?: string | true; yes?: boolean; autoApprove?: boolean },
       ) => {
-        if (command !== undefined)
-          throw new UsageError(`unknown command '${command}'. Run jarvis --help to see the commands.`);
+        if (command !== undefined) throw new UsageError(unknownCommandMessage(program, command));
         const options: MainOptions = {
           ...raw,
           session: raw.session ?? raw.resume,
@@ -160,6 +192,32 @@ export async function runCli(argv: string[], version: string): Promise<number> {
         exitCode = await runInteractiveCommand(options);
       },
     );
+
+  program
+    .command('review')
+    .description('review the diff between two refs with read-only tools and report findings (docs/ci.md)')
+    .option('--base <ref>', 'where the change starts (default: the merge base with origin/HEAD, main or master)')
+    .option('--head <ref>', 'where it ends (default: the working tree)')
+    .option('--paths <path...>', 'review only these files or folders')
+    .option('--focus <text>', 'what to look at most closely, e.g. "security"')
+    .option('--output-format <format>', 'text (default), json, markdown or sarif')
+    .option('--sarif <file>', 'also write the findings as SARIF 2.1.0 to this file')
+    .option('--markdown <file>', 'also write the review as a Markdown comment to this file')
+    .option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists: error or warning')
+    .option('-m, --model <alias>', 'model alias for this review')
+    .option('--max-turns <n>', 'stop after n model turns of the reviewer (exit 4)')
+    .option('--max-budget-usd <usd>', 'stop once the review has cost more than this (exit 5)')
+    .option('--timeout <duration>', 'stop after this long, e.g. 90s, 10m (exit 124)')
+    .action(async (opts: import('./review/reviewCommand').ReviewOptions) => {
+      const { runReviewCommand } = await import('./review/reviewCommand');
+      exitCode = await runReviewCommand(opts);
+    });
+
+  // The script behind action.yml (docs/ci.md "The GitHub Action"); run by the Action, not by hand.
+  program.command('github-action', { hidden: true }).action(async () => {
+    const { runGitHubAction } = await import('./action/actionCommand');
+    exitCode = await runGitHubAction();
+  });
 
   program
     .command('acp')

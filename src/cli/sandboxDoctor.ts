@@ -4,7 +4,7 @@ import { ConfigError } from '../store/configFields';
 import { loadConfig } from '../store/config';
 import type { DoctorSectionProvider } from './doctorSections';
 import { sandboxSettingsFromConfig } from '../engine/runtime/startup/sandboxStartup';
-import type { SandboxSettings } from '../tools/shell/commandSandbox';
+import type { SandboxSettings } from '../tools/boundary/sandboxSettings';
 import { probeBwrap } from '../platform/sandbox/bwrapSandbox';
 import { seccompSupported } from '../platform/sandbox/seccompFilter';
 

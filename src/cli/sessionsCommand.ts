@@ -15,7 +15,10 @@ export interface SessionFacts {
   created: string | null;
   updated: string;
   turns: number;
+  /** The model as a user knows it: the configured alias, or for the JARVIS_MODEL_* variables the model's name. */
   model: string | null;
+  /** The provider's id of the model, when the journal says it. */
+  modelId: string | null;
   prompts: string[];
 }
 
@@ -32,8 +35,11 @@ export function sessionFacts(id: string, sessionDir: string, fallbackFolder: str
     updated: new Date(statSync(journal).mtimeMs).toISOString(),
     turns: 0,
     model: null,
+    modelId: null,
     prompts: [],
   };
+  let alias: string | null = null;
+  let requestModel: string | null = null;
   let title: string | undefined;
   // The journal's own reader: a torn last line is skipped, any other damaged line is said on stderr.
   const read = parseJournalText(journal, readFileSync(journal, 'utf8'), isObject);
@@ -42,13 +48,20 @@ export function sessionFacts(id: string, sessionDir: string, fallbackFolder: str
     if (r.type === 'session_meta') {
       facts.folder = String(r.workDir ?? facts.folder);
       facts.created = typeof r.createdAt === 'string' ? r.createdAt : null;
-      facts.model = typeof r.modelAlias === 'string' ? r.modelAlias : null;
-    } else if (r.type === 'model' && typeof r.modelAlias === 'string') facts.model = r.modelAlias;
+      alias = typeof r.modelAlias === 'string' ? r.modelAlias : null;
+      facts.modelId = typeof r.modelId === 'string' ? r.modelId : null;
+    } else if (r.type === 'model' && typeof r.modelAlias === 'string') {
+      alias = r.modelAlias;
+      facts.modelId = typeof r.modelId === 'string' ? r.modelId : null;
+    } else if (r.type === 'usage' && typeof r.model === 'string') requestModel = r.model;
     else if (r.type === 'title' && typeof r.title === 'string') title = r.title;
     else if (r.type === 'turn_end') facts.turns++;
     else if (r.type === 'turn_start' && r.origin === 'user' && typeof r.prompt === 'string')
       facts.prompts.push(r.prompt);
   }
+  // A journal written before the model's id was kept still names it in its requests' usage.
+  facts.modelId ??= requestModel;
+  facts.model = alias === ENV_MODEL_ALIAS ? facts.modelId : alias;
   const summaryTitle = readSessionSummary(sessionDir)?.title;
   const first = (facts.prompts[0] ?? '').replace(/\s+/g, ' ').trim();
   facts.title =
@@ -95,18 +108,15 @@ export function runSessionsList(opts: { json?: boolean; all?: boolean }): number
   for (const s of sessions) {
     const where = opts.all ? `  ${displayPath(s.folder)}` : '';
     const turns = `${s.turns} turn${s.turns === 1 ? '' : 's'}`;
-    process.stdout.write(
-      `${s.id}  ${s.updated}  ${turns}  ${modelLabel(s.model)}${where}  ${s.title || '(no prompt)'}\n`,
-    );
+    process.stdout.write(`${s.id}  ${s.updated}  ${turns}  ${modelLabel(s)}${where}  ${s.title || '(no prompt)'}\n`);
   }
   process.stdout.write('Resume one with jarvis --session <id>; details with jarvis sessions show <id>.\n');
   return 0;
 }
 
-/** The journal's model alias as a user reads it: the JARVIS_MODEL_* model's internal alias is never shown. */
-function modelLabel(alias: string | null): string {
-  if (alias === ENV_MODEL_ALIAS) return 'JARVIS_MODEL_*';
-  return alias ?? '?';
+/** The model as a user reads it: a JARVIS_MODEL_* model is named, never shown as the variables' internal alias. */
+function modelLabel(s: SessionFacts): string {
+  return s.model ?? '?';
 }
 
 export function runSessionsShow(id: string, opts: { json?: boolean }): number {
@@ -125,7 +135,7 @@ export function runSessionsShow(id: string, opts: { json?: boolean }): number {
     `Session ${s.id}`,
     `  title:   ${s.title || '(no prompt)'}`,
     `  folder:  ${displayPath(s.folder)}`,
-    `  model:   ${modelLabel(s.model)}`,
+    `  model:   ${modelLabel(s)}`,
     `  created: ${s.created ?? '?'}`,
     `  updated: ${s.updated}`,
     `  turns:   ${s.turns}`,

@@ -4,7 +4,7 @@
 import type { EngineEvent } from '../engine/loop/events';
 import { MAIN_AGENT_ID } from '../engine/loop/events';
 import type { Sink } from './transcriptWriter';
-import { clipAtWord } from './transcriptWriter';
+import { clipAtWord, resultLine } from './transcriptWriter';
 
 const LINE_MAX_CHARS = 200;
 
@@ -34,7 +34,7 @@ export class SubagentProgress {
     const name = this.names.get(event.agentId) ?? event.agentId;
     if (event.type === 'tool_call') this.write(`↳ ${name}: ${clipAtWord(oneLine(event.subject), LINE_MAX_CHARS)}`);
     else if (event.type === 'tool_result' && event.isError) {
-      this.write(`↳ ${name}: ✗ ${clipAtWord(oneLine(event.text), LINE_MAX_CHARS)}`);
+      this.write(`↳ ${name}: ✗ ${clipAtWord(resultLine(event.text, true), LINE_MAX_CHARS)}`);
     }
     return true;
   }

@@ -50,11 +50,39 @@ export function clipAtWord(line: string, max: number): string {
   return `${line.slice(0, space > max / 2 ? space : max - 1).trimEnd()} …`;
 }
 
+/**
+ * A tool result's text as one line. An error whose first line only introduces what follows ("Invalid arguments for
+ * Edit:" above a list of the fields) keeps what it introduces: the listed items joined with "; ", or the next line.
+ */
+export function resultLine(text: string, isError: boolean): string {
+  const lines = text.split('\n').map((l) => l.trim());
+  const first = lines.findIndex((l) => l !== '');
+  if (first === -1) return '';
+  const head = lines[first];
+  if (!isError || !head.endsWith(':')) return head;
+  const items: string[] = [];
+  for (const line of lines.slice(first + 1)) {
+    const item = /^[-•*]\s+(.*)$/.exec(line)?.[1];
+    if (item !== undefined) items.push(item);
+    else if (items.length || line === '') break;
+    else {
+      items.push(line);
+      break;
+    }
+  }
+  return items.length ? `${head} ${items.join('; ')}` : head;
+}
+
 export class TranscriptWriter {
   private readonly text: BulletStream;
   private readonly thinking: BulletStream;
   /** The text of the step being streamed, not yet known to be final. */
   private held = '';
+  /**
+   * The calls of the last response, numbered when it made several (they may run in parallel and end in any order):
+   * each call's line and its result's line carry its number (docs/print-mode.md).
+   */
+  private numbers = new Map<string, number>();
 
   constructor(
     private readonly stdout: Sink,
@@ -76,15 +104,19 @@ export class TranscriptWriter {
       case 'assistant_message':
         this.thinking.end();
         this.release();
+        this.numbers = new Map(event.toolCalls.length > 1 ? event.toolCalls.map((c, i) => [c.id, i + 1]) : []);
         return;
       case 'tool_call':
-        this.stderr.write(`• ${event.subject}\n`);
+        this.stderr.write(`• ${this.label(event.call.id)}${event.subject}\n`);
         return;
       case 'tool_result': {
         const first =
           event.summary ??
-          clipAtWord(event.text.split('\n')[0], event.isError ? ERROR_LINE_MAX_CHARS : RESULT_LINE_MAX_CHARS);
-        this.stderr.write(`  ${event.isError ? '✗' : '⎿'} ${first}\n`);
+          clipAtWord(
+            resultLine(event.text, event.isError),
+            event.isError ? ERROR_LINE_MAX_CHARS : RESULT_LINE_MAX_CHARS,
+          );
+        this.stderr.write(`  ${event.isError ? '✗' : '⎿'} ${this.label(event.callId)}${first}\n`);
         return;
       }
       case 'retry':
@@ -107,6 +139,12 @@ export class TranscriptWriter {
       default:
         return;
     }
+  }
+
+  /** `[2] ` for the second call of a response that made several; '' otherwise. */
+  private label(callId: string): string {
+    const n = this.numbers.get(callId);
+    return n === undefined ? '' : `[${n}] `;
   }
 
   private release(): void {

@@ -119,6 +119,67 @@ export interface SdkTool {
   readonly name: string;
 }
 
+// ---- Hooks: the program's functions as hooks (docs/hooks.md has every event and its payload fields) ----
+
+export type HookEvent =
+  | 'UserPromptSubmit'
+  | 'UserPromptQueued'
+  | 'PreToolUse'
+  | 'PostToolUse'
+  | 'PostToolUseFailure'
+  | 'PermissionRequest'
+  | 'PermissionResult'
+  | 'Stop'
+  | 'StopFailure'
+  | 'Interrupt'
+  | 'TurnStarted'
+  | 'SessionStart'
+  | 'SessionEnd'
+  | 'SessionHeartbeat'
+  | 'SubagentStart'
+  | 'SubagentStop'
+  | 'TaskStarted'
+  | 'PreCompact'
+  | 'PostCompact'
+  | 'Notification';
+
+/** What a hook command reads on stdin: these fields, plus the event's own (`tool_name`, `tool_input`, `prompt`…). */
+export interface HookInput {
+  hook_event_name: HookEvent;
+  session_id: string;
+  session_title: string;
+  client_type: 'jarvis_code_cli';
+  cwd: string;
+  [field: string]: unknown;
+}
+
+/** What a hook command may print on stdout: `deny`/`block` blocks (PreToolUse, UserPromptSubmit, Stop) like exit 2. */
+export interface HookAnswer {
+  permissionDecision?: 'allow' | 'ask' | 'deny';
+  decision?: 'block' | 'approve';
+  reason?: string;
+  additionalContext?: string;
+  hookSpecificOutput?: {
+    permissionDecision?: 'allow' | 'ask' | 'deny';
+    permissionDecisionReason?: string;
+    additionalContext?: string;
+  };
+}
+
+/** Nothing (go ahead), a text (context for UserPromptSubmit and SessionStart) or a decision. A throw: go ahead. */
+export type HookFunction = (
+  input: HookInput,
+  context: { signal: AbortSignal },
+) => void | string | HookAnswer | Promise<void | string | HookAnswer>;
+
+export interface HookMatcher {
+  /** A regular expression searched in the event's subject (the tool name for tool events); absent: every subject. */
+  matcher?: string;
+  hooks: HookFunction[];
+  /** Seconds, 1–600 (default 60): a function still running then counts as a failed hook. */
+  timeout?: number;
+}
+
 /** How to reach the model without a config file (docs/sdk.md "Model and provider"). */
 export interface ProviderOptions {
   type: 'openai' | 'openai_responses' | 'anthropic' | 'kimi';
@@ -139,6 +200,8 @@ export interface Options {
   permissionMode?: PermissionMode;
   canUseTool?: CanUseTool;
   tools?: SdkTool[];
+  /** Functions called at the events of docs/hooks.md, as `[[hooks]]` commands are. */
+  hooks?: Partial<Record<HookEvent, HookMatcher[]>>;
   /** Continue this session (its id, as the init message gave it). */
   resume?: string;
   /** With `resume`: continue in a copy, leaving the original as it was. */

@@ -3,6 +3,7 @@
 import type * as Api from './api';
 import type { StreamJsonMessage } from '../engine/runtime/streamJson';
 import type { RunResultEvent } from '../engine/runtime/runResult';
+import type { HOOK_EVENTS } from '../store/configSchema';
 import { query as runQuery } from './query';
 import { tool as makeTool } from './sdkTool';
 
@@ -14,3 +15,5 @@ export type * from './api';
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const messagesMatch: Same<Api.SDKMessage, StreamJsonMessage | RunResultEvent> = true;
 void messagesMatch;
+const hookEventsMatch: Same<Api.HookEvent, (typeof HOOK_EVENTS)[number]> = true;
+void hookEventsMatch;

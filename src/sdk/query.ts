@@ -15,6 +15,9 @@ import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { Dispatcher } from 'undici';
 import type { Options, PermissionMode, Query, QueryArgs, SDKMessage, UserMessage } from './api';
 import { checkOptions, launchEnv, modelFor } from './sdkOptions';
+import { sdkHookSpecs } from './sdkHooks';
+import { cronDisabled } from '../tools/cron';
+import { towerEnabled } from '../tools/tower/towerService';
 import { engineToolsOf } from './sdkTool';
 import { SessionHost } from './sessionHost';
 import { MessageQueue } from './messageQueue';
@@ -91,6 +94,8 @@ class SdkQuery implements Query {
 
   private async main(): Promise<void> {
     const { options } = this;
+    // undici is a large chunk: its loading overlaps the launch instead of following it (bench/sdk.bench.mjs).
+    const undici = loadUndici();
     const env = launchEnv(options);
     const cwd = resolve(options.cwd ?? process.cwd());
     const permission = modeOf(options.permissionMode ?? 'auto', !!options.canUseTool);
@@ -133,7 +138,7 @@ class SdkQuery implements Query {
     const append = options.appendSystemPrompt?.trim();
     const bg = startup.settings.background;
     // This query's own connection pool: closed with it, so no idle connection to the provider outlives it.
-    const dispatcher = await connectionPool();
+    const dispatcher = connectionPool(await undici);
     try {
       this.host = new SessionHost({
         base: {
@@ -146,6 +151,13 @@ class SdkQuery implements Query {
           plugins: append
             ? { ...plugins, promptSections: [plugins.promptSections, append].filter(Boolean).join('\n\n') }
             : startup.runtime.plugins,
+          // The switches the runtime would read from process.env, read from this query's environment instead.
+          tower: startup.runtime.tower ?? towerEnabled(env),
+          cron: { ...startup.runtime.cron, disabled: startup.runtime.cron?.disabled ?? cronDisabled(env) },
+          hooks: [
+            ...(startup.runtime.hooks ?? []),
+            ...sdkHookSpecs(options.hooks, (text) => this.host?.reportError(text)),
+          ],
           mainAgent: { tools: [...controls.mainAgent.tools, ...this.tools], extensions: controls.mainAgent.extensions },
         },
         controls,
@@ -265,9 +277,15 @@ class SdkQuery implements Query {
   }
 }
 
-/** A connection pool of undici (bundled, as the proxy support loads it: llm/network.ts). */
-async function connectionPool(): Promise<Dispatcher> {
-  const undici = await import('undici');
+/** undici (bundled, as the proxy support loads it: llm/network.ts); a failed load is reported where it is awaited. */
+function loadUndici(): Promise<typeof import('undici')> {
+  const loading = import('undici');
+  loading.catch(() => undefined);
+  return loading;
+}
+
+/** A connection pool of undici, this query's own. */
+function connectionPool(undici: typeof import('undici')): Dispatcher {
   const Agent = undici.Agent ?? (undici.default as unknown as typeof undici).Agent;
   return new Agent();
 }

@@ -7,6 +7,7 @@ import { resolveModel } from '../store/modelResolution';
 import { configPath, jarvisHome } from '../store/paths';
 import type { ResolvedModel } from '../llm/types';
 import type { Options, QueryArgs } from './api';
+import { checkHooks } from './sdkHooks';
 
 const MODES = ['manual', 'auto', 'yolo', 'plan'];
 const PROVIDER_TYPES = ['openai', 'openai_responses', 'anthropic', 'kimi'];
@@ -33,6 +34,7 @@ export function checkOptions(prompt: QueryArgs['prompt'], options: Options): voi
     throw new TypeError(
       'options.permissionMode "manual" asks before tools run, and nothing can answer: give options.canUseTool, or use "auto" (the default).',
     );
+  checkHooks(options.hooks);
   positive('maxTurns', options.maxTurns, true);
   positive('maxBudgetUsd', options.maxBudgetUsd, false);
   positive('timeoutMs', options.timeoutMs, true);

@@ -3,9 +3,7 @@
 // Code keeps in `~/.claude.json` (claudeJsonMcp.ts: user, and this project's). A same-named project entry replaces
 // the user one, ours beat Claude Code's, and project servers are used only in a trusted workspace — SPEC §7.6,
 // docs/compatibility.md. `${VAR}` references are expanded (mcpVariables.ts). A broken file or entry is
-// a warning that names it; the session goes on without that server. Writing (`jarvis mcp add|remove`)
-// touches only the `mcpServers` key, so whatever else the file holds survives.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// a warning that names it; the session goes on without that server. Reading and writing one file: mcpFile.ts.
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { claudeJsonPath, readClaudeJsonServers, type ClaudeJsonServers } from './claudeJsonMcp';
@@ -13,7 +11,10 @@ import { claudeMcpPath, DEFAULT_COMPAT, type CompatSettings } from './compat';
 import { INT32_MAX } from './configSchema';
 import { expandMcpEntry, McpVariableError } from './mcpVariables';
 import { displayPath, projectRoot } from './paths';
-import { mcpFileApproved } from './trust';
+import type { LaunchFile } from './mcpLaunch';
+import { readMcpFile, type McpFileDocument } from './mcpFile';
+import { judgeProjectServers, snapshotOf, withLaunchFiles, type McpChange, type McpTrustSnapshot } from './mcpTrust';
+import { workspaceTrust } from './trustFile';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 export type McpScope = 'user' | 'project';
@@ -43,6 +44,14 @@ export interface McpServerConfig {
    * `eager`: started with the session, the first request waits for it (docs/mcp.md, "Lazy start").
    */
   startup?: 'lazy' | 'eager';
+  /** SHA-256 of the bytes of `file` this entry was parsed from (one read: docs/mcp.md, "Workspace trust"). */
+  fileDigest?: string;
+  /**
+   * Project stdio servers: the files inside the workspace (`roots`) it is started with and their SHA-256 when the
+   * configuration was read; it starts only with exactly these bytes (ext/mcp/launchPin.ts). `unreadable`: launch
+   * files that could not be read, so the server is never approved.
+   */
+  launch?: { roots: string[]; files: LaunchFile[]; unreadable?: string[] };
   /**
    * A bundled plugin's server: the tool list that shipped with the package beside it (ext/plugins/bundledPlugins.ts),
    * used like a cached listing while none is cached.
@@ -97,6 +106,10 @@ export interface LoadedMcpServers {
    */
   changed: McpServerConfig[];
   changedFiles: string[];
+  /** Each changed file (an MCP file or a file a server is started with) and the servers it holds back. */
+  changes: McpChange[];
+  /** What trusting the project's servers now records: the files as this load read them. */
+  snapshot: McpTrustSnapshot;
   warnings: string[];
   /** Foreign entries not used because one ranked above has their name (`.jarvis-code/mcp.json` over `.mcp.json`…). */
   shadowed: McpServerConfig[];
@@ -105,7 +118,8 @@ export interface LoadedMcpServers {
 /**
  * The project's servers: `.jarvis-code/mcp.json`, then this project's entry of `~/.claude.json` (Claude Code's local
  * scope, unless `[compat] claude = false`), then `.mcp.json` (unless `[compat] mcp_json = false`); a name taken by an
- * earlier source is shadowed.
+ * earlier source is shadowed. Each keeps the digest of the bytes it was parsed from, and stdio servers their launch
+ * files digested (mcpTrust.ts).
  */
 function readProjectServers(
   projectDir: string,
@@ -114,16 +128,19 @@ function readProjectServers(
   warnings: string[],
   env: NodeJS.ProcessEnv,
   claudeJson: ClaudeJsonServers,
-): { servers: McpServerConfig[]; shadowed: McpServerConfig[] } {
-  const servers = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env);
+): { servers: McpServerConfig[]; shadowed: McpServerConfig[]; fileDigests: Record<string, string> } {
+  const fileDigests: Record<string, string> = {};
+  const servers = readServers(projectMcpPath(projectDir), 'project', defaults, warnings, env, fileDigests);
   const shadowed: McpServerConfig[] = [];
   const add = (list: McpServerConfig[]) => {
     for (const s of list) (servers.some((t) => t.name === s.name) ? shadowed : servers).push(s);
   };
   if (compat.claude) add(claudeJson.project);
   // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
-  if (compat.mcpJson) add(readServers(claudeMcpPath(projectRoot(projectDir)), 'project', defaults, warnings, env));
-  return { servers, shadowed };
+  const claudeMcp = claudeMcpPath(projectRoot(projectDir));
+  if (compat.mcpJson) add(readServers(claudeMcp, 'project', defaults, warnings, env, fileDigests));
+  const roots = [...new Set([resolve(projectDir), projectRoot(resolve(projectDir))])];
+  return { servers: withLaunchFiles(servers, roots, env, projectDir), shadowed, fileDigests };
 }
 
 /** Reads every file; never throws. */
@@ -138,41 +155,69 @@ export function loadMcpServers(opts: {
   const warnings: string[] = [];
   const env = opts.env ?? process.env;
   const compat = opts.compat ?? DEFAULT_COMPAT;
-  const claudeJson = compat.claude
-    ? readClaudeJsonServers(opts.projectDir, opts.defaults, warnings, env, parseServerEntry)
-    : { user: [], project: [] };
+  const claudeJson = readClaudeJson(opts.projectDir, compat, opts.defaults, warnings, env);
   const user = readServers(userMcpPath(opts.home), 'user', opts.defaults, warnings, env);
   const project = readProjectServers(opts.projectDir, compat, opts.defaults, warnings, env, claudeJson);
   // `~/.claude.json`'s user servers rank after ours ($JARVIS_CODE_HOME/mcp.json) of the same name.
   const claudeUser = claudeJson.user.filter((s) => !user.some((u) => u.name === s.name));
-  project.shadowed.push(...claudeJson.user.filter((s) => !claudeUser.includes(s)));
+  const shadowed = [...project.shadowed, ...claudeJson.user.filter((s) => !claudeUser.includes(s))];
   const byName = new Map([...user, ...claudeUser].map((s) => [s.name, s]));
-  const untrusted: McpServerConfig[] = [];
-  const changed: McpServerConfig[] = [];
-  const approved = new Map<string, boolean>();
-  // `~/.claude.json` is the user's own file, out of every sandbox's reach: its servers need only a trusted folder.
-  const claudeFile = claudeJsonPath(env);
-  const isApproved = (file: string): boolean => {
-    if (file === claudeFile) return true;
-    if (!approved.has(file)) approved.set(file, mcpFileApproved(opts.home, opts.projectDir, file));
-    return approved.get(file)!;
-  };
-  for (const s of project.servers) {
-    if (!opts.trusted) untrusted.push(s);
-    else if (isApproved(s.file)) byName.set(s.name, s);
-    else changed.push(s);
+  const snapshot = snapshotOf(project.servers, project.fileDigests);
+  const base = { warnings, shadowed, snapshot };
+  if (!opts.trusted) {
+    return {
+      ...base,
+      servers: [...byName.values()],
+      untrusted: project.servers,
+      changed: [],
+      changedFiles: [],
+      changes: [],
+    };
   }
-  const changedFiles = [...new Set(changed.map((s) => s.file))];
-  return { servers: [...byName.values()], untrusted, changed, changedFiles, warnings, shadowed: project.shadowed };
+  // `~/.claude.json` is the user's own file, out of every sandbox's reach: its servers need a trusted folder but no
+  // digest of that file; the files they start inside the workspace are pinned like every project server's.
+  const trust = workspaceTrust(opts.home, opts.projectDir);
+  const judged = judgeProjectServers(trust, project.servers, [claudeJsonPath(env)]);
+  for (const s of judged.approved) byName.set(s.name, s);
+  const changedFiles = judged.changes.map((c) => c.file);
+  return {
+    ...base,
+    servers: [...byName.values()],
+    untrusted: [],
+    changed: judged.changed,
+    changedFiles,
+    changes: judged.changes,
+  };
 }
 
-/** The project files' valid servers, whatever the trust (the trust prompt lists them); never throws. */
-export function readProjectMcpServers(projectDir: string, compat: CompatSettings = DEFAULT_COMPAT): McpServerConfig[] {
+/** `~/.claude.json`'s servers (none with `[compat] claude = false`). */
+function readClaudeJson(
+  projectDir: string,
+  compat: CompatSettings,
+  defaults: McpTimeoutDefaults,
+  warnings: string[],
+  env: NodeJS.ProcessEnv,
+): ClaudeJsonServers {
+  if (!compat.claude) return { user: [], project: [] };
+  return readClaudeJsonServers(projectDir, defaults, warnings, env, parseServerEntry);
+}
+
+/**
+ * The project's valid servers whatever the trust (the trust prompt lists them), and what trusting them records
+ * (the files as this one read saw them); never throws.
+ */
+export function readProjectMcp(
+  projectDir: string,
+  compat: CompatSettings = DEFAULT_COMPAT,
+): { servers: McpServerConfig[]; snapshot: McpTrustSnapshot } {
   const defaults = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000 };
-  const claudeJson = compat.claude
-    ? readClaudeJsonServers(projectDir, defaults, [], process.env, parseServerEntry)
-    : { user: [], project: [] };
-  return readProjectServers(projectDir, compat, defaults, [], process.env, claudeJson).servers;
+  const claudeJson = readClaudeJson(projectDir, compat, defaults, [], process.env);
+  const read = readProjectServers(projectDir, compat, defaults, [], process.env, claudeJson);
+  return { servers: read.servers, snapshot: snapshotOf(read.servers, read.fileDigests) };
+}
+
+export function readProjectMcpServers(projectDir: string, compat: CompatSettings = DEFAULT_COMPAT): McpServerConfig[] {
+  return readProjectMcp(projectDir, compat).servers;
 }
 
 /** `stdio: node server.js --x`, `http: https://…` — how a server is reached, for lists and prompts. */
@@ -187,6 +232,7 @@ function readServers(
   defaults: McpTimeoutDefaults,
   warnings: string[],
   env: NodeJS.ProcessEnv,
+  fileDigests?: Record<string, string>,
 ): McpServerConfig[] {
   let doc: McpFileDocument | undefined;
   try {
@@ -196,11 +242,12 @@ function readServers(
     return [];
   }
   if (!doc) return [];
+  if (fileDigests) fileDigests[file] = doc.digest;
   const out: McpServerConfig[] = [];
   for (const [name, raw] of Object.entries(doc.servers)) {
     const parsed = parseServerEntry(name, raw, { scope, file, defaults, env });
     if ('error' in parsed) warnings.push(parsed.error);
-    else out.push(parsed.server);
+    else out.push({ ...parsed.server, fileDigest: doc.digest });
   }
   return out;
 }
@@ -289,49 +336,4 @@ export function parseServerEntry(
       startup: e.startup ?? 'lazy',
     },
   };
-}
-
-/** A parsed mcp.json: the whole document (kept for rewriting) and its `mcpServers` table. */
-export interface McpFileDocument {
-  document: Record<string, unknown>;
-  servers: Record<string, unknown>;
-}
-
-/** Undefined when the file does not exist; throws an Error with an actionable message when it is broken. */
-export function readMcpFile(file: string): McpFileDocument | undefined {
-  if (!existsSync(file)) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(
-      `${displayPath(file)} is not valid JSON (${(e as Error).message}); its MCP servers are not used until it is fixed`,
-    );
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(
-      `${displayPath(file)} must hold a JSON object like {"mcpServers": {…}}; its MCP servers are not used until it is fixed`,
-    );
-  }
-  const document = value as Record<string, unknown>;
-  const servers = document.mcpServers ?? {};
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new Error(
-      `${displayPath(file)}: "mcpServers" must be an object of servers by name; its MCP servers are not used until it is fixed`,
-    );
-  }
-  return { document, servers: servers as Record<string, unknown> };
-}
-
-/** Replaces `mcpServers` and writes atomically; every other key of the document is kept as it was. */
-export function writeMcpServers(
-  file: string,
-  doc: McpFileDocument | undefined,
-  servers: Record<string, unknown>,
-): void {
-  const document = { ...(doc?.document ?? {}), mcpServers: servers };
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(document, null, 2)}\n`);
-  renameSync(tmp, file);
 }

@@ -3,7 +3,13 @@
 // matches nothing — it neither allows nor denies — so a misspelt allow rule never widens anything, and a misspelt
 // deny rule is said rather than silently protecting nothing. Names go through the alias table first, so Claude
 // Code's and opencode's (`WebFetch(domain:x)`, `MultiEdit`) are known.
-import { BUILTIN_TOOL_NAMES, isKnownToolName, nonAsciiHint, TOOL_NAME_ALIASES } from '../types/toolNames';
+import {
+  BUILTIN_TOOL_NAMES,
+  COMPUTER_USE_SUBJECT,
+  isKnownToolName,
+  nonAsciiHint,
+  TOOL_NAME_ALIASES,
+} from '../types/toolNames';
 import { closestKey } from './configFields';
 
 const RULE = /^([^()\s]+)(?:\((.*)\))?$/s;
@@ -28,7 +34,7 @@ export function unknownRuleToolWarnings(
   const out: string[] = [];
   rules.forEach((rule, i) => {
     const tool = RULE.exec(rule.pattern.trim())?.[1];
-    if (tool === undefined || isKnownToolName(tool)) return;
+    if (tool === undefined || isKnownToolName(tool, [COMPUTER_USE_SUBJECT])) return;
     const suggestion = nearest(tool);
     out.push(
       `${sources[i]}: permission rule ${rule.decision} "${rule.pattern}" names no tool called "${tool}"` +

@@ -17,8 +17,8 @@ export const TOOL_OUTPUT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 let lastMs = 0;
 let sequence = 0;
 
-/** Strictly increasing within this process, whatever the clock does. */
-function nextStamp(): string {
+/** Strictly increasing within this process, whatever the clock does: `<ms>-<seq>-<pid>`, unique across processes. */
+export function nextStamp(): string {
   const now = Date.now();
   if (now > lastMs) {
     lastMs = now;

@@ -1,66 +1,18 @@
-// Workspace trust (docs/ui.md): whether the user trusts a folder, asked once per workspace on the
-// first interactive launch. Kept in one small JSON file under the data root so that a folder's
-// trust never depends on anything inside the folder itself (a repository cannot trust itself).
-// Trust covers the project MCP files and Claude Code's project settings (their hooks) as they were when the user
-// said yes: each entry keeps a digest of them, and a file whose bytes differ is not used until the user approves it
-// again (docs/sandbox.md, "Files that run later"; docs/mcp.md, "Workspace trust"; docs/hooks.md).
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// Workspace trust (docs/ui.md): whether the user trusts a folder, asked once per workspace on the first interactive
+// launch, kept under the data root (trustFile.ts), never inside the folder. Trust covers the project MCP files, the
+// files their servers are started with and Claude Code's project settings (their hooks) as they were when the user
+// said yes: the entry keeps their digests, and a server or a settings file whose bytes differ is not used until the
+// user approves it again (docs/sandbox.md, "Files that run later"; docs/mcp.md, "Workspace trust"; docs/hooks.md;
+// mcpTrust.ts judges servers, mcpLaunch.ts finds their launch files).
+import { join, resolve } from 'node:path';
+import { DEFAULT_COMPAT, type CompatSettings } from './compat';
+import { readProjectMcp, readProjectMcpServers } from './mcpConfig';
+import { readRegularFile, sha256 } from './mcpLaunch';
+import type { McpTrustSnapshot } from './mcpTrust';
 import { projectRoot } from './paths';
-import { mkdirPrivateSync, writePrivateFileSync } from './privateFiles';
+import { readTrustFile, writeTrustFile, type TrustEntry } from './trustFile';
 
-export interface TrustEntry {
-  trusted: boolean;
-  decidedAt: string;
-  /**
-   * SHA-256 of each project MCP or hook file that existed when the folder was trusted, by absolute path. Entries written
-   * before digests existed have none: their files count as changed (asked again; never started in print mode).
-   */
-  mcpFiles?: Record<string, string>;
-}
-
-interface TrustFile {
-  version: 1;
-  workspaces: Record<string, TrustEntry>;
-}
-
-export function trustFilePath(home: string): string {
-  return join(home, 'trusted_workspaces.json');
-}
-
-function readTrustFile(home: string): TrustFile {
-  try {
-    const parsed = JSON.parse(readFileSync(trustFilePath(home), 'utf8')) as Partial<TrustFile>;
-    if (parsed && typeof parsed.workspaces === 'object' && parsed.workspaces)
-      return { version: 1, workspaces: parsed.workspaces };
-  } catch {
-    // missing or unreadable: nothing has been decided yet, so the prompt asks again
-  }
-  return { version: 1, workspaces: {} };
-}
-
-function writeTrustFile(home: string, file: TrustFile): void {
-  const path = trustFilePath(home);
-  mkdirPrivateSync(dirname(path));
-  const tmp = `${path}.${process.pid}.tmp`;
-  writePrivateFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`);
-  renameSync(tmp, path);
-}
-
-/** The stored decision for this folder, or undefined when the user was never asked. */
-export function workspaceTrust(home: string, workDir: string): TrustEntry | undefined {
-  return readTrustFile(home).workspaces[resolve(workDir)];
-}
-
-export function isWorkspaceTrusted(home: string, workDir: string): boolean {
-  return workspaceTrust(home, workDir)?.trusted === true;
-}
-
-/** The project MCP files a folder may have: `.jarvis-code/mcp.json` there and `.mcp.json` at its repository root. */
-export function projectMcpFiles(workDir: string): string[] {
-  return [join(resolve(workDir), '.jarvis-code', 'mcp.json'), join(projectRoot(resolve(workDir)), '.mcp.json')];
-}
+export { isWorkspaceTrusted, trustFilePath, workspaceTrust, type TrustEntry } from './trustFile';
 
 /** Claude Code's project settings, whose hooks run commands: `.claude/settings.json` and `settings.local.json`. */
 export function projectHookFiles(workDir: string): string[] {
@@ -68,18 +20,16 @@ export function projectHookFiles(workDir: string): string[] {
   return [join(root, 'settings.json'), join(root, 'settings.local.json')];
 }
 
-/** SHA-256 of the file's bytes, or undefined when it cannot be read (missing, a folder, no permission). */
+/** SHA-256 of the file's bytes, or undefined when it is no regular file that can be read (missing, a FIFO…). */
 export function fileDigest(path: string): string | undefined {
-  try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex');
-  } catch {
-    return undefined;
-  }
+  const bytes = readRegularFile(path);
+  return bytes && sha256(bytes);
 }
 
-function currentDigests(workDir: string): Record<string, string> {
+/** Digests of the project's Claude Code settings files as they are now (one read each; absent ones left out). */
+function projectHookDigests(workDir: string): Record<string, string> {
   const digests: Record<string, string> = {};
-  for (const file of [...projectMcpFiles(workDir), ...projectHookFiles(workDir)]) {
+  for (const file of projectHookFiles(workDir)) {
     const digest = fileDigest(file);
     if (digest !== undefined) digests[file] = digest;
   }
@@ -88,37 +38,66 @@ function currentDigests(workDir: string): Record<string, string> {
 
 /**
  * Whether `file` (a project MCP or hook file of `workDir`) holds what the user trusted: the folder is trusted and the
- * file's digest is the recorded one. A file that cannot be read, or has no record, is not approved.
+ * digest of its bytes (`digest`, from the read the caller parsed; else one read here) is the recorded one. A file
+ * that cannot be read, or has no record, is not approved.
  */
-export function mcpFileApproved(home: string, workDir: string, file: string): boolean {
-  const entry = workspaceTrust(home, workDir);
+export function mcpFileApproved(home: string, workDir: string, file: string, digest = fileDigest(file)): boolean {
+  const entry = readTrustFile(home).workspaces[resolve(workDir)];
   if (entry?.trusted !== true) return false;
-  const digest = fileDigest(file);
   return digest !== undefined && entry.mcpFiles?.[resolve(file)] === digest;
 }
 
+/** What a yes records: the MCP snapshot and, when the question read them, the settings files whose hooks it showed. */
+export interface TrustSnapshot extends McpTrustSnapshot {
+  hookFiles?: Record<string, string>;
+}
+
 /**
- * Records the decision (atomically: a crash never leaves a half-written file). Trusting records the digests of
- * the project MCP files as they are now: their servers may start until the bytes change.
+ * Records the decision (atomically: a crash never leaves a half-written file). Trusting records `snapshot` — what
+ * the user was shown (LoadedMcpServers.snapshot, and the settings files the question read) — or, for what it does
+ * not hold, the project MCP files, launch files and settings files as they are now: their servers and hooks may
+ * run until those bytes change.
  */
-export function setWorkspaceTrust(home: string, workDir: string, trusted: boolean, now = new Date()): void {
+export function setWorkspaceTrust(
+  home: string,
+  workDir: string,
+  trusted: boolean,
+  now = new Date(),
+  snapshot?: TrustSnapshot,
+  compat: CompatSettings = DEFAULT_COMPAT,
+): void {
   const file = readTrustFile(home);
   const entry: TrustEntry = { trusted, decidedAt: now.toISOString() };
-  if (trusted) entry.mcpFiles = currentDigests(workDir);
+  if (trusted) {
+    const mcp = snapshot ?? readProjectMcp(workDir, compat).snapshot;
+    entry.mcpFiles = { ...mcp.files, ...(snapshot?.hookFiles ?? projectHookDigests(workDir)) };
+    entry.mcpLaunch = mcp.launch;
+  }
   file.workspaces[resolve(workDir)] = entry;
   writeTrustFile(home, file);
 }
 
 /**
- * After `jarvis mcp add|remove --scope project` wrote `path`: records its new digest, but only when its content
- * was approved before the write (`wasApproved`), so a change nobody approved is never approved by the way.
+ * After `jarvis mcp add|remove --scope project` wrote `path`: records the digest of the bytes it wrote
+ * (`writtenDigest`), but only when its content was approved before the write (`wasApproved`), so a change nobody
+ * approved is never approved by the way. The
+ * launch files of the server the user just added (`added`) are recorded as they are now; every other launch file
+ * keeps the digest it had (a launch file changed meanwhile stays unapproved).
  */
-export function recordMcpFileWrite(home: string, workDir: string, path: string, wasApproved: boolean): void {
+export function recordMcpFileWrite(
+  home: string,
+  workDir: string,
+  path: string,
+  wasApproved: boolean,
+  writtenDigest: string,
+  added?: string,
+): void {
   if (!wasApproved) return;
   const file = readTrustFile(home);
   const entry = file.workspaces[resolve(workDir)];
-  const digest = fileDigest(path);
-  if (entry?.trusted !== true || digest === undefined) return;
-  entry.mcpFiles = { ...entry.mcpFiles, [resolve(path)]: digest };
+  if (entry?.trusted !== true) return;
+  entry.mcpFiles = { ...entry.mcpFiles, [resolve(path)]: writtenDigest };
+  const addedServer = readProjectMcpServers(workDir).find((s) => s.name === added && s.file === resolve(path));
+  for (const f of addedServer?.launch?.files ?? []) entry.mcpLaunch = { ...entry.mcpLaunch, [f.path]: f.digest };
   writeTrustFile(home, file);
 }

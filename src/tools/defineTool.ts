@@ -18,6 +18,19 @@ export type ToolAccess =
   /** A command or other effect whose footprint is unknown: conflicts with every write and exec. */
   | { kind: 'exec'; cwd: string };
 
+/**
+ * How a call that starts a program meets the trust boundary (docs/trust-boundary.md): where it will run and whether it
+ * leaves the session's folders. Computed by the session's boundary (tools/boundary/), judged by the approval policy.
+ */
+export interface BoundaryFacts {
+  /** Inside the command sandbox or not: a session approval names it, and covers only calls that run the same way. */
+  confinement: 'sandboxed' | 'unsandboxed';
+  /** The call asks to leave a running sandbox (Bash `dangerously_unsandboxed`): auto mode refuses it without a rule. */
+  escalation: boolean;
+  /** The folder it would run in, when that is outside the session's writable roots: asked, or refused in auto mode. */
+  outsideRoots?: string;
+}
+
 export interface ToolProgress {
   /** Streaming text (Bash output) or a short status line. */
   text: string;
@@ -79,6 +92,8 @@ export interface ToolContext<Uses extends AnyServiceKey = never> {
 /** What front ends can render richly besides the model-facing text. */
 export type ToolDisplay =
   | { kind: 'diff'; path: string; before: string; after: string }
+  /** An image the tool produced, kept on disk (a computer-use screenshot in the session folder). */
+  | { kind: 'image'; path: string; bytes: number; width: number; height: number; mediaType: string }
   | { kind: 'file'; path: string; lines: number }
   | { kind: 'command'; command: string; exitCode: number | null }
   | { kind: 'text'; text: string };
@@ -94,6 +109,12 @@ export interface ToolResult {
 }
 
 export type DefaultApproval = 'auto' | 'ask';
+
+/** What a computer-use tool does to which display: looks at it (`observe`) or acts on it (`input`). */
+export interface DesktopControl {
+  action: 'observe' | 'input';
+  display: string;
+}
 
 export interface ToolDefinition<
   S extends z.ZodType = z.ZodType,
@@ -117,8 +138,8 @@ export interface ToolDefinition<
   defaultApproval: DefaultApproval;
   /** The default approval for these arguments, when it depends on them (execute_script: page asks, sandbox not). */
   approvalFor?(args: z.infer<S>, ctx?: ToolContext<Uses>): DefaultApproval;
-  /** True when this call asks to run outside the command sandbox (Bash): auto mode refuses it unless a rule allows. */
-  outsideSandbox?(args: z.infer<S>, ctx: ToolContext<Uses>): boolean;
+  /** For a call that starts a program: how it meets the trust boundary (where it runs, which folder it works in). */
+  boundary?(args: z.infer<S>, ctx: ToolContext<Uses>): BoundaryFacts | undefined;
   /** The subject permission rules match, e.g. `Bash(npm test)`, `Write(/abs/path)`. Defaults to the name. */
   subject?(args: z.infer<S>, ctx: ToolContext<Uses>): string;
   accesses?(args: z.infer<S>, ctx: ToolContext<Uses>): ToolAccess[];
@@ -136,6 +157,8 @@ export interface ToolDefinition<
   deferred?: boolean;
   /** Offered to the model only when this says so (e.g. ReadMediaFile needs image_in). */
   isAvailable?(env: ToolAvailability): boolean;
+  /** A computer-use tool (docs/computer-use.md): it needs the session's authorization for `display` first. */
+  desktop?: DesktopControl;
   execute(args: z.infer<S>, ctx: ToolContext<Uses>): Promise<ToolResult>;
 }
 
@@ -154,10 +177,10 @@ export type ArgsCheck = { ok: true; args: unknown } | { ok: false; error: string
  */
 export interface Tool extends Omit<
   ToolDefinition<z.ZodType, AnyServiceKey, AnyServiceKey>,
-  'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute' | 'approvalFor' | 'outsideSandbox'
+  'schema' | 'subject' | 'accesses' | 'approvalPreview' | 'execute' | 'approvalFor' | 'boundary'
 > {
   approvalFor?(args: unknown, ctx?: ToolContext<AnyServiceKey>): DefaultApproval;
-  outsideSandbox?(args: unknown, ctx: ToolContext<AnyServiceKey>): boolean;
+  boundary?(args: unknown, ctx: ToolContext<AnyServiceKey>): BoundaryFacts | undefined;
   /** The JSON schema sent to the model. */
   readonly jsonSchema: Record<string, unknown>;
   readonly renderedDescription: string;

@@ -13,6 +13,7 @@ import {
 import {
   formatArgumentErrors,
   type DefaultApproval,
+  type DesktopControl,
   type Tool,
   type ToolAccess,
   type ToolAvailability,
@@ -41,6 +42,8 @@ export interface JsonSchemaToolDefinition {
   isAvailable?(env: ToolAvailability): boolean;
   /** ToolSearch loaded the tool (see Tool.onLoaded). */
   onLoaded?(): void;
+  /** A computer-use tool (Tool.desktop). */
+  desktop?: DesktopControl;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -100,6 +103,7 @@ export function defineJsonSchemaTool(def: JsonSchemaToolDefinition): Tool {
     maxOutputChars: def.maxOutputChars,
     isAvailable: def.isAvailable,
     onLoaded: def.onLoaded,
+    ...(def.desktop ? { desktop: def.desktop } : {}),
     async prepare() {
       if (compiled() !== undefined) return;
       try {

@@ -38,6 +38,12 @@ export const BUILTIN_TOOL_NAMES: readonly string[] = [
   'ToolSearch',
 ];
 
+/**
+ * What a permission rule may name besides a tool: `ComputerUse(<display>)`, the session's authorization for
+ * computer use (docs/approvals.md, "Computer use"). Not a tool, so agents' and skills' tool lists do not know it.
+ */
+export const COMPUTER_USE_SUBJECT = 'ComputerUse';
+
 /** Foreign name → Jarvis name. Keys are matched without regard to case. */
 export const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = {
   // Claude Code

@@ -31,9 +31,17 @@ export class ApprovalPanel implements Component, Focusable {
     private readonly onAnswer: (answer: ApprovalAnswer) => void,
   ) {
     this.preview = approvalPreview(request, cwd, theme);
+    const offers = request.offers ?? ['once', 'session'];
     this.choices = [
-      { label: 'Approve once', answer: { decision: 'approve' } },
-      { label: `Approve for this session (${request.sessionPattern})`, answer: { decision: 'approve_session' } },
+      ...(offers.includes('once') ? [{ label: 'Approve once', answer: { decision: 'approve' } } as Choice] : []),
+      ...(offers.includes('session')
+        ? [
+            {
+              label: `Approve for this session (${request.sessionPattern})`,
+              answer: { decision: 'approve_session' },
+            } as Choice,
+          ]
+        : []),
       { label: 'Reject', answer: { decision: 'reject' } },
       { label: 'Reject with feedback…', feedback: true },
     ];

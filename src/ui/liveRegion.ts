@@ -5,7 +5,7 @@ import type { Theme } from './theme';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-export interface LiveParts {
+export interface LiveRegionParts {
   theme(): Theme;
   transcript: Component;
   /** The todo list, between the transcript and the activity line (renders nothing when hidden). */
@@ -20,14 +20,20 @@ export interface LiveParts {
 }
 
 export class LiveRegion implements Component {
-  constructor(private readonly parts: LiveParts) {}
+  constructor(private readonly parts: LiveRegionParts) {}
 
   invalidate(): void {}
 
   render(width: number): string[] {
+    const { elastic, fixed } = this.renderParts(width);
+    return [...elastic, ...fixed];
+  }
+
+  /** The live transcript (which the screen may show only the newest lines of, screen.ts) and the rest. */
+  renderParts(width: number): { elastic: string[]; fixed: string[] } {
     const { fg } = this.parts.theme();
+    const elastic = this.parts.transcript.render(width);
     const out: string[] = [];
-    for (const l of this.parts.transcript.render(width)) out.push(l);
     if (this.parts.todos) for (const l of this.parts.todos.render(width)) out.push(l);
     if (this.parts.swarm) for (const l of this.parts.swarm.render(width)) out.push(l);
     const activity = this.parts.activity();
@@ -46,6 +52,6 @@ export class LiveRegion implements Component {
     const panel = this.parts.panel();
     for (const l of (panel ?? this.parts.input).render(width)) out.push(l);
     for (const l of this.parts.footer.render(width)) out.push(l);
-    return out;
+    return { elastic, fixed: out };
   }
 }

@@ -3,6 +3,7 @@
 // `/mcp-config login` signs in to an OAuth server and reconnects it.
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { loginMcpServer } from '../ext/mcp/mcpOAuth';
+import { LAUNCH_CHANGED_MARK } from '../ext/mcp/launchPin';
 import { mcpFailureText, startMcpServers } from '../ext/mcp/mcpSession';
 import { openInBrowser } from '../platform/openInBrowser';
 import type { AppOptions } from './appOptions';
@@ -15,6 +16,8 @@ const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 export function startUiMcpServers(
   opts: Pick<AppOptions, 'home' | 'version' | 'mcp' | 'mcpClientName' | 'runtime'>,
   notice: Notice,
+  /** A project server was not started because a file it starts with changed since trusted (launchPin.ts). */
+  onLaunchChanged?: (server: string) => void,
 ): McpManager | undefined {
   return startMcpServers(opts.mcp?.servers ?? [], {
     home: opts.home,
@@ -23,12 +26,14 @@ export function startUiMcpServers(
     always: !!(opts.mcp?.untrusted.length || opts.mcp?.changed.length),
     deferred: mcpToolDeferral(opts.runtime.deferral),
     onWarning: (text) => notice('warning', text),
-    onFailure: (server, error) =>
+    onFailure: (server, error) => {
       notice(
         'warning',
         mcpFailureText(server, error),
         '/mcp shows every server; fix the configuration and run /reload.',
-      ),
+      );
+      if (error.includes(LAUNCH_CHANGED_MARK)) onLaunchChanged?.(server);
+    },
   });
 }
 

@@ -9,6 +9,9 @@
 // The terminal's scrollback belongs to the user (docs/ui.md "Scrollback"): nothing here ever clears it or the
 // screen above the live region. A resize redraws only the live region (the terminal reflows what is above);
 // a reprint (Ctrl-O, a theme change) appends the re-rendered transcript below what is already there.
+// Between frames the (hidden) cursor rests on the first column of the live region's first row. A terminal that
+// re-wraps its lines on a resize carries the cursor along with the text, so after any resize the live region
+// starts exactly where the cursor is: no row arithmetic that a terminal's own reflow rules could prove wrong.
 import { CURSOR_MARKER, truncateToWidth, visibleWidth, type Component } from '@mariozechner/pi-tui';
 import {
   ENTER_ALTERNATE_SCREEN,
@@ -16,6 +19,7 @@ import {
   LEAVE_ALTERNATE_SCREEN,
   setAlternateScreenActive,
 } from '../platform/terminalModes';
+import { hasParts, liveRows, rowsAfterResize } from './liveRows';
 
 export interface ScreenTerminal {
   write(data: string): void;
@@ -26,6 +30,19 @@ export interface ScreenTerminal {
 const SYNC_START = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
 const LINE_RESET = '\x1b[0m';
+/**
+ * Erases from the cursor's row (at column 0) to the end of the screen without ever erasing from the screen's
+ * home position: tmux (`scroll-on-clear`) and some terminals move a screen erased from there into the scrollback,
+ * which would leave a copy of the live region behind. The erase starts at column 1, then the row's first cell.
+ */
+const ERASE_DOWN_FROM_ROW = '\x1b[2G\x1b[J\r\x1b[K';
+/**
+ * The live region is written with the terminal's line wrap off: should the terminal have become narrower since the
+ * size was read, a line is cut at the edge instead of taking a second row, so the way back to the first row stays
+ * right and the cursor stays where the next frame (and the terminal's reflow) expects it.
+ */
+const WRAP_OFF = '\x1b[?7l';
+const WRAP_ON = '\x1b[?7h';
 /** Live frames are at most this often; a request inside the window is folded into the next frame. */
 export const MIN_FRAME_INTERVAL_MS = 16;
 
@@ -44,8 +61,9 @@ export class Screen {
   private lastFrameAt = 0;
   private stopped = false;
   private lastWidth = 0;
-  /** The width the live region was drawn at: after a resize the terminal has reflowed those lines. */
+  /** The size the live region was drawn at: after a resize it is drawn again from its first row (the cursor). */
   private drawnWidth = 0;
+  private drawnHeight = 0;
   private reprintRequested = false;
   private historyChanged = false;
   /** Full-screen mode: the transcript's lines, the rows on screen, how far the viewport is scrolled up. */
@@ -57,6 +75,7 @@ export class Screen {
         scroll: number;
         inlineDrawn: string[];
         inlineWidth: number;
+        inlineHeight: number;
         reprintOnLeave: boolean;
         unguard: () => void;
       }
@@ -96,6 +115,7 @@ export class Screen {
         scroll: 0,
         inlineDrawn: this.drawn,
         inlineWidth: this.drawnWidth,
+        inlineHeight: this.drawnHeight,
         reprintOnLeave: this.reprintRequested,
         unguard,
       };
@@ -115,6 +135,7 @@ export class Screen {
     setAlternateScreenActive(false);
     this.drawn = this.full.inlineDrawn;
     this.drawnWidth = this.full.inlineWidth;
+    this.drawnHeight = this.full.inlineHeight;
     if (this.full.reprintOnLeave) this.reprintRequested = true;
     this.full = undefined;
   }
@@ -164,46 +185,59 @@ export class Screen {
     const height = Math.max(2, this.term.rows);
     if (this.full && this.lastWidth && width !== this.lastWidth) this.historyChanged = true;
     this.lastWidth = width;
-    const lines = this.liveLines(width, height);
     if (this.full) {
+      const lines = this.liveLines(width, height);
       this.fullScreenFrame(width, height, lines);
-      this.finishFrame(started, lines);
+      this.finishFrame(started, lines, height);
       return;
     }
     this.historyChanged = false;
+    const resized = this.drawn.length > 0 && (width !== this.drawnWidth || height !== this.drawnHeight);
+    let above = this.pendingScrollback;
+    if (this.reprintRequested) {
+      this.stats.fullReprints++;
+      above = this.renderHistory(width);
+    }
+    // The rows the region takes now: after a resize, its old lines as the terminal re-wrapped them; lines written
+    // above it take their place first.
+    const reserved = resized ? rowsAfterResize(this.drawn, this.drawnWidth, width) : this.drawn.length;
+    const lines = this.liveLines(width, height, Math.max(0, reserved - above.length));
     let out: string;
-    const reflowed = this.drawn.length > 0 && this.drawnWidth > 0 && width !== this.drawnWidth;
-    if (this.reprintRequested || this.pendingScrollback.length || reflowed) {
-      let above = this.pendingScrollback;
-      if (this.reprintRequested) {
-        this.stats.fullReprints++;
-        above = this.renderHistory(width);
-      }
+    if (this.reprintRequested || above.length || resized) {
       this.reprintRequested = false;
       this.pendingScrollback = [];
       out =
         SYNC_START +
-        this.eraseLive(width) +
+        this.eraseLive() +
         above.map((l) => `${fit(width)(l)}${LINE_RESET}\r\n`).join('') +
+        WRAP_OFF +
         lines.join('\r\n') +
+        backToFirstRow(lines.length) +
+        WRAP_ON +
         SYNC_END;
     } else {
       const first = firstDifference(this.drawn, lines);
       if (first === -1) {
-        this.finishFrame(started, lines);
+        this.finishFrame(started, lines, height);
         return;
       }
-      if (first >= lines.length) {
-        // Only removals: clear from the first removed line, then step back onto the new last line.
-        out = SYNC_START + this.moveToLine(first) + '\x1b[J' + (lines.length ? '\x1b[1A' : '') + SYNC_END;
-      } else if (first >= this.drawn.length && this.drawn.length > 0) {
-        out = SYNC_START + this.moveToLine(this.drawn.length - 1) + '\r\n' + lines.slice(first).join('\r\n') + SYNC_END;
-      } else {
-        out = SYNC_START + this.moveToLine(first) + '\x1b[J' + lines.slice(first).join('\r\n') + SYNC_END;
-      }
+      out = SYNC_START + WRAP_OFF + this.redrawFrom(first, lines) + WRAP_ON + SYNC_END;
     }
     this.term.write(out);
-    this.finishFrame(started, lines);
+    this.finishFrame(started, lines, height);
+  }
+
+  /** Rewrites the live region from its row `first` down (the cursor is on its first row, and ends there again). */
+  private redrawFrom(first: number, lines: string[]): string {
+    if (this.drawn.length === 0) return '\r' + lines.join('\r\n') + backToFirstRow(lines.length);
+    if (first >= this.drawn.length) {
+      // Only additions: step onto the last drawn row and go on below it.
+      return down(this.drawn.length - 1) + '\r\n' + lines.slice(first).join('\r\n') + backToFirstRow(lines.length);
+    }
+    const erase = first === 0 ? '\r' + ERASE_DOWN_FROM_ROW : `${down(first)}\r\x1b[J`;
+    // Only removals: erase from the first removed row, then back to the first row.
+    if (first >= lines.length) return erase + (first > 0 ? `\x1b[${first}A` : '') + '\r';
+    return erase + lines.slice(first).join('\r\n') + backToFirstRow(lines.length);
   }
 
   private fullScreenFrame(width: number, height: number, live: string[]): void {
@@ -243,18 +277,32 @@ export class Screen {
     return `\x1b[7m ↓ ${scroll} more line${scroll === 1 ? '' : 's'} below · PgDn scrolls down \x1b[27m`;
   }
 
-  private finishFrame(started: number, lines: string[]): void {
+  private finishFrame(started: number, lines: string[], height: number): void {
     this.drawn = lines;
-    if (!this.full) this.drawnWidth = this.lastWidth;
+    if (!this.full) {
+      this.drawnWidth = this.lastWidth;
+      this.drawnHeight = height;
+    }
     this.lastFrameAt = performance.now();
     this.stats.frames++;
     this.stats.frameMs += this.lastFrameAt - started;
   }
 
-  /** The live region's lines, clipped to fit the screen so every drawn line stays addressable. */
-  private liveLines(width: number, height: number): string[] {
-    const rendered = this.live.render(width);
-    const start = Math.max(0, rendered.length - (height - 1));
+  /**
+   * The live region's lines, clipped to fit the screen so every drawn line stays addressable. In the normal screen
+   * the region keeps room to be re-wrapped and takes at least `reserved` rows (liveRows.ts).
+   */
+  private liveLines(width: number, height: number, reserved = 0): string[] {
+    const rendered = this.full
+      ? this.live.render(width)
+      : liveRows(
+          hasParts(this.live) ? this.live.renderParts(width) : { elastic: [], fixed: this.live.render(width) },
+          reserved,
+          width,
+          height,
+        );
+    // Full-screen mode keeps at least a row for the conversation.
+    const start = Math.max(0, rendered.length - (this.full ? height - 1 : height));
     const out: string[] = [];
     for (let i = start; i < rendered.length; i++) {
       let line = rendered[i];
@@ -264,31 +312,16 @@ export class Screen {
     return out;
   }
 
-  /**
-   * Erases the live region as drawn, from its first row down. After a change of width the terminal has
-   * reflowed its lines (a line wider than the new width takes several rows), so the rows are counted at the new
-   * width; rows above the live region are never touched.
-   */
-  private eraseLive(width: number): string {
-    if (!this.drawn.length) return '\r';
-    if (this.drawnWidth === width || !this.drawnWidth) return this.moveToLine(0) + '\x1b[J';
-    let rows = 0;
-    for (const line of this.drawn) rows += Math.max(1, Math.ceil(visibleWidth(line) / width));
-    return (rows > 1 ? `\x1b[${rows - 1}A` : '') + '\r\x1b[J';
-  }
-
-  /** Cursor motion from the end of the drawn region (where a frame always leaves it) to column 0 of `row`. */
-  private moveToLine(row: number): string {
-    if (!this.drawn.length) return '\r';
-    const up = this.drawn.length - 1 - row;
-    return (up > 0 ? `\x1b[${up}A` : '') + '\r';
+  /** Erases the live region from its first row, where the cursor rests (after a resize too: the terminal moved it). */
+  private eraseLive(): string {
+    return this.drawn.length ? '\r' + ERASE_DOWN_FROM_ROW : '\r';
   }
 
   /** Erases the live region and forgets it, so the next frame draws it afresh where the cursor is. */
   releaseLive(): void {
     if (this.stopped || this.full) return;
     if (this.pendingScrollback.length || this.reprintRequested) this.renderNow();
-    if (this.drawn.length) this.term.write(this.eraseLive(Math.max(1, this.term.columns)));
+    if (this.drawn.length) this.term.write(this.eraseLive());
     this.drawn = [];
   }
 
@@ -300,10 +333,20 @@ export class Screen {
     this.leaveFullScreen();
     if (this.pendingScrollback.length || this.reprintRequested) this.renderNow();
     this.stopped = true;
-    if (opts.clearLive && this.drawn.length) this.term.write(this.moveToLine(0) + '\x1b[J');
-    else if (this.drawn.length) this.term.write('\r\n');
+    if (opts.clearLive && this.drawn.length) this.term.write(this.eraseLive());
+    else if (this.drawn.length) this.term.write(down(this.drawn.length - 1) + '\r\n');
     this.drawn = [];
   }
+}
+
+/** Cursor motion down `rows` rows (never scrolls: the rows are the live region's own). */
+function down(rows: number): string {
+  return rows > 0 ? `\x1b[${rows}B` : '';
+}
+
+/** From the end of the live region's last line back to the first column of its first row. */
+function backToFirstRow(lineCount: number): string {
+  return (lineCount > 1 ? `\x1b[${lineCount - 1}A` : '') + '\r';
 }
 
 function firstDifference(a: readonly string[], b: readonly string[]): number {

@@ -9,6 +9,7 @@ import type { Runtime } from '../engine/runtime/runtime';
 import { SessionControl, SessionControlError } from '../engine/runtime/sessionControl';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import { DEFAULT_COMPAT } from '../store/compat';
+import { loadMcpServers } from '../store/mcpConfig';
 import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';
 import type { AppOptions, ReloadedOptions } from './appOptions';
@@ -44,6 +45,8 @@ export class SessionLifecycle {
   readonly controller: SessionControl;
   private opts: AppOptions;
   private mcpServers: McpManager | undefined;
+  /** The trust question about files changed during the session is open. */
+  private askingAgain = false;
 
   constructor(
     opts: AppOptions,
@@ -87,7 +90,8 @@ export class SessionLifecycle {
         'Type to start a new session, or /sessions to pick another.',
       );
     }
-    if (needsTrustDecision(opts.home, opts.cwd, opts.mcp)) this.askTrust((trusted) => this.afterTrust(trusted));
+    if (needsTrustDecision(opts.home, opts.cwd, opts.mcp, opts.runtime.compat ?? DEFAULT_COMPAT))
+      this.askTrust((trusted) => this.afterTrust(trusted));
     else this.afterTrust(false);
   }
 
@@ -207,14 +211,46 @@ export class SessionLifecycle {
   }
 
   private startMcp(): McpManager | undefined {
-    return startUiMcpServers(this.opts, (level, text, hint) => this.host.notice(level, text, hint));
+    return startUiMcpServers(
+      this.opts,
+      (level, text, hint) => this.host.notice(level, text, hint),
+      (server) => this.askAboutChangedFiles(server),
+    );
+  }
+
+  /**
+   * A server was not started because a file it starts with changed after the session read it: the files are read
+   * again and the trust question comes back for what changed; a yes starts those servers with the new content.
+   */
+  private askAboutChangedFiles(server: string): void {
+    const { host, opts } = this;
+    const config = this.mcpServers?.configOf(server);
+    if (this.askingAgain || !config) return;
+    const compat = opts.runtime.compat ?? DEFAULT_COMPAT;
+    const defaults = { startupTimeoutMs: config.startupTimeoutMs, toolTimeoutMs: config.toolTimeoutMs };
+    const fresh = loadMcpServers({
+      home: opts.home,
+      projectDir: opts.cwd,
+      trusted: true,
+      defaults,
+      compat,
+      env: opts.env,
+    });
+    if (!fresh.changed.length) return;
+    this.askingAgain = true;
+    const done = (trusted: boolean) => {
+      this.askingAgain = false;
+      host.panels.close();
+      if (trusted) for (const s of fresh.changed) void this.mcpServers?.add(s);
+    };
+    host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, compat, done, fresh));
   }
 
   /** The trust prompt; about the changed project MCP files only when the folder is already trusted. */
   private askTrust(done: (trusted: boolean) => void): void {
     const { host, opts } = this;
     const compat = opts.runtime.compat ?? DEFAULT_COMPAT;
-    host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, compat, done, opts.mcp?.changed));
+    host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, compat, done, opts.mcp));
   }
 
   /** Starts the project servers held back for trust (untrusted folder, or files changed since trusted). */

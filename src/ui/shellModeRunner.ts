@@ -23,25 +23,26 @@ export interface ShellModeHost {
 }
 
 export class ShellModeRunner {
-  private run: ShellRun | undefined;
+  /** The command being planned or run: `done` settles when its output is kept. */
+  private current: { done: Promise<ShellResult>; interrupt(): Promise<void> } | undefined;
   /** The outputs of commands run since the last prompt. */
   private contexts: string[] = [];
 
   constructor(private readonly host: ShellModeHost) {}
 
   get running(): boolean {
-    return !!this.run;
+    return !!this.current;
   }
 
   /** Settles when the running command has ended and its output is kept; undefined when none runs. */
   get done(): Promise<ShellResult> | undefined {
-    return this.run?.done;
+    return this.current?.done;
   }
 
   start(command: string): void {
     const { host } = this;
     if (!command) return;
-    if (this.run) {
+    if (this.current) {
       host.notice('warning', 'A shell command is still running.', 'Wait for it, or press Esc to stop it.');
       return;
     }
@@ -51,14 +52,53 @@ export class ShellModeRunner {
     host.transcript.add(new UserBlock(host.view, command, 'shell'));
     const card = new ToolCard(host.view, `shell-${Date.now()}`, 'Shell', command);
     host.transcript.add(card);
-    const plan = planShellModeCommand(rt, command, host.cwd);
-    if (plan.kind === 'refused') {
-      card.finish({ text: plan.message, isError: true, display: { kind: 'command', command, exitCode: null } });
+    host.startActivity(`Running ${command.split('\n')[0].slice(0, 40)}`);
+    let run: ShellRun | undefined;
+    let stopped = false;
+    const done = this.planAndRun(
+      rt,
+      command,
+      card,
+      () => stopped,
+      (r) => (run = r),
+    ).catch((e: unknown) => {
+      const text = `The command could not be run: ${e instanceof Error ? e.message : String(e)}`;
+      card.finish({ text, isError: true, display: { kind: 'command', command, exitCode: null } });
+      host.transcript.flush();
+      return { output: text, exitCode: null, omittedChars: 0, interrupted: false };
+    });
+    this.current = {
+      done,
+      interrupt: () => {
+        stopped = true;
+        return run?.interrupt() ?? done.then(() => undefined);
+      },
+    };
+    // Registered before anyone can wait on `done`, so waiters find the output already kept.
+    void done.then(() => {
+      this.current = undefined;
+      host.ended();
+    });
+  }
+
+  /** Asks the trust boundary how the command runs (shellModeSandbox.ts), then runs it unless it was stopped first. */
+  private async planAndRun(
+    rt: Runtime,
+    command: string,
+    card: ToolCard,
+    stopped: () => boolean,
+    running: (run: ShellRun) => void,
+  ): Promise<ShellResult> {
+    const { host } = this;
+    const plan = await planShellModeCommand(rt, command, host.cwd);
+    const refusal = plan.kind === 'refused' ? plan.message : stopped() ? 'Not run: it was stopped first.' : undefined;
+    if (plan.kind === 'run' && refusal) plan.settle();
+    if (plan.kind === 'refused' || refusal) {
+      card.finish({ text: refusal!, isError: true, display: { kind: 'command', command, exitCode: null } });
       host.transcript.flush();
       host.requestRender();
-      return;
+      return { output: refusal!, exitCode: null, omittedChars: 0, interrupted: true };
     }
-    host.startActivity(`Running ${command.split('\n')[0].slice(0, 40)}`);
     const outputDir = shellOutputsDir(rt.session.dir);
     const graceMs = rt.tasks.settings.killGracePeriodMs;
     const sandbox = plan.sandbox ? { sandbox: plan.sandbox } : {};
@@ -66,29 +106,26 @@ export class ShellModeRunner {
       card.appendOutput(chunk);
       host.requestRender();
     });
-    this.run = run;
-    // Registered before anyone can wait on `done`, so waiters find the output already kept.
-    void run.done.then((ran) => {
-      // What the sandbox says about the command goes after its output, on the card and in the context.
-      const notes = plan.notes(ran.output, ran.exitCode).join('\n');
-      const gap = ran.output && !ran.output.endsWith('\n') ? '\n' : '';
-      if (notes) card.appendOutput(`${gap}${notes}\n`);
-      const result = notes ? { ...ran, output: `${ran.output}${gap}${notes}\n` } : ran;
-      const { output, exitCode } = result;
-      this.run = undefined;
-      card.finish(
-        { text: output, isError: exitCode !== 0, display: { kind: 'command', command, exitCode } },
-        exitCode === 0 ? 'ok' : 'error',
-      );
-      host.transcript.flush();
-      this.contexts.push(shellContext(command, result));
-      host.ended();
-    });
+    running(run);
+    const ran = await run.done;
+    // What the sandbox says about the command goes after its output, on the card and in the context.
+    const notes = [...plan.notes(ran.output, ran.exitCode), ...plan.settle()].join('\n');
+    const gap = ran.output && !ran.output.endsWith('\n') ? '\n' : '';
+    if (notes) card.appendOutput(`${gap}${notes}\n`);
+    const result = notes ? { ...ran, output: `${ran.output}${gap}${notes}\n` } : ran;
+    const { output, exitCode } = result;
+    card.finish(
+      { text: output, isError: exitCode !== 0, display: { kind: 'command', command, exitCode } },
+      exitCode === 0 ? 'ok' : 'error',
+    );
+    host.transcript.flush();
+    this.contexts.push(shellContext(command, result));
+    return result;
   }
 
   /** Stops the running command and everything it started; undefined when none runs. */
   interrupt(): Promise<void> | undefined {
-    return this.run?.interrupt();
+    return this.current?.interrupt();
   }
 
   /** The outputs for the next prompt; they go once. */

@@ -12,7 +12,7 @@ import { editInputBox } from './externalEditor';
 import { Footer, type FooterState } from './footer';
 import { LiveRegion } from './liveRegion';
 import { PanelSlot } from './panelSlot';
-import { Screen } from './screen';
+import { Screen, type ScreenTerminal } from './screen';
 import type { SwarmProgress } from './subagents/subagentView';
 import { SwarmPanel } from './subagents/swarmPanel';
 import { loadTheme } from './theme';
@@ -95,7 +95,11 @@ export class TerminalView {
     this.editor.focused = true;
     this.editor.onChange = (text) => this.onEditorChange(text);
     for (const entry of loadUserHistory(opts.home, opts.cwd).slice(-100)) this.editor.addToHistory(entry);
-    this.screen = new Screen(this.terminal, this.liveRegion(sources), (w) => this.transcript.renderHistory(w));
+    this.screen = new Screen(
+      opts.terminal ? this.terminal : sizedFromTty(this.terminal),
+      this.liveRegion(sources),
+      (w) => this.transcript.renderHistory(w),
+    );
     for (const w of [...opts.warnings, ...preferenceWarnings])
       this.transcript.add(new NoticeBlock(this.view, 'warning', w));
   }
@@ -191,4 +195,23 @@ export class TerminalView {
       footer,
     });
   }
+}
+
+/**
+ * The process's terminal with its size read from the tty at each frame. Node updates `process.stdout.columns`
+ * only when it handles SIGWINCH; a frame drawn between the terminal's resize and that would be drawn at the old
+ * width into re-wrapped rows.
+ */
+function sizedFromTty(terminal: Terminal): ScreenTerminal {
+  const size = (): [number, number] | undefined =>
+    process.stdout.isTTY ? (process.stdout.getWindowSize() as [number, number]) : undefined;
+  return {
+    write: (data) => terminal.write(data),
+    get columns() {
+      return size()?.[0] || terminal.columns;
+    },
+    get rows() {
+      return size()?.[1] || terminal.rows;
+    },
+  };
 }

@@ -4,6 +4,7 @@
 // command of its own and one the project shadows) used through `jarvis -p` against the mock model: each is invoked
 // with its arguments, its shell lines run under the ordinary approval and sandbox (a deny rule holds), prose that
 // merely holds `!` and backquotes is left as text, and what Jarvis does not apply is said (docs/compatibility.md).
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,10 +77,23 @@ describe('Claude Code commands through jarvis -p', () => {
     const { r, sent } = await send('/release:notes 1.2.0');
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dirs.cwd, 'build/notes-input.txt'), 'utf8')).toContain('1.2.0');
-    expect(sent).toMatch(/notes for '?1\.2\.0/);
+    expect(sent).toContain('notes for 1.2.0');
     expect(sent).not.toContain('```!');
     expect(sent).toContain('```bash\n!`rm -rf build`\n```');
     expect(existsSync(join(dirs.cwd, 'build'))).toBe(true);
+  }, 60_000);
+
+  it('hostile arguments in a ```! block are data: written as typed, nothing of them runs', async () => {
+    const proof = join(dirs.cwd, '..', 'proof');
+    const attack = (canary: string) => `2.0 $(touch ${canary}) "; touch ${canary}; echo "`;
+    // Put in place as text (what the block's line reads as), the arguments run.
+    spawnSync('bash', ['-c', `echo "notes for ${attack(proof)}"`], { cwd: dirs.cwd });
+    expect(existsSync(proof)).toBe(true);
+    const canary = join(dirs.cwd, 'pwned');
+    const { r } = await send(`/release:notes ${attack(canary)}`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(canary)).toBe(false);
+    expect(readFileSync(join(dirs.cwd, 'build/notes-input.txt'), 'utf8')).toBe(`notes for ${attack(canary)}\n`);
   }, 60_000);
 
   it("~/.claude/commands: the user's own command works; the project's review.md shadows the user's", async () => {

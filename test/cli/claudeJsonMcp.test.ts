@@ -1,8 +1,10 @@
 // `~/.claude.json` as `claude mcp add` leaves it — a big file of Claude Code's own state with a user-scope
 // `mcpServers` and a local-scope one under `projects["<abs path>"]` — read like our MCP config (docs/compatibility.md,
 // "MCP configs"): `jarvis mcp list` names both with the file; in print mode the user server's tool answers the model,
-// and the project's server starts only in a trusted folder.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// and the project's server starts only in a trusted folder, and only with the launch files in the workspace as they
+// were trusted (docs/mcp.md, "Workspace trust").
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkspaceTrust } from '../../src/store/trust';
@@ -19,7 +21,7 @@ afterAll(async () => {
 });
 
 /** A project and a `~/.claude.json` written the way Claude Code writes it (two-space JSON, much unrelated state). */
-function setup(): { dirs: CliDirs; userHome: string } {
+function setup(local: Record<string, unknown> = {}): { dirs: CliDirs; userHome: string } {
   const dirs = makeCliDirs();
   const userHome = join(dirs.cwd, '..', 'user');
   mkdirSync(userHome, { recursive: true });
@@ -44,7 +46,7 @@ function setup(): { dirs: CliDirs; userHome: string } {
         allowedTools: [],
         history: [{ display: 'fix the tests', pastedContents: {} }],
         mcpContextUris: [],
-        mcpServers: { 'cc-local': server({}) },
+        mcpServers: { 'cc-local': server(local) },
         enabledMcpjsonServers: [],
         disabledMcpjsonServers: [],
         hasTrustDialogAccepted: true,
@@ -101,5 +103,41 @@ describe('~/.claude.json MCP servers', () => {
     const local = model.requests.at(-1)!.body.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'e2');
     expect(JSON.stringify(local.content)).toContain('Echo: local scope');
     expect(trusted.stderr).not.toMatch(/not trusted|changed since/);
+  }, 120_000);
+
+  it("this project's server started from a workspace file runs only with the bytes trusted", async () => {
+    const { dirs, userHome } = setup({ command: 'node', args: ['tools/srv.mjs'], startup: 'eager' });
+    const canary = join(dirs.cwd, '..', 'canary');
+    const script = (extra: string) =>
+      `${extra}process.argv.push('stdio');\nawait import(${JSON.stringify(EVERYTHING_BIN)});\n`;
+    mkdirSync(join(dirs.cwd, 'tools'));
+    writeFileSync(join(dirs.cwd, 'tools/srv.mjs'), script(''));
+    // Trust is given with the user's ~/.claude.json in view, as the trust question in that home gives it.
+    const home = process.env.HOME;
+    process.env.HOME = userHome;
+    try {
+      setWorkspaceTrust(dirs.home, dirs.cwd, true);
+    } finally {
+      process.env.HOME = home;
+    }
+    const env = cliEnv(dirs, { ...mockModelEnv(model.baseUrlFor('openai')), HOME: userHome });
+    model.push({ text: 'done' });
+    const trusted = await runJarvis(['-p', 'hello'], { env, cwd: dirs.cwd, timeoutMs: 60_000 });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stderr).not.toMatch(/not trusted|changed since/);
+    expect(JSON.stringify(model.requests.at(-1)!.body.tools)).toContain('mcp__cc-local__');
+
+    // A sandboxed command rewrites the script; run as it stands, the launch line runs the planted code.
+    const planted = `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(canary)}, 'ran\\n');\n`;
+    writeFileSync(join(dirs.cwd, 'tools/srv.mjs'), script(planted));
+    spawnSync('node', ['tools/srv.mjs'], { cwd: dirs.cwd, input: '' });
+    expect(existsSync(canary)).toBe(true);
+    rmSync(canary);
+    model.push({ text: 'done' });
+    const changed = await runJarvis(['-p', 'hello'], { env, cwd: dirs.cwd, timeoutMs: 60_000 });
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(existsSync(canary), changed.stderr).toBe(false);
+    expect(changed.stderr).toMatch(/tools\/srv\.mjs changed since this workspace was trusted.*cc-local/);
+    expect(JSON.stringify(model.requests.at(-1)!.body.tools)).not.toContain('mcp__cc-local__');
   }, 120_000);
 });

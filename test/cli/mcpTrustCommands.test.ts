@@ -1,5 +1,5 @@
 // `jarvis mcp list`, `mcp add` and `doctor` with project MCP files trusted by content (docs/mcp.md, "Workspace
-// trust"): a file changed since the folder was trusted is listed as `changed since trusted` and is a doctor
+// trust"): a file changed since the folder was trusted is listed as `changed since trusted: <file>` and is a doctor
 // problem; the user's own `jarvis mcp add --scope project` in a trusted folder keeps the file trusted.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ describe('project MCP files changed since trusted', () => {
     writeFileSync(file, JSON.stringify({ mcpServers: { proj: { command: 'other-server' } } }));
     const list = await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd });
     expect(list.stdout).toMatch(
-      /^proj {2}project {2}stdio: other-server {2}\(changed since trusted; from .*mcp\.json\)$/m,
+      /^proj {2}project {2}stdio: other-server {2}\(changed since trusted: \S*\.jarvis-code\/mcp\.json; from .*mcp\.json\)$/m,
     );
     const doctor = await runJarvis(['doctor'], { env, cwd: dirs.cwd });
     expect(doctor.code).toBe(1);
@@ -43,7 +43,7 @@ describe('project MCP files changed since trusted', () => {
       (await runJarvis(['mcp', 'add', '--scope', 'project', 'b', '--', 'b-server'], { env, cwd: dirs.cwd })).code,
     ).toBe(0);
     const list = (await runJarvis(['mcp', 'list'], { env, cwd: dirs.cwd })).stdout;
-    expect(list).toMatch(/^planted {2}project .*\(changed since trusted;/m);
-    expect(list).toMatch(/^b {2}project .*\(changed since trusted;/m);
+    expect(list).toMatch(/^planted {2}project .*\(changed since trusted: \S*\.jarvis-code\/mcp\.json;/m);
+    expect(list).toMatch(/^b {2}project .*\(changed since trusted: \S*mcp\.json;/m);
   });
 });

@@ -1,10 +1,11 @@
-// Project MCP files are trusted by content (docs/mcp.md, "Workspace trust"; docs/sandbox.md): through `jarvis -p`,
-// a sandboxed Bash call that plants a `.mcp.json` or rewrites `.jarvis-code/mcp.json` in a trusted git workspace
-// does not get its server started by the next session (a canary outside the workspace stays absent), stderr
-// names the file and how to approve it, and an unchanged trusted file's server (the real server-everything)
-// still starts.
+// Project MCP files are trusted by content (docs/mcp.md, "Workspace trust"; docs/trust-boundary.md): through
+// `jarvis -p`, a sandboxed Bash call cannot plant a `.mcp.json` (moved aside, and said) nor rewrite
+// `.jarvis-code/mcp.json` (read-only inside the sandbox) in a trusted git workspace; and a project file changed
+// outside the sandbox since it was trusted (a pull, another tool) does not get its servers started by the next
+// session (a canary outside the workspace stays absent), stderr names the file and how to approve it, and an
+// unchanged trusted file's server (the real server-everything) still starts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkspaceTrust } from '../../src/store/trust';
@@ -59,38 +60,32 @@ function trustedWorkspace() {
 
 const heredoc = (file: string, text: string) => `cat > ${file} <<'JSON'\n${text}\nJSON\necho written`;
 
-describe.skipIf(!available)('jarvis -p: project MCP files planted by a sandboxed command', () => {
-  it('a .mcp.json written by Bash is not started next session; the unchanged trusted file still is', async () => {
+describe.skipIf(!available)('jarvis -p: project MCP files and a sandboxed command', () => {
+  it('a .mcp.json planted by Bash is moved aside, and the next session starts only the trusted server', async () => {
     const { dirs, okMarker, canary } = trustedWorkspace();
     const planted = JSON.stringify({ mcpServers: { planted: markingServer(canary) } });
     server.push(
       { toolCalls: [{ id: 'w', name: 'Bash', arguments: { command: heredoc('.mcp.json', planted) } }] },
       { text: 'Done.' },
     );
-    const first = await run(dirs);
+    await run(dirs);
     const written = server.requests
       .at(-1)!
       .body.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'w');
-    expect(String(written.content)).toContain('written');
-    expect(existsSync(join(dirs.cwd, '.mcp.json'))).toBe(true);
-    expect(first.stderr).not.toContain('changed since');
+    expect(String(written.content)).toContain(`${join(dirs.cwd, '.mcp.json')} was moved to`);
+    expect(existsSync(join(dirs.cwd, '.mcp.json'))).toBe(false);
+    expect(existsSync(join(dirs.cwd, '.mcp.json.quarantined-by-jarvis'))).toBe(true);
 
     rmSync(okMarker, { force: true });
     server.push({ text: 'next' });
     const next = await run(dirs);
     expect(existsSync(canary)).toBe(false);
-    expect(next.stderr).toMatch(
-      /\.mcp\.json changed since this workspace was trusted; its MCP servers were not started: planted/,
-    );
-    expect(next.stderr).toContain('run `jarvis` in this folder and accept the trust prompt');
-    expect(next.stderr.match(/\.mcp\.json changed since/g)).toHaveLength(1);
     expect(existsSync(okMarker)).toBe(true);
-    const tools = JSON.stringify(server.requests.at(-1)!.body.tools);
-    expect(tools).toContain('mcp__ok__');
-    expect(tools).not.toContain('mcp__planted__');
+    expect(next.stderr).not.toContain('changed since');
+    expect(JSON.stringify(server.requests.at(-1)!.body.tools)).not.toContain('mcp__planted__');
   });
 
-  it('a .jarvis-code/mcp.json rewritten by Bash starts none of its servers next session', async () => {
+  it('a .jarvis-code/mcp.json rewritten by Bash stays as trusted (read-only inside the sandbox)', async () => {
     const { dirs, okMarker, canary, ours } = trustedWorkspace();
     const rewritten = JSON.stringify({
       mcpServers: { ...JSON.parse(ours).mcpServers, planted: markingServer(canary) },
@@ -100,13 +95,36 @@ describe.skipIf(!available)('jarvis -p: project MCP files planted by a sandboxed
       { text: 'Done.' },
     );
     await run(dirs);
+    const result = server.requests.at(-1)!.body.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'w');
+    expect(String(result.content)).toContain('Read-only file system');
+    expect(readFileSync(join(dirs.cwd, '.jarvis-code', 'mcp.json'), 'utf8')).toBe(ours);
     rmSync(okMarker, { force: true });
+    server.push({ text: 'next' });
+    const next = await run(dirs);
+    expect(existsSync(canary)).toBe(false);
+    expect(existsSync(okMarker)).toBe(true);
+    expect(next.stderr).not.toContain('changed since');
+  });
+
+  it('a project MCP file changed outside the sandbox since it was trusted starts none of its servers', async () => {
+    const { dirs, okMarker, canary, ours } = trustedWorkspace();
+    const other = JSON.stringify({ mcpServers: { other: markingServer(canary) } });
+    // Written the way a `git pull` or another tool would, outside any sandbox.
+    writeFileSync(join(dirs.cwd, '.mcp.json'), other);
+    const rewritten = JSON.stringify({
+      mcpServers: { ...JSON.parse(ours).mcpServers, planted: markingServer(canary) },
+    });
+    writeFileSync(join(dirs.cwd, '.jarvis-code', 'mcp.json'), rewritten);
     server.push({ text: 'next' });
     const next = await run(dirs);
     expect(existsSync(canary)).toBe(false);
     expect(existsSync(okMarker)).toBe(false);
     expect(next.stderr).toMatch(/\.jarvis-code\/mcp\.json changed since this workspace was trusted; its MCP/);
     expect(next.stderr).toContain('its MCP servers were not started: ok, planted (to approve it, run `jarvis`');
+    expect(next.stderr).toMatch(
+      /\.mcp\.json changed since this workspace was trusted; its MCP servers were not started: other/,
+    );
+    expect(next.stderr).toContain('run `jarvis` in this folder and accept the trust prompt');
     expect(JSON.stringify(server.requests.at(-1)!.body.tools)).not.toContain('mcp__planted__');
   });
 });

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, runJarvis, type CliDirs } from '../helpers/cli';
+import { sandboxAvailable } from '../helpers/sandboxAvailable';
 
 const CONFIG = `default_permission_mode = "manual"
 
@@ -69,7 +70,9 @@ describe('jarvis policy test', () => {
   it('a covered line is allowed, exit 0; --json prints one object for scripts', async () => {
     const r = await policy('Bash(git status && git log -1)', '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({
+    const { sandbox, ...decision } = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(sandbox).toMatchObject({ state: expect.stringMatching(/^(sandboxed|unavailable)$/) });
+    expect(decision).toEqual({
       call: 'Bash(git status && git log -1)',
       mode: 'manual',
       decision: 'allow',
@@ -122,5 +125,54 @@ describe('jarvis policy test', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('invalid configuration');
     expect(r.stderr).toContain('decision');
+  });
+});
+
+describe('jarvis policy test: the command sandbox', () => {
+  // No rule about rm here: auto mode allows rm -rf ~, and only the sandbox stands between it and the home folder.
+  const ALLOW_GIT = '[[permission.rules]]\ndecision = "allow"\npattern = "Bash(git *)"\n';
+  function policyIn(config: string, ...args: string[]) {
+    const d = makeCliDirs();
+    writeFileSync(join(d.home, 'config.toml'), config);
+    return { dirs: d, run: runJarvis(['policy', 'test', ...args], { env: cliEnv(d), cwd: d.cwd }) };
+  }
+
+  it.runIf(sandboxAvailable())(
+    'auto mode allows rm -rf ~ and says it runs sandboxed, what the sandbox allows, and that unsandboxed it is refused',
+    async () => {
+      const { dirs: d, run } = policyIn(ALLOW_GIT, 'Bash(rm -rf ~)', '--mode', 'auto');
+      const r = await run;
+      expect(r.code).toBe(0);
+      const rows = r.stdout.split('\n');
+      expect(rows).toContain('decision  allow');
+      const sandbox = rows.find((l) => l.startsWith('sandbox   '));
+      expect(sandbox).toContain(`runs sandboxed: it can write only ${d.cwd}, the session's folder and a private /tmp`);
+      expect(sandbox).toContain('the rest of the file system is read-only');
+      expect(sandbox).toContain('network off');
+      expect(rows.find((l) => l.startsWith('outside   '))).toMatch(
+        /^outside {3}asked with dangerously_unsandboxed: deny by outside the sandbox \(auto mode\)/,
+      );
+      // An allow rule that covers the command lets it leave the sandbox, with the user's full access: said so.
+      const git = await policyIn(ALLOW_GIT, 'Bash(git push)', '--mode', 'auto', '--json').run;
+      expect(JSON.parse(git.stdout).sandbox).toMatchObject({
+        state: 'sandboxed',
+        unsandboxed: { decision: 'allow', by: 'rule allow Bash(git *) (~/config.toml:1)' },
+      });
+      const text = await policyIn(ALLOW_GIT, 'Bash(git push)', '--mode', 'auto').run;
+      expect(text.stdout).toContain(
+        'outside   asked with dangerously_unsandboxed: allow by rule allow Bash(git *) (~/config.toml:1), and it would run with your full access',
+      );
+    },
+  );
+
+  it('with the sandbox switched off the command runs with full access, and a denied command gets no sandbox row', async () => {
+    const off = `${CONFIG}\n[sandbox]\nenabled = false\n`;
+    const r = await policyIn(off, 'Bash(ls ~)', '--mode', 'auto').run;
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('sandbox   off ([sandbox] enabled = false): the command runs with your full access\n');
+    expect(r.stdout).not.toContain('outside');
+    const denied = await policyIn(off, 'Bash(echo hi && rm -f x)', '--mode', 'auto').run;
+    expect(denied.code).toBe(4);
+    expect(denied.stdout).not.toContain('sandbox');
   });
 });

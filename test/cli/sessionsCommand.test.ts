@@ -35,16 +35,17 @@ describe('jarvis sessions', () => {
     expect(list[0]).toMatchObject({ title: 'first question here', turns: 2, folder: dirs.cwd });
     expect(typeof list[0].id).toBe('string');
     expect(Date.parse(String(list[0].updated))).not.toBeNaN();
-    expect(list[0].model).toBeTruthy();
+    // The JARVIS_MODEL_* variables' model is listed by its name.
+    expect(list[0]).toMatchObject({ model: 'mock-model', modelId: 'mock-model' });
   });
 
   it('text and --all: one line per session, every folder with --all', async () => {
     const here = await runJarvis(['sessions'], { env, cwd: dirs.cwd });
     expect(here.stdout).toMatch(/^\w{26} {2}\S+ {2}2 turns {2}\S+ {2}first question here$/m);
     expect(here.stdout).not.toContain('in another folder');
-    // The JARVIS_MODEL_* model's internal alias is not shown as a model name.
-    expect(here.stdout).toContain('  JARVIS_MODEL_*  first question here');
-    expect(here.stdout).not.toMatch(/JARVIS_MODEL(?!_)/);
+    // The JARVIS_MODEL_* model is shown by its name, never as the variables or their internal alias.
+    expect(here.stdout).toContain('  mock-model  first question here');
+    expect(here.stdout).not.toContain('JARVIS_MODEL');
     const all = await runJarvis(['sessions', '--all', '--json'], { env, cwd: dirs.cwd });
     const titles = (JSON.parse(all.stdout) as Array<{ title: string }>).map((s) => s.title).sort();
     expect(titles).toEqual(['first question here', 'in another folder']);
@@ -59,7 +60,7 @@ describe('jarvis sessions', () => {
     expect(shown.stdout).toContain(`Session ${s.id}`);
     expect(shown.stdout).toContain('1. first question here');
     expect(shown.stdout).toContain('2. a follow-up');
-    expect(shown.stdout).toContain('  model:   JARVIS_MODEL_*\n');
+    expect(shown.stdout).toContain('  model:   mock-model\n');
     const json = await runJarvis(['sessions', 'show', s.id, '--json'], { env, cwd: dirs.cwd });
     expect(JSON.parse(json.stdout)).toMatchObject({ id: s.id, turns: 2 });
     const missing = await runJarvis(['sessions', 'show', 'NOPE'], { env, cwd: dirs.cwd });
@@ -68,6 +69,41 @@ describe('jarvis sessions', () => {
     const resume = await runJarvis(['--session', 'NOPE', '-p', 'x'], { env, cwd: dirs.cwd });
     expect(resume.code).toBe(1);
     expect(resume.stderr).toContain('List them with jarvis sessions (--all for every folder).');
+  });
+
+  it("a journal written before the model's name was kept names it from its requests, a configured model by its alias", async () => {
+    const journal = journalPathOf(latestSessionDir(dirs.home));
+    const text = readFileSync(journal, 'utf8');
+    expect(text).toContain('"modelId":"mock-model"');
+    try {
+      writeFileSync(journal, text.replace(/,"modelId":"mock-model"/g, ''));
+      const old = await runJarvis(['sessions', '--all'], { env, cwd: dirs.cwd });
+      expect(old.stdout).toContain('  mock-model  ');
+      expect(old.stdout).not.toContain('JARVIS_MODEL');
+    } finally {
+      writeFileSync(journal, text);
+    }
+    const home = join(dirs.home, '..', 'configured-home');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(
+      join(home, 'config.toml'),
+      [
+        'default_model = "fast"',
+        '[providers.local]',
+        'type = "openai"',
+        `base_url = "${server.baseUrlFor('openai')}"`,
+        'api_key = "k"',
+        '[models.fast]',
+        'provider = "local"',
+        'model = "provider-model-7"',
+        'max_context_size = 100000',
+      ].join('\n'),
+    );
+    const configured = cliEnv({ home, cwd: dirs.cwd });
+    server.push({ text: 'configured' });
+    expect((await runJarvis(['-p', 'on a configured model'], { env: configured, cwd: dirs.cwd })).code).toBe(0);
+    const listed = JSON.parse((await runJarvis(['sessions', '--json'], { env: configured, cwd: dirs.cwd })).stdout);
+    expect(listed[0]).toMatchObject({ model: 'fast', modelId: 'provider-model-7', title: 'on a configured model' });
   });
 
   it('a damaged line in the middle of a journal is said on stderr; the session is still listed', async () => {

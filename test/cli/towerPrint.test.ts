@@ -1,7 +1,7 @@
 // Tower mode end to end (docs/tower.md): the built CLI in print mode on a real git repository, against
 // the loopback mock model. The model is a script that answers by who asks — the coordinator, a
 // mission's worker or its reviewer (told apart by the brief) — and by what has happened so far.
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -250,5 +250,43 @@ describe('Tower mode in print mode', () => {
       ]),
     );
     expect(agentTools.filter((n) => /AskUserQuestion|Agent|TowerMerge|TowerSpawn|TowerPlan/.test(n))).toEqual([]);
+  }, 150_000);
+
+  it("runs none of the programs the repository's config names: hooks, a smudge filter, signing (docs/sandbox.md)", async () => {
+    const dirs = makeCliDirs();
+    const repo = makeRepo();
+    // Planted as a command could: hooks on checkout and merge, a smudge filter, signing with a program — all in
+    // the workspace, each appending to a canary outside it.
+    const canary = join(dirs.home, 'canary');
+    const evil = join(repo, '.git', 'evil.sh');
+    writeFileSync(evil, `#!/bin/sh\necho "$(basename "$0") $*" >> ${canary}\ncat\n`);
+    chmodSync(evil, 0o755);
+    for (const hook of ['post-checkout', 'pre-merge-commit', 'post-merge']) {
+      writeFileSync(join(repo, '.git', 'hooks', hook), `#!/bin/sh\nexec ${evil} "$@" </dev/null\n`);
+      chmodSync(join(repo, '.git', 'hooks', hook), 0o755);
+    }
+    gitIn(repo, 'config', 'filter.fx.smudge', evil);
+    writeFileSync(join(repo, '.gitattributes'), 'src/** filter=fx\n');
+    gitIn(repo, 'add', '.gitattributes');
+    gitIn(repo, 'commit', '-q', '-m', 'attributes');
+    gitIn(repo, 'config', 'gpg.program', evil);
+    script = (req) => {
+      if (!isTowerAgent(req)) return coordinatorTurn(req);
+      const brief = briefOf(req);
+      const mission = brief.includes('mission \\"api\\"') ? 'api' : 'ui';
+      return brief.includes('You are the worker') ? workerTurn(req, mission) : reviewerTurn(req, mission);
+    };
+    const r = await runJarvis(['-p', 'Run the tower'], {
+      env: cliEnv(dirs, { ...mockModelEnv(server.baseUrlFor('openai')), ...towerEnv }),
+      cwd: repo,
+      timeoutMs: 30_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Tower finished: api merged, ui refused.');
+    expect(gitIn(repo, 'log', '-1', '--format=%s', 'main')).toBe('Tower: merge mission api (API port)');
+    expect(existsSync(canary) ? readFileSync(canary, 'utf8') : '').toBe('');
+    // The plants are live: the user's own next checkout runs them.
+    gitIn(repo, 'checkout', '-q', '-b', 'after');
+    expect(readFileSync(canary, 'utf8')).toMatch(/evil\.sh/);
   }, 150_000);
 });

@@ -26,8 +26,8 @@ export interface AcpTestClient {
   /** Everything the agent wrote to stdout, as it came. */
   rawStdout(): string;
   stderr(): string;
-  /** Which option the next permission requests pick (an option id, or 'cancelled'). */
-  answerPermissions(choice: string): void;
+  /** Which option the next permission requests pick (an option id, or 'cancelled'), or a function that decides per request. */
+  answerPermissions(choice: string | ((request: RequestPermissionRequest) => string)): void;
   close(): Promise<void>;
 }
 
@@ -56,14 +56,15 @@ export async function startAcpClient(opts: AcpClientOptions): Promise<AcpTestCli
   const updates: SessionNotification[] = [];
   const permissionRequests: RequestPermissionRequest[] = [];
   const writes: WriteTextFileRequest[] = [];
-  let choice = 'allow_once';
+  let choice: string | ((request: RequestPermissionRequest) => string) = 'allow_once';
   const app = client({ name: 'jarvis-test-editor' })
     .onNotification('session/update', ({ params }) => {
       updates.push(params);
     })
     .onRequest('session/request_permission', ({ params }) => {
       permissionRequests.push(params);
-      return { outcome: choice === 'cancelled' ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: choice } };
+      const picked = typeof choice === 'function' ? choice(params) : choice;
+      return { outcome: picked === 'cancelled' ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: picked } };
     })
     .onRequest('fs/write_text_file', ({ params }) => {
       writes.push(params);

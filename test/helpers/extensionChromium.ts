@@ -20,6 +20,8 @@ export interface ExtensionChromium {
   press(extensionId: string, selector: string): Promise<void>;
   /** The popup's status line, read from a fresh popup page. */
   status(extensionId: string): Promise<string>;
+  /** Waits until the popup's status line says `wanted`; resolves with its detail line. */
+  waitForStatus(extensionId: string, wanted: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -102,6 +104,16 @@ export async function startExtensionChromium(extensionDir?: string): Promise<Ext
       const text = (await page.textContent('#status')) ?? '';
       await page.close();
       return text;
+    },
+    async waitForStatus(id, wanted) {
+      const page = await popup(id);
+      try {
+        const said = async () => ((await page.textContent('#status')) === wanted ? true : undefined);
+        await until(said, `the popup status "${wanted}"`);
+        return (await page.textContent('#detail')) ?? '';
+      } finally {
+        await page.close();
+      }
     },
     async close() {
       await browser.close().catch(() => undefined);

@@ -1,6 +1,6 @@
 // The world the sandbox hardening tests attack from (sandboxHardening.*.test.ts): for one user, a workspace, a home
-// with a private key, JARVIS_CODE_HOME with a config, a canary folder outside, the socket fixtures, a CommandSandbox
-// per network mode and Unix-socket rule, and three ways to run a command as that user: plain bash, the sandbox, and
+// with a private key, JARVIS_CODE_HOME with a config, a canary folder outside, the socket fixtures, a session's
+// CommandBoundary per network mode and Unix-socket rule, and three ways to run a command as that user: plain bash, the sandbox, and
 // the sandbox as it was before capabilities were dropped and the seccomp filter added.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { SandboxSpawn } from '../../src/platform/processes';
 import type { SandboxNetwork } from '../../src/platform/sandbox/bwrapSandbox';
-import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS } from '../../src/tools/shell/commandSandbox';
+import { CommandBoundary, type CommandRun } from '../../src/tools/boundary/commandBoundary';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../src/tools/boundary/sandboxSettings';
 import { runSandboxSpawn, type SandboxRun } from './sandboxSpawn';
 import { asUser, handOver, makeUserRoot, removeUserRoots, spawnAsUser, type TestUser } from './sandboxUsers';
 import { startSocketFixtures, type SocketFixtures } from './socketFixtures';
@@ -51,27 +52,35 @@ export async function makeWorld(user: TestUser): Promise<World> {
   mkdirSync(ws, { recursive: true });
   mkdirSync(canary, { recursive: true });
   const fixtures = await startSocketFixtures(user);
-  const sandboxes = new Map<string, CommandSandbox>();
+  const sandboxes = new Map<string, CommandBoundary>();
+  const folders = { workspace: [ws], scratch: sessionDir, jarvisHome: jhome, home };
   const sandboxFor = (mode: Mode) => {
     const key = `${mode.network}/${mode.unixSockets}/${(mode.allowUnixSockets ?? []).join(':')}`;
     let sandbox = sandboxes.get(key);
     if (!sandbox) {
       const allowUnixSockets = mode.allowUnixSockets ?? [];
       const settings = { ...DEFAULT_SANDBOX_SETTINGS, ...mode, allowUnixSockets, allowedDomains: ['localhost'] };
-      sandbox = new CommandSandbox(settings, { additionalDirs: [], jarvisHome: jhome, home });
+      sandbox = new CommandBoundary(settings, folders);
       sandboxes.set(key, sandbox);
     }
     return sandbox;
   };
-  sandboxFor(DEFAULT_MODE).plan('true', ws, sessionDir); // writes the hidden-file note before the hand-over
+  const first = await sandboxFor(DEFAULT_MODE).prepare({ command: 'true', cwd: ws }); // writes the hidden-file note
+  if (first.kind === 'refused') throw new Error(first.message);
+  first.settle(); // before the hand-over
   handOver(user);
   chmodSync(canary, 0o777);
   const env = { ...process.env, ...fixtures.env, HOME: home, JHOME: jhome, CANARY: canary };
   const run = (spawn: SandboxSpawn) => runSandboxSpawn(spawnAsUser(user, spawn), { cwd: ws, env, timeoutMs: 80_000 });
-  const planned = (attack: string, mode: Mode) => {
-    const plan = sandboxFor(mode).plan(attack, ws, sessionDir);
+  /** Prepares `attack` through the session's boundary, runs what `spawnOf` makes of its spawn, and settles. */
+  const throughBoundary = async (attack: string, mode: Mode, spawnOf = (s: SandboxSpawn) => s) => {
+    const plan: CommandRun = await sandboxFor(mode).prepare({ command: attack, cwd: ws });
     if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
-    return plan.spawn;
+    try {
+      return await run(spawnOf(plan.spawn));
+    } finally {
+      plan.settle();
+    }
   };
   return {
     user,
@@ -80,11 +89,11 @@ export async function makeWorld(user: TestUser): Promise<World> {
     // Asynchronously: the fixtures answer from this process.
     plain: (attack) => runPlain(asUser(user, 'bash', ['-c', attack]), ws, env),
     sandboxed: async (attack, mode) => {
-      const r = await run(planned(attack, mode));
+      const r = await throughBoundary(attack, mode);
       if (/^bwrap: /m.test(r.stderr)) throw new Error(`bwrap could not set up the sandbox: ${r.stderr}`);
       return r;
     },
-    oldSandbox: (attack) => run(withoutHardening(planned(attack, DEFAULT_MODE))),
+    oldSandbox: (attack) => throughBoundary(attack, DEFAULT_MODE, withoutHardening),
     resetCanaries: () => {
       for (const name of readdirSync(canary)) rmSync(join(canary, name), { recursive: true, force: true });
     },

@@ -1,5 +1,5 @@
-// Running a planned sandbox spawn (tools/shell/commandSandbox.ts) from a test. Asynchronously it is exactly what Bash
-// does (platform/processes.ts spawnShell: the seccomp filter through a pipe, the network bridge's channel). spawnSync
+// Running a prepared sandbox spawn (tools/boundary/commandBoundary.ts) from a test. Asynchronously it is exactly what
+// Bash does (platform/processes.ts spawnShell: the seccomp filter through a pipe, the network bridge's channel). spawnSync
 // cannot write to a pipe while the child runs, so the synchronous form hands bwrap the same filter bytes as a file
 // at the same descriptor; it has no bridge channel, so allowlist plans need the asynchronous one.
 import {

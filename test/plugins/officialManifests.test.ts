@@ -1,4 +1,4 @@
-// The built official plugin folders of image_generation, audio_generation and jarvis-webbridge install
+// The built official plugin folders of image_generation, audio_generation, jarvis-webbridge and jarvis-computer-use install
 // through the plugin manager (src/ext/plugins) as they are: no diagnostics, their MCP server listed, and
 // the managed copy keeps the server file runnable.
 import { accessSync, constants, mkdtempSync, realpathSync } from 'node:fs';
@@ -14,6 +14,7 @@ describe('official plugin folders', () => {
     ['image_generation', 'Image Generation', 'images', true],
     ['audio_generation', 'Audio Generation', 'speech', true],
     ['jarvis-webbridge', 'Jarvis WebBridge', 'browser', false],
+    ['jarvis-computer-use', 'Jarvis Computer Use', 'desktop', true],
   ])('%s installs from its built folder with no diagnostics', async (id, displayName, server, bundledServer) => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-home-')));
     const manager = new PluginManager({ home, env: { HOME: home, PATH: process.env.PATH } });
@@ -26,10 +27,10 @@ describe('official plugin folders', () => {
 });
 
 describe('the shipped marketplace', () => {
-  it('lists the three as Official entries whose sources are the built folders', async () => {
+  it('lists the four as Official entries whose sources are the built folders', async () => {
     const { loadMarketplace } = await import('../../src/ext/plugins/marketplace');
     const market = await loadMarketplace(undefined, { env: {}, cwd: process.cwd() });
-    for (const id of ['image_generation', 'audio_generation', 'jarvis-webbridge']) {
+    for (const id of ['image_generation', 'audio_generation', 'jarvis-webbridge', 'jarvis-computer-use']) {
       expect(market.entries.find((e) => e.id === id)).toMatchObject({ tier: 'official', source: join(DIST_PLUGINS, id), version: '1.0.0' });
     }
     expect(market.diagnostics).toEqual([]);

@@ -167,12 +167,14 @@ describe.runIf(hasChromium)('jarvis-webbridge through the browser extension', { 
       expect(closed.text).toMatch(new RegExp(`Tab ${opened.id} was closed`));
 
       // Paired with a wrong token: refused, and the call says to pair again.
+      // Each side checks the other's proof; the extension, checking first, refuses the server's and says why.
       expect(await chrome.pair(WEBBRIDGE_EXTENSION_ID, port, 'x'.repeat(43))).toBe('');
+      expect(await chrome.waitForStatus(WEBBRIDGE_EXTENSION_ID, 'refused')).toContain('did not prove');
       const wrong = await call('list_tabs', {});
       expect(wrong.text).toContain('connected with a wrong pairing token');
-      expect(await chrome.status(WEBBRIDGE_EXTENSION_ID)).toBe('refused');
       const token = /token: (\S+)/.exec((await runJarvis(['webbridge-pair'], { env, cwd: dirs.cwd })).stdout)![1];
       expect(await chrome.pair(WEBBRIDGE_EXTENSION_ID, port, token)).toBe('');
+      await chrome.waitForStatus(WEBBRIDGE_EXTENSION_ID, 'connected');
       expect((await call('list_tabs', {})).isError).toBe(false);
 
       // Stop in the popup: the agent is cut off until Resume.
@@ -180,6 +182,7 @@ describe.runIf(hasChromium)('jarvis-webbridge through the browser extension', { 
       const stopped = await call('list_tabs', {});
       expect(stopped.text).toContain('The user stopped WebBridge from the extension popup');
       await chrome.press(WEBBRIDGE_EXTENSION_ID, '#resume');
+      await chrome.waitForStatus(WEBBRIDGE_EXTENSION_ID, 'connected');
       expect((await call('list_tabs', {})).isError).toBe(false);
     } finally {
       await client.close();

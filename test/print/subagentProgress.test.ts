@@ -74,7 +74,7 @@ describe('print mode shows subagents as progress on stderr', () => {
     const render = makePrintRenderer('text', s.stdout, s.stderr);
     render({ agentId: 'main', type: 'text_delta', delta: 'hello' } as EngineEvent);
     // The step's text is held until its response is final (a retry would drop it: docs/print-mode.md).
-    render({ agentId: 'main', type: 'assistant_message', text: 'hello' } as unknown as EngineEvent);
+    render({ agentId: 'main', type: 'assistant_message', text: 'hello', toolCalls: [] } as unknown as EngineEvent);
     expect(s.out.join('')).toBe('• hello\n');
   });
 });

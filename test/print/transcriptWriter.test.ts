@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipAtWord, StreamJsonWriter, TranscriptWriter } from '../../src/print/transcriptWriter';
+import { clipAtWord, resultLine, StreamJsonWriter, TranscriptWriter } from '../../src/print/transcriptWriter';
 
 function sinks() {
   const out = {
@@ -78,6 +78,38 @@ describe('print writers', () => {
     expect(message.startsWith(kept)).toBe(true);
     expect(message[kept.length]).toBe(' '); // cut before a space: the last word is whole
     expect(clipAtWord('short line', 400)).toBe('short line');
+  });
+});
+
+describe('print text writer: calls and their results', () => {
+  it('the calls of one response are numbered and each result carries its call number, whatever order they end in', () => {
+    const { out, err } = sinks();
+    const w = new TranscriptWriter(out, err);
+    const calls = [
+      { id: 'a', name: 'Read', arguments: '{}' },
+      { id: 'b', name: 'Grep', arguments: '{}' },
+    ];
+    w.handle({ type: 'assistant_message', text: '', toolCalls: calls });
+    w.handle({ type: 'tool_call', call: calls[0], subject: 'Read(a.ts)' });
+    w.handle({ type: 'tool_call', call: calls[1], subject: 'Grep(x)' });
+    w.handle({ type: 'tool_result', callId: 'b', toolName: 'Grep', text: 'no matches', isError: false });
+    w.handle({ type: 'tool_result', callId: 'a', toolName: 'Read', text: 'gone', isError: true });
+    const single = { id: 'c', name: 'Read', arguments: '{}' };
+    w.handle({ type: 'assistant_message', text: '', toolCalls: [single] });
+    w.handle({ type: 'tool_call', call: single, subject: 'Read(b.ts)' });
+    w.handle({ type: 'tool_result', callId: 'c', toolName: 'Read', text: 'ok', isError: false });
+    expect(err.text).toBe('• [1] Read(a.ts)\n• [2] Grep(x)\n  ⎿ [2] no matches\n  ✗ [1] gone\n• Read(b.ts)\n  ⎿ ok\n');
+  });
+
+  it('an error line that only introduces a list keeps the list; other results keep their first line', () => {
+    const invalid =
+      'Invalid arguments for Edit:\n- old_string: is required\n- path: must be string\nFix the arguments.';
+    expect(resultLine(invalid, true)).toBe('Invalid arguments for Edit: old_string: is required; path: must be string');
+    expect(resultLine('Could not edit:\nthe file changed on disk\n\nRead it again.', true)).toBe(
+      'Could not edit: the file changed on disk',
+    );
+    expect(resultLine('\nFound 2 files:\na.ts\nb.ts', false)).toBe('Found 2 files:');
+    expect(resultLine('Nothing to list:', true)).toBe('Nothing to list:');
   });
 });
 

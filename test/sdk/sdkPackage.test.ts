@@ -198,6 +198,42 @@ describe('jarvis-code/sdk from the packed tarball', () => {
     expect(messages.at(-1)).toMatchObject({ type: 'result' });
   });
 
+  it('hooks: a PreToolUse function blocks a Bash command, context joins the prompt, a throwing hook goes ahead', async () => {
+    const { report } = await program('programs/hooks.mjs', [
+      { toolCalls: [{ name: 'Bash', arguments: { command: 'rm -rf build' } }] },
+      { toolCalls: [{ name: 'Bash', arguments: { command: 'echo cleaned' } }] },
+      { toolCalls: [{ name: 'Glob', arguments: { pattern: '*.txt' } }] },
+      { text: 'Done.' },
+    ]);
+    const messages = report.messages as Message[];
+    const sessionId = messages[0].session_id;
+    const heard = report.heard as Record_[];
+    expect(heard[0]).toMatchObject({
+      hook_event_name: 'UserPromptSubmit',
+      session_id: sessionId,
+      prompt: 'clean up, then list the text files',
+    });
+    expect(sentToModel(0)).toContain('The repository is called lighthouse.');
+    const tools = messages.filter((m) => m.role === 'tool');
+    expect(tools[0]).toMatchObject({ name: 'Bash', is_error: true });
+    expect(String(tools[0].content)).toContain('rm -rf is not allowed; delete files one by one');
+    expect(sentToModel(1)).toContain('rm -rf is not allowed; delete files one by one');
+    expect(String(tools[1].content)).toContain('cleaned');
+    // PostToolUse heard the two calls that ran, not the blocked one.
+    expect(heard.slice(1).map((h) => [h.hook_event_name, h.tool_name])).toEqual([
+      ['PostToolUse', 'Bash'],
+      ['PostToolUse', 'Glob'],
+    ]);
+    expect(heard[1]).toMatchObject({ tool_input: { command: 'echo cleaned' } });
+    expect(tools[2]).toMatchObject({ name: 'Glob' });
+    expect(tools[2].is_error).toBeUndefined();
+    expect(messages).toContainEqual({
+      type: 'error',
+      message: expect.stringContaining('options.hooks.PreToolUse #3 threw: the audit log is unreachable'),
+    });
+    expect(messages.at(-1)).toMatchObject({ type: 'result', outcome: 'success' });
+  });
+
   it('outputSchema: the first answer does not fit, the second does, and the result carries it', async () => {
     const { report } = await program('programs/outputSchema.mjs', [
       { text: 'The build is fine, I think.' },
@@ -239,6 +275,33 @@ describe('jarvis-code/sdk from the packed tarball', () => {
     expect(messages.at(-1)).toMatchObject({ type: 'result', outcome: 'interrupted', exit_code: 130 });
     expect(report.toolSawAbort).toBe(true);
     expect(server!.requests).toHaveLength(1);
+  });
+
+  it('a fed conversation with setModel, setPermissionMode and appendSystemPrompt; abortController stops a query', async () => {
+    const { report, dirs } = await program('programs/controls.mjs', [
+      { text: 'Aye, first.' },
+      { toolCalls: [{ name: 'Write', arguments: { path: 'notes.txt', content: 'x' } }] },
+      { text: 'Plans only, then.' },
+      { toolCalls: [{ name: 'wait_for_stop', arguments: {} }] },
+      { text: 'never sent' },
+    ]);
+    const messages = report.messages as Message[];
+    expect(kinds(messages).filter((k) => k === 'result' || k === 'error')).toEqual(['result', 'error', 'result']);
+    expect(messages).toContainEqual({ type: 'error', message: expect.stringContaining('must be { type: "user"') });
+    const models = server!.requests.slice(0, 3).map((r) => r.body.model);
+    expect(models).toEqual(['mock-model', 'mock-model-2', 'mock-model-2']);
+    expect(sentToModel(0)).toContain('Answer like a lighthouse keeper.');
+    expect(sentToModel(1)).toContain('now write the notes');
+    // Plan mode: the Write is refused, nothing written.
+    expect(messages.find((m) => m.role === 'tool')).toMatchObject({ name: 'Write', is_error: true });
+    expect(existsSync(join(dirs.cwd, 'notes.txt'))).toBe(false);
+    expect(messages.at(-1)).toMatchObject({ type: 'result', outcome: 'success', text: 'Plans only, then.' });
+    expect(report.refused).toEqual([expect.stringContaining('needs options.canUseTool')]);
+    const aborted = report.aborted as Message[];
+    expect(aborted[0]).toMatchObject({ type: 'init' });
+    expect(aborted.at(-1)).toMatchObject({ type: 'result', outcome: 'interrupted' });
+    expect(server!.requests).toHaveLength(4);
+    expect(report.after).toEqual(report.before);
   });
 
   it('maxBudgetUsd stops the run with outcome budget_exceeded', async () => {
@@ -318,7 +381,7 @@ describe('jarvis-code/sdk from the packed tarball', () => {
     writeFileSync(
       join(project, 'consumer.ts'),
       [
-        "import { query, tool, type SDKMessage, type PermissionResult } from 'jarvis-code/sdk';",
+        "import { query, tool, type SDKMessage, type PermissionResult, type HookInput } from 'jarvis-code/sdk';",
         "const t = tool<{ id: number }>({ name: 'lookup', description: 'd', inputSchema: { type: 'object' }, handler: async ({ id }) => `#${id}` });",
         'const deny: PermissionResult = { behavior: "deny", message: "no" };',
         "const q = query({ prompt: 'hi', options: { permissionMode: 'manual', tools: [t], canUseTool: async () => deny, maxBudgetUsd: 1 } });",
@@ -327,6 +390,10 @@ describe('jarvis-code/sdk from the packed tarball', () => {
         '  await q.setPermissionMode("plan");',
         '  return 0;',
         '}',
+        "const hooks = { PreToolUse: [{ matcher: '^Bash$', hooks: [async (i: HookInput) => (i.tool_name === 'Bash' ? { permissionDecision: 'deny' as const, reason: 'no' } : undefined)] }] };",
+        "void query({ prompt: 'hi', options: { hooks } });",
+        '// @ts-expect-error: not a hook event',
+        "void query({ prompt: 'hi', options: { hooks: { BeforeEverything: [] } } });",
         '// @ts-expect-error: not a permission mode',
         "void q.setPermissionMode('sometimes');",
       ].join('\n'),

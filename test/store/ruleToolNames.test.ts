@@ -26,6 +26,9 @@ describe('unknown tool names in [[permission.rules]]', () => {
       ['allow', 'WebFech'],
       ['ask', 'BraveWebSearch'],
       ['allow', 'Tas'],
+      // Not a tool but the computer use authorization (docs/approvals.md, "Computer use"): known, no warning.
+      ['allow', 'ComputerUse(:0)'],
+      ['deny', 'computeruse(:1)'],
     );
     const { warnings } = parseConfigText(text, FILE);
     expect(warnings).toEqual([

@@ -17,6 +17,7 @@ describe('effectiveSettings defaults', () => {
         reservedContextSize: undefined,
         compactionTriggerRatio: 0.85,
         retryBudgetMs: 30_000,
+        waitNoticeMs: 10_000,
         idleTimeoutMs: 120_000,
       },
       tokenCounting: { strategy: 'measured+estimated' },
@@ -60,6 +61,7 @@ describe('effectiveSettings defaults', () => {
       reservedContextSize: 50000,
       compactionTriggerRatio: 0.9,
       retryBudgetMs: 30_000,
+      waitNoticeMs: 10_000,
       idleTimeoutMs: 120_000,
     });
     expect(settings.background.maxRunningTasks).toBe(3);

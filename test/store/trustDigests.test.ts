@@ -1,6 +1,7 @@
 // Workspace trust tied to the project MCP files' content (docs/mcp.md, "Workspace trust"): the digests recorded on
 // trust, a changed or new file not approved, old entries without digests treated as changed, a damaged trust file
-// failing closed, and `jarvis mcp add --scope project` keeping an approved file approved.
+// failing closed, `jarvis mcp add --scope project` keeping an approved file approved, Claude Code's project settings
+// (hooks) recorded beside the MCP snapshot, and `~/.claude.json`'s project servers pinned by their launch files.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,10 +91,57 @@ describe('project MCP file digests in the trust record', () => {
     const w = workspace();
     setWorkspaceTrust(w.home, w.cwd, true);
     writeFileSync(w.ours, JSON.stringify({ mcpServers: { a: { command: 'a-server' }, b: { command: 'b' } } }));
-    recordMcpFileWrite(w.home, w.cwd, w.ours, true);
+    recordMcpFileWrite(w.home, w.cwd, w.ours, true, fileDigest(w.ours)!);
     expect(mcpFileApproved(w.home, w.cwd, w.ours)).toBe(true);
     writeFileSync(w.ours, JSON.stringify({ mcpServers: { planted: { command: 'evil' } } }));
-    recordMcpFileWrite(w.home, w.cwd, w.ours, false);
+    recordMcpFileWrite(w.home, w.cwd, w.ours, false, fileDigest(w.ours)!);
     expect(mcpFileApproved(w.home, w.cwd, w.ours)).toBe(false);
+  });
+
+  it('a yes records the MCP snapshot shown and the settings files the question read, both', () => {
+    const w = workspace();
+    mkdirSync(join(w.cwd, '.claude'));
+    const settings = join(w.cwd, '.claude', 'settings.json');
+    writeFileSync(settings, JSON.stringify({ hooks: {} }));
+    setWorkspaceTrust(w.home, w.cwd, true);
+    expect(workspaceTrust(w.home, w.cwd)?.mcpFiles).toEqual({
+      [w.ours]: fileDigest(w.ours),
+      [settings]: fileDigest(settings),
+    });
+    const shown = load(w).snapshot;
+    // The question read the settings file before it changed: what it showed is recorded, not the file as it is now.
+    writeFileSync(settings, JSON.stringify({ hooks: { Stop: [] } }));
+    setWorkspaceTrust(w.home, w.cwd, true, new Date(), { ...shown, hookFiles: { [settings]: 'shown-digest' } });
+    expect(workspaceTrust(w.home, w.cwd)?.mcpFiles).toEqual({
+      [w.ours]: fileDigest(w.ours),
+      [settings]: 'shown-digest',
+    });
+    expect(mcpFileApproved(w.home, w.cwd, settings)).toBe(false);
+  });
+
+  it("~/.claude.json's project servers need a trusted folder, not that file's digest; their launch files are pinned", () => {
+    const w = workspace();
+    const userHome = join(root, `u${n}`);
+    mkdirSync(join(w.cwd, 'tools'), { recursive: true });
+    mkdirSync(userHome);
+    const script = join(w.cwd, 'tools', 'srv.mjs');
+    writeFileSync(script, '// a server\n');
+    const local = { 'cc-local': { command: 'node', args: ['tools/srv.mjs'] } };
+    const claudeJson = join(userHome, '.claude.json');
+    const write = (extra: object) =>
+      writeFileSync(claudeJson, JSON.stringify({ ...extra, projects: { [w.cwd]: { mcpServers: local } } }));
+    write({ numStartups: 1 });
+    const env = { ...process.env, HOME: userHome };
+    const loadAs = () => loadMcpServers({ home: w.home, projectDir: w.cwd, trusted: true, defaults, env });
+    setWorkspaceTrust(w.home, w.cwd, true, new Date(), load({ ...w }).snapshot);
+    // Trusted without the launch file's digest (the snapshot above had no ~/.claude.json in view): held back.
+    expect(loadAs().changes).toEqual([{ file: script, servers: ['cc-local'] }]);
+    setWorkspaceTrust(w.home, w.cwd, true, new Date(), loadAs().snapshot);
+    expect(loadAs().servers.map((s) => s.name)).toEqual(['a', 'cc-local']);
+    // Claude Code rewrites its file all the time: that changes nothing.
+    write({ numStartups: 2, tipsHistory: { x: 1 } });
+    expect(loadAs().changed).toEqual([]);
+    writeFileSync(script, '// planted\n');
+    expect(loadAs().changes).toEqual([{ file: script, servers: ['cc-local'] }]);
   });
 });

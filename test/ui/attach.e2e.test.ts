@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
-import { appsClosedAfterEach, send, tempDir, waitForRequests, type Launched } from './e2eHarness';
+import { appsClosedAfterEach, requestText, send, tempDir, waitForRequests, type Launched } from './e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 
@@ -77,6 +77,32 @@ describe.skipIf(!hasTmux)('attaching files in the UI (tmux)', { timeout: 60_000 
     expect(second[0]).toEqual({ type: 'text', text: '[Image #1: shot.png] and this?' });
     expect(second[2]).toEqual({ type: 'image_url', image_url: { url: dataUrl } });
     await app.tmux.waitFor('[Image #1: shot.png image 40x30]', { scrollback: true });
+  });
+
+  it('/compact after an 800-line @file shrinks the context: the note carries the chip, not the file', async () => {
+    const cwd = projectWithFiles();
+    const big = Array.from({ length: 800 }, (_, i) => `export const value${i + 1} = ${i + 1}; // line ${i + 1}`);
+    writeFileSync(join(cwd, 'src', 'big.ts'), big.join('\n') + '\n');
+    const app = await start({
+      cwd,
+      turns: [
+        { text: 'It exports 800 values.' },
+        { text: 'Summary: big.ts exports value1..value800.' },
+        { text: 'Yes.' },
+      ],
+    });
+    send(app, 'explain @src/big.ts');
+    await app.tmux.waitFor('It exports 800 values.');
+    send(app, '/compact');
+    const screen = await app.tmux.waitFor(/Conversation compacted · ~(\d+) → ~(\d+) tokens/);
+    const [, before, after] = /Conversation compacted · ~(\d+) → ~(\d+) tokens/.exec(screen)!.map(Number);
+    // The file alone is ~8 000 tokens (31 000 characters); the system prompt and tools stay.
+    expect(before - after).toBeGreaterThan(7_000);
+    send(app, 'still there?');
+    await app.tmux.waitFor('Yes.');
+    const next = requestText(app, 2);
+    expect(next).toContain('[@src/big.ts 800 lines]');
+    expect(next).not.toContain('export const value1 =');
   });
 
   it('a model without image input gets no image: the paste stays text and a notice says why', async () => {

@@ -5,6 +5,7 @@ import type { ContextBreakdown } from '../../src/engine/context/context';
 import type { PlanReviewAnswer, QuestionRequest, QuestionResponse } from '../../src/engine/delegation/interactions';
 import { PlanReviewPanel } from '../../src/ui/dialogs/planReview';
 import { QuestionPanel } from '../../src/ui/dialogs/questionDialog';
+import { SelectDialog, TextPopup } from '../../src/ui/dialogs/selectDialog';
 import { actionOf, nextCycleStop } from '../../src/ui/keymap';
 import { usageLines } from '../../src/ui/usageView';
 import { loadTheme } from '../../src/ui/theme';
@@ -27,6 +28,7 @@ const KEY = {
   space: ' ',
   ctrlE: '\x05',
   pgDn: '\x1b[6~',
+  pgUp: '\x1b[5~',
 };
 
 function review(options = [{ label: 'Fast', description: 'cut corners' }], plan = '# Plan\n\n1. one\n2. two') {
@@ -307,5 +309,51 @@ describe('modes, todos, usage, replay', () => {
     turn.handle({ type: 'approval_decision', callId: 'a', subject: 'Bash(sleep 25)', decision: 'allow', by: 'user' });
     expect(shown()).toContain('running…');
     expect(shown()).not.toContain('waiting for your approval');
+  });
+});
+
+describe('popups page by what they show', () => {
+  it('PgDn and PgUp move a text popup by the rows it shows, not by ten', () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `row ${i + 1}`);
+    const popup = new TextPopup(
+      theme,
+      'Help',
+      lines,
+      () => undefined,
+      () => 40,
+    );
+    const range = () =>
+      /\((\d+)–(\d+) of 100\)/
+        .exec(strip(popup.render(80)))!
+        .slice(1)
+        .map(Number);
+    const [first, last] = range();
+    expect(first).toBe(1);
+    const page = last - first + 1;
+    expect(page).toBeGreaterThan(10);
+    popup.handleInput(KEY.pgDn);
+    expect(range()).toEqual([1 + page, 2 * page]);
+    popup.handleInput(KEY.pgUp);
+    expect(range()).toEqual([1, page]);
+  });
+
+  it("PgDn and PgUp move a pick list's selection by the rows it shows", () => {
+    const items = Array.from({ length: 30 }, (_, i) => ({ value: `s${i + 1}`, label: `session ${i + 1}` }));
+    const picked: string[] = [];
+    const dialog = new SelectDialog(theme, {
+      title: 'Sessions',
+      items,
+      maxVisible: 7,
+      onSelect: (v) => picked.push(v),
+    });
+    dialog.render(80);
+    dialog.handleInput(KEY.pgDn);
+    dialog.handleInput(KEY.pgDn);
+    dialog.handleInput(KEY.enter);
+    dialog.handleInput(KEY.pgUp);
+    dialog.handleInput(KEY.enter);
+    for (let i = 0; i < 6; i++) dialog.handleInput(KEY.pgDn);
+    dialog.handleInput(KEY.enter);
+    expect(picked).toEqual(['s15', 's8', 's30']);
   });
 });

@@ -102,7 +102,7 @@ describe('full-screen mode', () => {
     t.screen.renderNow();
     const after = t.writes.slice(written).join('');
     expect(after.startsWith(LEAVE_ALTERNATE_SCREEN)).toBe(true);
-    expect(after).toMatch(/finished in full screen.*\r\n> input/);
+    expect(after).toMatch(/finished in full screen.*\r\n\x1b\[\?7l> input/);
     expect(alternateScreenActive()).toBe(false);
   });
 

@@ -2,7 +2,7 @@
 // the real binary in tmux and the real server-everything from npm. The trust prompt comes back listing the changed
 // file's server; accepting starts it, and the next session does not ask again; `/reload` asks about a file
 // written meanwhile.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { setWorkspaceTrust } from '../../src/store/trust';
@@ -65,5 +65,42 @@ describe.skipIf(!hasTmux)('project MCP files changed since trusted (tmux)', { ti
     send(app, 'hi');
     await waitForRequests(app, 1, 30_000);
     expect(JSON.stringify(app.server.requests[0].body.tools)).toMatch(/- mcp__newsrv__\{echo, /);
+  });
+
+  it('names a changed script its server starts with; a script rewritten while the question is open is asked about again', async () => {
+    const home = tempDir('jarvis-ui-mcptrust-home-');
+    const cwd = tempDir('jarvis-ui-mcptrust-');
+    const canary = join(home, 'canary');
+    mkdirSync(join(cwd, '.git'));
+    mkdirSync(join(cwd, 'tools'));
+    const serve = (marker: string) =>
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(marker)}, 'x');\n` +
+      `process.argv.push('stdio');\nawait import(${JSON.stringify(EVERYTHING_BIN)});\n`;
+    writeFileSync(join(cwd, 'tools', 'srv.mjs'), serve(join(home, 'good')));
+    writeFileSync(
+      join(cwd, '.mcp.json'),
+      JSON.stringify({ mcpServers: { docs: { command: 'node', args: ['tools/srv.mjs'] } } }),
+    );
+    setWorkspaceTrust(home, cwd, true);
+    // A command changes the script (not .mcp.json).
+    writeFileSync(join(cwd, 'tools', 'srv.mjs'), `${serve(join(home, 'good'))}// edited\n`);
+
+    const app = await start({ home, cwd, answerTrust: false, turns: [{ text: 'hello' }] });
+    const prompt = await app.tmux.waitFor('Keep them off', { timeoutMs: 20_000 });
+    expect(prompt).toContain('tools/srv.mjs changed since you trusted');
+    expect(prompt).toContain('docs: stdio: node tools/srv.mjs');
+    // While the question is open, the script is rewritten again; the yes approves what was shown, not this.
+    writeFileSync(join(cwd, 'tools', 'srv.mjs'), serve(canary));
+    app.tmux.keys('Down');
+    app.tmux.keys('Enter');
+    await app.tmux.waitFor('was not started', { timeoutMs: 20_000 });
+    const again = await app.tmux.waitFor('Keep them off', { timeoutMs: 20_000 });
+    expect(again).toContain('tools/srv.mjs changed since you trusted');
+    app.tmux.keys('Enter');
+    await app.tmux.waitForGone('Keep them off');
+    send(app, 'hi');
+    await waitForRequests(app, 1, 30_000);
+    expect(JSON.stringify(app.server.requests[0].body.tools)).not.toContain('mcp__docs__');
+    expect(existsSync(canary)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
-// What the live-region panels and a few transcript blocks draw, rendered without a terminal: frames
-// closed on both sides, long choices wrapped (not cut), diff counts, and the one-line retry notice.
+// What the live-region panels and a few transcript blocks draw, rendered without a terminal: frames open on the
+// right (rows as long as their text, off the last two columns), long choices wrapped (not cut), diff counts, and
+// the one-line retry notice.
 import { visibleWidth } from '@mariozechner/pi-tui';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalAnswer, ApprovalRequest } from '../../src/engine/policy/approvals';
@@ -36,7 +37,7 @@ function approvalRequest(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
 function framedText(lines: string[]): string {
   return lines
     .slice(1, -1)
-    .map((l) => plain(l).slice(2, -2).trim())
+    .map((l) => plain(l).slice(2).trim())
     .join(' ');
 }
 
@@ -104,17 +105,22 @@ const PANELS: Array<[string, () => { render(width: number): string[] }]> = [
 ];
 
 describe('dialog frames', () => {
-  it.each(PANELS)('%s: every row has both borders and exactly the width', (_name, make) => {
-    for (const width of [60, 41]) {
-      const lines = make().render(width);
-      expect(plain(lines[0])).toMatch(/^╭─+╮$/);
-      expect(plain(lines[lines.length - 1])).toMatch(/^╰─+╯$/);
-      for (const line of lines) {
-        expect(visibleWidth(line), plain(line)).toBe(width);
-        if (line !== lines[0] && line !== lines[lines.length - 1]) expect(plain(line)).toMatch(/^│ .* │$/);
+  it.each(PANELS)(
+    '%s: every row has the left border, no trailing blanks, and stays off the last two columns',
+    (_name, make) => {
+      for (const width of [60, 41]) {
+        const lines = make().render(width);
+        expect(plain(lines[0])).toBe(`╭${'─'.repeat(width - 3)}`);
+        expect(plain(lines[lines.length - 1])).toBe(`╰${'─'.repeat(width - 3)}`);
+        for (const line of lines) {
+          expect(visibleWidth(line), plain(line)).toBeLessThanOrEqual(width - 2);
+          // No padding: a blank at the end is only ever a styled one (an inverse header tag).
+          expect(line).not.toMatch(/ $/);
+          if (line !== lines[0] && line !== lines[lines.length - 1]) expect(plain(line)).toMatch(/^│( |$)/);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('approval panel at 60 columns', () => {
@@ -136,6 +142,54 @@ describe('approval panel at 60 columns', () => {
     panel.render(60);
     panel.handleInput('2');
     expect(answers).toEqual([{ decision: 'approve_session' }]);
+  });
+});
+
+describe('approval panel for computer use (docs/approvals.md, "Computer use")', () => {
+  it('offers only "once" for an acting call, and only "for this session" for the authorization', () => {
+    const answers: ApprovalAnswer[] = [];
+    const once = new ApprovalPanel(approvalRequest({ offers: ['once'] }), theme, '/w', (a) => answers.push(a));
+    const onceText = framedText(once.render(100));
+    expect(onceText).toContain('1. Approve once');
+    expect(onceText).not.toContain('Approve for this session');
+    once.handleInput('2');
+    const authorization = approvalRequest({
+      toolName: 'ComputerUse',
+      subject: 'ComputerUse(:0)',
+      sessionPattern: 'ComputerUse(:0)',
+      offers: ['session'],
+    });
+    const auth = new ApprovalPanel(authorization, theme, '/w', (a) => answers.push(a));
+    const authText = framedText(auth.render(100));
+    expect(authText).toContain('1. Approve for this session (ComputerUse(:0))');
+    expect(authText).not.toContain('Approve once');
+    auth.handleInput('1');
+    expect(answers).toEqual([{ decision: 'reject' }, { decision: 'approve_session' }]);
+  });
+
+  it('shows a screenshot on the tool card as what was done, its size and where it is kept', () => {
+    const card = new ToolCard(
+      { theme, expanded: false, cwd: '/w' },
+      'c1',
+      'mcp__plugin-jarvis-computer-use_desktop__screenshot',
+      '',
+    );
+    card.finish({
+      text: 'Whole screen: 1280×800 px. …',
+      isError: false,
+      summary: 'Whole screen: 1280×800 px.',
+      display: {
+        kind: 'image',
+        path: '/s/screenshots/main-1-0-2.png',
+        bytes: 146_432,
+        width: 1280,
+        height: 800,
+        mediaType: 'image/png',
+      },
+    });
+    const text = card.render(120).map(plain).join('\n');
+    expect(text).toContain('⎿ Whole screen: 1280×800 px.');
+    expect(text).toContain('image 1280×800, 143 KB · /s/screenshots/main-1-0-2.png');
   });
 });
 

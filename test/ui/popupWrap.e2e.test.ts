@@ -1,5 +1,5 @@
 // /help and /mcp in the real binary (tmux) at 60 and 40 columns: a line longer than the terminal
-// wraps under its text column, nothing is cut with "…" (docs/ui.md "Panels").
+// wraps under its text column, nothing is cut with "…" (docs/ui.md "Panels"); PgDn/PgUp move by a page.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,12 +13,12 @@ const start = appsClosedAfterEach();
 const CTRL_V =
   'Ctrl-V paste an image from the clipboard (models with image input); a pasted image path attaches it too';
 
-/** The popup's rows (framed `│ … │`), frame taken off, joined, whitespace collapsed. */
+/** The popup's rows (framed `│ …`), frame taken off, joined, whitespace collapsed. */
 function popupText(screen: string): string {
   return screen
     .split('\n')
-    .filter((l) => /^│ .* │$/.test(l.trimEnd()))
-    .map((l) => l.trimEnd().slice(2, -2).trim())
+    .filter((l) => /^│ /.test(l))
+    .map((l) => l.slice(2).trim())
     .join(' ')
     .replace(/\s+/g, ' ');
 }
@@ -70,5 +70,25 @@ describe.skipIf(!hasTmux)('long lines in /help and /mcp (tmux)', { timeout: 90_0
       app.tmux.keys('Escape');
       await app.tmux.waitForGone('Esc/Enter/q close');
     }
+  });
+
+  it('PgDn and PgUp move /help by the rows it shows', async () => {
+    const app = await start({});
+    app.tmux.resize(100, 30);
+    send(app, '/help');
+    const range = async (pattern: RegExp) =>
+      (await app.tmux.waitFor(pattern))
+        .match(/Jarvis Code — help \((\d+)–(\d+) of (\d+)\)/)!
+        .slice(1)
+        .map(Number);
+    const [first, last, total] = await range(/Jarvis Code — help \(1–\d+ of \d+\)/);
+    expect(first).toBe(1);
+    const page = last;
+    expect(page).toBeGreaterThan(10);
+    expect(total).toBeGreaterThan(2 * page);
+    app.tmux.keys('NPage');
+    expect(await range(new RegExp(`help \\(${page + 1}–${2 * page} of`))).toEqual([page + 1, 2 * page, total]);
+    app.tmux.keys('PPage');
+    expect(await range(new RegExp(`help \\(1–${page} of`))).toEqual([1, page, total]);
   });
 });

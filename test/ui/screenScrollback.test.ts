@@ -29,18 +29,25 @@ function expectNoClear(output: string): void {
   for (const re of CLEARS) expect(output).not.toMatch(re);
 }
 
+/** The erase from the live region's first row: from column 2 to the end, then the row's first cell. */
+const ERASE_FROM_FIRST_ROW = '\r\x1b[2G\x1b[J\r\x1b[K';
+
 describe('the screen keeps the scrollback', () => {
-  it('a narrower terminal: the live region is erased from its reflowed first row and drawn again', () => {
+  it('a narrower terminal: the live region is erased from its first row, where the cursor rests, and drawn again', () => {
     const { term, writes, screen } = setUp();
     term.columns = 20;
     writes.length = 0;
     screen.renderNow();
     const out = writes.join('');
     expectNoClear(out);
-    // 3 lines drawn at 40 columns take 1 + 2 + 1 rows at 20: the cursor goes up 3 rows, not 2.
-    expect(out).toContain('\x1b[3A\r\x1b[J');
+    // No row arithmetic: the terminal carried the cursor through its reflow.
+    expect(out).toMatch(/^\x1b\[\?2026h\r\x1b\[2G\x1b\[J\r\x1b\[K/);
     expect(out).toContain('> input');
     expect(out).not.toContain('old 1');
+    // The 3 lines drawn at 40 columns took 1 + 2 + 1 rows at 20: the region keeps the 4 rows (a blank one on top),
+    // so it still ends on the screen's last row, and the cursor goes back to its first row.
+    expect(out).toContain('\x1b[?7l\x1b[0m\r\n> input');
+    expect(out).toMatch(/\x1b\[3A\r\x1b\[\?7h\x1b\[\?2026l$/);
   });
 
   it('a wider terminal: each drawn line still takes one row', () => {
@@ -50,7 +57,18 @@ describe('the screen keeps the scrollback', () => {
     screen.renderNow();
     const out = writes.join('');
     expectNoClear(out);
-    expect(out).toContain('\x1b[2A\r\x1b[J');
+    expect(out).toContain(ERASE_FROM_FIRST_ROW);
+    expect(out).toMatch(/\x1b\[2A\r\x1b\[\?7h\x1b\[\?2026l$/);
+  });
+
+  it('never erases from where a frame could start at the screen home (tmux moves such a screen to the scrollback)', () => {
+    const { writes, screen, setLive } = setUp();
+    setLive(['> changed', 'x'.repeat(40), 'footer']);
+    screen.renderNow();
+    const out = writes.join('');
+    // Every erase to the end of the screen from a region's first row starts at column 2.
+    expect(out).not.toMatch(/\r\x1b\[J/);
+    expect(out).toContain(ERASE_FROM_FIRST_ROW);
   });
 
   it('a reprint (Ctrl-O) appends the transcript below what is printed; nothing is cleared', () => {
@@ -60,7 +78,7 @@ describe('the screen keeps the scrollback', () => {
     screen.renderNow();
     const out = writes.join('');
     expectNoClear(out);
-    expect(out).toMatch(/old 1.*\r\nold 2.*\r\n> input/);
+    expect(out).toMatch(/old 1.*\r\nold 2.*\r\n\x1b\[\?7l> input/);
     expect(screen.stats.fullReprints).toBe(1);
   });
 
@@ -96,7 +114,7 @@ describe('the screen keeps the scrollback', () => {
     const { writes, screen } = setUp();
     writes.length = 0;
     screen.releaseLive();
-    expect(writes.join('')).toBe('\x1b[2A\r\x1b[J');
+    expect(writes.join('')).toBe(ERASE_FROM_FIRST_ROW);
     screen.renderNow();
     const out = writes.join('');
     expectNoClear(out);

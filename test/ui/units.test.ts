@@ -211,7 +211,7 @@ describe('screen', () => {
     screen.renderNow();
     screen.pushScrollback(['done 1', 'done 2']);
     screen.renderNow();
-    expect(writes[writes.length - 1]).toMatch(/done 1.*\r\ndone 2.*\r\nlive/);
+    expect(writes[writes.length - 1]).toMatch(/done 1.*\r\ndone 2.*\r\n\x1b\[\?7llive/);
     screen.renderNow();
     expect(writes.join('').match(/done 1/g)).toHaveLength(1);
     screen.stop();

@@ -103,7 +103,10 @@ export class BackgroundTasks implements TaskService {
     } finally {
       closeSync(fd); // the child holds its own copy
     }
-    this.attach(entry, child, () => Promise.resolve());
+    this.attach(entry, child, () => {
+      this.appendAfterExit(entry, spec);
+      return Promise.resolve();
+    });
     return { ...entry.info };
   }
 
@@ -119,8 +122,20 @@ export class BackgroundTasks implements TaskService {
     this.attach(entry, spec.child, async () => {
       await releasePipes(spec.child, PIPE_DRAIN_MS);
       closeSync(fd);
+      this.appendAfterExit(entry, spec);
     });
     return { ...entry.info };
+  }
+
+  /** What the command's owner adds once it ended (the trust boundary's report), at the end of its output. */
+  private appendAfterExit(entry: Entry, spec: StartProcessSpec): void {
+    const lines = spec.afterExit?.() ?? [];
+    if (lines.length === 0) return;
+    try {
+      appendPrivateFileSync(entry.info.outputPath, `\n${lines.join('\n')}\n`);
+    } catch (e) {
+      this.opts.warn?.(`${entry.info.id}: could not add to ${entry.info.outputPath}: ${(e as Error).message}`);
+    }
   }
 
   startInProcess(spec: InProcessSpec): TaskInfo {

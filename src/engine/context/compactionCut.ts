@@ -2,6 +2,7 @@
 // cuts, the cut point that never separates a tool call from its result, and the conversation as plain text.
 import { estimateMessageTokens } from '../../llm/tokens';
 import type { ContentPart, Message } from '../../llm/types';
+import { chipOfPart } from './attachmentTags';
 
 /** Growing cuts: each level keeps less verbatim and shortens tool output more for the summariser. */
 export const LEVELS = [
@@ -59,6 +60,16 @@ function partsText(parts: readonly ContentPart[]): string {
   return parts.map((p) => (p.type === 'text' ? p.text : `[image ${p.mediaType}]`)).join('\n');
 }
 
+/** A user message for the summariser: an `@path` attachment is shortened like a tool's output (it is one). */
+function userText(parts: readonly ContentPart[], maxChars: number): string {
+  return parts
+    .map((p) => {
+      if (p.type !== 'text') return `[image ${p.mediaType}]`;
+      return chipOfPart(p) === undefined ? p.text : clip(p.text, maxChars);
+    })
+    .join('\n');
+}
+
 /** The conversation as plain text for the summariser (no tool schemas needed, tool output shortened). */
 export function renderTranscript(
   messages: readonly Message[],
@@ -67,7 +78,7 @@ export function renderTranscript(
 ): string[] {
   return messages.map((m, i) => {
     if (m.role === 'user')
-      return `${hasNote && i === 0 ? '[earlier hand-off note]' : '[user]'}\n${partsText(m.content)}`;
+      return `${hasNote && i === 0 ? '[earlier hand-off note]' : '[user]'}\n${userText(m.content, level.toolChars)}`;
     if (m.role === 'tool')
       return `[tool result: ${m.toolName}${m.isError ? ', error' : ''}]\n${clip(partsText(m.content), level.toolChars)}`;
     const calls = (m.toolCalls ?? []).map((c) => `[tool call: ${c.name}] ${clip(c.arguments, level.argChars)}`);

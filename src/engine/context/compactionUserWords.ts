@@ -4,6 +4,7 @@
 // others, newest first, within USER_WORDS_RATIO of the input window — before the summary.
 import { estimateTokens } from '../../llm/tokens';
 import type { ContentPart, Message } from '../../llm/types';
+import { chipOfPart } from './attachmentTags';
 
 /** Share of the input window the user's verbatim messages may take in a compaction note. */
 export const USER_WORDS_RATIO = 0.2;
@@ -29,10 +30,17 @@ export function isCompactionNote(message: Message): boolean {
   );
 }
 
-/** The user's own text in a message, or undefined for tool results, answers and injected text. */
+/**
+ * The user's own text in a message, or undefined for tool results, answers and injected text. An `@path` attachment is
+ * the file's content, not the user's words: it is carried as its chip (`[@src/a.ts 800 lines]`) and the summary covers
+ * what it held.
+ */
 function userWordsOf(message: Message): string | undefined {
   if (message.role !== 'user') return undefined;
-  const text = message.content.map(partText).join('\n').trim();
+  const text = message.content
+    .map((p) => chipOfPart(p) ?? partText(p))
+    .join('\n')
+    .trim();
   return text && !INJECTED.test(text) ? text : undefined;
 }
 

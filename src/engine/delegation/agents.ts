@@ -22,6 +22,7 @@ import { DeferredTools, type DeferralConfig } from '../loop/deferredTools';
 import { TOOL_LOADER } from '../../tools/toolSearch';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
 import { workspaceOf, type Workspace } from '../policy/workspace';
+import { BOUNDARY_SERVICE, type CommandBoundary } from '../../tools/boundary/commandBoundary';
 import type { PermissionMode } from '../session/records';
 
 /** What every agent of a runtime shares. */
@@ -273,6 +274,7 @@ export class AgentDirectory {
             sessionDir: this.main.session.dir,
             guardedWrite: this.env.workspace.guardedWrite,
           }),
+          services: servicesFor(this.env.services, opts.cwd),
         }
       : this.env;
     const assembled = assembleAgent(env, {
@@ -325,4 +327,11 @@ export function assertAgentId(agentId: string): void {
       `"${agentId}" cannot name a subagent: use 1-64 letters, digits, "_" or "-" (and not "${MAIN_AGENT_ID}")`,
     );
   }
+}
+
+/** The shared services of an agent working in its own folder: the trust boundary is that folder's (a worktree's). */
+function servicesFor(shared: ReadonlyMap<string, unknown>, cwd: string): ReadonlyMap<string, unknown> {
+  const boundary = shared.get(BOUNDARY_SERVICE.name) as CommandBoundary | undefined;
+  if (!boundary) return shared;
+  return new Map([...shared, [BOUNDARY_SERVICE.name, boundary.forWorkspace(cwd)]]);
 }

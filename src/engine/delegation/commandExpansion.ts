@@ -29,6 +29,8 @@ export interface BangSpan {
   start: number;
   end: number;
   command: string;
+  /** Why it is not run (an argument could not go into it as data: ext/plugins/shellLineArguments.ts). */
+  refused?: string;
 }
 
 function findBangs(text: string): BangSpan[] {
@@ -78,13 +80,17 @@ export async function prepareCommandPrompt(
   const parts: string[] = [];
   let last = 0;
   // Each span is replaced once, and what replaces it is never scanned again (an output may show `` !`x` ``).
-  for (const { start, end, command } of source.bangs ?? findBangs(source.text)) {
+  for (const { start, end, command, refused } of source.bangs ?? findBangs(source.text)) {
     if (start < last || end > source.text.length)
       throw new Error(`the !\`cmd\` lines of ${source.path} do not match its text; nothing was run`);
     parts.push(source.text.slice(last, start));
     last = end;
     if (!command) {
       parts.push('[an empty !`cmd` was not run: nothing is left of it once the arguments are in]');
+      continue;
+    }
+    if (refused) {
+      parts.push(`[!\`${command}\` was not run: ${refused}]`);
       continue;
     }
     if (opts.signal?.aborted) {

@@ -8,6 +8,7 @@ import type { McpManager, McpOfferedTool } from '../../ext/mcp/mcpManager';
 import { defineJsonSchemaTool } from '../../tools/jsonSchemaTool';
 import type { Tool } from '../../tools/defineTool';
 import type { ToolRegistry } from '../loop/toolRegistry';
+import { keepDesktopImages } from './desktopResults';
 
 /** MCP results can be large; the engine's usual cap applies, raised for servers that return pages of text. */
 const MCP_MAX_OUTPUT_CHARS = 100_000;
@@ -46,7 +47,7 @@ export function attachMcpTools(
   const syncOnce = () => {
     for (const [server, tools] of manager.tools()) {
       const keys = tools.map((t) =>
-        JSON.stringify([t.qualifiedName, t.name, t.title, t.description, t.readOnly, t.inputSchema]),
+        JSON.stringify([t.qualifiedName, t.name, t.title, t.description, t.readOnly, t.desktop, t.inputSchema]),
       );
       const signature = keys.join('\n');
       if (lastSignature.get(server) === signature) continue;
@@ -83,7 +84,14 @@ export function attachMcpTools(
   return { stop, settled: () => sync };
 }
 
+/** The display a computer-use server acts on: the DISPLAY it is given (docs/computer-use.md). */
+function displayOf(manager: McpManager, server: string): string {
+  const env = manager.configOf(server)?.env ?? {};
+  return env.DISPLAY?.trim() || (env.WAYLAND_DISPLAY?.trim() ? `wayland:${env.WAYLAND_DISPLAY.trim()}` : 'no-display');
+}
+
 function buildTool(manager: McpManager, t: McpOfferedTool): Tool {
+  const desktop = t.desktop ? { action: t.desktop, display: displayOf(manager, t.server) } : undefined;
   return defineJsonSchemaTool({
     name: t.qualifiedName,
     description: t.title && t.title !== t.description ? `${t.title}: ${t.description}` : t.description,
@@ -92,10 +100,16 @@ function buildTool(manager: McpManager, t: McpOfferedTool): Tool {
     defaultApproval: 'ask',
     maxOutputChars: MCP_MAX_OUTPUT_CHARS,
     onLoaded: () => manager.warm(t.server),
+    ...(desktop ? { desktop } : {}),
     async execute(args, ctx) {
       try {
         const r = await manager.call(t.server, t.name, args, { signal: ctx.signal });
-        return { content: r.content, isError: r.isError, summary: `${t.server}: ${r.summary}` };
+        const result = { isError: r.isError, summary: `${t.server}: ${r.summary}` };
+        if (desktop) {
+          const { sessionDir, agentId = 'main' } = ctx.services;
+          return await keepDesktopImages(r.content, result, { sessionDir, agentId });
+        }
+        return { content: r.content, ...result };
       } catch (e) {
         if (e instanceof McpCallError) return { content: e.message, isError: true };
         throw e;

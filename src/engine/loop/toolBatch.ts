@@ -18,6 +18,7 @@ import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
 import { sessionApprovalPattern } from '../policy/permissionRules';
+import { sessionApprovalEntry } from '../policy/sessionApprovals';
 import type { PermissionMode } from '../session/records';
 import {
   accessesConflict,
@@ -28,6 +29,7 @@ import {
   type ToolRunEnv,
 } from './toolRunner';
 import type { Workspace } from '../policy/workspace';
+import { authorizeDesktop } from './desktopGate';
 
 export interface ToolBatchEnv {
   /** The agent whose calls these are (approval requests name it). */
@@ -110,6 +112,17 @@ function applyRewrite(decision: PolicyDecision, verdict: ToolCallVerdict): Polic
   };
 }
 
+/** Manual mode asks before a computer-use action in words about the desktop, not as "runs a command". */
+function desktopReason(p: PreparedToolCall, decision: PolicyDecision): PolicyDecision {
+  const desktop = p.tool?.desktop;
+  if (!desktop || decision.decision !== 'ask' || decision.by !== 'tool default') return decision;
+  const what = desktop.action === 'input' ? 'acts on' : 'looks at';
+  return {
+    ...decision,
+    reason: `${p.tool!.name} ${what} the desktop on display ${desktop.display}; manual mode asks first`,
+  };
+}
+
 /** What the model is told about a refused call: which rule or policy refused it, and why. */
 function denialText(subject: string, decision: PolicyDecision, byPolicy: boolean): string {
   if (byPolicy && !decision.by.startsWith('rule ')) return `${subject} is refused: ${decision.reason ?? decision.by}.`;
@@ -128,7 +141,7 @@ async function judge(
     subject: p.subject,
     accesses: p.accesses,
     defaultApproval: p.defaultApproval ?? p.tool.approvalFor?.(p.args) ?? p.tool.defaultApproval,
-    ...(p.outsideSandbox ? { outsideSandbox: true } : {}),
+    ...(p.boundary ? { boundary: p.boundary } : {}),
     mode: env.mode,
     rules: env.rules,
     sessionApprovals: [...env.sessionApprovals, ...remembered],
@@ -203,7 +216,7 @@ async function approve(
   });
   if (refusal) return { run: false, result: { content: refusal, isError: true } };
   const policy = await judge({ ...p, tool: p.tool }, env, remembered);
-  const decision = applyRewrite(policy, verdict);
+  const decision = desktopReason(p, applyRewrite(policy, verdict));
   if (decision.decision === 'deny') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'deny', by: decision.by });
     return {
@@ -213,6 +226,11 @@ async function approve(
         isError: true,
       },
     };
+  }
+  if (p.tool.desktop) {
+    const call = { callId: p.call.id, toolName: p.tool.name, display: p.tool.desktop.display };
+    const refused = await authorizeDesktop(call, env, remembered);
+    if (refused) return { run: false, ...refused };
   }
   if (decision.decision === 'allow') {
     env.emit({ type: 'approval_decision', callId: p.call.id, subject: p.subject, decision: 'allow', by: decision.by });
@@ -228,7 +246,13 @@ async function approve(
     };
   }
   // A sensitive file is remembered by name: approving .env must not approve the folder's other secrets.
-  const sessionPattern = decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject);
+  // A program's approval names the sandbox it was given for (policy/sessionApprovals.ts).
+  const sessionPattern = sessionApprovalEntry(
+    decision.by === 'sensitive file' ? p.subject : sessionApprovalPattern(p.subject),
+    p.boundary,
+  );
+  // A computer-use action that acts (clicks, keys) is approved one at a time; looking may be approved for the session.
+  const onceOnly = p.tool.desktop?.action === 'input';
   env.emit({
     type: 'approval_request',
     callId: p.call.id,
@@ -246,6 +270,7 @@ async function approve(
       args: p.args,
       accesses: p.accesses,
       reason: decision.reason ?? decision.by,
+      ...(onceOnly ? { offers: ['once'] as const } : {}),
       commands: decision.commands,
       ...(decision.normalised !== undefined ? { normalised: decision.normalised } : {}),
       ...(p.preview ? { preview: p.preview } : {}),
@@ -261,7 +286,7 @@ async function approve(
   }
   if (answer.decision === 'approve' && answer.updatedArgs !== undefined)
     return rewritten(p, answer.updatedArgs, env, runEnv, remembered);
-  if (answer.decision === 'approve_session') {
+  if (answer.decision === 'approve_session' && !onceOnly) {
     remembered.push(sessionPattern);
     env.rememberApproval(sessionPattern);
   }
@@ -339,7 +364,11 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
       running.push(Promise.resolve(gate.result));
       return;
     }
-    const waitFor = running.filter((_, j) => gates[j].run && accessesConflict(prepared[j].accesses, p.accesses));
+    // Computer-use calls act on one screen: each waits for the ones before it, so looking follows acting in order.
+    const desktop = (j: number) => !!p.tool?.desktop && !!prepared[j].tool?.desktop;
+    const waitFor = running.filter(
+      (_, j) => gates[j].run && (accessesConflict(prepared[j].accesses, p.accesses) || desktop(j)),
+    );
     running.push(
       Promise.allSettled(waitFor).then(async () => {
         if (env.signal.aborted) return { content: 'Not run: the turn was interrupted.', isError: true };

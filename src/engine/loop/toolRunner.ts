@@ -7,6 +7,7 @@ import type { ContentPart, ToolCall } from '../../llm/types';
 import {
   missingService,
   type AnyServiceKey,
+  type BoundaryFacts,
   type Tool,
   type ToolAccess,
   type ToolContext,
@@ -55,8 +56,8 @@ export interface PreparedToolCall {
   preview?: ToolDisplay;
   /** The tool's default approval for these arguments, judged with the call's context (ToolDefinition.approvalFor). */
   defaultApproval?: 'auto' | 'ask';
-  /** The call asks to run outside the command sandbox (docs/sandbox.md). */
-  outsideSandbox?: boolean;
+  /** For a call that starts a program: how it meets the trust boundary (docs/trust-boundary.md). */
+  boundary?: BoundaryFacts;
 }
 
 export function resolvePath(cwd: string, path: string): string {
@@ -135,7 +136,7 @@ export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunE
     const accesses = tool.accesses ? tool.accesses(checked.args, ctx) : [];
     const preview = tool.approvalPreview?.(checked.args, ctx);
     const defaultApproval = tool.approvalFor?.(checked.args, ctx) ?? tool.defaultApproval;
-    const outside = tool.outsideSandbox?.(checked.args, ctx) === true ? { outsideSandbox: true } : {};
+    const facts = tool.boundary?.(checked.args, ctx);
     return {
       call,
       tool,
@@ -143,7 +144,7 @@ export function prepareToolCall(call: ToolCall, tools: ToolLookup, env: ToolRunE
       subject,
       accesses,
       defaultApproval,
-      ...outside,
+      ...(facts ? { boundary: facts } : {}),
       ...(preview ? { preview } : {}),
     };
   } catch (e) {

@@ -7,7 +7,7 @@
 // Bash calls are judged on the simple commands the line runs, read by a real shell parser
 // (shellCommands.ts; the rule semantics are in bashRules.ts and docs/approvals.md).
 import { isAbsolute, resolve } from 'node:path';
-import type { ToolAccess, ToolDisplay } from '../../tools/defineTool';
+import type { BoundaryFacts, ToolAccess, ToolDisplay } from '../../tools/defineTool';
 import { bashAllowCoverage, firstBashDenyArgumentRule, firstBashRuleMatchingAny } from './bashRules';
 import { parseSubject, patternMatches } from './permissionRules';
 import type { PermissionMode } from '../session/records';
@@ -18,6 +18,7 @@ import {
   type ShellAnalysis,
 } from './shellCommands';
 import { firstOutsideWorkspace, type Workspace } from './workspace';
+import { coversConfinement } from './sessionApprovals';
 
 export interface PermissionRule {
   decision: 'allow' | 'deny' | 'ask';
@@ -36,6 +37,11 @@ export interface ApprovalRequest {
   subject: string;
   /** What "approve for this session" would remember. */
   sessionPattern: string;
+  /**
+   * The approvals the user may give (default both): a computer-use input action is approved one call at a time
+   * (`['once']`), the computer-use authorization only for the whole session (`['session']`) (docs/approvals.md).
+   */
+  offers?: ReadonlyArray<'once' | 'session'>;
   args: unknown;
   accesses: ToolAccess[];
   /** Why a human is asked, in words ("writes a file", "reads a sensitive file"). */
@@ -87,8 +93,12 @@ export interface PolicyInput {
   isSensitivePath(path: string): boolean;
   /** The parsed Bash line (shellAnalysisFor); a line left unparsed is judged as unreadable. */
   shell?: ShellAnalysis;
-  /** The command asks to run outside the command sandbox: auto mode refuses it unless an allow rule covers it. */
-  outsideSandbox?: boolean;
+  /**
+   * For a call that starts a program (docs/trust-boundary.md): where it runs — a session approval covers it only for
+   * the same sandbox — whether it asks to leave the sandbox (auto mode refuses that unless an allow rule covers it),
+   * and the folder it runs in when that is outside the session's writable roots (asked; refused in auto mode).
+   */
+  boundary?: BoundaryFacts;
   /** `allowed-tools` of the command or skill that started this turn (preApproval.ts): turn-scoped allow patterns. */
   preApproved?: readonly PermissionRule[];
 }
@@ -228,7 +238,10 @@ function decideAuto(input: PolicyInput): PolicyDecision {
 function sessionApproved(input: PolicyInput): boolean {
   // A sensitive file is approved for the session only by name, never by the folder pattern of another file.
   if (pathsOf(input).some((p) => input.isSensitivePath(p))) return input.sessionApprovals.includes(input.subject);
-  return input.sessionApprovals.some((pattern) => {
+  return input.sessionApprovals.some((entry) => {
+    // An approval given for a program run inside the sandbox never covers running it outside (sessionApprovals.ts).
+    const pattern = coversConfinement(entry, input.boundary?.confinement);
+    if (pattern === undefined) return false;
     if (pattern === input.subject) return true;
     // A remembered command prefix never covers a compound command.
     if (input.toolName === 'Bash' && SHELL_META.test(input.subject.slice(5, -1))) return false;
@@ -281,7 +294,9 @@ function decideBash(input: PolicyInput, command: string, shell: ShellAnalysis): 
     const reason = `${shell.unknowable[0]}, so the Bash deny rules cannot be checked against it`;
     return { decision: input.mode === 'manual' ? 'ask' : 'deny', by: describeRule(unchecked), reason };
   }
-  if (input.mode === 'auto' && input.outsideSandbox) return decideUnsandboxedAuto(input, shell);
+  const outside = input.boundary?.outsideRoots;
+  if (outside !== undefined) return decideOutsideRoots(input, outside);
+  if (input.mode === 'auto' && input.boundary?.escalation) return decideUnsandboxedAuto(input, shell);
   if (input.mode === 'auto') return { decision: 'allow', by: 'auto mode' };
   if (sessionApproved(input)) return { decision: 'allow', by: 'approved for this session' };
   const ask = firstBashRuleMatchingAny(input.rules, 'ask', command, shell, input.cwd);
@@ -299,7 +314,7 @@ function decideBash(input: PolicyInput, command: string, shell: ShellAnalysis): 
  * own default would have asked: never a deny, an ask rule, a sensitive or outside path, or an unsandboxed call.
  */
 function preApprovable(input: PolicyInput, decision: PolicyDecision): boolean {
-  return decision.decision === 'ask' && decision.by === 'tool default' && !input.outsideSandbox;
+  return decision.decision === 'ask' && decision.by === 'tool default' && !input.boundary?.escalation;
 }
 
 function preApprovedBash(
@@ -310,6 +325,28 @@ function preApprovedBash(
   if (!input.preApproved?.length || !preApprovable(input, decision)) return undefined;
   const cover = bashAllowCoverage(input.preApproved, shell, input.cwd);
   return cover.covered ? { decision: 'allow', by: describeRule(cover.rule) } : undefined;
+}
+
+/**
+ * A command whose working folder is outside the session's writable roots (docs/trust-boundary.md "The working
+ * folder"): it never makes that folder writable, and running there at all is asked in manual mode and refused in auto
+ * mode — no session approval, allow rule or `auto_allow` answers it; yolo mode runs it.
+ */
+function decideOutsideRoots(input: PolicyInput, folder: string): PolicyDecision {
+  const where = `it runs in ${folder}, outside the workspace (${workspaceWords(input)})`;
+  if (input.mode === 'yolo') return { decision: 'allow', by: 'yolo mode' };
+  if (input.mode === 'auto') {
+    return {
+      decision: 'deny',
+      by: OUTSIDE_IN_AUTO,
+      reason: `${where}; auto mode runs commands only inside the workspace. Run it from a folder of the workspace`,
+    };
+  }
+  return {
+    decision: 'ask',
+    by: 'outside the workspace',
+    reason: `${where}; approving runs it there, with that folder still read-only inside the sandbox`,
+  };
 }
 
 /** Outside the sandbox in auto mode: only an allow rule covering every command lets it run (docs/sandbox.md). */

@@ -18,6 +18,7 @@ import { detectMedia, MEDIA_SNIFF_BYTES, readHead } from '../../tools/file/media
 import { fileAccess, type FileAccess } from '../../tools/file/checkedOpen';
 import { canonicalPath, pathDisplayer } from '../../tools/file/pathPolicy';
 import { decideApproval, type PermissionRule, type PolicyDecision } from '../policy/approvals';
+import { attachmentChip, attachmentTag } from '../context/attachmentTags';
 import type { Runtime } from './runtime';
 import { resolvePath } from '../loop/toolRunner';
 import { isSensitivePath } from '../../tools/file/sensitivePaths';
@@ -29,7 +30,6 @@ export const FOLDER_LISTING_MAX = 500;
 
 const MENTION = /(?<=^|\s)@("[^"\n]+"|[^\s"]+)/g;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
-const TAG = /^<attached-(file|image|folder) path="([^"]*)" label="([^"]*)">/;
 
 export interface AttachmentEnv {
   cwd: string;
@@ -90,33 +90,6 @@ export function mentionedPaths(text: string): string[] {
     if (raw && !found.includes(raw)) found.push(raw);
   }
   return found;
-}
-
-function attr(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-}
-
-function unattr(value: string): string {
-  return value
-    .replace(/&lt;/g, '<')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
-}
-
-/** A mention's chip as the transcript shows it. */
-export function attachmentChip(mention: string, label: string): string {
-  return `[@${mention} ${label}]`;
-}
-
-/** The chip of an attachment part (from attachMentions), or undefined for any other part. */
-export function chipOfPart(part: ContentPart): string | undefined {
-  if (part.type !== 'text') return undefined;
-  const m = TAG.exec(part.text);
-  return m ? attachmentChip(unattr(m[2]), unattr(m[3])) : undefined;
-}
-
-function tagged(kind: 'file' | 'image' | 'folder', shown: string, label: string, body: string): string {
-  return `<attached-${kind} path="${attr(shown)}" label="${attr(label)}">\n${body}\n</attached-${kind}>`;
 }
 
 /** The existing path a mention names: as written, else without trailing punctuation (`see @a.ts.`). */
@@ -191,7 +164,10 @@ export async function attachMediaFile(
   const size = /\((\d+x\d+)/.exec(description.type === 'text' ? description.text : '')?.[1];
   const label = kind === 'video' ? 'video' : `image${size ? ` ${size}` : ''}`;
   return {
-    parts: [{ type: 'text', text: tagged('image', shown, label, resultText({ content: [description] })) }, ...pixels],
+    parts: [
+      { type: 'text', text: attachmentTag('image', shown, label, resultText({ content: [description] })) },
+      ...pixels,
+    ],
     label,
   };
 }
@@ -216,7 +192,7 @@ async function attachOne(
   }
   if (found.isDir) {
     const { body, label } = await folderListing(path, env, signal);
-    return { parts: [{ type: 'text', text: tagged('folder', shown, label, body) }], label };
+    return { parts: [{ type: 'text', text: attachmentTag('folder', shown, label, body) }], label };
   }
   if (media && isMedia) {
     const attached = await attachMediaFile(path, shown, media.kind, env, signal, access);
@@ -228,7 +204,7 @@ async function attachOne(
   const lines = result.display?.kind === 'file' ? result.display.lines : 0;
   const cut = text.includes('\n\n[Truncated:');
   const label = `${lines} line${lines === 1 ? '' : 's'}${cut ? ', cut' : ''}`;
-  return { parts: [{ type: 'text', text: tagged('file', shown, label, text) }], label };
+  return { parts: [{ type: 'text', text: attachmentTag('file', shown, label, text) }], label };
 }
 
 /** Reads every `@path` of `text` that names an existing file or folder and may be read without asking. */

@@ -71,7 +71,13 @@ function openJournal(a: Assembly): { session: Session; lock: SessionLock } {
     if (opts.modeOverride && session.state.mode !== opts.mode) session.commit({ type: 'mode', mode: opts.mode });
     return { session, lock };
   }
-  const session = Session.create({ home: opts.home, workDir: opts.cwd, modelAlias: opts.model.alias, mode: opts.mode });
+  const session = Session.create({
+    home: opts.home,
+    workDir: opts.cwd,
+    modelAlias: opts.model.alias,
+    modelId: opts.model.model,
+    mode: opts.mode,
+  });
   return { session, lock: acquireSessionLock(session.dir) };
 }
 
@@ -310,7 +316,8 @@ export function openRuntime(opts: RuntimeOptions): Runtime {
     setModel(model, client) {
       agent.setModel(model, bindModel(model, client, timeouts).getClient);
       offered.tools.setAvailability({ capabilities: model.capabilities, nonInteractive: opts.nonInteractive });
-      if (session.state.modelAlias !== model.alias) session.commit({ type: 'model', modelAlias: model.alias });
+      if (session.state.modelAlias !== model.alias || session.state.modelId !== model.model)
+        session.commit({ type: 'model', modelAlias: model.alias, modelId: model.model });
     },
     close(closeOpts = {}) {
       closing ??= (async () => {

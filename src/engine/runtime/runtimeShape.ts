@@ -4,7 +4,7 @@ import type { ModelClientOptions } from '../../llm/createModelClient';
 import type { Tool, ToolServices } from '../../tools/defineTool';
 import type { TaskSettings } from '../../tools/task/taskService';
 import type { ImageLimits } from '../../tools/file';
-import type { SandboxSettings } from '../../tools/shell/commandSandbox';
+import type { SandboxSettings } from '../../tools/boundary/sandboxSettings';
 import type { WebSettings } from '../../tools/web';
 import type { BrowserRuntimeOptions } from '../../tools/browser';
 import type { WorkflowLimits } from '../../tools/workflow';

@@ -1,12 +1,13 @@
 // Step 4 of openRuntime (runtime.ts): the services every agent's tools share, by ServiceKey name — background and
 // scheduled tasks, memory, image limits, the front end's own (ACP: the editor's files), web settings, the browser and
 // its page summaries, workflows.
+import { homedir } from 'node:os';
 import { TASK_SERVICE } from '../../tools/task/taskService';
 import { IMAGE_LIMITS } from '../../tools/file';
 import { DEFAULT_WEB_SETTINGS, WEB_SERVICE, type WebSettings } from '../../tools/web';
 import { browserRuntime, modelSummarizer, SUMMARY_SERVICE, type BrowserProfileChoice } from '../../tools/browser';
 import { MEMORY_SERVICE } from '../../tools/memory';
-import { CommandSandbox, SANDBOX_SERVICE } from '../../tools/shell/commandSandbox';
+import { BOUNDARY_SERVICE, CommandBoundary } from '../../tools/boundary/commandBoundary';
 import { CRON_SERVICE } from '../../tools/cron';
 import { WORKFLOW_LIMITS, WORKFLOW_SETTINGS } from '../../tools/workflow';
 import { MemoryStore } from '../../store/memoryStore';
@@ -40,10 +41,20 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
   a.gate.register(memoryRecallHandler(memory, memorySettings));
   if (opts.image) shared.set(IMAGE_LIMITS.name, opts.image);
   if (opts.sandbox) {
-    const env = { additionalDirs: opts.additionalDirs ?? [], jarvisHome: opts.home };
-    const sandbox = new CommandSandbox(opts.sandbox, env);
-    shared.set(SANDBOX_SERVICE.name, sandbox);
-    a.disposables.add({ name: 'sandbox network proxy', dispose: () => sandbox.close() });
+    // The session's one trust boundary (docs/trust-boundary.md): its policy comes from these folders, never from a
+    // tool's arguments. The scratch folder is where commands may write beside the session.
+    const folders = {
+      workspace: [opts.cwd, ...(opts.additionalDirs ?? [])],
+      scratch: session.dir,
+      jarvisHome: opts.home,
+      home: homedir(),
+    };
+    const boundary = new CommandBoundary(opts.sandbox, folders);
+    shared.set(BOUNDARY_SERVICE.name, boundary);
+    // The workspace is searched for secrets once, beside the rest of start-up; the first command waits for it, and a
+    // failure of that search reaches that command (prepare() awaits the same promise and refuses, saying why).
+    if (opts.sandbox.enabled) boundary.warmUp().catch(() => undefined);
+    a.disposables.add({ name: 'trust boundary', dispose: () => boundary.close() });
   }
   for (const [name, service] of opts.services ?? []) shared.set(name, service);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;

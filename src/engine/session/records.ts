@@ -67,6 +67,8 @@ export type RecordBody =
       sessionId: string;
       workDir: string;
       modelAlias: string;
+      /** The provider's id of the model (absent in journals written before it was kept): names a JARVIS_MODEL_* model. */
+      modelId?: string;
       createdAt: string;
       forkedFrom?: string;
       agent?: AgentIdentity;
@@ -94,7 +96,7 @@ export type RecordBody =
   | { type: 'session_approval'; pattern: string }
   | { type: 'file_snapshot'; snapshot: FileSnapshot }
   | { type: 'title'; title: string }
-  | { type: 'model'; modelAlias: string }
+  | { type: 'model'; modelAlias: string; modelId?: string }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string }
   /**
    * Replaces the context with `messages` (summary + re-injected state) followed by the last `keep`
@@ -222,6 +224,8 @@ export interface SessionState {
   /** Set in a subagent's journal. */
   agent?: AgentIdentity;
   modelAlias: string;
+  /** The provider's id of the model, when the journal recorded it. */
+  modelId?: string;
   systemPrompt?: string;
   /** The agent profile (`--agent`) and its offered tools, as recorded at creation. */
   agentName?: string;
@@ -281,6 +285,7 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       state.sessionId = record.sessionId;
       state.workDir = record.workDir;
       state.modelAlias = record.modelAlias;
+      if (record.modelId) state.modelId = record.modelId;
       state.createdAt = record.createdAt;
       if (record.forkedFrom) state.forkedFrom = record.forkedFrom;
       if (record.agent) state.agent = { ...record.agent };
@@ -359,6 +364,8 @@ export function applyRecord(state: SessionState, record: RecordBody): void {
       return;
     case 'model':
       state.modelAlias = record.modelAlias;
+      if (record.modelId) state.modelId = record.modelId;
+      else delete state.modelId;
       return;
     case 'plan_mode':
       state.planMode = { active: record.active, planPath: record.planPath };

@@ -72,6 +72,8 @@ export class Session {
     home: string;
     workDir: string;
     modelAlias: string;
+    /** The provider's id of the model (`sessions` lists it for the JARVIS_MODEL_* model). */
+    modelId?: string;
     mode: PermissionMode;
     sessionId?: string;
   }): Session {
@@ -81,6 +83,7 @@ export class Session {
       sessionId: session.id,
       workDir: opts.workDir,
       modelAlias: opts.modelAlias,
+      ...(opts.modelId ? { modelId: opts.modelId } : {}),
       createdAt: new Date().toISOString(),
     });
     session.commit({ type: 'mode', mode: opts.mode });

@@ -1,9 +1,9 @@
-// The repository operations of Tower mode, all through the real git binary (platform/git.ts):
-// worktrees and branches for missions, detached worktrees for reviews, the files a branch changed,
-// and the merge into the base branch.
+// The repository operations of Tower mode, all through the real git binary (platform/git.ts, which runs none of
+// the programs a repository's config names: docs/sandbox.md, "Jarvis's own git calls"): worktrees and branches for
+// missions, detached worktrees for reviews, the files a branch changed, and the merge into the base branch.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { git, runGit } from '../../platform/git';
+import { emptiedNote, git, runGit } from '../../platform/git';
 
 export async function repoRootOf(cwd: string): Promise<string> {
   try {
@@ -93,7 +93,7 @@ export async function mergeBranch(repo: string, branch: string, message: string)
     await runGit(['merge', '--abort'], repo);
     const said = (result.stdout + result.stderr).trim().split('\n').slice(0, 12).join('\n');
     throw new Error(
-      `merging ${branch} failed and was undone:\n${said}\nAsk the mission's worker to rebase its branch on the base branch (TowerSend), then review again.`,
+      `merging ${branch} failed and was undone:\n${said}${emptiedNote(result.emptied)}\nAsk the mission's worker to rebase its branch on the base branch (TowerSend), then review again.`,
     );
   }
   return tipOf(repo, 'HEAD');

@@ -5,9 +5,10 @@
 // a file changed since is not used until the trust prompt approves it again. `"disableAllHooks": true` in any of the
 // files turns all of their hooks off, as in Claude Code. Everything else in the files (permissions, env, model…) is
 // Claude Code's own business and not read.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256 } from '../../store/mcpLaunch';
 import { displayPath, expandTilde, projectRoot } from '../../store/paths';
+import { readRegular } from '../../store/regularFile';
 import { claudeHookSpecs } from './claudeHookConfig';
 import type { HookSpec } from './hookRunner';
 
@@ -23,6 +24,8 @@ export interface ClaudeSettingsFileReport {
   specs: HookSpec[];
   /** What of it is not used, and why; one line each. */
   problems: string[];
+  /** SHA-256 of the bytes read (what trust records for a project file), when it could be read. */
+  digest?: string;
 }
 
 export interface ClaudeSettingsHooks {
@@ -37,8 +40,11 @@ export interface ClaudeSettingsOptions {
   env: NodeJS.ProcessEnv;
   /** `[compat] claude`: off reads nothing. */
   enabled: boolean;
-  /** A project file's standing: approved (the trusted bytes), untrusted folder, or changed since trusted. */
-  projectFile(path: string): 'approved' | 'untrusted' | 'changed';
+  /**
+   * A project file's standing, judged by `digest` (SHA-256 of the very bytes parsed here): approved (the trusted
+   * bytes), untrusted folder, or changed since trusted.
+   */
+  projectFile(path: string, digest: string): 'approved' | 'untrusted' | 'changed';
 }
 
 /** The settings files in the order Claude Code applies them. */
@@ -56,23 +62,25 @@ export function claudeSettingsFiles(
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The parsed file, `undefined` when it does not exist, or the reason it cannot be used. */
-function readSettings(path: string): { doc?: Record<string, unknown>; problem?: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? {} : { problem: `cannot be read (${code})` };
-  }
+/**
+ * The parsed file and the digest of the bytes read (one read: what is judged is what runs); nothing when it does
+ * not exist; the reason when it cannot be used.
+ */
+function readSettings(path: string): { doc?: Record<string, unknown>; digest?: string; problem?: string } {
+  const read = readRegular(path);
+  if ('missing' in read) return {};
+  if ('problem' in read) return { problem: `${read.problem}; its hooks are not used` };
+  const bytes = read.bytes;
+  const text = bytes.toString('utf8');
+  const digest = sha256(bytes);
   let doc: unknown;
   try {
     doc = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    return { problem: `is not valid JSON (${(e as Error).message}); its hooks are not used until it is fixed` };
+    return { digest, problem: `is not valid JSON (${(e as Error).message}); its hooks are not used until it is fixed` };
   }
-  if (!isObject(doc)) return { problem: 'must hold a JSON object; its hooks are not used' };
-  return { doc };
+  if (!isObject(doc)) return { digest, problem: 'must hold a JSON object; its hooks are not used' };
+  return { doc, digest };
 }
 
 export function loadClaudeSettingsHooks(opts: ClaudeSettingsOptions): ClaudeSettingsHooks {
@@ -86,7 +94,8 @@ export function loadClaudeSettingsHooks(opts: ClaudeSettingsOptions): ClaudeSett
       report.state = 'off';
       continue;
     }
-    const { doc, problem } = readSettings(path);
+    const { doc, digest, problem } = readSettings(path);
+    report.digest = digest;
     if (problem) {
       report.state = 'broken';
       report.problems.push(`${displayPath(path)} ${problem}`);
@@ -106,7 +115,7 @@ export function loadClaudeSettingsHooks(opts: ClaudeSettingsOptions): ClaudeSett
     const specs = claudeHookSpecs(doc.hooks, { origin, label: displayPath(path) }, (t) => report.problems.push(t));
     report.hooks = specs.length;
     report.specs = specs;
-    const standing = scope === 'project' ? opts.projectFile(path) : 'approved';
+    const standing = scope === 'project' ? opts.projectFile(path, digest!) : 'approved';
     if (standing === 'untrusted') {
       report.state = 'untrusted';
       out.warnings.push(

@@ -6,6 +6,7 @@
 import { nonInteractiveEnv, releasePipes, spawnShell, terminateGroup, waitForExit } from '../../platform/processes';
 import type { HookConfig } from '../../store/configSchema';
 import { claudeAnswer } from './claudeHookOutput';
+import { runHookCallback, type HookCallback } from './hookCallback';
 import { claudeMatcherMatches, claudePayload, type ClaudeSessionFacts } from './claudeHookPayload';
 import { parseHookStdout, type HookDecision } from './hookOutput';
 
@@ -35,6 +36,8 @@ export interface HookSpec {
    * matcher rule, payload, `CLAUDE_PROJECT_DIR` and answers (claudeHookConfig.ts and its neighbours).
    */
   dialect?: 'claude';
+  /** A function of the program (the SDK's `hooks`, hookCallback.ts) run instead of `command`, which then labels it. */
+  callback?: HookCallback;
 }
 
 /** What every payload carries (SPEC §8.2), besides the event's own fields. */
@@ -214,6 +217,7 @@ function applyDecision(
 }
 
 async function runOne(hook: HookSpec, input: string, opts: HookRunOptions): Promise<HookRun> {
+  if (hook.callback) return runHookCallback(hook.callback, hook.command, input, hook.timeout, opts.signal);
   const run: HookRun = { command: hook.command, exitCode: null, stdout: '', stderr: '', timedOut: false };
   if (opts.signal?.aborted) return { ...run, failure: 'was not started: the turn was cancelled' };
   const claude = hook.dialect === 'claude' && opts.claude ? { CLAUDE_PROJECT_DIR: opts.claude.projectDir } : {};

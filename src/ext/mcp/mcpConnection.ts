@@ -21,6 +21,11 @@ export interface McpToolInfo {
   inputSchema: Record<string, unknown>;
   /** The server marks it as changing nothing (`readOnlyHint`). */
   readOnly: boolean;
+  /**
+   * Computer use (docs/computer-use.md): the tool looks at the desktop (`observe`) or acts on it (`input`), as the
+   * server says in the tool's `_meta["jarvis/desktop"]`. Such calls need the session's authorization first.
+   */
+  desktop?: 'observe' | 'input';
 }
 
 export interface McpConnectionOptions {
@@ -181,13 +186,18 @@ export class McpServerConnection {
   private async createTransport(): Promise<Transport> {
     const c = this.config;
     if (c.transport === 'stdio') {
-      const [helpers, sdkStdio, { StdioGroupTransport }] = await transports.stdio();
+      const [[helpers, sdkStdio, { StdioGroupTransport }], { pinLaunch }] = await Promise.all([
+        transports.stdio(),
+        import('./launchPin'),
+      ]);
       const env = { ...sdkStdio.getDefaultEnvironment(), ...c.env };
       const onStderr = (text: string) => {
         this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
       };
+      // A project server runs only the bytes the user approved (docs/mcp.md, "Workspace trust").
+      const pinned = pinLaunch(c, env, c.cwd ?? process.cwd());
       const transport = new StdioGroupTransport(
-        { command: c.command!, args: c.args, env, cwd: c.cwd },
+        { command: pinned.command, args: pinned.args, env, cwd: c.cwd, cleanup: pinned.cleanup },
         helpers,
         onStderr,
       );
@@ -325,6 +335,7 @@ export class McpServerConnection {
   private describeStartError(e: unknown): string {
     const err = e as NodeJS.ErrnoException;
     const c = this.config;
+    if (err?.name === 'McpLaunchChanged') return err.message;
     if (err?.code === 'ENOENT' && c.transport === 'stdio')
       return `could not start: command "${c.command}" was not found (${describeMcpTarget(c)})`;
     if (

@@ -43,7 +43,8 @@ function isToolInfo(t: unknown): t is McpToolInfo {
     typeof x.readOnly === 'boolean' &&
     typeof x.inputSchema === 'object' &&
     x.inputSchema !== null &&
-    !Array.isArray(x.inputSchema)
+    !Array.isArray(x.inputSchema) &&
+    (x.desktop === undefined || x.desktop === 'observe' || x.desktop === 'input')
   );
 }
 
@@ -54,7 +55,11 @@ export interface ListedTool {
   description?: string;
   inputSchema: unknown;
   annotations?: { title?: string; readOnlyHint?: boolean };
+  _meta?: Record<string, unknown>;
 }
+
+/** The key of a tool's `_meta` that marks a computer-use tool (docs/computer-use.md). */
+export const DESKTOP_META_KEY = 'jarvis/desktop';
 
 export function toolInfoOf(t: ListedTool): McpToolInfo {
   return {
@@ -63,7 +68,16 @@ export function toolInfoOf(t: ListedTool): McpToolInfo {
     description: t.description ?? t.title ?? t.name,
     inputSchema: t.inputSchema as Record<string, unknown>,
     readOnly: t.annotations?.readOnlyHint === true,
+    ...desktopOf(t._meta),
   };
+}
+
+/** `_meta["jarvis/desktop"]`: "observe" looks; any other value counts as acting, the stricter of the two. */
+function desktopOf(meta: unknown): { desktop?: 'observe' | 'input' } {
+  if (!meta || typeof meta !== 'object') return {};
+  const value = (meta as Record<string, unknown>)[DESKTOP_META_KEY];
+  if (value === undefined) return {};
+  return { desktop: value === 'observe' ? 'observe' : 'input' };
 }
 
 export class McpListingCache {

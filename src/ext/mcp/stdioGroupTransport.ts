@@ -20,6 +20,8 @@ export interface StdioGroupOptions {
   args: readonly string[];
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Called once the server has exited (or could not start): removes what its start prepared (launchPin.ts). */
+  cleanup?: () => void;
 }
 
 export class StdioGroupTransport implements Transport {
@@ -49,11 +51,13 @@ export class StdioGroupTransport implements Transport {
       const child = spawnInGroup(command, args, { cwd: cwd ?? process.cwd(), env, stdin: 'pipe', own: 'service' });
       this.child = child;
       child.once('error', (e) => {
+        this.opts.cleanup?.();
         reject(e);
         this.onerror?.(e);
       });
       child.once('spawn', () => resolve());
       child.once('close', () => {
+        this.opts.cleanup?.();
         if (child.pid !== undefined && !this.closed) void this.endGroup(child.pid);
         this.child = undefined;
         this.onclose?.();
@@ -96,7 +100,7 @@ export class StdioGroupTransport implements Transport {
     this.closed = true;
     const child = this.child;
     this.buffer.clear();
-    if (!child?.pid) return;
+    if (!child?.pid) return this.opts.cleanup?.();
     child.stdin?.end();
     await this.endGroup(child.pid);
   }

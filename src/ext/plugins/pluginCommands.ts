@@ -10,6 +10,7 @@ import { readCommandFile } from '../commands/commandFile';
 import { findShellDirectives } from '../commands/shellDirectives';
 import { tokenizeArguments } from '../skills/skillArguments';
 import { CLAUDE_ROOT_VARIABLE } from './claudePlugin';
+import { substituteShellLine, type ArgumentRef } from './shellLineArguments';
 import { containedFiles, resolveInside } from './pluginPaths';
 
 export { allowedToolsList, COMMAND_DESCRIPTION_MAX, NO_DESCRIPTION } from '../commands/commandFile';
@@ -93,32 +94,31 @@ export interface BangSpan {
   start: number;
   end: number;
   command: string;
+  /** Why it must not run: an argument could not be placed in it as data (shellLineArguments.ts). */
+  refused?: string;
 }
 
 const PLACEHOLDER = /\$ARGUMENTS(?![\w[])|\$([1-9]\d*)(?!\d)/g;
-
-/** One word for a POSIX shell: `'…'`, a `'` inside as `'\''`. Empty stays empty (nothing was given). */
-function shellQuote(text: string): string {
-  return text === '' ? '' : `'${text.split("'").join("'\\''")}'`;
-}
 
 /**
  * The prompt a command sends: `$ARGUMENTS` and `$1`… (the words, 1-based as in Claude Code commands)
  * replaced, else the arguments appended on their own line; `${CLAUDE_PLUGIN_ROOT}` resolved. The `` !`cmd` ``
  * lines and ```` ```! ```` blocks are those of the command's file (docs/plugins.md, "Shell lines in commands"):
- * arguments put inside one are shell-quoted, so they are words and never more commands, and arguments put
- * elsewhere never make one.
+ * arguments put inside one are data in whatever quotes they stand (shellLineArguments.ts), so they are words and
+ * never more commands, and arguments put elsewhere never make one.
  */
 export function expandPluginCommandParts(command: PluginCommand, args: string): { text: string; bangs: BangSpan[] } {
   const text = args.trim();
   const words = tokenizeArguments(text);
   let used = false;
-  const fill = (part: string, quote: boolean) =>
-    part.replace(PLACEHOLDER, (_all, n: string | undefined) => {
-      used = true;
-      const value = n === undefined ? text : (words[Number(n) - 1] ?? '');
-      return quote ? shellQuote(value) : value;
-    });
+  const valueOf = (ref: ArgumentRef) => {
+    used = true;
+    return 'whole' in ref ? text : (words[ref.index - 1] ?? '');
+  };
+  const fill = (part: string) =>
+    part.replace(PLACEHOLDER, (_all, n: string | undefined) =>
+      valueOf(n === undefined ? { whole: true } : { index: Number(n) }),
+    );
   const body = command.root ? command.body.split(CLAUDE_ROOT_VARIABLE).join(command.root) : command.body;
   let out = '';
   let last = 0;
@@ -126,14 +126,17 @@ export function expandPluginCommandParts(command: PluginCommand, args: string): 
   // Only the file's own shell lines (ext/commands/shellDirectives.ts): examples in fenced blocks and prose such as
   // `` `ERR!` `` are text, and arguments put elsewhere never make one.
   for (const d of findShellDirectives(body)) {
-    out += fill(body.slice(last, d.start), false);
-    const cmd = fill(d.command, true);
+    out += fill(body.slice(last, d.start));
+    const line = substituteShellLine(d.command, valueOf);
+    // A refused line keeps its template in the prompt: the user's arguments never stand in a line that is not run.
+    const cmd = 'command' in line ? line.command : d.command;
     const written = d.form === 'inline' ? `!\`${cmd}\`` : `\`\`\`!\n${cmd}\n\`\`\``;
-    bangs.push({ start: out.length, end: out.length + written.length, command: cmd.trim() });
+    const span: BangSpan = { start: out.length, end: out.length + written.length, command: cmd.trim() };
+    bangs.push('refused' in line ? { ...span, refused: line.refused } : span);
     out += written;
     last = d.end;
   }
-  out += fill(body.slice(last), false);
+  out += fill(body.slice(last));
   return { text: !used && text ? `${out}\n\nARGUMENTS: ${text}` : out, bangs };
 }
 

@@ -62,12 +62,16 @@ export function bwrapArgs(policy: BwrapPolicy, shell: string, command: string): 
   // Hidden first, then the writable folders over them, then the read-only and hidden paths inside those:
   // a later mount wins where two cover one path. Hidden folders turn read-only last, once the mounts inside them
   // exist, so a write there fails loudly (EROFS) instead of vanishing with the tmpfs.
+  // A hidden path inside a read-only one (`~/.config/git/credentials` in a readable `~/.config/git`) is masked after
+  // it too.
   const emptied: string[] = [];
-  const mask = (path: string) => args.push(...hide(path, policy.maskFile, emptied));
-  for (const path of policy.hidden) if (!insideAny(path, policy.writable)) mask(path);
+  const mounted = [...policy.writable, ...policy.readOnly];
+  const hidden = hiddenTargets(policy.hidden, mounted);
+  const mask = (h: HiddenTarget) => args.push(...hide(h, policy.maskFile, emptied));
+  for (const h of hidden) if (!insideAny(h.path, mounted)) mask(h);
   for (const path of policy.writable) if (existsSync(path)) args.push('--bind', path, path);
   for (const path of policy.readOnly) if (existsSync(path)) args.push('--ro-bind', path, path);
-  for (const path of policy.hidden) if (insideAny(path, policy.writable)) mask(path);
+  for (const h of hidden) if (insideAny(h.path, mounted)) mask(h);
   args.push(...socketFileArgs(sockets, emptied));
   for (const path of emptied) args.push('--remount-ro', path);
   if (policy.network === 'allowlist') {
@@ -96,19 +100,41 @@ function rootEnvArgs(): string[] {
   return ['--setenv', 'TAR_OPTIONS', own ? `--no-same-owner ${own}` : '--no-same-owner'];
 }
 
-function hide(path: string, maskFile: string | undefined, emptied: string[]): string[] {
-  let target: string;
-  let isDir: boolean;
-  try {
-    // bwrap mounts onto a real path, never through a link: a link to a secret hides the secret itself.
-    target = realpathSync(path);
-    isDir = lstatSync(target).isDirectory();
-  } catch {
-    return []; // gone (or a dangling link) since it was listed: nothing left to hide
+/** A hidden path as bwrap mounts it: its real path (never through a link: a link to a secret hides the secret). */
+interface HiddenTarget {
+  path: string;
+  target: string;
+  isDir: boolean;
+}
+
+/**
+ * The hidden paths to mount, each once. One inside a hidden folder with no writable or read-only folder bound between
+ * them is emptied with that folder already, and is left out: masked first, it would be covered by the folder's tmpfs
+ * and could then not be remounted read-only (`~/.claude` when JARVIS_CODE_HOME is the home folder).
+ */
+function hiddenTargets(paths: readonly string[], mounted: readonly string[]): HiddenTarget[] {
+  const resolved = new Map<string, HiddenTarget>();
+  for (const path of paths) {
+    try {
+      const target = realpathSync(path);
+      if (!resolved.has(target)) resolved.set(target, { path, target, isDir: lstatSync(target).isDirectory() });
+    } catch {
+      // gone (or a dangling link) since it was listed: nothing left to hide
+    }
   }
-  if (!isDir) return ['--ro-bind', maskFile ?? '/dev/null', target];
-  emptied.push(target);
-  return ['--tmpfs', target];
+  const all = [...resolved.values()];
+  const folders = all.filter((h) => h.isDir);
+  const emptiedWith = (h: HiddenTarget, folder: HiddenTarget) =>
+    folder.target !== h.target &&
+    insideAny(h.target, [folder.target]) &&
+    !mounted.some((m) => m !== folder.target && insideAny(m, [folder.target]) && insideAny(h.target, [m]));
+  return all.filter((h) => !folders.some((folder) => emptiedWith(h, folder)));
+}
+
+function hide(h: HiddenTarget, maskFile: string | undefined, emptied: string[]): string[] {
+  if (!h.isDir) return ['--ro-bind', maskFile ?? '/dev/null', h.target];
+  emptied.push(h.target);
+  return ['--tmpfs', h.target];
 }
 
 function insideAny(path: string, folders: readonly string[]): boolean {

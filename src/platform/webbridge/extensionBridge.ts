@@ -1,17 +1,18 @@
 // The loopback WebSocket the Jarvis WebBridge browser extension connects to (docs/plugins-official.md,
-// "The browser extension"). Three gates, in order: the handshake must come from the extension's own
-// origin (chrome-extension://<its fixed id>), so no web page can connect; its first message must carry
-// the pairing token (compared in constant time), so no other local process can drive the browser; and
-// nothing is asked of a connection before it passed both. One paired extension at a time.
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { WebSocketServer, type WebSocket } from 'ws';
+// "Pairing and who may connect"). Three gates, in order: the handshake must come from the extension's own
+// origin (chrome-extension://<its fixed id>), so no web page can connect; then both sides prove they hold the
+// pairing token without sending it (pairingProof.ts: the server first, so an impostor holding the port learns
+// nothing), so no other local process can drive the browser or be driven by it; and nothing is asked of a
+// connection before it passed both. One paired extension at a time: a newer connection replaces the older one,
+// and the calls still waiting on the older one fail at once, saying so.
+import type { WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
+import { runPairingHandshake, type Refusal } from './pairingHandshake';
 
-export const WEBBRIDGE_PROTOCOL = 'jarvis-webbridge.1';
 /** Fixed by the `key` in the extension's manifest.json, so an unpacked copy has this id wherever it lies. */
 export const WEBBRIDGE_EXTENSION_ID = 'aplnpadepfhihjaolldpoidbcjfkocgm';
 export const DEFAULT_WEBBRIDGE_PORT = 47841;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-const HELLO_WAIT_MS = 5_000;
 /** The extension's service worker stays alive while messages pass at least every 30 s. */
 const KEEPALIVE_MS = 20_000;
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -26,19 +27,32 @@ export interface ExtensionBridgeOptions {
   origins?: string[];
 }
 
-type Refusal = 'not paired' | 'wrong token' | 'stopped';
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
+/** One admitted extension connection and the calls sent on it that wait for an answer. */
+interface Connection {
+  socket: WebSocket;
+  pending: Map<number, Pending>;
+}
+
+export const REPLACED_CONNECTION =
+  'The WebBridge connection this call was sent on was replaced by a newer one from the browser (the extension ' +
+  'reconnected or was paired again) before the answer came. Whether the browser did it is unknown: check ' +
+  '(list_tabs, get_tab_content) before calling it again.';
 
 export class ExtensionBridge {
   private server?: WebSocketServer;
   private listenError?: Error;
-  private extension?: WebSocket;
+  private connection?: Connection;
   private refusal?: Refusal;
+  /** Connections still in the pairing handshake: a call waits for their outcome rather than an older refusal. */
+  private handshaking = 0;
   private everConnected = false;
   private lastClose = '';
   private readonly waiters = new Set<() => void>();
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private keepalive?: NodeJS.Timeout;
   private readonly origins: string[];
@@ -78,38 +92,31 @@ export class ExtensionBridge {
     if (this.listenError) return;
     this.server = server;
     server.on('connection', (socket) => this.greet(socket));
-    this.keepalive = setInterval(() => this.extension?.send(JSON.stringify({ type: 'ping' })), KEEPALIVE_MS);
+    this.keepalive = setInterval(() => this.connection?.socket.send(JSON.stringify({ type: 'ping' })), KEEPALIVE_MS);
     this.keepalive.unref();
   }
 
+  /** A new connection: admitted only once the pairing handshake (pairingHandshake.ts) succeeds. */
   private greet(socket: WebSocket): void {
-    const timer = setTimeout(() => socket.close(4002, 'no hello'), HELLO_WAIT_MS);
-    socket.once('message', (data) => {
-      clearTimeout(timer);
-      let hello: { type?: unknown; token?: unknown; protocol?: unknown };
-      try {
-        hello = JSON.parse(String(data)) as typeof hello;
-      } catch {
-        return socket.close(4002, 'the first message must be the hello');
-      }
-      if (hello.type !== 'hello') return socket.close(4002, 'the first message must be the hello');
-      if (typeof hello.token !== 'string' || !hello.token) return this.refuse(socket, 'not paired', 4003);
-      if (!timingSafeEqual(digest(hello.token), digest(this.options.token)))
-        return this.refuse(socket, 'wrong token', 4001);
-      this.accept(socket);
+    this.handshaking++;
+    runPairingHandshake(socket, this.options.token, this.options.port, {
+      admitted: (admitted) => this.accept(admitted),
+      refused: (why) => (this.refusal = why),
+      ended: () => {
+        this.handshaking--;
+        this.wakeWaiters();
+      },
     });
-    socket.on('error', () => socket.terminate());
-  }
-
-  private refuse(socket: WebSocket, why: Refusal, code: number): void {
-    this.refusal = why;
-    socket.close(code, why === 'wrong token' ? 'wrong token: pair again' : 'not paired: paste the pairing token');
-    this.wakeWaiters();
   }
 
   private accept(socket: WebSocket): void {
-    this.extension?.close(1000, 'replaced by a newer connection');
-    this.extension = socket;
+    const previous = this.connection;
+    const connection: Connection = { socket, pending: new Map() };
+    this.connection = connection;
+    if (previous) {
+      failAll(previous, REPLACED_CONNECTION);
+      previous.socket.close(1000, 'replaced by a newer connection');
+    }
     this.refusal = undefined;
     this.everConnected = true;
     let stopped = false;
@@ -122,20 +129,19 @@ export class ExtensionBridge {
       }
       if (message.type === 'stopped') stopped = true;
       if (typeof message.id !== 'number') return;
-      const waiting = this.pending.get(message.id);
-      this.pending.delete(message.id);
+      const waiting = connection.pending.get(message.id);
+      connection.pending.delete(message.id);
       if (typeof message.error === 'string') waiting?.reject(new Error(message.error));
       else waiting?.resolve(message.result);
     });
     socket.on('close', () => {
-      if (this.extension !== socket) return;
-      this.extension = undefined;
+      if (this.connection !== connection) return failAll(connection, REPLACED_CONNECTION);
+      this.connection = undefined;
       if (stopped) this.refusal = 'stopped';
       this.lastClose = stopped
         ? 'The user stopped WebBridge from the extension popup; they can press Resume there to let the agent back in.'
         : 'The browser closed the WebBridge connection: the browser was closed, or the extension was reloaded.';
-      for (const { reject } of this.pending.values()) reject(new Error(this.lastClose));
-      this.pending.clear();
+      failAll(connection, this.lastClose);
     });
     socket.send(JSON.stringify({ type: 'welcome', port: this.options.port }));
     this.wakeWaiters();
@@ -146,10 +152,10 @@ export class ExtensionBridge {
   }
 
   /** The paired extension, waiting up to the bound for one; otherwise why there is none. */
-  private async connected(signal: AbortSignal): Promise<WebSocket> {
+  private async connected(signal: AbortSignal): Promise<Connection> {
     if (this.listenError) throw this.listenError;
     const end = Date.now() + this.options.connectTimeoutMs;
-    while (!this.extension && !this.refusal && Date.now() < end && !signal.aborted) {
+    while (!this.connection && (!this.refusal || this.handshaking > 0) && Date.now() < end && !signal.aborted) {
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -163,7 +169,7 @@ export class ExtensionBridge {
       });
     }
     if (signal.aborted) throw new Error('cancelled');
-    if (this.extension) return this.extension;
+    if (this.connection) return this.connection;
     throw new Error(this.absence());
   }
 
@@ -172,6 +178,11 @@ export class ExtensionBridge {
     if (this.refusal === 'wrong token')
       return `The Jarvis WebBridge extension connected with a wrong pairing token, so it was refused. ${pair}`;
     if (this.refusal === 'not paired') return `The Jarvis WebBridge extension is installed but not paired. ${pair}`;
+    if (this.refusal === 'outdated')
+      return (
+        'The Jarvis WebBridge extension in the browser is an older version that pairs by sending its token; it was ' +
+        `refused. Reload it in chrome://extensions (its folder: ${this.options.extensionDir}), then pair it. ${pair}`
+      );
     if (this.refusal === 'stopped') return this.lastClose;
     const seconds = this.options.connectTimeoutMs / 1000;
     if (this.everConnected) return `${this.lastClose} It did not come back within ${seconds} s.`;
@@ -183,30 +194,40 @@ export class ExtensionBridge {
     );
   }
 
-  /** Sends one request to the extension and waits for its answer. */
+  /** Sends one request to the extension and waits for its answer (or for its connection to end). */
   async call(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-    const socket = await this.connected(signal);
+    const { socket, pending } = await this.connected(signal);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
-        this.pending.delete(id);
+        pending.delete(id);
         reject(new Error('cancelled'));
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, {
+      pending.set(id, {
         resolve: (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
         reject: (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
       });
-      socket.send(JSON.stringify({ id, method, params }));
+      socket.send(JSON.stringify({ id, method, params }), (e) => {
+        if (!e || !pending.has(id)) return;
+        pending.get(id)!.reject(new Error(`The request could not be sent to the WebBridge extension: ${e.message}`));
+        pending.delete(id);
+      });
     });
   }
 
   async close(): Promise<void> {
     clearInterval(this.keepalive);
-    this.extension?.close(1001, 'the agent finished');
+    this.connection?.socket.close(1001, 'the agent finished');
     const server = this.server;
     if (!server) return;
     for (const client of server.clients) client.terminate();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** Fails every call still waiting on `connection`, with `why`. */
+function failAll(connection: Connection, why: string): void {
+  for (const { reject } of connection.pending.values()) reject(new Error(why));
+  connection.pending.clear();
 }

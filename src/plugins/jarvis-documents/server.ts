@@ -2,8 +2,6 @@
 // dist/plugins/jarvis-documents/bin/server.mjs: the plugin runs from its managed copy, where the CLI's
 // node_modules cannot be reached. Tools and their behaviour: docs/plugins-official.md.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import { createDocx, createDocxShape } from './formats/docxCreate';
 import { editDocx, editDocxShape } from './formats/docxEdit';
@@ -12,6 +10,7 @@ import { createPptx, createPptxShape } from './formats/pptxCreate';
 import { editPptx, editPptxShape } from './formats/pptxEdit';
 import { createXlsx, createXlsxShape, editXlsx, editXlsxShape } from './formats/xlsxTools';
 import { inspectDocument } from './inspect';
+import { serveStdio } from '../shared/serveStdio';
 import { closeRenderer, renderDocument } from './render/render';
 import { formatReport, validateDocument } from './validate';
 
@@ -76,17 +75,7 @@ function createServer(): McpServer {
 }
 
 async function main(): Promise<void> {
-  const server = createServer();
-  const stop = async () => {
-    await closeRenderer();
-    process.exit(0);
-  };
-  process.stdin.on('end', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
-  // Behind the build's launcher (scripts/pluginLauncher.mjs) the server talks through its streams.
-  const streams = (globalThis as { __jarvisPluginStdio?: { stdin: Readable; stdout: Writable } }).__jarvisPluginStdio;
-  await server.connect(new StdioServerTransport(streams?.stdin, streams?.stdout));
+  await serveStdio(createServer(), closeRenderer);
 }
 
 await main();

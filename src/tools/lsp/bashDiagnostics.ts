@@ -3,9 +3,9 @@
 // as after Edit. Which files changed is found cheaply and bounded: before the command, the size and mtime of the
 // files the servers have open and of the tracked files git lists as modified (with their text); after it, the same
 // again, plus the files git newly lists, whose text before was the index's.
-import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
+import { runGit } from '../../platform/git';
 import type { LspManager } from '../../platform/lsp/lspManager';
 import type { LspDiagnostic } from '../../platform/lsp/lspTypes';
 import type { ToolResult } from '../defineTool';
@@ -36,48 +36,41 @@ export interface BashSnapshot {
 type GitList = { paths: string[] } | { paths: undefined; problem?: string };
 
 /** Tracked files under `cwd` whose working copy differs from the index (`git ls-files -m`), as absolute paths. */
-function modifiedTracked(cwd: string): Promise<GitList> {
-  return new Promise((resolveList) => {
-    execFile(
-      'git',
-      // The folder is trusted (a server runs), but no repository program is run for a look: no fsmonitor hook.
-      ['-c', 'core.fsmonitor=false', 'ls-files', '-m', '-z'],
-      {
-        cwd,
-        timeout: BASH_CHECK_GIT_TIMEOUT_MS,
-        maxBuffer: 1024 * 1024,
-        // A read-only look: it must not take the index lock a command in the same repository may want.
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-      },
-      (error, stdout, stderr) => {
-        if (!error)
-          return resolveList({
-            paths: stdout
-              .split('\0')
-              .filter(Boolean)
-              .map((p) => join(cwd, p)),
-          });
-        const e = error as Error & { code?: string | number; killed?: boolean };
-        // No git, not a repository, or over the time limit: only the open files are compared (docs/lsp.md).
-        if (e.code === 'ENOENT' || e.code === 128 || e.killed) return resolveList({ paths: undefined });
-        resolveList({ paths: undefined, problem: `git ls-files failed: ${(stderr || e.message).trim()}` });
-      },
-    );
-  });
+async function modifiedTracked(cwd: string): Promise<GitList> {
+  // Through platform/git.ts: no program the repository names (fsmonitor, filters) runs for this look, and it
+  // takes no optional lock a command in the same repository may want.
+  let result;
+  try {
+    result = await runGit(['ls-files', '-m', '-z'], cwd, {
+      timeoutMs: BASH_CHECK_GIT_TIMEOUT_MS,
+      maxBuffer: 1024 * 1024,
+    });
+  } catch (e) {
+    // No git at all: only the open files are compared (docs/lsp.md).
+    if (/not installed or not on PATH/.test((e as Error).message)) return { paths: undefined };
+    throw e;
+  }
+  if (result.code === 0)
+    return {
+      paths: result.stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((p) => join(cwd, p)),
+    };
+  // Not a repository, or over the time limit: only the open files are compared (docs/lsp.md).
+  if (result.code === 128 || result.timedOut) return { paths: undefined };
+  return { paths: undefined, problem: `git ls-files failed: ${(result.stderr || `exit code ${result.code}`).trim()}` };
 }
 
 /** The index's text of `path` (a file git newly lists as modified was the index's before the command). */
-function indexText(cwd: string, path: string): Promise<string | undefined> {
+async function indexText(cwd: string, path: string): Promise<string | undefined> {
   const rel = relative(cwd, path);
-  if (rel.startsWith('..') || isAbsolute(rel)) return Promise.resolve(undefined);
-  return new Promise((resolveText) => {
-    execFile(
-      'git',
-      ['-c', 'core.fsmonitor=false', 'show', `:./${rel}`],
-      { cwd, timeout: BASH_CHECK_GIT_TIMEOUT_MS, maxBuffer: BASH_CHECK_MAX_FILE_BYTES, encoding: 'utf8' },
-      (error, stdout) => resolveText(error ? undefined : stdout),
-    );
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  const result = await runGit(['show', '--no-textconv', `:./${rel}`], cwd, {
+    timeoutMs: BASH_CHECK_GIT_TIMEOUT_MS,
+    maxBuffer: BASH_CHECK_MAX_FILE_BYTES,
   });
+  return result.code === 0 ? result.stdout : undefined;
 }
 
 async function statOf(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {

@@ -25,8 +25,7 @@ import {
   type TaskService,
   type TaskSettings,
 } from '../task/taskService';
-import { SANDBOX_SERVICE, type SandboxPlan } from './commandSandbox';
-import { explainSandboxFailure } from './sandboxFailure';
+import { BOUNDARY_SERVICE, type CommandRun } from '../boundary/commandBoundary';
 import { LSP_SERVICE } from '../lsp/lspService';
 import { snapshotBeforeBash, withBashErrors } from '../lsp/bashDiagnostics';
 import description from './bash.md';
@@ -93,7 +92,7 @@ type BashArgs = z.infer<typeof schema>;
 export const bashTool = defineTool({
   name: 'Bash',
   services: [TASK_SERVICE],
-  optionalServices: [SANDBOX_SERVICE, LSP_SERVICE],
+  optionalServices: [BOUNDARY_SERVICE, LSP_SERVICE],
   description,
   constants: {
     FOREGROUND_DEFAULT_TIMEOUT_MS,
@@ -110,10 +109,12 @@ export const bashTool = defineTool({
   accesses: (a, ctx) => [{ kind: 'exec', cwd: workDir(a, ctx) }],
   // A sandboxed command may run without asking ([sandbox] auto_allow); leaving the sandbox always asks.
   approvalFor: (a, ctx) =>
-    !a.dangerously_unsandboxed && ctx?.services.find(SANDBOX_SERVICE)?.autoAllows() ? 'auto' : 'ask',
-  outsideSandbox: (a, ctx) => a.dangerously_unsandboxed && ctx.services.find(SANDBOX_SERVICE)?.active() === true,
+    !a.dangerously_unsandboxed && ctx?.services.find(BOUNDARY_SERVICE)?.autoAllows() ? 'auto' : 'ask',
+  // Where it runs and in which folder, judged by the approval policy (docs/trust-boundary.md).
+  boundary: (a, ctx) =>
+    ctx.services.find(BOUNDARY_SERVICE)?.facts({ cwd: workDir(a, ctx), unsandboxed: a.dangerously_unsandboxed }),
   approvalPreview: (a, ctx) =>
-    a.dangerously_unsandboxed && ctx.services.find(SANDBOX_SERVICE)?.active()
+    a.dangerously_unsandboxed && ctx.services.find(BOUNDARY_SERVICE)?.active()
       ? { kind: 'text', text: `UNSANDBOXED: runs outside the command sandbox, with your full access\n$ ${a.command}` }
       : undefined,
   async execute(args, ctx) {
@@ -122,18 +123,30 @@ export const bashTool = defineTool({
     const display = { kind: 'command' as const, command: args.command, exitCode: null };
     const problem = checkDirectory(cwd);
     if (problem) return { content: problem, isError: true, display };
-    const sandbox = ctx.services.find(SANDBOX_SERVICE);
-    const plan: SandboxPlan = sandbox
-      ? sandbox.plan(args.command, cwd, ctx.services.sessionDir, args.dangerously_unsandboxed)
-      : { kind: 'unsandboxed', why: 'disabled' };
-    if (plan.kind === 'refused') return { content: plan.message, isError: true, display };
-    if (args.run_in_background) return startInBackground(args, cwd, tasks, plan);
     // The changed source files' new errors, when a language server runs (docs/lsp.md "Diagnostics after Bash").
-    const lsp = ctx.services.find(LSP_SERVICE);
+    const lsp = args.run_in_background ? undefined : ctx.services.find(LSP_SERVICE);
     const before = await snapshotBeforeBash(lsp, ctx.cwd);
-    return withBashErrors(await runInForeground(args, cwd, ctx, tasks, plan), before, lsp, ctx);
+    // Prepared last: from here every way out settles the run (docs/trust-boundary.md).
+    const boundary = ctx.services.find(BOUNDARY_SERVICE);
+    const request = { command: args.command, cwd, unsandboxed: args.dangerously_unsandboxed };
+    const run: CommandRun = boundary ? await boundary.prepare(request) : UNCONFINED;
+    if (run.kind === 'refused') return { content: run.message, isError: true, display };
+    if (args.run_in_background) return startInBackground(args, cwd, tasks, run);
+    let result: ToolResult;
+    try {
+      result = await runInForeground(args, cwd, ctx, tasks, run);
+    } catch (e) {
+      run.settle(); // the run ends here too (a second settle finds nothing new)
+      throw e;
+    }
+    return withBashErrors(result, before, lsp, ctx);
   },
 });
+
+/** Without a boundary service (an embedding that lends none): the command runs as it always did. */
+const UNCONFINED: CommandRun = { kind: 'unsandboxed', why: 'disabled', notes: [], started: () => {}, settle: () => [] };
+
+type Runnable = Exclude<CommandRun, { kind: 'refused' }>;
 
 function workDir(args: BashArgs, ctx: ToolContext): string {
   return args.cwd ? ctx.resolve(args.cwd) : ctx.cwd;
@@ -152,7 +165,7 @@ function backgroundDefaultTimeoutMs(settings: Readonly<TaskSettings>): number | 
   return settings.bashTaskTimeoutS > 0 ? settings.bashTaskTimeoutS * 1_000 : null;
 }
 
-function startInBackground(args: BashArgs, cwd: string, tasks: TaskService, plan: SandboxPlan): ToolResult {
+function startInBackground(args: BashArgs, cwd: string, tasks: TaskService, run: Runnable): ToolResult {
   const display = { kind: 'command' as const, command: args.command, exitCode: null };
   const timeoutMs = args.disable_timeout ? null : (args.timeout ?? backgroundDefaultTimeoutMs(tasks.settings));
   try {
@@ -161,17 +174,21 @@ function startInBackground(args: BashArgs, cwd: string, tasks: TaskService, plan
       cwd,
       description: args.description!.trim(),
       timeoutMs,
-      ...(plan.kind === 'sandboxed' ? { sandbox: plan.spawn } : {}),
+      ...(run.kind === 'sandboxed' ? { sandbox: run.spawn } : {}),
+      afterExit: () => run.settle(),
     });
+    run.started({ stop: (reason) => void tasks.stop(task.id, reason) });
+    const notes = run.notes.length ? `${run.notes.join('\n')}\n` : '';
     return {
       content:
-        `Started background task ${task.id} (${task.description}).\n` +
+        `${notes}Started background task ${task.id} (${task.description}).\n` +
         `Timeout: ${timeoutMs === null ? 'none' : `${timeoutMs} ms`}. Output file: ${task.outputPath}\n` +
         'You will be notified automatically when it finishes. Check progress with TaskOutput, wait inside this turn with WaitFor, stop it with TaskStop.',
       summary: `Background task ${task.id}`,
       display,
     };
   } catch (e) {
+    run.settle();
     if (e instanceof TaskLimitError) return { content: e.message, isError: true, display };
     throw e;
   }
@@ -182,11 +199,11 @@ async function runInForeground(
   cwd: string,
   ctx: ToolContext,
   tasks: TaskService,
-  plan: SandboxPlan,
+  run: Runnable,
 ): Promise<ToolResult> {
   const startedAt = new Date();
   const timeoutMs = args.timeout ?? FOREGROUND_DEFAULT_TIMEOUT_MS;
-  const sandbox = plan.kind === 'sandboxed' ? { sandbox: plan.spawn } : {};
+  const sandbox = run.kind === 'sandboxed' ? { sandbox: run.spawn } : {};
   const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv(), ...sandbox });
   const output = new CommandOutput(CAPTURE_CHARS, CAPTURE_CHARS);
   const outputPath = newToolOutputPath(ctx.services.sessionDir, ctx.services.agentId ?? 'main');
@@ -207,9 +224,8 @@ async function runInForeground(
   const outcome = await firstOf(exited, timeoutMs, ctx.signal);
   const result = (exit: ExitInfo, note?: string, isError = false): ToolResult => {
     saved.close();
-    const boundary =
-      plan.kind === 'sandboxed' ? explainSandboxFailure(output.combined(), exit.code, plan.boundary) : undefined;
-    const notes = [note, plan.kind === 'sandboxed' ? plan.note : undefined, boundary].filter(Boolean).join('\n');
+    const hit = run.kind === 'sandboxed' ? run.explain(output.combined(), exit.code) : undefined;
+    const notes = [note, ...run.notes, hit, ...run.settle()].filter(Boolean).join('\n');
     return {
       content: formatOutcome(exit, output, saved, notes || undefined),
       isError: isError || Boolean(exit.error) || exit.code !== 0,
@@ -240,7 +256,9 @@ async function runInForeground(
         initialOutput: output.combined(),
         description: args.description?.trim() || oneLine(args.command, 80),
         timeoutMs: backgroundDefaultTimeoutMs(tasks.settings),
+        afterExit: () => run.settle(),
       });
+      run.started({ stop: (reason) => void tasks.stop(task.id, reason) });
       const limit = task.timeoutMs === null ? 'no timeout' : `a timeout of ${task.timeoutMs / 1_000} s`;
       return {
         content:

@@ -63,8 +63,10 @@ export interface StartProcessSpec {
   /** null = no timeout. */
   timeoutMs: number | null;
   env?: NodeJS.ProcessEnv;
-  /** Run confined: the command sandbox's program and arguments (tools/shell/commandSandbox.ts). */
+  /** Run confined: the command sandbox's program and arguments (tools/boundary/commandBoundary.ts). */
   sandbox?: SandboxSpawn;
+  /** After the process ended, before the task is finished: lines added to its output (what the boundary undid). */
+  afterExit?: () => string[];
 }
 
 /** A foreground command moving to the background: the same process keeps running. */

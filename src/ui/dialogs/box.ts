@@ -1,13 +1,16 @@
-// The rounded, focus-coloured frame every panel in the live region uses: both side borders on every
-// row, content cut (with …) or wrapped to the space between them. Text meant to be read in full (the
+// The rounded, focus-coloured frame every panel in the live region uses: a rule above and below and a border on
+// the left of every row, content cut (with …) or wrapped to the inner width. Text meant to be read in full (the
 // /help and /mcp popups) wraps with continuation lines under its text column (docs/ui.md "Panels").
+// The frame is open on the right and a row is only as long as its text, never reaching the last two columns: a
+// terminal made narrower re-wraps only the rows longer than its new width, so a panel keeps (nearly) its height
+// and stays on the screen instead of being pushed into the scrollback as a stale copy (docs/ui.md "Scrollback").
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from '@mariozechner/pi-tui';
 import type { Theme } from '../theme';
 
 export interface BoxWriter {
-  /** Inner width for content (the frame takes two columns each side). */
+  /** Inner width for content (the border and a space on the left, two free columns on the right). */
   inner: number;
-  /** One framed line; text wider than the inner width is cut with "…". */
+  /** One framed line (trailing blanks dropped); text wider than the inner width is cut with "…". */
   row(text: string): string;
   /** Wrapped framed lines. */
   wrapped(text: string, indent?: string): string[];
@@ -31,7 +34,7 @@ export function boxWriter(theme: Theme, width: number): BoxWriter {
   const inner = Math.max(1, width - 4);
   const row = (text: string): string => {
     const fitted = visibleWidth(text) > inner ? truncateToWidth(text, inner, '…') : text;
-    return `${border('│')} ${fitted}${' '.repeat(Math.max(0, inner - visibleWidth(fitted)))} ${border('│')}`;
+    return `${border('│')} ${fitted}`.replace(/ +$/, '');
   };
   const wrapped = (text: string, indent = ''): string[] =>
     wrapTextWithAnsi(text, Math.max(1, inner - indent.length)).map((l) => row(indent + l));
@@ -48,8 +51,8 @@ export function boxWriter(theme: Theme, width: number): BoxWriter {
       const marker = active ? border(theme.bold('❯ ')) : '  ';
       return lines.map((l, i) => row((i === 0 ? marker : hang) + l));
     },
-    top: () => border(`╭${'─'.repeat(Math.max(0, width - 2))}╮`),
-    bottom: () => border(`╰${'─'.repeat(Math.max(0, width - 2))}╯`),
+    top: () => border(`╭${'─'.repeat(Math.max(0, width - 3))}`),
+    bottom: () => border(`╰${'─'.repeat(Math.max(0, width - 3))}`),
   };
 }
 

@@ -1,5 +1,6 @@
 // A titled pick list in the live region: sessions, models, permission modes, the trust prompt.
-// ↑/↓ move, Enter picks, 1–9 pick by number, Esc cancels (unless the dialog must be answered).
+// ↑/↓ move, PgUp/PgDn move by the rows the list shows, Enter picks, 1–9 pick by number, Esc cancels (unless the
+// dialog must be answered).
 import { matchesKey, SelectList, type Component, type SelectItem, type SelectListTheme } from '@mariozechner/pi-tui';
 import type { Theme } from '../theme';
 import { boxWriter } from './box';
@@ -44,7 +45,7 @@ export class SelectDialog implements Component {
     private readonly theme: Theme,
     private readonly opts: SelectDialogOptions,
   ) {
-    this.list = new SelectList(opts.items, opts.maxVisible ?? 10, selectListTheme(theme), {
+    this.list = new SelectList(opts.items, this.page(), selectListTheme(theme), {
       minPrimaryColumnWidth: 12,
       maxPrimaryColumnWidth: 60,
     });
@@ -61,7 +62,18 @@ export class SelectDialog implements Component {
       this.opts.onSelect(this.opts.items[Number(data) - 1].value);
       return;
     }
+    if (matchesKey(data, 'pageUp') || matchesKey(data, 'pageDown')) {
+      const selected = this.list.getSelectedItem();
+      const at = selected ? this.opts.items.indexOf(selected) : 0;
+      this.list.setSelectedIndex(at + (matchesKey(data, 'pageUp') ? -1 : 1) * this.page());
+      return;
+    }
     this.list.handleInput(data);
+  }
+
+  /** Rows of the list shown at once: a page for PgUp/PgDn. */
+  private page(): number {
+    return this.opts.maxVisible ?? 10;
   }
 
   invalidate(): void {
@@ -82,7 +94,7 @@ export class SelectDialog implements Component {
   }
 }
 
-/** A scrollable text popup (/help): ↑/↓ one line, PageUp/PageDown ten, Esc/Enter/q closes. */
+/** A scrollable text popup (/help): ↑/↓ one row, PageUp/PageDown the rows it shows, Esc/Enter/q closes. */
 export class TextPopup implements Component {
   private offset = 0;
   /** Screen rows of the last render (lines wrap at the width the popup was drawn at). */
@@ -111,8 +123,8 @@ export class TextPopup implements Component {
       this.onClose();
     else if (matchesKey(data, 'up')) this.offset = Math.max(0, this.offset - 1);
     else if (matchesKey(data, 'down')) this.offset = Math.min(this.maxOffset(), this.offset + 1);
-    else if (matchesKey(data, 'pageUp')) this.offset = Math.max(0, this.offset - 10);
-    else if (matchesKey(data, 'pageDown')) this.offset = Math.min(this.maxOffset(), this.offset + 10);
+    else if (matchesKey(data, 'pageUp')) this.offset = Math.max(0, this.offset - this.visible());
+    else if (matchesKey(data, 'pageDown')) this.offset = Math.min(this.maxOffset(), this.offset + this.visible());
   }
 
   private visible(): number {

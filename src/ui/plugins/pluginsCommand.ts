@@ -4,6 +4,7 @@
 // Installing from a path or URL is a third-party install and asks first, like the manager's Custom tab.
 import { loadMarketplace, type Marketplace } from '../../ext/plugins/marketplace';
 import { PluginError, PluginManager } from '../../ext/plugins/manager';
+import { installNotice } from '../../ext/plugins/officialNotices';
 import { formatShellCommands } from '../../ext/plugins/pluginText';
 import type { CommandHost } from '../slashCommands';
 import { APPLY_HINT, pluginDetailLines, pluginListLines, updateFor } from './pluginLines';
@@ -42,6 +43,7 @@ export function openPluginsManager(h: CommandHost, initialTab: PluginsTab, sourc
       initialTab,
       loadCatalog: () => catalogFor(h, source),
       notice: (level, text, hint) => h.notice(level, text, hint),
+      env: h.pluginSettings.env,
       mcpStatus: () => h.mcp?.status() ?? [],
     });
   });
@@ -126,12 +128,14 @@ function confirmInstall(h: CommandHost, manager: PluginManager, source: string):
     if (choice !== 'install') return h.notice('info', 'Nothing was installed.');
     h.notice('info', `Installing from ${source}…`);
     void manager.install(source, { tier: 'third-party' }).then(
-      ({ plugin, replaced, previousVersion }) => {
+      async ({ plugin, replaced, previousVersion }) => {
         const version = plugin.version ? ` ${plugin.version}` : '';
         const was = replaced && previousVersion ? ` (was ${previousVersion})` : '';
         h.notice('success', `${replaced ? 'Updated' : 'Installed'} the plugin ${plugin.id}${version}${was}.`, APPLY_HINT);
         const shell = formatShellCommands(plugin);
         if (shell.length) h.notice('info', shell.join('\n'));
+        const needs = await installNotice(plugin.id, h.pluginSettings.env);
+        if (needs.length) h.notice('info', needs.join('\n'));
       },
       (e: Error) => h.notice('error', `Could not install ${source}: ${e.message}`),
     );

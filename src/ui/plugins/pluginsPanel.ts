@@ -11,6 +11,7 @@ import type { McpServerStatus } from '../../ext/mcp/mcpManager';
 import type { Marketplace, MarketplaceEntry } from '../../ext/plugins/marketplace';
 import type { PluginManager, PluginView } from '../../ext/plugins/manager';
 import type { PluginTier } from '../../ext/plugins/installedStore';
+import { installNotice } from '../../ext/plugins/officialNotices';
 import { formatShellCommands } from '../../ext/plugins/pluginText';
 import { boxWriter, type BoxWriter } from '../dialogs/box';
 import type { Theme } from '../theme';
@@ -35,6 +36,8 @@ export interface PluginsPanelDeps {
   requestRender(): void;
   close(): void;
   initialTab?: PluginsTab;
+  /** The environment plugins see (an install's notice checks what the plugin needs in it); default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** The running session's MCP servers (the MCP sub-view shows each plugin server's state now). */
   mcpStatus?(): readonly McpServerStatus[];
 }
@@ -264,6 +267,8 @@ export class PluginsPanel implements Component, Focusable {
         this.cursor.installed = Math.max(0, (await this.deps.manager.list()).findIndex((v) => v.id === p.id));
         const shell = formatShellCommands(p);
         if (shell.length) this.deps.notice('info', shell.join('\n'));
+        const needs = await installNotice(p.id, this.deps.env ?? process.env);
+        if (needs.length) this.deps.notice('info', needs.join('\n'));
         const was = result.replaced ? ` (was ${result.previousVersion ?? 'installed'})` : '';
         return `${result.replaced ? 'Updated' : 'Installed'} the plugin ${p.id}${p.version ? ` ${p.version}` : ''}${was}${p.enabled ? '' : ', which stays disabled'}.`;
       }, after);

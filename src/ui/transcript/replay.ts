@@ -3,7 +3,7 @@
 // compaction note becomes a compaction block.
 import { isCompactionNote } from '../../engine/context/compactionUserWords';
 import { RECALL_BLOCK } from '../../engine/context/memoryRecall';
-import { chipOfPart } from '../../engine/runtime/promptAttachments';
+import { chipOfPart } from '../../engine/context/attachmentTags';
 import type { CompactionInfo } from '../../engine/session/records';
 import type { Message } from '../../llm/types';
 import type { Block, ViewState } from './block';

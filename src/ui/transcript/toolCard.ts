@@ -1,6 +1,7 @@
 // Tool cards: compact one-liners for Read/Grep/Glob, diffs for Write/Edit, live output for Bash
 // (and for `!` shell commands), a short result for everything else. Ctrl-O expands them all.
 import { truncateToWidth, wrapTextWithAnsi } from '@mariozechner/pi-tui';
+import { formatBytes } from '../../store/screenshots';
 import type { ToolDisplay } from '../../tools/defineTool';
 import { diffLines, diffStats, renderDiff } from '../diffView';
 import { Block, clipLines, tailLines, type ViewState } from './block';
@@ -146,6 +147,15 @@ export class ToolCard extends Block {
       return lines;
     }
     const summary = r.summary ?? firstLine(r.text);
+    if (r.display?.kind === 'image') {
+      // A screenshot (docs/computer-use.md): what was done, then the image's size and where it is kept.
+      const { width, height, bytes, path } = r.display;
+      lines.push(
+        indent(fg.textDim(summary)),
+        pad(fg.textMuted(`image ${width}×${height}, ${formatBytes(bytes)} · ${path}`)),
+      );
+      return lines;
+    }
     if (COMPACT_TOOLS.has(this.name) && !expanded) {
       lines.push(indent(fg.textDim(summary)));
       return lines;

@@ -62,7 +62,10 @@ describe('allowed-tools as a pre-approval (policy)', () => {
 
   it('never allows a call outside the sandbox (dangerously_unsandboxed)', async () => {
     const { rules: preApproved } = rules(['Bash(git status:*)']);
-    expect((await decide('git status', { preApproved, outsideSandbox: true })).decision).toBe('ask');
+    expect(
+      (await decide('git status', { preApproved, boundary: { confinement: 'unsandboxed', escalation: true } }))
+        .decision,
+    ).toBe('ask');
   });
 
   it('a pattern that does not parse grants nothing and is a warning naming the file', () => {

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decideApproval, type PermissionRule } from '../../../src/engine/policy/approvals';
+import { chipOfPart } from '../../../src/engine/context/attachmentTags';
 import {
   attachMentions,
-  chipOfPart,
   MAX_ATTACHMENTS,
   mentionedPaths,
   type AttachmentEnv,

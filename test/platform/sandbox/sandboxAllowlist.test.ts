@@ -11,8 +11,8 @@ import { createServer as createTlsServer, type Server as TlsServer } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, type SandboxPlan } from '../../../src/tools/shell/commandSandbox';
-import { explainSandboxFailure } from '../../../src/tools/shell/sandboxFailure';
+import { CommandBoundary, type CommandRun } from '../../../src/tools/boundary/commandBoundary';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/tools/boundary/sandboxSettings';
 import { requireSystemPart } from '../../helpers/requireAll';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
 import { runSandboxSpawn } from '../../helpers/sandboxSpawn';
@@ -24,7 +24,7 @@ const available =
 let root: string;
 let ws: string;
 let sessionDir: string;
-let sandbox: CommandSandbox;
+let sandbox: CommandBoundary;
 let http: Server;
 let https: TlsServer;
 let udp: Socket;
@@ -62,7 +62,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
   ports.U = udp.address().port;
   const settings = { ...DEFAULT_SANDBOX_SETTINGS, network: 'allowlist' as const, allowedDomains: ['localhost'] };
-  sandbox = new CommandSandbox(settings, { additionalDirs: [], jarvisHome: join(root, 'home', '.jarvis-code') });
+  const jarvisHome = join(root, 'home', '.jarvis-code');
+  const folders = { workspace: [ws], scratch: sessionDir, jarvisHome, home: join(root, 'home') };
+  sandbox = new CommandBoundary(settings, folders);
 });
 
 afterAll(async () => {
@@ -81,11 +83,12 @@ afterAll(async () => {
 const OLD_SOCKET_INSIDE = '/tmp/.jarvis-network-proxy.sock';
 
 /** Runs `command` in the sandbox (asynchronously: the proxy answers from this process) and waits for its end. */
-async function run(command: string): Promise<{ code: number | null; out: string; plan: SandboxPlan }> {
-  const plan = sandbox.plan(command, ws, sessionDir);
+async function run(command: string): Promise<{ code: number | null; out: string; plan: CommandRun }> {
+  const plan = await sandbox.prepare({ command, cwd: ws });
   if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
   const env = { ...process.env, P: String(ports.P), Q: String(ports.Q), U: String(ports.U), SOCK: OLD_SOCKET_INSIDE };
   const { code, out } = await runSandboxSpawn(plan.spawn, { cwd: ws, env });
+  plan.settle();
   if (/^bwrap: /m.test(out)) throw new Error(`bwrap could not set up the sandbox: ${out}`);
   return { code, out, plan };
 }
@@ -214,7 +217,7 @@ describe.skipIf(!available)('the sandbox network allowlist', () => {
   it('explains a refused domain in the result, naming it and the config key', async () => {
     const r = await run('curl -sS -f --max-time 10 http://notlisted.test:$P/');
     if (r.plan.kind !== 'sandboxed') throw new Error('expected a sandboxed plan');
-    const said = explainSandboxFailure(r.out, r.code, r.plan.boundary);
+    const said = r.plan.explain(r.out, r.code);
     expect(said).toContain(`refused notlisted.test:${ports.P}`);
     expect(said).toContain('[sandbox] allowed_domains');
   });
@@ -222,7 +225,7 @@ describe.skipIf(!available)('the sandbox network allowlist', () => {
   it('explains a connection that bypassed the proxy', async () => {
     const r = await run(node('fetch("http://localhost:"+process.env.P).then(r=>r.text()).then(console.log)'));
     if (r.plan.kind !== 'sandboxed') throw new Error('expected a sandboxed plan');
-    expect(explainSandboxFailure(r.out, r.code, r.plan.boundary)).toContain('ignores those variables');
+    expect(r.plan.explain(r.out, r.code)).toContain('ignores those variables');
   });
 
   it('passes the exit status of the command on', async () => {

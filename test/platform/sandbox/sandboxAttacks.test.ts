@@ -19,7 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSpawnEnv } from '../../../src/platform/processes';
-import { CommandSandbox, DEFAULT_SANDBOX_SETTINGS, HIDDEN_FILE_TEXT } from '../../../src/tools/shell/commandSandbox';
+import { CommandBoundary } from '../../../src/tools/boundary/commandBoundary';
+import { HIDDEN_FILE_TEXT } from '../../../src/tools/boundary/hiddenFiles';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../src/tools/boundary/sandboxSettings';
 import { requireSystemPart } from '../../helpers/requireAll';
 import { sandboxAvailable } from '../../helpers/sandboxAvailable';
 import { spawnSandboxSync } from '../../helpers/sandboxSpawn';
@@ -64,7 +66,7 @@ let jarvis: string;
 let sessionDir: string;
 let outside: string;
 let hostCanary: string;
-let sandbox: CommandSandbox;
+let sandbox: CommandBoundary;
 let http: Server;
 let httpPort: number;
 let httpHits = 0;
@@ -113,8 +115,8 @@ beforeAll(async () => {
   symlinkSync(join(ws, '.env'), join(ws, 'notes.txt'));
   symlinkSync(outside, join(ws, 'link-out'));
   const settings = { ...DEFAULT_SANDBOX_SETTINGS, writablePaths: [] };
-  sandbox = new CommandSandbox(settings, { additionalDirs: [], jarvisHome: jarvis, home });
-  sandbox.plan('true', ws, sessionDir); // writes the note hidden files read as, before the canaries are taken
+  sandbox = new CommandBoundary(settings, { workspace: [ws], scratch: sessionDir, jarvisHome: jarvis, home });
+  await sandbox.prepare({ command: 'true', cwd: ws }); // writes the note hidden files read as, before the canaries
   canaries = snapshot();
   http = createServer((_req, res) => {
     httpHits++;
@@ -149,8 +151,8 @@ function snapshot(): Map<string, string> {
   return files;
 }
 
-function run(command: string): { code: number | null; out: string } {
-  const plan = sandbox.plan(command, ws, sessionDir);
+async function run(command: string): Promise<{ code: number | null; out: string }> {
+  const plan = await sandbox.prepare({ command, cwd: ws });
   if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
   const vars = { HOME: home, OUT: outside, JHOME: jarvis, PORT: String(httpPort), DNS: String(dnsPort) };
   // The environment every sandboxed spawn gets (platform/processes.ts spawnShell): the caller's, secrets dropped.
@@ -162,6 +164,7 @@ function run(command: string): { code: number | null; out: string } {
   });
   // A sandbox that failed to set up refuses everything; the corpus must reach the command itself.
   if (/^bwrap: /m.test(r.stderr)) throw new Error(`bwrap could not set up the sandbox: ${r.stderr}`);
+  plan.settle();
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -279,18 +282,18 @@ describe.skipIf(!available)('the command sandbox against the attack corpus', () 
     expect(WRITES.length + READS.length + NETWORK.length + ENV_READS.length + 3).toBeGreaterThanOrEqual(60);
   });
 
-  it.each(ENV_READS)('a secret in the environment is not passed in: %s', (command) => {
-    const { code, out } = run(command);
+  it.each(ENV_READS)('a secret in the environment is not passed in: %s', async (command) => {
+    const { code, out } = await run(command);
     expect(code, out).toBe(0);
     for (const secret of Object.values(SECRET_ENV)) expect(out).not.toContain(secret);
   });
 
-  it('the rest of the environment still is', () => {
-    expect(run('printenv OUT HOME').out).toBe(`${outside}\n${home}\n`);
+  it('the rest of the environment still is', async () => {
+    expect((await run('printenv OUT HOME')).out).toBe(`${outside}\n${home}\n`);
   });
 
-  it.each(WRITES)('write outside the workspace is refused: %s', (command) => {
-    run(command);
+  it.each(WRITES)('write outside the workspace is refused: %s', async (command) => {
+    await run(command);
     expect(snapshot()).toEqual(canaries);
     expect(existsSync(hostCanary)).toBe(false);
     expect(existsSync('/usr/jarvis-sandbox-canary')).toBe(false);
@@ -300,18 +303,18 @@ describe.skipIf(!available)('the command sandbox against the attack corpus', () 
     expect(readFileSync(join(ws, '.git', 'config'), 'utf8')).not.toMatch(/hooksPath/);
   });
 
-  it.each(READS)('read of a hidden secret shows nothing: %s', (command) => {
-    const { out } = run(command);
+  it.each(READS)('read of a hidden secret shows nothing: %s', async (command) => {
+    const { out } = await run(command);
     for (const secret of SECRETS) expect(out).not.toContain(secret);
   });
 
-  it('a hidden file reads as the note naming the boundary', () => {
-    expect(run('cat .env').out).toBe(HIDDEN_FILE_TEXT);
-    expect(run('cat .env.example').out).toBe('API_KEY=put-yours-here\n');
+  it('a hidden file reads as the note naming the boundary', async () => {
+    expect((await run('cat .env')).out).toBe(HIDDEN_FILE_TEXT);
+    expect((await run('cat .env.example')).out).toBe('API_KEY=put-yours-here\n');
   });
 
-  it.each(NETWORK)('the network is closed: %s', (command) => {
-    const { code, out } = run(command);
+  it.each(NETWORK)('the network is closed: %s', async (command) => {
+    const { code, out } = await run(command);
     expect(out).not.toContain('REACHED');
     expect(httpHits).toBe(0);
     if (!out.includes('sent')) expect(code).not.toBe(0);
@@ -324,12 +327,12 @@ describe.skipIf(!available)('the command sandbox against the attack corpus', () 
     ['a disowned subshell', '(sleep 3003 &) ; disown -a; echo started'],
   ])('a process started with %s does not outlive the command', async (_name, command) => {
     const marker = command.match(/sleep (\d+)/)![1];
-    expect(run(command).out).toContain('started');
+    expect((await run(command)).out).toContain('started');
     await expect.poll(() => sleepersWith(marker), { timeout: 10_000, interval: 50 }).toBe(0);
   });
 
   it('a delayed write from a background process cannot land outside either', async () => {
-    run('nohup sh -c "sleep 0.2; echo late > $OUT/late.txt" >/dev/null 2>&1 & echo started');
+    await run('nohup sh -c "sleep 0.2; echo late > $OUT/late.txt" >/dev/null 2>&1 & echo started');
     await expect.poll(() => sleepersWith('0.2'), { timeout: 10_000, interval: 50 }).toBe(0);
     expect(existsSync(join(outside, 'late.txt'))).toBe(false);
   });
@@ -367,8 +370,8 @@ describe.skipIf(!available)('the same kinds of commands on the workspace still w
     ['the session folder', 'echo s > "$JHOME/sessions/abc/s1/out.txt" && cat "$JHOME/sessions/abc/s1/out.txt"', 's'],
     ['git add and commit', 'git add src && git commit -qm first && git log --format=%an', 'Sandbox Test'],
     ['a background job inside the command', '(sleep 0.1; echo bg > bg.txt) & wait; cat bg.txt', 'bg'],
-  ])('%s', (_name, command, expected) => {
-    const { code, out } = run(command);
+  ])('%s', async (_name, command, expected) => {
+    const { code, out } = await run(command);
     expect(out).toContain(expected);
     expect(code).toBe(0);
   });

@@ -1,17 +1,17 @@
 // The bridge's gates (docs/plugins-official.md, "Pairing and who may connect"): only the extension's origin
-// gets a WebSocket at all; only a hello with the pairing token gets requests; a connection that closes
-// mid-call fails that call with the reason. The clients here are other local processes' view of the port.
+// gets a WebSocket at all; only a client that proves it holds the pairing token gets requests; a connection that
+// closes or is replaced mid-call fails that call at once with the reason. The clients here are other local
+// processes' view of the port (the attacks themselves: webbridgePairing.attacks.test.ts).
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { ExtensionBridge, WEBBRIDGE_EXTENSION_ID } from '../../../src/platform/webbridge/extensionBridge';
+import { ExtensionBridge, REPLACED_CONNECTION } from '../../../src/platform/webbridge/extensionBridge';
+import { WEBBRIDGE_PROTOCOL } from '../../../src/platform/webbridge/pairingProof';
 import { ConfigError, loadConfig } from '../../../src/store/config';
 import { newWebbridgeToken, webbridgeToken, webbridgeTokenPath } from '../../../src/store/webbridgeToken';
+import { EXTENSION_ORIGIN as ORIGIN, freePort, knock } from '../../helpers/webbridgePeers';
 
-const ORIGIN = `chrome-extension://${WEBBRIDGE_EXTENSION_ID}`;
 const TOKEN = 'a'.repeat(43);
 let bridge: ExtensionBridge | undefined;
 afterEach(async () => {
@@ -19,62 +19,54 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 async function start(connectTimeoutMs = 2_000): Promise<ExtensionBridge> {
   bridge = new ExtensionBridge({ port: await freePort(), token: TOKEN, connectTimeoutMs, extensionDir: '/ext' });
   await bridge.listen();
   return bridge;
 }
 
-/** Connects as a client with this origin; resolves how the server answered. */
-function knock(url: string, origin: string | undefined, hello?: unknown) {
-  return new Promise<{ status?: number; closeCode?: number; reason?: string; socket?: WebSocket }>((resolve) => {
-    const socket = new WebSocket(url, origin ? { origin } : {});
-    socket.on('unexpected-response', (_req, res) => {
-      resolve({ status: res.statusCode });
-      socket.terminate();
-    });
-    socket.on('error', () => undefined);
-    socket.on('open', () => hello !== undefined && socket.send(JSON.stringify(hello)));
-    socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { type?: string };
-      if (message.type === 'welcome') resolve({ socket });
-    });
-    socket.on('close', (code, reason) => resolve({ closeCode: code, reason: reason.toString() }));
-  });
-}
-
 const abort = () => new AbortController().signal;
 
 describe('the WebBridge extension bridge', () => {
-  it('refuses another origin, a missing origin, a missing token and a wrong token', async () => {
+  it('refuses another origin, a missing origin, an unpaired extension, a wrong token and an old extension', async () => {
     const b = await start();
-    expect(await knock(b.url, 'http://127.0.0.1:8080', { type: 'hello', token: TOKEN })).toEqual({ status: 403 });
+    const paired = { answer: { token: TOKEN } };
+    expect(await knock(b.url, { ...paired, origin: 'http://127.0.0.1:8080' })).toMatchObject({ status: 403 });
     expect(
-      await knock(b.url, 'chrome-extension://someotherextensionidxxxxxxxxxx', { type: 'hello', token: TOKEN }),
-    ).toEqual({ status: 403 });
-    expect(await knock(b.url, undefined, { type: 'hello', token: TOKEN })).toEqual({ status: 403 });
+      await knock(b.url, { ...paired, origin: 'chrome-extension://someotherextensionidxxxxxxxxxx' }),
+    ).toMatchObject({ status: 403 });
+    expect(await knock(b.url, paired)).toMatchObject({ status: 403 });
 
-    expect(await knock(b.url, ORIGIN, { type: 'hello', token: null })).toMatchObject({ closeCode: 4003 });
+    const nonce = 'n'.repeat(43);
+    const unpaired = { type: 'hello', protocol: WEBBRIDGE_PROTOCOL, nonce, paired: false };
+    expect(await knock(b.url, { origin: ORIGIN, hello: unpaired })).toMatchObject({ closeCode: 4003 });
     await expect(b.call('list_tabs', {}, abort())).rejects.toThrow('installed but not paired');
 
-    expect(await knock(b.url, ORIGIN, { type: 'hello', token: 'b'.repeat(43) })).toMatchObject({ closeCode: 4001 });
+    expect(await knock(b.url, { origin: ORIGIN, answer: { token: 'b'.repeat(43) } })).toMatchObject({
+      closeCode: 4001,
+    });
     await expect(b.call('list_tabs', {}, abort())).rejects.toThrow('connected with a wrong pairing token');
 
+    // A version 1 extension sends its token in the hello: never compared, told to update.
+    const v1 = await knock(b.url, {
+      origin: ORIGIN,
+      hello: { type: 'hello', protocol: 'jarvis-webbridge.1', token: TOKEN },
+    });
+    expect(v1).toMatchObject({ closeCode: 4005, received: [] });
+    await expect(b.call('list_tabs', {}, abort())).rejects.toThrow(
+      /older version.*Reload it in chrome:\/\/extensions.*\/ext/,
+    );
+
     // Requests before the hello are never answered: the first message must be the hello.
-    expect(await knock(b.url, ORIGIN, { id: 1, method: 'list_tabs' })).toMatchObject({ closeCode: 4002 });
+    expect(await knock(b.url, { origin: ORIGIN, hello: { id: 1, method: 'list_tabs' } })).toMatchObject({
+      closeCode: 4002,
+      received: [],
+    });
   });
 
   it('the paired extension gets the requests; closing mid-call fails the call with the reason', async () => {
     const b = await start();
-    const { socket } = await knock(b.url, ORIGIN, { type: 'hello', token: TOKEN });
+    const { socket } = await knock(b.url, { origin: ORIGIN, answer: { token: TOKEN } });
     socket!.on('message', (data) => {
       const m = JSON.parse(String(data)) as { id?: number; method?: string };
       if (m.method === 'list_tabs') socket!.send(JSON.stringify({ id: m.id, result: [{ id: 7 }] }));
@@ -85,6 +77,25 @@ describe('the WebBridge extension bridge', () => {
       'The browser closed the WebBridge connection',
     );
   });
+
+  it('a call on a connection that a newer one replaces fails at once, saying so; the newer one answers', async () => {
+    // The test's own bound is the proof that nothing waits for the 60 s tool timeout.
+    const b = await start();
+    const first = await knock(b.url, { origin: ORIGIN, answer: { token: TOKEN } });
+    const sent = new Promise<void>((resolve) => first.socket!.on('message', () => resolve()));
+    const waiting = b.call('evaluate', { tab_id: 1, expression: 'new Promise(() => {})' }, abort());
+    const failed = expect(waiting).rejects.toThrow(REPLACED_CONNECTION);
+    await sent;
+    const second = await knock(b.url, { origin: ORIGIN, answer: { token: TOKEN } });
+    await failed;
+    second.socket!.on('message', (data) => {
+      const m = JSON.parse(String(data)) as { id?: number; method?: string };
+      if (m.method === 'list_tabs') second.socket!.send(JSON.stringify({ id: m.id, result: [] }));
+    });
+    expect(await b.call('list_tabs', {}, abort())).toEqual([]);
+    // A late answer on the replaced connection resolves nothing.
+    first.socket!.send(JSON.stringify({ id: 1, result: 'late' }));
+  }, 5_000);
 
   it('no extension within the bound: says it is not installed, where it is and how to pair', async () => {
     const b = await start(200);

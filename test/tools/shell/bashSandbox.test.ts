@@ -7,12 +7,8 @@ import { FileStateGuard } from '../../../src/engine/session/fileGuard';
 import { decideApproval } from '../../../src/engine/policy/approvals';
 import { analyseShellCommand } from '../../../src/engine/policy/shellCommands';
 import { bashTool } from '../../../src/tools/shell/bashTool';
-import {
-  CommandSandbox,
-  DEFAULT_SANDBOX_SETTINGS,
-  SANDBOX_SERVICE,
-  type SandboxSettings,
-} from '../../../src/tools/shell/commandSandbox';
+import { BOUNDARY_SERVICE, CommandBoundary } from '../../../src/tools/boundary/commandBoundary';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../../../src/tools/boundary/sandboxSettings';
 import { TASK_SERVICE } from '../../../src/tools/task/taskService';
 import type { ServiceKey, ToolServices } from '../../../src/tools/defineTool';
 import { bashPolicyInput } from '../../helpers/bashPolicyInput';
@@ -25,11 +21,11 @@ function prepared(args: Record<string, unknown>, settings?: Partial<SandboxSetti
   const h = makeToolHarness();
   const lent = new Map<string, unknown>([[TASK_SERVICE.name, {}]]);
   if (settings) {
-    const sandbox = new CommandSandbox(
+    const sandbox = new CommandBoundary(
       { ...DEFAULT_SANDBOX_SETTINGS, ...settings },
-      { additionalDirs: [], jarvisHome: join(h.sessionDir, 'home'), home: h.cwd },
+      { workspace: [h.cwd], scratch: h.sessionDir, jarvisHome: join(h.sessionDir, 'home'), home: h.cwd },
     );
-    lent.set(SANDBOX_SERVICE.name, sandbox);
+    lent.set(BOUNDARY_SERVICE.name, sandbox);
   }
   const services: ToolServices = {
     ...h.services,
@@ -51,14 +47,14 @@ describe.skipIf(!available)('Bash approval with the sandbox', () => {
   it('always asks to leave the sandbox, and the panel says UNSANDBOXED', () => {
     const p = prepared({ command: 'ls', dangerously_unsandboxed: true }, { autoAllow: true });
     expect(p.defaultApproval).toBe('ask');
-    expect(p.outsideSandbox).toBe(true);
+    expect(p.boundary).toEqual({ confinement: 'unsandboxed', escalation: true });
     expect(p.preview).toMatchObject({ kind: 'text' });
     expect(p.preview?.kind === 'text' && p.preview.text).toMatch(/^UNSANDBOXED/);
   });
 
   it('does not mark a call unsandboxed where the sandbox is off', () => {
     const p = prepared({ command: 'ls', dangerously_unsandboxed: true }, { enabled: false });
-    expect(p.outsideSandbox).toBeUndefined();
+    expect(p.boundary).toEqual({ confinement: 'unsandboxed', escalation: false });
     expect(p.preview).toBeUndefined();
   });
 });
@@ -72,7 +68,7 @@ describe('the policy for leaving the sandbox', () => {
     ['manual mode asks', 'make deploy', [], 'manual', 'ask'],
   ] as const)('%s', async (_name, command, rules, mode, expected) => {
     const input = bashPolicyInput(command, await analyseShellCommand(command), [...rules], mode, {
-      outsideSandbox: true,
+      boundary: { confinement: 'unsandboxed', escalation: true },
     });
     const decision = decideApproval(input);
     expect(decision.decision).toBe(expected);

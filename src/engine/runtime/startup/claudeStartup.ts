@@ -54,6 +54,7 @@ export function claudeSettingsHooksFor(
     cwd,
     env,
     enabled: settings.compat.claude,
-    projectFile: (file) => (!trusted ? 'untrusted' : mcpFileApproved(home, cwd, file) ? 'approved' : 'changed'),
+    projectFile: (file, digest) =>
+      !trusted ? 'untrusted' : mcpFileApproved(home, cwd, file, digest) ? 'approved' : 'changed',
   });
 }

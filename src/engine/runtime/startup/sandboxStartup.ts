@@ -5,7 +5,7 @@ import type { JarvisConfig } from '../../../store/configSchema';
 import { expandTilde } from '../../../store/paths';
 import { probeBwrapInBackground } from '../../../platform/sandbox/bwrapSandbox';
 import { socketPathIn } from '../../../platform/sandbox/unixSockets';
-import { DEFAULT_READABLE_HOME_PATHS, type SandboxSettings } from '../../../tools/shell/commandSandbox';
+import { DEFAULT_READABLE_HOME_PATHS, type SandboxSettings } from '../../../tools/boundary/sandboxSettings';
 
 export function sandboxSettingsFromConfig(config: JarvisConfig, env: NodeJS.ProcessEnv): SandboxSettings {
   const s = config.sandbox;

@@ -285,7 +285,16 @@ export function loadStartup(
   const undecided = !ctx.nonInteractive && workspaceTrust(home, cwd) === undefined;
   warnings.push(...claudeSettings.warnings.filter((w) => !(undecided && / not trusted /.test(w))));
   const mcp: LoadedMcpServers = ctx.withoutSettings
-    ? { servers: [], untrusted: [], changed: [], changedFiles: [], warnings: [], shadowed: [] }
+    ? {
+        servers: [],
+        untrusted: [],
+        changed: [],
+        changedFiles: [],
+        changes: [],
+        warnings: [],
+        shadowed: [],
+        snapshot: { files: {}, launch: {} },
+      }
     : loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd));
   warnings.push(...mcp.warnings);
   // The interactive UI asks about an undecided folder before it starts anything; otherwise say why

@@ -1,9 +1,12 @@
 // Jarvis WebBridge service worker (docs/plugins-official.md, "The browser extension"). It connects to the
-// plugin's server on 127.0.0.1 over a WebSocket, proves itself with the pairing token the CLI printed
-// (`jarvis webbridge-pair`), and then runs the server's requests in the tabs the agent may use: the ones it
-// opened and the ones the user shared from the popup. Every page action goes through chrome.debugger attached
-// to that one tab, so Chrome shows its "is debugging this browser" bar while the agent works there.
-const PROTOCOL = 'jarvis-webbridge.1';
+// plugin's server on 127.0.0.1 over a WebSocket and pairs by mutual proof, never sending the pairing token the CLI
+// printed (`jarvis webbridge-pair`): the server must first prove it holds the token, then the extension proves it
+// too (HMAC-SHA256 over both sides' fresh nonces; the same strings as src/platform/webbridge/pairingProof.ts). A
+// program that took the port learns nothing and gets nothing run. Then it runs the server's requests in the tabs
+// the agent may use: the ones it opened and the ones the user shared from the popup. Every page action goes
+// through chrome.debugger attached to that one tab, so Chrome shows its "is debugging this browser" bar while the
+// agent works there.
+const PROTOCOL = 'jarvis-webbridge.2';
 const DEFAULT_PORT = 47841;
 /**
  * While paired and not stopped, a lost or refused connection is retried this often, so a `jarvis` session that
@@ -12,6 +15,8 @@ const DEFAULT_PORT = 47841;
  */
 const RETRY_MS = 2000;
 const LOAD_WAIT_MS = 30_000;
+/** A listener that does not finish pairing within this is treated as one that failed to prove the token. */
+const PAIRING_WAIT_MS = 10_000;
 
 let socket = null;
 let state = { status: 'disconnected', detail: '' };
@@ -53,6 +58,33 @@ function scheduleRetry(paired) {
   if (paired && state.status !== 'stopped') retryTimer = setTimeout(() => void connect(), RETRY_MS);
 }
 
+const NONCE = /^[A-Za-z0-9_-]{43}$/;
+/** Our close code when the server's proof was wrong: it holds another token, or it is not Jarvis at all. */
+const SERVER_UNPROVED = 4004;
+const encoder = new TextEncoder();
+
+function base64url(bytes) {
+  let text = '';
+  for (const b of new Uint8Array(bytes)) text += String.fromCharCode(b);
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+async function pairingProof(token, side, port, extensionNonce, serverNonce) {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  const text = `${PROTOCOL}|${side}|${port}|${extensionNonce}|${serverNonce}`;
+  return base64url(await crypto.subtle.sign('HMAC', key, encoder.encode(text)));
+}
+
+/** Compares without stopping at the first difference. */
+function sameText(a, b) {
+  if (typeof a !== 'string' || a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
 async function connect() {
   if (socket) return;
   const s = await settings();
@@ -60,15 +92,61 @@ async function connect() {
   if (!s.token) setStatus('unpaired', 'run `jarvis webbridge-pair` and paste the token here');
   const ws = new WebSocket(`ws://127.0.0.1:${s.port}/webbridge`);
   socket = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', protocol: PROTOCOL, token: s.token || null }));
-  ws.onmessage = (event) => void onMessage(ws, event.data);
+  // hello → (server's challenge and proof checked) → proved → (welcome) → ready. Before ready, nothing the
+  // other side sends is run; the handshake's messages are handled one at a time, in order.
+  const pairing = { stage: 'hello', nonce: base64url(crypto.getRandomValues(new Uint8Array(32))) };
+  let queue = Promise.resolve();
+  const giveUp = setTimeout(() => pairing.stage !== 'ready' && refuseServer(ws, s, pairing), PAIRING_WAIT_MS);
+  const hello = { type: 'hello', protocol: PROTOCOL, nonce: pairing.nonce, ...(s.token ? {} : { paired: false }) };
+  ws.onopen = () => ws.send(JSON.stringify(hello));
+  ws.onmessage = (event) => {
+    if (pairing.stage === 'ready') return void onMessage(ws, event.data);
+    queue = queue.then(() => onPairing(ws, s, pairing, event.data));
+  };
   ws.onclose = (event) => {
+    clearTimeout(giveUp);
     if (socket === ws) socket = null;
     if (event.code === 4001) setStatus('refused', event.reason || 'wrong token: pair again');
     else if (event.code === 4003) setStatus('unpaired', event.reason);
-    else if (state.status !== 'stopped') setStatus(s.token ? 'disconnected' : 'unpaired', state.detail);
+    else if (event.code === 4005) setStatus('refused', event.reason);
+    else if (event.code !== SERVER_UNPROVED && state.status !== 'stopped')
+      setStatus(s.token ? 'disconnected' : 'unpaired', state.detail);
     scheduleRetry(!!s.token);
   };
+}
+
+/** One message of the pairing handshake; anything unexpected ends the connection before a request runs. */
+async function onPairing(ws, s, pairing, data) {
+  if (pairing.stage === 'ready') return onMessage(ws, data);
+  let message;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    message = {};
+  }
+  if (pairing.stage === 'hello' && message.type === 'challenge' && s.token) {
+    const nonce = typeof message.nonce === 'string' && NONCE.test(message.nonce) ? message.nonce : undefined;
+    const expected = nonce && (await pairingProof(s.token, 'server', s.port, pairing.nonce, nonce));
+    if (expected && sameText(message.proof, expected)) {
+      pairing.stage = 'proved';
+      return send(ws, { type: 'proof', proof: await pairingProof(s.token, 'extension', s.port, pairing.nonce, nonce) });
+    }
+  } else if (pairing.stage === 'proved' && message.type === 'welcome') {
+    pairing.stage = 'ready';
+    return setStatus('connected', `port ${s.port}`);
+  }
+  refuseServer(ws, s, pairing);
+}
+
+function refuseServer(ws, s, pairing) {
+  if (pairing.stage === 'refused') return;
+  pairing.stage = 'refused';
+  setStatus(
+    'refused',
+    `the program on port ${s.port} did not prove it holds the pairing token: pair again with the token ` +
+      '`jarvis webbridge-pair` prints, or stop whatever else holds that port',
+  );
+  ws.close(SERVER_UNPROVED, 'the server did not prove the pairing token');
 }
 
 function send(ws, message) {

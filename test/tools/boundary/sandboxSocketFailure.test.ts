@@ -2,7 +2,7 @@
 // the outputs below are what the programs print inside the sandbox when the seccomp filter refuses their socket.
 // Where commands may make their own sockets, or the command succeeded, nothing is added.
 import { describe, expect, it } from 'vitest';
-import { explainSandboxFailure, type BoundaryContext } from '../../../src/tools/shell/sandboxFailure';
+import { explainSandboxFailure, type BoundaryContext } from '../../../src/tools/boundary/sandboxFailure';
 
 const REFUSED: BoundaryContext = { writable: ['/ws'], networkOff: true, unixSocketsRefused: true };
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SandboxNetworkProxy } from '../../../src/tools/shell/sandboxNetwork';
+import { SandboxNetworkProxy } from '../../../src/tools/boundary/sandboxNetwork';
 
 describe('the session network proxy', () => {
   it('starts once, in a 0700 folder under JARVIS_CODE_HOME/sandbox, and is removed when closed', async () => {

@@ -1,0 +1,160 @@
+// The one policy of a session's commands (docs/trust-boundary.md "The policy"): computed from the session's folders
+// and `[sandbox]`, never from a tool's arguments — a command's working folder widens nothing. Writable roots (the
+// workspace, the scratch folder, writable_paths, the git dirs a commit writes), the read-only paths inside them (what
+// git, editors and agents run later), the hidden paths (home dotfiles, JARVIS_CODE_HOME, secrets, folders that could
+// not be searched), the network and the Unix sockets.
+import { readdirSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { BwrapPolicy, SandboxNetwork } from '../../platform/sandbox/bwrapSandbox';
+import { socketEnvToKeep, type UnixSocketPolicy } from '../../platform/sandbox/unixSockets';
+import { isSensitiveEntry } from '../file/sensitivePaths';
+import { lstatOrNone, projectRunsLater, type GuardedPath } from './runsLater';
+import type { SandboxSettings } from './sandboxSettings';
+
+/** The folders a session's commands are judged against; the scratch folder is where they may write beside it. */
+export interface SessionFolders {
+  /** The workspace: the working folder and the --add-dir folders. */
+  workspace: readonly string[];
+  /** The session's writable scratch folder (plan file, saved outputs that commands read back). */
+  scratch: string;
+  /** JARVIS_CODE_HOME: hidden from commands. */
+  jarvisHome: string;
+  home: string;
+}
+
+export interface BoundaryPolicy {
+  /** Folders commands may write. */
+  writable: string[];
+  /** Paths read-only inside the writable folders (what runs later), and readable home entries. */
+  readOnly: string[];
+  /** Paths hidden from commands: folders read as empty, files as the hidden-file note. */
+  hidden: string[];
+  /** Every guarded path inside the writable folders: read-only when present, moved aside when made (runsLater.ts). */
+  guarded: GuardedPath[];
+  /** Folders where a command may create no dotted entry (the home folder, when the workspace holds it). */
+  dotFolders: string[];
+  network: SandboxNetwork;
+  /** Unix sockets: whether commands may create their own, and the sockets outside they may reach. */
+  unixSockets: UnixSocketPolicy;
+  env?: Record<string, string>;
+}
+
+/** The folders in which a command may run without asking: the workspace, the scratch folder and writable_paths. */
+export function workRootsOf(settings: Readonly<SandboxSettings>, folders: SessionFolders): string[] {
+  return unique([...folders.workspace, folders.scratch, ...settings.writablePaths].map(real));
+}
+
+export interface PolicyParts {
+  settings: Readonly<SandboxSettings>;
+  folders: SessionFolders;
+  /** Git dirs above the workspace folders (a commit from a subfolder or a linked worktree writes there). */
+  repositoryGitDirs: readonly string[];
+  /** What git runs later from every git dir known inside the writable folders. */
+  gitGuarded: readonly GuardedPath[];
+  /** Secret files and unsearchable folders inside the workspace (workspaceIndex.ts). */
+  secrets: readonly string[];
+  unsearched: readonly string[];
+}
+
+export function computePolicy(parts: PolicyParts): BoundaryPolicy {
+  const { settings, folders } = parts;
+  const home = real(folders.home);
+  const workspace = unique(folders.workspace.map(real));
+  const writable = unique([
+    ...workspace,
+    ...parts.repositoryGitDirs,
+    real(folders.scratch),
+    ...settings.writablePaths.map(real),
+  ]);
+  const readable = settings.readableHomePaths.map((p) => join(home, p));
+  const guarded = [...parts.gitGuarded, ...projectRunsLater(workspace)].filter((g) => insideAny(g.path, writable));
+  const present = guarded.filter((g) => lstatOrNone(g.path) !== undefined);
+  const homeInside = insideAny(home, writable);
+  // Under the private /tmp the folders between a workspace and its repository's .git are the sandbox's own, so git
+  // would stop its search for the repository at that mount; it is told to go on.
+  const crossesMount = parts.repositoryGitDirs.some((g) => g === '/tmp' || g.startsWith('/tmp/'));
+  return {
+    writable,
+    readOnly: unique([...readable, ...present.map((g) => g.path)]),
+    hidden: unique([
+      ...hiddenHomeEntries(home, readable),
+      ...secretsInReadable(readable),
+      real(folders.jarvisHome),
+      ...parts.secrets,
+      ...parts.unsearched,
+    ]),
+    guarded,
+    dotFolders: homeInside ? [home] : [],
+    network: settings.network,
+    unixSockets: unixSocketPolicy(settings),
+    ...(crossesMount ? { env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: '1' } } : {}),
+  };
+}
+
+/**
+ * What bwrapSandbox.ts mounts for `policy`, and what the spawn hands it (bwrapChannels: the seccomp filter, the
+ * network bridge's channel); the network proxy's socket is added by the caller.
+ */
+export function bwrapPolicyOf(policy: BoundaryPolicy, maskFile: string): BwrapPolicy {
+  return {
+    writable: policy.writable,
+    hidden: policy.hidden,
+    readOnly: policy.readOnly,
+    network: policy.network,
+    unixSockets: policy.unixSockets,
+    maskFile,
+    ...(policy.env ? { env: policy.env } : {}),
+  };
+}
+
+/**
+ * Unix sockets (docs/sandbox.md#unix-sockets-and-seccomp): refused unless the user let commands make their own or
+ * named sockets outside to reach, whose variables (SSH_AUTH_SOCK) then stay set.
+ */
+function unixSocketPolicy(settings: Readonly<SandboxSettings>): UnixSocketPolicy {
+  const allowed = settings.allowUnixSockets;
+  const rule = settings.unixSockets === 'own' || allowed.length > 0 ? 'allow' : 'refuse';
+  return { rule, allowed, keepEnv: socketEnvToKeep(allowed) };
+}
+
+/** Dotted entries of the home folder, except the readable ones (re-bound read-only). */
+function hiddenHomeEntries(home: string, readable: readonly string[]): string[] {
+  return listNames(home)
+    .filter((n) => n.startsWith('.'))
+    .map((n) => join(home, n))
+    .filter((p) => !readable.includes(p));
+}
+
+/** Secret files at the top of each readable home folder (`.config/git/credentials`, where git's store keeps them). */
+function secretsInReadable(readable: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const dir of readable) {
+    const parent = dir.slice(dir.lastIndexOf('/') + 1);
+    for (const name of listNames(dir)) if (isSensitiveEntry(parent, name)) found.push(join(dir, name));
+  }
+  return found;
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return []; // absent or not a folder: nothing inside to hide
+  }
+}
+
+export function insideAny(path: string, folders: readonly string[]): boolean {
+  return folders.some((f) => path === f || path.startsWith(f.endsWith('/') ? f : `${f}/`));
+}
+
+export function real(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}
