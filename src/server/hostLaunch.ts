@@ -49,13 +49,16 @@ export async function launchHost(opts: {
       mcp,
       nonInteractive: false,
       decide: opts.decide,
+      // A turn ends when the model is done; background tasks go on, as in the terminal UI (not print mode's wait).
       background: {
-        mode: bg.printBackgroundMode,
+        mode: 'exit',
         waitCeilingMs: bg.printWaitCeilingS * 1000,
         maxTurns: bg.printMaxTurns,
       },
       onMessage: opts.onMessage,
     });
+    // A finished task starts a turn by itself to report (docs/server.md "Background tasks"), as in the terminal UI.
+    host.runtime.notifications.setDelivery('agent');
     return { host, startup, mcp };
   } catch (e) {
     await mcp?.close();
