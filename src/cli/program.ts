@@ -234,6 +234,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('--port <n>', 'port (default 58627, else the next free one up to +100; 0 picks one)')
     .option('--root <folder...>', 'folders sessions may work in (default: the current folder)')
     .option('--approval-expiry <seconds>', 'how long an approval waits for a client (default 86400)')
+    .option('--allow-host <name...>', 'also answer to this Host name (a reverse proxy in front)')
     .action(async (opts: import('./serveCommand').ServeFlags) => {
       const { runServeCommand } = await import('./serveCommand');
       exitCode = await runServeCommand(opts, version);

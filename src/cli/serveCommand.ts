@@ -19,6 +19,7 @@ export interface ServeFlags {
   port?: string;
   root?: string[];
   approvalExpiry?: string;
+  allowHost?: string[];
 }
 
 export function isLoopback(host: string): boolean {
@@ -94,6 +95,10 @@ export async function runServeCommand(flags: ServeFlags, version: string): Promi
       home,
       env: process.env,
       roots,
+      allowHosts: (flags.allowHost ?? []).map((h) => {
+        if (!/^[A-Za-z0-9.-]{1,253}$/.test(h)) throw new UsageError(`--allow-host ${h}: give a host name`);
+        return h.toLowerCase();
+      }),
       token,
       password,
       version,

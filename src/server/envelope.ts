@@ -1,23 +1,10 @@
 // The reply envelope and error codes of the session API (docs/server.md "Conventions"): every JSON reply is
 // `{ code, msg, data, request_id }`, with HTTP 200 for answers (errors too, by their code) and 401/429 for auth.
-import { randomBytes } from 'node:crypto';
+import { newSessionId } from '../store/sessionStore';
 import type { ServerResponse } from 'node:http';
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** A ULID: 48 bits of milliseconds then 80 random bits, Crockford base 32. */
-export function ulid(now = Date.now()): string {
-  let time = '';
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
-  }
-  const bytes = randomBytes(16);
-  let rand = '';
-  for (let i = 0; i < 16; i++) rand += CROCKFORD[bytes[i] % 32];
-  return time + rand;
-}
+/** A ULID (48 bits of milliseconds, 80 random bits, Crockford base 32): the session ids' generator. */
+export const ulid = (now = Date.now()): string => newSessionId(now);
 
 /** A client's X-Request-Id is kept when it is a ULID or a short token of safe characters. */
 export function requestIdOf(header: string | string[] | undefined): string {

@@ -4,6 +4,7 @@
 // Access-Control-Allow-Origin is ever sent), and the credential: the bearer token, its WebSocket subprotocol form
 // `jarvis-code.bearer.<token>`, or the password (JARVIS_CODE_PASSWORD) as HTTP Basic.
 import type { IncomingMessage } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { ApiError, Codes } from './envelope';
 import { sameSecret } from './serverToken';
 
@@ -20,9 +21,17 @@ export interface GuardOptions {
   now?: () => number;
 }
 
+/**
+ * The Host values this server answers to: the loopback names, the bound address (for a wildcard bind, every address
+ * of this machine's interfaces) and names given with `--allow-host` (a reverse proxy's), each with the port.
+ */
 export function allowedHostsFor(host: string, port: number, extra: string[] = []): Set<string> {
   const names = new Set(['127.0.0.1', 'localhost', '[::1]', ...extra]);
-  if (host !== '0.0.0.0' && host !== '::') names.add(host.includes(':') ? `[${host}]` : host);
+  const bracket = (a: string) => (a.includes(':') ? `[${a}]` : a);
+  if (host !== '0.0.0.0' && host !== '::') names.add(bracket(host));
+  else
+    for (const list of Object.values(networkInterfaces()))
+      for (const a of list ?? []) if (host === '::' || a.family === 'IPv4') names.add(bracket(a.address));
   const out = new Set<string>();
   for (const n of names) out.add(`${n.toLowerCase()}:${port}`);
   return out;

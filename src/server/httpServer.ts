@@ -30,6 +30,8 @@ export interface ServeOptions {
   home: string;
   env: NodeJS.ProcessEnv;
   roots: string[];
+  /** Extra Host names to answer to (a reverse proxy's), `--allow-host`. */
+  allowHosts: string[];
   token: string;
   password?: string;
   version: string;
@@ -273,7 +275,7 @@ export async function startServer(
   const server = createServer((req, res) => void handle(req, res));
   server.on('upgrade', upgrade);
   const port = await listen(server);
-  guard = { ...guard, allowedHosts: allowedHostsFor(opts.host, port) };
+  guard = { ...guard, allowedHosts: allowedHostsFor(opts.host, port, opts.allowHosts) };
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
     url: `http://${shown === '0.0.0.0' ? '127.0.0.1' : shown}:${port}`,

@@ -4,7 +4,7 @@
 // file's mode and reuse, a non-loopback bind without a password, and the ban after 10 failures.
 import { request } from 'node:http';
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,10 +23,16 @@ interface Raw {
 }
 
 /** A request sent exactly as written (fetch would normalise the path and refuse to set Host). */
-function raw(path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Raw> {
+function raw(
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+  port = served.port,
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: served.port, path, method, headers: { host: `127.0.0.1:${served.port}`, ...headers } },
+      { host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } },
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));
@@ -97,6 +103,7 @@ describe('jarvis serve security', () => {
       expect([host, r.status]).toEqual([host, 403]);
     }
     expect((await raw('/api/v1/meta', { ...bearer(), host: `localhost:${served.port}` })).status).toBe(200);
+    expect((await raw('/api/v1/meta', { ...bearer(), host: `[::1]:${served.port}` })).status).toBe(200);
   });
 
   it('refuses percent-encoded and dot-segment paths before routing, with or without the token', async () => {
@@ -186,6 +193,15 @@ describe('jarvis serve security', () => {
       headers: { authorization: `Basic ${basic}` },
     });
     expect(ok.status).toBe(200);
+    // Bound to every address: the machine's own addresses are accepted as Host, other names are not.
+    const lan = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+    const asHost = async (host: string) => (await raw('/api/v1/healthz', { host }, 'GET', undefined, open.port)).status;
+    if (lan) expect(await asHost(`${lan}:${open.port}`)).toBe(200);
+    else
+      process.stdout.write('no non-loopback IPv4 address here: the wildcard Host check is tested with loopback only\n');
+    expect(await asHost(`evil.example:${open.port}`)).toBe(403);
     const bad = Buffer.from('any:wrong').toString('base64');
     expect(
       (await fetch(`http://127.0.0.1:${open.port}/api/v1/meta`, { headers: { authorization: `Basic ${bad}` } })).status,
