@@ -8,6 +8,7 @@ import { mcpToolDeferral } from '../engine/loop/deferredTools';
 import type { ApprovalAnswer, ApprovalRequest } from '../engine/policy/approvals';
 import { SessionHost, type HostMessage } from '../sdk/sessionHost';
 import type { McpManager } from '../ext/mcp/mcpManager';
+import type { InteractionPort } from '../engine/delegation/interactions';
 
 declare const __JARVIS_VERSION__: string;
 
@@ -23,6 +24,7 @@ export async function launchHost(opts: {
   resume?: string;
   model?: string;
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  interactions: InteractionPort;
   onMessage(message: HostMessage): void;
   warn(text: string): void;
 }): Promise<LaunchedHost> {
@@ -49,6 +51,7 @@ export async function launchHost(opts: {
       mcp,
       nonInteractive: false,
       decide: opts.decide,
+      interactionPort: opts.interactions,
       // A turn ends when the model is done; background tasks go on, as in the terminal UI (not print mode's wait).
       background: {
         mode: 'exit',

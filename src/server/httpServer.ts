@@ -143,12 +143,12 @@ export async function startServer(
       sessions: true,
       prompts: true,
       approvals: true,
-      questions: false,
+      questions: true,
       tasks: true,
       sse: true,
       websocket: true,
     },
-    features: ['providers, OAuth, terminals, file browsing and questions are not served yet (docs/server.md)'],
+    features: ['providers, OAuth, terminals and file browsing are not served yet (docs/server.md)'],
   });
 
   const address = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';

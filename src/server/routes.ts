@@ -277,6 +277,66 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET',
+    path: '/api/v1/sessions/{id}/questions',
+    tag: 'questions',
+    summary: 'questions (AskUserQuestion) and plan reviews (ExitPlanMode) waiting for an answer',
+    query: { status: { type: 'string', enum: ['pending'] } },
+    handler: async (ctx) => ({ items: (await session(ctx)).questions.pending() }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/sessions/{id}/questions/{qid}',
+    tag: 'questions',
+    summary: 'answer questions (answers) or a plan review (plan_decision); the first answer of any client wins',
+    body: {
+      anyOf: [
+        obj(
+          {
+            answers: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 4,
+              items: obj(
+                {
+                  question: str,
+                  kind: { type: 'string', enum: ['single', 'multi', 'other', 'multi_with_other', 'skipped'] },
+                  selected: { type: 'array', items: str, maxItems: 4 },
+                  other: { type: 'string', maxLength: 10_000 },
+                },
+                ['question', 'kind', 'selected'],
+              ),
+            },
+          },
+          ['answers'],
+        ),
+        obj(
+          {
+            plan_decision: { type: 'string', enum: ['approve', 'reject', 'reject_and_exit', 'revise'] },
+            option: str,
+            feedback: { type: 'string', maxLength: 10_000 },
+          },
+          ['plan_decision'],
+        ),
+      ],
+    },
+    handler: async (ctx) => {
+      (await session(ctx)).questions.answer(ctx.params.qid, ctx.body as never, ctx.clientId);
+      return { question_id: ctx.params.qid, resolution: 'answered' };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/sessions/{id}/questions/{qid}:dismiss',
+    tag: 'questions',
+    summary: 'dismiss: the questions go unanswered, a plan review is a reject (success is code 40909, SPEC §10.2)',
+    body: obj({}),
+    handler: async (ctx) => {
+      (await session(ctx)).questions.dismiss(ctx.params.qid, ctx.clientId);
+      throw new ApiError(40909, 'question dismissed', 200, { question_id: ctx.params.qid, resolution: 'dismissed' });
+    },
+  },
+  {
+    method: 'GET',
     path: '/api/v1/sessions/{id}/tasks',
     tag: 'tasks',
     summary: 'background tasks',

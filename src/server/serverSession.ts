@@ -8,6 +8,7 @@ import { resolveModel } from '../store/modelResolution';
 import type { SessionHost, HostMessage } from '../sdk/sessionHost';
 import type { Startup } from '../engine/runtime/startup/startup';
 import { ApprovalBroker } from './approvalBroker';
+import { InteractionBroker } from './interactionBroker';
 import { ApiError, Codes, ulid } from './envelope';
 import { EventJournal } from './eventJournal';
 import { launchHost } from './hostLaunch';
@@ -28,6 +29,7 @@ const KEPT_PROMPTS = 200;
 export class ServerSession {
   readonly journal: EventJournal;
   readonly approvals: ApprovalBroker;
+  readonly questions: InteractionBroker;
   private host!: SessionHost;
   private startup!: Startup;
   private mcp: McpManager | undefined;
@@ -45,6 +47,7 @@ export class ServerSession {
   ) {
     this.journal = new EventJournal(id, epoch);
     this.approvals = new ApprovalBroker(approvalExpiryMs, (type, payload) => this.journal.emit(type, payload));
+    this.questions = new InteractionBroker(approvalExpiryMs, (type, payload) => this.journal.emit(type, payload));
   }
 
   /** Opens a new session (no `resume`) or an existing one in `cwd`. */
@@ -65,6 +68,10 @@ export class ServerSession {
       resume: opts.resume,
       model: opts.model,
       decide: (request, signal) => ref.session!.approvals.ask(request, signal),
+      interactions: {
+        askQuestions: (request, signal) => ref.session!.questions.askQuestions(request, signal),
+        reviewPlan: (request, signal) => ref.session!.questions.reviewPlan(request, signal),
+      },
       onMessage: (m) => (ref.session ? ref.session.journal.emit('message', m) : early.push(m)),
       warn: opts.warn,
     });
@@ -252,6 +259,7 @@ export class ServerSession {
     this.closed = true;
     for (const p of this.prompts) if (p.status === 'queued') p.status = 'aborted';
     this.approvals.withdrawAll();
+    this.questions.withdrawAll();
     await this.host.close();
     this.journal.emit('session.closed', { session_id: this.id });
   }

@@ -23,6 +23,27 @@ function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedT
   if (text.includes('write the file'))
     return { toolCalls: [{ name: 'Write', arguments: { path: 'made.txt', content: 'made\n' } }] };
   if (text.includes('wait for the gate')) return { before: () => gate, text: 'the gate opened' };
+  if (text.includes('ask me'))
+    return {
+      toolCalls: [
+        {
+          name: 'AskUserQuestion',
+          arguments: {
+            questions: [
+              {
+                question: 'Which database?',
+                header: 'Database',
+                options: [
+                  { label: 'Postgres', description: 'relational' },
+                  { label: 'SQLite', description: 'a file' },
+                ],
+                multiSelect: false,
+              },
+            ],
+          },
+        },
+      ],
+    };
   if (text.includes('start a task'))
     return {
       toolCalls: [
@@ -132,6 +153,56 @@ describe('jarvis serve controls', () => {
     expect(undo.data.restored).toEqual([expect.objectContaining({ action: 'removed' })]);
     expect(existsSync(join(dirs.cwd, 'made.txt'))).toBe(false);
     expect((await api(served, 'POST', `/api/v1/sessions/${sid}:undo`, { count: 99 })).code).toBe(40911);
+  }, 60_000);
+
+  it('a question of the model waits for any client; the answer reaches the model; a dismissal is 40909', async () => {
+    const pid = await prompt('ask me something');
+    const asked = await watcher.waitFor((f) => f.type === 'event.question.requested', 'the question');
+    expect(asked.payload).toMatchObject({
+      kind: 'questions',
+      questions: [expect.objectContaining({ question: 'Which database?' })],
+    });
+    const qid = asked.payload.question_id as string;
+    const listed = await api<{ items: Array<{ question_id: string }> }>(
+      served,
+      'GET',
+      `/api/v1/sessions/${sid}/questions?status=pending`,
+    );
+    expect(listed.data.items.map((q) => q.question_id)).toEqual([qid]);
+    const wrongShape = await api(served, 'POST', `/api/v1/sessions/${sid}/questions/${qid}`, {
+      plan_decision: 'approve',
+    });
+    expect(wrongShape.code).toBe(40001);
+    const answered = await api(
+      served,
+      'POST',
+      `/api/v1/sessions/${sid}/questions/${qid}`,
+      { answers: [{ question: 'Which database?', kind: 'single', selected: ['SQLite'] }] },
+      { 'x-client-id': 'browser-1' },
+    );
+    expect(answered.code, answered.msg).toBe(0);
+    await watcher.waitFor(completed(pid), 'the answered turn');
+    const event = watcher.frames.find((f) => f.type === 'event.question.answered')!;
+    expect(event.payload).toMatchObject({ question_id: qid, client_id: 'browser-1' });
+    const tool = watcher.frames.find(
+      (f) => f.type === 'message' && f.payload.role === 'tool' && f.payload.name === 'AskUserQuestion',
+    )!;
+    expect(String(tool.payload.content)).toContain('SQLite');
+    expect((await api(served, 'POST', `/api/v1/sessions/${sid}/questions/${qid}:dismiss`, {})).code).toBe(40902);
+
+    const second = await prompt('ask me again');
+    const again = await watcher.waitFor(
+      (f) => f.type === 'event.question.requested' && f.payload.question_id !== qid,
+      'the second question',
+    );
+    const dismissed = await api(
+      served,
+      'POST',
+      `/api/v1/sessions/${sid}/questions/${String(again.payload.question_id)}:dismiss`,
+      {},
+    );
+    expect([dismissed.code, dismissed.msg]).toEqual([40909, 'question dismissed']);
+    await watcher.waitFor(completed(second), 'the dismissed turn');
   }, 60_000);
 
   it('lists, reads and cancels a background task', async () => {
