@@ -17,7 +17,27 @@ let watcher: WsClient;
 let release: () => void = () => undefined;
 let gate = Promise.resolve();
 
-function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedTurn {
+/** EnterPlanMode → Write the plan → ExitPlanMode with an alternative → an answer (as test/ui/planGoal.e2e.test.ts). */
+function planTurn(messages: Array<{ role: string; content: unknown }>, body: string): ScriptedTurn {
+  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+  const step = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
+  if (step === 0) return { toolCalls: [{ name: 'EnterPlanMode', arguments: {} }] };
+  if (step === 1) {
+    const path = /(\/[^"\\\s]*\/plans\/plan-[0-9a-f]+\.md)/.exec(body)![1];
+    return { toolCalls: [{ name: 'Write', arguments: { path, content: '# Plan\n\n1. Add the table\n' } }] };
+  }
+  if (step === 2)
+    return {
+      toolCalls: [
+        { name: 'ExitPlanMode', arguments: { options: [{ label: 'Quick route', description: 'skip the backfill' }] } },
+      ],
+    };
+  return { text: 'implementing the plan' };
+}
+
+function turnFor(messages: Array<{ role: string; content: unknown }>, body: string): ScriptedTurn {
+  if (JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '').includes('plan the migration'))
+    return planTurn(messages, body);
   if (messages.at(-1)!.role === 'tool') return { text: 'tool done' };
   const text = JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
   if (text.includes('write the file'))
@@ -64,7 +84,7 @@ async function prompt(text: string): Promise<string> {
 
 beforeAll(async () => {
   model = await startMockModelServer({
-    script: (req) => turnFor(req.body.messages as Array<{ role: string; content: unknown }>),
+    script: (req) => turnFor(req.body.messages as Array<{ role: string; content: unknown }>, JSON.stringify(req.body)),
   });
   dirs = makeCliDirs();
   mkdirSync(join(dirs.cwd, '.git'));
@@ -203,6 +223,41 @@ describe('jarvis serve controls', () => {
     );
     expect([dismissed.code, dismissed.msg]).toEqual([40909, 'question dismissed']);
     await watcher.waitFor(completed(second), 'the dismissed turn');
+  }, 60_000);
+
+  it('a plan review waits for a client; approving with an alternative leaves plan mode', async () => {
+    const made = await api(served, 'POST', '/api/v1/sessions', { permission_mode: 'yolo' });
+    const planSid = made.data.session_id as string;
+    const planner = await WsClient.connect(served, 'planner');
+    await planner.request('subscribe', { session_ids: [planSid] });
+    const r = await api(served, 'POST', `/api/v1/sessions/${planSid}/prompts`, {
+      content: [{ type: 'text', text: 'plan the migration' }],
+    });
+    const review = await planner.waitFor((f) => f.type === 'event.question.requested', 'the plan review');
+    expect(review.payload).toMatchObject({
+      kind: 'plan_review',
+      plan: {
+        text: expect.stringContaining('Add the table'),
+        options: [expect.objectContaining({ label: 'Quick route' })],
+      },
+    });
+    const rid = review.payload.question_id as string;
+    expect(
+      (await api(served, 'POST', `/api/v1/sessions/${planSid}/questions/${rid}`, { plan_decision: 'revise' })).msg,
+    ).toContain('needs feedback');
+    const ok = await api(served, 'POST', `/api/v1/sessions/${planSid}/questions/${rid}`, {
+      plan_decision: 'approve',
+      option: 'Quick route',
+    });
+    expect(ok.code, ok.msg).toBe(0);
+    await planner.waitFor(
+      (f) => f.type === 'prompt.completed' && f.payload.prompt_id === r.data.prompt_id,
+      'the approved plan',
+    );
+    const exit = planner.frames.find((f) => f.type === 'message' && f.payload.name === 'ExitPlanMode')!;
+    expect(String(exit.payload.content)).toContain('Quick route');
+    expect((await api(served, 'GET', `/api/v1/sessions/${planSid}/status`)).data.plan_mode).toBe(false);
+    planner.close();
   }, 60_000);
 
   it('lists, reads and cancels a background task', async () => {
