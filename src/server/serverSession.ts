@@ -191,8 +191,10 @@ export class ServerSession {
 
   abortPrompt(id: string): PromptView {
     const p = this.promptOrThrow(id);
-    if (p.status === 'running') this.host.interrupt();
-    else {
+    if (p.status === 'running') {
+      p.status = 'aborted';
+      this.host.interrupt();
+    } else {
       p.status = 'aborted';
       this.journal.emit('prompt.completed', { prompt_id: p.prompt_id, outcome: 'interrupted', status: 'aborted' });
     }

@@ -35,17 +35,15 @@ export const SESSION_ROUTES: Route[] = [
       busy: bool,
       page_size: { type: 'integer', minimum: 1, maximum: 100 },
     },
-    handler: async (ctx) =>
-      page(
-        (
-          await ctx.registry.list({
-            includeArchive: ctx.query.include_archive === true,
-            archivedOnly: ctx.query.archived_only === true,
-            busy: ctx.query.busy as boolean | undefined,
-          })
-        ).reverse(),
-        (ctx.query.page_size as number | undefined) ?? 50,
-      ),
+    handler: async (ctx) => {
+      const rows = await ctx.registry.list({
+        includeArchive: ctx.query.include_archive === true,
+        archivedOnly: ctx.query.archived_only === true,
+        busy: ctx.query.busy as boolean | undefined,
+      });
+      const size = (ctx.query.page_size as number | undefined) ?? 50;
+      return { items: rows.slice(0, size), has_more: rows.length > size };
+    },
   },
   {
     method: 'GET',

@@ -211,6 +211,7 @@ describe('jarvis serve: sessions, prompts and events', () => {
       '/api/v1/sessions',
     );
     expect(list.data.items.find((s) => s.session_id === forkId)?.forked_from).toBe(sid);
+    expect(list.data.items[0].session_id).toBe(forkId); // newest first
     const forked = await api<{ items: unknown[] }>(served, 'GET', `/api/v1/sessions/${forkId}/messages`);
     expect(forked.data.items.length).toBeGreaterThanOrEqual(6);
 
