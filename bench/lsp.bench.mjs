@@ -3,12 +3,13 @@
 //   - how long an Edit's result waits for diagnostics on a warm server (an edit that breaks the types, then its fix),
 //     median and p95;
 //   - the first Edit of a session: how long it needs without a warm-up and after the Read warm-up (the server started
-//     on the Read, which the model's own time between the calls covers), and how many get diagnostics within the
-//     default diagnostics_wait_ms;
+//     on the Read, which the model's own time between the calls covers), and how many are checked within the default
+//     first_diagnostics_wait_ms;
 //   - the check around a Bash command that changes nothing, with a server running and without, against the time of
 //     `sh -c true` itself;
-// and `jarvis -p` start-up to the first model request with [lsp] on (default) and off, each as a ratio to
-// `node -e 0` measured in the same run: a session that never edits starts no server.
+// and `jarvis -p` start-up to the first model request with [lsp] on (default) and off in a trusted TypeScript project,
+// each as a ratio to `node -e 0` measured in the same run: with [lsp] on the session starts the project's server in
+// the background as it opens.
 // Usage: node scripts/build.mjs && node bench/lsp.bench.mjs [--runs N]
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,7 +32,7 @@ await build({
   format: 'esm',
   logLevel: 'warning',
 });
-const { LspManager, DEFAULT_LSP_SETTINGS, snapshotBeforeBash, withBashErrors } = await import(entry);
+const { LspManager, DEFAULT_LSP_SETTINGS, lspDiagnosticsExtension, setWorkspaceTrust } = await import(entry);
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
@@ -48,7 +49,7 @@ function project(name) {
 function manager(cwd) {
   const notices = [];
   const m = new LspManager(
-    { ...DEFAULT_LSP_SETTINGS, diagnosticsWaitMs: WAIT_MS },
+    { ...DEFAULT_LSP_SETTINGS, diagnosticsWaitMs: WAIT_MS, firstDiagnosticsWaitMs: WAIT_MS },
     { cwd, env, onNotice: (t) => notices.push(t), trusted: () => true },
   );
   return { m, notices };
@@ -88,16 +89,16 @@ for (const c of cases) {
   const good = readFileSync(path, 'utf8');
   const bad = good.replace(c.good, c.bad);
   // The first edit opens the file; it is warm-up, not measured.
-  await m.errorsAfterEdit(path, good, bad, Date.now() + WAIT_MS);
-  await m.errorsAfterEdit(path, bad, good, Date.now() + WAIT_MS);
+  await m.checkEdit(path, good, bad);
+  await m.checkEdit(path, bad, good);
   const waits = [];
   for (let i = 0; i < RUNS * 2; i++) {
     const [from, to] = i % 2 ? [bad, good] : [good, bad];
     const t = performance.now();
-    const errors = await m.errorsAfterEdit(path, from, to, Date.now() + WAIT_MS);
+    const check = await m.checkEdit(path, from, to);
     waits.push(performance.now() - t);
-    if (!errors || errors.length !== (i % 2 ? 0 : 1))
-      throw new Error(`${c.name}: unexpected ${JSON.stringify(errors)}`);
+    if (check.kind !== 'checked' || check.errors.length !== (i % 2 ? 0 : 1))
+      throw new Error(`${c.name}: unexpected ${JSON.stringify(check)}`);
   }
   await m.close();
   console.log(
@@ -108,7 +109,7 @@ for (const c of cases) {
 }
 
 // The first Edit of a session, without and with the Read warm-up (typescript).
-const defaultWait = DEFAULT_LSP_SETTINGS.diagnosticsWaitMs;
+const defaultWait = DEFAULT_LSP_SETTINGS.firstDiagnosticsWaitMs;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function until(check, what) {
   const end = Date.now() + WAIT_MS;
@@ -132,9 +133,10 @@ for (let i = 0; i < RUNS; i++) {
       first.warmUp.push(performance.now() - t);
     }
     const t = performance.now();
-    const errors = await m.errorsAfterEdit(path, good, good.replace('total)', '"x")'), Date.now() + WAIT_MS);
+    const check = await m.checkEdit(path, good, good.replace('total)', '"x")'));
     const waited = performance.now() - t;
-    if (errors?.length !== 1) throw new Error(`first edit: unexpected ${JSON.stringify(errors)}`);
+    if (check.kind !== 'checked' || check.errors.length !== 1)
+      throw new Error(`first edit: unexpected ${JSON.stringify(check)}`);
     (warm ? first.warmed : first.cold).push(waited);
     if (waited <= defaultWait) first[warm ? 'warmedInTime' : 'coldInTime'] += 1;
     await m.close();
@@ -170,14 +172,25 @@ const bashCheck = { command: [], off: [], on: [] };
   const busy = manager(cwd).m;
   const path = join(cwd, 'src/cart.ts');
   const text = readFileSync(path, 'utf8');
-  await busy.errorsAfterEdit(path, text, `${text}\n`, Date.now() + WAIT_MS);
+  await busy.checkEdit(path, text, `${text}\n`);
   writeFileSync(path, `${text}\n`);
-  const ctx = { cwd, signal: new AbortController().signal };
+  const ctx = { sessionId: 'bench', agentId: 'main', cwd, signal: new AbortController().signal };
   const result = { content: 'Exit code: 0\n(no output)' };
+  const call = {
+    callId: 'b',
+    toolName: 'Bash',
+    subject: 'Bash(x)',
+    args: { command: 'x' },
+    accesses: [],
+    readOnly: false,
+  };
+  const outcome = { text: result.content, isError: false, result };
   const check = async (m) => {
+    const ext = lspDiagnosticsExtension(m);
     const t = performance.now();
-    const after = await withBashErrors(result, await snapshotBeforeBash(m, cwd), m, ctx);
-    if (after !== result) throw new Error(`bash check: unexpected ${JSON.stringify(after)}`);
+    await ext.beforeToolRun(call, ctx);
+    const after = await ext.afterToolCall(call, outcome, ctx);
+    if (after !== undefined) throw new Error(`bash check: unexpected ${JSON.stringify(after)}`);
     return performance.now() - t;
   };
   for (let i = 0; i < RUNS * 4; i++) {
@@ -204,6 +217,7 @@ function workspace(lspOn) {
   mkdirSync(ws.home, { recursive: true });
   cpSync(join(root, 'test/fixtures/lsp/ts-project'), ws.cwd, { recursive: true });
   writeFileSync(join(ws.home, 'config.toml'), `[lsp]\nenabled = ${lspOn}\n`);
+  setWorkspaceTrust(ws.home, ws.cwd, true);
   return ws;
 }
 function firstRequest(ws) {
@@ -212,7 +226,7 @@ function firstRequest(ws) {
     const t = Date.now();
     const child = spawn(process.execPath, [bin, '-p', 'hi'], {
       cwd: ws.cwd,
-      env: jarvisEnv(ws, server),
+      env: jarvisEnv(ws, server, { PATH: env.PATH }),
       stdio: 'ignore',
     });
     child.on('close', (code) => {

@@ -1,4 +1,6 @@
-// Bundled by bench/lsp.bench.mjs: the session's language-server manager, as the engine uses it.
+// Bundled by bench/lsp.bench.mjs: the session's language-server manager and the check after tools, as the engine uses
+// them.
 export { LspManager } from '../src/platform/lsp/lspManager';
 export { DEFAULT_LSP_SETTINGS } from '../src/platform/lsp/lspServers';
-export { snapshotBeforeBash, withBashErrors } from '../src/tools/lsp/bashDiagnostics';
+export { lspDiagnosticsExtension } from '../src/engine/extensions/lspDiagnostics';
+export { setWorkspaceTrust } from '../src/store/trust';

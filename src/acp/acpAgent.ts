@@ -15,6 +15,7 @@ import {
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { SessionLockedError } from '../store/sessionLock';
+import { LinkInTheWayError } from '../store/privateFiles';
 import { findSessionById, listSessions, type SessionLocation } from '../store/sessionStore';
 import type { AcpLog } from './acpLog';
 import type { AcpSession, PreparedSession } from './acpSession';
@@ -68,7 +69,8 @@ function setupFailure(e: unknown): never {
     throw e.authRequired
       ? RequestError.authRequired(undefined, e.message)
       : RequestError.internalError(undefined, e.message);
-  if (e instanceof SessionLockedError) throw RequestError.internalError(undefined, e.message);
+  if (e instanceof SessionLockedError || e instanceof LinkInTheWayError)
+    throw RequestError.internalError(undefined, e.message);
   throw e;
 }
 
@@ -166,7 +168,11 @@ export function acpAgentApp(env: AcpEnvironment): { app: AgentApp; closeAll(): P
     origins.set(opened.id, origin);
     touch(opened, origin);
     // After the response that tells the editor the session id (so the update has a session to go to).
-    setImmediate(() => opened.advertiseCommands(availableCommands(opened.plugins)));
+    setImmediate(() => opened.advertiseCommands(availableCommands(opened.plugins, opened.skills)));
+    // The MCP servers' prompts join the list once the servers have started.
+    void opened.mcpPromptCommands().then((prompts) => {
+      if (prompts.length) opened.advertiseCommands(availableCommands(opened.plugins, opened.skills, prompts));
+    });
     return opened;
   };
 

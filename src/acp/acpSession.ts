@@ -39,8 +39,11 @@ import {
 import { promptInput } from './promptContent';
 import { EventMapper, historyUpdates } from './sessionUpdates';
 import { applyThinking, configOptions, currentModeId, MODE_IDS, modeState, type AcpModeId } from './sessionOptions';
-import { ACP_COMMAND_NAMES, runSlashCommand } from './slashCommands';
+import { ACP_COMMAND_NAMES, runSlashCommand, type ListedCommand } from './slashCommands';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
+import { parseSkillCommand } from '../engine/delegation/skills';
+import { parseFlowCommand, runFlow } from '../engine/delegation/flowRunner';
+import { listMcpPrompts, mcpPromptHint, runMcpPromptCommand } from '../ext/mcp/mcpPrompts';
 import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import { knownSlashNames, unknownSlashName } from '../engine/delegation/slashNames';
 import type { SessionPlugins } from '../ext/plugins/contributions';
@@ -211,35 +214,69 @@ export class AcpSession {
     this.send(commands);
   }
 
+  /** The MCP servers' prompts, once the servers have started (listed to the editor as `/mcp__<server>__<prompt>`). */
+  async mcpPromptCommands(): Promise<ListedCommand[]> {
+    if (!this.mcp) return [];
+    await this.mcp.ready();
+    const { prompts, problems } = await listMcpPrompts(this.mcp);
+    for (const p of problems) this.warn(p);
+    return prompts.map((p) => ({ name: p.name, description: p.description, hint: mcpPromptHint(p) }));
+  }
+
+  /** The session's skills (they are listed to the editor as `/skill:<name>`). */
+  get skills() {
+    return this.opts.prepared.runtime.skills;
+  }
+
   async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
     const input = promptInput(blocks);
     for (const w of input.warnings) this.warn(w);
-    const command = await runSlashCommand(input.text, {
+    const ran = await runSlashCommand(input.text, {
       compact: (instruction) => this.runtime.compaction.compact({ instruction }),
       togglePlan: () => (this.control.planMode = !this.control.planMode),
     }).catch((e: unknown) => {
       if (e instanceof CompactionError) return e.message;
       throw e;
     });
-    if (command !== undefined) {
-      this.say(command);
+    if (ran !== undefined) {
+      this.say(ran);
       await this.updates;
       return { stopReason: 'end_turn' };
     }
-    // `/<plugin>:<command> [args]`: the command's prompt goes to the model (docs/plugins.md).
+    // `/<plugin>:<command> [args]` (and other agents' commands): the command's prompt goes to the model (docs/plugins.md).
     const plugin = this.plugins ? parsePluginCommand(input.text, this.plugins.commands, this.plugins.ids) : undefined;
     if (plugin && !plugin.ok) return this.refuse(plugin.message);
+    // `/skill:<name> [text]` (or `/<name>`): the skill's instructions are the prompt (docs/skills-and-agents.md).
+    const skill = plugin
+      ? undefined
+      : parseSkillCommand(input.text, this.opts.prepared.runtime.skills, (name) => ACP_COMMAND_NAMES.includes(name));
+    if (skill && !skill.ok) return this.refuse(skill.message);
+    // `/flow:<name>`: a flow skill's steps, one turn each (engine/delegation/flowRunner.ts).
+    const flow = plugin || skill ? undefined : parseFlowCommand(input.text, this.opts.prepared.runtime.skills);
+    if (flow && !flow.ok) return this.refuse(flow.message);
+    if (flow) {
+      this.cancelRequested = false;
+      const result = await runFlow(this.runtime.agent, flow.skill.name, flow.flow);
+      await this.updates;
+      this.say(result.message);
+      await this.updates;
+      return { stopReason: this.cancelRequested ? 'cancelled' : 'end_turn' };
+    }
+    // `/mcp__<server>__<prompt> args`: the server's prompt, its arguments mapped (ext/mcp/mcpPrompts.ts).
+    const mcpPrompt = plugin || skill ? undefined : await runMcpPromptCommand(input.text, this.mcp);
+    if (mcpPrompt && !mcpPrompt.ok) return this.refuse(mcpPrompt.message);
+    const command = plugin ?? skill;
     // A `/name` that names nothing of this session is refused as the UI and print mode refuse it.
     const hint = 'The editor lists the commands this agent offers.';
-    const unknown = plugin ? undefined : unknownSlashName(input.text, this.slashNames(), hint);
+    const unknown = command || mcpPrompt ? undefined : unknownSlashName(input.text, this.slashNames(), hint);
     if (unknown) return this.refuse(unknown.message);
     this.cancelRequested = false;
     // Its `!`cmd` lines run first, through the editor's permission requests (engine/delegation/commandExpansion.ts).
     const warn = (text: string) => this.say(`warning: ${text}`);
     const expanding = new AbortController();
     this.expanding = expanding;
-    const ready = plugin
-      ? await prepareParsedCommand(this.runtime.agent, plugin, { warn, signal: expanding.signal }).finally(() => {
+    const ready = command
+      ? await prepareParsedCommand(this.runtime.agent, command, { warn, signal: expanding.signal }).finally(() => {
           this.expanding = undefined;
         })
       : undefined;
@@ -249,7 +286,11 @@ export class AcpSession {
           content: [{ type: 'text', text: ready.text }, ...input.content.filter((p) => p.type !== 'text')],
           preApproved: ready.preApproved,
         })
-      : await this.runtime.agent.run(input.text, { content: input.content });
+      : mcpPrompt
+        ? await this.runtime.agent.run(input.text, {
+            content: [{ type: 'text', text: mcpPrompt.text }, ...input.content.filter((p) => p.type !== 'text')],
+          })
+        : await this.runtime.agent.run(input.text, { content: input.content });
     await this.updates;
     if (outcome.reason === 'failed') throw RequestError.internalError(undefined, outcome.error ?? 'the turn failed');
     return { stopReason: stopReason(outcome.reason, this.cancelRequested) };

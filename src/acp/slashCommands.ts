@@ -1,9 +1,11 @@
 // The slash commands an editor offers in its prompt box (`available_commands_update`) and what they do.
-// Plugins' commands are expanded by the session; any other `/name` that names nothing is refused there
-// (engine/delegation/slashNames.ts).
+// Skills, flows, plugins' and other agents' commands and MCP prompts are expanded by the session; any other `/name`
+// that names nothing is refused there (engine/delegation/slashNames.ts).
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { CompactionResult } from '../engine/context/compaction';
 import type { SessionPlugins } from '../ext/plugins/contributions';
+import { commandListDescription } from '../ext/plugins/pluginCommands';
+import type { SkillCatalog } from '../ext/skills/skillCatalog';
 
 const BUILT_IN_COMMANDS = [
   {
@@ -17,14 +19,43 @@ const BUILT_IN_COMMANDS = [
 /** The commands ACP runs itself, for the session's list of known `/names`. */
 export const ACP_COMMAND_NAMES = BUILT_IN_COMMANDS.map((c) => c.name);
 
-/** `/compact`, `/plan`, and the enabled plugins' `/<plugin>:<command>` (sent to the model as their prompt). */
-export function availableCommands(plugins: SessionPlugins | undefined): SessionUpdate {
+/** A command an editor lists: its name after `/`, what it does, and what may follow it. */
+export interface ListedCommand {
+  name: string;
+  description: string;
+  hint?: string;
+}
+
+/**
+ * `/compact`, `/plan`, every skill as `/skill:<name>` (flow skills also as `/flow:<name>`), the commands of plugins
+ * and of other agents' folders (`/<plugin>:<command>`, `/review`, `/prompts:x`…) and the MCP servers' prompts
+ * (`/mcp__<server>__<prompt>`), each sent to the model as its expanded prompt.
+ */
+export function availableCommands(
+  plugins: SessionPlugins | undefined,
+  skills?: Pick<SkillCatalog, 'all'>,
+  more: readonly ListedCommand[] = [],
+): SessionUpdate {
   const fromPlugins = (plugins?.commands ?? []).map((c) => ({
     name: c.name,
-    description: c.description,
+    description: commandListDescription({ ...c, argumentHint: undefined }),
     input: { hint: c.argumentHint ?? 'arguments (optional)' },
   }));
-  return { sessionUpdate: 'available_commands_update', availableCommands: [...BUILT_IN_COMMANDS, ...fromPlugins] };
+  const fromSkills = (skills?.all ?? []).flatMap((s) => [
+    { name: `skill:${s.name}`, description: s.description, input: { hint: 'what to do with it (optional)' } },
+    ...(s.type === 'flow' ? [{ name: `flow:${s.name}`, description: `Run the flow: ${s.description}` }] : []),
+  ]);
+  const others = more.map((c) => ({
+    name: c.name,
+    description: c.description,
+    ...(c.hint ? { input: { hint: c.hint } } : {}),
+  }));
+  // A name is listed once, as what it runs: `/compact` and `/plan` are ACP's own before any command file's.
+  const seen = new Set<string>();
+  const listed = [...BUILT_IN_COMMANDS, ...fromSkills, ...fromPlugins, ...others].filter(
+    (c) => !seen.has(c.name) && seen.add(c.name),
+  );
+  return { sessionUpdate: 'available_commands_update', availableCommands: listed };
 }
 
 export interface SlashCommandActions {

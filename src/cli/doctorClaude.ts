@@ -11,6 +11,7 @@ import { parseServerEntry } from '../store/mcpConfig';
 import { displayPath, projectRoot } from '../store/paths';
 import { isWorkspaceTrusted, mcpFileApproved } from '../store/trust';
 import type { DoctorContext } from './doctorSections';
+import type { PluginCommand } from '../ext/plugins/pluginCommands';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const OFF = 'off by [compat] claude = false';
@@ -27,7 +28,7 @@ export async function claudeCommandLines(
   compat: CompatSettings,
   taken: (name: string) => string | undefined,
   out: ClaudeDoctorOut,
-): Promise<void> {
+): Promise<PluginCommand[]> {
   const folders = claudeCommandFolders(projectRoot(ctx.cwd), compat, ctx.env);
   const load = await loadClaudeCommands(folders, taken);
   for (const { folder, names } of load.found) {
@@ -40,6 +41,7 @@ export async function claudeCommandLines(
   for (const s of load.skipped)
     (s.why.startsWith('shadowed') ? out.notes : out.problems).push(`${displayPath(s.path, ctx.env)}: ${s.why}`);
   for (const c of load.commands) for (const n of c.notes ?? []) out.notes.push(`${displayPath(c.path, ctx.env)}: ${n}`);
+  return load.commands;
 }
 
 function settingsLine(report: ClaudeSettingsFileReport, env: NodeJS.ProcessEnv): string {

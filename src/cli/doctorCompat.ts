@@ -22,9 +22,17 @@ import { loadMcpServers } from '../store/mcpConfig';
 import { configPath, displayPath, projectRoot } from '../store/paths';
 import { isWorkspaceTrusted } from '../store/trust';
 import { claudeCommandLines, claudeJsonLines, claudeSettingsLines } from './doctorClaude';
+import { peerCommandLines } from './doctorPeers';
+import { commandOwner } from '../engine/runtime/startup/peerStartup';
 import type { DoctorContext, DoctorSection, DoctorSectionProvider } from './doctorSections';
 
-const TOOL_NAMES = { claude: 'Claude Code', opencode: 'opencode' } as const;
+export const TOOL_NAMES = {
+  claude: 'Claude Code',
+  opencode: 'opencode',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+  kimi: 'Kimi Code',
+} as const;
 
 /** config.toml as doctor's own config check reads it; a broken one is reported there, defaults are used here. */
 export function readConfig(home: string): { config: JarvisConfig; note?: string } {
@@ -129,7 +137,9 @@ export const compatLocationsSection: DoctorSectionProvider = async (ctx: DoctorC
   );
 
   const claude = { lines, problems, notes };
-  await claudeCommandLines(ctx, compat, (name) => (skills.get(name) ? `the skill ${name}` : undefined), claude);
+  const skillOwner = (name: string) => (skills.get(name) ? `the skill ${name}` : undefined);
+  const claudeCommands = await claudeCommandLines(ctx, compat, skillOwner, claude);
+  await peerCommandLines(ctx, compat, commandOwner(claudeCommands, skills), claude);
   claudeSettingsLines(ctx, compat, claude);
   lines.push(mcpLine(ctx, compat, problems));
   claudeJsonLines(ctx, compat, claude);

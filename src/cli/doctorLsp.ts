@@ -1,12 +1,22 @@
 // The language-server section of `jarvis doctor` (docs/lsp.md): which servers the project's files would start, the
-// program each runs and whether it is found; with `--online`, each found server is started, initialized and stopped.
+// program each runs, where it runs, and what keeps one from running (not installed, needs a newer Node, a TypeScript
+// without tsserver). With `--online`, each one is started exactly as a session would start it — inside the sandbox,
+// and only in a trusted checkout — initialized and stopped.
 import { readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { LspClient } from '../platform/lsp/lspClient';
-import { languageIdFor, locateServer, serverForFile, type LspServerConfig } from '../platform/lsp/lspServers';
+import { LspClient, type LspLaunch } from '../platform/lsp/lspClient';
+import { serverForFile, type LspServerConfig } from '../platform/lsp/lspServers';
+import { planServerLaunch, type LaunchContext } from '../platform/lsp/serverLaunch';
 import { ConfigError, loadConfig } from '../store/config';
-import type { DoctorSectionProvider } from './doctorSections';
+import type { JarvisConfig } from '../store/configSchema';
+import { sessionsDirFor } from '../store/paths';
+import { isCheckoutTrusted } from '../store/trust';
+import { CommandBoundary } from '../tools/boundary/commandBoundary';
+import { commandWritableRoots, languageServerSandbox } from '../tools/boundary/languageServerSandbox';
+import type { DoctorContext, DoctorSectionProvider } from './doctorSections';
 import { lspSettingsFromConfig } from '../engine/runtime/startup/lspSettings';
+import { sandboxSettingsFromConfig } from '../engine/runtime/startup/sandboxStartup';
 
 const TITLE = 'language servers';
 /** The walk looks at most this many folders deep and this many entries, so a huge tree stays cheap. */
@@ -50,16 +60,9 @@ export function serversForProject(
   return found;
 }
 
-async function probe(name: string, command: string, config: LspServerConfig, cwd: string, env: NodeJS.ProcessEnv) {
-  const client = new LspClient({
-    name,
-    command,
-    args: config.args,
-    root: cwd,
-    languageId: (p) => languageIdFor(p, name),
-    initializationOptions: config.initializationOptions ?? {},
-    env,
-  });
+/** With --online: the server started exactly as a session would start it, initialized, and stopped. */
+async function probe(launch: LspLaunch) {
+  const client = new LspClient(launch);
   try {
     await client.ready;
     const info = client.serverInfo;
@@ -73,11 +76,32 @@ async function probe(name: string, command: string, config: LspServerConfig, cwd
   }
 }
 
+/** Where the session's servers would run: the sandbox of config.toml's [sandbox] where it runs, and what commands write. */
+function launchContext(ctx: DoctorContext, config: JarvisConfig): LaunchContext {
+  const settings = sandboxSettingsFromConfig(config, ctx.env);
+  // A session's scratch folder lies below the project's sessions folder: what commands may write stands for it.
+  const folders = {
+    workspace: [ctx.cwd],
+    scratch: sessionsDirFor(ctx.home, ctx.cwd),
+    jarvisHome: ctx.home,
+    home: homedir(),
+  };
+  const boundary = settings.enabled ? new CommandBoundary(settings, folders) : undefined;
+  return {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    sandbox: languageServerSandbox(boundary),
+    writableRoots: commandWritableRoots(boundary, folders),
+  };
+}
+
 export const lspDoctor: DoctorSectionProvider = async (ctx) => {
   let settings;
   let explicit: Set<string>;
+  let config;
   try {
     const loaded = loadConfig(ctx.home);
+    config = loaded.config;
     settings = lspSettingsFromConfig(loaded.config, loaded.path);
     explicit = new Set(Object.keys(loaded.config.lsp.servers));
   } catch (e) {
@@ -89,22 +113,41 @@ export const lspDoctor: DoctorSectionProvider = async (ctx) => {
   if (!needed.size) {
     return { title: TITLE, ok: true, lines: ['none: no file here matches a configured server (docs/lsp.md)'] };
   }
+  const launchCtx = launchContext(ctx, config);
+  // The same rule as a session: a server runs code from the checkout, so none starts in one that is not trusted.
+  const trusted = isCheckoutTrusted(ctx.home, ctx.cwd);
+  const untrustedLine = `  not started here: this checkout is not trusted (it runs the project's code; jarvis trust ${ctx.cwd})`;
   const lines: string[] = [];
   let ok = true;
-  for (const [name, { config }] of needed) {
-    const where = locateServer(config.command, ctx.cwd, ctx.cwd, ctx.env);
-    const run = [config.command, ...config.args].join(' ');
-    if (!where) {
-      const how = config.install ? `install it with: ${config.install}` : `set [lsp.servers.${name}] command`;
+  for (const [name, { config: server }] of needed) {
+    const plan = planServerLaunch(name, server, ctx.cwd, launchCtx);
+    const run = [server.command, ...server.args].join(' ');
+    if (!plan.ok && plan.state === 'missing') {
       const strict = explicit.has(name);
       if (strict) ok = false;
-      lines.push(`${name}: would run "${run}", not found in node_modules/.bin or on PATH; ${how}`);
+      lines.push(`${name}: would run "${run}": ${plan.why}`);
       if (strict) lines.push(`  [lsp.servers.${name}] is configured in config.toml, so this needs fixing`);
       continue;
     }
-    lines.push(`${name}: runs ${where}${config.args.length ? ` ${config.args.join(' ')}` : ''}`);
+    if (!plan.ok) {
+      ok = false;
+      lines.push(`${name}: ${plan.why}`);
+      if (!trusted) lines.push(untrustedLine);
+      continue;
+    }
+    const { launch } = plan;
+    const where = launch.spawn
+      ? 'inside the sandbox (read-only, no network)'
+      : 'outside the sandbox (it does not run here), from a folder commands cannot write';
+    lines.push(`${name}: runs ${launch.command}${server.args.length ? ` ${server.args.join(' ')}` : ''}; ${where}`);
+    if (!trusted) {
+      lines.push(
+        `  not started here: this checkout is not trusted (it runs the project's code; jarvis trust ${ctx.cwd})`,
+      );
+      continue;
+    }
     if (!ctx.online) continue;
-    const started = await probe(name, where, config, ctx.cwd, ctx.env);
+    const started = await probe(launch);
     if (!started.ok) ok = false;
     lines.push(`  ${started.line}`);
   }

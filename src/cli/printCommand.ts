@@ -3,6 +3,7 @@ import { parseGoalCommand } from '../engine/background/goals';
 import { SessionControl } from '../engine/runtime/sessionControl';
 import { SessionLockedError } from '../store/sessionLock';
 import { makePrintRenderer, type PrintFormat } from '../print/printMode';
+import { LinkInTheWayError } from '../store/privateFiles';
 import {
   EXIT_FAILURE,
   EXIT_INTERRUPTED,
@@ -30,6 +31,8 @@ import { attachMentions, runtimeAttachmentEnv } from '../engine/runtime/promptAt
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import { prepareParsedCommand } from '../engine/delegation/commandExpansion';
 import { knownSlashNames, unknownSlashName, type SlashNameSources } from '../engine/delegation/slashNames';
+import { namesMcpServer, runMcpPromptCommand } from '../ext/mcp/mcpPrompts';
+import { parseFlowCommand, runFlow } from '../engine/delegation/flowRunner';
 import { loadExtensions, loadStartup, StartupError } from '../engine/runtime/startup/startup';
 
 declare const __JARVIS_VERSION__: string;
@@ -136,6 +139,7 @@ async function runPrintBody(
     }
     throw e;
   }
+  for (const n of startup.notes) stderr.write(`info: ${n}\n`);
   for (const w of startup.warnings) stderr.write(`warning: ${w}\n`);
   // `/<plugin>:<command> [args]`: the command's prompt is sent (docs/plugins.md).
   const plugins = startup.runtime.plugins;
@@ -152,9 +156,23 @@ async function runPrintBody(
   if (skillCommand && !skillCommand.ok) {
     return fail(`jarvis: ${skillCommand.message}`, EXIT_USAGE);
   }
+  // `/flow:<name>`: a flow skill's steps, one turn each.
+  const flowCommand = goalCommand || pluginCommand ? undefined : parseFlowCommand(prompt, startup.runtime.skills);
+  if (flowCommand && !flowCommand.ok) return fail(`jarvis: ${flowCommand.message}`, EXIT_USAGE);
+  // `/mcp__<server>__<prompt>` of a configured server is looked up once the servers have started (below).
+  const mcpPromptTyped =
+    !goalCommand &&
+    !pluginCommand &&
+    !skillCommand &&
+    namesMcpServer(
+      prompt,
+      startup.mcp.servers.map((s) => s.name),
+    );
   // Any other `/name` that names nothing is refused before anything is sent (docs/print-mode.md).
   const unknown =
-    goalCommand || pluginCommand || skillCommand ? undefined : await unknownPrintCommand(prompt, startup.runtime);
+    goalCommand || pluginCommand || skillCommand || flowCommand || mcpPromptTyped
+      ? undefined
+      : await unknownPrintCommand(prompt, startup.runtime);
   if (unknown) return fail(`jarvis: ${unknown}`, EXIT_USAGE);
   // With --output-schema, text mode keeps stdout for the answer's JSON: the transcript goes to stderr.
   const writer = makePrintRenderer(format, run.output && format === 'text' ? stderr : stdout, stderr);
@@ -179,6 +197,14 @@ async function runPrintBody(
     process.exit(EXIT_INTERRUPTED);
   };
   process.on('SIGINT', early);
+  // An MCP server's prompt: its text from the server, once started (ext/mcp/mcpPrompts.ts).
+  const mcpPrompt = mcpPromptTyped ? await runMcpPromptCommand(prompt, mcp) : undefined;
+  if (mcpPromptTyped && !mcpPrompt?.ok) {
+    process.off('SIGINT', early);
+    await mcp?.close();
+    const why = mcpPrompt?.message ?? (await unknownPrintCommand(prompt, startup.runtime));
+    return fail(`jarvis: ${why ?? 'no such MCP prompt'}`, EXIT_USAGE);
+  }
   const control = new SessionControl({
     // docs/print-mode.md: print mode runs in auto mode; the run's schema and caps apply to the main agent.
     base: { ...startup.runtime, mcp, mode: 'auto', modeOverride: true, mainAgent: run.mainAgent },
@@ -192,7 +218,7 @@ async function runPrintBody(
   } catch (e) {
     await mcp?.close(); // its servers are child processes: left open, they would keep this process alive
     process.off('SIGINT', early);
-    if (!(e instanceof SessionLockedError)) throw e;
+    if (!(e instanceof SessionLockedError) && !(e instanceof LinkInTheWayError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
   const frameTokens =
@@ -270,7 +296,9 @@ async function runPrintBody(
     const warn = (text: string) => stderr.write(`warning: ${text}\n`);
     const ready = command?.ok
       ? await prepareParsedCommand(runtime.agent, command, { warn, signal: stop.signal })
-      : undefined;
+      : mcpPrompt?.ok
+        ? { text: mcpPrompt.text, preApproved: [] }
+        : undefined;
     // Ctrl-C while its `!`cmd` lines ran: they were stopped, and nothing is sent (docs/plugins.md).
     if (ready && stop.signal.aborted) {
       stderr.write('interrupted: the command was not sent\n');
@@ -283,6 +311,9 @@ async function runPrintBody(
         promptContent: ready?.text,
         preApproved: ready?.preApproved,
         attachments: attached?.parts,
+        ...(flowCommand?.ok
+          ? { flow: () => runFlow(runtime.agent, flowCommand.skill.name, flowCommand.flow, { signal: stop.signal }) }
+          : {}),
         notify: stderr,
         background,
         goal,

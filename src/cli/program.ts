@@ -31,6 +31,8 @@ export interface MainOptions {
   maxTurns?: string;
   maxBudgetUsd?: string;
   timeout?: string;
+  /** Print mode: trust the working folder first, as the interactive UI's yes records it (docs/ui.md). */
+  trust?: boolean;
 }
 
 export class UsageError extends Error {}
@@ -163,6 +165,10 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       collect,
     )
     .option('--add-dir <dir>', 'extra workspace folder (repeatable)', collect)
+    .option(
+      '--trust',
+      'print mode: trust the working folder first, recorded as the interactive UI records a yes (project MCP servers, language servers, project memory; see jarvis trust)',
+    )
     .addOption(new Option('-r, --resume [id]').hideHelp())
     .addOption(new Option('--yes').hideHelp())
     .addOption(new Option('--auto-approve').hideHelp())
@@ -183,6 +189,11 @@ export async function runCli(argv: string[], version: string): Promise<number> {
         const promptGiven = options.prompt !== undefined;
         const conflict = flagConflict(options, promptGiven);
         if (conflict) throw new UsageError(conflict);
+        if (options.trust && !(promptGiven || !process.stdin.isTTY))
+          throw new UsageError(
+            '--trust applies to print mode (-p). In the interactive UI, answer its trust question; ' +
+              'or run jarvis trust [path] first.',
+          );
         if (promptGiven || !process.stdin.isTTY) {
           const { runPrintCommand } = await import('./printCommand');
           exitCode = await runPrintCommand(options);
@@ -259,6 +270,18 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     });
 
   program
+    .command('trust')
+    .description(
+      'trust a folder (default: the current one) as the interactive UI does: its project MCP servers, language servers and project memory are used',
+    )
+    .argument('[path]', 'the folder (default: the current one)')
+    .option('--revoke', 'record the folder as not trusted')
+    .action(async (path: string | undefined, opts: { revoke?: boolean }) => {
+      const { runTrustCommand } = await import('./trustCommand');
+      exitCode = runTrustCommand(path, opts);
+    });
+
+  program
     .command('doctor')
     .description('validate config.toml and tui.toml without changing them; `doctor libraries` tries each library')
     .argument('[target]', 'config, tui or libraries')
@@ -312,6 +335,11 @@ export async function runCli(argv: string[], version: string): Promise<number> {
     .option('--turns <n>', 'how many prompts to go back (default 1)')
     .option('--files-only', 'restore the files, keep the conversation')
     .option('--conversation-only', 'withdraw the prompts, leave the files (as /undo does)')
+    .option(
+      '--add-dir <dir>',
+      'a folder the session worked in besides this one: files there may be restored (repeatable)',
+      collect,
+    )
     .option(
       '--overwrite',
       'also restore files changed outside the agent since it wrote them (their bytes are kept in the session)',

@@ -8,10 +8,14 @@ import { Session } from '../engine/session/session';
 import { ConfigError, loadConfig } from '../store/config';
 import { jarvisHome } from '../store/paths';
 import { acquireSessionLock, SessionLockedError } from '../store/sessionLock';
+import { LinkInTheWayError } from '../store/privateFiles';
 import type { SessionLocation } from '../store/sessionStore';
+import { canonicalPath } from '../tools/file/pathPolicy';
 import { UsageError } from './program';
 
 export interface RewindCommandOptions {
+  /** Folders the session worked in besides its own (its --add-dir folders): files there may be restored too. */
+  addDir?: string[];
   session?: string;
   continue?: boolean;
   turns?: string;
@@ -117,7 +121,10 @@ export async function runRewind(opts: RewindCommandOptions, io: RewindIo): Promi
   try {
     const session = Session.open(location);
     for (const warning of session.warnings) io.err(`warning: ${warning}\n`);
-    const result = await rewind({ session, maxFileBytes }, { turns, scope, overwrite: !!opts.overwrite });
+    // Files go back only into the session's folder, its scratch folder and the folders named with --add-dir.
+    const roots = [location.workDir, session.scratchDir, ...(opts.addDir ?? []).map((d) => resolve(cwd, d))];
+    const workspace = { roots: roots.map((r) => canonicalPath(r)) };
+    const result = await rewind({ session, workspace, maxFileBytes }, { turns, scope, overwrite: !!opts.overwrite });
     const label = session.state.fileHistory.turns.find((t) => t.turnId === result.turnId)?.label ?? '';
     io.out(formatRewindReport(result, label, session.state.workDir || cwd));
     if (session.persistError) {
@@ -132,6 +139,10 @@ export async function runRewind(opts: RewindCommandOptions, io: RewindIo): Promi
     }
     return 0;
   } catch (e) {
+    if (e instanceof LinkInTheWayError) {
+      io.err(`jarvis rewind: ${e.message}\nNothing was rewound.\n`);
+      return 1;
+    }
     if (!(e instanceof RewindError)) throw e;
     io.err(`jarvis rewind: ${e.message}${/files only/.test(e.message) ? ' (--files-only)' : ''}\n`);
     return 1;

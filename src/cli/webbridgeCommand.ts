@@ -145,9 +145,9 @@ export async function runWebbridgeMcp(
     return 1;
   }
   const registry = backend.services;
-  const sessionDir = mkdtempSync(join(tmpdir(), 'jarvis-webbridge-'));
+  const scratchDir = mkdtempSync(join(tmpdir(), 'jarvis-webbridge-'));
   const services: ToolServices = {
-    sessionDir,
+    scratchDir,
     nonInteractive: true,
     mainAgent: true,
     get<T>(key: ServiceKey<T>): T {
@@ -195,6 +195,6 @@ export async function runWebbridgeMcp(
   await server.connect(new StdioServerTransport());
   await closed;
   await backend.close();
-  rmSync(sessionDir, { recursive: true, force: true });
+  rmSync(scratchDir, { recursive: true, force: true });
   return 0;
 }

@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { channelStdio, feedChannels, type SandboxChannels } from './sandbox/sandboxChannels';
 import { sandboxEnv } from './sandbox/sandboxEnv';
 import { disownGroup, ownChildGroup, type GroupOwnership } from './ownedGroups';
+import { unsignallableGroup } from './processIdentity';
 
 /**
  * Variables that keep tools from waiting on a human: no pagers, no colour codes, no credential
@@ -118,8 +119,13 @@ export function spawnShell(command: string, opts: GroupSpawnOptions): ChildProce
   return spawnInGroup(shellPath(opts.env), ['-c', command], opts);
 }
 
-/** Sends `signal` to every process of group `pgid` (0 only checks). False when the group no longer exists. */
+/**
+ * Sends `signal` to every process of group `pgid` (0 only checks). False when the group no longer exists. Throws for
+ * a group no signal may go to (0, 1, a negative number, our own: processIdentity.ts) — a caller's bug, never sent.
+ */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  const refused = unsignallableGroup(pgid);
+  if (refused) throw new Error(`refusing to signal process group ${String(pgid)}: ${refused}`);
   try {
     process.kill(-pgid, signal);
     return true;

@@ -285,6 +285,7 @@ const lspServerSchema = table({
 const lspSchema = table({
   enabled: bool().default(true),
   diagnostics_wait_ms: int(0, 60_000).default(1_500),
+  first_diagnostics_wait_ms: int(0, 600_000).default(60_000),
   max_diagnostics: int(1, 100).default(10),
   max_diagnostic_bytes: int(256, 65_536).default(4_096),
   servers: z.record(z.string(), lspServerSchema, { error: 'a table of language servers' }).default({}),
@@ -360,6 +361,9 @@ export const configSchema = table({
   compat: table({
     claude: bool().default(true),
     opencode: bool().default(true),
+    codex: bool().default(true),
+    gemini: bool().default(true),
+    kimi: bool().default(true),
     claude_md: bool().default(true),
     nested_agents_md: bool().default(true),
     mcp_json: bool().default(true),

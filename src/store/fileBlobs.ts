@@ -3,12 +3,16 @@
 // however often they are kept; a copy is written to a temporary name of its own and renamed, so a
 // reader never sees half a copy, a crash leaves at most a stray temporary file, and parallel writes
 // of the same bytes (several files with one content, edited in one response) never share a name.
-import { createHash, randomBytes } from 'node:crypto';
-import { readFile, rename, stat } from 'node:fs/promises';
+// Nothing below the session folder is followed if it is a link (ownedFiles.ts), and a copy is used only
+// when its bytes still hash to its name: a blob planted or changed by anything else is refused.
+import { createHash } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsReason, mkdirPrivate, writePrivateFile } from './privateFiles';
+import { readFileBelow, writeFileBelow } from './ownedFiles';
+import { fsReason } from './privateFiles';
 
 export const FILE_HISTORY_DIR = 'file-history';
+const HASH = /^[0-9a-f]{64}$/;
 
 export function sha256Of(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -27,7 +31,7 @@ export class FileBlobStore {
   /** Copies being written now, by hash: a second put of the same bytes waits for the first. */
   private readonly writing = new Map<string, Promise<string>>();
 
-  constructor(sessionDir: string) {
+  constructor(private readonly sessionDir: string) {
     this.dir = join(sessionDir, FILE_HISTORY_DIR);
   }
 
@@ -47,28 +51,26 @@ export class FileBlobStore {
 
   private async write(hash: string, bytes: Uint8Array): Promise<string> {
     const target = this.pathOf(hash);
+    const existing = await lstat(target).catch(() => undefined);
+    if (existing?.isFile() && existing.size === bytes.byteLength) return hash;
     try {
-      const existing = await stat(target);
-      if (existing.isFile() && existing.size === bytes.byteLength) return hash;
-    } catch {
-      // not kept yet
-    }
-    const tmp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await mkdirPrivate(this.dir);
-      await writePrivateFile(tmp, bytes, 'wx');
-      await rename(tmp, target);
+      writeFileBelow(this.sessionDir, join(FILE_HISTORY_DIR, hash), bytes, { makeDirs: true });
     } catch (e) {
       throw new FileBlobError(`could not write ${this.dir} (${fsReason(e)})`, { cause: e });
     }
     return hash;
   }
 
-  /** The kept bytes of `hash`; throws FileBlobError when the copy is missing or no longer matches. */
+  /**
+   * The kept bytes of `hash`; throws FileBlobError when the name is not a sha256, or the copy is missing, a link, or
+   * no longer hashes to its name.
+   */
   async get(hash: string): Promise<Buffer> {
+    if (!HASH.test(hash))
+      throw new FileBlobError(`its record names no kept copy (${JSON.stringify(hash)} is not a sha256)`);
     let bytes: Buffer;
     try {
-      bytes = await readFile(this.pathOf(hash));
+      bytes = readFileBelow(this.sessionDir, join(FILE_HISTORY_DIR, hash));
     } catch (e) {
       throw new FileBlobError(`its kept copy ${this.pathOf(hash)} cannot be read (${fsReason(e)})`, { cause: e });
     }

@@ -2,9 +2,12 @@
 // process killed mid-write leaves at most one torn last line; reading skips it with a warning and
 // keeps everything before it. Appending after a torn line first ends that line, so it never merges
 // with the next record.
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { appendPrivateFileSync, mkdirPrivateSync } from './privateFiles';
-import { dirname } from 'node:path';
+// The file is never written or read through a link: a journal replaced by a symbolic link is an error naming it
+// (docs/sessions.md, "Links are never followed"), never an append to whatever it points at.
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { relative } from 'node:path';
+import { appendFileBelow, openBelow, OPEN, readFileBelow } from './ownedFiles';
+import { LinkInTheWayError } from './privateFiles';
 
 export interface JournalReadResult<T> {
   records: T[];
@@ -27,9 +30,11 @@ export class JournalWriteError extends Error {
             ? 'its folder no longer exists'
             : code === 'EISDIR'
               ? 'a folder is in its place'
-              : cause instanceof Error
+              : cause instanceof LinkInTheWayError
                 ? cause.message
-                : String(cause);
+                : cause instanceof Error
+                  ? cause.message
+                  : String(cause);
     super(`Could not write the session journal ${path} (${why}).`, { cause });
     this.name = 'JournalWriteError';
   }
@@ -37,13 +42,20 @@ export class JournalWriteError extends Error {
 
 export class JournalWriter<T extends object> {
   private checkedTail = false;
-  constructor(readonly path: string) {}
+  private readonly rel: string;
+  /** `root`: the folder the journal lives below (the session folder); nothing below it is followed if a link. */
+  constructor(
+    readonly path: string,
+    private readonly root: string,
+  ) {
+    this.rel = relative(root, path);
+  }
 
   /** Appends one record; throws JournalWriteError naming the file when the write fails. */
   append(record: T): void {
     try {
       if (!this.checkedTail) this.prepare();
-      appendPrivateFileSync(this.path, `${JSON.stringify(record)}\n`);
+      appendFileBelow(this.root, this.rel, `${JSON.stringify(record)}\n`, { makeDirs: true });
     } catch (e) {
       throw new JournalWriteError(this.path, e);
     }
@@ -51,24 +63,42 @@ export class JournalWriter<T extends object> {
 
   private prepare(): void {
     this.checkedTail = true;
-    mkdirPrivateSync(dirname(this.path));
-    if (!existsSync(this.path)) return;
-    const size = statSync(this.path).size;
-    if (size === 0) return;
-    const fd = openSync(this.path, 'r');
+    let fd: number;
     try {
+      fd = openBelow(this.root, this.rel, OPEN.O_RDONLY);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw e;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      if (size === 0) return;
       const last = Buffer.alloc(1);
       readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) appendPrivateFileSync(this.path, '\n');
+      if (last[0] !== 0x0a) appendFileBelow(this.root, this.rel, '\n');
     } finally {
       closeSync(fd);
     }
   }
 }
 
-export function readJournal<T>(path: string, isRecord: (value: unknown) => value is T): JournalReadResult<T> {
-  if (!existsSync(path)) return { records: [], warnings: [] };
-  return parseJournalText(path, readFileSync(path, 'utf8'), isRecord);
+/**
+ * Reads the journal at `path` below `root` without following a link on the way; a missing journal is empty. A link
+ * or a special file where the journal should be throws LinkInTheWayError.
+ */
+export function readJournal<T>(
+  path: string,
+  root: string,
+  isRecord: (value: unknown) => value is T,
+): JournalReadResult<T> {
+  let text: string;
+  try {
+    text = readFileBelow(root, relative(root, path)).toString('utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], warnings: [] };
+    throw e;
+  }
+  return parseJournalText(path, text, isRecord);
 }
 
 /** readJournal on text already read (from a checked descriptor); `path` names the file in warnings. */

@@ -8,6 +8,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { claudeJsonPath, readClaudeJsonServers, type ClaudeJsonServers } from './claudeJsonMcp';
 import { claudeMcpPath, DEFAULT_COMPAT, type CompatSettings } from './compat';
+import { opencodeMcpEntries, readOpencodeConfigs } from './opencodeConfig';
 import { INT32_MAX } from './configSchema';
 import { expandMcpEntry, McpVariableError } from './mcpVariables';
 import { displayPath, projectRoot } from './paths';
@@ -139,8 +140,33 @@ function readProjectServers(
   // Claude Code keeps `.mcp.json` at the repository root, where it is usually started.
   const claudeMcp = claudeMcpPath(projectRoot(projectDir));
   if (compat.mcpJson) add(readServers(claudeMcp, 'project', defaults, warnings, env, fileDigests));
+  add(opencodeServers(projectDir, 'project', compat, defaults, warnings, env, fileDigests));
   const roots = [...new Set([resolve(projectDir), projectRoot(resolve(projectDir))])];
   return { servers: withLaunchFiles(servers, roots, env, projectDir), shadowed, fileDigests };
+}
+
+/** The `mcp` servers of opencode's config files of `scope` (opencode.json(c), docs/compatibility.md). */
+function opencodeServers(
+  projectDir: string,
+  scope: McpScope,
+  compat: CompatSettings,
+  defaults: McpTimeoutDefaults,
+  warnings: string[],
+  env: NodeJS.ProcessEnv,
+  fileDigests?: Record<string, string>,
+): McpServerConfig[] {
+  const out: McpServerConfig[] = [];
+  for (const file of readOpencodeConfigs(projectRoot(projectDir), compat, env, warnings)) {
+    if (file.scope !== scope) continue;
+    const entries = opencodeMcpEntries(file, warnings);
+    if (fileDigests && entries.length) fileDigests[file.path] = file.digest;
+    for (const { name, entry } of entries) {
+      const parsed = parseServerEntry(name, entry, { scope, file: file.path, defaults, env });
+      if ('error' in parsed) warnings.push(parsed.error);
+      else out.push({ ...parsed.server, fileDigest: file.digest });
+    }
+  }
+  return out;
 }
 
 /** Reads every file; never throws. */
@@ -161,7 +187,11 @@ export function loadMcpServers(opts: {
   // `~/.claude.json`'s user servers rank after ours ($JARVIS_CODE_HOME/mcp.json) of the same name.
   const claudeUser = claudeJson.user.filter((s) => !user.some((u) => u.name === s.name));
   const shadowed = [...project.shadowed, ...claudeJson.user.filter((s) => !claudeUser.includes(s))];
-  const byName = new Map([...user, ...claudeUser].map((s) => [s.name, s]));
+  // opencode's global config ranks after both.
+  const opencodeAll = opencodeServers(opts.projectDir, 'user', compat, opts.defaults, warnings, env);
+  const opencodeUser = opencodeAll.filter((s) => ![...user, ...claudeUser].some((u) => u.name === s.name));
+  shadowed.push(...opencodeAll.filter((s) => !opencodeUser.includes(s)));
+  const byName = new Map([...user, ...claudeUser, ...opencodeUser].map((s) => [s.name, s]));
   const snapshot = snapshotOf(project.servers, project.fileDigests);
   const base = { warnings, shadowed, snapshot };
   if (!opts.trusted) {

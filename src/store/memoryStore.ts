@@ -8,21 +8,10 @@
 // per-scope record limit and replace-by-name are read-check-write decisions that two processes could
 // both make on the same stale view; the lock makes them one at a time. Readers take no lock: they
 // see whole lines (a torn last line after a crash is skipped) and compaction swaps the file by rename.
-import {
-  appendFileSync,
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { withFileLock, FileLockTimeoutError } from './fileLock';
+import { appendPrivateFileSync, replacePrivateFileSync } from './privateFiles';
 import { parseJournalText } from './journal';
 import { workDirKey } from './paths';
 import {
@@ -320,13 +309,12 @@ export class MemoryStore {
           created: r.createdAt,
         }));
       if (line.op === 'put') kept.push(line);
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, kept.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
-      renameSync(tmp, path);
+      replacePrivateFileSync(path, kept.map((l) => `${JSON.stringify(l)}\n`).join(''));
       return;
     }
     const prefix = text && !text.endsWith('\n') ? '\n' : '';
-    appendFileSync(path, `${prefix}${JSON.stringify(line)}\n`, { mode: 0o600 });
+    // Never through a link a command left where the file is (docs/sessions.md, "Links are never followed").
+    appendPrivateFileSync(path, `${prefix}${JSON.stringify(line)}\n`);
   }
 }
 

@@ -102,9 +102,40 @@ export function userHistoryPath(home: string, workDir: string): string {
   return join(userHistoryDir(home), `${hash}.jsonl`);
 }
 
+/**
+ * The session's scratch folder, `<session>/scratch`: the one part of a session that sandboxed commands may write and
+ * the file tools work in, beside everything else of the session that no command can reach (docs/sessions.md,
+ * "The scratch folder"). It holds only what commands and the model need to write or read back — plan files, saved
+ * tool outputs, background task output, the UI's `!` command output — so nothing Jarvis trusts is ever read from it;
+ * it is made 0700 with the session and removed with it.
+ */
+export function sessionScratchDir(sessionDir: string): string {
+  return join(sessionDir, 'scratch');
+}
+
+/** Folders of the scratch tree, relative to it. */
+export const SCRATCH = {
+  /** `plans/<agentId>/plan-<hex>.md`: plan mode's files. */
+  plans: 'plans',
+  /** `tool-outputs/<agent>-<ms>-<n>-<pid>.txt`: outputs too long for the model, kept whole. */
+  toolOutputs: 'tool-outputs',
+  /** `tasks/<taskId>/output.log`: background task output. */
+  tasks: 'tasks',
+  /** `shell-outputs/…`: full output of the UI's `!` commands. */
+  shellOutputs: 'shell-outputs',
+} as const;
+
 /** Full output of the UI's `!` shell commands (the context carries only its start and end), per session. */
-export function shellOutputsDir(sessionDir: string): string {
-  return join(sessionDir, 'shell-outputs');
+export function shellOutputsDir(scratchDir: string): string {
+  return join(scratchDir, SCRATCH.shellOutputs);
+}
+
+/**
+ * The key that authenticates the journal records a resume takes permissions from and the process records of
+ * background tasks (docs/sessions.md, "What a resume trusts"): under the data root, which no sandboxed command sees.
+ */
+export function recordKeyPath(home: string): string {
+  return join(home, 'keys', 'records.key');
 }
 
 export function logsDir(home: string): string {

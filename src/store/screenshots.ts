@@ -1,10 +1,13 @@
-// Computer-use screenshots kept in the session folder (docs/computer-use.md, "Screenshots"): each image the
-// desktop tools return is saved as `screenshots/<agent>-<stamp>.png` (0600, in a 0700 folder, named uniquely as
+// Computer-use screenshots kept in the session's scratch folder (docs/computer-use.md, "Screenshots"): each image
+// the desktop tools return is saved as `screenshots/<agent>-<stamp>.png` (0600, in a 0700 folder, named uniquely as
 // saved tool outputs are), so front ends can show it by path and the user can look at it later. The folder is
 // bounded: after each save the oldest files go until at most MAX_SCREENSHOTS files and MAX_SCREENSHOT_BYTES remain.
-import { readdir, rm, stat } from 'node:fs/promises';
+// Sandboxed commands may write the scratch folder, so every write and removal goes through ownedFiles.ts: a link
+// planted where the folder or a file should be is refused, never followed.
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsReason, mkdirPrivate, writePrivateFile } from './privateFiles';
+import { mkdirBelow, removeBelow, writeFileBelow } from './ownedFiles';
+import { fsReason, PRIVATE_FILE_MODE } from './privateFiles';
 import { nextStamp } from './toolOutputs';
 
 export const SCREENSHOTS_DIR = 'screenshots';
@@ -30,30 +33,32 @@ export function formatBytes(bytes: number): string {
 
 /** Saves one image; never throws (a full disk or a read-only folder comes back as `error`). */
 export async function saveScreenshot(
-  sessionDir: string,
+  scratchDir: string,
   agentId: string,
   image: Uint8Array,
   mediaType: string,
   bounds = { files: MAX_SCREENSHOTS, bytes: MAX_SCREENSHOT_BYTES },
 ): Promise<SavedScreenshot> {
-  const dir = join(sessionDir, SCREENSHOTS_DIR);
+  const dir = join(scratchDir, SCREENSHOTS_DIR);
   const agent = agentId.replace(/[^A-Za-z0-9_-]/g, '_') || 'agent';
-  const path = join(dir, `${agent}-${nextStamp()}.${EXTENSIONS[mediaType] ?? 'img'}`);
+  const name = `${agent}-${nextStamp()}.${EXTENSIONS[mediaType] ?? 'img'}`;
+  const path = join(dir, name);
   try {
-    await mkdirPrivate(dir);
-    await writePrivateFile(path, image, 'wx');
+    mkdirBelow(scratchDir, SCREENSHOTS_DIR);
+    writeFileBelow(scratchDir, join(SCREENSHOTS_DIR, name), image, { exclusive: true, mode: PRIVATE_FILE_MODE });
   } catch (e) {
     return { error: `could not write ${path} (${fsReason(e)})` };
   }
   try {
-    return { path, swept: await sweep(dir, bounds) };
+    return { path, swept: await sweep(scratchDir, bounds) };
   } catch (e) {
     return { path, swept: 0, sweepError: `older screenshots in ${dir} could not be removed (${fsReason(e)})` };
   }
 }
 
 /** Removes the oldest screenshots beyond the bounds; the newest one always stays. */
-async function sweep(dir: string, bounds: { files: number; bytes: number }): Promise<number> {
+async function sweep(scratchDir: string, bounds: { files: number; bytes: number }): Promise<number> {
+  const dir = join(scratchDir, SCREENSHOTS_DIR);
   const names = (await readdir(dir)).filter((n) => /^[A-Za-z0-9_-]+-\d+-\d+-\d+\.[a-z]+$/.test(n));
   // Oldest first: the stamp starts with the time in milliseconds.
   const stamp = (n: string) =>
@@ -68,7 +73,7 @@ async function sweep(dir: string, bounds: { files: number; bytes: number }): Pro
   });
   // A file another session's sweep removed meanwhile counts as nothing.
   const sizeOf = (n: string) =>
-    stat(join(dir, n)).then(
+    lstat(join(dir, n)).then(
       (s) => s.size,
       (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? 0 : Promise.reject(e)),
     );
@@ -77,7 +82,7 @@ async function sweep(dir: string, bounds: { files: number; bytes: number }): Pro
   let count = names.length;
   let removed = 0;
   for (let i = 0; i < names.length - 1 && (count > bounds.files || total > bounds.bytes); i++) {
-    await rm(join(dir, names[i]), { force: true });
+    removeBelow(scratchDir, join(SCREENSHOTS_DIR, names[i]));
     total -= sizes[i];
     count--;
     removed++;

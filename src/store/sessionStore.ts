@@ -1,10 +1,10 @@
 // Where sessions live on disk and how they are found again: one folder per session under
 // sessions/<workDirKey>/<id>/, a state.json summary, and a global session_index.jsonl.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sessionIndexPath, sessionsRoot, workDirKey } from './paths';
-import { appendPrivateFileSync, mkdirPrivateSync, writePrivateFileSync } from './privateFiles';
+import { appendPrivateFileSync, mkdirPrivateSync, replacePrivateFileSync } from './privateFiles';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -36,6 +36,11 @@ export interface SessionLocation {
   sessionId: string;
   sessionDir: string;
   workDir: string;
+  /**
+   * The data root the session belongs to: its key authenticates the session's permission records (store/recordKey.ts).
+   * Without it nothing of the kind is trusted on a resume.
+   */
+  home?: string;
 }
 
 export function sessionDirFor(home: string, workDir: string, sessionId: string): string {
@@ -51,14 +56,12 @@ export function createSessionDir(home: string, workDir: string, sessionId = newS
   mkdirPrivateSync(home);
   mkdirPrivateSync(join(sessionDir, 'agents', 'main'));
   appendPrivateFileSync(sessionIndexPath(home), `${JSON.stringify({ sessionId, sessionDir, workDir })}\n`);
-  return { sessionId, sessionDir, workDir };
+  return { sessionId, sessionDir, workDir, home };
 }
 
 /** state.json is a convenience summary (the journal is the truth); written atomically. */
 export function writeSessionSummary(sessionDir: string, summary: SessionSummary): void {
-  const tmp = join(sessionDir, `state.json.${process.pid}.tmp`);
-  writePrivateFileSync(tmp, `${JSON.stringify(summary, null, 2)}\n`);
-  renameSync(tmp, join(sessionDir, 'state.json'));
+  replacePrivateFileSync(join(sessionDir, 'state.json'), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
 export function readSessionSummary(sessionDir: string): SessionSummary | undefined {
@@ -85,6 +88,7 @@ export function listSessions(
       sessionId,
       sessionDir,
       workDir,
+      home,
       updatedMs: statSync(journal).mtimeMs,
       summary: readSessionSummary(sessionDir),
     });
@@ -108,7 +112,7 @@ export function findSessionById(home: string, id: string, workDir: string): Sess
     try {
       const entry = JSON.parse(line) as SessionLocation;
       if (entry.sessionId?.startsWith(id) && existsSync(journalPathOf(entry.sessionDir)))
-        matches.set(entry.sessionId, entry);
+        matches.set(entry.sessionId, { ...entry, home });
     } catch {
       // a torn index line loses only that entry; the folder scan above still finds local sessions
     }

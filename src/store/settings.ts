@@ -272,6 +272,9 @@ export function effectiveSettings(
     compat: {
       claude: config.compat.claude,
       opencode: config.compat.opencode,
+      codex: config.compat.codex,
+      gemini: config.compat.gemini,
+      kimi: config.compat.kimi,
       claudeMd: config.compat.claude_md,
       nestedAgentsMd: config.compat.nested_agents_md,
       mcpJson: config.compat.mcp_json,

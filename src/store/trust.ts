@@ -12,13 +12,27 @@ import type { McpTrustSnapshot } from './mcpTrust';
 import { projectRoot } from './paths';
 import { readTrustFile, writeTrustFile, type TrustEntry } from './trustFile';
 
-export { isWorkspaceTrusted, trustFilePath, workspaceTrust, type TrustEntry } from './trustFile';
+export { isCheckoutTrusted, isWorkspaceTrusted, trustFilePath, workspaceTrust, type TrustEntry } from './trustFile';
 
 /** Claude Code's project settings, whose hooks run commands: `.claude/settings.json` and `settings.local.json`. */
 export function projectHookFiles(workDir: string): string[] {
   const root = join(projectRoot(resolve(workDir)), '.claude');
   return [join(root, 'settings.json'), join(root, 'settings.local.json')];
 }
+
+/**
+ * What trusting a folder lets Jarvis do there, in the words the trust question, `jarvis trust` and `--trust` show
+ * (docs/ui.md "Workspace trust"). Everything else works the same in an untrusted folder.
+ */
+export const TRUST_ENABLES: readonly string[] = [
+  'start the project MCP servers of .jarvis-code/mcp.json and .mcp.json, as those files are now ' +
+    '(a later change is asked about again)',
+  'start language servers for the files of this checkout (diagnostics after edits, the Lsp tool); they run the ' +
+    "project's own tools, inside the sandbox where it runs",
+  'read and write the project memory (.jarvis-code/memory.jsonl)',
+  'run the hooks of its Claude Code project settings (.claude/settings.json, settings.local.json) with [compat] ' +
+    'claude on, as those files are now (a later change is asked about again)',
+];
 
 /** SHA-256 of the file's bytes, or undefined when it is no regular file that can be read (missing, a FIFO…). */
 export function fileDigest(path: string): string | undefined {

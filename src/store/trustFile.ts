@@ -1,9 +1,9 @@
 // The trust file (docs/ui.md, "Workspace trust"): one small JSON file under the data root with each folder's
 // decision, so that a folder's trust never depends on anything inside the folder itself (a repository cannot trust
 // itself). Written atomically; a damaged file trusts nothing. What the entries mean is trust.ts's and mcpTrust.ts's.
-import { readFileSync, renameSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { mkdirPrivateSync, writePrivateFileSync } from './privateFiles';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { mkdirPrivateSync, replacePrivateFileSync } from './privateFiles';
 
 export interface TrustEntry {
   trusted: boolean;
@@ -45,9 +45,7 @@ export function readTrustFile(home: string): TrustFile {
 export function writeTrustFile(home: string, file: TrustFile): void {
   const path = trustFilePath(home);
   mkdirPrivateSync(dirname(path));
-  const tmp = `${path}.${process.pid}.tmp`;
-  writePrivateFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`);
-  renameSync(tmp, path);
+  replacePrivateFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 /** The stored decision for this folder, or undefined when the user was never asked. */
@@ -57,4 +55,36 @@ export function workspaceTrust(home: string, workDir: string): TrustEntry | unde
 
 export function isWorkspaceTrusted(home: string, workDir: string): boolean {
   return workspaceTrust(home, workDir)?.trusted === true;
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path; // not there (yet): judged by its name
+  }
+}
+
+const within = (path: string, folder: string) =>
+  path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+
+/** Whether a folder strictly below `top`, at or above `dir`, holds its own `.git`: a checkout of its own. */
+function nestedCheckout(dir: string, top: string): boolean {
+  for (let d = dir; d !== top && within(d, top); d = dirname(d)) if (existsSync(join(d, '.git'))) return true;
+  return false;
+}
+
+/**
+ * Whether the checkout holding `folder` is trusted (docs/lsp.md "Trust"): the nearest decision recorded for `folder`
+ * or a folder above it decides, unless a separate checkout (its own `.git`) lies between them — a repository cloned
+ * or planted inside a trusted folder is not trusted by it. A folder no decision covers is not trusted.
+ */
+export function isCheckoutTrusted(home: string, folder: string): boolean {
+  const target = realpathOr(resolve(folder));
+  const decisions = Object.entries(readTrustFile(home).workspaces)
+    .map(([path, entry]) => ({ path: realpathOr(path), trusted: entry?.trusted === true }))
+    .filter((d) => within(target, d.path))
+    .sort((a, b) => b.path.length - a.path.length);
+  const nearest = decisions[0];
+  return !!nearest && nearest.trusted && !nestedCheckout(target, nearest.path);
 }

@@ -1,8 +1,8 @@
 // tui.toml: UI preferences (docs/configuration.md). The app is forgiving — a malformed file falls back to the
 // defaults and the user sees a notice, because a typo in a colour preference must not block work.
 // `jarvis doctor tui` is strict and reports the same problem as an error.
-import { readFileSync, renameSync } from 'node:fs';
-import { writePrivateFileSync } from './privateFiles';
+import { readFileSync } from 'node:fs';
+import { replacePrivateFileSync } from './privateFiles';
 import { z } from 'zod';
 import { ConfigError, bool, oneOf, parseToml, str, stringList, table, validateAgainst } from './configFields';
 import { displayPath, tuiConfigPath } from './paths';
@@ -122,7 +122,5 @@ export function saveTuiTheme(path: string, theme: string): void {
   else lines.unshift(line);
   let next = lines.join('\n');
   if (!next.endsWith('\n')) next += '\n';
-  const tmp = `${path}.${process.pid}.tmp`;
-  writePrivateFileSync(tmp, next);
-  renameSync(tmp, path);
+  replacePrivateFileSync(path, next);
 }

@@ -55,8 +55,11 @@ export function serviceKey<T>(): <N extends string>(name: N) => ServiceKey<T, N>
 
 /** Services a tool may use from its session; `Uses` are the keys it declared (every key on the engine side). */
 export interface ToolServices<Uses extends AnyServiceKey = AnyServiceKey> {
-  /** Folder of this session on disk (task outputs, offloaded outputs, plans live under it). */
-  sessionDir: string;
+  /**
+   * The session's scratch folder (store/paths.ts): saved outputs and plans live under it, and it is all of the
+   * session that commands and tools may write; the rest of the session folder is out of their reach.
+   */
+  scratchDir: string;
   /** True in print mode / when no human can answer. */
   nonInteractive: boolean;
   /** Whether the calling agent is the session's main agent (subagents may not change user-scope memory). */

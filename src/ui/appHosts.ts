@@ -63,6 +63,9 @@ export function inputRouterHost(app: App, parts: AppParts): InputHost {
     get plugins() {
       return parts.opts.runtime.plugins;
     },
+    get mcp() {
+      return app.mcp;
+    },
     get panel() {
       return ui.panels.current(app.busy);
     },
@@ -94,6 +97,7 @@ export function inputRouterHost(app: App, parts: AppParts): InputHost {
     },
     sendPrompt: (text, modelText, command) => parts.prompts.send(text, modelText, command),
     runShell: (command) => parts.shell.start(command),
+    runFlow: (name, flow) => parts.prompts.runFlow(name, flow),
     refreshCompletion: () => parts.completion.refresh(),
     pasteImage: () => void parts.prompts.pasteImage(),
     pastedImage: (text) => parts.attacher.pasteText(text),

@@ -222,6 +222,7 @@ export class ContextActions {
         rt.session.state,
         target.turnId,
         rt.fileHistory?.settings.maxFileBytes ?? DEFAULT_REWIND_MAX_FILE_BYTES,
+        rt.workspace.roots,
       );
       conflicts = plan.restore.filter((r) => r.conflict);
     } catch (e) {

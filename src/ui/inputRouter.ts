@@ -12,6 +12,10 @@ import { parseSkillCommand } from '../engine/delegation/skills';
 import type { SessionPlugins } from '../ext/plugins/contributions';
 import { parsePluginCommand } from '../ext/plugins/pluginCommands';
 import type { ParsedCommand } from '../engine/delegation/commandExpansion';
+import type { McpManager } from '../ext/mcp/mcpManager';
+import { namesMcpServer, runMcpPromptCommand } from '../ext/mcp/mcpPrompts';
+import { parseFlowCommand } from '../engine/delegation/flowRunner';
+import type { SkillFlow } from '../ext/skills/skillFlow';
 
 /** Two Esc presses within this window on an empty, idle input open the undo selector. */
 export const DOUBLE_ESC_MS = 600;
@@ -50,10 +54,14 @@ export interface InputHost {
   readonly skills: Parameters<typeof parseSkillCommand>[1];
   /** Enabled plugins' commands (`/<plugin>:<command>`). */
   readonly plugins?: SessionPlugins;
+  /** The session's MCP servers (their prompts are `/mcp__<server>__<prompt>`). */
+  readonly mcp?: McpManager;
   /** `modelText`: what the model receives when it differs from what the user typed (a skill's instructions). */
   /** `command`: the plugin or skill command behind it (its `!`cmd` lines run before sending). */
   sendPrompt(text: string, modelText?: string, command?: ParsedCommand): void;
   runShell(command: string): void;
+  /** `/flow:<name>`: runs a flow skill's steps (engine/delegation/flowRunner.ts). */
+  runFlow(name: string, flow: SkillFlow): void;
   /** After a line is sent: @-completion may list new files. */
   refreshCompletion(): void;
   /** Ctrl-V: an image from the clipboard (its text otherwise). */
@@ -211,9 +219,19 @@ export class InputRouter {
       text.startsWith('/') && !plugin
         ? parseSkillCommand(text, host.skills, (name) => findCommand(name) !== undefined)
         : undefined;
+    const flow = text.startsWith('/') && !plugin ? parseFlowCommand(text, host.skills) : undefined;
+    if (flow && !flow.ok) return this.refuse(text, flow.message);
+    if (flow) return host.runFlow(flow.skill.name, flow.flow);
     const command = plugin ?? skill;
     // A command that cannot run, or a `/name` nothing has: said, nothing sent, the input kept to fix.
     if (command && !command.ok) return this.refuse(text, command.message);
+    // `/mcp__<server>__<prompt> args`: the server's prompt (ext/mcp/mcpPrompts.ts).
+    const servers = host.mcp?.connectionsInUse().map((c) => c.config.name) ?? [];
+    if (!command && namesMcpServer(text, servers)) {
+      const mcpPrompt = await runMcpPromptCommand(text, host.mcp);
+      if (mcpPrompt?.ok) return host.sendPrompt(text, mcpPrompt.text);
+      if (mcpPrompt) return this.refuse(text, mcpPrompt.message);
+    }
     const unknown = command ? undefined : this.unknownName(text);
     if (unknown) return this.refuse(text, unknown);
     host.sendPrompt(text, command?.text, command);

@@ -12,6 +12,7 @@ const STATE_WORDS: Record<LspServerStatus['state'], string> = {
   crashed: 'crashed',
   stopped: 'stopped',
   missing: 'not installed',
+  unusable: 'cannot run here',
 };
 
 /** The lines `/lsp` shows: every started (or missing) server with its root, then the configured ones not started. */
@@ -21,7 +22,8 @@ export function lspStatusLines(settings: LspSettings | undefined, statuses: read
   const lines: string[] = [];
   for (const s of statuses) {
     const patterns = settings.servers[s.name]?.filePatterns.join(' ') ?? '';
-    lines.push(`${s.name} — ${STATE_WORDS[s.state]} · root ${displayPath(s.root)} · ${patterns}`);
+    const where = s.sandboxed ? ' · in the sandbox' : '';
+    lines.push(`${s.name} — ${STATE_WORDS[s.state]}${where} · root ${displayPath(s.root)} · ${patterns}`);
     lines.push(`  ${s.command}`);
     if (s.failure) lines.push(`  ${s.failure}`);
   }

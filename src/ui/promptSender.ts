@@ -4,6 +4,8 @@
 // for that command's end, so it goes with its output.
 import type { Editor } from '@mariozechner/pi-tui';
 import { prepareParsedCommand, type ParsedCommand } from '../engine/delegation/commandExpansion';
+import { runFlow } from '../engine/delegation/flowRunner';
+import type { SkillFlow } from '../ext/skills/skillFlow';
 import type { PermissionRule } from '../engine/policy/approvals';
 import type { Runtime } from '../engine/runtime/runtime';
 import type { ContentPart } from '../llm/types';
@@ -71,6 +73,16 @@ export class PromptSender {
         host.requestRender();
       },
     );
+  }
+
+  /** `/flow:<name>`: the flow's turns one after another; how it ended is a notice (engine/delegation/flowRunner.ts). */
+  runFlow(name: string, flow: SkillFlow): void {
+    const rt = this.host.ensureRuntime();
+    if (!rt) return;
+    void runFlow(rt.agent, name, flow).then((result) => {
+      this.host.notice(result.ok ? 'info' : 'warning', result.message);
+      this.host.requestRender();
+    });
   }
 
   /** A command's `!`cmd` lines are running before its prompt is sent. */

@@ -14,6 +14,7 @@ import { displayPath } from '../store/paths';
 import { listSessions, type SessionLocation } from '../store/sessionStore';
 import type { AppOptions, ReloadedOptions } from './appOptions';
 import { trustDialog, needsTrustDecision } from './dialogs/trustPrompt';
+import { serversForFolder } from '../platform/lsp/lspServers';
 import { startUiMcpServers } from './mcpServers';
 import type { PanelSlot } from './panelSlot';
 import type { ViewState } from './transcript/block';
@@ -250,7 +251,11 @@ export class SessionLifecycle {
   private askTrust(done: (trusted: boolean) => void): void {
     const { host, opts } = this;
     const compat = opts.runtime.compat ?? DEFAULT_COMPAT;
-    host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, compat, done, opts.mcp));
+    const lsp = opts.runtime.lsp;
+    const languageServers = lsp?.enabled
+      ? serversForFolder(lsp.servers, opts.cwd).map((s) => `${s.name} (${s.marker})`)
+      : [];
+    host.panels.open(trustDialog(host.view.theme, opts.home, opts.cwd, compat, done, opts.mcp, languageServers));
   }
 
   /** Starts the project servers held back for trust (untrusted folder, or files changed since trusted). */

@@ -5,7 +5,8 @@
 // the helper Bash uses); a group still running when the process exits is killed on the way out.
 import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../store/privateFiles';
+import { openBelow, OPEN } from '../store/ownedFiles';
+import { shellOutputsDir, SCRATCH } from '../store/paths';
 import { join } from 'node:path';
 import { CommandOutput } from '../platform/commandOutput';
 import {
@@ -26,8 +27,8 @@ const DEFAULT_GRACE_MS = 2_000;
 
 export interface ShellRunOptions {
   cwd: string;
-  /** Folder for the full output files. */
-  outputDir: string;
+  /** The session's scratch folder: the full output files go to its `shell-outputs/` (store/paths.ts). */
+  scratchDir: string;
   /** SIGTERM → SIGKILL grace on interrupt ([background] kill_grace_period_ms). */
   graceMs?: number;
   /** Run confined: the command sandbox's program and arguments (ui/shellModeSandbox.ts); absent: unconfined. */
@@ -82,13 +83,15 @@ function untrack(pgid?: number): void {
   for (const s of ENDING_SIGNALS) process.off(s, onEndingSignal);
 }
 
-function openOutputFile(dir: string): { path: string; stream: WriteStream } | undefined {
+/** A new output file, created below the scratch folder without following a link a command planted there. */
+function openOutputFile(scratchDir: string): { path: string; stream: WriteStream } | undefined {
+  const name = `shell-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.txt`;
   try {
-    mkdirPrivateSync(dir);
-    const path = join(dir, `shell-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.txt`);
-    const stream = createWriteStream(path, { mode: PRIVATE_FILE_MODE });
-    return { path, stream };
+    const flags = OPEN.O_WRONLY | OPEN.O_CREAT | OPEN.O_EXCL;
+    const fd = openBelow(scratchDir, join(SCRATCH.shellOutputs, name), flags, { makeDirs: true });
+    return { path: join(shellOutputsDir(scratchDir), name), stream: createWriteStream('', { fd }) };
   } catch {
+    // Not kept: the context says the whole output could not be saved.
     return undefined;
   }
 }
@@ -99,7 +102,7 @@ export function runShellCommand(command: string, opts: ShellRunOptions, onOutput
   let stopping: Promise<void> | undefined;
   const half = SHELL_CONTEXT_MAX_CHARS / 2;
   const kept = new CommandOutput(half, half);
-  const file = openOutputFile(opts.outputDir);
+  const file = openOutputFile(opts.scratchDir);
   let fileFailed = !file;
   file?.stream.on('error', () => {
     fileFailed = true;

@@ -2,7 +2,6 @@
 // its output while shellMode.ts runs it. One command runs at a time; what each printed waits to go with
 // the next prompt, so the model sees what the user saw.
 import type { Runtime } from '../engine/runtime/runtime';
-import { shellOutputsDir } from '../store/paths';
 import { runShellCommand, shellContext, type ShellResult, type ShellRun } from './shellMode';
 import { planShellModeCommand } from './shellModeSandbox';
 import type { ViewState } from './transcript/block';
@@ -46,7 +45,7 @@ export class ShellModeRunner {
       host.notice('warning', 'A shell command is still running.', 'Wait for it, or press Esc to stop it.');
       return;
     }
-    // The full output is kept in the session folder, which the agent may read without asking.
+    // The full output is kept in the session's scratch folder, which the agent may read without asking.
     const rt = host.ensureRuntime();
     if (!rt) return;
     host.transcript.add(new UserBlock(host.view, command, 'shell'));
@@ -99,10 +98,10 @@ export class ShellModeRunner {
       host.requestRender();
       return { output: refusal!, exitCode: null, omittedChars: 0, interrupted: true };
     }
-    const outputDir = shellOutputsDir(rt.session.dir);
     const graceMs = rt.tasks.settings.killGracePeriodMs;
     const sandbox = plan.sandbox ? { sandbox: plan.sandbox } : {};
-    const run = runShellCommand(command, { cwd: host.cwd, outputDir, graceMs, ...sandbox }, (chunk) => {
+    const scratchDir = rt.session.scratchDir;
+    const run = runShellCommand(command, { cwd: host.cwd, scratchDir, graceMs, ...sandbox }, (chunk) => {
       card.appendOutput(chunk);
       host.requestRender();
     });

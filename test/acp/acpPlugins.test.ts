@@ -34,7 +34,11 @@ describe('jarvis acp with a plugin', () => {
           : [],
       );
     await waitUntil(() => commands().length > 0, 10_000, 'the slash commands');
-    expect(commands()).toEqual(['compact', 'plan', 'kimi-finance:market/summary', 'kimi-finance:quote']);
+    // The plugin's commands, and its skills (and the bundled plugins') as /skill:<name>.
+    expect(commands().slice(0, 2)).toEqual(['compact', 'plan']);
+    expect(commands()).toEqual(
+      expect.arrayContaining(['kimi-finance:market/summary', 'kimi-finance:quote', 'skill:using-finance']),
+    );
     server.push({ text: 'quoted' });
     const before = server.requests.length;
     const response = await editor.connection.agent.request('session/prompt', {

@@ -1,12 +1,12 @@
-// docs/lsp.md "Diagnostics after Bash" and the Read warm-up, end to end through `jarvis -p`: the built CLI, the mock
+// docs/lsp.md "Diagnostics after Bash", end to end through `jarvis -p`: the built CLI, the mock
 // model, the real typescript-language-server from node_modules, and a git repository made from the fixture project.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkspaceTrust } from '../../src/store/trust';
-import { startMockModelServer, type MockModelServer, type RecordedRequest } from '../helpers/mockModelServer';
-import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, waitUntil, type CliDirs } from '../helpers/cli';
+import { startMockModelServer, type MockModelServer, toolResultIn } from '../helpers/mockModelServer';
+import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 
 const BIN = resolve(__dirname, '../../node_modules/.bin');
 const FIXTURE = resolve(__dirname, '../fixtures/lsp/ts-project');
@@ -20,20 +20,11 @@ afterAll(async () => {
   await server.close();
 });
 
-function toolResult(requests: RecordedRequest[], id: string): string {
-  for (const req of requests) {
-    const found = (req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).find(
-      (m) => m.role === 'tool' && m.tool_call_id === id,
-    );
-    if (found) return typeof found.content === 'string' ? found.content : JSON.stringify(found.content);
-  }
-  throw new Error(`no result for ${id}`);
-}
-
 /** The fixture project as a git repository with everything committed, trusted, with `config` as config.toml. */
-function repo(config: string): CliDirs {
+function repo(config: string, without: string[] = []): CliDirs {
   const dirs = makeCliDirs();
   cpSync(FIXTURE, dirs.cwd, { recursive: true });
+  for (const file of without) rmSync(join(dirs.cwd, file));
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: dirs.cwd });
   git('init', '-q');
@@ -77,12 +68,12 @@ describe('diagnostics after Bash', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     const requests = server.requests.slice(before);
-    expect(toolResult(requests, 'edit')).toMatch(/^Edited .*: replaced 1 occurrence at line 5\.$/);
-    expect(toolResult(requests, 'nothing')).toBe('Exit code: 0\n<stdout>\nunchanged\n</stdout>\n<stderr></stderr>');
-    const sed = toolResult(requests, 'sed');
+    expect(toolResultIn(requests, 'edit')).toMatch(/^Edited .*: replaced 1 occurrence at line 5\.$/);
+    expect(toolResultIn(requests, 'nothing')).toBe('Exit code: 0\n<stdout>\nunchanged\n</stdout>\n<stderr></stderr>');
+    const sed = toolResultIn(requests, 'sed');
     expect(sed).toContain('This command introduced 1 new error (language server):');
     expect(sed).toMatch(/- src\/invoice\.ts:4:35: Argument of type 'string' is not assignable/);
-    const printf = toolResult(requests, 'printf');
+    const printf = toolResultIn(requests, 'printf');
     expect(printf).toContain('This command introduced 1 new error (language server):');
     expect(printf).toMatch(/- src\/cart\.ts:7:14: Type 'string' is not assignable to type 'number'/);
     // The error the earlier command introduced is not new to this one.
@@ -91,7 +82,8 @@ describe('diagnostics after Bash', () => {
   }, 300_000);
 
   it('with no server running, a command that breaks a file gets nothing appended', async () => {
-    const dirs = repo('');
+    // No project file in the session folder: no server starts with the session, and Bash starts none.
+    const dirs = repo('', ['tsconfig.json']);
     server.push(bash('sed', `sed -i 's/formatPrice(total)/formatPrice("x")/' src/cart.ts`), { text: 'Done.' });
     const before = server.requests.length;
     const r = await runJarvis(['-p', 'bash only'], {
@@ -100,51 +92,6 @@ describe('diagnostics after Bash', () => {
       timeoutMs: 120_000,
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(toolResult(server.requests.slice(before), 'sed')).toBe('Exit code: 0\n(no output)');
+    expect(toolResultIn(server.requests.slice(before), 'sed')).toBe('Exit code: 0\n(no output)');
   }, 180_000);
-});
-
-describe('the Read warm-up', () => {
-  it('Read then Edit as the first calls: with the default wait the Edit gets its new error', async () => {
-    const dirs = repo('');
-    // tsserver's own log (TSS_LOG) tells when the warm-up's check of the read file answered; the model "thinks"
-    // until then, as a real one takes seconds between two calls.
-    const logs = join(dirs.home, 'tsserver-logs');
-    mkdirSync(logs);
-    const checked = () =>
-      existsSync(logs) &&
-      readdirSync(logs).some((f) =>
-        /"type":"response","command":"semanticDiagnosticsSync"/.test(readFileSync(join(logs, f), 'utf8')),
-      );
-    server.push(
-      { toolCalls: [{ id: 'read', name: 'Read', arguments: { path: 'src/cart.ts' } }] },
-      {
-        before: () => waitUntil(checked, 120_000, 'the warm-up to check src/cart.ts'),
-        toolCalls: [
-          {
-            id: 'edit',
-            name: 'Edit',
-            arguments: { path: 'src/cart.ts', old_string: 'formatPrice(total)', new_string: 'formatPrice("x")' },
-          },
-        ],
-      },
-      { text: 'Done.' },
-    );
-    const before = server.requests.length;
-    const r = await runJarvis(['-p', 'read then edit'], {
-      env: cliEnv(dirs, {
-        ...mockModelEnv(server.baseUrlFor('openai')),
-        PATH,
-        TSS_LOG: `-level verbose -file ${join(logs, 'ts.PID.log')}`,
-      }),
-      cwd: dirs.cwd,
-      timeoutMs: 240_000,
-    });
-    expect(r.code, r.stderr).toBe(0);
-    const requests = server.requests.slice(before);
-    expect(toolResult(requests, 'read')).toMatch(/^1\timport \{ formatPrice \}/);
-    const edit = toolResult(requests, 'edit');
-    expect(edit).toContain('This change introduced 1 new error');
-    expect(edit).toMatch(/src\/cart\.ts:5:22: Argument of type 'string'/);
-  }, 300_000);
 });

@@ -1,9 +1,10 @@
 // docs/lsp.md, "jarvis doctor": the built CLI lists the language servers the project's files would start, finds the
-// real typescript-language-server in the repository's node_modules, starts it with --online, and treats a missing
-// server as a note unless config.toml names it.
+// real typescript-language-server in the repository's node_modules, starts it with --online (in a trusted checkout
+// only, inside the sandbox), and treats a missing server as a note unless config.toml names it.
 import { cpSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setWorkspaceTrust } from '../../src/store/trust';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 
@@ -43,9 +44,13 @@ describe('jarvis doctor: language servers', () => {
     expect(offline.code, offline.stdout + offline.stderr).toBe(0);
     const text = section(offline.stdout);
     expect(text).toContain('language servers: ok');
-    expect(text).toContain(`typescript: runs ${join(BIN, 'typescript-language-server')} --stdio`);
+    expect(text).toContain(
+      `typescript: runs ${join(BIN, 'typescript-language-server')} --stdio; inside the sandbox (read-only, no network)`,
+    );
+    expect(text).toContain('not started here: this checkout is not trusted');
     expect(text).not.toContain('starts and initializes');
 
+    setWorkspaceTrust(dirs.home, dirs.cwd, true);
     server.push({ text: 'pong' });
     const online = await doctor(dirs, ['--online'], `${BIN}:${SYSTEM_PATH}`);
     expect(online.code, online.stdout + online.stderr).toBe(0);
@@ -56,6 +61,7 @@ describe('jarvis doctor: language servers', () => {
     const dirs = makeCliDirs();
     cpSync(join(FIXTURES, 'ts-project'), dirs.cwd, { recursive: true });
     writeFileSync(join(dirs.home, 'config.toml'), '[lsp.servers.typescript]\ncommand = "/bin/false"\n');
+    setWorkspaceTrust(dirs.home, dirs.cwd, true);
     server.push({ text: 'pong' });
     const r = await doctor(dirs, ['--online'], SYSTEM_PATH);
     expect(r.code).toBe(1);
@@ -72,8 +78,11 @@ describe('jarvis doctor: language servers', () => {
     expect(note.code, note.stdout + note.stderr).toBe(0);
     const text = section(note.stdout);
     expect(text).toContain('language servers: ok');
-    expect(text).toContain('typescript: would run "typescript-language-server --stdio", not found');
-    expect(text).toContain('install it with: npm i -g typescript-language-server typescript');
+    expect(text).toContain(
+      'typescript: would run "typescript-language-server --stdio": no typescript language server is installed: ' +
+        '"typescript-language-server" is not in the project\'s node_modules/.bin or on PATH',
+    );
+    expect(text).toContain('Install it with: npm i -g typescript-language-server@5 typescript@5');
 
     writeFileSync(join(dirs.home, 'config.toml'), '[lsp.servers.typescript]\nargs = ["--stdio"]\n');
     const strict = await doctor(dirs, [], SYSTEM_PATH);

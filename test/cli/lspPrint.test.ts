@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWorkspaceTrust } from '../../src/store/trust';
-import { startMockModelServer, type MockModelServer, type RecordedRequest } from '../helpers/mockModelServer';
+import { startMockModelServer, type MockModelServer, toolResultIn } from '../helpers/mockModelServer';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 
 const BIN = resolve(__dirname, '../../node_modules/.bin');
@@ -19,16 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-function toolResult(requests: RecordedRequest[], id: string): string {
-  for (const req of requests) {
-    const found = (req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).find(
-      (m) => m.role === 'tool' && m.tool_call_id === id,
-    );
-    if (found) return typeof found.content === 'string' ? found.content : JSON.stringify(found.content);
-  }
-  throw new Error(`no result for ${id}`);
-}
 
 function projectDirs(fixture: string): CliDirs {
   const dirs = makeCliDirs();
@@ -89,13 +79,13 @@ describe.each([
     const r = await jarvis(dirs, ['-p', 'break it and fix it'], `${BIN}:${SYSTEM_PATH}`);
     expect(r.code, r.stderr).toBe(0);
     const requests = server.requests.slice(before);
-    const broken = toolResult(requests, 'break');
+    const broken = toolResultIn(requests, 'break');
     expect(broken).toContain('This change introduced 1 new error');
     expect(broken).toMatch(error);
-    const fixed = toolResult(requests, 'fix');
+    const fixed = toolResultIn(requests, 'fix');
     expect(fixed).toMatch(/^Edited .*: replaced 1 occurrence at line 5\.$/);
-    expect(toolResult(requests, 'def')).toMatch(definition);
-    const refs = toolResult(requests, 'refs');
+    expect(toolResultIn(requests, 'def')).toMatch(definition);
+    const refs = toolResultIn(requests, 'refs');
     // The declaration and the uses in the three files (the two imports are references too).
     expect(refs).toContain('5 references:');
     for (const place of places) expect(refs).toMatch(place);
@@ -106,7 +96,7 @@ describe.each([
 });
 
 describe('a project where no server is installed', () => {
-  it('edits work unchanged with one notice saying how to install it; Lsp says the same', async () => {
+  it('edits work and each says it was not checked and why; one notice says how to install it; Lsp says the same', async () => {
     const dirs = projectDirs('ts-project');
     writeFileSync(
       join(dirs.home, 'config.toml'),
@@ -146,16 +136,25 @@ describe('a project where no server is installed', () => {
     const r = await jarvis(dirs, ['-p', 'edit without servers'], SYSTEM_PATH);
     expect(r.code, r.stderr).toBe(0);
     const requests = server.requests.slice(before);
-    expect(toolResult(requests, 'e1')).toMatch(/^Edited .*cart\.ts: replaced 1 occurrence at line 5\.$/);
-    expect(toolResult(requests, 'e2')).toMatch(/^Edited .*tool\.py: replaced 1 occurrence at line 1\.$/);
-    expect(toolResult(requests, 'e3')).toMatch(/^Edited .*cart\.ts: replaced 1 occurrence at line 5\.$/);
-    expect(toolResult(requests, 'l1')).toContain('npm i -g typescript-language-server typescript');
+    const notInstalled = (file: string, line: number, why: string) =>
+      new RegExp(
+        `^Edited .*${file}: replaced 1 occurrence at line ${line}\\.\n\n` +
+          `\\(Not checked by a language server: no \\w+ language server is installed: ${why}`,
+      );
+    const onPath = `"typescript-language-server" is not in the project's node_modules/\\.bin or on PATH\\. `;
+    const install = 'Install it with: npm i -g typescript-language-server@5 typescript@5';
+    expect(toolResultIn(requests, 'e1')).toMatch(notInstalled('cart\\.ts', 5, onPath + install));
+    expect(toolResultIn(requests, 'e2')).toMatch(
+      notInstalled('tool\\.py', 1, '".*" does not exist or is not executable'),
+    );
+    expect(toolResultIn(requests, 'e3')).toMatch(notInstalled('cart\\.ts', 5, onPath + install));
+    expect(toolResultIn(requests, 'l1')).toContain('npm i -g typescript-language-server@5 typescript@5');
     const notices = r.stderr.split('\n').filter((l) => l.startsWith('info: No '));
     // One per missing server: typescript (not on PATH) and python (configured to a path that does not exist).
     expect(notices, r.stderr).toHaveLength(2);
     // The two edits run in parallel: the notices come in either order.
     const typescript = notices.find((n) => n.includes('No typescript'));
-    expect(typescript).toContain('Install it with: npm i -g typescript-language-server typescript');
+    expect(typescript).toContain('Install it with: npm i -g typescript-language-server@5 typescript@5');
     expect(notices.find((n) => n.includes('No python'))).toContain('does not exist or is not executable');
   }, 300_000);
 });

@@ -51,10 +51,13 @@ describe('files beside the journal', () => {
     const session = latestSessionDir(dirs.home);
     const entries = modes(join(dirs.home, 'sessions'));
     const names = entries.map((e) => e.path.slice(session.length + 1));
-    expect(names).toEqual(expect.arrayContaining(['agents/main/wire.jsonl', 'state.json', 'tool-outputs', 'tasks']));
-    expect(names.some((n) => /^tool-outputs\/main-\d+-\d+-\d+\.txt$/.test(n))).toBe(true);
+    // Outputs are in the scratch folder, records beside the journal (docs/sessions.md, "The scratch folder").
+    expect(names).toEqual(
+      expect.arrayContaining(['agents/main/wire.jsonl', 'state.json', 'scratch', 'scratch/tool-outputs', 'tasks']),
+    );
+    expect(names.some((n) => /^scratch\/tool-outputs\/main-\d+-\d+-\d+\.txt$/.test(n))).toBe(true);
     expect(names.some((n) => /^tasks\/b[a-z0-9]+\.json$/.test(n))).toBe(true);
-    expect(names.some((n) => /^tasks\/b[a-z0-9]+\/output\.log$/.test(n))).toBe(true);
+    expect(names.some((n) => /^scratch\/tasks\/b[a-z0-9]+\/output\.log$/.test(n))).toBe(true);
     const wrong = entries.filter((e) => e.mode !== (e.dir ? 0o700 : 0o600));
     expect(wrong.map((e) => `${e.path} ${e.mode.toString(8)}`)).toEqual([]);
     expect(statSync(join(dirs.home, 'session_index.jsonl')).mode & 0o777).toBe(0o600);

@@ -127,6 +127,9 @@ describe('[compat] in config.toml', () => {
     expect(parseConfigText('', '/cfg/config.toml').config.compat).toEqual({
       claude: true,
       opencode: true,
+      codex: true,
+      gemini: true,
+      kimi: true,
       claude_md: true,
       nested_agents_md: true,
       mcp_json: true,

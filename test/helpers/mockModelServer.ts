@@ -53,6 +53,17 @@ export interface RecordedRequest {
   framesSent?: number;
 }
 
+/** The text of the result of tool call `id` as the model received it, from the first request that carries it. */
+export function toolResultIn(requests: readonly RecordedRequest[], id: string): string {
+  for (const req of requests) {
+    const found = (req.body.messages as Array<{ role: string; tool_call_id?: string; content: unknown }>).find(
+      (m) => m.role === 'tool' && m.tool_call_id === id,
+    );
+    if (found) return typeof found.content === 'string' ? found.content : JSON.stringify(found.content);
+  }
+  throw new Error(`no result for ${id}`);
+}
+
 export type MockProtocol = 'openai' | 'openai_responses' | 'anthropic' | 'kimi';
 
 export interface MockModelServer {

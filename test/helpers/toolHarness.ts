@@ -9,6 +9,8 @@ import type { ServiceKey, Tool, ToolProgress, ToolResult, ToolServices } from '.
 export interface ToolHarness {
   cwd: string;
   sessionDir: string;
+  /** The session's scratch folder (services.scratchDir): saved outputs and task output go there. */
+  scratchDir: string;
   guard: FileStateGuard;
   progress: Array<{ callId: string; progress: ToolProgress }>;
   services: ToolServices;
@@ -27,11 +29,12 @@ export function makeToolHarness(
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-tool-')));
   const cwd = opts.cwd ?? join(root, 'work');
   const sessionDir = join(root, 'session');
+  const scratchDir = join(sessionDir, 'scratch');
   mkdirSync(cwd, { recursive: true });
-  mkdirSync(sessionDir, { recursive: true });
+  mkdirSync(scratchDir, { recursive: true });
   const registry = new Map<string, unknown>();
   const services: ToolServices = {
-    sessionDir,
+    scratchDir,
     nonInteractive: opts.nonInteractive ?? false,
     mainAgent: opts.mainAgent ?? true,
     get<T>(key: ServiceKey<T>): T {
@@ -49,6 +52,7 @@ export function makeToolHarness(
   return {
     cwd,
     sessionDir,
+    scratchDir,
     guard,
     progress,
     services,

@@ -21,7 +21,9 @@ let png: Buffer;
 const next: Record<string, (res: import('node:http').ServerResponse) => void> = {};
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#cc3366' } }).png().toBuffer();
+  png = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#cc3366' } })
+    .png()
+    .toBuffer();
   endpoint = await startFixtureServer({
     '/v1/images/generations': (_req, res) => next.images(res),
     '/v1/audio/speech': (_req, res) => next.speech(res),
@@ -32,7 +34,8 @@ afterAll(async () => {
   await endpoint.close();
 });
 
-const json = (status: number, body: unknown) => (res: import('node:http').ServerResponse) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (status: number, body: unknown) => (res: import('node:http').ServerResponse) =>
+  void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 interface Plugin {
   client: Client;
@@ -50,7 +53,9 @@ async function startPlugin(id: string, opts: { config?: string; env?: Record<str
   mkdirSync(cwd, { recursive: true });
   cpSync(join(DIST_PLUGINS, id), managed, { recursive: true });
   if (opts.config !== undefined) writeFileSync(join(home, 'config.toml'), opts.config);
-  const manifest = JSON.parse(readFileSync(join(managed, 'jarvis.plugin.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args?: string[] }> };
+  const manifest = JSON.parse(readFileSync(join(managed, 'jarvis.plugin.json'), 'utf8')) as {
+    mcpServers: Record<string, { command: string; args?: string[] }>;
+  };
   const [server] = Object.values(manifest.mcpServers);
   // As the plugin loader starts it: a `./` command run in the plugin's root, told the session's folder.
   expect(server.command.startsWith('./')).toBe(true);
@@ -58,7 +63,14 @@ async function startPlugin(id: string, opts: { config?: string; env?: Record<str
     command: join(managed, server.command),
     args: server.args ?? [],
     // The server's shebang finds node on PATH.
-    env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: home, JARVIS_CODE_HOME: home, JARVIS_PLUGIN_ROOT: managed, JARVIS_PROJECT_DIR: cwd, ...opts.env },
+    env: {
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      HOME: home,
+      JARVIS_CODE_HOME: home,
+      JARVIS_PLUGIN_ROOT: managed,
+      JARVIS_PROJECT_DIR: cwd,
+      ...opts.env,
+    },
     cwd: managed,
     stderr: 'pipe',
   });
@@ -69,7 +81,8 @@ async function startPlugin(id: string, opts: { config?: string; env?: Record<str
   return { client, stderr: () => stderr, cwd, close: () => client.close() };
 }
 
-const textOf = (r: Awaited<ReturnType<Client['callTool']>>) => (r.content as Array<{ type: string; text: string }>).map((c) => c.text).join('\n');
+const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
+  (r.content as Array<{ type: string; text: string }>).map((c) => c.text).join('\n');
 const lastHit = () => endpoint.hits.at(-1)!;
 
 describe('image_generation', { timeout: 60_000 }, () => {
@@ -82,25 +95,43 @@ describe('image_generation', { timeout: 60_000 }, () => {
     const p = await startPlugin('image_generation');
     try {
       expect(p.client.getServerCapabilities()?.tools).toBeUndefined();
-      await expect.poll(p.stderr).toContain('image_generation is not configured: set base_url (and api_key) in [services.image_generation]');
+      await expect
+        .poll(p.stderr)
+        .toContain('image_generation is not configured: set base_url (and api_key) in [services.image_generation]');
     } finally {
       await p.close();
     }
   });
 
   it('sends the OpenAI request, saves every image in the working directory (viewable with ReadMediaFile)', async () => {
-    const p = await startPlugin('image_generation', { config: `[services.image_generation]\nbase_url = "${endpoint.url}/v1"\napi_key = "sk-image"\nmodel = "img-model"\n` });
+    const p = await startPlugin('image_generation', {
+      config: `[services.image_generation]\nbase_url = "${endpoint.url}/v1"\napi_key = "sk-image"\nmodel = "img-model"\n`,
+    });
     try {
       const { tools } = await p.client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['generate_image']);
       expect(tools[0].annotations?.readOnlyHint).toBe(false);
-      next.images = json(200, { created: 1, data: [{ b64_json: png.toString('base64'), revised_prompt: 'a pink square, flat' }, { url: `${endpoint.url}/files/picture.png` }] });
-      const r = await p.client.callTool({ name: 'generate_image', arguments: { prompt: 'a pink square', n: 2, size: '1024x1024', path: 'art/square' } });
+      next.images = json(200, {
+        created: 1,
+        data: [
+          { b64_json: png.toString('base64'), revised_prompt: 'a pink square, flat' },
+          { url: `${endpoint.url}/files/picture.png` },
+        ],
+      });
+      const r = await p.client.callTool({
+        name: 'generate_image',
+        arguments: { prompt: 'a pink square', n: 2, size: '1024x1024', path: 'art/square' },
+      });
       expect(r.isError).toBeFalsy();
       const request = endpoint.hits.find((h) => h.path === '/v1/images/generations')!;
       expect(request.method).toBe('POST');
       expect(request.headers.authorization).toBe('Bearer sk-image');
-      expect(JSON.parse(request.body)).toEqual({ model: 'img-model', prompt: 'a pink square', n: 2, size: '1024x1024' });
+      expect(JSON.parse(request.body)).toEqual({
+        model: 'img-model',
+        prompt: 'a pink square',
+        n: 2,
+        size: '1024x1024',
+      });
       const first = join(p.cwd, 'art', 'square.png');
       const second = join(p.cwd, 'art', 'square-2.png');
       expect(textOf(r)).toContain(`- ${first} (png, ${png.length} bytes)`);
@@ -111,28 +142,41 @@ describe('image_generation', { timeout: 60_000 }, () => {
       const h = makeToolHarness({ cwd: p.cwd });
       const media = await h.run(readMediaFileTool, { path: 'art/square.png' });
       expect(media.isError).toBeFalsy();
-      expect(media.content).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'image', mediaType: 'image/png' })]));
+      expect(media.content).toEqual(
+        expect.arrayContaining([expect.objectContaining({ type: 'image', mediaType: 'image/png' })]),
+      );
     } finally {
       await p.close();
     }
   });
 
   it('4xx and 5xx answers, a non-image answer and a path outside the project are clear errors; nothing is saved', async () => {
-    const p = await startPlugin('image_generation', { env: { JARVIS_IMAGE_GENERATION_BASE_URL: `${endpoint.url}/v1`, JARVIS_IMAGE_GENERATION_API_KEY: 'sk-env' } });
+    const p = await startPlugin('image_generation', {
+      env: { JARVIS_IMAGE_GENERATION_BASE_URL: `${endpoint.url}/v1`, JARVIS_IMAGE_GENERATION_API_KEY: 'sk-env' },
+    });
     try {
       next.images = json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
       const denied = await p.client.callTool({ name: 'generate_image', arguments: { prompt: 'x' } });
       expect(denied.isError).toBe(true);
-      expect(textOf(denied)).toBe(`${endpoint.url}/v1/images/generations answered HTTP 401 Unauthorized: Incorrect API key provided — the API key was refused; check api_key.`);
+      expect(textOf(denied)).toBe(
+        `${endpoint.url}/v1/images/generations answered HTTP 401 Unauthorized: Incorrect API key provided — the API key was refused; check api_key.`,
+      );
       expect(lastHit().headers.authorization).toBe('Bearer sk-env');
       expect(JSON.parse(lastHit().body).model).toBe('gpt-image-1');
       next.images = (res) => void res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>upstream down</h1>');
       const down = await p.client.callTool({ name: 'generate_image', arguments: { prompt: 'x' } });
-      expect(textOf(down)).toMatch(/answered HTTP 503 Service Unavailable: <h1>upstream down<\/h1> — the service failed; try again later\.$/);
+      expect(textOf(down)).toMatch(
+        /answered HTTP 503 Service Unavailable: <h1>upstream down<\/h1> — the service failed; try again later\.$/,
+      );
       next.images = json(200, { data: [{ b64_json: Buffer.from('not an image at all').toString('base64') }] });
-      expect(textOf(await p.client.callTool({ name: 'generate_image', arguments: { prompt: 'x' } }))).toContain('is not a PNG, JPEG, WebP or GIF image');
+      expect(textOf(await p.client.callTool({ name: 'generate_image', arguments: { prompt: 'x' } }))).toContain(
+        'is not a PNG, JPEG, WebP or GIF image',
+      );
       const hits = endpoint.hits.length;
-      const escape = await p.client.callTool({ name: 'generate_image', arguments: { prompt: 'x', path: '../outside.png' } });
+      const escape = await p.client.callTool({
+        name: 'generate_image',
+        arguments: { prompt: 'x', path: '../outside.png' },
+      });
       expect(escape.isError).toBe(true);
       expect(textOf(escape)).toContain('is outside the working directory');
       expect(endpoint.hits.length).toBe(hits);
@@ -146,25 +190,43 @@ describe('image_generation', { timeout: 60_000 }, () => {
 describe('audio_generation', { timeout: 60_000 }, () => {
   it('sends the speech request and saves the audio; errors are clear', async () => {
     const wav = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVEfmt '), Buffer.alloc(64, 1)]);
-    const p = await startPlugin('audio_generation', { config: `[services.audio_generation]\nbase_url = "${endpoint.url}/v1"\napi_key = "sk-audio"\nvoice = "coral"\n` });
+    const p = await startPlugin('audio_generation', {
+      config: `[services.audio_generation]\nbase_url = "${endpoint.url}/v1"\napi_key = "sk-audio"\nvoice = "coral"\n`,
+    });
     try {
       expect((await p.client.listTools()).tools.map((t) => t.name)).toEqual(['generate_speech']);
       next.speech = (res) => void res.writeHead(200, { 'content-type': 'audio/wav' }).end(wav);
-      const r = await p.client.callTool({ name: 'generate_speech', arguments: { text: 'Hello there', format: 'wav', speed: 1.25, instructions: 'cheerful' } });
+      const r = await p.client.callTool({
+        name: 'generate_speech',
+        arguments: { text: 'Hello there', format: 'wav', speed: 1.25, instructions: 'cheerful' },
+      });
       expect(r.isError).toBeFalsy();
       const request = lastHit();
       expect(request.path).toBe('/v1/audio/speech');
       expect(request.headers.authorization).toBe('Bearer sk-audio');
-      expect(JSON.parse(request.body)).toEqual({ model: 'gpt-4o-mini-tts', input: 'Hello there', voice: 'coral', response_format: 'wav', instructions: 'cheerful', speed: 1.25 });
+      expect(JSON.parse(request.body)).toEqual({
+        model: 'gpt-4o-mini-tts',
+        input: 'Hello there',
+        voice: 'coral',
+        response_format: 'wav',
+        instructions: 'cheerful',
+        speed: 1.25,
+      });
       const saved = /to (\/\S+\.wav)\.$/.exec(textOf(r))![1];
       expect(saved.startsWith(join(p.cwd, 'generated', 'speech-'))).toBe(true);
       expect(readFileSync(saved)).toEqual(wav);
       next.speech = json(400, { error: { message: "Invalid voice 'robot'" } });
-      expect(textOf(await p.client.callTool({ name: 'generate_speech', arguments: { text: 'x', voice: 'robot' } }))).toContain("answered HTTP 400 Bad Request: Invalid voice 'robot' — the endpoint refused the arguments");
+      expect(
+        textOf(await p.client.callTool({ name: 'generate_speech', arguments: { text: 'x', voice: 'robot' } })),
+      ).toContain("answered HTTP 400 Bad Request: Invalid voice 'robot' — the endpoint refused the arguments");
       next.speech = json(200, { note: 'this is not audio' });
-      expect(textOf(await p.client.callTool({ name: 'generate_speech', arguments: { text: 'x' } }))).toContain('answered application/json instead of audio');
+      expect(textOf(await p.client.callTool({ name: 'generate_speech', arguments: { text: 'x' } }))).toContain(
+        'answered application/json instead of audio',
+      );
       next.speech = json(500, { error: { message: 'boom' } });
-      expect(textOf(await p.client.callTool({ name: 'generate_speech', arguments: { text: 'x', path: 'out/voice.mp3' } }))).toContain('HTTP 500 Internal Server Error: boom — the service failed; try again later.');
+      expect(
+        textOf(await p.client.callTool({ name: 'generate_speech', arguments: { text: 'x', path: 'out/voice.mp3' } })),
+      ).toContain('HTTP 500 Internal Server Error: boom — the service failed; try again later.');
       expect(existsSync(join(p.cwd, 'out'))).toBe(false);
       const tooLong = await p.client.callTool({ name: 'generate_speech', arguments: { text: 'a'.repeat(5000) } });
       expect(tooLong.isError).toBe(true);
@@ -178,7 +240,9 @@ describe('audio_generation', { timeout: 60_000 }, () => {
     try {
       const r = await p.client.callTool({ name: 'generate_speech', arguments: { text: 'x' } });
       expect(r.isError).toBe(true);
-      expect(textOf(r)).toMatch(/^audio_generation cannot read its settings: .* — fix .*config\.toml \(jarvis doctor checks it\), then run \/reload\.$/);
+      expect(textOf(r)).toMatch(
+        /^audio_generation cannot read its settings: .* — fix .*config\.toml \(jarvis doctor checks it\), then run \/reload\.$/,
+      );
     } finally {
       await p.close();
     }

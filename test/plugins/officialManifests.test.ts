@@ -21,7 +21,9 @@ describe('official plugin folders', () => {
     const { plugin } = await manager.install(join(DIST_PLUGINS, id), { tier: 'official' });
     expect(plugin).toMatchObject({ id, displayName, enabled: true, tier: 'official', diagnostics: [] });
     expect(plugin.error).toBeUndefined();
-    expect(plugin.mcpServers).toEqual([expect.objectContaining({ name: server, enabled: true, runsAs: `plugin-${id}_${server}` })]);
+    expect(plugin.mcpServers).toEqual([
+      expect.objectContaining({ name: server, enabled: true, runsAs: `plugin-${id}_${server}` }),
+    ]);
     if (bundledServer) accessSync(join(plugin.root, 'bin', 'server.mjs'), constants.X_OK);
   });
 });
@@ -31,7 +33,11 @@ describe('the shipped marketplace', () => {
     const { loadMarketplace } = await import('../../src/ext/plugins/marketplace');
     const market = await loadMarketplace(undefined, { env: {}, cwd: process.cwd() });
     for (const id of ['image_generation', 'audio_generation', 'jarvis-webbridge', 'jarvis-computer-use']) {
-      expect(market.entries.find((e) => e.id === id)).toMatchObject({ tier: 'official', source: join(DIST_PLUGINS, id), version: '1.0.0' });
+      expect(market.entries.find((e) => e.id === id)).toMatchObject({
+        tier: 'official',
+        source: join(DIST_PLUGINS, id),
+        version: '1.0.0',
+      });
     }
     expect(market.diagnostics).toEqual([]);
   });

@@ -21,7 +21,10 @@ beforeAll(async () => {
   if (!hasChromium) return;
   chrome = await startDebugChromium();
   site = await startFixtureServer({
-    '/account.html': serve('<html><head><title>My account</title></head><body><main><h1>Welcome back, Ana</h1><form><input id="q" name="q"><button id="go" type="button" onclick="document.getElementById(\'out\').textContent = \'searched \' + document.getElementById(\'q\').value">Go</button></form><p id="out"></p></main></body></html>', 'text/html'),
+    '/account.html': serve(
+      '<html><head><title>My account</title></head><body><main><h1>Welcome back, Ana</h1><form><input id="q" name="q"><button id="go" type="button" onclick="document.getElementById(\'out\').textContent = \'searched \' + document.getElementById(\'q\').value">Go</button></form><p id="out"></p></main></body></html>',
+      'text/html',
+    ),
   });
 });
 afterAll(async () => {
@@ -38,10 +41,19 @@ async function connect(config: string): Promise<{ client: Client; stderr: () => 
   mkdirSync(binDir, { recursive: true });
   symlinkSync(BIN, join(binDir, 'jarvis'));
   writeFileSync(join(home, 'config.toml'), config);
-  const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { name: string; mcpServers: Record<string, { command: string; args: string[] }> };
+  const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as {
+    name: string;
+    mcpServers: Record<string, { command: string; args: string[] }>;
+  };
   expect(manifest.name).toBe('jarvis-webbridge');
   const { command, args } = manifest.mcpServers.browser;
-  const transport = new StdioClientTransport({ command, args, cwd: root, env: { PATH: `${binDir}:${process.env.PATH ?? ''}`, HOME: home, JARVIS_CODE_HOME: home }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd: root,
+    env: { PATH: `${binDir}:${process.env.PATH ?? ''}`, HOME: home, JARVIS_CODE_HOME: home },
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'test', version: '1.0.0' });
@@ -52,15 +64,32 @@ async function connect(config: string): Promise<{ client: Client; stderr: () => 
 const call = async (client: Client, name: string, args: Record<string, unknown>) => {
   const r = await client.callTool({ name, arguments: args });
   const text = (r.content as Array<{ text: string }>).map((c) => c.text).join('\n');
-  return { isError: r.isError === true, text, json: (() => { try { return JSON.parse(text) as Record<string, unknown>; } catch { return {}; } })() };
+  return {
+    isError: r.isError === true,
+    text,
+    json: (() => {
+      try {
+        return JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        return {};
+      }
+    })(),
+  };
 };
 
 describe.runIf(hasChromium)('jarvis-webbridge', { timeout: 120_000 }, () => {
-  it('drives the running Chromium found at [browser] cdp_url: the user\'s tabs, loopback pages, page scripts; the browser outlives the server', async () => {
+  it("drives the running Chromium found at [browser] cdp_url: the user's tabs, loopback pages, page scripts; the browser outlives the server", async () => {
     const { client } = await connect(`[browser]\ncdp_url = "${chrome.url}"\n`);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['activate_tab', 'close_tab', 'execute_script', 'get_tab_content', 'list_tabs', 'open_tab']);
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'activate_tab',
+        'close_tab',
+        'execute_script',
+        'get_tab_content',
+        'list_tabs',
+        'open_tab',
+      ]);
       expect(tools.find((t) => t.name === 'get_tab_content')!.annotations?.readOnlyHint).toBe(true);
       expect(tools.find((t) => t.name === 'execute_script')!.annotations?.readOnlyHint).toBe(false);
       // The browser's own tab (about:blank, opened by the user) is there before the agent opens anything.
@@ -71,7 +100,11 @@ describe.runIf(hasChromium)('jarvis-webbridge', { timeout: 120_000 }, () => {
       expect((await chrome.pages()).map((p) => p.url)).toContain(`${site.url}/account.html`);
       const read = await call(client, 'get_tab_content', { tab_id: opened.json.id });
       expect(read.json.content).toContain('Welcome back, Ana');
-      const clicked = await call(client, 'execute_script', { target: 'page', tab_id: opened.json.id, code: 'document.querySelector("#q").value = "flights"; document.querySelector("#go").click(); return document.querySelector("#out").textContent' });
+      const clicked = await call(client, 'execute_script', {
+        target: 'page',
+        tab_id: opened.json.id,
+        code: 'document.querySelector("#q").value = "flights"; document.querySelector("#go").click(); return document.querySelector("#out").textContent',
+      });
       expect(clicked.json).toMatchObject({ result: 'searched flights', target: 'page' });
       expect((await call(client, 'close_tab', { tab_id: opened.json.id })).json).toMatchObject({ success: true });
     } finally {

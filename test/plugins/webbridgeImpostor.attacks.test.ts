@@ -142,7 +142,12 @@ const rows: Row[] = [
           upstreams.set(
             socket,
             (async () => {
-              const real = new ExtensionBridge({ port: await freePort(), token: TOKEN, connectTimeoutMs: 100, extensionDir: '/' });
+              const real = new ExtensionBridge({
+                port: await freePort(),
+                token: TOKEN,
+                connectTimeoutMs: 100,
+                extensionDir: '/',
+              });
               await real.listen();
               const up = new WebSocket(real.url, { origin: EXTENSION_ORIGIN });
               up.on('message', (data) => socket.send(String(data)));

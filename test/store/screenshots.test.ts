@@ -1,6 +1,6 @@
-// Computer-use screenshots in the session folder (docs/computer-use.md, "Screenshots"): private, uniquely named,
+// Computer-use screenshots in the session's scratch folder (docs/computer-use.md, "Screenshots"): private, uniquely named,
 // bounded by count and bytes with the oldest removed first, and a failure to write said in words.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,27 @@ describe('saveScreenshot', () => {
     writeFileSync(join(dir, 'screenshots'), 'a file where the folder should be');
     const r = await saveScreenshot(dir, 'main', Buffer.from('x'), 'image/png');
     expect(r).toEqual({ error: expect.stringMatching(/^could not write .*\/screenshots\/main-.*\.png \(/) });
+  });
+
+  it('a link a sandboxed command planted in the scratch folder is refused, never written through', async () => {
+    const dir = session();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'jarvis-shots-target-'));
+    symlinkSync(elsewhere, join(dir, 'screenshots'));
+    const r = await saveScreenshot(dir, 'main', Buffer.from('x'), 'image/png');
+    expect(r).toEqual({ error: expect.stringMatching(/^could not write .*\/screenshots\/main-.*\.png \(/) });
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('the sweep removes a planted link by its own name, never the file it points to', async () => {
+    const dir = session();
+    const victim = join(mkdtempSync(join(tmpdir(), 'jarvis-shots-victim-')), 'keep.txt');
+    writeFileSync(victim, 'precious');
+    mkdirSync(join(dir, 'screenshots'), { mode: 0o700 });
+    symlinkSync(victim, join(dir, 'screenshots', 'main-1-0-0.png'));
+    const r = await saveScreenshot(dir, 'main', Buffer.alloc(10), 'image/png', { files: 1, bytes: 1_000_000 });
+    expect(r).toMatchObject({ swept: 1 });
+    expect(statSync(victim).size).toBe(8);
+    expect(readdirSync(join(dir, 'screenshots'))).toHaveLength(1);
   });
 
   it('reports older screenshots it could not remove, keeping the new one', async () => {

@@ -40,7 +40,16 @@ describe('effectiveSettings defaults', () => {
       telemetry: true,
       builtinProductSkills: true,
       services: { search: undefined, fetch: undefined },
-      compat: { claude: true, opencode: true, claudeMd: true, nestedAgentsMd: true, mcpJson: true },
+      compat: {
+        claude: true,
+        opencode: true,
+        codex: true,
+        gemini: true,
+        kimi: true,
+        claudeMd: true,
+        nestedAgentsMd: true,
+        mcpJson: true,
+      },
     });
   });
 

@@ -94,6 +94,7 @@ function routerFor(): { router: InputRouter; editor: Editor; exits: number[]; pa
     steer: () => undefined,
     sendPrompt: () => undefined,
     runShell: () => undefined,
+    runFlow: () => undefined,
     refreshCompletion: () => undefined,
     pasteImage: () => void state.pastes++,
     pastedImage: (text) => (text === '/tmp/shot.png' ? '[Image #1: shot.png]' : undefined),

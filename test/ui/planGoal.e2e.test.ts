@@ -11,7 +11,8 @@ const start = appsClosedAfterEach();
 
 /** The plan file path EnterPlanMode told the model about. */
 function planPathOf(req: RecordedRequest): string {
-  const m = /(\/[^"\\\s]*\/plans\/plan-[0-9a-f]+\.md)/.exec(JSON.stringify(req.body));
+  // The plan file is in the session's scratch folder: scratch/plans/<agent>/plan-<hex>.md (docs/sessions.md).
+  const m = /(\/[^"\\\s]*\/scratch\/plans\/main\/plan-[0-9a-f]+\.md)/.exec(JSON.stringify(req.body));
   if (!m) throw new Error('no plan path in the request');
   return m[1];
 }

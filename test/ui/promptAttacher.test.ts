@@ -25,7 +25,7 @@ function fakeRuntime(cwd: string): Runtime {
   const registry = new Map<string, unknown>([[MODEL_MEDIA_INPUT.name, { image: true, video: false }]]);
   return {
     services: {
-      sessionDir: cwd,
+      scratchDir: cwd,
       nonInteractive: false,
       mainAgent: true,
       get: (k: { name: string }) => registry.get(k.name),

@@ -9,7 +9,7 @@ import { runShellCommand, shellContext, SHELL_CONTEXT_MAX_CHARS } from '../../sr
 
 const dirs = () => {
   const root = mkdtempSync(join(tmpdir(), 'jarvis-shell-'));
-  return { cwd: root, outputDir: join(root, 'outputs') };
+  return { cwd: root, scratchDir: root };
 };
 
 describe('shell mode', () => {

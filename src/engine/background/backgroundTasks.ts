@@ -1,19 +1,21 @@
 // Background tasks of one session: commands that outlive the tool call that started them. Each task
-// has a record (`tasks/<id>.json`) and an output file (`tasks/<id>/output.log`) under the session
-// directory, so a resumed session keeps them. A finished task is announced once through
-// `onTaskFinished`, unless WaitFor (or TaskStop) already reported it to the model.
+// has a record (`tasks/<id>.json` in the session folder, out of every command's reach) and an output file
+// (`tasks/<id>/output.log` in the session's scratch folder, which commands and the model read back), so a
+// resumed session keeps them. A finished task is announced once through `onTaskFinished`, unless WaitFor
+// (or TaskStop) already reported it to the model. A task inherited from an earlier run is signalled only
+// when its record's process is verified to be the one this session started (taskProcess.ts).
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { appendPrivateFileSync, mkdirPrivateSync, openPrivateSync } from '../../store/privateFiles';
-import { readTaskRecords, taskRecordPath, writeTaskRecord } from './taskRecords';
+import { basename } from 'node:path';
+import { closeSync, writeSync } from 'node:fs';
+import type { RecordSigner } from '../../store/recordKey';
+import { TaskFiles } from './taskRecords';
+import { checkTaskProcess, notSignalled, recordTaskProcess, watchGroup } from './taskProcess';
 import {
   applyExit,
   definedOnly,
   formatDuration,
   newEntry,
   newTaskId,
-  readOutputFileTail,
   waitForEntries,
   type Ending,
   type Entry,
@@ -21,8 +23,6 @@ import {
 
 export { formatDuration } from './taskEntry';
 import {
-  isGroupAlive,
-  isGroupAliveAsync,
   nonInteractiveEnv,
   releasePipes,
   signalGroup,
@@ -50,7 +50,10 @@ import {
 } from '../../tools/task/taskService';
 
 export interface BackgroundTasksOptions {
+  /** The session folder: records go to its `tasks/`, output to its scratch folder (store/paths.ts). */
   sessionDir: string;
+  /** Authenticates the process a record names (store/recordKey.ts); without it no inherited task is ever signalled. */
+  signer?: RecordSigner;
   /** Missing fields take DEFAULT_TASK_SETTINGS. */
   settings: Partial<TaskSettings>;
   /**
@@ -66,24 +69,33 @@ export interface BackgroundTasksOptions {
 
 /** How long a finished process's pipes may keep delivering output before we stop reading. */
 const PIPE_DRAIN_MS = 200;
-/** How often a task inherited from an earlier session is checked for liveness. */
-const RESTORED_POLL_MS = 1_000;
 
 export class BackgroundTasks implements TaskService {
   readonly settings: Readonly<TaskSettings>;
   private readonly entries = new Map<string, Entry>();
   private readonly finishListeners = new Set<(entry: Entry) => void>();
-  private readonly tasksDir: string;
+  private readonly files: TaskFiles;
   private closed = false;
 
   constructor(private readonly opts: BackgroundTasksOptions) {
     this.settings = Object.freeze({ ...DEFAULT_TASK_SETTINGS, ...definedOnly(opts.settings) });
-    this.tasksDir = join(opts.sessionDir, 'tasks');
+    this.files = new TaskFiles(opts.sessionDir);
+  }
+
+  /** The output file of a task just created; when it cannot be opened the task ends before it starts (and throws). */
+  private openOutputFor(entry: Entry): number {
+    try {
+      return this.files.openOutput(entry.info.id);
+    } catch (e) {
+      entry.reported = true;
+      this.finalize(entry, { code: null, signal: null, error: e instanceof Error ? e : new Error(String(e)) });
+      throw e;
+    }
   }
 
   startProcess(spec: StartProcessSpec): TaskInfo {
     const entry = this.create('bash', spec);
-    const fd = openPrivateSync(entry.info.outputPath, 'a');
+    const fd = this.openOutputFor(entry);
     let child: ChildProcess;
     try {
       const env = spec.env ?? nonInteractiveEnv();
@@ -114,7 +126,7 @@ export class BackgroundTasks implements TaskService {
     const entry = this.create('bash', spec, spec.startedAt);
     // A command that became a task may now outlive this process, as tasks started in the background may.
     if (this.settings.keepAliveOnExit && spec.child.pid !== undefined) disownGroup(spec.child.pid);
-    const fd = openPrivateSync(entry.info.outputPath, 'a');
+    const fd = this.openOutputFor(entry);
     if (spec.initialOutput) writeSync(fd, spec.initialOutput);
     const write = (chunk: string | Buffer) => writeSync(fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     spec.child.stdout?.on('data', write);
@@ -132,7 +144,7 @@ export class BackgroundTasks implements TaskService {
     const lines = spec.afterExit?.() ?? [];
     if (lines.length === 0) return;
     try {
-      appendPrivateFileSync(entry.info.outputPath, `\n${lines.join('\n')}\n`);
+      this.files.appendOutput(entry.info.id, `\n${lines.join('\n')}\n`);
     } catch (e) {
       this.opts.warn?.(`${entry.info.id}: could not add to ${entry.info.outputPath}: ${(e as Error).message}`);
     }
@@ -143,7 +155,7 @@ export class BackgroundTasks implements TaskService {
     entry.abort = new AbortController();
     this.armTimeout(entry, entry.info.timeoutMs);
     this.persist(entry);
-    const write = (text: string) => appendPrivateFileSync(entry.info.outputPath, text);
+    const write = (text: string) => this.files.appendOutput(entry.info.id, text);
     void spec.run(entry.abort.signal, write).then(
       (failure) => {
         if (failure !== undefined) entry.ending ??= { reason: 'exited', message: failure };
@@ -169,7 +181,7 @@ export class BackgroundTasks implements TaskService {
   }
 
   async readOutputTail(id: string, maxBytes: number): Promise<OutputTail> {
-    return readOutputFileTail(this.entryOf(id).info.outputPath, maxBytes);
+    return this.files.readOutputTail(this.entryOf(id).info.id, maxBytes);
   }
 
   async stop(id: string, reason: string, opts: StopOptions = {}): Promise<TaskInfo> {
@@ -182,24 +194,8 @@ export class BackgroundTasks implements TaskService {
   }
 
   async waitFor(opts: WaitForOptions): Promise<WaitForResult> {
-    let targets: Entry[];
-    if (opts.taskId !== undefined) {
-      const entry = this.entryOf(opts.taskId);
-      if (entry.info.status !== 'running') {
-        this.markReported(entry);
-        return {
-          finished: [{ ...entry.info }],
-          running: this.list({ activeOnly: true }),
-          timedOut: false,
-          aborted: false,
-        };
-      }
-      targets = [entry];
-    } else {
-      targets = [...this.entries.values()].filter((e) => e.info.status === 'running');
-      if (targets.length === 0) return { finished: [], running: [], timedOut: false, aborted: false };
-    }
-    return waitForEntries(targets, opts, {
+    const task = opts.taskId === undefined ? undefined : this.entryOf(opts.taskId);
+    return waitForEntries(task, [...this.entries.values()], opts, {
       subscribe: (listener) => {
         this.finishListeners.add(listener);
         return () => this.finishListeners.delete(listener);
@@ -255,7 +251,11 @@ export class BackgroundTasks implements TaskService {
     for (const entry of this.entries.values()) {
       if (entry.info.status !== 'running') continue;
       entry.ending ??= { reason: 'stopped', message: reason };
-      if (entry.info.pid !== undefined) signalGroup(entry.info.pid, 'SIGKILL');
+      if (entry.info.pid !== undefined && !entry.abort) {
+        const verdict = entry.child ? { ours: true as const } : this.checkInherited(entry);
+        if (verdict.ours) signalGroup(entry.info.pid, 'SIGKILL');
+        else entry.ending = notSignalled(verdict);
+      }
       this.finalize(entry, { code: null, signal: 'SIGKILL' });
     }
   }
@@ -266,18 +266,24 @@ export class BackgroundTasks implements TaskService {
    * that were never notified nor reported are notified now. Returns the tasks it loaded.
    */
   restore(): TaskInfo[] {
-    const loaded = readTaskRecords(this.tasksDir);
+    const loaded = this.files.read();
     for (const text of loaded.warnings) this.opts.warn?.(text);
     const records = loaded.records.filter((r) => !this.entries.has(r.id));
-    for (const { notified, reported, ...info } of records) {
+    for (const { notified, reported, process, ...info } of records) {
       const entry = newEntry(info, notified, reported);
+      entry.process = process;
       this.entries.set(info.id, entry);
       if (info.status !== 'running') {
         if (!notified && !reported) this.scheduleNotice(entry);
-      } else if (info.pid !== undefined && isGroupAlive(info.pid)) {
-        this.watchInherited(entry, info.pid);
+        continue;
+      }
+      const verdict = this.checkInherited(entry);
+      if (verdict.ours) {
+        this.watchInherited(entry, info.pid!);
       } else {
-        entry.ending = { reason: 'lost', message: 'the process was gone when the session resumed' };
+        entry.ending = verdict.gone
+          ? { reason: 'lost', message: 'the process was gone when the session resumed' }
+          : notSignalled(verdict);
         this.finalize(entry, { code: null, signal: null });
       }
     }
@@ -292,9 +298,8 @@ export class BackgroundTasks implements TaskService {
     if (this.closed) throw new Error('The session is closing; no new background tasks can start.');
     const max = this.settings.maxRunningTasks;
     if (max !== undefined && this.runningCount() >= max) throw new TaskLimitError(max);
-    mkdirPrivateSync(this.tasksDir);
+    this.files.ensure();
     const id = this.newId(kind);
-    mkdirPrivateSync(join(this.tasksDir, id));
     const info: TaskInfo = {
       id,
       kind,
@@ -304,7 +309,7 @@ export class BackgroundTasks implements TaskService {
       status: 'running',
       startedAt: startedAt.toISOString(),
       timeoutMs: spec.timeoutMs,
-      outputPath: join(this.tasksDir, id, 'output.log'),
+      outputPath: this.files.outputPath(id),
     };
     const entry = newEntry(info, false, false);
     this.entries.set(id, entry);
@@ -313,13 +318,15 @@ export class BackgroundTasks implements TaskService {
   }
 
   private newId(kind: TaskKind): string {
-    return newTaskId(kind, (id) => this.entries.has(id) || existsSync(taskRecordPath(this.tasksDir, id)));
+    return newTaskId(kind, (id) => this.entries.has(id) || this.files.hasRecord(id));
   }
 
-  /** Follows a live child: records its pid, arms its timeout, finalizes it when it exits. */
+  /** Follows a live child: records its pid (and which process it names), arms its timeout, finalizes it when it exits. */
   private attach(entry: Entry, child: ChildProcess, afterExit: () => Promise<void>): void {
     entry.child = child;
     entry.info.pid = child.pid;
+    if (child.pid !== undefined)
+      entry.process = recordTaskProcess(this.opts.signer, basename(this.opts.sessionDir), entry.info.id, child.pid);
     this.armTimeout(entry, entry.info.timeoutMs);
     this.persist(entry);
     void waitForExit(child).then(async (exit) => {
@@ -342,26 +349,12 @@ export class BackgroundTasks implements TaskService {
   private watchInherited(entry: Entry, pid: number): void {
     const deadline = entry.info.timeoutMs === null ? null : Date.parse(entry.info.startedAt) + entry.info.timeoutMs;
     if (deadline !== null) this.armTimeout(entry, Math.max(0, deadline - Date.now()));
-    let checking = false;
-    const poll = setInterval(() => {
-      if (checking) return;
-      checking = true;
-      // A failed check counts as alive: the next tick looks again.
-      void isGroupAliveAsync(pid)
-        .catch(() => true)
-        .then((alive) => {
-          checking = false;
-          if (alive || entry.info.status !== 'running') return;
-          clearInterval(poll);
-          entry.ending ??= {
-            reason: 'exited',
-            message: 'finished; exit status unknown (it outlived the session that started it)',
-          };
-          this.finalize(entry, { code: null, signal: null });
-        });
-    }, RESTORED_POLL_MS);
-    poll.unref();
-    void entry.done.then(() => clearInterval(poll));
+    watchGroup(pid, entry.done, () => {
+      if (entry.info.status !== 'running') return;
+      const message = 'finished; exit status unknown (it outlived the session that started it)';
+      entry.ending ??= { reason: 'exited', message };
+      this.finalize(entry, { code: null, signal: null });
+    });
   }
 
   /** Ends a running task: the whole group gets SIGTERM, then SIGKILL after `graceMs`. */
@@ -374,9 +367,20 @@ export class BackgroundTasks implements TaskService {
       return;
     }
     const pid = entry.info.pid;
-    if (pid !== undefined) await terminateGroup(pid, { graceMs });
+    // An inherited task's process is checked again right before the signal: its pid may have been reused since.
+    const verdict = entry.child ? { ours: true as const } : this.checkInherited(entry);
+    if (!verdict.ours) {
+      entry.ending = notSignalled(verdict);
+      this.finalize(entry, { code: null, signal: null });
+    } else if (pid !== undefined) await terminateGroup(pid, { graceMs });
     if (!entry.child) this.finalize(entry, { code: null, signal: 'SIGTERM' });
     await entry.done;
+  }
+
+  /** Whether the process an inherited task's record names may be signalled (taskProcess.ts; bound to the session). */
+  private checkInherited(entry: Entry) {
+    const sessionId = basename(this.opts.sessionDir);
+    return checkTaskProcess({ ...entry.info, process: entry.process }, this.opts.signer, sessionId);
   }
 
   private finalize(entry: Entry, exit: ExitInfo): void {
@@ -429,8 +433,13 @@ export class BackgroundTasks implements TaskService {
 
   /** Best effort (taskRecords.ts): a failed write is reported once per task and never stops the task. */
   private persist(entry: Entry): void {
-    const record = { ...entry.info, notified: entry.notified, reported: entry.reported };
-    const failure = writeTaskRecord(this.tasksDir, record);
+    const record = {
+      ...entry.info,
+      notified: entry.notified,
+      reported: entry.reported,
+      ...(entry.process ? { process: entry.process } : {}),
+    };
+    const failure = this.files.write(record);
     if (!failure || entry.warned) return;
     entry.warned = true;
     this.opts.warn?.(failure);

@@ -2,8 +2,10 @@
 // exit becomes its final status, and how its output file's tail is read. The service is backgroundTasks.ts.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openBelow, OPEN } from '../../store/ownedFiles';
 import type { ExitInfo } from '../../platform/processes';
+import type { TaskProcessRecord } from './taskProcess';
 import type {
   OutputTail,
   TaskEndReason,
@@ -22,6 +24,8 @@ export interface Ending {
 export interface Entry {
   info: TaskInfo;
   child?: ChildProcess;
+  /** The process `info.pid` names, as recorded when it started (taskProcess.ts). */
+  process?: TaskProcessRecord;
   /** Work inside this process (a subagent): aborting it is how it is stopped. */
   abort?: AbortController;
   timer?: NodeJS.Timeout;
@@ -69,26 +73,29 @@ export function applyExit(info: TaskInfo, exit: ExitInfo, ending: Ending | undef
   else info.status = 'failed';
 }
 
-/** The last `maxBytes` of a task's output file, never starting inside a UTF-8 character. */
-export async function readOutputFileTail(path: string, maxBytes: number): Promise<OutputTail> {
-  let file;
+/**
+ * The last `maxBytes` of a task's output file (`rel` below the scratch folder `root`, opened without following a link
+ * a command may have planted there), never starting inside a UTF-8 character.
+ */
+export async function readOutputFileTail(root: string, rel: string, maxBytes: number): Promise<OutputTail> {
+  let fd: number;
   try {
-    file = await open(path, 'r');
+    fd = openBelow(root, rel, OPEN.O_RDONLY);
   } catch (e) {
     // No output file yet is a task that printed nothing; any other failure is the caller's to report.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', totalBytes: 0, truncated: false };
     throw e;
   }
   try {
-    const totalBytes = (await file.stat()).size;
+    const totalBytes = fstatSync(fd).size;
     const start = Math.max(0, totalBytes - maxBytes);
     const buf = Buffer.alloc(totalBytes - start);
-    const { bytesRead } = await file.read(buf, 0, buf.length, start);
+    const bytesRead = readSync(fd, buf, 0, buf.length, start);
     let from = 0;
     while (start > 0 && from < bytesRead && (buf[from] & 0xc0) === 0x80) from++;
     return { text: buf.subarray(from, bytesRead).toString('utf8'), totalBytes, truncated: start > 0 };
   } finally {
-    await file.close();
+    closeSync(fd);
   }
 }
 
@@ -99,12 +106,22 @@ export interface WaitHost {
   markReported(entry: Entry): void;
 }
 
-/** Resolves when one of `targets` finishes, the time-out passes or `opts.signal` aborts (WaitFor). */
+/**
+ * WaitFor: the task `opts.taskId` (`task`), else every running one (`all`). Answers at once when the task has ended
+ * or nothing runs; else resolves when one of them finishes, the time-out passes or `opts.signal` aborts.
+ */
 export function waitForEntries(
-  targets: readonly Entry[],
+  task: Entry | undefined,
+  all: readonly Entry[],
   opts: WaitForOptions,
   host: WaitHost,
 ): Promise<WaitForResult> {
+  if (task && task.info.status !== 'running') {
+    host.markReported(task);
+    return Promise.resolve({ finished: [{ ...task.info }], running: host.running(), timedOut: false, aborted: false });
+  }
+  const targets = task ? [task] : all.filter((e) => e.info.status === 'running');
+  if (targets.length === 0) return Promise.resolve({ finished: [], running: [], timedOut: false, aborted: false });
   return new Promise((resolve) => {
     const finish = (timedOut: boolean, aborted: boolean) => {
       clearTimeout(timer);

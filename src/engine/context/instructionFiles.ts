@@ -2,9 +2,10 @@
 // the system prompt — later files are more specific and win where they disagree: $JARVIS_CODE_HOME/AGENTS.md,
 // ~/.agents/AGENTS.md, ~/.claude/CLAUDE.md (Claude Code's user memory), then each folder from the repository root
 // down to the working folder, each with AGENTS.md (the root also .jarvis-code/AGENTS.md), CLAUDE.md,
-// CLAUDE.local.md. `[compat] nested_agents_md = false` keeps only the root; `claude_md = false` skips the CLAUDE
-// files. A CLAUDE.md that is the same file or text as an AGENTS.md already read is left out. The `@path` imports of
-// CLAUDE files are expanded (claudeImports.ts). All together are bounded by INSTRUCTIONS_MAX_BYTES; what is cut says
+// CLAUDE.local.md, GEMINI.md (Gemini CLI's; its user file ~/.gemini/GEMINI.md after Claude's). `[compat]
+// nested_agents_md = false` keeps only the root; `claude_md = false` skips the CLAUDE files, `gemini = false` the
+// GEMINI ones. A CLAUDE.md or GEMINI.md that is the same file or text as an AGENTS.md already read is left out. The
+// `@path` imports of CLAUDE and GEMINI files are expanded (claudeImports.ts: both tools read them the same way). All together are bounded by INSTRUCTIONS_MAX_BYTES; what is cut says
 // so.
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -16,7 +17,7 @@ import { expandClaudeImports } from './claudeImports';
 /** The bytes of all instruction files together that go into the system prompt. */
 export const INSTRUCTIONS_MAX_BYTES = 64 * 1024;
 
-export type InstructionKind = 'agents' | 'claude' | 'claude-local';
+export type InstructionKind = 'agents' | 'claude' | 'claude-local' | 'gemini';
 
 export interface InstructionCandidate {
   path: string;
@@ -24,7 +25,7 @@ export interface InstructionCandidate {
   /** Below the repository root (read only with `nested_agents_md`). */
   nested: boolean;
   /** The `[compat]` key that switched it off, if one did. */
-  offBy?: 'claude_md' | 'nested_agents_md';
+  offBy?: 'claude_md' | 'nested_agents_md' | 'gemini';
 }
 
 export interface InstructionFile extends InstructionCandidate {
@@ -59,11 +60,17 @@ function userClaudeMd(): string {
   return join(homedir(), '.claude', 'CLAUDE.md');
 }
 
+/** Gemini CLI's user-level context file. */
+function userGeminiMd(): string {
+  return join(homedir(), '.gemini', 'GEMINI.md');
+}
+
 export function instructionCandidates(home: string, cwd: string, compat: CompatSettings): InstructionCandidate[] {
   const out: InstructionCandidate[] = [
     { path: join(home, 'AGENTS.md'), kind: 'agents', nested: false },
     { path: join(homedir(), '.agents', 'AGENTS.md'), kind: 'agents', nested: false },
     { path: userClaudeMd(), kind: 'claude', nested: false, offBy: compat.claudeMd ? undefined : 'claude_md' },
+    { path: userGeminiMd(), kind: 'gemini', nested: false, offBy: compat.gemini ? undefined : 'gemini' },
   ];
   levels(cwd).forEach((dir, depth) => {
     const nested = depth > 0;
@@ -77,6 +84,12 @@ export function instructionCandidates(home: string, cwd: string, compat: CompatS
     out.push({ path: join(dir, 'AGENTS.md'), kind: 'agents', nested, offBy: offNested });
     if (!nested) out.push({ path: join(dir, '.jarvis-code', 'AGENTS.md'), kind: 'agents', nested });
     out.push(claude(join(dir, 'CLAUDE.md'), 'claude'), claude(join(dir, 'CLAUDE.local.md'), 'claude-local'));
+    out.push({
+      path: join(dir, 'GEMINI.md'),
+      kind: 'gemini',
+      nested,
+      offBy: offNested ?? (compat.gemini ? undefined : 'gemini'),
+    });
   });
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.path) && seen.add(c.path));
@@ -94,7 +107,13 @@ function cutToBytes(text: string, max: number): string {
 function readCandidate(path: string, warnings: string[]): string | undefined {
   try {
     if (!statSync(path).isFile()) return undefined;
-    return readFileSync(path, 'utf8').trim() || undefined;
+    // Saved on Windows or by an editor that adds a BOM: the prompt gets plain lines.
+    return (
+      readFileSync(path, 'utf8')
+        .replace(/^\uFEFF/, '')
+        .replace(/\r\n?/g, '\n')
+        .trim() || undefined
+    );
   } catch (e) {
     // An absent file is the normal case; one that exists and cannot be read is the user's to fix.
     const code = (e as NodeJS.ErrnoException).code;
@@ -125,8 +144,10 @@ export function scanInstructionFiles(
     let imports: string[] = [];
     if (c.kind !== 'agents') {
       const sibling = readAgents.get(dirname(c.path));
-      // ~/.claude/CLAUDE.md has no AGENTS.md beside it: the user-level AGENTS.md files are its siblings.
-      const byText = c.path === userClaudeMd() ? [...readAgents.values()].find((a) => a.text === text) : undefined;
+      // ~/.claude/CLAUDE.md and ~/.gemini/GEMINI.md have no AGENTS.md beside them: the user-level AGENTS.md files
+      // are their siblings.
+      const userLevel = c.path === userClaudeMd() || c.path === userGeminiMd();
+      const byText = userLevel ? [...readAgents.values()].find((a) => a.text === text) : undefined;
       const same = readAgents.get(real) ?? (sibling?.text === text ? sibling : byText);
       if (same) {
         duplicates.push({ path: c.path, of: same.path });

@@ -121,7 +121,7 @@ export function assembleAgent(env: AgentSetup, opts: AssembleOptions): AgentPart
   const offered = new DeferredTools(opts.tools, session, env.deferral);
   registry.set(TOOL_LOADER.name, offered.loader());
   const services: ToolServices = {
-    sessionDir: session.dir,
+    scratchDir: session.scratchDir,
     nonInteractive: env.nonInteractive,
     mainAgent: agentId === MAIN_AGENT_ID,
     agentId,
@@ -271,7 +271,7 @@ export class AgentDirectory {
           cwd: opts.cwd,
           workspace: workspaceOf({
             cwd: opts.cwd,
-            sessionDir: this.main.session.dir,
+            scratchDir: this.main.session.scratchDir,
             guardedWrite: this.env.workspace.guardedWrite,
           }),
           services: servicesFor(this.env.services, opts.cwd),

@@ -3,6 +3,7 @@
 // agent's ordinary path (Agent.runForUser: rules, approval panel, sandbox, hooks, journal) and replaced by what
 // the Bash tool returned — or by a short text saying why it did not run. All three front ends await this.
 import { findShellDirectives } from '../../ext/commands/shellDirectives';
+import type { TemplateSpan } from '../../ext/commands/peerTemplates';
 import type { PermissionRule } from '../policy/approvals';
 import { preApprovalRules } from '../policy/preApproval';
 import type { Agent } from '../loop/loop';
@@ -24,14 +25,8 @@ export interface CommandPromptSource {
   bangs?: readonly BangSpan[];
 }
 
-/** A `` !`cmd` `` in the prompt: `text.slice(start, end)` is it, `command` what runs. */
-export interface BangSpan {
-  start: number;
-  end: number;
-  command: string;
-  /** Why it is not run (an argument could not go into it as data: ext/plugins/shellLineArguments.ts). */
-  refused?: string;
-}
+/** A `` !`cmd` `` in the prompt (`text.slice(start, end)` is it, `command` what runs), or a file to read in. */
+export type BangSpan = TemplateSpan;
 
 function findBangs(text: string): BangSpan[] {
   return findShellDirectives(text).map((d) => ({ start: d.start, end: d.end, command: d.command.trim() }));
@@ -78,13 +73,23 @@ export async function prepareCommandPrompt(
   const preApproved = preApprovalRules(source.allowedTools ?? [], source.path, opts.warn);
   if (!source.runBangs) return { text: source.text, preApproved };
   const parts: string[] = [];
+  const attached: string[] = [];
   let last = 0;
   // Each span is replaced once, and what replaces it is never scanned again (an output may show `` !`x` ``).
-  for (const { start, end, command, refused } of source.bangs ?? findBangs(source.text)) {
+  for (const span of source.bangs ?? findBangs(source.text)) {
+    const { start, end, command, refused } = span;
     if (start < last || end > source.text.length)
       throw new Error(`the !\`cmd\` lines of ${source.path} do not match its text; nothing was run`);
     parts.push(source.text.slice(last, start));
     last = end;
+    if (span.kind === 'file') {
+      const read = await readIntoPrompt(agent, span, source.text.slice(start, end), opts.signal);
+      if (span.placement === 'attach') {
+        parts.push(source.text.slice(start, end));
+        if (read) attached.push(read);
+      } else parts.push(read ?? `[${source.text.slice(start, end)}: no such file]`);
+      continue;
+    }
     if (!command) {
       parts.push('[an empty !`cmd` was not run: nothing is left of it once the arguments are in]');
       continue;
@@ -104,7 +109,29 @@ export async function prepareCommandPrompt(
     parts.push(bangReplacement(command, result));
   }
   parts.push(source.text.slice(last));
-  return { text: parts.join(''), preApproved };
+  return { text: [parts.join(''), ...attached].join('\n\n'), preApproved };
+}
+
+/**
+ * A file a command's text names (Gemini's `@{path}`, opencode's `@path`), read through the Read tool as the user's
+ * own call (rules, sensitive files, the workspace): its text, a note saying why it was not read, or undefined when
+ * no such file exists (opencode's `@word` that names no file is text).
+ */
+async function readIntoPrompt(
+  agent: Pick<Agent, 'runForUser'>,
+  span: BangSpan,
+  written: string,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  if (signal?.aborted) return `[${written} was not read: sending was cancelled]`;
+  const result = await agent.runForUser(
+    { name: 'Read', args: { path: span.command } },
+    { ...(signal ? { signal } : {}), preApproved: [] },
+  );
+  if (result.outcome === 'ran' && !result.isError)
+    return `<file path="${span.command.replace(/"/g, '&quot;')}">\n${plainOutput(result.text)}\n</file>`;
+  if (result.outcome === 'ran' && /not found|does not exist|no such file/i.test(result.text)) return undefined;
+  return `[${written} was not read: ${result.outcome === 'ran' ? plainOutput(result.text) : bangReplacement(span.command, result)}]`;
 }
 
 /** What a front end parsed: a plugin command (parsePluginCommand) or a skill command (parseSkillCommand). */

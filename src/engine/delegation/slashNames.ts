@@ -32,6 +32,7 @@ export function knownSlashNames(sources: SlashNameSources): SlashName[] {
   const taken = new Set(sources.frontEnd.map((n) => n.toLowerCase()));
   for (const skill of sources.skills?.all ?? []) {
     names.push({ name: `skill:${skill.name}`, kind: 'skill' });
+    if (skill.type === 'flow') names.push({ name: `flow:${skill.name}`, kind: 'skill' });
     if (!taken.has(skill.name.toLowerCase())) names.push({ name: skill.name, kind: 'skill' });
   }
   for (const command of sources.plugins?.commands ?? []) names.push({ name: command.name, kind: 'plugin command' });

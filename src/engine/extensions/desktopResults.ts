@@ -15,7 +15,7 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
 export async function keepDesktopImages(
   content: ContentPart[],
   result: Omit<ToolResult, 'content'>,
-  where: { sessionDir: string; agentId: string },
+  where: { scratchDir: string; agentId: string },
 ): Promise<ToolResult> {
   const firstText = content.find((p) => p.type === 'text');
   const summary = firstText?.type === 'text' ? firstText.text.split('\n')[0] : result.summary;
@@ -25,9 +25,12 @@ export async function keepDesktopImages(
     out.push(part);
     if (part.type !== 'image') continue;
     const bytes = Buffer.from(part.data, 'base64');
-    const saved = await saveScreenshot(where.sessionDir, where.agentId, bytes, part.mediaType);
+    const saved = await saveScreenshot(where.scratchDir, where.agentId, bytes, part.mediaType);
     if ('error' in saved) {
-      out.push({ type: 'text', text: `[The screenshot could not be kept in the session folder: ${saved.error}]` });
+      out.push({
+        type: 'text',
+        text: `[The screenshot could not be kept in the session's scratch folder: ${saved.error}]`,
+      });
       continue;
     }
     const { width, height } = pngSize(bytes);

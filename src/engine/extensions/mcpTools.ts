@@ -106,8 +106,8 @@ function buildTool(manager: McpManager, t: McpOfferedTool): Tool {
         const r = await manager.call(t.server, t.name, args, { signal: ctx.signal });
         const result = { isError: r.isError, summary: `${t.server}: ${r.summary}` };
         if (desktop) {
-          const { sessionDir, agentId = 'main' } = ctx.services;
-          return await keepDesktopImages(r.content, result, { sessionDir, agentId });
+          const { scratchDir, agentId = 'main' } = ctx.services;
+          return await keepDesktopImages(r.content, result, { scratchDir, agentId });
         }
         return { content: r.content, ...result };
       } catch (e) {

@@ -14,6 +14,7 @@ import type { ExtensionGate } from './extensionGate';
 import { hookGateHandler } from './hookGate';
 import type { TurnExtension } from '../loop/loop';
 import { attachMcpTools } from './mcpTools';
+import { attachMcpResourceTools } from './mcpResources';
 import type { ToolRegistry } from '../loop/toolRegistry';
 
 export interface RuntimeExtensionOptions {
@@ -70,6 +71,7 @@ export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): {
   let extension: TurnExtension | undefined;
   if (mcp) {
     const attached = attachMcpTools(mcp, opts.tools, warn);
+    for (const w of attachMcpResourceTools(mcp, opts.tools)) warn(w);
     closers.push(attached.stop);
     let announced = false;
     extension = {

@@ -265,7 +265,7 @@ export class Agent {
     let finalText = '';
     let toolCalls = 0;
     const invalidStreak = new InvalidCallStreak();
-    const repeatStreak = new RepeatedCallStreak(this.deps.services.sessionDir);
+    const repeatStreak = new RepeatedCallStreak(this.deps.services.scratchDir);
     let stopContinuations = 0;
     let emptyAnswers = 0;
     let reason: TurnEndReason = 'completed';

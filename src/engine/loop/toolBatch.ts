@@ -13,7 +13,13 @@ import {
   type PolicyDecision,
 } from '../policy/approvals';
 import type { EngineEventBody } from './events';
-import type { AfterToolCallVerdict, ToolCallFacts, ToolCallOutcome, ToolCallVerdict } from './turnExtension';
+import {
+  toolResultText,
+  type AfterToolCallVerdict,
+  type ToolCallFacts,
+  type ToolCallOutcome,
+  type ToolCallVerdict,
+} from './turnExtension';
 import type { FileSnapshot, FileStateGuard } from '../session/fileGuard';
 import type { CommandRun, FileChange } from '../session/fileHistory';
 import type { FileHistoryRecorder } from '../session/fileHistoryRecorder';
@@ -62,6 +68,8 @@ export interface ToolBatchEnv {
   rememberApproval(pattern: string): void;
   /** The extension gate, bound to this agent and turn (absent: no extensions). */
   beforeToolCall?(call: ToolCallFacts): Promise<ToolCallVerdict>;
+  beforeToolRun?(call: ToolCallFacts): Promise<void>;
+  /** Extensions' work after a tool: a result the model receives instead, feedback for it, the turn's end. */
   afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome): Promise<AfterToolCallVerdict | void>;
 }
 
@@ -311,11 +319,7 @@ function approvalFailed(p: PreparedToolCall, env: ToolBatchEnv, error: unknown):
   return { run: false, result: { content, isError: true } };
 }
 
-function resultText(result: ToolResult): string {
-  return typeof result.content === 'string'
-    ? result.content
-    : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
-}
+const resultText = toolResultText;
 
 export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promise<ToolBatchResult> {
   const runEnv: ToolRunEnv = {
@@ -358,6 +362,7 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
   const changes: FileChange[] = [];
   const commands: CommandRun[] = [];
   const running: Array<Promise<ToolResult>> = [];
+  const halts: Array<string | undefined> = prepared.map(() => undefined);
   prepared.forEach((p, i) => {
     const gate = gates[i];
     if (!gate.run) {
@@ -372,29 +377,31 @@ export async function runToolCalls(calls: ToolCall[], env: ToolBatchEnv): Promis
     running.push(
       Promise.allSettled(waitFor).then(async () => {
         if (env.signal.aborted) return { content: 'Not run: the turn was interrupted.', isError: true };
+        await env.beforeToolRun?.(factsOf(p));
         const outcome = await executeToolCall(p, runEnv, env.signal);
         snapshots.push(...outcome.snapshots);
         changes.push(...outcome.changes);
         if (outcome.command) commands.push(outcome.command);
-        return outcome.result;
+        // Work after the call (diagnostics, hooks) is done before a call that conflicts with it starts.
+        const { result } = outcome;
+        if (!env.afterToolCall) return result;
+        const after = await env.afterToolCall(factsOf(p), {
+          text: resultText(result),
+          isError: !!result.isError,
+          result,
+        });
+        if (after?.halt !== undefined) halts[i] = after.halt;
+        const final = after?.result ?? result;
+        return after?.feedback ? withFeedback(final, after.feedback) : final;
       }),
     );
   });
   const results = await Promise.all(running);
-  let halted: string | undefined = gates.flatMap((g) => (!g.run && g.halt !== undefined ? [g.halt] : []))[0];
-  if (env.afterToolCall) {
-    const after = await Promise.all(
-      prepared.map((p, i) =>
-        gates[i].run
-          ? env.afterToolCall!(factsOf(p), { text: resultText(results[i]), isError: !!results[i].isError })
-          : undefined,
-      ),
-    );
-    after.forEach((verdict, i) => {
-      if (verdict?.feedback) results[i] = withFeedback(results[i], verdict.feedback);
-      halted ??= verdict?.halt;
-    });
-  }
+  // A gate's reason to end the turn first, then the first call's (in call order) whose work after it gave one.
+  const halted: string | undefined = [
+    ...gates.flatMap((g) => (!g.run && g.halt !== undefined ? [g.halt] : [])),
+    ...halts.filter((h): h is string => h !== undefined),
+  ][0];
 
   const messages: Message[] = prepared.map((p, i) => {
     const result = results[i];

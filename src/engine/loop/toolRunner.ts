@@ -208,8 +208,8 @@ async function runPrepared(prepared: PreparedToolCall, env: ToolRunEnv, signal: 
   const changes = history && before.pending.length ? await history.afterWrite(before.pending, snapshots) : [];
   const ran = history && prepared.accesses.some((a) => a.kind === 'exec');
   const command = ran ? await history.afterCommand(prepared.subject, env.guard.entries()) : undefined;
-  const { sessionDir } = env.services;
-  const capped = await capToolOutput(result, env.agentId ?? 'main', sessionDir, prepared.tool.maxOutputChars);
+  const { scratchDir } = env.services;
+  const capped = await capToolOutput(result, env.agentId ?? 'main', scratchDir, prepared.tool.maxOutputChars);
   if (capped.unsaved) env.warn?.(`The full output of ${prepared.tool.name} was not saved: ${capped.unsaved}.`);
   return { result: capped.result, snapshots, changes, ...(command ? { command } : {}) };
 }
@@ -221,7 +221,7 @@ async function runPrepared(prepared: PreparedToolCall, env: ToolRunEnv, signal: 
 export async function capToolOutput(
   result: ToolResult,
   agentId: string,
-  sessionDir: string,
+  scratchDir: string,
   limit = MAX_TOOL_OUTPUT_CHARS,
 ): Promise<{ result: ToolResult; unsaved?: string }> {
   const parts: ContentPart[] =
@@ -229,7 +229,7 @@ export async function capToolOutput(
   const total = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
   if (total <= limit) return { result };
   const full = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
-  const saved = await saveToolOutput(sessionDir, agentId, full);
+  const saved = await saveToolOutput(scratchDir, agentId, full);
   // Head and tail scale with the limit, so they never overlap: together they keep 80 % of it.
   const head = Math.floor(limit * PREVIEW_HEAD_SHARE);
   const tail = Math.floor(limit * PREVIEW_TAIL_SHARE);

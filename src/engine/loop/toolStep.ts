@@ -172,6 +172,7 @@ export class ToolStep {
       ...(extensions.watchesToolCalls
         ? {
             beforeToolCall: (call) => extensions.beforeToolCall(call, agent.gateContext(signal)),
+            beforeToolRun: (call) => extensions.beforeToolRun(call, agent.gateContext(signal)),
             afterToolCall: (call, outcome) => extensions.afterToolCall(call, outcome, agent.gateContext(signal)),
           }
         : {}),

@@ -3,7 +3,7 @@
 // the one extension that fans each point out to many handlers (config hooks, plugins, memory recall) in parallel.
 // The loop holds a list of extensions and asks them through `TurnExtensions`, which merges their answers.
 import type { ProviderError } from '../../llm/types';
-import type { ToolAccess } from '../../tools/defineTool';
+import type { ToolAccess, ToolResult } from '../../tools/defineTool';
 import type { TurnEndReason, TurnOrigin } from '../session/records';
 import type { Agent } from './loop';
 
@@ -33,6 +33,8 @@ export interface ToolCallOutcome {
   /** The result text the model receives (after output capping). */
   text: string;
   isError: boolean;
+  /** The whole result (its display, e.g. an edit's before and after), for an extension that rewrites it. */
+  result: ToolResult;
 }
 
 /** The merged answer before a tool call: a block, or a rewrite of the approval decision (docs/extensions.md). */
@@ -47,6 +49,8 @@ export interface ToolCallVerdict {
 export interface AfterToolCallVerdict {
   feedback?: string;
   halt?: string;
+  /** The result the model receives instead of the call's own (an extension's work after a tool). */
+  result?: ToolResult;
 }
 
 export interface PromptFacts {
@@ -119,7 +123,13 @@ export interface TurnExtension {
   beforeToolCall?(call: ToolCallFacts, ctx: GateContext): Promise<ToolCallVerdict>;
   /** Refuse a tool call before approval is asked (plan mode, budgets): return the message for the model. */
   checkToolCall?(call: ToolCallCheck, agent: Agent): string | undefined;
-  /** After a call ran, with the result the model receives: add feedback to it, or end the turn after this step. */
+  /** Right before an approved call runs (after the calls it conflicts with finished): note what it may change. */
+  beforeToolRun?(call: ToolCallFacts, ctx: GateContext): Promise<void>;
+  /**
+   * After a call ran, with the result the model receives: replace that result (work after a tool, such as the language
+   * server's diagnostics after an edit: docs/extensions.md; later extensions see the replacement), add feedback to it,
+   * or end the turn after this step.
+   */
   afterToolCall?(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<AfterToolCallVerdict | void>;
   /** The model answered without tool calls: return text to keep the turn going, or undefined to stop. */
   beforeStop?(facts: StopFacts, ctx: GateContext): Promise<string | undefined>;
@@ -130,6 +140,13 @@ export interface TurnExtension {
   endTurn?(agent: Agent, at: TurnBoundary): TurnEnd | undefined;
   /** After every turn, with its outcome. */
   afterTurn?(agent: Agent, outcome: TurnOutcome): Promise<void> | void;
+}
+
+/** A result's text as the model reads it (content parts other than text shown as `[image]`…). */
+export function toolResultText(result: ToolResult): string {
+  return typeof result.content === 'string'
+    ? result.content
+    : result.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
 }
 
 /** How many times one step may be recovered by extensions (e.g. compaction with growing cuts). */
@@ -191,7 +208,7 @@ export class TurnExtensions {
   }
 
   get watchesToolCalls(): boolean {
-    return this.list.some((ext) => ext.beforeToolCall || ext.afterToolCall);
+    return this.list.some((ext) => ext.beforeToolCall || ext.beforeToolRun || ext.afterToolCall);
   }
 
   async beforeToolCall(call: ToolCallFacts, ctx: GateContext): Promise<ToolCallVerdict> {
@@ -209,11 +226,28 @@ export class TurnExtensions {
     return undefined;
   }
 
+  async beforeToolRun(call: ToolCallFacts, ctx: GateContext): Promise<void> {
+    for (const ext of this.list) await ext.beforeToolRun?.(call, ctx);
+  }
+
+  /**
+   * Each extension in order, each seeing the result as the ones before it left it: the final result when one replaced
+   * it, every extension's feedback, and the first reason to end the turn.
+   */
   async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext): Promise<AfterToolCallVerdict> {
+    let current = outcome;
+    let replaced: ToolResult | undefined;
     const verdicts: AfterToolCallVerdict[] = [];
-    for (const ext of this.list)
-      if (ext.afterToolCall) verdicts.push((await ext.afterToolCall(call, outcome, ctx)) ?? {});
-    return mergeAfterToolCallVerdicts(verdicts);
+    for (const ext of this.list) {
+      const verdict = await ext.afterToolCall?.(call, current, ctx);
+      if (!verdict) continue;
+      verdicts.push(verdict);
+      if (verdict.result) {
+        replaced = verdict.result;
+        current = { text: toolResultText(replaced), isError: !!replaced.isError, result: replaced };
+      }
+    }
+    return { ...mergeAfterToolCallVerdicts(verdicts), ...(replaced ? { result: replaced } : {}) };
   }
 
   async beforeStop(facts: StopFacts, ctx: GateContext): Promise<string | undefined> {

@@ -71,8 +71,8 @@ export class RepeatedCallStreak {
   private key: string | undefined;
   private count = 0;
 
-  /** `sessionDir`: the folder whose saved tool outputs the results may name. */
-  constructor(private readonly sessionDir?: string) {}
+  /** `scratchDir`: the session's scratch folder, whose saved tool outputs the results may name. */
+  constructor(private readonly scratchDir?: string) {}
 
   add(calls: readonly ToolCall[], invalid: readonly boolean[], results: Message[]): RepeatVerdict {
     const verdict: RepeatVerdict = { warnings: [] };
@@ -107,7 +107,7 @@ export class RepeatedCallStreak {
   }
 
   private identityOf(result: ToolMessage): string {
-    const dir = this.sessionDir;
+    const dir = this.scratchDir;
     if (!dir) return JSON.stringify(result.content);
     return JSON.stringify(result.content.map((p) => (p.type === 'text' ? savedOutputIdentity(p.text, dir) : p)));
   }

@@ -88,7 +88,7 @@ export interface PolicyInput {
   /** Swarm mode (`/swarm`, SPEC §6.7): AgentSwarm is approved without asking. */
   swarmMode?: boolean;
   cwd: string;
-  /** The folders the session works in (workspace.ts): cwd, --add-dir folders, the session folder; skill folders to read. */
+  /** The folders the session works in (workspace.ts): cwd, --add-dir folders, the session's scratch folder; skill folders to read. */
   workspace: Workspace;
   isSensitivePath(path: string): boolean;
   /** The parsed Bash line (shellAnalysisFor); a line left unparsed is judged as unreadable. */

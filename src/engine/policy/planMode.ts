@@ -12,9 +12,14 @@
 //     short reminder every PLAN_REMINDER_EVERY_STEPS steps after that, and a one-off notice when a
 //     front end switches plan mode while a turn runs (or off before the next one).
 // Leaving it goes through ExitPlanMode's review (InteractionPort.reviewPlan); auto mode approves.
+// The plan file lives in the session's scratch folder (`plans/<agentId>/plan-<hex>.md`, store/paths.ts). A plan path
+// read back from the journal is used only when it is exactly such a path of this session; any other is replaced by a
+// fresh one (a plan of a session made before the scratch folder existed is carried over), so a record can never
+// point plan mode's writes, or `/plan clear`'s removal, at another file (docs/sessions.md, "What a resume trusts").
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, relative } from 'node:path';
+import { readFileBelow, removeBelow, writeFileBelow } from '../../store/ownedFiles';
+import { SCRATCH } from '../../store/paths';
 import { renderTemplate, type ToolAccess } from '../../tools/defineTool';
 import { canonicalPath } from '../../tools/file/pathPolicy';
 import offNotice from '../../tools/plan/planModeOff.md';
@@ -26,6 +31,8 @@ import type { InteractionPort } from '../delegation/interactions';
 import type { TurnExtension } from '../loop/loop';
 import type { Session } from '../session/session';
 
+/** The name of a plan file. */
+const PLAN_FILE = /^plan-[0-9a-f]{8}\.md$/;
 /** After the first step of a turn, the short reminder comes back every this many steps. */
 export const PLAN_REMINDER_EVERY_STEPS = 5;
 /** Tools plan mode leaves to the ordinary permission rules whatever they touch (Bash; see docs/plan-goals-context.md). */
@@ -61,7 +68,47 @@ export class PlanMode implements PlanModeService {
   constructor(
     private readonly session: Session,
     private readonly deps: PlanModeDeps,
-  ) {}
+  ) {
+    this.adoptRecordedPlanPath();
+  }
+
+  /** This agent's plans folder, below the canonical scratch folder and never resolved further (see above). */
+  private get plansDir(): string {
+    return join(canonicalPath(this.session.scratchDir), SCRATCH.plans, this.session.agentId);
+  }
+
+  private isOwnPlanPath(path: string): boolean {
+    return PLAN_FILE.test(basename(path)) && path === join(this.plansDir, basename(path));
+  }
+
+  private adoptRecordedPlanPath(): void {
+    const recorded = this.session.state.planMode.planPath;
+    if (recorded === undefined || this.isOwnPlanPath(recorded)) return;
+    const planPath = this.newPlanPath();
+    this.carryOverLegacyPlan(recorded, planPath);
+    this.session.commit({ type: 'plan_mode', active: this.active, planPath });
+    if (this.active) this.allowPlanWrites(planPath);
+  }
+
+  /** A plan file of the session folder's `agents/<agentId>/plans/` (before the scratch folder) moves to `planPath`. */
+  private carryOverLegacyPlan(recorded: string, planPath: string): void {
+    const dir = this.session.dir;
+    const legacy = join('agents', this.session.agentId, 'plans', basename(recorded));
+    if (!PLAN_FILE.test(basename(recorded)) || recorded !== join(canonicalPath(dir), legacy)) return;
+    const scratch = canonicalPath(this.session.scratchDir);
+    try {
+      const bytes = readFileBelow(dir, legacy);
+      writeFileBelow(scratch, relative(scratch, planPath), bytes, { makeDirs: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // no plan was written yet
+      const why = e instanceof Error ? e.message : String(e);
+      this.deps.emit({
+        type: 'notice',
+        level: 'warning',
+        text: `The plan file ${recorded} was not carried over: ${why}`,
+      });
+    }
+  }
 
   get active(): boolean {
     return this.session.state.planMode.active;
@@ -87,7 +134,17 @@ export class PlanMode implements PlanModeService {
 
   /** /plan clear (idle only): deletes the plan file and starts a fresh one; returns its path. */
   clearPlan(): string {
-    if (this.planPath) rmSync(this.planPath, { force: true });
+    const current = this.planPath;
+    if (current && this.isOwnPlanPath(current)) {
+      const scratch = canonicalPath(this.session.scratchDir);
+      try {
+        removeBelow(scratch, relative(scratch, current));
+      } catch (e) {
+        // A link planted on the way: nothing is removed through it; the fresh plan file below is used instead.
+        const why = e instanceof Error ? e.message : String(e);
+        this.deps.emit({ type: 'notice', level: 'warning', text: `The plan file ${current} was not removed: ${why}` });
+      }
+    }
     const planPath = this.newPlanPath();
     this.session.commit({ type: 'plan_mode', active: this.active, planPath });
     if (this.active) this.allowPlanWrites(planPath);
@@ -171,8 +228,8 @@ export class PlanMode implements PlanModeService {
   }
 
   private newPlanPath(): string {
-    const id = `plan-${randomBytes(4).toString('hex')}`;
-    // Canonical, as the file tools report paths, so the restriction and the approvals match exactly.
-    return canonicalPath(join(this.session.dir, 'agents', this.session.agentId, 'plans', `${id}.md`));
+    // Canonical up to the scratch folder, as the file tools report paths, so the restriction and the approvals match
+    // exactly — and not resolved below it: a link a command planted there then makes the paths differ (refused).
+    return join(this.plansDir, `plan-${randomBytes(4).toString('hex')}.md`);
   }
 }

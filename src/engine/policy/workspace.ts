@@ -1,6 +1,7 @@
 // The workspace: the folders a session's tools work in (docs/approvals.md "Sensitive files and the
-// workspace") — the working folder, the folders added with --add-dir, and the session's own folder
-// (plan files, saved tool outputs) — plus folders the tools may only read: the folders of the loaded
+// workspace") — the working folder, the folders added with --add-dir, and the session's scratch folder
+// (plan files, saved tool outputs; never the rest of the session folder, where the journal lives: docs/sessions.md,
+// "The scratch folder") — plus folders the tools may only read: the folders of the loaded
 // skills (their instructions point at files beside them). Roots are canonical (symlinks resolved), as
 // the file tools report the paths they touch, so `../x`, `/abs/x` and a link pointing out of the tree
 // all get the same answer.
@@ -26,14 +27,15 @@ function canonicalSet(paths: readonly string[]): string[] {
 export function workspaceOf(parts: {
   cwd: string;
   additionalDirs?: readonly string[];
-  sessionDir?: string;
+  /** The session's scratch folder (plan files, saved outputs); never the session folder itself. */
+  scratchDir?: string;
   readOnly?: readonly string[];
   guardedWrite?: (path: string) => string | undefined;
 }): Workspace {
   const roots = canonicalSet([
     parts.cwd,
     ...(parts.additionalDirs ?? []),
-    ...(parts.sessionDir ? [parts.sessionDir] : []),
+    ...(parts.scratchDir ? [parts.scratchDir] : []),
   ]);
   const readOnly = canonicalSet(parts.readOnly ?? []).filter((dir) => !roots.some((root) => isWithin(dir, root)));
   return { roots, readOnly, ...(parts.guardedWrite ? { guardedWrite: parts.guardedWrite } : {}) };

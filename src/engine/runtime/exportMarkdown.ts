@@ -143,7 +143,7 @@ export function exportMarkdown(
   opts: { cwd: string; path?: string; now?: Date; modelId?: string },
 ): { path: string; markdown: string } {
   const now = opts.now ?? new Date();
-  const { records } = readJournal(session.journalPath, isJournalRecord);
+  const { records } = readJournal(session.journalPath, session.dir, isJournalRecord);
   const markdown = renderTranscriptMarkdown(session.state, records, now, opts.modelId);
   let target = resolve(opts.cwd, opts.path?.trim() || exportFileName(session.id, now));
   if (existsSync(target) && statSync(target).isDirectory()) target = join(target, exportFileName(session.id, now));

@@ -57,6 +57,8 @@ export interface HeadlessRunOptions {
   preApproved?: PermissionRule[];
   /** The prompt's `@path` attachments (promptAttachments.ts), sent after its text. */
   attachments?: ContentPart[];
+  /** `/flow:<name>`: runs the flow's turns instead of sending the prompt (engine/delegation/flowRunner.ts). */
+  flow?: () => Promise<{ ok: boolean; message: string; outcomes: TurnOutcome[] }>;
   /** Where what the run waits for is said (print mode: stderr). */
   notify: Sink;
   background?: { watcher: BackgroundWatcher; mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
@@ -119,7 +121,15 @@ export async function runHeadless(agent: Agent, opts: HeadlessRunOptions, interr
     opts.notify.write(`jarvis: ${goalProblem}\n`);
     return EXIT_FAILURE;
   }
-  if (!opts.goal) {
+  // A flow skill's run (`/flow:<name>`): its turns one after another (engine/delegation/flowRunner.ts).
+  let flowOutcomes: TurnOutcome[] | undefined;
+  if (opts.flow) {
+    const result = await opts.flow();
+    if (interrupted()) return EXIT_INTERRUPTED;
+    opts.notify.write(`${result.message}\n`);
+    if (!result.ok) return EXIT_FAILURE;
+    flowOutcomes = result.outcomes;
+  } else if (!opts.goal) {
     const extra = opts.promptContent !== undefined || opts.attachments?.length;
     const content: ContentPart[] = [
       { type: 'text', text: opts.promptContent ?? opts.prompt },
@@ -128,7 +138,7 @@ export async function runHeadless(agent: Agent, opts: HeadlessRunOptions, interr
     const granted = opts.preApproved?.length ? { preApproved: opts.preApproved } : {};
     agent.submit({ kind: 'prompt', text: opts.prompt, ...(extra ? { content } : {}), ...granted });
   }
-  const outcomes = await agent.idle();
+  const outcomes = [...(flowOutcomes ?? []), ...(await agent.idle())];
   if (interrupted()) return EXIT_INTERRUPTED;
   let code = exitCodeOf(outcomes);
   if (code !== EXIT_SUCCESS) return settle(code);

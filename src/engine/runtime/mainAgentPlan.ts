@@ -46,8 +46,9 @@ export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork
   const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
   // A browser-profile session delegates only to the browser sub-agent types.
   const catalog = browserChoice === 'agent' ? browserAgentCatalog() : (opts.agents ?? builtinAgentCatalog());
+  // opencode's primary agents are started with --agent, never delegated to (docs/compatibility.md).
   const subagentTypes = catalog.all
-    .filter((p) => p.source !== 'builtin')
+    .filter((p) => p.source !== 'builtin' && !p.primaryOnly)
     .map((p) => ({ name: p.name, description: p.description, ...(p.source === 'plugin' ? { plugin: true } : {}) }));
   // The Agent tool's description names the custom agents it can start; with a model pool (not forced)
   // Agent and AgentSwarm take `model`, described with the pool's choices.

@@ -5,6 +5,8 @@
 // it is reached too early. The model client is created on first use, so nothing heavy loads before the first request.
 import { dirname, join } from 'node:path';
 import { sweepToolOutputs } from '../../store/toolOutputs';
+import { mkdirPrivateSync } from '../../store/privateFiles';
+import { recordSigner } from '../../store/recordKey';
 import { resolveBashTaskTimeoutS } from '../../tools/task/taskService';
 import { isSensitivePath } from '../../tools/file';
 import { acquireSessionLock, type SessionLock } from '../../store/sessionLock';
@@ -37,6 +39,7 @@ import { Disposables } from './disposables';
 import { lendServices, type LentServices } from './sharedServices';
 import { chooseMainProfile, offerTools, planDelegation, type OfferedTools, type PromptContext } from './mainAgentPlan';
 import type { Runtime, RuntimeOptions } from './runtimeShape';
+import { lspDiagnosticsExtension } from '../extensions/lspDiagnostics';
 
 export type { Runtime, RuntimeOptions } from './runtimeShape';
 
@@ -66,9 +69,20 @@ function openJournal(a: Assembly): { session: Session; lock: SessionLock } {
   const { opts } = a;
   if (opts.resume) {
     const lock = acquireSessionLock(opts.resume.sessionDir);
-    const session = Session.open(opts.resume);
+    let session: Session;
+    try {
+      session = Session.open(opts.resume);
+    } catch (e) {
+      // A journal that cannot be read (a link where it should be: docs/sessions.md) leaves the session to others.
+      lock.release();
+      throw e;
+    }
     a.warnings.push(...session.warnings);
-    if (opts.modeOverride && session.state.mode !== opts.mode) session.commit({ type: 'mode', mode: opts.mode });
+    // The journal's mode counts only when an authenticated record set it; otherwise the flags and config decide
+    // (docs/sessions.md, "What a resume trusts").
+    const mode = opts.modeOverride || !session.modeRestored ? opts.mode : session.state.mode;
+    if (session.state.mode !== mode) session.commit({ type: 'mode', mode });
+    mkdirPrivateSync(session.scratchDir);
     return { session, lock };
   }
   const session = Session.create({
@@ -91,8 +105,10 @@ function startBackgroundWork(a: Assembly, session: Session): BackgroundWork {
   });
   const notifications = new TaskNotifications(opts.notificationDelivery);
   const bashTaskTimeoutS = resolveBashTaskTimeoutS(opts.background.bashTaskTimeoutS, opts.nonInteractive);
+  const key = recordSigner(opts.home);
   const tasks = new BackgroundTasks({
     sessionDir: session.dir,
+    ...('signer' in key ? { signer: key.signer } : {}),
     settings: { ...opts.background, bashTaskTimeoutS },
     onTaskFinished: notifications.onTaskFinished,
     warn: (text) => emit({ type: 'notice', level: 'warning', text, agentId: MAIN_AGENT_ID }),
@@ -159,7 +175,7 @@ function describeSetup(
   const workspace = workspaceOf({
     cwd: opts.cwd,
     additionalDirs: opts.additionalDirs,
-    sessionDir: session.dir,
+    scratchDir: session.scratchDir,
     readOnly: (opts.skills?.all ?? []).map((s) => s.dir),
     ...(offered.towerOn ? { guardedWrite: towerGuardedWrite } : {}),
   });
@@ -183,7 +199,13 @@ function describeSetup(
     tools: offered.tools,
     deferral: { ...(opts.deferral ?? { deferred: [], pinned: [] }), listingBytes: offered.listingBytes },
     services: lent.shared,
-    extensions: [...(opts.extensions ?? []), ...(extras.extension ? [extras.extension] : []), extractor.extension],
+    // The language server's check after a tool comes first: hooks and the rest see the result with its diagnostics.
+    extensions: [
+      lspDiagnosticsExtension(lent.lsp),
+      ...(opts.extensions ?? []),
+      ...(extras.extension ? [extras.extension] : []),
+      extractor.extension,
+    ],
     goal: opts.goal,
     fileHistory,
     emit: a.emit,

@@ -19,7 +19,10 @@ import type { Session } from '../session/session';
 import type { Assembly, BackgroundWork } from './assembly';
 import type { RuntimeOptions } from './runtimeShape';
 import { lendLanguageServers } from './lspSession';
+import { MCP_RESOURCES } from '../../tools/mcp';
+import { mcpResourceAccess } from '../extensions/mcpResources';
 import { DEFAULT_LSP_SETTINGS } from '../../platform/lsp/lspServers';
+import type { LspManager } from '../../platform/lsp/lspManager';
 
 export interface LentServices {
   shared: Map<string, unknown>;
@@ -28,6 +31,8 @@ export interface LentServices {
   web: WebSettings;
   browserChoice: BrowserProfileChoice | undefined;
   browser: ReturnType<typeof browserRuntime> | undefined;
+  /** The session's language servers (turned off when the options have no [lsp]). */
+  lsp: LspManager;
 }
 
 export function lendServices(a: Assembly, session: Session, work: BackgroundWork): LentServices {
@@ -45,7 +50,7 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
     // tool's arguments. The scratch folder is where commands may write beside the session.
     const folders = {
       workspace: [opts.cwd, ...(opts.additionalDirs ?? [])],
-      scratch: session.dir,
+      scratch: session.scratchDir,
       jarvisHome: opts.home,
       home: homedir(),
     };
@@ -56,6 +61,8 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
     if (opts.sandbox.enabled) boundary.warmUp().catch(() => undefined);
     a.disposables.add({ name: 'trust boundary', dispose: () => boundary.close() });
   }
+  // The MCP servers' resources, for ListMcpResources / ReadMcpResource (docs/mcp.md).
+  if (opts.mcp) shared.set(MCP_RESOURCES.name, mcpResourceAccess(opts.mcp));
   for (const [name, service] of opts.services ?? []) shared.set(name, service);
   const web = opts.web ?? DEFAULT_WEB_SETTINGS;
   shared.set(WEB_SERVICE.name, web);
@@ -84,8 +91,13 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
   shared.set(WORKFLOW_SETTINGS.name, { home: opts.home, limits: opts.workflowLimits ?? WORKFLOW_LIMITS });
   a.disposables.add({ name: 'scheduled tasks', dispose: () => work.cron.close() });
   // Without [lsp] settings (an embedding, a test) the manager is lent turned off: Lsp says so, edits add nothing.
-  lendLanguageServers(a, shared, opts.lsp ?? { ...DEFAULT_LSP_SETTINGS, enabled: false });
-  return { shared, memory, memorySettings, web, browserChoice, browser };
+  const lsp = lendLanguageServers(
+    a,
+    shared,
+    opts.lsp ?? { ...DEFAULT_LSP_SETTINGS, enabled: false },
+    session.scratchDir,
+  );
+  return { shared, memory, memorySettings, web, browserChoice, browser, lsp };
 }
 
 /**

@@ -92,8 +92,9 @@ export type RecordBody =
   | { type: 'turn_end'; turnId: string; reason: TurnEndReason; error?: string }
   /** One request's usage; `model`: the model id it was sent to (absent in journals written before it was kept). */
   | { type: 'usage'; usage: Usage; model?: string }
-  | { type: 'mode'; mode: PermissionMode }
-  | { type: 'session_approval'; pattern: string }
+  /** `auth`: the record's authentication tag (recordAuth.ts); a resume applies only authenticated permission records. */
+  | { type: 'mode'; mode: PermissionMode; auth?: string }
+  | { type: 'session_approval'; pattern: string; auth?: string }
   | { type: 'file_snapshot'; snapshot: FileSnapshot }
   | { type: 'title'; title: string }
   | { type: 'model'; modelAlias: string; modelId?: string }

@@ -3,9 +3,10 @@
 // the agent changed from then on to its state just before that prompt, `both` does the two. A file
 // whose bytes differ from what the agent last left there was changed outside the agent (or by a
 // command it ran): it is listed and kept unless the caller says to overwrite it. Changes made by
-// commands cannot be restored; the targets and the result say which turns ran commands.
-import { chmod, mkdir, unlink, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// commands cannot be restored; the targets and the result say which turns ran commands. The file history is read
+// back from disk, so it is untrusted: a file is put back only inside the workspace and never into a version-control
+// folder (rewindBounds.ts), from a kept copy whose bytes hash to its name and whose size is the recorded one, with
+// plain permission bits (no set-id bits), and without following a link on the way.
 import type { Agent } from '../loop/loop';
 import {
   sameVersion,
@@ -15,7 +16,9 @@ import {
   type SkippedFile,
 } from './fileHistory';
 import { DEFAULT_REWIND_MAX_FILE_BYTES, readVersion, type FileHistoryRecorder } from './fileHistoryRecorder';
-import { FileBlobStore } from '../../store/fileBlobs';
+import { FileBlobStore, sha256Of } from '../../store/fileBlobs';
+import { removeBelow, writeFileBelow } from '../../store/ownedFiles';
+import { restoreSpot } from './rewindBounds';
 import type { SessionState } from './records';
 import type { Session } from './session';
 import { undo } from './undo';
@@ -80,6 +83,9 @@ export function listRewindTargets(state: SessionState, limit = 50): RewindTarget
 
 export interface PlannedRestore {
   path: string;
+  /** The workspace folder holding `path`, and `path` below it (rewindBounds.ts). */
+  root: string;
+  rel: string;
   to: FileVersion;
   /** What is on disk now. */
   current: FileVersion;
@@ -105,11 +111,15 @@ function sizeText(bytes: number): string {
       : `${bytes} bytes`;
 }
 
-/** What a files rewind to just before user turn `turnId` would do; reads the disk, changes nothing. */
+/**
+ * What a files rewind to just before user turn `turnId` would do; reads the disk (only inside `roots`, the workspace
+ * folders), changes nothing.
+ */
 export async function planFileRewind(
   state: SessionState,
   turnId: string,
   maxFileBytes: number,
+  roots: readonly string[],
 ): Promise<FileRewindPlan> {
   const turns = state.fileHistory.turns;
   const start = turns.findIndex((t) => t.turnId === turnId);
@@ -132,6 +142,11 @@ export async function planFileRewind(
   const unchanged: RestoredFile[] = [];
   const impossible: SkippedFile[] = [];
   for (const [path, { before }] of earliest) {
+    const spot = restoreSpot(path, roots);
+    if ('refused' in spot) {
+      impossible.push({ path, reason: spot.refused });
+      continue;
+    }
     const current = await readVersion(path, maxFileBytes).catch(() => undefined);
     if (!current) {
       impossible.push({ path, reason: 'it is no longer a regular file (or cannot be read)' });
@@ -148,7 +163,7 @@ export async function planFileRewind(
       });
       continue;
     }
-    const planned: PlannedRestore = { path, to: before, current };
+    const planned: PlannedRestore = { path, ...spot, to: before, current };
     const known = state.fileHistory.known[path];
     if (known && !sameVersion(current, known)) {
       const byCommand = commandChanged.get(path);
@@ -187,6 +202,8 @@ export interface RewindResult {
 
 export interface RewindSubject {
   session: Session;
+  /** The folders files may be put back in: the runtime's workspace (cwd, --add-dir folders, the scratch folder). */
+  workspace: { roots: readonly string[] };
   agent?: Pick<Agent, 'busy'>;
   /** The runtime's recorder, for `[rewind] max_file_bytes` (files up to it are hashed, replaced bytes kept). */
   fileHistory?: Pick<FileHistoryRecorder, 'settings'>;
@@ -219,16 +236,23 @@ async function putBack(entry: PlannedRestore, blobs: FileBlobStore, maxFileBytes
     if (entry.conflict) throw e;
   }
   if (entry.to.kind === 'absent') {
-    await unlink(entry.path).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== 'ENOENT') throw e;
-    });
-  } else {
-    const bytes = await blobs.get(entry.to.hash ?? '');
-    await mkdir(dirname(entry.path), { recursive: true });
-    await writeFile(entry.path, bytes);
-    if (entry.to.mode !== undefined) await chmod(entry.path, entry.to.mode);
+    removeBelow(entry.root, entry.rel);
+    return { path: entry.path, version: { kind: 'absent' }, replaced };
   }
-  const version = (await readVersion(entry.path, Number.MAX_SAFE_INTEGER)) ?? entry.to;
+  const bytes = await blobs.get(entry.to.hash ?? '');
+  if (bytes.byteLength !== entry.to.size)
+    throw new Error(`its kept copy holds ${bytes.byteLength} bytes, not the ${entry.to.size} its record says`);
+  // Plain permission bits only: a record never makes a set-user-id or set-group-id file.
+  const mode = (entry.to.mode ?? 0o644) & 0o777;
+  const written = writeFileBelow(entry.root, entry.rel, bytes, { makeDirs: true, dirMode: 0o777, mode });
+  const version: FileVersion = {
+    kind: 'file',
+    size: bytes.byteLength,
+    hash: sha256Of(bytes),
+    mode: written.mode & 0o7777,
+    mtimeMs: written.mtimeMs,
+    kept: false,
+  };
   return { path: entry.path, version, replaced };
 }
 
@@ -267,7 +291,7 @@ export async function rewind(subject: RewindSubject, opts: RewindOptions): Promi
   const maxFileBytes =
     subject.maxFileBytes ?? subject.fileHistory?.settings.maxFileBytes ?? DEFAULT_REWIND_MAX_FILE_BYTES;
   const blobs = new FileBlobStore(session.dir);
-  const plan = await planFileRewind(session.state, target.turnId, maxFileBytes);
+  const plan = await planFileRewind(session.state, target.turnId, maxFileBytes, subject.workspace.roots);
   const overwrite = (path: string) =>
     opts.overwrite === true || (Array.isArray(opts.overwrite) && opts.overwrite.includes(path));
   const restored: RestoredFile[] = [...plan.unchanged];

@@ -14,8 +14,18 @@ import {
   type SessionLocation,
 } from '../../store/sessionStore';
 import type { Message } from '../../llm/types';
+import { recordSigner, type RecordSigner } from '../../store/recordKey';
+import { sessionScratchDir } from '../../store/paths';
+import { mkdirPrivateSync } from '../../store/privateFiles';
 import { FileStateGuard } from './fileGuard';
 import { existsSync } from 'node:fs';
+import {
+  authenticate,
+  isAuthentic,
+  isPermissionRecord,
+  unauthenticatedWarning,
+  type PermissionRecord,
+} from './recordAuth';
 import { MAIN_AGENT_ID } from '../loop/events';
 import {
   applyRecord,
@@ -48,14 +58,29 @@ export class Session {
   /** Set once a journal write failed: from then on the session lives in memory only. */
   persistError: JournalWriteError | undefined;
   private unreported: SessionNotSavedError | undefined;
+  /** Authenticates permission records (recordAuth.ts); undefined when the data root's key cannot be used. */
+  private readonly signer: RecordSigner | undefined;
+  private restoredMode = false;
 
   private constructor(
     readonly location: SessionLocation,
     /** Whose journal this is: `main`, or a subagent's id. */
     readonly agentId: string = MAIN_AGENT_ID,
+    signer?: RecordSigner,
   ) {
-    this.journal = new JournalWriter<JournalRecord>(journalPathOf(location.sessionDir, agentId));
+    this.journal = new JournalWriter<JournalRecord>(journalPathOf(location.sessionDir, agentId), location.sessionDir);
     if (agentId === MAIN_AGENT_ID) noteActiveSessionDir(location.sessionDir);
+    this.signer = signer ?? this.signerOf(location);
+  }
+
+  private signerOf(location: SessionLocation): RecordSigner | undefined {
+    if (!location.home) return undefined;
+    const key = recordSigner(location.home);
+    if ('signer' in key) return key.signer;
+    this.warnings.push(
+      `${key.error}: the permission mode and the approvals of this session will not be restored when it is resumed.`,
+    );
+    return undefined;
   }
 
   get id(): string {
@@ -64,8 +89,16 @@ export class Session {
   get dir(): string {
     return this.location.sessionDir;
   }
+  /** The session's scratch folder (store/paths.ts): what commands and the file tools may write. */
+  get scratchDir(): string {
+    return sessionScratchDir(this.location.sessionDir);
+  }
   get journalPath(): string {
     return this.journal.path;
+  }
+  /** Whether an authenticated mode record of the journal set the mode (else the mode the session is started with applies). */
+  get modeRestored(): boolean {
+    return this.restoredMode;
   }
 
   static create(opts: {
@@ -78,6 +111,7 @@ export class Session {
     sessionId?: string;
   }): Session {
     const session = new Session(createSessionDir(opts.home, opts.workDir, opts.sessionId));
+    mkdirPrivateSync(session.scratchDir);
     session.commit({
       type: 'session_meta',
       sessionId: session.id,
@@ -93,10 +127,27 @@ export class Session {
 
   /** Rebuilds a session by replaying its journal, then closes anything a crash left open. */
   static open(location: SessionLocation, agentId: string = MAIN_AGENT_ID): Session {
-    const session = new Session(location, agentId);
-    const { records, warnings } = readJournal(journalPathOf(location.sessionDir, agentId), isJournalRecord);
+    return Session.replayed(new Session(location, agentId));
+  }
+
+  /** Replays the journal; permission records are applied only when authentic (recordAuth.ts). */
+  private static replayed(session: Session): Session {
+    const path = session.journalPath;
+    const { records, warnings } = readJournal(path, session.dir, isJournalRecord);
     session.warnings.push(...warnings);
-    for (const r of records) session.applyOnly(r);
+    const skipped: PermissionRecord[] = [];
+    for (const r of records) {
+      if (isPermissionRecord(r)) {
+        if (!isAuthentic(r, session.signer, session.state.sessionId, session.agentId)) {
+          skipped.push(r);
+          continue;
+        }
+        if (r.type === 'mode') session.restoredMode = true;
+      }
+      session.applyOnly(r);
+    }
+    const warning = unauthenticatedWarning(path, skipped);
+    if (warning) session.warnings.push(warning);
     session.repairAfterCrash();
     return session;
   }
@@ -110,8 +161,8 @@ export class Session {
     agent: AgentIdentity & { modelAlias: string; mode: PermissionMode; systemPrompt: string },
   ): { session: Session; resumed: boolean } {
     if (existsSync(journalPathOf(parent.dir, agent.id)))
-      return { session: Session.open(parent.location, agent.id), resumed: true };
-    const session = new Session(parent.location, agent.id);
+      return { session: Session.replayed(new Session(parent.location, agent.id, parent.signer)), resumed: true };
+    const session = new Session(parent.location, agent.id, parent.signer);
     const identity: AgentIdentity = { id: agent.id, parent: agent.parent, ...(agent.name ? { name: agent.name } : {}) };
     session.commit({
       type: 'session_meta',
@@ -140,7 +191,11 @@ export class Session {
    * memory only (a journal with a hole in it would replay into a different conversation).
    */
   commit(body: RecordBody): void {
-    const record = { v: RECORD_VERSION, ts: Date.now(), ...body } as JournalRecord;
+    const signed =
+      this.signer && isPermissionRecord(body)
+        ? authenticate(body, this.signer, this.state.sessionId, this.agentId)
+        : body;
+    const record = { v: RECORD_VERSION, ts: Date.now(), ...signed } as JournalRecord;
     this.applyOnly(record);
     if (this.persistError) return;
     try {

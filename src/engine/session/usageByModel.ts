@@ -19,7 +19,7 @@ export function sessionUsageByModel(sessionDir: string, main: SessionState): Rec
     throw e;
   }
   for (const id of agents) {
-    for (const record of readJournal(journalPathOf(sessionDir, id), isJournalRecord).records) {
+    for (const record of readJournal(journalPathOf(sessionDir, id), sessionDir, isJournalRecord).records) {
       if (record.type === 'usage') addModelUsage(total, record.model, record.usage);
       else if (record.type === 'compaction' && record.usage)
         addModelUsage(total, record.model, { ...record.usage, cacheReadTokens: 0, cacheWriteTokens: 0 });

@@ -97,12 +97,14 @@ export class AgentCatalog {
 
   /** Agents `agent` may delegate to: its `subagents` list, else the built-in subagents (+ every custom agent for the main agent). */
   delegatesOf(agent: AgentProfile, isMain: boolean): string[] {
-    const custom = this.all.filter((a) => a.source !== 'builtin').map((a) => a.name);
+    const custom = this.all.filter((a) => a.source !== 'builtin' && !a.primaryOnly).map((a) => a.name);
     const allowed: NameSelection = agent.subagents ?? (isMain ? [...DEFAULT_SUBAGENTS, ...custom] : DEFAULT_SUBAGENTS);
     // `*` means every agent that can work delegated: not the built-in main agent itself.
     const names =
       allowed === '*'
-        ? this.all.filter((a) => !(a.name === MAIN_AGENT && a.source === 'builtin')).map((a) => a.name)
+        ? this.all
+            .filter((a) => !(a.name === MAIN_AGENT && a.source === 'builtin') && !a.primaryOnly)
+            .map((a) => a.name)
         : allowed;
     return [...new Set(names)].filter((n) => n !== agent.name && this.byName.has(n));
   }
@@ -154,7 +156,7 @@ export async function loadAgentCatalog(
         warnings.push(...notes);
         if (disabled) continue;
       }
-      const parsed = await parseAgentFile(file, root.source);
+      const parsed = await parseAgentFile(file, root.source, { opencode: root.tool === 'opencode' });
       if (!parsed.ok) warnings.push(`agent file skipped: ${parsed.message}`);
       else {
         warnings.push(...parsed.warnings.map((w) => `agent file: ${w}`));

@@ -27,6 +27,8 @@ export interface AgentProfile {
   prompt?: string;
   /** `model:` as written (`sonnet`, `inherit`, `anthropic/claude-sonnet-4-5`, an alias); undefined = the caller's. */
   model?: string;
+  /** opencode's `mode: primary`: a main agent (`--agent`), never a delegation target. */
+  primaryOnly?: boolean;
   path?: string;
   source: AgentSource;
 }
@@ -70,7 +72,11 @@ function selection(f: FieldReader, names: string[], tools: boolean): NameSelecti
   return tools ? toolNames(list, names[0], f) : list;
 }
 
-export async function parseAgentFile(path: string, source: AgentSource): Promise<AgentParse> {
+export async function parseAgentFile(
+  path: string,
+  source: AgentSource,
+  opts: { opencode?: boolean } = {},
+): Promise<AgentParse> {
   const parsed = await readMarkdownFile(path);
   if (!parsed.ok) return parsed;
   const f = new FieldReader(path, parsed);
@@ -82,7 +88,9 @@ export async function parseAgentFile(path: string, source: AgentSource): Promise
       message: `${path}: field "name": "${written}" has no letters or digits to name the agent by`,
     };
   if (name !== written) f.note('name', `agent name "${written}" is used as "${name}"`);
-  const description = f.text('description');
+  // opencode's primary agents need no description: they are picked with --agent, never delegated to.
+  const primary = opts.opencode === true && f.text('mode')?.trim() === 'primary';
+  const description = f.text('description') ?? (primary ? `opencode primary agent ${name}` : undefined);
   if (!description) {
     const why = f.whyMissing('description');
     return {
@@ -125,6 +133,7 @@ export async function parseAgentFile(path: string, source: AgentSource): Promise
       subagents: selection(f, ['subagents'], false),
       prompt,
       ...(model ? { model } : {}),
+      ...(primary ? { primaryOnly: true } : {}),
       path,
       source,
     },

@@ -49,8 +49,17 @@ const NOT_APPLIED: Record<string, string> = {
 
 const MAX_DEPTH = 8;
 
-/** `.md` files below `dir`, links followed (a dotfiles manager links them), dot-folders skipped, in name order. */
-function commandFiles(dir: string, skipped: ClaudeCommandsLoad['skipped'], prefix = '', depth = 0) {
+/**
+ * `.md` files (or those `ext` matches) below `dir` — its sub-folders too unless `flat` — links followed (a dotfiles
+ * manager links them), dot-folders skipped, in name order; `rel` is the path below `dir` with `/`.
+ */
+export function commandFiles(
+  dir: string,
+  skipped: ClaudeCommandsLoad['skipped'],
+  opts: { ext?: RegExp; flat?: boolean } = {},
+  prefix = '',
+  depth = 0,
+) {
   const out: Array<{ path: string; rel: string }> = [];
   if (depth > MAX_DEPTH) {
     skipped.push({ path: dir, why: `deeper than ${MAX_DEPTH} folders; not read` });
@@ -75,9 +84,9 @@ function commandFiles(dir: string, skipped: ClaudeCommandsLoad['skipped'], prefi
       skipped.push({ path, why: `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}); a broken link?` });
       continue;
     }
-    if (kind === 'dir' && name !== 'node_modules')
-      out.push(...commandFiles(path, skipped, `${prefix}${name}/`, depth + 1));
-    else if (kind === 'file' && /\.md$/i.test(name)) out.push({ path, rel: `${prefix}${name}` });
+    if (kind === 'dir' && name !== 'node_modules' && !opts.flat)
+      out.push(...commandFiles(path, skipped, opts, `${prefix}${name}/`, depth + 1));
+    else if (kind === 'file' && (opts.ext ?? /\.md$/i).test(name)) out.push({ path, rel: `${prefix}${name}` });
   }
   return out;
 }

@@ -261,26 +261,7 @@ export class McpServerConnection {
   /** Calls a tool; reconnects first (once) when the connection had dropped. Throws McpCallError. */
   async callTool(name: string, args: Record<string, unknown>, opts: { signal?: AbortSignal }): Promise<McpCallResult> {
     const label = `MCP server "${this.config.name}"`;
-    if (this.state === 'closed') throw new McpCallError(`${label} was removed from this session.`);
-    if (this.state === 'disabled') throw new McpCallError(`${label} is disabled ("enabled": false in mcp.json).`);
-    if (this.state === 'lazy') {
-      await this.start();
-      if (this.currentState() !== 'ready') {
-        throw new McpCallError(
-          `${label} could not be started for the call to ${name}: ${this.error ?? 'it was stopped'}.`,
-        );
-      }
-    }
-    if (this.starting) await this.starting;
-    if (this.state === 'disconnected' || this.state === 'failed') {
-      const before = this.error;
-      await this.start();
-      if (this.currentState() !== 'ready')
-        throw new McpCallError(
-          `${label} is not connected (${before ?? 'not started'}); reconnecting failed: ${this.error}.`,
-        );
-    }
-    const client = this.client!;
+    const client = await this.connected(`the call to ${name}`);
     const { ErrorCode, McpError } = await (sdk ??= loadSdk());
     try {
       const result = (await client.callTool({ name, arguments: args }, undefined, {
@@ -306,6 +287,48 @@ export class McpServerConnection {
       }
       throw new McpCallError(`${label} failed the call to ${name}: ${(e as Error).message}`);
     }
+  }
+
+  /**
+   * Runs `request` on the connected client (prompts, resources: ext/mcp/mcpPrompts.ts), starting a lazy server or
+   * reconnecting a dropped one first, within the tool timeout. Throws McpCallError naming `what`.
+   */
+  async request<T>(what: string, request: (client: Client, timeout: number) => Promise<T>): Promise<T> {
+    const client = await this.connected(what);
+    try {
+      return await request(client, this.config.toolTimeoutMs);
+    } catch (e) {
+      throw new McpCallError(`MCP server "${this.config.name}" failed ${what}: ${(e as Error).message}`);
+    }
+  }
+
+  /** What the server offers besides tools (`prompts`, `resources`), once it has started. */
+  capabilities(): { prompts: boolean; resources: boolean } {
+    const caps = this.client?.getServerCapabilities();
+    return { prompts: Boolean(caps?.prompts), resources: Boolean(caps?.resources) };
+  }
+
+  /** The client of a ready connection: a lazy server is started, a dropped one reconnected (once). */
+  private async connected(what: string): Promise<Client> {
+    const label = `MCP server "${this.config.name}"`;
+    if (this.state === 'closed') throw new McpCallError(`${label} was removed from this session.`);
+    if (this.state === 'disabled') throw new McpCallError(`${label} is disabled ("enabled": false in mcp.json).`);
+    if (this.state === 'lazy') {
+      await this.start();
+      if (this.currentState() !== 'ready') {
+        throw new McpCallError(`${label} could not be started for ${what}: ${this.error ?? 'it was stopped'}.`);
+      }
+    }
+    if (this.starting) await this.starting;
+    if (this.state === 'disconnected' || this.state === 'failed') {
+      const before = this.error;
+      await this.start();
+      if (this.currentState() !== 'ready')
+        throw new McpCallError(
+          `${label} is not connected (${before ?? 'not started'}); reconnecting failed: ${this.error}.`,
+        );
+    }
+    return this.client!;
   }
 
   /** Read through a call so the compiler does not narrow a state that awaits may have changed. */

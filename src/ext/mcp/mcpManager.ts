@@ -174,6 +174,11 @@ export class McpManager {
     if (c.state === 'failed') for (const l of this.failureListeners) l(c.config.name, c.error ?? 'failed');
   }
 
+  /** The enabled servers' connections, in configuration order (their prompts and resources: mcpPrompts.ts). */
+  connectionsInUse(): McpServerConnection[] {
+    return [...this.connections.values()].filter((c) => c.config.enabled);
+  }
+
   /** The configuration of a server in this session. */
   configOf(server: string): McpServerConfig | undefined {
     return this.connections.get(server)?.config;

@@ -68,7 +68,14 @@ function overBudgetWarning(id: string, bytes: number, used: PromptBudgetUse): st
 }
 
 export function pluginContributions(plugins: readonly EnabledPlugin[]): PluginContributions {
-  const out: PluginContributions = { session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [] }, skills: [], agents: [], hooks: [], mcpServers: [], warnings: [] };
+  const out: PluginContributions = {
+    session: { ids: [], commands: [], promptSections: '', sessionStartSkills: [] },
+    skills: [],
+    agents: [],
+    hooks: [],
+    mcpServers: [],
+    warnings: [],
+  };
   const sections: string[] = [];
   const used: PromptBudgetUse = { total: 0, by: new Map() };
   for (const { record, loaded } of plugins) {

@@ -79,16 +79,23 @@ export function readInstalled(home: string): InstalledRead {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { records: [] };
-    return { records: [], problem: `${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    return {
+      records: [],
+      problem: `${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    };
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    return { records: [], problem: `${file} is not valid JSON (${(e as Error).message}); fix it or delete it and install the plugins again` };
+    return {
+      records: [],
+      problem: `${file} is not valid JSON (${(e as Error).message}); fix it or delete it and install the plugins again`,
+    };
   }
   const list = (doc as { plugins?: unknown } | null)?.plugins;
-  if (!Array.isArray(list)) return { records: [], problem: `${file} has no "plugins" list; fix it or delete it and install the plugins again` };
+  if (!Array.isArray(list))
+    return { records: [], problem: `${file} has no "plugins" list; fix it or delete it and install the plugins again` };
   const records: InstalledRecord[] = [];
   for (const raw of list) {
     const r = asRecord(raw);
@@ -106,7 +113,9 @@ function writeAtomically(file: string, text: string): void {
     renameSync(tmp, file);
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw new PluginError(`could not write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was changed`);
+    throw new PluginError(
+      `could not write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was changed`,
+    );
   }
 }
 
@@ -114,7 +123,10 @@ function writeAtomically(file: string, text: string): void {
  * Changes the records under the lock: `change` gets the current list (read inside the lock) and returns
  * the new one. Throws PluginError when the file is broken (it is left as it is).
  */
-export async function updateInstalled<T>(home: string, change: (records: InstalledRecord[]) => { records: InstalledRecord[]; result: T }): Promise<T> {
+export async function updateInstalled<T>(
+  home: string,
+  change: (records: InstalledRecord[]) => { records: InstalledRecord[]; result: T },
+): Promise<T> {
   const file = installedPath(home);
   return withFileLock(file, () => {
     const current = readInstalled(home);

@@ -164,13 +164,16 @@ export class PluginManager {
           renameSync(target, aside);
           movedAside = true;
         } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new PluginError(`could not replace ${displayPath(target)} (${(e as NodeJS.ErrnoException).code})`);
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+            throw new PluginError(`could not replace ${displayPath(target)} (${(e as NodeJS.ErrnoException).code})`);
         }
         try {
           renameSync(staging, target);
         } catch (e) {
           if (movedAside) renameSync(aside, target);
-          throw new PluginError(`could not move the plugin into ${displayPath(target)} (${(e as NodeJS.ErrnoException).code})`);
+          throw new PluginError(
+            `could not move the plugin into ${displayPath(target)} (${(e as NodeJS.ErrnoException).code})`,
+          );
         }
         if (movedAside) rmSync(aside, { recursive: true, force: true });
         const record: InstalledRecord = {
@@ -216,7 +219,9 @@ export class PluginManager {
     const loaded = await this.load(this.record(id));
     const declared = loaded.manifest ? Object.keys(loaded.manifest.mcpServers) : [];
     if (!declared.includes(server)) {
-      throw new PluginError(`the plugin "${id}" declares no MCP server "${server}"${declared.length ? ` (its servers: ${declared.join(', ')})` : ' (it declares none)'}`);
+      throw new PluginError(
+        `the plugin "${id}" declares no MCP server "${server}"${declared.length ? ` (its servers: ${declared.join(', ')})` : ' (it declares none)'}`,
+      );
     }
     return this.change(id, (r) => ({ ...r, mcpServers: { ...r.mcpServers, [server]: on } }));
   }
@@ -224,7 +229,9 @@ export class PluginManager {
   /** The enabled plugins, loaded, for a session. A broken plugin comes with its `error` and contributes nothing. */
   async loadEnabled(): Promise<{ plugins: EnabledPlugin[]; problem?: string }> {
     const { records, problem } = readInstalled(this.home);
-    const plugins = await Promise.all(records.filter((r) => r.enabled).map(async (record) => ({ record, loaded: await this.load(record) })));
+    const plugins = await Promise.all(
+      records.filter((r) => r.enabled).map(async (record) => ({ record, loaded: await this.load(record) })),
+    );
     return { plugins, problem };
   }
 
@@ -248,7 +255,9 @@ export class PluginManager {
 
   private unknown(id: string, records: InstalledRecord[]): PluginError {
     const ids = records.map((r) => r.id);
-    return new PluginError(`no plugin "${id}" is installed${ids.length ? ` (installed: ${ids.join(', ')})` : ''}. See the list with: jarvis plugin list`);
+    return new PluginError(
+      `no plugin "${id}" is installed${ids.length ? ` (installed: ${ids.join(', ')})` : ''}. See the list with: jarvis plugin list`,
+    );
   }
 
   private load(record: InstalledRecord): Promise<LoadedPlugin> {
@@ -260,7 +269,11 @@ export class PluginManager {
     const declared = m ? Object.keys(m.mcpServers) : [];
     const servers = declared.map((name) => {
       const ok = loaded.mcpServers.find((s) => s.name === name);
-      const target = ok ? (ok.config.transport === 'stdio' ? [ok.config.command, ...ok.config.args].join(' ') : (ok.config.url ?? '')) : 'ignored (see diagnostics)';
+      const target = ok
+        ? ok.config.transport === 'stdio'
+          ? [ok.config.command, ...ok.config.args].join(' ')
+          : (ok.config.url ?? '')
+        : 'ignored (see diagnostics)';
       return { name, enabled: record.mcpServers[name] !== false, runsAs: ok?.config.name ?? '', target };
     });
     return {

@@ -55,7 +55,8 @@ export interface PluginManifest {
   mcpFiles: string[];
 }
 
-export type ManifestRead = { ok: true; manifest: PluginManifest; diagnostics: string[] } | { ok: false; error: string; diagnostics: string[] };
+export type ManifestRead =
+  { ok: true; manifest: PluginManifest; diagnostics: string[] } | { ok: false; error: string; diagnostics: string[] };
 
 const UNSUPPORTED = ['tools', 'apps', 'inject', 'configFile'];
 /** Claude Code manifest fields Jarvis has nothing for (docs/plugins.md "Claude Code plugins"). */
@@ -118,16 +119,27 @@ export function readManifest(root: string): ManifestRead {
   let raw: unknown;
   try {
     const size = statSync(where.path).size;
-    if (size > MAX_MANIFEST_BYTES) return { ok: false, error: `manifest ${file} is ${size} bytes; the limit is ${MAX_MANIFEST_BYTES}`, diagnostics };
+    if (size > MAX_MANIFEST_BYTES)
+      return { ok: false, error: `manifest ${file} is ${size} bytes; the limit is ${MAX_MANIFEST_BYTES}`, diagnostics };
     raw = JSON.parse(readFileSync(where.path, 'utf8').replace(/^\uFEFF/, ''));
   } catch (e) {
     return { ok: false, error: `manifest ${file} is not valid JSON (${(e as Error).message})`, diagnostics };
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: `manifest ${file} must be a JSON object`, diagnostics };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, error: `manifest ${file} must be a JSON object`, diagnostics };
   const m = raw as Record<string, unknown>;
-  if (typeof m.name !== 'string') return { ok: false, error: `manifest ${file}: "name" is required (the plugin id, matching [a-z0-9][a-z0-9_-]{0,63})`, diagnostics };
+  if (typeof m.name !== 'string')
+    return {
+      ok: false,
+      error: `manifest ${file}: "name" is required (the plugin id, matching [a-z0-9][a-z0-9_-]{0,63})`,
+      diagnostics,
+    };
   if (!PLUGIN_NAME.test(m.name)) {
-    return { ok: false, error: `manifest ${file}: name "${m.name}" must match [a-z0-9][a-z0-9_-]{0,63} (lowercase letters, digits, "_" and "-", at most 64)`, diagnostics };
+    return {
+      ok: false,
+      error: `manifest ${file}: name "${m.name}" must match [a-z0-9][a-z0-9_-]{0,63} (lowercase letters, digits, "_" and "-", at most 64)`,
+      diagnostics,
+    };
   }
   const bad = (fieldName: string, expected: string) => diagnostics.push(`"${fieldName}" must be ${expected}; ignored`);
   const str = (key: string): string | undefined => {
@@ -161,12 +173,14 @@ export function readManifest(root: string): ManifestRead {
 
   let author: string | undefined;
   if (typeof m.author === 'string') author = m.author;
-  else if (m.author && typeof m.author === 'object' && typeof (m.author as { name?: unknown }).name === 'string') author = (m.author as { name: string }).name;
+  else if (m.author && typeof m.author === 'object' && typeof (m.author as { name?: unknown }).name === 'string')
+    author = (m.author as { name: string }).name;
   else if (m.author !== undefined) bad('author', 'a string or an object with "name"');
 
   const iface: PluginInterface = {};
   if (m.interface !== undefined) {
-    if (typeof m.interface !== 'object' || m.interface === null || Array.isArray(m.interface)) bad('interface', 'an object');
+    if (typeof m.interface !== 'object' || m.interface === null || Array.isArray(m.interface))
+      bad('interface', 'an object');
     else {
       const i = m.interface as Record<string, unknown>;
       for (const f of INTERFACE_FIELDS) {
@@ -180,7 +194,8 @@ export function readManifest(root: string): ManifestRead {
   let sessionStartSkill: string | undefined;
   if (m.sessionStart !== undefined) {
     const s = m.sessionStart as { skill?: unknown } | null;
-    if (typeof s !== 'object' || s === null || Array.isArray(s)) bad('sessionStart', 'an object like {"skill": "<name>"}');
+    if (typeof s !== 'object' || s === null || Array.isArray(s))
+      bad('sessionStart', 'an object like {"skill": "<name>"}');
     else if (s.skill !== undefined && typeof s.skill !== 'string') bad('sessionStart.skill', 'a skill name');
     else sessionStartSkill = s.skill as string | undefined;
   }
@@ -198,7 +213,8 @@ export function readManifest(root: string): ManifestRead {
       else bad('mcpServers', 'an object of servers, a "./" path to a .mcp.json file, or an array of such paths');
     }
   } else if (m.mcpServers !== undefined) {
-    if (typeof m.mcpServers !== 'object' || m.mcpServers === null || Array.isArray(m.mcpServers)) bad('mcpServers', 'an object of servers by name');
+    if (typeof m.mcpServers !== 'object' || m.mcpServers === null || Array.isArray(m.mcpServers))
+      bad('mcpServers', 'an object of servers by name');
     else mcpServers = m.mcpServers as Record<string, unknown>;
   }
   let hooks: unknown[] = [];

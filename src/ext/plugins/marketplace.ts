@@ -76,25 +76,45 @@ const isUrl = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
 export async function loadMarketplace(source: string | undefined, opts: MarketplaceLoadOptions): Promise<Marketplace> {
   const trusted = source === undefined;
   const given = source ?? defaultMarketplaceSource(opts.env);
-  const { text, location } = isUrl(given) && !given.toLowerCase().startsWith('file:') ? await fetchCatalog(given, opts) : readCatalogFile(given, opts);
+  const { text, location } =
+    isUrl(given) && !given.toLowerCase().startsWith('file:')
+      ? await fetchCatalog(given, opts)
+      : readCatalogFile(given, opts);
   return parseMarketplace(text, location, { trusted });
 }
 
 async function fetchCatalog(url: string, opts: MarketplaceLoadOptions): Promise<{ text: string; location: string }> {
   let response;
   try {
-    response = await guardedFetch(url, { maxBytes: MAX_MARKETPLACE_BYTES, timeoutMs: MARKETPLACE_TIMEOUT_MS, allowPrivateNetwork: opts.allowPrivateNetwork, signal: opts.signal, headers: { accept: 'application/json' } });
+    response = await guardedFetch(url, {
+      maxBytes: MAX_MARKETPLACE_BYTES,
+      timeoutMs: MARKETPLACE_TIMEOUT_MS,
+      allowPrivateNetwork: opts.allowPrivateNetwork,
+      signal: opts.signal,
+      headers: { accept: 'application/json' },
+    });
   } catch (e) {
     throw new MarketplaceError(`Could not fetch the plugin marketplace ${url}: ${(e as Error).message}`);
   }
-  if (response.status !== 200) throw new MarketplaceError(`Could not fetch the plugin marketplace ${url}: the server answered ${response.status} ${response.statusText}.`.replace(/ \./, '.'));
-  if (response.truncated) throw new MarketplaceError(`The plugin marketplace ${url} is larger than ${MAX_MARKETPLACE_BYTES / 1024 / 1024} MiB; a catalog is a small JSON file.`);
+  if (response.status !== 200)
+    throw new MarketplaceError(
+      `Could not fetch the plugin marketplace ${url}: the server answered ${response.status} ${response.statusText}.`.replace(
+        / \./,
+        '.',
+      ),
+    );
+  if (response.truncated)
+    throw new MarketplaceError(
+      `The plugin marketplace ${url} is larger than ${MAX_MARKETPLACE_BYTES / 1024 / 1024} MiB; a catalog is a small JSON file.`,
+    );
   // Relative sources resolve against where the catalog really is (after redirects).
   return { text: response.body.toString('utf8'), location: response.url };
 }
 
 function readCatalogFile(given: string, opts: MarketplaceLoadOptions): { text: string; location: string } {
-  let path = given.toLowerCase().startsWith('file:') ? fileURLToPathOrThrow(given) : resolve(opts.cwd, expandTilde(given, opts.env));
+  let path = given.toLowerCase().startsWith('file:')
+    ? fileURLToPathOrThrow(given)
+    : resolve(opts.cwd, expandTilde(given, opts.env));
   try {
     if (statSync(path).isDirectory()) {
       // A folder: its marketplace.json, else Claude Code's .claude-plugin/marketplace.json.
@@ -103,13 +123,18 @@ function readCatalogFile(given: string, opts: MarketplaceLoadOptions): { text: s
       path = !existsSync(own) && existsSync(claude) ? claude : own;
     }
     const stat = statSync(path);
-    if (stat.size > MAX_MARKETPLACE_BYTES) throw new MarketplaceError(`The plugin marketplace ${path} is larger than ${MAX_MARKETPLACE_BYTES / 1024 / 1024} MiB; a catalog is a small JSON file.`);
+    if (stat.size > MAX_MARKETPLACE_BYTES)
+      throw new MarketplaceError(
+        `The plugin marketplace ${path} is larger than ${MAX_MARKETPLACE_BYTES / 1024 / 1024} MiB; a catalog is a small JSON file.`,
+      );
     return { text: readFileSync(path, 'utf8'), location: path };
   } catch (e) {
     if (e instanceof MarketplaceError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new MarketplaceError(`Could not read the plugin marketplace ${path}: ${why}. Give a marketplace JSON file, a folder holding marketplace.json, or an http(s) URL.`);
+    throw new MarketplaceError(
+      `Could not read the plugin marketplace ${path}: ${why}. Give a marketplace JSON file, a folder holding marketplace.json, or an http(s) URL.`,
+    );
   }
 }
 
@@ -139,7 +164,10 @@ export function parseMarketplace(text: string, location: string, opts: { trusted
   } catch (e) {
     throw new MarketplaceError(`The plugin marketplace ${location} is not valid JSON: ${(e as Error).message}`);
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new MarketplaceError(`The plugin marketplace ${location} must be a JSON object with "version" and "plugins".`);
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw new MarketplaceError(
+      `The plugin marketplace ${location} must be a JSON object with "version" and "plugins".`,
+    );
   const diagnostics: string[] = [];
   const claudeFormat = isClaudeMarketplace(doc as Record<string, unknown>);
   if (claudeFormat) {
@@ -151,9 +179,14 @@ export function parseMarketplace(text: string, location: string, opts: { trusted
   const versionText = typeof version === 'number' ? String(version) : version;
   if (versionText === undefined) diagnostics.push(`"version" is missing; read as version "1".`);
   else if (!(MARKETPLACE_VERSIONS as readonly unknown[]).includes(versionText)) {
-    throw new MarketplaceError(`The plugin marketplace ${location} has version ${JSON.stringify(version)}; this Jarvis reads versions "1" and "2".`);
+    throw new MarketplaceError(
+      `The plugin marketplace ${location} has version ${JSON.stringify(version)}; this Jarvis reads versions "1" and "2".`,
+    );
   }
-  if (!Array.isArray(plugins)) throw new MarketplaceError(`The plugin marketplace ${location} needs a "plugins" array${plugins === undefined ? '' : ` (found ${typeof plugins})`}.`);
+  if (!Array.isArray(plugins))
+    throw new MarketplaceError(
+      `The plugin marketplace ${location} needs a "plugins" array${plugins === undefined ? '' : ` (found ${typeof plugins})`}.`,
+    );
   const entries: MarketplaceEntry[] = [];
   const seen = new Set<string>();
   plugins.forEach((raw, i) => {
@@ -170,7 +203,13 @@ export function parseMarketplace(text: string, location: string, opts: { trusted
   return { location, trusted: opts.trusted, entries, diagnostics };
 }
 
-function parseEntry(raw: unknown, at: string, location: string, trusted: boolean, diagnostics: string[]): MarketplaceEntry | undefined {
+function parseEntry(
+  raw: unknown,
+  at: string,
+  location: string,
+  trusted: boolean,
+  diagnostics: string[],
+): MarketplaceEntry | undefined {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     diagnostics.push(`${at}: an entry must be an object with "id" and "source"; skipped.`);
     return undefined;
@@ -183,18 +222,24 @@ function parseEntry(raw: unknown, at: string, location: string, trusted: boolean
   const id = e.id.trim();
   const name = `${at} "${id}"`;
   if (!PLUGIN_ID.test(id)) {
-    diagnostics.push(`${name}: the id must match [a-z0-9][a-z0-9_-]{0,63} (lower-case letters, digits, "-" and "_"); skipped.`);
+    diagnostics.push(
+      `${name}: the id must match [a-z0-9][a-z0-9_-]{0,63} (lower-case letters, digits, "-" and "_"); skipped.`,
+    );
     return undefined;
   }
   if (!str(e.source)) {
-    diagnostics.push(`${name}: "source" is missing or not a string (a local path, a zip URL or a GitHub URL); skipped.`);
+    diagnostics.push(
+      `${name}: "source" is missing or not a string (a local path, a zip URL or a GitHub URL); skipped.`,
+    );
     return undefined;
   }
   let source: string;
   try {
     source = resolveEntrySource(e.source.trim(), location);
   } catch (err) {
-    diagnostics.push(`${name}: "source" ${JSON.stringify(e.source)} cannot be resolved: ${(err as Error).message}; skipped.`);
+    diagnostics.push(
+      `${name}: "source" ${JSON.stringify(e.source)} cannot be resolved: ${(err as Error).message}; skipped.`,
+    );
     return undefined;
   }
   const entry: MarketplaceEntry = { id, source, displayName: id, tier: 'third-party' };
@@ -208,16 +253,24 @@ function parseEntry(raw: unknown, at: string, location: string, trusted: boolean
   optionalText('description');
   optionalText('homepage');
   if (e.tier !== undefined) {
-    if (!(PLUGIN_TIERS as readonly unknown[]).includes(e.tier)) diagnostics.push(`${name}: "tier" must be one of ${PLUGIN_TIERS.join(', ')} (found ${JSON.stringify(e.tier)}); listed as third-party.`);
-    else if (e.tier === 'official' && !trusted) diagnostics.push(`${name}: only the default marketplace can list official plugins; listed as third-party.`);
+    if (!(PLUGIN_TIERS as readonly unknown[]).includes(e.tier))
+      diagnostics.push(
+        `${name}: "tier" must be one of ${PLUGIN_TIERS.join(', ')} (found ${JSON.stringify(e.tier)}); listed as third-party.`,
+      );
+    else if (e.tier === 'official' && !trusted)
+      diagnostics.push(`${name}: only the default marketplace can list official plugins; listed as third-party.`);
     else entry.tier = e.tier as PluginTier;
   }
   if (e.version !== undefined) {
     if (typeof e.version === 'string' && semverValid(e.version.trim())) entry.version = semverValid(e.version.trim())!;
-    else diagnostics.push(`${name}: "version" ${JSON.stringify(e.version)} is not a semantic version (like 1.2.3); ignored, so no update notice for it.`);
+    else
+      diagnostics.push(
+        `${name}: "version" ${JSON.stringify(e.version)} is not a semantic version (like 1.2.3); ignored, so no update notice for it.`,
+      );
   }
   if (e.keywords !== undefined) {
-    if (Array.isArray(e.keywords) && e.keywords.every(str)) entry.keywords = (e.keywords as string[]).map((k) => k.trim());
+    if (Array.isArray(e.keywords) && e.keywords.every(str))
+      entry.keywords = (e.keywords as string[]).map((k) => k.trim());
     else diagnostics.push(`${name}: "keywords" must be an array of strings; ignored.`);
   }
   return entry;
@@ -240,14 +293,23 @@ export interface PluginUpdate {
  * Installed plugins that the default catalog lists as official with a newer version. Official plugins
  * never update by themselves (docs/plugins.md): the user is told and installs the update from /plugins.
  */
-export function officialUpdates(installed: readonly { id: string; version?: string }[], marketplace: Marketplace): PluginUpdate[] {
+export function officialUpdates(
+  installed: readonly { id: string; version?: string }[],
+  marketplace: Marketplace,
+): PluginUpdate[] {
   if (!marketplace.trusted) return [];
   const byId = new Map(marketplace.entries.map((e) => [e.id, e]));
   const updates: PluginUpdate[] = [];
   for (const plugin of installed) {
     const entry = byId.get(plugin.id);
     const available = entry?.tier === 'official' ? newerVersion(plugin.version, entry) : undefined;
-    if (entry && available) updates.push({ id: plugin.id, displayName: entry.displayName, installed: semverValid(plugin.version!.trim())!, available });
+    if (entry && available)
+      updates.push({
+        id: plugin.id,
+        displayName: entry.displayName,
+        installed: semverValid(plugin.version!.trim())!,
+        available,
+      });
   }
   return updates;
 }

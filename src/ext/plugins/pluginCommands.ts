@@ -12,14 +12,19 @@ import { tokenizeArguments } from '../skills/skillArguments';
 import { CLAUDE_ROOT_VARIABLE } from './claudePlugin';
 import { substituteShellLine, type ArgumentRef } from './shellLineArguments';
 import { containedFiles, resolveInside } from './pluginPaths';
+import type { ForeignTool } from '../../store/compat';
+import { expandCodex, expandGemini, expandOpencode, type TemplateSpan } from '../commands/peerTemplates';
 
 export { allowedToolsList, COMMAND_DESCRIPTION_MAX, NO_DESCRIPTION } from '../commands/commandFile';
 
 export interface PluginCommand {
   /** The plugin that brings it; absent for a Claude Code command file of the user's (`scope`). */
   plugin?: string;
-  /** `.claude/commands` of the project or `~/.claude/commands` (ext/commands/claudeCommands.ts). */
+  /** `.claude/commands` of the project or `~/.claude/commands` (ext/commands/claudeCommands.ts), or a peer's folder. */
   scope?: 'project' | 'user';
+  /** Another agent's command (ext/commands/peerCommands.ts): whose, and the argument syntax of its text. */
+  tool?: ForeignTool;
+  syntax?: 'opencode' | 'codex' | 'gemini';
   /** The command name inside the plugin (`report`, `frontend/component`), or the whole name. */
   command: string;
   /** What the user types after `/`: `<plugin>:<command>`, or a Claude Code command's `frontend:component`. */
@@ -55,7 +60,12 @@ export function commandListDescription(
 }
 
 /** Reads the commands the manifest's `commands` paths name. */
-export async function loadPluginCommands(root: string, pluginId: string, paths: string[] | undefined, diag: (t: string) => void): Promise<PluginCommand[]> {
+export async function loadPluginCommands(
+  root: string,
+  pluginId: string,
+  paths: string[] | undefined,
+  diag: (t: string) => void,
+): Promise<PluginCommand[]> {
   const files: Array<{ path: string; rel: string }> = [];
   for (const value of paths ?? []) {
     const where = resolveInside(root, value);
@@ -89,14 +99,8 @@ export async function loadPluginCommands(root: string, pluginId: string, paths: 
   return out;
 }
 
-/** A `` !`cmd` `` of the command's own text, where it lies in the expanded prompt (end exclusive). */
-export interface BangSpan {
-  start: number;
-  end: number;
-  command: string;
-  /** Why it must not run: an argument could not be placed in it as data (shellLineArguments.ts). */
-  refused?: string;
-}
+/** A `` !`cmd` `` (or a file to read in) of the command's own text, where it lies in the expanded prompt. */
+export type BangSpan = TemplateSpan;
 
 const PLACEHOLDER = /\$ARGUMENTS(?![\w[])|\$([1-9]\d*)(?!\d)/g;
 
@@ -107,7 +111,13 @@ const PLACEHOLDER = /\$ARGUMENTS(?![\w[])|\$([1-9]\d*)(?!\d)/g;
  * arguments put inside one are data in whatever quotes they stand (shellLineArguments.ts), so they are words and
  * never more commands, and arguments put elsewhere never make one.
  */
-export function expandPluginCommandParts(command: PluginCommand, args: string): { text: string; bangs: BangSpan[] } {
+export function expandPluginCommandParts(
+  command: PluginCommand,
+  args: string,
+): { ok: true; text: string; bangs: BangSpan[] } | { ok: false; message: string } {
+  if (command.syntax === 'opencode') return expandOpencode(command.body, args);
+  if (command.syntax === 'codex') return expandCodex(command.body, args, command.name);
+  if (command.syntax === 'gemini') return expandGemini(command.body, args, command.name);
   const text = args.trim();
   const words = tokenizeArguments(text);
   let used = false;
@@ -137,16 +147,16 @@ export function expandPluginCommandParts(command: PluginCommand, args: string): 
     last = d.end;
   }
   out += fill(body.slice(last));
-  return { text: !used && text ? `${out}\n\nARGUMENTS: ${text}` : out, bangs };
+  return { ok: true, text: !used && text ? `${out}\n\nARGUMENTS: ${text}` : out, bangs };
 }
 
 export function expandPluginCommand(command: PluginCommand, args: string): string {
-  return expandPluginCommandParts(command, args).text;
+  const expanded = expandPluginCommandParts(command, args);
+  return expanded.ok ? expanded.text : expanded.message;
 }
 
 export type PluginCommandParse =
-  | { ok: true; command: PluginCommand; args: string; text: string; bangs: BangSpan[] }
-  | { ok: false; message: string };
+  { ok: true; command: PluginCommand; args: string; text: string; bangs: BangSpan[] } | { ok: false; message: string };
 
 /**
  * `/<name> [args]` → the prompt to send, for a command of `commands` (a plugin's `/<plugin>:<command>` or one of
@@ -164,7 +174,8 @@ export function parsePluginCommand(
   const command = commands.find((c) => c.name === name);
   if (command) {
     const args = (rest ?? '').trim();
-    return { ok: true, command, args, ...expandPluginCommandParts(command, args) };
+    const expanded = expandPluginCommandParts(command, args);
+    return expanded.ok ? { ok: true, command, args, text: expanded.text, bangs: expanded.bangs } : expanded;
   }
   const shaped = /^([a-z0-9][a-z0-9_-]{0,63}):(\S+)$/.exec(name);
   if (!shaped || !plugins.includes(shaped[1])) return undefined;

@@ -62,7 +62,19 @@ export function pluginServerName(pluginId: string, server: string): string {
 }
 
 function emptyPlugin(id: string, root: string, diagnostics: string[], error?: string): LoadedPlugin {
-  return { id, root, error, diagnostics, sessionWarnings: [], skills: [], agents: [], commands: [], promptSections: [], mcpServers: [], hooks: [] };
+  return {
+    id,
+    root,
+    error,
+    diagnostics,
+    sessionWarnings: [],
+    skills: [],
+    agents: [],
+    commands: [],
+    promptSections: [],
+    mcpServers: [],
+    hooks: [],
+  };
 }
 
 /** Loads the plugin at `root`. `id` is the installed id (the manifest name is checked against it). Never throws. */
@@ -71,13 +83,24 @@ export async function loadPlugin(root: string, id: string, opts: PluginLoadOptio
   try {
     real = realRoot(root);
   } catch (e) {
-    return emptyPlugin(id, root, [], `the plugin folder ${root} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); reinstall the plugin`);
+    return emptyPlugin(
+      id,
+      root,
+      [],
+      `the plugin folder ${root} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); reinstall the plugin`,
+    );
   }
   const read = readManifest(real);
   if (!read.ok) return emptyPlugin(id, real, read.diagnostics, read.error);
   const manifest =
     read.manifest.format === 'claude' ? claudeManifest(real, read.manifest, read.diagnostics) : read.manifest;
-  if (manifest.name !== id) return emptyPlugin(id, real, read.diagnostics, `the manifest now names the plugin "${manifest.name}", but it is installed as "${id}"; reinstall it`);
+  if (manifest.name !== id)
+    return emptyPlugin(
+      id,
+      real,
+      read.diagnostics,
+      `the manifest now names the plugin "${manifest.name}", but it is installed as "${id}"; reinstall it`,
+    );
   const plugin: LoadedPlugin = { ...emptyPlugin(id, real, read.diagnostics), manifest };
   const diag = (text: string) => plugin.diagnostics.push(text);
 
@@ -85,15 +108,22 @@ export async function loadPlugin(root: string, id: string, opts: PluginLoadOptio
   plugin.agents = await loadAgents(real, manifest, diag);
   plugin.commands = await loadPluginCommands(real, id, manifest.commands, diag);
   plugin.promptSections = promptSections(real, manifest, diag);
-  plugin.mcpServers = mcpServers(real, id, manifest, opts.home, opts.mcpDefaults, diag, (t) => plugin.sessionWarnings.push(t));
+  plugin.mcpServers = mcpServers(real, id, manifest, opts.home, opts.mcpDefaults, diag, (t) =>
+    plugin.sessionWarnings.push(t),
+  );
   plugin.hooks = hooks(real, id, manifest, opts.home, diag);
   if (manifest.format === 'claude') {
     const env = { JARVIS_CODE_HOME: opts.home, JARVIS_PLUGIN_ROOT: real, CLAUDE_PLUGIN_ROOT: real };
     plugin.hooks.push(...claudePluginHooks(real, manifest, { origin: `plugin ${id}`, env }, diag));
   }
   if (manifest.sessionStartSkill !== undefined) {
-    plugin.sessionStartSkill = plugin.skills.find((s) => s.name.toLowerCase() === manifest.sessionStartSkill!.toLowerCase());
-    if (!plugin.sessionStartSkill) diag(`sessionStart.skill "${manifest.sessionStartSkill}" is not one of this plugin's skills (${plugin.skills.map((s) => s.name).join(', ') || 'it has none'}); ignored`);
+    plugin.sessionStartSkill = plugin.skills.find(
+      (s) => s.name.toLowerCase() === manifest.sessionStartSkill!.toLowerCase(),
+    );
+    if (!plugin.sessionStartSkill)
+      diag(
+        `sessionStart.skill "${manifest.sessionStartSkill}" is not one of this plugin's skills (${plugin.skills.map((s) => s.name).join(', ') || 'it has none'}); ignored`,
+      );
   }
   return plugin;
 }
@@ -120,7 +150,8 @@ async function loadSkills(root: string, manifest: PluginManifest, diag: (t: stri
       const where = resolveInside(root, value);
       if (!where.ok) diag(`skills: ${where.reason}; skipped`);
       else if (where.kind === 'dir') addRoot(where.path);
-      else if (/\.md$/i.test(where.path)) files.push({ path: where.path, form: basename(where.path) === 'SKILL.md' ? 'dir' : 'flat' });
+      else if (/\.md$/i.test(where.path))
+        files.push({ path: where.path, form: basename(where.path) === 'SKILL.md' ? 'dir' : 'flat' });
       else diag(`skills: "${value}" is neither a folder nor a .md file; skipped`);
     }
   }
@@ -146,7 +177,8 @@ async function loadAgents(root: string, manifest: PluginManifest, diag: (t: stri
   if (manifest.agents === undefined) {
     // No `agents` field: an `agents/` folder at the root is used when there is one.
     const where = resolveInside(root, './agents');
-    if (where.ok && where.kind === 'dir') files.push(...containedFiles(root, where.path, /\.md$/i, diag).map((f) => f.path));
+    if (where.ok && where.kind === 'dir')
+      files.push(...containedFiles(root, where.path, /\.md$/i, diag).map((f) => f.path));
     else if (!where.ok && !/does not exist/.test(where.reason)) diag(`agents: ${where.reason}; skipped`);
   } else {
     // Folders of agent files, or the files themselves (`"agents": ["./agents/a.md", …]`, as Claude Code plugins list them).
@@ -183,7 +215,8 @@ function promptSections(root: string, manifest: PluginManifest, diag: (t: string
     diag(`${label} is ${bytes} bytes, over the ${PROMPT_FIELD_MAX_BYTES}-byte limit; ignored`);
     return false;
   };
-  if (manifest.systemPrompt?.trim() && within(manifest.systemPrompt, 'systemPrompt')) sections.push(manifest.systemPrompt.trim());
+  if (manifest.systemPrompt?.trim() && within(manifest.systemPrompt, 'systemPrompt'))
+    sections.push(manifest.systemPrompt.trim());
   if (manifest.systemPromptPath !== undefined) {
     const where = resolveInside(root, manifest.systemPromptPath);
     if (!where.ok) diag(`systemPromptPath: ${where.reason}; ignored`);
@@ -191,7 +224,10 @@ function promptSections(root: string, manifest: PluginManifest, diag: (t: string
     else {
       const data = readFileSync(where.path);
       const text = new TextDecoder('utf-8', { fatal: false }).decode(data);
-      if (data.length > PROMPT_FIELD_MAX_BYTES) diag(`systemPromptPath ${manifest.systemPromptPath} is ${data.length} bytes, over the ${PROMPT_FIELD_MAX_BYTES}-byte limit; ignored`);
+      if (data.length > PROMPT_FIELD_MAX_BYTES)
+        diag(
+          `systemPromptPath ${manifest.systemPromptPath} is ${data.length} bytes, over the ${PROMPT_FIELD_MAX_BYTES}-byte limit; ignored`,
+        );
       else if (text.trim()) sections.push(text.trim());
     }
   }
@@ -234,7 +270,10 @@ function mcpServers(
         continue;
       }
       if (entry.cwd !== undefined) {
-        const where = typeof entry.cwd === 'string' ? resolveInside(root, entry.cwd) : { ok: false as const, reason: 'must be a string' };
+        const where =
+          typeof entry.cwd === 'string'
+            ? resolveInside(root, entry.cwd)
+            : { ok: false as const, reason: 'must be a string' };
         if (!where.ok || where.kind !== 'dir') {
           skip(`cwd ${where.ok ? `"${String(entry.cwd)}" is not a folder` : where.reason}`);
           continue;
@@ -259,7 +298,13 @@ function mcpServers(
   return out;
 }
 
-function hooks(root: string, id: string, manifest: PluginManifest, home: string, diag: (t: string) => void): HookSpec[] {
+function hooks(
+  root: string,
+  id: string,
+  manifest: PluginManifest,
+  home: string,
+  diag: (t: string) => void,
+): HookSpec[] {
   const out: HookSpec[] = [];
   manifest.hooks.forEach((raw, i) => {
     const parsed = hookSchema.safeParse(raw);

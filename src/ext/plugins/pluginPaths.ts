@@ -24,8 +24,10 @@ export function realRoot(root: string): string {
  */
 export function resolveInside(root: string, value: string, requireDotSlash = true): ContainedPath {
   if (typeof value !== 'string' || !value.trim()) return { ok: false, reason: 'is empty' };
-  if (requireDotSlash && !value.startsWith('./')) return { ok: false, reason: `must start with "./" (a path inside the plugin folder), got "${value}"` };
-  if (isAbsolute(value)) return { ok: false, reason: `is absolute ("${value}"); only paths inside the plugin folder are allowed` };
+  if (requireDotSlash && !value.startsWith('./'))
+    return { ok: false, reason: `must start with "./" (a path inside the plugin folder), got "${value}"` };
+  if (isAbsolute(value))
+    return { ok: false, reason: `is absolute ("${value}"); only paths inside the plugin folder are allowed` };
   const lexical = resolve(root, value);
   if (!isInside(root, lexical)) return { ok: false, reason: `"${value}" points outside the plugin folder` };
   let real: string;
@@ -33,9 +35,14 @@ export function resolveInside(root: string, value: string, requireDotSlash = tru
     real = realpathSync(lexical);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, reason: code === 'ENOENT' ? `"${value}" does not exist` : `"${value}" cannot be read (${code ?? (e as Error).message})` };
+    return {
+      ok: false,
+      reason:
+        code === 'ENOENT' ? `"${value}" does not exist` : `"${value}" cannot be read (${code ?? (e as Error).message})`,
+    };
   }
-  if (!isInside(root, real)) return { ok: false, reason: `"${value}" resolves (through a symlink) to ${real}, outside the plugin folder` };
+  if (!isInside(root, real))
+    return { ok: false, reason: `"${value}" resolves (through a symlink) to ${real}, outside the plugin folder` };
   const st = statSync(real);
   return { ok: true, path: real, kind: st.isDirectory() ? 'dir' : 'file' };
 }
@@ -53,7 +60,12 @@ const MAX_DEPTH = 8;
  * Every file under `dir` whose name matches `pattern`, recursively, in name order. Symlinked files and
  * folders are followed only when they resolve inside `root`; the others are reported through `refused`.
  */
-export function containedFiles(root: string, dir: string, pattern: RegExp, refused: (reason: string) => void): ContainedFile[] {
+export function containedFiles(
+  root: string,
+  dir: string,
+  pattern: RegExp,
+  refused: (reason: string) => void,
+): ContainedFile[] {
   const out: ContainedFile[] = [];
   const walk = (abs: string, rel: string, depth: number) => {
     if (depth > MAX_DEPTH) return;

@@ -61,7 +61,12 @@ export type InstallSource =
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
 /** Reads what the user typed: a URL (GitHub or zip) or a local path. Throws PluginError for what it cannot be. */
-export function classifySource(input: string, cwd: string, network: PluginNetwork, env: NodeJS.ProcessEnv = process.env): InstallSource {
+export function classifySource(
+  input: string,
+  cwd: string,
+  network: PluginNetwork,
+  env: NodeJS.ProcessEnv = process.env,
+): InstallSource {
   const text = input.trim();
   if (!text) throw new PluginError('give a plugin folder, a zip URL or a GitHub URL to install from');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
@@ -72,7 +77,8 @@ export function classifySource(input: string, cwd: string, network: PluginNetwor
       throw new PluginError(`"${text}" is not a valid URL`);
     }
     if (url.protocol === 'file:') return { kind: 'local', path: decodeURIComponent(url.pathname) };
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PluginError(`only http(s) URLs can be installed from, got ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new PluginError(`only http(s) URLs can be installed from, got ${url.protocol}`);
     const github = githubForm(url, network);
     if (github) return github;
     return { kind: 'zip', url: url.href };
@@ -89,12 +95,18 @@ function githubForm(url: URL, network: PluginNetwork): InstallSource | undefined
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const [owner, rawRepo, kind, ...rest] = parts;
   const repo = rawRepo?.replace(/\.git$/, '');
-  if (!owner || !repo || !NAME.test(owner) || !NAME.test(repo)) throw new PluginError(`${url.href} is not a GitHub repository URL (https://github.com/<owner>/<repo>)`);
-  const malformed = () => new PluginError(`${url.href}: the supported GitHub forms are /<owner>/<repo>, /tree/<ref>, /releases/tag/<tag> and /commit/<sha>`);
+  if (!owner || !repo || !NAME.test(owner) || !NAME.test(repo))
+    throw new PluginError(`${url.href} is not a GitHub repository URL (https://github.com/<owner>/<repo>)`);
+  const malformed = () =>
+    new PluginError(
+      `${url.href}: the supported GitHub forms are /<owner>/<repo>, /tree/<ref>, /releases/tag/<tag> and /commit/<sha>`,
+    );
   if (kind === undefined) return { kind: 'github', owner, repo, form: 'repo' };
   if (kind === 'tree' && rest.length) return { kind: 'github', owner, repo, form: 'tree', ref: rest.join('/') };
-  if (kind === 'releases' && rest[0] === 'tag' && rest.length >= 2) return { kind: 'github', owner, repo, form: 'release', ref: rest.slice(1).join('/') };
-  if (kind === 'commit' && rest.length === 1 && /^[0-9a-f]{4,40}$/i.test(rest[0])) return { kind: 'github', owner, repo, form: 'commit', ref: rest[0] };
+  if (kind === 'releases' && rest[0] === 'tag' && rest.length >= 2)
+    return { kind: 'github', owner, repo, form: 'release', ref: rest.slice(1).join('/') };
+  if (kind === 'commit' && rest.length === 1 && /^[0-9a-f]{4,40}$/i.test(rest[0]))
+    return { kind: 'github', owner, repo, form: 'commit', ref: rest[0] };
   throw malformed();
 }
 
@@ -105,7 +117,12 @@ export interface Fetched {
 }
 
 /** Puts the plugin's files into `staging` (an empty folder). */
-export async function fetchSource(source: InstallSource, staging: string, network: PluginNetwork, signal?: AbortSignal): Promise<Fetched> {
+export async function fetchSource(
+  source: InstallSource,
+  staging: string,
+  network: PluginNetwork,
+  signal?: AbortSignal,
+): Promise<Fetched> {
   if (source.kind === 'local') {
     let st;
     try {
@@ -130,7 +147,8 @@ export async function fetchSource(source: InstallSource, staging: string, networ
   }
   const ref = source.ref ?? (await latestReleaseTag(source, network, signal));
   // codeload: refs/tags/<tag> for a release, the ref itself for a branch/tag/sha, HEAD for the default branch.
-  const archiveRef = source.form === 'release' || (source.form === 'repo' && ref) ? `refs/tags/${ref}` : (ref ?? 'HEAD');
+  const archiveRef =
+    source.form === 'release' || (source.form === 'repo' && ref) ? `refs/tags/${ref}` : (ref ?? 'HEAD');
   const url = `${network.codeloadUrl}/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}/zip/${archiveRef.split('/').map(encodeURIComponent).join('/')}`;
   const what = `${source.owner}/${source.repo}${ref ? `@${ref}` : ' (default branch)'}`;
   const allowPrivateNetwork = network.allowPrivateNetwork;
@@ -148,7 +166,11 @@ function githubHosts(network: PluginNetwork): Set<string> {
  * The latest release's tag from the `releases/latest` redirect (github.com answers with a redirect to
  * `/releases/tag/<tag>`, or to the release list when there is none). Undefined: no release.
  */
-async function latestReleaseTag(source: Extract<InstallSource, { kind: 'github' }>, network: PluginNetwork, signal?: AbortSignal): Promise<string | undefined> {
+async function latestReleaseTag(
+  source: Extract<InstallSource, { kind: 'github' }>,
+  network: PluginNetwork,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   const repoUrl = `${network.githubUrl}/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}`;
   const hosts = githubHosts(network);
   // A page of github.com, read only as far as needed; redirects stay on GitHub's hosts.
@@ -164,20 +186,33 @@ async function latestReleaseTag(source: Extract<InstallSource, { kind: 'github' 
     }).catch((e: Error) => {
       throw new PluginError(`${failure}: ${e.message}`);
     });
-  const response = await probe(`${repoUrl}/releases/latest`, `could not look up the latest release of ${source.owner}/${source.repo}`);
+  const response = await probe(
+    `${repoUrl}/releases/latest`,
+    `could not look up the latest release of ${source.owner}/${source.repo}`,
+  );
   if (response.status === 404) {
     const repoPage = await probe(repoUrl, `could not reach ${source.owner}/${source.repo} on GitHub`);
-    if (repoPage.status === 404) throw new PluginError(`GitHub has no repository ${source.owner}/${source.repo} (or it is private)`);
+    if (repoPage.status === 404)
+      throw new PluginError(`GitHub has no repository ${source.owner}/${source.repo} (or it is private)`);
     return undefined;
   }
-  if (response.status >= 400) throw new PluginError(`GitHub answered ${response.status} ${response.statusText} for the latest release of ${source.owner}/${source.repo}`);
+  if (response.status >= 400)
+    throw new PluginError(
+      `GitHub answered ${response.status} ${response.statusText} for the latest release of ${source.owner}/${source.repo}`,
+    );
   const m = /\/releases\/tag\/([^?#]+)$/.exec(new URL(response.url).pathname);
   return m ? decodeURIComponent(m[1]) : undefined;
 }
 
 async function download(
   url: string,
-  opts: { allowPrivateNetwork: boolean; network: PluginNetwork; signal?: AbortSignal; githubOnly?: boolean; what?: string },
+  opts: {
+    allowPrivateNetwork: boolean;
+    network: PluginNetwork;
+    signal?: AbortSignal;
+    githubOnly?: boolean;
+    what?: string;
+  },
 ): Promise<Buffer> {
   const hosts = githubHosts(opts.network);
   let response;
@@ -196,8 +231,14 @@ async function download(
     throw new PluginError(`could not download ${opts.what ?? url}: ${why}`);
   }
   if (response.status === 404) throw new PluginError(`could not download ${opts.what ?? url}: not found (404)`);
-  if (response.status >= 400) throw new PluginError(`could not download ${opts.what ?? url}: the server answered ${response.status} ${response.statusText}`);
-  if (response.truncated) throw new PluginError(`${opts.what ?? url} is larger than ${MAX_ARCHIVE_BYTES / 1024 / 1024} MiB; plugins that large are not installed`);
+  if (response.status >= 400)
+    throw new PluginError(
+      `could not download ${opts.what ?? url}: the server answered ${response.status} ${response.statusText}`,
+    );
+  if (response.truncated)
+    throw new PluginError(
+      `${opts.what ?? url} is larger than ${MAX_ARCHIVE_BYTES / 1024 / 1024} MiB; plugins that large are not installed`,
+    );
   return response.body;
 }
 
@@ -230,7 +271,10 @@ function unpack(entries: ReadZipEntry[], staging: string, what: string): void {
     prefix = only;
   }
   const files = entries.filter((e) => e.name.startsWith(prefix) && e.name.length > prefix.length);
-  refuseFilesUnderFiles(files.map((e) => e.name.slice(prefix.length)), what);
+  refuseFilesUnderFiles(
+    files.map((e) => e.name.slice(prefix.length)),
+    what,
+  );
   for (const e of files) {
     const name = e.name.slice(prefix.length);
     const target = join(staging, name);

@@ -14,7 +14,11 @@ export function formatPluginList(views: readonly PluginView[]): string {
         v.mcpServers.length && `${v.mcpServers.length} MCP server${v.mcpServers.length === 1 ? '' : 's'}`,
         v.hooks && `${v.hooks} hook${v.hooks === 1 ? '' : 's'}`,
       ].filter(Boolean);
-      const notes = v.error ? ` — ${v.error}` : v.diagnostics.length ? ` — ${v.diagnostics.length} diagnostic${v.diagnostics.length === 1 ? '' : 's'} (jarvis plugin info ${v.id})` : '';
+      const notes = v.error
+        ? ` — ${v.error}`
+        : v.diagnostics.length
+          ? ` — ${v.diagnostics.length} diagnostic${v.diagnostics.length === 1 ? '' : 's'} (jarvis plugin info ${v.id})`
+          : '';
       return `${v.id}${v.version ? ` ${v.version}` : ''}  ${state}${parts.length ? `  (${parts.join(', ')})` : ''}${notes}`;
     })
     .join('\n');
@@ -35,7 +39,9 @@ export function formatShellCommands(v: Pick<PluginView, 'commands'>): string[] {
 
 /** Everything about one plugin, diagnostics last. */
 export function formatPluginInfo(v: PluginView): string {
-  const lines = [`${v.displayName} (${v.id})${v.version ? ` ${v.version}` : ''} — ${v.error ? 'broken' : v.enabled ? 'enabled' : 'disabled'}`];
+  const lines = [
+    `${v.displayName} (${v.id})${v.version ? ` ${v.version}` : ''} — ${v.error ? 'broken' : v.enabled ? 'enabled' : 'disabled'}`,
+  ];
   const add = (label: string, value: string | undefined) => value && lines.push(`${label}: ${value}`);
   add('Description', v.interface.longDescription ?? v.description);
   add('Developer', v.interface.developerName ?? v.author);
@@ -49,7 +55,14 @@ export function formatPluginInfo(v: PluginView): string {
   add('Skills', v.skills.join(', ') || undefined);
   add('Agents', v.agents.join(', ') || undefined);
   if (v.commands.length) lines.push('Commands:', ...v.commands.map((c) => `  /${c.name} — ${c.description}`));
-  if (v.mcpServers.length) lines.push('MCP servers:', ...v.mcpServers.map((s) => `  ${s.name}  ${s.enabled ? 'on' : 'off'}  ${s.target}${s.runsAs ? `  (tools mcp__${s.runsAs}__*)` : ''}`));
+  if (v.mcpServers.length)
+    lines.push(
+      'MCP servers:',
+      ...v.mcpServers.map(
+        (s) =>
+          `  ${s.name}  ${s.enabled ? 'on' : 'off'}  ${s.target}${s.runsAs ? `  (tools mcp__${s.runsAs}__*)` : ''}`,
+      ),
+    );
   lines.push(...formatShellCommands(v));
   if (v.hooks) lines.push(`Hooks: ${v.hooks}`);
   lines.push(v.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none', ...v.diagnostics.map((d) => `  - ${d}`));

@@ -18,7 +18,13 @@ export interface SessionPluginOptions {
 }
 
 export async function loadSessionPlugins(o: SessionPluginOptions): Promise<PluginContributions> {
-  const manager = new PluginManager({ home: o.home, cwd: o.cwd, env: o.env, network: pluginNetwork(o.env, o.allowPrivateNetwork), mcpDefaults: o.mcpDefaults });
+  const manager = new PluginManager({
+    home: o.home,
+    cwd: o.cwd,
+    env: o.env,
+    network: pluginNetwork(o.env, o.allowPrivateNetwork),
+    mcpDefaults: o.mcpDefaults,
+  });
   const warnings = await ensureBundledPlugins(manager, o.bundled);
   const { plugins, problem } = await manager.loadEnabled();
   useShippedListings(plugins, o.bundled);

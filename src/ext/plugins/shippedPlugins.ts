@@ -27,7 +27,12 @@ export function shippedPluginFolders(): string[] {
     const dir = fileURLToPath(new URL(rel, import.meta.url));
     if (!existsSync(dir)) continue;
     const folders = readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && INSTALLED_AT_START.includes(e.name) && MANIFEST_FILES.some((m) => existsSync(join(dir, e.name, m))))
+      .filter(
+        (e) =>
+          e.isDirectory() &&
+          INSTALLED_AT_START.includes(e.name) &&
+          MANIFEST_FILES.some((m) => existsSync(join(dir, e.name, m))),
+      )
       .map((e) => join(dir, e.name));
     if (folders.length) return folders.sort();
   }

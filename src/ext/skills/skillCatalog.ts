@@ -103,7 +103,10 @@ export class SkillCatalog {
 }
 
 /** Reads one root: folder skills first (they win over same-named flat files), then flat `.md` files. */
-export async function readSkillRoot(root: SkillRoot, warnings: string[]): Promise<Skill[]> {
+/** How deep below a Codex skill folder a SKILL.md is looked for. */
+const CODEX_SKILL_DEPTH = 4;
+
+export async function readSkillRoot(root: SkillRoot, warnings: string[], depth = 0): Promise<Skill[]> {
   let entries;
   try {
     entries = readdirSync(root.dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
@@ -122,13 +125,20 @@ export async function readSkillRoot(root: SkillRoot, warnings: string[]): Promis
   };
   for (const e of entries) {
     const path = join(root.dir, e.name);
-    if ((e.isDirectory() || (e.isSymbolicLink() && isDir(path))) && isFile(join(path, 'SKILL.md'))) {
+    if (!(e.isDirectory() || (e.isSymbolicLink() && isDir(path)))) continue;
+    if (isFile(join(path, 'SKILL.md'))) {
       const parent = await add(join(path, 'SKILL.md'), 'dir');
       if (parent?.subSkills) await readSubSkills(parent, root, warnings, skills);
+    } else if (root.tool === 'codex' && !e.name.startsWith('.') && depth < CODEX_SKILL_DEPTH) {
+      // Codex finds a SKILL.md at any depth of its folder (`~/.codex/skills/team/deploy/SKILL.md`); its own
+      // `.system` skills are Codex's, not the user's.
+      skills.push(...(await readSkillRoot({ ...root, dir: path }, warnings, depth + 1)));
     }
   }
   for (const e of entries) {
     const path = join(root.dir, e.name);
+    // Codex knows folder skills only; a README.md beside them is no skill.
+    if (root.tool === 'codex') break;
     if (/\.md$/i.test(e.name) && e.name !== 'SKILL.md' && isFile(path)) await add(path, 'flat');
   }
   return skills;

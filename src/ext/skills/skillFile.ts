@@ -5,6 +5,7 @@
 import { basename, dirname } from 'node:path';
 import { canonicalToolName, isKnownToolName } from '../../types/toolNames';
 import { FieldReader, firstNonEmptyLine, readMarkdownFile } from '../frontmatter';
+import { parseSkillFlow, type FlowParse } from './skillFlow';
 
 export const SKILL_TYPES = ['prompt', 'inline', 'flow'] as const;
 export type SkillType = (typeof SKILL_TYPES)[number];
@@ -32,6 +33,8 @@ export interface Skill {
   dir: string;
   path: string;
   source: SkillSource;
+  /** A flow skill's flowchart (`/flow:<name>` runs it; skillFlow.ts), or why it cannot run. */
+  flow?: FlowParse;
   /** A plugin's skill: the plugin id and its `skillInstructions`, shown whenever the skill loads. */
   plugin?: { id: string; instructions?: string; root?: string };
 }
@@ -79,10 +82,14 @@ export async function parseSkillFile(path: string, form: 'dir' | 'flat', source:
   const allowed = f.list(/(?:,|\s)+(?![^(]*\))/, 'allowed-tools', 'allowedTools', 'allowed_tools');
   const unknown = (allowed ?? []).filter((n) => !isKnownToolName(n.replace(/\(.*$/s, '')));
   if (unknown.length) f.note('allowed-tools', `field "allowed-tools" names no tool called ${unknown.join(', ')}`);
+  const flow = type === 'flow' ? parseSkillFlow(body) : undefined;
+  const warnings = [...f.warnings];
+  if (flow && !flow.ok) warnings.push(`${path}: /flow:${name} cannot run: ${flow.message}`);
   return {
     ok: true,
-    warnings: f.warnings,
+    warnings,
     skill: {
+      ...(flow ? { flow } : {}),
       name: name!,
       description: description ?? '',
       type: type as SkillType,

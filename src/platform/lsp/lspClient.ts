@@ -4,6 +4,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnInGroup, terminateGroup } from '../processes';
+import { channelStdio, feedChannels } from '../sandbox/sandboxChannels';
+import type { ServerSpawn } from './lspPlacement';
 import { LspConnection } from './lspConnection';
 import type { LspDiagnostic } from './lspTypes';
 import type { LspRequest } from './tsserverDiagnostics';
@@ -19,6 +21,13 @@ export interface LspLaunch {
   env?: NodeJS.ProcessEnv;
   /** Asks for a file's diagnostics instead of waiting for a publication (typescript: tsserverDiagnostics.ts). */
   pull?: (request: LspRequest, path: string, signal: AbortSignal) => Promise<LspDiagnostic[]>;
+  /**
+   * The program actually started, when the server runs confined (the sandbox's `bwrap` running `command args`:
+   * docs/lsp.md, "Where servers run"); without it `command args` start as they are.
+   */
+  spawn?: () => Promise<ServerSpawn>;
+  /** Documents kept open at most; the least recently used one is closed past it (default MAX_OPEN_DOCUMENTS). */
+  maxOpenDocuments?: number;
 }
 
 export type LspClientState = 'starting' | 'ready' | 'crashed' | 'stopped';
@@ -36,6 +45,14 @@ const INITIALIZE_TIMEOUT_MS = 60_000;
  * syntactic and semantic results separately). */
 const SETTLE_MS = 150;
 const STDERR_TAIL_CHARS = 2_000;
+/**
+ * Documents a server keeps open: a file read long ago is closed (`didClose`) when a new one opens past this, so a
+ * session that reads 400 files does not keep 400 in the server (docs/lsp.md).
+ */
+export const MAX_OPEN_DOCUMENTS = 50;
+
+/** Why `ready` rejected when the session stopped the server before it was ready: not a failure. */
+export const STOPPED_BEFORE_READY = 'stopped before it was ready';
 
 export const fileUri = (path: string): string => pathToFileURL(path).href;
 
@@ -49,7 +66,12 @@ export class LspClient {
   private child: ChildProcess | undefined;
   private connection: LspConnection | undefined;
   private stderrTail = '';
+  /** The open documents, least recently used first. */
   private readonly documents = new Map<string, { version: number; text: string }>();
+  /** Documents a caller is waiting on (never closed to make room while it waits). */
+  private readonly inUse = new Map<string, number>();
+  /** Work-done progress the server has begun and not ended (project loading, indexing). */
+  private readonly progress = new Set<string>();
   private readonly diagnostics = new Map<string, PublishedDiagnostics>();
   private readonly waiters = new Set<() => void>();
 
@@ -61,12 +83,24 @@ export class LspClient {
 
   private async start(): Promise<void> {
     const { command, args, root } = this.launch;
-    const child = spawnInGroup(command, args, {
-      cwd: root,
-      env: this.launch.env ?? process.env,
-      stdin: 'pipe',
-      own: 'service',
-    });
+    let spawned: ServerSpawn = { file: command, args, env: this.launch.env ?? process.env };
+    if (this.launch.spawn) {
+      try {
+        spawned = await this.launch.spawn();
+      } catch (e) {
+        // Never started unconfined because its sandbox could not be built: said as the start's failure.
+        this.fail(`could not start ${command} in the sandbox: ${(e as Error).message}`);
+        throw new Error(this.failure);
+      }
+      if (this.state === 'stopped') throw new Error(STOPPED_BEFORE_READY);
+    }
+    const child = spawnInGroup(
+      spawned.file,
+      spawned.args,
+      { cwd: root, env: spawned.env, stdin: 'pipe', own: 'service' },
+      channelStdio(spawned),
+    );
+    feedChannels(child, spawned);
     this.child = child;
     const connection = new LspConnection(
       child.stdout!,
@@ -85,7 +119,7 @@ export class LspClient {
       });
       child.once('exit', (code, signal) => {
         if (this.state !== 'stopped') this.fail(`${command} exited (${signal ?? `code ${code}`})${this.stderrNote()}`);
-        reject(new Error(this.failure ?? `${command} stopped`));
+        reject(new Error(this.failure ?? STOPPED_BEFORE_READY));
       });
     });
     died.catch(() => undefined);
@@ -95,12 +129,15 @@ export class LspClient {
       const answer = (await Promise.race([init, died])) as { serverInfo?: { name?: string; version?: string } };
       this.serverInfo = answer?.serverInfo;
     } catch (e) {
+      // Stopped by the session while starting (a short print run ends): nothing failed, and nothing is reported.
+      if (this.state === 'stopped') throw new Error(STOPPED_BEFORE_READY);
       if (this.state === 'starting')
         this.fail(`${command} did not initialize: ${(e as Error).message}${this.stderrNote()}`);
       await this.stop();
       this.state = 'crashed';
       throw new Error(this.failure);
     }
+    if (this.state === 'stopped') throw new Error(STOPPED_BEFORE_READY);
     connection.notify('initialized', {});
     this.state = 'ready';
   }
@@ -108,7 +145,9 @@ export class LspClient {
   private initializeParams(): object {
     const rootUri = fileUri(this.launch.root);
     return {
-      processId: process.pid,
+      // A sandboxed server has a PID namespace of its own, where our pid is not ours: it would think we are gone and
+      // exit. Without one it stops with us anyway (--die-with-parent).
+      processId: this.launch.spawn ? null : process.pid,
       clientInfo: { name: 'jarvis' },
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: 'workspace' }],
@@ -123,7 +162,8 @@ export class LspClient {
           hover: { contentFormat: ['plaintext', 'markdown'] },
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
         },
-        window: { workDoneProgress: false },
+        // Progress tells when a server is loading the project (references wait for it; docs/lsp.md).
+        window: { workDoneProgress: true },
       },
     };
   }
@@ -142,6 +182,7 @@ export class LspClient {
   }
 
   private onNotification(method: string, params: unknown): void {
+    if (method === '$/progress') return this.onProgress(params);
     if (method !== 'textDocument/publishDiagnostics') return;
     const p = params as { uri?: string; version?: number; diagnostics?: LspDiagnostic[] };
     if (typeof p?.uri !== 'string' || !Array.isArray(p.diagnostics)) return;
@@ -152,6 +193,25 @@ export class LspClient {
       items: p.diagnostics,
     });
     this.wake();
+  }
+
+  private onProgress(params: unknown): void {
+    const p = params as { token?: unknown; value?: { kind?: unknown } } | undefined;
+    if ((typeof p?.token !== 'string' && typeof p?.token !== 'number') || !p.value) return;
+    const token = String(p.token);
+    if (p.value.kind === 'begin') this.progress.add(token);
+    else if (p.value.kind === 'end') this.progress.delete(token);
+    this.wake();
+  }
+
+  /** Whether the server reports work in progress (loading or indexing the project). */
+  get loading(): boolean {
+    return this.progress.size > 0;
+  }
+
+  /** Resolves true once no work is in progress, false at the deadline or when the server stops. */
+  whenIdle(deadline: number): Promise<boolean> {
+    return this.waitUntil(() => this.progress.size === 0, deadline);
   }
 
   private onServerRequest(method: string, params: unknown): { result: unknown } | undefined {
@@ -192,6 +252,30 @@ export class LspClient {
     return this.documents.has(fileUri(path));
   }
 
+  /** Whether the server has given diagnostics for `path` since it was opened (its first check is done). */
+  checked(path: string): boolean {
+    return this.diagnostics.has(fileUri(path));
+  }
+
+  /** Marks `uri` most recently used. */
+  private touch(uri: string): void {
+    const doc = this.documents.get(uri);
+    if (!doc) return;
+    this.documents.delete(uri);
+    this.documents.set(uri, doc);
+  }
+
+  /** Closes the least recently used documents nobody waits on until at most `max` are open. */
+  private closeSpare(max: number): void {
+    for (const uri of [...this.documents.keys()]) {
+      if (this.documents.size <= max) return;
+      if (this.inUse.has(uri)) continue;
+      this.documents.delete(uri);
+      this.diagnostics.delete(uri);
+      this.connection?.notify('textDocument/didClose', { textDocument: { uri } });
+    }
+  }
+
   /** The open documents as paths, with the text last sent for each. */
   openDocuments(): Array<{ path: string; text: string }> {
     return [...this.documents].map(([uri, doc]) => ({ path: fileURLToPath(uri), text: doc.text }));
@@ -212,12 +296,15 @@ export class LspClient {
     const uri = fileUri(path);
     const doc = this.documents.get(uri);
     if (!doc) {
+      // Room first, so the server never holds more than the bound (unless every open document is waited on).
+      this.closeSpare((this.launch.maxOpenDocuments ?? MAX_OPEN_DOCUMENTS) - 1);
       this.documents.set(uri, { version: 1, text });
       this.connection.notify('textDocument/didOpen', {
         textDocument: { uri, languageId: this.launch.languageId(path), version: 1, text },
       });
       return true;
     }
+    this.touch(uri);
     if (doc.text === text) return false;
     doc.version += 1;
     doc.text = text;
@@ -235,6 +322,24 @@ export class LspClient {
   async sync(path: string, text: string, deadline: number): Promise<LspDiagnostic[] | undefined> {
     if (this.state !== 'ready' || !this.connection) return undefined;
     const uri = fileUri(path);
+    this.inUse.set(uri, (this.inUse.get(uri) ?? 0) + 1);
+    try {
+      return await this.syncOpen(uri, path, text, deadline);
+    } finally {
+      const left = (this.inUse.get(uri) ?? 1) - 1;
+      if (left > 0) this.inUse.set(uri, left);
+      else this.inUse.delete(uri);
+      // Documents opened while every other one was in use are closed now that one is free.
+      this.closeSpare(this.launch.maxOpenDocuments ?? MAX_OPEN_DOCUMENTS);
+    }
+  }
+
+  private async syncOpen(
+    uri: string,
+    path: string,
+    text: string,
+    deadline: number,
+  ): Promise<LspDiagnostic[] | undefined> {
     const seqBefore = this.diagnostics.get(uri)?.seq ?? 0;
     if (!this.update(path, text)) return this.diagnostics.get(uri)?.items;
     const version = this.documents.get(uri)!.version;
@@ -250,6 +355,20 @@ export class LspClient {
       if (!(await this.waitUntil(() => this.diagnostics.get(uri)!.seq > seq, settle))) break;
     }
     return this.diagnostics.get(uri)!.items;
+  }
+
+  /**
+   * Waits until the server has checked `path` as `text` (opened or updated first) and reports no work in progress:
+   * then its project is loaded, and answers about the whole project (references, workspace symbols) are complete.
+   * False when that did not happen by the deadline.
+   */
+  async settled(path: string, text: string, deadline: number): Promise<boolean> {
+    if (this.state !== 'ready') return false;
+    const uri = fileUri(path);
+    await this.sync(path, text, deadline);
+    if (!this.checked(path) && this.launch.pull) await this.pulled(uri, path, deadline);
+    if (!(await this.waitUntil(() => this.checked(path), deadline))) return false;
+    return this.whenIdle(deadline);
   }
 
   private async pulled(uri: string, path: string, deadline: number): Promise<LspDiagnostic[] | undefined> {

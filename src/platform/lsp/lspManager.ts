@@ -1,17 +1,31 @@
-// The session's language servers (docs/lsp.md): started on first need, one per server and workspace root, stopped
-// with the session. A server that is not installed or fails to start gets one notice per session and is not retried.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileUri, LspClient, type LspClientState } from './lspClient';
-import { languageIdFor, locateServer, serverForFile, workspaceRootFor, type LspSettings } from './lspServers';
+// The session's language servers (docs/lsp.md): started on first need (or when the session opens in a trusted project),
+// one per server and workspace root, stopped with the session. A server runs only for a checkout the user trusted,
+// inside the sandbox where one runs, else only from places commands cannot write ("Where servers run"). A server that
+// is not installed, cannot run here or fails to start gets one notice per session and is not retried.
+import { readFileSync } from 'node:fs';
+import { fileUri, LspClient, STOPPED_BEFORE_READY, type LspClientState, type LspLaunch } from './lspClient';
+import type { ServerSandbox } from './lspPlacement';
+import {
+  serverForFile,
+  serversForFolder,
+  workspaceRootFor,
+  type LspServerConfig,
+  type LspSettings,
+} from './lspServers';
 import type { LspDiagnostic } from './lspTypes';
-import { pullTypescriptDiagnostics } from './tsserverDiagnostics';
+import { planServerLaunch } from './serverLaunch';
+
+export type { ServerSandbox } from './lspPlacement';
 
 export interface LspServerStatus {
   name: string;
   root: string;
   command: string;
-  state: LspClientState | 'missing';
+  /** `missing`: not installed (where it may run from); `unusable`: installed but cannot run here. */
+  state: LspClientState | 'missing' | 'unusable';
   failure?: string;
+  /** Whether it runs inside the sandbox. */
+  sandboxed?: boolean;
 }
 
 export interface LspManagerOptions {
@@ -20,11 +34,25 @@ export interface LspManagerOptions {
   /** Told once per server and session when it is missing or cannot start. */
   onNotice(text: string): void;
   /**
-   * Whether the session folder is trusted, asked at each first need: a server runs the project's code (its
+   * Whether the checkout holding `root` is trusted, asked at each first need: a server runs the project's code (its
    * node_modules/.bin, its TypeScript and tsserver plugins, a Python environment), so none starts until it is.
    */
-  trusted(): boolean;
+  trusted(root: string): boolean;
+  /** The sandbox servers run in; undefined (or absent) where none can run (docs/lsp.md, "Where servers run"). */
+  sandbox?(): ServerSandbox | undefined;
+  /**
+   * The folders commands may write: no `node` found on PATH is asked its version from them, and without a sandbox no
+   * server program or project TypeScript comes from them.
+   */
+  writableRoots?(): readonly string[];
 }
+
+/** What an edit's check found: its new errors, why it was not checked, or nothing to say (no server for the file). */
+export type EditCheck =
+  | { kind: 'checked'; errors: LspDiagnostic[] }
+  /** `yet`: the server runs but had not answered within the bound; a later edit of the file is checked. */
+  | { kind: 'unchecked'; why: string; yet?: boolean }
+  | { kind: 'none' };
 
 /** Whether `d` is the same finding as one in `before` (lines move when text is added above, so they are ignored). */
 const findingKey = (d: LspDiagnostic) => `${d.severity ?? 1}|${d.code ?? ''}|${d.source ?? ''}|${d.message}`;
@@ -43,16 +71,25 @@ export function newErrors(before: readonly LspDiagnostic[], after: readonly LspD
   return added;
 }
 
-const UNTRUSTED =
-  'Language servers stay off in this folder because it is not trusted (a server runs code from the project). ' +
-  'Trust it when the interactive UI asks, then edits get diagnostics and the Lsp tool works (docs/lsp.md).';
+export const untrustedText = (root: string) =>
+  `Language servers stay off for ${root}: that checkout is not trusted (a server runs code from the project). ` +
+  `Trust it with \`jarvis trust ${root}\` (or when the interactive UI asks); docs/lsp.md.`;
+
+/** Warm-ups that open files at the same time, per session. */
+const WARM_CONCURRENCY = 4;
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 export class LspManager {
   private readonly clients = new Map<string, LspClient>();
-  private readonly missing = new Map<string, LspServerStatus>();
+  /** Servers that cannot start for a root (not installed, or unusable here), with the notice that says so. */
+  private readonly unavailable = new Map<string, LspServerStatus & { notice: string }>();
   private readonly told = new Set<string>();
   /** The warm-up opening of a read file (warm), which an edit of it waits for to have its "before" errors. */
-  private readonly warming = new Map<string, Promise<unknown>>();
+  private readonly warming = new Map<string, { started: boolean; done: Promise<unknown> }>();
+  /** Warm-ups opening a file now; the rest wait, so a burst of reads opens files a few at a time. */
+  private warmSlots = WARM_CONCURRENCY;
+  private readonly warmQueue: Array<() => void> = [];
   private closed = false;
 
   constructor(
@@ -62,60 +99,63 @@ export class LspManager {
 
   /**
    * The running (or starting) server for `path`, started now when it is the first need; undefined when none.
-   * `quiet` (a warm-up on Read or Grep): an untrusted folder or a missing server says nothing and is not remembered,
-   * so the first edit still gives its one notice.
+   * `quiet` (a warm-up): an untrusted checkout or a server that cannot start says nothing now; the first edit does.
    */
   clientFor(path: string, quiet = false): LspClient | undefined {
     if (!this.settings.enabled || this.closed) return undefined;
     const server = serverForFile(this.settings.servers, path, this.opts.cwd);
     if (!server) return undefined;
-    if (!this.opts.trusted()) {
-      if (!quiet) this.noticeOnce('\0untrusted', UNTRUSTED);
-      return undefined;
-    }
-    const root = workspaceRootFor(path, server.config.rootMarkers, this.opts.cwd);
-    const key = `${server.name}\0${root}`;
+    return this.start(
+      server.name,
+      server.config,
+      workspaceRootFor(path, server.config.rootMarkers, this.opts.cwd),
+      quiet,
+    );
+  }
+
+  private start(name: string, config: LspServerConfig, root: string, quiet: boolean): LspClient | undefined {
+    const key = `${name}\0${root}`;
     const known = this.clients.get(key);
     if (known) return known.state === 'crashed' ? undefined : known;
-    if (this.missing.has(key)) return undefined;
-    const command = locateServer(server.config.command, root, this.opts.cwd, this.opts.env);
-    if (!command && quiet) return undefined;
-    if (!command) {
-      this.missing.set(key, { name: server.name, root, command: server.config.command, state: 'missing' });
-      const how = server.config.install ? ` Install it with: ${server.config.install}` : '';
-      this.noticeOnce(
-        server.name,
-        `No ${server.name} language server: ${
-          server.config.command.includes('/')
-            ? `"${server.config.command}" does not exist or is not executable`
-            : `"${server.config.command}" is not in the project's node_modules/.bin or on PATH`
-        }, so edits of ${server.name} files get no diagnostics.${how} ` +
-          `(or set [lsp.servers.${server.name}] command; docs/lsp.md)`,
-      );
+    // Trust is read at each first need: trusting the checkout mid-session lets its servers start.
+    if (!this.opts.trusted(root)) {
+      if (!quiet) this.noticeOnce(`\0untrusted\0${root}`, untrustedText(root));
       return undefined;
     }
-    const client = new LspClient({
-      name: server.name,
-      command,
-      args: server.config.args,
-      root,
-      languageId: (p) => languageIdFor(p, server.name),
-      initializationOptions: initializationOptions(server.name, server.config.initializationOptions, root),
-      env: this.opts.env,
-      ...(server.name === 'typescript' ? { pull: pullTypescriptDiagnostics } : {}),
-    });
+    let refused = this.unavailable.get(key);
+    let launch: LspLaunch | undefined;
+    if (!refused) {
+      const plan = planServerLaunch(name, config, root, {
+        cwd: this.opts.cwd,
+        env: this.opts.env,
+        sandbox: this.opts.sandbox?.(),
+        writableRoots: this.opts.writableRoots?.() ?? [],
+      });
+      if (plan.ok) launch = plan.launch;
+      else {
+        const notice = `${plan.why[0].toUpperCase()}${plan.why.slice(1)}`;
+        refused = { name, root, command: plan.program ?? config.command, state: plan.state, failure: plan.why, notice };
+      }
+    }
+    if (refused || !launch) {
+      if (refused) this.unavailable.set(key, refused);
+      if (refused && !quiet) this.noticeOnce(key, refused.notice);
+      return undefined;
+    }
+    const client = new LspClient(launch);
     this.clients.set(key, client);
-    client.ready.catch(() =>
-      this.noticeOnce(server.name, `The ${server.name} language server failed: ${client.failure ?? 'it stopped'}`),
-    );
+    client.ready.catch((e: Error) => {
+      // The session stopping a server that was still starting is not a failure (docs/lsp.md).
+      if (this.closed || e.message === STOPPED_BEFORE_READY) return;
+      this.noticeOnce(key, `The ${name} language server failed: ${client.failure ?? e.message}`);
+    });
     return client;
   }
 
-  /** Why `clientFor(path)` gave no server, in words for the model: what to install or configure. */
+  /** Why `clientFor(path)` gave no server, in words for the model: what to install, configure or trust. */
   whyUnavailable(path: string): string {
     if (!this.settings.enabled) return 'Language servers are turned off ([lsp] enabled = false in config.toml).';
     if (this.closed) return 'The session is closing; its language servers are stopped.';
-    if (!this.opts.trusted()) return UNTRUSTED;
     const server = serverForFile(this.settings.servers, path, this.opts.cwd);
     if (!server)
       return (
@@ -123,10 +163,13 @@ export class LspManager {
         'add one as [lsp.servers.<name>] in config.toml (docs/lsp.md).'
       );
     const root = workspaceRootFor(path, server.config.rootMarkers, this.opts.cwd);
-    const client = this.clients.get(`${server.name}\0${root}`);
+    if (!this.opts.trusted(root)) return untrustedText(root);
+    const key = `${server.name}\0${root}`;
+    const client = this.clients.get(key);
     if (client?.failure) return `The ${server.name} language server failed: ${client.failure}`;
-    const how = server.config.install ? ` Install it with: ${server.config.install}` : '';
-    return `The ${server.name} language server ("${server.config.command}") is not installed.${how}`;
+    const refused = this.unavailable.get(key);
+    if (refused?.failure) return refused.failure;
+    return `The ${server.name} language server did not start.`;
   }
 
   private noticeOnce(name: string, text: string): void {
@@ -135,7 +178,22 @@ export class LspManager {
     this.opts.onNotice(text);
   }
 
-  /** The ready server already running for `path`, never starting one (the check after Bash, bashDiagnostics.ts). */
+  /**
+   * Starts, in the background, the servers whose project files the session folder has (tsconfig.json, package.json,
+   * pyproject.toml…), so the first edit finds them loading or ready. Only in a trusted folder; says nothing.
+   */
+  warmProject(): void {
+    if (!this.settings.enabled || this.closed || !this.opts.trusted(this.opts.cwd)) return;
+    for (const { name, config } of serversForFolder(this.settings.servers, this.opts.cwd)) {
+      try {
+        this.start(name, config, this.opts.cwd, true);
+      } catch (e) {
+        this.opts.onNotice(`Could not start the ${name} language server: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  /** The ready server already running for `path`, never starting one (the check after Bash). */
   runningClientFor(path: string): LspClient | undefined {
     if (!this.settings.enabled || this.closed) return undefined;
     const server = serverForFile(this.settings.servers, path, this.opts.cwd);
@@ -150,9 +208,9 @@ export class LspManager {
     return !this.closed && [...this.clients.values()].some((c) => c.state === 'ready');
   }
 
-  /** The documents the ready servers have open, with the text they were last sent. */
+  /** The documents the ready servers have open, most recently used first, with the text they were last sent. */
   openDocuments(): Array<{ path: string; text: string }> {
-    return [...this.clients.values()].filter((c) => c.state === 'ready').flatMap((c) => c.openDocuments());
+    return [...this.clients.values()].filter((c) => c.state === 'ready').flatMap((c) => c.openDocuments().reverse());
   }
 
   /**
@@ -169,64 +227,99 @@ export class LspManager {
       return;
     }
     if (!client || client.isOpen(path) || this.warming.has(path)) return;
-    const opening = client.ready.then(
-      () => {
-        if (client.isOpen(path)) return;
-        let text: string;
-        try {
-          text = readFileSync(path, 'utf8');
-        } catch (e) {
-          // Gone since it was read: the next edit opens it with the text it had. Anything else is a real failure.
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-          this.opts.onNotice(
-            `Could not open ${path} for the ${client.launch.name} language server: ${(e as Error).message}`,
-          );
-          return;
-        }
-        return client.sync(path, text, Date.now() + this.settings.diagnosticsWaitMs * 10).catch((e: Error) => {
-          this.opts.onNotice(`The ${client.launch.name} language server could not check ${path}: ${e.message}`);
-        });
-      },
+    const entry = { started: false, done: Promise.resolve() as Promise<unknown> };
+    const open = () => {
+      entry.started = true;
+      // An edit of the file that came first opened it itself.
+      if (client.isOpen(path) || this.closed) return undefined;
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        // Gone since it was read: the next edit opens it with the text it had. Anything else is a real failure.
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        this.opts.onNotice(
+          `Could not open ${path} for the ${client.launch.name} language server: ${(e as Error).message}`,
+        );
+        return undefined;
+      }
+      return client.sync(path, text, Date.now() + this.settings.firstDiagnosticsWaitMs).catch((e: Error) => {
+        if (this.closed || client.state !== 'ready') return;
+        this.opts.onNotice(`The ${client.launch.name} language server could not check ${path}: ${e.message}`);
+      });
+    };
+    entry.done = client.ready.then(
+      () => this.inWarmSlot(open),
       () => undefined,
     );
-    this.warming.set(path, opening);
-    void opening.finally(() => this.warming.delete(path));
+    this.warming.set(path, entry);
+    void entry.done.finally(() => this.warming.delete(path));
+  }
+
+  /** Runs `work` when one of the WARM_CONCURRENCY slots is free. */
+  private async inWarmSlot<T>(work: () => Promise<T> | T): Promise<T> {
+    if (this.warmSlots > 0) this.warmSlots -= 1;
+    else await new Promise<void>((resolve) => this.warmQueue.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.warmQueue.shift();
+      if (next) next();
+      else this.warmSlots += 1;
+    }
   }
 
   /**
-   * The errors an edit of `path` from `before` to `after` introduced, waiting until `deadline` at most; undefined
-   * when no server serves the file or it did not answer in time (nothing is appended then).
+   * The errors an edit of `path` from `before` to `after` introduced. The first check of a file (its server starting
+   * or loading the project) may take up to `firstDiagnosticsWaitMs`, a later one `diagnosticsWaitMs`; past it, or when
+   * no server can check it, the answer says why it was not checked. `signal` ends the wait early (the turn stopped).
    */
-  async errorsAfterEdit(
-    path: string,
-    before: string | undefined,
-    after: string,
-    deadline: number,
-  ): Promise<LspDiagnostic[] | undefined> {
+  async checkEdit(path: string, before: string | undefined, after: string, signal?: AbortSignal): Promise<EditCheck> {
+    if (!this.settings.enabled || this.closed) return { kind: 'none' };
+    const server = serverForFile(this.settings.servers, path, this.opts.cwd);
+    if (!server) return { kind: 'none' };
     const client = this.clientFor(path);
-    if (!client) return undefined;
-    const started = await Promise.race([
+    if (!client) return { kind: 'unchecked', why: this.whyUnavailable(path) };
+    const first = client.state !== 'ready' || !client.checked(path);
+    const waitMs = first ? this.settings.firstDiagnosticsWaitMs : this.settings.diagnosticsWaitMs;
+    const deadline = Date.now() + waitMs;
+    const late = (doing: string): EditCheck => ({
+      kind: 'unchecked',
+      yet: true,
+      why:
+        `the ${server.name} language server ${doing} within ${seconds(waitMs)}` +
+        ` ([lsp] ${first ? 'first_diagnostics_wait_ms' : 'diagnostics_wait_ms'}); a later edit of this file is checked`,
+    });
+    const until = <T>(work: Promise<T>, fallback: T) => raceDeadline(work, fallback, deadline, signal);
+    const started = await until(
       client.ready.then(
         () => true,
         () => false,
       ),
-      new Promise<false>((r) => setTimeout(() => r(false), Math.max(0, deadline - Date.now())).unref()),
-    ]);
-    if (!started || client.state !== 'ready') return undefined;
-    // A warm-up still opening this file: its diagnostics are the "before" state (bounded by the same deadline).
+      false,
+    );
+    if (signal?.aborted) return { kind: 'unchecked', why: 'the turn was stopped before the check finished' };
+    if (client.state === 'crashed' || client.state === 'stopped')
+      return { kind: 'unchecked', why: this.whyUnavailable(path) };
+    if (!started || client.state !== 'ready') return late('was still starting');
+    // A warm-up opening this file now: its diagnostics are the "before" state (bounded by the same deadline). One still
+    // waiting for its turn is not waited for: the edit opens the file itself.
     const opening = this.warming.get(path);
-    if (opening)
-      await Promise.race([opening, new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
+    if (opening?.started) await until(opening.done, undefined);
     let previous: LspDiagnostic[] = [];
     if (before !== undefined && (!client.isOpen(path) || client.openText(path) !== before)) {
-      const found = await client.sync(path, before, deadline);
-      if (!found) return undefined;
+      const found = await until(client.sync(path, before, deadline), undefined);
+      if (!found) return this.unanswered(client, path, late);
       previous = found;
     } else if (before !== undefined) previous = client.published(path) ?? [];
-    const now = await client.sync(path, after, deadline);
-    // No publication in time: the server is slow, or (tsserver) publishes nothing when nothing changed.
-    if (!now) return undefined;
-    return newErrors(previous, now);
+    const now = await until(client.sync(path, after, deadline), undefined);
+    if (!now) return this.unanswered(client, path, late);
+    return { kind: 'checked', errors: newErrors(previous, now) };
+  }
+
+  private unanswered(client: LspClient, path: string, late: (doing: string) => EditCheck): EditCheck {
+    if (client.state !== 'ready') return { kind: 'unchecked', why: this.whyUnavailable(path) };
+    return late(client.loading ? 'was still loading the project and gave no diagnostics' : 'gave no diagnostics');
   }
 
   status(): LspServerStatus[] {
@@ -235,9 +328,11 @@ export class LspManager {
       root: c.launch.root,
       command: c.launch.command,
       state: c.state,
+      sandboxed: !!c.launch.spawn,
       ...(c.failure ? { failure: c.failure } : {}),
     }));
-    return [...running, ...this.missing.values()];
+    const refused = [...this.unavailable.values()].map(({ notice: _, ...s }) => s);
+    return [...running, ...refused];
   }
 
   async close(graceMs = 2_000): Promise<void> {
@@ -246,16 +341,31 @@ export class LspManager {
   }
 }
 
-/** typescript: the project's own TypeScript when it has one (else the server uses the one installed beside it). */
-function initializationOptions(
-  name: string,
-  configured: Record<string, unknown> | undefined,
-  root: string,
-): Record<string, unknown> | undefined {
-  if (name !== 'typescript' || (configured && 'tsserver' in configured)) return configured;
-  const local = `${root}/node_modules/typescript/lib`;
-  if (!existsSync(`${local}/tsserver.js`)) return configured;
-  return { ...configured, tsserver: { path: local } };
+/** `work`'s value, or `fallback` at the deadline or when `signal` aborts, whichever comes first. */
+function raceDeadline<T>(work: Promise<T>, fallback: T, deadline: number, signal?: AbortSignal): Promise<T> {
+  if (signal?.aborted) return Promise.resolve(fallback);
+  return new Promise<T>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      done();
+      resolve(fallback);
+    };
+    const timer = setTimeout(onAbort, Math.max(0, deadline - Date.now()));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        done();
+        resolve(v);
+      },
+      (e: unknown) => {
+        done();
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
 }
 
 export { fileUri };

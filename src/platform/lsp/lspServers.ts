@@ -20,11 +20,22 @@ export interface LspSettings {
   enabled: boolean;
   /** The longest an Edit or Write result waits for the server's diagnostics. */
   diagnosticsWaitMs: number;
+  /**
+   * The longest an edit waits for the first diagnostics of a file: while its server starts and loads the project.
+   * Past it the result says the file was not checked yet (docs/lsp.md).
+   */
+  firstDiagnosticsWaitMs: number;
   /** New errors appended to one result, at most. */
   maxDiagnostics: number;
   maxDiagnosticBytes: number;
   servers: Record<string, LspServerConfig>;
 }
+
+/**
+ * The TypeScript server's install line with pinned major versions (docs/lsp.md): typescript-language-server 6 needs
+ * Node 22, and TypeScript 7 is a native program without the lib/tsserver.js the server drives.
+ */
+export const TYPESCRIPT_INSTALL = 'npm i -g typescript-language-server@5 typescript@5';
 
 export const BUILTIN_LSP_SERVERS: Record<string, LspServerConfig> = {
   typescript: {
@@ -32,7 +43,7 @@ export const BUILTIN_LSP_SERVERS: Record<string, LspServerConfig> = {
     args: ['--stdio'],
     filePatterns: ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js', '*.jsx', '*.mjs', '*.cjs'],
     rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
-    install: 'npm i -g typescript-language-server typescript',
+    install: TYPESCRIPT_INSTALL,
   },
   python: {
     command: 'pyright-langserver',
@@ -67,6 +78,7 @@ export const BUILTIN_LSP_SERVERS: Record<string, LspServerConfig> = {
 export const DEFAULT_LSP_SETTINGS: LspSettings = {
   enabled: true,
   diagnosticsWaitMs: 1_500,
+  firstDiagnosticsWaitMs: 60_000,
   maxDiagnostics: 10,
   maxDiagnosticBytes: 4_096,
   servers: BUILTIN_LSP_SERVERS,
@@ -114,6 +126,17 @@ export function serverForFile(
   return undefined;
 }
 
+/** The servers whose root markers `folder` holds (a project file: tsconfig.json, pyproject.toml…), with the marker. */
+export function serversForFolder(
+  servers: Record<string, LspServerConfig>,
+  folder: string,
+): Array<{ name: string; config: LspServerConfig; marker: string }> {
+  return Object.entries(servers).flatMap(([name, config]) => {
+    const marker = config.rootMarkers.find((m) => existsSync(join(folder, m)));
+    return marker ? [{ name, config, marker }] : [];
+  });
+}
+
 /** The nearest folder above `path` holding a root marker, not above the session folder when `path` is inside it. */
 export function workspaceRootFor(path: string, markers: readonly string[], cwd: string): string {
   const inside = !relative(cwd, path).startsWith('..') && !isAbsolute(relative(cwd, path));
@@ -139,12 +162,19 @@ function isExecutable(file: string): boolean {
 
 /**
  * Where `command` is: a path as given (relative to the session folder), else the project's node_modules/.bin from the
- * root up to the session folder, else PATH. Undefined when it is nowhere.
+ * root up to the session folder, else PATH. Undefined when it is nowhere. `allowed` leaves out places a server may not
+ * run from (a server outside the sandbox never runs a program a command could have written: docs/lsp.md).
  */
-export function locateServer(command: string, root: string, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+export function locateServer(
+  command: string,
+  root: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  allowed: (file: string) => boolean = () => true,
+): string | undefined {
   if (command.includes('/')) {
     const file = resolve(cwd, command);
-    return isExecutable(file) ? file : undefined;
+    return isExecutable(file) && allowed(file) ? file : undefined;
   }
   const bins: string[] = [];
   for (let dir = root; ; dir = dirname(dir)) {
@@ -154,7 +184,7 @@ export function locateServer(command: string, root: string, cwd: string, env: No
   if (!bins.includes(join(cwd, 'node_modules', '.bin'))) bins.push(join(cwd, 'node_modules', '.bin'));
   for (const dir of [...bins, ...(env.PATH ?? '').split(delimiter).filter(Boolean)]) {
     const file = join(dir, command);
-    if (isExecutable(file)) return file;
+    if (isExecutable(file) && allowed(file)) return file;
   }
   return undefined;
 }

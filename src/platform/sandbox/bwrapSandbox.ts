@@ -17,7 +17,7 @@ import { socketEnvArgs, socketFileArgs, socketFolderArgs, type UnixSocketPolicy 
 export type SandboxNetwork = 'off' | 'on' | 'allowlist';
 
 export interface BwrapPolicy {
-  /** Folders (or files) the command may write: the workspace, the session folder, configured extras. */
+  /** Folders (or files) the command may write: the workspace, the session's scratch folder, configured extras. */
   writable: readonly string[];
   /** Paths hidden from the command: folders become an empty tmpfs, files read as empty. */
   hidden: readonly string[];
@@ -71,9 +71,15 @@ export function bwrapArgs(policy: BwrapPolicy, shell: string, command: string): 
   for (const h of hidden) if (!insideAny(h.path, mounted)) mask(h);
   for (const path of policy.writable) if (existsSync(path)) args.push('--bind', path, path);
   for (const path of policy.readOnly) if (existsSync(path)) args.push('--ro-bind', path, path);
-  for (const h of hidden) if (insideAny(h.path, mounted)) mask(h);
+  const late = hidden.filter((h) => insideAny(h.path, mounted));
+  for (const h of late) mask(h);
+  // A writable or read-only path inside a folder just hidden is bound again, then what is hidden inside it.
+  const again = coveredByLateMasks(late, policy);
+  for (const path of policy.writable) if (again.includes(path)) args.push('--bind', path, path);
+  for (const path of policy.readOnly) if (again.includes(path)) args.push('--ro-bind', path, path);
+  for (const h of late) if (insideAny(h.target, again)) mask(h);
   args.push(...socketFileArgs(sockets, emptied));
-  for (const path of emptied) args.push('--remount-ro', path);
+  for (const path of new Set(emptied)) args.push('--remount-ro', path);
   if (policy.network === 'allowlist') {
     if (!channels.proxySocket) throw new Error('network = "allowlist" needs the proxy socket (docs/sandbox.md)');
     return [...args, '--', ...bridgeCommand(shell, command, [SECCOMP_FD, BRIDGE_CHANNEL_FD])];
@@ -129,6 +135,20 @@ function hiddenTargets(paths: readonly string[], mounted: readonly string[]): Hi
     insideAny(h.target, [folder.target]) &&
     !mounted.some((m) => m !== folder.target && insideAny(m, [folder.target]) && insideAny(h.target, [m]));
   return all.filter((h) => !folders.some((folder) => emptiedWith(h, folder)));
+}
+
+/**
+ * The writable paths inside a folder hidden after the mounts (the session's scratch folder inside JARVIS_CODE_HOME
+ * when a writable folder holds JARVIS_CODE_HOME), and the read-only paths inside those: bound again over that folder's
+ * tmpfs, so hiding a folder never takes away a deeper one the command was given to write.
+ */
+function coveredByLateMasks(late: readonly HiddenTarget[], policy: BwrapPolicy): string[] {
+  const folders = late.filter((h) => h.isDir).map((h) => h.target);
+  const covered = (path: string) => folders.some((f) => f !== path && insideAny(path, [f])) && existsSync(path);
+  const writable = policy.writable.filter(covered);
+  // A read-only path comes back only inside a writable one that did (a guarded .git/hooks): otherwise what the mask
+  // hides stays hidden.
+  return [...writable, ...policy.readOnly.filter((path) => covered(path) && insideAny(path, writable))];
 }
 
 function hide(h: HiddenTarget, maskFile: string | undefined, emptied: string[]): string[] {

@@ -15,15 +15,44 @@ const MAX_INPUT_CHARS = 4_096;
 const FORMATS = ['mp3', 'wav', 'opus', 'aac', 'flac', 'pcm'] as const;
 
 const shape = {
-  text: z.string().trim().min(1).max(MAX_INPUT_CHARS, `text may be at most ${MAX_INPUT_CHARS} characters; split it into several files`).describe('What is said.'),
-  voice: z.string().trim().min(1).optional().describe('The voice (default: [services.audio_generation] voice, else alloy), e.g. alloy, ash, coral, echo, nova, onyx, sage, shimmer'),
-  instructions: z.string().trim().min(1).optional().describe('How it is said: tone, pace, accent, emotion (models that support it)'),
+  text: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_INPUT_CHARS, `text may be at most ${MAX_INPUT_CHARS} characters; split it into several files`)
+    .describe('What is said.'),
+  voice: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe(
+      'The voice (default: [services.audio_generation] voice, else alloy), e.g. alloy, ash, coral, echo, nova, onyx, sage, shimmer',
+    ),
+  instructions: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe('How it is said: tone, pace, accent, emotion (models that support it)'),
   format: z.enum(FORMATS).optional().describe('Audio format (default mp3)'),
   speed: z.number().min(0.25).max(4).optional().describe('0.25-4 (default 1)'),
-  path: z.string().trim().min(1).optional().describe('Where to save it, relative to the working directory (default generated/speech-<time>.<format>)'),
+  path: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe('Where to save it, relative to the working directory (default generated/speech-<time>.<format>)'),
 };
 
-type SpeechArgs = { text: string; voice?: string; instructions?: string; format?: (typeof FORMATS)[number]; speed?: number; path?: string };
+type SpeechArgs = {
+  text: string;
+  voice?: string;
+  instructions?: string;
+  format?: (typeof FORMATS)[number];
+  speed?: number;
+  path?: string;
+};
 
 async function generateSpeech(endpoint: GenerationEndpoint, args: SpeechArgs): Promise<string> {
   const format = args.format ?? 'mp3';
@@ -47,7 +76,8 @@ async function generateSpeech(endpoint: GenerationEndpoint, args: SpeechArgs): P
     throw new GenerationError(`${endpoint.baseUrl}/audio/speech answered ${type} instead of audio: ${text}`);
   }
   const bytes = await readBytes(response, 'the audio');
-  if (!bytes.length) throw new GenerationError(`${endpoint.baseUrl}/audio/speech answered an empty body; nothing was saved.`);
+  if (!bytes.length)
+    throw new GenerationError(`${endpoint.baseUrl}/audio/speech answered an empty body; nothing was saved.`);
   writeWhole(path, bytes);
   return `Saved speech by ${model} (voice ${voice}, ${format}, ${bytes.length} bytes) to ${path}.`;
 }
@@ -56,7 +86,8 @@ await serveGeneration('audio_generation', VERSION, (server, endpoint) => {
   server.registerTool(
     'generate_speech',
     {
-      description: 'Turn text into spoken audio with the configured speech model and save the file in the working directory. Answers the saved path.',
+      description:
+        'Turn text into spoken audio with the configured speech model and save the file in the working directory. Answers the saved path.',
       inputSchema: shape,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     },

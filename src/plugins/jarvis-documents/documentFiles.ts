@@ -15,7 +15,10 @@ export function resolveDocumentPath(path: string, cwd = process.env.JARVIS_PROJE
 
 export function formatOf(path: string): DocumentFormat {
   const format = FORMATS[extname(path).toLowerCase()];
-  if (!format) throw new Error(`${path}: unsupported file type "${extname(path) || '(none)'}"; use a .pdf, .xlsx, .docx or .pptx file.`);
+  if (!format)
+    throw new Error(
+      `${path}: unsupported file type "${extname(path) || '(none)'}"; use a .pdf, .xlsx, .docx or .pptx file.`,
+    );
   return format;
 }
 
@@ -33,7 +36,9 @@ export function readDocument(path: string): Buffer {
 /** Refuses to replace an existing file unless asked, so a create never silently destroys work. */
 export function checkCreateTarget(path: string, overwrite: boolean | undefined): void {
   if (!overwrite && existsSync(path)) {
-    throw new Error(`${path} already exists. Edit it with the matching edit tool, or pass overwrite: true to replace it.`);
+    throw new Error(
+      `${path} already exists. Edit it with the matching edit tool, or pass overwrite: true to replace it.`,
+    );
   }
 }
 
@@ -50,7 +55,10 @@ export function writeDocument(path: string, bytes: Uint8Array): void {
 }
 
 /** The file an edit reads and the file it writes (`output`, else the same file), both of the format. */
-export function editTargets(args: { path: string; output?: string }, format: DocumentFormat): { path: string; output: string } {
+export function editTargets(
+  args: { path: string; output?: string },
+  format: DocumentFormat,
+): { path: string; output: string } {
   const path = resolveDocumentPath(args.path);
   expectFormat(path, format);
   const output = args.output ? resolveDocumentPath(args.output) : path;
@@ -62,7 +70,10 @@ export function editTargets(args: { path: string; output?: string }, format: Doc
  * Applies an edit's operations in order. The first one that fails stops the edit with its step named;
  * the caller writes only after all succeeded, so a failed edit leaves the file as it was.
  */
-export async function applyOperations<O extends { op: string }>(operations: readonly O[], apply: (op: O) => Promise<void>): Promise<void> {
+export async function applyOperations<O extends { op: string }>(
+  operations: readonly O[],
+  apply: (op: O) => Promise<void>,
+): Promise<void> {
   for (const [i, op] of operations.entries()) {
     try {
       await apply(op);

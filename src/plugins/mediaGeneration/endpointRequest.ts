@@ -33,22 +33,35 @@ function serviceMessage(body: string): string {
 
 export class GenerationError extends Error {}
 
-export async function postJson(endpoint: GenerationEndpoint, path: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<Response> {
+export async function postJson(
+  endpoint: GenerationEndpoint,
+  path: string,
+  body: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<Response> {
   const url = `${endpoint.baseUrl}${path}`;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...endpoint.headers };
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
   const deadline = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: signal ? AbortSignal.any([signal, deadline]) : deadline });
+    response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+    });
   } catch (e) {
-    if (deadline.aborted) throw new GenerationError(`${url} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s; try again later.`);
+    if (deadline.aborted)
+      throw new GenerationError(`${url} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s; try again later.`);
     const cause = (e as Error & { cause?: Error }).cause?.message ?? (e as Error).message;
     throw new GenerationError(`Could not reach ${url}: ${cause}. Check base_url and that the service is running.`);
   }
   if (!response.ok) {
     const text = await response.text().catch(() => '');
-    throw new GenerationError(`${url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}: ${serviceMessage(text)} — ${hintFor(response.status)}.`);
+    throw new GenerationError(
+      `${url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}: ${serviceMessage(text)} — ${hintFor(response.status)}.`,
+    );
   }
   return response;
 }
@@ -56,8 +69,10 @@ export async function postJson(endpoint: GenerationEndpoint, path: string, body:
 /** The body as bytes, refused past MAX_OUTPUT_BYTES. */
 export async function readBytes(response: Response, what: string): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_OUTPUT_BYTES) throw new GenerationError(`${what} is ${declared} bytes, over the ${MAX_OUTPUT_BYTES} byte limit.`);
+  if (declared > MAX_OUTPUT_BYTES)
+    throw new GenerationError(`${what} is ${declared} bytes, over the ${MAX_OUTPUT_BYTES} byte limit.`);
   const bytes = Buffer.from(await response.arrayBuffer());
-  if (bytes.length > MAX_OUTPUT_BYTES) throw new GenerationError(`${what} is ${bytes.length} bytes, over the ${MAX_OUTPUT_BYTES} byte limit.`);
+  if (bytes.length > MAX_OUTPUT_BYTES)
+    throw new GenerationError(`${what} is ${bytes.length} bytes, over the ${MAX_OUTPUT_BYTES} byte limit.`);
   return bytes;
 }

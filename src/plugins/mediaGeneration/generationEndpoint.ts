@@ -30,21 +30,37 @@ export function envPrefix(kind: GenerationKind): string {
 
 export function lookUpEndpoint(kind: GenerationKind, env: NodeJS.ProcessEnv = process.env): EndpointLookup {
   const path = configPath(jarvisHome(env));
-  let configured: { base_url?: string; api_key?: string; model?: string; voice?: string; custom_headers?: Record<string, string> } = {};
+  let configured: {
+    base_url?: string;
+    api_key?: string;
+    model?: string;
+    voice?: string;
+    custom_headers?: Record<string, string>;
+  } = {};
   if (existsSync(path)) {
     try {
       configured = parseConfigText(readFileSync(path, 'utf8'), path).config.services[kind] ?? {};
     } catch (e) {
-      return { state: 'broken', why: `${kind} cannot read its settings: ${(e as Error).message.split('\n')[0]} — fix ${displayPath(path)} (jarvis doctor checks it), then run /reload.` };
+      return {
+        state: 'broken',
+        why: `${kind} cannot read its settings: ${(e as Error).message.split('\n')[0]} — fix ${displayPath(path)} (jarvis doctor checks it), then run /reload.`,
+      };
     }
   }
   const prefix = envPrefix(kind);
   const fromEnv = (name: string) => env[`${prefix}${name}`]?.trim() || undefined;
   const baseUrl = fromEnv('BASE_URL') ?? configured.base_url;
   if (!baseUrl) {
-    return { state: 'absent', why: `${kind} is not configured: set base_url (and api_key) in [services.${kind}] of ${displayPath(path)}, or ${prefix}BASE_URL / ${prefix}API_KEY, then run /reload.` };
+    return {
+      state: 'absent',
+      why: `${kind} is not configured: set base_url (and api_key) in [services.${kind}] of ${displayPath(path)}, or ${prefix}BASE_URL / ${prefix}API_KEY, then run /reload.`,
+    };
   }
-  if (!/^https?:\/\//i.test(baseUrl)) return { state: 'broken', why: `${kind}: base_url "${baseUrl}" must be an http(s) URL such as https://api.openai.com/v1.` };
+  if (!/^https?:\/\//i.test(baseUrl))
+    return {
+      state: 'broken',
+      why: `${kind}: base_url "${baseUrl}" must be an http(s) URL such as https://api.openai.com/v1.`,
+    };
   return {
     state: 'ready',
     endpoint: {

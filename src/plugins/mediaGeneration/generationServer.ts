@@ -8,7 +8,10 @@ import { lookUpEndpoint, type GenerationEndpoint, type GenerationKind } from './
 export type ToolAnswer = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
 /** Runs `work` with the endpoint, turning any thrown error (or a broken config) into a tool error. */
-export function answer<A>(endpoint: () => GenerationEndpoint | string, work: (endpoint: GenerationEndpoint, args: A) => Promise<string>): (args: A) => Promise<ToolAnswer> {
+export function answer<A>(
+  endpoint: () => GenerationEndpoint | string,
+  work: (endpoint: GenerationEndpoint, args: A) => Promise<string>,
+): (args: A) => Promise<ToolAnswer> {
   return async (args) => {
     const found = endpoint();
     if (typeof found === 'string') return { content: [{ type: 'text', text: found }], isError: true };
@@ -20,7 +23,11 @@ export function answer<A>(endpoint: () => GenerationEndpoint | string, work: (en
   };
 }
 
-export async function serveGeneration(kind: GenerationKind, version: string, register: (server: McpServer, endpoint: () => GenerationEndpoint | string) => void): Promise<void> {
+export async function serveGeneration(
+  kind: GenerationKind,
+  version: string,
+  register: (server: McpServer, endpoint: () => GenerationEndpoint | string) => void,
+): Promise<void> {
   const lookup = lookUpEndpoint(kind);
   const server = new McpServer({ name: kind, version });
   if (lookup.state === 'absent') process.stderr.write(`${lookup.why}\n`);

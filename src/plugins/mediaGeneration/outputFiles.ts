@@ -27,16 +27,25 @@ function nearestExisting(path: string): string {
  * The absolute file to write: `requested` (relative to `root`) or `defaultDir/<stamp>.<ext>`; an
  * extension is added when the name has none. Throws OutputPathError for a place outside `root`.
  */
-export function outputPath(root: string, requested: string | undefined, defaultDir: string, stem: string, extension: string): string {
+export function outputPath(
+  root: string,
+  requested: string | undefined,
+  defaultDir: string,
+  stem: string,
+  extension: string,
+): string {
   const realRoot = realpathSync(root);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
   let path = requested?.trim() ? resolve(realRoot, requested.trim()) : join(realRoot, defaultDir, `${stem}-${stamp}`);
   if (!extname(path)) path += `.${extension}`;
   // A default name never replaces an earlier file (two requests in the same second).
-  if (!requested?.trim()) for (let i = 2; existsSync(path); i++) path = join(realRoot, defaultDir, `${stem}-${stamp}-${i}.${extension}`);
+  if (!requested?.trim())
+    for (let i = 2; existsSync(path); i++) path = join(realRoot, defaultDir, `${stem}-${stamp}-${i}.${extension}`);
   if (requested?.includes('\0')) throw new OutputPathError('path must not contain NUL characters.');
   if (!insideRoot(realRoot, path) || !insideRoot(realRoot, join(nearestExisting(path), '_'))) {
-    throw new OutputPathError(`path "${requested}" is outside the working directory ${realRoot}; give a path inside it.`);
+    throw new OutputPathError(
+      `path "${requested}" is outside the working directory ${realRoot}; give a path inside it.`,
+    );
   }
   return path;
 }

@@ -4,7 +4,7 @@
 // git, editors and agents run later), the hidden paths (home dotfiles, JARVIS_CODE_HOME, secrets, folders that could
 // not be searched), the network and the Unix sockets.
 import { readdirSync, realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { BwrapPolicy, SandboxNetwork } from '../../platform/sandbox/bwrapSandbox';
 import { socketEnvToKeep, type UnixSocketPolicy } from '../../platform/sandbox/unixSockets';
 import { isSensitiveEntry } from '../file/sensitivePaths';
@@ -15,7 +15,10 @@ import type { SandboxSettings } from './sandboxSettings';
 export interface SessionFolders {
   /** The workspace: the working folder and the --add-dir folders. */
   workspace: readonly string[];
-  /** The session's writable scratch folder (plan file, saved outputs that commands read back). */
+  /**
+   * The session's writable scratch folder (`<session>/scratch`: plan file, saved outputs that commands read back); the
+   * session folder around it stays out of every command's reach.
+   */
   scratch: string;
   /** JARVIS_CODE_HOME: hidden from commands. */
   jarvisHome: string;
@@ -66,6 +69,7 @@ export function computePolicy(parts: PolicyParts): BoundaryPolicy {
     real(folders.scratch),
     ...settings.writablePaths.map(real),
   ]);
+  refuseStateExposure(writable, real(folders.jarvisHome), real(folders.scratch));
   const readable = settings.readableHomePaths.map((p) => join(home, p));
   const guarded = [...parts.gitGuarded, ...projectRunsLater(workspace)].filter((g) => insideAny(g.path, writable));
   const present = guarded.filter((g) => lstatOrNone(g.path) !== undefined);
@@ -105,6 +109,27 @@ export function bwrapPolicyOf(policy: BoundaryPolicy, maskFile: string): BwrapPo
     maskFile,
     ...(policy.env ? { env: policy.env } : {}),
   };
+}
+
+/**
+ * JARVIS_CODE_HOME is hidden as a whole, and a writable root around it leaves it hidden (bwrapSandbox.ts masks it
+ * after that root, then binds the scratch folder again); but a writable root inside it would be bound over the mask
+ * and expose what Jarvis trusts later. So a root inside JARVIS_CODE_HOME that is, or holds, the session folder (other
+ * than the scratch folder) or the record key is refused, saying which (docs/sessions.md, "The scratch folder").
+ */
+function refuseStateExposure(writable: readonly string[], jarvisHome: string, scratch: string): void {
+  const session = dirname(scratch);
+  const state = [session, join(jarvisHome, 'keys')];
+  for (const root of writable) {
+    if (root === jarvisHome || !insideAny(root, [jarvisHome]) || insideAny(root, [scratch])) continue;
+    const exposes = state.some((s) => insideAny(s, [root]) || insideAny(root, [s]));
+    if (exposes)
+      throw new Error(
+        `${root} would be writable inside JARVIS_CODE_HOME (${jarvisHome}), exposing the session's journal, task ` +
+          'records or the record key to commands; remove it from [sandbox] writable_paths (or run Jarvis from ' +
+          'another folder)',
+      );
+  }
 }
 
 /**

@@ -13,11 +13,19 @@
 // and after it, `settle()` undoes what the command left that would run later outside the sandbox.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bwrapArgs, bwrapChannels, probeBwrap } from '../../platform/sandbox/bwrapSandbox';
+import { bwrapArgs, bwrapChannels, probeBwrap, type BwrapPolicy } from '../../platform/sandbox/bwrapSandbox';
 import { shellPath, type SandboxSpawn } from '../../platform/processes';
 import { mkdirPrivateSync } from '../../store/privateFiles';
 import { serviceKey, type BoundaryFacts } from '../defineTool';
-import { bwrapPolicyOf, computePolicy, insideAny, real, workRootsOf, type SessionFolders } from './boundaryPolicy';
+import {
+  bwrapPolicyOf,
+  computePolicy,
+  insideAny,
+  real,
+  workRootsOf,
+  type BoundaryPolicy,
+  type SessionFolders,
+} from './boundaryPolicy';
 import { gitDirsAbove } from './gitGuards';
 import { gitEntryIdentity, GitTracker } from './gitTracker';
 import { homeCredentialFiles, HIDDEN_FILE_TEXT } from './hiddenFiles';
@@ -175,9 +183,30 @@ export class CommandBoundary {
     }
   }
 
-  private async sandboxed(command: string): Promise<CommandRun> {
+  /**
+   * The confinement of a program that must change nothing (a language server: docs/lsp.md "Where servers run"): the
+   * session's hidden paths (secrets, home dotfiles, JARVIS_CODE_HOME), the workspace and `visible` readable but not
+   * writable, `readable` readable even where hidden, nothing writable, no network and no Unix sockets. Spawned with
+   * bwrapChannels(policy), as a command is.
+   */
+  async readOnlyPolicy(visible: readonly string[], readable: readonly string[]): Promise<BwrapPolicy> {
     await this.warmUp();
     this.refresh();
+    const { policy } = this.currentPolicy();
+    // Mounted as writable ones would be, so the secrets inside are hidden after the mount, then made read-only.
+    const shown = [...new Set([...this.folders.workspace, ...visible].map(real))];
+    return {
+      hidden: policy.hidden,
+      writable: shown,
+      readOnly: [...policy.readOnly, ...shown, ...readable],
+      network: 'off',
+      maskFile: this.maskFile(),
+      ...(policy.env ? { env: policy.env } : {}),
+    };
+  }
+
+  /** The session's one policy as the workspace is now (call after warmUp() and refresh()). */
+  private currentPolicy(): { policy: BoundaryPolicy; unsearched: string[] } {
     const workspace = [...new Set(this.folders.workspace.map(real))];
     // A repository above a workspace folder (or the common dir of a linked worktree) is writable for commits; one
     // inside the workspace already is.
@@ -192,6 +221,13 @@ export class CommandBoundary {
       secrets: this.index.secrets(),
       unsearched,
     });
+    return { policy, unsearched };
+  }
+
+  private async sandboxed(command: string): Promise<CommandRun> {
+    await this.warmUp();
+    this.refresh();
+    const { policy, unsearched } = this.currentPolicy();
     const network = this.network();
     if ('message' in network) return { kind: 'refused', message: network.message };
     const bwrap = bwrapPolicyOf(policy, this.maskFile());

@@ -6,8 +6,6 @@ import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolResult } from '../defineTool';
 import { approvedAccess, fileAccess, O_RDWR, openChecked, replaceContent } from './checkedOpen';
 import { EDITOR_FILES } from './editorFiles';
-import { withNewErrors } from '../lsp/editDiagnostics';
-import { LSP_SERVICE } from '../lsp/lspService';
 import { applyReplacements, explainNoMatch, findOccurrences, lineNumberAt } from './editMatching';
 import { PathRejectedError, resolveToolPath } from './pathPolicy';
 import { DIFF_DISPLAY_MAX_BYTES } from './writeTool';
@@ -53,7 +51,7 @@ function invalidUtf8Hint(line: number, oldString: string): string {
 
 export const editTool = defineTool({
   name: 'Edit',
-  optionalServices: [EDITOR_FILES, LSP_SERVICE],
+  optionalServices: [EDITOR_FILES],
   description,
   schema,
   readOnly: false,
@@ -76,8 +74,7 @@ export const editTool = defineTool({
       return error(`Could not open ${path} to change it: ${(e as Error).message}`);
     }
     try {
-      // The post-edit step (docs/lsp.md): the language server's new errors, when one answers in time.
-      return await withNewErrors(await editOpened(opened.handle, opened.info, path, args, ctx), ctx);
+      return await editOpened(opened.handle, opened.info, path, args, ctx);
     } finally {
       await opened.handle.close();
     }

@@ -7,8 +7,6 @@ import { defineTool, type ToolResult } from '../defineTool';
 import { approvedAccess, chunksOf, ensureFolder, fileAccess, O_RDONLY, openChecked, writeChecked } from './checkedOpen';
 import type { FileAccess } from './checkedOpen';
 import { EDITOR_FILES } from './editorFiles';
-import { withNewErrors } from '../lsp/editDiagnostics';
-import { LSP_SERVICE } from '../lsp/lspService';
 import { PathRejectedError, resolveToolPath } from './pathPolicy';
 import { detectEncoding, isUtf16, looksBinary } from './textEncoding';
 import { Utf8Scanner, type InvalidUtf8 } from './utf8Validity';
@@ -66,7 +64,7 @@ async function undecodableText(file: FileHandle): Promise<InvalidUtf8 | undefine
 
 export const writeTool = defineTool({
   name: 'Write',
-  optionalServices: [EDITOR_FILES, LSP_SERVICE],
+  optionalServices: [EDITOR_FILES],
   description,
   schema,
   readOnly: false,
@@ -113,14 +111,10 @@ export const writeTool = defineTool({
     const bytes = Buffer.byteLength(args.content, 'utf8');
     const verb = size === undefined ? 'Created' : args.mode === 'append' ? 'Appended to' : 'Overwrote';
     const after = before === undefined ? undefined : args.mode === 'append' ? before + args.content : args.content;
-    // The post-edit step (docs/lsp.md): the language server's new errors, when one answers in time.
-    return withNewErrors(
-      {
-        content: `${verb} ${path}: wrote ${bytes} bytes.`,
-        summary: `${verb} ${path} (${bytes} bytes)`,
-        ...(after === undefined ? {} : { display: { kind: 'diff' as const, path, before: before ?? '', after } }),
-      },
-      ctx,
-    );
+    return {
+      content: `${verb} ${path}: wrote ${bytes} bytes.`,
+      summary: `${verb} ${path} (${bytes} bytes)`,
+      ...(after === undefined ? {} : { display: { kind: 'diff' as const, path, before: before ?? '', after } }),
+    };
   },
 });

@@ -9,7 +9,7 @@ import type {
   LspLocationLink,
   LspSymbolInformation,
 } from '../../platform/lsp/lspTypes';
-import { shownPath } from './editDiagnostics';
+import { shownPath } from './diagnosticLines';
 
 const SYMBOL_KINDS = [
   '',

@@ -1,13 +1,15 @@
 // Lsp: definitions, references, hover, symbols and diagnostics from the session's language servers (docs/lsp.md).
 // Read-only; the server for the file's language starts on first use.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { LspDiagnostic, LspDocumentSymbol, LspHover, LspSymbolInformation } from '../../platform/lsp/lspTypes';
-import { fileUri } from '../../platform/lsp/lspClient';
+import { fileUri, type LspClient } from '../../platform/lsp/lspClient';
 import { defineTool, type ToolResult } from '../defineTool';
 import { fileAccess } from '../file/checkedOpen';
 import { resolveToolPath } from '../file/pathPolicy';
-import { boundedLines, formatDiagnostic, shownPath } from './editDiagnostics';
+import { boundedLines, formatDiagnostic, shownPath } from './diagnosticLines';
 import {
   flattenSymbols,
   formatLocation,
@@ -62,6 +64,32 @@ function paged(lines: string[], offset: number, what: string): ToolResult {
   const next = offset + shown.length;
   const more = next < lines.length ? `\n(${lines.length - next} more: call again with offset ${next})` : '';
   return { content: `${lines.length} ${what}:\n${shown.join('\n')}${more}`, summary: `${lines.length} ${what}` };
+}
+
+/** Operations whose answer covers the whole project: they wait until the server has loaded it. */
+const PROJECT_WIDE = new Set(['references', 'workspace_symbols']);
+
+const withNote = (result: ToolResult, note: string): ToolResult =>
+  note ? { ...result, content: `${String(result.content)}\n\n${note}` } : result;
+
+/**
+ * Waits (up to `waitMs`) until the server has checked `path` and finished loading its project; a note saying why the
+ * answer may be partial when it did not, or when TypeScript has no project file to load (docs/lsp.md).
+ */
+async function projectNote(client: LspClient, path: string, text: string, waitMs: number, cwd: string) {
+  const settled = await client.settled(path, text, Date.now() + waitMs);
+  if (!settled)
+    return (
+      `(Partial: the ${client.launch.name} language server was still loading the project after ` +
+      `${Math.round(waitMs / 1000)} s, so files it had not loaded are missing. Ask again in a moment.)`
+    );
+  const root = client.launch.root;
+  if (client.launch.name === 'typescript' && !['tsconfig.json', 'jsconfig.json'].some((f) => existsSync(join(root, f))))
+    return (
+      `(Partial: ${root === cwd ? 'the session folder' : shownPath(root, cwd)} has no tsconfig.json or jsconfig.json, so TypeScript knows only the ` +
+      'files opened so far and what they import; files that are never imported from them are missing.)'
+    );
+  return '';
 }
 
 export const lspTool = defineTool({
@@ -119,6 +147,10 @@ export const lspTool = defineTool({
         );
       }
       client.update(path, text);
+      // Answers about the whole project are complete only once it is loaded: they wait for it, or say they are partial.
+      const partial = PROJECT_WIDE.has(args.operation)
+        ? await projectNote(client, path, text, lsp.settings.firstDiagnosticsWaitMs, ctx.cwd)
+        : '';
       if (args.operation === 'definition' || args.operation === 'references') {
         const method = args.operation === 'definition' ? 'textDocument/definition' : 'textDocument/references';
         const params = {
@@ -128,10 +160,13 @@ export const lspTool = defineTool({
         };
         const found = normaliseLocations(await client.request(method, params, signal));
         const what = args.operation === 'definition' ? 'definitions' : 'references';
-        return paged(
-          found.map((l) => `- ${formatLocation(l, ctx.cwd, lines)}`),
-          args.offset,
-          what,
+        return withNote(
+          paged(
+            found.map((l) => `- ${formatLocation(l, ctx.cwd, lines)}`),
+            args.offset,
+            what,
+          ),
+          partial,
         );
       }
       if (args.operation === 'hover') {
@@ -158,10 +193,13 @@ export const lspTool = defineTool({
         { query: args.query },
         signal,
       );
-      return paged(
-        (found ?? []).map((s) => formatSymbolInformation(s, ctx.cwd)),
-        args.offset,
-        'symbols',
+      return withNote(
+        paged(
+          (found ?? []).map((s) => formatSymbolInformation(s, ctx.cwd)),
+          args.offset,
+          'symbols',
+        ),
+        partial,
       );
     } catch (e) {
       return error(

@@ -26,8 +26,6 @@ import {
   type TaskSettings,
 } from '../task/taskService';
 import { BOUNDARY_SERVICE, type CommandRun } from '../boundary/commandBoundary';
-import { LSP_SERVICE } from '../lsp/lspService';
-import { snapshotBeforeBash, withBashErrors } from '../lsp/bashDiagnostics';
 import description from './bash.md';
 
 export const FOREGROUND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -92,7 +90,7 @@ type BashArgs = z.infer<typeof schema>;
 export const bashTool = defineTool({
   name: 'Bash',
   services: [TASK_SERVICE],
-  optionalServices: [BOUNDARY_SERVICE, LSP_SERVICE],
+  optionalServices: [BOUNDARY_SERVICE],
   description,
   constants: {
     FOREGROUND_DEFAULT_TIMEOUT_MS,
@@ -123,23 +121,18 @@ export const bashTool = defineTool({
     const display = { kind: 'command' as const, command: args.command, exitCode: null };
     const problem = checkDirectory(cwd);
     if (problem) return { content: problem, isError: true, display };
-    // The changed source files' new errors, when a language server runs (docs/lsp.md "Diagnostics after Bash").
-    const lsp = args.run_in_background ? undefined : ctx.services.find(LSP_SERVICE);
-    const before = await snapshotBeforeBash(lsp, ctx.cwd);
     // Prepared last: from here every way out settles the run (docs/trust-boundary.md).
     const boundary = ctx.services.find(BOUNDARY_SERVICE);
     const request = { command: args.command, cwd, unsandboxed: args.dangerously_unsandboxed };
     const run: CommandRun = boundary ? await boundary.prepare(request) : UNCONFINED;
     if (run.kind === 'refused') return { content: run.message, isError: true, display };
     if (args.run_in_background) return startInBackground(args, cwd, tasks, run);
-    let result: ToolResult;
     try {
-      result = await runInForeground(args, cwd, ctx, tasks, run);
+      return await runInForeground(args, cwd, ctx, tasks, run);
     } catch (e) {
       run.settle(); // the run ends here too (a second settle finds nothing new)
       throw e;
     }
-    return withBashErrors(result, before, lsp, ctx);
   },
 });
 
@@ -206,8 +199,8 @@ async function runInForeground(
   const sandbox = run.kind === 'sandboxed' ? { sandbox: run.spawn } : {};
   const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv(), ...sandbox });
   const output = new CommandOutput(CAPTURE_CHARS, CAPTURE_CHARS);
-  const outputPath = newToolOutputPath(ctx.services.sessionDir, ctx.services.agentId ?? 'main');
-  const saved = new SavedOutput(outputPath, BASH_INLINE_MAX_CHARS);
+  const outputPath = newToolOutputPath(ctx.services.scratchDir, ctx.services.agentId ?? 'main');
+  const saved = new SavedOutput(ctx.services.scratchDir, outputPath, BASH_INLINE_MAX_CHARS);
   const onStdout = (text: string) => {
     output.add('stdout', text);
     saved.add(text);

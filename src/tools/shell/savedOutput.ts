@@ -1,10 +1,12 @@
 // The complete output of a foreground command, on disk. Memory keeps only a head and a tail, so
 // once a command prints more than the model can be shown, everything it printed (stdout and stderr
 // interleaved, in the order received) is streamed to a file in the session, up to a size cap that
-// the result states plainly when it is reached.
+// the result states plainly when it is reached. The file is in the session's scratch folder, which commands may
+// write: it is created new below that folder without following a link on the way (store/ownedFiles.ts).
 import { closeSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fsReason, mkdirPrivateSync, openPrivateSync } from '../../store/privateFiles';
+import { relative } from 'node:path';
+import { openBelow, OPEN } from '../../store/ownedFiles';
+import { fsReason } from '../../store/privateFiles';
 
 /** Most bytes of one command's output kept on disk. */
 export const SAVED_OUTPUT_MAX_BYTES = 256 * 1024 * 1024;
@@ -21,6 +23,8 @@ export class SavedOutput {
   private failure: string | undefined;
 
   constructor(
+    /** The folder the file is created below (the session's scratch folder). */
+    private readonly root: string,
     readonly path: string,
     /** Output up to this many characters stays in memory only; more opens the file. */
     private readonly spillAfterChars: number,
@@ -43,9 +47,9 @@ export class SavedOutput {
       this.pendingChars += text.length;
       if (this.pendingChars <= this.spillAfterChars) return;
       try {
-        mkdirPrivateSync(dirname(this.path));
         // Exclusive: a saved output is never written over another one (store/toolOutputs.ts).
-        this.fd = openPrivateSync(this.path, 'wx');
+        const flags = OPEN.O_WRONLY | OPEN.O_CREAT | OPEN.O_EXCL;
+        this.fd = openBelow(this.root, relative(this.root, this.path), flags, { makeDirs: true });
         this.opened = true;
       } catch (e) {
         this.failure = fsReason(e);

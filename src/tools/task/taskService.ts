@@ -28,7 +28,7 @@ export interface TaskInfo {
   endedAt?: string;
   /** null = no timeout. */
   timeoutMs: number | null;
-  /** Full output (stdout and stderr interleaved), `tasks/<id>/output.log` under the session dir. */
+  /** Full output (stdout and stderr interleaved), `scratch/tasks/<id>/output.log` in the session folder. */
   outputPath: string;
 }
 

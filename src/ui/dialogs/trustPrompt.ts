@@ -13,6 +13,7 @@ import {
   mcpFileApproved,
   projectHookFiles,
   setWorkspaceTrust,
+  TRUST_ENABLES,
   workspaceTrust,
   type TrustEntry,
   type TrustSnapshot,
@@ -83,7 +84,8 @@ export function projectMcpServers(cwd: string, compat: CompatSettings): string[]
 
 /**
  * The question; `mcp.changed` (the servers of files changed since the folder was trusted) and changed settings files
- * ask about those only. `done(true)`: trusted, with the files as the question read them; `done(false)`: nothing new
+ * ask about those only. `languageServers` names the servers the folder's project files would start ("typescript
+ * (tsconfig.json)"). `done(true)`: trusted, with the files as the question read them; `done(false)`: nothing new
  * starts.
  */
 export function trustDialog(
@@ -93,6 +95,7 @@ export function trustDialog(
   compat: CompatSettings,
   done: (trusted: boolean) => void,
   mcp?: ShownMcp,
+  languageServers: readonly string[] = [],
 ): SelectDialog {
   const read = mcp ?? { ...readProjectMcp(cwd, compat), untrusted: [], changed: [], changes: [] };
   const hooks = readProjectHooks(cwd, compat);
@@ -101,10 +104,11 @@ export function trustDialog(
   if (read.changed.length || hookFiles.length)
     return changedDialog(theme, { home, cwd, snapshot }, read, { files: hookFiles, lines: hooks.lines }, done);
   const servers = [...read.untrusted, ...read.servers.filter((s) => s.scope === 'project')].map(serverLine);
-  const files = compat.mcpJson ? '.jarvis-code/mcp.json or .mcp.json' : '.jarvis-code/mcp.json';
+  // Everything trust enables, then what this folder has of it (docs/ui.md "Workspace trust").
   const body = [
     `Do you trust the files in ${displayPath(cwd)}?`,
-    `A trusted folder may start the MCP servers it configures in ${files} and use its project memory.`,
+    'Trusting it lets Jarvis:',
+    ...TRUST_ENABLES.map((line) => `  • ${line}`),
     ...(servers.length
       ? ['Project MCP servers:', ...servers.map((s) => `  • ${s}`)]
       : ['This folder configures no MCP servers.']),
@@ -114,12 +118,19 @@ export function trustDialog(
           ...hooks.lines.map((l) => `  • ${l}`),
         ]
       : []),
+    languageServers.length
+      ? `Language servers for its project files: ${languageServers.join(', ')}.`
+      : 'No project file here starts a language server yet (one starts on the first file of its language).',
   ];
   return new SelectDialog(theme, {
     title: 'Workspace trust',
     body,
     items: [
-      { value: 'no', label: "Don't trust", description: 'project MCP servers stay off (default)' },
+      {
+        value: 'no',
+        label: "Don't trust",
+        description: 'project MCP servers, language servers and project memory stay off (default)',
+      },
       { value: 'yes', label: 'Trust this folder' },
     ],
     onSelect: (value) => {

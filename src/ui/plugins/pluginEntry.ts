@@ -27,10 +27,17 @@ export const PLUGIN_COMMANDS: SlashCommand[] = [
  */
 export async function announcePluginUpdates(h: CommandHost): Promise<void> {
   if (!hasInstalledPlugins(h.home)) return;
-  const [{ catalogFor, pluginManagerFor }, { officialUpdates }] = await Promise.all([import('./pluginsCommand'), import('../../ext/plugins/marketplace')]);
+  const [{ catalogFor, pluginManagerFor }, { officialUpdates }] = await Promise.all([
+    import('./pluginsCommand'),
+    import('../../ext/plugins/marketplace'),
+  ]);
   const [views, catalog] = await Promise.all([pluginManagerFor(h).list(), catalogFor(h).catch(() => undefined)]);
   if (!catalog) return;
   for (const u of officialUpdates(views, catalog)) {
-    h.notice('info', `An update of the official plugin ${u.displayName} is available: ${u.installed} → ${u.available}.`, 'Install it from /plugins (Official tab, Enter), then /reload.');
+    h.notice(
+      'info',
+      `An update of the official plugin ${u.displayName} is available: ${u.installed} → ${u.available}.`,
+      'Install it from /plugins (Official tab, Enter), then /reload.',
+    );
   }
 }

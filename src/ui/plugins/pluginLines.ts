@@ -9,7 +9,10 @@ import { formatPluginInfo } from '../../ext/plugins/pluginText';
 export const APPLY_HINT = 'Changes apply after /reload or /new.';
 
 /** The marketplace entry that updates `plugin`, when its version is newer than the installed one. */
-export function updateFor(plugin: Pick<PluginView, 'id' | 'version'>, catalog: Marketplace | undefined): MarketplaceEntry | undefined {
+export function updateFor(
+  plugin: Pick<PluginView, 'id' | 'version'>,
+  catalog: Marketplace | undefined,
+): MarketplaceEntry | undefined {
   const entry = catalog?.entries.find((e) => e.id === plugin.id);
   return entry && newerVersion(plugin.version, entry) ? entry : undefined;
 }
@@ -25,18 +28,29 @@ export function pluginState(view: PluginView, update?: MarketplaceEntry): string
   if (view.error) parts.push('cannot load');
   else if (!view.enabled) parts.push('disabled');
   if (update) parts.push(`update ${update.version} available`);
-  if (!view.error && view.diagnostics.length) parts.push(`${view.diagnostics.length} diagnostic${view.diagnostics.length === 1 ? '' : 's'}`);
+  if (!view.error && view.diagnostics.length)
+    parts.push(`${view.diagnostics.length} diagnostic${view.diagnostics.length === 1 ? '' : 's'}`);
   return parts.join(' · ');
 }
 
 /** `/plugins info` and `I`: the shell's `jarvis plugin info` text, after the update the marketplace offers. */
 export function pluginDetailLines(view: PluginView, update?: MarketplaceEntry): string[] {
-  const offer = update ? [`Update ${update.version} is available: Enter on the Installed tab of /plugins installs it.`, ''] : [];
+  const offer = update
+    ? [`Update ${update.version} is available: Enter on the Installed tab of /plugins installs it.`, '']
+    : [];
   return [...offer, ...formatPluginInfo(view).split('\n')];
 }
 
-export function entryDetailLines(entry: MarketplaceEntry, installed: PluginView | undefined, catalog: Marketplace): string[] {
-  const status = !installed ? 'not installed' : updateFor(installed, catalog) ? `installed ${installed.version}, update ${entry.version} available` : `installed${installed.version ? ` ${installed.version}` : ''}`;
+export function entryDetailLines(
+  entry: MarketplaceEntry,
+  installed: PluginView | undefined,
+  catalog: Marketplace,
+): string[] {
+  const status = !installed
+    ? 'not installed'
+    : updateFor(installed, catalog)
+      ? `installed ${installed.version}, update ${entry.version} available`
+      : `installed${installed.version ? ` ${installed.version}` : ''}`;
   return [
     `${entry.displayName}${entry.version ? ` ${entry.version}` : ''}  (${entry.id})`,
     ...(entry.description ? [entry.description] : []),
@@ -52,7 +66,12 @@ export function entryDetailLines(entry: MarketplaceEntry, installed: PluginView 
 
 /** `/plugins list`: one line per installed plugin. */
 export function pluginListLines(views: readonly PluginView[], catalog: Marketplace | undefined): string[] {
-  if (!views.length) return ['No plugins are installed.', '', 'Install one with /plugins install <path-or-url>, or browse with /plugins.'];
+  if (!views.length)
+    return [
+      'No plugins are installed.',
+      '',
+      'Install one with /plugins install <path-or-url>, or browse with /plugins.',
+    ];
   return views.map((v) => {
     const state = pluginState(v, updateFor(v, catalog));
     return `${v.enabled && !v.error ? '●' : '○'} ${v.id}${v.version ? ` ${v.version}` : ''}${v.displayName !== v.id ? ` — ${v.displayName}` : ''}${state ? `  (${state})` : ''}`;

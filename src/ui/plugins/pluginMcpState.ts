@@ -32,6 +32,10 @@ export function mcpServerStateLine(server: Server, statuses: readonly McpServerS
   const live = statuses.find((s) => s.name === server.runsAs);
   const runs = live !== undefined && live.state !== 'disabled' && live.state !== 'closed' && live.state !== 'removed';
   const pending =
-    server.enabled && !runs ? ' · on after /reload or /new' : !server.enabled && runs ? ' · off after /reload or /new' : '';
+    server.enabled && !runs
+      ? ' · on after /reload or /new'
+      : !server.enabled && runs
+        ? ' · off after /reload or /new'
+        : '';
   return `now: ${stateText(live)}${pending}`;
 }

@@ -10,15 +10,25 @@ import type { CommandHost } from '../slashCommands';
 import { APPLY_HINT, pluginDetailLines, pluginListLines, updateFor } from './pluginLines';
 import { PluginsPanel, type PluginsTab } from './pluginsPanel';
 
-const USAGE = 'Usage: /plugins [list | install <path-or-url> | marketplace [source] | info <id> | enable <id> | disable <id> | remove <id> | reload | mcp enable|disable <id> <server>]';
+const USAGE =
+  'Usage: /plugins [list | install <path-or-url> | marketplace [source] | info <id> | enable <id> | disable <id> | remove <id> | reload | mcp enable|disable <id> <server>]';
 
 export function pluginManagerFor(h: CommandHost): PluginManager {
-  return new PluginManager({ home: h.home, cwd: h.cwd, env: h.pluginSettings.env, network: { allowPrivateNetwork: h.pluginSettings.allowPrivateNetwork } });
+  return new PluginManager({
+    home: h.home,
+    cwd: h.cwd,
+    env: h.pluginSettings.env,
+    network: { allowPrivateNetwork: h.pluginSettings.allowPrivateNetwork },
+  });
 }
 
 /** The catalog at `source`, or the default one (the shipped file, or JARVIS_CODE_PLUGIN_MARKETPLACE_URL). */
 export function catalogFor(h: CommandHost, source?: string): Promise<Marketplace> {
-  return loadMarketplace(source, { env: h.pluginSettings.env, cwd: h.cwd, allowPrivateNetwork: h.pluginSettings.allowPrivateNetwork });
+  return loadMarketplace(source, {
+    env: h.pluginSettings.env,
+    cwd: h.cwd,
+    allowPrivateNetwork: h.pluginSettings.allowPrivateNetwork,
+  });
 }
 
 /** The default catalog, or undefined when it cannot be read (the commands then show no updates). */
@@ -79,7 +89,12 @@ export async function runPluginsCommand(h: CommandHost, args: string): Promise<v
       }
       case 'install': {
         const source = rest.join(' ');
-        if (!source) return void h.notice('error', 'Expected /plugins install <path-or-url>.', 'A local folder, a zip URL or a GitHub URL.');
+        if (!source)
+          return void h.notice(
+            'error',
+            'Expected /plugins install <path-or-url>.',
+            'A local folder, a zip URL or a GitHub URL.',
+          );
         return confirmInstall(h, manager, source);
       }
       case 'enable':
@@ -94,22 +109,35 @@ export async function runPluginsCommand(h: CommandHost, args: string): Promise<v
         const id = one('<id>');
         if (!id) return;
         const view = await manager.info(id);
-        h.pick(`Remove the plugin ${id}?`, [{ value: 'remove', label: 'Remove' }, { value: 'cancel', label: 'Cancel' }], (choice) => {
-          if (choice !== 'remove') return h.notice('info', `Kept the plugin ${id}.`);
-          void manager.remove(id).then(
-            () => h.notice('success', `Removed the plugin ${id}.`, APPLY_HINT),
-            (e: Error) => h.notice('error', `Could not remove ${id}: ${e.message}`),
-          );
-        }, [`Only its install record is deleted; the copy in ${view.root} stays on disk.`]);
+        h.pick(
+          `Remove the plugin ${id}?`,
+          [
+            { value: 'remove', label: 'Remove' },
+            { value: 'cancel', label: 'Cancel' },
+          ],
+          (choice) => {
+            if (choice !== 'remove') return h.notice('info', `Kept the plugin ${id}.`);
+            void manager.remove(id).then(
+              () => h.notice('success', `Removed the plugin ${id}.`, APPLY_HINT),
+              (e: Error) => h.notice('error', `Could not remove ${id}: ${e.message}`),
+            );
+          },
+          [`Only its install record is deleted; the copy in ${view.root} stays on disk.`],
+        );
         return;
       }
       case 'reload':
         return reloadPlugins(h, manager);
       case 'mcp': {
         const [onOff, id, server, ...extra] = rest;
-        if ((onOff !== 'enable' && onOff !== 'disable') || !id || !server || extra.length) return void h.notice('error', 'Expected /plugins mcp enable|disable <id> <server>.', USAGE);
+        if ((onOff !== 'enable' && onOff !== 'disable') || !id || !server || extra.length)
+          return void h.notice('error', 'Expected /plugins mcp enable|disable <id> <server>.', USAGE);
         await manager.setMcpServerEnabled(id, server, onOff === 'enable');
-        h.notice('success', `${onOff === 'enable' ? 'Enabled' : 'Disabled'} the MCP server ${server} of the plugin ${id}.`, 'It starts or stops after /reload or /new.');
+        h.notice(
+          'success',
+          `${onOff === 'enable' ? 'Enabled' : 'Disabled'} the MCP server ${server} of the plugin ${id}.`,
+          'It starts or stops after /reload or /new.',
+        );
         return;
       }
       default:
@@ -123,23 +151,37 @@ export async function runPluginsCommand(h: CommandHost, args: string): Promise<v
 
 /** A path or URL typed by the user is a third-party install: it asks first (SPEC §9.4). */
 function confirmInstall(h: CommandHost, manager: PluginManager, source: string): void {
-  const body = ['It is not an official plugin. Plugins add instructions, skills and agents, and their hooks and MCP servers run commands on this computer. Install only plugins you trust.'];
-  h.pick(`Install the third-party plugin from ${source}?`, [{ value: 'install', label: 'Install' }, { value: 'cancel', label: 'Cancel' }], (choice) => {
-    if (choice !== 'install') return h.notice('info', 'Nothing was installed.');
-    h.notice('info', `Installing from ${source}…`);
-    void manager.install(source, { tier: 'third-party' }).then(
-      async ({ plugin, replaced, previousVersion }) => {
-        const version = plugin.version ? ` ${plugin.version}` : '';
-        const was = replaced && previousVersion ? ` (was ${previousVersion})` : '';
-        h.notice('success', `${replaced ? 'Updated' : 'Installed'} the plugin ${plugin.id}${version}${was}.`, APPLY_HINT);
-        const shell = formatShellCommands(plugin);
-        if (shell.length) h.notice('info', shell.join('\n'));
-        const needs = await installNotice(plugin.id, h.pluginSettings.env);
-        if (needs.length) h.notice('info', needs.join('\n'));
-      },
-      (e: Error) => h.notice('error', `Could not install ${source}: ${e.message}`),
-    );
-  }, body);
+  const body = [
+    'It is not an official plugin. Plugins add instructions, skills and agents, and their hooks and MCP servers run commands on this computer. Install only plugins you trust.',
+  ];
+  h.pick(
+    `Install the third-party plugin from ${source}?`,
+    [
+      { value: 'install', label: 'Install' },
+      { value: 'cancel', label: 'Cancel' },
+    ],
+    (choice) => {
+      if (choice !== 'install') return h.notice('info', 'Nothing was installed.');
+      h.notice('info', `Installing from ${source}…`);
+      void manager.install(source, { tier: 'third-party' }).then(
+        async ({ plugin, replaced, previousVersion }) => {
+          const version = plugin.version ? ` ${plugin.version}` : '';
+          const was = replaced && previousVersion ? ` (was ${previousVersion})` : '';
+          h.notice(
+            'success',
+            `${replaced ? 'Updated' : 'Installed'} the plugin ${plugin.id}${version}${was}.`,
+            APPLY_HINT,
+          );
+          const shell = formatShellCommands(plugin);
+          if (shell.length) h.notice('info', shell.join('\n'));
+          const needs = await installNotice(plugin.id, h.pluginSettings.env);
+          if (needs.length) h.notice('info', needs.join('\n'));
+        },
+        (e: Error) => h.notice('error', `Could not install ${source}: ${e.message}`),
+      );
+    },
+    body,
+  );
 }
 
 /**
@@ -151,8 +193,14 @@ async function reloadPlugins(h: CommandHost, manager: PluginManager): Promise<vo
   const problem = manager.problem();
   if (problem) h.notice('error', problem);
   for (const v of views) {
-    if (v.error) h.notice('warning', `The plugin ${v.id} cannot load: ${v.error}`, `/plugins info ${v.id} shows its diagnostics.`);
-    else if (v.diagnostics.length) h.notice('warning', `The plugin ${v.id} has ${v.diagnostics.length} diagnostic${v.diagnostics.length === 1 ? '' : 's'}.`, `/plugins info ${v.id} lists them.`);
+    if (v.error)
+      h.notice('warning', `The plugin ${v.id} cannot load: ${v.error}`, `/plugins info ${v.id} shows its diagnostics.`);
+    else if (v.diagnostics.length)
+      h.notice(
+        'warning',
+        `The plugin ${v.id} has ${v.diagnostics.length} diagnostic${v.diagnostics.length === 1 ? '' : 's'}.`,
+        `/plugins info ${v.id} lists them.`,
+      );
   }
   const enabled = views.filter((v) => v.enabled && !v.error).length;
   h.notice('info', `Read ${views.length} plugin${views.length === 1 ? '' : 's'} (${enabled} enabled).`);

@@ -16,11 +16,23 @@ import { formatShellCommands } from '../../ext/plugins/pluginText';
 import { boxWriter, type BoxWriter } from '../dialogs/box';
 import type { Theme } from '../theme';
 import { mcpServerStateLine } from './pluginMcpState';
-import { APPLY_HINT, entryDetailLines, needsConfirmation, pluginDetailLines, pluginState, updateFor } from './pluginLines';
+import {
+  APPLY_HINT,
+  entryDetailLines,
+  needsConfirmation,
+  pluginDetailLines,
+  pluginState,
+  updateFor,
+} from './pluginLines';
 
 export const PLUGIN_TABS = ['installed', 'official', 'curated', 'custom'] as const;
 export type PluginsTab = (typeof PLUGIN_TABS)[number];
-const TAB_LABEL: Record<PluginsTab, string> = { installed: 'Installed', official: 'Official', curated: 'Curated', custom: 'Custom' };
+const TAB_LABEL: Record<PluginsTab, string> = {
+  installed: 'Installed',
+  official: 'Official',
+  curated: 'Curated',
+  custom: 'Custom',
+};
 
 type Level = 'info' | 'warning' | 'error' | 'success';
 
@@ -64,7 +76,9 @@ export class PluginsPanel implements Component, Focusable {
   constructor(private readonly deps: PluginsPanelDeps) {
     this.tab = deps.initialTab ?? 'installed';
     this.customInput.focused = true;
-    void this.refreshInstalled().catch((e: Error) => this.update(() => ((this.views = []), (this.installedProblem = e.message))));
+    void this.refreshInstalled().catch((e: Error) =>
+      this.update(() => ((this.views = []), (this.installedProblem = e.message))),
+    );
     void deps.loadCatalog().then(
       (catalog) => this.update(() => (this.catalog = catalog)),
       (e: Error) => this.update(() => (this.catalogError = e.message)),
@@ -88,7 +102,11 @@ export class PluginsPanel implements Component, Focusable {
   /** The marketplace entries a tab lists: Official the official tier, Curated everything else. */
   private entries(tab: PluginsTab): MarketplaceEntry[] {
     const all = this.catalog?.entries ?? [];
-    return tab === 'official' ? all.filter((e) => e.tier === 'official') : tab === 'curated' ? all.filter((e) => e.tier !== 'official') : [];
+    return tab === 'official'
+      ? all.filter((e) => e.tier === 'official')
+      : tab === 'curated'
+        ? all.filter((e) => e.tier !== 'official')
+        : [];
   }
 
   private rowCount(): number {
@@ -132,10 +150,13 @@ export class PluginsPanel implements Component, Focusable {
     const view = this.views?.[this.cursor.installed];
     if (!view) return;
     const update = updateFor(view, this.catalog);
-    if (matchesKey(data, 'space')) void this.run(view.enabled ? `Disabling ${view.id}…` : `Enabling ${view.id}…`, async () => {
-      const changed = view.enabled ? await this.deps.manager.disable(view.id) : await this.deps.manager.enable(view.id);
-      return `${changed.enabled ? 'Enabled' : 'Disabled'} the plugin ${view.id}.`;
-    });
+    if (matchesKey(data, 'space'))
+      void this.run(view.enabled ? `Disabling ${view.id}…` : `Enabling ${view.id}…`, async () => {
+        const changed = view.enabled
+          ? await this.deps.manager.disable(view.id)
+          : await this.deps.manager.enable(view.id);
+        return `${changed.enabled ? 'Enabled' : 'Disabled'} the plugin ${view.id}.`;
+      });
     else if (matchesKey(data, 'd') || data === 'D') this.confirmRemove(view);
     else if (matchesKey(data, 'm') || data === 'M') this.overlay = { kind: 'mcp', view, cursor: 0 };
     else if (matchesKey(data, 'i') || data === 'I') this.showDetails(view.displayName, pluginDetailLines(view, update));
@@ -149,7 +170,8 @@ export class PluginsPanel implements Component, Focusable {
     const entry = this.entries(this.tab)[this.cursor[this.tab]];
     if (!entry || !this.catalog) return;
     if (matchesKey(data, 'enter')) this.installEntry(entry);
-    else if (matchesKey(data, 'i') || data === 'I') this.showDetails(entry.displayName, entryDetailLines(entry, this.installedView(entry.id), this.catalog));
+    else if (matchesKey(data, 'i') || data === 'I')
+      this.showDetails(entry.displayName, entryDetailLines(entry, this.installedView(entry.id), this.catalog));
   }
 
   private overlayKey(o: Overlay, data: string): void {
@@ -157,7 +179,8 @@ export class PluginsPanel implements Component, Focusable {
     if (o.kind === 'details') {
       if (back || matchesKey(data, 'enter') || data === 'q') this.overlay = undefined;
       else if (matchesKey(data, 'up')) o.offset = Math.max(0, o.offset - 1);
-      else if (matchesKey(data, 'down')) o.offset = Math.min(Math.max(0, o.lines.length - this.visibleRows()), o.offset + 1);
+      else if (matchesKey(data, 'down'))
+        o.offset = Math.min(Math.max(0, o.lines.length - this.visibleRows()), o.offset + 1);
       return;
     }
     if (o.kind === 'confirm') {
@@ -191,7 +214,11 @@ export class PluginsPanel implements Component, Focusable {
   // ---- actions -------------------------------------------------------------------------------
 
   /** Runs a change with a busy line; its message goes to the panel and the transcript, with the apply hint. */
-  private async run(label: string, action: (signal: AbortSignal) => Promise<string>, after?: () => void): Promise<void> {
+  private async run(
+    label: string,
+    action: (signal: AbortSignal) => Promise<string>,
+    after?: () => void,
+  ): Promise<void> {
     const abort = new AbortController();
     this.update(() => (this.busy = { label, abort }));
     try {
@@ -218,7 +245,10 @@ export class PluginsPanel implements Component, Focusable {
       const broken = views.filter((v) => v.error).length;
       this.status = problem
         ? { level: 'error', text: problem }
-        : { level: broken ? 'warning' : 'success', text: `Reloaded ${views.length} plugin${views.length === 1 ? '' : 's'}${broken ? `; ${broken} cannot load (I shows why)` : ''}. ${APPLY_HINT}` };
+        : {
+            level: broken ? 'warning' : 'success',
+            text: `Reloaded ${views.length} plugin${views.length === 1 ? '' : 's'}${broken ? `; ${broken} cannot load (I shows why)` : ''}. ${APPLY_HINT}`,
+          };
     } catch (e) {
       this.status = { level: 'error', text: (e as Error).message };
     } finally {
@@ -234,17 +264,24 @@ export class PluginsPanel implements Component, Focusable {
       body: [`Only its install record is deleted; the copy in ${view.root} stays on disk.`],
       yes: 'Remove',
       cursor: 1,
-      onYes: () => void this.run(`Removing ${view.id}…`, async () => {
-        await this.deps.manager.remove(view.id);
-        return `Removed the plugin ${view.id}.`;
-      }),
+      onYes: () =>
+        void this.run(`Removing ${view.id}…`, async () => {
+          await this.deps.manager.remove(view.id);
+          return `Removed the plugin ${view.id}.`;
+        }),
     };
   }
 
   private installEntry(entry: MarketplaceEntry): void {
     const installed = this.installedView(entry.id);
     const verb = installed ? 'Update' : 'Install';
-    this.install(entry.source, `${entry.displayName}${entry.version ? ` ${entry.version}` : ''}`, entry.tier, needsConfirmation(entry, this.catalog), verb);
+    this.install(
+      entry.source,
+      `${entry.displayName}${entry.version ? ` ${entry.version}` : ''}`,
+      entry.tier,
+      needsConfirmation(entry, this.catalog),
+      verb,
+    );
   }
 
   private installCustom(): void {
@@ -259,19 +296,33 @@ export class PluginsPanel implements Component, Focusable {
     });
   }
 
-  private install(source: string, label: string, tier: PluginTier, confirm: boolean, verb: 'Install' | 'Update', after?: () => void): void {
+  private install(
+    source: string,
+    label: string,
+    tier: PluginTier,
+    confirm: boolean,
+    verb: 'Install' | 'Update',
+    after?: () => void,
+  ): void {
     const go = () =>
-      void this.run(`${verb === 'Install' ? 'Installing' : 'Updating'} ${label}…`, async (signal) => {
-        const result = await this.deps.manager.install(source, { tier, signal });
-        const p = result.plugin;
-        this.cursor.installed = Math.max(0, (await this.deps.manager.list()).findIndex((v) => v.id === p.id));
-        const shell = formatShellCommands(p);
-        if (shell.length) this.deps.notice('info', shell.join('\n'));
-        const needs = await installNotice(p.id, this.deps.env ?? process.env);
-        if (needs.length) this.deps.notice('info', needs.join('\n'));
-        const was = result.replaced ? ` (was ${result.previousVersion ?? 'installed'})` : '';
-        return `${result.replaced ? 'Updated' : 'Installed'} the plugin ${p.id}${p.version ? ` ${p.version}` : ''}${was}${p.enabled ? '' : ', which stays disabled'}.`;
-      }, after);
+      void this.run(
+        `${verb === 'Install' ? 'Installing' : 'Updating'} ${label}…`,
+        async (signal) => {
+          const result = await this.deps.manager.install(source, { tier, signal });
+          const p = result.plugin;
+          this.cursor.installed = Math.max(
+            0,
+            (await this.deps.manager.list()).findIndex((v) => v.id === p.id),
+          );
+          const shell = formatShellCommands(p);
+          if (shell.length) this.deps.notice('info', shell.join('\n'));
+          const needs = await installNotice(p.id, this.deps.env ?? process.env);
+          if (needs.length) this.deps.notice('info', needs.join('\n'));
+          const was = result.replaced ? ` (was ${result.previousVersion ?? 'installed'})` : '';
+          return `${result.replaced ? 'Updated' : 'Installed'} the plugin ${p.id}${p.version ? ` ${p.version}` : ''}${was}${p.enabled ? '' : ', which stays disabled'}.`;
+        },
+        after,
+      );
     if (!confirm) return go();
     this.overlay = {
       kind: 'confirm',
@@ -304,14 +355,18 @@ export class PluginsPanel implements Component, Focusable {
     const theme = this.deps.theme();
     const { fg } = theme;
     const box = boxWriter(theme, width);
-    const tabs = PLUGIN_TABS.map((t) => (t === this.tab ? theme.inverse(` ${TAB_LABEL[t]} `) : fg.textDim(` ${TAB_LABEL[t]} `))).join(' ');
+    const tabs = PLUGIN_TABS.map((t) =>
+      t === this.tab ? theme.inverse(` ${TAB_LABEL[t]} `) : fg.textDim(` ${TAB_LABEL[t]} `),
+    ).join(' ');
     const lines = [box.top(), box.row(`${theme.bold(fg.primary('Plugins'))}  ${tabs}`), box.row('')];
     if (this.overlay) lines.push(...this.renderOverlay(this.overlay, box, theme));
     else {
       lines.push(...this.renderTab(box, theme));
       if (this.busy) lines.push(box.row(''), box.row(fg.accent(`⟳ ${this.busy.label}`)));
       else if (this.status) {
-        const color = { info: fg.textDim, success: fg.success, warning: fg.warning, error: fg.error }[this.status.level];
+        const color = { info: fg.textDim, success: fg.success, warning: fg.warning, error: fg.error }[
+          this.status.level
+        ];
         lines.push(box.row(''), ...box.wrapped(color(this.status.text)));
       }
       lines.push(box.row(''), ...box.wrapped(fg.textMuted(this.busy ? 'Esc stops' : this.keyHint())));
@@ -322,7 +377,8 @@ export class PluginsPanel implements Component, Focusable {
 
   private keyHint(): string {
     const nav = 'Tab/Shift-Tab switch tabs · Esc close';
-    if (this.tab === 'installed') return `↑/↓ move · Space enable/disable · D remove · M MCP servers · R reload · Enter update/details · I details · ${nav}`;
+    if (this.tab === 'installed')
+      return `↑/↓ move · Space enable/disable · D remove · M MCP servers · R reload · Enter update/details · I details · ${nav}`;
     if (this.tab === 'custom') return `Enter install · ${nav}`;
     return `↑/↓ move · Enter install/update · I details · ${nav}`;
   }
@@ -338,19 +394,35 @@ export class PluginsPanel implements Component, Focusable {
     const { fg } = theme;
     if (this.tab === 'custom') {
       return [
-        ...box.wrapped('Install a plugin from a local folder, a zip URL, or a GitHub URL (repository, /tree/<ref>, /releases/tag/<tag> or /commit/<sha>):'),
+        ...box.wrapped(
+          'Install a plugin from a local folder, a zip URL, or a GitHub URL (repository, /tree/<ref>, /releases/tag/<tag> or /commit/<sha>):',
+        ),
         ...this.customInput.render(box.inner).map((l) => box.row(l)),
       ];
     }
     if (this.tab === 'installed') {
       if (!this.views) return [box.row(fg.textDim('Loading…'))];
       const out = this.installedProblem ? box.wrapped(fg.error(this.installedProblem)) : [];
-      if (!this.views.length) return [...out, ...box.wrapped(fg.textDim('No plugins are installed. Tab to Official or Curated to browse the marketplace, or to Custom to install from a path or URL.'))];
+      if (!this.views.length)
+        return [
+          ...out,
+          ...box.wrapped(
+            fg.textDim(
+              'No plugins are installed. Tab to Official or Curated to browse the marketplace, or to Custom to install from a path or URL.',
+            ),
+          ),
+        ];
       const { shown, start } = this.window(this.views, this.cursor.installed);
       shown.forEach((v, i) => {
         const state = pluginState(v, updateFor(v, this.catalog));
         const mark = v.enabled && !v.error ? '●' : '○';
-        out.push(...box.option(start + i === this.cursor.installed, `${mark} ${v.displayName}${v.version ? ` ${v.version}` : ''}`, fg.textDim(`${v.displayName !== v.id ? `  ${v.id}` : ''}${state ? `  (${state})` : ''}`)));
+        out.push(
+          ...box.option(
+            start + i === this.cursor.installed,
+            `${mark} ${v.displayName}${v.version ? ` ${v.version}` : ''}`,
+            fg.textDim(`${v.displayName !== v.id ? `  ${v.id}` : ''}${state ? `  (${state})` : ''}`),
+          ),
+        );
       });
       return out;
     }
@@ -359,16 +431,42 @@ export class PluginsPanel implements Component, Focusable {
     const entries = this.entries(this.tab);
     const out: string[] = [];
     if (!this.catalog.trusted) out.push(...box.wrapped(fg.textDim(`Marketplace ${this.catalog.location}`)));
-    if (!entries.length) out.push(box.row(fg.textDim(this.tab === 'official' ? 'This marketplace lists no official plugins.' : 'This marketplace lists no other plugins.')));
+    if (!entries.length)
+      out.push(
+        box.row(
+          fg.textDim(
+            this.tab === 'official'
+              ? 'This marketplace lists no official plugins.'
+              : 'This marketplace lists no other plugins.',
+          ),
+        ),
+      );
     const { shown, start } = this.window(entries, this.cursor[this.tab]);
     shown.forEach((e, i) => {
       const installed = this.installedView(e.id);
-      const state = !installed ? '' : updateFor(installed, this.catalog) ? ` · installed ${installed.version}, update available` : ' · installed';
+      const state = !installed
+        ? ''
+        : updateFor(installed, this.catalog)
+          ? ` · installed ${installed.version}, update available`
+          : ' · installed';
       const tier = e.tier === 'third-party' ? ' · third-party' : '';
-      out.push(...box.option(start + i === this.cursor[this.tab], `${e.displayName}${e.version ? ` ${e.version}` : ''}`, fg.textDim(`  ${e.description ?? e.id}${tier}${state}`)));
+      out.push(
+        ...box.option(
+          start + i === this.cursor[this.tab],
+          `${e.displayName}${e.version ? ` ${e.version}` : ''}`,
+          fg.textDim(`  ${e.description ?? e.id}${tier}${state}`),
+        ),
+      );
     });
     if (this.catalog.diagnostics.length) {
-      out.push(box.row(''), box.row(fg.warning(`${this.catalog.diagnostics.length} problem${this.catalog.diagnostics.length === 1 ? '' : 's'} in the marketplace file:`)));
+      out.push(
+        box.row(''),
+        box.row(
+          fg.warning(
+            `${this.catalog.diagnostics.length} problem${this.catalog.diagnostics.length === 1 ? '' : 's'} in the marketplace file:`,
+          ),
+        ),
+      );
       for (const d of this.catalog.diagnostics.slice(0, 5)) out.push(...box.wrapped(fg.warning(`- ${d}`)));
     }
     return out;
@@ -379,8 +477,14 @@ export class PluginsPanel implements Component, Focusable {
     if (o.kind === 'details') {
       const max = this.visibleRows();
       const shown = o.lines.slice(o.offset, o.offset + max);
-      const more = o.lines.length > max ? fg.textMuted(` (${o.offset + 1}–${o.offset + shown.length} of ${o.lines.length})`) : '';
-      return [box.row(theme.bold(o.title) + more), ...shown.flatMap((l) => box.wrapped(l)), box.row(''), box.row(fg.textMuted('↑/↓ scroll · Esc back'))];
+      const more =
+        o.lines.length > max ? fg.textMuted(` (${o.offset + 1}–${o.offset + shown.length} of ${o.lines.length})`) : '';
+      return [
+        box.row(theme.bold(o.title) + more),
+        ...shown.flatMap((l) => box.wrapped(l)),
+        box.row(''),
+        box.row(fg.textMuted('↑/↓ scroll · Esc back')),
+      ];
     }
     if (o.kind === 'confirm') {
       return [

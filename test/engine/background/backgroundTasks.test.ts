@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackgroundTasks } from '../../../src/engine/background/backgroundTasks';
+import { RecordSigner } from '../../../src/store/recordKey';
 import {
   isGroupAlive,
   isGroupAliveAsync,
@@ -29,6 +31,9 @@ afterEach(async () => {
   for (const pgid of strayGroups.splice(0)) signalGroup(pgid, 'SIGKILL');
 });
 
+/** One key for every service of the file: a resumed service authenticates what an earlier one recorded. */
+const signer = new RecordSigner(randomBytes(32));
+
 function newService(sessionDir: string, settings: Partial<TaskSettings> = {}) {
   const finished: TaskInfo[] = [];
   // `delivered()` as the engine calls it once the notification's message is journalled.
@@ -36,7 +41,12 @@ function newService(sessionDir: string, settings: Partial<TaskSettings> = {}) {
     finished.push(t);
     delivered();
   };
-  const tasks = new BackgroundTasks({ sessionDir, settings: { killGracePeriodMs: 200, ...settings }, onTaskFinished });
+  const tasks = new BackgroundTasks({
+    sessionDir,
+    signer,
+    settings: { killGracePeriodMs: 200, ...settings },
+    onTaskFinished,
+  });
   services.push(tasks);
   return { tasks, finished };
 }
@@ -63,7 +73,8 @@ describe('BackgroundTasks records', () => {
     const { tasks, finished, start, sessionDir } = setup();
     const task = start('echo hi; echo oops >&2; exit 2', null, 'a failing job');
     expect(task.id).toMatch(/^b[a-z0-9]{7}$/);
-    expect(task.outputPath).toBe(join(sessionDir, 'tasks', task.id, 'output.log'));
+    // The output is in the session's scratch folder, the record beside the journal (docs/sessions.md).
+    expect(task.outputPath).toBe(join(sessionDir, 'scratch', 'tasks', task.id, 'output.log'));
     await until(() => finished.length === 1);
     const record = JSON.parse(readFileSync(join(sessionDir, 'tasks', `${task.id}.json`), 'utf8'));
     expect(record).toMatchObject({
@@ -106,7 +117,7 @@ describe('BackgroundTasks records', () => {
     rmSync(task.outputPath);
     expect(await tasks.readOutputTail(task.id, 100)).toEqual({ text: '', totalBytes: 0, truncated: false });
     mkdirSync(task.outputPath);
-    await expect(tasks.readOutputTail(task.id, 100)).rejects.toThrow(/EISDIR/);
+    await expect(tasks.readOutputTail(task.id, 100)).rejects.toThrow(/output\.log is a folder/);
   });
 
   it('a timed-out task is failed with endReason timed_out', async () => {
@@ -149,7 +160,7 @@ describe('BackgroundTasks notifications', () => {
   });
 
   it('never announces a task that WaitFor reported', async () => {
-    const { tasks, finished, start } = setup();
+    const { tasks, finished, start, sessionDir } = setup();
     const task = start('sleep 0.2');
     const result = await tasks.waitFor({ timeoutMs: 5_000 });
     expect(result).toMatchObject({ timedOut: false, aborted: false, running: [] });
@@ -157,7 +168,7 @@ describe('BackgroundTasks notifications', () => {
     await settle(100);
     expect(finished).toEqual([]);
     expect(tasks.hasPending()).toBe(false);
-    expect(JSON.parse(readFileSync(task.outputPath.replace(/\/output\.log$/, '.json'), 'utf8')).reported).toBe(true);
+    expect(JSON.parse(readFileSync(join(sessionDir, 'tasks', `${task.id}.json`), 'utf8')).reported).toBe(true);
   });
 
   it('stop() notifies by default (a user stop), not with notify: false', async () => {

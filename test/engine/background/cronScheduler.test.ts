@@ -422,7 +422,7 @@ describe('with the session', () => {
     await resumed.runtime.close();
 
     const forked = engine(clock, {
-      resume: { workDir: h.cwd, sessionId: fork.sessionId, sessionDir: fork.sessionDir },
+      resume: { workDir: h.cwd, sessionId: fork.sessionId, sessionDir: fork.sessionDir, home: h.home },
       dirs: { home: h.home, cwd: h.cwd },
     });
     expect(forked.runtime.cron.list()).toEqual([]);

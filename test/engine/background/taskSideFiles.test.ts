@@ -1,7 +1,7 @@
 // Task records and notifications with the journal's discipline (docs/background-tasks.md): a
 // notification is delivered when its message is journalled and is due again on resume if it was not;
 // a task record that cannot be written is a warning, never a crash or a hung stop.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -133,8 +133,10 @@ describe('task records', () => {
       timeoutMs: null,
       run: (signal) => new Promise((r) => signal.addEventListener('abort', () => r(undefined), { once: true })),
     });
-    // A folder where the record's temporary file goes: every later write of this record fails (EISDIR).
-    mkdirSync(join(h.runtime.session.dir, 'tasks', `${task.id}.json.tmp`));
+    // A folder where the record goes: every later write of this record (renamed into place) fails (EISDIR).
+    const record = join(h.runtime.session.dir, 'tasks', `${task.id}.json`);
+    rmSync(record);
+    mkdirSync(record);
     const stopped = await h.runtime.tasks.stop(task.id, 'Stopped by the test');
     expect(stopped.status).toBe('cancelled');
     const warnings = h
@@ -161,7 +163,9 @@ describe('task records', () => {
       warn: (text) => warned.push(text),
     });
     const task = tasks.startProcess({ command: 'exit 3', cwd: h.cwd, description: 'exits', timeoutMs: null });
-    mkdirSync(join(h.runtime.session.dir, 'tasks', `${task.id}.json.tmp`));
+    const record = join(h.runtime.session.dir, 'tasks', `${task.id}.json`);
+    rmSync(record);
+    mkdirSync(record);
     const waited = await tasks.waitFor({ taskId: task.id, timeoutMs: 10_000 });
     expect(waited.finished.map((t) => t.status)).toEqual(['failed']);
     expect(warned).toHaveLength(1);

@@ -19,7 +19,7 @@ describe('keepDesktopImages', () => {
         { type: 'image', mediaType: 'image/png', data: png.toString('base64') },
       ],
       { isError: false, summary: 'desktop: 1 text, 1 image' },
-      { sessionDir, agentId: 'main' },
+      { scratchDir: sessionDir, agentId: 'main' },
     );
     expect(result.summary).toBe('Whole screen: 4×3 px. Display :9: …');
     expect(result.display).toMatchObject({
@@ -43,11 +43,11 @@ describe('keepDesktopImages', () => {
     const result = await keepDesktopImages(
       [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }],
       { isError: false },
-      { sessionDir: file, agentId: 'main' },
+      { scratchDir: file, agentId: 'main' },
     );
     expect(result.display).toBeUndefined();
     expect(JSON.stringify(result.content)).toContain(
-      '[The screenshot could not be kept in the session folder: could not write',
+      "[The screenshot could not be kept in the session's scratch folder: could not write",
     );
   });
 });

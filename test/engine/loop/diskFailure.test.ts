@@ -16,9 +16,18 @@ process.on('unhandledRejection', (e) => unhandled.push(e));
 
 describe('a journal that cannot be written', () => {
   it('says the disk is full for ENOSPC, naming the file', () => {
-    const writer = new JournalWriter('/dev/full');
+    const full = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    expect(new JournalWriteError('/s/wire.jsonl', full).message).toBe(
+      'Could not write the session journal /s/wire.jsonl (the disk is full).',
+    );
+  });
+
+  // Deliberately changed: a device where the journal should be (/dev/full here) is refused before any write, never
+  // written through (docs/sessions.md, "Links are never followed").
+  it('refuses a device standing where the journal should be, naming it', () => {
+    const writer = new JournalWriter('/dev/full', '/dev');
     expect(() => writer.append({ a: 1 })).toThrow(JournalWriteError);
-    expect(() => writer.append({ a: 1 })).toThrow('Could not write the session journal /dev/full (the disk is full).');
+    expect(() => writer.append({ a: 1 })).toThrow(/\/dev\/full is a special file/);
   });
 
   it('the session folder deleted between turns: the next turn fails naming the path, memory keeps the conversation', async () => {

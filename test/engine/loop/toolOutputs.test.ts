@@ -94,7 +94,7 @@ describe('saved tool outputs', () => {
         { text: 'carried on' },
       ],
     });
-    writeFileSync(join(h.runtime.session.dir, 'tool-outputs'), 'not a folder');
+    writeFileSync(join(h.runtime.session.scratchDir, 'tool-outputs'), 'not a folder');
     const outcome = await runPrompt(h, 'go');
     expect(outcome).toMatchObject({ reason: 'completed', text: 'carried on' });
     const results = toolResults(h.runtime.session.state.messages);
@@ -141,7 +141,8 @@ describe('saved tool outputs', () => {
     const h = makeEngine({ tools: [...testTools(), big], responses: [saveOne, { text: 'ok' }] });
     await runPrompt(h, 'save one');
     const fresh = /saved at (\S+);/.exec(toolText(toolResults(h.runtime.session.state.messages)[0]))![1];
-    const otherSession = join(dirname(h.runtime.session.dir), 'OTHER', 'tool-outputs');
+    // Saved outputs are in each session's scratch folder (docs/sessions.md).
+    const otherSession = join(dirname(h.runtime.session.dir), 'OTHER', 'scratch', 'tool-outputs');
     mkdirSync(otherSession, { recursive: true });
     const old = join(otherSession, 'main-1-0-1.txt');
     writeFileSync(old, 'old');

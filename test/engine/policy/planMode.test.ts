@@ -72,8 +72,9 @@ describe('plan mode', () => {
     await run(engine);
     const [enter, outside, planWrite, planEdit, exit] = toolResults(engine);
     const planPath = engine.runtime.plan.planPath!;
-    expect(planPath).toBe(join(engine.runtime.session.dir, 'agents', 'main', 'plans', `${planPath.split('/').pop()}`));
-    expect(planPath).toMatch(/\/agents\/main\/plans\/plan-[0-9a-f]{8}\.md$/);
+    // Deliberately moved: plan files live in the session's scratch folder (docs/sessions.md).
+    expect(planPath).toBe(join(engine.runtime.session.scratchDir, 'plans', 'main', `${planPath.split('/').pop()}`));
+    expect(planPath).toMatch(/\/scratch\/plans\/main\/plan-[0-9a-f]{8}\.md$/);
     expect(enter.text).toContain(`Plan file: ${planPath}`);
     expect(outside.isError).toBe(true);
     expect(outside.text).toContain(`Plan mode is on: Write may only write the plan file ${planPath}`);

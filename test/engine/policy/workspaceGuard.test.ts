@@ -1,7 +1,7 @@
 // Sensitive files and paths outside the workspace, through the engine with the real file tools
 // (docs/approvals.md "Sensitive files and the workspace"): one rule for `../x`, absolute paths and
 // symlinks; auto mode refuses unless a rule or --add-dir allows; manual and yolo ask.
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ function world(engine: EngineHarness): World {
   symlinkSync(outside, join(engine.cwd, 'dir-out'));
   symlinkSync(join(engine.cwd, '.env'), join(engine.cwd, 'config.txt'));
   symlinkSync(join(outside, 'made-by-link.txt'), join(engine.cwd, 'dangling.txt'));
-  const sessionOutputs = join(engine.runtime.session.dir, 'tool-outputs');
+  const sessionOutputs = join(engine.runtime.session.scratchDir, 'tool-outputs');
   mkdirSync(sessionOutputs, { recursive: true });
   writeFileSync(join(sessionOutputs, 'saved.txt'), 'SAVED-OUTPUT\n');
   return { root, outside, added };
@@ -153,7 +153,9 @@ describe('auto mode (no one to ask)', () => {
     expect(existsSync(join(w.root, 'work', '.env'))).toBe(true);
   });
 
-  it('works in cwd, --add-dir folders and the session folder, whichever form names them', async () => {
+  // Deliberately changed: of the session, only its scratch folder is part of the workspace; the journal beside it is
+  // outside (docs/sessions.md, "The scratch folder").
+  it("works in cwd, --add-dir folders and the session's scratch folder (not the journal), whichever form names them", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-ws-')));
     const dirs = { home: join(root, 'home'), cwd: join(root, 'work') };
     const added = join(root, 'added');
@@ -161,7 +163,7 @@ describe('auto mode (no one to ask)', () => {
     mkdirSync(dirs.cwd);
     writeFileSync(join(dirs.cwd, 'a.txt'), 'INSIDE-CONTENT\n');
     writeFileSync(join(added, 'notes.txt'), 'ADDED-CONTENT\n');
-    const saved = (engine: EngineHarness) => join(engine.runtime.session.dir, 'tool-outputs', 'saved.txt');
+    const saved = (engine: EngineHarness) => join(engine.runtime.session.scratchDir, 'tool-outputs', 'saved.txt');
     const engine: EngineHarness = makeEngine({
       mode: 'auto',
       tools: fileTools,
@@ -177,6 +179,12 @@ describe('auto mode (no one to ask)', () => {
                 { id: 'c2', name: 'Read', arguments: { path: join(added, 'notes.txt') } },
                 { id: 'c3', name: 'Write', arguments: { path: '../added/new.txt', content: 'made' } },
                 { id: 'c4', name: 'Read', arguments: { path: saved(engine) } },
+                { id: 'c5', name: 'Read', arguments: { path: engine.runtime.session.journalPath } },
+                {
+                  id: 'c6',
+                  name: 'Write',
+                  arguments: { path: engine.runtime.session.journalPath, content: '{"v":1,"ts":1,"type":"mode"}' },
+                },
               ],
             }
           : { text: 'done' },
@@ -190,6 +198,9 @@ describe('auto mode (no one to ask)', () => {
     expect(results[3]).not.toContain('refused');
     expect(existsSync(join(added, 'new.txt'))).toBe(true);
     expect(results[4]).toContain('SAVED-OUTPUT');
+    expect(results[5]).toContain('outside the workspace');
+    expect(results[6]).toContain('outside the workspace');
+    expect(readFileSync(engine.runtime.session.journalPath, 'utf8')).not.toContain('"type":"mode"}');
   });
 
   it('reads (never writes) the folder of a loaded skill, whose instructions point at files beside them', async () => {
@@ -289,7 +300,7 @@ describe('manual and yolo mode (someone to ask)', () => {
       expect(engine.approvals.map((a) => [a.subject, a.reason])).toEqual([
         [
           `Read(${secret})`,
-          `${secret} is outside the workspace (${engine.cwd}, ${engine.runtime.session.dir}; more folders can be added with --add-dir)`,
+          `${secret} is outside the workspace (${engine.cwd}, ${engine.runtime.session.scratchDir}; more folders can be added with --add-dir)`,
         ],
       ]);
     },

@@ -128,8 +128,13 @@ describe('session archive', () => {
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, f.data);
     }
-    const restored = Session.open({ sessionId: session.id, sessionDir: dir, workDir: h.cwd });
-    expect(restored.state).toEqual(session.state);
+    const restored = Session.open({ sessionId: session.id, sessionDir: dir, workDir: h.cwd, home: otherHome });
+    // Deliberately: everything but the permission mode comes back. The other home's key did not authenticate its
+    // mode record, so it does not grant yolo there (docs/sessions.md, "What a resume trusts").
+    expect(session.state.mode).toBe('yolo');
+    expect(restored.state.mode).toBe('manual');
+    expect({ ...restored.state, mode: session.state.mode }).toEqual(session.state);
+    expect(restored.warnings.join('\n')).toMatch(/1 permission record was not applied \(mode yolo\)/);
     expect(Session.findLatest(otherHome, h.cwd)?.sessionId).toBe(session.id);
   });
 });

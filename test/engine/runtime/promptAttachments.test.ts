@@ -20,7 +20,7 @@ import { tempDir } from '../../helpers/files';
 function services(imageIn = true): ToolServices {
   const registry = new Map<string, unknown>([[MODEL_MEDIA_INPUT.name, { image: imageIn, video: false }]]);
   return {
-    sessionDir: '/nonexistent-session',
+    scratchDir: '/nonexistent-session/scratch',
     nonInteractive: false,
     mainAgent: true,
     get: <T>(key: { name: string }) => {

@@ -31,14 +31,17 @@ describe('fork', () => {
     });
     const original = h.runtime.session;
     await prompt(h, 'p1');
-    const planPath = join(original.dir, 'agents', 'main', 'plans', 'plan-1.md');
-    mkdirSync(join(original.dir, 'agents', 'main', 'plans'), { recursive: true });
+    // Plans and task output are in the scratch folder, task records beside the journal (docs/sessions.md).
+    const planPath = join(original.scratchDir, 'plans', 'main', 'plan-00000001.md');
+    mkdirSync(join(original.scratchDir, 'plans', 'main'), { recursive: true });
     writeFileSync(planPath, '# The plan\n');
     original.commit({ type: 'plan_mode', active: true, planPath });
     original.commit({ type: 'todos', todos: [{ title: 'copy me', status: 'pending' }] });
     const taskDir = join(original.dir, 'tasks');
-    mkdirSync(join(taskDir, 'bash-1'), { recursive: true });
-    writeFileSync(join(taskDir, 'bash-1', 'output.log'), 'partial output\n');
+    const outputDir = join(original.scratchDir, 'tasks', 'bash-1');
+    mkdirSync(taskDir, { recursive: true });
+    mkdirSync(outputDir, { recursive: true });
+    writeFileSync(join(outputDir, 'output.log'), 'partial output\n');
     const task = {
       id: 'bash-1',
       kind: 'bash',
@@ -48,7 +51,7 @@ describe('fork', () => {
       pid: process.pid,
       startedAt: new Date().toISOString(),
       timeoutMs: null,
-      outputPath: join(taskDir, 'bash-1', 'output.log'),
+      outputPath: join(outputDir, 'output.log'),
       notified: false,
       reported: false,
     };
@@ -61,24 +64,25 @@ describe('fork', () => {
     expect(fork.resumeCommand).toBe(`jarvis --session ${fork.sessionId}`);
     expect(readFileSync(original.journalPath, 'utf8')).toBe(journalBefore);
 
-    expect(readFileSync(join(fork.sessionDir, 'agents', 'main', 'plans', 'plan-1.md'), 'utf8')).toBe('# The plan\n');
-    expect(readFileSync(join(fork.sessionDir, 'tasks', 'bash-1', 'output.log'), 'utf8')).toBe('partial output\n');
+    const forkScratch = join(fork.sessionDir, 'scratch');
+    expect(readFileSync(join(forkScratch, 'plans', 'main', 'plan-00000001.md'), 'utf8')).toBe('# The plan\n');
+    expect(readFileSync(join(forkScratch, 'tasks', 'bash-1', 'output.log'), 'utf8')).toBe('partial output\n');
     const copiedTask = JSON.parse(readFileSync(join(fork.sessionDir, 'tasks', 'bash-1.json'), 'utf8'));
     expect(copiedTask).toMatchObject({
       status: 'failed',
       endReason: 'lost',
       notified: true,
-      outputPath: join(fork.sessionDir, 'tasks', 'bash-1', 'output.log'),
+      outputPath: join(forkScratch, 'tasks', 'bash-1', 'output.log'),
     });
     expect(existsSync(join(fork.sessionDir, 'upcoming-goals.json'))).toBe(false);
 
-    const copy = Session.open({ sessionId: fork.sessionId, sessionDir: fork.sessionDir, workDir: h.cwd });
+    const copy = Session.open({ sessionId: fork.sessionId, sessionDir: fork.sessionDir, workDir: h.cwd, home: h.home });
     expect(copy.state.sessionId).toBe(fork.sessionId);
     expect(copy.state.forkedFrom).toBe(original.id);
     expect(identityless(copy.state)).toEqual(identityless(original.state));
     expect(copy.state.planMode).toEqual({
       active: true,
-      planPath: join(fork.sessionDir, 'agents', 'main', 'plans', 'plan-1.md'),
+      planPath: join(forkScratch, 'plans', 'main', 'plan-00000001.md'),
     });
     expect(readSessionSummary(fork.sessionDir)).toMatchObject({ sessionId: fork.sessionId, forkedFrom: original.id });
     expect(Session.findById(h.home, fork.sessionId, h.cwd)?.sessionDir).toBe(fork.sessionDir);

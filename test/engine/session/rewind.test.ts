@@ -161,6 +161,7 @@ describe('rewind: files', () => {
       h.runtime.session.state,
       listRewindTargets(h.runtime.session.state)[0].turnId,
       1024,
+      h.runtime.workspace.roots,
     );
     expect(plan.restore.find((r) => r.path.endsWith('a.txt'))?.conflict).toMatch(/changed outside the agent/);
 
@@ -330,7 +331,7 @@ describe('rewind: conversation and files', () => {
     expect(shown).not.toContain('second');
 
     const fork = forkSession(h.runtime, { home: h.home });
-    const copy = Session.open({ sessionId: fork.sessionId, sessionDir: fork.sessionDir, workDir: h.cwd });
+    const copy = Session.open({ sessionId: fork.sessionId, sessionDir: fork.sessionDir, workDir: h.cwd, home: h.home });
     expect(copy.state.fileHistory).toEqual(h.runtime.session.state.fileHistory);
     expect(readdirSync(join(fork.sessionDir, 'file-history')).sort()).toEqual(
       readdirSync(join(h.runtime.session.dir, 'file-history')).sort(),

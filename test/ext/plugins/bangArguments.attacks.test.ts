@@ -239,7 +239,9 @@ function jarvis(line: string, args: string) {
     body: line.includes('\n') ? `\`\`\`!\n${line}\n\`\`\`` : `!\`${line}\``,
     path: '/c.md',
   };
-  return expandPluginCommandParts(command, args).bangs[0];
+  const expanded = expandPluginCommandParts(command, args);
+  if (!expanded.ok) throw new Error(expanded.message);
+  return expanded.bangs[0];
 }
 
 describe.each(users)('a !`cmd` line with hostile arguments, run as $label', (user) => {

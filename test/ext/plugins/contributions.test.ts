@@ -33,7 +33,10 @@ describe('plugin contributions to a session', () => {
     const chunk = (c: string) => c.repeat(part);
     const { manager } = await installed([
       { 'jarvis.plugin.json': { name: 'one', systemPrompt: chunk('a') } },
-      { 'jarvis.plugin.json': { name: 'two', systemPrompt: chunk('b'), systemPromptPath: './S.md' }, 'S.md': chunk('c') },
+      {
+        'jarvis.plugin.json': { name: 'two', systemPrompt: chunk('b'), systemPromptPath: './S.md' },
+        'S.md': chunk('c'),
+      },
       { 'jarvis.plugin.json': { name: 'three', systemPrompt: 'small rule' } },
     ]);
     const c = pluginContributions((await manager.loadEnabled()).plugins);
@@ -48,21 +51,35 @@ describe('plugin contributions to a session', () => {
       `plugin two: ${part + 2} bytes of system prompt instructions skipped: all plugins' instructions together may add at most ${PLUGIN_PROMPT_BUDGET_BYTES} bytes to the system prompt (${used} used: one ${part + wrapper('one')}, two itself ${part + wrapper('two')}); disabling one (jarvis plugin disable <id>) makes room for it`,
     ]);
     // One plugin whose inline text and file together fill the budget exactly: nothing is skipped.
-    const single = await installed([{ 'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(half), systemPromptPath: './S.md' }, 'S.md': 'y'.repeat(half) }]);
+    const single = await installed([
+      {
+        'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(half), systemPromptPath: './S.md' },
+        'S.md': 'y'.repeat(half),
+      },
+    ]);
     const alone = pluginContributions((await single.manager.loadEnabled()).plugins);
     expect(alone.warnings).toEqual([]);
     expect(Buffer.byteLength(alone.session.promptSections)).toBeGreaterThan(PLUGIN_PROMPT_BUDGET_BYTES);
     const over = await installed([
       { 'jarvis.plugin.json': { name: 'first', systemPrompt: 'x'.repeat(10) } },
-      { 'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(half), systemPromptPath: './S.md' }, 'S.md': 'y'.repeat(half) },
+      {
+        'jarvis.plugin.json': { name: 'big', systemPrompt: 'x'.repeat(half), systemPromptPath: './S.md' },
+        'S.md': 'y'.repeat(half),
+      },
     ]);
     expect(pluginContributions((await over.manager.loadEnabled()).plugins).warnings).toEqual([
-      expect.stringMatching(new RegExp(`^plugin big: ${half + 2} bytes of system prompt instructions skipped: .*; disabling first \\(jarvis plugin disable <id>\\) makes room for it$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^plugin big: ${half + 2} bytes of system prompt instructions skipped: .*; disabling first \\(jarvis plugin disable <id>\\) makes room for it$`,
+        ),
+      ),
     ]);
     // Seed 003: one plugin whose two fields (each within 32 KB) pass the budget together, alone: no plugin to
     // disable would help, and the warning says so.
     const full = 'z'.repeat(PROMPT_FIELD_MAX_BYTES);
-    const both = await installed([{ 'jarvis.plugin.json': { name: 'wide', systemPrompt: full, systemPromptPath: './S.md' }, 'S.md': full }]);
+    const both = await installed([
+      { 'jarvis.plugin.json': { name: 'wide', systemPrompt: full, systemPromptPath: './S.md' }, 'S.md': full },
+    ]);
     const wide = pluginContributions((await both.manager.loadEnabled()).plugins);
     expect(wide.session.promptSections).toContain(full);
     expect(wide.warnings).toEqual([
@@ -83,7 +100,12 @@ describe('plugin contributions to a session', () => {
   it('MCP servers switched off are left out; hooks, skills, agents and commands of enabled plugins are gathered', async () => {
     const { manager } = await installed([
       {
-        'jarvis.plugin.json': { name: 'p', mcpServers: { a: { command: 'node' }, b: { url: 'https://example.com/mcp' } }, hooks: [{ event: 'Stop', command: 'true' }], commands: './c' },
+        'jarvis.plugin.json': {
+          name: 'p',
+          mcpServers: { a: { command: 'node' }, b: { url: 'https://example.com/mcp' } },
+          hooks: [{ event: 'Stop', command: 'true' }],
+          commands: './c',
+        },
         'c/x.md': 'X',
         'SKILL.md': '---\nname: root\ndescription: d\n---\nbody',
         'agents/helper.md': '---\nname: helper\ndescription: helps\n---\nHelp.',
@@ -128,19 +150,28 @@ describe('plugin contributions to a session', () => {
     expect(skills.get('only')).toMatchObject({ source: 'plugin', plugin: { id: 'p' } });
   });
 
-  it('skillInstructions travel with every load of the plugin\'s skills; sessionStart skills join the first prompt once', async () => {
+  it("skillInstructions travel with every load of the plugin's skills; sessionStart skills join the first prompt once", async () => {
     const { manager } = await installed([
-      { 'jarvis.plugin.json': { name: 'p', skillInstructions: 'Cite sources.', sessionStart: { skill: 's' } }, 'SKILL.md': '---\nname: s\ndescription: d\n---\nSTART-TEXT' },
+      {
+        'jarvis.plugin.json': { name: 'p', skillInstructions: 'Cite sources.', sessionStart: { skill: 's' } },
+        'SKILL.md': '---\nname: s\ndescription: d\n---\nSTART-TEXT',
+      },
     ]);
     const c = pluginContributions((await manager.loadEnabled()).plugins);
     const [skill] = c.session.sessionStartSkills;
-    expect(skillText(skill, '')).toContain('START-TEXT\n\n<plugin-instructions plugin="p">\nCite sources.\n</plugin-instructions>\n</skill>');
+    expect(skillText(skill, '')).toContain(
+      'START-TEXT\n\n<plugin-instructions plugin="p">\nCite sources.\n</plugin-instructions>\n</skill>',
+    );
     const handler = sessionStartSkills(c.session.sessionStartSkills);
     await handler.onSessionStart!({ source: 'resume', model: 'm' }, gate);
-    expect(await handler.onPromptSubmit!({ text: 'steer', isSteer: true, origin: 'user' } as never, gate)).toBeUndefined();
+    expect(
+      await handler.onPromptSubmit!({ text: 'steer', isSteer: true, origin: 'user' } as never, gate),
+    ).toBeUndefined();
     const first = await handler.onPromptSubmit!({ text: 'hi', isSteer: false, origin: 'user' } as never, gate);
     expect(first).toEqual({ addContext: expect.stringContaining('START-TEXT') });
-    expect(await handler.onPromptSubmit!({ text: 'again', isSteer: false, origin: 'user' } as never, gate)).toBeUndefined();
+    expect(
+      await handler.onPromptSubmit!({ text: 'again', isSteer: false, origin: 'user' } as never, gate),
+    ).toBeUndefined();
   });
 
   it('bundled plugins: installed when missing, updated when the shipped version differs, left alone when the user removed them', async () => {
@@ -157,13 +188,23 @@ describe('plugin contributions to a session', () => {
     writeFileSync(join(managedDir(home, 'jarvis-documents'), 'in-use.txt'), 'x');
     await manager.install(shipped, { tier: 'official', keepIf: (current) => current.version === '1.1.0' });
     expect(existsSync(join(managedDir(home, 'jarvis-documents'), 'in-use.txt'))).toBe(true);
-    await Promise.all([ensureBundledPlugins(manager, [shipped]), ensureBundledPlugins(new PluginManager({ home, env: {} }), [shipped])]);
+    await Promise.all([
+      ensureBundledPlugins(manager, [shipped]),
+      ensureBundledPlugins(new PluginManager({ home, env: {} }), [shipped]),
+    ]);
     expect(existsSync(join(managedDir(home, 'jarvis-documents'), 'in-use.txt'))).toBe(true);
     await manager.remove('jarvis-documents');
     await ensureBundledPlugins(manager, [shipped]);
     expect(await manager.list()).toEqual([]);
     rmSync(managedDir(home, 'jarvis-documents'), { recursive: true });
-    const c = await loadSessionPlugins({ home, cwd: home, env: {}, allowPrivateNetwork: false, mcpDefaults: { startupTimeoutMs: 1, toolTimeoutMs: 1 }, bundled: [shipped] });
+    const c = await loadSessionPlugins({
+      home,
+      cwd: home,
+      env: {},
+      allowPrivateNetwork: false,
+      mcpDefaults: { startupTimeoutMs: 1, toolTimeoutMs: 1 },
+      bundled: [shipped],
+    });
     expect(c.session.ids).toEqual(['jarvis-documents']);
     expect(existsSync(managedDir(home, 'jarvis-documents'))).toBe(true);
   });

@@ -21,7 +21,10 @@ describe('Kimi Code kimi.plugin.json', () => {
       '.claude-plugin/plugin.json': { name: 'claude' },
     });
     const read = readManifest(root);
-    expect(read).toMatchObject({ ok: true, manifest: { name: 'kimi-root', file: 'kimi.plugin.json', format: 'jarvis' } });
+    expect(read).toMatchObject({
+      ok: true,
+      manifest: { name: 'kimi-root', file: 'kimi.plugin.json', format: 'jarvis' },
+    });
     expect(read.diagnostics).toEqual([
       '.kimi-plugin/plugin.json is shadowed by kimi.plugin.json and was not read',
       '.claude-plugin/plugin.json is shadowed by kimi.plugin.json and was not read',
@@ -142,7 +145,10 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
 
   it('.mcp.json servers are read with ${CLAUDE_PLUGIN_ROOT} resolved; a broken file or a duplicate is said', async () => {
     const root = pluginFolder({
-      '.claude-plugin/plugin.json': { name: 'mc', mcpServers: { inline: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/a.js'] } } },
+      '.claude-plugin/plugin.json': {
+        name: 'mc',
+        mcpServers: { inline: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/a.js'] } },
+      },
       '.mcp.json': {
         mcpServers: {
           local: { command: '${CLAUDE_PLUGIN_ROOT}/bin/server', args: ['--data', '${CLAUDE_PLUGIN_ROOT}/data'] },
@@ -159,7 +165,11 @@ describe('Claude Code .claude-plugin/plugin.json', () => {
       'mcpServers .mcp.json: the MCP server "inline" is defined twice; the first definition is kept',
     ]);
     const broken = await loadPlugin(
-      pluginFolder({ '.claude-plugin/plugin.json': { name: 'b', hooks: './h.json' }, '.mcp.json': '{', 'h.json': '[]' }),
+      pluginFolder({
+        '.claude-plugin/plugin.json': { name: 'b', hooks: './h.json' },
+        '.mcp.json': '{',
+        'h.json': '[]',
+      }),
       'b',
       LOAD_OPTS,
     );

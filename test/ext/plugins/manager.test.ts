@@ -26,7 +26,10 @@ function busyPlugin(name = 'acme', version = '1.0.0'): string {
         skills: './skills/',
         commands: './commands/',
         hooks: [{ event: 'SessionStart', command: `node -e "require('fs').writeFileSync('${marker(dir)}','hook')"` }],
-        mcpServers: { tools: { command: 'node', args: ['-e', `require('fs').writeFileSync('${marker(dir)}','mcp')`] }, web: { url: 'https://example.com/mcp' } },
+        mcpServers: {
+          tools: { command: 'node', args: ['-e', `require('fs').writeFileSync('${marker(dir)}','mcp')`] },
+          web: { url: 'https://example.com/mcp' },
+        },
       },
       'skills/use-acme/SKILL.md': '---\nname: use-acme\ndescription: How to use Acme\n---\nUse it.',
       'commands/report.md': '---\ndescription: Report\n---\nReport on $ARGUMENTS',
@@ -62,7 +65,10 @@ describe('PluginManager: install from a local folder, the store, enable/disable/
     });
     expect(existsSync(join(managedDir(home, 'acme'), 'skills/use-acme/SKILL.md'))).toBe(true);
     const doc = JSON.parse(readFileSync(installedPath(home), 'utf8'));
-    expect(doc).toMatchObject({ version: 1, plugins: [{ id: 'acme', source, sourceKind: 'local', version: '1.0.0', enabled: true, mcpServers: {} }] });
+    expect(doc).toMatchObject({
+      version: 1,
+      plugins: [{ id: 'acme', source, sourceKind: 'local', version: '1.0.0', enabled: true, mcpServers: {} }],
+    });
     expect(existsSync(marker(source))).toBe(false);
     // Nothing but the managed copy and installed.json is left behind (no staging folders).
     expect(readFileSync(installedPath(home), 'utf8')).not.toContain('staging');
@@ -87,7 +93,11 @@ describe('PluginManager: install from a local folder, the store, enable/disable/
     await manager.disable('acme');
     await manager.setMcpServerEnabled('acme', 'tools', false);
     const again = await manager.install(busyPlugin('acme', '2.0.0'));
-    expect(again).toMatchObject({ replaced: true, previousVersion: '1.0.0', plugin: { version: '2.0.0', enabled: false } });
+    expect(again).toMatchObject({
+      replaced: true,
+      previousVersion: '1.0.0',
+      plugin: { version: '2.0.0', enabled: false },
+    });
     expect(again.plugin.mcpServers.find((s) => s.name === 'tools')?.enabled).toBe(false);
   });
 
@@ -115,7 +125,9 @@ describe('PluginManager: install from a local folder, the store, enable/disable/
     await expect(manager.remove('nope')).rejects.toThrow(/no plugin "nope"/);
     await manager.install(busyPlugin());
     await expect(manager.enable('nope')).rejects.toThrow(/installed: acme/);
-    await expect(manager.setMcpServerEnabled('acme', 'nope', false)).rejects.toThrow(/declares no MCP server "nope" \(its servers: tools, web\)/);
+    await expect(manager.setMcpServerEnabled('acme', 'nope', false)).rejects.toThrow(
+      /declares no MCP server "nope" \(its servers: tools, web\)/,
+    );
     await expect(manager.install(join(tempDir(), 'missing'))).rejects.toThrow(/does not exist/);
     await expect(manager.install('')).rejects.toThrow(/give a plugin folder/);
     await expect(manager.install('ftp://example.com/x.zip')).rejects.toThrow(/only http\(s\) URLs/);
@@ -136,7 +148,10 @@ describe('PluginManager: install from a local folder, the store, enable/disable/
     expect(info.error).toMatch(/not valid JSON/);
     expect(info.skills).toEqual([]);
     const { plugins } = await manager.loadEnabled();
-    expect(plugins.map((p) => [p.record.id, p.loaded.error === undefined])).toEqual([['acme', false], ['other', true]]);
+    expect(plugins.map((p) => [p.record.id, p.loaded.error === undefined])).toEqual([
+      ['acme', false],
+      ['other', true],
+    ]);
     expect(plugins[1].loaded.promptSections).toEqual(['Be nice.']);
   });
 

@@ -16,23 +16,48 @@ import {
 } from '../../../src/ext/plugins/marketplace';
 import { serve, startFixtureServer, type FixtureServer } from '../../helpers/fixtureServer';
 
-const parse = (doc: unknown, location = '/cat/marketplace.json', trusted = true) => parseMarketplace(JSON.stringify(doc), location, { trusted });
+const parse = (doc: unknown, location = '/cat/marketplace.json', trusted = true) =>
+  parseMarketplace(JSON.stringify(doc), location, { trusted });
 
 describe('marketplace parsing', () => {
   it('reads versions "1" and "2" with every entry field', () => {
     for (const version of ['1', '2']) {
       const m = parse({
         version,
-        plugins: [{ id: 'acme', source: './acme', displayName: 'Acme', tier: 'curated', version: '1.2.0', description: 'Does acme things', keywords: ['a', 'b'], homepage: 'https://acme.example' }],
+        plugins: [
+          {
+            id: 'acme',
+            source: './acme',
+            displayName: 'Acme',
+            tier: 'curated',
+            version: '1.2.0',
+            description: 'Does acme things',
+            keywords: ['a', 'b'],
+            homepage: 'https://acme.example',
+          },
+        ],
       });
       expect(m.diagnostics).toEqual([]);
-      expect(m.entries).toEqual([{ id: 'acme', source: '/cat/acme', displayName: 'Acme', tier: 'curated', version: '1.2.0', description: 'Does acme things', keywords: ['a', 'b'], homepage: 'https://acme.example' }]);
+      expect(m.entries).toEqual([
+        {
+          id: 'acme',
+          source: '/cat/acme',
+          displayName: 'Acme',
+          tier: 'curated',
+          version: '1.2.0',
+          description: 'Does acme things',
+          keywords: ['a', 'b'],
+          homepage: 'https://acme.example',
+        },
+      ]);
     }
   });
 
   it('needs only id and source: the display name defaults to the id, the tier to third-party', () => {
     const m = parse({ version: '2', plugins: [{ id: 'my-plugin', source: './my-plugin' }] });
-    expect(m.entries).toEqual([{ id: 'my-plugin', source: '/cat/my-plugin', displayName: 'my-plugin', tier: 'third-party' }]);
+    expect(m.entries).toEqual([
+      { id: 'my-plugin', source: '/cat/my-plugin', displayName: 'my-plugin', tier: 'third-party' },
+    ]);
   });
 
   it('reports each bad entry specifically and still lists the good ones', () => {
@@ -84,26 +109,70 @@ describe('marketplace parsing', () => {
 
   it('resolves relative sources against the catalog file or URL; absolute paths and URLs stay', () => {
     const entries = (location: string) =>
-      parse({ version: '2', plugins: [{ id: 'a', source: './a' }, { id: 'b', source: '../up/b' }, { id: 'c', source: '/abs/c' }, { id: 'd', source: 'https://github.com/o/r' }, { id: 'e', source: 'file:///x/e' }] }, location).entries.map((e) => e.source);
-    expect(entries('/srv/cat/marketplace.json')).toEqual(['/srv/cat/a', '/srv/up/b', '/abs/c', 'https://github.com/o/r', '/x/e']);
-    expect(entries('https://plugins.example/cat/marketplace.json')).toEqual(['https://plugins.example/cat/a', 'https://plugins.example/up/b', '/abs/c', 'https://github.com/o/r', '/x/e']);
+      parse(
+        {
+          version: '2',
+          plugins: [
+            { id: 'a', source: './a' },
+            { id: 'b', source: '../up/b' },
+            { id: 'c', source: '/abs/c' },
+            { id: 'd', source: 'https://github.com/o/r' },
+            { id: 'e', source: 'file:///x/e' },
+          ],
+        },
+        location,
+      ).entries.map((e) => e.source);
+    expect(entries('/srv/cat/marketplace.json')).toEqual([
+      '/srv/cat/a',
+      '/srv/up/b',
+      '/abs/c',
+      'https://github.com/o/r',
+      '/x/e',
+    ]);
+    expect(entries('https://plugins.example/cat/marketplace.json')).toEqual([
+      'https://plugins.example/cat/a',
+      'https://plugins.example/up/b',
+      '/abs/c',
+      'https://github.com/o/r',
+      '/x/e',
+    ]);
   });
 
   it('believes "official" only from the default catalog', () => {
-    const doc = { version: '2', plugins: [{ id: 'x', source: './x', tier: 'official' }, { id: 'y', source: './y', tier: 'curated' }] };
+    const doc = {
+      version: '2',
+      plugins: [
+        { id: 'x', source: './x', tier: 'official' },
+        { id: 'y', source: './y', tier: 'curated' },
+      ],
+    };
     expect(parse(doc, '/c/m.json', true).entries.map((e) => e.tier)).toEqual(['official', 'curated']);
     const adHoc = parse(doc, '/c/m.json', false);
     expect(adHoc.entries.map((e) => e.tier)).toEqual(['third-party', 'curated']);
-    expect(adHoc.diagnostics).toEqual(['plugins[0] "x": only the default marketplace can list official plugins; listed as third-party.']);
+    expect(adHoc.diagnostics).toEqual([
+      'plugins[0] "x": only the default marketplace can list official plugins; listed as third-party.',
+    ]);
   });
 });
 
 describe('official update notices', () => {
   const catalog = (trusted: boolean) =>
-    parse({ version: '2', plugins: [{ id: 'docs', source: './d', tier: 'official', version: '1.4.0', displayName: 'Docs' }, { id: 'other', source: './o', tier: 'curated', version: '9.0.0' }] }, '/c/m.json', trusted);
+    parse(
+      {
+        version: '2',
+        plugins: [
+          { id: 'docs', source: './d', tier: 'official', version: '1.4.0', displayName: 'Docs' },
+          { id: 'other', source: './o', tier: 'curated', version: '9.0.0' },
+        ],
+      },
+      '/c/m.json',
+      trusted,
+    );
 
   it('names an installed official plugin older than the catalog (semver order)', () => {
-    expect(officialUpdates([{ id: 'docs', version: '1.3.9' }], catalog(true))).toEqual([{ id: 'docs', displayName: 'Docs', installed: '1.3.9', available: '1.4.0' }]);
+    expect(officialUpdates([{ id: 'docs', version: '1.3.9' }], catalog(true))).toEqual([
+      { id: 'docs', displayName: 'Docs', installed: '1.3.9', available: '1.4.0' },
+    ]);
     expect(officialUpdates([{ id: 'docs', version: '1.4.0-beta.1' }], catalog(true))).toHaveLength(1);
     expect(officialUpdates([{ id: 'docs', version: '1.10.0' }], catalog(true))).toEqual([]);
     expect(officialUpdates([{ id: 'docs', version: '1.4.0' }], catalog(true))).toEqual([]);
@@ -119,7 +188,10 @@ describe('official update notices', () => {
 describe('loading a catalog', () => {
   let server: FixtureServer;
   let dir: string;
-  const doc = JSON.stringify({ version: '2', plugins: [{ id: 'remote', source: './plugins/remote.zip', tier: 'curated' }] });
+  const doc = JSON.stringify({
+    version: '2',
+    plugins: [{ id: 'remote', source: './plugins/remote.zip', tier: 'curated' }],
+  });
 
   beforeAll(async () => {
     server = await startFixtureServer({
@@ -143,7 +215,9 @@ describe('loading a catalog', () => {
 
   it('refuses loopback addresses unless [web] allow_private_network allows them, without contacting them', async () => {
     const before = server.hits.length;
-    await expect(loadMarketplace(`${server.url}/cat/marketplace.json`, { env: {}, cwd: '/' })).rejects.toThrow(/Could not fetch the plugin marketplace .*127\.0\.0\.1 is a loopback address/);
+    await expect(loadMarketplace(`${server.url}/cat/marketplace.json`, { env: {}, cwd: '/' })).rejects.toThrow(
+      /Could not fetch the plugin marketplace .*127\.0\.0\.1 is a loopback address/,
+    );
     expect(server.hits.length).toBe(before);
   });
 
@@ -154,12 +228,20 @@ describe('loading a catalog', () => {
 
   it('reads a local path (relative to the folder), a folder holding marketplace.json, and a file:// URL', async () => {
     mkdirSync(join(dir, 'cat'), { recursive: true });
-    writeFileSync(join(dir, 'cat', 'marketplace.json'), JSON.stringify({ version: '1', plugins: [{ id: 'local', source: './local' }] }));
+    writeFileSync(
+      join(dir, 'cat', 'marketplace.json'),
+      JSON.stringify({ version: '1', plugins: [{ id: 'local', source: './local' }] }),
+    );
     const byPath = await loadMarketplace('cat/marketplace.json', { env: {}, cwd: dir });
     expect(byPath.entries[0].source).toBe(join(dir, 'cat', 'local'));
     expect((await loadMarketplace(join(dir, 'cat'), { env: {}, cwd: '/' })).entries[0].id).toBe('local');
-    expect((await loadMarketplace(pathToFileURL(join(dir, 'cat', 'marketplace.json')).href, { env: {}, cwd: '/' })).entries[0].id).toBe('local');
-    await expect(loadMarketplace(join(dir, 'missing.json'), { env: {}, cwd: '/' })).rejects.toThrow(/Could not read the plugin marketplace .*missing\.json: no such file/);
+    expect(
+      (await loadMarketplace(pathToFileURL(join(dir, 'cat', 'marketplace.json')).href, { env: {}, cwd: '/' }))
+        .entries[0].id,
+    ).toBe('local');
+    await expect(loadMarketplace(join(dir, 'missing.json'), { env: {}, cwd: '/' })).rejects.toThrow(
+      /Could not read the plugin marketplace .*missing\.json: no such file/,
+    );
   });
 
   it('uses JARVIS_CODE_PLUGIN_MARKETPLACE_URL as the default catalog, whose tiers are believed', async () => {
@@ -175,7 +257,9 @@ describe('loading a catalog', () => {
     const shipped = await loadMarketplace(undefined, { env: {}, cwd: '/' });
     expect(shipped.location).toBe(packagedMarketplacePath());
     expect(shipped.diagnostics).toEqual([]);
-    const pkg = JSON.parse(readFileSync(join(packagedMarketplacePath(), '..', '..', 'package.json'), 'utf8')) as { files: string[] };
+    const pkg = JSON.parse(readFileSync(join(packagedMarketplacePath(), '..', '..', 'package.json'), 'utf8')) as {
+      files: string[];
+    };
     expect(pkg.files).toContain('plugins/');
   });
 });

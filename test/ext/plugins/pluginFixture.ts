@@ -5,7 +5,8 @@ import { putFile, tempDir } from '../../helpers/files';
 
 /** Writes `files` (path → text; objects are JSON) under a fresh folder and returns the folder. */
 export function pluginFolder(files: Record<string, string | object>, dir = tempDir('jarvis-plugin-')): string {
-  for (const [path, content] of Object.entries(files)) putFile(join(dir, path), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  for (const [path, content] of Object.entries(files))
+    putFile(join(dir, path), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
   return dir;
 }
 

@@ -14,7 +14,8 @@ async function zipOf(entries: ZipEntry[]): Promise<Buffer> {
   return readFileSync(path);
 }
 
-const manifest = (name: string, version = '1.0.0') => Buffer.from(JSON.stringify({ name, version, mcpServers: { srv: { command: './bin/server' } } }));
+const manifest = (name: string, version = '1.0.0') =>
+  Buffer.from(JSON.stringify({ name, version, mcpServers: { srv: { command: './bin/server' } } }));
 
 /** An archive as GitHub's codeload serves it: everything inside `<repo>-<ref>/`. */
 function githubArchive(top: string, name: string, version: string): Promise<Buffer> {
@@ -44,16 +45,34 @@ beforeAll(async () => {
   github = await startFixtureServer();
   codeload = await startFixtureServer();
   elsewhere = await startFixtureServer({ '/x.zip': serve('nope') });
-  const redirect = (to: string): RouteHandler => (_req, res) => void res.writeHead(302, { location: to }).end();
+  const redirect =
+    (to: string): RouteHandler =>
+    (_req, res) =>
+      void res.writeHead(302, { location: to }).end();
   github.route('/o/released/releases/latest', redirect(`${github.url}/o/released/releases/tag/v1.2.0`));
   github.route('/o/released/releases/tag/v1.2.0', serve('<html>release</html>', 'text/html'));
   github.route('/o/norelease/releases/latest', redirect('/o/norelease/releases'));
   github.route('/o/norelease/releases', serve('<html>no releases</html>', 'text/html'));
-  codeload.route('/o/released/zip/refs/tags/v1.2.0', serve(await githubArchive('released-1.2.0', 'released', '1.2.0'), 'application/zip'));
-  codeload.route('/o/norelease/zip/HEAD', serve(await githubArchive('norelease-main', 'norelease', '0.0.1-main'), 'application/zip'));
-  codeload.route('/o/released/zip/feature/x', serve(await githubArchive('released-feature-x', 'released', '1.3.0-dev'), 'application/zip'));
-  codeload.route('/o/released/zip/refs/tags/v0.9.0', serve(await githubArchive('released-0.9.0', 'released', '0.9.0'), 'application/zip'));
-  codeload.route('/o/released/zip/abc1234', serve(await githubArchive('released-abc1234', 'released', '1.1.0+abc1234'), 'application/zip'));
+  codeload.route(
+    '/o/released/zip/refs/tags/v1.2.0',
+    serve(await githubArchive('released-1.2.0', 'released', '1.2.0'), 'application/zip'),
+  );
+  codeload.route(
+    '/o/norelease/zip/HEAD',
+    serve(await githubArchive('norelease-main', 'norelease', '0.0.1-main'), 'application/zip'),
+  );
+  codeload.route(
+    '/o/released/zip/feature/x',
+    serve(await githubArchive('released-feature-x', 'released', '1.3.0-dev'), 'application/zip'),
+  );
+  codeload.route(
+    '/o/released/zip/refs/tags/v0.9.0',
+    serve(await githubArchive('released-0.9.0', 'released', '0.9.0'), 'application/zip'),
+  );
+  codeload.route(
+    '/o/released/zip/abc1234',
+    serve(await githubArchive('released-abc1234', 'released', '1.1.0+abc1234'), 'application/zip'),
+  );
   codeload.route('/o/redirected/zip/HEAD', redirect(`${elsewhere.url}/x.zip`));
 });
 
@@ -71,14 +90,34 @@ describe('install sources (SPEC §9.4)', () => {
   it('classifies local paths, zip URLs and the four GitHub forms', () => {
     const net = pluginNetwork({}, false);
     expect(classifySource('./p', '/work', net, {})).toEqual({ kind: 'local', path: '/work/p' });
-    expect(classifySource('https://cdn.example.com/p.zip', '/', net)).toEqual({ kind: 'zip', url: 'https://cdn.example.com/p.zip' });
-    expect(classifySource('https://github.com/o/r', '/', net)).toEqual({ kind: 'github', owner: 'o', repo: 'r', form: 'repo' });
+    expect(classifySource('https://cdn.example.com/p.zip', '/', net)).toEqual({
+      kind: 'zip',
+      url: 'https://cdn.example.com/p.zip',
+    });
+    expect(classifySource('https://github.com/o/r', '/', net)).toEqual({
+      kind: 'github',
+      owner: 'o',
+      repo: 'r',
+      form: 'repo',
+    });
     expect(classifySource('https://github.com/o/r.git', '/', net)).toMatchObject({ repo: 'r', form: 'repo' });
-    expect(classifySource('https://github.com/o/r/tree/feature/x', '/', net)).toMatchObject({ form: 'tree', ref: 'feature/x' });
-    expect(classifySource('https://github.com/o/r/releases/tag/v1.0', '/', net)).toMatchObject({ form: 'release', ref: 'v1.0' });
-    expect(classifySource('https://github.com/o/r/commit/0123abcd', '/', net)).toMatchObject({ form: 'commit', ref: '0123abcd' });
+    expect(classifySource('https://github.com/o/r/tree/feature/x', '/', net)).toMatchObject({
+      form: 'tree',
+      ref: 'feature/x',
+    });
+    expect(classifySource('https://github.com/o/r/releases/tag/v1.0', '/', net)).toMatchObject({
+      form: 'release',
+      ref: 'v1.0',
+    });
+    expect(classifySource('https://github.com/o/r/commit/0123abcd', '/', net)).toMatchObject({
+      form: 'commit',
+      ref: '0123abcd',
+    });
     expect(() => classifySource('https://github.com/o/r/issues/1', '/', net)).toThrow(/supported GitHub forms/);
-    expect(classifySource('https://github.com/o/r/archive/refs/heads/main.zip', '/', net)).toEqual({ kind: 'zip', url: 'https://github.com/o/r/archive/refs/heads/main.zip' });
+    expect(classifySource('https://github.com/o/r/archive/refs/heads/main.zip', '/', net)).toEqual({
+      kind: 'zip',
+      url: 'https://github.com/o/r/archive/refs/heads/main.zip',
+    });
     expect(() => classifySource('https://github.com/o', '/', net)).toThrow(/not a GitHub repository URL/);
   });
 
@@ -87,8 +126,17 @@ describe('install sources (SPEC §9.4)', () => {
     const before = { gh: github.hits.length, cl: codeload.hits.length };
     // The real github.com form goes to the configured stand-ins.
     const { plugin } = await manager.install('https://github.com/o/released');
-    expect(plugin).toMatchObject({ id: 'released', version: '1.2.0', sourceKind: 'github', ref: 'v1.2.0', source: 'https://github.com/o/released' });
-    expect(github.hits.slice(before.gh).map((h) => h.path)).toEqual(['/o/released/releases/latest', '/o/released/releases/tag/v1.2.0']);
+    expect(plugin).toMatchObject({
+      id: 'released',
+      version: '1.2.0',
+      sourceKind: 'github',
+      ref: 'v1.2.0',
+      source: 'https://github.com/o/released',
+    });
+    expect(github.hits.slice(before.gh).map((h) => h.path)).toEqual([
+      '/o/released/releases/latest',
+      '/o/released/releases/tag/v1.2.0',
+    ]);
     expect(codeload.hits.slice(before.cl).map((h) => h.path)).toEqual(['/o/released/zip/refs/tags/v1.2.0']);
     // The archive's top folder is stripped; execute bits survive; nothing ran.
     const server = join(managedDir(home, 'released'), 'bin/server');
@@ -100,33 +148,56 @@ describe('install sources (SPEC §9.4)', () => {
     const { manager } = ghManager();
     const { plugin } = await manager.install(`${github.url}/o/norelease`);
     expect(plugin).toMatchObject({ id: 'norelease', version: '0.0.1-main', ref: 'HEAD' });
-    await expect(manager.install('https://github.com/o/missing')).rejects.toThrow('GitHub has no repository o/missing (or it is private)');
+    await expect(manager.install('https://github.com/o/missing')).rejects.toThrow(
+      'GitHub has no repository o/missing (or it is private)',
+    );
   });
 
   it('/tree/<ref>, /releases/tag/<tag> and /commit/<sha> download exactly that ref', async () => {
     const { manager } = ghManager();
-    expect((await manager.install('https://github.com/o/released/tree/feature/x')).plugin).toMatchObject({ version: '1.3.0-dev', ref: 'feature/x' });
-    expect((await manager.install('https://github.com/o/released/releases/tag/v0.9.0')).plugin).toMatchObject({ version: '0.9.0', ref: 'v0.9.0' });
+    expect((await manager.install('https://github.com/o/released/tree/feature/x')).plugin).toMatchObject({
+      version: '1.3.0-dev',
+      ref: 'feature/x',
+    });
+    expect((await manager.install('https://github.com/o/released/releases/tag/v0.9.0')).plugin).toMatchObject({
+      version: '0.9.0',
+      ref: 'v0.9.0',
+    });
     const pinned = await manager.install('https://github.com/o/released/commit/abc1234');
-    expect(pinned).toMatchObject({ replaced: true, previousVersion: '0.9.0', plugin: { version: '1.1.0+abc1234', ref: 'abc1234' } });
+    expect(pinned).toMatchObject({
+      replaced: true,
+      previousVersion: '0.9.0',
+      plugin: { version: '1.1.0+abc1234', ref: 'abc1234' },
+    });
   });
 
   it('a GitHub download that redirects to another host is refused before that host is contacted', async () => {
     const { manager } = ghManager();
-    await expect(manager.install('https://github.com/o/redirected/tree/HEAD')).rejects.toThrow(/redirect .* not allowed/);
+    await expect(manager.install('https://github.com/o/redirected/tree/HEAD')).rejects.toThrow(
+      /redirect .* not allowed/,
+    );
     expect(elsewhere.hits).toEqual([]);
   });
 
   it('a zip URL installs; a loopback zip URL is refused unless [web] allow_private_network is on', async () => {
-    const archive = await zipOf([{ name: 'jarvis.plugin.json', data: manifest('zipped', '3.0.0') }, { name: 'bin/server', data: Buffer.from('x') }]);
+    const archive = await zipOf([
+      { name: 'jarvis.plugin.json', data: manifest('zipped', '3.0.0') },
+      { name: 'bin/server', data: Buffer.from('x') },
+    ]);
     const zips = await startFixtureServer({ '/p.zip': serve(archive, 'application/zip') });
     try {
       const home = tempDir('jarvis-home-');
       const strict = new PluginManager({ home, env: {} });
-      await expect(strict.install(`${zips.url}/p.zip`)).rejects.toThrow(/Refused to fetch .*loopback.*allow_private_network/);
+      await expect(strict.install(`${zips.url}/p.zip`)).rejects.toThrow(
+        /Refused to fetch .*loopback.*allow_private_network/,
+      );
       expect(zips.hits).toEqual([]);
       const allowed = new PluginManager({ home, env: {}, network: { allowPrivateNetwork: true } });
-      expect((await allowed.install(`${zips.url}/p.zip`)).plugin).toMatchObject({ id: 'zipped', version: '3.0.0', sourceKind: 'zip' });
+      expect((await allowed.install(`${zips.url}/p.zip`)).plugin).toMatchObject({
+        id: 'zipped',
+        version: '3.0.0',
+        sourceKind: 'zip',
+      });
       await expect(allowed.install(`${zips.url}/missing.zip`)).rejects.toThrow(/not found \(404\)/);
     } finally {
       await zips.close();
@@ -139,7 +210,10 @@ describe('install sources (SPEC §9.4)', () => {
     const dir = tempDir();
     for (const evil of ['../../../evil.txt', '/tmp/evil-abs.txt']) {
       const safe = `${'x'.repeat(evil.length - 4)}.txt`;
-      const good = await zipOf([{ name: 'jarvis.plugin.json', data: manifest('slip') }, { name: safe, data: Buffer.from('payload') }]);
+      const good = await zipOf([
+        { name: 'jarvis.plugin.json', data: manifest('slip') },
+        { name: safe, data: Buffer.from('payload') },
+      ]);
       const path = join(dir, 'evil.zip');
       writeFileSync(path, renameEntry(good, safe, evil));
       await expect(manager.install(path)).rejects.toThrow(/was refused: /);
@@ -184,7 +258,10 @@ describe('install sources (SPEC §9.4)', () => {
     const home = tempDir('jarvis-home-');
     const manager = new PluginManager({ home, env: {} });
     const path = join(tempDir(), 'none.zip');
-    await writeZip(path, [{ name: 'a/jarvis.plugin.json', data: manifest('x') }, { name: 'b/readme', data: Buffer.from('') }]);
+    await writeZip(path, [
+      { name: 'a/jarvis.plugin.json', data: manifest('x') },
+      { name: 'b/readme', data: Buffer.from('') },
+    ]);
     await expect(manager.install(path)).rejects.toThrow(/holds no plugin manifest/);
   });
 });

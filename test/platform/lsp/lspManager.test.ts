@@ -1,5 +1,5 @@
 // The LSP client against the real typescript-language-server and pyright-langserver from node_modules (docs/lsp.md).
-import { cpSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,10 +55,12 @@ describe.each([
     const path = join(cwd, file);
     const before = readFileSync(path, 'utf8');
     const broken = before.replace(good, bad);
-    const introduced = await m.errorsAfterEdit(path, before, broken, Date.now() + 60_000);
-    expect(introduced?.length, JSON.stringify(m.status())).toBe(1);
-    expect(introduced![0].message).toMatch(/string|int/i);
-    expect(await m.errorsAfterEdit(path, broken, before, Date.now() + 60_000)).toEqual([]);
+    const introduced = await m.checkEdit(path, before, broken);
+    expect(introduced.kind, JSON.stringify(m.status())).toBe('checked');
+    const errors = introduced.kind === 'checked' ? introduced.errors : [];
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toMatch(/string|int/i);
+    expect(await m.checkEdit(path, broken, before)).toEqual({ kind: 'checked', errors: [] });
     const client = m.clientFor(path)!;
     const refs = await client.request<LspLocation[]>('textDocument/references', {
       textDocument: { uri: fileUri(path) },
@@ -76,16 +78,30 @@ describe.each([
 });
 
 describe('a missing server', () => {
-  it('gives one notice saying how to install it, and no diagnostics', async () => {
+  it('gives one notice saying how to install it; each edit says it was not checked and why', async () => {
     const cwd = project('ts-project');
     const notices: string[] = [];
     const m = manager(cwd, '/nonexistent', notices);
     const path = join(cwd, 'src/cart.ts');
-    expect(await m.errorsAfterEdit(path, 'a', 'b', Date.now() + 1_000)).toBeUndefined();
-    expect(await m.errorsAfterEdit(path, 'b', 'c', Date.now() + 1_000)).toBeUndefined();
+    for (const [from, to] of [
+      ['a', 'b'],
+      ['b', 'c'],
+    ]) {
+      const check = await m.checkEdit(path, from, to);
+      expect(check).toEqual({
+        kind: 'unchecked',
+        why: expect.stringContaining('no typescript language server is installed'),
+      });
+      expect(check.kind === 'unchecked' && check.why).toContain('npm i -g typescript-language-server@5 typescript@5');
+    }
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toContain('npm i -g typescript-language-server typescript');
+    expect(notices[0]).toContain('npm i -g typescript-language-server@5 typescript@5');
     expect(m.status()).toEqual([expect.objectContaining({ name: 'typescript', state: 'missing' })]);
+  });
+
+  it('a file no server serves is nothing to say', async () => {
+    const cwd = project('ts-project');
+    expect(await manager(cwd, '/nonexistent').checkEdit(join(cwd, 'notes.md'), 'a', 'b')).toEqual({ kind: 'none' });
   });
 });
 
@@ -95,7 +111,10 @@ describe('an untrusted folder', () => {
     const notices: string[] = [];
     const m = manager(cwd, `${BIN}:/usr/bin:/bin`, notices, false);
     const path = join(cwd, 'src/cart.ts');
-    expect(await m.errorsAfterEdit(path, 'a', 'b', Date.now() + 1_000)).toBeUndefined();
+    expect(await m.checkEdit(path, 'a', 'b')).toEqual({
+      kind: 'unchecked',
+      why: expect.stringContaining('not trusted'),
+    });
     expect(m.clientFor(path)).toBeUndefined();
     expect(notices).toEqual([expect.stringContaining('not trusted')]);
     expect(m.whyUnavailable(path)).toContain('not trusted');
@@ -111,9 +130,8 @@ describe('the warm-up (Read and Grep)', () => {
     const m = manager(cwd, '/usr/bin:/bin', notices);
     m.warm(path);
     expect(notices).toEqual([]);
-    expect(m.status()).toEqual([]);
     const text = readFileSync(path, 'utf8');
-    expect(await m.errorsAfterEdit(path, text, `${text}\n`, Date.now() + 1_000)).toBeUndefined();
+    expect((await m.checkEdit(path, text, `${text}\n`)).kind).toBe('unchecked');
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain('No typescript language server');
     const untrusted: string[] = [];
@@ -134,4 +152,43 @@ describe('the warm-up (Read and Grep)', () => {
     expect(client.published(path)).toEqual([]);
     expect(client.openText(path)).toBe(readFileSync(path, 'utf8'));
   }, 120_000);
+});
+
+describe('the session ending', () => {
+  it('stops a server that is still starting without reporting a failure', async () => {
+    const cwd = project('ts-project');
+    const notices: string[] = [];
+    const m = manager(cwd, `${BIN}:/usr/bin:/bin`, notices);
+    const client = m.clientFor(join(cwd, 'src/cart.ts'))!;
+    expect(client.state).toBe('starting');
+    await m.close();
+    await client.ready.catch(() => undefined);
+    await new Promise((r) => setImmediate(r));
+    expect(notices).toEqual([]);
+    expect(client.state).toBe('stopped');
+    expect(client.failure).toBeUndefined();
+  });
+});
+
+describe('trust for the checkout', () => {
+  it("is asked for the file's own workspace root, not the session folder", async () => {
+    const cwd = project('ts-project');
+    mkdirSync(join(cwd, 'packages/lib'), { recursive: true });
+    writeFileSync(join(cwd, 'packages/lib/package.json'), '{}\n');
+    writeFileSync(join(cwd, 'packages/lib/x.ts'), 'export const x = 1;\n');
+    const asked: string[] = [];
+    const m = new LspManager(DEFAULT_LSP_SETTINGS, {
+      cwd,
+      env: { ...process.env, PATH: `${BIN}:/usr/bin:/bin` },
+      onNotice: () => undefined,
+      trusted: (root) => {
+        asked.push(root);
+        return false;
+      },
+    });
+    managers.push(m);
+    expect(m.clientFor(join(cwd, 'packages/lib/x.ts'))).toBeUndefined();
+    expect(asked).toEqual([join(cwd, 'packages/lib')]);
+    expect(m.whyUnavailable(join(cwd, 'packages/lib/x.ts'))).toContain(`stay off for ${join(cwd, 'packages/lib')}`);
+  });
 });

@@ -18,7 +18,14 @@ async function connect(pluginDir: string): Promise<Client> {
   const cwd = mkdtempSync(join(tmpdir(), 'documents-launcher-'));
   dirs.push(cwd);
   const client = new Client({ name: 'launcher-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: join(pluginDir, 'bin/server.mjs'), cwd, stderr: 'ignore', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } }));
+  await client.connect(
+    new StdioClientTransport({
+      command: join(pluginDir, 'bin/server.mjs'),
+      cwd,
+      stderr: 'ignore',
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    }),
+  );
   return client;
 }
 

@@ -3,17 +3,35 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, countColour, countInk, DocumentsServer, readPng, renderedPath } from '../../helpers/documentsServer';
+import {
+  chromiumAvailable,
+  countColour,
+  countInk,
+  DocumentsServer,
+  readPng,
+  renderedPath,
+} from '../../helpers/documentsServer';
 
 let server: DocumentsServer;
-beforeAll(async () => { server = await DocumentsServer.start(); });
-afterAll(async () => { await server.close(); });
+beforeAll(async () => {
+  server = await DocumentsServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
 
 const BLOCKS = [
   { type: 'heading', text: 'Quarterly report', level: 1 },
   { type: 'paragraph', text: 'Revenue grew in every region. '.repeat(12) },
   { type: 'bullets', items: ['North up 12%', 'South up 7%'] },
-  { type: 'table', rows: [['Region', 'Revenue'], ['North', '120'], ['South', '80']] },
+  {
+    type: 'table',
+    rows: [
+      ['Region', 'Revenue'],
+      ['North', '120'],
+      ['South', '80'],
+    ],
+  },
   { type: 'page_break' },
   { type: 'heading', text: 'Outlook', level: 2 },
   { type: 'paragraph', text: 'Next quarter looks steady.' },
@@ -59,7 +77,13 @@ describe('jarvis-documents PDF', { timeout: 120_000, shuffle: false }, () => {
     const answer = await server.ok('edit_pdf', {
       path: 'report.pdf',
       operations: [
-        { op: 'append_pages', blocks: [{ type: 'heading', text: 'Appendix', level: 1 }, { type: 'paragraph', text: 'Raw figures.' }] },
+        {
+          op: 'append_pages',
+          blocks: [
+            { type: 'heading', text: 'Appendix', level: 1 },
+            { type: 'paragraph', text: 'Raw figures.' },
+          ],
+        },
         { op: 'add_text', page: 2, x: 60, y: 60, text: 'DRAFT stamp', size: 20, color: '#C00000' },
         { op: 'set_metadata', author: 'Finance' },
       ],
@@ -71,7 +95,11 @@ describe('jarvis-documents PDF', { timeout: 120_000, shuffle: false }, () => {
     expect(doc.getAuthor()).toBe('Finance');
     expect(await contentOfPage(server.path('report.pdf'), 0)).toBe(before);
 
-    await server.ok('edit_pdf', { path: 'report.pdf', output: 'short.pdf', operations: [{ op: 'delete_pages', pages: [2] }] });
+    await server.ok('edit_pdf', {
+      path: 'report.pdf',
+      output: 'short.pdf',
+      operations: [{ op: 'delete_pages', pages: [2] }],
+    });
     const short = await PDFDocument.load(readFileSync(server.path('short.pdf')));
     expect(short.getPageCount()).toBe(2);
     expect(await contentOfPage(server.path('short.pdf'), 0)).toBe(before);
@@ -85,9 +113,17 @@ describe('jarvis-documents PDF', { timeout: 120_000, shuffle: false }, () => {
 
   it('a failed operation writes nothing and says which step failed', async () => {
     const before = readFileSync(server.path('report.pdf'));
-    const answer = await server.call('edit_pdf', { path: 'report.pdf', operations: [{ op: 'set_metadata', title: 'X' }, { op: 'delete_pages', pages: [9] }] });
+    const answer = await server.call('edit_pdf', {
+      path: 'report.pdf',
+      operations: [
+        { op: 'set_metadata', title: 'X' },
+        { op: 'delete_pages', pages: [9] },
+      ],
+    });
     expect(answer.isError).toBe(true);
-    expect(answer.text).toMatch(/operation 2 \(delete_pages\) failed: Page 9 does not exist: the document has 3 page\(s\).*Nothing was written/);
+    expect(answer.text).toMatch(
+      /operation 2 \(delete_pages\) failed: Page 9 does not exist: the document has 3 page\(s\).*Nothing was written/,
+    );
     expect(readFileSync(server.path('report.pdf')).equals(before)).toBe(true);
   });
 
@@ -104,7 +140,10 @@ describe('jarvis-documents PDF', { timeout: 120_000, shuffle: false }, () => {
   });
 
   it('characters outside the standard fonts are reported, not dropped silently', async () => {
-    const answer = await server.ok('create_pdf', { path: 'greek.pdf', blocks: [{ type: 'paragraph', text: 'Café αβγ' }] });
+    const answer = await server.ok('create_pdf', {
+      path: 'greek.pdf',
+      blocks: [{ type: 'paragraph', text: 'Café αβγ' }],
+    });
     expect(answer).toContain('3 character(s)');
   });
 });

@@ -3,20 +3,32 @@
 import JSZip from 'jszip';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, countColour, countInk, DocumentsServer, readPng, renderedPath } from '../../helpers/documentsServer';
+import {
+  chromiumAvailable,
+  countColour,
+  countInk,
+  DocumentsServer,
+  readPng,
+  renderedPath,
+} from '../../helpers/documentsServer';
 
 let server: DocumentsServer;
 beforeAll(async () => {
   server = await DocumentsServer.start();
   const { default: sharp } = await import('sharp');
-  await sharp({ create: { width: 200, height: 100, channels: 3, background: '#1060E0' } }).png().toFile(server.path('blue.png'));
+  await sharp({ create: { width: 200, height: 100, channels: 3, background: '#1060E0' } })
+    .png()
+    .toFile(server.path('blue.png'));
 });
-afterAll(async () => { await server.close(); });
+afterAll(async () => {
+  await server.close();
+});
 
 async function slideParts(name: string): Promise<Map<string, Buffer>> {
   const zip = await JSZip.loadAsync(readFileSync(server.path(name)));
   const out = new Map<string, Buffer>();
-  for (const file of Object.values(zip.files)) if (/^ppt\/slides\/slide\d+\.xml$/.test(file.name)) out.set(file.name, await file.async('nodebuffer'));
+  for (const file of Object.values(zip.files))
+    if (/^ppt\/slides\/slide\d+\.xml$/.test(file.name)) out.set(file.name, await file.async('nodebuffer'));
   return out;
 }
 
@@ -25,11 +37,24 @@ async function slideParts(name: string): Promise<Map<string, Buffer>> {
 describe('jarvis-documents PPTX', { timeout: 120_000, shuffle: false }, () => {
   it('creates a deck (title, bullets with picture, table, notes) that validates', async () => {
     const answer = await server.ok('create_pptx', {
-      path: 'deck.pptx', title: 'Launch',
+      path: 'deck.pptx',
+      title: 'Launch',
       slides: [
         { title: 'Launch plan', subtitle: 'Q3 review', background: '#FDF6E3' },
-        { title: 'Highlights', bullets: ['Shipped on time', 'Two new markets'], image: 'blue.png', notes: 'Mention the team.' },
-        { title: 'Numbers', table: [['Market', 'Users'], ['PT', '1200'], ['BR', '5400']] },
+        {
+          title: 'Highlights',
+          bullets: ['Shipped on time', 'Two new markets'],
+          image: 'blue.png',
+          notes: 'Mention the team.',
+        },
+        {
+          title: 'Numbers',
+          table: [
+            ['Market', 'Users'],
+            ['PT', '1200'],
+            ['BR', '5400'],
+          ],
+        },
       ],
     });
     expect(answer).toContain('VALID PPTX');
@@ -86,7 +111,11 @@ describe('jarvis-documents PPTX', { timeout: 120_000, shuffle: false }, () => {
 
   it('deleting a slide removes its part, notes and content type; the rest stays valid', async () => {
     const before = await slideParts('deck.pptx');
-    const answer = await server.ok('edit_pptx', { path: 'deck.pptx', output: 'short.pptx', operations: [{ op: 'delete_slides', slides: [3] }] });
+    const answer = await server.ok('edit_pptx', {
+      path: 'deck.pptx',
+      output: 'short.pptx',
+      operations: [{ op: 'delete_slides', slides: [3] }],
+    });
     expect(answer).toContain('VALID PPTX');
     expect(answer).toContain('3 slide(s)');
     const zip = await JSZip.loadAsync(readFileSync(server.path('short.pptx')));
@@ -94,7 +123,10 @@ describe('jarvis-documents PPTX', { timeout: 120_000, shuffle: false }, () => {
     expect(await zip.file('[Content_Types].xml')!.async('string')).not.toContain('/ppt/slides/slide2.xml');
     const after = await slideParts('short.pptx');
     for (const [name, bytes] of after) expect(bytes.equals(before.get(name)!), name).toBe(true);
-    const refused = await server.call('edit_pptx', { path: 'short.pptx', operations: [{ op: 'delete_slides', slides: [1, 2, 3] }] });
+    const refused = await server.call('edit_pptx', {
+      path: 'short.pptx',
+      operations: [{ op: 'delete_slides', slides: [1, 2, 3] }],
+    });
     expect(refused.text).toContain('A deck needs at least one slide');
   });
 

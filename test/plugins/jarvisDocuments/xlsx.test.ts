@@ -7,8 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, countColour, DocumentsServer, readPng, renderedPath } from '../../helpers/documentsServer';
 
 let server: DocumentsServer;
-beforeAll(async () => { server = await DocumentsServer.start(); });
-afterAll(async () => { await server.close(); });
+beforeAll(async () => {
+  server = await DocumentsServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
 
 async function load(name: string): Promise<ExcelJS.Workbook> {
   const book = new ExcelJS.Workbook();
@@ -23,13 +27,26 @@ describe('jarvis-documents XLSX', { timeout: 120_000, shuffle: false }, () => {
     const answer = await server.ok('create_xlsx', {
       path: 'budget.xlsx',
       sheets: [
-        { name: 'Costs', bold_header: true, column_widths: [18, 12, 12], rows: [
-          ['Item', 'Amount', 'Share'],
-          ['Rent', { value: 1200, number_format: '#,##0.00' }, { formula: 'B2/B5', result: 0.6, number_format: '0%' }],
-          ['Power', { value: 300, number_format: '#,##0.00' }, '=B3/B5'],
-          ['Food', { value: 500, number_format: '#,##0.00', fill: '#FFF2CC' }, '=B4/B5'],
-          [{ value: 'Total', bold: true }, { formula: 'SUM(B2:B4)', result: 2000, bold: true, fill: '#C6EFCE' }, null],
-        ] },
+        {
+          name: 'Costs',
+          bold_header: true,
+          column_widths: [18, 12, 12],
+          rows: [
+            ['Item', 'Amount', 'Share'],
+            [
+              'Rent',
+              { value: 1200, number_format: '#,##0.00' },
+              { formula: 'B2/B5', result: 0.6, number_format: '0%' },
+            ],
+            ['Power', { value: 300, number_format: '#,##0.00' }, '=B3/B5'],
+            ['Food', { value: 500, number_format: '#,##0.00', fill: '#FFF2CC' }, '=B4/B5'],
+            [
+              { value: 'Total', bold: true },
+              { formula: 'SUM(B2:B4)', result: 2000, bold: true, fill: '#C6EFCE' },
+              null,
+            ],
+          ],
+        },
         { name: 'Notes', rows: [['See Costs!B5'], ['=Costs!B5*2']] },
       ],
     });
@@ -79,35 +96,60 @@ describe('jarvis-documents XLSX', { timeout: 120_000, shuffle: false }, () => {
     // Values changed, so no stale cached result stays behind; the file asks for a full recalculation.
     expect(costs.getCell('B5').result).toBeUndefined();
     expect(answer).toContain('Cached formula results were cleared');
-    const workbookXml = await (await JSZip.loadAsync(readFileSync(server.path('budget.xlsx')))).file('xl/workbook.xml')!.async('string');
+    const workbookXml = await (
+      await JSZip.loadAsync(readFileSync(server.path('budget.xlsx')))
+    )
+      .file('xl/workbook.xml')!
+      .async('string');
     expect(workbookXml).toMatch(/fullCalcOnLoad="1"/);
   });
 
   it('sheet operations and their errors', async () => {
-    await server.ok('edit_xlsx', { path: 'budget.xlsx', operations: [{ op: 'rename_sheet', sheet: 'Summary', name: 'Overview' }, { op: 'set_column_width', sheet: 2, column: 'a', width: 30 }] });
+    await server.ok('edit_xlsx', {
+      path: 'budget.xlsx',
+      operations: [
+        { op: 'rename_sheet', sheet: 'Summary', name: 'Overview' },
+        { op: 'set_column_width', sheet: 2, column: 'a', width: 30 },
+      ],
+    });
     const book = await load('budget.xlsx');
     expect(book.worksheets.map((s) => s.name)).toEqual(['Costs', 'Notes', 'Overview']);
     expect(book.getWorksheet('Notes')!.getColumn(1).width).toBe(30);
-    const missing = await server.call('edit_xlsx', { path: 'budget.xlsx', operations: [{ op: 'set_cells', sheet: 'Nope', cells: { A1: 1 } }] });
+    const missing = await server.call('edit_xlsx', {
+      path: 'budget.xlsx',
+      operations: [{ op: 'set_cells', sheet: 'Nope', cells: { A1: 1 } }],
+    });
     expect(missing.isError).toBe(true);
     expect(missing.text).toContain('No sheet named "Nope"; the sheets are: "Costs", "Notes", "Overview".');
-    const badRef = await server.call('edit_xlsx', { path: 'budget.xlsx', operations: [{ op: 'set_cells', sheet: 1, cells: { '1A': 1 } }] });
+    const badRef = await server.call('edit_xlsx', {
+      path: 'budget.xlsx',
+      operations: [{ op: 'set_cells', sheet: 1, cells: { '1A': 1 } }],
+    });
     expect(badRef.isError).toBe(true);
     expect(badRef.text).toContain('Invalid key in record at operations[0].cells.1A');
   });
 
   it('refuses to edit a workbook with parts the edit would drop, unless told', async () => {
     const zip = await JSZip.loadAsync(readFileSync(server.path('budget.xlsx')));
-    zip.file('xl/charts/chart1.xml', '<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"/>');
+    zip.file(
+      'xl/charts/chart1.xml',
+      '<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"/>',
+    );
     writeFileSync(server.path('chart.xlsx'), await zip.generateAsync({ type: 'nodebuffer' }));
-    const refused = await server.call('edit_xlsx', { path: 'chart.xlsx', operations: [{ op: 'set_cells', sheet: 1, cells: { A1: 'x' } }] });
+    const refused = await server.call('edit_xlsx', {
+      path: 'chart.xlsx',
+      operations: [{ op: 'set_cells', sheet: 1, cells: { A1: 'x' } }],
+    });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain('contains charts, which edit_xlsx cannot keep. Pass drop_unsupported: true');
   });
 
   it('the validator reports a sheet whose XML is broken', async () => {
     const zip = await JSZip.loadAsync(readFileSync(server.path('budget.xlsx')));
-    zip.file('xl/worksheets/sheet1.xml', (await zip.file('xl/worksheets/sheet1.xml')!.async('string')).replace('<sheetData>', '<sheetData><row>'));
+    zip.file(
+      'xl/worksheets/sheet1.xml',
+      (await zip.file('xl/worksheets/sheet1.xml')!.async('string')).replace('<sheetData>', '<sheetData><row>'),
+    );
     writeFileSync(server.path('broken.xlsx'), await zip.generateAsync({ type: 'nodebuffer' }));
     const report = await server.ok('validate_document', { path: 'broken.xlsx' });
     expect(report).toMatch(/^INVALID XLSX/);

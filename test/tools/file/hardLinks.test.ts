@@ -40,7 +40,7 @@ function world() {
   writeFileSync(join(cwd, 'plain.txt'), 'INSIDE-SECRET\n');
   const registry = new Map<string, unknown>([[MODEL_MEDIA_INPUT.name, { image: true, video: false }]]);
   const services: ToolServices = {
-    sessionDir: join(root, 'session'),
+    scratchDir: join(root, 'session', 'scratch'),
     nonInteractive: false,
     mainAgent: true,
     get<T>(key: ServiceKey<T>): T {

@@ -46,7 +46,7 @@ function world(): World {
   mkdirSync(outside);
   writeFileSync(join(outside, 'f.txt'), `${OUTSIDE}\n`);
   const services: ToolServices = {
-    sessionDir: join(root, 'session'),
+    scratchDir: join(root, 'session', 'scratch'),
     nonInteractive: true,
     mainAgent: true,
     get<T>(key: ServiceKey<T>): T {

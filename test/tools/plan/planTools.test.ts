@@ -15,7 +15,7 @@ import { makeToolHarness } from '../../helpers/toolHarness';
 
 function setup(o: { active?: boolean; plan?: string; outcome?: PlanReviewOutcome } = {}) {
   const harness = makeToolHarness();
-  const planPath = join(harness.sessionDir, 'agents', 'main', 'plans', 'plan-test.md');
+  const planPath = join(harness.scratchDir, 'plans', 'main', 'plan-test.md');
   if (o.plan !== undefined) {
     mkdirSync(dirname(planPath), { recursive: true });
     writeFileSync(planPath, o.plan);

@@ -115,7 +115,7 @@ describe('Bash foreground', () => {
     const { run, harness } = setup();
     const r = await run({ command: "head -c 30000 /dev/zero | tr '\\0' a" });
     expect(r.text).toContain(`<stdout>\n${'a'.repeat(30_000)}\n</stdout>`);
-    expect(existsSync(join(harness.sessionDir, 'tool-outputs'))).toBe(false);
+    expect(existsSync(join(harness.scratchDir, 'tool-outputs'))).toBe(false);
   });
 
   it('an aborted call stops the whole process group', async () => {
@@ -171,7 +171,7 @@ describe('Bash foreground timeout', () => {
 
 describe('Bash background', () => {
   it('returns a task id at once with the default background timeout', async () => {
-    const { run, tasks, finished } = setup();
+    const { run, tasks, finished, harness } = setup();
     const started = Date.now();
     const r = await run({ command: 'sleep 0.3; echo bg', run_in_background: true, description: 'short job' });
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -180,7 +180,9 @@ describe('Bash background', () => {
     expect(tasks.get(id)!.description).toBe('short job');
     await until(() => finished.length === 1);
     expect(readFileSync(tasks.get(id)!.outputPath, 'utf8')).toBe('bg\n');
-    expect(existsSync(join(tasks.get(id)!.outputPath, '..', '..', `${id}.json`))).toBe(true);
+    // The record is beside the journal; the output in the scratch folder (docs/sessions.md).
+    expect(existsSync(join(harness.sessionDir, 'tasks', `${id}.json`))).toBe(true);
+    expect(tasks.get(id)!.outputPath).toBe(join(harness.scratchDir, 'tasks', id, 'output.log'));
   });
 
   it('honours timeout, disable_timeout and bash_task_timeout_s = 0', async () => {

@@ -39,6 +39,7 @@ export function lspSettingsFromConfig(config: JarvisConfig, configPath: string):
   return {
     enabled: config.lsp.enabled,
     diagnosticsWaitMs: config.lsp.diagnostics_wait_ms,
+    firstDiagnosticsWaitMs: config.lsp.first_diagnostics_wait_ms,
     maxDiagnostics: config.lsp.max_diagnostics,
     maxDiagnosticBytes: config.lsp.max_diagnostic_bytes,
     servers,

@@ -14,7 +14,7 @@ import { agentModelResolver } from '../../../store/agentModels';
 import { subagentModelPool } from '../../../store/subagentModelPool';
 import type { HookSpec } from '../../../ext/hooks/hookRunner';
 import { loadMcpServers, type LoadedMcpServers } from '../../../store/mcpConfig';
-import { configPath, jarvisHome } from '../../../store/paths';
+import { configPath, jarvisHome, projectRoot } from '../../../store/paths';
 import { isWorkspaceTrusted, workspaceTrust } from '../../../store/trust';
 import type { ClaudeSettingsHooks } from '../../../ext/hooks/claudeSettingsHooks';
 import { changedMcpFileWarnings } from './mcpTrustNotice';
@@ -32,6 +32,11 @@ import { shippedPluginFolders } from '../../../ext/plugins/shippedPlugins';
 import { lspSettingsFromConfig } from './lspSettings';
 import { attachClaudeCommands, claudeSettingsHooksFor } from './claudeStartup';
 import type { ClaudeCommandsLoad } from '../../../ext/commands/claudeCommands';
+import type { PeerCommandsLoad } from '../../../ext/commands/peerCommands';
+import { attachPeerCommands } from './peerStartup';
+import { trustForPrintMode } from './folderTrust';
+import { readOpencodeConfigs } from '../../../store/opencodeConfig';
+import { opencodeJsonAgents } from '../../../ext/agents/opencodeJsonAgents';
 
 /** The command-line flags a launch reads (cli/program.ts parses them; the SDK sets the ones it offers). */
 export interface LaunchFlags {
@@ -48,6 +53,8 @@ export interface LaunchFlags {
   browser?: boolean;
   browserCdp?: string;
   headed?: boolean;
+  /** Print mode's `--trust`: the working folder is trusted before anything trust gates loads. */
+  trust?: boolean;
 }
 
 export class StartupError extends Error {
@@ -67,6 +74,8 @@ export interface Startup {
   configPath: string;
   settings: Settings;
   warnings: string[];
+  /** What the launch did that the user should know (print mode: `info:` lines), e.g. `--trust`. */
+  notes: string[];
   /** `[[hooks]]` of config.toml and the hooks of Claude Code's settings files, ready to run (plugins add theirs). */
   hooks: HookSpec[];
   /** What Claude Code's settings files gave, file by file (doctor lists it). */
@@ -77,6 +86,8 @@ export interface Startup {
   runtime: Omit<RuntimeOptions, 'onEvent' | 'notificationDelivery'>;
   /** Claude Code's command files of this launch (filled by `loadExtensions`; doctor lists them). */
   claudeCommands?: ClaudeCommandsLoad;
+  /** opencode's, Gemini CLI's and Codex's command files of this launch (filled by `loadExtensions`; doctor). */
+  peerCommands?: PeerCommandsLoad;
   /** Every agent of this launch (filled by `loadExtensions`). */
   agents?: AgentCatalog;
   /** The sandbox's availability notice, probed in the background; `loadExtensions` adds it to the warnings. */
@@ -109,12 +120,19 @@ export async function loadExtensions(
   );
   startup.warnings.push(...skills.warnings);
   startup.claudeCommands = await attachClaudeCommands(startup, skills, env);
+  startup.peerCommands = await attachPeerCommands(startup, skills, env);
+  for (const s of startup.peerCommands.skipped.filter((x) => !x.why.startsWith('shadowed')))
+    startup.warnings.push(`${s.path}: ${s.why}`);
   let agents: AgentCatalog;
+  // opencode.json(c)'s `agent` section: below every agent folder, above plugins' agents.
+  const opencodeConfigs = readOpencodeConfigs(projectRoot(cwd), startup.settings.compat, env, []);
+  const opencodeAgents = opencodeJsonAgents(opencodeConfigs, env);
+  startup.warnings.push(...opencodeAgents.warnings);
   try {
     agents = await loadAgentCatalog(
       agentRoots({ home, cwd, env, extraDirs: config.extra_agent_dirs, compat: startup.settings.compat }),
       options.agentFile?.[0] && resolve(cwd, options.agentFile[0]),
-      plugins?.agents,
+      [...opencodeAgents.agents, ...(plugins?.agents ?? [])],
     );
   } catch (e) {
     if (e instanceof AgentFileError) throw new StartupError(`jarvis: ${e.message}`);
@@ -125,8 +143,11 @@ export async function loadExtensions(
   // prompt and sub-agents (ext/agents/browserAgents.ts), not an agent file.
   const name = options.agent?.[0] === BROWSER_AGENT ? undefined : options.agent?.[0];
   if (name !== undefined && !agents.get(name)) {
+    // A file of that name that could not be loaded says why (a missing description, a broken field).
+    const why = agents.warnings.filter((w) => w.includes(`/${name}.md`) || w.includes(`agent "${name}"`));
     throw new StartupError(
-      `jarvis: unknown agent "${name}". Available agents: ${[...agents.names, BROWSER_AGENT].join(', ')}.`,
+      `jarvis: unknown agent "${name}". Available agents: ${[...agents.names, BROWSER_AGENT].join(', ')}.` +
+        (why.length ? ` Not loaded: ${why.join('; ')}` : ''),
     );
   }
   startup.agents = agents;
@@ -277,6 +298,8 @@ export function loadStartup(
   const rules = permissionRulesOf(loaded);
 
   const hooks: HookSpec[] = config.hooks.map((h) => ({ ...h, origin: 'config.toml' }));
+  // --trust (print mode): recorded before anything trust gates is loaded (docs/ui.md "Workspace trust").
+  const notes = options.trust && ctx.nonInteractive ? trustForPrintMode(home, cwd) : [];
   const claudeSettings: ClaudeSettingsHooks = ctx.withoutSettings
     ? { hooks: [], files: [], warnings: [] }
     : claudeSettingsHooksFor(home, cwd, env, settings);
@@ -301,7 +324,7 @@ export function loadStartup(
   // the project's servers stay off.
   if (mcp.untrusted.length && (ctx.nonInteractive || workspaceTrust(home, cwd) !== undefined)) {
     warnings.push(
-      `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it when the interactive UI asks, or run jarvis there once)`,
+      `project MCP servers not started because this workspace is not trusted: ${mcp.untrusted.map((s) => s.name).join(', ')} (trust it with jarvis trust, jarvis -p --trust, or when the interactive UI asks)`,
     );
   }
   // The interactive UI asks again about a changed file (docs/mcp.md, "Workspace trust"); print mode only says so.
@@ -318,6 +341,7 @@ export function loadStartup(
     configPath: loaded.path,
     settings,
     warnings,
+    notes,
     sandboxNotice,
     hooks,
     claudeSettings,

@@ -30,33 +30,73 @@ export async function createDocx(args: CreateArgs): Promise<string> {
       case 'heading':
         return [new d.Paragraph({ text: block.text, heading: headings[block.level - 1] })];
       case 'paragraph':
-        return [new d.Paragraph({
-          alignment: block.align ? alignment[block.align] : undefined,
-          children: block.text.split('\n').map((line, i) => new d.TextRun({ text: line, break: i > 0 ? 1 : undefined, bold: block.bold, italics: block.italic,
-            color: block.color ? hexOf(block.color) : undefined, size: block.size ? Math.round(block.size * 2) : undefined })),
-        })];
+        return [
+          new d.Paragraph({
+            alignment: block.align ? alignment[block.align] : undefined,
+            children: block.text.split('\n').map(
+              (line, i) =>
+                new d.TextRun({
+                  text: line,
+                  break: i > 0 ? 1 : undefined,
+                  bold: block.bold,
+                  italics: block.italic,
+                  color: block.color ? hexOf(block.color) : undefined,
+                  size: block.size ? Math.round(block.size * 2) : undefined,
+                }),
+            ),
+          }),
+        ];
       case 'bullets': {
         // Each ordered list gets its own numbering instance, so the next list starts again at 1.
         const instance = block.ordered ? ++orderedLists : 0;
-        return block.items.map((item) => new d.Paragraph({ text: item,
-          ...(block.ordered ? { numbering: { reference: 'ordered', level: 0, instance } } : { bullet: { level: 0 } }) }));
+        return block.items.map(
+          (item) =>
+            new d.Paragraph({
+              text: item,
+              ...(block.ordered
+                ? { numbering: { reference: 'ordered', level: 0, instance } }
+                : { bullet: { level: 0 } }),
+            }),
+        );
       }
       case 'table':
-        return [new d.Table({
-          width: { size: 100, type: d.WidthType.PERCENTAGE },
-          rows: block.rows.map((row, r) => new d.TableRow({
-            tableHeader: block.header && r === 0,
-            children: row.map((text) => new d.TableCell({
-              shading: block.header && r === 0 ? { type: d.ShadingType.CLEAR, fill: 'DCE6F0', color: 'auto' } : undefined,
-              children: [new d.Paragraph({ children: [new d.TextRun({ text, bold: block.header && r === 0 })] })],
-            })),
-          })),
-        })];
+        return [
+          new d.Table({
+            width: { size: 100, type: d.WidthType.PERCENTAGE },
+            rows: block.rows.map(
+              (row, r) =>
+                new d.TableRow({
+                  tableHeader: block.header && r === 0,
+                  children: row.map(
+                    (text) =>
+                      new d.TableCell({
+                        shading:
+                          block.header && r === 0
+                            ? { type: d.ShadingType.CLEAR, fill: 'DCE6F0', color: 'auto' }
+                            : undefined,
+                        children: [
+                          new d.Paragraph({ children: [new d.TextRun({ text, bold: block.header && r === 0 })] }),
+                        ],
+                      }),
+                  ),
+                }),
+            ),
+          }),
+        ];
       case 'image': {
         const image = readImageFile(block.path);
         const width = Math.min(block.width ? block.width * (96 / 72) : image.width, TEXT_WIDTH_PX);
-        return [new d.Paragraph({ children: [new d.ImageRun({ type: image.kind === 'png' ? 'png' : 'jpg', data: image.bytes,
-          transformation: { width, height: Math.round((image.height / image.width) * width) } })] })];
+        return [
+          new d.Paragraph({
+            children: [
+              new d.ImageRun({
+                type: image.kind === 'png' ? 'png' : 'jpg',
+                data: image.bytes,
+                transformation: { width, height: Math.round((image.height / image.width) * width) },
+              }),
+            ],
+          }),
+        ];
       }
       case 'page_break':
         return [new d.Paragraph({ children: [new d.PageBreak()] })];
@@ -66,8 +106,22 @@ export async function createDocx(args: CreateArgs): Promise<string> {
   const doc = new d.Document({
     creator: args.author ?? 'Jarvis Documents',
     title: args.title,
-    numbering: { config: [{ reference: 'ordered', levels: [{ level: 0, format: d.LevelFormat.DECIMAL, text: '%1.', alignment: d.AlignmentType.START,
-      style: { paragraph: { indent: { left: 720, hanging: 360 } } } }] }] },
+    numbering: {
+      config: [
+        {
+          reference: 'ordered',
+          levels: [
+            {
+              level: 0,
+              format: d.LevelFormat.DECIMAL,
+              text: '%1.',
+              alignment: d.AlignmentType.START,
+              style: { paragraph: { indent: { left: 720, hanging: 360 } } },
+            },
+          ],
+        },
+      ],
+    },
     sections: [{ children: args.blocks.flatMap(toChildren) }],
   });
   writeDocument(path, new Uint8Array(await d.Packer.toBuffer(doc)));

@@ -11,14 +11,36 @@ import { addMediaPart } from './ooxmlMedia';
 import { replaceInRuns } from './textRuns';
 
 export const docxOperationSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('replace_text'), find: z.string().min(1), replace: z.string(), all: z.boolean().default(true).describe('every occurrence, or only the first') }),
-  z.object({ op: z.literal('insert_blocks'), after: z.number().int().min(0).optional().describe('body element number from inspect_document after which to insert; 0 = at the start; default: at the end'), blocks: blocksSchema }),
-  z.object({ op: z.literal('delete_blocks'), indexes: z.array(z.number().int().min(1)).min(1).describe('body element numbers from inspect_document') }),
+  z.object({
+    op: z.literal('replace_text'),
+    find: z.string().min(1),
+    replace: z.string(),
+    all: z.boolean().default(true).describe('every occurrence, or only the first'),
+  }),
+  z.object({
+    op: z.literal('insert_blocks'),
+    after: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'body element number from inspect_document after which to insert; 0 = at the start; default: at the end',
+      ),
+    blocks: blocksSchema,
+  }),
+  z.object({
+    op: z.literal('delete_blocks'),
+    indexes: z.array(z.number().int().min(1)).min(1).describe('body element numbers from inspect_document'),
+  }),
 ]);
 
 export const editDocxShape = {
   path: z.string().describe('The .docx to edit.'),
-  operations: z.array(docxOperationSchema).min(1).describe('Applied in order; element numbers refer to the document as it is at that step.'),
+  operations: z
+    .array(docxOperationSchema)
+    .min(1)
+    .describe('Applied in order; element numbers refer to the document as it is at that step.'),
   output: z.string().optional().describe('Write the result here instead of replacing the file.'),
 };
 type EditArgs = z.infer<z.ZodObject<typeof editDocxShape>>;
@@ -36,11 +58,19 @@ export function escapeXml(text: string): string {
 export function bodyElements(doc: Document): Element[] {
   const body = descendantsNamed(doc, 'w:body')[0];
   if (!body) throw new Error('word/document.xml has no w:body.');
-  return Array.from(body.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).nodeName !== 'w:sectPr');
+  return Array.from(body.childNodes).filter(
+    (n): n is Element => n.nodeType === 1 && (n as Element).nodeName !== 'w:sectPr',
+  );
 }
 
 function run(text: string, props = ''): string {
-  return text.split('\n').map((line, i) => `<w:r>${props ? `<w:rPr>${props}</w:rPr>` : ''}${i ? '<w:br/>' : ''}<w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r>`).join('');
+  return text
+    .split('\n')
+    .map(
+      (line, i) =>
+        `<w:r>${props ? `<w:rPr>${props}</w:rPr>` : ''}${i ? '<w:br/>' : ''}<w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r>`,
+    )
+    .join('');
 }
 
 async function blockXml(block: Block, pkg: OoxmlPackage): Promise<string> {
@@ -51,17 +81,28 @@ async function blockXml(block: Block, pkg: OoxmlPackage): Promise<string> {
     }
     case 'paragraph': {
       const props = `${block.bold ? '<w:b/>' : ''}${block.italic ? '<w:i/>' : ''}${block.color ? `<w:color w:val="${hexOf(block.color)}"/>` : ''}${block.size ? `<w:sz w:val="${Math.round(block.size * 2)}"/>` : ''}`;
-      const align = block.align ? `<w:pPr><w:jc w:val="${block.align === 'left' ? 'left' : block.align}"/></w:pPr>` : '';
+      const align = block.align
+        ? `<w:pPr><w:jc w:val="${block.align === 'left' ? 'left' : block.align}"/></w:pPr>`
+        : '';
       return `<w:p>${align}${run(block.text, props)}</w:p>`;
     }
     case 'bullets':
-      return block.items.map((item, i) => `<w:p><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr>${run(`${block.ordered ? `${i + 1}.` : '•'}\t${item}`)}</w:p>`).join('');
+      return block.items
+        .map(
+          (item, i) =>
+            `<w:p><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr>${run(`${block.ordered ? `${i + 1}.` : '•'}\t${item}`)}</w:p>`,
+        )
+        .join('');
     case 'table': {
       const columns = Math.max(...block.rows.map((r) => r.length));
       const border = (side: string) => `<w:${side} w:val="single" w:sz="4" w:space="0" w:color="8C8C8C"/>`;
       const rows = block.rows.map((row, r) => {
         const head = block.header && r === 0;
-        const cells = Array.from({ length: columns }, (_, c) => `<w:tc><w:tcPr><w:tcW w:w="${Math.floor(5000 / columns)}" w:type="pct"/>${head ? '<w:shd w:val="clear" w:color="auto" w:fill="DCE6F0"/>' : ''}</w:tcPr><w:p>${run(row[c] ?? '', head ? '<w:b/>' : '')}</w:p></w:tc>`);
+        const cells = Array.from(
+          { length: columns },
+          (_, c) =>
+            `<w:tc><w:tcPr><w:tcW w:w="${Math.floor(5000 / columns)}" w:type="pct"/>${head ? '<w:shd w:val="clear" w:color="auto" w:fill="DCE6F0"/>' : ''}</w:tcPr><w:p>${run(row[c] ?? '', head ? '<w:b/>' : '')}</w:p></w:tc>`,
+        );
         return `<w:tr>${head ? '<w:trPr><w:tblHeader/></w:trPr>' : ''}${cells.join('')}</w:tr>`;
       });
       return `<w:tbl><w:tblPr><w:tblW w:w="5000" w:type="pct"/><w:tblBorders>${['top', 'left', 'bottom', 'right', 'insideH', 'insideV'].map(border).join('')}</w:tblBorders></w:tblPr><w:tblGrid>${'<w:gridCol/>'.repeat(columns)}</w:tblGrid>${rows.join('')}</w:tbl>`;
@@ -80,11 +121,20 @@ async function blockXml(block: Block, pkg: OoxmlPackage): Promise<string> {
   }
 }
 
-async function insertBlocks(doc: Document, pkg: OoxmlPackage, blocks: Block[], after: number | undefined): Promise<number> {
+async function insertBlocks(
+  doc: Document,
+  pkg: OoxmlPackage,
+  blocks: Block[],
+  after: number | undefined,
+): Promise<number> {
   const elements = bodyElements(doc);
-  if (after !== undefined && after > elements.length) throw new Error(`There is no body element ${after}; the document has ${elements.length}.`);
+  if (after !== undefined && after > elements.length)
+    throw new Error(`There is no body element ${after}; the document has ${elements.length}.`);
   const body = descendantsNamed(doc, 'w:body')[0];
-  const anchor = after === undefined ? childrenNamed(body, 'w:sectPr')[0] ?? null : elements[after] ?? childrenNamed(body, 'w:sectPr')[0] ?? null;
+  const anchor =
+    after === undefined
+      ? (childrenNamed(body, 'w:sectPr')[0] ?? null)
+      : (elements[after] ?? childrenNamed(body, 'w:sectPr')[0] ?? null);
   const xml = (await Promise.all(blocks.map((b) => blockXml(b, pkg)))).join('');
   const fragment = parseXml(`<w:body ${NS}>${xml}</w:body>`, 'new content').documentElement!;
   let count = 0;
@@ -105,7 +155,12 @@ export async function editDocx(args: EditArgs): Promise<string> {
       case 'replace_text': {
         let count = 0;
         for (const paragraph of descendantsNamed(doc, 'w:p')) {
-          count += replaceInRuns(descendantsNamed(paragraph, 'w:t'), op.find, op.replace, op.all ? Infinity : 1 - count);
+          count += replaceInRuns(
+            descendantsNamed(paragraph, 'w:t'),
+            op.find,
+            op.replace,
+            op.all ? Infinity : 1 - count,
+          );
           if (!op.all && count) break;
         }
         if (!count) throw new Error(`"${op.find}" was not found (text is matched within one paragraph).`);
@@ -114,13 +169,16 @@ export async function editDocx(args: EditArgs): Promise<string> {
       }
       case 'insert_blocks': {
         const count = await insertBlocks(doc, pkg, op.blocks, op.after);
-        done.push(`${count} element(s) inserted ${op.after === undefined ? 'at the end' : `after element ${op.after}`}`);
+        done.push(
+          `${count} element(s) inserted ${op.after === undefined ? 'at the end' : `after element ${op.after}`}`,
+        );
         break;
       }
       case 'delete_blocks': {
         const elements = bodyElements(doc);
         const missing = op.indexes.filter((n) => n > elements.length);
-        if (missing.length) throw new Error(`There is no body element ${missing.join(', ')}; the document has ${elements.length}.`);
+        if (missing.length)
+          throw new Error(`There is no body element ${missing.join(', ')}; the document has ${elements.length}.`);
         for (const n of new Set(op.indexes)) elements[n - 1].parentNode!.removeChild(elements[n - 1]);
         done.push(`element(s) ${op.indexes.join(', ')} deleted`);
         break;

@@ -3,7 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { resolveDocumentPath } from '../documentFiles';
 
-export interface ImageFile { bytes: Buffer; kind: 'png' | 'jpeg'; width: number; height: number }
+export interface ImageFile {
+  bytes: Buffer;
+  kind: 'png' | 'jpeg';
+  width: number;
+  height: number;
+}
 
 export function readImageFile(path: string): ImageFile {
   const bytes = readFileSync(resolveDocumentPath(path));

@@ -7,7 +7,12 @@ const RELS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const IMAGE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
 
 /** Returns the new relationship id. */
-export async function addMediaPart(pkg: OoxmlPackage, fromPart: string, mediaFolder: string, image: ImageFile): Promise<string> {
+export async function addMediaPart(
+  pkg: OoxmlPackage,
+  fromPart: string,
+  mediaFolder: string,
+  image: ImageFile,
+): Promise<string> {
   const ext = image.kind === 'png' ? 'png' : 'jpeg';
   let n = 1;
   while (pkg.has(`${mediaFolder}/jarvis-image${n}.${ext}`)) n++;
@@ -15,7 +20,9 @@ export async function addMediaPart(pkg: OoxmlPackage, fromPart: string, mediaFol
   pkg.zip.file(`${mediaFolder}/${name}`, image.bytes);
 
   const relsName = relsNameOf(fromPart);
-  const rels = pkg.has(relsName) ? await pkg.xml(relsName) : parseXml(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="${RELS_NS}"/>`, relsName);
+  const rels = pkg.has(relsName)
+    ? await pkg.xml(relsName)
+    : parseXml(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="${RELS_NS}"/>`, relsName);
   const ids = new Set(descendantsNamed(rels, 'Relationship').map((r) => r.getAttribute('Id')));
   let k = 1;
   while (ids.has(`rIdJarvis${k}`)) k++;
@@ -26,7 +33,12 @@ export async function addMediaPart(pkg: OoxmlPackage, fromPart: string, mediaFol
   // The target is relative to the folder of the part that refers to it.
   const depth = fromPart.split('/').length - 1;
   const fromFolder = fromPart.split('/').slice(0, depth).join('/');
-  rel.setAttribute('Target', mediaFolder.startsWith(`${fromFolder}/`) ? `${mediaFolder.slice(fromFolder.length + 1)}/${name}` : `/${mediaFolder}/${name}`);
+  rel.setAttribute(
+    'Target',
+    mediaFolder.startsWith(`${fromFolder}/`)
+      ? `${mediaFolder.slice(fromFolder.length + 1)}/${name}`
+      : `/${mediaFolder}/${name}`,
+  );
   rels.documentElement!.appendChild(rel);
   pkg.setXml(relsName, rels);
 

@@ -5,7 +5,12 @@ import { DOMParser, XMLSerializer, type Document, type Element } from '@xmldom/x
 import JSZip from 'jszip';
 import { posix } from 'node:path';
 
-export interface Relationship { id: string; type: string; target: string; external: boolean }
+export interface Relationship {
+  id: string;
+  type: string;
+  target: string;
+  external: boolean;
+}
 
 /** Parses XML strictly: anything but a well-formed document throws with the parser's reason. */
 export function parseXml(text: string, name: string): Document {
@@ -39,7 +44,10 @@ export function descendantsNamed(parent: Element | Document, name: string): Elem
 }
 
 export class OoxmlPackage {
-  private constructor(readonly zip: JSZip, readonly path: string) {}
+  private constructor(
+    readonly zip: JSZip,
+    readonly path: string,
+  ) {}
 
   static async load(bytes: Uint8Array, path: string): Promise<OoxmlPackage> {
     try {
@@ -50,7 +58,9 @@ export class OoxmlPackage {
   }
 
   names(): string[] {
-    return Object.values(this.zip.files).filter((f) => !f.dir).map((f) => f.name);
+    return Object.values(this.zip.files)
+      .filter((f) => !f.dir)
+      .map((f) => f.name);
   }
 
   has(name: string): boolean {
@@ -93,7 +103,12 @@ export class OoxmlPackage {
     return descendantsNamed(doc, 'Relationship').map((r) => {
       const external = r.getAttribute('TargetMode') === 'External';
       const target = r.getAttribute('Target') ?? '';
-      return { id: r.getAttribute('Id') ?? '', type: r.getAttribute('Type') ?? '', external, target: external ? target : resolveTarget(part, target) };
+      return {
+        id: r.getAttribute('Id') ?? '',
+        type: r.getAttribute('Type') ?? '',
+        external,
+        target: external ? target : resolveTarget(part, target),
+      };
     });
   }
 

@@ -12,7 +12,12 @@ const HEADING_SIZES = [22, 17, 14];
 const LINE_FACTOR = 1.35;
 const CELL_PAD = 4;
 
-interface Fonts { regular: PDFFont; bold: PDFFont; italic: PDFFont; boldItalic: PDFFont }
+interface Fonts {
+  regular: PDFFont;
+  bold: PDFFont;
+  italic: PDFFont;
+  boldItalic: PDFFont;
+}
 
 export class PdfFlow {
   private page!: PDFPage;
@@ -20,12 +25,19 @@ export class PdfFlow {
   replaced = 0;
   pagesAdded = 0;
 
-  private constructor(private readonly doc: PDFDocument, private readonly fonts: Fonts, private readonly size: readonly [number, number], private readonly at?: number) {}
+  private constructor(
+    private readonly doc: PDFDocument,
+    private readonly fonts: Fonts,
+    private readonly size: readonly [number, number],
+    private readonly at?: number,
+  ) {}
 
   static async start(doc: PDFDocument, size: readonly [number, number], at?: number): Promise<PdfFlow> {
     const fonts = {
-      regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold),
-      italic: await doc.embedFont(StandardFonts.HelveticaOblique), boldItalic: await doc.embedFont(StandardFonts.HelveticaBoldOblique),
+      regular: await doc.embedFont(StandardFonts.Helvetica),
+      bold: await doc.embedFont(StandardFonts.HelveticaBold),
+      italic: await doc.embedFont(StandardFonts.HelveticaOblique),
+      boldItalic: await doc.embedFont(StandardFonts.HelveticaBoldOblique),
     };
     const flow = new PdfFlow(doc, fonts, size, at);
     flow.newPage();
@@ -37,7 +49,10 @@ export class PdfFlow {
   }
 
   private newPage(): void {
-    this.page = this.at === undefined ? this.doc.addPage([...this.size]) : this.doc.insertPage(this.at + this.pagesAdded, [...this.size]);
+    this.page =
+      this.at === undefined
+        ? this.doc.addPage([...this.size])
+        : this.doc.insertPage(this.at + this.pagesAdded, [...this.size]);
     this.pagesAdded++;
     this.y = this.size[1] - MARGIN;
   }
@@ -52,7 +67,10 @@ export class PdfFlow {
     let out = '';
     for (const ch of text.replace(/\t/g, '    ')) {
       if (ch === '\n' || charset.has(ch.codePointAt(0)!)) out += ch;
-      else { out += '?'; this.replaced++; }
+      else {
+        out += '?';
+        this.replaced++;
+      }
     }
     return out;
   }
@@ -82,7 +100,17 @@ export class PdfFlow {
     return lines;
   }
 
-  private text(text: string, opts: { font: PDFFont; size: number; indent?: number; align?: 'left' | 'center' | 'right'; color?: string; prefix?: string }): void {
+  private text(
+    text: string,
+    opts: {
+      font: PDFFont;
+      size: number;
+      indent?: number;
+      align?: 'left' | 'center' | 'right';
+      color?: string;
+      prefix?: string;
+    },
+  ): void {
     const indent = opts.indent ?? 0;
     const lineHeight = opts.size * LINE_FACTOR;
     const [r, g, b] = opts.color ? rgbOf(opts.color) : [0, 0, 0];
@@ -90,8 +118,19 @@ export class PdfFlow {
       this.ensure(lineHeight);
       this.y -= lineHeight;
       const lineWidth = opts.font.widthOfTextAtSize(line, opts.size);
-      const x = opts.align === 'center' ? MARGIN + (this.width - lineWidth) / 2 : opts.align === 'right' ? MARGIN + this.width - lineWidth : MARGIN + indent;
-      if (i === 0 && opts.prefix) this.page.drawText(opts.prefix, { x: MARGIN + indent - 14, y: this.y, size: opts.size, font: this.fonts.regular });
+      const x =
+        opts.align === 'center'
+          ? MARGIN + (this.width - lineWidth) / 2
+          : opts.align === 'right'
+            ? MARGIN + this.width - lineWidth
+            : MARGIN + indent;
+      if (i === 0 && opts.prefix)
+        this.page.drawText(opts.prefix, {
+          x: MARGIN + indent - 14,
+          y: this.y,
+          size: opts.size,
+          font: this.fonts.regular,
+        });
       this.page.drawText(line, { x, y: this.y, size: opts.size, font: opts.font, color: rgb(r, g, b) });
     });
   }
@@ -107,13 +146,27 @@ export class PdfFlow {
         return;
       }
       case 'paragraph': {
-        const font = block.bold && block.italic ? this.fonts.boldItalic : block.bold ? this.fonts.bold : block.italic ? this.fonts.italic : this.fonts.regular;
+        const font =
+          block.bold && block.italic
+            ? this.fonts.boldItalic
+            : block.bold
+              ? this.fonts.bold
+              : block.italic
+                ? this.fonts.italic
+                : this.fonts.regular;
         this.text(block.text, { font, size: block.size ?? BODY_SIZE, align: block.align, color: block.color });
         this.y -= BODY_SIZE * 0.6;
         return;
       }
       case 'bullets':
-        block.items.forEach((item, i) => this.text(item, { font: this.fonts.regular, size: BODY_SIZE, indent: 18, prefix: block.ordered ? `${i + 1}.` : '•' }));
+        block.items.forEach((item, i) =>
+          this.text(item, {
+            font: this.fonts.regular,
+            size: BODY_SIZE,
+            indent: 18,
+            prefix: block.ordered ? `${i + 1}.` : '•',
+          }),
+        );
         this.y -= BODY_SIZE * 0.6;
         return;
       case 'table':
@@ -135,15 +188,31 @@ export class PdfFlow {
     const lineHeight = BODY_SIZE * LINE_FACTOR;
     rows.forEach((row, r) => {
       const font = header && r === 0 ? this.fonts.bold : this.fonts.regular;
-      const cells = Array.from({ length: columns }, (_, c) => this.wrap(row[c] ?? '', font, BODY_SIZE, columnWidth - 2 * CELL_PAD));
+      const cells = Array.from({ length: columns }, (_, c) =>
+        this.wrap(row[c] ?? '', font, BODY_SIZE, columnWidth - 2 * CELL_PAD),
+      );
       const height = Math.max(...cells.map((lines) => lines.length)) * lineHeight + 2 * CELL_PAD;
       this.ensure(height);
       const top = this.y;
       cells.forEach((lines, c) => {
         const x = MARGIN + c * columnWidth;
-        this.page.drawRectangle({ x, y: top - height, width: columnWidth, height, borderColor: rgb(0.55, 0.55, 0.55), borderWidth: 0.7,
-          ...(header && r === 0 ? { color: rgb(0.88, 0.91, 0.95) } : {}) });
-        lines.forEach((line, l) => this.page.drawText(line, { x: x + CELL_PAD, y: top - CELL_PAD - (l + 1) * lineHeight + BODY_SIZE * 0.3, size: BODY_SIZE, font }));
+        this.page.drawRectangle({
+          x,
+          y: top - height,
+          width: columnWidth,
+          height,
+          borderColor: rgb(0.55, 0.55, 0.55),
+          borderWidth: 0.7,
+          ...(header && r === 0 ? { color: rgb(0.88, 0.91, 0.95) } : {}),
+        });
+        lines.forEach((line, l) =>
+          this.page.drawText(line, {
+            x: x + CELL_PAD,
+            y: top - CELL_PAD - (l + 1) * lineHeight + BODY_SIZE * 0.3,
+            size: BODY_SIZE,
+            font,
+          }),
+        );
       });
       this.y = top - height;
     });
@@ -156,16 +225,36 @@ export class PdfFlow {
     const drawHeight = Math.min((image.height / image.width) * drawWidth, this.size[1] - 2 * MARGIN);
     this.ensure(drawHeight);
     this.y -= drawHeight;
-    this.page.drawImage(image, { x: MARGIN, y: this.y, width: (image.width / image.height) * drawHeight, height: drawHeight });
+    this.page.drawImage(image, {
+      x: MARGIN,
+      y: this.y,
+      width: (image.width / image.height) * drawHeight,
+      height: drawHeight,
+    });
     this.y -= BODY_SIZE * 0.6;
   }
 
   /** Writes a single line at a fixed spot (edit_pdf add_text), in PDF points from the bottom-left. */
-  static async stamp(doc: PDFDocument, page: PDFPage, text: string, at: { x: number; y: number; size: number; color?: string }): Promise<number> {
+  static async stamp(
+    doc: PDFDocument,
+    page: PDFPage,
+    text: string,
+    at: { x: number; y: number; size: number; color?: string },
+  ): Promise<number> {
     const font = await doc.embedFont(StandardFonts.Helvetica);
-    const flow = new PdfFlow(doc, { regular: font, bold: font, italic: font, boldItalic: font }, [page.getWidth(), page.getHeight()]);
+    const flow = new PdfFlow(doc, { regular: font, bold: font, italic: font, boldItalic: font }, [
+      page.getWidth(),
+      page.getHeight(),
+    ]);
     const [r, g, b] = at.color ? rgbOf(at.color) : [0, 0, 0];
-    page.drawText(flow.encodable(text, font), { x: at.x, y: at.y, size: at.size, font, color: rgb(r, g, b), lineHeight: at.size * LINE_FACTOR });
+    page.drawText(flow.encodable(text, font), {
+      x: at.x,
+      y: at.y,
+      size: at.size,
+      font,
+      color: rgb(r, g, b),
+      lineHeight: at.size * LINE_FACTOR,
+    });
     return flow.replaced;
   }
 }

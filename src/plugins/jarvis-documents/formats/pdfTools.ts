@@ -3,7 +3,15 @@
 import { PDFDocument, degrees } from 'pdf-lib';
 import { z } from 'zod';
 import { blocksSchema } from '../blocks';
-import { applyOperations, checkCreateTarget, editTargets, expectFormat, readDocument, resolveDocumentPath, writeDocument } from '../documentFiles';
+import {
+  applyOperations,
+  checkCreateTarget,
+  editTargets,
+  expectFormat,
+  readDocument,
+  resolveDocumentPath,
+  writeDocument,
+} from '../documentFiles';
 import { PAGE_SIZES, PdfFlow } from './pdfLayout';
 
 export const createPdfShape = {
@@ -18,18 +26,47 @@ export const createPdfShape = {
 const pageList = z.array(z.number().int().min(1)).min(1).describe('1-based page numbers');
 
 export const pdfOperationSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('add_text'), page: z.number().int().min(1), x: z.number(), y: z.number().describe('points from the bottom edge'),
-    text: z.string(), size: z.number().min(4).max(96).default(12), color: z.string().optional() }),
-  z.object({ op: z.literal('append_pages'), blocks: blocksSchema, after_page: z.number().int().min(0).optional().describe('default: at the end') }),
+  z.object({
+    op: z.literal('add_text'),
+    page: z.number().int().min(1),
+    x: z.number(),
+    y: z.number().describe('points from the bottom edge'),
+    text: z.string(),
+    size: z.number().min(4).max(96).default(12),
+    color: z.string().optional(),
+  }),
+  z.object({
+    op: z.literal('append_pages'),
+    blocks: blocksSchema,
+    after_page: z.number().int().min(0).optional().describe('default: at the end'),
+  }),
   z.object({ op: z.literal('delete_pages'), pages: pageList }),
-  z.object({ op: z.literal('rotate_pages'), pages: pageList, degrees: z.union([z.literal(90), z.literal(180), z.literal(270), z.literal(0)]) }),
-  z.object({ op: z.literal('insert_pdf'), from: z.string().describe('another PDF whose pages are copied in'), pages: pageList.optional(), after_page: z.number().int().min(0).optional() }),
-  z.object({ op: z.literal('set_metadata'), title: z.string().optional(), author: z.string().optional(), subject: z.string().optional(), keywords: z.array(z.string()).optional() }),
+  z.object({
+    op: z.literal('rotate_pages'),
+    pages: pageList,
+    degrees: z.union([z.literal(90), z.literal(180), z.literal(270), z.literal(0)]),
+  }),
+  z.object({
+    op: z.literal('insert_pdf'),
+    from: z.string().describe('another PDF whose pages are copied in'),
+    pages: pageList.optional(),
+    after_page: z.number().int().min(0).optional(),
+  }),
+  z.object({
+    op: z.literal('set_metadata'),
+    title: z.string().optional(),
+    author: z.string().optional(),
+    subject: z.string().optional(),
+    keywords: z.array(z.string()).optional(),
+  }),
 ]);
 
 export const editPdfShape = {
   path: z.string().describe('The .pdf to edit.'),
-  operations: z.array(pdfOperationSchema).min(1).describe('Applied in order; page numbers refer to the document as it is at that step.'),
+  operations: z
+    .array(pdfOperationSchema)
+    .min(1)
+    .describe('Applied in order; page numbers refer to the document as it is at that step.'),
   output: z.string().optional().describe('Write the result here instead of replacing the file.'),
 };
 
@@ -56,7 +93,8 @@ export async function createPdf(args: CreateArgs): Promise<string> {
 
 function checkPages(pages: number[], count: number): void {
   const bad = pages.filter((p) => p > count);
-  if (bad.length) throw new Error(`Page ${bad.join(', ')} does not exist: the document has ${count} page(s) at this step.`);
+  if (bad.length)
+    throw new Error(`Page ${bad.join(', ')} does not exist: the document has ${count} page(s) at this step.`);
 }
 
 export async function editPdf(args: EditArgs): Promise<string> {
@@ -76,7 +114,7 @@ export async function editPdf(args: EditArgs): Promise<string> {
         const at = op.after_page ?? doc.getPageCount();
         if (at > doc.getPageCount()) checkPages([at], doc.getPageCount());
         const first = doc.getPageCount() ? doc.getPage(Math.max(0, at - 1)) : undefined;
-        const size = first ? [first.getWidth(), first.getHeight()] as const : PAGE_SIZES.A4;
+        const size = first ? ([first.getWidth(), first.getHeight()] as const) : PAGE_SIZES.A4;
         const flow = await PdfFlow.start(doc, size, at);
         for (const block of op.blocks) await flow.add(block);
         replaced += flow.replaced;
@@ -85,7 +123,8 @@ export async function editPdf(args: EditArgs): Promise<string> {
       }
       case 'delete_pages': {
         checkPages(op.pages, doc.getPageCount());
-        if (new Set(op.pages).size >= doc.getPageCount()) throw new Error('A PDF needs at least one page; delete fewer pages.');
+        if (new Set(op.pages).size >= doc.getPageCount())
+          throw new Error('A PDF needs at least one page; delete fewer pages.');
         for (const page of [...new Set(op.pages)].sort((a, b) => b - a)) doc.removePage(page - 1);
         done.push(`page(s) ${op.pages.join(', ')} deleted`);
         break;
@@ -100,7 +139,10 @@ export async function editPdf(args: EditArgs): Promise<string> {
         const source = await loadPdf(readDocument(fromPath), fromPath);
         const wanted = op.pages ?? source.getPageIndices().map((p) => p + 1);
         checkPages(wanted, source.getPageCount());
-        const copies = await doc.copyPages(source, wanted.map((p) => p - 1));
+        const copies = await doc.copyPages(
+          source,
+          wanted.map((p) => p - 1),
+        );
         const at = op.after_page ?? doc.getPageCount();
         copies.forEach((page, k) => doc.insertPage(at + k, page));
         done.push(`${copies.length} page(s) of ${fromPath} inserted after page ${at}`);
@@ -125,7 +167,8 @@ export async function loadPdf(bytes: Uint8Array, path: string, strict = false): 
     return await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: strict });
   } catch (e) {
     const message = (e as Error).message;
-    if (/encrypted/i.test(message)) throw new Error(`${path} is encrypted; decrypt it first (e.g. qpdf --decrypt) and try again.`);
+    if (/encrypted/i.test(message))
+      throw new Error(`${path} is encrypted; decrypt it first (e.g. qpdf --decrypt) and try again.`);
     throw new Error(`${path} is not a readable PDF: ${message}`);
   }
 }

@@ -35,7 +35,8 @@ async function withoutDanglingOverrides(bytes: Buffer, path: string): Promise<Ui
   const pkg = await OoxmlPackage.load(bytes, path);
   const types = await pkg.xml('[Content_Types].xml');
   for (const override of descendantsNamed(types, 'Override')) {
-    if (!pkg.has((override.getAttribute('PartName') ?? '').replace(/^\//, ''))) override.parentNode!.removeChild(override);
+    if (!pkg.has((override.getAttribute('PartName') ?? '').replace(/^\//, '')))
+      override.parentNode!.removeChild(override);
   }
   pkg.setXml('[Content_Types].xml', types);
   return pkg.save();
@@ -62,8 +63,26 @@ export async function createPptx(args: CreateArgs): Promise<string> {
     if (spec.notes) slide.addNotes(spec.notes);
     const hasBody = Boolean(spec.bullets?.length || spec.text || spec.table || spec.image);
     if (spec.subtitle !== undefined || (!hasBody && spec.title)) {
-      slide.addText(spec.title ?? '', { x: 0.5, y: height * 0.3, w: width - 1, h: 1.2, fontSize: 36, bold: true, align: 'center', valign: 'middle' });
-      if (spec.subtitle) slide.addText(spec.subtitle, { x: 0.5, y: height * 0.3 + 1.3, w: width - 1, h: 0.8, fontSize: 20, color: '555555', align: 'center' });
+      slide.addText(spec.title ?? '', {
+        x: 0.5,
+        y: height * 0.3,
+        w: width - 1,
+        h: 1.2,
+        fontSize: 36,
+        bold: true,
+        align: 'center',
+        valign: 'middle',
+      });
+      if (spec.subtitle)
+        slide.addText(spec.subtitle, {
+          x: 0.5,
+          y: height * 0.3 + 1.3,
+          w: width - 1,
+          h: 0.8,
+          fontSize: 20,
+          color: '555555',
+          align: 'center',
+        });
       if (!hasBody) continue;
     } else if (spec.title) {
       slide.addText(spec.title, { x: 0.5, y: 0.3, w: width - 1, h: 0.9, fontSize: 28, bold: true, valign: 'middle' });
@@ -78,12 +97,22 @@ export async function createPptx(args: CreateArgs): Promise<string> {
       y += h + 0.1;
     }
     if (spec.bullets?.length) {
-      slide.addText(spec.bullets.map((b) => ({ text: b, options: { bullet: true, breakLine: true } })),
-        { x: 0.5, y, w: textWidth, h: top + bodyHeight - y, fontSize: 20, valign: 'top', paraSpaceAfter: 6 });
+      slide.addText(
+        spec.bullets.map((b) => ({ text: b, options: { bullet: true, breakLine: true } })),
+        { x: 0.5, y, w: textWidth, h: top + bodyHeight - y, fontSize: 20, valign: 'top', paraSpaceAfter: 6 },
+      );
     }
     if (spec.table) {
-      const rows = spec.table.map((row, r) => row.map((text) => ({ text, options: r === 0 ? { bold: true, fill: { color: 'DCE6F0' } } : {} })));
-      slide.addTable(rows, { x: 0.5, y, w: textWidth, fontSize: 14, border: { type: 'solid', pt: 1, color: '8C8C8C' } });
+      const rows = spec.table.map((row, r) =>
+        row.map((text) => ({ text, options: r === 0 ? { bold: true, fill: { color: 'DCE6F0' } } : {} })),
+      );
+      slide.addTable(rows, {
+        x: 0.5,
+        y,
+        w: textWidth,
+        fontSize: 14,
+        border: { type: 'solid', pt: 1, color: '8C8C8C' },
+      });
     }
     if (spec.image) {
       const image = readImageFile(spec.image);
@@ -92,10 +121,16 @@ export async function createPptx(args: CreateArgs): Promise<string> {
       const w = image.width * scale;
       const h = image.height * scale;
       const x = boxW === textWidth && textWidth !== width - 1 ? width - 0.5 - boxW + (boxW - w) / 2 : (width - w) / 2;
-      slide.addImage({ data: `image/${image.kind};base64,${image.bytes.toString('base64')}`, x, y: top + (bodyHeight - h) / 2, w, h });
+      slide.addImage({
+        data: `image/${image.kind};base64,${image.bytes.toString('base64')}`,
+        x,
+        y: top + (bodyHeight - h) / 2,
+        w,
+        h,
+      });
     }
   }
-  const buffer = await pptx.write({ outputType: 'nodebuffer' }) as Buffer;
+  const buffer = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
   writeDocument(path, await withoutDanglingOverrides(buffer, path));
   return `Created ${path} (${args.slides.length} slide(s)).`;
 }

@@ -10,16 +10,29 @@ import { replaceInRuns } from './textRuns';
 
 const slideNumber = z.number().int().min(1);
 export const pptxOperationSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('replace_text'), find: z.string().min(1), replace: z.string(), slide: slideNumber.optional().describe('only this slide; default: all') }),
-  z.object({ op: z.literal('add_slide'), after: z.number().int().min(0).optional().describe('default: at the end'), title: z.string().optional(),
-    bullets: z.array(z.string()).optional(), text: z.string().optional() }),
+  z.object({
+    op: z.literal('replace_text'),
+    find: z.string().min(1),
+    replace: z.string(),
+    slide: slideNumber.optional().describe('only this slide; default: all'),
+  }),
+  z.object({
+    op: z.literal('add_slide'),
+    after: z.number().int().min(0).optional().describe('default: at the end'),
+    title: z.string().optional(),
+    bullets: z.array(z.string()).optional(),
+    text: z.string().optional(),
+  }),
   z.object({ op: z.literal('delete_slides'), slides: z.array(slideNumber).min(1) }),
   z.object({ op: z.literal('move_slide'), from: slideNumber, to: slideNumber }),
 ]);
 
 export const editPptxShape = {
   path: z.string().describe('The .pptx to edit.'),
-  operations: z.array(pptxOperationSchema).min(1).describe('Applied in order; slide numbers refer to the deck as it is at that step.'),
+  operations: z
+    .array(pptxOperationSchema)
+    .min(1)
+    .describe('Applied in order; slide numbers refer to the deck as it is at that step.'),
   output: z.string().optional().describe('Write the result here instead of replacing the file.'),
 };
 type EditArgs = z.infer<z.ZodObject<typeof editPptxShape>>;
@@ -28,7 +41,11 @@ const SLIDE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relatio
 const SLIDE_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.slide+xml';
 const EMU = 914400;
 
-export interface DeckSlide { element: Element; relId: string; part: string }
+export interface DeckSlide {
+  element: Element;
+  relId: string;
+  part: string;
+}
 
 /** The slides in presentation order, with their part names. */
 export async function deckSlides(pkg: OoxmlPackage, presentation: Document): Promise<DeckSlide[]> {
@@ -44,19 +61,27 @@ export async function deckSlides(pkg: OoxmlPackage, presentation: Document): Pro
 function slideXml(op: { title?: string; bullets?: string[]; text?: string }, size: { cx: number; cy: number }): string {
   const box = (id: number, name: string, y: number, h: number, paragraphs: string) =>
     `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="${name}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${Math.round(0.5 * EMU)}" y="${Math.round(y * EMU)}"/><a:ext cx="${size.cx - EMU}" cy="${Math.round(h * EMU)}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr><p:txBody><a:bodyPr wrap="square"/><a:lstStyle/>${paragraphs}</p:txBody></p:sp>`;
-  const para = (text: string, size100: number, extra = '') => `<a:p>${extra}<a:r><a:rPr lang="en-US" sz="${size100}"${size100 >= 2800 ? ' b="1"' : ''}/><a:t>${escapeXml(text)}</a:t></a:r></a:p>`;
+  const para = (text: string, size100: number, extra = '') =>
+    `<a:p>${extra}<a:r><a:rPr lang="en-US" sz="${size100}"${size100 >= 2800 ? ' b="1"' : ''}/><a:t>${escapeXml(text)}</a:t></a:r></a:p>`;
   const shapes: string[] = [];
   const height = size.cy / EMU;
   if (op.title) shapes.push(box(2, 'Title', 0.3, 0.9, para(op.title, 2800)));
   const bodyParas = [
     ...(op.text ? [para(op.text, 1800)] : []),
-    ...(op.bullets ?? []).map((b) => para(b, 2000, '<a:pPr marL="285750" indent="-285750"><a:buFont typeface="Arial"/><a:buChar char="•"/></a:pPr>')),
+    ...(op.bullets ?? []).map((b) =>
+      para(b, 2000, '<a:pPr marL="285750" indent="-285750"><a:buFont typeface="Arial"/><a:buChar char="•"/></a:pPr>'),
+    ),
   ];
-  if (bodyParas.length) shapes.push(box(3, 'Body', op.title ? 1.4 : 0.5, height - (op.title ? 1.8 : 0.9), bodyParas.join('')));
+  if (bodyParas.length)
+    shapes.push(box(3, 'Body', op.title ? 1.4 : 0.5, height - (op.title ? 1.8 : 0.9), bodyParas.join('')));
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:sld xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${shapes.join('')}</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`;
 }
 
-async function addSlide(pkg: OoxmlPackage, presentation: Document, op: { after?: number; title?: string; bullets?: string[]; text?: string }): Promise<number> {
+async function addSlide(
+  pkg: OoxmlPackage,
+  presentation: Document,
+  op: { after?: number; title?: string; bullets?: string[]; text?: string },
+): Promise<number> {
   const slides = await deckSlides(pkg, presentation);
   const after = op.after ?? slides.length;
   if (after > slides.length) throw new Error(`There is no slide ${after}; the deck has ${slides.length}.`);
@@ -69,10 +94,20 @@ async function addSlide(pkg: OoxmlPackage, presentation: Document, op: { after?:
 
   // The new slide uses the layout of a neighbouring slide (or the first layout of the package).
   const neighbour = slides[Math.max(0, after - 1)];
-  const layout = neighbour ? (await pkg.relationships(neighbour.part)).find((r) => r.type.endsWith('/slideLayout'))?.target : undefined;
-  const layoutPart = layout ?? pkg.names().filter((name) => /^ppt\/slideLayouts\/slideLayout\d+\.xml$/.test(name)).sort()[0];
+  const layout = neighbour
+    ? (await pkg.relationships(neighbour.part)).find((r) => r.type.endsWith('/slideLayout'))?.target
+    : undefined;
+  const layoutPart =
+    layout ??
+    pkg
+      .names()
+      .filter((name) => /^ppt\/slideLayouts\/slideLayout\d+\.xml$/.test(name))
+      .sort()[0];
   if (!layoutPart) throw new Error('The deck has no slide layout to base a new slide on.');
-  pkg.setText(relsNameOf(part), `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slideLayout" Target="../slideLayouts/${posix.basename(layoutPart)}"/></Relationships>`);
+  pkg.setText(
+    relsNameOf(part),
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slideLayout" Target="../slideLayouts/${posix.basename(layoutPart)}"/></Relationships>`,
+  );
 
   const types = await pkg.xml('[Content_Types].xml');
   const override = types.createElementNS(types.documentElement!.namespaceURI, 'Override');
@@ -106,17 +141,21 @@ async function deleteSlide(pkg: OoxmlPackage, presentation: Document, slide: Dec
   slide.element.parentNode!.removeChild(slide.element);
   const relsName = relsNameOf('ppt/presentation.xml');
   const rels = await pkg.xml(relsName);
-  for (const r of descendantsNamed(rels, 'Relationship')) if (r.getAttribute('Id') === slide.relId) r.parentNode!.removeChild(r);
+  for (const r of descendantsNamed(rels, 'Relationship'))
+    if (r.getAttribute('Id') === slide.relId) r.parentNode!.removeChild(r);
   pkg.setXml(relsName, rels);
   // Its speaker notes go with it; shared parts (layouts, media other slides use) stay.
-  const notes = (await pkg.relationships(slide.part)).filter((r) => r.type.endsWith('/notesSlide')).map((r) => r.target);
+  const notes = (await pkg.relationships(slide.part))
+    .filter((r) => r.type.endsWith('/notesSlide'))
+    .map((r) => r.target);
   const gone = [slide.part, ...notes];
   for (const part of gone) {
     pkg.remove(part);
     pkg.remove(relsNameOf(part));
   }
   const types = await pkg.xml('[Content_Types].xml');
-  for (const o of descendantsNamed(types, 'Override')) if (gone.includes((o.getAttribute('PartName') ?? '').slice(1))) o.parentNode!.removeChild(o);
+  for (const o of descendantsNamed(types, 'Override'))
+    if (gone.includes((o.getAttribute('PartName') ?? '').slice(1))) o.parentNode!.removeChild(o);
   pkg.setXml('[Content_Types].xml', types);
 }
 
@@ -127,7 +166,9 @@ export async function editPptx(args: EditArgs): Promise<string> {
   const done: string[] = [];
   await applyOperations(args.operations, async (op) => {
     const slides = await deckSlides(pkg, presentation);
-    const check = (n: number) => { if (n > slides.length) throw new Error(`There is no slide ${n}; the deck has ${slides.length}.`); };
+    const check = (n: number) => {
+      if (n > slides.length) throw new Error(`There is no slide ${n}; the deck has ${slides.length}.`);
+    };
     switch (op.op) {
       case 'replace_text': {
         if (op.slide) check(op.slide);
@@ -135,11 +176,15 @@ export async function editPptx(args: EditArgs): Promise<string> {
         for (const slide of op.slide ? [slides[op.slide - 1]] : slides) {
           const xml = await pkg.xml(slide.part);
           let here = 0;
-          for (const paragraph of descendantsNamed(xml, 'a:p')) here += replaceInRuns(descendantsNamed(paragraph, 'a:t'), op.find, op.replace, Infinity);
+          for (const paragraph of descendantsNamed(xml, 'a:p'))
+            here += replaceInRuns(descendantsNamed(paragraph, 'a:t'), op.find, op.replace, Infinity);
           if (here) pkg.setXml(slide.part, xml);
           count += here;
         }
-        if (!count) throw new Error(`"${op.find}" was not found${op.slide ? ` on slide ${op.slide}` : ''} (text is matched within one paragraph).`);
+        if (!count)
+          throw new Error(
+            `"${op.find}" was not found${op.slide ? ` on slide ${op.slide}` : ''} (text is matched within one paragraph).`,
+          );
         done.push(`${count} occurrence(s) of "${op.find}" replaced`);
         break;
       }
@@ -148,7 +193,8 @@ export async function editPptx(args: EditArgs): Promise<string> {
         break;
       case 'delete_slides': {
         op.slides.forEach(check);
-        if (new Set(op.slides).size >= slides.length) throw new Error('A deck needs at least one slide; delete fewer slides.');
+        if (new Set(op.slides).size >= slides.length)
+          throw new Error('A deck needs at least one slide; delete fewer slides.');
         for (const n of new Set(op.slides)) await deleteSlide(pkg, presentation, slides[n - 1]);
         done.push(`slide(s) ${op.slides.join(', ')} deleted`);
         break;

@@ -9,7 +9,8 @@ export function replaceInRuns(nodes: Element[], find: string, replace: string, l
   const texts = nodes.map((n) => n.textContent ?? '');
   const joined = texts.join('');
   const starts: number[] = [];
-  for (let at = joined.indexOf(find); at >= 0 && starts.length < limit; at = joined.indexOf(find, at + find.length)) starts.push(at);
+  for (let at = joined.indexOf(find); at >= 0 && starts.length < limit; at = joined.indexOf(find, at + find.length))
+    starts.push(at);
   // From the last match back, so earlier offsets stay valid.
   for (const start of starts.reverse()) {
     const end = start + find.length;

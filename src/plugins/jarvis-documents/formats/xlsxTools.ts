@@ -5,18 +5,32 @@ import type { Cell, Workbook, Worksheet } from 'exceljs';
 import { z } from 'zod';
 import { hexOf } from '../blocks';
 import { OoxmlPackage } from './ooxmlPackage';
-import { applyOperations, checkCreateTarget, editTargets, expectFormat, readDocument, resolveDocumentPath, writeDocument } from '../documentFiles';
+import {
+  applyOperations,
+  checkCreateTarget,
+  editTargets,
+  expectFormat,
+  readDocument,
+  resolveDocumentPath,
+  writeDocument,
+} from '../documentFiles';
 
 const styledCell = z.object({
   value: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
   formula: z.string().optional().describe('without the leading "="'),
-  result: z.union([z.string(), z.number(), z.boolean()]).optional().describe('cached result of the formula, shown until the file is recalculated'),
-  bold: z.boolean().optional(), italic: z.boolean().optional(),
-  color: z.string().optional().describe('text colour "#RRGGBB"'), fill: z.string().optional().describe('background "#RRGGBB"'),
+  result: z
+    .union([z.string(), z.number(), z.boolean()])
+    .optional()
+    .describe('cached result of the formula, shown until the file is recalculated'),
+  bold: z.boolean().optional(),
+  italic: z.boolean().optional(),
+  color: z.string().optional().describe('text colour "#RRGGBB"'),
+  fill: z.string().optional().describe('background "#RRGGBB"'),
   number_format: z.string().optional().describe('e.g. "0.00", "#,##0", "0%", "yyyy-mm-dd"'),
   align: z.enum(['left', 'center', 'right']).optional(),
 });
-export const cellSchema = z.union([z.string(), z.number(), z.boolean(), z.null(), styledCell])
+export const cellSchema = z
+  .union([z.string(), z.number(), z.boolean(), z.null(), styledCell])
   .describe('A value; a string starting with "=" is a formula; or an object with value/formula and style.');
 type CellInput = z.infer<typeof cellSchema>;
 
@@ -36,21 +50,43 @@ export const createXlsxShape = {
 
 const sheetRef = z.union([z.string(), z.number().int().min(1)]).describe('sheet name or 1-based position');
 export const xlsxOperationSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('set_cells'), sheet: sheetRef, cells: z.record(z.string().regex(/^[A-Za-z]{1,3}[1-9][0-9]*$/, 'an A1 reference'), cellSchema) }),
+  z.object({
+    op: z.literal('set_cells'),
+    sheet: sheetRef,
+    cells: z.record(z.string().regex(/^[A-Za-z]{1,3}[1-9][0-9]*$/, 'an A1 reference'), cellSchema),
+  }),
   z.object({ op: z.literal('append_rows'), sheet: sheetRef, rows: rowsSchema }),
-  z.object({ op: z.literal('insert_rows'), sheet: sheetRef, at: z.number().int().min(1).describe('1-based row the first new row takes'), rows: rowsSchema }),
-  z.object({ op: z.literal('delete_rows'), sheet: sheetRef, from: z.number().int().min(1), count: z.number().int().min(1).default(1) }),
+  z.object({
+    op: z.literal('insert_rows'),
+    sheet: sheetRef,
+    at: z.number().int().min(1).describe('1-based row the first new row takes'),
+    rows: rowsSchema,
+  }),
+  z.object({
+    op: z.literal('delete_rows'),
+    sheet: sheetRef,
+    from: z.number().int().min(1),
+    count: z.number().int().min(1).default(1),
+  }),
   z.object({ op: z.literal('add_sheet'), name: z.string().min(1).max(31), rows: rowsSchema.default([]) }),
   z.object({ op: z.literal('rename_sheet'), sheet: sheetRef, name: z.string().min(1).max(31) }),
   z.object({ op: z.literal('delete_sheet'), sheet: sheetRef }),
-  z.object({ op: z.literal('set_column_width'), sheet: sheetRef, column: z.string().regex(/^[A-Za-z]{1,3}$/), width: z.number().positive() }),
+  z.object({
+    op: z.literal('set_column_width'),
+    sheet: sheetRef,
+    column: z.string().regex(/^[A-Za-z]{1,3}$/),
+    width: z.number().positive(),
+  }),
 ]);
 
 export const editXlsxShape = {
   path: z.string().describe('The .xlsx to edit.'),
   operations: z.array(xlsxOperationSchema).min(1),
   output: z.string().optional().describe('Write the result here instead of replacing the file.'),
-  drop_unsupported: z.boolean().optional().describe('Go ahead even though the workbook has charts, pivot tables or macros, which the edit cannot keep.'),
+  drop_unsupported: z
+    .boolean()
+    .optional()
+    .describe('Go ahead even though the workbook has charts, pivot tables or macros, which the edit cannot keep.'),
 };
 
 type CreateArgs = z.infer<z.ZodObject<typeof createXlsxShape>>;
@@ -68,14 +104,23 @@ function argb(color: string): string {
 /** Writes one input into a cell; style fields change only what they name. */
 export function setCell(cell: Cell, input: CellInput): void {
   if (input === null || typeof input !== 'object') {
-    cell.value = typeof input === 'string' && input.startsWith('=') && input.length > 1 ? { formula: input.slice(1) } : input;
+    cell.value =
+      typeof input === 'string' && input.startsWith('=') && input.length > 1 ? { formula: input.slice(1) } : input;
     return;
   }
-  if (input.formula !== undefined) cell.value = { formula: input.formula.replace(/^=/, ''), ...(input.result !== undefined ? { result: input.result } : {}) } as Cell['value'];
+  if (input.formula !== undefined)
+    cell.value = {
+      formula: input.formula.replace(/^=/, ''),
+      ...(input.result !== undefined ? { result: input.result } : {}),
+    } as Cell['value'];
   else if (input.value !== undefined) cell.value = input.value;
   if (input.bold !== undefined || input.italic !== undefined || input.color !== undefined) {
-    cell.font = { ...cell.font, ...(input.bold !== undefined ? { bold: input.bold } : {}), ...(input.italic !== undefined ? { italic: input.italic } : {}),
-      ...(input.color ? { color: { argb: argb(input.color) } } : {}) };
+    cell.font = {
+      ...cell.font,
+      ...(input.bold !== undefined ? { bold: input.bold } : {}),
+      ...(input.italic !== undefined ? { italic: input.italic } : {}),
+      ...(input.color ? { color: { argb: argb(input.color) } } : {}),
+    };
   }
   if (input.fill) cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: argb(input.fill) } };
   if (input.number_format) cell.numFmt = input.number_format;
@@ -86,14 +131,21 @@ function writeRows(sheet: Worksheet, rows: CellInput[][], firstRow: number): voi
   rows.forEach((row, r) => row.forEach((input, c) => setCell(sheet.getCell(firstRow + r, c + 1), input)));
 }
 
-const UNKEPT_PARTS: [RegExp, string][] = [[/^xl\/charts\//, 'charts'], [/^xl\/pivotTables\//, 'pivot tables'], [/^xl\/vbaProject\.bin$/, 'macros'], [/^xl\/slicers\//, 'slicers']];
+const UNKEPT_PARTS: [RegExp, string][] = [
+  [/^xl\/charts\//, 'charts'],
+  [/^xl\/pivotTables\//, 'pivot tables'],
+  [/^xl\/vbaProject\.bin$/, 'macros'],
+  [/^xl\/slicers\//, 'slicers'],
+];
 
 /** exceljs rewrites the whole workbook and does not carry these over; losing them silently is not an option. */
 async function refuseUnkeptParts(bytes: Buffer, path: string): Promise<void> {
   const names = (await OoxmlPackage.load(bytes, path)).names();
   const found = UNKEPT_PARTS.filter(([pattern]) => names.some((n) => pattern.test(n))).map(([, label]) => label);
   if (found.length) {
-    throw new Error(`${path} contains ${found.join(', ')}, which edit_xlsx cannot keep. Pass drop_unsupported: true (ideally with output: a new file) to edit anyway, or edit the workbook in a spreadsheet program.`);
+    throw new Error(
+      `${path} contains ${found.join(', ')}, which edit_xlsx cannot keep. Pass drop_unsupported: true (ideally with output: a new file) to edit anyway, or edit the workbook in a spreadsheet program.`,
+    );
   }
 }
 
@@ -109,15 +161,21 @@ async function workbookBytes(book: Workbook): Promise<Uint8Array> {
  */
 function dropStaleResults(book: Workbook, written: Set<Cell>): void {
   for (const sheet of book.worksheets) {
-    sheet.eachRow((row) => row.eachCell((cell) => {
-      if (cell.formula && !written.has(cell) && cell.result !== undefined) cell.value = { formula: cell.formula } as Cell['value'];
-    }));
+    sheet.eachRow((row) =>
+      row.eachCell((cell) => {
+        if (cell.formula && !written.has(cell) && cell.result !== undefined)
+          cell.value = { formula: cell.formula } as Cell['value'];
+      }),
+    );
   }
 }
 
 function findSheet(book: Workbook, ref: string | number): Worksheet {
   const sheet = typeof ref === 'number' ? book.worksheets[ref - 1] : book.getWorksheet(ref);
-  if (!sheet) throw new Error(`No sheet ${typeof ref === 'number' ? `at position ${ref}` : `named "${ref}"`}; the sheets are: ${book.worksheets.map((s) => `"${s.name}"`).join(', ')}.`);
+  if (!sheet)
+    throw new Error(
+      `No sheet ${typeof ref === 'number' ? `at position ${ref}` : `named "${ref}"`}; the sheets are: ${book.worksheets.map((s) => `"${s.name}"`).join(', ')}.`,
+    );
   return sheet;
 }
 
@@ -131,7 +189,9 @@ export async function createXlsx(args: CreateArgs): Promise<string> {
     if (book.getWorksheet(spec.name)) throw new Error(`Two sheets are named "${spec.name}"; sheet names must differ.`);
     const sheet = book.addWorksheet(spec.name, spec.bold_header ? { views: [{ state: 'frozen', ySplit: 1 }] } : {});
     writeRows(sheet, spec.rows, 1);
-    spec.column_widths?.forEach((width, c) => { sheet.getColumn(c + 1).width = width; });
+    spec.column_widths?.forEach((width, c) => {
+      sheet.getColumn(c + 1).width = width;
+    });
     if (spec.bold_header && spec.rows.length) sheet.getRow(1).font = { bold: true };
   }
   writeDocument(path, await workbookBytes(book));
@@ -155,7 +215,9 @@ export async function editXlsx(args: EditArgs): Promise<string> {
   const book = await loadWorkbook(bytes, path);
   const done: string[] = [];
   const written = new Set<Cell>();
-  const valuesChanged = args.operations.some((op) => ['set_cells', 'append_rows', 'insert_rows', 'delete_rows', 'delete_sheet'].includes(op.op));
+  const valuesChanged = args.operations.some((op) =>
+    ['set_cells', 'append_rows', 'insert_rows', 'delete_rows', 'delete_sheet'].includes(op.op),
+  );
   await applyOperations(args.operations, async (op) => {
     switch (op.op) {
       case 'set_cells': {
@@ -178,13 +240,17 @@ export async function editXlsx(args: EditArgs): Promise<string> {
         const sheet = findSheet(book, op.sheet);
         sheet.spliceRows(op.at, 0, ...op.rows.map(() => []));
         writeRows(sheet, op.rows, op.at);
-        done.push(`${op.rows.length} row(s) inserted at row ${op.at} of "${sheet.name}" (formulas elsewhere are not re-pointed)`);
+        done.push(
+          `${op.rows.length} row(s) inserted at row ${op.at} of "${sheet.name}" (formulas elsewhere are not re-pointed)`,
+        );
         break;
       }
       case 'delete_rows': {
         const sheet = findSheet(book, op.sheet);
         sheet.spliceRows(op.from, op.count);
-        done.push(`${op.count} row(s) deleted from row ${op.from} of "${sheet.name}" (formulas elsewhere are not re-pointed)`);
+        done.push(
+          `${op.count} row(s) deleted from row ${op.from} of "${sheet.name}" (formulas elsewhere are not re-pointed)`,
+        );
         break;
       }
       case 'add_sheet': {

@@ -19,7 +19,10 @@ export class ChromiumPipe {
   private buffered = '';
   private exited?: string;
 
-  private constructor(private readonly child: ChildProcess, private readonly profile: string) {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly profile: string,
+  ) {
     const input = child.stdio[4] as Readable;
     input.setEncoding('utf8');
     input.on('data', (chunk: string) => this.receive(chunk));
@@ -35,12 +38,27 @@ export class ChromiumPipe {
   static async launch(env: NodeJS.ProcessEnv = process.env): Promise<ChromiumPipe> {
     const executable = env.JARVIS_DOCUMENTS_CHROMIUM || findChromium(env);
     if (!executable) {
-      throw new Error('Rendering needs Chromium, and none was found on PATH (chromium, chromium-browser, google-chrome). Install one (e.g. apt-get install chromium) or set JARVIS_DOCUMENTS_CHROMIUM to its path.');
+      throw new Error(
+        'Rendering needs Chromium, and none was found on PATH (chromium, chromium-browser, google-chrome). Install one (e.g. apt-get install chromium) or set JARVIS_DOCUMENTS_CHROMIUM to its path.',
+      );
     }
     const profile = mkdtempSync(join(tmpdir(), 'jarvis-documents-chromium-'));
-    const args = ['--headless=new', '--remote-debugging-pipe', `--user-data-dir=${profile}`, '--disable-gpu', '--no-first-run',
-      '--no-default-browser-check', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--disable-dev-shm-usage', '--hide-scrollbars', '--mute-audio', '--font-render-hinting=none', 'about:blank'];
+    const args = [
+      '--headless=new',
+      '--remote-debugging-pipe',
+      `--user-data-dir=${profile}`,
+      '--disable-gpu',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      '--hide-scrollbars',
+      '--mute-audio',
+      '--font-render-hinting=none',
+      'about:blank',
+    ];
     // Chromium refuses to run as root with its sandbox on.
     if (process.getuid?.() === 0) args.push('--no-sandbox');
     const child = spawn(executable, args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
@@ -58,7 +76,11 @@ export class ChromiumPipe {
     this.buffered += chunk;
     let end: number;
     while ((end = this.buffered.indexOf('\0')) >= 0) {
-      const message = JSON.parse(this.buffered.slice(0, end)) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+      const message = JSON.parse(this.buffered.slice(0, end)) as {
+        id?: number;
+        result?: Record<string, unknown>;
+        error?: { message: string };
+      };
       this.buffered = this.buffered.slice(end + 1);
       const waiting = message.id === undefined ? undefined : this.pending.get(message.id);
       if (!waiting) continue;
@@ -79,8 +101,14 @@ export class ChromiumPipe {
       }, CALL_TIMEOUT_MS);
       this.pending.set(id, {
         method,
-        resolve: (value) => { clearTimeout(timer); resolve(value); },
-        reject: (error) => { clearTimeout(timer); reject(error); },
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       });
       (this.child.stdio[3] as Writable).write(`${message}\0`);
     });
@@ -88,8 +116,10 @@ export class ChromiumPipe {
 
   /** A fresh page of the given CSS size; returns a handle whose calls go to that page. */
   async openPage(width: number, height: number): Promise<PipePage> {
-    const { targetId } = await this.send('Target.createTarget', { url: 'about:blank' }) as { targetId: string };
-    const { sessionId } = await this.send('Target.attachToTarget', { targetId, flatten: true }) as { sessionId: string };
+    const { targetId } = (await this.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
+    const { sessionId } = (await this.send('Target.attachToTarget', { targetId, flatten: true })) as {
+      sessionId: string;
+    };
     const page = new PipePage(this, sessionId, targetId);
     await page.call('Page.enable');
     await page.call('Runtime.enable');
@@ -110,7 +140,11 @@ export class ChromiumPipe {
 }
 
 export class PipePage {
-  constructor(private readonly browser: ChromiumPipe, private readonly sessionId: string, private readonly targetId: string) {}
+  constructor(
+    private readonly browser: ChromiumPipe,
+    private readonly sessionId: string,
+    private readonly targetId: string,
+  ) {}
 
   call(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     return this.browser.send(method, params, this.sessionId);
@@ -118,22 +152,30 @@ export class PipePage {
 
   /** Evaluates an expression (awaiting a promise) and returns its JSON value; a thrown error rejects. */
   async evaluate<T>(expression: string): Promise<T> {
-    const reply = await this.call('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }) as {
-      result: { value?: T }; exceptionDetails?: { exception?: { description?: string }; text: string };
+    const reply = (await this.call('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true })) as {
+      result: { value?: T };
+      exceptionDetails?: { exception?: { description?: string }; text: string };
     };
-    if (reply.exceptionDetails) throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
+    if (reply.exceptionDetails)
+      throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
     return reply.result.value as T;
   }
 
   async setContent(html: string): Promise<void> {
-    const { frameTree } = await this.call('Page.getFrameTree') as { frameTree: { frame: { id: string } } };
+    const { frameTree } = (await this.call('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
     await this.call('Page.setDocumentContent', { frameId: frameTree.frame.id, html });
     // Fonts and images finish loading before the picture is taken.
-    await this.evaluate(`Promise.all([document.fonts.ready, ...[...document.images].map((i) => i.complete ? 0 : new Promise((r) => { i.onload = i.onerror = r; }))]).then(() => true)`);
+    await this.evaluate(
+      `Promise.all([document.fonts.ready, ...[...document.images].map((i) => i.complete ? 0 : new Promise((r) => { i.onload = i.onerror = r; }))]).then(() => true)`,
+    );
   }
 
   async screenshot(clip: { x: number; y: number; width: number; height: number }): Promise<Buffer> {
-    const { data } = await this.call('Page.captureScreenshot', { format: 'png', clip: { ...clip, scale: 1 }, captureBeyondViewport: true }) as { data: string };
+    const { data } = (await this.call('Page.captureScreenshot', {
+      format: 'png',
+      clip: { ...clip, scale: 1 },
+      captureBeyondViewport: true,
+    })) as { data: string };
     return Buffer.from(data, 'base64');
   }
 

@@ -8,17 +8,28 @@ import { childrenNamed, descendantsNamed, type OoxmlPackage } from '../formats/o
 import { escapeHtml, imageDataUri } from './htmlPage';
 
 export const DOCX_PAGE = { width: 794, height: 1123, margin: 96 };
-const HEADING_PT: Record<string, number> = { Title: 28, Heading1: 20, Heading2: 16, Heading3: 14, Heading4: 12, Heading5: 11, Heading6: 11 };
+const HEADING_PT: Record<string, number> = {
+  Title: 28,
+  Heading1: 20,
+  Heading2: 16,
+  Heading3: 14,
+  Heading4: 12,
+  Heading5: 11,
+  Heading6: 11,
+};
 
 function attr(parent: Element, child: string, name = 'w:val'): string | undefined {
   const el = childrenNamed(parent, child)[0];
-  return el ? el.getAttribute(name) ?? '' : undefined;
+  return el ? (el.getAttribute(name) ?? '') : undefined;
 }
 
 function runCss(rPr: Element | undefined): string {
   if (!rPr) return '';
   const css: string[] = [];
-  const on = (name: string) => { const v = attr(rPr, name); return v !== undefined && v !== '0' && v !== 'false'; };
+  const on = (name: string) => {
+    const v = attr(rPr, name);
+    return v !== undefined && v !== '0' && v !== 'false';
+  };
   if (on('w:b')) css.push('font-weight:bold');
   if (on('w:i')) css.push('font-style:italic');
   const u = attr(rPr, 'w:u');
@@ -41,24 +52,32 @@ export class DocxHtml {
   static async convert(pkg: OoxmlPackage): Promise<string> {
     const images = new Map<string, string>();
     for (const rel of await pkg.relationships('word/document.xml')) {
-      if (rel.type.endsWith('/image') && !rel.external && pkg.has(rel.target)) images.set(rel.id, imageDataUri(rel.target, await pkg.bytes(rel.target)));
+      if (rel.type.endsWith('/image') && !rel.external && pkg.has(rel.target))
+        images.set(rel.id, imageDataUri(rel.target, await pkg.bytes(rel.target)));
     }
     const converter = new DocxHtml(images);
     const doc = await pkg.xml('word/document.xml');
-    const body = bodyElements(doc).map((el) => converter.block(el)).join('');
+    const body = bodyElements(doc)
+      .map((el) => converter.block(el))
+      .join('');
     return `<div class="docx" style="width:${DOCX_PAGE.width - 2 * DOCX_PAGE.margin}px;padding:${DOCX_PAGE.margin}px;font:11pt Calibri,Carlito,'Liberation Sans',Arial,sans-serif;line-height:1.25">${body}</div>`;
   }
 
   private block(el: Element): string {
     if (el.nodeName === 'w:p') return this.paragraph(el);
     if (el.nodeName === 'w:tbl') return this.table(el);
-    if (el.nodeName === 'w:sdt') return descendantsNamed(el, 'w:sdtContent').flatMap((c) => Array.from(c.childNodes)).filter((n): n is Element => n.nodeType === 1).map((c) => this.block(c)).join('');
+    if (el.nodeName === 'w:sdt')
+      return descendantsNamed(el, 'w:sdtContent')
+        .flatMap((c) => Array.from(c.childNodes))
+        .filter((n): n is Element => n.nodeType === 1)
+        .map((c) => this.block(c))
+        .join('');
     return '';
   }
 
   private paragraph(p: Element): string {
     const pPr = childrenNamed(p, 'w:pPr')[0];
-    const style = pPr ? attr(pPr, 'w:pStyle') ?? '' : '';
+    const style = pPr ? (attr(pPr, 'w:pStyle') ?? '') : '';
     const css: string[] = ['margin:0 0 8px 0', 'min-height:1.25em', 'white-space:pre-wrap'];
     const headingPt = HEADING_PT[style.replace(/\s/g, '')];
     if (headingPt) css.push(`font-size:${headingPt}pt`, 'font-weight:bold', 'color:#1F3864', 'margin:12px 0 6px 0');
@@ -68,17 +87,24 @@ export class DocxHtml {
     const left = Number(ind?.getAttribute('w:left') ?? ind?.getAttribute('w:start') ?? 0);
     const hanging = Number(ind?.getAttribute('w:hanging') ?? 0);
     const list = pPr ? childrenNamed(pPr, 'w:numPr')[0] : undefined;
-    if (left || list) css.push(`padding-left:${(left || 720) / 15}px`, `text-indent:-${(hanging || (list ? 360 : 0)) / 15}px`);
+    if (left || list)
+      css.push(`padding-left:${(left || 720) / 15}px`, `text-indent:-${(hanging || (list ? 360 : 0)) / 15}px`);
     let html = list ? '<span style="display:inline-block;width:24px">•</span>' : '';
-    const pageBreakBefore = pPr && childrenNamed(pPr, 'w:pageBreakBefore').length ? '<div class="page-break"></div>' : '';
+    const pageBreakBefore =
+      pPr && childrenNamed(pPr, 'w:pageBreakBefore').length ? '<div class="page-break"></div>' : '';
     for (const node of Array.from(p.childNodes)) {
       if (node.nodeType !== 1) continue;
       const el = node as Element;
       if (el.nodeName === 'w:r') html += this.run(el);
-      else if (el.nodeName === 'w:hyperlink' || el.nodeName === 'w:ins' || el.nodeName === 'w:smartTag') html += childrenNamed(el, 'w:r').map((r) => this.run(r)).join('');
+      else if (el.nodeName === 'w:hyperlink' || el.nodeName === 'w:ins' || el.nodeName === 'w:smartTag')
+        html += childrenNamed(el, 'w:r')
+          .map((r) => this.run(r))
+          .join('');
     }
     // A page break inside the paragraph ends the page after it.
-    const breakAfter = descendantsNamed(p, 'w:br').some((b) => b.getAttribute('w:type') === 'page') ? '<div class="page-break"></div>' : '';
+    const breakAfter = descendantsNamed(p, 'w:br').some((b) => b.getAttribute('w:type') === 'page')
+      ? '<div class="page-break"></div>'
+      : '';
     return `${pageBreakBefore}<p style="${css.join(';')}">${html}</p>${breakAfter}`;
   }
 
@@ -112,7 +138,10 @@ export class DocxHtml {
         const span = tcPr ? Number(attr(tcPr, 'w:gridSpan') ?? 1) : 1;
         const fill = tcPr ? childrenNamed(tcPr, 'w:shd')[0]?.getAttribute('w:fill') : undefined;
         const background = fill && /^[0-9A-Fa-f]{6}$/.test(fill) ? `background:#${fill};` : '';
-        const content = Array.from(tc.childNodes).filter((n): n is Element => n.nodeType === 1).map((c) => this.block(c)).join('');
+        const content = Array.from(tc.childNodes)
+          .filter((n): n is Element => n.nodeType === 1)
+          .map((c) => this.block(c))
+          .join('');
         return `<td colspan="${span}" style="${background}border:1px solid #8c8c8c;padding:2px 6px;vertical-align:top">${content}</td>`;
       });
       return `<tr>${cells.join('')}</tr>`;

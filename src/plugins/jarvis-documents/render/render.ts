@@ -15,7 +15,16 @@ import { htmlShell } from './htmlPage';
 import { PptxHtml } from './pptxHtml';
 import { sheetHtml } from './xlsxHtml';
 
-export interface RenderResult { output: string; unit: 'page' | 'sheet' | 'slide'; number: number; count: number; width: number; height: number; text: string; note?: string }
+export interface RenderResult {
+  output: string;
+  unit: 'page' | 'sheet' | 'slide';
+  number: number;
+  count: number;
+  width: number;
+  height: number;
+  text: string;
+  note?: string;
+}
 
 const PDF_SCALE = 1.5;
 const MAX_SHEET_HEIGHT = 6000;
@@ -60,7 +69,13 @@ const TEXT_IN_BAND = `((top, bottom) => { const w = document.createTreeWalker(do
 async function renderPdf(page: PipePage, bytes: Buffer, n: number): Promise<Omit<RenderResult, 'output'>> {
   const lib = JSON.stringify(pdfjsSource('pdf.min.mjs'));
   const worker = JSON.stringify(pdfjsSource('pdf.worker.min.mjs'));
-  const info = await page.evaluate<{ width: number; height: number; count: number; text: string; error?: string }>(`(async () => {
+  const info = await page.evaluate<{
+    width: number;
+    height: number;
+    count: number;
+    text: string;
+    error?: string;
+  }>(`(async () => {
     const blob = (code) => URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
     const pdfjs = await import(blob(${lib}));
     pdfjs.GlobalWorkerOptions.workerSrc = blob(${worker});
@@ -91,11 +106,21 @@ async function renderDocx(page: PipePage, pkg: OoxmlPackage, n: number): Promise
   if (n > count) throw new Error(`There is no page ${n}; the document lays out on ${count} page(s).`);
   const top = (n - 1) * DOCX_PAGE.height;
   const text = await page.evaluate<string>(`${TEXT_IN_BAND}(${top}, ${top + DOCX_PAGE.height})`);
-  return { unit: 'page', number: n, count, width: DOCX_PAGE.width, height: DOCX_PAGE.height, text, note: 'Pages are laid out by the renderer (A4); Word may break pages elsewhere.' };
+  return {
+    unit: 'page',
+    number: n,
+    count,
+    width: DOCX_PAGE.width,
+    height: DOCX_PAGE.height,
+    text,
+    note: 'Pages are laid out by the renderer (A4); Word may break pages elsewhere.',
+  };
 }
 
 async function pageBox(page: PipePage): Promise<{ width: number; height: number; text: string }> {
-  return page.evaluate(`(() => { const p = document.querySelector('.page').getBoundingClientRect(); return { width: Math.ceil(p.width), height: Math.ceil(p.height), text: document.querySelector('.page').innerText.replace(/\\s+/g, ' ').trim() }; })()`);
+  return page.evaluate(
+    `(() => { const p = document.querySelector('.page').getBoundingClientRect(); return { width: Math.ceil(p.width), height: Math.ceil(p.height), text: document.querySelector('.page').innerText.replace(/\\s+/g, ' ').trim() }; })()`,
+  );
 }
 
 export async function renderDocument(args: { path: string; page?: number; output?: string }): Promise<RenderResult> {
@@ -103,7 +128,9 @@ export async function renderDocument(args: { path: string; page?: number; output
   const format = formatOf(path);
   const bytes = readDocument(path);
   const n = args.page ?? 1;
-  const page = await (await chromium()).openPage(format === 'docx' ? DOCX_PAGE.width : 1280, format === 'docx' ? DOCX_PAGE.height : 800);
+  const page = await (
+    await chromium()
+  ).openPage(format === 'docx' ? DOCX_PAGE.width : 1280, format === 'docx' ? DOCX_PAGE.height : 800);
   try {
     let result: Omit<RenderResult, 'output'>;
     let clip: { x: number; y: number; width: number; height: number };
@@ -117,7 +144,14 @@ export async function renderDocument(args: { path: string; page?: number; output
       const slide = await PptxHtml.convert(await OoxmlPackage.load(bytes, path), n);
       await page.setContent(htmlShell(slide.html));
       const box = await pageBox(page);
-      result = { unit: 'slide', number: n, count: slide.slides, width: slide.width, height: slide.height, text: box.text };
+      result = {
+        unit: 'slide',
+        number: n,
+        count: slide.slides,
+        width: slide.width,
+        height: slide.height,
+        text: box.text,
+      };
       clip = { x: 0, y: 0, width: slide.width, height: slide.height };
     } else {
       const book = await loadWorkbook(bytes, path);
@@ -127,14 +161,27 @@ export async function renderDocument(args: { path: string; page?: number; output
       await page.setContent(htmlShell(converted.html));
       const box = await pageBox(page);
       const height = Math.min(box.height, MAX_SHEET_HEIGHT);
-      result = { unit: 'sheet', number: n, count: book.worksheets.length, width: box.width, height, text: box.text,
-        note: converted.truncated ? `Only the first ${converted.rows} rows and ${converted.columns} columns are drawn.` : undefined };
+      result = {
+        unit: 'sheet',
+        number: n,
+        count: book.worksheets.length,
+        width: box.width,
+        height,
+        text: box.text,
+        note: converted.truncated
+          ? `Only the first ${converted.rows} rows and ${converted.columns} columns are drawn.`
+          : undefined,
+      };
       clip = { x: 0, y: 0, width: box.width, height };
     }
     const output = args.output ? resolveDocumentPath(args.output) : defaultOutput(path, result.unit, n);
     if (!output.toLowerCase().endsWith('.png')) throw new Error(`output must be a .png file (got ${output}).`);
     writeDocument(output, await page.screenshot(clip));
-    return { ...result, output, text: result.text.length > TEXT_LIMIT ? `${result.text.slice(0, TEXT_LIMIT)}…` : result.text };
+    return {
+      ...result,
+      output,
+      text: result.text.length > TEXT_LIMIT ? `${result.text.slice(0, TEXT_LIMIT)}…` : result.text,
+    };
   } finally {
     await page.close();
   }

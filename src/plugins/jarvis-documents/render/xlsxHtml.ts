@@ -25,7 +25,11 @@ export function formatNumber(value: number, format: string | undefined): string 
   const shown = percent ? value * 100 : value;
   const decimals = (format.split('.')[1] ?? '').replace(/[^0#]/g, '').length;
   const grouped = format.includes(',');
-  const text = shown.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: grouped });
+  const text = shown.toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+    useGrouping: grouped,
+  });
   const currency = format.match(/[$€£]/)?.[0] ?? '';
   return `${currency}${text}${percent ? '%' : ''}`;
 }
@@ -35,15 +39,20 @@ function display(cell: Cell): { text: string; formulaOnly: boolean; numeric: boo
   if (value === null || value === undefined) return { text: '', formulaOnly: false, numeric: false };
   if (typeof value === 'object' && 'formula' in value && value.formula) {
     const result = value.result;
-    if (result === undefined || result === null) return { text: `=${value.formula}`, formulaOnly: true, numeric: false };
-    if (typeof result === 'number') return { text: formatNumber(result, cell.numFmt), formulaOnly: false, numeric: true };
-    if (typeof result === 'object' && 'error' in result) return { text: String(result.error), formulaOnly: false, numeric: false };
+    if (result === undefined || result === null)
+      return { text: `=${value.formula}`, formulaOnly: true, numeric: false };
+    if (typeof result === 'number')
+      return { text: formatNumber(result, cell.numFmt), formulaOnly: false, numeric: true };
+    if (typeof result === 'object' && 'error' in result)
+      return { text: String(result.error), formulaOnly: false, numeric: false };
     return { text: String(result), formulaOnly: false, numeric: false };
   }
   if (typeof value === 'number') return { text: formatNumber(value, cell.numFmt), formulaOnly: false, numeric: true };
   if (value instanceof Date) return { text: value.toISOString().slice(0, 10), formulaOnly: false, numeric: true };
-  if (typeof value === 'object' && 'richText' in value) return { text: value.richText.map((p) => p.text).join(''), formulaOnly: false, numeric: false };
-  if (typeof value === 'object' && 'text' in value) return { text: String(value.text), formulaOnly: false, numeric: false };
+  if (typeof value === 'object' && 'richText' in value)
+    return { text: value.richText.map((p) => p.text).join(''), formulaOnly: false, numeric: false };
+  if (typeof value === 'object' && 'text' in value)
+    return { text: String(value.text), formulaOnly: false, numeric: false };
   return { text: String(value), formulaOnly: false, numeric: false };
 }
 
@@ -56,12 +65,16 @@ function cellCss(cell: Cell, numeric: boolean): string {
   if (font.size) css.push(`font-size:${font.size}pt`);
   const color = argbCss(font.color?.argb);
   if (color) css.push(`color:${color}`);
-  const fill = cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? argbCss(cell.fill.fgColor?.argb) : undefined;
+  const fill =
+    cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? argbCss(cell.fill.fgColor?.argb) : undefined;
   if (fill) css.push(`background:${fill}`);
   css.push(`text-align:${cell.alignment?.horizontal ?? (numeric ? 'right' : 'left')}`);
   for (const side of ['top', 'left', 'bottom', 'right'] as const) {
     const border = cell.border?.[side];
-    if (border?.style) css.push(`border-${side}:${border.style === 'thick' || border.style === 'medium' ? 2 : 1}px solid ${argbCss(border.color?.argb) ?? '#000'}`);
+    if (border?.style)
+      css.push(
+        `border-${side}:${border.style === 'thick' || border.style === 'medium' ? 2 : 1}px solid ${argbCss(border.color?.argb) ?? '#000'}`,
+      );
   }
   return css.join(';');
 }
@@ -77,14 +90,19 @@ export function sheetHtml(sheet: Worksheet): { html: string; rows: number; colum
   const merges = (sheet.model as { merges?: string[] }).merges ?? [];
   for (const range of merges) {
     const [from, to] = range.split(':').map((ref) => sheet.getCell(ref));
-    spans.set(from.address, { rows: Number(to.row) - Number(from.row) + 1, cols: Number(to.col) - Number(from.col) + 1 });
-    for (let r = Number(from.row); r <= Number(to.row); r++) for (let c = Number(from.col); c <= Number(to.col); c++) if (r !== Number(from.row) || c !== Number(from.col)) covered.add(`${r}:${c}`);
+    spans.set(from.address, {
+      rows: Number(to.row) - Number(from.row) + 1,
+      cols: Number(to.col) - Number(from.col) + 1,
+    });
+    for (let r = Number(from.row); r <= Number(to.row); r++)
+      for (let c = Number(from.col); c <= Number(to.col); c++)
+        if (r !== Number(from.row) || c !== Number(from.col)) covered.add(`${r}:${c}`);
   }
   const head = `<tr><th class="corner"></th>${widths.map((w, c) => `<th style="width:${w}px;min-width:${w}px;max-width:${w}px">${columnName(c + 1)}</th>`).join('')}</tr>`;
   const body: string[] = [];
   for (let r = 1; r <= rows; r++) {
     const row = sheet.getRow(r);
-    const height = row.height ? `height:${Math.round(row.height * 4 / 3)}px;` : '';
+    const height = row.height ? `height:${Math.round((row.height * 4) / 3)}px;` : '';
     let html = `<tr style="${height}"><th>${r}</th>`;
     for (let c = 1; c <= columns; c++) {
       if (covered.has(`${r}:${c}`)) continue;
@@ -101,5 +119,10 @@ export function sheetHtml(sheet: Worksheet): { html: string; rows: number; colum
 .sheet td,.sheet th{border:1px solid #d4d4d4;padding:1px 4px;white-space:nowrap;overflow:hidden;height:20px}
 .sheet th{background:#f0f0f0;color:#444;font-weight:normal;text-align:center;font-size:9pt}.sheet th.corner{width:36px;min-width:36px}</style>`;
   const title = `<div style="font:bold 12px sans-serif;padding:6px 8px;background:#e8eef6">Sheet "${escapeHtml(sheet.name)}"${truncated ? ` — first ${rows} rows × ${columns} columns` : ''}</div>`;
-  return { html: `${style}<div class="page" style="display:inline-block">${title}<table class="sheet">${head}${body.join('')}</table></div>`, rows, columns, truncated };
+  return {
+    html: `${style}<div class="page" style="display:inline-block">${title}<table class="sheet">${head}${body.join('')}</table></div>`,
+    rows,
+    columns,
+    truncated,
+  };
 }

@@ -312,7 +312,7 @@ chrome.runtime.onMessage.addListener((message, _sender, reply) => {
   const act = {
     async status() {
       const s = await settings();
-      return { ...state, port: s.port, paired: !!s.token, tabs: (await handlers.list_tabs()) };
+      return { ...state, port: s.port, paired: !!s.token, tabs: await handlers.list_tabs() };
     },
     async pair() {
       const port = Number(message.port);
@@ -345,7 +345,10 @@ chrome.runtime.onMessage.addListener((message, _sender, reply) => {
     },
   }[message.type];
   if (!act) return false;
-  act().then((value) => reply({ value }), (e) => reply({ error: e.message }));
+  act().then(
+    (value) => reply({ value }),
+    (e) => reply({ error: e.message }),
+  );
   return true;
 });
 

@@ -1,15 +1,12 @@
-// The check after a foreground Bash command (docs/lsp.md "Diagnostics after Bash"): when a language server already
-// runs (none is started for this), the source files the command changed get their new errors appended to its result,
-// as after Edit. Which files changed is found cheaply and bounded: before the command, the size and mtime of the
-// files the servers have open and of the tracked files git lists as modified (with their text); after it, the same
-// again, plus the files git newly lists, whose text before was the index's.
+// Which source files a foreground Bash command changed, for the check after it (docs/lsp.md "Diagnostics after Bash";
+// lspDiagnostics.ts appends their new errors). Found cheaply and bounded, and only when a language server already runs:
+// before the command, the size and mtime of the files the servers have open and of the tracked files git lists as
+// modified (with their text); after it, the same again, plus the files git newly lists, whose text before was the
+// index's.
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { runGit } from '../../platform/git';
 import type { LspManager } from '../../platform/lsp/lspManager';
-import type { LspDiagnostic } from '../../platform/lsp/lspTypes';
-import type { ToolResult } from '../defineTool';
-import { boundedLines, formatDiagnostic, shownPath } from './editDiagnostics';
 
 /** Files looked at per snapshot, files checked after a command, the size of one, and how long git may take. */
 export const BASH_CHECK_MAX_FILES = 50;
@@ -123,7 +120,10 @@ async function snapshot(lsp: LspManager, cwd: string): Promise<BashSnapshot> {
 }
 
 /** The files the command changed, each with its text before and after (at most BASH_CHECK_MAX_CHANGED). */
-async function changedFiles(lsp: LspManager, snap: BashSnapshot) {
+export async function changedFiles(
+  lsp: LspManager,
+  snap: BashSnapshot,
+): Promise<Array<{ path: string; before: string; after: string }>> {
   const changed: Array<{ path: string; before: string; after: string }> = [];
   const consider = async (path: string, before: string | undefined, seen?: Seen) => {
     if (changed.length >= BASH_CHECK_MAX_CHANGED || before === undefined) return;
@@ -139,57 +139,4 @@ async function changedFiles(lsp: LspManager, snap: BashSnapshot) {
     for (const path of fresh.slice(0, BASH_CHECK_MAX_CHANGED)) await consider(path, await indexText(snap.cwd, path));
   }
   return changed;
-}
-
-/** After the command: its result with the changed files' new errors appended (unchanged when none are known). */
-export async function withBashErrors(
-  result: ToolResult,
-  snap: BashSnapshot | undefined,
-  lsp: LspManager | undefined,
-  ctx: { cwd: string; signal: AbortSignal },
-): Promise<ToolResult> {
-  if (!snap || !lsp || typeof result.content !== 'string' || ctx.signal.aborted) return result;
-  const skipped = (why: string) => ({
-    ...result,
-    content: `${String(result.content)}\n\n(The language-server check of changed files was skipped: ${why})`,
-  });
-  if (snap.problem && !snap.git && snap.files.size === 0) return skipped(snap.problem);
-  try {
-    return await appendErrors(result as ToolResult & { content: string }, snap, lsp, ctx.cwd);
-  } catch (e) {
-    return skipped((e as Error).message);
-  }
-}
-
-async function appendErrors(
-  result: ToolResult & { content: string },
-  snap: BashSnapshot,
-  lsp: LspManager,
-  cwd: string,
-): Promise<ToolResult> {
-  const changed = await changedFiles(lsp, snap);
-  const note = snap.problem ? `\n\n(The language-server check of changed files was partial: ${snap.problem})` : '';
-  if (changed.length === 0) return note ? { ...result, content: `${result.content}${note}` } : result;
-  const deadline = Date.now() + lsp.settings.diagnosticsWaitMs;
-  const found = await Promise.all(
-    changed.map(async (c) => ({
-      path: c.path,
-      errors: await lsp.errorsAfterEdit(c.path, c.before, c.after, deadline),
-    })),
-  );
-  const answered = found.filter((f): f is { path: string; errors: LspDiagnostic[] } => f.errors !== undefined);
-  if (answered.length === 0) return note ? { ...result, content: `${result.content}${note}` } : result;
-  const all = answered.flatMap((f) => f.errors.map((d) => `- ${formatDiagnostic(d, shownPath(f.path, cwd))}`));
-  if (all.length === 0)
-    return { ...result, diagnostics: { errors: 0, lines: [] }, content: `${result.content}${note}` };
-  const lines = boundedLines(all, lsp.settings.maxDiagnostics, lsp.settings.maxDiagnosticBytes);
-  const files = answered.filter((f) => f.errors.length > 0).length;
-  const head =
-    `\n\nThis command introduced ${all.length} new error${all.length === 1 ? '' : 's'}` +
-    `${files > 1 ? ` in ${files} files` : ''} (language server):`;
-  return {
-    ...result,
-    diagnostics: { errors: all.length, lines },
-    content: `${result.content}${head}\n${lines.join('\n')}${note}`,
-  };
 }
