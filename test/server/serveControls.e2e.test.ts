@@ -23,7 +23,7 @@ function planTurn(messages: Array<{ role: string; content: unknown }>, body: str
   const step = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
   if (step === 0) return { toolCalls: [{ name: 'EnterPlanMode', arguments: {} }] };
   if (step === 1) {
-    const path = /(\/[^"\\\s]*\/plans\/plan-[0-9a-f]+\.md)/.exec(body)![1];
+    const path = /(\/[^"\\\s]*\/plans\/(?:[^"\\\s/]+\/)?plan-[0-9a-f]+\.md)/.exec(body)![1];
     return { toolCalls: [{ name: 'Write', arguments: { path, content: '# Plan\n\n1. Add the table\n' } }] };
   }
   if (step === 2)
