@@ -2,10 +2,11 @@
 // HTTP, prompts streamed to two WebSocket clients, an approval answered by one of them, a client killed mid-turn that
 // reconnects and catches up from its last seq, resync_required past the buffer, SSE, fork, abort, archive and
 // `jarvis --continue` resuming a server-made session.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, waitUntil, type CliDirs } from '../helpers/cli';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import { api, startServe, WsClient, type Served, type WsFrame } from '../helpers/serveProcess';
 
@@ -118,14 +119,42 @@ describe('jarvis serve: sessions, prompts and events', () => {
   }, 120_000);
 
   it('keeps the turn going when a client is killed mid-turn; the client catches up from its last seq', async () => {
+    // The watching client is a process of its own, killed with SIGKILL mid-turn: no close frame, no goodbye.
+    b.close();
+    const watcher = spawn(
+      process.execPath,
+      [
+        join(__dirname, 'fixtures', 'watchClient.mjs'),
+        `${served.url.replace('http', 'ws')}/api/v1/ws`,
+        served.token,
+        sid,
+      ],
+      { cwd: join(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let printed = '';
+    watcher.stdout!.on('data', (d) => (printed += d));
+    const frames = () =>
+      printed
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as WsFrame);
+    await waitUntil(() => frames().some((f) => f.type === 'ack'), 20_000, 'the watcher to subscribe');
     gate = new Promise((r) => (release = r));
     const prompt = await api(served, 'POST', `/api/v1/sessions/${sid}/prompts`, {
       content: [{ type: 'text', text: 'wait for the gate' }],
     });
     const pid = prompt.data.prompt_id as string;
-    await b.waitFor((f) => f.type === 'prompt.started' && f.payload.prompt_id === pid, 'prompt.started on b');
-    const seen = b.events(sid).at(-1)!.seq!;
-    b.socket.terminate();
+    await waitUntil(
+      () => frames().some((f) => f.type === 'prompt.started' && f.payload.prompt_id === pid),
+      20_000,
+      'prompt.started in the watcher',
+    );
+    const seen = frames()
+      .filter((f) => f.session_id === sid)
+      .at(-1)!.seq!;
+    const gone = new Promise((r) => watcher.once('exit', r));
+    watcher.kill('SIGKILL');
+    await gone;
     release();
     await a.waitFor(completed(sid, pid), 'the turn to end on a');
     const missed = a.events(sid).filter((f) => f.seq! > seen);
