@@ -2,7 +2,18 @@
 // `server.token` under JARVIS_CODE_HOME (mode 0600) and reused. A token file that is not the owner's alone, or not
 // a token, is refused rather than trusted.
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeSync, constants } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export class TokenFileError extends Error {}
@@ -15,7 +26,15 @@ export function loadOrCreateToken(home: string): { token: string; created: boole
   const path = tokenPath(home);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   if (existsSync(path)) {
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+        throw new TokenFileError(`${path} is a symbolic link; remove it and a new token is made`);
+      throw e;
+    }
+    let text: string;
     try {
       const st = fstatSync(fd);
       if (!st.isFile()) throw new TokenFileError(`${path} is not a regular file; remove it and start again`);
@@ -25,20 +44,33 @@ export function loadOrCreateToken(home: string): { token: string; created: boole
         );
       if (typeof process.getuid === 'function' && st.uid !== process.getuid())
         throw new TokenFileError(`${path} belongs to another user; remove it and start again`);
+      // Read from the descriptor checked above, not the path again.
+      text = readFileSync(fd, 'utf8');
     } finally {
       closeSync(fd);
     }
-    const token = readFileSync(path, 'utf8').trim();
+    const token = text.trim();
     if (!/^[A-Za-z0-9_-]{32,128}$/.test(token))
       throw new TokenFileError(`${path} does not hold a token; remove it and a new one is made`);
     return { token, created: false };
   }
   const token = randomBytes(32).toString('base64url');
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  // Written whole to a private temporary file, then linked into place: a second server starting at the same moment
+  // either links first (and this one reads its token) or finds the file complete, never half-written.
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     writeSync(fd, `${token}\n`);
   } finally {
     closeSync(fd);
+  }
+  try {
+    linkSync(tmp, path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    return loadOrCreateToken(home);
+  } finally {
+    unlinkSync(tmp);
   }
   return { token, created: true };
 }
