@@ -221,9 +221,11 @@ async function runPrintBody(
     if (!(e instanceof SessionLockedError) && !(e instanceof LinkInTheWayError)) throw e;
     return fail(`jarvis: ${e.message}`);
   }
+  // What the first request carries: the offered tools, not those waiting for ToolSearch (whose schemas are then never
+  // built before the request — docs/FEATURES.md, "Start-up time against Codex").
   const frameTokens =
     estimateTokens(runtime.session.state.systemPrompt ?? '') +
-    estimateToolSchemaTokens(runtime.tools.list().map(toolSchemaForModel));
+    estimateToolSchemaTokens(runtime.offered.list().map(toolSchemaForModel));
   const fitted = fitPromptToWindow(
     input,
     { window: contextWindow(startup.runtime.model), name: startup.runtime.model.model, frameTokens },

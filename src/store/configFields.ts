@@ -9,7 +9,8 @@ import { displayPath } from './paths';
 // ---- building blocks: each carries the "expected …" phrase used in error messages ----
 
 export const str = () => z.string({ error: 'a string' });
-export const nonEmpty = () => z.string({ error: 'a non-empty string' }).min(1, { error: 'a non-empty string' });
+export const nonEmpty = () =>
+  z.string({ error: 'a non-empty string' }).check(z.minLength(1, { error: 'a non-empty string' }));
 export const bool = () => z.boolean({ error: 'true or false' });
 export const stringList = () => z.array(str(), { error: 'an array of strings' });
 export const stringTable = () => z.record(z.string(), str(), { error: 'a table of string values' });
@@ -23,10 +24,16 @@ export function int(min?: number, max?: number) {
         : max !== undefined
           ? `an integer ≤ ${max}`
           : 'an integer';
-  let schema = z.number({ error: expected }).int({ error: expected });
-  if (min !== undefined) schema = schema.min(min, { error: expected });
-  if (max !== undefined) schema = schema.max(max, { error: expected });
-  return schema;
+  // One check() with every bound: each chained .int()/.min()/.max() builds a whole new schema, and config.toml's
+  // ~35 integers are built on every start (docs/FEATURES.md, "Start-up time against Codex"). Same checks, same JSON
+  // Schema (test/store/configFields.test.ts).
+  return z
+    .number({ error: expected })
+    .check(
+      z.int({ error: expected }),
+      ...(min !== undefined ? [z.gte(min, { error: expected })] : []),
+      ...(max !== undefined ? [z.lte(max, { error: expected })] : []),
+    );
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
@@ -219,7 +226,9 @@ function unknownKeyError(file: string, schema: z.ZodType, path: Path, key: strin
  * the schema's leaves carry the expected phrase, unknown keys get a suggestion.
  */
 export function validateAgainst<S extends z.ZodType>(schema: S, raw: unknown, file: string): z.output<S> {
-  const result = schema.safeParse(raw);
+  // jitless: a file is checked once per start, and zod's compiled fast path for a schema this size costs more to
+  // generate than it saves on one parse (docs/FEATURES.md, "Start-up time against Codex").
+  const result = schema.safeParse(raw, { jitless: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (issue.code === 'unrecognized_keys') throw unknownKeyError(file, schema, issue.path, issue.keys[0]);

@@ -302,7 +302,8 @@ export function parseServerEntry(
   const label = `${displayPath(where.file)}: MCP server "${name}"`;
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
     return { error: `${label}: the name may contain only letters, digits, "_", "-" and "." (server skipped)` };
-  const parsed = entrySchema.safeParse(raw);
+  // jitless: each entry is checked once per start, where zod's compiled fast path costs more than it saves.
+  const parsed = entrySchema.safeParse(raw, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.length ? issue.path.join('.') : '(entry)';

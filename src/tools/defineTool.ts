@@ -216,13 +216,20 @@ export function defineTool<
   Optional extends AnyServiceKey = never,
 >(def: ToolDefinition<S, Needs, Optional>): Tool {
   const renderedDescription = renderTemplate(def.description.trim(), def.constants ?? {});
-  const jsonSchema = z.toJSONSchema(def.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete jsonSchema.$schema;
-  compactJsonSchema(jsonSchema);
   const { schema, ...rest } = def as unknown as ToolDefinition<z.ZodType, AnyServiceKey, AnyServiceKey>;
+  // Built on first read, not at definition: a start-up defines every built-in tool but sends only the ones offered
+  // up front (the others wait for ToolSearch), and this conversion is most of a definition's cost (docs/FEATURES.md,
+  // "Start-up time against Codex"). test/tools/defineTool.test.ts builds every built-in tool's schema.
+  let jsonSchema: Record<string, unknown> | undefined;
   return {
     ...rest,
-    jsonSchema,
+    get jsonSchema() {
+      if (jsonSchema) return jsonSchema;
+      const built = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+      delete built.$schema;
+      compactJsonSchema(built);
+      return (jsonSchema = built);
+    },
     renderedDescription,
     validateArgs(raw) {
       const parsed = schema.safeParse(raw);

@@ -51,4 +51,20 @@ describe('jarvis -p: parallel tool calls on stderr', () => {
     expect(lines.filter((l) => /^• Read\b.*a\.txt/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('  ⎿ ') && !l.startsWith('  ⎿ ['))).toHaveLength(1);
   });
+
+  it('twenty searches side by side: each answered, and no listener warning from Node on stderr', async () => {
+    const dirs = makeCliDirs();
+    for (let i = 0; i < 20; i++) writeFileSync(join(dirs.cwd, `f${i}.txt`), `word${i}\n`);
+    server.push(
+      { toolCalls: Array.from({ length: 20 }, (_, i) => ({ name: 'Grep', arguments: { pattern: `word${i}\b` } })) },
+      { text: 'Found them.' },
+    );
+    const r = await runJarvis(['-p', 'find the words'], {
+      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
+      cwd: dirs.cwd,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('• [20] Grep');
+    expect(r.stderr).not.toMatch(/MaxListenersExceededWarning|memory leak/);
+  });
 });

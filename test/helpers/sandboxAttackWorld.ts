@@ -74,7 +74,7 @@ export async function makeWorld(user: TestUser): Promise<World> {
   const run = (spawn: SandboxSpawn) => runSandboxSpawn(spawnAsUser(user, spawn), { cwd: ws, env, timeoutMs: 80_000 });
   /** Prepares `attack` through the session's boundary, runs what `spawnOf` makes of its spawn, and settles. */
   const throughBoundary = async (attack: string, mode: Mode, spawnOf = (s: SandboxSpawn) => s) => {
-    const plan: CommandRun = await sandboxFor(mode).prepare({ command: attack, cwd: ws });
+    const plan: CommandRun = await asUsersPlan(user, () => sandboxFor(mode).prepare({ command: attack, cwd: ws }));
     if (plan.kind !== 'sandboxed') throw new Error(`expected a sandboxed plan, got ${plan.kind}`);
     try {
       return await run(spawnOf(plan.spawn));
@@ -107,6 +107,23 @@ export async function makeWorld(user: TestUser): Promise<World> {
       removeUserRoots([user]);
     },
   };
+}
+
+/**
+ * Jarvis makes its plan and runs it as one user; here this (root) process makes the plan that runs as `user`. Which of
+ * the host's sockets get a cover depends on who can reach them (platform/sandbox/unixSockets.ts), so the plan is made
+ * with `user`'s id, as Jarvis started by `user` would make it. Tests of one file run one at a time, so the stand-in
+ * id is seen by this plan only.
+ */
+async function asUsersPlan<T>(user: TestUser, make: () => Promise<T>): Promise<T> {
+  const own = process.getuid;
+  if (!own || own() === user.uid) return make();
+  process.getuid = () => user.uid;
+  try {
+    return await make();
+  } finally {
+    process.getuid = own;
+  }
 }
 
 async function runPlain(cmd: { file: string; args: string[] }, cwd: string, env: NodeJS.ProcessEnv) {

@@ -4,6 +4,7 @@ import { defineTool, describeSchemaError, renderTemplate, toolSchemaForModel } f
 import { capToolOutput, MAX_TOOL_OUTPUT_CHARS } from '../../src/engine/loop/toolRunner';
 import { readFileSync } from 'node:fs';
 import { makeToolHarness } from '../helpers/toolHarness';
+import { builtinTools } from '../../src/tools/registry';
 
 describe('tool framework', () => {
   it('fills description placeholders from the tool constants and refuses unknown ones', () => {
@@ -29,6 +30,17 @@ describe('tool framework', () => {
     // .int() bounds at ±2^53 tell the model nothing and are left out; real bounds stay.
     expect(JSON.stringify(schema.parameters)).not.toContain(String(Number.MAX_SAFE_INTEGER));
     expect(schema.parameters).toMatchObject({ properties: { limit: { type: 'integer', minimum: 1 } } });
+  });
+
+  it("builds each built-in tool's JSON schema on first read, once, as an object schema", () => {
+    const tools = builtinTools({ cron: true });
+    expect(tools.length).toBeGreaterThan(10);
+    for (const tool of tools) {
+      const first = tool.jsonSchema;
+      expect(first, tool.name).toMatchObject({ type: 'object' });
+      expect(first.$schema, tool.name).toBeUndefined();
+      expect(tool.jsonSchema, tool.name).toBe(first);
+    }
   });
 
   it('describes schema errors by field, for the model', () => {

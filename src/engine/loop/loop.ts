@@ -2,6 +2,7 @@
 // A turn runs steps — a model response, then its tool calls — until the model answers without tools.
 // Each turn and each step has its own AbortController; cancelling keeps the partial text.
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { ContentPart, Message, ModelClient, ResolvedModel } from '../../llm/types';
 import type { Tool } from '../../tools/defineTool';
 import { MAIN_AGENT_ID, type EngineEvent, type EngineEventBody } from './events';
@@ -244,6 +245,9 @@ export class Agent {
             ? 'cron'
             : 'user';
     const abort = new AbortController();
+    // Every call of a response listens to the turn's signal while it runs, and a response may hold dozens of calls
+    // run side by side: that many listeners is the design, not a leak, so Node's warning past 10 is turned off here.
+    setMaxListeners(0, abort.signal);
     this.turnAbort = abort;
     let message = this.userMessageFor(first);
     let blocked: string | undefined;

@@ -7,7 +7,7 @@
 import { chmodSync, cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { guardedFetch, UrlRefusedError, type Resolver } from '../../platform/web/guardedFetch';
-import { readZip, ZipError, type ReadZipEntry } from '../../platform/zip';
+import type { ReadZipEntry } from '../../platform/zip';
 import { expandTilde } from '../../store/paths';
 import { PluginError, type PluginSourceKind } from './installedStore';
 import { CLAUDE_MARKETPLACE, MANIFEST_FILES, MARKETPLACE_HINT } from './manifest';
@@ -243,6 +243,9 @@ async function download(
 }
 
 async function entriesOf(data: Buffer, what: string): Promise<ReadZipEntry[]> {
+  // Loaded here, not at the top: the zip reader is only for installs from archives, and every start-up loads this
+  // file (docs/FEATURES.md, "Start-up time against Codex").
+  const { readZip, ZipError } = await import('../../platform/zip');
   try {
     return await readZip(data, ZIP_LIMITS);
   } catch (e) {

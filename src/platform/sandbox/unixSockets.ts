@@ -96,7 +96,7 @@ export function socketFileArgs(policy: UnixSocketPolicy, hidden: readonly string
   if (policy.rule === 'refuse') return args;
   for (const path of boundSocketPaths()) {
     const covered = [...SOCKET_DIRS, '/tmp', ...hidden].some((h) => path === h || path.startsWith(`${h}/`));
-    if (covered || allowed.has(path) || !isSocket(path)) continue;
+    if (covered || allowed.has(path) || !isSocket(path) || !reachableWithoutCapabilities(path)) continue;
     args.push('--ro-bind', '/dev/null', path);
   }
   return args;
@@ -121,6 +121,32 @@ function boundSocketPaths(): string[] {
     if (path?.startsWith('/')) paths.add(path);
   }
   return [...paths];
+}
+
+/**
+ * Whether a process with no capabilities (every sandboxed command: docs/sandbox.md "Capabilities") and Jarvis's
+ * user could pass through every folder above `path`. Jarvis running as root can see a socket inside another user's
+ * 0700 folder, but a command cannot reach it, and bwrap — holding no capability over that user's files inside its
+ * user namespace — cannot place a cover there either (the whole command would fail). Such a socket needs no cover.
+ * Fail closed: a folder that grants search to its group or to others counts as passable whatever the groups (an
+ * ACL's mask shows in the group bits), and a folder that cannot be examined counts as passable.
+ */
+function reachableWithoutCapabilities(path: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  const parts = path.split('/').filter(Boolean).slice(0, -1);
+  let dir = '';
+  for (const part of parts) {
+    dir += `/${part}`;
+    let st;
+    try {
+      st = lstatSync(dir);
+    } catch {
+      return true;
+    }
+    if (st.uid !== uid && (st.mode & 0o011) === 0) return false;
+  }
+  return true;
 }
 
 function realDir(path: string): string | undefined {

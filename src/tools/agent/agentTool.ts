@@ -52,12 +52,9 @@ const fields = z.object({
 /** What the tools offer of the model pool (SPEC §3.5): its choices, or the one model `force` pins. */
 export type ModelOffer = { choices: readonly ModelChoice[]; note?: string } | { forced: string };
 
-/**
- * `model` is offered only with a model pool: its description lists the choices. With `force` it is not
- * offered and a call that gives one anyway is refused; without a pool an unexpected one is dropped.
- */
-export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S>, offer: ModelOffer | undefined) {
-  const extended = schema.extend({
+/** The schema with the `model` argument, described with the pool's choices. */
+function extendWithModel<S extends z.ZodRawShape>(schema: z.ZodObject<S>, offer: ModelOffer | undefined) {
+  return schema.extend({
     model: z
       .string()
       .trim()
@@ -69,15 +66,24 @@ export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S
           : `model pool choice: ${describeModelChoices(offer && 'choices' in offer ? offer.choices : [])}`,
       ),
   });
+}
+
+/**
+ * `model` is offered only with a model pool: its description lists the choices. With `force` it is not
+ * offered and a call that gives one anyway is refused; without a pool an unexpected one is dropped.
+ * The extended schema is built only when it is offered (every session defines this tool at start-up).
+ */
+export function withModelArgument<S extends z.ZodRawShape>(schema: z.ZodObject<S>, offer: ModelOffer | undefined) {
+  type Extended = ReturnType<typeof extendWithModel<S>>;
   if (offer && 'forced' in offer) {
     const refused = schema.loose().refine((a) => !('model' in a), {
       message: `[secondary_model] force = true runs every subagent on "${offer.forced}"; leave model out`,
       path: ['model'],
     });
     // The type is the same: a call that passes this schema has no `model`.
-    return refused as unknown as typeof extended;
+    return refused as unknown as Extended;
   }
-  return (offer ? extended : schema) as typeof extended;
+  return (offer ? extendWithModel(schema, offer) : schema) as Extended;
 }
 
 /**

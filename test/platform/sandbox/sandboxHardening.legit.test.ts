@@ -6,7 +6,8 @@
 // an unprivileged user created for the test. With `unix_sockets = "own"` a command's own Unix sockets work, and an
 // allowed SSH agent (`allow_unix_sockets = ["$SSH_AUTH_SOCK"]`) is reachable while nothing else outside is.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,22 @@ const available =
   requireSystemPart('setpriv', 'runs the cases as an unprivileged user');
 const users = available ? sandboxTestUsers('hardening-legit') : [];
 const OFF: Mode = { network: 'off', unixSockets: 'refuse' };
+
+/** As root: a listening socket inside a 0700 folder owned by nobody (uid 65534). */
+async function foreignUsersSocket(): Promise<{ close(): Promise<void> } | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const dir = mkdtempSync('/var/tmp/jarvis-foreign-sock-');
+  const server = createNetServer();
+  await new Promise<void>((done) => server.listen(join(dir, 'their.sock'), done));
+  chownSync(dir, 65534, 65534);
+  chmodSync(dir, 0o700);
+  return {
+    close: async () => {
+      await new Promise((done) => server.close(done));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 const MODULES = resolve(__dirname, '../../../node_modules');
 
 const FILES: Record<string, string> = {
@@ -163,13 +180,20 @@ describe.skipIf(!available)('legitimate work inside the hardened sandbox', () =>
     });
 
     it('a command cannot make a Unix socket by default, and can with unix_sockets = "own"', async () => {
+      // Another user's socket in its 0700 folder (left by a process of that user): neither the command nor bwrap can
+      // reach it, so it gets no cover, and the command still runs.
+      const foreign = await foreignUsersSocket();
       const server =
         "python3 -c \"import socket,os\ns=socket.socket(socket.AF_UNIX);s.bind('/tmp/own.sock');s.listen(1)\n" +
         "c=socket.socket(socket.AF_UNIX);c.connect('/tmp/own.sock');a,_=s.accept();a.send(b'own-socket-ok');print(c.recv(99))\"";
       expect((await run(server)).out).toContain('Operation not permitted');
-      const own = await run(server, { network: 'off', unixSockets: 'own' });
-      expect(own.out).toContain('own-socket-ok');
-      expect(own.code, own.out).toBe(0);
+      try {
+        const own = await run(server, { network: 'off', unixSockets: 'own' });
+        expect(own.out).toContain('own-socket-ok');
+        expect(own.code, own.out).toBe(0);
+      } finally {
+        await foreign?.close();
+      }
     });
 
     it('reaches an allowed SSH agent, with SSH_AUTH_SOCK kept, and nothing else outside', async () => {

@@ -2,7 +2,7 @@
 // errors naming the key and the shape; entries resolve to socket paths ($SSH_AUTH_SOCK, a D-Bus address, ~/); and
 // the bwrap arguments that hide the socket folders, unset the socket variables, bind allowed sockets back in and,
 // where commands may make their own sockets, cover the socket files the host has bound.
-import { readdirSync, readlinkSync, realpathSync, rmSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, readdirSync, readlinkSync, realpathSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -144,5 +144,22 @@ describe('the socket folders and files', () => {
     expect(args).not.toContain(`/dev/null ${allowed}`);
     const inHidden = socketFileArgs({ rule: 'allow', allowed: [], keepEnv: [] }, [dir]).join(' ');
     expect(inHidden).not.toContain(outside);
+  });
+
+  it("as root: a socket in another user's closed folder gets no cover (nothing without capabilities reaches it)", async () => {
+    if (process.getuid?.() !== 0) return; // as another user the socket cannot even be seen
+    const closed = join(dir, 'closed');
+    const open = join(dir, 'open');
+    mkdirSync(closed);
+    mkdirSync(open);
+    await listen(join(closed, 'their.sock'));
+    await listen(join(open, 'their.sock'));
+    chownSync(closed, 65534, 65534);
+    chmodSync(closed, 0o700);
+    chownSync(open, 65534, 65534);
+    chmodSync(open, 0o711);
+    const args = socketFileArgs({ rule: 'allow', allowed: [], keepEnv: [] }, []).join(' ');
+    expect(args).not.toContain(join(closed, 'their.sock'));
+    expect(args).toContain(`--ro-bind /dev/null ${join(open, 'their.sock')}`);
   });
 });
