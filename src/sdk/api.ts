@@ -222,7 +222,7 @@ export interface Options {
   /**
    * Run on a `jarvis serve` instead of in this process (docs/server.md "From the SDK"): its URL and token as it
    * printed them. The same messages and controls; `cwd` must lie in the server's workspace roots; `tools`,
-   * `outputSchema`, the caps and `provider` are not available (the server's configuration applies).
+   * `hooks`, `outputSchema`, the caps and `provider` are not available (the server's configuration applies).
    */
   server?: { url: string; token: string };
   /** Hears what `jarvis -p` writes to stderr as warnings (a broken file, an MCP server that did not start). */
