@@ -133,10 +133,11 @@ describe('jarvis serve: sessions, prompts and events', () => {
     );
     let printed = '';
     watcher.stdout!.on('data', (d) => (printed += d));
+    // Whole lines only: a read may end mid-line.
     const frames = () =>
       printed
         .split('\n')
-        .filter(Boolean)
+        .slice(0, -1)
         .map((l) => JSON.parse(l) as WsFrame);
     await waitUntil(() => frames().some((f) => f.type === 'ack'), 20_000, 'the watcher to subscribe');
     gate = new Promise((r) => (release = r));
