@@ -219,6 +219,12 @@ export interface Options {
   /** Which configuration loads: none by default (reproducible programs); `user` and `project` load config.toml,
    * its hooks, MCP servers, skills, agents and plugins as the CLI does. */
   settingSources?: Array<'user' | 'project'>;
+  /**
+   * Run on a `jarvis serve` instead of in this process (docs/server.md "From the SDK"): its URL and token as it
+   * printed them. The same messages and controls; `cwd` must lie in the server's workspace roots; `tools`,
+   * `hooks`, `outputSchema`, the caps and `provider` are not available (the server's configuration applies).
+   */
+  server?: { url: string; token: string };
   /** Hears what `jarvis -p` writes to stderr as warnings (a broken file, an MCP server that did not start). */
   stderr?: (line: string) => void;
 }

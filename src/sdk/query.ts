@@ -21,6 +21,7 @@ import { towerEnabled } from '../tools/tower/towerService';
 import { engineToolsOf } from './sdkTool';
 import { SessionHost } from './sessionHost';
 import { MessageQueue } from './messageQueue';
+import { remoteQuery } from './remoteQuery';
 
 declare const __JARVIS_VERSION__: string;
 
@@ -306,5 +307,7 @@ function forkedCopy(startup: Startup) {
 
 export function query(args: QueryArgs): Query {
   if (!args || typeof args !== 'object') throw new TypeError('query() takes { prompt, options }');
+  // A remote `jarvis serve` runs the session (docs/server.md "From the SDK").
+  if (args.options?.server) return remoteQuery(args);
   return new SdkQuery(args.prompt, args.options ?? {});
 }

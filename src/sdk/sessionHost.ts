@@ -4,6 +4,7 @@
 // and takes the controls: interrupt, permission mode, model, close. The SDK's query() holds one; `jarvis serve` is
 // meant to hold several. It touches no process-global state: no signal handlers, no last-resort handler, no chdir.
 import type { ApprovalAnswer, ApprovalPort, ApprovalRequest } from '../engine/policy/approvals';
+import type { InteractionPort } from '../engine/delegation/interactions';
 import { MAIN_AGENT_ID, type EngineEvent } from '../engine/loop/events';
 import type { PermissionMode } from '../engine/session/records';
 import type { ResolvedModel } from '../llm/types';
@@ -41,6 +42,8 @@ export interface SessionHostOptions {
    */
   decide?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
   nonInteractive: boolean;
+  /** Who answers questions (AskUserQuestion) and plan reviews; absent: the tool reports no one can (`jarvis serve` gives one). */
+  interactionPort?: InteractionPort;
   /** What a run does about background tasks still going when its turn ends (`[background]` print_* settings). */
   background: { mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
   onMessage(message: HostMessage): void;
@@ -70,6 +73,7 @@ export class SessionHost {
       nonInteractive: opts.nonInteractive,
       notificationDelivery: 'collect',
       approvalPort,
+      interactionPort: opts.interactionPort,
       onEvent: (event) => this.onEvent(event),
     });
     this.runtime = this.control.ensure();

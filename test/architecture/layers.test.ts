@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 // DESIGN §1.2: cli → (ui | acp | print) → engine → (tools, ext) → (llm, store, platform) → types.
 // A module may import from its own layer or any layer of a lower rank; never upwards.
 const RANK: Record<string, number> = {
-  cli: 4,
+  cli: 5,
+  server: 4,
   ui: 3,
   acp: 3,
   print: 3,

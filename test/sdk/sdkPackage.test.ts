@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import { collect, makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
+import { startServe, type Served } from '../helpers/serveProcess';
 import { startLockRegistry, type LockRegistry } from '../helpers/lockRegistry';
 
 const run = promisify(execFile);
@@ -66,7 +67,11 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
+let served: Served | undefined;
+
 afterEach(async () => {
+  await served?.stop();
+  served = undefined;
   await server?.close();
   server = undefined;
 });
@@ -78,7 +83,7 @@ type Record_ = Record<string, unknown>;
 async function program(
   file: string,
   script: ScriptedTurn[] | ((prompt: string) => ScriptedTurn),
-  env: Record<string, string> = {},
+  env: Record<string, string> | ((dirs: CliDirs, model: MockModelServer) => Promise<Record<string, string>>) = {},
 ): Promise<{ report: Record_; dirs: CliDirs; stderr: string; code: number | null }> {
   server =
     typeof script === 'function'
@@ -100,7 +105,7 @@ async function program(
     JARVIS_MEMORY_EXTRACTION_ENABLED: 'false',
     MOCK_BASE_URL: server.baseUrlFor('openai'),
     WORK: dirs.cwd,
-    ...env,
+    ...(typeof env === 'function' ? await env(dirs, server) : env),
   });
   const child = spawn(process.execPath, [file], { cwd: project, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const r = await collect(child, 60_000);
@@ -328,6 +333,50 @@ describe('jarvis-code/sdk from the packed tarball', () => {
     expect(report.after).toEqual(report.before);
   });
 
+  it('options.server: the same messages from a jarvis serve; canUseTool answered over the API; resume; interrupt', async () => {
+    const { report, dirs } = await program(
+      'programs/serverQuery.mjs',
+      (() => {
+        const turns: ScriptedTurn[] = [
+          { toolCalls: [{ name: 'Write', arguments: { path: 'notes.txt', content: 'x' } }] },
+          { toolCalls: [{ name: 'Bash', arguments: { command: 'echo original' } }] },
+          { text: 'Done.' },
+          { text: 'I tried to write and ran echo.' },
+        ];
+        let i = 0;
+        return () => turns[i++] ?? { hang: true };
+      })(),
+      async (dirs, model) => {
+        served = await startServe(dirs, mockModelEnv(model.baseUrlFor('openai')));
+        return { SERVE_URL: served.url, SERVE_TOKEN: served.token };
+      },
+    );
+    const asked = report.asked as Array<{ toolName: string }>;
+    expect(asked.map((a) => a.toolName)).toEqual(['Write', 'Bash']);
+    const first = report.first as Message[];
+    expect(kinds(first)).toEqual(['init', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'result']);
+    expect(first[0]).toMatchObject({ type: 'init', version: 1, model: 'mock-model', cwd: dirs.cwd });
+    expect(first[2]).toMatchObject({ role: 'tool', name: 'Write', is_error: true });
+    expect(String(first[2].content)).toContain('Writing files is not allowed in this check.');
+    expect(String(first[4].content)).toContain('rewritten-by-sdk');
+    expect(first.at(-1)).toMatchObject({
+      type: 'result',
+      outcome: 'success',
+      text: 'Done.',
+      session_id: first[0].session_id,
+    });
+    expect(existsSync(join(dirs.cwd, 'notes.txt'))).toBe(false);
+    const second = report.second as Message[];
+    expect(second.at(-1)).toMatchObject({ outcome: 'success', session_id: first[0].session_id });
+    expect(sentToModel(3)).toContain('rewritten-by-sdk');
+    expect((report.stopped as Message[]).at(-1)).toMatchObject({ type: 'result', outcome: 'interrupted' });
+    expect(report.refused).toEqual([
+      { type: 'error', message: expect.stringContaining('the token is wrong (code 40101)') },
+      expect.objectContaining({ type: 'result', outcome: 'error' }),
+    ]);
+    expect(report.after).toEqual(report.before);
+  });
+
   it('a consumer .ts file type-checks against the shipped .d.ts', async () => {
     writeFileSync(
       join(project, 'consumer.ts'),
@@ -387,6 +436,35 @@ describe('examples/', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'fail', problems: ['src/a.js:3 TODO'] });
     expect(r.stderr).toContain('ran Grep');
+  });
+
+  it('serve-client.mjs: a client of jarvis serve that asks on the terminal; a no refuses the Write', async () => {
+    server = await startMockModelServer({
+      turns: [
+        { toolCalls: [{ name: 'Write', arguments: { path: 'a.txt', content: 'one' } }] },
+        { toolCalls: [{ name: 'Write', arguments: { path: 'b.txt', content: 'two' } }] },
+        { text: 'Wrote a.txt; b.txt was refused.' },
+      ],
+    });
+    const dirs = makeCliDirs();
+    served = await startServe(dirs, mockModelEnv(server.baseUrlFor('openai')));
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('JARVIS_')) env[k] = v;
+    Object.assign(env, { JARVIS_SERVER_URL: served.url, JARVIS_SERVER_TOKEN: served.token });
+    const child = spawn(process.execPath, [join(project, 'examples', 'serve-client.mjs'), 'write two files'], {
+      cwd: project,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin!.end('y\nn\n');
+    const r = await collect(child, 60_000);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Allow Write \{"path":"a.txt","content":"one".*\} \(.+\)\? \[y\/N\]/);
+    expect(r.stderr).toContain('Write → ');
+    expect(r.stdout).toContain('Wrote a.txt; b.txt was refused.');
+    expect(readFileSync(join(dirs.cwd, 'a.txt'), 'utf8')).toBe('one');
+    expect(existsSync(join(dirs.cwd, 'b.txt'))).toBe(false);
+    expect(JSON.stringify(server.requests[2].body.messages)).toContain('The user said no at the terminal.');
   });
 
   it('custom-tool.mjs: the model calls the program’s tool, canUseTool approves it and refuses a Write', async () => {

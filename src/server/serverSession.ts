@@ -1,0 +1,268 @@
+// One session the server holds open (docs/server.md "Sessions"): its SessionHost, its event journal, the prompts
+// submitted to it (one runs, the rest wait in order; a queued prompt can be steered into the running turn or
+// aborted), its approvals, and the controls a browser needs (abort, undo, compact, mode, model).
+import type { Runtime } from '../engine/runtime/runtime';
+import type { PermissionMode } from '../engine/session/records';
+import { rewind, RewindError } from '../engine/session/rewind';
+import { resolveModel } from '../store/modelResolution';
+import type { SessionHost, HostMessage } from '../sdk/sessionHost';
+import type { Startup } from '../engine/runtime/startup/startup';
+import { ApprovalBroker } from './approvalBroker';
+import { InteractionBroker } from './interactionBroker';
+import { ApiError, Codes, ulid } from './envelope';
+import { EventJournal } from './eventJournal';
+import { launchHost } from './hostLaunch';
+import type { McpManager } from '../ext/mcp/mcpManager';
+
+export type PromptStatus = 'queued' | 'running' | 'completed' | 'aborted' | 'steered';
+
+export interface PromptView {
+  prompt_id: string;
+  text: string;
+  status: PromptStatus;
+  submitted_at: string;
+  outcome?: string;
+}
+
+const KEPT_PROMPTS = 200;
+
+export class ServerSession {
+  readonly journal: EventJournal;
+  readonly approvals: ApprovalBroker;
+  readonly questions: InteractionBroker;
+  private host!: SessionHost;
+  private startup!: Startup;
+  private mcp: McpManager | undefined;
+  private readonly prompts: PromptView[] = [];
+  private running: PromptView | undefined;
+  private closed = false;
+  /** The model id the session talks to (as `init` gives it). */
+  private modelId = '';
+
+  private constructor(
+    readonly id: string,
+    readonly cwd: string,
+    epoch: string,
+    approvalExpiryMs: number,
+  ) {
+    this.journal = new EventJournal(id, epoch);
+    this.approvals = new ApprovalBroker(approvalExpiryMs, (type, payload) => this.journal.emit(type, payload));
+    this.questions = new InteractionBroker(approvalExpiryMs, (type, payload) => this.journal.emit(type, payload));
+  }
+
+  /** Opens a new session (no `resume`) or an existing one in `cwd`. */
+  static async open(opts: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    epoch: string;
+    approvalExpiryMs: number;
+    resume?: string;
+    model?: string;
+    warn(text: string): void;
+  }): Promise<ServerSession> {
+    const early: HostMessage[] = [];
+    const ref: { session?: ServerSession } = {};
+    const launched = await launchHost({
+      cwd: opts.cwd,
+      env: opts.env,
+      resume: opts.resume,
+      model: opts.model,
+      decide: (request, signal) => ref.session!.approvals.ask(request, signal),
+      interactions: {
+        askQuestions: (request, signal) => ref.session!.questions.askQuestions(request, signal),
+        reviewPlan: (request, signal) => ref.session!.questions.reviewPlan(request, signal),
+      },
+      onMessage: (m) => (ref.session ? ref.session.journal.emit('message', m) : early.push(m)),
+      warn: opts.warn,
+    });
+    const session = new ServerSession(launched.host.sessionId, opts.cwd, opts.epoch, opts.approvalExpiryMs);
+    ref.session = session;
+    session.host = launched.host;
+    session.startup = launched.startup;
+    session.mcp = launched.mcp;
+    for (const m of early) {
+      if ('type' in m && m.type === 'init') session.modelId = m.model;
+      session.journal.emit('message', m);
+    }
+    return session;
+  }
+
+  get runtime(): Runtime {
+    return this.host.runtime;
+  }
+
+  get busy(): boolean {
+    return this.host.busy || this.prompts.some((p) => p.status === 'queued');
+  }
+
+  status() {
+    const state = this.runtime.session.state;
+    return {
+      session_id: this.id,
+      cwd: this.cwd,
+      busy: this.busy,
+      running_prompt_id: this.running?.prompt_id ?? null,
+      model: this.runtime.session.state.modelAlias ?? null,
+      model_id: this.modelId,
+      permission_mode: state.mode,
+      plan_mode: this.runtime.plan.active,
+      title: state.title ?? null,
+      last_seq: this.journal.lastSeq,
+      epoch: this.journal.epoch,
+    };
+  }
+
+  mcpStatus() {
+    return (this.mcp?.status() ?? []).map((s) => ({
+      name: s.name,
+      scope: s.scope,
+      transport: s.transport,
+      status: s.state,
+      error: s.error ?? null,
+      tools: s.tools ?? [],
+    }));
+  }
+
+  listPrompts(): PromptView[] {
+    return this.prompts.filter((p) => p.status === 'queued' || p.status === 'running');
+  }
+
+  submit(text: string, promptId?: string): PromptView {
+    this.checkOpen();
+    if (promptId) {
+      const known = this.prompts.find((p) => p.prompt_id === promptId);
+      if (known) return known;
+    }
+    const prompt: PromptView = {
+      prompt_id: promptId ?? `pr_${ulid()}`,
+      text,
+      status: 'queued',
+      submitted_at: new Date().toISOString(),
+    };
+    this.prompts.push(prompt);
+    while (this.prompts.length > KEPT_PROMPTS && this.prompts[0].status !== 'queued') this.prompts.shift();
+    this.journal.emit('prompt.queued', { prompt_id: prompt.prompt_id, text });
+    void this.pump();
+    return prompt;
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running || this.closed) return;
+    const next = this.prompts.find((p) => p.status === 'queued');
+    if (!next) return;
+    next.status = 'running';
+    this.running = next;
+    this.journal.emit('prompt.started', { prompt_id: next.prompt_id });
+    let outcome: string;
+    try {
+      outcome = (await this.host.run(next.text)).outcome;
+    } catch (e) {
+      outcome = 'error';
+      this.journal.emit('error', { message: e instanceof Error ? e.message : String(e) });
+    }
+    if (next.status === 'running') next.status = 'completed';
+    next.outcome = outcome;
+    this.running = undefined;
+    this.journal.emit('prompt.completed', { prompt_id: next.prompt_id, outcome, status: next.status });
+    void this.pump();
+  }
+
+  /** Queued prompts (all, or the ones named) join the running turn as steers; without a running turn they wait. */
+  steer(ids?: string[]): string[] {
+    this.checkOpen();
+    if (!this.host.busy) throw new ApiError(Codes.busy, 'no turn is running to steer into; the prompts stay queued');
+    const chosen = this.prompts.filter((p) => p.status === 'queued' && (!ids || ids.includes(p.prompt_id)));
+    if (ids) for (const id of ids) if (!chosen.some((p) => p.prompt_id === id)) this.promptOrThrow(id);
+    for (const p of chosen) {
+      p.status = 'steered';
+      this.runtime.agent.submit({ kind: 'steer', text: p.text });
+      this.journal.emit('prompt.steered', { prompt_id: p.prompt_id });
+    }
+    return chosen.map((p) => p.prompt_id);
+  }
+
+  private promptOrThrow(id: string): PromptView {
+    const p = this.prompts.find((x) => x.prompt_id === id);
+    if (!p) throw new ApiError(Codes.prompt, `no prompt ${id} in this session`);
+    if (p.status !== 'queued' && p.status !== 'running')
+      throw new ApiError(40903, `prompt ${id} is already ${p.status}`);
+    return p;
+  }
+
+  abortPrompt(id: string): PromptView {
+    const p = this.promptOrThrow(id);
+    if (p.status === 'running') {
+      p.status = 'aborted';
+      this.host.interrupt();
+    } else {
+      p.status = 'aborted';
+      this.journal.emit('prompt.completed', { prompt_id: p.prompt_id, outcome: 'interrupted', status: 'aborted' });
+    }
+    return p;
+  }
+
+  /** Stops the running turn (its result says `interrupted`); queued prompts stay. */
+  abort(): boolean {
+    if (!this.host.busy) return false;
+    this.host.interrupt();
+    return true;
+  }
+
+  setMode(mode: PermissionMode | undefined, plan: boolean | undefined): void {
+    this.host.setPermissionMode(mode ?? this.runtime.session.state.mode, plan ?? this.runtime.plan.active);
+  }
+
+  setModel(alias: string): void {
+    if (this.host.busy) throw new ApiError(Codes.busy, 'cannot switch the model while a turn runs; abort it or wait');
+    let model;
+    try {
+      model = resolveModel({
+        config: this.startup.config,
+        env: process.env,
+        cliModel: alias,
+        configPath: this.startup.configPath,
+      });
+    } catch (e) {
+      throw new ApiError(Codes.modelUnresolved, e instanceof Error ? e.message : String(e));
+    }
+    this.host.setModel(model as Parameters<SessionHost['setModel']>[0]);
+    this.modelId = model.model;
+  }
+
+  afterProfileChange(): void {
+    this.journal.emit('session.status_changed', this.status());
+  }
+
+  async undo(count: number) {
+    if (this.host.busy) throw new ApiError(Codes.busy, 'cannot undo while a turn runs; abort it first');
+    try {
+      const result = await rewind(this.runtime, { turns: count, scope: 'both' });
+      this.journal.emit('session.rewound', { withdrawn: result.withdrawn, restored: result.restored.length });
+      return { withdrawn: result.withdrawn, restored: result.restored, skipped: result.skipped };
+    } catch (e) {
+      if (e instanceof RewindError) throw new ApiError(Codes.undoImpossible, e.message);
+      throw e;
+    }
+  }
+
+  async compact(instruction?: string) {
+    if (this.host.busy) throw new ApiError(40910, 'cannot compact while a turn runs');
+    const result = await this.runtime.compaction.compact({ instruction });
+    this.journal.emit('compaction.completed', { result });
+    return result;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new ApiError(Codes.session, `session ${this.id} is closed`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.prompts) if (p.status === 'queued') p.status = 'aborted';
+    this.approvals.withdrawAll();
+    this.questions.withdrawAll();
+    await this.host.close();
+    this.journal.emit('session.closed', { session_id: this.id });
+  }
+}
