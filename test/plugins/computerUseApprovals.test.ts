@@ -92,8 +92,14 @@ describe.runIf(runs)('computer use approvals in manual mode (ACP)', { timeout: 1
 
   it('lets screenshots be approved for the session, and refuses a combination that would kill the session', async () => {
     const asked: RequestPermissionRequest[] = [];
-    editor.answerPermissions((r) => (asked.push(r), optionIds(r).includes('allow_session') ? 'allow_session' : 'allow_once'));
-    model.push({ toolCalls: [call('screenshot', {})] }, { toolCalls: [call('screenshot', {})] }, { text: 'seen twice' });
+    editor.answerPermissions(
+      (r) => (asked.push(r), optionIds(r).includes('allow_session') ? 'allow_session' : 'allow_once'),
+    );
+    model.push(
+      { toolCalls: [call('screenshot', {})] },
+      { toolCalls: [call('screenshot', {})] },
+      { text: 'seen twice' },
+    );
     expect((await prompt('look twice')).stopReason).toBe('end_turn');
     expect(asked.map(optionIds)).toEqual([['allow_once', 'allow_session', 'reject']]);
     expect(lastToolText()).toContain('Whole screen: 1280×800 px');

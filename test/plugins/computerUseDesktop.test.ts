@@ -32,7 +32,16 @@ async function decode(png: Buffer) {
 function cookieFile(): string {
   const field = (b: Buffer) => Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
   const file = join(mkdtempSync(join(tmpdir(), 'jarvis-xauth-')), 'Xauthority');
-  writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xff]), field(Buffer.alloc(0)), field(Buffer.from('')), field(Buffer.from('MIT-MAGIC-COOKIE-1')), field(randomBytes(16))]));
+  writeFileSync(
+    file,
+    Buffer.concat([
+      Buffer.from([0xff, 0xff]),
+      field(Buffer.alloc(0)),
+      field(Buffer.from('')),
+      field(Buffer.from('MIT-MAGIC-COOKIE-1')),
+      field(randomBytes(16)),
+    ]),
+  );
   return file;
 }
 
@@ -61,9 +70,9 @@ describe.runIf(runs)('the desktop on a real X server', { timeout: 120_000 }, () 
   });
 
   it('connects with the Xauthority cookie, and says what to do without it', async () => {
-    await expect(X11Connection.open({ DISPLAY: display.display, XAUTHORITY: '/nonexistent/Xauthority' })).rejects.toThrow(
-      /refused the connection: .*no cookie for it was found in the Xauthority file; set XAUTHORITY/,
-    );
+    await expect(
+      X11Connection.open({ DISPLAY: display.display, XAUTHORITY: '/nonexistent/Xauthority' }),
+    ).rejects.toThrow(/refused the connection: .*no cookie for it was found in the Xauthority file; set XAUTHORITY/);
     const c = await X11Connection.open({ DISPLAY: display.display, XAUTHORITY: auth });
     expect(c.screen.width).toBe(1366);
     c.close();
@@ -93,14 +102,18 @@ describe.runIf(runs)('the desktop on a real X server', { timeout: 120_000 }, () 
     }
     // Inside a flat area the average is the colour itself: the magenta button is there, exactly.
     let magenta = 0;
-    for (let i = 0; i < b.data.length; i += 3) if (b.data[i] === 255 && b.data[i + 1] === 0 && b.data[i + 2] === 255) magenta++;
+    for (let i = 0; i < b.data.length; i += 3)
+      if (b.data[i] === 255 && b.data[i + 1] === 0 && b.data[i + 2] === 255) magenta++;
     expect(magenta).toBeGreaterThan(100);
   });
 
   it('reads the clipboard: a short text, and one large enough to come in pieces (INCR)', async () => {
     // `text` is a Python expression.
     const owner = (text: string) =>
-      display.launch('python3', ['-c', `import tkinter as tk\nr = tk.Tk()\nr.withdraw()\nr.clipboard_clear()\nr.clipboard_append(${text})\nr.update()\nprint("owned", flush=True)\nr.mainloop()`]);
+      display.launch('python3', [
+        '-c',
+        `import tkinter as tk\nr = tk.Tk()\nr.withdraw()\nr.clipboard_clear()\nr.clipboard_append(${text})\nr.update()\nprint("owned", flush=True)\nr.mainloop()`,
+      ]);
     const wait = async (p: ReturnType<typeof owner>) => {
       let out = '';
       p.stdout!.on('data', (d) => (out += d));
@@ -122,7 +135,7 @@ describe.runIf(runs)('the desktop on a real X server', { timeout: 120_000 }, () 
     large.kill();
   });
 
-  it("lets a click through its marker to the application below it", async () => {
+  it('lets a click through its marker to the application below it', async () => {
     const { space, windows } = await desktop.windows();
     const probe = windows.find((w) => w.title === 'Jarvis Probe')!;
     const shot = await decode((await desktop.screenshot(probe.id)).png);
@@ -154,13 +167,17 @@ describe.runIf(runs)('the desktop on a real X server', { timeout: 120_000 }, () 
     expect(beta.y).toBeGreaterThanOrEqual(markers[0].y);
     expect(beta.y).toBeLessThan(markers[0].y + 14);
     // Another program's click (the user's) lands on the button, not on the marker.
-    execFileSync('xdotool', ['mousemove', String(beta.x), String(beta.y), 'click', '1'], { env: { ...process.env, ...display.env } });
+    execFileSync('xdotool', ['mousemove', String(beta.x), String(beta.y), 'click', '1'], {
+      env: { ...process.env, ...display.env },
+    });
     await waitUntil(() => events.includes('clicked Beta'), 10_000, 'the click to reach the button');
   });
 
   it('types characters the keyboard map lacks, and leaves the map as it was', async () => {
     const c = await X11Connection.open(display.env);
-    const map = async () => [...(await getKeyboardMapping(c, c.setup.minKeycode, c.setup.maxKeycode - c.setup.minKeycode + 1)).keysyms];
+    const map = async () => [
+      ...(await getKeyboardMapping(c, c.setup.minKeycode, c.setup.maxKeycode - c.setup.minKeycode + 1)).keysyms,
+    ];
     const before = await map();
     const probe = (await desktop.windows()).windows.find((w) => w.title === 'Jarvis Probe')!;
     await desktop.focus(probe.id);

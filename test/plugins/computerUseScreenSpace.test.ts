@@ -78,6 +78,11 @@ describe('the screenshot space', () => {
     expect(back.x).toBeLessThanOrEqual(window.x);
     expect(back.x + back.width).toBeGreaterThanOrEqual(window.x + window.width);
     // Clipped to the screen.
-    expect(rectToSpace(space, { x: -50, y: 900, width: 100, height: 500 })).toEqual({ x: 0, y: 720, width: 40, height: 80 });
+    expect(rectToSpace(space, { x: -50, y: 900, width: 100, height: 500 })).toEqual({
+      x: 0,
+      y: 720,
+      width: 40,
+      height: 80,
+    });
   });
 });

@@ -13,13 +13,23 @@ export async function installNotice(id: string, env: NodeJS.ProcessEnv): Promise
   const head = readiness.ok
     ? 'Computer use is ready on this desktop:'
     : 'Computer use cannot work in this session yet (it will in one that has what is missing):';
-  return [head, ...readiness.lines.map((l) => `  ${l}`), 'Jarvis asks you to authorize it in each session before its first use.'];
+  return [
+    head,
+    ...readiness.lines.map((l) => `  ${l}`),
+    'Jarvis asks you to authorize it in each session before its first use.',
+  ];
 }
 
 /** `jarvis doctor`'s computer-use lines, when the plugin is installed. */
-export async function computerUseDoctorLines(home: string, env: NodeJS.ProcessEnv): Promise<{ ok: boolean; lines: string[] } | undefined> {
+export async function computerUseDoctorLines(
+  home: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ ok: boolean; lines: string[] } | undefined> {
   const record = readInstalled(home).records.find((r) => r.id === COMPUTER_USE_PLUGIN);
   if (!record) return undefined;
   const readiness = await probeDesktop(env);
-  return { ok: readiness.ok || !record.enabled, lines: [...(record.enabled ? [] : ['The plugin is disabled.']), ...readiness.lines] };
+  return {
+    ok: readiness.ok || !record.enabled,
+    lines: [...(record.enabled ? [] : ['The plugin is disabled.']), ...readiness.lines],
+  };
 }

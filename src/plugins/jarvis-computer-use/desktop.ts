@@ -9,7 +9,16 @@ import { readClipboardText } from '../../platform/x11/x11Clipboard';
 import { X11Connection } from '../../platform/x11/x11Connection';
 import { StoppedError, X11Keyboard } from '../../platform/x11/x11Keyboard';
 import { PointerMarker } from '../../platform/x11/x11Marker';
-import { Atoms, FAKE, fakeInput, getGeometry, getImage, queryExtension, queryPointer, xtestVersion } from '../../platform/x11/x11Requests';
+import {
+  Atoms,
+  FAKE,
+  fakeInput,
+  getGeometry,
+  getImage,
+  queryExtension,
+  queryPointer,
+  xtestVersion,
+} from '../../platform/x11/x11Requests';
 import { scaleScreenPixels } from '../../platform/x11/screenPixels';
 import { focusWindow, listWindows, type DesktopWindow } from '../../platform/x11/x11Windows';
 import { rectToScreen, rectToSpace, screenSpace, toScreen, toSpace, type Rect, type ScreenSpace } from './screenSpace';
@@ -83,10 +92,18 @@ export class Desktop {
       const xtest = await queryExtension(c, 'XTEST');
       if (!xtest.present) {
         c.close();
-        throw new DesktopError(`the X server of ${this.display} has no XTEST extension, which computer use sends input through`);
+        throw new DesktopError(
+          `the X server of ${this.display} has no XTEST extension, which computer use sends input through`,
+        );
       }
       await xtestVersion(c, xtest.majorOpcode);
-      return { c, atoms: new Atoms(c), xtest: xtest.majorOpcode, keyboard: new X11Keyboard(c, xtest.majorOpcode), marker: new PointerMarker(c) };
+      return {
+        c,
+        atoms: new Atoms(c),
+        xtest: xtest.majorOpcode,
+        keyboard: new X11Keyboard(c, xtest.majorOpcode),
+        marker: new PointerMarker(c),
+      };
     })().catch((e: unknown) => {
       this.session = undefined;
       throw e;
@@ -123,14 +140,19 @@ export class Desktop {
       let window: DesktopWindow | undefined;
       if (windowId !== undefined) {
         window = (await listWindows(s.c, s.atoms)).find((w) => w.id === windowId);
-        if (!window) throw new DesktopError(`there is no window 0x${windowId.toString(16)} (list_windows shows the windows there are)`);
-        if (window.minimized) throw new DesktopError(`window 0x${windowId.toString(16)} is minimized; focus_window brings it back`);
+        if (!window)
+          throw new DesktopError(
+            `there is no window 0x${windowId.toString(16)} (list_windows shows the windows there are)`,
+          );
+        if (window.minimized)
+          throw new DesktopError(`window 0x${windowId.toString(16)} is minimized; focus_window brings it back`);
         rect = rectToSpace(space, window);
       }
       const source = rectToScreen(space, rect);
       const image = await getImage(s.c, s.c.screen.root, source.x, source.y, source.width, source.height);
       const visual = s.c.screen.visuals.get(image.visual) ?? s.c.screen.visuals.get(s.c.screen.rootVisual);
-      if (!visual) throw new DesktopError('the X server described no visual for the screen, so its pixels cannot be read');
+      if (!visual)
+        throw new DesktopError('the X server described no visual for the screen, so its pixels cannot be read');
       const rgb = scaleScreenPixels(image.data, source, image.depth, visual, s.c.setup, {
         width: rect.width,
         height: rect.height,
@@ -187,7 +209,13 @@ export class Desktop {
   }
 
   /** Clicks `count` times at (x, y) (or where the pointer is), holding `modifiers`. */
-  click(where: { x: number; y: number } | undefined, button: Button, count: number, modifiers: Modifier[], signal?: AbortSignal): Promise<{ x: number; y: number }> {
+  click(
+    where: { x: number; y: number } | undefined,
+    button: Button,
+    count: number,
+    modifiers: Modifier[],
+    signal?: AbortSignal,
+  ): Promise<{ x: number; y: number }> {
     return this.acting(signal, async (s) => {
       const to = where ? await this.at(s, where.x, where.y) : await queryPointer(s.c, s.c.screen.root);
       const held = await s.keyboard.modifierCodes(modifiers);
@@ -209,7 +237,12 @@ export class Desktop {
   }
 
   /** Presses at `from`, moves to `to` in steps, releases there. A stopped drag releases where it got to. */
-  drag(from: { x: number; y: number }, to: { x: number; y: number }, button: Button, signal?: AbortSignal): Promise<{ from: { x: number; y: number }; to: { x: number; y: number } }> {
+  drag(
+    from: { x: number; y: number },
+    to: { x: number; y: number },
+    button: Button,
+    signal?: AbortSignal,
+  ): Promise<{ from: { x: number; y: number }; to: { x: number; y: number } }> {
     return this.acting(signal, async (s) => {
       const start = await this.at(s, from.x, from.y);
       const end = await this.at(s, to.x, to.y);
@@ -221,7 +254,11 @@ export class Desktop {
         for (let i = 1; i <= steps; i++) {
           if (signal?.aborted) throw new StoppedError(i - 1);
           await wait(DRAG_STEP_DELAY_MS);
-          await this.moveTo(s, Math.round(start.x + ((end.x - start.x) * i) / steps), Math.round(start.y + ((end.y - start.y) * i) / steps));
+          await this.moveTo(
+            s,
+            Math.round(start.x + ((end.x - start.x) * i) / steps),
+            Math.round(start.y + ((end.y - start.y) * i) / steps),
+          );
         }
       } finally {
         fakeInput(s.c, s.xtest, FAKE.BUTTON_RELEASE, BUTTONS[button]);
@@ -231,7 +268,12 @@ export class Desktop {
     });
   }
 
-  scroll(where: { x: number; y: number } | undefined, direction: ScrollDirection, amount: number, signal?: AbortSignal): Promise<{ x: number; y: number }> {
+  scroll(
+    where: { x: number; y: number } | undefined,
+    direction: ScrollDirection,
+    amount: number,
+    signal?: AbortSignal,
+  ): Promise<{ x: number; y: number }> {
     return this.acting(signal, async (s) => {
       const to = where ? await this.at(s, where.x, where.y) : await queryPointer(s.c, s.c.screen.root);
       await this.moveTo(s, to.x, to.y);
@@ -259,7 +301,8 @@ export class Desktop {
     const parsed = combos.map((text) => parseKeyCombo(text));
     for (const combo of parsed) {
       const why = refusedCombo(combo);
-      if (why) throw new DesktopError(`${describeCombo(combo)} ("${combo.text}") is refused: ${why}. Nothing was pressed.`);
+      if (why)
+        throw new DesktopError(`${describeCombo(combo)} ("${combo.text}") is refused: ${why}. Nothing was pressed.`);
     }
     return this.acting(signal, async (s) => {
       const p = await queryPointer(s.c, s.c.screen.root);

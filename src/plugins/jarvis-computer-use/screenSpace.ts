@@ -22,7 +22,11 @@ export interface Rect {
   height: number;
 }
 
-export function screenSpace(screenWidth: number, screenHeight: number, max = { width: MAX_WIDTH, height: MAX_HEIGHT }): ScreenSpace {
+export function screenSpace(
+  screenWidth: number,
+  screenHeight: number,
+  max = { width: MAX_WIDTH, height: MAX_HEIGHT },
+): ScreenSpace {
   const scale = Math.max(screenWidth / max.width, screenHeight / max.height, 1);
   return {
     screenWidth,
@@ -57,7 +61,9 @@ export class OutsideScreenError extends Error {}
 /** The screen pixel an action at screenshot pixel (x, y) goes to. */
 export function toScreen(space: ScreenSpace, x: number, y: number): { x: number; y: number } {
   if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= space.width || y >= space.height) {
-    throw new OutsideScreenError(`(${x}, ${y}) is not a pixel of the screenshot: x goes from 0 to ${space.width - 1} and y from 0 to ${space.height - 1}`);
+    throw new OutsideScreenError(
+      `(${x}, ${y}) is not a pixel of the screenshot: x goes from 0 to ${space.width - 1} and y from 0 to ${space.height - 1}`,
+    );
   }
   return { x: middle(x, space.screenWidth, space.width), y: middle(y, space.screenHeight, space.height) };
 }
