@@ -5,11 +5,12 @@
 // with its arguments, its shell lines run under the ordinary approval and sandbox (a deny rule holds), prose that
 // merely holds `!` and backquotes is left as text, and what Jarvis does not apply is said (docs/compatibility.md).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
-import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { cliEnv, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { type MockModelServer } from '../helpers/mockModelServer';
+import { fixtureUserSetup } from '../helpers/fixtureUserSetup';
 
 const FIXTURES = resolve(__dirname, '../fixtures/claude-code');
 
@@ -18,11 +19,7 @@ let dirs: CliDirs;
 /** The user's home folder (with `~/.claude/`), apart from Jarvis's data folder as on a user's machine. */
 let userHome: string;
 beforeAll(async () => {
-  model = await startMockModelServer();
-  dirs = makeCliDirs();
-  userHome = join(dirs.cwd, '..', 'user');
-  cpSync(join(FIXTURES, 'project'), dirs.cwd, { recursive: true });
-  cpSync(join(FIXTURES, 'home'), userHome, { recursive: true });
+  ({ model, dirs, userHome } = await fixtureUserSetup(FIXTURES));
 });
 afterAll(async () => {
   await model.close();

@@ -4,13 +4,13 @@
 // `~/.config/opencode/opencode.json` with a local server whose command is a list with `{env:…}`, a disabled remote
 // one and a command; the primary agent `.opencode/agent/ops.md` without a description) through `jarvis -p`: each part is
 // found, listed by doctor, used, and the project's MCP server waits for the workspace's trust.
-import { cpSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { cliEnv, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { EVERYTHING_BIN } from '../helpers/mcpServers';
 import { lastUserText } from '../helpers/modelRequests';
-import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { type MockModelServer } from '../helpers/mockModelServer';
+import { fixtureUserSetup } from '../helpers/fixtureUserSetup';
 
 const FIXTURES = resolve(__dirname, '../fixtures/peers');
 
@@ -18,11 +18,7 @@ let model: MockModelServer;
 let dirs: CliDirs;
 let userHome: string;
 beforeAll(async () => {
-  model = await startMockModelServer();
-  dirs = makeCliDirs();
-  userHome = join(dirs.cwd, '..', 'user');
-  cpSync(join(FIXTURES, 'project'), dirs.cwd, { recursive: true });
-  cpSync(join(FIXTURES, 'home'), userHome, { recursive: true });
+  ({ model, dirs, userHome } = await fixtureUserSetup(FIXTURES));
 });
 afterAll(async () => {
   await model.close();

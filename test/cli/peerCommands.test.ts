@@ -6,12 +6,13 @@
 // Gemini's user folders) used through `jarvis -p` against the mock model: each is found, listed by doctor, invoked
 // with its arguments in its own syntax, and its shell lines run under the ordinary approval and sandbox, with the
 // user's words as data, never as commands.
-import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { cliEnv, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { lastUserText } from '../helpers/modelRequests';
-import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { type MockModelServer } from '../helpers/mockModelServer';
+import { fixtureUserSetup } from '../helpers/fixtureUserSetup';
 
 const FIXTURES = resolve(__dirname, '../fixtures/peers');
 
@@ -19,11 +20,7 @@ let model: MockModelServer;
 let dirs: CliDirs;
 let userHome: string;
 beforeAll(async () => {
-  model = await startMockModelServer();
-  dirs = makeCliDirs();
-  userHome = join(dirs.cwd, '..', 'user');
-  cpSync(join(FIXTURES, 'project'), dirs.cwd, { recursive: true });
-  cpSync(join(FIXTURES, 'home'), userHome, { recursive: true });
+  ({ model, dirs, userHome } = await fixtureUserSetup(FIXTURES));
 });
 afterAll(async () => {
   await model.close();

@@ -4,12 +4,13 @@
 // `metadata`, and a parent with `sub-skills: true`; the shared `~/.config/agents/skills`; Codex's `.codex/skills` and
 // a nested `~/.codex/skills/team/deploy` beside Codex's own `.system` skills) through `jarvis -p`: each is found,
 // listed by doctor, in the system prompt, and invoked with its arguments; `[compat]` switches each tool off.
-import { cpSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
+import { cliEnv, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { lastUserText, messageText } from '../helpers/modelRequests';
-import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
+import { type MockModelServer } from '../helpers/mockModelServer';
+import { fixtureUserSetup } from '../helpers/fixtureUserSetup';
 
 const FIXTURES = resolve(__dirname, '../fixtures/peers');
 
@@ -17,11 +18,7 @@ let model: MockModelServer;
 let dirs: CliDirs;
 let userHome: string;
 beforeAll(async () => {
-  model = await startMockModelServer();
-  dirs = makeCliDirs();
-  userHome = join(dirs.cwd, '..', 'user');
-  cpSync(join(FIXTURES, 'project'), dirs.cwd, { recursive: true });
-  cpSync(join(FIXTURES, 'home'), userHome, { recursive: true });
+  ({ model, dirs, userHome } = await fixtureUserSetup(FIXTURES));
 });
 afterAll(async () => {
   await model.close();
