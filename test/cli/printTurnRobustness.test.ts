@@ -1,6 +1,6 @@
 // Print mode end to end against the mock model: a compaction keeps the user's words, and different
 // invalid tool calls do not end a turn.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
@@ -87,21 +87,38 @@ describe('jarvis -p: invalid tool calls', () => {
 
 describe('jarvis -p: a journal that cannot be written', () => {
   it('the turn ends with exit 1 and an error naming the journal; no crash, no stack trace', async () => {
-    // As root a read-only folder does not stop a write, so the command puts a folder where the journal is.
+    // The session folder is out of a sandboxed command's reach (docs/trust-boundary.md), so the journal is broken from
+    // outside, while the model answers: as root a read-only folder does not stop a write, so a folder is put where
+    // the journal is.
     const dirs = makeCliDirs();
-    const breakJournal =
-      'j=$(find "$JARVIS_CODE_HOME/sessions" -name wire.jsonl) && rm "$j" && mkdir "$j" && echo broken';
-    const first = server.requests.length;
-    server.push({ toolCalls: [{ name: 'Bash', arguments: { command: breakJournal } }] });
-    const r = await runJarvis(['-p', 'break the journal'], {
-      env: cliEnv(dirs, mockModelEnv(server.baseUrlFor('openai'))),
-      cwd: dirs.cwd,
+    const journals = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? journals(join(dir, e.name)) : e.name === 'wire.jsonl' ? [join(dir, e.name)] : [],
+      );
+    let requests = 0;
+    const breaking = await startMockModelServer({
+      script: () => {
+        requests++;
+        const [journal] = journals(join(dirs.home, 'sessions'));
+        rmSync(journal);
+        mkdirSync(journal);
+        return { toolCalls: [{ name: 'Read', arguments: { path: 'notes.txt' } }] };
+      },
     });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /Could not write the session journal \S+\/agents\/main\/wire\.jsonl \(a folder is in its place\)/,
-    );
-    expect(r.stderr).not.toMatch(/^\s+at /m);
-    expect(server.requests.length - first).toBe(1); // no request after the failure
+    try {
+      writeFileSync(join(dirs.cwd, 'notes.txt'), 'a note\n');
+      const r = await runJarvis(['-p', 'read the notes'], {
+        env: cliEnv(dirs, mockModelEnv(breaking.baseUrlFor('openai'))),
+        cwd: dirs.cwd,
+      });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        /Could not write the session journal \S+\/agents\/main\/wire\.jsonl \(a folder is in its place\)/,
+      );
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+      expect(requests).toBe(1); // no request after the failure
+    } finally {
+      await breaking.close();
+    }
   });
 });
