@@ -1,6 +1,6 @@
 // Jarvis's own git features, runnable as another user (issue 43: attacks run as root and as an unprivileged
 // user): Tower's repository operations (engine/tower/towerGit.ts) and the look at modified files after a Bash
-// command (tools/lsp/bashDiagnostics.ts, with a stand-in language server that only says it runs), bundled once
+// command (engine/extensions/commandChanges.ts, with a stand-in language server that only says it runs), bundled once
 // per test file with esbuild into a folder every user can read, and called in a fresh `node` as the given user.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ const SRC = resolve(__dirname, '../../src');
 
 const ENTRY = `
 import * as tower from ${JSON.stringify(join(SRC, 'engine/tower/towerGit.ts'))};
-import { snapshotBeforeBash } from ${JSON.stringify(join(SRC, 'tools/lsp/bashDiagnostics.ts'))};
+import { snapshotBeforeBash } from ${JSON.stringify(join(SRC, 'engine/extensions/commandChanges.ts'))};
 const lsp = { anyRunning: () => true, openDocuments: () => [], runningClientFor: () => true };
 const features = {
   ...tower,
