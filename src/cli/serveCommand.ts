@@ -1,7 +1,7 @@
 // `jarvis serve` (docs/server.md): the session API over HTTP and WebSocket on this machine. Binds 127.0.0.1:58627
 // (or the next free port up to +100; `--port 0` lets the system pick); a non-loopback address needs `--host` and
 // JARVIS_CODE_PASSWORD. Prints the URL and the token, then serves until SIGINT/SIGTERM.
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
@@ -73,11 +73,17 @@ export async function runServeCommand(flags: ServeFlags, version: string): Promi
   if (!Number.isFinite(expiryS) || expiryS <= 0)
     throw new UsageError(`--approval-expiry ${flags.approvalExpiry}: give seconds > 0`);
   const roots = (flags.root?.length ? flags.root : [process.cwd()]).map((r) => {
+    let real: string;
     try {
-      return realpathSync(resolve(r));
-    } catch {
-      throw new UsageError(`--root ${r}: no such folder`);
+      real = realpathSync(resolve(r));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`--root ${r}: no such folder`);
+      throw new UsageError(`--root ${r}: cannot be read (${(e as Error).message})`);
     }
+    if (!statSync(real).isDirectory())
+      throw new UsageError(`--root ${r}: not a folder; give the folder sessions may use`);
+    return real;
   });
   const home = jarvisHome(process.env);
   installLastResort(home);

@@ -3,7 +3,7 @@
 // WebSocket without the token or from another site, folders outside the workspace roots (a symlink too), the token
 // file's mode and reuse, a non-loopback bind without a password, and the ban after 10 failures.
 import { request } from 'node:http';
-import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -173,6 +173,20 @@ describe('jarvis serve security', () => {
     chmodSync(file, 0o600);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/server\.token can be read by other users/);
+  });
+
+  it('refuses a --root that is missing or not a folder, before anything starts', async () => {
+    const missing = await runJarvis(['serve', '--port', '0', '--root', join(dirs.cwd, 'nope')], {
+      env: cliEnv(dirs),
+      cwd: dirs.cwd,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--root \S+nope: no such folder/);
+    const file = join(dirs.cwd, 'a-file.txt');
+    writeFileSync(file, 'x');
+    const notFolder = await runJarvis(['serve', '--port', '0', '--root', file], { env: cliEnv(dirs), cwd: dirs.cwd });
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toMatch(/a-file\.txt: not a folder/);
   });
 
   it('refuses a non-loopback bind without a password; with one, the password works as a credential', async () => {
