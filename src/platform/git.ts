@@ -48,6 +48,8 @@ export interface GitOptions {
   /** Ends the call after this long (`timedOut` is then set). */
   timeoutMs?: number;
   maxBuffer?: number;
+  /** What git starts from (the session's environment: tools/sessionEnv.ts); default process.env. */
+  env?: Readonly<NodeJS.ProcessEnv>;
 }
 
 function execGit(args: readonly string[], cwd: string, opts: GitOptions): Promise<GitResult> {
@@ -57,7 +59,7 @@ function execGit(args: readonly string[], cwd: string, opts: GitOptions): Promis
       [...args],
       {
         cwd,
-        env: nonInteractiveEnv(),
+        env: nonInteractiveEnv(opts.env),
         maxBuffer: opts.maxBuffer ?? MAX_OUTPUT,
         signal: opts.signal,
         timeout: opts.timeoutMs,
@@ -100,8 +102,13 @@ export async function runGit(args: readonly string[], cwd: string, opts: GitOpti
 }
 
 /** Runs `git args` and returns its trimmed stdout; throws GitError on a non-zero exit. */
-export async function git(args: readonly string[], cwd: string, signal?: AbortSignal): Promise<string> {
-  const result = await runGit(args, cwd, { signal });
+export async function git(
+  args: readonly string[],
+  cwd: string,
+  signal?: AbortSignal,
+  env?: Readonly<NodeJS.ProcessEnv>,
+): Promise<string> {
+  const result = await runGit(args, cwd, { signal, env });
   if (result.code !== 0) throw new GitError(args, cwd, result);
   return result.stdout.trim();
 }

@@ -28,12 +28,14 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
   GCM_INTERACTIVE: 'never',
   DEBIAN_FRONTEND: 'noninteractive',
   PIP_NO_INPUT: '1',
-  CI: process.env.CI ?? '',
 };
 
-/** The environment for a non-interactive command: the parent's, overlaid with NON_INTERACTIVE_ENV. */
+/**
+ * The environment for a non-interactive command: `base` (the session's environment: tools/sessionEnv.ts; the
+ * process's own by default), overlaid with NON_INTERACTIVE_ENV; an empty `CI` of `base` is dropped.
+ */
 export function nonInteractiveEnv(
-  base: NodeJS.ProcessEnv = process.env,
+  base: Readonly<NodeJS.ProcessEnv> = process.env,
   extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, ...NON_INTERACTIVE_ENV, ...extra };
@@ -42,7 +44,7 @@ export function nonInteractiveEnv(
 }
 
 /** The shell commands run in: `JARVIS_SHELL_PATH` when set, else `bash` from PATH. */
-export function shellPath(env: NodeJS.ProcessEnv = process.env): string {
+export function shellPath(env: Readonly<NodeJS.ProcessEnv> = process.env): string {
   return env.JARVIS_SHELL_PATH?.trim() || 'bash';
 }
 

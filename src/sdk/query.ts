@@ -97,6 +97,8 @@ class SdkQuery implements Query {
     // undici is a large chunk: its loading overlaps the launch instead of following it (bench/sdk.bench.mjs).
     const undici = loadUndici();
     const env = launchEnv(options);
+    // What the session's processes start from: the query's own env as given (never `provider`'s key), a copy.
+    const childEnv = Object.freeze({ ...(options.env ?? process.env) });
     const cwd = resolve(options.cwd ?? process.cwd());
     const permission = modeOf(options.permissionMode ?? 'auto', !!options.canUseTool);
     let controls: RunControls;
@@ -133,6 +135,7 @@ class SdkQuery implements Query {
       onFailure: (server, error) => options.stderr?.(`warning: ${mcpFailureText(server, error)}`),
       onWarning: (text) => options.stderr?.(`warning: ${text}`),
       deferred: mcpToolDeferral(startup.runtime.deferral),
+      env: childEnv,
     });
     const plugins = startup.runtime.plugins ?? { ids: [], commands: [], promptSections: '', sessionStartSkills: [] };
     const append = options.appendSystemPrompt?.trim();
@@ -143,6 +146,7 @@ class SdkQuery implements Query {
       this.host = new SessionHost({
         base: {
           ...startup.runtime,
+          env: childEnv,
           modelClient: { env, dispatcher },
           mcp,
           mode: permission.mode,

@@ -72,7 +72,16 @@ class RemoteQuery implements Query {
       throw new TypeError('options.server.url must be the http:// address `jarvis serve` printed');
     if (typeof server.token !== 'string' || !server.token)
       throw new TypeError('options.server.token is required: the token `jarvis serve` printed');
-    for (const key of ['tools', 'outputSchema', 'maxTurns', 'maxBudgetUsd', 'timeoutMs', 'provider', 'hooks'] as const)
+    for (const key of [
+      'tools',
+      'outputSchema',
+      'maxTurns',
+      'maxBudgetUsd',
+      'timeoutMs',
+      'provider',
+      'hooks',
+      'env',
+    ] as const)
       if ((options as Record<string, unknown>)[key] !== undefined)
         throw new TypeError(`options.${key} is not available with options.server (the server runs the session)`);
     this.base = server.url.replace(/\/+$/, '');

@@ -23,6 +23,8 @@ interface Seen {
 
 export interface BashSnapshot {
   cwd: string;
+  /** The session's environment, which git runs with (undefined: process.env). */
+  env?: Readonly<NodeJS.ProcessEnv>;
   files: Map<string, Seen>;
   /** Whether git answered: then the files it newly lists after the command are checked too. */
   git: boolean;
@@ -33,7 +35,7 @@ export interface BashSnapshot {
 type GitList = { paths: string[] } | { paths: undefined; problem?: string };
 
 /** Tracked files under `cwd` whose working copy differs from the index (`git ls-files -m`), as absolute paths. */
-async function modifiedTracked(cwd: string): Promise<GitList> {
+async function modifiedTracked(cwd: string, env: Readonly<NodeJS.ProcessEnv> | undefined): Promise<GitList> {
   // Through platform/git.ts: no program the repository names (fsmonitor, filters) runs for this look, and it
   // takes no optional lock a command in the same repository may want.
   let result;
@@ -41,6 +43,7 @@ async function modifiedTracked(cwd: string): Promise<GitList> {
     result = await runGit(['ls-files', '-m', '-z'], cwd, {
       timeoutMs: BASH_CHECK_GIT_TIMEOUT_MS,
       maxBuffer: 1024 * 1024,
+      env,
     });
   } catch (e) {
     // No git at all: only the open files are compared (docs/lsp.md).
@@ -60,12 +63,17 @@ async function modifiedTracked(cwd: string): Promise<GitList> {
 }
 
 /** The index's text of `path` (a file git newly lists as modified was the index's before the command). */
-async function indexText(cwd: string, path: string): Promise<string | undefined> {
+async function indexText(
+  cwd: string,
+  path: string,
+  env: Readonly<NodeJS.ProcessEnv> | undefined,
+): Promise<string | undefined> {
   const rel = relative(cwd, path);
   if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
   const result = await runGit(['show', '--no-textconv', `:./${rel}`], cwd, {
     timeoutMs: BASH_CHECK_GIT_TIMEOUT_MS,
     maxBuffer: BASH_CHECK_MAX_FILE_BYTES,
+    env,
   });
   return result.code === 0 ? result.stdout : undefined;
 }
@@ -94,29 +102,37 @@ async function textOf(path: string, size: number): Promise<string | undefined> {
  * Before a foreground command: undefined (and nothing done) when no language server runs. A file that cannot be
  * looked at (other than gone) ends the check, said in the result: the command itself runs as always.
  */
-export async function snapshotBeforeBash(lsp: LspManager | undefined, cwd: string): Promise<BashSnapshot | undefined> {
+export async function snapshotBeforeBash(
+  lsp: LspManager | undefined,
+  cwd: string,
+  env?: Readonly<NodeJS.ProcessEnv>,
+): Promise<BashSnapshot | undefined> {
   if (!lsp || !lsp.anyRunning()) return undefined;
   try {
-    return await snapshot(lsp, cwd);
+    return await snapshot(lsp, cwd, env);
   } catch (e) {
-    return { cwd, files: new Map(), git: false, problem: (e as Error).message };
+    return { cwd, env, files: new Map(), git: false, problem: (e as Error).message };
   }
 }
 
-async function snapshot(lsp: LspManager, cwd: string): Promise<BashSnapshot> {
+async function snapshot(
+  lsp: LspManager,
+  cwd: string,
+  env: Readonly<NodeJS.ProcessEnv> | undefined,
+): Promise<BashSnapshot> {
   const files = new Map<string, Seen>();
   for (const doc of lsp.openDocuments().slice(0, BASH_CHECK_MAX_FILES)) {
     const s = await statOf(doc.path);
     if (s) files.set(doc.path, { ...s, text: doc.text });
   }
-  const git = await modifiedTracked(cwd);
+  const git = await modifiedTracked(cwd, env);
   for (const path of (git.paths ?? []).filter((p) => lsp.runningClientFor(p)).slice(0, BASH_CHECK_MAX_FILES)) {
     if (files.has(path)) continue;
     const s = await statOf(path);
     const text = s && (await textOf(path, s.size));
     if (s && text !== undefined) files.set(path, { ...s, text });
   }
-  return { cwd, files, git: git.paths !== undefined, ...(git.paths ? {} : { problem: git.problem }) };
+  return { cwd, env, files, git: git.paths !== undefined, ...(git.paths ? {} : { problem: git.problem }) };
 }
 
 /** The files the command changed, each with its text before and after (at most BASH_CHECK_MAX_CHANGED). */
@@ -134,9 +150,10 @@ export async function changedFiles(
   };
   for (const [path, seen] of snap.files) await consider(path, seen.text, seen);
   if (snap.git) {
-    const after = await modifiedTracked(snap.cwd);
+    const after = await modifiedTracked(snap.cwd, snap.env);
     const fresh = (after.paths ?? []).filter((p) => !snap.files.has(p) && lsp.runningClientFor(p));
-    for (const path of fresh.slice(0, BASH_CHECK_MAX_CHANGED)) await consider(path, await indexText(snap.cwd, path));
+    for (const path of fresh.slice(0, BASH_CHECK_MAX_CHANGED))
+      await consider(path, await indexText(snap.cwd, path, snap.env));
   }
   return changed;
 }

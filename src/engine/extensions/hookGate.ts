@@ -9,6 +9,8 @@ import type { GateContext, GateHandler } from './extensionGate';
 
 export interface HookGateOptions {
   hooks: readonly HookSpec[];
+  /** The environment hook commands start from (the session's); default process.env. */
+  env?: Readonly<NodeJS.ProcessEnv>;
   /** The session title now (it can change during the session). */
   title(): string;
   /** The main agent's profile name (SessionStart `profile`). */
@@ -65,6 +67,7 @@ export function hookGateHandler(opts: HookGateOptions): GateHandler & { close():
     if (!configured.has(event)) return undefined;
     const outcome = await runHooks(opts.hooks, event, subject, fields, {
       session: session(),
+      ...(opts.env ? { env: opts.env } : {}),
       signal,
       ...(claude ? { claude: { facts: claudeFacts, projectDir: claude.projectDir, fields: claudeFields } } : {}),
     });

@@ -119,15 +119,15 @@ async function afterCommand(
   return { ...withText(result, text), ...counted };
 }
 
-/** The extension, for the session's language servers (engine/runtime/lspSession.ts adds it to every agent). */
-export function lspDiagnosticsExtension(lsp: LspManager): TurnExtension {
+/** The extension, for the session's language servers (runtime.ts adds it to every agent); git runs with `env`. */
+export function lspDiagnosticsExtension(lsp: LspManager, env?: Readonly<NodeJS.ProcessEnv>): TurnExtension {
   const snapshots = new Map<string, BashSnapshot | undefined>();
   const isForegroundBash = (call: ToolCallFacts) =>
     call.toolName === 'Bash' && !(call.args as { run_in_background?: boolean } | undefined)?.run_in_background;
   return {
     async beforeToolRun(call, ctx) {
       // Awaited: the command must not start before its "before" is taken.
-      if (isForegroundBash(call)) snapshots.set(call.callId, await snapshotBeforeBash(lsp, ctx.cwd));
+      if (isForegroundBash(call)) snapshots.set(call.callId, await snapshotBeforeBash(lsp, ctx.cwd, env));
     },
     async afterToolCall(call: ToolCallFacts, outcome: ToolCallOutcome, ctx: GateContext) {
       const wasBash = snapshots.has(call.callId);

@@ -11,7 +11,11 @@ import type { ToolRegistry } from '../loop/toolRegistry';
 const MAX_OUTPUT_CHARS = 100_000;
 
 /** Offers every plugin tool; returns the registry's warnings (a name clash, a schema that does not compile). */
-export function attachPluginTools(tools: NonNullable<SessionPlugins['tools']>, registry: ToolRegistry): string[] {
+export function attachPluginTools(
+  tools: NonNullable<SessionPlugins['tools']>,
+  registry: ToolRegistry,
+  env?: Readonly<NodeJS.ProcessEnv>,
+): string[] {
   const warnings: string[] = [];
   const byPlugin = new Map<string, Tool[]>();
   for (const { plugin, root, tool } of tools) {
@@ -24,7 +28,7 @@ export function attachPluginTools(tools: NonNullable<SessionPlugins['tools']>, r
         defaultApproval: 'ask',
         maxOutputChars: MAX_OUTPUT_CHARS,
         async execute(args, ctx) {
-          const r = await runKimiTool(tool, root, args, ctx.signal);
+          const r = await runKimiTool(tool, root, args, ctx.signal, env);
           return r.ok
             ? { content: r.output || '(no output)', summary: `${plugin}: ${tool.name}` }
             : { content: r.error, isError: true };

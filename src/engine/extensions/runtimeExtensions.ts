@@ -21,6 +21,8 @@ import type { ToolRegistry } from '../loop/toolRegistry';
 
 export interface RuntimeExtensionOptions {
   hooks?: readonly HookSpec[];
+  /** The session's environment: what hook commands start from (runtimeShape.ts `env`). */
+  env?: Readonly<NodeJS.ProcessEnv>;
   /** The main agent's conversation and mode, for Claude Code hooks' transcript and `permission_mode`. */
   session?: {
     id: string;
@@ -63,6 +65,7 @@ export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): {
         : undefined;
     const hooks = hookGateHandler({
       hooks: opts.hooks,
+      ...(opts.env ? { env: opts.env } : {}),
       title: opts.title,
       profile: 'agent',
       warn,
@@ -71,7 +74,7 @@ export function attachRuntimeExtensions(opts: RuntimeExtensionOptions): {
     });
     closers.push(opts.gate.register(hooks), () => hooks.close());
   }
-  if (opts.pluginTools?.length) for (const w of attachPluginTools(opts.pluginTools, opts.tools)) warn(w);
+  if (opts.pluginTools?.length) for (const w of attachPluginTools(opts.pluginTools, opts.tools, opts.env)) warn(w);
   const mcp = opts.mcp;
   let extension: TurnExtension | undefined;
   if (mcp) {

@@ -28,7 +28,7 @@ export function lendLanguageServers(
   const folders = { workspace: [cwd, ...(a.opts.additionalDirs ?? [])], scratch: scratchDir, jarvisHome: home, home };
   const manager = new LspManager(settings, {
     cwd,
-    env: process.env,
+    env: a.opts.env ?? process.env,
     // Read at each first need: trusting the folder mid-session lets its servers start.
     trusted: (root) => isCheckoutTrusted(home, root),
     sandbox: () => languageServerSandbox(boundary()),

@@ -155,6 +155,7 @@ function describeSetup(
   const { opts, gate } = a;
   const extras = attachRuntimeExtensions({
     hooks: opts.hooks,
+    env: opts.env,
     session: {
       id: session.id,
       dir: session.dir,
@@ -202,7 +203,7 @@ function describeSetup(
     services: lent.shared,
     // The language server's check after a tool comes first: hooks and the rest see the result with its diagnostics.
     extensions: [
-      lspDiagnosticsExtension(lent.lsp),
+      lspDiagnosticsExtension(lent.lsp, opts.env),
       ...(opts.extensions ?? []),
       ...(extras.extension ? [extras.extension] : []),
       extractor.extension,
@@ -225,6 +226,7 @@ function openTower(
   if (!offered.towerOn) return undefined;
   const tower = new TowerRuntime({
     cwd: a.opts.cwd,
+    env: a.opts.env,
     agents: () => a.main.agents,
     tasks: work.tasks,
     toolNames: () => offered.tools.list().map((t) => t.name),

@@ -51,6 +51,12 @@ export interface RuntimeOptions {
   tower?: boolean;
   home: string;
   cwd: string;
+  /**
+   * The environment the session's child processes start from: Bash, background tasks, hooks, MCP stdio servers,
+   * language servers, Jarvis's own git calls (tools/sessionEnv.ts). Default `process.env`; the SDK gives a query's
+   * own `env` (docs/sdk.md, "Concurrency and isolation"). Never written to.
+   */
+  env?: Readonly<NodeJS.ProcessEnv>;
   model: ResolvedModel;
   /** Mode for a new session; for a resumed one only when `modeOverride` is set. */
   mode: PermissionMode;

@@ -9,6 +9,7 @@ import { browserRuntime, modelSummarizer, SUMMARY_SERVICE, type BrowserProfileCh
 import { MEMORY_SERVICE } from '../../tools/memory';
 import { BOUNDARY_SERVICE, CommandBoundary } from '../../tools/boundary/commandBoundary';
 import { CRON_SERVICE } from '../../tools/cron';
+import { SESSION_ENV } from '../../tools/sessionEnv';
 import { WORKFLOW_LIMITS, WORKFLOW_SETTINGS } from '../../tools/workflow';
 import { MemoryStore } from '../../store/memoryStore';
 import { isWorkspaceTrusted } from '../../store/trust';
@@ -38,6 +39,8 @@ export interface LentServices {
 export function lendServices(a: Assembly, session: Session, work: BackgroundWork): LentServices {
   const { opts } = a;
   const shared = new Map<string, unknown>([[TASK_SERVICE.name, work.tasks]]);
+  // What the session's commands start from (tools/sessionEnv.ts): the SDK query's own env, else the process's.
+  shared.set(SESSION_ENV.name, opts.env ?? process.env);
   // Trust is read at each use: trusting the folder mid-session makes its project memory appear.
   const trusted = () => isWorkspaceTrusted(opts.home, opts.cwd);
   const memory = new MemoryStore({ home: opts.home, cwd: opts.cwd, trusted });
@@ -53,6 +56,7 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
       scratch: session.scratchDir,
       jarvisHome: opts.home,
       home: homedir(),
+      env: opts.env ?? process.env,
     };
     const boundary = new CommandBoundary(opts.sandbox, folders);
     shared.set(BOUNDARY_SERVICE.name, boundary);

@@ -6,19 +6,7 @@ import { join } from 'node:path';
 import { isProcessAlive } from '../../store/sessionLock';
 import { TowerError, type FindingInput, type MissionPatch, type PlannedMission } from '../../tools/tower/towerService';
 import { AdaptiveConcurrency } from './towerConcurrency';
-import {
-  changedFiles,
-  currentBranch,
-  deleteBranch,
-  excludeTowerDir,
-  hasTrackedChanges,
-  listWorktrees,
-  mergeBranch,
-  removeWorktree,
-  repoRootOf,
-  tipOf,
-  trackedFiles,
-} from './towerGit';
+import { TowerGit } from './towerGit';
 import { checkPlan } from './towerPlan';
 import { inScope } from './towerScopes';
 import { renderMission, renderStatus, reviewsOf } from './towerStatusView';
@@ -40,11 +28,19 @@ export class TowerCore {
   readonly concurrency = new AdaptiveConcurrency();
   live: LiveAgents = { isLive: () => false, stopAll: async () => {} };
 
-  constructor(private readonly cwd: string) {}
+  /** The repository operations, with the session's environment. */
+  readonly git: TowerGit;
+
+  constructor(
+    private readonly cwd: string,
+    env?: Readonly<NodeJS.ProcessEnv>,
+  ) {
+    this.git = new TowerGit(env);
+  }
 
   /** The store of the repository the session works in (found once, with git). */
   async store(): Promise<TowerStore> {
-    this.storeCache ??= new TowerStore(await repoRootOf(this.cwd));
+    this.storeCache ??= new TowerStore(await this.git.repoRootOf(this.cwd));
     return this.storeCache;
   }
 
@@ -103,11 +99,11 @@ export class TowerCore {
       }
       return `Tower is already active.\n\n${await this.status()}`;
     }
-    const baseBranch = await currentBranch(store.repoRoot);
-    const baseCommit = await tipOf(store.repoRoot, baseBranch).catch(() => {
+    const baseBranch = await this.git.currentBranch(store.repoRoot);
+    const baseCommit = await this.git.tipOf(store.repoRoot, baseBranch).catch(() => {
       throw new TowerError(`The branch ${baseBranch} has no commit yet; commit something first, then call TowerInit.`);
     });
-    await excludeTowerDir(store.repoRoot);
+    await this.git.excludeTowerDir(store.repoRoot);
     if (existing && existsSync(store.commsDir)) {
       // The record of a torn-down tower is kept, out of the new tower's way.
       const history = join(store.towerDir, 'history');
@@ -135,7 +131,7 @@ export class TowerCore {
   async plan(missions: PlannedMission[], objective: string | undefined): Promise<string> {
     const { store, state } = await this.activeState();
     const ids = missions.map((m) => m.id);
-    const { planned, problems } = checkPlan(missions, state, await trackedFiles(store.repoRoot));
+    const { planned, problems } = checkPlan(missions, state, await this.git.trackedFiles(store.repoRoot));
     if (problems.length)
       throw new TowerError(
         `TowerPlan rejected; nothing was changed:\n- ${problems.join('\n- ')}\nFix the plan and call TowerPlan again.`,
@@ -156,7 +152,7 @@ export class TowerCore {
   ): Promise<{ refusals: string[]; tip?: string }> {
     const refusals: string[] = [];
     const repo = store.repoRoot;
-    const tip = await tipOf(repo, m.branch).catch(() => undefined);
+    const tip = await this.git.tipOf(repo, m.branch).catch(() => undefined);
     if (!tip) return { refusals: [`branch ${m.branch} does not exist; spawn the mission's worker first`] };
     if (this.effectiveRoster(state).some((r) => r.mission === m.id && r.role === 'worker' && r.status === 'running'))
       refusals.push('its worker is still running');
@@ -172,15 +168,15 @@ export class TowerCore {
       );
     const unmerged = m.dependsOn.filter((d) => state.missions.find((x) => x.id === d)?.status !== 'merged');
     if (unmerged.length) refusals.push(`dependencies not merged yet: ${unmerged.join(', ')}`);
-    const outside = (await changedFiles(repo, state.baseBranch, m.branch)).filter((f) => !inScope(f, m.scope));
+    const outside = (await this.git.changedFiles(repo, state.baseBranch, m.branch)).filter((f) => !inScope(f, m.scope));
     if (outside.length)
       refusals.push(`it changed files outside its scope (${m.scope.join(', ')}): ${outside.join(', ')}`);
-    const branch = await currentBranch(repo).catch(() => undefined);
+    const branch = await this.git.currentBranch(repo).catch(() => undefined);
     if (branch !== state.baseBranch)
       refusals.push(
         `the main checkout is on ${branch ?? 'a detached HEAD'}, not the base branch ${state.baseBranch}: check it out first`,
       );
-    else if (await hasTrackedChanges(repo))
+    else if (await this.git.hasTrackedChanges(repo))
       refusals.push(`the main checkout has uncommitted changes to tracked files; commit or stash them first`);
     return { refusals, tip };
   }
@@ -198,7 +194,7 @@ export class TowerCore {
     }
     let merged: string;
     try {
-      merged = await mergeBranch(store.repoRoot, m.branch, `Tower: merge mission ${m.id} (${m.title})`);
+      merged = await this.git.mergeBranch(store.repoRoot, m.branch, `Tower: merge mission ${m.id} (${m.title})`);
     } catch (e) {
       throw new TowerError((e as Error).message);
     }
@@ -208,7 +204,7 @@ export class TowerCore {
       target.mergedCommit = merged;
       delete target.worktree;
     });
-    if (m.worktree) await removeWorktree(store.repoRoot, m.worktree);
+    if (m.worktree) await this.git.removeWorktree(store.repoRoot, m.worktree);
     store.log(COORDINATOR, `merged ${id} into ${state.baseBranch} (${merged.slice(0, 8)})`);
     return `Merged ${m.branch} into ${state.baseBranch}: ${merged.slice(0, 8)}. Its worktree was removed.`;
   }
@@ -230,18 +226,18 @@ export class TowerCore {
     for (const m of state?.missions ?? []) if (m.worktree) paths.add(m.worktree);
     if (existsSync(store.worktreesDir))
       for (const name of readdirSync(store.worktreesDir)) paths.add(join(store.worktreesDir, name));
-    for (const w of await listWorktrees(repo)) if (w.startsWith(store.worktreesDir + '/')) paths.add(w);
+    for (const w of await this.git.listWorktrees(repo)) if (w.startsWith(store.worktreesDir + '/')) paths.add(w);
     let removed = 0;
     for (const path of paths) {
       if (!existsSync(path)) continue;
-      await removeWorktree(repo, path);
+      await this.git.removeWorktree(repo, path);
       removed++;
     }
     if (existsSync(store.worktreesDir) && readdirSync(store.worktreesDir).length === 0) rmdirSync(store.worktreesDir);
     const kept: string[] = [];
     for (const m of state?.missions ?? []) {
-      if (m.status === 'merged') await deleteBranch(repo, m.branch);
-      else if (await tipOf(repo, m.branch).catch(() => undefined)) kept.push(m.branch);
+      if (m.status === 'merged') await this.git.deleteBranch(repo, m.branch);
+      else if (await this.git.tipOf(repo, m.branch).catch(() => undefined)) kept.push(m.branch);
     }
     if (state) {
       await store.update((s) => {
@@ -255,7 +251,7 @@ export class TowerCore {
       });
       store.log(COORDINATOR, `torn down: ${removed} worktree${removed === 1 ? '' : 's'} removed`);
     }
-    const left = (await listWorktrees(repo)).filter((w) => w.startsWith(store.towerDir + '/'));
+    const left = (await this.git.listWorktrees(repo)).filter((w) => w.startsWith(store.towerDir + '/'));
     return [
       `Tower torn down: ${removed} worktree${removed === 1 ? '' : 's'} removed${left.length ? `, but git still lists ${left.join(', ')}` : ''}.`,
       kept.length ? `Unmerged branches kept for you: ${kept.join(', ')}.` : 'No unmerged mission branches.',

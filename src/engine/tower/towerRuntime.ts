@@ -16,6 +16,8 @@ import { COMMS_DIR, TOWER_DIR, WORKTREES_DIR } from './towerStore';
 
 export interface TowerRuntimeDeps {
   cwd: string;
+  /** The session's environment, which Tower's git calls run with (default process.env). */
+  env?: Readonly<NodeJS.ProcessEnv>;
   agents(): AgentDirectory;
   tasks: TaskService;
   /** Names of every tool the runtime offers now. */
@@ -51,7 +53,7 @@ export class TowerRuntime {
   private readonly agentTools: (name: string) => boolean;
 
   constructor(private readonly deps: TowerRuntimeDeps) {
-    this.core = new TowerCore(deps.cwd);
+    this.core = new TowerCore(deps.cwd, deps.env);
     const profile = towerWorkerProfile(TOWER_SHARED_TOOLS);
     const allowed = new Set(profile.tools === '*' ? [] : profile.tools);
     this.agentTools = (name) => allowed.has(name);

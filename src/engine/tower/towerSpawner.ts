@@ -12,7 +12,6 @@ import { TOWER_WORKER } from '../../ext/agents/towerWorker';
 import type { AgentDirectory } from '../delegation/agents';
 import type { EngineEventBody } from '../loop/events';
 import { COORDINATOR, missionOf, type LiveAgents, type TowerCore } from './towerCore';
-import { addMissionWorktree, addReviewWorktree, removeWorktree, tipOf } from './towerGit';
 import type { AgentRole, Mission, RosterEntry, TowerState } from './towerStore';
 import workerBrief from './workerBrief.md';
 import reviewerBrief from './reviewerBrief.md';
@@ -101,8 +100,9 @@ export class TowerSpawner implements LiveAgents {
           `Mission "${m.id}" depends on ${unmerged.join(', ')}, not merged yet; spawn its worker after those merge.`,
         );
       worktree = m.worktree && existsSync(m.worktree) ? m.worktree : join(store.worktreesDir, m.id);
-      if (!existsSync(worktree)) await addMissionWorktree(store.repoRoot, worktree, m.branch, state.baseBranch);
-      const baseCommit = m.baseCommit ?? (await tipOf(store.repoRoot, state.baseBranch));
+      if (!existsSync(worktree))
+        await this.core.git.addMissionWorktree(store.repoRoot, worktree, m.branch, state.baseBranch);
+      const baseCommit = m.baseCommit ?? (await this.core.git.tipOf(store.repoRoot, state.baseBranch));
       brief = renderTemplate(workerBrief, { ...fill(), WORKTREE: worktree });
       await this.record(m.id, { agentId, role: 'worker', worktree }, (mission) => {
         mission.status = 'running';
@@ -116,12 +116,12 @@ export class TowerSpawner implements LiveAgents {
         throw new TowerError(
           `The worker of "${m.id}" (${busy.agentId}) is still running; review its branch when it has ended.`,
         );
-      const tip = await tipOf(store.repoRoot, m.branch).catch(() => undefined);
+      const tip = await this.core.git.tipOf(store.repoRoot, m.branch).catch(() => undefined);
       if (!tip) throw new TowerError(`Mission "${m.id}" has no branch yet (${m.branch}); spawn its worker first.`);
       if (tip === m.baseCommit)
         throw new TowerError(`Branch ${m.branch} has no commit of its own yet; there is nothing to review.`);
       worktree = join(store.worktreesDir, `review-${agentId}`);
-      await addReviewWorktree(store.repoRoot, worktree, tip);
+      await this.core.git.addReviewWorktree(store.repoRoot, worktree, tip);
       brief = renderTemplate(reviewerBrief, fill(tip));
       await this.record(m.id, { agentId, role: 'reviewer', worktree }, undefined, (s) => {
         s.reviews.push({ id: `r${s.reviews.length + 1}`, mission: m.id, reviewer: agentId, tip });
@@ -284,7 +284,7 @@ export class TowerSpawner implements LiveAgents {
         if (m && m.status === 'running') m.status = status === 'finished' ? 'done' : 'failed';
       });
     } else {
-      await removeWorktree(store.repoRoot, who.worktree).catch(() => undefined);
+      await this.core.git.removeWorktree(store.repoRoot, who.worktree).catch(() => undefined);
     }
     store.log(who.agentId, `${who.role} of ${mission} ${status}${error ? `: ${error}` : ''}`);
   }

@@ -49,6 +49,8 @@ export interface HookSessionInfo {
 
 export interface HookRunOptions {
   session: HookSessionInfo;
+  /** The environment hook commands start from: the session's (engine/runtime/runtimeShape.ts `env`); default process.env. */
+  env?: Readonly<NodeJS.ProcessEnv>;
   /** For Claude Code hooks: the facts of their payload (read only when one runs) and the project folder. */
   claude?: { facts(): ClaudeSessionFacts; projectDir: string; fields?: Record<string, unknown> };
   /** Stops every running hook of this call (the turn was cancelled). */
@@ -221,7 +223,11 @@ async function runOne(hook: HookSpec, input: string, opts: HookRunOptions): Prom
   const run: HookRun = { command: hook.command, exitCode: null, stdout: '', stderr: '', timedOut: false };
   if (opts.signal?.aborted) return { ...run, failure: 'was not started: the turn was cancelled' };
   const claude = hook.dialect === 'claude' && opts.claude ? { CLAUDE_PROJECT_DIR: opts.claude.projectDir } : {};
-  const env = nonInteractiveEnv(process.env, { JARVIS_PROJECT_DIR: opts.session.cwd, ...claude, ...hook.env });
+  const env = nonInteractiveEnv(opts.env ?? process.env, {
+    JARVIS_PROJECT_DIR: opts.session.cwd,
+    ...claude,
+    ...hook.env,
+  });
   const child = spawnShell(hook.command, { cwd: hook.cwd ?? opts.session.cwd, env, stdin: 'pipe' });
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (run.stdout = capped(run.stdout + d)));
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (run.stderr = capped(run.stderr + d)));

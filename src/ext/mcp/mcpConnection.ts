@@ -36,8 +36,11 @@ export interface McpConnectionOptions {
   onListed?(tools: McpToolInfo[], serverVersion: string | undefined): void;
   /** OAuth for http/sse servers that need it (credentials stored per server). */
   authProvider?: OAuthClientProvider;
-  /** Environment the bearer token variable is read from. */
-  env?: NodeJS.ProcessEnv;
+  /**
+   * The session's environment (default process.env): where the bearer token variable is read from, and what a stdio
+   * server inherits its few default variables from (PATH, HOME, USER…: the MCP SDK's list) besides its config's `env`.
+   */
+  env?: Readonly<NodeJS.ProcessEnv>;
 }
 
 /** A failed call, with a message for the model and the user. */
@@ -190,7 +193,7 @@ export class McpServerConnection {
         transports.stdio(),
         import('./launchPin'),
       ]);
-      const env = { ...sdkStdio.getDefaultEnvironment(), ...c.env };
+      const env = { ...inheritedEnv(sdkStdio.DEFAULT_INHERITED_ENV_VARS, this.opts.env ?? process.env), ...c.env };
       const onStderr = (text: string) => {
         this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
       };
@@ -385,4 +388,17 @@ function serverVersionOf(client: Client): string | undefined {
 
 function lastLines(text: string): string {
   return text.trim().split('\n').slice(-3).join(' | ').slice(-500);
+}
+
+/**
+ * The variables a stdio server inherits from `env` (the MCP SDK's getDefaultEnvironment does the same from
+ * process.env only): those of `names` that are set, except a shell function's text.
+ */
+function inheritedEnv(names: readonly string[], env: Readonly<NodeJS.ProcessEnv>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && !value.startsWith('()')) kept[name] = value;
+  }
+  return kept;
 }

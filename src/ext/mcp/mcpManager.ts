@@ -41,7 +41,8 @@ export interface McpManagerOptions {
   clientInfo: { name: string; version: string };
   /** The OAuth provider for one http/sse server (absent: no OAuth). */
   authProviderFor?(server: McpServerConfig): McpConnectionOptions['authProvider'];
-  env?: NodeJS.ProcessEnv;
+  /** The session's environment (McpConnectionOptions.env); default process.env. */
+  env?: Readonly<NodeJS.ProcessEnv>;
   /** Cached listings; without one every server starts at once. */
   cache?: McpListingCache;
   /**

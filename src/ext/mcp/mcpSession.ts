@@ -18,6 +18,8 @@ export interface McpStartOptions {
   onWarning(text: string): void;
   /** The session's deferral rule for MCP tools (`mcpToolDeferral`); absent: every server starts. */
   deferred?(toolName: string, mcpToolCount: number): boolean;
+  /** The environment the servers start from (the SDK query's own `env`); default process.env. */
+  env?: Readonly<NodeJS.ProcessEnv>;
 }
 
 /** Undefined when there is nothing to start (unless `always`: the UI may add project servers later). */
@@ -31,6 +33,7 @@ export function startMcpServers(
     authProviderFor: (s) => sessionAuthProvider(opts.home, s, opts.clientName),
     cache: new McpListingCache(opts.home, opts.version),
     deferred: opts.deferred,
+    ...(opts.env ? { env: opts.env } : {}),
   });
   manager.onStartFailure(opts.onFailure);
   manager.onWarning(opts.onWarning);

@@ -74,17 +74,21 @@ export function readKimiTools(value: unknown, diag: (text: string) => void): Kim
 
 export type KimiToolResult = { ok: true; output: string } | { ok: false; error: string };
 
-/** Runs one call of `tool` from the plugin at `root`; `signal` stops it (and everything it started). */
+/**
+ * Runs one call of `tool` from the plugin at `root`; `signal` stops it (and everything it started). `env`: the
+ * session's environment (default process.env), which the program gets without its secrets.
+ */
 export async function runKimiTool(
   tool: KimiTool,
   root: string,
   args: unknown,
   signal: AbortSignal,
+  env: Readonly<NodeJS.ProcessEnv> = process.env,
 ): Promise<KimiToolResult> {
   const child = spawnInGroup(tool.command[0], tool.command.slice(1), {
     cwd: root,
     // Without secret-looking variables (API keys, tokens: platform/sandbox/sandboxEnv.ts): the program is the plugin's.
-    env: { ...sandboxEnv(process.env), JARVIS_PLUGIN_ROOT: root },
+    env: { ...sandboxEnv(env), JARVIS_PLUGIN_ROOT: root },
     stdin: 'pipe',
   });
   const out: Buffer[] = [];

@@ -50,7 +50,10 @@ export function bwrapChannels(policy: BwrapPolicy): SandboxChannels {
 export function bwrapArgs(policy: BwrapPolicy, shell: string, command: string): string[] {
   const sockets = policy.unixSockets ?? NO_UNIX_SOCKETS;
   const channels = bwrapChannels(policy);
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...socketFolderArgs()];
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  // The socket folders of this process's environment and of the session's when that differs (an SDK query's env).
+  const session = policy.unixSockets?.sessionEnv;
+  args.push(...socketFolderArgs(session && session !== process.env ? [process.env, session] : [process.env]));
   // TMPDIR may name a folder the private /tmp does not have.
   args.push('--setenv', 'TMPDIR', '/tmp', ...socketEnvArgs(sockets), ...rootEnvArgs());
   args.push(...ISOLATION);

@@ -67,7 +67,7 @@ export function isSecretEnvName(name: string): boolean {
 }
 
 /** `env` without its secret-looking variables; names in `pass` stay (exactly as spelled). */
-export function sandboxEnv(env: NodeJS.ProcessEnv, pass: readonly string[] = []): NodeJS.ProcessEnv {
+export function sandboxEnv(env: Readonly<NodeJS.ProcessEnv>, pass: readonly string[] = []): NodeJS.ProcessEnv {
   const kept: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (value !== undefined && (pass.includes(name) || !isSecretEnvName(name))) kept[name] = value;

@@ -17,6 +17,11 @@ export interface UnixSocketPolicy {
   allowed: readonly string[];
   /** Variables naming a socket that is allowed: they stay set inside (`SSH_AUTH_SOCK` for an allowed agent). */
   keepEnv: readonly string[];
+  /**
+   * The environment commands start from when it is not the process's own (an SDK query's `env`: tools/sessionEnv.ts):
+   * its XDG_RUNTIME_DIR is hidden as well as the process's.
+   */
+  sessionEnv?: Readonly<NodeJS.ProcessEnv>;
 }
 
 /** Variables that point at sockets or their folder outside; unset inside unless `keepEnv` names them. */
@@ -41,7 +46,7 @@ export function socketPathIn(value: string | undefined): string | undefined {
 }
 
 /** The socket variables whose socket is one of `allowed` (compared after resolving links): they stay set inside. */
-export function socketEnvToKeep(allowed: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+export function socketEnvToKeep(allowed: readonly string[], env: Readonly<NodeJS.ProcessEnv> = process.env): string[] {
   const reals = new Set(allowed.map((p) => realFile(p) ?? p));
   return SOCKET_ENV.filter((name) => {
     const path = socketPathIn(env[name]);
@@ -58,10 +63,10 @@ const RUN_LINKED_FILES = ['/etc/resolv.conf'];
  * The bwrap arguments that hide the socket folders, run before any writable folder is bound (a workspace under
  * /run stays reachable). Links directly in /run (NixOS's /run/current-system) are made again: a link holds no socket.
  */
-export function socketFolderArgs(env: NodeJS.ProcessEnv = process.env): string[] {
+export function socketFolderArgs(envs: ReadonlyArray<Readonly<NodeJS.ProcessEnv>> = [process.env]): string[] {
   const args: string[] = [];
-  const runtime = env.XDG_RUNTIME_DIR;
-  const folders = [...SOCKET_DIRS, ...(runtime && isAbsolute(runtime) ? [runtime] : [])];
+  const runtimes = envs.map((env) => env.XDG_RUNTIME_DIR).filter((r): r is string => !!r && isAbsolute(r));
+  const folders = [...SOCKET_DIRS, ...runtimes];
   const hidden: string[] = [];
   for (const folder of folders) {
     const real = realDir(folder);

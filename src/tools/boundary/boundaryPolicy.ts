@@ -23,6 +23,11 @@ export interface SessionFolders {
   /** JARVIS_CODE_HOME: hidden from commands. */
   jarvisHome: string;
   home: string;
+  /**
+   * The environment the session's commands start from (tools/sessionEnv.ts; default process.env): which socket
+   * variables it holds, its XDG_RUNTIME_DIR, and JARVIS_SHELL_PATH.
+   */
+  env?: Readonly<NodeJS.ProcessEnv>;
 }
 
 export interface BoundaryPolicy {
@@ -90,7 +95,7 @@ export function computePolicy(parts: PolicyParts): BoundaryPolicy {
     guarded,
     dotFolders: homeInside ? [home] : [],
     network: settings.network,
-    unixSockets: unixSocketPolicy(settings),
+    unixSockets: unixSocketPolicy(settings, folders.env),
     ...(crossesMount ? { env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: '1' } } : {}),
   };
 }
@@ -136,10 +141,13 @@ function refuseStateExposure(writable: readonly string[], jarvisHome: string, sc
  * Unix sockets (docs/sandbox.md#unix-sockets-and-seccomp): refused unless the user let commands make their own or
  * named sockets outside to reach, whose variables (SSH_AUTH_SOCK) then stay set.
  */
-function unixSocketPolicy(settings: Readonly<SandboxSettings>): UnixSocketPolicy {
+function unixSocketPolicy(
+  settings: Readonly<SandboxSettings>,
+  env: Readonly<NodeJS.ProcessEnv> = process.env,
+): UnixSocketPolicy {
   const allowed = settings.allowUnixSockets;
   const rule = settings.unixSockets === 'own' || allowed.length > 0 ? 'allow' : 'refuse';
-  return { rule, allowed, keepEnv: socketEnvToKeep(allowed) };
+  return { rule, allowed, keepEnv: socketEnvToKeep(allowed, env), ...(env !== process.env ? { sessionEnv: env } : {}) };
 }
 
 /** Dotted entries of the home folder, except the readable ones (re-bound read-only). */

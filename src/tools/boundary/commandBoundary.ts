@@ -237,7 +237,7 @@ export class CommandBoundary {
     // The arguments and what the spawn hands bwrap (the seccomp filter, the bridge's channel) from one policy.
     const spawn = {
       file: this.settings.bwrapPath,
-      args: bwrapArgs(withProxy, shellPath(), command),
+      args: bwrapArgs(withProxy, shellPath(this.folders.env), command),
       envPass: this.settings.envPass,
       ...bwrapChannels(withProxy),
     };

@@ -26,6 +26,7 @@ import {
   type TaskSettings,
 } from '../task/taskService';
 import { BOUNDARY_SERVICE, type CommandRun } from '../boundary/commandBoundary';
+import { SESSION_ENV, sessionEnvOf } from '../sessionEnv';
 import description from './bash.md';
 
 export const FOREGROUND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -90,7 +91,7 @@ type BashArgs = z.infer<typeof schema>;
 export const bashTool = defineTool({
   name: 'Bash',
   services: [TASK_SERVICE],
-  optionalServices: [BOUNDARY_SERVICE],
+  optionalServices: [BOUNDARY_SERVICE, SESSION_ENV],
   description,
   constants: {
     FOREGROUND_DEFAULT_TIMEOUT_MS,
@@ -126,7 +127,7 @@ export const bashTool = defineTool({
     const request = { command: args.command, cwd, unsandboxed: args.dangerously_unsandboxed };
     const run: CommandRun = boundary ? await boundary.prepare(request) : UNCONFINED;
     if (run.kind === 'refused') return { content: run.message, isError: true, display };
-    if (args.run_in_background) return startInBackground(args, cwd, tasks, run);
+    if (args.run_in_background) return startInBackground(args, cwd, nonInteractiveEnv(sessionEnvOf(ctx)), tasks, run);
     try {
       return await runInForeground(args, cwd, ctx, tasks, run);
     } catch (e) {
@@ -158,13 +159,20 @@ function backgroundDefaultTimeoutMs(settings: Readonly<TaskSettings>): number | 
   return settings.bashTaskTimeoutS > 0 ? settings.bashTaskTimeoutS * 1_000 : null;
 }
 
-function startInBackground(args: BashArgs, cwd: string, tasks: TaskService, run: Runnable): ToolResult {
+function startInBackground(
+  args: BashArgs,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  tasks: TaskService,
+  run: Runnable,
+): ToolResult {
   const display = { kind: 'command' as const, command: args.command, exitCode: null };
   const timeoutMs = args.disable_timeout ? null : (args.timeout ?? backgroundDefaultTimeoutMs(tasks.settings));
   try {
     const task = tasks.startProcess({
       command: args.command,
       cwd,
+      env,
       description: args.description!.trim(),
       timeoutMs,
       ...(run.kind === 'sandboxed' ? { sandbox: run.spawn } : {}),
@@ -190,14 +198,14 @@ function startInBackground(args: BashArgs, cwd: string, tasks: TaskService, run:
 async function runInForeground(
   args: BashArgs,
   cwd: string,
-  ctx: ToolContext,
+  ctx: ToolContext<typeof SESSION_ENV>,
   tasks: TaskService,
   run: Runnable,
 ): Promise<ToolResult> {
   const startedAt = new Date();
   const timeoutMs = args.timeout ?? FOREGROUND_DEFAULT_TIMEOUT_MS;
   const sandbox = run.kind === 'sandboxed' ? { sandbox: run.spawn } : {};
-  const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv(), ...sandbox });
+  const child = spawnShell(args.command, { cwd, env: nonInteractiveEnv(sessionEnvOf(ctx)), ...sandbox });
   const output = new CommandOutput(CAPTURE_CHARS, CAPTURE_CHARS);
   const outputPath = newToolOutputPath(ctx.services.scratchDir, ctx.services.agentId ?? 'main');
   const saved = new SavedOutput(ctx.services.scratchDir, outputPath, BASH_INLINE_MAX_CHARS);

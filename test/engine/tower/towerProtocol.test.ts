@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TowerRuntime } from '../../../src/engine/tower/towerRuntime';
-import { addMissionWorktree } from '../../../src/engine/tower/towerGit';
+import { TowerGit } from '../../../src/engine/tower/towerGit';
 import { TowerStore } from '../../../src/engine/tower/towerStore';
 import type { PlannedMission, TowerService } from '../../../src/tools/tower/towerService';
 import { commitIn, gitIn, makeRepo, writeIn } from './towerRepo';
@@ -52,7 +52,7 @@ async function workOn(
   files: Record<string, string>,
 ): Promise<{ wt: string; tip: string }> {
   const wt = join(store.worktreesDir, id);
-  if (!existsSync(wt)) await addMissionWorktree(store.repoRoot, wt, `tower/${id}`, 'main');
+  if (!existsSync(wt)) await new TowerGit().addMissionWorktree(store.repoRoot, wt, `tower/${id}`, 'main');
   await store.update((s) => {
     const m = s.missions.find((x) => x.id === id)!;
     m.worktree = wt;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AdaptiveConcurrency } from '../../../src/engine/tower/towerConcurrency';
 import { overlapWitness } from '../../../src/engine/tower/towerScopes';
 import { TowerRuntime } from '../../../src/engine/tower/towerRuntime';
-import { addMissionWorktree } from '../../../src/engine/tower/towerGit';
+import { TowerGit } from '../../../src/engine/tower/towerGit';
 import { TowerStore } from '../../../src/engine/tower/towerStore';
 import { ProviderError, type ModelRequest } from '../../../src/llm/types';
 import type { ScriptedResponse } from '../../../src/llm/scriptedClient';
@@ -227,7 +227,7 @@ describe('after the coordinator is killed', () => {
     );
     const store = new TowerStore(repo);
     const wt = join(store.worktreesDir, 'api');
-    await addMissionWorktree(repo, wt, 'tower/api', 'main');
+    await new TowerGit().addMissionWorktree(repo, wt, 'tower/api', 'main');
     const gone = deadPid();
     // What a coordinator killed mid-run leaves: its pid, a running worker of its own, a worktree.
     await store.update((s) => {
@@ -260,7 +260,7 @@ describe('after the coordinator is killed', () => {
     await coordinator.init(undefined);
     const store = new TowerStore(repo);
     const wt = join(store.worktreesDir, 'api');
-    await addMissionWorktree(repo, wt, 'tower/api', 'main');
+    await new TowerGit().addMissionWorktree(repo, wt, 'tower/api', 'main');
     writeFileSync(store.statePath, '{"version":1,"missi');
     await expect(coordinator.status()).rejects.toThrow(/state\.json cannot be read .*run TowerTeardown with force/);
     await expect(coordinator.teardown(false)).rejects.toThrow(/with force: true removes the worktrees anyway/);

@@ -116,16 +116,16 @@ describe('the socket folders and files', () => {
   });
 
   it('empties /run, an XDG_RUNTIME_DIR outside it, and makes the links directly in /run again', () => {
-    const args = socketFolderArgs({ XDG_RUNTIME_DIR: join(dir, 'xdg') });
+    const args = socketFolderArgs([{ XDG_RUNTIME_DIR: join(dir, 'xdg') }]);
     expect(args.slice(0, 2)).toEqual(['--tmpfs', realpathSync('/run')]);
     expect(args).toContain(join(dir, 'xdg'));
     for (const entry of readdirSync('/run', { withFileTypes: true }).filter((e) => e.isSymbolicLink())) {
       const link = join('/run', entry.name);
       expect(args.join(' ')).toContain(`--symlink ${readlinkSync(link)} ${link}`);
     }
-    expect(socketFolderArgs({ XDG_RUNTIME_DIR: '/run/user/0' }).filter((a) => a === '--tmpfs')).toHaveLength(1);
+    expect(socketFolderArgs([{ XDG_RUNTIME_DIR: '/run/user/0' }]).filter((a) => a === '--tmpfs')).toHaveLength(1);
     for (const wrong of ['/', homedir(), 'relative/dir']) {
-      expect(socketFolderArgs({ XDG_RUNTIME_DIR: wrong }).filter((a) => a === '--tmpfs')).toHaveLength(1);
+      expect(socketFolderArgs([{ XDG_RUNTIME_DIR: wrong }]).filter((a) => a === '--tmpfs')).toHaveLength(1);
     }
   });
 

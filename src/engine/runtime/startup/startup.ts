@@ -318,7 +318,7 @@ export function loadStartup(
         shadowed: [],
         snapshot: { files: {}, launch: {} },
       }
-    : loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd));
+    : loadMcpServersFor(home, cwd, settings, isWorkspaceTrusted(home, cwd), env);
   warnings.push(...mcp.warnings);
   // The interactive UI asks about an undecided folder before it starts anything; otherwise say why
   // the project's servers stay off.
@@ -456,7 +456,16 @@ function browserSettings(
   return settings;
 }
 
-/** The servers of mcp.json for this folder, with the timeouts of `[mcp]` and the environment as defaults. */
-export function loadMcpServersFor(home: string, cwd: string, settings: Settings, trusted: boolean): LoadedMcpServers {
-  return loadMcpServers({ home, projectDir: cwd, trusted, defaults: settings.mcp, compat: settings.compat });
+/**
+ * The servers of mcp.json for this folder, with the timeouts of `[mcp]` as defaults; `${VAR}` in them expands from
+ * `env` (the launch's: an SDK query's own).
+ */
+export function loadMcpServersFor(
+  home: string,
+  cwd: string,
+  settings: Settings,
+  trusted: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): LoadedMcpServers {
+  return loadMcpServers({ home, projectDir: cwd, trusted, defaults: settings.mcp, compat: settings.compat, env });
 }
