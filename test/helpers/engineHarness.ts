@@ -120,6 +120,12 @@ export function makeEngine(opts: {
   mainAgent?: RuntimeOptions['mainAgent'];
   /** Sees every event as it is emitted (a run's controls observe them). */
   observe?: (event: EngineEvent) => void;
+  /** The environment the session's processes start from (an SDK query's `env`); default process.env. */
+  env?: RuntimeOptions['env'];
+  /** `[sandbox]` (docs/sandbox.md); absent: commands are not confined. */
+  sandbox?: RuntimeOptions['sandbox'];
+  /** `[lsp]` (docs/lsp.md); absent: language servers are off. */
+  lsp?: RuntimeOptions['lsp'];
 }): EngineHarness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'jarvis-engine-')));
   const home = opts.dirs?.home ?? join(root, 'home');
@@ -179,6 +185,9 @@ export function makeEngine(opts: {
     memory: opts.memory ?? { ...DEFAULT_MEMORY_SETTINGS, extractionEnabled: false },
     tower: opts.tower ?? false,
     mainAgent: opts.mainAgent,
+    env: opts.env,
+    sandbox: opts.sandbox,
+    lsp: opts.lsp,
   });
   const harness: EngineHarness = {
     home,

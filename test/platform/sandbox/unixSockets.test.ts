@@ -129,6 +129,14 @@ describe('the socket folders and files', () => {
     }
   });
 
+  it("empties the runtime folder of the process's environment and of a session's own (an SDK query's env)", () => {
+    const own = join(dir, 'xdg-session');
+    mkdirSync(own, { recursive: true });
+    const args = socketFolderArgs([{ XDG_RUNTIME_DIR: join(dir, 'xdg') }, { XDG_RUNTIME_DIR: own }]);
+    expect(args).toContain(join(dir, 'xdg'));
+    expect(args).toContain(own);
+  });
+
   it('binds only the allowed sockets back in where Unix sockets are refused', () => {
     const allowed = join(dir, 'allowed.sock');
     const args = socketFileArgs({ rule: 'refuse', allowed: [allowed, join(dir, 'gone.sock')], keepEnv: [] }, []);
