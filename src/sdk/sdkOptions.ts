@@ -30,6 +30,7 @@ export function checkOptions(prompt: QueryArgs['prompt'], options: Options): voi
     throw new TypeError(`options.permissionMode must be one of ${MODES.join(', ')}, got ${String(mode)}`);
   if (options.canUseTool !== undefined && typeof options.canUseTool !== 'function')
     throw new TypeError('options.canUseTool must be a function');
+  checkEnv(options.env);
   if (mode === 'manual' && !options.canUseTool)
     throw new TypeError(
       'options.permissionMode "manual" asks before tools run, and nothing can answer: give options.canUseTool, or use "auto" (the default).',
@@ -82,4 +83,14 @@ export function modelFor(options: Options, model: string): ResolvedModel {
     cliModel: options.provider ? undefined : model,
     configPath: loaded.path,
   }) as ResolvedModel;
+}
+
+/** `env` is the whole environment of the session's processes (docs/sdk.md): names to strings, nothing else. */
+function checkEnv(env: unknown): void {
+  if (env === undefined) return;
+  if (typeof env !== 'object' || env === null || Array.isArray(env))
+    throw new TypeError('options.env must be an object of variable names to strings, e.g. { ...process.env, CI: "1" }');
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined && typeof value !== 'string')
+      throw new TypeError(`options.env.${name} must be a string, got ${typeof value}`);
 }

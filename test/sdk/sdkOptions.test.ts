@@ -2,6 +2,7 @@
 // TypeError that names the option and says what it takes.
 import { describe, expect, it } from 'vitest';
 import { checkOptions } from '../../src/sdk/sdkOptions';
+import { query } from '../../src/sdk/query';
 import type { Options } from '../../src/sdk/api';
 
 const check =
@@ -36,10 +37,19 @@ describe('query() options', () => {
       'hi',
       /\[0\].hooks must be a non-empty array of fun/,
     ],
+    ['env as a string', { env: 'PATH=/bin' }, 'hi', /options.env must be an object of variable names to strings/],
+    ['an env value not a string', { env: { PORT: 8080 } }, 'hi', /options.env.PORT must be a string, got number/],
     ['a timeout too long', { hooks: { Stop: [{ timeout: 601, hooks: [() => 1] }] } }, 'hi', /timeout must be a whole/],
   ])('refuses %s', (_what, options, prompt, message) => {
     expect(check(options, prompt)).toThrow(message);
     expect(check(options, prompt)).toThrow(TypeError);
+  });
+
+  it('refuses env with server: the server runs the session with its own environment (docs/server.md)', () => {
+    const server = { url: 'http://127.0.0.1:1', token: 't' };
+    expect(() => query({ prompt: 'hi', options: { server, env: { X: '1' } } })).toThrow(
+      /options.env is not available with options.server/,
+    );
   });
 
   it('takes well-formed hooks and options', () => {

@@ -16,6 +16,7 @@ import { startLockRegistry, type LockRegistry } from '../helpers/lockRegistry';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');
+const ENV_SERVER = resolve(__dirname, '../fixtures/mcp/envServer.mjs');
 const ZOD_VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: { zod: string } }
 ).devDependencies.zod;
@@ -330,6 +331,57 @@ describe('jarvis-code/sdk from the packed tarball', () => {
     expect(ma[0].session_id).not.toBe(mb[0].session_id);
     expect(String(ma[0].cwd)).toMatch(/\/a$/);
     expect(String(mb[0].cwd)).toMatch(/\/b$/);
+    expect(report.after).toEqual(report.before);
+  });
+
+  it('two concurrent queries with their own env: each one’s Bash, hook and MCP server see it; process.env unchanged', async () => {
+    // Each query's steps, by the word in its prompt: a background and a foreground Bash, the MCP tool, the answer.
+    const steps = (word: string): ScriptedTurn[] => [
+      {
+        toolCalls: [
+          {
+            name: 'Bash',
+            arguments: { command: 'printf %s "$PROBE_X" > bg-env.txt', run_in_background: true, description: 'env' },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'Bash', arguments: { command: 'printf "bash saw %s" "$PROBE_X"' } }] },
+      { toolCalls: [{ name: 'mcp__probe__report_env', arguments: {} }] },
+      { text: `done ${word}` },
+    ];
+    const taken = { alpha: 0, beta: 0 };
+    const { report, dirs } = await program(
+      'programs/env.mjs',
+      (prompt) => {
+        const word = prompt.includes('alpha') ? 'alpha' : 'beta';
+        return steps(word)[Math.min(taken[word]++, 3)];
+      },
+      async (d) => {
+        writeFileSync(
+          join(d.home, 'config.toml'),
+          '[[hooks]]\nevent = "PostToolUse"\nmatcher = "^Bash$"\n' +
+            `command = 'printf "%s|%s" "$PROBE_X" "$LOGNAME" > "$JARVIS_PROJECT_DIR/hook-env.txt"'\n`,
+        );
+        const probe = { command: process.execPath, args: [ENV_SERVER], env: { PROBE_X: '${PROBE_X}' } };
+        writeFileSync(join(d.home, 'mcp.json'), JSON.stringify({ mcpServers: { probe } }));
+        return {};
+      },
+    );
+    for (const word of ['alpha', 'beta'] as const) {
+      const messages = report[word === 'alpha' ? 'ma' : 'mb'] as Message[];
+      expect(messages.at(-1)).toMatchObject({ type: 'result', outcome: 'success' });
+      const tools = messages.filter((m) => m.role === 'tool');
+      expect(String(tools.find((t) => t.name === 'Bash' && String(t.content).includes('bash saw'))?.content)).toContain(
+        `bash saw probe-${word}`,
+      );
+      const mcp = tools.find((t) => t.name === 'mcp__probe__report_env');
+      expect(JSON.parse(String(mcp?.content))).toEqual({ PROBE_X: `probe-${word}`, LOGNAME: `user-${word}` });
+      const cwd = join(dirs.cwd, word);
+      expect(readFileSync(join(cwd, 'hook-env.txt'), 'utf8')).toBe(`probe-${word}|user-${word}`);
+      expect(readFileSync(join(cwd, 'bg-env.txt'), 'utf8')).toBe(`probe-${word}`);
+    }
+    expect(report.probeInProcess).toBeNull();
+    expect(report.processEnvUnchanged).toBe(true);
     expect(report.after).toEqual(report.before);
   });
 
