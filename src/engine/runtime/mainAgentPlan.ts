@@ -41,7 +41,7 @@ export interface OfferedTools {
 export function offerTools(a: Assembly, lent: LentServices, work: BackgroundWork): OfferedTools {
   const { opts } = a;
   const { browserChoice } = lent;
-  const towerOn = opts.tower ?? towerEnabled(process.env);
+  const towerOn = opts.tower ?? towerEnabled(opts.env ?? process.env);
   // The Skill tool is offered only when the model has a skill it may load.
   const hasSkills = (opts.skills?.modelInvocable.length ?? 0) > 0;
   // A browser-profile session delegates only to the browser sub-agent types.

@@ -124,7 +124,7 @@ function startBackgroundWork(a: Assembly, session: Session): BackgroundWork {
     },
   });
   a.disposables.add({ name: 'background tasks', dispose: ({ force }) => tasks.close({ force }) });
-  const cronOff = opts.cron?.disabled ?? cronDisabled(process.env);
+  const cronOff = opts.cron?.disabled ?? cronDisabled(opts.env ?? process.env);
   const cron = new CronScheduler({
     dir: join(session.dir, 'cron'),
     clock: opts.cron?.clock,

@@ -74,7 +74,7 @@ export function lendServices(a: Assembly, session: Session, work: BackgroundWork
   const browserChoice = chooseBrowserProfile(session, opts, a.warnings);
   const browser =
     browserChoice && opts.browser
-      ? browserRuntime({ ...opts.browser, profile: browserChoice }, web, process.env)
+      ? browserRuntime({ ...opts.browser, profile: browserChoice }, web, { ...(opts.env ?? process.env) })
       : undefined;
   if (browser) {
     for (const [name, service] of browser.services) shared.set(name, service);

@@ -19,6 +19,7 @@ import { modifiedTimes } from './fileTimes';
 import { formatContentLines, linesOfRecord, orderByPath, type GrepLine } from './grepContent';
 import { pathDisplayer, resolveToolPath } from './pathPolicy';
 import { runRipgrep, type RipgrepOutcome } from './ripgrepProcess';
+import { SESSION_ENV, sessionEnvOf } from '../sessionEnv';
 import { isInVcsDir, isSensitivePath, sensitiveSkippedNote, VCS_DIRS } from './sensitivePaths';
 import description from './grep.md';
 
@@ -125,7 +126,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
   const maxOutputBytes = options.maxOutputBytes ?? GREP_MAX_OUTPUT_BYTES;
   return defineTool({
     name: 'Grep',
-    optionalServices: [LSP_SERVICE],
+    optionalServices: [LSP_SERVICE, SESSION_ENV],
     description,
     constants: { HEAD_LIMIT: GREP_DEFAULT_HEAD_LIMIT, MAX_COLUMNS: GREP_MAX_COLUMNS, TIMEOUT_S: timeoutMs / 1000 },
     schema,
@@ -181,6 +182,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
           rgPath,
           args: ripgrepArgs(args, root, inPathOrder),
           cwd: ctx.cwd,
+          env: sessionEnvOf(ctx),
           signal: ctx.signal,
           // A second search gets what is left of the one time limit.
           timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)),

@@ -7,6 +7,8 @@ export interface RipgrepRun {
   rgPath: string;
   args: string[];
   cwd: string;
+  /** What rg starts from: the session's environment (tools/sessionEnv.ts); default process.env. */
+  env?: NodeJS.ProcessEnv;
   signal: AbortSignal;
   timeoutMs: number;
   /** Output records are separated by this character (`\n` for JSON lines, `\0` for `--null` lists). */
@@ -32,7 +34,12 @@ const MAX_STDERR_CHARS = 4000;
 export function runRipgrep(run: RipgrepRun): Promise<RipgrepOutcome> {
   return new Promise((resolve, reject) => {
     run.signal.throwIfAborted();
-    const child = spawn(run.rgPath, run.args, { cwd: run.cwd, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    const child = spawn(run.rgPath, run.args, {
+      cwd: run.cwd,
+      env: run.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: false,
+    });
     const outcome: RipgrepOutcome = {
       exitCode: null,
       stderr: '',
