@@ -213,7 +213,11 @@ export interface Options {
   maxBudgetUsd?: number;
   /** Milliseconds for the whole query (outcome `timeout`). */
   timeoutMs?: number;
-  /** The environment this query reads settings and the model from (default: process.env). */
+  /**
+   * The query's whole environment (default: process.env; not merged with it): settings and the model are read from
+   * it, and every process the session starts (Bash, hooks, MCP stdio servers, language servers, git) begins from it.
+   * process.env is never changed. Not with `server`.
+   */
   env?: Record<string, string | undefined>;
   appendSystemPrompt?: string;
   /** Which configuration loads: none by default (reproducible programs); `user` and `project` load config.toml,
