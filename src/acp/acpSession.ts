@@ -110,6 +110,7 @@ export class AcpSession {
         clientName: prepared.clientName,
         version: opts.version,
         deferred: mcpToolDeferral(prepared.runtime.deferral),
+        cwd: this.cwd,
       },
       (text) => this.warn(text),
     );

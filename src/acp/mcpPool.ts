@@ -26,7 +26,7 @@ export class AcpMcpPool {
     opts: Omit<McpStartOptions, 'onFailure' | 'onWarning'>,
     warn: (text: string) => void,
   ): McpLease {
-    const key = JSON.stringify([opts.home, opts.clientName, servers]);
+    const key = JSON.stringify([opts.home, opts.clientName, opts.cwd, servers]);
     let entry = this.entries.get(key);
     if (!entry) {
       const holders = new Set<(text: string) => void>();

@@ -189,6 +189,7 @@ async function runPrintBody(
     onFailure: (server, error) => stderr.write(`warning: ${mcpFailureText(server, error)}\n`),
     onWarning: (text) => stderr.write(`warning: ${text}\n`),
     deferred: mcpToolDeferral(startup.runtime.deferral),
+    cwd: startup.cwd,
   });
   // Until the turn's own handler is in place, Ctrl-C stops the servers started so far and exits.
   const early = () => {

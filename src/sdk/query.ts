@@ -136,6 +136,7 @@ class SdkQuery implements Query {
       onWarning: (text) => options.stderr?.(`warning: ${text}`),
       deferred: mcpToolDeferral(startup.runtime.deferral),
       env: childEnv,
+      cwd: startup.cwd,
     });
     const plugins = startup.runtime.plugins ?? { ids: [], commands: [], promptSections: '', sessionStartSkills: [] };
     const append = options.appendSystemPrompt?.trim();

@@ -41,6 +41,7 @@ export async function launchHost(opts: {
     onFailure: (server, error) => opts.warn(mcpFailureText(server, error)),
     onWarning: (text) => opts.warn(text),
     deferred: mcpToolDeferral(startup.runtime.deferral),
+    cwd: opts.cwd,
   });
   const controls = await RunControls.open({});
   const bg = startup.settings.background;

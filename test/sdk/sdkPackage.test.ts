@@ -4,7 +4,7 @@
 // test/sdk/programs/ and examples/; each prints JSON lines this file reads. A consumer .ts file is type-checked
 // against the shipped .d.ts.
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -334,7 +334,7 @@ describe('jarvis-code/sdk from the packed tarball', () => {
     expect(report.after).toEqual(report.before);
   });
 
-  it('two concurrent queries with their own env: each one’s Bash, hook and MCP server see it; process.env unchanged', async () => {
+  it('two concurrent queries with their own env and folder: each one’s Bash, hook and MCP server see them; process.env unchanged', async () => {
     // Each query's steps, by the word in its prompt: a background and a foreground Bash, the MCP tool, the answer.
     const steps = (word: string): ScriptedTurn[] => [
       {
@@ -375,8 +375,13 @@ describe('jarvis-code/sdk from the packed tarball', () => {
         `bash saw probe-${word}`,
       );
       const mcp = tools.find((t) => t.name === 'mcp__probe__report_env');
-      expect(JSON.parse(String(mcp?.content))).toEqual({ PROBE_X: `probe-${word}`, LOGNAME: `user-${word}` });
       const cwd = join(dirs.cwd, word);
+      // A server without a `cwd` of its own starts in its session's folder, not the program's.
+      expect(JSON.parse(String(mcp?.content))).toEqual({
+        PROBE_X: `probe-${word}`,
+        LOGNAME: `user-${word}`,
+        cwd: realpathSync(cwd),
+      });
       expect(readFileSync(join(cwd, 'hook-env.txt'), 'utf8')).toBe(`probe-${word}|user-${word}`);
       expect(readFileSync(join(cwd, 'bg-env.txt'), 'utf8')).toBe(`probe-${word}`);
     }

@@ -5,6 +5,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { resolve } from 'node:path';
 import { describeMcpTarget, type McpServerConfig } from '../../store/mcpConfig';
 import type { McpCallResult } from './mcpContent';
 import type { StdioGroupTransport } from './stdioGroupTransport';
@@ -41,6 +42,12 @@ export interface McpConnectionOptions {
    * server inherits its few default variables from (PATH, HOME, USER…: the MCP SDK's list) besides its config's `env`.
    */
   env?: Readonly<NodeJS.ProcessEnv>;
+  /**
+   * The session's folder (default process.cwd()): where a stdio server without a `cwd` starts, and what a relative
+   * `cwd` is resolved against, so two sessions of one process (SDK queries, `jarvis serve`, ACP) each start theirs
+   * in their own folder.
+   */
+  cwd?: string;
 }
 
 /** A failed call, with a message for the model and the user. */
@@ -198,9 +205,10 @@ export class McpServerConnection {
         this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
       };
       // A project server runs only the bytes the user approved (docs/mcp.md, "Workspace trust").
-      const pinned = pinLaunch(c, env, c.cwd ?? process.cwd());
+      const cwd = resolve(this.opts.cwd ?? process.cwd(), c.cwd ?? '.');
+      const pinned = pinLaunch(c, env, cwd);
       const transport = new StdioGroupTransport(
-        { command: pinned.command, args: pinned.args, env, cwd: c.cwd, cleanup: pinned.cleanup },
+        { command: pinned.command, args: pinned.args, env, cwd, cleanup: pinned.cleanup },
         helpers,
         onStderr,
       );

@@ -86,13 +86,15 @@ export class McpListingCache {
   constructor(
     home: string,
     private readonly clientVersion: string,
+    /** The session's folder, which a server's relative paths are read from (McpConnectionOptions.cwd). */
+    private readonly baseCwd?: string,
   ) {
     this.dir = join(home, 'cache', 'mcp-tools');
   }
 
   /** The cache file of a server's current identity. */
   fileFor(config: McpServerConfig): string {
-    const cwd = config.cwd ?? process.cwd();
+    const cwd = resolve(this.baseCwd ?? process.cwd(), config.cwd ?? '.');
     const identity = {
       format: FORMAT,
       client: this.clientVersion,

@@ -43,6 +43,8 @@ export interface McpManagerOptions {
   authProviderFor?(server: McpServerConfig): McpConnectionOptions['authProvider'];
   /** The session's environment (McpConnectionOptions.env); default process.env. */
   env?: Readonly<NodeJS.ProcessEnv>;
+  /** The session's folder (McpConnectionOptions.cwd); default process.cwd(). */
+  cwd?: string;
   /** Cached listings; without one every server starts at once. */
   cache?: McpListingCache;
   /**
@@ -88,6 +90,7 @@ export class McpManager {
     const connection = new McpServerConnection(config, {
       clientInfo: this.opts.clientInfo,
       env: this.opts.env,
+      cwd: this.opts.cwd,
       authProvider: config.transport === 'stdio' ? undefined : this.opts.authProviderFor?.(config),
       onToolsChanged: () => this.changed(),
       onListed: (tools, serverVersion) => {

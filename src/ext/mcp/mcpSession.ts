@@ -20,6 +20,8 @@ export interface McpStartOptions {
   deferred?(toolName: string, mcpToolCount: number): boolean;
   /** The environment the servers start from (the SDK query's own `env`); default process.env. */
   env?: Readonly<NodeJS.ProcessEnv>;
+  /** The session's folder: where stdio servers without a `cwd` start; default process.cwd(). */
+  cwd?: string;
 }
 
 /** Undefined when there is nothing to start (unless `always`: the UI may add project servers later). */
@@ -31,9 +33,10 @@ export function startMcpServers(
   const manager = new McpManager(servers, {
     clientInfo: { name: opts.clientName, version: opts.version },
     authProviderFor: (s) => sessionAuthProvider(opts.home, s, opts.clientName),
-    cache: new McpListingCache(opts.home, opts.version),
+    cache: new McpListingCache(opts.home, opts.version, opts.cwd),
     deferred: opts.deferred,
     ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   manager.onStartFailure(opts.onFailure);
   manager.onWarning(opts.onWarning);
