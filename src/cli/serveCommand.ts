@@ -4,6 +4,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { isIP } from 'node:net';
+import { DEFAULT_PORT, isLoopback, listenOn as listenOnPort, PortsTakenError } from '../server/listen';
 import { resolve } from 'node:path';
 import { jarvisHome } from '../store/paths';
 import { loadOrCreateToken, TokenFileError, tokenPath } from '../server/serverToken';
@@ -11,8 +12,7 @@ import { startServer } from '../server/httpServer';
 import { installLastResort } from './lastResort';
 import { UsageError } from './program';
 
-export const DEFAULT_PORT = 58627;
-const PORT_TRIES = 100;
+export { DEFAULT_PORT, isLoopback } from '../server/listen';
 
 export interface ServeFlags {
   host?: string;
@@ -22,38 +22,12 @@ export interface ServeFlags {
   allowHost?: string[];
 }
 
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
-
 function listenOn(host: string, port: number): (server: Server) => Promise<number> {
-  return async (server) => {
-    const last = port === 0 ? 0 : Math.min(port + PORT_TRIES, 65535);
-    for (let p = port; ; p++) {
-      try {
-        await new Promise<void>((ok, fail) => {
-          server.once('error', fail);
-          server.listen(p, host, () => {
-            server.off('error', fail);
-            ok();
-          });
-        });
-        const addr = server.address();
-        return typeof addr === 'object' && addr ? addr.port : p;
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'EADDRINUSE' || p >= last) {
-          if (code === 'EADDRINUSE')
-            throw new UsageError(
-              `ports ${port}–${last} on ${host} are all taken; pass --port 0 to let the system pick`,
-            );
-          throw e;
-        }
-      }
-    }
-  };
+  const listen = listenOnPort(host, port);
+  return (server) =>
+    listen(server).catch((e: unknown) => {
+      throw e instanceof PortsTakenError ? new UsageError(e.message) : e;
+    });
 }
 
 export async function runServeCommand(flags: ServeFlags, version: string): Promise<number> {

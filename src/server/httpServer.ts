@@ -100,6 +100,12 @@ function queryOf(params: URLSearchParams, route: Route): Record<string, string |
 export interface RunningServer {
   url: string;
   port: number;
+  /** The server run's id, the `epoch` of its events. */
+  epoch: string;
+  /** Its sessions (`/remote` lends it the terminal UI's live one, docs/remote.md). */
+  registry: SessionRegistry;
+  /** WebSocket connections open now. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -280,6 +286,11 @@ export async function startServer(
   return {
     url: `http://${shown === '0.0.0.0' ? '127.0.0.1' : shown}:${port}`,
     port,
+    epoch: serverId,
+    registry,
+    get connections() {
+      return hub.count;
+    },
     close: async () => {
       hub.closeAll();
       await registry.closeAll();
