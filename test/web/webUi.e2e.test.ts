@@ -3,12 +3,14 @@
 // 1280×800 with the keyboard alone: open the printed link, send a prompt and see the streamed answer and a Bash
 // card, approve a Write from the approval panel and see its diff, reject one with feedback the model receives,
 // answer an AskUserQuestion, stop a running turn, resume an older session. Screenshots go to docs/web/.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
+import { makeCliDirs, mockModelEnv, waitUntil, type CliDirs } from '../helpers/cli';
+import { api } from '../helpers/serveProcess';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
-import { launchChromium, startWeb, type WebServed } from '../helpers/webProcess';
+import { launchChromium, newLink, startWeb, type WebServed } from '../helpers/webProcess';
 
 let model: MockModelServer;
 let dirs: CliDirs;
@@ -24,8 +26,7 @@ function lastUser(messages: Array<{ role: string; content: unknown }>): string {
 function turnFor(text: string): ScriptedTurn {
   if (text.startsWith('<tool>')) {
     if (text.includes('web-ui-check')) return { text: 'The command printed **web-ui-check**.' };
-    if (text.includes('rejected') || text.includes('feedback') || text.includes('name it b.txt'))
-      return { text: 'Understood, I will not write it.' };
+    if (text.includes('name it')) return { text: 'Understood, I will not write it.' };
     if (text.includes('Blue')) return { text: 'You picked Blue.' };
     return { text: 'The file is written.' };
   }
@@ -33,8 +34,13 @@ function turnFor(text: string): ScriptedTurn {
     return { text: 'Hello from **Jarvis**.\n\n```ts\nconst answer = 42;\n```\n\n- one\n- two', chunkDelayMs: 30 };
   if (text.includes('run the check'))
     return { toolCalls: [{ name: 'Bash', arguments: { command: 'echo web-ui-check' } }] };
-  if (text.includes('write the notes'))
-    return { toolCalls: [{ name: 'Write', arguments: { path: 'notes.txt', content: 'first line\nsecond line\n' } }] };
+  const notes = /write the notes for ([a-z0-9-]+)/.exec(text);
+  if (notes)
+    return {
+      toolCalls: [
+        { name: 'Write', arguments: { path: `notes-${notes[1]}.txt`, content: 'first line\nsecond line\n' } },
+      ],
+    };
   if (text.includes('write the secret'))
     return { toolCalls: [{ name: 'Write', arguments: { path: 'secret.txt', content: 'do not\n' } }] };
   if (text.includes('ask me'))
@@ -58,6 +64,7 @@ function turnFor(text: string): ScriptedTurn {
       ],
     };
   if (text.includes('think forever')) return { hang: true };
+  if (text.includes('an older session')) return { text: 'This is the older answer.' };
   return { text: 'plain answer' };
 }
 
@@ -67,6 +74,13 @@ beforeAll(async () => {
   });
   dirs = makeCliDirs();
   served = await startWeb(dirs, mockModelEnv(model.baseUrlFor('openai')));
+  const older = await api(served, 'POST', '/api/v1/sessions', {});
+  const sid = older.data.session_id as string;
+  const prompt = await api(served, 'POST', `/api/v1/sessions/${sid}/prompts`, {
+    content: [{ type: 'text', text: 'an older session' }],
+  });
+  expect(prompt.code, prompt.msg).toBe(0);
+  await waitUntil(() => model.requests.length > 0, 30_000, 'the older session to ask the model');
   browser = await launchChromium();
 }, 60_000);
 
@@ -90,6 +104,152 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
+type Mode = 'mouse-1280' | 'phone-390' | 'keyboard-1280';
+
+/** How the user acts in each mode: a click, a tap, or Tab until the control has the focus, then Enter. */
+class User {
+  constructor(
+    readonly page: Page,
+    readonly mode: Mode,
+  ) {}
+
+  async press(target: Locator, name: string): Promise<void> {
+    if (this.mode === 'mouse-1280') return target.click();
+    if (this.mode === 'phone-390') return target.tap();
+    await this.focus(name);
+    await this.page.keyboard.press('Enter');
+  }
+
+  async type(target: Locator, name: string, text: string): Promise<void> {
+    if (this.mode === 'keyboard-1280') {
+      await this.focus(name);
+      await this.page.keyboard.type(text);
+    } else {
+      await this.press(target, name);
+      await target.fill(text);
+    }
+  }
+
+  async send(text: string): Promise<void> {
+    await this.type(this.page.getByRole('textbox', { name: 'Prompt' }), 'Prompt', text);
+    if (this.mode === 'keyboard-1280') await this.page.keyboard.press('Enter');
+    else await this.press(this.page.getByRole('button', { name: 'Send' }), 'Send');
+  }
+
+  /** Tab (at most 80 times) until the focused element's accessible name starts with `name`. */
+  async focus(name: string): Promise<void> {
+    for (let i = 0; i < 80; i++) {
+      const current = await this.page.evaluate(`(() => {
+        const el = document.activeElement;
+        if (!el) return '';
+        const label = el.getAttribute('aria-label') || (el.id && document.querySelector('label[for="' + el.id + '"]')?.textContent) || el.textContent || '';
+        return label.trim();
+      })()`);
+      if (typeof current === 'string' && current.startsWith(name)) return;
+      await this.page.keyboard.press('Tab');
+    }
+    throw new Error(`Tab never reached "${name}"`);
+  }
+}
+
+async function walk(mode: Mode): Promise<void> {
+  const phone = mode === 'phone-390';
+  const context = await browser.newContext({
+    viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+    ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 1 } : {}),
+  });
+  const page = await watched(context);
+  const user = new User(page, mode);
+  await page.goto(await newLink(served));
+  const newSession = page.getByRole('button', { name: 'New session' });
+  await newSession.waitFor();
+  await user.press(newSession, 'New session');
+  await page.getByRole('textbox', { name: 'Prompt' }).and(page.locator(':enabled')).waitFor();
+
+  // A prompt and its answer, Markdown and code included.
+  await user.send('say hello');
+  const answer = page.getByRole('article', { name: 'answer' }).first();
+  await answer.getByText('Jarvis').waitFor();
+  expect(await answer.locator('pre code').textContent()).toBe('const answer = 42;');
+  await shot(page, `${mode}-answer`);
+
+  // A Bash card with its command and output (approved first if the mode asks).
+  await user.send('run the check');
+  const bash = page.locator('article[data-tool="Bash"]').last();
+  await bash.waitFor();
+  const bashApproval = page.getByRole('region', { name: 'Approval: Bash' });
+  await Promise.race([bashApproval.waitFor(), bash.locator('.tool-out').waitFor()]);
+  if (await bashApproval.isVisible())
+    await user.press(bashApproval.getByRole('button', { name: 'Approve once' }), 'Approve once');
+  await expect.poll(() => bash.locator('.tool-out').textContent()).toContain('web-ui-check');
+  await page.getByText('The command printed').waitFor();
+  await shot(page, `${mode}-bash`);
+
+  // A Write approved from the panel, its diff shown there and in the card.
+  await user.send(`write the notes for ${mode}`);
+  const approval = page.getByRole('region', { name: 'Approval: Write' });
+  await approval.waitFor();
+  const diff = approval.locator('figure.diff');
+  expect(await diff.getAttribute('aria-label')).toBe(`Write notes-${mode}.txt: 2 lines added, 0 removed`);
+  expect(await diff.locator('.dl-add').allTextContents()).toEqual(['+ first line\n', '+ second line\n']);
+  await shot(page, `${mode}-approval`);
+  await user.press(approval.getByRole('button', { name: 'Approve once' }), 'Approve once');
+  await page.getByText('The file is written.').last().waitFor();
+  expect(readFileSync(join(dirs.cwd, `notes-${mode}.txt`), 'utf8')).toBe('first line\nsecond line\n');
+  await expect
+    .poll(() => page.locator('article[data-tool="Write"]').last().getAttribute('aria-label'))
+    .toBe('Write tool call, done');
+
+  // A Write rejected with feedback, which the model receives.
+  await user.send('write the secret');
+  const second = page.getByRole('region', { name: 'Approval: Write' });
+  await second.waitFor();
+  await user.press(second.getByRole('button', { name: 'Reject…' }), 'Reject…');
+  const feedback = `name it b-${mode}.txt`;
+  await user.type(second.getByRole('textbox', { name: 'Feedback for the model' }), 'Feedback for the model', feedback);
+  await shot(page, `${mode}-reject`);
+  await user.press(second.getByRole('button', { name: 'Reject', exact: true }), 'Reject');
+  await page.getByText('Understood, I will not write it.').last().waitFor();
+  expect(existsSync(join(dirs.cwd, 'secret.txt'))).toBe(false);
+  expect(JSON.stringify(model.requests.at(-1)!.body.messages.at(-1))).toContain(feedback);
+
+  // An AskUserQuestion answered.
+  await user.send('ask me');
+  const question = page.getByRole('region', { name: 'Question' });
+  await question.waitFor();
+  await shot(page, `${mode}-question`);
+  if (mode === 'keyboard-1280') {
+    // The panel took the focus on its first option; the arrow key moves to the next one.
+    await page.keyboard.press('ArrowDown');
+    expect(await question.getByRole('radio', { name: /Blue/ }).isChecked()).toBe(true);
+    await user.focus('Answer');
+    await page.keyboard.press('Enter');
+  } else {
+    await user.press(question.getByText('Blue', { exact: true }), 'Blue');
+    await user.press(question.getByRole('button', { name: 'Answer' }), 'Answer');
+  }
+  await page.getByText('You picked Blue.').last().waitFor();
+
+  // A running turn stopped.
+  await user.send('think forever');
+  const stop = page.getByRole('button', { name: 'Stop' });
+  await stop.waitFor();
+  await user.press(stop, 'Stop');
+  await page.getByText('turn ended: interrupted').last().waitFor();
+  await stop.waitFor({ state: 'hidden' });
+  await shot(page, `${mode}-stopped`);
+
+  // An older session resumed from the list.
+  if (phone) await user.press(page.getByRole('button', { name: 'Sessions' }), 'Sessions');
+  await user.type(page.getByRole('searchbox', { name: 'Search sessions' }), 'Search sessions', 'older');
+  const older = page.getByRole('button', { name: /^an older session/ });
+  await user.press(older, 'an older session');
+  await page.getByText('This is the older answer.').waitFor();
+  await page.getByRole('textbox', { name: 'Prompt' }).and(page.locator(':enabled')).waitFor();
+  await shot(page, `${mode}-resumed`);
+  await context.close();
+}
+
 describe('jarvis web: the UI in Chromium', () => {
   it('logs in with the printed link, which leaves no trace in the address or the history', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -105,11 +265,22 @@ describe('jarvis web: the UI in Chromium', () => {
       expect.objectContaining({ name: `jarvis_web_${served.port}`, httpOnly: true, sameSite: 'Strict', path: '/' }),
     ]);
     expect(await page.evaluate('document.cookie')).toBe('');
-    await page.getByRole('button', { name: 'New session' }).click();
-    await page.getByRole('textbox', { name: 'Prompt' }).fill('say hello');
-    await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('article', { name: 'answer' }).getByText('Jarvis').waitFor();
-    await shot(page, 'answer-1280');
+    // The link is spent: opened again it shows the login screen.
+    const again = await watched(await browser.newContext());
+    await again.goto(served.link);
+    await again.getByRole('alert').getByText('used, expired or unknown').waitFor();
     await context.close();
   });
+
+  it('at 1280×800 with the mouse: prompt, Bash card, approve with diff, reject with feedback, question, stop, resume', async () => {
+    await walk('mouse-1280');
+  }, 120_000);
+
+  it('at 390×844 on a phone: the same walk with taps', async () => {
+    await walk('phone-390');
+  }, 120_000);
+
+  it('at 1280×800 with the keyboard alone: the same walk', async () => {
+    await walk('keyboard-1280');
+  }, 120_000);
 });

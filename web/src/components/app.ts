@@ -72,6 +72,8 @@ export class App {
   private render(s: State, prev?: State): void {
     const cur = s.current;
     this.el.classList.toggle('sidebar-open', s.sidebarOpen);
+    // On a phone the session list is the first screen until a session is open.
+    this.el.classList.toggle('no-session', !cur);
     this.toggle.setAttribute('aria-expanded', String(s.sidebarOpen));
     if (
       !prev ||

@@ -34,8 +34,23 @@ export function toolCard(t: ToolItem): HTMLElement {
   const status = state(t);
   const body: Child[] = [];
   if (diff) body.push(diff);
+  else if (t.name === 'AskUserQuestion' && Array.isArray(t.args.questions))
+    body.push(
+      h(
+        'ul',
+        { class: 'tool-questions' },
+        (t.args.questions as Array<{ question?: unknown }>).map((q) => h('li', null, String(q.question ?? ''))),
+      ),
+    );
   else if (t.name !== 'Bash' && t.name !== 'Read' && Object.keys(t.args).length)
-    body.push(h('pre', { class: 'tool-args', tabindex: 0 }, clip(JSON.stringify(t.args, null, 2))));
+    body.push(
+      h(
+        'details',
+        null,
+        h('summary', null, 'arguments'),
+        h('pre', { class: 'tool-args', tabindex: 0 }, clip(JSON.stringify(t.args, null, 2))),
+      ),
+    );
   if (t.result !== undefined) {
     const out = h(
       'pre',

@@ -99,7 +99,7 @@ export function applyStreamMessage(items: Item[], m: StreamMessage, seq: number)
       {
         kind: 'notice',
         id: `e:${seq}`,
-        text: `turn ended: ${m.outcome}${m.error ? ` (${m.error})` : ''}`,
+        text: `turn ended: ${m.outcome}${m.error && m.error !== m.outcome ? ` (${m.error})` : ''}`,
         level: m.outcome === 'interrupted' ? 'info' : 'error',
       },
     ];
