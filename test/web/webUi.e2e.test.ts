@@ -12,6 +12,24 @@ import { api } from '../helpers/serveProcess';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import { launchChromium, newLink, startWeb, type WebServed } from '../helpers/webProcess';
 
+// A model answer written the way an injected prompt would make it: script tags, event handlers, javascript: and
+// data: links in every spelling, an HTML block, an iframe, a remote image (a tracking pixel) and a form.
+const HOSTILE = [
+  'Here is the **report**.',
+  '<script>window.__pwned = "script"</script>',
+  '<img src="x" onerror="window.__pwned = \'img\'">',
+  "[click me](javascript:window.__pwned='link')",
+  "[upper](JAVASCRIPT:window.__pwned='upper')",
+  "[spaced]( javascript:window.__pwned='spaced')",
+  "[entity](&#106;avascript:window.__pwned='entity')",
+  '[data](data:text/html,<script>parent.__pwned=1</script>)',
+  '<a href="javascript:window.__pwned=\'anchor\'">anchor</a>',
+  '<div onmouseover="window.__pwned=\'div\'"><iframe src="javascript:parent.__pwned=\'frame\'"></iframe></div>',
+  '![pixel](http://tracker.invalid/pixel.png)',
+  '<form action="http://attacker.invalid/"><button>Approve</button></form>',
+  '[a fine link](https://example.com/docs) and <https://example.org/auto>',
+].join('\n\n');
+
 let model: MockModelServer;
 let dirs: CliDirs;
 let served: WebServed;
@@ -65,6 +83,7 @@ function turnFor(text: string): ScriptedTurn {
     };
   if (text.includes('think forever')) return { hang: true };
   if (text.includes('an older session')) return { text: 'This is the older answer.' };
+  if (text.includes('be hostile')) return { text: HOSTILE };
   return { text: 'plain answer' };
 }
 
@@ -151,6 +170,8 @@ class User {
     throw new Error(`Tab never reached "${name}"`);
   }
 }
+
+const user = (page: Page) => new User(page, 'mouse-1280');
 
 async function walk(mode: Mode): Promise<void> {
   const phone = mode === 'phone-390';
@@ -269,6 +290,47 @@ describe('jarvis web: the UI in Chromium', () => {
     const again = await watched(await browser.newContext());
     await again.goto(served.link);
     await again.getByRole('alert').getByText('used, expired or unknown').waitFor();
+    await context.close();
+  });
+
+  it('shows a hostile answer as text: nothing in it runs, loads or links anywhere but http(s)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // Set before any page script: a CSP violation or a run handler would leave a trace here.
+    await context.addInitScript(`window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`);
+    const page = await watched(context);
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    await page.goto(await newLink(served));
+    await user(page).press(page.getByRole('button', { name: 'New session' }), 'New session');
+    await new User(page, 'mouse-1280').send('<img src=x onerror="window.__pwned=\'prompt\'"> be hostile');
+    const answer = page.getByRole('article', { name: 'answer' }).last();
+    await answer.getByText('report').waitFor();
+    const md = answer.locator('.md');
+    expect(await md.locator('script, img, iframe, form, object, embed, [onerror], [onmouseover]').count()).toBe(0);
+    expect(await page.locator('.conversation script, .conversation img, .conversation iframe').count()).toBe(0);
+    const anchors = await md
+      .locator('a')
+      .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href'), rel: a.getAttribute('rel') })));
+    expect(anchors).toEqual([
+      // The image is not loaded: it is shown as its alt text and a link to its address.
+      { href: 'http://tracker.invalid/pixel.png', rel: 'noopener noreferrer' },
+      { href: 'https://example.com/docs', rel: 'noopener noreferrer' },
+      { href: 'https://example.org/auto', rel: 'noopener noreferrer' },
+    ]);
+    // The markup is there to read, as text.
+    await answer.getByText('<script>window.__pwned = "script"</script>').waitFor();
+    await page
+      .getByRole('article', { name: 'your prompt' })
+      .getByText('<img src=x onerror="window.__pwned=\'prompt\'"> be hostile')
+      .waitFor();
+    await answer.hover();
+    // The javascript: links are plain text: clicking them does nothing.
+    for (const name of ['click me', 'upper', 'spaced', 'entity', 'data']) await answer.getByText(name).first().click();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+    expect(requested.filter((u) => !u.startsWith(served.url))).toEqual([]);
+    await shot(page, 'hostile-answer');
     await context.close();
   });
 
