@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { initEvent } from '../engine/runtime/streamJson';
 import type { RemoteLink, RemoteSettings, RemoteTarget } from '../ui/remote/remoteLink';
-import { startServer, type RunningServer } from './httpServer';
+import { startServer } from './httpServer';
 import { DEFAULT_PORT, isLoopback, listenOn } from './listen';
 import { ServerSession } from './serverSession';
 import { loadOrCreateToken, tokenPath } from './serverToken';
@@ -37,12 +37,6 @@ export function checkRemoteSettings(settings: { host: string; port: number; pass
     );
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new RemoteSettingsError(`--port ${port}: give a port number 0-65535 (0 picks a free one)`);
-}
-
-/** The one-time login link, once the server can mint one (docs/web.md "Login"). */
-function mintedLink(server: RunningServer): string | undefined {
-  const mint = (server as RunningServer & { mintLoginLink?: () => { url: string } }).mintLoginLink;
-  return mint ? mint.call(server).url : undefined;
 }
 
 export async function startRemoteServer(
@@ -91,7 +85,7 @@ export async function startRemoteServer(
       loopbackOnly,
     },
     tokenFile: tokenPath(ctx.home),
-    loginLink: () => mintedLink(server),
+    loginLink: () => server.mintLoginLink().url,
     get connections() {
       return server.connections;
     },

@@ -81,7 +81,9 @@ describe.skipIf(!hasTmux)(
       expect(flat(on)).toContain('this machine only (loopback)');
       const qr = await tmux.waitFor(/▀/);
       const link = /Open (\S+) in a browser/.exec(flat(qr))?.[1];
-      expect(decodeScreenQr(qr)).toBe(link ?? url);
+      // The one-time login link (docs/web.md "Login"): its code rides in the fragment.
+      expect(link).toMatch(new RegExp(`^${url}/#login=[A-Za-z0-9_-]{20,}$`));
+      expect(decodeScreenQr(qr)).toBe(link);
 
       const token = readFileSync(join(home, 'server.token'), 'utf8').trim();
       const served = { url, token, port: Number(new URL(url).port) } as Served;
