@@ -238,6 +238,8 @@ export class ServerSession {
       source: 'tui',
     };
     this.prompts.push(prompt);
+    // Announced as a client's prompt is (queued, then started), so a client shows it the same way.
+    this.journal.emit('prompt.queued', { prompt_id: prompt.prompt_id, text, source: 'tui' });
     this.journal.emit('prompt.started', { prompt_id: prompt.prompt_id, text, source: 'tui', origin });
     return {
       end: (outcome) => {

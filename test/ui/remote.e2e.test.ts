@@ -3,15 +3,14 @@
 // An approval waits in both places: answered by the client, the terminal's panel closes and says who answered;
 // answered in the terminal, the client sees `client_id: "tui"` and a late answer is refused. A prompt from the client
 // runs in the terminal's session and shows there. The QR code on the screen decodes to the address printed.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import jsQR from 'jsqr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
+import { decodeTextQr } from '../helpers/screenQr';
 import { api, WsClient, type Served, type WsFrame } from '../helpers/serveProcess';
 import type { RecordedRequest, ScriptedTurn } from '../helpers/mockModelServer';
 import { appsClosedAfterEach, send, tempDir } from './e2eHarness';
-import { rmSync } from 'node:fs';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
 const made: string[] = [];
@@ -37,29 +36,6 @@ function turnFor(req: RecordedRequest): ScriptedTurn {
 /** The screen's words, lines joined (notices wrap at the terminal's width). */
 const flat = (screen: string) => screen.replace(/\s+/g, ' ');
 
-/** The QR code's characters on the screen, read back as a camera would (jsQR on the pixels). */
-function decodeScreenQr(screen: string): string | undefined {
-  const rows = screen.split('\n').filter((l) => /^[ ▀▄█]{20,}\s*$/.test(l) && /[▀▄█]/.test(l));
-  if (!rows.length) return undefined;
-  const width = Math.max(...rows.map((r) => [...r].length));
-  const scale = 4;
-  const w = width * scale;
-  const h = rows.length * 2 * scale;
-  const data = new Uint8ClampedArray(w * h * 4).fill(255);
-  rows.forEach((row, line) =>
-    [...row].forEach((ch, col) => {
-      const halves = { '▀': [0], '▄': [1], '█': [0, 1] }[ch] ?? [];
-      for (const half of halves)
-        for (let y = 0; y < scale; y++)
-          for (let x = 0; x < scale; x++) {
-            const p = (((line * 2 + half) * scale + y) * w + col * scale + x) * 4;
-            data[p] = data[p + 1] = data[p + 2] = 0;
-          }
-    }),
-  );
-  return jsQR(data, w, h, { inversionAttempts: 'dontInvert' })?.data;
-}
-
 describe.skipIf(!hasTmux)(
   '/remote: the terminal session from two places (tmux + HTTP/WS)',
   { timeout: 180_000 },
@@ -83,7 +59,7 @@ describe.skipIf(!hasTmux)(
       const link = /Open (\S+) in a browser/.exec(flat(qr))?.[1];
       // The one-time login link (docs/web.md "Login"): its code rides in the fragment.
       expect(link).toMatch(new RegExp(`^${url}/#login=[A-Za-z0-9_-]{20,}$`));
-      expect(decodeScreenQr(qr)).toBe(link);
+      expect(decodeTextQr(qr)).toBe(link);
 
       const token = readFileSync(join(home, 'server.token'), 'utf8').trim();
       const served = { url, token, port: Number(new URL(url).port) } as Served;
