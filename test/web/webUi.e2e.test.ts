@@ -42,6 +42,21 @@ function lastUser(messages: Array<{ role: string; content: unknown }>): string {
 }
 
 function turnFor(text: string): ScriptedTurn {
+  // Plan mode: enter, write the plan file it names, submit it for review.
+  const planFile = /Plan file: (\/\S+\.md)/.exec(text);
+  if (text.startsWith('<tool>') && planFile)
+    return {
+      toolCalls: [
+        {
+          name: 'Write',
+          arguments: { path: planFile[1], content: '# The plan\n\n1. Read `src/a.ts`\n2. Change it\n' },
+        },
+      ],
+    };
+  if (text.startsWith('<tool>') && /plan-[0-9a-f]+\.md: wrote/.test(text))
+    return { toolCalls: [{ name: 'ExitPlanMode', arguments: {} }] };
+  if (text.startsWith('<tool>') && text.includes('approved the plan')) return { text: 'Plan approved; starting.' };
+  if (text.includes('make a plan')) return { toolCalls: [{ name: 'EnterPlanMode', arguments: {} }] };
   if (text.startsWith('<tool>')) {
     if (text.includes('web-ui-check')) return { text: 'The command printed **web-ui-check**.' };
     if (text.includes('name it')) return { text: 'Understood, I will not write it.' };
@@ -331,6 +346,25 @@ describe('jarvis web: the UI in Chromium', () => {
     expect(await page.evaluate('window.__violations')).toEqual([]);
     expect(requested.filter((u) => !u.startsWith(served.url))).toEqual([]);
     await shot(page, 'hostile-answer');
+    await context.close();
+  });
+
+  it('reviews a plan: the plan shown as Markdown, approved from the panel', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await watched(context);
+    await page.goto(await newLink(served));
+    await user(page).press(page.getByRole('button', { name: 'New session' }), 'New session');
+    await user(page).send('make a plan');
+    const review = page.getByRole('region', { name: 'Plan review' });
+    await review.waitFor().catch(async (e) => {
+      process.stderr.write(`${await page.locator('.conversation').innerText()}\n`);
+      throw e;
+    });
+    await review.getByRole('listitem').filter({ hasText: 'Change it' }).waitFor();
+    expect(await review.locator('code').allTextContents()).toContain('src/a.ts');
+    await shot(page, 'plan-review');
+    await review.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByText('Plan approved; starting.').waitFor();
     await context.close();
   });
 
