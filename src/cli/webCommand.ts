@@ -19,6 +19,9 @@ export async function runWebCommand(flags: WebFlags, version: string): Promise<n
         `Open this one-time link to log in (good once, until ${link.expires_at}):\n${link.url}\n` +
         `A new link: POST ${server.url}/api/v1/auth/links with the token.\n`,
     );
+    // The link as a QR code for a phone's camera (docs/remote.md "The QR code").
+    const { renderQr, qrColorFor } = await import('../platform/terminalQr');
+    process.stdout.write(`${renderQr(link.url, { color: qrColorFor(process.stdout, process.env) }).join('\n')}\n`);
     if (open !== false) openInBrowser(link.url);
   });
 }

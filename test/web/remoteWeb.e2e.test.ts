@@ -10,7 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedTurn } from '../helpers/mockModelServer';
 import { requireSystemPart } from '../helpers/requireAll';
 import { decodeTextQr } from '../helpers/screenQr';
-import { launchChromium } from '../helpers/webProcess';
+import { makeCliDirs, mockModelEnv, waitUntil } from '../helpers/cli';
+import { startMockModelServer } from '../helpers/mockModelServer';
+import { launchChromium, startWeb } from '../helpers/webProcess';
 import { appsClosedAfterEach, send, tempDir } from '../ui/e2eHarness';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
@@ -93,3 +95,19 @@ describe.skipIf(!hasTmux)(
     });
   },
 );
+
+describe('jarvis web and the QR code', { timeout: 60_000 }, () => {
+  it('prints its one-time link as a QR code too (plain characters on a pipe)', async () => {
+    const model = await startMockModelServer({ turns: [] });
+    const dirs = makeCliDirs();
+    const served = await startWeb(dirs, mockModelEnv(model.baseUrlFor('openai')));
+    try {
+      await waitUntil(() => decodeTextQr(served.stdout()) !== undefined, 10_000, 'the QR code on stdout');
+      expect(decodeTextQr(served.stdout())).toBe(served.link);
+      expect(served.stdout()).not.toContain('\x1b[');
+    } finally {
+      await served.stop();
+      await model.close();
+    }
+  });
+});
