@@ -2,37 +2,16 @@
 // the characters alone, the way a phone's camera reads the screen.
 import jsQR from 'jsqr';
 import { describe, expect, it } from 'vitest';
+import { pixelsOfTextQr } from '../helpers/screenQr';
 import { MAX_QR_BYTES, QrTooLongError, qrColorFor, qrMatrix, renderQr } from '../../src/platform/terminalQr';
 
 const SGR = new RegExp(String.raw`\x1b\[[0-9;]*m`, 'g');
 
-/** The printed lines as an RGBA image: each character is two module rows, each module `scale` pixels square. */
-function pixelsOf(lines: string[], scale = 4) {
-  const plain = lines.map((l) => [...l.replace(SGR, '')]);
-  const cols = plain[0].length;
-  const width = cols * scale;
-  const height = plain.length * 2 * scale;
-  const data = new Uint8ClampedArray(width * height * 4).fill(255);
-  plain.forEach((chars, line) => {
-    expect(chars.length).toBe(cols);
-    chars.forEach((ch, col) => {
-      const dark = { ' ': [false, false], '▀': [true, false], '▄': [false, true], '█': [true, true] }[ch];
-      if (!dark) throw new Error(`unexpected character ${JSON.stringify(ch)}`);
-      dark.forEach((isDark, half) => {
-        if (!isDark) return;
-        for (let y = 0; y < scale; y++)
-          for (let x = 0; x < scale; x++) {
-            const p = (((line * 2 + half) * scale + y) * width + col * scale + x) * 4;
-            data[p] = data[p + 1] = data[p + 2] = 0;
-          }
-      });
-    });
-  });
-  return { data, width, height };
-}
-
+/** Decodes exactly these lines (each the same width, nothing but half blocks once the colours are taken out). */
 function decode(lines: string[]): string | undefined {
-  const { data, width, height } = pixelsOf(lines);
+  const plain = lines.map((l) => l.replace(SGR, ''));
+  for (const l of plain) expect([...l].length).toBe([...plain[0]].length);
+  const { data, width, height } = pixelsOfTextQr(plain);
   return jsQR(data, width, height, { inversionAttempts: 'dontInvert' })?.data;
 }
 
