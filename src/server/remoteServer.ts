@@ -4,6 +4,7 @@
 // the server's brokers at once (src/ui/remote/remoteBridge.ts); these are the server's halves of that.
 import { realpathSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { initEvent } from '../engine/runtime/streamJson';
 import type { RemoteLink, RemoteSettings, RemoteTarget } from '../ui/remote/remoteLink';
 import { startServer } from './httpServer';
@@ -37,6 +38,18 @@ export function checkRemoteSettings(settings: { host: string; port: number; pass
     );
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new RemoteSettingsError(`--port ${port}: give a port number 0-65535 (0 picks a free one)`);
+}
+
+/**
+ * The origin a phone uses for the login link: the bound address, or for a wildcard bind (0.0.0.0, ::) this
+ * machine's first outside IPv4 address — the server's own URL says 127.0.0.1 there, which a phone cannot reach.
+ */
+function reachableOrigin(host: string, port: number, url: string): string {
+  if (host !== '0.0.0.0' && host !== '::') return url;
+  const outside = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal);
+  return outside ? `http://${outside.address}:${port}` : url;
 }
 
 export async function startRemoteServer(
@@ -85,7 +98,8 @@ export async function startRemoteServer(
       loopbackOnly,
     },
     tokenFile: tokenPath(ctx.home),
-    loginLink: () => server.mintLoginLink().url,
+    loginLink: () =>
+      server.mintLoginLink().url.replace(server.url, reachableOrigin(settings.host, server.port, server.url)),
     get connections() {
       return server.connections;
     },

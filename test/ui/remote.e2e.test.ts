@@ -4,6 +4,7 @@
 // answered in the terminal, the client sees `client_id: "tui"` and a late answer is refused. A prompt from the client
 // runs in the terminal's session and shows there. The QR code on the screen decodes to the address printed.
 import { readFileSync, rmSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
@@ -174,6 +175,46 @@ describe.skipIf(!hasTmux)(
       // The session goes on in the terminal.
       send(app, 'still here?');
       await tmux.waitFor(/> still here\?\s+hello back to the browser/);
+    });
+  },
+);
+
+describe.skipIf(!hasTmux)(
+  '/remote on another address: a password, and the ban (tmux + HTTP)',
+  { timeout: 120_000 },
+  () => {
+    it('binds 0.0.0.0 only with JARVIS_CODE_PASSWORD, says it is reachable, and bans an address that guesses', async () => {
+      const home = tempDir('jarvis-remote-home-');
+      const cwd = tempDir('jarvis-remote-cwd-');
+      made.push(home, cwd);
+      const app = await start({ home, cwd, script: turnFor, env: { JARVIS_CODE_PASSWORD: 'correct horse battery' } });
+      send(app, '/remote --host 0.0.0.0 --port 0');
+      const on = flat(await app.tmux.waitFor(/Remote on: this session is served at/));
+      const port = /exposed on 0\.0\.0\.0:(\d+), reachable from other machines \(password required\)/.exec(on)?.[1];
+      expect(port, on).toBeDefined();
+      const url = `http://127.0.0.1:${port}`;
+      // The link for a phone names this machine's outside address (a wildcard bind's own URL says 127.0.0.1).
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a && a.family === 'IPv4' && !a.internal);
+      const link = /Open (\S+) in a browser/.exec(on)?.[1];
+      expect(link).toMatch(
+        new RegExp(`^http://${(outside?.address ?? '127.0.0.1').replace(/\./g, '\\.')}:${port}/#login=`),
+      );
+      const basic = (password: string) => ({
+        authorization: `Basic ${Buffer.from(`me:${password}`).toString('base64')}`,
+      });
+      const meta = await fetch(`${url}/api/v1/meta`, { headers: basic('correct horse battery') });
+      expect(((await meta.json()) as { code: number }).code).toBe(0);
+      // SPEC §10.2: ten failed credentials within a minute ban the address, the right token included.
+      for (let i = 0; i < 10; i++)
+        expect((await fetch(`${url}/api/v1/meta`, { headers: basic(`guess ${i}`) })).status).toBe(401);
+      const token = readFileSync(join(home, 'server.token'), 'utf8').trim();
+      const banned = await fetch(`${url}/api/v1/meta`, { headers: { authorization: `Bearer ${token}` } });
+      expect(banned.status).toBe(429);
+      expect(((await banned.json()) as { code: number }).code).toBe(42901);
+      send(app, '/remote status');
+      await app.tmux.waitFor(/reachable\s+from\s+other\s+machines\s+\(password\s+required\);\s+0\s+web\s+connections/);
     });
   },
 );
