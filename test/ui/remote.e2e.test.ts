@@ -215,6 +215,10 @@ describe.skipIf(!hasTmux)(
       expect(((await banned.json()) as { code: number }).code).toBe(42901);
       send(app, '/remote status');
       await app.tmux.waitFor(/reachable\s+from\s+other\s+machines\s+\(password\s+required\);\s+0\s+web\s+connections/);
+      // Quitting with the server up stops it with the rest.
+      send(app, '/exit');
+      await app.tmux.waitFor('[exit 0]');
+      await expect(fetch(`${url}/api/v1/healthz`)).rejects.toThrow();
     });
   },
 );
