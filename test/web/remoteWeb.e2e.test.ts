@@ -89,6 +89,8 @@ describe.skipIf(!hasTmux)(
       await elsewhere.waitFor();
       expect(await elsewhere.textContent()).toContain('The approval was approved by the terminal.');
       await page.getByText('The file is written.').nth(1).waitFor();
+      // The terminal's turn ended for the browser too (prompt.completed): nothing shows as working.
+      await page.getByText(/working…/).waitFor({ state: 'detached' });
       await page.screenshot({ path: join(SHOTS, 'remote-answered-in-terminal.png') });
       expect(readFileSync(join(cwd, 'two.txt'), 'utf8')).toBe('two.txt body\n');
       await page.close();
