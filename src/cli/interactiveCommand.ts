@@ -27,6 +27,15 @@ export async function runInteractiveCommand(options: MainOptions): Promise<numbe
     env: process.env,
     ...reloadable(startup),
     pickSession: options.session === true,
+    // `/remote` (docs/remote.md): the session server loads only when asked for.
+    startRemote: async (target, settings) => {
+      const { startRemoteServer } = await import('../server/remoteServer');
+      return startRemoteServer(target, settings, {
+        home: startup.home,
+        env: process.env,
+        version: typeof __JARVIS_VERSION__ === 'string' ? __JARVIS_VERSION__ : '0.0.0',
+      });
+    },
     // The same flags read everything again; the session to reopen is the UI's current one, not --continue/--session.
     reloadOptions: async () => {
       try {

@@ -4,15 +4,15 @@
 import { realpathSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { isIP } from 'node:net';
+import { DEFAULT_PORT, isLoopback, listenOn as listenOnPort, PortsTakenError } from '../server/listen';
 import { resolve } from 'node:path';
 import { jarvisHome } from '../store/paths';
 import { loadOrCreateToken, TokenFileError, tokenPath } from '../server/serverToken';
-import { startServer } from '../server/httpServer';
+import { startServer, type RunningServer } from '../server/httpServer';
 import { installLastResort } from './lastResort';
 import { UsageError } from './program';
 
-export const DEFAULT_PORT = 58627;
-const PORT_TRIES = 100;
+export { DEFAULT_PORT, isLoopback } from '../server/listen';
 
 export interface ServeFlags {
   host?: string;
@@ -22,41 +22,20 @@ export interface ServeFlags {
   allowHost?: string[];
 }
 
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
-
 function listenOn(host: string, port: number): (server: Server) => Promise<number> {
-  return async (server) => {
-    const last = port === 0 ? 0 : Math.min(port + PORT_TRIES, 65535);
-    for (let p = port; ; p++) {
-      try {
-        await new Promise<void>((ok, fail) => {
-          server.once('error', fail);
-          server.listen(p, host, () => {
-            server.off('error', fail);
-            ok();
-          });
-        });
-        const addr = server.address();
-        return typeof addr === 'object' && addr ? addr.port : p;
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'EADDRINUSE' || p >= last) {
-          if (code === 'EADDRINUSE')
-            throw new UsageError(
-              `ports ${port}–${last} on ${host} are all taken; pass --port 0 to let the system pick`,
-            );
-          throw e;
-        }
-      }
-    }
-  };
+  const listen = listenOnPort(host, port);
+  return (server) =>
+    listen(server).catch((e: unknown) => {
+      throw e instanceof PortsTakenError ? new UsageError(e.message) : e;
+    });
 }
 
-export async function runServeCommand(flags: ServeFlags, version: string): Promise<number> {
+/** `started` runs once the server listens (`jarvis web` prints the login link and opens the browser there). */
+export async function runServeCommand(
+  flags: ServeFlags,
+  version: string,
+  started?: (server: RunningServer) => Promise<void>,
+): Promise<number> {
   const hostGiven = flags.host !== undefined;
   const host = flags.host ?? '127.0.0.1';
   if (!isIP(host) && host !== 'localhost')
@@ -116,6 +95,7 @@ export async function runServeCommand(flags: ServeFlags, version: string): Promi
   process.stdout.write(
     `Jarvis server at ${server.url}\nToken: ${token}  (${tokenPath(home)})\nWorkspace roots: ${roots.join(', ')}\n`,
   );
+  await started?.(server);
   await new Promise<void>((done) => {
     let stopping = false;
     const stop = () => {

@@ -18,6 +18,13 @@ export interface ApprovalView {
 
 export type Resolution = 'approved' | 'approved_for_session' | 'rejected' | 'expired' | 'withdrawn';
 
+/** How an approval ended: the engine's answer, and who gave it (null: expiry or a withdrawn call). */
+export interface Settled {
+  answer: ApprovalAnswer;
+  resolution: Resolution;
+  clientId: string | null;
+}
+
 interface Waiting {
   view: ApprovalView;
   settle(answer: ApprovalAnswer, resolution: Resolution, clientId: string | null): void;
@@ -34,6 +41,14 @@ export class ApprovalBroker {
   ) {}
 
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    return this.open(request, signal).done.then((d) => d.answer);
+  }
+
+  /**
+   * As `ask`, with the approval's id and who settled it: the terminal UI's `/remote` (docs/remote.md) waits on this
+   * and on its own panel at once, and settles it with `settleFrom` when the panel answers first.
+   */
+  open(request: ApprovalRequest, signal: AbortSignal): { id: string; done: Promise<Settled> } {
     const id = `ap_${this.next++}`;
     const now = Date.now();
     const view: ApprovalView = {
@@ -47,7 +62,7 @@ export class ApprovalBroker {
       requested_at: new Date(now).toISOString(),
       expires_at: new Date(now + this.expiryMs).toISOString(),
     };
-    return new Promise((resolve) => {
+    const done = new Promise<Settled>((resolve) => {
       const timer = setTimeout(
         () => settle({ decision: 'reject', feedback: 'No one answered the approval in time.' }, 'expired', null),
         this.expiryMs,
@@ -60,13 +75,28 @@ export class ApprovalBroker {
         signal.removeEventListener('abort', withdraw);
         this.finished.set(id, resolution);
         this.emit('event.approval.resolved', { approval_id: id, resolution, client_id: clientId });
-        resolve(answer);
+        resolve({ answer, resolution, clientId });
       };
       this.waiting.set(id, { view, settle });
       if (signal.aborted) return withdraw();
       signal.addEventListener('abort', withdraw, { once: true });
       this.emit('event.approval.requested', view);
     });
+    return { id, done };
+  }
+
+  /** Settles a waiting approval with an answer given elsewhere (the terminal's panel); false when it already was. */
+  settleFrom(id: string, answer: ApprovalAnswer, clientId: string): boolean {
+    const w = this.waiting.get(id);
+    if (!w) return false;
+    const resolution: Resolution =
+      answer.decision === 'approve_session'
+        ? 'approved_for_session'
+        : answer.decision === 'approve'
+          ? 'approved'
+          : 'rejected';
+    w.settle(answer, resolution, clientId);
+    return true;
   }
 
   pending(): ApprovalView[] {

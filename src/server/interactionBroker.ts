@@ -20,6 +20,18 @@ export type AnswerBody =
   | { answers: QuestionAnswer[] }
   | { plan_decision: 'approve' | 'reject' | 'reject_and_exit' | 'revise'; option?: string; feedback?: string };
 
+/** How a question ended: the engine's answer and who gave it (null: expiry). A withdrawn one rejects instead. */
+export interface InteractionSettled<T> {
+  value: T;
+  clientId: string | null;
+  how: 'answered' | 'dismissed' | 'expired';
+}
+
+export interface Opened<T> {
+  id: string;
+  done: Promise<InteractionSettled<T>>;
+}
+
 interface Waiting {
   view: InteractionView;
   answer(body: AnswerBody | 'dismiss', clientId: string | null, how: 'answered' | 'dismissed' | 'expired'): void;
@@ -39,7 +51,7 @@ export class InteractionBroker implements InteractionPort {
     view: Omit<InteractionView, 'question_id' | 'requested_at' | 'expires_at'>,
     signal: AbortSignal,
     settleWith: (body: AnswerBody | 'dismiss') => T,
-  ): Promise<T> {
+  ): Opened<T> {
     const id = `q_${this.next++}`;
     const now = Date.now();
     const full: InteractionView = {
@@ -48,7 +60,7 @@ export class InteractionBroker implements InteractionPort {
       requested_at: new Date(now).toISOString(),
       expires_at: new Date(now + this.expiryMs).toISOString(),
     };
-    return new Promise((resolve, reject) => {
+    const done = new Promise<InteractionSettled<T>>((resolve, reject) => {
       const timer = setTimeout(() => finish('dismiss', null, 'expired'), this.expiryMs);
       timer.unref();
       const withdraw = () => {
@@ -74,16 +86,26 @@ export class InteractionBroker implements InteractionPort {
           client_id: clientId,
           ...(how === 'answered' ? { answer: body } : {}),
         });
-        resolve(value);
+        resolve({ value, clientId, how });
       };
       this.waiting.set(id, { view: full, answer: finish });
       if (signal.aborted) return withdraw();
       signal.addEventListener('abort', withdraw, { once: true });
       this.emit('event.question.requested', full);
     });
+    return { id, done };
   }
 
   askQuestions(request: QuestionRequest, signal: AbortSignal): Promise<QuestionResponse> {
+    return this.openQuestions(request, signal).done.then((d) => d.value);
+  }
+
+  reviewPlan(request: PlanReviewRequest, signal: AbortSignal): Promise<PlanReviewAnswer> {
+    return this.openPlanReview(request, signal).done.then((d) => d.value);
+  }
+
+  /** As askQuestions, with the id and who settled it (the terminal UI's `/remote`, docs/remote.md). */
+  openQuestions(request: QuestionRequest, signal: AbortSignal): Opened<QuestionResponse> {
     return this.wait(
       { kind: 'questions', questions: request.questions, background: request.background },
       signal,
@@ -92,7 +114,8 @@ export class InteractionBroker implements InteractionPort {
     );
   }
 
-  reviewPlan(request: PlanReviewRequest, signal: AbortSignal): Promise<PlanReviewAnswer> {
+  /** As reviewPlan, with the id and who settled it. */
+  openPlanReview(request: PlanReviewRequest, signal: AbortSignal): Opened<PlanReviewAnswer> {
     return this.wait(
       { kind: 'plan_review', plan: { path: request.planPath, text: request.plan, options: request.options } },
       signal,
@@ -140,6 +163,14 @@ export class InteractionBroker implements InteractionPort {
 
   dismiss(id: string, clientId: string): void {
     this.waitingOrThrow(id).answer('dismiss', clientId, 'dismissed');
+  }
+
+  /** Settles a waiting question with an answer given elsewhere (the terminal's panel); false when it already was. */
+  settleFrom(id: string, body: AnswerBody | 'dismiss', clientId: string): boolean {
+    const w = this.waiting.get(id);
+    if (!w) return false;
+    w.answer(body, clientId, body === 'dismiss' ? 'dismissed' : 'answered');
+    return true;
   }
 
   withdrawAll(): void {

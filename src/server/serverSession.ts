@@ -5,8 +5,8 @@ import type { Runtime } from '../engine/runtime/runtime';
 import type { PermissionMode } from '../engine/session/records';
 import { rewind, RewindError } from '../engine/session/rewind';
 import { resolveModel } from '../store/modelResolution';
-import type { SessionHost, HostMessage } from '../sdk/sessionHost';
-import type { Startup } from '../engine/runtime/startup/startup';
+import type { HostMessage } from '../sdk/sessionHost';
+import type { ResolvedModel } from '../llm/types';
 import { ApprovalBroker } from './approvalBroker';
 import { InteractionBroker } from './interactionBroker';
 import { ApiError, Codes, ulid } from './envelope';
@@ -22,16 +22,40 @@ export interface PromptView {
   status: PromptStatus;
   submitted_at: string;
   outcome?: string;
+  /** `tui`: typed in the terminal that shares this session (`/remote`, docs/remote.md), not sent by a client. */
+  source?: 'tui';
 }
 
 const KEPT_PROMPTS = 200;
+
+/**
+ * What a ServerSession drives: the SessionHost it launched (`open`), or the terminal UI's live session that `/remote`
+ * lends it (`attach`, tuiSessionDriver.ts; docs/remote.md).
+ */
+export interface SessionDriver {
+  readonly runtime: Runtime;
+  readonly busy: boolean;
+  /** One prompt's turn, to its end; the driver emits the turn's messages (and its `result`) as they come. */
+  run(prompt: string): Promise<{ outcome: string }>;
+  interrupt(): void;
+  setPermissionMode(mode: PermissionMode, plan: boolean): void;
+  /** Switches to the model an alias names (throws a message for the client when it cannot); returns its id. */
+  switchModel(alias: string): string;
+  close(): Promise<void>;
+}
+
+interface Attached {
+  driver: SessionDriver;
+  mcp: McpManager | undefined;
+  /** Messages emitted before the session existed (`init`). */
+  early: HostMessage[];
+}
 
 export class ServerSession {
   readonly journal: EventJournal;
   readonly approvals: ApprovalBroker;
   readonly questions: InteractionBroker;
-  private host!: SessionHost;
-  private startup!: Startup;
+  private host!: SessionDriver;
   private mcp: McpManager | undefined;
   private readonly prompts: PromptView[] = [];
   private running: PromptView | undefined;
@@ -72,19 +96,53 @@ export class ServerSession {
         askQuestions: (request, signal) => ref.session!.questions.askQuestions(request, signal),
         reviewPlan: (request, signal) => ref.session!.questions.reviewPlan(request, signal),
       },
-      onMessage: (m) => (ref.session ? ref.session.journal.emit('message', m) : early.push(m)),
+      onMessage: (m) => (ref.session ? ref.session.record(m) : early.push(m)),
       warn: opts.warn,
     });
-    const session = new ServerSession(launched.host.sessionId, opts.cwd, opts.epoch, opts.approvalExpiryMs);
+    const { host, startup } = launched;
+    const driver: SessionDriver = Object.assign(host, {
+      switchModel(alias: string): string {
+        if (host.busy) throw new ApiError(Codes.busy, 'cannot switch the model while a turn runs; abort it or wait');
+        let model: ResolvedModel;
+        try {
+          model = resolveModel({
+            config: startup.config,
+            env: process.env,
+            cliModel: alias,
+            configPath: startup.configPath,
+          });
+        } catch (e) {
+          throw new ApiError(Codes.modelUnresolved, e instanceof Error ? e.message : String(e));
+        }
+        host.setModel(model);
+        return model.model;
+      },
+    });
+    return ServerSession.attach(host.sessionId, opts, { driver, mcp: launched.mcp, early }, ref);
+  }
+
+  /**
+   * A session around a driver already open: the terminal UI's live one for `/remote` (docs/remote.md). `ref` gets
+   * the session as soon as it exists, for the driver's callbacks that reach it.
+   */
+  static attach(
+    id: string,
+    opts: { cwd: string; epoch: string; approvalExpiryMs: number },
+    attached: Attached,
+    ref: { session?: ServerSession } = {},
+  ): ServerSession {
+    const session = new ServerSession(id, opts.cwd, opts.epoch, opts.approvalExpiryMs);
     ref.session = session;
-    session.host = launched.host;
-    session.startup = launched.startup;
-    session.mcp = launched.mcp;
-    for (const m of early) {
-      if ('type' in m && m.type === 'init') session.modelId = m.model;
-      session.journal.emit('message', m);
-    }
+    session.host = attached.driver;
+    session.mcp = attached.mcp;
+    for (const m of attached.early) session.record(m);
     return session;
+  }
+
+  /** A message of the session's stream (docs/server.md "Events"), into the journal. */
+  record(m: HostMessage): void {
+    if ('type' in m && m.type === 'init') this.modelId = m.model;
+    this.journal.emit('message', m);
   }
 
   get runtime(): Runtime {
@@ -167,6 +225,31 @@ export class ServerSession {
     void this.pump();
   }
 
+  /**
+   * A turn the terminal started itself (`/remote`): listed and announced like a client's prompt, with
+   * `source: "tui"` (and the turn's origin: `user`, or `notification` for a background task's report).
+   */
+  beginLocal(text: string, origin: string): { end(outcome: string): void } {
+    const prompt: PromptView = {
+      prompt_id: `pr_${ulid()}`,
+      text,
+      status: 'running',
+      submitted_at: new Date().toISOString(),
+      source: 'tui',
+    };
+    this.prompts.push(prompt);
+    // Announced as a client's prompt is (queued, then started), so a client shows it the same way.
+    this.journal.emit('prompt.queued', { prompt_id: prompt.prompt_id, text, source: 'tui' });
+    this.journal.emit('prompt.started', { prompt_id: prompt.prompt_id, text, source: 'tui', origin });
+    return {
+      end: (outcome) => {
+        if (prompt.status === 'running') prompt.status = 'completed';
+        prompt.outcome = outcome;
+        this.journal.emit('prompt.completed', { prompt_id: prompt.prompt_id, outcome, status: prompt.status });
+      },
+    };
+  }
+
   /** Queued prompts (all, or the ones named) join the running turn as steers; without a running turn they wait. */
   steer(ids?: string[]): string[] {
     this.checkOpen();
@@ -213,20 +296,7 @@ export class ServerSession {
   }
 
   setModel(alias: string): void {
-    if (this.host.busy) throw new ApiError(Codes.busy, 'cannot switch the model while a turn runs; abort it or wait');
-    let model;
-    try {
-      model = resolveModel({
-        config: this.startup.config,
-        env: process.env,
-        cliModel: alias,
-        configPath: this.startup.configPath,
-      });
-    } catch (e) {
-      throw new ApiError(Codes.modelUnresolved, e instanceof Error ? e.message : String(e));
-    }
-    this.host.setModel(model as Parameters<SessionHost['setModel']>[0]);
-    this.modelId = model.model;
+    this.modelId = this.host.switchModel(alias);
   }
 
   afterProfileChange(): void {

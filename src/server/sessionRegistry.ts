@@ -202,6 +202,11 @@ export class SessionRegistry {
     this.opts.broadcast('event.session.archived', { session_id: id, archived: false });
   }
 
+  /** A session opened elsewhere and lent to the server (the terminal UI's, `/remote`; docs/remote.md). */
+  adopt(session: ServerSession): void {
+    this.open.set(session.id, Promise.resolve(session));
+  }
+
   /** Sessions already open (for a subscriber naming one before it was opened, nothing is opened by watching). */
   openNow(id: string): Promise<ServerSession> | undefined {
     return this.open.get(id);

@@ -25,6 +25,7 @@ import {
   inputRouterHost,
   openExternalEditor,
   promptParts,
+  remoteHost,
   type AppParts,
 } from './appHosts';
 import type { InputCompletion } from './completion';
@@ -38,6 +39,8 @@ import { signInToMcpServer } from './mcpServers';
 import { announcePluginUpdates } from './plugins/pluginEntry';
 import type { PromptAttacher } from './promptAttacher';
 import type { PromptSender } from './promptSender';
+import { RemoteBridge } from './remote/remoteBridge';
+import { RemoteControl } from './remote/remoteControl';
 import { SessionLifecycle } from './sessionLifecycle';
 import type { ShellModeRunner } from './shellModeRunner';
 import type { CommandHost, PanelHost, PickItem } from './slashCommands';
@@ -61,6 +64,8 @@ export class App implements CommandHost {
   private readonly prompts: PromptSender;
   private readonly input: InputRouter;
   private readonly context: ContextActions;
+  /** `/remote`: this session shared through the session server (docs/remote.md). */
+  readonly remote: RemoteControl;
   private branch: string | undefined;
   contextTokens = 0;
   contextLimit: number;
@@ -84,15 +89,20 @@ export class App implements CommandHost {
     const { view, transcript, editor, activity } = this.ui;
     const notice = (level: NoticeLevel, text: string, hint?: string) => this.notice(level, text, hint);
     const requestRender = () => this.requestRender();
+    const bridge = new RemoteBridge((text) => notice('info', text));
     this.lifecycle = new SessionLifecycle(
       opts,
-      enginePorts(this.ui, this.cwd, (e) => this.feed.onEngineEvent(e)),
+      bridge.wrap(enginePorts(this.ui, this.cwd, (e) => this.feed.onEngineEvent(e))),
       lifecycleHost(this, this.ui, {
         sessionChanged: () => {
           this.feed.restart();
           this.context.turnBlocks.clear();
+          this.remote.sessionChanged();
         },
-        reloaded: () => this.feed.restart(),
+        reloaded: () => {
+          this.feed.restart();
+          this.remote.sessionChanged();
+        },
       }),
     );
     this.controller = this.lifecycle.controller;
@@ -115,6 +125,7 @@ export class App implements CommandHost {
       opts: () => this.opts,
     }));
     this.context = new ContextActions(contextActionsHost(this, this.parts()));
+    this.remote = new RemoteControl(bridge, opts.startRemote, remoteHost(this, this.parts()));
     this.feed = new ConversationFeed({
       view,
       transcript,
@@ -382,6 +393,7 @@ export class App implements CommandHost {
     this.ui.stop();
     // Nothing the user started with `!` outlives the UI.
     await shellStopped;
+    await this.remote.stop(undefined);
     await this.lifecycle.close();
     if (id) process.stdout.write(`Resume this session with: jarvis --session ${id}\n`);
     finish(code);

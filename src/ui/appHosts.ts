@@ -14,13 +14,14 @@ import type { FooterState } from './footer';
 import type { InputHost } from './inputRouter';
 import { PromptAttacher } from './promptAttacher';
 import { PromptSender } from './promptSender';
+import type { RemoteControlHost } from './remote/remoteControl';
 import { ShellModeRunner } from './shellModeRunner';
 import { panelApprovalPort, panelInteractionPort } from './questionPanels';
 import type { EnginePorts, SessionLifecycleHost } from './sessionLifecycle';
 import { findCommand, SLASH_COMMANDS } from './slashCommands';
 import type { TerminalView } from './terminalView';
 import type { Block } from './transcript/block';
-import { UserBlock, type NoticeLevel } from './transcript/messageBlocks';
+import { LinesBlock, UserBlock, type NoticeLevel } from './transcript/messageBlocks';
 import { blocksFromMessages } from './transcript/replay';
 
 /** Read live: some parts are made after the hosts that use them. */
@@ -236,6 +237,35 @@ export function enginePorts(ui: TerminalView, cwd: string, onEvent: (e: EngineEv
     approvalPort: panelApprovalPort(ui.panels.questions, panelEnv),
     interactionPort: panelInteractionPort(ui.panels.questions, panelEnv),
     onEvent,
+  };
+}
+
+/** What `/remote` reaches of the app (docs/remote.md): a web client's prompt is sent as if typed here. */
+export function remoteHost(app: App, { ui, prompts, controller }: AppParts): RemoteControlHost {
+  return {
+    cwd: app.cwd,
+    get env() {
+      return app.pluginSettings.env;
+    },
+    get mcp() {
+      return app.mcp;
+    },
+    ensureRuntime: () => app.ensureRuntime(),
+    send: (text) => prompts.send(text),
+    interrupt: () => app.interrupt(),
+    setMode: (mode, plan) => {
+      app.mode = mode;
+      app.planMode = plan;
+    },
+    // A web client's model switch: as /model; throws with a message for the client.
+    switchModel: (alias) => {
+      controller.switchModel(alias);
+      app.refreshContext();
+      app.requestRender();
+      return controller.model.model;
+    },
+    notice: (level, text, hint) => app.notice(level, text, hint),
+    showLines: (lines) => ui.transcript.add(new LinesBlock(ui.view, () => lines)),
   };
 }
 

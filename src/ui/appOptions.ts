@@ -5,6 +5,7 @@ import type { BaseRuntimeOptions } from '../engine/runtime/sessionControl';
 import type { JarvisConfig } from '../store/config';
 import type { LoadedMcpServers } from '../store/mcpConfig';
 import type { TokenCountingStrategy } from '../store/settings';
+import type { RemoteStarter } from './remote/remoteLink';
 
 export interface AppOptions {
   version: string;
@@ -27,6 +28,8 @@ export interface AppOptions {
   mcpClientName?: string;
   /** `/reload`: reads config.toml, plugins, skills, agents, hooks and mcp.json again; throws with a message for the user. */
   reloadOptions?: () => Promise<ReloadedOptions>;
+  /** `/remote` (docs/remote.md): starts the session server around this UI's session; absent, /remote says so. */
+  startRemote?: RemoteStarter;
 }
 
 /** What `/reload` reads again. */

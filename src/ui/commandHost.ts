@@ -11,6 +11,7 @@ import type { McpManager } from '../ext/mcp/mcpManager';
 import type { SessionLocation } from '../store/sessionStore';
 import type { TokenCountingStrategy } from '../store/settings';
 import type { CommandInfo } from './completion';
+import type { RemoteControl } from './remote/remoteControl';
 import type { Theme } from './theme';
 import type { TuiPreferences } from './tuiPreferences';
 
@@ -81,6 +82,8 @@ export interface CommandHost {
   /** The environment and `[web] allow_private_network`, for plugin installs and marketplaces (docs/plugins.md). */
   readonly pluginSettings: { env: NodeJS.ProcessEnv; allowPrivateNetwork: boolean };
   exit(): void;
+  /** `/remote` (docs/remote.md); absent in front ends that cannot share their session. */
+  readonly remote?: RemoteControl;
 }
 
 /** What a command's own panel gets: how to close itself, the terminal's size, a redraw. */

@@ -123,6 +123,13 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       }
     },
   },
+  {
+    name: 'remote',
+    aliases: [],
+    description: 'share this session with a browser or phone: on, off, status',
+    run: (h, args) =>
+      h.remote ? h.remote.command(args) : h.notice('warning', 'This front end cannot share its session.'),
+  },
   { name: 'exit', aliases: ['quit', 'q'], description: 'quit', idleOnly: true, run: (h) => h.exit() },
   ...MCP_COMMANDS,
   SWARM_COMMAND,
