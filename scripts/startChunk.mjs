@@ -1,0 +1,119 @@
+// The start chunk (docs/FEATURES.md, "Start-up time against Codex"). esbuild's code splitting leaves the modules every
+// `jarvis -p` loads before its first model request in some 90 small chunks joined by some 550 imports, and Node 20
+// resolves, reads and links each of them separately (it has no compile cache for ES modules either): on a warm home
+// that bookkeeping cost about a fifth of the CPU before the first request. This step bundles those chunks again into
+// one file, dist/chunks/start-<hash>.js, and leaves in place of each a two-line module re-exporting its names from the
+// start chunk, so every other chunk (the interactive UI, ACP, the SDK, the provider SDKs) still finds what it imported
+// and each module still exists once. A dynamic import() between two merged chunks becomes a lazy call inside the file
+// (esbuild wraps its target), so code that was loaded on demand still runs on demand.
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/**
+ * The modules the print path loads before the first request (each the target of a dynamic import() in
+ * src/cli/main.ts, src/cli/program.ts and the session start): their chunks and every chunk they import statically
+ * make the start chunk. The provider SDKs stay apart, each loaded when a session first uses that provider.
+ */
+export const START_PATH_MODULES = [
+  'src/cli/program.ts',
+  'src/cli/printCommand.ts',
+  'src/ext/plugins/sessionPlugins.ts',
+];
+
+/** The chunks (absolute paths) of `START_PATH_MODULES` and their static imports, from esbuild's metafile. */
+function startChunks(metafile, root) {
+  const outputs = metafile.outputs;
+  const pending = Object.keys(outputs).filter((out) => START_PATH_MODULES.includes(outputs[out].entryPoint));
+  if (pending.length !== START_PATH_MODULES.length) {
+    const found = pending.map((out) => outputs[out].entryPoint);
+    const missing = START_PATH_MODULES.filter((m) => !found.includes(m));
+    throw new Error(`start chunk: no chunk of ${missing.join(', ')} (is it still imported dynamically?)`);
+  }
+  const chunks = new Set();
+  while (pending.length) {
+    const out = pending.pop();
+    if (chunks.has(out)) continue;
+    chunks.add(out);
+    for (const imported of outputs[out].imports)
+      if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
+  }
+  return new Map([...chunks].map((out) => [resolve(root, out), outputs[out].exports]));
+}
+
+/** An export name of a merged chunk, as the start chunk exports it: unique across chunks, a valid identifier. */
+const mergedName = (index, name) => `c${index}_${name}`;
+
+/**
+ * Bundles the start chunks (already written under `root`/dist/chunks) into one, then replaces each by its re-export
+ * module. `banner` is the same as the first build's. Returns the paths written, for the build's clean-up.
+ */
+export async function mergeStartChunks({ metafile, root, banner }) {
+  const chunks = startChunks(metafile, root);
+  const dir = join(root, 'dist', 'chunks');
+  const order = [...chunks.keys()];
+  const entry = order
+    .map((path, i) => {
+      const names = chunks.get(path).map((name) => `${name} as ${mergedName(i, name)}`);
+      return `export { ${names.join(', ')} } from ${JSON.stringify(`./${basename(path)}`)};`;
+    })
+    .join('\n');
+  const result = await build({
+    stdin: { contents: entry, resolveDir: dir, sourcefile: 'start-entry.js', loader: 'js' },
+    outfile: join(dir, 'start.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    banner: { js: banner },
+    logLevel: 'warning',
+    write: false,
+    plugins: [
+      {
+        // A chunk outside the start set stays a separate file, imported by the same relative name (the start chunk
+        // sits beside it); packages and node: builtins stay external as in the first build.
+        name: 'start-chunk-boundary',
+        setup(b) {
+          b.onResolve({ filter: /.*/ }, (args) => {
+            if (args.kind === 'entry-point') return undefined;
+            if (!args.path.startsWith('.')) return { path: args.path, external: true };
+            const path = resolve(args.resolveDir, args.path);
+            if (chunks.has(path)) return { path };
+            if (dirname(path) !== dir) throw new Error(`start chunk: ${args.importer} imports ${path} outside chunks/`);
+            return { path: `./${basename(path)}`, external: true };
+          });
+        },
+      },
+    ],
+  });
+  const code = result.outputFiles.find((f) => f.path.endsWith('.js'));
+  const map = result.outputFiles.find((f) => f.path.endsWith('.js.map'));
+  const name = `start-${createHash('sha256').update(code.contents).digest('hex').slice(0, 8).toUpperCase()}`;
+  const startPath = join(dir, `${name}.js`);
+  const written = [startPath, `${startPath}.map`];
+  writeAtomically(
+    startPath,
+    code.text.replace(/\/\/# sourceMappingURL=start\.js\.map\s*$/, `//# sourceMappingURL=${name}.js.map\n`),
+  );
+  const sourceMap = JSON.parse(map.text);
+  sourceMap.file = `${name}.js`;
+  writeAtomically(`${startPath}.map`, JSON.stringify(sourceMap));
+  // The start chunk is on disk before any chunk points at it.
+  for (const [i, path] of order.entries()) {
+    const names = chunks.get(path).map((n) => `${mergedName(i, n)} as ${n}`);
+    writeAtomically(path, `export { ${names.join(', ')} } from "./${name}.js";\n`);
+    rmSync(`${path}.map`, { force: true });
+    written.push(path);
+  }
+  return written;
+}
+
+function writeAtomically(path, text) {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
