@@ -58,7 +58,7 @@ const requireBanner =
 // Two entries share the lazy chunks: the CLI (dist/jarvis.js) and the SDK (dist/sdk.js, `jarvis-code/sdk`; its types
 // are src/sdk/api.ts, copied below as dist/sdk.d.ts — docs/sdk.md).
 const result = await build({
-  entryPoints: { jarvis: 'src/cli/main.ts', sdk: 'src/sdk/index.ts' },
+  entryPoints: { jarvis: 'src/cli/main.ts', sdk: 'src/sdk/index.ts', startLoader: 'src/cli/startLoader.ts' },
   outdir: 'dist',
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
@@ -107,7 +107,7 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
 }
 
 // What `jarvis -p` loads before its first request becomes one file (scripts/startChunk.mjs).
-for (const path of await mergeStartChunks({ metafile: result.metafile, root: process.cwd(), banner: requireBanner }))
+for (const path of await mergeStartChunks({ metafile: result.metafile, root: process.cwd() }))
   produced.add(path);
 
 // Chunk names carry content hashes: remove the chunks of earlier builds so dist/ holds one build.

@@ -1,11 +1,15 @@
-// The start chunk (docs/FEATURES.md, "Start-up time against Codex"). esbuild's code splitting leaves the modules every
-// `jarvis -p` loads before its first model request in some 90 small chunks joined by some 550 imports, and Node 20
-// resolves, reads and links each of them separately (it has no compile cache for ES modules either): on a warm home
-// that bookkeeping cost about a fifth of the CPU before the first request. This step bundles those chunks again into
-// one file, dist/chunks/start-<hash>.js, and leaves in place of each a two-line module re-exporting its names from the
-// start chunk, so every other chunk (the interactive UI, ACP, the SDK, the provider SDKs) still finds what it imported
-// and each module still exists once. A dynamic import() between two merged chunks becomes a lazy call inside the file
-// (esbuild wraps its target), so code that was loaded on demand still runs on demand.
+// The start chunk (docs/FEATURES.md, "Start-up time against Codex"; docs/distribution.md). esbuild's code splitting
+// leaves the modules every `jarvis -p` loads before its first model request in some 90 small chunks joined by some 550
+// imports, and Node 20 resolves, reads and links each of them separately: on a warm home that bookkeeping cost about
+// a sixth of the CPU before the first request. This step bundles those chunks again into one file, and leaves in
+// place of each a one-line module re-exporting its names from it, so every other chunk (the interactive UI, ACP, the
+// SDK, the provider SDKs) still finds what it imported and each module still exists once.
+//
+// Node 20 has no compile cache for ES modules either, so the merged code is written as the body of a function
+// (dist/chunks/start-<hash>.cjs) that src/cli/startLoader.ts compiles with a V8 code cache; start-<hash>.js is the ES
+// module the re-exports point at, which runs it and exports its names. Inside the body `import.meta.url` is the
+// chunk's URL, and `import()` is spelt `__jimp()` (the same length, so the source map still fits), a function the
+// wrapper passes in: code compiled by `vm` may not call `import()` itself without an experimental flag.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,11 +49,15 @@ function startChunks(metafile, root) {
 /** An export name of a merged chunk, as the start chunk exports it: unique across chunks, a valid identifier. */
 const mergedName = (index, name) => `c${index}_${name}`;
 
+/** A call of `import()` in the merged code, and what stands for it (src/cli/startLoader.ts, PARAMETERS). */
+const DYNAMIC_IMPORT = /(?<![\w$.])import\(/g;
+const IMPORT_STAND_IN = '__jimp(';
+
 /**
  * Bundles the start chunks (already written under `root`/dist/chunks) into one, then replaces each by its re-export
- * module. `banner` is the same as the first build's. Returns the paths written, for the build's clean-up.
+ * module. Returns the paths written, for the build's clean-up.
  */
-export async function mergeStartChunks({ metafile, root, banner }) {
+export async function mergeStartChunks({ metafile, root }) {
   const chunks = startChunks(metafile, root);
   const dir = join(root, 'dist', 'chunks');
   const order = [...chunks.keys()];
@@ -61,15 +69,16 @@ export async function mergeStartChunks({ metafile, root, banner }) {
     .join('\n');
   const result = await build({
     stdin: { contents: entry, resolveDir: dir, sourcefile: 'start-entry.js', loader: 'js' },
-    outfile: join(dir, 'start.js'),
+    outfile: join(dir, 'start.cjs'),
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     minify: true,
     sourcemap: 'linked',
     sourcesContent: false,
-    banner: { js: banner },
+    // Each merged chunk keeps its own `require` (the first build's banner), made from this URL.
+    define: { 'import.meta.url': '__jarvisStartUrl' },
     logLevel: 'warning',
     write: false,
     plugins: [
@@ -90,18 +99,32 @@ export async function mergeStartChunks({ metafile, root, banner }) {
       },
     ],
   });
-  const code = result.outputFiles.find((f) => f.path.endsWith('.js'));
-  const map = result.outputFiles.find((f) => f.path.endsWith('.js.map'));
-  const name = `start-${createHash('sha256').update(code.contents).digest('hex').slice(0, 8).toUpperCase()}`;
-  const startPath = join(dir, `${name}.js`);
-  const written = [startPath, `${startPath}.map`];
+  const code = result.outputFiles.find((f) => f.path.endsWith('.cjs'));
+  const map = result.outputFiles.find((f) => f.path.endsWith('.cjs.map'));
+  const body = code.text.replace(DYNAMIC_IMPORT, IMPORT_STAND_IN);
+  const exported = order.flatMap((path, i) => chunks.get(path).map((n) => mergedName(i, n)));
+  if (!new RegExp(`module\\.exports\\s*=\\s*\\{\\s*${exported[0]}\\b`).test(body.replace(/\s+/g, ' ')))
+    throw new Error('start chunk: esbuild no longer ends a CommonJS bundle with its export names; check the body');
+  const name = `start-${createHash('sha256').update(body).digest('hex').slice(0, 8).toUpperCase()}`;
+  const bodyPath = join(dir, `${name}.cjs`);
+  const wrapperPath = join(dir, `${name}.js`);
+  const written = [bodyPath, `${bodyPath}.map`, wrapperPath];
   writeAtomically(
-    startPath,
-    code.text.replace(/\/\/# sourceMappingURL=start\.js\.map\s*$/, `//# sourceMappingURL=${name}.js.map\n`),
+    bodyPath,
+    body.replace(/\/\/# sourceMappingURL=start\.cjs\.map\s*$/, `//# sourceMappingURL=${name}.cjs.map\n`),
   );
   const sourceMap = JSON.parse(map.text);
-  sourceMap.file = `${name}.js`;
-  writeAtomically(`${startPath}.map`, JSON.stringify(sourceMap));
+  sourceMap.file = `${name}.cjs`;
+  writeAtomically(`${bodyPath}.map`, JSON.stringify(sourceMap));
+  writeAtomically(
+    wrapperPath,
+    [
+      'import { loadStartChunk } from "../startLoader.js";',
+      `const load = (s) => import(s.startsWith(".") ? new URL(s, import.meta.url).href : s);`,
+      `export const { ${exported.join(', ')} } = loadStartChunk(new URL("./${name}.cjs", import.meta.url), load);`,
+      '',
+    ].join('\n'),
+  );
   // The start chunk is on disk before any chunk points at it.
   for (const [i, path] of order.entries()) {
     const names = chunks.get(path).map((n) => `${mergedName(i, n)} as ${n}`);
