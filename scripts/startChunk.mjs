@@ -79,7 +79,7 @@ export async function mergeStartChunks({ metafile, root }) {
     sourcesContent: false,
     // Each merged chunk keeps its own `require` (the first build's banner), made from this URL.
     define: { 'import.meta.url': '__jarvisStartUrl' },
-    logLevel: 'warning',
+    logLevel: 'error',
     write: false,
     plugins: [
       {
@@ -99,6 +99,8 @@ export async function mergeStartChunks({ metafile, root }) {
       },
     ],
   });
+  // A warning here is code that would change meaning as CommonJS (`import.meta` other than `.url`, say): stop.
+  if (result.warnings.length) throw new Error(`start chunk: esbuild warned: ${result.warnings[0].text}`);
   const code = result.outputFiles.find((f) => f.path.endsWith('.cjs'));
   const map = result.outputFiles.find((f) => f.path.endsWith('.cjs.map'));
   const body = code.text.replace(DYNAMIC_IMPORT, IMPORT_STAND_IN);
