@@ -5,9 +5,9 @@
 // place of each a one-line module re-exporting its names from it, so every other chunk (the interactive UI, ACP, the
 // SDK, the provider SDKs) still finds what it imported and each module still exists once.
 //
-// Node 20 has no compile cache for ES modules either, so the merged code is written as the body of a function
-// (dist/chunks/start-<hash>.cjs) that src/cli/startLoader.ts compiles with a V8 code cache; start-<hash>.js is the ES
-// module the re-exports point at, which runs it and exports its names. Inside the body `import.meta.url` is the
+// Node 20 has no compile cache for ES modules either, so the merged code is written as a CommonJS module exporting
+// one function that holds it (dist/chunks/start-<hash>.cjs), which src/cli/startLoader.ts compiles with a V8 code
+// cache; start-<hash>.js is the ES module the re-exports point at, which runs it and exports its names. Inside the body `import.meta.url` is the
 // chunk's URL, and `import()` is spelt `__jimp()` (the same length, so the source map still fits), a function the
 // wrapper passes in: code compiled by `vm` may not call `import()` itself without an experimental flag.
 import { build } from 'esbuild';
@@ -79,6 +79,9 @@ export async function mergeStartChunks({ metafile, root }) {
     sourcesContent: false,
     // Each merged chunk keeps its own `require` (the first build's banner), made from this URL.
     define: { 'import.meta.url': '__jarvisStartUrl' },
+    // The parameters are src/cli/startLoader.ts's StartChunkCode; esbuild's source map counts the banner's line.
+    banner: { js: 'module.exports = function (exports, require, module, __jarvisStartUrl, __jimp) {' },
+    footer: { js: '};' },
     logLevel: 'error',
     write: false,
     plugins: [

@@ -1,7 +1,9 @@
 // Runs the start chunk (scripts/startChunk.mjs) with a V8 code cache. Node 20 has no compile cache for ES modules, and
 // compiling the ~1.2 MB that `jarvis -p` runs before its first request (and the functions it calls on the way) was a
-// fifth of that start-up's CPU. So the start chunk is built as a function body, compiled here with `vm.Script`, and
-// the code V8 made for it is saved beside it when the process exits; the next start hands it back to V8.
+// fifth of that start-up's CPU. So the start chunk is built as a CommonJS module exporting one function (its code),
+// compiled here with `vm.Script`, and the code V8 made for it is saved beside it when the process exits; the next
+// start hands it back to V8. Under `node --enable-source-maps` it is loaded with `require` instead, without a cache,
+// because Node maps stack traces only for the modules it compiles itself.
 //
 // The cache sits in the package folder next to the file it caches, named after that file's content hash and the
 // Node version and architecture, so it has exactly the trust of the code beside it: whoever can write it can write
@@ -19,8 +21,14 @@ import { crc32 } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 
-/** What the start chunk's body is given: the CommonJS names, its own URL, and `import()` for the chunks it loads. */
-const PARAMETERS = 'exports, require, module, __filename, __dirname, __jarvisStartUrl, __jimp';
+/** The start chunk's code: given CommonJS names to fill, its own URL, and `import()` for the chunks it loads. */
+type StartChunkCode = (
+  exports: Record<string, unknown>,
+  require: NodeJS.Require,
+  module: { exports: Record<string, unknown> },
+  startUrl: string,
+  load: (specifier: string) => Promise<unknown>,
+) => void;
 
 /** The errors that mean "this folder cannot keep a cache": nothing is saved, nothing said. */
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
@@ -35,25 +43,35 @@ export function codeCachePath(chunkFile: string): string {
 }
 
 /**
- * Compiles and runs the start chunk at `url` (a `.cjs` file holding a function body, see PARAMETERS) and returns
- * its exports. `load` is `import()` as seen from the chunk's folder.
+ * Compiles and runs the start chunk at `url` (a `.cjs` module exporting a StartChunkCode) and returns its exports.
+ * `load` is `import()` as seen from the chunk's folder.
  */
 export function loadStartChunk(url: URL, load: (specifier: string) => Promise<unknown>): Record<string, unknown> {
   const file = fileURLToPath(url);
-  const source = readFileSync(file, 'utf8');
+  const require = createRequire(url);
+  const code = process.sourceMapsEnabled ? (require(file) as StartChunkCode) : compileWithCache(file, require);
+  const module = { exports: {} as Record<string, unknown> };
+  code(module.exports, require, module, url.href, load);
+  return module.exports;
+}
+
+/** The chunk's exported function, compiled as Node compiles a CommonJS module, with the cache when there is one. */
+function compileWithCache(file: string, require: NodeJS.Require): StartChunkCode {
   const cacheFile = codeCachePath(file);
   const cachedData = readCache(cacheFile);
   // The wrapper's line comes first and is numbered -1, so stack traces keep the file's own line numbers.
-  const script = new Script(`(function (${PARAMETERS}) {\n${source}\n})`, {
-    filename: file,
-    lineOffset: -1,
-    ...(cachedData ? { cachedData } : {}),
-  });
-  const module = { exports: {} as Record<string, unknown> };
-  const body = script.runInThisContext() as (...args: unknown[]) => void;
-  body(module.exports, createRequire(url), module, file, dirname(file), url.href, load);
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) {\n${readFileSync(file, 'utf8')}\n})`,
+    {
+      filename: file,
+      lineOffset: -1,
+      ...(cachedData ? { cachedData } : {}),
+    },
+  );
+  const module = { exports: {} as unknown };
+  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, require, module, file, dirname(file));
   if (!cachedData || script.cachedDataRejected) process.once('exit', () => saveCache(script, cacheFile));
-  return module.exports;
+  return module.exports as StartChunkCode;
 }
 
 function readCache(cacheFile: string): Buffer | undefined {

@@ -86,4 +86,21 @@ describe('the start chunk code cache', () => {
     }
     expect(cacheFiles()).toEqual([cache]);
   });
+
+  it('under node --enable-source-maps a stack trace in the start chunk names the source file', async () => {
+    const printCommand = readdirSync(chunks).find((f) => /^printCommand-.*\.js$/.test(f))!;
+    const program = `const m = await import(${JSON.stringify(join(chunks, printCommand))});
+      try { await m.runPrintCommand(undefined); } catch (e) { console.log(e.stack); }`;
+    const run = (flags: string[]) =>
+      collect(spawn(process.execPath, [...flags, '--input-type=module', '-e', program], { stdio: 'pipe' }));
+    const mapped = await run(['--enable-source-maps']);
+    expect(mapped.stdout).toMatch(/at .*src\/cli\/printCommand\.ts:\d+:\d+/);
+    // Without source maps, the frame is the chunk's own line (the loader's wrapper line does not count).
+    const plain = await run([]);
+    const frame = /start-[0-9A-F]{8}\.cjs:(\d+):(\d+)/.exec(plain.stdout)!;
+    const line = readFileSync(join(chunks, `${/start-[0-9A-F]{8}/.exec(frame[0])![0]}.cjs`), 'utf8').split('\n')[
+      Number(frame[1]) - 1
+    ];
+    expect(line.slice(Number(frame[2]) - 1)).toMatch(/^outputFormat\b/);
+  });
 });
