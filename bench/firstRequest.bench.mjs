@@ -4,13 +4,15 @@
 //   - `node -e 0` (the floor);
 //   - `jarvis -p hi`, default configuration (the bundled Jarvis Documents plugin installed at start-up);
 //   - `jarvis -p hi` from the same build without its bundled plugins (dist/ copied without dist/plugins);
+//   - `jarvis -p hi`, default configuration, on a fresh home from a copy of the build whose start-up code cache is
+//     removed before each run (src/cli/startLoader.ts): the first run after an install or upgrade;
 //   - `codex exec hi` (@openai/codex from the npm registry, its platform binary inside the npm package), with a
 //     CODEX_HOME whose config.toml points a custom model provider (Responses API) at the mock server.
 // Codex is installed at bench time into bench/results/codex (never committed); without the registry the Codex
 // rows are skipped with the reason. `--codex <path to bin/codex.js>` uses an installed copy instead.
 // Usage: node scripts/build.mjs && node bench/firstRequest.bench.mjs [--runs N] [--codex path]
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, jarvisEnv, loadMockModelServer, outDir, root } from './jarvisChild.mjs';
@@ -45,15 +47,15 @@ function findCodex() {
   return existsSync(script) ? { path: script } : { skip: `the install left no ${script}` };
 }
 
-/** This build without its bundled plugins: bin/ and dist/ copied inside the repository (node_modules resolves). */
-function buildWithoutPlugins() {
-  const copy = join(outDir, 'no-plugins');
+/** This build (without its bundled plugins): bin/ and dist/ copied inside the repository (node_modules resolves). */
+function buildCopy(name, { plugins }) {
+  const copy = join(outDir, name);
   rmSync(copy, { recursive: true, force: true });
   mkdirSync(copy, { recursive: true });
   cpSync(join(root, 'bin'), join(copy, 'bin'), { recursive: true });
   cpSync(join(root, 'dist'), join(copy, 'dist'), {
     recursive: true,
-    filter: (src) => !src.startsWith(join(root, 'dist/plugins')),
+    filter: (src) => plugins || !src.startsWith(join(root, 'dist/plugins')),
   });
   return join(copy, 'bin', 'jarvis');
 }
@@ -126,15 +128,21 @@ const codexRun = (script) => (ws) =>
 const codex = findCodex();
 const configurations = [
   ['jarvis, default (bundled plugin)', jarvis(bin), workspace],
-  ['jarvis, without the bundled plugin', jarvis(buildWithoutPlugins()), workspace],
+  ['jarvis, without the bundled plugin', jarvis(buildCopy('no-plugins', { plugins: false })), workspace],
   ...(codex.path ? [['codex exec', codexRun(codex.path), codexHome]] : []),
 ];
+// The first run after an install: no start-up code cache beside the start chunk yet (it is written at exit).
+const uncached = jarvis(buildCopy('uncached', { plugins: true }));
+const uncachedChunks = join(outDir, 'uncached', 'dist', 'chunks');
+const dropCodeCache = () => {
+  for (const f of readdirSync(uncachedChunks)) if (f.endsWith('.v8cache')) rmSync(join(uncachedChunks, f));
+};
 const warm = configurations.map(([, run, make]) => ({ ws: make(), run }));
 // Two runs make a home warm (the bundled plugin installed, caches and state written); not counted.
 for (const w of warm) for (let i = 0; i < 2; i++) await w.run(w.ws);
 
-const samples = { node: [], fresh: configurations.map(() => []), warm: configurations.map(() => []) };
-const cpu = { fresh: configurations.map(() => []), warm: configurations.map(() => []) };
+const samples = { node: [], uncached: [], fresh: configurations.map(() => []), warm: configurations.map(() => []) };
+const cpu = { uncached: [], fresh: configurations.map(() => []), warm: configurations.map(() => []) };
 for (let i = 0; i < runs; i++) {
   const t = Date.now();
   spawnSync(process.execPath, ['-e', '0']);
@@ -147,6 +155,10 @@ for (let i = 0; i < runs; i++) {
     cpu.fresh[c].push(fresh.cpu);
     cpu.warm[c].push(hot.cpu);
   }
+  dropCodeCache();
+  const first = await uncached(workspace());
+  samples.uncached.push(first.first);
+  cpu.uncached.push(first.cpu);
 }
 await server.close();
 rmSync(scratch, { recursive: true, force: true });
@@ -159,6 +171,8 @@ for (const [c, [name]] of configurations.entries()) {
   console.log(`    fresh home: ${show(samples.fresh[c])}${cpuNote(cpu.fresh[c])}`);
   console.log(`    warm home:  ${show(samples.warm[c])}${cpuNote(cpu.warm[c])}`);
 }
+console.log('  jarvis, default, first run after an install (no start-up code cache yet)');
+console.log(`    fresh home: ${show(samples.uncached)}${cpuNote(cpu.uncached)}`);
 if (codex.path) {
   const k = configurations.length - 1;
   console.log(`Against codex exec ${CODEX_VERSION} (below 1.00 = Jarvis is faster)`);
@@ -167,6 +181,8 @@ if (codex.path) {
     const hot = (median(samples.warm[c]) / median(samples.warm[k])).toFixed(2);
     console.log(`  ${name}: fresh ${fresh}× codex's fresh, warm ${hot}× codex's warm`);
   }
+  const first = (median(samples.uncached) / median(samples.fresh[k])).toFixed(2);
+  console.log(`  jarvis, first run after an install: ${first}× codex's fresh`);
 } else {
   console.log(`codex: skipped (${codex.skip})`);
 }

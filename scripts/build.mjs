@@ -30,6 +30,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcont
 import { gzipSync } from 'node:zlib';
 import yazl from 'yazl';
 import { buildWeb } from './buildWeb.mjs';
+import { mergeStartChunks } from './startChunk.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -52,10 +53,13 @@ const zodLocalesEnglishOnly = {
   },
 };
 
+const requireBanner =
+  "import { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);";
+
 // Two entries share the lazy chunks: the CLI (dist/jarvis.js) and the SDK (dist/sdk.js, `jarvis-code/sdk`; its types
 // are src/sdk/api.ts, copied below as dist/sdk.d.ts — docs/sdk.md).
 const result = await build({
-  entryPoints: { jarvis: 'src/cli/main.ts', sdk: 'src/sdk/index.ts' },
+  entryPoints: { jarvis: 'src/cli/main.ts', sdk: 'src/sdk/index.ts', startLoader: 'src/cli/startLoader.ts' },
   outdir: 'dist',
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
@@ -70,12 +74,11 @@ const result = await build({
   loader: { '.md': 'text' },
   define: { __JARVIS_VERSION__: JSON.stringify(pkg.version) },
   external: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), 'koffi'],
-  banner: {
-    js: "import { createRequire as __jarvisCreateRequire } from 'node:module'; const require = __jarvisCreateRequire(import.meta.url);",
-  },
+  banner: { js: requireBanner },
   plugins: [zodLocalesEnglishOnly],
   logLevel: 'warning',
   write: false,
+  metafile: true, // read by the start chunk step below
 });
 
 // Each file is written beside its place and renamed over it, so a jarvis (or a test) running from dist/
@@ -106,6 +109,10 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
 
 // The web UI (docs/web.md), served by `jarvis serve` / `jarvis web` from dist/web.
 await buildWeb();
+
+// What `jarvis -p` loads before its first request becomes one file (scripts/startChunk.mjs).
+for (const path of await mergeStartChunks({ metafile: result.metafile, root: process.cwd() }))
+  produced.add(path);
 
 // Chunk names carry content hashes: remove the chunks of earlier builds so dist/ holds one build.
 for (const name of readdirSync('dist/chunks')) {

@@ -69,16 +69,41 @@ describe('start path', () => {
   });
 });
 
+/** Every chunk a chunk loads at once (static imports and re-exports, transitively). */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  for (const m of text.matchAll(/(?:^|[;\s])(?:import|export)\s*(?:[^'"();]*?from\s*)?["'](\.\/[^"']+)["']/g))
+    staticClosure(join(dirname(file), m[1]), seen);
+  return seen;
+}
+
+describe('the start chunk (scripts/startChunk.mjs)', () => {
+  const chunksDir = join(dirname(DIST), 'chunks');
+  const chunks = () => readdirSync(chunksDir).filter((f) => f.endsWith('.js'));
+
+  it('print mode loads the program, the print command and the session as one chunk, nothing else at once', () => {
+    const start = chunks().filter((f) => /^start-[0-9A-F]{8}\.js$/.test(f));
+    expect(start).toHaveLength(1);
+    for (const front of chunks().filter((f) => /^(program|printCommand|sessionPlugins)-/.test(f))) {
+      const loaded = [...staticClosure(join(chunksDir, front))].map((p) => basename(p));
+      expect(loaded).toEqual([front, start[0]]);
+    }
+  });
+
+  it('the chunks merged into it stay as re-exports of it, so the UI, ACP and the SDK share its one copy', () => {
+    const start = chunks().find((f) => f.startsWith('start-'))!;
+    const facades = chunks().filter((f) => readFileSync(join(chunksDir, f), 'utf8').includes(`from "./${start}"`));
+    expect(facades.length).toBeGreaterThan(50);
+    for (const f of facades) expect(readFileSync(join(chunksDir, f), 'utf8')).toMatch(/^export \{[^}]*\} from "[^"]+";\n$/);
+    // The interactive UI's chunk reaches the session code through them.
+    const app = chunks().find((f) => f.startsWith('app-'))!;
+    expect([...staticClosure(join(chunksDir, app))].map((p) => basename(p))).toContain(start);
+  });
+});
+
 describe('lazy MCP SDK', () => {
-  /** Every chunk a chunk loads at once (static imports, transitively). */
-  function staticClosure(file: string, seen = new Set<string>()): Set<string> {
-    if (seen.has(file)) return seen;
-    seen.add(file);
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:^|[;\s])import\s*(?:[^'"();]*?from\s*)?["'](\.\/[^"']+)["']/g))
-      staticClosure(join(dirname(file), m[1]), seen);
-    return seen;
-  }
 
   it('print mode and the UI load the MCP SDK only when a server is configured (it sits behind import())', () => {
     const chunks = readdirSync(join(dirname(DIST), 'chunks')).filter((f) => f.endsWith('.js'));
