@@ -17,6 +17,8 @@ export interface StreamHandlers {
   /** The cursor of `session` is one the server cannot serve: read the snapshot again. */
   resync(sessionId: string): void;
   state(s: 'connecting' | 'open' | 'closed' | 'gave-up', detail?: string): void;
+  /** A frame the server refused (a session another jarvis holds, say): its message. */
+  refused(message: string): void;
   /** The cursor to resume `session` from, and its epoch. */
   cursor(sessionId: string): { seq: number; epoch?: string } | undefined;
 }
@@ -91,7 +93,11 @@ export class EventStream {
       this.on.state('open');
       return;
     }
-    if (f.type === 'ack') return;
+    if (f.type === 'ack') {
+      const ack = f as unknown as { code?: number; msg?: string };
+      if (ack.code) this.on.refused(ack.msg ?? `refused (${ack.code})`);
+      return;
+    }
     if (f.type === 'resync_required' && f.session_id) return this.on.resync(f.session_id);
     this.on.event(f);
   }
