@@ -1,16 +1,10 @@
 // The live event stream (docs/server.md "WebSocket /api/v1/ws"): offers the `jarvis-code.v2` subprotocol (the
 // login cookie is the credential), names this tab with client_hello, subscribes to the open session with its cursor
 // so a reconnect catches up without a gap, and reconnects a bounded number of times before telling the user.
+import type { ServerEvent } from '../state/types';
 import { CLIENT_ID } from './http';
 
-export interface ServerEvent {
-  type: string;
-  seq: number;
-  epoch?: string;
-  session_id?: string;
-  volatile?: boolean;
-  payload: Record<string, unknown>;
-}
+export type { ServerEvent };
 
 export interface StreamHandlers {
   event(e: ServerEvent): void;

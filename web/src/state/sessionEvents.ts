@@ -1,8 +1,7 @@
 // A session's events (docs/server.md "Events") reduced into its view: messages, prompts, approvals, questions and
 // status. Events at or before the view's cursor were already applied (a snapshot or a replay) and are skipped.
-import type { ServerEvent } from '../api/ws';
 import { applyDelta, applyStreamMessage, type StreamMessage } from './messages';
-import type { Approval, Interaction, SessionView, Status } from './types';
+import type { Approval, Interaction, ServerEvent, SessionView, Status } from './types';
 
 function who(clientId: unknown, own: string): string {
   if (clientId === own) return 'this tab';
