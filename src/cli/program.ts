@@ -262,6 +262,7 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       .description('serve the session API with the web UI and open it in the browser; see docs/web.md'),
   )
     .option('--no-open', 'only print the login link; do not open the browser')
+    .option('--link', 'start nothing: a new login link from the server already running on --port')
     .action(async (opts: import('./webCommand').WebFlags) => {
       const { runWebCommand } = await import('./webCommand');
       exitCode = await runWebCommand(opts, version);

@@ -1,10 +1,12 @@
 // `jarvis web` on the built CLI (docs/web.md): with a display it opens the login link with xdg-open, handed the link
 // as one argument (no shell between), and prints it; with --no-open it only prints it. The opener here is a script
-// on PATH that records its arguments, as the user's xdg-open would receive them.
+// on PATH that records its arguments, as the user's xdg-open would receive them. `--link` asks a running server for
+// a new link.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, makeCliDirs, mockModelEnv, spawnJarvis, waitUntil, type CliDirs } from '../helpers/cli';
+import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, spawnJarvis, waitUntil, type CliDirs } from '../helpers/cli';
+import { startWeb } from '../helpers/webProcess';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 
 let model: MockModelServer;
@@ -53,6 +55,30 @@ describe('jarvis web', () => {
     const link = /(http:\/\/127\.0\.0\.1:\d+\/#login=[A-Za-z0-9_-]{43})\n/.exec(out)![1];
     expect(out).toContain('Web UI: http://127.0.0.1:');
     expect(readFileSync(record, 'utf8')).toBe(`${link}\n`);
+  });
+
+  it('--link asks the server already running for a new link, which logs in once', async () => {
+    const env = cliEnv(dirs, mockModelEnv(model.baseUrlFor('openai')));
+    const none = await runJarvis(['web', '--link', '--port', '9', '--no-open'], { env, cwd: dirs.cwd });
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toMatch(/no Jarvis server answered at http:\/\/127\.0\.0\.1:9|no server token/);
+    const served = await startWeb(dirs, mockModelEnv(model.baseUrlFor('openai')));
+    try {
+      const r = await runJarvis(['web', '--link', '--port', String(served.port), '--no-open'], { env, cwd: dirs.cwd });
+      expect(r.stderr).toBe('');
+      const link = /(http:\/\/127\.0\.0\.1:\d+\/#login=[A-Za-z0-9_-]{43})\n/.exec(r.stdout)![1];
+      expect(link).not.toBe(served.link);
+      const trade = () =>
+        fetch(`${served.url}/api/v1/auth/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: served.url },
+          body: JSON.stringify({ code: new URL(link).hash.slice('#login='.length) }),
+        });
+      expect((await trade()).status).toBe(200);
+      expect((await trade()).status).toBe(401);
+    } finally {
+      await served.stop();
+    }
   });
 
   it('with --no-open only prints it', async () => {
