@@ -247,6 +247,9 @@ async function walk(mode: Mode): Promise<void> {
   await user.press(second.getByRole('button', { name: 'Reject', exact: true }), 'Reject');
   await page.getByText('Understood, I will not write it.').last().waitFor();
   expect(existsSync(join(dirs.cwd, 'secret.txt'))).toBe(false);
+  expect(await page.locator('article[data-tool="Write"]').last().getAttribute('aria-label')).toBe(
+    'Write tool call, rejected',
+  );
   expect(JSON.stringify(model.requests.at(-1)!.body.messages.at(-1))).toContain(feedback);
 
   // An AskUserQuestion answered.
