@@ -304,6 +304,10 @@ describe('jarvis web: the UI in Chromium', () => {
       expect.objectContaining({ name: `jarvis_web_${served.port}`, httpOnly: true, sameSite: 'Strict', path: '/' }),
     ]);
     expect(await page.evaluate('document.cookie')).toBe('');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('alert').getByText('Logged out.').waitFor();
+    await page.reload();
+    await page.getByRole('textbox', { name: 'Login link or code' }).waitFor();
     // The link is spent: opened again it shows the login screen.
     const again = await watched(await browser.newContext());
     await again.goto(served.link);

@@ -33,11 +33,13 @@ async function start(): Promise<void> {
   started = true;
   store.update({ login: 'in' });
   const actions = new Actions(store);
-  whenUnauthorized(() => {
+  const ended = (message: string) => {
     actions.stream.stop();
     started = false;
-    showLogin('The login has ended (the server restarted, or you logged out). Open a new link.');
-  });
+    showLogin(message);
+  };
+  whenUnauthorized(() => ended('The login has ended (the server restarted, or you logged out). Open a new link.'));
+  actions.onLoggedOut = () => ended('Logged out. Open a new link from jarvis web to come back.');
   const app = new App(store, actions);
   root.replaceChildren(app.el);
   actions.stream.connect();

@@ -59,7 +59,15 @@ export class App {
     this.el = h(
       'div',
       { class: 'app' },
-      h('header', { class: 'top' }, this.toggle, this.title, this.meta, this.connection),
+      h(
+        'header',
+        { class: 'top' },
+        this.toggle,
+        this.title,
+        this.meta,
+        this.connection,
+        h('button', { type: 'button', class: 'logout', onclick: () => void actions.logOut() }, 'Log out'),
+      ),
       this.sessions.el,
       h('main', { class: 'main' }, this.error, this.conversation.el, this.elsewhere, this.panels, this.composer.el),
     );

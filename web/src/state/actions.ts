@@ -90,6 +90,14 @@ export class Actions {
     this.stream.follow(id);
   }
 
+  /** Ends this browser's login (the cookie's secret); the login screen follows (the app's unauthorized handler). */
+  async logOut(): Promise<void> {
+    const done = await this.attempt('logging out', () => call('POST', '/api/v1/auth/logout', {}));
+    if (done !== undefined) this.onLoggedOut();
+  }
+
+  onLoggedOut: () => void = () => undefined;
+
   async newSession(): Promise<void> {
     const created = await this.attempt('creating a session', () => call<Status>('POST', '/api/v1/sessions', {}));
     if (!created) return;
