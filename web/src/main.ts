@@ -6,6 +6,7 @@ import { loginScreen } from './components/loginScreen';
 import { Actions } from './state/actions';
 import { initialState, Store } from './state/store';
 import './styles.css';
+import './components.css';
 import 'jarvis:theme.css';
 
 const code = /^#login=([A-Za-z0-9_-]{1,128})$/.exec(location.hash)?.[1];
