@@ -7,11 +7,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LOGIN_CODE_TTL_MS } from '../server/webLogin';
-import { loadOrCreateToken, TokenFileError, tokenPath } from '../server/serverToken';
+import { tokenPath } from '../server/serverToken';
 import { openInBrowser } from '../platform/openInBrowser';
 import { jarvisHome } from '../store/paths';
 import { UsageError } from './program';
-import { DEFAULT_PORT, runServeCommand, type ServeFlags } from './serveCommand';
+import { DEFAULT_PORT, runServeCommand, serverToken, type ServeFlags } from './serveCommand';
 
 export interface WebFlags extends ServeFlags {
   /** Commander's `--no-open`: false when given. */
@@ -58,13 +58,7 @@ async function askForLink(flags: WebFlags): Promise<number> {
   const home = jarvisHome(process.env);
   if (!existsSync(tokenPath(home)))
     throw new UsageError(`no server token in ${home} yet: start the server with jarvis web first`);
-  let token: string;
-  try {
-    token = loadOrCreateToken(home).token;
-  } catch (e) {
-    if (e instanceof TokenFileError) throw new UsageError(e.message);
-    throw e;
-  }
+  const token = serverToken(home);
   const base = `http://127.0.0.1:${port}`;
   let answer: { code: number; msg: string; data: { url: string; expires_at: string } };
   try {
