@@ -108,6 +108,7 @@ describe('jarvis web: the UI in Chromium', () => {
     const panel = (p: Page) => p.getByRole('region', { name: 'Approval: Write' });
     await panel(first).waitFor();
     await panel(second).waitFor();
+    expect(await second.title()).toMatch(/^\(1\) waiting · /);
     // Every control of the page has an accessible name.
     const unnamed = await second.evaluate(`[...document.querySelectorAll('button, input, textarea, select, a')]
       .filter((el) => !(el.getAttribute('aria-label') || el.textContent.trim() || (el.id && document.querySelector('label[for="' + el.id + '"]'))))
@@ -115,6 +116,7 @@ describe('jarvis web: the UI in Chromium', () => {
     expect(unnamed).toEqual([]);
     await panel(second).getByRole('button', { name: 'Approve once' }).click();
     await panel(first).waitFor({ state: 'detached' });
+    expect(await first.title()).not.toContain('waiting');
     await first
       .getByRole('status')
       .getByText(/^Write: approved by web:[0-9a-f]{12}\.$/)

@@ -100,6 +100,9 @@ export class App {
       this.sessions.render(s.sessions, s.query, cur?.id, s.sessionsError);
     const status = cur?.status;
     this.title.textContent = cur ? sessionName(s, cur.id, status?.title) : 'Jarvis';
+    // The tab's title says when something waits for an answer, so it shows among other tabs.
+    const waiting = (cur?.approvals.length ?? 0) + (cur?.questions.length ?? 0);
+    document.title = `${waiting ? `(${waiting}) waiting · ` : ''}${cur ? `${this.title.textContent} · ` : ''}Jarvis`;
     this.meta.textContent = status
       ? `${status.model ?? 'default model'} · ${status.permission_mode}${status.plan_mode ? ' · plan' : ''}${cur?.busy ? ' · working…' : ''}`
       : '';
