@@ -30,6 +30,16 @@ function listenOn(host: string, port: number): (server: Server) => Promise<numbe
     });
 }
 
+/** The server's token (made on first use); a token file that cannot be trusted is a usage error saying why. */
+export function serverToken(home: string): string {
+  try {
+    return loadOrCreateToken(home).token;
+  } catch (e) {
+    if (e instanceof TokenFileError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 /** `started` runs once the server listens (`jarvis web` prints the login link and opens the browser there). */
 export async function runServeCommand(
   flags: ServeFlags,
@@ -66,13 +76,7 @@ export async function runServeCommand(
   });
   const home = jarvisHome(process.env);
   installLastResort(home);
-  let token: string;
-  try {
-    token = loadOrCreateToken(home).token;
-  } catch (e) {
-    if (e instanceof TokenFileError) throw new UsageError(e.message);
-    throw e;
-  }
+  const token = serverToken(home);
   const server = await startServer(
     {
       host,

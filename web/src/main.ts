@@ -6,6 +6,7 @@ import { loginScreen } from './components/loginScreen';
 import { Actions } from './state/actions';
 import { initialState, Store } from './state/store';
 import './styles.css';
+import './components.css';
 import 'jarvis:theme.css';
 
 const code = /^#login=([A-Za-z0-9_-]{1,128})$/.exec(location.hash)?.[1];
@@ -33,11 +34,13 @@ async function start(): Promise<void> {
   started = true;
   store.update({ login: 'in' });
   const actions = new Actions(store);
-  whenUnauthorized(() => {
+  const ended = (message: string) => {
     actions.stream.stop();
     started = false;
-    showLogin('The login has ended (the server restarted, or you logged out). Open a new link.');
-  });
+    showLogin(message);
+  };
+  whenUnauthorized(() => ended('The login has ended (the server restarted, or you logged out). Open a new link.'));
+  actions.onLoggedOut = () => ended('Logged out. Open a new link from jarvis web to come back.');
   const app = new App(store, actions);
   root.replaceChildren(app.el);
   actions.stream.connect();

@@ -59,10 +59,25 @@ export class App {
     this.el = h(
       'div',
       { class: 'app' },
-      h('header', { class: 'top' }, this.toggle, this.title, this.meta, this.connection),
+      h(
+        'header',
+        { class: 'top' },
+        this.toggle,
+        this.title,
+        this.meta,
+        this.connection,
+        h('button', { type: 'button', class: 'logout', onclick: () => void actions.logOut() }, 'Log out'),
+      ),
       this.sessions.el,
       h('main', { class: 'main' }, this.error, this.conversation.el, this.elsewhere, this.panels, this.composer.el),
     );
+    // Escape closes the session list where it covers the conversation (a phone).
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && store.state.sidebarOpen) {
+        store.update({ sidebarOpen: false });
+        this.toggle.focus();
+      }
+    });
     store.listen((s, prev) => this.render(s, prev));
     this.render(store.state);
   }
@@ -85,6 +100,9 @@ export class App {
       this.sessions.render(s.sessions, s.query, cur?.id, s.sessionsError);
     const status = cur?.status;
     this.title.textContent = cur ? sessionName(s, cur.id, status?.title) : 'Jarvis';
+    // The tab's title says when something waits for an answer, so it shows among other tabs.
+    const waiting = (cur?.approvals.length ?? 0) + (cur?.questions.length ?? 0);
+    document.title = `${waiting ? `(${waiting}) waiting · ` : ''}${cur ? `${this.title.textContent} · ` : ''}Jarvis`;
     this.meta.textContent = status
       ? `${status.model ?? 'default model'} · ${status.permission_mode}${status.plan_mode ? ' · plan' : ''}${cur?.busy ? ' · working…' : ''}`
       : '';

@@ -19,10 +19,12 @@ export class Actions {
         const next = applyEvent(cur, e, CLIENT_ID);
         if (next !== cur) this.store.update({ current: next });
         if (next.stale) void this.openSession(cur.id, false);
-        if (e.type === 'prompt.completed') void this.loadSessions();
+        // The list shows titles and last prompts: read it again as prompts start and end.
+        if (e.type === 'prompt.started' || e.type === 'prompt.completed') void this.loadSessions();
       },
       resync: (sid) => void this.openSession(sid, false),
       state: (connection, connectionDetail) => this.store.update({ connection, connectionDetail }),
+      refused: (message) => this.store.update({ error: `live events: ${message}` }),
       cursor: (sid) => {
         const cur = this.store.state.current;
         return cur && cur.id === sid && cur.lastSeq >= 0 ? { seq: cur.lastSeq, epoch: cur.epoch } : undefined;
@@ -87,6 +89,14 @@ export class Actions {
     this.store.update((s) => ({ current: loaded, sidebarOpen: closeSidebar ? false : s.sidebarOpen }));
     this.stream.follow(id);
   }
+
+  /** Ends this browser's login (the cookie's secret); the login screen follows (the app's unauthorized handler). */
+  async logOut(): Promise<void> {
+    const done = await this.attempt('logging out', () => call('POST', '/api/v1/auth/logout', {}));
+    if (done !== undefined) this.onLoggedOut();
+  }
+
+  onLoggedOut: () => void = () => undefined;
 
   async newSession(): Promise<void> {
     const created = await this.attempt('creating a session', () => call<Status>('POST', '/api/v1/sessions', {}));
