@@ -47,6 +47,8 @@ export interface SessionHostOptions {
   /** What a run does about background tasks still going when its turn ends (`[background]` print_* settings). */
   background: { mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
   onMessage(message: HostMessage): void;
+  /** Every engine event as it happens, of every agent (`jarvis serve`'s live view: deltas, todos, subagents). */
+  onEngineEvent?(event: EngineEvent): void;
 }
 
 interface CurrentRun {
@@ -92,6 +94,7 @@ export class SessionHost {
   private onEvent(event: EngineEvent): void {
     this.opts.controls.observe(event);
     this.current?.recorder.observe(event);
+    this.opts.onEngineEvent?.(event);
     if (event.agentId !== MAIN_AGENT_ID) return;
     const message = streamJsonMessage(event);
     if (message) this.opts.onMessage(message);

@@ -12,6 +12,7 @@ import { InteractionBroker } from './interactionBroker';
 import { ApiError, Codes, ulid } from './envelope';
 import { EventJournal } from './eventJournal';
 import { launchHost } from './hostLaunch';
+import { LiveFeed } from './liveFeed';
 import type { McpManager } from '../ext/mcp/mcpManager';
 
 export type PromptStatus = 'queued' | 'running' | 'completed' | 'aborted' | 'steered';
@@ -30,6 +31,7 @@ export class ServerSession {
   readonly journal: EventJournal;
   readonly approvals: ApprovalBroker;
   readonly questions: InteractionBroker;
+  readonly live: LiveFeed;
   private host!: SessionHost;
   private startup!: Startup;
   private mcp: McpManager | undefined;
@@ -48,6 +50,14 @@ export class ServerSession {
     this.journal = new EventJournal(id, epoch);
     this.approvals = new ApprovalBroker(approvalExpiryMs, (type, payload) => this.journal.emit(type, payload));
     this.questions = new InteractionBroker(approvalExpiryMs, (type, payload) => this.journal.emit(type, payload));
+    this.live = new LiveFeed(this.journal, () => this.running?.prompt_id ?? null);
+  }
+
+  /** A host message becomes a kept `message` event; an assistant message or a retry names the message streamed. */
+  private record(m: HostMessage): void {
+    const streamed = ('role' in m && m.role === 'assistant') || ('type' in m && m.type === 'retry');
+    const id = streamed ? this.live.currentMessageId : null;
+    this.journal.emit('message', id ? { ...m, message_id: id } : m);
   }
 
   /** Opens a new session (no `resume`) or an existing one in `cwd`. */
@@ -72,7 +82,8 @@ export class ServerSession {
         askQuestions: (request, signal) => ref.session!.questions.askQuestions(request, signal),
         reviewPlan: (request, signal) => ref.session!.questions.reviewPlan(request, signal),
       },
-      onMessage: (m) => (ref.session ? ref.session.journal.emit('message', m) : early.push(m)),
+      onMessage: (m) => (ref.session ? ref.session.record(m) : early.push(m)),
+      onEngineEvent: (e) => ref.session?.live.observe(e),
       warn: opts.warn,
     });
     const session = new ServerSession(launched.host.sessionId, opts.cwd, opts.epoch, opts.approvalExpiryMs);
