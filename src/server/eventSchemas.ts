@@ -4,6 +4,7 @@
 import type { JsonSchema } from './routeKit';
 
 const nullableString = { type: ['string', 'null'] };
+const nullableNumber = { type: ['number', 'null'] };
 
 const closed = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
   type: 'object',
@@ -11,6 +12,29 @@ const closed = (properties: Record<string, JsonSchema>, required = Object.keys(p
   required,
   additionalProperties: false,
 });
+
+const limits = () => closed({ turns: nullableNumber, tokens: nullableNumber, time_ms: nullableNumber });
+
+/** The goal (src/server/liveFeed.ts goalPayload); null when there is none. */
+export const GOAL_SCHEMA: JsonSchema = {
+  oneOf: [
+    { type: 'null' },
+    closed({
+      goal_id: { type: 'string' },
+      objective: { type: 'string' },
+      completion_criterion: nullableString,
+      status: { type: 'string', enum: ['active', 'paused', 'blocked', 'complete'] },
+      budget: limits(),
+      used: closed({ turns: { type: 'number' }, tokens: { type: 'number' }, time_ms: { type: 'number' } }),
+      reason: nullableString,
+    }),
+  ],
+};
+
+export const TODOS_SCHEMA: JsonSchema = {
+  type: 'array',
+  items: closed({ title: { type: 'string' }, status: { type: 'string', enum: ['pending', 'in_progress', 'done'] } }),
+};
 
 export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
   'message.delta': {
@@ -21,6 +45,44 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
       message_id: nullableString,
       kind: { type: 'string', enum: ['text', 'thinking'] },
       delta: { type: 'string' },
+    }),
+  },
+  'session.todos_changed': { description: 'the whole to-do list after a change', ...closed({ todos: TODOS_SCHEMA }) },
+  'session.goal_changed': {
+    description: 'the goal after a change (created, replaced, budget, status, blocker, progress, cancelled)',
+    ...closed({ change: { type: 'string' }, goal: GOAL_SCHEMA }),
+  },
+  'subagent.started': {
+    description: 'a subagent (an Agent call, or a member of an AgentSwarm: they share parent_call_id) started',
+    ...closed({
+      subagent_id: { type: 'string' },
+      parent_agent_id: { type: 'string' },
+      parent_call_id: { type: 'string' },
+      via: { type: 'string', enum: ['Agent', 'AgentSwarm'] },
+      agent_name: { type: 'string' },
+      description: { type: 'string' },
+      status: { const: 'running' },
+      started_at: { type: 'string' },
+      activity: { type: 'null' },
+      elapsed_ms: { type: 'null' },
+      error: { type: 'null' },
+      response: { type: 'null' },
+      prompt: { type: 'string' },
+    }),
+  },
+  'subagent.progress': {
+    description: "a running subagent's latest tool call",
+    ...closed({ subagent_id: { type: 'string' }, parent_call_id: { type: 'string' }, activity: { type: 'string' } }),
+  },
+  'subagent.finished': {
+    description: 'a subagent ended; its answer cut to 4000 characters',
+    ...closed({
+      subagent_id: { type: 'string' },
+      parent_call_id: { type: 'string' },
+      status: { type: 'string', enum: ['completed', 'failed', 'cancelled', 'timed_out'] },
+      elapsed_ms: { type: 'integer' },
+      error: nullableString,
+      response: { type: 'string' },
     }),
   },
 };

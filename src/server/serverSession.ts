@@ -12,7 +12,7 @@ import { InteractionBroker } from './interactionBroker';
 import { ApiError, Codes, ulid } from './envelope';
 import { EventJournal } from './eventJournal';
 import { launchHost } from './hostLaunch';
-import { LiveFeed } from './liveFeed';
+import { goalPayload, LiveFeed } from './liveFeed';
 import type { McpManager } from '../ext/mcp/mcpManager';
 
 export type PromptStatus = 'queued' | 'running' | 'completed' | 'aborted' | 'steered';
@@ -120,6 +120,15 @@ export class ServerSession {
       title: state.title ?? null,
       last_seq: this.journal.lastSeq,
       epoch: this.journal.epoch,
+    };
+  }
+
+  /** What a browser shows beside the conversation: the to-do list, the goal, the subagents (docs/server.md). */
+  liveState() {
+    return {
+      todos: this.runtime.todos.list(),
+      goal: goalPayload(this.runtime.goals.current()),
+      subagents: this.live.subagentList(),
     };
   }
 
@@ -249,6 +258,8 @@ export class ServerSession {
     try {
       const result = await rewind(this.runtime, { turns: count, scope: 'both' });
       this.journal.emit('session.rewound', { withdrawn: result.withdrawn, restored: result.restored.length });
+      // The rewind restored the to-do list as it was (the goal is not rewound): watchers redraw it.
+      this.journal.emit('session.todos_changed', { todos: this.runtime.todos.list() });
       return { withdrawn: result.withdrawn, restored: result.restored, skipped: result.skipped };
     } catch (e) {
       if (e instanceof RewindError) throw new ApiError(Codes.undoImpossible, e.message);

@@ -78,7 +78,8 @@ export const SESSION_ROUTES: Route[] = [
     method: 'GET',
     path: '/api/v1/sessions/{id}/snapshot',
     tag: 'sessions',
-    summary: 'everything a client needs after resync_required: status, newest 100 messages, prompts, approvals',
+    summary:
+      'everything a client needs after resync_required: status, newest 100 messages, prompts, approvals, todos, goal, subagents',
     handler: async (ctx) => {
       const s = await session(ctx);
       return {
@@ -88,6 +89,7 @@ export const SESSION_ROUTES: Route[] = [
         messages: page(s.runtime.session.state.messages, 100),
         prompts: s.listPrompts(),
         approvals: s.approvals.pending(),
+        ...s.liveState(),
       };
     },
   },

@@ -1,6 +1,9 @@
 // What a browser shows live from `jarvis serve` (docs/server.md "Live events"), on the built CLI against the scripted
 // model: the answer streams as volatile `message.delta` events (text and thinking) that name their message, are
-// never replayed, and carry no SSE id.
+// never replayed, and carry no SSE id; the to-do list, the goal and subagents (Agent and AgentSwarm members) arrive as
+// kept events whose payloads match /openapi.json's schemas, and are in the snapshot; undo restores the list.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCliDirs, mockModelEnv, waitUntil, type CliDirs } from '../helpers/cli';
@@ -17,9 +20,47 @@ let watcher: WsClient;
 const ANSWER = 'The answer streams in small pieces, then arrives whole.';
 const THOUGHT = 'Considering how to answer briefly.';
 
+const TODOS = [
+  { title: 'Read the schema', status: 'done' },
+  { title: 'Write the migration', status: 'in_progress' },
+  { title: 'Run the tests', status: 'pending' },
+];
+
 function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedTurn {
   const text = JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+  const step = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
   if (text.includes('stream please')) return { thinking: THOUGHT, text: ANSWER };
+  if (text.includes('make a todo list'))
+    return step === 0 ? { toolCalls: [{ name: 'TodoList', arguments: { todos: TODOS } }] } : { text: 'listed' };
+  if (text.includes('pursue a goal')) {
+    if (step === 0)
+      return {
+        toolCalls: [
+          { name: 'CreateGoal', arguments: { objective: 'Ship the migration', completionCriterion: 'tests pass' } },
+        ],
+      };
+    if (step === 1) return { toolCalls: [{ name: 'UpdateGoal', arguments: { status: 'complete', summary: 'done' } }] };
+    return { text: 'goal reached' };
+  }
+  if (text.includes('delegate the halves'))
+    return step === 0
+      ? {
+          toolCalls: [
+            { name: 'Agent', arguments: { description: 'first half', prompt: 'Do task A.' } },
+            { name: 'Agent', arguments: { description: 'second half', prompt: 'Do task B.' } },
+          ],
+        }
+      : { text: 'both halves done' };
+  if (text.includes('Do task A') || text.includes('Do task B'))
+    return step === 0
+      ? { toolCalls: [{ name: 'Glob', arguments: { pattern: '*.md' } }] }
+      : { text: `finished ${text.includes('task A') ? 'A' : 'B'}` };
+  if (text.includes('swarm the items'))
+    return step === 0
+      ? { toolCalls: [{ name: 'AgentSwarm', arguments: { prompt_template: 'Handle {{item}}.', items: ['x', 'y'] } }] }
+      : { text: 'swarm done' };
+  if (text.includes('Handle ')) return { text: 'handled' };
   return { text: 'plain answer' };
 }
 
@@ -45,6 +86,7 @@ beforeAll(async () => {
     script: (req) => turnFor(req.body.messages as Array<{ role: string; content: unknown }>),
   });
   dirs = makeCliDirs();
+  writeFileSync(join(dirs.cwd, 'README.md'), '# project\n');
   served = await startServe(dirs, mockModelEnv(model.baseUrlFor('openai')));
   sid = (await api(served, 'POST', '/api/v1/sessions', {})).data.session_id as string;
   watcher = await WsClient.connect(served, 'watcher');
@@ -112,4 +154,93 @@ describe('jarvis serve live events', () => {
     );
     late.close();
   }, 60_000);
+
+  it('sends the to-do list and the goal as they change, keeps them in the snapshot, and undo restores the list', async () => {
+    const pid = await prompt('make a todo list');
+    await watcher.waitFor(completed(pid), 'the todo prompt');
+    const changed = watcher.frames.filter((f) => f.type === 'session.todos_changed');
+    expect(changed).toHaveLength(1);
+    expect(changed[0].seq).toBeGreaterThan(0);
+    expect(changed[0].payload.todos).toEqual(TODOS);
+    expectDescribed(changed[0]);
+    let snap = await api(served, 'GET', `/api/v1/sessions/${sid}/snapshot`);
+    expect(snap.data.todos).toEqual(TODOS);
+    expect(snap.data.goal).toBeNull();
+
+    const gid = await prompt('pursue a goal');
+    await watcher.waitFor(completed(gid), 'the goal prompt');
+    const goals = watcher.frames.filter((f) => f.type === 'session.goal_changed');
+    for (const g of goals) expectDescribed(g);
+    expect(goals[0].payload).toMatchObject({
+      change: 'created',
+      goal: { objective: 'Ship the migration', completion_criterion: 'tests pass', status: 'active' },
+    });
+    expect(goals.at(-1)!.payload).toMatchObject({ goal: { status: 'complete' } });
+    snap = await api(served, 'GET', `/api/v1/sessions/${sid}/snapshot`);
+    expect(snap.data.goal).toMatchObject({ objective: 'Ship the migration', status: 'complete' });
+
+    // Undo both prompts: the list is as it was before them (the goal is not rewound), and watchers are told.
+    const before = watcher.frames.length;
+    const undo = await api(served, 'POST', `/api/v1/sessions/${sid}:undo`, { count: 2 });
+    expect(undo.code, undo.msg).toBe(0);
+    const restored = await watcher.waitFor(
+      (f) => watcher.frames.indexOf(f) >= before && f.type === 'session.todos_changed',
+      'the rewind',
+    );
+    expect(restored.payload.todos).toEqual([]);
+    snap = await api(served, 'GET', `/api/v1/sessions/${sid}/snapshot`);
+    expect(snap.data.todos).toEqual([]);
+  }, 60_000);
+
+  it('reports subagents and swarm members: started, what they do, finished, and lists them in the snapshot', async () => {
+    const pid = await prompt('delegate the halves');
+    await watcher.waitFor(completed(pid), 'the delegation');
+    const started = watcher.frames.filter((f) => f.type === 'subagent.started');
+    expect(started.map((f) => f.payload.description).sort()).toEqual(['first half', 'second half']);
+    for (const f of started) {
+      expectDescribed(f);
+      expect(f.payload).toMatchObject({ parent_agent_id: 'main', via: 'Agent', status: 'running' });
+    }
+    const progress = watcher.frames.filter((f) => f.type === 'subagent.progress');
+    expect(progress.length).toBe(2);
+    for (const f of progress) {
+      expectDescribed(f);
+      expect(f.payload.activity).toMatch(/^Glob /);
+    }
+    const finished = watcher.frames.filter((f) => f.type === 'subagent.finished');
+    for (const f of finished) expectDescribed(f);
+    expect(finished.map((f) => f.payload.response).sort()).toEqual(['finished A', 'finished B']);
+    expect(finished.every((f) => f.payload.status === 'completed')).toBe(true);
+    // Each subagent's events come in order: started, progress, finished.
+    for (const s of started) {
+      const mine = watcher.frames.filter((f) => f.payload?.subagent_id === s.payload.subagent_id);
+      expect(mine.map((f) => f.type)).toEqual(['subagent.started', 'subagent.progress', 'subagent.finished']);
+    }
+
+    // A swarm (asks first in manual mode): its members share the call and say so.
+    const swarm = await prompt('swarm the items');
+    const asked = await watcher.waitFor(
+      (f) => f.type === 'event.approval.requested' && f.payload.tool === 'AgentSwarm',
+      'the swarm approval',
+    );
+    const ok = await api(served, 'POST', `/api/v1/sessions/${sid}/approvals/${asked.payload.approval_id as string}`, {
+      decision: 'approved',
+    });
+    expect(ok.code, ok.msg).toBe(0);
+    await watcher.waitFor(completed(swarm), 'the swarm');
+    const members = watcher.frames.filter((f) => f.type === 'subagent.started' && f.payload.via === 'AgentSwarm');
+    expect(members).toHaveLength(2);
+    expect(new Set(members.map((f) => f.payload.parent_call_id)).size).toBe(1);
+    const snap = await api<{ subagents: Array<Record<string, unknown>> }>(
+      served,
+      'GET',
+      `/api/v1/sessions/${sid}/snapshot`,
+    );
+    expect(snap.data.subagents).toHaveLength(4);
+    expect(snap.data.subagents.every((s) => s.status === 'completed' && s.activity === null)).toBe(true);
+    expect(snap.data.subagents.filter((s) => s.via === 'AgentSwarm').map((s) => s.response)).toEqual([
+      'handled',
+      'handled',
+    ]);
+  }, 90_000);
 });
