@@ -15,6 +15,7 @@ import {
   exitCodeOfVerdict,
   reportOf,
   runHeadless,
+  type HeadlessRunOptions,
   type PrintBackgroundMode,
 } from '../engine/runtime/headlessRun';
 import type { RunControls } from '../engine/runtime/runControls';
@@ -134,7 +135,11 @@ export class SessionHost {
   }
 
   /** One prompt's run: its turn, what background work print mode would wait for, then the `result` (returned too). */
-  async run(prompt: string): Promise<RunResultEvent> {
+  async run(
+    prompt: string,
+    /** What the prompt carries besides its text (`jarvis serve`: a command's expansion, images, `@path` files). */
+    extra: Pick<HeadlessRunOptions, 'promptContent' | 'preApproved' | 'attachments' | 'flow'> = {},
+  ): Promise<RunResultEvent> {
     if (this.closing) throw new Error('the session is closed');
     if (this.current) throw new Error('a run is already going on in this session; wait for its result');
     const run: CurrentRun = { recorder: new RunResultRecorder(), stop: new AbortController(), interrupted: false };
@@ -147,6 +152,7 @@ export class SessionHost {
         this.runtime.agent,
         {
           prompt,
+          ...extra,
           // What print mode says on stderr about the waits; the SDK's stream has no place for it (docs/sdk.md).
           notify: { write: () => undefined },
           background: { watcher: this.runtime.notifications, ...this.opts.background },

@@ -47,6 +47,10 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
       delta: { type: 'string' },
     }),
   },
+  'prompt.notice': {
+    description: 'something a prompt carried was not attached (an image, an @path), or a warning of its command',
+    ...closed({ prompt_id: { type: 'string' }, level: { const: 'warning' }, text: { type: 'string' } }),
+  },
   'session.todos_changed': { description: 'the whole to-do list after a change', ...closed({ todos: TODOS_SCHEMA }) },
   'session.goal_changed': {
     description: 'the goal after a change (created, replaced, budget, status, blocker, progress, cancelled)',

@@ -13,6 +13,8 @@ import { ApiError, Codes, ulid } from './envelope';
 import { EventJournal } from './eventJournal';
 import { launchHost } from './hostLaunch';
 import { goalPayload, LiveFeed } from './liveFeed';
+import { attachPromptInputs } from './promptAttachments';
+import { listCommands, parsePrompt, runOptionsOf, type CommandSources, type ParsedPrompt } from './promptCommands';
 import type { McpManager } from '../ext/mcp/mcpManager';
 
 export type PromptStatus = 'queued' | 'running' | 'completed' | 'aborted' | 'steered';
@@ -36,6 +38,11 @@ export class ServerSession {
   private startup!: Startup;
   private mcp: McpManager | undefined;
   private readonly prompts: PromptView[] = [];
+  /** What a queued prompt carries besides its text, until its turn takes it. */
+  private readonly inputs = new Map<string, { parsed: ParsedPrompt; images: Buffer[] }>();
+  /** Stops a prompt's preparation (attachments, a command's `!`cmd` lines) when it is aborted before its turn. */
+  private preparing: AbortController | undefined;
+  private warn: (text: string) => void = () => undefined;
   private running: PromptView | undefined;
   private closed = false;
   /** The model id the session talks to (as `init` gives it). */
@@ -91,6 +98,7 @@ export class ServerSession {
     session.host = launched.host;
     session.startup = launched.startup;
     session.mcp = launched.mcp;
+    session.warn = opts.warn;
     for (const m of early) {
       if ('type' in m && m.type === 'init') session.modelId = m.model;
       session.journal.emit('message', m);
@@ -143,11 +151,34 @@ export class ServerSession {
     }));
   }
 
+  /** The texts of the prompts kept, oldest first. */
+  recentPromptTexts(): string[] {
+    return this.prompts.map((p) => p.text);
+  }
+
   listPrompts(): PromptView[] {
     return this.prompts.filter((p) => p.status === 'queued' || p.status === 'running');
   }
 
-  submit(text: string, promptId?: string): PromptView {
+  private commandSources(): CommandSources {
+    return { runtime: this.runtime, plugins: this.startup.runtime.plugins, mcp: this.mcp, warn: this.warn };
+  }
+
+  /** The `/name` prompts this session offers (docs/server.md "Commands and skills"). */
+  commands() {
+    return listCommands(this.commandSources());
+  }
+
+  /** Parses a prompt's `/name` (refused when it names nothing here), then queues it with its images. */
+  async submitInput(text: string, images: Buffer[], promptId?: string): Promise<PromptView> {
+    this.checkOpen();
+    const known = promptId ? this.prompts.find((p) => p.prompt_id === promptId) : undefined;
+    if (known) return known;
+    const parsed = await parsePrompt(text, this.commandSources());
+    return this.submit(text, promptId, { parsed, images });
+  }
+
+  submit(text: string, promptId?: string, input?: { parsed: ParsedPrompt; images: Buffer[] }): PromptView {
     this.checkOpen();
     if (promptId) {
       const known = this.prompts.find((p) => p.prompt_id === promptId);
@@ -160,6 +191,7 @@ export class ServerSession {
       submitted_at: new Date().toISOString(),
     };
     this.prompts.push(prompt);
+    if (input) this.inputs.set(prompt.prompt_id, input);
     while (this.prompts.length > KEPT_PROMPTS && this.prompts[0].status !== 'queued') this.prompts.shift();
     this.journal.emit('prompt.queued', { prompt_id: prompt.prompt_id, text });
     void this.pump();
@@ -175,7 +207,8 @@ export class ServerSession {
     this.journal.emit('prompt.started', { prompt_id: next.prompt_id });
     let outcome: string;
     try {
-      outcome = (await this.host.run(next.text)).outcome;
+      const extra = await this.prepare(next);
+      outcome = extra ? (await this.host.run(next.text, extra)).outcome : 'interrupted';
     } catch (e) {
       outcome = 'error';
       this.journal.emit('error', { message: e instanceof Error ? e.message : String(e) });
@@ -187,6 +220,31 @@ export class ServerSession {
     void this.pump();
   }
 
+  /** A prompt's attachments and command expansion, as its turn starts; undefined when it was aborted meanwhile. */
+  private async prepare(prompt: PromptView): Promise<Parameters<SessionHost['run']>[1] | undefined> {
+    const input = this.inputs.get(prompt.prompt_id);
+    this.inputs.delete(prompt.prompt_id);
+    if (!input) return {};
+    const stop = new AbortController();
+    this.preparing = stop;
+    try {
+      const notice = (text: string) =>
+        this.journal.emit('prompt.notice', { prompt_id: prompt.prompt_id, level: 'warning', text });
+      const attached = await attachPromptInputs(prompt.text, input.images, {
+        runtime: this.runtime,
+        rules: this.startup.runtime.rules,
+        cwd: this.cwd,
+        signal: stop.signal,
+      });
+      for (const n of attached.notices) notice(n);
+      const options = await runOptionsOf(input.parsed, this.runtime, stop.signal, notice);
+      if (stop.signal.aborted) return undefined;
+      return { ...options, ...(attached.parts.length ? { attachments: attached.parts } : {}) };
+    } finally {
+      this.preparing = undefined;
+    }
+  }
+
   /** Queued prompts (all, or the ones named) join the running turn as steers; without a running turn they wait. */
   steer(ids?: string[]): string[] {
     this.checkOpen();
@@ -195,6 +253,8 @@ export class ServerSession {
     if (ids) for (const id of ids) if (!chosen.some((p) => p.prompt_id === id)) this.promptOrThrow(id);
     for (const p of chosen) {
       p.status = 'steered';
+      // A steer joins the running turn as text: a command's expansion and images are not applied (docs/server.md).
+      this.inputs.delete(p.prompt_id);
       this.runtime.agent.submit({ kind: 'steer', text: p.text });
       this.journal.emit('prompt.steered', { prompt_id: p.prompt_id });
     }
@@ -213,9 +273,11 @@ export class ServerSession {
     const p = this.promptOrThrow(id);
     if (p.status === 'running') {
       p.status = 'aborted';
+      this.preparing?.abort();
       this.host.interrupt();
     } else {
       p.status = 'aborted';
+      this.inputs.delete(p.prompt_id);
       this.journal.emit('prompt.completed', { prompt_id: p.prompt_id, outcome: 'interrupted', status: 'aborted' });
     }
     return p;
@@ -223,6 +285,10 @@ export class ServerSession {
 
   /** Stops the running turn (its result says `interrupted`); queued prompts stay. */
   abort(): boolean {
+    if (this.preparing) {
+      this.preparing.abort();
+      return true;
+    }
     if (!this.host.busy) return false;
     this.host.interrupt();
     return true;
