@@ -29,6 +29,7 @@ import { createInterface } from 'node:readline';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { gzipSync } from 'node:zlib';
 import yazl from 'yazl';
+import { buildWeb } from './buildWeb.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -102,6 +103,9 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
   copyFileSync(from, temporary);
   renameSync(temporary, `dist/wasm/${basename(from)}`);
 }
+
+// The web UI (docs/web.md), served by `jarvis serve` / `jarvis web` from dist/web.
+await buildWeb();
 
 // Chunk names carry content hashes: remove the chunks of earlier builds so dist/ holds one build.
 for (const name of readdirSync('dist/chunks')) {

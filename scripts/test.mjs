@@ -19,10 +19,13 @@ if (!step('build', process.execPath, ['scripts/build.mjs'])) failed++;
 if (!quick) {
   if (step('type-check', 'npx', ['tsc', '-p', 'tsconfig.json'])) passed++;
   else failed++;
-  if (step('lint', 'npx', ['eslint', 'src', 'test', 'bench', 'scripts'])) passed++;
+  // The web UI (web/) has its own settings: the DOM's types, not Node's.
+  if (step('type-check web', 'npx', ['tsc', '-p', 'web/tsconfig.json'])) passed++;
+  else failed++;
+  if (step('lint', 'npx', ['eslint', 'src', 'test', 'bench', 'scripts', 'web'])) passed++;
   else failed++;
   // One formatter with a print width (.prettierrc.json); `npm run format` fixes what this reports.
-  const formatted = ['src', 'test', 'bench', 'scripts', 'vitest.config.ts', 'eslint.config.js'];
+  const formatted = ['src', 'test', 'bench', 'scripts', 'web', 'vitest.config.ts', 'eslint.config.js'];
   if (step('format check', 'npx', ['prettier', '--check', '--log-level', 'warn', ...formatted])) passed++;
   else failed++;
 }

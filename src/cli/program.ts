@@ -251,6 +251,20 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runServeCommand(opts, version);
     });
 
+  program
+    .command('web')
+    .description('serve the session API with the web UI and open it in the browser; see docs/web.md')
+    .option('--host <address>', 'address to bind (default 127.0.0.1; others need JARVIS_CODE_PASSWORD)')
+    .option('--port <n>', 'port (default 58627, else the next free one up to +100; 0 picks one)')
+    .option('--root <folder...>', 'folders sessions may work in (default: the current folder)')
+    .option('--approval-expiry <seconds>', 'how long an approval waits for a client (default 86400)')
+    .option('--allow-host <name...>', 'also answer to this Host name (a reverse proxy in front)')
+    .option('--no-open', 'only print the login link; do not open the browser')
+    .action(async (opts: import('./webCommand').WebFlags) => {
+      const { runWebCommand } = await import('./webCommand');
+      exitCode = await runWebCommand(opts, version);
+    });
+
   // The jarvis-webbridge plugin's MCP server (docs/plugins-official.md); started by the plugin, not by hand.
   program
     .command('webbridge-mcp', { hidden: true })

@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { jarvisHome } from '../store/paths';
 import { loadOrCreateToken, TokenFileError, tokenPath } from '../server/serverToken';
-import { startServer } from '../server/httpServer';
+import { startServer, type RunningServer } from '../server/httpServer';
 import { installLastResort } from './lastResort';
 import { UsageError } from './program';
 
@@ -56,7 +56,12 @@ function listenOn(host: string, port: number): (server: Server) => Promise<numbe
   };
 }
 
-export async function runServeCommand(flags: ServeFlags, version: string): Promise<number> {
+/** `started` runs once the server listens (`jarvis web` prints the login link and opens the browser there). */
+export async function runServeCommand(
+  flags: ServeFlags,
+  version: string,
+  started?: (server: RunningServer) => Promise<void>,
+): Promise<number> {
   const hostGiven = flags.host !== undefined;
   const host = flags.host ?? '127.0.0.1';
   if (!isIP(host) && host !== 'localhost')
@@ -116,6 +121,7 @@ export async function runServeCommand(flags: ServeFlags, version: string): Promi
   process.stdout.write(
     `Jarvis server at ${server.url}\nToken: ${token}  (${tokenPath(home)})\nWorkspace roots: ${roots.join(', ')}\n`,
   );
+  await started?.(server);
   await new Promise<void>((done) => {
     let stopping = false;
     const stop = () => {

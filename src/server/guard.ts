@@ -124,8 +124,35 @@ function credentialOf(req: IncomingMessage): { kind: 'bearer' | 'password'; valu
   return undefined;
 }
 
-/** Throws 401 (40101) unless the request carries the token or the password; failures count toward a ban. */
-export function authenticate(req: IncomingMessage, opts: GuardOptions, bans: BanList, address: string): void {
+/** The browser's login cookie (webLogin.ts): its value, and whether it holds a live secret of this server. */
+export interface CookieCheck {
+  value(req: IncomingMessage): string | undefined;
+  valid(secret: string): boolean;
+}
+
+/**
+ * The cookie counts only on a same-origin request (docs/web.md "Login"): a POST or WebSocket must carry this server's
+ * Origin (checkOrigin has refused a foreign one already), and a GET that says where it came from
+ * (Sec-Fetch-Site) must come from this origin. SameSite=Strict keeps other sites from sending it at all.
+ */
+function cookieRequestAllowed(req: IncomingMessage, changes: boolean): boolean {
+  if (changes && req.headers.origin === undefined) return false;
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin';
+}
+
+/**
+ * Throws 401 (40101) unless the request carries the token or the password, or (`cookie` given) the web UI's login
+ * cookie on a same-origin request (403 on a cross-site one); failures count toward a ban.
+ */
+export function authenticate(
+  req: IncomingMessage,
+  opts: GuardOptions,
+  bans: BanList,
+  address: string,
+  cookie?: CookieCheck,
+  changes = true,
+): void {
   const cred = credentialOf(req);
   const ok =
     !!cred &&
@@ -133,6 +160,14 @@ export function authenticate(req: IncomingMessage, opts: GuardOptions, bans: Ban
       ? sameSecret(cred.value, opts.token) || (!!opts.password && sameSecret(cred.value, opts.password))
       : !!opts.password && sameSecret(cred.value, opts.password));
   if (ok) return;
+  const secret = !cred && cookie ? cookie.value(req) : undefined;
+  if (secret !== undefined) {
+    if (!cookieRequestAllowed(req, changes))
+      throw new ApiError(Codes.unauthorized, "the login cookie is accepted only from the web UI's own page", 403);
+    if (cookie!.valid(secret)) return;
+    bans.fail(address);
+    throw new ApiError(Codes.unauthorized, 'the login has ended; open a new link from `jarvis web`', 401);
+  }
   bans.fail(address);
   throw new ApiError(
     Codes.unauthorized,

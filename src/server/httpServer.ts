@@ -21,6 +21,8 @@ import { ROUTES, type Route, type RouteContext } from './routes';
 import { openApiDocument } from './openapi';
 import { EventHub, PROTOCOL_NAME, serveSse } from './eventStreams';
 import { SessionRegistry } from './sessionRegistry';
+import { StaticWeb } from './staticWeb';
+import { WebLogin } from './webLogin';
 
 const MAX_BODY = 1024 * 1024;
 
@@ -100,7 +102,22 @@ function queryOf(params: URLSearchParams, route: Route): Record<string, string |
 export interface RunningServer {
   url: string;
   port: number;
+  /** A one-time login link for the web UI (docs/web.md "Login"): `<url>/#login=<code>`, good once for 5 minutes. */
+  mintLoginLink(): { url: string; expires_at: string };
   close(): Promise<void>;
+}
+
+async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const text = await readBody(req);
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+    throw new ApiError(Codes.validation, 'send the body as application/json');
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  throw new ApiError(Codes.validation, 'the body is not a JSON object');
 }
 
 export async function startServer(
@@ -132,6 +149,15 @@ export async function startServer(
   });
   const hub = new EventHub(registry, serverId);
   events.hub = hub;
+  let boundPort = 0;
+  let baseUrl = '';
+  const login = new WebLogin(() => boundPort);
+  const cookie = { value: (req: IncomingMessage) => login.cookieOf(req), valid: (v: string) => login.valid(v) };
+  const web = new StaticWeb();
+  const mintLoginLink = () => {
+    const { code, expiresAt } = login.mintCode();
+    return { url: `${baseUrl}/#login=${code}`, expires_at: new Date(expiresAt).toISOString() };
+  };
   const meta = () => ({
     version: opts.version,
     server_id: serverId,
@@ -160,14 +186,39 @@ export async function startServer(
       bans.check(address(req));
       const { path, query } = plainPath(req.url ?? '/');
       const method = req.method ?? 'GET';
+      if (web.handles(method, path)) return web.serve(res, path, method);
       // CORS stays closed: a preflight is answered without any Access-Control-Allow-* header.
       if (method === 'OPTIONS') {
         res.writeHead(204, { allow: 'GET, POST, OPTIONS' });
         return void res.end();
       }
       if (method === 'GET' && path === '/api/v1/healthz') return sendJson(res, 200, { ok: true });
-      checkOrigin(req, guard.allowedHosts, method !== 'GET' && method !== 'HEAD');
-      authenticate(req, guard, bans, address(req));
+      const changes = method !== 'GET' && method !== 'HEAD';
+      checkOrigin(req, guard.allowedHosts, changes);
+      if (method === 'POST' && path === '/api/v1/auth/session') {
+        const body = await jsonBody(req);
+        const code = body.code;
+        const got = typeof code === 'string' && code.length <= 128 ? login.exchange(code) : undefined;
+        if (!got) {
+          bans.fail(address(req));
+          throw new ApiError(Codes.unauthorized, 'this login link is used, expired or unknown; ask for a new one', 401);
+        }
+        res.setHeader('set-cookie', login.setCookie(got.secret));
+        return sendEnvelope(res, requestId, Codes.ok, 'ok', { expires_at: new Date(got.expiresAt).toISOString() });
+      }
+      authenticate(req, guard, bans, address(req), cookie, changes);
+      if (method === 'POST' && path === '/api/v1/auth/logout') {
+        const secret = login.cookieOf(req);
+        if (secret !== undefined) login.logout(secret);
+        res.setHeader('set-cookie', login.clearCookie());
+        return sendEnvelope(res, requestId, Codes.ok, 'ok', { logged_out: secret !== undefined });
+      }
+      if (method === 'POST' && path === '/api/v1/auth/links') {
+        // A link is a credential maker: only the token (or password) may ask for one, never the cookie it leads to.
+        if (!req.headers.authorization)
+          throw new ApiError(Codes.unauthorized, 'login links are made with the token only', 403);
+        return sendEnvelope(res, requestId, Codes.ok, 'ok', mintLoginLink());
+      }
       if (method === 'GET' && path === '/openapi.json') return sendJson(res, 200, openApiDocument(opts.version));
       const sse = /^\/api\/v1\/sessions\/([0-9A-Z]{26})\/events$/.exec(path);
       if (method === 'GET' && sse) {
@@ -263,7 +314,7 @@ export async function startServer(
       const { path } = plainPath(req.url ?? '/');
       // A WebSocket from another site is refused outright: browsers let any page open one.
       checkOrigin(req, guard.allowedHosts, true);
-      authenticate(req, guard, bans, address(req));
+      authenticate(req, guard, bans, address(req), cookie, true);
       if (path !== '/api/v1/ws') throw new ApiError(Codes.route, `no WebSocket at ${path}`, 404);
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError(Codes.internal, String(e), 500);
@@ -275,11 +326,14 @@ export async function startServer(
   const server = createServer((req, res) => void handle(req, res));
   server.on('upgrade', upgrade);
   const port = await listen(server);
+  boundPort = port;
   guard = { ...guard, allowedHosts: allowedHostsFor(opts.host, port, opts.allowHosts) };
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  baseUrl = `http://${shown === '0.0.0.0' ? '127.0.0.1' : shown === '[::]' ? '[::1]' : shown}:${port}`;
   return {
-    url: `http://${shown === '0.0.0.0' ? '127.0.0.1' : shown}:${port}`,
+    url: baseUrl,
     port,
+    mintLoginLink,
     close: async () => {
       hub.closeAll();
       await registry.closeAll();

@@ -236,7 +236,7 @@ const servicesSchema = z.object(
   { error: 'a table' },
 );
 
-// `[web]`: the web tools' network policy and the keys of the search backends (docs/web.md).
+// `[web]`: the web tools' network policy and the keys of the search backends (docs/web-tools.md).
 const searchBackendSchema = table({ api_key: nonEmpty().optional(), base_url: nonEmpty().optional() });
 const webSchema = table({
   allow_private_network: bool().default(false),

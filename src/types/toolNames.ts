@@ -81,7 +81,7 @@ export function canonicalToolName(name: string): string {
   return BUILTIN_BY_LOWER.get(lower) ?? ALIAS_BY_LOWER.get(lower) ?? trimmed;
 }
 
-/** Tools that exist only with a backend (Brave search) or inside Tower (docs/web.md, docs/tower.md). */
+/** Tools that exist only with a backend (Brave search) or inside Tower (docs/web-tools.md, docs/tower.md). */
 const BACKEND_FAMILIES = /^(Brave|Tower)[A-Z]\w*$/;
 
 /**

@@ -1,4 +1,4 @@
-// FetchURL end to end (docs/web.md): `jarvis -p` from the built CLI, a mock model that fetches three
+// FetchURL end to end (docs/web-tools.md): `jarvis -p` from the built CLI, a mock model that fetches three
 // loopback pages (a short news article under Readability's length thresholds, a long article, a docs
 // page with code and a table), and the tool results the model receives: the article's Markdown, with
 // none of the navigation, ads, banners, sidebars, footers or scripts around it.

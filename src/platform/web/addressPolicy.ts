@@ -1,5 +1,5 @@
 // Which network addresses a web tool may contact. Loopback, private, link-local, cloud-metadata and
-// other non-public ranges are refused (docs/web.md, "Network safety"): a model that can be steered by
+// other non-public ranges are refused (docs/web-tools.md, "Network safety"): a model that can be steered by
 // page text must not be able to reach services on this machine or its network.
 import { BlockList, isIP } from 'node:net';
 

@@ -1,7 +1,7 @@
 // HTML → the page's main text as Markdown: Readability picks the article out of a linkedom document
 // and turndown writes it as Markdown; when Readability finds nothing worth keeping, the page walker
 // reads main/article/body instead, and a page with almost no text falls back to plain tag stripping.
-// Those two are the only fallbacks (docs/web.md): any other failure of a library is an
+// Those two are the only fallbacks (docs/web-tools.md): any other failure of a library is an
 // HtmlExtractionError naming it, never a silent strip (docs/testing.md, "no silent catch-all").
 // The three libraries load on first use only.
 import { commonJsExports } from '../commonJsModule';

@@ -1,4 +1,4 @@
-// The page walker (docs/web.md): a DOM element → readable Markdown, optionally with selector
+// The page walker (docs/web-tools.md): a DOM element → readable Markdown, optionally with selector
 // annotations (`<!-- div.card -->`) that a model can reuse in scripts. It is one self-contained
 // function on purpose: the browser tools pass it to the live page (page.evaluate serialises its
 // source), and FetchURL runs it on a linkedom document when Readability finds no article.

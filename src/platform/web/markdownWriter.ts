@@ -1,4 +1,4 @@
-// The turndown settings FetchURL's HTML → Markdown uses (docs/web.md): ATX headings, fenced code with
+// The turndown settings FetchURL's HTML → Markdown uses (docs/web-tools.md): ATX headings, fenced code with
 // the language of a `language-*` class, compact list items (`- item`, not `-   item`), fenced blocks for
 // a bare <pre>, and tables as GFM pipe tables (turndown itself writes a table as loose lines).
 type Turndown = import('turndown');

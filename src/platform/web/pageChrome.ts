@@ -1,4 +1,4 @@
-// Page chrome removed before FetchURL reads a page (docs/web.md): navigation, site header and footer,
+// Page chrome removed before FetchURL reads a page (docs/web-tools.md): navigation, site header and footer,
 // asides, cookie banners and ads. Readability drops much of it by itself, but on a short article (under
 // its length thresholds) it retries without its "unlikely candidate" filter and keeps the chrome; the
 // page walker sees the same document, so both paths get the page without it.

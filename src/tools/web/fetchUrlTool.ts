@@ -1,4 +1,4 @@
-// FetchURL: one URL → its readable content (docs/web.md). The fetching and extraction are shared with
+// FetchURL: one URL → its readable content (docs/web-tools.md). The fetching and extraction are shared with
 // the browser profile's web_fetch (readableFetch.ts); this file only shapes the text for the model.
 import { z } from 'zod';
 import { defineTool } from '../defineTool';
@@ -13,7 +13,7 @@ export const fetchUrlTool = defineTool({
   services: [WEB_SERVICE],
   deferred: true,
   description,
-  // Limits (redirects, timeout, size) are in docs/web.md, not in the description: the first request must stay small.
+  // Limits (redirects, timeout, size) are in docs/web-tools.md, not in the description: the first request must stay small.
   schema: z.object({ url: z.string() }),
   readOnly: true,
   defaultApproval: 'auto',

@@ -1,5 +1,5 @@
 // The web tool group: FetchURL always; WebSearch when a search backend is configured; the ten Brave
-// tools when Brave is the chosen backend and has a key (docs/web.md).
+// tools when Brave is the chosen backend and has a key (docs/web-tools.md).
 import type { Tool } from '../defineTool';
 import { braveTools } from './brave/braveTools';
 import { fetchUrlTool } from './fetchUrlTool';

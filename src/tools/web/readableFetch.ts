@@ -76,7 +76,7 @@ export async function fetchReadable(target: string, web: WebSettings, signal: Ab
   };
   if (kind === 'html') {
     const { htmlToMarkdown } = await import('../../platform/web/htmlToMarkdown');
-    // A library failing is an error the model sees, naming it (docs/web.md), not a silent tag strip.
+    // A library failing is an error the model sees, naming it (docs/web-tools.md), not a silent tag strip.
     const extracted = await htmlToMarkdown(text).catch((e: unknown) => {
       const why = e instanceof Error ? e.message : String(e);
       throw new Error(`Could not turn the HTML of ${response.url} into text: ${why}`, { cause: e });

@@ -1,6 +1,6 @@
 // config.toml + environment → WebSettings: the network policy and which search backend (if any)
 // serves WebSearch. An explicit `active_search_provider` wins; without one, the first configured of
-// the Moonshot service, Brave and LangSearch is used (docs/web.md, "Search backends").
+// the Moonshot service, Brave and LangSearch is used (docs/web-tools.md, "Search backends").
 import { proxyFetchOptions } from '../../llm/network';
 import type { JarvisConfig } from '../../store/config';
 import type { ServiceEndpoint } from '../../store/settings';

@@ -1,4 +1,4 @@
-// WebSearch: a query → ranked hits from the configured backend (docs/web.md, "Search backends").
+// WebSearch: a query → ranked hits from the configured backend (docs/web-tools.md, "Search backends").
 import { z } from 'zod';
 import { defineTool } from '../defineTool';
 import { BACKEND_NAMES, searchWeb } from './searchBackends';

@@ -1,4 +1,4 @@
-// htmlToMarkdown from src/ (docs/web.md): which path reads a page, what the page-chrome filter removes
+// htmlToMarkdown from src/ (docs/web-tools.md): which path reads a page, what the page-chrome filter removes
 // and what it must keep, and tables as pipe tables. test/cli/fetchUrlPrint.test.ts runs the same on the
 // built CLI with whole fixture pages.
 import { parseHTML } from 'linkedom';

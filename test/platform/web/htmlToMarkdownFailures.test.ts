@@ -1,4 +1,4 @@
-// htmlToMarkdown takes a fallback only for the condition it exists for (docs/web.md); a library that
+// htmlToMarkdown takes a fallback only for the condition it exists for (docs/web-tools.md); a library that
 // cannot load, lacks its export or throws is an HtmlExtractionError naming it, and FetchURL hands that
 // to the model as an error instead of a tag-stripped page.
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// The Brave Search API (docs/web.md, "Brave tools"): one GET/POST helper carrying the subscription key,
+// The Brave Search API (docs/web-tools.md, "Brave tools"): one GET/POST helper carrying the subscription key,
 // and the formatters that turn each endpoint's JSON into short text for the model.
 import { asArray, asRecord, asText, at, plain, requestJson, withQuery, type SearchHit } from '../searchHttp';
 import type { WebSettings } from '../webService';
