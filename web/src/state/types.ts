@@ -1,3 +1,5 @@
+import type { LiveState } from './live';
+
 // What the UI shows, as plain data the store holds (docs/web.md "Structure"). Items are replaced, never changed in
 // place, so a component can tell by identity which ones to draw again.
 export interface SessionRow {
@@ -74,6 +76,8 @@ export interface SessionView {
   stale?: boolean;
   /** "approved from web:… " and the like: what another client did to a panel this tab showed. */
   resolvedElsewhere?: string;
+  /** The to-do list, the goal and the subagents (state/live.ts). */
+  live: LiveState;
 }
 
 export interface State {
