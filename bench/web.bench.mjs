@@ -4,7 +4,6 @@
 // same browser: the server's own `GET /api/v1/healthz` (JSON) and a minimal HTML page this bench serves itself.
 // Runs are interleaved (baseline, health, UI) so load on the machine hits all three alike.
 // Usage: node scripts/build.mjs && node bench/web.bench.mjs [--runs N]
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { median, ms, p95, runsFromArgs } from './benchStats.mjs';
-import { bin, jarvisEnv, loadMockModelServer, root } from './jarvisChild.mjs';
+import { loadMockModelServer, root, startJarvisServer } from './jarvisChild.mjs';
 
 const RUNS = runsFromArgs(11);
 
@@ -36,21 +35,7 @@ const ws = { home: join(dir, 'home'), cwd: join(dir, 'work') };
 mkdirSync(ws.home, { recursive: true });
 mkdirSync(ws.cwd, { recursive: true });
 const model = await startMockModelServer({ script: () => ({ text: 'ok' }) });
-const child = spawn(process.execPath, [bin, 'web', '--port', '0', '--no-open'], {
-  cwd: ws.cwd,
-  env: jarvisEnv(ws, model),
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-let out = '';
-await new Promise((ok, fail) => {
-  child.stdout.on('data', (d) => {
-    out += d;
-    if (/#login=\S+/.test(out)) ok();
-  });
-  child.once('exit', (code) => fail(new Error(`jarvis web exited ${code}:\n${out}`)));
-});
-const url = /Jarvis server at (\S+)/.exec(out)[1];
-const token = /Token: (\S+)/.exec(out)[1];
+const { child, url, token } = await startJarvisServer('web', ws, model, ['--no-open']);
 
 async function link() {
   const res = await fetch(`${url}/api/v1/auth/links`, {

@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { EVENT_SCHEMAS } from '../../src/server/eventSchemas';
-import { api, startServe, WsClient, type Served, type WsFrame } from '../helpers/serveProcess';
+import {
+  api,
+  startServe,
+  stopServed,
+  watchedSession,
+  WsClient,
+  type Served,
+  type WsFrame,
+} from '../helpers/serveProcess';
 
 const validateNotice = new Ajv2020({ strict: false }).compile(EVENT_SCHEMAS['prompt.notice']);
 
@@ -66,16 +74,10 @@ beforeAll(async () => {
     '---\ndescription: Review the changes\nargument-hint: <branch>\n---\nReview the branch $1 with care (REVIEW-MARKER).\n',
   );
   served = await startServe(dirs, mockModelEnv(model.baseUrlFor('openai')));
-  sid = (await api(served, 'POST', '/api/v1/sessions', {})).data.session_id as string;
-  watcher = await WsClient.connect(served, 'watcher');
-  await watcher.request('subscribe', { session_ids: [sid] });
+  ({ sid, watcher } = await watchedSession(served));
 }, 60_000);
 
-afterAll(async () => {
-  watcher?.close();
-  await served?.stop();
-  await model?.close();
-});
+afterAll(() => stopServed(watcher, served, model));
 
 describe('jarvis serve prompt input', () => {
   it('completes @ paths as the terminal UI does: ranked, ignore files honoured, .git left out', async () => {

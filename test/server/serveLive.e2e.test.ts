@@ -7,9 +7,18 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCliDirs, mockModelEnv, waitUntil, type CliDirs } from '../helpers/cli';
+import { delegateTurn, turnPosition } from '../helpers/liveTurns';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import { EVENT_SCHEMAS } from '../../src/server/eventSchemas';
-import { api, startServe, WsClient, type Served, type WsFrame } from '../helpers/serveProcess';
+import {
+  api,
+  startServe,
+  stopServed,
+  watchedSession,
+  WsClient,
+  type Served,
+  type WsFrame,
+} from '../helpers/serveProcess';
 
 let model: MockModelServer;
 let dirs: CliDirs;
@@ -27,9 +36,7 @@ const TODOS = [
 ];
 
 function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedTurn {
-  const text = JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-  const step = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
+  const { text, step } = turnPosition(messages);
   if (text.includes('stream please')) return { thinking: THOUGHT, text: ANSWER };
   if (text.includes('make a todo list'))
     return step === 0 ? { toolCalls: [{ name: 'TodoList', arguments: { todos: TODOS } }] } : { text: 'listed' };
@@ -43,15 +50,7 @@ function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedT
     if (step === 1) return { toolCalls: [{ name: 'UpdateGoal', arguments: { status: 'complete', summary: 'done' } }] };
     return { text: 'goal reached' };
   }
-  if (text.includes('delegate the halves'))
-    return step === 0
-      ? {
-          toolCalls: [
-            { name: 'Agent', arguments: { description: 'first half', prompt: 'Do task A.' } },
-            { name: 'Agent', arguments: { description: 'second half', prompt: 'Do task B.' } },
-          ],
-        }
-      : { text: 'both halves done' };
+  if (text.includes('delegate the halves')) return delegateTurn(step);
   if (text.includes('Do task A') || text.includes('Do task B'))
     return step === 0
       ? { toolCalls: [{ name: 'Glob', arguments: { pattern: '*.md' } }] }
@@ -88,16 +87,10 @@ beforeAll(async () => {
   dirs = makeCliDirs();
   writeFileSync(join(dirs.cwd, 'README.md'), '# project\n');
   served = await startServe(dirs, mockModelEnv(model.baseUrlFor('openai')));
-  sid = (await api(served, 'POST', '/api/v1/sessions', {})).data.session_id as string;
-  watcher = await WsClient.connect(served, 'watcher');
-  await watcher.request('subscribe', { session_ids: [sid] });
+  ({ sid, watcher } = await watchedSession(served));
 }, 60_000);
 
-afterAll(async () => {
-  watcher?.close();
-  await served?.stop();
-  await model?.close();
-});
+afterAll(() => stopServed(watcher, served, model));
 
 describe('jarvis serve live events', () => {
   it('streams text and thinking as volatile message.delta events that name the finished message', async () => {

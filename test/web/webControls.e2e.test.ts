@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
+import { delegateTurn, turnPosition } from '../helpers/liveTurns';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import { launchChromium, newLink, startWeb, type WebServed } from '../helpers/webProcess';
 
@@ -24,9 +25,7 @@ const PNG = Buffer.from(
 );
 
 function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedTurn {
-  const text = JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-  const step = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
+  const { text, step } = turnPosition(messages);
   if (text.includes('plan the work'))
     return step === 0
       ? {
@@ -47,15 +46,7 @@ function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedT
       : step === 2
         ? { toolCalls: [{ name: 'UpdateGoal', arguments: { status: 'complete', summary: 'migrated' } }] }
         : { text: 'planned' };
-  if (text.includes('delegate the halves'))
-    return step === 0
-      ? {
-          toolCalls: [
-            { name: 'Agent', arguments: { description: 'first half', prompt: 'Do task A.' } },
-            { name: 'Agent', arguments: { description: 'second half', prompt: 'Do task B.' } },
-          ],
-        }
-      : { text: 'both halves done' };
+  if (text.includes('delegate the halves')) return delegateTurn(step);
   if (text.includes('Do task')) return { text: 'half done' };
   return { text: `answer ${model.requests.length}` };
 }
