@@ -42,6 +42,55 @@ const FIXED: Record<string, Record<string, unknown>> = {
       },
     },
   },
+  // The web UI's login (docs/web.md "Login").
+  '/api/v1/auth/session': {
+    post: {
+      summary: 'trade a one-time login code for the web UI cookie (jarvis_web_<port>, HttpOnly, SameSite=Strict)',
+      operationId: 'postAuthSession',
+      security: [],
+      tags: ['auth'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['code'], properties: { code: { type: 'string', maxLength: 128 } } },
+          },
+        },
+      },
+      responses: {
+        '200': { description: 'logged in; Set-Cookie', content: { 'application/json': { schema: envelope() } } },
+        '401': { description: 'a used, expired or unknown code' },
+      },
+    },
+  },
+  '/api/v1/auth/logout': {
+    post: {
+      summary: "end the web UI cookie's secret",
+      operationId: 'postAuthLogout',
+      tags: ['auth'],
+      responses: { '200': { description: 'logged out', content: { 'application/json': { schema: envelope() } } } },
+    },
+  },
+  '/api/v1/auth/links': {
+    post: {
+      summary: 'a one-time login link for the web UI (the token or password only, never the cookie)',
+      operationId: 'postAuthLinks',
+      tags: ['auth'],
+      responses: {
+        '200': {
+          description: '{ url, expires_at }',
+          content: {
+            'application/json': {
+              schema: envelope({
+                type: 'object',
+                properties: { url: { type: 'string' }, expires_at: { type: 'string' } },
+              }),
+            },
+          },
+        },
+      },
+    },
+  },
   '/openapi.json': {
     get: {
       summary: 'this document',

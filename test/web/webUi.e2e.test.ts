@@ -350,6 +350,37 @@ describe('jarvis web: the UI in Chromium', () => {
     await context.close();
   });
 
+  it('two tabs on one session: the approval answered in one closes in the other, which names who answered', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    const first = await watched(context);
+    await first.goto(await newLink(served));
+    await user(first).press(first.getByRole('button', { name: 'New session' }), 'New session');
+    await first.getByRole('textbox', { name: 'Prompt' }).and(first.locator(':enabled')).waitFor();
+    const sessionUrl = first.url();
+    // The second tab shares the cookie (same browser profile) and opens the same session from its address.
+    const second = await watched(context);
+    await second.goto(sessionUrl);
+    await second.getByRole('textbox', { name: 'Prompt' }).and(second.locator(':enabled')).waitFor();
+    await user(first).send('write the notes for two-tabs');
+    const panel = (p: Page) => p.getByRole('region', { name: 'Approval: Write' });
+    await panel(first).waitFor();
+    await panel(second).waitFor();
+    // Every control of the page has an accessible name.
+    const unnamed = await second.evaluate(`[...document.querySelectorAll('button, input, textarea, select, a')]
+      .filter((el) => !(el.getAttribute('aria-label') || el.textContent.trim() || (el.id && document.querySelector('label[for="' + el.id + '"]'))))
+      .map((el) => el.outerHTML)`);
+    expect(unnamed).toEqual([]);
+    await panel(second).getByRole('button', { name: 'Approve once' }).click();
+    await panel(first).waitFor({ state: 'detached' });
+    await first
+      .getByRole('status')
+      .getByText(/^Write: approved by web:[0-9a-f]{12}\.$/)
+      .waitFor();
+    await first.getByText('The file is written.').waitFor();
+    await shot(first, 'answered-elsewhere-dark');
+    await context.close();
+  });
+
   it('reviews a plan: the plan shown as Markdown, approved from the panel', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await watched(context);

@@ -1,22 +1,18 @@
 // The live event stream (docs/server.md "WebSocket /api/v1/ws"): offers the `jarvis-code.v2` subprotocol (the
 // login cookie is the credential), names this tab with client_hello, subscribes to the open session with its cursor
 // so a reconnect catches up without a gap, and reconnects a bounded number of times before telling the user.
+import type { ServerEvent } from '../state/types';
 import { CLIENT_ID } from './http';
 
-export interface ServerEvent {
-  type: string;
-  seq: number;
-  epoch?: string;
-  session_id?: string;
-  volatile?: boolean;
-  payload: Record<string, unknown>;
-}
+export type { ServerEvent };
 
 export interface StreamHandlers {
   event(e: ServerEvent): void;
   /** The cursor of `session` is one the server cannot serve: read the snapshot again. */
   resync(sessionId: string): void;
   state(s: 'connecting' | 'open' | 'closed' | 'gave-up', detail?: string): void;
+  /** A frame the server refused (a session another jarvis holds, say): its message. */
+  refused(message: string): void;
   /** The cursor to resume `session` from, and its epoch. */
   cursor(sessionId: string): { seq: number; epoch?: string } | undefined;
 }
@@ -91,7 +87,11 @@ export class EventStream {
       this.on.state('open');
       return;
     }
-    if (f.type === 'ack') return;
+    if (f.type === 'ack') {
+      const ack = f as unknown as { code?: number; msg?: string };
+      if (ack.code) this.on.refused(ack.msg ?? `refused (${ack.code})`);
+      return;
+    }
     if (f.type === 'resync_required' && f.session_id) return this.on.resync(f.session_id);
     this.on.event(f);
   }

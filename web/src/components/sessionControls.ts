@@ -38,6 +38,7 @@ export class SessionControls {
     this.plan = h('input', {
       type: 'checkbox',
       id: 'plan-mode',
+      'aria-label': 'Plan mode',
       onchange: () => void c.profile({ plan_mode: this.plan.checked }),
     });
     this.model = h('input', { type: 'text', id: 'model-alias', autocomplete: 'off', spellcheck: 'false', size: 14 });

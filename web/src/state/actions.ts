@@ -20,10 +20,12 @@ export class Actions {
         const next = applyEvent(cur, e, CLIENT_ID);
         if (next !== cur) this.store.update({ current: next });
         if (next.stale) void this.openSession(cur.id, false);
-        if (e.type === 'prompt.completed') void this.loadSessions();
+        // The list shows titles and last prompts: read it again as prompts start and end.
+        if (e.type === 'prompt.started' || e.type === 'prompt.completed') void this.loadSessions();
       },
       resync: (sid) => void this.openSession(sid, false),
       state: (connection, connectionDetail) => this.store.update({ connection, connectionDetail }),
+      refused: (message) => this.store.update({ error: `live events: ${message}` }),
       cursor: (sid) => {
         const cur = this.store.state.current;
         return cur && cur.id === sid && cur.lastSeq >= 0 ? { seq: cur.lastSeq, epoch: cur.epoch } : undefined;

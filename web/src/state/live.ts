@@ -1,6 +1,6 @@
 // The live state beside the conversation (docs/server.md "Live events"): the to-do list, the goal and the
 // subagents (Agent calls and AgentSwarm members), from the snapshot and then from their events.
-import type { ServerEvent } from '../api/ws';
+import type { ServerEvent } from './types';
 
 export interface Todo {
   title: string;
