@@ -26,6 +26,8 @@ const PNG = Buffer.from(
 
 function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedTurn {
   const { text, step } = turnPosition(messages);
+  // The compaction's summary request carries the whole conversation.
+  if (text.includes('<conversation>')) return { text: 'Summary: a plan, two halves, a file written.' };
   if (text.includes('plan the work'))
     return step === 0
       ? {
@@ -48,6 +50,10 @@ function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedT
         : { text: 'planned' };
   if (text.includes('delegate the halves')) return delegateTurn(step);
   if (text.includes('Do task')) return { text: 'half done' };
+  if (text.includes('write the file'))
+    return step === 0
+      ? { toolCalls: [{ name: 'Write', arguments: { path: 'made.txt', content: 'made\n' } }] }
+      : { text: 'written' };
   return { text: `answer ${model.requests.length}` };
 }
 
@@ -115,7 +121,7 @@ describe('web UI prompt help, progress and controls', () => {
     await input.focus();
     await page.keyboard.type('look at @src/a');
     const options = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option');
-    await expect.poll(() => options.allTextContents()).toContain('src/app.ts');
+    await expect.poll(() => options.allTextContents()).toEqual(['src/app.ts']);
     expect(await input.getAttribute('aria-expanded')).toBe('true');
     await page.screenshot({ path: join(SHOTS, 'completion-files-1280.png') });
     await page.keyboard.press('Enter');
@@ -182,7 +188,30 @@ describe('web UI prompt help, progress and controls', () => {
     await expect
       .poll(() => page.evaluate('window.__shown'))
       .toContainEqual(expect.objectContaining({ title: 'Turn finished' }));
+    // And when an approval waits (manual mode again: the Write asks).
+    await page.getByLabel('Permission mode').selectOption('manual');
+    await expect.poll(() => meta.textContent()).toContain('manual');
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('write the file');
+    await page.getByRole('textbox', { name: 'Prompt' }).press('Enter');
+    const approval = page.getByRole('region', { name: 'Approval: Write' });
+    await approval.waitFor();
+    await expect
+      .poll(() => page.evaluate('window.__shown'))
+      .toContainEqual(expect.objectContaining({ title: 'Approval waiting: Write' }));
     await page.evaluate('window.__focused = true');
+    await approval.getByRole('button', { name: 'Approve once' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(false);
+
+    // Compact: the server compacts (the model is asked for the summary) and answers without an error.
+    const requests = model.requests.length;
+    const [compacted] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(':compact')),
+      page.getByRole('button', { name: 'Compact' }).click(),
+    ]);
+    const envelope = (await compacted.json()) as { code: number; msg: string };
+    expect(envelope.code, envelope.msg).toBe(0);
+    expect(model.requests.length).toBeGreaterThan(requests);
+    expect(await page.getByRole('alert').filter({ hasText: 'compacting' }).count()).toBe(0);
 
     // Fork opens the copy; archive closes it and takes it off the list.
     const original = page.url();

@@ -48,7 +48,6 @@ export class PromptAssist {
   readonly picker: HTMLElement;
   private items: Suggestion[] = [];
   private active = 0;
-  private token?: { start: number; end: number };
   private asked = 0;
   private pending: PastedImage[] = [];
 
@@ -154,15 +153,23 @@ export class PromptAssist {
     );
   }
 
-  private async suggest(): Promise<void> {
+  /** What is being completed at the caret now: `/name` at the start, or `@path` after a space. */
+  private tokenAtCaret(): { kind: '/' | '@'; query: string; start: number; end: number } | undefined {
     const caret = this.input.selectionStart ?? this.input.value.length;
     const before = this.input.value.slice(0, caret);
-    const ask = ++this.asked;
     const slash = /^\/(\S*)$/.exec(before);
+    if (slash) return { kind: '/', query: slash[1], start: 0, end: caret };
     const at = /(?:^|\s)@(\S*)$/.exec(before);
+    if (at) return { kind: '@', query: at[1], start: caret - at[1].length - 1, end: caret };
+    return undefined;
+  }
+
+  private async suggest(): Promise<void> {
+    const ask = ++this.asked;
+    const token = this.tokenAtCaret();
     let items: Suggestion[] = [];
-    if (slash) {
-      const q = slash[1].toLowerCase();
+    if (token?.kind === '/') {
+      const q = token.query.toLowerCase();
       const all = await this.source.commands();
       items = all
         .filter((c) => c.name.toLowerCase().includes(q))
@@ -173,15 +180,13 @@ export class PromptAssist {
           label: `/${c.name}${c.argument_hint ? ` ${c.argument_hint}` : ''}`,
           detail: `${c.description} (${c.source})`,
         }));
-      this.token = { start: 0, end: caret };
-    } else if (at) {
-      const paths = await this.source.files(at[1]);
+    } else if (token?.kind === '@') {
+      const paths = await this.source.files(token.query);
       items = paths.map((p) => ({
         insert: `@${/\s/.test(p) ? `"${p}"` : p}${p.endsWith('/') ? '' : ' '}`,
         label: p,
         detail: '',
       }));
-      this.token = { start: caret - at[1].length - 1, end: caret };
     }
     if (ask !== this.asked) return;
     this.items = items;
@@ -224,10 +229,12 @@ export class PromptAssist {
 
   private take(i: number): void {
     const s = this.items[i];
-    if (!s || !this.token) return;
+    // The token as it is now: the user may have typed on since the list was drawn.
+    const token = this.tokenAtCaret();
+    if (!s || !token) return;
     const v = this.input.value;
-    this.input.value = v.slice(0, this.token.start) + s.insert + v.slice(this.token.end);
-    const caret = this.token.start + s.insert.length;
+    this.input.value = v.slice(0, token.start) + s.insert + v.slice(token.end);
+    const caret = token.start + s.insert.length;
     this.input.setSelectionRange(caret, caret);
     this.close();
     this.input.focus();
