@@ -3,7 +3,10 @@
 // browser where there is a display (`xdg-open`/`open`, never through a shell); `--no-open` only prints it.
 // `--link` starts nothing: it asks the server already running on `--port` for a new link, with the token.
 import type { RunningServer } from '../server/httpServer';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LOGIN_CODE_TTL_MS } from '../server/webLogin';
 import { loadOrCreateToken, TokenFileError, tokenPath } from '../server/serverToken';
 import { openInBrowser } from '../platform/openInBrowser';
 import { jarvisHome } from '../store/paths';
@@ -22,7 +25,29 @@ function show(serverUrl: string, link: { url: string; expires_at: string }, open
       `Open this one-time link to log in (good once, until ${link.expires_at}):\n${link.url}\n` +
       `A new link: jarvis web --link${serverUrl.endsWith(`:${DEFAULT_PORT}`) ? '' : ` --port ${new URL(serverUrl).port}`}\n`,
   );
-  if (open !== false) openInBrowser(link.url);
+  if (open !== false) openInBrowser(loginPage(link.url));
+}
+
+/**
+ * The browser is opened on a private file (0600, in JARVIS_CODE_HOME) that sends it on to the link, so the link's
+ * code is not on xdg-open's command line, where other local users could read it. The file goes when the code does.
+ */
+function loginPage(link: string): string {
+  const dir = mkdtempSync(join(jarvisHome(process.env), 'web-login-'));
+  const file = join(dir, 'login.html');
+  // The link is made of URL-safe characters only (webLogin.ts); checked anyway before it goes into markup.
+  if (!/^http:\/\/[A-Za-z0-9.:[\]]+\/#login=[A-Za-z0-9_-]+$/.test(link))
+    throw new Error(`unexpected login link ${link}`);
+  writeFileSync(
+    file,
+    `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
+      `<meta http-equiv="refresh" content="0;url=${link}"><title>Jarvis</title><p>Opening Jarvis…</p>\n`,
+    { mode: 0o600 },
+  );
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  setTimeout(remove, LOGIN_CODE_TTL_MS).unref();
+  process.once('exit', remove);
+  return pathToFileURL(file).href;
 }
 
 /** A new link from the server already running on this machine's loopback. */

@@ -2,8 +2,9 @@
 // as one argument (no shell between), and prints it; with --no-open it only prints it. The opener here is a script
 // on PATH that records its arguments, as the user's xdg-open would receive them. `--link` asks a running server for
 // a new link.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, spawnJarvis, waitUntil, type CliDirs } from '../helpers/cli';
 import { startWeb } from '../helpers/webProcess';
@@ -31,6 +32,10 @@ afterAll(async () => {
   await model?.close();
 });
 
+/** What the opened file said, read while the server ran (run() keeps it). */
+const pages = new Map<string, string>();
+const pageOf = (url: string) => pages.get(url) ?? '';
+
 async function run(args: string[]): Promise<string> {
   const env = cliEnv(dirs, {
     ...mockModelEnv(model.baseUrlFor('openai')),
@@ -43,7 +48,13 @@ async function run(args: string[]): Promise<string> {
   let exited = false;
   child.on('exit', () => (exited = true));
   await waitUntil(() => /#login=\S+/.test(out) || exited, 30_000, 'jarvis web to print its link');
-  if (!args.includes('--no-open')) await waitUntil(() => existsSync(record), 10_000, 'xdg-open to be run');
+  if (!args.includes('--no-open')) {
+    await waitUntil(() => existsSync(record) && readFileSync(record, 'utf8').endsWith('\n'), 10_000, 'xdg-open to run');
+    const opened = readFileSync(record, 'utf8').trim();
+    const file = fileURLToPath(opened);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    pages.set(opened, readFileSync(file, 'utf8'));
+  }
   child.kill('SIGTERM');
   await waitUntil(() => exited, 20_000, 'jarvis web to stop');
   return out;
@@ -54,7 +65,14 @@ describe('jarvis web', () => {
     const out = await run([]);
     const link = /(http:\/\/127\.0\.0\.1:\d+\/#login=[A-Za-z0-9_-]{43})\n/.exec(out)![1];
     expect(out).toContain('Web UI: http://127.0.0.1:');
-    expect(readFileSync(record, 'utf8')).toBe(`${link}\n`);
+    // The browser gets a private file that sends it on to the link: the code is not on xdg-open's command line.
+    const opened = readFileSync(record, 'utf8').trim();
+    expect(opened).toMatch(/^file:\/\/.*\/web-login-\w+\/login\.html$/);
+    expect(opened).not.toContain('login=');
+    const file = fileURLToPath(opened);
+    // The file goes when jarvis web stops.
+    expect(existsSync(file)).toBe(false);
+    expect(pageOf(opened)).toContain(`url=${link}`);
   });
 
   it('--link asks the server already running for a new link, which logs in once', async () => {

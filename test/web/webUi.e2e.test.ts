@@ -248,6 +248,9 @@ async function walk(mode: Mode): Promise<void> {
   await user.press(second.getByRole('button', { name: 'Reject', exact: true }), 'Reject');
   await page.getByText('Understood, I will not write it.').last().waitFor();
   expect(existsSync(join(dirs.cwd, 'secret.txt'))).toBe(false);
+  expect(await page.locator('article[data-tool="Write"]').last().getAttribute('aria-label')).toBe(
+    'Write tool call, rejected',
+  );
   expect(JSON.stringify(model.requests.at(-1)!.body.messages.at(-1))).toContain(feedback);
 
   // An AskUserQuestion answered.
@@ -378,6 +381,48 @@ describe('jarvis web: the UI in Chromium', () => {
       .waitFor();
     await first.getByText('The file is written.').waitFor();
     await shot(first, 'answered-elsewhere-dark');
+    await context.close();
+  });
+
+  it('catches up after the connection drops: what happened meanwhile shows once it is back', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    // The network drop, played by the test: the page's sockets are kept to be closed, and while "away" a new one
+    // is refused (as a phone out of reach would fail to connect).
+    await context.addInitScript(`(() => {
+      const Real = window.WebSocket;
+      window.__sockets = [];
+      window.__away = false;
+      window.WebSocket = class extends Real {
+        constructor(url, protocols) {
+          super(window.__away ? 'ws://127.0.0.1:' + location.port + '/no-such-socket' : url, protocols);
+          window.__sockets.push(this);
+        }
+      };
+    })()`);
+    const page = await watched(context);
+    await page.goto(await newLink(served));
+    await page.getByRole('button', { name: 'New session' }).tap();
+    await page.getByRole('textbox', { name: 'Prompt' }).and(page.locator(':enabled')).waitFor();
+    const sid = /#s=([0-9A-Z]{26})$/.exec(page.url())![1];
+    await page.evaluate('window.__away = true; window.__sockets.forEach((s) => s.close())');
+    await page
+      .getByRole('status')
+      .getByText(/reconnecting/)
+      .waitFor();
+    // Meanwhile the session goes on (another client prompts it).
+    const sent = await api(served, 'POST', `/api/v1/sessions/${sid}/prompts`, {
+      content: [{ type: 'text', text: 'say hello while away' }],
+    });
+    expect(sent.code, sent.msg).toBe(0);
+    await waitUntil(() => model.requests.some((r) => JSON.stringify(r.body.messages).includes('while away')), 30_000);
+    // The turn ends while the page is away: everything it missed is in the server's buffer.
+    await expect
+      .poll(async () => (await api(served, 'GET', `/api/v1/sessions/${sid}/status`)).data.busy, { timeout: 30_000 })
+      .toBe(false);
+    await page.evaluate('window.__away = false');
+    await page.getByRole('article', { name: 'your prompt' }).getByText('say hello while away').waitFor();
+    await page.getByRole('article', { name: 'answer' }).getByText('Jarvis').waitFor();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('');
     await context.close();
   });
 

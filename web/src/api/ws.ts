@@ -32,20 +32,27 @@ export class EventStream {
     this.stopped = false;
     this.on.state('connecting');
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v1/ws`;
-    const socket = new WebSocket(url, ['jarvis-code.v2']);
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(url, ['jarvis-code.v2']);
+    } catch (e) {
+      return this.retry(`the live connection could not be opened: ${(e as Error).message}`);
+    }
     this.socket = socket;
     socket.addEventListener('message', (m) => this.frame(String(m.data)));
     socket.addEventListener('close', (e) => {
       if (this.socket !== socket || this.stopped) return;
       this.socket = undefined;
-      if (this.retries >= MAX_RETRIES) {
-        this.on.state('gave-up', `the live connection closed ${MAX_RETRIES} times (last: ${e.code} ${e.reason})`);
-        return;
-      }
-      this.on.state('closed', `reconnecting (${this.retries + 1}/${MAX_RETRIES})`);
-      const delay = Math.min(250 * 2 ** this.retries++, 8000);
-      setTimeout(() => this.connect(), delay);
+      this.retry(`the live connection closed ${MAX_RETRIES} times (last: ${e.code} ${e.reason || 'no reason'})`);
     });
+  }
+
+  /** Tries again after a growing pause, MAX_RETRIES times in a row at most; then says so and stops. */
+  private retry(gaveUp: string): void {
+    if (this.retries >= MAX_RETRIES) return this.on.state('gave-up', `${gaveUp}; reload the page to try again`);
+    this.on.state('closed', `reconnecting (${this.retries + 1}/${MAX_RETRIES})`);
+    const delay = Math.min(250 * 2 ** this.retries++, 8000);
+    setTimeout(() => this.connect(), delay);
   }
 
   stop(): void {

@@ -99,6 +99,13 @@ export class App {
         this.controls.el,
       ),
     );
+    // Escape closes the session list where it covers the conversation (a phone).
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && store.state.sidebarOpen) {
+        store.update({ sidebarOpen: false });
+        this.toggle.focus();
+      }
+    });
     store.listen((s, prev) => this.render(s, prev));
     this.render(store.state);
   }
