@@ -238,28 +238,31 @@ export async function runCli(argv: string[], version: string): Promise<number> {
       exitCode = await runAcpCommand(version);
     });
 
-  program
-    .command('serve')
-    .description('serve the session API (HTTP + WebSocket) for browsers and programs; see docs/server.md')
-    .option('--host <address>', 'address to bind (default 127.0.0.1; others need JARVIS_CODE_PASSWORD)')
-    .option('--port <n>', 'port (default 58627, else the next free one up to +100; 0 picks one)')
-    .option('--root <folder...>', 'folders sessions may work in (default: the current folder)')
-    .option('--approval-expiry <seconds>', 'how long an approval waits for a client (default 86400)')
-    .option('--allow-host <name...>', 'also answer to this Host name (a reverse proxy in front)')
-    .action(async (opts: import('./serveCommand').ServeFlags) => {
-      const { runServeCommand } = await import('./serveCommand');
-      exitCode = await runServeCommand(opts, version);
-    });
+  // `jarvis serve` and `jarvis web` take the same server flags.
+  const serverFlags = (command: Command) =>
+    command
+      .option('--host <address>', 'address to bind (default 127.0.0.1; others need JARVIS_CODE_PASSWORD)')
+      .option('--port <n>', 'port (default 58627, else the next free one up to +100; 0 picks one)')
+      .option('--root <folder...>', 'folders sessions may work in (default: the current folder)')
+      .option('--approval-expiry <seconds>', 'how long an approval waits for a client (default 86400)')
+      .option('--allow-host <name...>', 'also answer to this Host name (a reverse proxy in front)');
 
-  program
-    .command('web')
-    .description('serve the session API with the web UI and open it in the browser; see docs/web.md')
-    .option('--host <address>', 'address to bind (default 127.0.0.1; others need JARVIS_CODE_PASSWORD)')
-    .option('--port <n>', 'port (default 58627, else the next free one up to +100; 0 picks one)')
-    .option('--root <folder...>', 'folders sessions may work in (default: the current folder)')
-    .option('--approval-expiry <seconds>', 'how long an approval waits for a client (default 86400)')
-    .option('--allow-host <name...>', 'also answer to this Host name (a reverse proxy in front)')
+  serverFlags(
+    program
+      .command('serve')
+      .description('serve the session API (HTTP + WebSocket) for browsers and programs; see docs/server.md'),
+  ).action(async (opts: import('./serveCommand').ServeFlags) => {
+    const { runServeCommand } = await import('./serveCommand');
+    exitCode = await runServeCommand(opts, version);
+  });
+
+  serverFlags(
+    program
+      .command('web')
+      .description('serve the session API with the web UI and open it in the browser; see docs/web.md'),
+  )
     .option('--no-open', 'only print the login link; do not open the browser')
+    .option('--link', 'start nothing: a new login link from the server already running on --port')
     .action(async (opts: import('./webCommand').WebFlags) => {
       const { runWebCommand } = await import('./webCommand');
       exitCode = await runWebCommand(opts, version);

@@ -1,5 +1,6 @@
 // /openapi.json, generated from the route table the server validates with (routes.ts), so it cannot drift
 // (docs/server.md "Endpoints"). OpenAPI 3.1: its schemas are JSON Schema 2020-12, as the route table's are.
+import { EVENT_SCHEMAS } from './eventSchemas';
 import { ROUTES, type JsonSchema } from './routes';
 
 const envelope = (data: JsonSchema = {}): JsonSchema => ({
@@ -38,6 +39,55 @@ const FIXED: Record<string, Record<string, unknown>> = {
       ],
       responses: {
         '200': { description: 'event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      },
+    },
+  },
+  // The web UI's login (docs/web.md "Login").
+  '/api/v1/auth/session': {
+    post: {
+      summary: 'trade a one-time login code for the web UI cookie (jarvis_web_<port>, HttpOnly, SameSite=Strict)',
+      operationId: 'postAuthSession',
+      security: [],
+      tags: ['auth'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['code'], properties: { code: { type: 'string', maxLength: 128 } } },
+          },
+        },
+      },
+      responses: {
+        '200': { description: 'logged in; Set-Cookie', content: { 'application/json': { schema: envelope() } } },
+        '401': { description: 'a used, expired or unknown code' },
+      },
+    },
+  },
+  '/api/v1/auth/logout': {
+    post: {
+      summary: "end the web UI cookie's secret",
+      operationId: 'postAuthLogout',
+      tags: ['auth'],
+      responses: { '200': { description: 'logged out', content: { 'application/json': { schema: envelope() } } } },
+    },
+  },
+  '/api/v1/auth/links': {
+    post: {
+      summary: 'a one-time login link for the web UI (the token or password only, never the cookie)',
+      operationId: 'postAuthLinks',
+      tags: ['auth'],
+      responses: {
+        '200': {
+          description: '{ url, expires_at }',
+          content: {
+            'application/json': {
+              schema: envelope({
+                type: 'object',
+                properties: { url: { type: 'string' }, expires_at: { type: 'string' } },
+              }),
+            },
+          },
+        },
       },
     },
   },
@@ -100,6 +150,8 @@ export function openApiDocument(version: string): Record<string, unknown> {
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { password: [] }],
     components: {
+      // The payloads of the live events (docs/server.md "Live events"), as `event.<type>`.
+      schemas: Object.fromEntries(Object.entries(EVENT_SCHEMAS).map(([type, schema]) => [`event.${type}`, schema])),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'the token `jarvis serve` prints (server.token)' },
         password: { type: 'http', scheme: 'basic', description: 'JARVIS_CODE_PASSWORD as the password' },

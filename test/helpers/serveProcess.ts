@@ -14,16 +14,23 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-export async function startServe(dirs: CliDirs, env: Record<string, string>, args: string[] = []): Promise<Served> {
-  const child = spawnJarvis(['serve', '--port', '0', ...args], { env: cliEnv(dirs, env), cwd: dirs.cwd });
+/** `command` 'web': `jarvis web` (test/helpers/webProcess.ts), ready once it printed its login link. */
+export async function startServe(
+  dirs: CliDirs,
+  env: Record<string, string>,
+  args: string[] = [],
+  command: 'serve' | 'web' = 'serve',
+): Promise<Served> {
+  const child = spawnJarvis([command, '--port', '0', ...args], { env: cliEnv(dirs, env), cwd: dirs.cwd });
+  const ready = command === 'web' ? /#login=\S+/ : /Token: \S+/;
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   let exited = false;
   child.on('exit', () => (exited = true));
-  await waitUntil(() => /Token: \S+/.test(out) || exited, 30_000, `jarvis serve to start\n${err}`);
-  if (exited) throw new Error(`jarvis serve exited:\n${out}\n${err}`);
+  await waitUntil(() => ready.test(out) || exited, 30_000, `jarvis ${command} to start\n${err}`);
+  if (exited) throw new Error(`jarvis ${command} exited:\n${out}\n${err}`);
   const url = /Jarvis server at (\S+)/.exec(out)![1];
   const token = /Token: (\S+)/.exec(out)![1];
   return {
@@ -122,4 +129,23 @@ export class WsClient {
   close(): void {
     this.socket.close();
   }
+}
+
+/** A new session on `s` and a WebSocket client named `watcher` subscribed to it: test/server/*'s common set-up. */
+export async function watchedSession(s: Served): Promise<{ sid: string; watcher: WsClient }> {
+  const sid = (await api(s, 'POST', '/api/v1/sessions', {})).data.session_id as string;
+  const watcher = await WsClient.connect(s, 'watcher');
+  await watcher.request('subscribe', { session_ids: [sid] });
+  return { sid, watcher };
+}
+
+/** Ends what a serve test started, whichever of them did start. */
+export async function stopServed(
+  watcher: WsClient | undefined,
+  served: Served | undefined,
+  model: { close(): Promise<void> } | undefined,
+): Promise<void> {
+  watcher?.close();
+  await served?.stop();
+  await model?.close();
 }

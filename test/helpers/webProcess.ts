@@ -1,8 +1,8 @@
 // `jarvis web --port 0 --no-open` as a child process on the built CLI (docs/web.md): its address, token and the
 // one-time login link it printed; and the system Chromium through the project's playwright-core.
 import { chromium, type Browser } from 'playwright-core';
-import { cliEnv, spawnJarvis, waitUntil, type CliDirs } from './cli';
-import type { Served } from './serveProcess';
+import type { CliDirs } from './cli';
+import { startServe, type Served } from './serveProcess';
 
 export interface WebServed extends Served {
   /** The one-time link `jarvis web` printed. */
@@ -10,30 +10,8 @@ export interface WebServed extends Served {
 }
 
 export async function startWeb(dirs: CliDirs, env: Record<string, string>, args: string[] = []): Promise<WebServed> {
-  const child = spawnJarvis(['web', '--port', '0', '--no-open', ...args], { env: cliEnv(dirs, env), cwd: dirs.cwd });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  let exited = false;
-  child.on('exit', () => (exited = true));
-  await waitUntil(() => /#login=\S+/.test(out) || exited, 30_000, `jarvis web to start\n${err}`);
-  if (exited) throw new Error(`jarvis web exited:\n${out}\n${err}`);
-  const url = /Jarvis server at (\S+)/.exec(out)![1];
-  return {
-    child,
-    url,
-    port: Number(new URL(url).port),
-    token: /Token: (\S+)/.exec(out)![1],
-    link: /(http:\/\/\S+\/#login=\S+)/.exec(out)![1],
-    stdout: () => out,
-    stderr: () => err,
-    stop: async () => {
-      if (exited) return;
-      child.kill('SIGTERM');
-      await waitUntil(() => exited, 20_000, 'jarvis web to stop');
-    },
-  };
+  const served = await startServe(dirs, env, ['--no-open', ...args], 'web');
+  return { ...served, link: /(http:\/\/\S+\/#login=\S+)/.exec(served.stdout())![1] };
 }
 
 /** A new one-time link from the running server (POST /api/v1/auth/links with the token). */

@@ -2,47 +2,22 @@
 // rebinding Host, percent-encoded and dot-segment paths (with and without the token), a cross-site Origin, a
 // WebSocket without the token or from another site, folders outside the workspace roots (a symlink too), the token
 // file's mode and reuse, a non-loopback bind without a password, and the ban after 10 failures.
-import { request } from 'node:http';
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, makeCliDirs, mockModelEnv, runJarvis, type CliDirs } from '../helpers/cli';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { api, startServe, type Served } from '../helpers/serveProcess';
+import { rawRequest, wsHandshake, type Raw } from '../helpers/rawHttp';
 
 let model: MockModelServer;
 let dirs: CliDirs;
 let served: Served;
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A request sent exactly as written (fetch would normalise the path and refuse to set Host). */
-function raw(
-  path: string,
-  headers: Record<string, string> = {},
-  method = 'GET',
-  body?: string,
-  port = served.port,
-): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** A request sent exactly as written, to this file's server unless `port` says otherwise. */
+const raw = (path: string, headers: Record<string, string> = {}, method = 'GET', body?: string, port = served.port) =>
+  rawRequest(port, path, headers, method, body);
 
 const bearer = () => ({ authorization: `Bearer ${served.token}` });
 
@@ -50,17 +25,8 @@ function code(r: Raw): number {
   return (JSON.parse(r.body) as { code: number }).code;
 }
 
-function wsFails(headers: Record<string, string>, protocols: string[] = []): Promise<number> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${served.port}/api/v1/ws`, protocols, { headers });
-    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode!));
-    ws.on('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.on('error', () => undefined);
-  });
-}
+const wsFails = (headers: Record<string, string>, protocols: string[] = []) =>
+  wsHandshake(served.port, headers, protocols);
 
 beforeAll(async () => {
   model = await startMockModelServer({ script: () => ({ text: 'ok' }) });

@@ -3,43 +3,18 @@
 // WebSocket from another page), a link minted with the cookie, a logged-out cookie, a non-loopback bind without a
 // password, and the ban after repeated bad codes. Also what is allowed: the UI's files without credential, with
 // their CSP, and the cookie on the page's own requests.
-import { request } from 'node:http';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCliDirs, mockModelEnv, runJarvis, cliEnv, type CliDirs } from '../helpers/cli';
 import { startMockModelServer, type MockModelServer } from '../helpers/mockModelServer';
 import { newLink, startWeb, type WebServed } from '../helpers/webProcess';
+import { rawRequest, wsHandshake } from '../helpers/rawHttp';
 
 let model: MockModelServer;
 let dirs: CliDirs;
 let served: WebServed;
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function raw(path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: served.port,
-        path,
-        method,
-        headers: { host: `127.0.0.1:${served.port}`, ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const raw = (path: string, headers: Record<string, string> = {}, method = 'GET', body?: string) =>
+  rawRequest(served.port, path, headers, method, body);
 
 const origin = () => `http://127.0.0.1:${served.port}`;
 const json = { 'content-type': 'application/json' };
@@ -58,17 +33,7 @@ async function logIn(link: string): Promise<string> {
   return set.slice(0, set.indexOf(';'));
 }
 
-function wsStatus(headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${served.port}/api/v1/ws`, ['jarvis-code.v2'], { headers });
-    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode!));
-    ws.on('open', () => {
-      ws.close();
-      resolve(101);
-    });
-    ws.on('error', () => undefined);
-  });
-}
+const wsStatus = (headers: Record<string, string>) => wsHandshake(served.port, headers, ['jarvis-code.v2']);
 
 beforeAll(async () => {
   model = await startMockModelServer({ script: () => ({ text: 'ok' }) });

@@ -206,7 +206,8 @@ async function walk(mode: Mode): Promise<void> {
   await user.send('say hello');
   const answer = page.getByRole('article', { name: 'answer' }).first();
   await answer.getByText('Jarvis').waitFor();
-  expect(await answer.locator('pre code').textContent()).toBe('const answer = 42;');
+  // The answer streams in (message.delta): the code block is whole once the message has arrived.
+  await expect.poll(() => answer.locator('pre code').textContent()).toBe('const answer = 42;');
   await shot(page, `${mode}-answer`);
 
   // A Bash card with its command and output (approved first if the mode asks).
@@ -247,6 +248,9 @@ async function walk(mode: Mode): Promise<void> {
   await user.press(second.getByRole('button', { name: 'Reject', exact: true }), 'Reject');
   await page.getByText('Understood, I will not write it.').last().waitFor();
   expect(existsSync(join(dirs.cwd, 'secret.txt'))).toBe(false);
+  expect(await page.locator('article[data-tool="Write"]').last().getAttribute('aria-label')).toBe(
+    'Write tool call, rejected',
+  );
   expect(JSON.stringify(model.requests.at(-1)!.body.messages.at(-1))).toContain(feedback);
 
   // An AskUserQuestion answered.
@@ -346,6 +350,79 @@ describe('jarvis web: the UI in Chromium', () => {
     expect(await page.evaluate('window.__violations')).toEqual([]);
     expect(requested.filter((u) => !u.startsWith(served.url))).toEqual([]);
     await shot(page, 'hostile-answer');
+    await context.close();
+  });
+
+  it('two tabs on one session: the approval answered in one closes in the other, which names who answered', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    const first = await watched(context);
+    await first.goto(await newLink(served));
+    await user(first).press(first.getByRole('button', { name: 'New session' }), 'New session');
+    await first.getByRole('textbox', { name: 'Prompt' }).and(first.locator(':enabled')).waitFor();
+    const sessionUrl = first.url();
+    // The second tab shares the cookie (same browser profile) and opens the same session from its address.
+    const second = await watched(context);
+    await second.goto(sessionUrl);
+    await second.getByRole('textbox', { name: 'Prompt' }).and(second.locator(':enabled')).waitFor();
+    await user(first).send('write the notes for two-tabs');
+    const panel = (p: Page) => p.getByRole('region', { name: 'Approval: Write' });
+    await panel(first).waitFor();
+    await panel(second).waitFor();
+    // Every control of the page has an accessible name.
+    const unnamed = await second.evaluate(`[...document.querySelectorAll('button, input, textarea, select, a')]
+      .filter((el) => !(el.getAttribute('aria-label') || el.textContent.trim() || (el.id && document.querySelector('label[for="' + el.id + '"]'))))
+      .map((el) => el.outerHTML)`);
+    expect(unnamed).toEqual([]);
+    await panel(second).getByRole('button', { name: 'Approve once' }).click();
+    await panel(first).waitFor({ state: 'detached' });
+    await first
+      .getByRole('status')
+      .getByText(/^Write: approved by web:[0-9a-f]{12}\.$/)
+      .waitFor();
+    await first.getByText('The file is written.').waitFor();
+    await shot(first, 'answered-elsewhere-dark');
+    await context.close();
+  });
+
+  it('catches up after the connection drops: what happened meanwhile shows once it is back', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    // The network drop, played by the test: the page's sockets are kept to be closed, and while "away" a new one
+    // is refused (as a phone out of reach would fail to connect).
+    await context.addInitScript(`(() => {
+      const Real = window.WebSocket;
+      window.__sockets = [];
+      window.__away = false;
+      window.WebSocket = class extends Real {
+        constructor(url, protocols) {
+          super(window.__away ? 'ws://127.0.0.1:' + location.port + '/no-such-socket' : url, protocols);
+          window.__sockets.push(this);
+        }
+      };
+    })()`);
+    const page = await watched(context);
+    await page.goto(await newLink(served));
+    await page.getByRole('button', { name: 'New session' }).tap();
+    await page.getByRole('textbox', { name: 'Prompt' }).and(page.locator(':enabled')).waitFor();
+    const sid = /#s=([0-9A-Z]{26})$/.exec(page.url())![1];
+    await page.evaluate('window.__away = true; window.__sockets.forEach((s) => s.close())');
+    await page
+      .getByRole('status')
+      .getByText(/reconnecting/)
+      .waitFor();
+    // Meanwhile the session goes on (another client prompts it).
+    const sent = await api(served, 'POST', `/api/v1/sessions/${sid}/prompts`, {
+      content: [{ type: 'text', text: 'say hello while away' }],
+    });
+    expect(sent.code, sent.msg).toBe(0);
+    await waitUntil(() => model.requests.some((r) => JSON.stringify(r.body.messages).includes('while away')), 30_000);
+    // The turn ends while the page is away: everything it missed is in the server's buffer.
+    await expect
+      .poll(async () => (await api(served, 'GET', `/api/v1/sessions/${sid}/status`)).data.busy, { timeout: 30_000 })
+      .toBe(false);
+    await page.evaluate('window.__away = false');
+    await page.getByRole('article', { name: 'your prompt' }).getByText('say hello while away').waitFor();
+    await page.getByRole('article', { name: 'answer' }).getByText('Jarvis').waitFor();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('');
     await context.close();
   });
 

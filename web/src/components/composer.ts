@@ -26,7 +26,9 @@ export class Composer {
       this.sendButton.disabled = true;
       if (await on.send(text)) this.input.value = '';
       this.sendButton.disabled = false;
-      this.input.focus();
+      // Back to the input, unless a panel that came meanwhile took the focus (an approval to answer first).
+      const active = document.activeElement;
+      if (!active || active === document.body || this.el.contains(active)) this.input.focus();
     };
     this.input.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {

@@ -26,7 +26,10 @@ function title(t: ToolItem): Child[] {
 }
 
 function state(t: ToolItem): string {
-  return t.result === undefined ? 'running' : t.isError ? 'failed' : 'done';
+  if (t.result === undefined) return 'running';
+  if (!t.isError) return 'done';
+  // A call the user refused is not a failure of the tool.
+  return /^The user rejected/.test(t.result) ? 'rejected' : 'failed';
 }
 
 export function toolCard(t: ToolItem): HTMLElement {

@@ -71,6 +71,7 @@ export interface StreamMessage {
   error?: string | null;
   attempt?: number;
   max_attempts?: number;
+  message_id?: string;
 }
 
 /** One stream-json message applied to the items; `seq` makes the new items' ids unique. */
@@ -89,8 +90,9 @@ export function applyStreamMessage(items: Item[], m: StreamMessage, seq: number)
   if (m.type === 'error')
     return [...items, { kind: 'notice', id: `e:${seq}`, text: m.message ?? 'error', level: 'error' }];
   if (m.type === 'retry')
+    // What streamed of the retried response is discarded (docs/server.md "Live events").
     return [
-      ...items,
+      ...items.filter((it) => !(it.id.startsWith('s:') && it.id.endsWith(`:${String(m.message_id)}`))),
       { kind: 'notice', id: `e:${seq}`, text: `retrying (${m.attempt}/${m.max_attempts})`, level: 'info' },
     ];
   if (m.type === 'result' && m.outcome && m.outcome !== 'success')

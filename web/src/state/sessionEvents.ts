@@ -1,8 +1,8 @@
 // A session's events (docs/server.md "Events") reduced into its view: messages, prompts, approvals, questions and
 // status. Events at or before the view's cursor were already applied (a snapshot or a replay) and are skipped.
-import type { ServerEvent } from '../api/ws';
+import { applyLive } from './live';
 import { applyDelta, applyStreamMessage, type StreamMessage } from './messages';
-import type { Approval, Interaction, SessionView, Status } from './types';
+import type { Approval, Interaction, ServerEvent, SessionView, Status } from './types';
 
 function who(clientId: unknown, own: string): string {
   if (clientId === own) return 'this tab';
@@ -50,13 +50,13 @@ export function applyEvent(view: SessionView, e: ServerEvent, ownClient: string)
         approvals: [...view.approvals.filter((a) => a.approval_id !== p.approval_id), p as unknown as Approval],
       };
     case 'event.approval.resolved': {
-      const had = view.approvals.some((a) => a.approval_id === p.approval_id);
+      const had = view.approvals.find((a) => a.approval_id === p.approval_id);
       return {
         ...view,
         approvals: view.approvals.filter((a) => a.approval_id !== p.approval_id),
         resolvedElsewhere:
           had && p.client_id !== ownClient
-            ? `The approval was ${String(p.resolution).replace(/_/g, ' ')} by ${who(p.client_id, ownClient)}.`
+            ? `${had.tool}: ${String(p.resolution).replace(/_/g, ' ')} by ${who(p.client_id, ownClient)}.`
             : view.resolvedElsewhere,
       };
     }
@@ -68,13 +68,13 @@ export function applyEvent(view: SessionView, e: ServerEvent, ownClient: string)
       };
     case 'event.question.answered':
     case 'event.question.dismissed': {
-      const had = view.questions.some((q) => q.question_id === p.question_id);
+      const had = view.questions.find((q) => q.question_id === p.question_id);
       return {
         ...view,
         questions: view.questions.filter((q) => q.question_id !== p.question_id),
         resolvedElsewhere:
           had && p.client_id !== ownClient
-            ? `The question was ${String(p.resolution ?? 'answered')} by ${who(p.client_id, ownClient)}.`
+            ? `${had.kind === 'plan_review' ? 'Plan review' : 'Question'}: ${String(p.resolution ?? 'answered')} by ${who(p.client_id, ownClient)}.`
             : view.resolvedElsewhere,
       };
     }
@@ -92,7 +92,9 @@ export function applyEvent(view: SessionView, e: ServerEvent, ownClient: string)
           { kind: 'notice', id: `e:${e.seq}`, text: String(p.message ?? 'error'), level: 'error' },
         ],
       };
-    default:
-      return view;
+    default: {
+      const live = applyLive(view.live, e);
+      return live === view.live ? view : { ...view, live };
+    }
   }
 }
