@@ -4,12 +4,11 @@
 // kept events whose payloads match /openapi.json's schemas, and are in the snapshot; undo restores the list.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCliDirs, mockModelEnv, waitUntil, type CliDirs } from '../helpers/cli';
 import { delegateTurn, turnPosition } from '../helpers/liveTurns';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
-import { EVENT_SCHEMAS } from '../../src/server/eventSchemas';
+import { expectDescribed } from '../helpers/describedEvent';
 import {
   api,
   startServe,
@@ -61,14 +60,6 @@ function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedT
       : { text: 'swarm done' };
   if (text.includes('Handle ')) return { text: 'handled' };
   return { text: 'plain answer' };
-}
-
-const ajv = new Ajv2020({ strict: false });
-/** The payload matches the schema /openapi.json publishes for its event. */
-function expectDescribed(frame: WsFrame): void {
-  const validate =
-    ajv.getSchema(frame.type) ?? (ajv.addSchema(EVENT_SCHEMAS[frame.type], frame.type), ajv.getSchema(frame.type)!);
-  expect(validate(frame.payload), `${frame.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
 }
 
 const completed = (pid: string) => (f: WsFrame) =>

@@ -8,10 +8,9 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVENT_SCHEMAS } from '../../src/server/eventSchemas';
 import { requireSystemPart } from '../helpers/requireAll';
+import { expectDescribed } from '../helpers/describedEvent';
 import { decodeTextQr } from '../helpers/screenQr';
 import { api, WsClient, type Served, type WsFrame } from '../helpers/serveProcess';
 import type { RecordedRequest, ScriptedTurn } from '../helpers/mockModelServer';
@@ -48,14 +47,6 @@ function writeSkill(home: string): void {
     join(dir, 'SKILL.md'),
     '---\r\nname: phone-notes\r\ndescription: Notes for the phone\r\narguments: [version]\r\n---\r\nWrite PHONE-SKILL-MARKER for $version.\r\n',
   );
-}
-
-const ajv = new Ajv2020({ strict: false });
-/** The payload matches the schema /openapi.json publishes for its event. */
-function expectDescribed(frame: WsFrame): void {
-  const validate =
-    ajv.getSchema(frame.type) ?? (ajv.addSchema(EVENT_SCHEMAS[frame.type], frame.type), ajv.getSchema(frame.type)!);
-  expect(validate(frame.payload), `${frame.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
 }
 
 /** The text a prompt's answer streamed as `message.delta` events, checked to name one message, the final one. */
@@ -195,17 +186,23 @@ describe.skipIf(!hasTmux)(
       );
       expect(readFileSync(join(cwd, 'two.txt'), 'utf8')).toBe('two.txt body\n');
 
+      /** A prompt sent by the web client, to its successful end; its id. */
+      const fromWeb = async (text: string): Promise<string> => {
+        const prompt = await api(served, 'POST', `/api/v1/sessions/${sid}/prompts`, {
+          content: [{ type: 'text', text }],
+        });
+        expect(prompt.code, prompt.msg).toBe(0);
+        const id = prompt.data.prompt_id as string;
+        const done = await web.waitFor(
+          ofSession((f) => f.type === 'prompt.completed' && f.payload.prompt_id === id),
+          `the web prompt "${text}" to complete`,
+        );
+        expect(done.payload).toMatchObject({ outcome: 'success', status: 'completed' });
+        return id;
+      };
+
       // 3. A prompt from the web runs in the terminal's session and shows in the terminal.
-      const prompt = await api(served, 'POST', `/api/v1/sessions/${sid}/prompts`, {
-        content: [{ type: 'text', text: 'greetings from the phone' }],
-      });
-      expect(prompt.code, prompt.msg).toBe(0);
-      const pid = prompt.data.prompt_id as string;
-      const done = await web.waitFor(
-        ofSession((f) => f.type === 'prompt.completed' && f.payload.prompt_id === pid),
-        'the web prompt to complete',
-      );
-      expect(done.payload).toMatchObject({ outcome: 'success', status: 'completed' });
+      const pid = await fromWeb('greetings from the phone');
       const screen = await tmux.waitFor('hello back to the browser');
       expect(screen).toContain('greetings from the phone');
       expect(streamedText(web.frames, sid, pid)).toBe('hello back to the browser');
@@ -219,20 +216,11 @@ describe.skipIf(!hasTmux)(
       );
       expect(commands.code, commands.msg).toBe(0);
       expect(commands.data.items.find((c) => c.name === 'phone-notes')).toMatchObject({ source: 'skill' });
-      const skill = await api(served, 'POST', `/api/v1/sessions/${sid}/prompts`, {
-        content: [{ type: 'text', text: '/phone-notes v2.1' }],
-      });
-      expect(skill.code, skill.msg).toBe(0);
-      const skillPid = skill.data.prompt_id as string;
-      const skillDone = await web.waitFor(
-        ofSession((f) => f.type === 'prompt.completed' && f.payload.prompt_id === skillPid),
-        'the skill prompt to complete',
-      );
-      expect(skillDone.payload).toMatchObject({ outcome: 'success', status: 'completed' });
+      const skillPid = await fromWeb('/phone-notes v2.1');
       expect(streamedText(web.frames, sid, skillPid)).toBe('the skill was read in full');
       const skillScreen = await tmux.waitFor('the skill was read in full');
       expect(skillScreen).toContain('/phone-notes v2.1');
-      // It was the web's prompt, not one the terminal typed.
+      // Those were the web's prompts, not ones the terminal typed.
       expect(web.events(sid).filter((f) => f.type === 'prompt.started' && f.payload.source === 'tui')).toHaveLength(2);
 
       send(app, '/remote status');
