@@ -53,3 +53,25 @@ export function runJarvisChild(args, opts) {
     });
   });
 }
+
+/**
+ * `jarvis serve` or `jarvis web` (`args` after the command) on a free port, in `ws`, against the mock model: the
+ * child, its address and token, once it has printed them (and, for `web`, the login link).
+ */
+export async function startJarvisServer(command, ws, server, args = []) {
+  const child = spawn(process.execPath, [bin, command, '--port', '0', ...args], {
+    cwd: ws.cwd,
+    env: jarvisEnv(ws, server),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = command === 'web' ? /#login=\S+/ : /Token: \S+/;
+  let out = '';
+  await new Promise((ok, fail) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (ready.test(out)) ok();
+    });
+    child.once('exit', (code) => fail(new Error(`jarvis ${command} exited ${code}:\n${out}`)));
+  });
+  return { child, url: /Jarvis server at (\S+)/.exec(out)[1], token: /Token: (\S+)/.exec(out)[1] };
+}

@@ -4,11 +4,10 @@
 // the bare server and as MB per session (also counted after the first, which loads the engine's code too), with the
 // bare figure as the baseline of the same run.
 // Usage: node scripts/build.mjs && node bench/server.bench.mjs
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bin, jarvisEnv, loadMockModelServer } from './jarvisChild.mjs';
+import { loadMockModelServer, startJarvisServer } from './jarvisChild.mjs';
 
 const COUNTS = [1, 10, 50];
 const startMockModelServer = await loadMockModelServer();
@@ -17,21 +16,7 @@ const ws = { home: join(dir, 'home'), cwd: join(dir, 'work') };
 mkdirSync(ws.home, { recursive: true });
 mkdirSync(ws.cwd, { recursive: true });
 const model = await startMockModelServer({ script: () => ({ text: 'ok' }) });
-const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
-  cwd: ws.cwd,
-  env: jarvisEnv(ws, model),
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-let out = '';
-await new Promise((ok, fail) => {
-  child.stdout.on('data', (d) => {
-    out += d;
-    if (/Token: \S+/.test(out)) ok();
-  });
-  child.once('exit', (code) => fail(new Error(`jarvis serve exited ${code}:\n${out}`)));
-});
-const url = /Jarvis server at (\S+)/.exec(out)[1];
-const token = /Token: (\S+)/.exec(out)[1];
+const { child, url, token } = await startJarvisServer('serve', ws, model);
 
 async function call(method, path, body) {
   const res = await fetch(url + path, {

@@ -15,6 +15,7 @@ import {
   exitCodeOfVerdict,
   reportOf,
   runHeadless,
+  type HeadlessRunOptions,
   type PrintBackgroundMode,
 } from '../engine/runtime/headlessRun';
 import type { RunControls } from '../engine/runtime/runControls';
@@ -47,6 +48,8 @@ export interface SessionHostOptions {
   /** What a run does about background tasks still going when its turn ends (`[background]` print_* settings). */
   background: { mode: PrintBackgroundMode; waitCeilingMs: number; maxTurns: number };
   onMessage(message: HostMessage): void;
+  /** Every engine event as it happens, of every agent (`jarvis serve`'s live view: deltas, todos, subagents). */
+  onEngineEvent?(event: EngineEvent): void;
 }
 
 interface CurrentRun {
@@ -92,6 +95,7 @@ export class SessionHost {
   private onEvent(event: EngineEvent): void {
     this.opts.controls.observe(event);
     this.current?.recorder.observe(event);
+    this.opts.onEngineEvent?.(event);
     if (event.agentId !== MAIN_AGENT_ID) return;
     const message = streamJsonMessage(event);
     if (message) this.opts.onMessage(message);
@@ -131,7 +135,11 @@ export class SessionHost {
   }
 
   /** One prompt's run: its turn, what background work print mode would wait for, then the `result` (returned too). */
-  async run(prompt: string): Promise<RunResultEvent> {
+  async run(
+    prompt: string,
+    /** What the prompt carries besides its text (`jarvis serve`: a command's expansion, images, `@path` files). */
+    extra: Pick<HeadlessRunOptions, 'promptContent' | 'preApproved' | 'attachments' | 'flow'> = {},
+  ): Promise<RunResultEvent> {
     if (this.closing) throw new Error('the session is closed');
     if (this.current) throw new Error('a run is already going on in this session; wait for its result');
     const run: CurrentRun = { recorder: new RunResultRecorder(), stop: new AbortController(), interrupted: false };
@@ -144,6 +152,7 @@ export class SessionHost {
         this.runtime.agent,
         {
           prompt,
+          ...extra,
           // What print mode says on stderr about the waits; the SDK's stream has no place for it (docs/sdk.md).
           notify: { write: () => undefined },
           background: { watcher: this.runtime.notifications, ...this.opts.background },

@@ -8,6 +8,8 @@ export interface ServerEvent {
   session_id?: string;
   timestamp: string;
   payload: unknown;
+  /** A live-only event (`seq` 0): sent to the session's watchers, never kept or replayed (`message.delta`). */
+  volatile?: true;
 }
 
 export const MAX_EVENT_BUFFER = 1000;
@@ -42,6 +44,23 @@ export class EventJournal {
     if (this.buffer.length > this.limit) this.buffer.shift();
     for (const l of [...this.listeners]) l(event);
     return event;
+  }
+
+  /**
+   * A live-only event: given to the listeners now with `seq` 0 and `volatile: true`, not buffered, so a client that
+   * reconnects never gets it (it reads the whole message from the buffered events instead).
+   */
+  emitVolatile(type: string, payload: unknown): void {
+    const event: ServerEvent = {
+      type,
+      seq: 0,
+      epoch: this.epoch,
+      session_id: this.sessionId,
+      timestamp: new Date().toISOString(),
+      payload,
+      volatile: true,
+    };
+    for (const l of [...this.listeners]) l(event);
   }
 
   /** Events after `cursor` (the last seq the client saw), or why they cannot be given. */

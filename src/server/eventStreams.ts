@@ -182,7 +182,9 @@ export async function serveSse(
     connection: 'keep-alive',
   });
   res.write(`: jarvis session ${id} events\n\n`);
-  const write = (e: ServerEvent) => res.write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+  // A volatile event has no `id:` line: the browser's Last-Event-ID must stay the last kept event's seq.
+  const write = (e: ServerEvent) =>
+    res.write(`${e.volatile ? '' : `id: ${e.seq}\n`}event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
   const off = follow(session.journal, cursor, undefined, write, (reason) =>
     res.write(
       `event: resync_required\ndata: ${JSON.stringify({ type: 'resync_required', session_id: id, payload: { reason, snapshot: `/api/v1/sessions/${id}/snapshot` } })}\n\n`,

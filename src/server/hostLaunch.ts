@@ -9,6 +9,7 @@ import type { ApprovalAnswer, ApprovalRequest } from '../engine/policy/approvals
 import { SessionHost, type HostMessage } from '../sdk/sessionHost';
 import type { McpManager } from '../ext/mcp/mcpManager';
 import type { InteractionPort } from '../engine/delegation/interactions';
+import type { EngineEvent } from '../engine/loop/events';
 
 declare const __JARVIS_VERSION__: string;
 
@@ -26,6 +27,7 @@ export async function launchHost(opts: {
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   interactions: InteractionPort;
   onMessage(message: HostMessage): void;
+  onEngineEvent(event: EngineEvent): void;
   warn(text: string): void;
 }): Promise<LaunchedHost> {
   const startup = loadStartup(
@@ -60,6 +62,7 @@ export async function launchHost(opts: {
         maxTurns: bg.printMaxTurns,
       },
       onMessage: opts.onMessage,
+      onEngineEvent: opts.onEngineEvent,
     });
     // A finished task starts a turn by itself to report (docs/server.md "Background tasks"), as in the terminal UI.
     host.runtime.notifications.setDelivery('agent');

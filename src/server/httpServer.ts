@@ -67,14 +67,14 @@ function issues(v: ValidateFunction): string {
   return (v.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`).join('; ');
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<string> {
   return new Promise((resolve, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new ApiError(Codes.validation, `the body is over ${MAX_BODY} bytes`, 413));
+      if (size > limit) {
+        reject(new ApiError(Codes.validation, `the body is over ${limit} bytes`, 413));
         req.destroy();
       } else chunks.push(c);
     });
@@ -260,7 +260,7 @@ export async function startServer(
       let body: Record<string, unknown> = {};
       if (method === 'POST') {
         const type = req.headers['content-type'] ?? '';
-        const text = await readBody(req);
+        const text = await readBody(req, c.route.maxBody);
         if (text.trim()) {
           if (!/^application\/json\b/i.test(type))
             throw new ApiError(Codes.validation, 'send the body as application/json');

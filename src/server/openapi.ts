@@ -1,5 +1,6 @@
 // /openapi.json, generated from the route table the server validates with (routes.ts), so it cannot drift
 // (docs/server.md "Endpoints"). OpenAPI 3.1: its schemas are JSON Schema 2020-12, as the route table's are.
+import { EVENT_SCHEMAS } from './eventSchemas';
 import { ROUTES, type JsonSchema } from './routes';
 
 const envelope = (data: JsonSchema = {}): JsonSchema => ({
@@ -149,6 +150,8 @@ export function openApiDocument(version: string): Record<string, unknown> {
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { password: [] }],
     components: {
+      // The payloads of the live events (docs/server.md "Live events"), as `event.<type>`.
+      schemas: Object.fromEntries(Object.entries(EVENT_SCHEMAS).map(([type, schema]) => [`event.${type}`, schema])),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'the token `jarvis serve` prints (server.token)' },
         password: { type: 'http', scheme: 'basic', description: 'JARVIS_CODE_PASSWORD as the password' },

@@ -85,8 +85,21 @@ export async function startRemoteServer(
   const driver = new TuiSessionDriver(target);
   const session = ServerSession.attach(
     rt.session.id,
-    { cwd, epoch: server.epoch, approvalExpiryMs: APPROVAL_EXPIRY_MS },
-    { driver, mcp: target.mcp, early: [initEvent(rt.session.id, rt.agent.model.model, cwd)] },
+    { cwd, epoch: server.epoch, approvalExpiryMs: APPROVAL_EXPIRY_MS, warn: (text) => target.warn(text) },
+    {
+      driver,
+      // Read each time: the terminal's options change on /reload.
+      base: {
+        get plugins() {
+          return target.base.plugins;
+        },
+        get rules() {
+          return target.base.rules;
+        },
+      },
+      mcp: target.mcp,
+      early: [initEvent(rt.session.id, rt.agent.model.model, cwd)],
+    },
   );
   driver.bind(session);
   server.registry.adopt(session);

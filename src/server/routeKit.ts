@@ -23,6 +23,8 @@ export interface Route {
   tag: string;
   query?: Record<string, JsonSchema>;
   body?: JsonSchema;
+  /** The largest body this route takes (default 1 MiB): prompts with images take more. */
+  maxBody?: number;
   handler(ctx: RouteContext): unknown;
 }
 

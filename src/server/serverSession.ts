@@ -1,7 +1,8 @@
 // One session the server holds open (docs/server.md "Sessions"): its SessionHost, its event journal, the prompts
 // submitted to it (one runs, the rest wait in order; a queued prompt can be steered into the running turn or
 // aborted), its approvals, and the controls a browser needs (abort, undo, compact, mode, model).
-import type { Runtime } from '../engine/runtime/runtime';
+import type { HeadlessRunOptions } from '../engine/runtime/headlessRun';
+import type { Runtime, RuntimeOptions } from '../engine/runtime/runtime';
 import type { PermissionMode } from '../engine/session/records';
 import { rewind, RewindError } from '../engine/session/rewind';
 import { resolveModel } from '../store/modelResolution';
@@ -12,6 +13,9 @@ import { InteractionBroker } from './interactionBroker';
 import { ApiError, Codes, ulid } from './envelope';
 import { EventJournal } from './eventJournal';
 import { launchHost } from './hostLaunch';
+import { goalPayload, LiveFeed } from './liveFeed';
+import { attachPromptInputs } from './promptAttachments';
+import { listCommands, parsePrompt, runOptionsOf, type CommandSources, type ParsedPrompt } from './promptCommands';
 import type { McpManager } from '../ext/mcp/mcpManager';
 
 export type PromptStatus = 'queued' | 'running' | 'completed' | 'aborted' | 'steered';
@@ -36,7 +40,7 @@ export interface SessionDriver {
   readonly runtime: Runtime;
   readonly busy: boolean;
   /** One prompt's turn, to its end; the driver emits the turn's messages (and its `result`) as they come. */
-  run(prompt: string): Promise<{ outcome: string }>;
+  run(prompt: string, extra?: RunExtra): Promise<{ outcome: string }>;
   interrupt(): void;
   setPermissionMode(mode: PermissionMode, plan: boolean): void;
   /** Switches to the model an alias names (throws a message for the client when it cannot); returns its id. */
@@ -44,8 +48,16 @@ export interface SessionDriver {
   close(): Promise<void>;
 }
 
+/** What a prompt carries besides its text: a command's expansion, `@path` files and images, a flow (prepare()). */
+export type RunExtra = Pick<HeadlessRunOptions, 'promptContent' | 'preApproved' | 'attachments' | 'flow'>;
+
+/** The runtime options a session's prompts are read with: the plugins' commands, the permission rules. */
+export type RunBase = Pick<RuntimeOptions, 'plugins' | 'rules'>;
+
 interface Attached {
   driver: SessionDriver;
+  /** `open`: the startup's runtime options; `/remote`: the terminal's. */
+  base: RunBase;
   mcp: McpManager | undefined;
   /** Messages emitted before the session existed (`init`). */
   early: HostMessage[];
@@ -55,10 +67,20 @@ export class ServerSession {
   readonly journal: EventJournal;
   readonly approvals: ApprovalBroker;
   readonly questions: InteractionBroker;
+  readonly live: LiveFeed;
   private host!: SessionDriver;
+  /** The runtime options the session was opened with: its plugins' commands and its permission rules. */
+  private base!: RunBase;
   private mcp: McpManager | undefined;
   private readonly prompts: PromptView[] = [];
+  /** What a queued prompt carries besides its text, until its turn takes it. */
+  private readonly inputs = new Map<string, { parsed: ParsedPrompt; images: Buffer[] }>();
+  /** Stops a prompt's preparation (attachments, a command's `!`cmd` lines) when it is aborted before its turn. */
+  private preparing: AbortController | undefined;
+  private warn: (text: string) => void = () => undefined;
   private running: PromptView | undefined;
+  /** A turn the terminal started (`/remote`) that runs now; it may run while a client's prompt waits in its queue. */
+  private local: PromptView | undefined;
   private closed = false;
   /** The model id the session talks to (as `init` gives it). */
   private modelId = '';
@@ -72,6 +94,7 @@ export class ServerSession {
     this.journal = new EventJournal(id, epoch);
     this.approvals = new ApprovalBroker(approvalExpiryMs, (type, payload) => this.journal.emit(type, payload));
     this.questions = new InteractionBroker(approvalExpiryMs, (type, payload) => this.journal.emit(type, payload));
+    this.live = new LiveFeed(this.journal, () => (this.local ?? this.running)?.prompt_id ?? null);
   }
 
   /** Opens a new session (no `resume`) or an existing one in `cwd`. */
@@ -97,6 +120,7 @@ export class ServerSession {
         reviewPlan: (request, signal) => ref.session!.questions.reviewPlan(request, signal),
       },
       onMessage: (m) => (ref.session ? ref.session.record(m) : early.push(m)),
+      onEngineEvent: (e) => ref.session?.live.observe(e),
       warn: opts.warn,
     });
     const { host, startup } = launched;
@@ -118,7 +142,7 @@ export class ServerSession {
         return model.model;
       },
     });
-    return ServerSession.attach(host.sessionId, opts, { driver, mcp: launched.mcp, early }, ref);
+    return ServerSession.attach(host.sessionId, opts, { driver, base: startup.runtime, mcp: launched.mcp, early }, ref);
   }
 
   /**
@@ -127,22 +151,29 @@ export class ServerSession {
    */
   static attach(
     id: string,
-    opts: { cwd: string; epoch: string; approvalExpiryMs: number },
+    opts: { cwd: string; epoch: string; approvalExpiryMs: number; warn(text: string): void },
     attached: Attached,
     ref: { session?: ServerSession } = {},
   ): ServerSession {
     const session = new ServerSession(id, opts.cwd, opts.epoch, opts.approvalExpiryMs);
     ref.session = session;
     session.host = attached.driver;
+    session.base = attached.base;
     session.mcp = attached.mcp;
+    session.warn = opts.warn;
     for (const m of attached.early) session.record(m);
     return session;
   }
 
-  /** A message of the session's stream (docs/server.md "Events"), into the journal. */
+  /**
+   * A message of the session's stream (docs/server.md "Events") becomes a kept `message` event; an assistant message
+   * or a retry names the message streamed (`message_id`, as its `message.delta` events do).
+   */
   record(m: HostMessage): void {
     if ('type' in m && m.type === 'init') this.modelId = m.model;
-    this.journal.emit('message', m);
+    const streamed = ('role' in m && m.role === 'assistant') || ('type' in m && m.type === 'retry');
+    const id = streamed ? this.live.currentMessageId : null;
+    this.journal.emit('message', id ? { ...m, message_id: id } : m);
   }
 
   get runtime(): Runtime {
@@ -170,6 +201,15 @@ export class ServerSession {
     };
   }
 
+  /** What a browser shows beside the conversation: the to-do list, the goal, the subagents (docs/server.md). */
+  liveState() {
+    return {
+      todos: this.runtime.todos.list(),
+      goal: goalPayload(this.runtime.goals.current()),
+      subagents: this.live.subagentList(),
+    };
+  }
+
   mcpStatus() {
     return (this.mcp?.status() ?? []).map((s) => ({
       name: s.name,
@@ -181,11 +221,34 @@ export class ServerSession {
     }));
   }
 
+  /** The texts of the prompts kept, oldest first. */
+  recentPromptTexts(): string[] {
+    return this.prompts.map((p) => p.text);
+  }
+
   listPrompts(): PromptView[] {
     return this.prompts.filter((p) => p.status === 'queued' || p.status === 'running');
   }
 
-  submit(text: string, promptId?: string): PromptView {
+  private commandSources(): CommandSources {
+    return { runtime: this.runtime, plugins: this.base.plugins, mcp: this.mcp, warn: this.warn };
+  }
+
+  /** The `/name` prompts this session offers (docs/server.md "Commands and skills"). */
+  commands() {
+    return listCommands(this.commandSources());
+  }
+
+  /** Parses a prompt's `/name` (refused when it names nothing here), then queues it with its images. */
+  async submitInput(text: string, images: Buffer[], promptId?: string): Promise<PromptView> {
+    this.checkOpen();
+    const known = promptId ? this.prompts.find((p) => p.prompt_id === promptId) : undefined;
+    if (known) return known;
+    const parsed = await parsePrompt(text, this.commandSources());
+    return this.submit(text, promptId, { parsed, images });
+  }
+
+  submit(text: string, promptId?: string, input?: { parsed: ParsedPrompt; images: Buffer[] }): PromptView {
     this.checkOpen();
     if (promptId) {
       const known = this.prompts.find((p) => p.prompt_id === promptId);
@@ -198,6 +261,7 @@ export class ServerSession {
       submitted_at: new Date().toISOString(),
     };
     this.prompts.push(prompt);
+    if (input) this.inputs.set(prompt.prompt_id, input);
     while (this.prompts.length > KEPT_PROMPTS && this.prompts[0].status !== 'queued') this.prompts.shift();
     this.journal.emit('prompt.queued', { prompt_id: prompt.prompt_id, text });
     void this.pump();
@@ -213,7 +277,8 @@ export class ServerSession {
     this.journal.emit('prompt.started', { prompt_id: next.prompt_id });
     let outcome: string;
     try {
-      outcome = (await this.host.run(next.text)).outcome;
+      const extra = await this.prepare(next);
+      outcome = extra ? (await this.host.run(next.text, extra)).outcome : 'interrupted';
     } catch (e) {
       outcome = 'error';
       this.journal.emit('error', { message: e instanceof Error ? e.message : String(e) });
@@ -238,16 +303,43 @@ export class ServerSession {
       source: 'tui',
     };
     this.prompts.push(prompt);
+    this.local = prompt;
     // Announced as a client's prompt is (queued, then started), so a client shows it the same way.
     this.journal.emit('prompt.queued', { prompt_id: prompt.prompt_id, text, source: 'tui' });
     this.journal.emit('prompt.started', { prompt_id: prompt.prompt_id, text, source: 'tui', origin });
     return {
       end: (outcome) => {
+        if (this.local === prompt) this.local = undefined;
         if (prompt.status === 'running') prompt.status = 'completed';
         prompt.outcome = outcome;
         this.journal.emit('prompt.completed', { prompt_id: prompt.prompt_id, outcome, status: prompt.status });
       },
     };
+  }
+
+  /** A prompt's attachments and command expansion, as its turn starts; undefined when it was aborted meanwhile. */
+  private async prepare(prompt: PromptView): Promise<RunExtra | undefined> {
+    const input = this.inputs.get(prompt.prompt_id);
+    this.inputs.delete(prompt.prompt_id);
+    if (!input) return {};
+    const stop = new AbortController();
+    this.preparing = stop;
+    try {
+      const notice = (text: string) =>
+        this.journal.emit('prompt.notice', { prompt_id: prompt.prompt_id, level: 'warning', text });
+      const attached = await attachPromptInputs(prompt.text, input.images, {
+        runtime: this.runtime,
+        rules: this.base.rules,
+        cwd: this.cwd,
+        signal: stop.signal,
+      });
+      for (const n of attached.notices) notice(n);
+      const options = await runOptionsOf(input.parsed, this.runtime, stop.signal, notice);
+      if (stop.signal.aborted) return undefined;
+      return { ...options, ...(attached.parts.length ? { attachments: attached.parts } : {}) };
+    } finally {
+      this.preparing = undefined;
+    }
   }
 
   /** Queued prompts (all, or the ones named) join the running turn as steers; without a running turn they wait. */
@@ -258,6 +350,8 @@ export class ServerSession {
     if (ids) for (const id of ids) if (!chosen.some((p) => p.prompt_id === id)) this.promptOrThrow(id);
     for (const p of chosen) {
       p.status = 'steered';
+      // A steer joins the running turn as text: a command's expansion and images are not applied (docs/server.md).
+      this.inputs.delete(p.prompt_id);
       this.runtime.agent.submit({ kind: 'steer', text: p.text });
       this.journal.emit('prompt.steered', { prompt_id: p.prompt_id });
     }
@@ -276,9 +370,11 @@ export class ServerSession {
     const p = this.promptOrThrow(id);
     if (p.status === 'running') {
       p.status = 'aborted';
+      this.preparing?.abort();
       this.host.interrupt();
     } else {
       p.status = 'aborted';
+      this.inputs.delete(p.prompt_id);
       this.journal.emit('prompt.completed', { prompt_id: p.prompt_id, outcome: 'interrupted', status: 'aborted' });
     }
     return p;
@@ -286,6 +382,10 @@ export class ServerSession {
 
   /** Stops the running turn (its result says `interrupted`); queued prompts stay. */
   abort(): boolean {
+    if (this.preparing) {
+      this.preparing.abort();
+      return true;
+    }
     if (!this.host.busy) return false;
     this.host.interrupt();
     return true;
@@ -308,6 +408,8 @@ export class ServerSession {
     try {
       const result = await rewind(this.runtime, { turns: count, scope: 'both' });
       this.journal.emit('session.rewound', { withdrawn: result.withdrawn, restored: result.restored.length });
+      // The rewind restored the to-do list as it was (the goal is not rewound): watchers redraw it.
+      this.journal.emit('session.todos_changed', { todos: this.runtime.todos.list() });
       return { withdrawn: result.withdrawn, restored: result.restored, skipped: result.skipped };
     } catch (e) {
       if (e instanceof RewindError) throw new ApiError(Codes.undoImpossible, e.message);

@@ -1,4 +1,12 @@
 // The session API's routes for sessions, the transcript and prompts (docs/server.md "Endpoints").
+import { ApiError, Codes } from './envelope';
+import {
+  decodeImage,
+  IMAGE_MEDIA_TYPES,
+  MAX_IMAGE_BYTES,
+  MAX_PROMPT_IMAGES,
+  PROMPT_BODY_LIMIT,
+} from './promptAttachments';
 import { bool, MODES, obj, page, session, str, type Route } from './routeKit';
 
 export const SESSION_ROUTES: Route[] = [
@@ -78,7 +86,8 @@ export const SESSION_ROUTES: Route[] = [
     method: 'GET',
     path: '/api/v1/sessions/{id}/snapshot',
     tag: 'sessions',
-    summary: 'everything a client needs after resync_required: status, newest 100 messages, prompts, approvals',
+    summary:
+      'everything a client needs after resync_required: status, newest 100 messages, prompts, approvals, todos, goal, subagents',
     handler: async (ctx) => {
       const s = await session(ctx);
       return {
@@ -88,6 +97,7 @@ export const SESSION_ROUTES: Route[] = [
         messages: page(s.runtime.session.state.messages, 100),
         prompts: s.listPrompts(),
         approvals: s.approvals.pending(),
+        ...s.liveState(),
       };
     },
   },
@@ -165,17 +175,49 @@ export const SESSION_ROUTES: Route[] = [
     method: 'POST',
     path: '/api/v1/sessions/{id}/prompts',
     tag: 'prompts',
-    summary: 'submit a prompt (queued behind a running one); prompt_id makes it idempotent',
+    summary:
+      'submit a prompt (queued behind a running one): text, images, /name commands and skills, @path files; prompt_id makes it idempotent',
     body: obj(
       {
-        content: { type: 'array', minItems: 1, items: obj({ type: { const: 'text' }, text: str }, ['type', 'text']) },
+        content: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            oneOf: [
+              obj({ type: { const: 'text' }, text: str }, ['type', 'text']),
+              obj(
+                {
+                  type: { const: 'image' },
+                  media_type: { type: 'string', enum: [...IMAGE_MEDIA_TYPES] },
+                  data: { type: 'string', minLength: 4, maxLength: Math.ceil(MAX_IMAGE_BYTES / 3) * 4 },
+                },
+                ['type', 'media_type', 'data'],
+              ),
+            ],
+          },
+        },
         prompt_id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
       },
       ['content'],
     ),
+    maxBody: PROMPT_BODY_LIMIT,
     handler: async (ctx) => {
-      const parts = ctx.body.content as Array<{ text: string }>;
-      return (await session(ctx)).submit(parts.map((p) => p.text).join('\n'), ctx.body.prompt_id as string | undefined);
+      const parts = ctx.body.content as Array<
+        { type: 'text'; text: string } | { type: 'image'; media_type: string; data: string }
+      >;
+      const images = parts.filter((p) => p.type === 'image');
+      if (images.length > MAX_PROMPT_IMAGES)
+        throw new ApiError(
+          Codes.validation,
+          `a prompt takes at most ${MAX_PROMPT_IMAGES} images; it has ${images.length}`,
+        );
+      const text = parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+      if (!text.trim() && !images.length) throw new ApiError(Codes.validation, 'the prompt is empty');
+      return (await session(ctx)).submitInput(
+        text,
+        images.map((p, i) => decodeImage(p, i)),
+        ctx.body.prompt_id as string | undefined,
+      );
     },
   },
   {

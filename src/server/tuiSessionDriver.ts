@@ -11,7 +11,7 @@ import type { PermissionMode, TurnEndReason } from '../engine/session/records';
 import type { Runtime } from '../engine/runtime/runtime';
 import type { RemoteTarget } from '../ui/remote/remoteLink';
 import { ApiError, Codes } from './envelope';
-import type { SessionDriver, ServerSession } from './serverSession';
+import type { RunExtra, SessionDriver, ServerSession } from './serverSession';
 
 interface Turn {
   recorder: RunResultRecorder;
@@ -30,6 +30,8 @@ function exitCodeOf(reason: TurnEndReason): number {
 export class TuiSessionDriver implements SessionDriver {
   /** Web clients' prompts sent to the terminal, waiting for their turn to start. */
   private readonly sent: Array<{ text: string; done: (o: { outcome: string }) => void }> = [];
+  /** A web client's `/flow:<name>` running its turns in the terminal's session. */
+  private flows = 0;
   private turn: Turn | undefined;
   private session: ServerSession | undefined;
   private closed = false;
@@ -46,15 +48,33 @@ export class TuiSessionDriver implements SessionDriver {
   }
 
   get busy(): boolean {
-    return this.target.runtime.agent.busy || this.sent.length > 0;
+    return this.target.runtime.agent.busy || this.sent.length > 0 || this.flows > 0;
   }
 
-  run(prompt: string): Promise<{ outcome: string }> {
+  /**
+   * A web client's prompt, with what the server prepared for it (a command's expansion and pre-approved tools, its
+   * `@path` files and images): sent to the terminal as if typed there. A `/flow:<name>` runs its turns in the
+   * terminal's session, each shown as the terminal's own turn; the prompt ends with the flow.
+   */
+  run(prompt: string, extra: RunExtra = {}): Promise<{ outcome: string }> {
     if (this.closed) return Promise.reject(new Error('the terminal session is no longer shared'));
+    const { flow, ...content } = extra;
+    if (flow) return this.runFlow(flow);
     return new Promise((done) => {
       this.sent.push({ text: prompt, done });
-      this.target.send(prompt);
+      // Nothing prepared (a plain prompt): the terminal reads it as typed there (its `@path` files, pasted images).
+      this.target.send(prompt, Object.keys(content).length ? content : undefined);
     });
+  }
+
+  private async runFlow(flow: NonNullable<RunExtra['flow']>): Promise<{ outcome: string }> {
+    this.flows++;
+    try {
+      const result = await flow();
+      return { outcome: result.ok ? 'success' : 'error' };
+    } finally {
+      this.flows--;
+    }
   }
 
   interrupt(): void {
@@ -80,8 +100,10 @@ export class TuiSessionDriver implements SessionDriver {
     const session = this.session;
     if (!session || this.closed) return;
     this.turn?.recorder.observe(event);
-    if (event.agentId !== MAIN_AGENT_ID) return;
+    if (event.agentId !== MAIN_AGENT_ID) return session.live.observe(event);
     if (event.type === 'turn_start') this.startTurn(event.prompt, event.origin, event);
+    // Deltas, to-dos, the goal and subagents for the watchers (liveFeed.ts), before the message that ends a stream.
+    session.live.observe(event);
     const message = streamJsonMessage(event);
     if (message) session.record(message);
     if (event.type === 'turn_end') this.endTurn(event.reason);

@@ -241,7 +241,8 @@ export function enginePorts(ui: TerminalView, cwd: string, onEvent: (e: EngineEv
 }
 
 /** What `/remote` reaches of the app (docs/remote.md): a web client's prompt is sent as if typed here. */
-export function remoteHost(app: App, { ui, prompts, controller }: AppParts): RemoteControlHost {
+export function remoteHost(app: App, parts: AppParts): RemoteControlHost {
+  const { ui, prompts, controller } = parts;
   return {
     cwd: app.cwd,
     get env() {
@@ -251,7 +252,10 @@ export function remoteHost(app: App, { ui, prompts, controller }: AppParts): Rem
       return app.mcp;
     },
     ensureRuntime: () => app.ensureRuntime(),
-    send: (text) => prompts.send(text),
+    get base() {
+      return parts.opts.runtime;
+    },
+    send: (text, prepared) => (prepared ? prompts.sendPrepared(text, prepared) : prompts.send(text)),
     interrupt: () => app.interrupt(),
     setMode: (mode, plan) => {
       app.mode = mode;

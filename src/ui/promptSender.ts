@@ -11,6 +11,7 @@ import type { Runtime } from '../engine/runtime/runtime';
 import type { ContentPart } from '../llm/types';
 import type { InputCompletion } from './completion';
 import type { PromptAttacher } from './promptAttacher';
+import type { RemotePrompt } from './remote/remoteLink';
 import type { ShellModeRunner } from './shellModeRunner';
 
 export interface PromptSenderHost {
@@ -73,6 +74,24 @@ export class PromptSender {
         host.requestRender();
       },
     );
+  }
+
+  /**
+   * A web client's prompt the server prepared (`/remote`, docs/remote.md): its command expansion, pre-approved tools,
+   * `@path` files and images go to the model as they are; the text is what shows here and in the queue.
+   */
+  sendPrepared(text: string, prepared: RemotePrompt): void {
+    const rt = this.host.ensureRuntime();
+    if (!rt) return;
+    const content: ContentPart[] = [
+      ...this.host.shell.takeContexts().map((t) => ({ type: 'text' as const, text: t })),
+      { type: 'text', text: prepared.promptContent ?? text },
+      ...(prepared.attachments ?? []),
+    ];
+    if (rt.agent.busy) this.queuedPrompts.push(text);
+    const granted = prepared.preApproved?.length ? { preApproved: prepared.preApproved } : {};
+    rt.agent.submit({ kind: 'prompt', text, content, ...granted });
+    this.host.requestRender();
   }
 
   /** `/flow:<name>`: the flow's turns one after another; how it ended is a notice (engine/delegation/flowRunner.ts). */

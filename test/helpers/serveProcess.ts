@@ -130,3 +130,22 @@ export class WsClient {
     this.socket.close();
   }
 }
+
+/** A new session on `s` and a WebSocket client named `watcher` subscribed to it: test/server/*'s common set-up. */
+export async function watchedSession(s: Served): Promise<{ sid: string; watcher: WsClient }> {
+  const sid = (await api(s, 'POST', '/api/v1/sessions', {})).data.session_id as string;
+  const watcher = await WsClient.connect(s, 'watcher');
+  await watcher.request('subscribe', { session_ids: [sid] });
+  return { sid, watcher };
+}
+
+/** Ends what a serve test started, whichever of them did start. */
+export async function stopServed(
+  watcher: WsClient | undefined,
+  served: Served | undefined,
+  model: { close(): Promise<void> } | undefined,
+): Promise<void> {
+  watcher?.close();
+  await served?.stop();
+  await model?.close();
+}

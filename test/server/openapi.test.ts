@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/server/openapi';
 import { ROUTES } from '../../src/server/routes';
+import { EVENT_SCHEMAS } from '../../src/server/eventSchemas';
 
 const schema = JSON.parse(readFileSync(join(__dirname, 'fixtures/openapi-3.1-schema.json'), 'utf8')) as Record<
   string,
@@ -42,5 +43,15 @@ describe('openapi.json', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const ajv = new Ajv2020({ strict: true, strictRequired: false });
     for (const r of ROUTES) if (r.body) expect(() => ajv.compile(r.body!), r.path).not.toThrow();
+  });
+
+  it('describes the live events as components a validator compiles', () => {
+    const doc = openApiDocument('1.2.3') as { components: { schemas: Record<string, unknown> } };
+    const ajv = new Ajv2020({ strict: true, strictRequired: false });
+    for (const [type, schema] of Object.entries(EVENT_SCHEMAS)) {
+      expect(doc.components.schemas[`event.${type}`]).toBe(schema);
+      expect(() => ajv.compile(schema), type).not.toThrow();
+    }
+    expect(Object.keys(EVENT_SCHEMAS)).toContain('message.delta');
   });
 });

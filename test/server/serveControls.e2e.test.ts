@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
-import { api, startServe, WsClient, type Served, type WsFrame } from '../helpers/serveProcess';
+import {
+  api,
+  startServe,
+  stopServed,
+  watchedSession,
+  WsClient,
+  type Served,
+  type WsFrame,
+} from '../helpers/serveProcess';
 
 let model: MockModelServer;
 let dirs: CliDirs;
@@ -94,16 +102,10 @@ beforeAll(async () => {
     '---\r\nname: release-notes\r\ndescription: Writes release notes from the git log\r\n---\r\nRead the log.\r\n',
   );
   served = await startServe(dirs, mockModelEnv(model.baseUrlFor('openai')), ['--approval-expiry', '1']);
-  sid = (await api(served, 'POST', '/api/v1/sessions', {})).data.session_id as string;
-  watcher = await WsClient.connect(served, 'watcher');
-  await watcher.request('subscribe', { session_ids: [sid] });
+  ({ sid, watcher } = await watchedSession(served));
 }, 60_000);
 
-afterAll(async () => {
-  watcher?.close();
-  await served?.stop();
-  await model?.close();
-});
+afterAll(() => stopServed(watcher, served, model));
 
 describe('jarvis serve controls', () => {
   it('an approval nobody answers expires; the call is refused and a late answer gets 41001', async () => {

@@ -2,12 +2,15 @@
 // session server it starts, and a web client (HTTP + WebSocket, as the browser UI talks) watches it and answers it.
 // An approval waits in both places: answered by the client, the terminal's panel closes and says who answered;
 // answered in the terminal, the client sees `client_id: "tui"` and a late answer is refused. A prompt from the client
-// runs in the terminal's session and shows there. The QR code on the screen decodes to the address printed.
-import { readFileSync, rmSync } from 'node:fs';
+// runs in the terminal's session and shows there. The answers stream to the client as `message.delta` events, and a
+// skill's `/name` sent by the client is expanded before it reaches the terminal's model. The QR code on the screen
+// decodes to the address printed.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
+import { expectDescribed } from '../helpers/describedEvent';
 import { decodeTextQr } from '../helpers/screenQr';
 import { api, WsClient, type Served, type WsFrame } from '../helpers/serveProcess';
 import type { RecordedRequest, ScriptedTurn } from '../helpers/mockModelServer';
@@ -31,7 +34,38 @@ function turnFor(req: RecordedRequest): ScriptedTurn {
   if (text === '<tool>') return { text: 'the file is written' };
   const file = /write (\w+\.txt)/.exec(text);
   if (file) return { toolCalls: [{ name: 'Write', arguments: { path: file[1], content: `${file[1]} body\n` } }] };
+  // The skill's instructions (written below), not its `/name`: the server expanded it.
+  if (text.includes('PHONE-SKILL-MARKER for v2.1')) return { text: 'the skill was read in full' };
   return { text: 'hello back to the browser' };
+}
+
+/** A user skill, as a user writes one (CRLF, a list-valued field). */
+function writeSkill(home: string): void {
+  const dir = join(home, 'skills', 'phone-notes');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'SKILL.md'),
+    '---\r\nname: phone-notes\r\ndescription: Notes for the phone\r\narguments: [version]\r\n---\r\nWrite PHONE-SKILL-MARKER for $version.\r\n',
+  );
+}
+
+/** The text a prompt's answer streamed as `message.delta` events, checked to name one message, the final one. */
+function streamedText(frames: WsFrame[], sid: string, pid: string): string {
+  const deltas = frames.filter(
+    (f) => f.session_id === sid && f.type === 'message.delta' && f.payload.prompt_id === pid,
+  );
+  for (const d of deltas) {
+    expect(d.seq).toBe(0);
+    expectDescribed(d);
+  }
+  const ids = new Set(deltas.map((d) => d.payload.message_id));
+  expect(ids.size).toBe(1);
+  const final = frames.find(
+    (f) => f.session_id === sid && f.type === 'message' && f.payload.message_id === deltas[0].payload.message_id,
+  );
+  expect(final?.payload.role).toBe('assistant');
+  expect(frames.indexOf(deltas.at(-1)!)).toBeLessThan(frames.indexOf(final!));
+  return deltas.map((d) => d.payload.delta).join('');
 }
 
 /** The screen's words, lines joined (notices wrap at the terminal's width). */
@@ -45,6 +79,7 @@ describe.skipIf(!hasTmux)(
       const home = tempDir('jarvis-remote-home-');
       const cwd = tempDir('jarvis-remote-cwd-');
       made.push(home, cwd);
+      writeSkill(home);
       const app = await start({ home, cwd, script: turnFor });
       const { tmux } = app;
 
@@ -86,6 +121,8 @@ describe.skipIf(!hasTmux)(
       expect(asked.payload).toMatchObject({ tool: 'Write' });
       const started = web.frames.find(ofSession((f) => f.type === 'prompt.started'))!;
       expect(started.payload).toMatchObject({ source: 'tui', origin: 'user', text: 'please write one.txt' });
+      expectDescribed(started);
+      expectDescribed(web.frames.find(ofSession((f) => f.type === 'prompt.queued'))!);
       const aid = asked.payload.approval_id as string;
       const approved = await api(
         served,
@@ -106,6 +143,8 @@ describe.skipIf(!hasTmux)(
         'the terminal prompt to complete',
       );
       expect(firstDone.payload).toMatchObject({ outcome: 'success' });
+      // The terminal's own turn streams to the client, naming the terminal's prompt.
+      expect(streamedText(web.frames, sid, started.payload.prompt_id as string)).toBe('the file is written');
       const messages = web
         .events(sid)
         .filter((f) => f.type === 'message')
@@ -147,20 +186,41 @@ describe.skipIf(!hasTmux)(
       );
       expect(readFileSync(join(cwd, 'two.txt'), 'utf8')).toBe('two.txt body\n');
 
+      /** A prompt sent by the web client, to its successful end; its id. */
+      const fromWeb = async (text: string): Promise<string> => {
+        const prompt = await api(served, 'POST', `/api/v1/sessions/${sid}/prompts`, {
+          content: [{ type: 'text', text }],
+        });
+        expect(prompt.code, prompt.msg).toBe(0);
+        const id = prompt.data.prompt_id as string;
+        const done = await web.waitFor(
+          ofSession((f) => f.type === 'prompt.completed' && f.payload.prompt_id === id),
+          `the web prompt "${text}" to complete`,
+        );
+        expect(done.payload).toMatchObject({ outcome: 'success', status: 'completed' });
+        return id;
+      };
+
       // 3. A prompt from the web runs in the terminal's session and shows in the terminal.
-      const prompt = await api(served, 'POST', `/api/v1/sessions/${sid}/prompts`, {
-        content: [{ type: 'text', text: 'greetings from the phone' }],
-      });
-      expect(prompt.code, prompt.msg).toBe(0);
-      const pid = prompt.data.prompt_id as string;
-      const done = await web.waitFor(
-        ofSession((f) => f.type === 'prompt.completed' && f.payload.prompt_id === pid),
-        'the web prompt to complete',
-      );
-      expect(done.payload).toMatchObject({ outcome: 'success', status: 'completed' });
+      const pid = await fromWeb('greetings from the phone');
       const screen = await tmux.waitFor('hello back to the browser');
       expect(screen).toContain('greetings from the phone');
-      // It was the web's prompt, not one the terminal typed.
+      expect(streamedText(web.frames, sid, pid)).toBe('hello back to the browser');
+
+      // 4. A skill named by the web client: listed from the terminal's session, expanded by the server, and the
+      // terminal's model gets the skill's instructions (turnFor answers them) while the terminal shows what was sent.
+      const commands = await api<{ items: Array<{ name: string; source: string; argument_hint: string | null }> }>(
+        served,
+        'GET',
+        `/api/v1/sessions/${sid}/commands`,
+      );
+      expect(commands.code, commands.msg).toBe(0);
+      expect(commands.data.items.find((c) => c.name === 'phone-notes')).toMatchObject({ source: 'skill' });
+      const skillPid = await fromWeb('/phone-notes v2.1');
+      expect(streamedText(web.frames, sid, skillPid)).toBe('the skill was read in full');
+      const skillScreen = await tmux.waitFor('the skill was read in full');
+      expect(skillScreen).toContain('/phone-notes v2.1');
+      // Those were the web's prompts, not ones the terminal typed.
       expect(web.events(sid).filter((f) => f.type === 'prompt.started' && f.payload.source === 'tui')).toHaveLength(2);
 
       send(app, '/remote status');

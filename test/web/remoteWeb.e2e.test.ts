@@ -87,7 +87,8 @@ describe.skipIf(!hasTmux)(
       await panel.waitFor({ state: 'detached' });
       const elsewhere = page.getByRole('status').filter({ hasText: 'by the terminal' });
       await elsewhere.waitFor();
-      expect(await elsewhere.textContent()).toContain('The approval was approved by the terminal.');
+      // The panel names the tool and who answered (web/src/state/sessionEvents.ts).
+      expect(await elsewhere.textContent()).toContain('Write: approved by the terminal.');
       await page.getByText('The file is written.').nth(1).waitFor();
       // The terminal's turn ended for the browser too (prompt.completed): nothing shows as working.
       await page.getByText(/working…/).waitFor({ state: 'detached' });

@@ -2,11 +2,21 @@
 // replaced by the finished message, a retry discarding what streamed, replayed events applied once, approvals
 // answered elsewhere named, and the snapshot's messages paired with their tool results.
 import { describe, expect, it } from 'vitest';
+import { emptyLive } from '../../web/src/state/live';
 import { itemsFromSnapshot } from '../../web/src/state/messages';
 import { applyEvent } from '../../web/src/state/sessionEvents';
 import type { ServerEvent, SessionView } from '../../web/src/state/types';
 
-const base: SessionView = { id: 'S', items: [], approvals: [], questions: [], lastSeq: 0, epoch: 'E', busy: false };
+const base: SessionView = {
+  id: 'S',
+  items: [],
+  approvals: [],
+  questions: [],
+  lastSeq: 0,
+  epoch: 'E',
+  busy: false,
+  live: emptyLive,
+};
 const ev = (type: string, seq: number, payload: Record<string, unknown>): ServerEvent => ({
   type,
   seq,
@@ -78,5 +88,39 @@ describe('web state', () => {
       { kind: 'tool', id: 't:c1', name: 'Bash', args: { command: 'ls' }, result: 'a.txt', isError: false },
       { kind: 'assistant', id: 'm:3', text: 'One file.' },
     ]);
+  });
+
+  it('keeps the to-do list, the goal and the subagents from their events', () => {
+    const started = {
+      subagent_id: 'a1',
+      parent_agent_id: 'main',
+      parent_call_id: 'c1',
+      via: 'AgentSwarm',
+      agent_name: 'coder',
+      description: 'item x',
+      status: 'running',
+      started_at: 'now',
+      activity: null,
+      elapsed_ms: null,
+      error: null,
+      response: null,
+      prompt: 'Handle x.',
+    };
+    const view = run([
+      ev('session.todos_changed', 1, { todos: [{ title: 'Read', status: 'done' }] }),
+      ev('session.goal_changed', 2, { change: 'created', goal: { goal_id: 'g', objective: 'Ship', status: 'active' } }),
+      ev('subagent.started', 3, started),
+      ev('subagent.progress', 4, { subagent_id: 'a1', parent_call_id: 'c1', activity: 'Glob *.md' }),
+    ]);
+    expect(view.live.todos).toEqual([{ title: 'Read', status: 'done' }]);
+    expect(view.live.goal).toMatchObject({ objective: 'Ship' });
+    expect(view.live.subagents[0]).toMatchObject({ status: 'running', activity: 'Glob *.md' });
+    const done = run(
+      [ev('subagent.finished', 5, { subagent_id: 'a1', parent_call_id: 'c1', status: 'completed', elapsed_ms: 900 })],
+      view,
+    );
+    expect(done.live.subagents[0]).toMatchObject({ status: 'completed', activity: null, elapsed_ms: 900 });
+    // Replayed (seq already applied): nothing changes.
+    expect(run([ev('session.todos_changed', 1, { todos: [] })], done).live.todos).toHaveLength(1);
   });
 });

@@ -46,7 +46,8 @@ async function walk(mode: Mode): Promise<void> {
   await user.send('say hello');
   const answer = page.getByRole('article', { name: 'answer' }).first();
   await answer.getByText('Jarvis').waitFor();
-  expect(await answer.locator('pre code').textContent()).toBe('const answer = 42;');
+  // The answer streams in (message.delta): the code block is whole once the message has arrived.
+  await expect.poll(() => answer.locator('pre code').textContent()).toBe('const answer = 42;');
   await shot(page, `${mode}-answer`);
 
   // A Bash card with its command and output (approved first if the mode asks).

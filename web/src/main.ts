@@ -2,6 +2,7 @@
 // the address bar and the history, then exchanged for the cookie; then the app starts.
 import { call, logIn, whenUnauthorized } from './api/http';
 import { App } from './components/app';
+import { applyStoredTheme } from './components/sessionControls';
 import { loginScreen } from './components/loginScreen';
 import { Actions } from './state/actions';
 import { initialState, Store } from './state/store';
@@ -12,6 +13,7 @@ import 'jarvis:theme.css';
 const code = /^#login=([A-Za-z0-9_-]{1,128})$/.exec(location.hash)?.[1];
 if (code !== undefined) history.replaceState(null, '', location.pathname);
 
+applyStoredTheme();
 const root = document.getElementById('app')!;
 const store = new Store(initialState);
 let started = false;

@@ -2,16 +2,19 @@
 // server started in this process, prints the address it exposes, the login link and its QR code for a phone.
 import type { Runtime } from '../../engine/runtime/runtime';
 import type { PermissionMode } from '../../engine/session/records';
+import type { RuntimeOptions } from '../../engine/runtime/runtime';
 import type { McpManager } from '../../ext/mcp/mcpManager';
 import type { RemoteBridge } from './remoteBridge';
-import type { RemoteLink, RemoteSettings, RemoteStarter } from './remoteLink';
+import type { RemoteLink, RemotePrompt, RemoteSettings, RemoteStarter } from './remoteLink';
 
 export interface RemoteControlHost {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly mcp: McpManager | undefined;
+  /** The runtime options now (they change on /reload). */
+  readonly base: Pick<RuntimeOptions, 'plugins' | 'rules'>;
   ensureRuntime(): Runtime | undefined;
-  send(text: string): void;
+  send(text: string, prepared?: RemotePrompt): void;
   interrupt(): void;
   setMode(mode: PermissionMode, plan: boolean): void;
   switchModel(alias: string): string;
@@ -95,7 +98,10 @@ export class RemoteControl {
           runtime,
           cwd: host.cwd,
           mcp: host.mcp,
-          send: (text) => host.send(text),
+          get base() {
+            return host.base;
+          },
+          send: (text, prepared) => host.send(text, prepared),
           interrupt: () => host.interrupt(),
           setMode: (mode, plan) => host.setMode(mode, plan),
           switchModel: (alias) => host.switchModel(alias),

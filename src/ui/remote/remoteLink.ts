@@ -10,7 +10,8 @@ import type {
 } from '../../engine/delegation/interactions';
 import type { EngineEvent } from '../../engine/loop/events';
 import type { PermissionMode } from '../../engine/session/records';
-import type { Runtime } from '../../engine/runtime/runtime';
+import type { HeadlessRunOptions } from '../../engine/runtime/headlessRun';
+import type { Runtime, RuntimeOptions } from '../../engine/runtime/runtime';
 import type { McpManager } from '../../ext/mcp/mcpManager';
 
 /** The terminal UI's live session, as the server drives it. */
@@ -18,8 +19,13 @@ export interface RemoteTarget {
   readonly runtime: Runtime;
   readonly cwd: string;
   readonly mcp: McpManager | undefined;
-  /** A prompt from a web client: sent as if typed here, so it shows in the terminal and queues behind a turn. */
-  send(text: string): void;
+  /** The terminal's runtime options: the plugins whose commands a web prompt may name, the permission rules. */
+  readonly base: Pick<RuntimeOptions, 'plugins' | 'rules'>;
+  /**
+   * A prompt from a web client: sent as if typed here, so it shows in the terminal and queues behind a turn; with
+   * what the server prepared for it (RemotePrompt), sent as it is (no second expansion or `@path` reading here).
+   */
+  send(text: string, prepared?: RemotePrompt): void;
   /** Stops the running turn (Esc). */
   interrupt(): void;
   setMode(mode: PermissionMode, plan: boolean): void;
@@ -28,6 +34,9 @@ export interface RemoteTarget {
   /** The server's own warnings (a request that failed inside it), as notices: its stderr is this screen. */
   warn(text: string): void;
 }
+
+/** What a web client's prompt carries besides its text: a command's expansion, its `@path` files and images. */
+export type RemotePrompt = Pick<HeadlessRunOptions, 'promptContent' | 'preApproved' | 'attachments'>;
 
 /** `/remote --host --port`; absent: 127.0.0.1 and the server's default port (or the next free one). */
 export interface RemoteSettings {

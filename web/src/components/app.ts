@@ -9,6 +9,11 @@ import { Composer } from './composer';
 import { ConversationView } from './conversation';
 import { questionPanel } from './questionPanel';
 import { SessionList } from './sessionList';
+import { ControlActions } from '../state/controlActions';
+import { Notifier } from '../notify';
+import { ProgressPanel } from './progressPanel';
+import { PromptAssist } from './promptAssist';
+import { SessionControls } from './sessionControls';
 
 function sessionName(s: State, id: string, title: string | null | undefined): string {
   const row = s.sessions.find((r) => r.session_id === id);
@@ -27,6 +32,9 @@ export class App {
   private readonly sessions: SessionList;
   private readonly conversation = new ConversationView();
   private readonly composer: Composer;
+  private readonly assist: PromptAssist;
+  private readonly progress = new ProgressPanel();
+  private readonly controls: SessionControls;
 
   constructor(
     private readonly store: Store,
@@ -37,7 +45,24 @@ export class App {
       open: (id) => void actions.openSession(id),
       create: () => void actions.newSession(),
     });
-    this.composer = new Composer({ send: (t) => actions.send(t), stop: () => void actions.stop() });
+    // The prompt box's helpers, progress and controls (webapi's parts: promptAssist, progressPanel, sessionControls).
+    const controls = new ControlActions(store, actions);
+    const notifier = new Notifier();
+    this.composer = new Composer({
+      send: async (t) => {
+        const ok = await actions.send(t, this.assist.images());
+        if (ok) this.assist.takeImages();
+        return ok;
+      },
+      stop: () => void actions.stop(),
+    });
+    this.assist = new PromptAssist(this.composer.input, this.composer.el, {
+      files: (q) => controls.files(q),
+      commands: () => controls.commands(),
+      error: (message) => store.update({ error: message }),
+    });
+    this.controls = new SessionControls({ controls, notifications: notifier });
+    store.listen((s, prev) => notifier.observe(s, prev));
     this.toggle = h(
       'button',
       {
@@ -69,7 +94,18 @@ export class App {
         h('button', { type: 'button', class: 'logout', onclick: () => void actions.logOut() }, 'Log out'),
       ),
       this.sessions.el,
-      h('main', { class: 'main' }, this.error, this.conversation.el, this.elsewhere, this.panels, this.composer.el),
+      h(
+        'main',
+        { class: 'main' },
+        this.error,
+        this.conversation.el,
+        this.progress.el,
+        this.elsewhere,
+        this.panels,
+        h('div', { class: 'composer-wrap' }, this.assist.list, this.assist.chips, this.composer.el),
+        h('div', { class: 'composer-extra' }, this.assist.picker),
+        this.controls.el,
+      ),
     );
     // Escape closes the session list where it covers the conversation (a phone).
     this.el.addEventListener('keydown', (e) => {
@@ -121,6 +157,8 @@ export class App {
       cur ? 'Nothing here yet: send a prompt.' : 'Pick a session or start a new one.',
     );
     this.composer.render(!!cur, !!cur?.busy);
+    this.progress.render(cur?.live);
+    this.controls.render(cur?.status, !!cur?.busy);
     if (!prev || cur?.approvals !== prev.current?.approvals || cur?.questions !== prev.current?.questions) {
       const hadFocus = this.panels.contains(document.activeElement);
       const panels = [

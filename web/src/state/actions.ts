@@ -2,6 +2,7 @@
 // failure is shown (state.error) with the server's own message.
 import { ApiFailure, call, CLIENT_ID } from '../api/http';
 import { EventStream } from '../api/ws';
+import { liveFromSnapshot } from './live';
 import { itemsFromSnapshot } from './messages';
 import { applyEvent } from './sessionEvents';
 import type { Store } from './store';
@@ -58,14 +59,16 @@ export class Actions {
     if (location.hash !== `#s=${id}`) history.replaceState(null, '', `#s=${id}`);
     const loaded = await this.attempt('opening the session', async () => {
       const [snap, qs] = await Promise.all([
-        call<{
-          as_of_seq: number;
-          epoch: string;
-          status: Status;
-          messages: { items: []; has_more: boolean };
-          prompts: Array<{ prompt_id: string; text: string; status: string }>;
-          approvals: Approval[];
-        }>('GET', `/api/v1/sessions/${id}/snapshot`),
+        call<
+          {
+            as_of_seq: number;
+            epoch: string;
+            status: Status;
+            messages: { items: []; has_more: boolean };
+            prompts: Array<{ prompt_id: string; text: string; status: string }>;
+            approvals: Approval[];
+          } & Parameters<typeof liveFromSnapshot>[0]
+        >('GET', `/api/v1/sessions/${id}/snapshot`),
         call<{ items: Interaction[] }>('GET', `/api/v1/sessions/${id}/questions?status=pending`),
       ]);
       const items = itemsFromSnapshot(snap.messages.items);
@@ -82,6 +85,7 @@ export class Actions {
         lastSeq: snap.as_of_seq,
         epoch: snap.epoch,
         busy: snap.status.busy,
+        live: liveFromSnapshot(snap),
       };
       return view;
     });
@@ -105,11 +109,16 @@ export class Actions {
     await this.openSession(created.session_id);
   }
 
-  async send(text: string): Promise<boolean> {
+  /** Sends a prompt with its pasted images (`{ media_type, data }`, base64: docs/server.md "Prompts with images"). */
+  async send(text: string, images: ReadonlyArray<{ media_type: string; data: string }> = []): Promise<boolean> {
     const cur = this.store.state.current;
-    if (!cur || !text.trim()) return false;
+    if (!cur || (!text.trim() && !images.length)) return false;
+    const content = [
+      ...(text.trim() ? [{ type: 'text', text }] : []),
+      ...images.map((i) => ({ type: 'image', media_type: i.media_type, data: i.data })),
+    ];
     const ok = await this.attempt('sending the prompt', () =>
-      call('POST', `/api/v1/sessions/${cur.id}/prompts`, { content: [{ type: 'text', text }] }),
+      call('POST', `/api/v1/sessions/${cur.id}/prompts`, { content }),
     );
     return ok !== undefined;
   }

@@ -1,5 +1,6 @@
 // A session's events (docs/server.md "Events") reduced into its view: messages, prompts, approvals, questions and
 // status. Events at or before the view's cursor were already applied (a snapshot or a replay) and are skipped.
+import { applyLive } from './live';
 import { applyDelta, applyStreamMessage, type StreamMessage } from './messages';
 import type { Approval, Interaction, ServerEvent, SessionView, Status } from './types';
 
@@ -91,7 +92,9 @@ export function applyEvent(view: SessionView, e: ServerEvent, ownClient: string)
           { kind: 'notice', id: `e:${e.seq}`, text: String(p.message ?? 'error'), level: 'error' },
         ],
       };
-    default:
-      return view;
+    default: {
+      const live = applyLive(view.live, e);
+      return live === view.live ? view : { ...view, live };
+    }
   }
 }

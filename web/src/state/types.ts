@@ -1,3 +1,5 @@
+import type { LiveState } from './live';
+
 // What the UI shows, as plain data the store holds (docs/web.md "Structure"). Items are replaced, never changed in
 // place, so a component can tell by identity which ones to draw again.
 /** One event of the WebSocket (docs/server.md "Events"); `seq` 0 for volatile ones. */
@@ -84,6 +86,8 @@ export interface SessionView {
   stale?: boolean;
   /** "approved from web:… " and the like: what another client did to a panel this tab showed. */
   resolvedElsewhere?: string;
+  /** The to-do list, the goal and the subagents (state/live.ts). */
+  live: LiveState;
 }
 
 export interface State {
