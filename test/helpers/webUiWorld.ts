@@ -1,13 +1,12 @@
 // The world of the web UI's browser tests (test/web/*.e2e.test.ts, docs/web.md "Tests"): the scripted model's turns,
-// `jarvis web` on the built CLI, the system Chromium, pages that report their errors, screenshots into docs/web/,
+// `jarvis web` on the built CLI, the system Chromium, pages that report their errors, screenshots (test/helpers/screenshots.ts),
 // and a user who clicks, taps, or uses the keyboard alone.
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { makeCliDirs, mockModelEnv, type CliDirs } from './cli';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from './mockModelServer';
 import { launchChromium, startWeb, type WebServed } from './webProcess';
-
-const SHOTS = join(__dirname, '../../docs/web');
+import { SHOTS } from './screenshots';
 
 // A model answer written the way an injected prompt would make it: script tags, event handlers, javascript: and
 // data: links in every spelling, an HTML block, an iframe, a remote image (a tracking pixel) and a form.

@@ -14,9 +14,9 @@ import { makeCliDirs, mockModelEnv, waitUntil } from '../helpers/cli';
 import { startMockModelServer } from '../helpers/mockModelServer';
 import { launchChromium, startWeb } from '../helpers/webProcess';
 import { appsClosedAfterEach, send, tempDir } from '../ui/e2eHarness';
+import { SHOTS } from '../helpers/screenshots';
 
 const hasTmux = requireSystemPart('tmux', 'the terminal UI is tested inside tmux');
-const SHOTS = join(__dirname, '../../docs/web');
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });

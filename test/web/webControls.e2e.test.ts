@@ -11,12 +11,12 @@ import { makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
 import { delegateTurn, turnPosition } from '../helpers/liveTurns';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import { launchChromium, newLink, startWeb, type WebServed } from '../helpers/webProcess';
+import { SHOTS } from '../helpers/screenshots';
 
 let model: MockModelServer;
 let dirs: CliDirs;
 let served: WebServed;
 let browser: Browser;
-const SHOTS = join(__dirname, '../../docs/web');
 
 // A 2×2 PNG.
 const PNG = Buffer.from(
