@@ -59,6 +59,8 @@ async function walk(mode: Mode): Promise<void> {
   if (await bashApproval.isVisible())
     await user.press(bashApproval.getByRole('button', { name: 'Approve once' }), 'Approve once');
   await expect.poll(() => bash.locator('.tool-out').textContent()).toContain('web-ui-check');
+  // The output as printed, not the model's <stdout> wrapper.
+  expect(await bash.locator('pre.tool-out').first().textContent()).toBe('web-ui-check');
   await page.getByText('The command printed').waitFor();
   await shot(page, `${mode}-bash`);
 

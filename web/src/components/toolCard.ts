@@ -2,6 +2,7 @@
 // their diff, Read the file and line range; any other tool its arguments. The result (or error) sits under the call.
 import { h, type Child } from '../dom';
 import type { Item } from '../state/types';
+import { parseBashOutput } from './bashOutput';
 import { diffOfCall } from './diff';
 
 type ToolItem = Extract<Item, { kind: 'tool' }>;
@@ -54,7 +55,17 @@ export function toolCard(t: ToolItem): HTMLElement {
         h('pre', { class: 'tool-args', tabindex: 0 }, clip(JSON.stringify(t.args, null, 2))),
       ),
     );
-  if (t.result !== undefined) {
+  const bash = t.name === 'Bash' && t.result !== undefined ? parseBashOutput(t.result) : undefined;
+  if (bash) {
+    if (bash.note) body.push(h('p', { class: 'tool-note' }, clip(bash.note)));
+    const shown = bash.stdout || (bash.stderr ? '' : '(no output)');
+    if (shown) body.push(h('pre', { class: 'tool-out', tabindex: 0, 'aria-label': 'Bash output' }, clip(shown)));
+    if (bash.stderr)
+      body.push(
+        h('pre', { class: 'tool-out tool-err', tabindex: 0, 'aria-label': 'Bash error output' }, clip(bash.stderr)),
+      );
+    if (bash.exit) body.push(h('p', { class: 'tool-exit' }, `exit code ${bash.exit}`));
+  } else if (t.result !== undefined) {
     const out = h(
       'pre',
       {
