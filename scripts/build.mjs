@@ -111,8 +111,7 @@ for (const wasm of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-s
 await buildWeb();
 
 // What `jarvis -p` loads before its first request becomes one file (scripts/startChunk.mjs).
-for (const path of await mergeStartChunks({ metafile: result.metafile, root: process.cwd() }))
-  produced.add(path);
+for (const path of await mergeStartChunks({ metafile: result.metafile, root: process.cwd() })) produced.add(path);
 
 // Chunk names carry content hashes: remove the chunks of earlier builds so dist/ holds one build.
 for (const name of readdirSync('dist/chunks')) {

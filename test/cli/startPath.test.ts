@@ -96,7 +96,8 @@ describe('the start chunk (scripts/startChunk.mjs)', () => {
     const start = chunks().find((f) => f.startsWith('start-'))!;
     const facades = chunks().filter((f) => readFileSync(join(chunksDir, f), 'utf8').includes(`from "./${start}"`));
     expect(facades.length).toBeGreaterThan(50);
-    for (const f of facades) expect(readFileSync(join(chunksDir, f), 'utf8')).toMatch(/^export \{[^}]*\} from "[^"]+";\n$/);
+    for (const f of facades)
+      expect(readFileSync(join(chunksDir, f), 'utf8')).toMatch(/^export \{[^}]*\} from "[^"]+";\n$/);
     // The interactive UI's chunk reaches the session code through them.
     const app = chunks().find((f) => f.startsWith('app-'))!;
     expect([...staticClosure(join(chunksDir, app))].map((p) => basename(p))).toContain(start);
@@ -104,7 +105,6 @@ describe('the start chunk (scripts/startChunk.mjs)', () => {
 });
 
 describe('lazy MCP SDK', () => {
-
   it('print mode and the UI load the MCP SDK only when a server is configured (it sits behind import())', () => {
     const chunks = readdirSync(join(dirname(DIST), 'chunks')).filter((f) => f.endsWith('.js'));
     const sdk = chunks.filter((f) =>

@@ -14,8 +14,15 @@ const ENTRY = `
 import * as tower from ${JSON.stringify(join(SRC, 'engine/tower/towerGit.ts'))};
 import { snapshotBeforeBash } from ${JSON.stringify(join(SRC, 'engine/extensions/commandChanges.ts'))};
 const lsp = { anyRunning: () => true, openDocuments: () => [], runningClientFor: () => true };
+// Tower's git is a class (it carries the session's environment); its methods as plain functions, run with the
+// process's environment as a session without an \`env\` of its own does.
+const towerGit = new tower.TowerGit();
 const features = {
-  ...tower,
+  ...Object.fromEntries(
+    Object.getOwnPropertyNames(tower.TowerGit.prototype)
+      .filter((k) => k !== 'constructor')
+      .map((k) => [k, (...args) => towerGit[k](...args)]),
+  ),
   async bashSnapshot(cwd) {
     const s = await snapshotBeforeBash(lsp, cwd);
     return { git: s.git, files: [...s.files.keys()], problem: s.problem ?? null };
