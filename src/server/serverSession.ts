@@ -46,7 +46,7 @@ export interface SessionDriver {
   setPermissionMode(mode: PermissionMode, plan: boolean): void;
   /** Switches to the model an alias names (throws a message for the client when it cannot); returns its id. */
   switchModel(alias: string): string;
-  /** The models the session can switch to, the current one marked (docs/server.md "Models"). */
+  /** The models the session can switch to, the current one marked (docs/server.md "Endpoints"). */
   models(): ModelChoice[];
   close(): Promise<void>;
 }

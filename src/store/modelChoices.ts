@@ -1,4 +1,4 @@
-// The models a session can switch to (docs/server.md "Models"): the aliases of config.toml that the terminal's
+// The models a session can switch to (docs/server.md "Endpoints"): the aliases of config.toml that the terminal's
 // /model picker offers (SessionControl.modelAliases), each resolved as a switch would resolve it, and the model
 // the session talks to now first when no alias names it (the JARVIS_MODEL_* channel), as ACP lists them.
 import type { Capability, ResolvedModel } from '../types/models';
