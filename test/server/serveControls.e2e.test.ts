@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
+import { makeCliDirs, mockModelEnv, writeTwoModelConfig, type CliDirs } from '../helpers/cli';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import {
   api,
@@ -102,34 +102,7 @@ beforeAll(async () => {
     join(dirs.cwd, '.jarvis-code', 'skills', 'release-notes', 'SKILL.md'),
     '---\r\nname: release-notes\r\ndescription: Writes release notes from the git log\r\n---\r\nRead the log.\r\n',
   );
-  // Two aliases as a user writes them: a comment, default_model (the JARVIS_MODEL_* variables still win), a provider
-  // with its key, one alias with a display name, a smaller input window and thinking.
-  writeFileSync(
-    join(dirs.home, 'config.toml'),
-    [
-      '# models on the team gateway',
-      'default_model = "fast"',
-      '',
-      '[providers.gateway]',
-      'type = "openai"',
-      `base_url = "${model.baseUrlFor('openai')}"`,
-      'api_key = "sk-gateway-test"',
-      '',
-      '[models.fast]',
-      'provider = "gateway"',
-      'model = "fast-model-v1"',
-      'max_context_size = 128000',
-      '',
-      '[models.deep]',
-      'provider    = "gateway"',
-      'model       = "deep-model-v2"',
-      'display_name = "Deep thinker"',
-      'max_context_size = 200_000',
-      'max_input_size = 180_000',
-      'capabilities = ["thinking", "tool_use"]',
-      '',
-    ].join('\n'),
-  );
+  writeTwoModelConfig(dirs.home, model.baseUrlFor('openai'));
   served = await startServe(dirs, mockModelEnv(model.baseUrlFor('openai')), ['--approval-expiry', '1']);
   ({ sid, watcher } = await watchedSession(served));
 }, 60_000);

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
+import { makeCliDirs, mockModelEnv, writeTwoModelConfig, type CliDirs } from '../helpers/cli';
 import { delegateTurn, turnPosition } from '../helpers/liveTurns';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import { launchChromium, newLink, startWeb, type WebServed } from '../helpers/webProcess';
@@ -75,30 +75,7 @@ beforeAll(async () => {
     join(dirs.cwd, '.jarvis-code', 'skills', 'release-notes', 'SKILL.md'),
     '---\nname: release-notes\ndescription: Writes release notes\narguments: [version]\n---\nWrite SKILL-MARKER notes for $version.\n',
   );
-  // Two aliases as a user writes them (the JARVIS_MODEL_* variables' model is the one in use at first).
-  writeFileSync(
-    join(dirs.home, 'config.toml'),
-    [
-      '# the team gateway',
-      '[providers.gateway]',
-      'type = "openai"',
-      `base_url = "${model.baseUrlFor('openai')}"`,
-      'api_key = "sk-gateway-test"',
-      '',
-      '[models.fast]',
-      'provider = "gateway"',
-      'model = "fast-model-v1"',
-      'max_context_size = 128_000',
-      '',
-      '[models.deep]',
-      'provider = "gateway"',
-      'model = "deep-model-v2"',
-      'display_name = "Deep thinker"',
-      'max_context_size = 200_000',
-      'capabilities = ["thinking"]',
-      '',
-    ].join('\n'),
-  );
+  writeTwoModelConfig(dirs.home, model.baseUrlFor('openai'));
   served = await startWeb(dirs, mockModelEnv(model.baseUrlFor('openai')));
   browser = await launchChromium();
 }, 60_000);
@@ -228,7 +205,7 @@ describe('web UI prompt help, progress and controls', () => {
     await page.keyboard.press('End');
     await expect
       .poll(() => page.locator('#model-detail').textContent())
-      .toBe('gateway · deep-model-v2 · 200k context · thinking');
+      .toBe('gateway · deep-model-v2 · 180k context · thinking');
     expect(await picker.locator('option').allTextContents()).toEqual(['fast — fast-model-v1', 'deep — Deep thinker']);
     expect(await picker.inputValue()).toBe('deep');
     await page.screenshot({ path: join(SHOTS, 'controls-1280.png') });
