@@ -5,6 +5,7 @@ import type { HeadlessRunOptions } from '../engine/runtime/headlessRun';
 import type { Runtime, RuntimeOptions } from '../engine/runtime/runtime';
 import type { PermissionMode } from '../engine/session/records';
 import { rewind, RewindError } from '../engine/session/rewind';
+import { listModelChoices, type ModelChoice } from '../store/modelChoices';
 import { resolveModel } from '../store/modelResolution';
 import type { HostMessage } from '../sdk/sessionHost';
 import type { ResolvedModel } from '../llm/types';
@@ -45,6 +46,8 @@ export interface SessionDriver {
   setPermissionMode(mode: PermissionMode, plan: boolean): void;
   /** Switches to the model an alias names (throws a message for the client when it cannot); returns its id. */
   switchModel(alias: string): string;
+  /** The models the session can switch to, the current one marked (docs/server.md "Endpoints"). */
+  models(): ModelChoice[];
   close(): Promise<void>;
 }
 
@@ -141,6 +144,11 @@ export class ServerSession {
         host.setModel(model);
         return model.model;
       },
+      models: () =>
+        listModelChoices(
+          { config: startup.config, env: process.env, configPath: startup.configPath },
+          host.runtime.agent.model,
+        ),
     });
     return ServerSession.attach(host.sessionId, opts, { driver, base: startup.runtime, mcp: launched.mcp, early }, ref);
   }
@@ -397,6 +405,10 @@ export class ServerSession {
 
   setModel(alias: string): void {
     this.modelId = this.host.switchModel(alias);
+  }
+
+  models(): ModelChoice[] {
+    return this.host.models();
   }
 
   afterProfileChange(): void {

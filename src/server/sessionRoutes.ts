@@ -84,6 +84,14 @@ export const SESSION_ROUTES: Route[] = [
   },
   {
     method: 'GET',
+    path: '/api/v1/sessions/{id}/models',
+    tag: 'sessions',
+    summary:
+      "the models the session can switch to (the config's aliases, as /model offers them), the current one marked",
+    handler: async (ctx) => ({ items: (await session(ctx)).models() }),
+  },
+  {
+    method: 'GET',
     path: '/api/v1/sessions/{id}/snapshot',
     tag: 'sessions',
     summary:

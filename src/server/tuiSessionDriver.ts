@@ -9,6 +9,7 @@ import { streamJsonMessage } from '../engine/runtime/streamJson';
 import { MAIN_AGENT_ID, type EngineEvent } from '../engine/loop/events';
 import type { PermissionMode, TurnEndReason } from '../engine/session/records';
 import type { Runtime } from '../engine/runtime/runtime';
+import type { ModelChoice } from '../store/modelChoices';
 import type { RemoteTarget } from '../ui/remote/remoteLink';
 import { ApiError, Codes } from './envelope';
 import type { RunExtra, SessionDriver, ServerSession } from './serverSession';
@@ -93,6 +94,10 @@ export class TuiSessionDriver implements SessionDriver {
     } catch (e) {
       throw new ApiError(Codes.modelUnresolved, e instanceof Error ? e.message : String(e));
     }
+  }
+
+  models(): ModelChoice[] {
+    return this.target.models();
   }
 
   /** An engine event of the terminal's session. */

@@ -268,6 +268,7 @@ export function remoteHost(app: App, parts: AppParts): RemoteControlHost {
       app.requestRender();
       return controller.model.model;
     },
+    models: () => controller.modelChoices(),
     notice: (level, text, hint) => app.notice(level, text, hint),
     showLines: (lines) => ui.transcript.add(new LinesBlock(ui.view, () => lines)),
   };

@@ -1,6 +1,6 @@
 // Runs the built binary (bin/jarvis → dist/) as a child process, the way a user would.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -49,6 +49,40 @@ export function mockModelEnv(baseUrl: string, type = 'openai'): Record<string, s
     JARVIS_MODEL_PROVIDER_TYPE: type,
     JARVIS_MODEL_BASE_URL: baseUrl,
   };
+}
+
+/**
+ * Two model aliases in the home's config.toml, as a user writes them: a comment, `default_model` (the JARVIS_MODEL_*
+ * variables of mockModelEnv still win), a provider with its key, `fast`, and `deep` with a display name, a smaller
+ * input window and thinking. Both talk to `baseUrl` (the mock server), as `fast-model-v1` and `deep-model-v2`.
+ */
+export function writeTwoModelConfig(home: string, baseUrl: string): void {
+  writeFileSync(
+    join(home, 'config.toml'),
+    [
+      '# models on the team gateway',
+      'default_model = "fast"',
+      '',
+      '[providers.gateway]',
+      'type = "openai"',
+      `base_url = "${baseUrl}"`,
+      'api_key = "sk-gateway-test"',
+      '',
+      '[models.fast]',
+      'provider = "gateway"',
+      'model = "fast-model-v1"',
+      'max_context_size = 128000',
+      '',
+      '[models.deep]',
+      'provider    = "gateway"',
+      'model       = "deep-model-v2"',
+      'display_name = "Deep thinker"',
+      'max_context_size = 200_000',
+      'max_input_size = 180_000',
+      'capabilities = ["thinking", "tool_use"]',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** Starts a program in place of another (as another user: test/helpers/sandboxUsers.ts asUser). */

@@ -1,11 +1,12 @@
 // The controls a browser needs from `jarvis serve` (docs/server.md), on the built CLI against the scripted model: an
 // approval nobody answers expires; a queued prompt is listed and steered into the running turn; the permission mode
 // and model are switched; undo rewinds a prompt and its file; a background task is listed, read and cancelled;
-// skills, tools and MCP servers are listed; bad requests get their specific codes.
+// skills, tools and MCP servers are listed; bad requests get their specific codes; the models of the home config are
+// listed, a switch during a turn is refused and one after it reaches the model.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
+import { makeCliDirs, mockModelEnv, writeTwoModelConfig, type CliDirs } from '../helpers/cli';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import {
   api,
@@ -101,6 +102,7 @@ beforeAll(async () => {
     join(dirs.cwd, '.jarvis-code', 'skills', 'release-notes', 'SKILL.md'),
     '---\r\nname: release-notes\r\ndescription: Writes release notes from the git log\r\n---\r\nRead the log.\r\n',
   );
+  writeTwoModelConfig(dirs.home, model.baseUrlFor('openai'));
   served = await startServe(dirs, mockModelEnv(model.baseUrlFor('openai')), ['--approval-expiry', '1']);
   ({ sid, watcher } = await watchedSession(served));
 }, 60_000);
@@ -324,5 +326,55 @@ describe('jarvis serve controls', () => {
       body: '{"metadata":',
     });
     expect(((await notJson.json()) as { code: number }).code).toBe(40001);
+  }, 60_000);
+
+  it('lists the models of the config, refuses a switch during a turn, and the next request goes to the pick', async () => {
+    type Choice = { alias: string; model: string; current: boolean; context_window: number | null };
+    const list = () => api<{ items: Choice[] }>(served, 'GET', `/api/v1/sessions/${sid}/models`);
+    const before = await list();
+    expect(before.code, before.msg).toBe(0);
+    expect(before.data.items).toEqual([
+      expect.objectContaining({ alias: 'JARVIS_MODEL', model: 'mock-model', current: true }),
+      {
+        alias: 'fast',
+        provider: 'gateway',
+        model: 'fast-model-v1',
+        display_name: 'fast-model-v1',
+        current: false,
+        context_window: 128000,
+        thinking: 'none',
+        problem: null,
+      },
+      {
+        alias: 'deep',
+        provider: 'gateway',
+        model: 'deep-model-v2',
+        display_name: 'Deep thinker',
+        current: false,
+        context_window: 180000,
+        thinking: 'optional',
+        problem: null,
+      },
+    ]);
+
+    gate = new Promise((r) => (release = r));
+    const running = await prompt('wait for the gate');
+    await watcher.waitFor((f) => f.type === 'prompt.started' && f.payload.prompt_id === running, 'the start');
+    const refused = await api(served, 'POST', `/api/v1/sessions/${sid}/profile`, { agent_config: { model: 'deep' } });
+    expect([refused.code, refused.msg]).toEqual([40901, expect.stringContaining('while a turn runs')]);
+    release();
+    await watcher.waitFor(completed(running), 'the gated turn');
+
+    const switched = await api(served, 'POST', `/api/v1/sessions/${sid}/profile`, { agent_config: { model: 'deep' } });
+    expect(switched.data).toMatchObject({ model: 'deep', model_id: 'deep-model-v2' });
+    const after = await list();
+    expect(after.data.items.map((m) => [m.alias, m.current])).toEqual([
+      ['fast', false],
+      ['deep', true],
+    ]);
+    const sent = model.requests.length;
+    await watcher.waitFor(completed(await prompt('who answers now?')), 'the prompt on the new model');
+    expect(model.requests.slice(sent).map((r) => r.body.model)).toContain('deep-model-v2');
+    expect((await api(served, 'GET', `/api/v1/sessions/01ARZ3NDEKTSV4RRFFQ69G5FAV/models`)).code).toBe(40401);
   }, 60_000);
 });

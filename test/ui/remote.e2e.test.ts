@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { requireSystemPart } from '../helpers/requireAll';
 import { expectDescribed } from '../helpers/describedEvent';
 import { decodeTextQr } from '../helpers/screenQr';
+import { writeTwoModelConfig } from '../helpers/cli';
 import { api, WsClient, type Served, type WsFrame } from '../helpers/serveProcess';
 import type { RecordedRequest, ScriptedTurn } from '../helpers/mockModelServer';
 import { appsClosedAfterEach, send, tempDir } from './e2eHarness';
@@ -80,6 +81,8 @@ describe.skipIf(!hasTmux)(
       const cwd = tempDir('jarvis-remote-cwd-');
       made.push(home, cwd);
       writeSkill(home);
+      // Aliases the web's model list shows (the terminal talks to the JARVIS_MODEL_* model; nothing calls them).
+      writeTwoModelConfig(home, 'http://127.0.0.1:9/v1');
       const app = await start({ home, cwd, script: turnFor });
       const { tmux } = app;
 
@@ -110,6 +113,17 @@ describe.skipIf(!hasTmux)(
       const web = await WsClient.connect(served, 'web:phone');
       expect((await web.request('subscribe', { session_ids: [sid] })).code).toBe(0);
       const ofSession = (check: (f: WsFrame) => boolean) => (f: WsFrame) => f.session_id === sid && check(f);
+      // The models the terminal's /model offers, as the web UI's select reads them.
+      const models = await api<{ items: Array<{ alias: string; model: string; current: boolean }> }>(
+        served,
+        'GET',
+        `/api/v1/sessions/${sid}/models`,
+      );
+      expect(models.data.items.map((m) => [m.alias, m.model, m.current])).toEqual([
+        ['JARVIS_MODEL', 'any', true],
+        ['fast', 'fast-model-v1', false],
+        ['deep', 'deep-model-v2', false],
+      ]);
 
       // 1. Typed in the terminal, approved from the web: the panel closes and the terminal names the client.
       send(app, 'please write one.txt');

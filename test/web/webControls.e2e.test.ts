@@ -1,13 +1,13 @@
 // The web UI's prompt help, progress and controls (docs/web.md "Prompt input", "Progress", "Controls"), on the built
 // CLI (`jarvis web`) against the scripted model, in the system Chromium: `@` and `/` completion with the keyboard,
 // an attached image reaching the model, the to-do list, goal and subagents drawn from their events, the permission
-// mode and plan switches, a refused model switch, undo, fork, archive, the theme switch, and a notification when a
+// mode and plan switches, the model picked from the config's list (refused during a turn, then sent to), undo, fork, archive, the theme switch, and a notification when a
 // turn ends while the tab is not looked at. Screenshots go to docs/web/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCliDirs, mockModelEnv, type CliDirs } from '../helpers/cli';
+import { makeCliDirs, mockModelEnv, writeTwoModelConfig, type CliDirs } from '../helpers/cli';
 import { delegateTurn, turnPosition } from '../helpers/liveTurns';
 import { startMockModelServer, type MockModelServer, type ScriptedTurn } from '../helpers/mockModelServer';
 import { launchChromium, newLink, startWeb, type WebServed } from '../helpers/webProcess';
@@ -17,6 +17,8 @@ let model: MockModelServer;
 let dirs: CliDirs;
 let served: WebServed;
 let browser: Browser;
+let release: () => void = () => undefined;
+let gate = Promise.resolve();
 
 // A 2×2 PNG.
 const PNG = Buffer.from(
@@ -49,6 +51,9 @@ function turnFor(messages: Array<{ role: string; content: unknown }>): ScriptedT
         ? { toolCalls: [{ name: 'UpdateGoal', arguments: { status: 'complete', summary: 'migrated' } }] }
         : { text: 'planned' };
   if (text.includes('delegate the halves')) return delegateTurn(step);
+  // The prompt may be followed by a reminder of its own (plan mode turned off): read every message since the answer.
+  const fresh = JSON.stringify(messages.slice(messages.map((m) => m.role).lastIndexOf('assistant') + 1));
+  if (fresh.includes('hold the turn')) return { before: () => gate, text: 'held' };
   if (text.includes('Do task')) return { text: 'half done' };
   if (text.includes('write the file'))
     return step === 0
@@ -70,6 +75,7 @@ beforeAll(async () => {
     join(dirs.cwd, '.jarvis-code', 'skills', 'release-notes', 'SKILL.md'),
     '---\nname: release-notes\ndescription: Writes release notes\narguments: [version]\n---\nWrite SKILL-MARKER notes for $version.\n',
   );
+  writeTwoModelConfig(dirs.home, model.baseUrlFor('openai'));
   served = await startWeb(dirs, mockModelEnv(model.baseUrlFor('openai')));
   browser = await launchChromium();
 }, 60_000);
@@ -161,17 +167,13 @@ describe('web UI prompt help, progress and controls', () => {
     await progress.getByText('first half').waitFor();
     await page.screenshot({ path: join(SHOTS, 'progress-1280.png') });
 
-    // Permission mode and plan mode switch; an unknown model is refused with the server's reason.
+    // Permission mode and plan mode switch.
     const meta = page.locator('.meta');
     await page.getByLabel('Permission mode').selectOption('auto');
     await expect.poll(() => meta.textContent()).toContain('auto');
     await page.getByLabel('Plan mode').check();
     await expect.poll(() => meta.textContent()).toContain('plan');
     await page.getByLabel('Plan mode').uncheck();
-    await page.locator('#model-alias').fill('no-such-model');
-    await page.getByRole('button', { name: 'Switch model' }).click();
-    await page.getByRole('alert').filter({ hasText: 'switching' }).waitFor();
-    await page.screenshot({ path: join(SHOTS, 'controls-1280.png') });
 
     // Undo takes the last prompt back.
     const prompts = page.getByRole('article', { name: 'your prompt' });
@@ -179,6 +181,36 @@ describe('web UI prompt help, progress and controls', () => {
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => prompts.filter({ hasText: 'delegate the halves' }).count()).toBe(0);
     expect(await prompts.filter({ hasText: 'plan the work' }).count()).toBe(1);
+
+    // The model is picked from the config's list, the one in use selected and described; a switch while a turn runs
+    // is refused with the server's reason; a switch with the keyboard after it sends the next request to the pick.
+    const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+    await expect
+      .poll(() => picker.locator('option').allTextContents())
+      .toEqual(['mock-model (from JARVIS_MODEL_*)', 'fast — fast-model-v1', 'deep — Deep thinker']);
+    expect(await picker.inputValue()).toBe('JARVIS_MODEL');
+    expect(await picker.getAttribute('aria-describedby')).toBe('model-detail');
+    await expect.poll(() => page.locator('#model-detail').textContent()).toContain('mock-model');
+    gate = new Promise((r) => (release = r));
+    const held = model.requests.length;
+    await input.fill('hold the turn');
+    await input.press('Enter');
+    await expect.poll(() => model.requests.length).toBeGreaterThan(held);
+    await picker.selectOption('deep');
+    await page.getByRole('alert').filter({ hasText: 'cannot switch the model while a turn runs' }).waitFor();
+    expect(await picker.inputValue()).toBe('JARVIS_MODEL');
+    release();
+    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(false);
+    await picker.focus();
+    await page.keyboard.press('End');
+    await expect
+      .poll(() => page.locator('#model-detail').textContent())
+      .toBe('gateway · deep-model-v2 · 180k context · thinking');
+    expect(await picker.locator('option').allTextContents()).toEqual(['fast — fast-model-v1', 'deep — Deep thinker']);
+    expect(await picker.inputValue()).toBe('deep');
+    await page.screenshot({ path: join(SHOTS, 'controls-1280.png') });
+    await send(page, 'who answers now?');
+    expect((model.requests.at(-1)!.body as { model: string }).model).toBe('deep-model-v2');
 
     // A notification when a turn ends while the tab is not looked at (after the user turned them on).
     await page.getByRole('button', { name: 'Notify me' }).click();
@@ -235,6 +267,9 @@ describe('web UI prompt help, progress and controls', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('region', { name: 'Session controls' }).waitFor();
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    const box = (await page.getByRole('combobox', { name: 'Model', exact: true }).boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(SHOTS, 'phone-390-controls.png') });
     await context.close();
   }, 180_000);

@@ -12,6 +12,7 @@ import type { PermissionMode } from '../session/records';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime';
 import type { ResolvedModel } from '../../llm/types';
 import type { JarvisConfig } from '../../store/config';
+import { listModelChoices, type ModelChoice } from '../../store/modelChoices';
 import { resolveModel } from '../../store/modelResolution';
 import type { SessionLocation } from '../../store/sessionStore';
 import type { TokenCountingStrategy } from '../../store/settings';
@@ -116,6 +117,11 @@ export class SessionControl {
 
   get modelAliases(): string[] {
     return Object.keys(this.deps.models?.config.models ?? {});
+  }
+
+  /** The models the session can switch to, the current one marked (a web client's list, docs/server.md). */
+  modelChoices(): ModelChoice[] {
+    return listModelChoices(this.deps.models, this.model);
   }
 
   private open(resume?: SessionLocation): Runtime {

@@ -3,6 +3,7 @@
 import type { Runtime } from '../../engine/runtime/runtime';
 import type { PermissionMode } from '../../engine/session/records';
 import type { RuntimeOptions } from '../../engine/runtime/runtime';
+import type { ModelChoice } from '../../store/modelChoices';
 import type { McpManager } from '../../ext/mcp/mcpManager';
 import type { RemoteBridge } from './remoteBridge';
 import type { RemoteLink, RemotePrompt, RemoteSettings, RemoteStarter } from './remoteLink';
@@ -18,6 +19,7 @@ export interface RemoteControlHost {
   interrupt(): void;
   setMode(mode: PermissionMode, plan: boolean): void;
   switchModel(alias: string): string;
+  models(): ModelChoice[];
   notice(level: 'info' | 'warning' | 'error' | 'success', text: string, hint?: string): void;
   /** Lines as they are (the QR code) in the conversation. */
   showLines(lines: string[]): void;
@@ -105,6 +107,7 @@ export class RemoteControl {
           interrupt: () => host.interrupt(),
           setMode: (mode, plan) => host.setMode(mode, plan),
           switchModel: (alias) => host.switchModel(alias),
+          models: () => host.models(),
           warn: (text) => host.notice('warning', `Remote: ${text}`),
         },
         settings,

@@ -13,6 +13,7 @@ import type { PermissionMode } from '../../engine/session/records';
 import type { HeadlessRunOptions } from '../../engine/runtime/headlessRun';
 import type { Runtime, RuntimeOptions } from '../../engine/runtime/runtime';
 import type { McpManager } from '../../ext/mcp/mcpManager';
+import type { ModelChoice } from '../../store/modelChoices';
 
 /** The terminal UI's live session, as the server drives it. */
 export interface RemoteTarget {
@@ -31,6 +32,8 @@ export interface RemoteTarget {
   setMode(mode: PermissionMode, plan: boolean): void;
   /** Switches the model (as /model); returns the model id; throws with a message for the client. */
   switchModel(alias: string): string;
+  /** The models /model offers, the current one marked. */
+  models(): ModelChoice[];
   /** The server's own warnings (a request that failed inside it), as notices: its stderr is this screen. */
   warn(text: string): void;
 }

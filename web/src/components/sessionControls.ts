@@ -3,6 +3,7 @@
 // (asked for only when the user turns them on). They sit under the prompt input, in Tab order after it.
 import { h } from '../dom';
 import type { ControlActions } from '../state/controlActions';
+import { ModelPicker } from './modelPicker';
 import type { Status } from '../state/types';
 
 const THEME_KEY = 'jarvis-web-theme';
@@ -23,7 +24,7 @@ export class SessionControls {
   readonly el: HTMLElement;
   private readonly mode: HTMLSelectElement;
   private readonly plan: HTMLInputElement;
-  private readonly model: HTMLInputElement;
+  private readonly model: ModelPicker;
   private readonly session: HTMLElement;
   private readonly notifyButton: HTMLButtonElement;
   private readonly notifyState = h('span', { class: 'muted', role: 'status' });
@@ -41,7 +42,7 @@ export class SessionControls {
       'aria-label': 'Plan mode',
       onchange: () => void c.profile({ plan_mode: this.plan.checked }),
     });
-    this.model = h('input', { type: 'text', id: 'model-alias', autocomplete: 'off', spellcheck: 'false', size: 14 });
+    this.model = new ModelPicker(c);
     const theme = h(
       'select',
       {
@@ -72,20 +73,7 @@ export class SessionControls {
     this.session = h(
       'div',
       { class: 'controls-session' },
-      h('label', { for: 'model-alias' }, 'Model'),
-      h(
-        'form',
-        {
-          class: 'inline',
-          'aria-label': 'Switch the model',
-          onsubmit: (e: Event) => {
-            e.preventDefault();
-            if (this.model.value.trim()) void c.profile({ model: this.model.value.trim() });
-          },
-        },
-        this.model,
-        h('button', { type: 'submit' }, 'Switch model'),
-      ),
+      h('span', { class: 'control-model' }, this.model.label, this.model.select, this.model.detail),
       h('label', { for: 'permission-mode' }, 'Permission mode'),
       this.mode,
       h('label', { class: 'check' }, this.plan, ' Plan mode'),
@@ -114,8 +102,8 @@ export class SessionControls {
     if (!status) return;
     if (document.activeElement !== this.mode) this.mode.value = status.permission_mode;
     this.plan.checked = status.plan_mode;
-    this.model.placeholder = status.model ?? status.model_id ?? 'default';
-    for (const b of this.session.querySelectorAll<HTMLButtonElement>('button:not([type="submit"])'))
+    this.model.render(status);
+    for (const b of this.session.querySelectorAll<HTMLButtonElement>('button'))
       b.disabled = busy && b.textContent !== 'Archive';
   }
 }

@@ -1,10 +1,10 @@
-// The session controls' calls (docs/server.md "Endpoints"): model, permission mode and plan mode (`profile`),
-// undo, compact, fork and archive; and what the prompt box completes (`files`, `commands`). Failures are shown
-// with the server's own message, as every action's are (state/actions.ts).
+// The session controls' calls (docs/server.md "Endpoints"): the models to pick from; model, permission mode and
+// plan mode (`profile`), undo, compact, fork and archive; and what the prompt box completes (`files`, `commands`).
+// Failures are shown with the server's own message, as every action's are (state/actions.ts).
 import { ApiFailure, call } from '../api/http';
 import type { Actions } from './actions';
 import type { Store } from './store';
-import type { Status } from './types';
+import type { ModelChoice, Status } from './types';
 
 export interface CommandItem {
   name: string;
@@ -43,6 +43,14 @@ export class ControlActions {
         call<Status>('POST', `/api/v1/sessions/${id}/profile`, { agent_config: config }),
       ),
     );
+  }
+
+  /** The models the session can switch to; undefined (and the server's reason shown) when the request fails. */
+  async models(): Promise<ModelChoice[] | undefined> {
+    const data = await this.attempt('listing the models', (id) =>
+      call<{ items: ModelChoice[] }>('GET', `/api/v1/sessions/${id}/models`),
+    );
+    return data?.items;
   }
 
   /** Undo and compact change the conversation: the session's events mark it stale and it is read again. */

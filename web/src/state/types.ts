@@ -36,6 +36,18 @@ export interface Status {
   epoch: string;
 }
 
+/** One model the session can switch to (GET …/models, docs/server.md "Endpoints"). */
+export interface ModelChoice {
+  alias: string;
+  provider: string;
+  model: string;
+  display_name: string;
+  current: boolean;
+  context_window: number | null;
+  thinking: 'none' | 'optional' | 'always';
+  problem: string | null;
+}
+
 export type Item =
   | { kind: 'user'; id: string; text: string; queued?: boolean }
   | { kind: 'assistant'; id: string; text: string; streaming?: boolean }
