@@ -200,8 +200,9 @@ describe('Tower mode in print mode', () => {
       'src/ui/view.ts',
     ]);
 
-    // The approved branch merged into main; the rejected, out-of-scope one did not.
-    expect(gitIn(repo, 'log', '--format=%s', 'main')).toMatch(
+    // The approved branch merged into main; the rejected, out-of-scope one did not. Topological order: the mission's
+    // commit and `initial` can carry the same second, and git's default order then depends on the tie.
+    expect(gitIn(repo, 'log', '--topo-order', '--format=%s', 'main')).toMatch(
       /^Tower: merge mission api \(API port\)\napi: mission work\ninitial$/,
     );
     expect(readFileSync(join(repo, 'src/api/server.ts'), 'utf8')).toBe('export const port = 8080;\n');

@@ -65,6 +65,9 @@ describe('jarvis web: the UI in Chromium', () => {
     await new User(page, 'mouse-1280').send('<img src=x onerror="window.__pwned=\'prompt\'"> be hostile');
     const answer = page.getByRole('article', { name: 'answer' }).last();
     await answer.getByText('report').waitFor();
+    // The whole message, not the streamed part of it (deltas arrive first; the finished message replaces them).
+    await page.locator('.msg-assistant.streaming').waitFor({ state: 'detached' });
+    await answer.getByText('a fine link').waitFor();
     const md = answer.locator('.md');
     expect(await md.locator('script, img, iframe, form, object, embed, [onerror], [onmouseover]').count()).toBe(0);
     expect(await page.locator('.conversation script, .conversation img, .conversation iframe').count()).toBe(0);
