@@ -3,6 +3,7 @@
 // answered elsewhere named, and the snapshot's messages paired with their tool results.
 import { describe, expect, it } from 'vitest';
 import { emptyLive } from '../../web/src/state/live';
+import { attachmentTag } from '../../src/engine/context/attachmentTags';
 import { itemsFromSnapshot } from '../../web/src/state/messages';
 import { applyEvent } from '../../web/src/state/sessionEvents';
 import type { ServerEvent, SessionView } from '../../web/src/state/types';
@@ -87,6 +88,45 @@ describe('web state', () => {
       { kind: 'user', id: 'm:0', text: 'list' },
       { kind: 'tool', id: 't:c1', name: 'Bash', args: { command: 'ls' }, result: 'a.txt', isError: false },
       { kind: 'assistant', id: 'm:3', text: 'One file.' },
+    ]);
+  });
+
+  it('shows a history prompt as typed: attachments as chips, a skill by name, injected text not at all', () => {
+    const attached = attachmentTag('file', 'src/app.ts', '1 line', '1\texport const MARKER = 1;');
+    const items = itemsFromSnapshot([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look at @src/app.ts' },
+          { type: 'text', text: attached },
+        ],
+      },
+      { role: 'assistant', text: 'seen' },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: '<skill name="release-notes" path="/home/me/.jarvis-code/skills/release-notes/SKILL.md">\nWrite notes for 3.1.\n</skill>',
+          },
+        ],
+      },
+      { role: 'user', content: [{ type: 'text', text: '<system-reminder>\nPlan mode is off.\n</system-reminder>' }] },
+      { role: 'user', content: [{ type: 'text', text: '<compaction-summary>\nEarlier work.\n</compaction-summary>' }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: 'and now?\n<recalled-memories trust="untrusted">\n- prefers tabs\n</recalled-memories>',
+          },
+        ],
+      },
+    ]);
+    expect(items.filter((i) => i.kind === 'user').map((i) => i.text)).toEqual([
+      'look at @src/app.ts\n[@src/app.ts 1 line]',
+      '[skill release-notes]',
+      'and now?',
     ]);
   });
 

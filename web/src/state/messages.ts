@@ -16,6 +16,44 @@ function textOf(content: unknown): string {
   return '';
 }
 
+// Text the engine adds to a user message for the model (src/ui/transcript/replay.ts reads it back the same way):
+// reminders and notifications are not the user's words; an `@path` attachment shows as its chip, a skill as its
+// name, a shell command's and recalled memories' blocks not at all.
+const INJECTED = /^<(system-notification|system-reminder|goal-mode)>/;
+const ATTACHMENT = /^<attached-(?:file|image|folder|resource) path="([^"]*)" label="([^"]*)">/;
+const SKILL = /^<skill name="([^"]*)"/;
+const unattr = (v: string) =>
+  v
+    .replace(/&lt;/g, '<')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+
+/** What a user message of the history shows: undefined for one the engine injected (or a compaction summary). */
+export function userShown(content: unknown): string | undefined {
+  const parts: Part[] =
+    typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+  const shown: string[] = [];
+  let afterAttachment = false;
+  for (const p of parts) {
+    const text = p.type === 'text' ? (p.text ?? '') : '';
+    const attached = ATTACHMENT.exec(text);
+    const skill = SKILL.exec(text);
+    if (attached) shown.push(`[@${unattr(attached[1])} ${unattr(attached[2])}]`);
+    else if (skill) shown.push(`[skill ${unattr(skill[1])}]`);
+    else if (p.type === 'image') {
+      if (!afterAttachment) shown.push('[image]');
+    } else if (p.type === 'text') shown.push(text);
+    afterAttachment = attached !== null || (afterAttachment && p.type === 'image');
+  }
+  const text = shown.join('\n');
+  if (INJECTED.test(text) || text.startsWith('<compaction-summary>')) return undefined;
+  const cleaned = text
+    .replace(/<shell-command>[\s\S]*?<\/shell-command>\n?/g, '')
+    .replace(/<recalled-memories trust="untrusted">[\s\S]*?<\/recalled-memories>/g, '')
+    .trim();
+  return cleaned || undefined;
+}
+
 export function parseArgs(raw: unknown): Record<string, unknown> {
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
   if (typeof raw !== 'string') return {};
@@ -48,8 +86,10 @@ interface EngineMessage {
 export function itemsFromSnapshot(messages: EngineMessage[]): Item[] {
   let items: Item[] = [];
   messages.forEach((m, n) => {
-    if (m.role === 'user') items.push({ kind: 'user', id: `m:${n}`, text: textOf(m.content) });
-    else if (m.role === 'assistant') {
+    if (m.role === 'user') {
+      const text = userShown(m.content);
+      if (text !== undefined) items.push({ kind: 'user', id: `m:${n}`, text });
+    } else if (m.role === 'assistant') {
       if (m.text) items.push({ kind: 'assistant', id: `m:${n}`, text: m.text });
       for (const c of m.toolCalls ?? [])
         items.push({ kind: 'tool', id: `t:${c.id}`, name: c.name, args: parseArgs(c.arguments) });
